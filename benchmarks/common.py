@@ -1,0 +1,49 @@
+"""Timing helpers and the result table shared by the benchmark modules."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Row:
+    """One figure beside its reference: `ratio` is how many times better ours is (higher is better)."""
+
+    group: str
+    what: str
+    ours: str
+    reference: str
+    ratio: float
+    target: float | None = None
+
+    @property
+    def verdict(self) -> str:
+        if self.target is None:
+            return ""
+        return "ok" if self.ratio >= self.target else "MISSED"
+
+
+def best_time(fn: Callable[[], object], *, repeat: int = 5, number: int = 1) -> float:
+    """Best wall time of `number` calls, over `repeat` tries, in seconds per call."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - start) / number)
+    return best
+
+
+def per_second(count: int, seconds: float) -> str:
+    rate = count / seconds
+    if rate >= 1e6:
+        return f"{rate / 1e6:.2f} M/s"
+    if rate >= 1e3:
+        return f"{rate / 1e3:.1f} k/s"
+    return f"{rate:.1f} /s"
+
+
+def micros(seconds: float) -> str:
+    return f"{seconds * 1e6:.1f} µs"

@@ -1,0 +1,1 @@
+"""Interfaces layer: the `tohit` command line (typer + rich)."""

@@ -1,0 +1,47 @@
+"""`tohit demo`: every bundled example through roll, odds and simulate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.rule import Rule
+
+from tohit.cli import render
+from tohit.engine.odds import odds
+from tohit.engine.roll import roll
+from tohit.engine.scenario import load
+from tohit.engine.simulate import simulate
+
+
+def default_examples() -> Path:
+    """The `examples/` folder of a source checkout (the demo runs from the repository)."""
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        candidate = parent / "examples"
+        if candidate.is_dir():
+            return candidate
+    return Path("examples")
+
+
+def scenario_files(folder: Path) -> list[Path]:
+    """Attack scenarios under `folder` (fights, in examples/fights, are not single attacks)."""
+    files = [p for p in sorted(folder.rglob("*")) if p.suffix in (".yaml", ".yml", ".json")]
+    return [p for p in files if "fights" not in p.relative_to(folder).parts]
+
+
+def run_demo(folder: Path | None, n: int) -> None:
+    console = render.console()
+    folder = folder or default_examples()
+    files = scenario_files(folder)
+    if not files:
+        console.print(f"no example scenarios under {folder}")
+        return
+    for path in files:
+        loaded = load(path)
+        console.print(Rule(f"{loaded.system.title}: {path.relative_to(folder)}"))
+        console.print("[bold]roll[/]")
+        console.print(render.roll_view(roll(loaded)))
+        console.print("[bold]odds[/]")
+        console.print(render.odds_view(odds(loaded)))
+        console.print(f"[bold]simulate[/] ({n:,} attacks per target)")
+        console.print(render.sim_view(simulate(loaded, n, seed=loaded.scenario.seed or 1)))

@@ -1,0 +1,126 @@
+"""Rich rendering of roll, odds and simulate results for the terminal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from tohit.engine.odds import OddsResult, TargetOdds
+from tohit.engine.roll import RollResult
+from tohit.engine.simulate import PERCENTILES, SimResult
+from tohit.engine.stats import mean_sd, percentile, wilson
+
+BAR_WIDTH = 40
+MAX_BARS = 30
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def roll_view(result: RollResult) -> Group:
+    parts: list[Any] = []
+    for t in result.targets:
+        summary = Table.grid(padding=(0, 2))
+        summary.add_column(style="bold")
+        summary.add_column()
+        for key, value in t.row.items():
+            summary.add_row(key, _fmt(value))
+        trace = Text()
+        for step in t.steps:
+            trace.append(f"{step.text}", style="")
+            trace.append(f"  [{step.clause}]\n", style="dim")
+        dice = ", ".join(f"{k}={v}{' (forced)' if k in t.forced else ''}" for k, v in t.faces.items())
+        title = f"{t.name}: {_fmt(t.row.get('result'))}"
+        parts.append(Panel(Group(trace, summary, Text(f"dice: {dice}", style="dim")), title=title, expand=False))
+    parts.append(Text(f"seed {result.seed}", style="dim"))
+    return Group(*parts)
+
+
+def _bars(rows: list[tuple[str, float]]) -> Table:
+    table = Table(show_header=False, box=None, padding=(0, 1))
+    table.add_column(justify="right")
+    table.add_column()
+    table.add_column(justify="right")
+    peak = max((p for _, p in rows), default=0.0) or 1.0
+    for label, p in rows:
+        table.add_row(label, "█" * max(0, round(BAR_WIDTH * p / peak)), f"{100 * p:.2f}%")
+    return table
+
+
+def _damage_rows(pairs: list[tuple[int, float]]) -> list[tuple[str, float]]:
+    """Damage bars, grouped into ranges when there are many distinct values."""
+    if len(pairs) <= MAX_BARS:
+        return [(str(v), p) for v, p in pairs]
+    low, high = pairs[0][0], pairs[-1][0]
+    width = -(-(high - low + 1) // MAX_BARS)
+    buckets: dict[int, float] = {}
+    for v, p in pairs:
+        start = low + (v - low) // width * width
+        buckets[start] = buckets.get(start, 0.0) + p
+    return [(f"{s}-{s + width - 1}", p) for s, p in sorted(buckets.items())]
+
+
+def odds_target_view(t: TargetOdds) -> Panel:
+    table = Table(title="result", show_edge=False)
+    table.add_column("outcome")
+    table.add_column("exact", justify="right")
+    table.add_column("%", justify="right")
+    for value, p in t.distribution("result"):
+        table.add_row(
+            _fmt(value),
+            f"{p.numerator}/{p.denominator}" if len(str(p)) <= 30 else "…",
+            f"{100 * float(p):.3f}",
+        )
+    others = Table(title="other outcomes", show_edge=False)
+    others.add_column("field")
+    others.add_column("distribution")
+    for name, hist in t.histograms.items():
+        if name in ("result", "damage") or not hist.field.in_odds:
+            continue
+        dist = t.distribution(name)
+        text = ", ".join(f"{_fmt(v)}: {100 * float(p):.2f}%" for v, p in dist[:12])
+        others.add_row(name, text + (" …" if len(dist) > 12 else ""))
+    dmg = [(int(v), float(p)) for v, p in t.distribution("damage")]
+    body: list[Any] = [table, Text(f"mean damage {float(t.mean_damage):.4f}  ({t.mean_damage})"[:120])]
+    if t.remainder:
+        body.append(Text(f"beyond depth {t.depth}: {float(t.beyond_depth):.3g} (reported, not dropped)", style="dim"))
+    body += [Text("damage distribution", style="bold"), _bars(_damage_rows(dmg)), others]
+    return Panel(Group(*body), title=t.name, expand=False)
+
+
+def odds_view(result: OddsResult) -> Group:
+    return Group(*(odds_target_view(t) for t in result.targets))
+
+
+def sim_view(result: SimResult) -> Group:
+    parts: list[Any] = []
+    for t in result.targets:
+        table = Table(show_edge=False)
+        table.add_column("outcome")
+        table.add_column("count", justify="right")
+        table.add_column("%", justify="right")
+        table.add_column("95% CI", justify="right")
+        for value, count in t.histograms["result"].items(t.outcome):
+            low, high = wilson(count, t.n)
+            table.add_row(_fmt(value), str(count), f"{100 * count / t.n:.3f}", f"{100 * low:.3f} – {100 * high:.3f}")
+        dmg = t.histograms["damage"].counts
+        mean, sd = mean_sd(dmg)
+        pct = "  ".join(f"p{q}={percentile(dmg, q)}" for q in PERCENTILES)
+        text = Text(f"damage mean {mean:.4f}  sd {sd:.4f}\n{pct}")
+        bars = _bars(_damage_rows([(v, c / t.n) for v, c in sorted(dmg.items())]))
+        parts.append(Panel(Group(table, text, bars), title=f"{t.name}: {t.n} attacks", expand=False))
+    parts.append(Text(f"seed {result.seed}, sampler {result.method}", style="dim"))
+    return Group(*parts)
+
+
+def console(stderr: bool = False) -> Console:
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)

@@ -1,0 +1,107 @@
+"""What a rule system is (design.md, "The one idea").
+
+A system declares its id, its pydantic models, its outcome fields and its dice roles, and writes its rules
+once, in `resolve`, as array code over a batch of faces. The engine feeds that one `resolve` three ways:
+forced or seeded faces for a traced roll (n = 1), every point of the exact support for odds, and seeded
+batches for simulation. A system module never imports the engine or an interface.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, ClassVar, Generic, cast
+
+from pydantic import create_model
+
+from tohit.core.models import AttackerT, AttackT, OptionsT, Scenario, TargetT
+from tohit.core.outcome import Field, Outcome
+from tohit.core.roles import Role
+from tohit.core.steps import Steps
+from tohit.core.support import Columns
+
+
+class Dice:
+    """The faces fed to one `resolve` call: role name -> columns (arrays of n), plus trace text."""
+
+    def __init__(self, values: Mapping[str, Columns], text: Mapping[str, str] | None = None) -> None:
+        self._values = dict(values)
+        self._text = dict(text or {})
+
+    def __getitem__(self, role: str) -> Columns:
+        return self._values[role]
+
+    def __contains__(self, role: object) -> bool:
+        return role in self._values
+
+    def text(self, role: str) -> str:
+        """The faces of `role` in words when rolling one attack ("2d6 (6, 6)"), else the role's name."""
+        return self._text.get(role, role)
+
+
+@dataclass(frozen=True)
+class ModifierRow:
+    """One row of a system's modifier table (`tohit modifiers SYSTEM`)."""
+
+    id: str
+    group: str
+    modifier: str
+    description: str
+
+
+class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
+    """A rule system. Subclasses set the class attributes and implement `roles` and `resolve`."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    summary: ClassVar[str]
+    #: The rulebook page, under shared/rules/.
+    page: ClassVar[str]
+    attacker_model: ClassVar[type[Any]]
+    attack_model: ClassVar[type[Any]]
+    target_model: ClassVar[type[Any]]
+    options_model: ClassVar[type[Any]]
+    fields: ClassVar[tuple[Field, ...]]
+    #: Depth to which exact odds follow open-ended dice, unless the scenario's `options.depth` says.
+    default_depth: ClassVar[int] = 0
+
+    @classmethod
+    @cache
+    def scenario_model(cls) -> type[Scenario[AttackerT, AttackT, TargetT, OptionsT]]:
+        """The pydantic model of a whole scenario file for this system (also its JSON Schema)."""
+        name = "".join(p.capitalize() for p in cls.id.replace("-", "_").split("_")) + "Scenario"
+        base = Scenario[cls.attacker_model, cls.attack_model, cls.target_model, cls.options_model]  # type: ignore[name-defined]
+        return cast(type[Scenario[AttackerT, AttackT, TargetT, OptionsT]], create_model(name, __base__=base))
+
+    @abstractmethod
+    def roles(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT], target: TargetT) -> dict[str, Role]:
+        """The dice roles this attack may need against `target`, by name."""
+
+    @abstractmethod
+    def resolve(
+        self,
+        scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT],
+        target: TargetT,
+        dice: Dice,
+        steps: Steps,
+    ) -> Outcome:
+        """The rules, as array code: faces in (arrays of n), outcome arrays out."""
+
+    def check(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT]) -> None:
+        """Cross-field checks beyond the models; raise InputError(field=...) on a problem."""
+
+    def depth(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT]) -> int:
+        chosen = getattr(scenario.options, "depth", None)
+        return self.default_depth if chosen is None else int(chosen)
+
+    def modifiers(self) -> Sequence[ModifierRow]:
+        """The system's named modifier rows, if it has a table of them."""
+        return ()
+
+    def field(self, name: str) -> Field:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)

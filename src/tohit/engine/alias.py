@@ -1,0 +1,61 @@
+"""Exact sampling from integer weights: Walker's alias method in integer arithmetic.
+
+Each of the K columns holds capacity `total`; column c keeps outcome c with threshold thr[c] and gives
+the rest to alias[c]. Drawing c uniform in [0, K) and r uniform in [0, total) picks c when r < thr[c],
+else alias[c]: each outcome's probability is exactly weight / total, with no float in the way.
+When the total is small, a direct table of `total` atoms is used instead (one draw, one lookup).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+ATOM_TABLE_MAX = 1 << 16
+MAX_TOTAL = (1 << 63) - 1
+
+
+class Alias:
+    def __init__(self, weights: Sequence[int]) -> None:
+        k = len(weights)
+        total = sum(int(w) for w in weights)
+        if k == 0 or total <= 0:
+            raise ValueError("need at least one positive weight")
+        if total > MAX_TOTAL:
+            raise ValueError("total weight too large for the alias sampler")
+        self.k, self.total = k, total
+        self.index_dtype = np.uint16 if k <= 1 << 16 else np.uint32
+        if total <= ATOM_TABLE_MAX:
+            self.atoms: npt.NDArray[np.int64] | None = np.repeat(
+                np.arange(k, dtype=np.int64), np.asarray([int(w) for w in weights], dtype=np.int64)
+            )
+            return
+        self.atoms = None
+        mass = [int(w) * k for w in weights]
+        thr = [total] * k
+        alias = list(range(k))
+        small = [i for i, m in enumerate(mass) if m < total]
+        large = [i for i, m in enumerate(mass) if m >= total]
+        while small and large:
+            s, g = small.pop(), large[-1]
+            thr[s], alias[s] = mass[s], g
+            mass[g] -= total - mass[s]
+            if mass[g] < total:
+                small.append(large.pop())
+        self.r_dtype = np.uint64 if total >= 1 << 32 else np.uint32
+        self.thr = np.asarray(thr, dtype=self.r_dtype)
+        self.alias = np.asarray(alias, dtype=np.int64)
+
+    def sample(self, rng: np.random.Generator, n: int) -> npt.NDArray[np.int64]:
+        """n independent indices with probability weight / total each."""
+        if self.atoms is not None:
+            return self.atoms[
+                rng.integers(0, self.total, size=n, dtype=np.uint16 if self.total <= 1 << 16 else np.uint32)
+            ]
+        column = rng.integers(0, self.k, size=n, dtype=self.index_dtype)
+        r = rng.integers(0, self.total, size=n, dtype=self.r_dtype)
+        thr = self.thr[column]
+        picked: npt.NDArray[np.int64] = np.where(r < thr, column.astype(np.int64), self.alias[column])
+        return picked

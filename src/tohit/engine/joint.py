@@ -1,0 +1,98 @@
+"""The joint support of an attack's dice roles, and the outcomes `resolve` gives on it.
+
+For one target, the roles' supports are crossed into one table: a row per combination of role rows, with
+the product of their integer weights. A role cut at a depth adds a BEYOND row carrying its remainder, so
+the table always sums to its `total`. `resolve` runs once on the finite rows (rows with no BEYOND part):
+that is the exact odds, and the same table drives the fast sampler in `simulate`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import reduce
+from operator import mul
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tohit.core.errors import InputError
+from tohit.core.outcome import Outcome
+from tohit.core.roles import Role
+from tohit.core.steps import Silent
+from tohit.core.support import Columns, Support
+from tohit.core.system import Dice
+from tohit.engine.registry import AnySystem
+from tohit.engine.scenario import AnyScenario
+
+#: Most rows the joint support of one attack may have.
+MAX_JOINT_ROWS = 4_000_000
+
+
+@dataclass
+class JointTable:
+    """Every combination of role outcomes for one target, with exact weights and their outcomes."""
+
+    roles: dict[str, Role]
+    supports: dict[str, Support]
+    #: Per role, the row of its support on each joint row; equal to the support's size for BEYOND.
+    index: dict[str, npt.NDArray[np.int64]]
+    weights: npt.NDArray[Any]
+    total: int
+    finite: npt.NDArray[np.bool_]
+    outcome: Outcome  # on the finite rows, in order
+    depth: int
+
+    @property
+    def remainder(self) -> int:
+        """Weight of the rows beyond the depth (not resolved, never dropped)."""
+        return self.total - int(self.weights[self.finite].sum())
+
+    def columns(self, rows: npt.NDArray[np.int64], rng: np.random.Generator | None = None) -> dict[str, Columns]:
+        """Role columns on the given joint rows; BEYOND parts are sampled from each role's tail."""
+        out: dict[str, Columns] = {}
+        for name, role in self.roles.items():
+            sup = self.supports[name]
+            ri = self.index[name][rows]
+            beyond = ri == sup.size
+            cols = {c: v[np.minimum(ri, sup.size - 1)] for c, v in sup.columns.items()}
+            if beyond.any():
+                if rng is None:
+                    raise ValueError("rows beyond the depth need a generator")
+                tail = role.sample_beyond(rng, int(beyond.sum()), self.depth)
+                for c in cols:
+                    cols[c] = cols[c].copy()
+                    cols[c][beyond] = tail[c]
+            out[name] = cols
+        return out
+
+
+def build(system: AnySystem, scenario: AnyScenario, target: Any, depth: int | None = None) -> JointTable:
+    """The joint table of `target`'s roles at `depth` (the system's default when None)."""
+    depth = system.depth(scenario) if depth is None else depth
+    roles = system.roles(scenario, target)
+    supports = {name: role.support(depth) for name, role in roles.items()}
+    radix = [s.size + (1 if s.remainder else 0) for s in supports.values()]
+    rows = reduce(mul, radix, 1)
+    if rows > MAX_JOINT_ROWS:
+        raise InputError(
+            f"the dice of this attack have {rows} joint outcomes, more than {MAX_JOINT_ROWS} for exact odds;"
+            " lower options.depth or simulate instead",
+            field=f"targets.{target.name}",
+        )
+    grids = np.indices(radix, dtype=np.int64).reshape(len(radix), -1) if radix else np.zeros((0, 1), np.int64)
+    index = {name: grids[i] for i, name in enumerate(supports)}
+    total = reduce(mul, (s.total for s in supports.values()), 1)
+    use_object = total >= 2**62
+    weights: npt.NDArray[Any] = np.ones(rows, dtype=object if use_object else np.int64)
+    finite = np.ones(rows, dtype=bool)
+    for name, sup in supports.items():
+        w = [int(x) for x in sup.weights] + ([sup.remainder] if sup.remainder else [])
+        role_w = np.asarray(w, dtype=object if use_object else np.int64)
+        weights = weights * role_w[index[name]]
+        finite &= index[name] < sup.size
+    table = JointTable(roles, supports, index, weights, total, finite, Outcome(0), depth)
+    finite_rows = np.flatnonzero(finite)
+    dice = Dice(table.columns(finite_rows))
+    table.outcome = system.resolve(scenario, target, dice, Silent())
+    return table

@@ -1,0 +1,98 @@
+"""Exact odds: `resolve` on every point of the joint support, weights summed per outcome as integers.
+
+Probabilities are `Fraction`s; floats appear only for display. Where open-ended dice were cut at a depth,
+the probability beyond it is reported as `beyond_depth` (never silently dropped), and the other
+probabilities are of the outcomes within the depth (they sum to 1 - beyond_depth).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tohit.core.outcome import Outcome
+from tohit.engine import joint
+from tohit.engine.scenario import Loaded
+from tohit.engine.tally import Histogram, histograms
+
+
+def prob_json(p: Fraction) -> dict[str, Any]:
+    """A probability as an exact "p/q" string with a float beside it."""
+    return {"fraction": f"{p.numerator}/{p.denominator}", "float": float(p)}
+
+
+@dataclass
+class TargetOdds:
+    name: str
+    total: int
+    remainder: int
+    depth: int
+    histograms: dict[str, Histogram]
+    outcome: Outcome  # for decoding labels
+
+    def distribution(self, field: str) -> list[tuple[Any, Fraction]]:
+        """(value, exact probability) for each value `field` takes, in value order."""
+        return [(v, Fraction(n, self.total)) for v, n in self.histograms[field].items(self.outcome)]
+
+    def probability(self, field: str, value: Any) -> Fraction:
+        return sum((p for v, p in self.distribution(field) if v == value), Fraction(0))
+
+    @property
+    def beyond_depth(self) -> Fraction:
+        return Fraction(self.remainder, self.total)
+
+    @property
+    def mean_damage(self) -> Fraction:
+        """Mean damage over the outcomes within the depth (all of them when nothing is cut)."""
+        return self.histograms["damage"].mean()
+
+    def to_json(self) -> dict[str, Any]:
+        fields: dict[str, Any] = {}
+        for name, hist in self.histograms.items():
+            if name in ("result", "damage") or not hist.field.in_odds:
+                continue
+            fields[name] = {_key(v): prob_json(p) for v, p in self.distribution(name)}
+        return {
+            "name": self.name,
+            "result": {_key(v): prob_json(p) for v, p in self.distribution("result")},
+            "damage": {_key(v): prob_json(p) for v, p in self.distribution("damage")},
+            "mean_damage": prob_json(self.mean_damage),
+            "beyond_depth": prob_json(self.beyond_depth),
+            "fields": fields,
+        }
+
+
+def _key(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@dataclass
+class OddsResult:
+    system: str
+    depth: int
+    targets: list[TargetOdds]
+
+    def target(self, name: str) -> TargetOdds:
+        return next(t for t in self.targets if t.name == name)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"system": self.system, "depth": self.depth, "targets": [t.to_json() for t in self.targets]}
+
+
+def target_odds(loaded: Loaded, target: Any, depth: int | None = None) -> TargetOdds:
+    table = joint.build(loaded.system, loaded.scenario, target, depth)
+    weights = table.weights[table.finite]
+    hists = histograms(loaded.system.fields, table.outcome, weights)
+    return TargetOdds(target.name, table.total, table.remainder, table.depth, hists, table.outcome)
+
+
+def odds(loaded: Loaded, depth: int | None = None) -> OddsResult:
+    """Exact odds of every outcome field, per target."""
+    used = loaded.system.depth(loaded.scenario) if depth is None else depth
+    targets = [target_odds(loaded, t, used) for t in loaded.scenario.targets]
+    return OddsResult(loaded.system.id, used, targets)

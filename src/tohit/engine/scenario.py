@@ -1,0 +1,57 @@
+"""Loading a scenario: file or mapping -> (system, validated scenario), every problem one clear line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tohit.core.errors import InputError
+from tohit.core.loader import read_document, validate
+from tohit.core.models import Scenario
+from tohit.engine.registry import AnySystem, get
+
+AnyScenario = Scenario[Any, Any, Any, Any]
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A validated scenario with its system and where it came from."""
+
+    system: AnySystem
+    scenario: AnyScenario
+    source: str
+
+
+def load(path: str | Path) -> Loaded:
+    """Read and validate a YAML or JSON scenario file."""
+    return from_dict(read_document(path), source=str(path))
+
+
+def from_dict(data: dict[str, Any], *, source: str = "<scenario>") -> Loaded:
+    """Validate a scenario given as a mapping (the Python API's entry point)."""
+    if not isinstance(data, dict):
+        raise InputError("a scenario must be a mapping of fields", source=source)
+    if "system" not in data:
+        raise InputError("required field is missing", field="system", source=source)
+    try:
+        system = get(data["system"])
+    except InputError as exc:
+        raise exc.located(source=source) from None
+    scenario = validate(system.scenario_model(), data, source=source)
+    try:
+        system.check(scenario)
+        for i, target in enumerate(scenario.targets):
+            roles = system.roles(scenario, target)
+            for role_name, faces in scenario.forced(target).items():
+                where = f"targets[{i}].dice.{role_name}" if role_name in target.dice else f"dice.{role_name}"
+                if role_name not in roles:
+                    known = ", ".join(roles)
+                    raise InputError(f"unknown dice role {role_name!r}; this attack rolls: {known}", field=where)
+                try:
+                    roles[role_name].read(faces)
+                except InputError as exc:
+                    raise InputError(exc.message, field=where) from None
+    except InputError as exc:
+        raise exc.located(source=source) from None
+    return Loaded(system, scenario, source)

@@ -1,0 +1,60 @@
+"""Counting outcomes: grouped integer sums (exact, no float weights) and histograms of outcome fields."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tohit.core.outcome import Field, Outcome
+
+
+def group_sum(values: npt.NDArray[np.int64], weights: npt.NDArray[Any]) -> dict[int, int]:
+    """Sum of `weights` per distinct value of `values`, exactly (int64 or Python ints)."""
+    if len(values) == 0:
+        return {}
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    sums = np.add.reduceat(weights[order], starts)
+    return {int(v): int(s) for v, s in zip(ordered[starts], sums, strict=True)}
+
+
+@dataclass
+class Histogram:
+    """Weighted counts of one outcome field's codes (labels, flags or ints)."""
+
+    field: Field
+    counts: dict[int, int] = dc_field(default_factory=dict)
+
+    def add(self, values: npt.NDArray[np.int64], weights: npt.NDArray[Any]) -> None:
+        for v, w in group_sum(values, weights).items():
+            self.counts[v] = self.counts.get(v, 0) + w
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def items(self, outcome: Outcome) -> list[tuple[Any, int]]:
+        """(decoded value, count) in value order; every label of a label field, in declaration order."""
+        counts = dict(self.counts)
+        if self.field.kind == "label":
+            for code in range(len(outcome.labels.get(self.field.name, self.field.labels))):
+                counts.setdefault(code, 0)
+        return [(outcome.decode(self.field, code), n) for code, n in sorted(counts.items())]
+
+    def mean(self) -> Fraction:
+        return Fraction(sum(v * n for v, n in self.counts.items()), self.total) if self.total else Fraction(0)
+
+
+def histograms(fields: tuple[Field, ...], outcome: Outcome, weights: npt.NDArray[Any]) -> dict[str, Histogram]:
+    out = {}
+    for f in fields:
+        h = Histogram(f)
+        h.add(outcome[f.name], weights)
+        out[f.name] = h
+    return out

@@ -1,0 +1,169 @@
+"""The Kaiser 2d6 roll as a dice role: advantage, open rolls and fumbles (decisions.md kaiser 1).
+
+Faces as a player writes them: the 2 + |n| dice of the roll (n = advantage), then, when the kept two are
+a double 6, the open dice (each 6 asks for another), or, when they are a double 1, the two severity dice.
+Columns: `dice` (what the dice count: kept two plus open dice, or 0 / -5 / -10 on a fumble), `open` and
+`fumble` (0 / 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from tohit.core.errors import FacesError
+from tohit.core.roles import Role, Scope, check_faces
+from tohit.core.support import Columns, Support
+from tohit.systems.kaiser.tables import fumble_dice_count
+
+#: Severity 2d6 -> how many of the 36 outcomes give each fumble dice count.
+_SEVERITY_COUNTS: dict[int, int] = {}
+for _a in range(1, 7):
+    for _b in range(1, 7):
+        _c = fumble_dice_count(_a + _b)
+        _SEVERITY_COUNTS[_c] = _SEVERITY_COUNTS.get(_c, 0) + 1
+
+
+def kept_pairs(advantage: int) -> dict[tuple[int, int], int]:
+    """Ways to get each kept pair (high, low) from 2 + |advantage| d6, keeping the best (or worst) two."""
+    best = advantage >= 0
+    states: dict[tuple[int, ...], int] = {(): 1}
+    for _ in range(2 + abs(advantage)):
+        nxt: dict[tuple[int, ...], int] = {}
+        for kept, ways in states.items():
+            for face in range(1, 7):
+                merged = sorted((*kept, face), reverse=best)[:2]
+                key = tuple(merged)
+                nxt[key] = nxt.get(key, 0) + ways
+        states = nxt
+    return {(max(k), min(k)): w for k, w in states.items()}
+
+
+class KaiserRoll(Role):
+    """2d6 with advantage An / disadvantage Dn, open rolls and fumbles (sources-and-gaps.md §Kaiser)."""
+
+    columns = ("dice", "open", "fumble")
+
+    def __init__(self, name: str, advantage: int, open_and_fumble: bool, *, scope: Scope = "target") -> None:
+        self.name, self.advantage, self.special, self.scope = name, advantage, open_and_fumble, scope
+        self.count = 2 + abs(advantage)
+        tag = "" if advantage == 0 else (f" A{advantage}" if advantage > 0 else f" D{-advantage}")
+        self.notation = f"2d6{tag}" + (" (open, fumble)" if open_and_fumble else "")
+
+    # -- exact ---------------------------------------------------------------------------------------
+    def support(self, depth: int) -> Support:
+        """Open dice followed to `depth`; the chance of `depth` more sixes is the remainder."""
+        pairs = kept_pairs(self.advantage)
+        if not self.special:
+            rows: dict[tuple[int, ...], int] = {}
+            for (hi, lo), w in pairs.items():
+                rows[(hi + lo, 0, 0)] = rows.get((hi + lo, 0, 0), 0) + w
+            return Support.from_rows(rows, self.columns).reduced()
+        scale = 36 * 6**depth  # common denominator over the severity dice and `depth` open dice
+        rows = {}
+        remainder = 0
+        for (hi, lo), w in pairs.items():
+            if (hi, lo) == (6, 6):
+                for sixes in range(depth):  # `sixes` sixes, then a non-6 `last`: sixes + 1 open dice
+                    for last in range(1, 6):
+                        key = (12 + 6 * sixes + last, 1, 0)
+                        rows[key] = rows.get(key, 0) + w * 36 * 6 ** (depth - sixes - 1)
+                remainder += w * 36
+            elif (hi, lo) == (1, 1):
+                for count, ways in _SEVERITY_COUNTS.items():
+                    key = (count, 0, 1)
+                    rows[key] = rows.get(key, 0) + w * ways * 6**depth
+            else:
+                key = (hi + lo, 0, 0)
+                rows[key] = rows.get(key, 0) + w * scale
+        return Support.from_rows(rows, self.columns, remainder=remainder, depth=depth).reduced()
+
+    # -- sampling ------------------------------------------------------------------------------------
+    def _kept(self, faces: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        ordered = np.sort(faces, axis=1)
+        kept = ordered[:, -2:] if self.advantage >= 0 else ordered[:, :2]
+        return kept[:, 1], kept[:, 0]
+
+    @staticmethod
+    def _explode(rng: np.random.Generator, value: npt.NDArray[np.int64]) -> None:
+        """Add open dice in place: one d6 each, again on each 6 (vectorised over the rows still open)."""
+        live = np.arange(len(value))
+        while live.size:
+            die = rng.integers(1, 7, size=live.size)
+            value[live] += die
+            live = live[die == 6]
+
+    def sample(self, rng: np.random.Generator, n: int) -> Columns:
+        hi, lo = self._kept(rng.integers(1, 7, size=(n, self.count), dtype=np.int64))
+        dice = hi + lo
+        zeros = np.zeros(n, dtype=np.int64)
+        if not self.special:
+            return {"dice": dice, "open": zeros, "fumble": zeros.copy()}
+        is_open = (hi == 6) & (lo == 6)
+        is_fumble = (hi == 1) & (lo == 1)
+        open_rows = np.flatnonzero(is_open)
+        extra = dice[open_rows]
+        self._explode(rng, extra)
+        dice[open_rows] = extra
+        fumble_rows = np.flatnonzero(is_fumble)
+        severity = rng.integers(1, 7, size=(fumble_rows.size, 2)).sum(axis=1)
+        dice[fumble_rows] = np.select([severity <= 5, severity <= 11], [0, -5], -10)
+        return {"dice": dice, "open": is_open.astype(np.int64), "fumble": is_fumble.astype(np.int64)}
+
+    def sample_beyond(self, rng: np.random.Generator, n: int, depth: int) -> Columns:
+        """Open rolls whose first `depth` open dice were all 6."""
+        value = np.full(n, 12 + 6 * depth, dtype=np.int64)
+        self._explode(rng, value)
+        return {"dice": value, "open": np.ones(n, np.int64), "fumble": np.zeros(n, np.int64)}
+
+    # -- faces ---------------------------------------------------------------------------------------
+    def draw(self, rng: np.random.Generator) -> list[int]:
+        faces = [int(f) for f in rng.integers(1, 7, size=self.count)]
+        hi, lo = self._kept(np.asarray([faces], dtype=np.int64))
+        if self.special and hi[0] == lo[0] == 6:
+            while True:
+                faces.append(int(rng.integers(1, 7)))
+                if faces[-1] != 6:
+                    break
+        elif self.special and hi[0] == lo[0] == 1:
+            faces += [int(f) for f in rng.integers(1, 7, size=2)]
+        return faces
+
+    def read(self, faces: Sequence[object]) -> Columns:
+        what = f"role {self.name!r} ({self.notation})"
+        if not isinstance(faces, Sequence) or isinstance(faces, str) or len(faces) < self.count:
+            raise FacesError(f"{what} needs at least {self.count} faces")
+        checked = check_faces(faces, [6] * len(faces), what)
+        hi, lo = (int(x[0]) for x in self._kept(np.asarray([checked[: self.count]], dtype=np.int64)))
+        rest = checked[self.count :]
+        is_open = self.special and hi == lo == 6
+        is_fumble = self.special and hi == lo == 1
+        if is_open:
+            if not rest or rest[-1] == 6 or any(f != 6 for f in rest[:-1]):
+                raise FacesError(f"{what}: a double 6 is an open roll: give open dice until one is not a 6")
+            dice = 12 + sum(rest)
+        elif is_fumble:
+            if len(rest) != 2:
+                raise FacesError(f"{what}: a double 1 is a fumble: give the two severity dice after the roll")
+            dice = fumble_dice_count(sum(rest))
+        else:
+            if rest:
+                raise FacesError(f"{what} needs {self.count} faces, got {len(checked)}")
+            dice = hi + lo
+        return {
+            "dice": np.asarray([dice], np.int64),
+            "open": np.asarray([int(is_open)], np.int64),
+            "fumble": np.asarray([int(is_fumble)], np.int64),
+        }
+
+    def describe(self, faces: Sequence[int]) -> str:
+        cols = self.read(faces)
+        rest = faces[self.count :]
+        text = f"{self.notation.split(' (')[0]} ({', '.join(str(f) for f in faces[: self.count])})"
+        if cols["open"][0]:
+            text += " open " + " ".join(f"+{f}" for f in rest)
+        elif cols["fumble"][0]:
+            text += f" fumble, severity ({rest[0]}, {rest[1]}) = {sum(rest)}: dice count {cols['dice'][0]}"
+        return text

@@ -1,0 +1,59 @@
+"""Kaiser RPG scenario models: the page's terms in snake_case (issue #2, §5)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from tohit.core.models import Model, OptionsBase, TargetBase
+from tohit.systems.kaiser.tables import MAX_SCORE, MIN_SCORE, DamageType
+
+Range = Literal["hand_to_hand", "point_blank", "ranged"]
+MAX_ADVANTAGE = 10
+
+
+class Weapon(Model):
+    """A weapon: its damage (per Unit, before Strength) and its damage type."""
+
+    name: str | None = None
+    damage: int = Field(ge=0, le=1000, description="Weapon damage; Base Damage adds the Strength modifier.")
+    damage_type: DamageType = Field(description="One of the 12 damage types, e.g. cut.")
+
+
+class Attacker(Model):
+    name: str | None = None
+    offensive_skill: int = Field(ge=0, le=100, description="Offensive Skill added to the 2d6 Offensive Roll.")
+    strength: int = Field(ge=MIN_SCORE, le=MAX_SCORE, description="Strength score; its modifier adds to damage.")
+    weapon: Weapon
+
+
+class Attack(Model):
+    name: str | None = None
+    range: Range = Field(default="hand_to_hand", description="hand_to_hand, point_blank or ranged.")
+    modifiers: int = Field(default=0, ge=-100, le=100, description="Signed factors on the Offensive Roll.")
+    advantage: int = Field(
+        default=0,
+        ge=-MAX_ADVANTAGE,
+        le=MAX_ADVANTAGE,
+        description="+n: advantage An (roll 2+n d6, keep the best two); -n: disadvantage Dn.",
+    )
+
+
+class Target(TargetBase):
+    defensive_skill: int = Field(ge=0, le=100, description="Defensive Skill added to the 2d6 Defensive Roll.")
+    modifiers: int = Field(default=0, ge=-100, le=100, description="Signed modifiers on the Defensive Roll.")
+    advantage: int = Field(default=0, ge=-MAX_ADVANTAGE, le=MAX_ADVANTAGE, description="As the attack's.")
+    absorption: int = Field(default=2, ge=0, le=100, description="Subtracted from DoS; usually 2.")
+    armor: dict[DamageType, Annotated[int, Field(ge=0, le=100)]] = Field(
+        default_factory=dict, description="Armor Value per damage type."
+    )
+    ap: int = Field(default=6, ge=0, le=100, description="Action Points left this round.")
+    lp: int = Field(ge=0, le=1_000_000, description="Current Life Points (criticals are judged on them).")
+
+
+class Options(OptionsBase):
+    open_rolls_and_fumbles: bool = Field(
+        default=True,
+        description="Open rolls (double 6) and fumbles (double 1) on both rolls; false: bare 2d6.",
+    )

@@ -1,0 +1,236 @@
+"""Kaiser RPG: Attacking and Defending (shared/rules/kaiser.md), with decisions.md §kaiser.
+
+Clauses, in the page's order:
+1. Final Offensive Roll = 2d6 + Offensive Skill + factors.
+2. Final Defensive Roll = 2d6 + Defensive Skill + modifiers.
+   Both rolls are open (double 6) and fumble (double 1) unless `open_rolls_and_fumbles` is false, and take
+   advantage An / disadvantage Dn [dice.md].
+3. Offensive greater: a Successful Attack. Defensive greater: a Failed Attack. A tie: nothing happens.
+Successful Attack: the defender loses 1 AP (never below 0; at 0 AP it becomes Flat-Footed instead
+[action_points.md]); Units = max(0, DoS - Absorption - AV[damage type]); damage = Units x Base Damage.
+Failed Attack: for a hand-to-hand or point-blank attack the defender gains Counter bonus = floor(DoS / 2)
+and may Counterattack (1 AP); a ranged attack beyond point-blank gives no counter.
+Critical [damage/critical.md]: a hit costing at least half the target's current LP; level = 2d6 (no open
+roll or fumble) + floor(damage / 10), the excess over 20 halved.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tohit.core.models import Scenario
+from tohit.core.outcome import Field, Outcome, null_int
+from tohit.core.roles import FacesRole, Role, sum_faces
+from tohit.core.steps import Steps
+from tohit.core.system import Dice, System
+from tohit.systems.kaiser.dice import KaiserRoll
+from tohit.systems.kaiser.models import Attack, Attacker, Options, Target
+from tohit.systems.kaiser.tables import characteristic_modifier
+
+KaiserScenario = Scenario[Attacker, Attack, Target, Options]
+
+PAGE = "kaiser: Attacking and Defending"
+HIT, MISS, TIE = 0, 1, 2
+COUNTER_RANGES = ("hand_to_hand", "point_blank")
+
+
+def base_damage(attacker: Attacker) -> int:
+    """Base Damage = weapon damage + Strength modifier, always above 0 [combat_terms.md]."""
+    return max(1, attacker.weapon.damage + characteristic_modifier(attacker.strength))
+
+
+class Kaiser(System[Attacker, Attack, Target, Options]):
+    id = "kaiser"
+    title = "Kaiser RPG"
+    summary = "Opposed 2d6 + skill, open rolls and fumbles, degrees of success, Units of damage x Base Damage"
+    page = "kaiser.md"
+    attacker_model = Attacker
+    attack_model = Attack
+    target_model = Target
+    options_model = Options
+    default_depth = 8
+    fields = (
+        Field(
+            "result",
+            "label",
+            "hit (Offensive greater), miss (Defensive greater) or tie.",
+            ("hit", "miss", "tie"),
+        ),
+        Field("damage", "int", "Life Points lost: Units x Base Damage."),
+        Field("critical", "flag", "The hit cost at least half the target's current LP (critical.md)."),
+        Field("critical_level", "int", "2d6 + floor(damage / 10), excess over 20 halved.", nullable=True),
+        Field("dos", "int", "Offensive - Defensive roll: the attacker's DoS (negative: the defender's)."),
+        Field("units", "int", "Units of Damage: max(0, DoS - Absorption - AV)."),
+        Field("ap_lost", "int", "AP the defender loses: 1 on a successful attack, never below 0 AP."),
+        Field("flat_footed", "flag", "Hit at 0 AP: the defender becomes Flat-Footed.", in_odds=False),
+        Field("counter_bonus", "int", "floor(defender DoS / 2) on a failed close attack.", nullable=True),
+        Field("counterattack", "flag", "The defender may take the Counterattack Reaction (1 AP)."),
+        Field("offensive_roll", "int", "The Final Offensive Roll.", in_odds=False),
+        Field("defensive_roll", "int", "The Final Defensive Roll.", in_odds=False),
+    )
+
+    def roles(self, scenario: KaiserScenario, target: Target) -> dict[str, Role]:
+        special = scenario.options.open_rolls_and_fumbles
+        return {
+            "offense": KaiserRoll("offense", scenario.attack.advantage, special),
+            "defense": KaiserRoll("defense", target.advantage, special),
+            "critical": FacesRole("critical", (6, 6), sum_faces, notation="2d6", columns=("total",)),
+        }
+
+    def resolve(self, scenario: KaiserScenario, target: Target, dice: Dice, steps: Steps) -> Outcome:
+        attacker, attack = scenario.attacker, scenario.attack
+        off, dfn = dice["offense"], dice["defense"]
+
+        offense = _final_roll(off["dice"], attacker.offensive_skill + attack.modifiers, off["fumble"])
+        steps.note(
+            "offensive_roll",
+            "Offensive Roll: {dice} + Offensive Skill {skill} + factors {mods:+d} = {total}",
+            clause=f"{PAGE}, step 1" + _fumble_clause(off["fumble"], steps),
+            value=offense,
+            dice=dice.text("offense"),
+            skill=attacker.offensive_skill,
+            mods=attack.modifiers,
+            total=offense,
+        )
+        defense = _final_roll(dfn["dice"], target.defensive_skill + target.modifiers, dfn["fumble"])
+        steps.note(
+            "defensive_roll",
+            "Defensive Roll: {dice} + Defensive Skill {skill} + modifiers {mods:+d} = {total}",
+            clause=f"{PAGE}, step 2" + _fumble_clause(dfn["fumble"], steps),
+            value=defense,
+            dice=dice.text("defense"),
+            skill=target.defensive_skill,
+            mods=target.modifiers,
+            total=defense,
+        )
+
+        dos = offense - defense
+        hit, miss = dos > 0, dos < 0
+        result = np.select([hit, miss], [HIT, MISS], TIE)
+        out = Outcome(len(dos))
+        out.set("result", result)
+        out.set("dos", dos)
+        out.set("offensive_roll", offense)
+        out.set("defensive_roll", defense)
+
+        # Successful Attack: AP, Units, damage.
+        av = target.armor.get(attacker.weapon.damage_type, 0)
+        units = np.where(hit, np.maximum(0, dos - target.absorption - av), 0)
+        per_unit = base_damage(attacker)
+        damage = units * per_unit
+        out.set("units", units)
+        out.set("damage", damage)
+        out.set("ap_lost", hit & (target.ap > 0))
+        out.set("flat_footed", hit & (target.ap == 0))
+        if steps.when(hit):
+            steps.note(
+                "compare",
+                "{off} vs {dfn}: Offensive Roll greater by {dos}: a Successful Attack with {dos} DoS",
+                clause=f"{PAGE}, step 3; Successful Attack",
+                value="hit",
+                off=offense,
+                dfn=defense,
+                dos=dos,
+            )
+            ap_text = (
+                f"the defender loses 1 AP ({target.ap} -> {target.ap - 1})"
+                if target.ap > 0
+                else "the defender has no AP left to lose and becomes Flat-Footed"
+            )
+            steps.note(
+                "ap_lost",
+                ap_text,
+                clause=f"{PAGE}, Successful Attack (action_points.md)",
+                value=int(target.ap > 0),
+            )
+            steps.note(
+                "units",
+                "Units = max(0, {dos} DoS - Absorption {absorption} - AV {av} ({kind})) = {units}",
+                clause=f"{PAGE}, Successful Attack",
+                value=units,
+                dos=dos,
+                absorption=target.absorption,
+                av=av,
+                kind=attacker.weapon.damage_type,
+                units=units,
+            )
+            steps.note(
+                "damage",
+                "Damage = {units} Units x Base Damage {base}"
+                " (weapon {weapon} + Strength modifier {smod:+d}) = {damage}",
+                clause=f"{PAGE}, Damage Dealt = (DoS - Absorption - AV) x Base Damage",
+                value=damage,
+                units=units,
+                base=per_unit,
+                weapon=attacker.weapon.damage,
+                smod=characteristic_modifier(attacker.strength),
+                damage=damage,
+            )
+
+        # Critical: at least half the target's current LP in one hit.
+        critical = hit & (damage > 0) & (2 * damage >= target.lp)
+        level = np.where(critical, dice["critical"]["total"] + damage // 10, 0)
+        level = np.where(level > 20, 20 + (level - 20) // 2, level)
+        out.set("critical", critical)
+        out.set("critical_level", null_int(~critical, level))
+        if steps.when(critical):
+            steps.note(
+                "critical",
+                "{damage} damage is at least half of {lp} LP: Critical, level {dice} + floor({damage} / 10)"
+                " = {level} (excess over 20 halved)",
+                clause="kaiser: damage/critical.md",
+                value=level,
+                damage=damage,
+                lp=target.lp,
+                dice=dice.text("critical"),
+                level=level,
+            )
+
+        # Failed Attack: Counter bonus for close attacks only.
+        close = attack.range in COUNTER_RANGES
+        counter = miss & close
+        out.set("counter_bonus", null_int(~counter, (-dos) // 2))
+        out.set("counterattack", counter & (target.ap >= 1))
+        if steps.when(miss):
+            if close:
+                text = (
+                    "{off} vs {dfn}: Defensive Roll greater by {dd}: a Failed Attack; {range} attack: Counter bonus"
+                    " floor({dd} / 2) = {bonus}"
+                    + ("; the defender may Counterattack (1 AP)" if target.ap else "; no AP left to Counterattack")
+                )
+            else:
+                text = (
+                    "{off} vs {dfn}: Defensive Roll greater by {dd}: a Failed Attack;"
+                    " ranged beyond point-blank: no Counter"
+                )
+            steps.note(
+                "compare",
+                text,
+                clause=f"{PAGE}, step 3; Failed Attack",
+                value="miss",
+                off=offense,
+                dfn=defense,
+                dd=-dos,
+                range=attack.range.replace("_", "-"),
+                bonus=(-dos) // 2,
+            )
+        if steps.when(dos == 0):
+            steps.note(
+                "compare",
+                "{off} vs {dfn}: a tie: nothing happens",
+                clause=f"{PAGE}, step 3; tie",
+                value="tie",
+                off=offense,
+                dfn=defense,
+            )
+        return out
+
+
+def _final_roll(dice: np.ndarray, bonus: int, fumble: np.ndarray) -> np.ndarray:
+    """dice + skill + modifiers; on a fumble the total is never below 0 (sources-and-gaps.md §Kaiser)."""
+    total = dice + bonus
+    return np.where(fumble == 1, np.maximum(total, 0), total)
+
+
+def _fumble_clause(fumble: np.ndarray, steps: Steps) -> str:
+    return "; fumble: total never below 0 (dice.md)" if steps.when(fumble) else ""

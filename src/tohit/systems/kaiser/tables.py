@@ -1,0 +1,59 @@
+"""Kaiser RPG tables (sources-and-gaps.md §Kaiser)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+#: The 12 damage types [damage/type.md], in snake_case.
+DamageType = Literal[
+    "cut",
+    "impact",
+    "thrust",
+    "heat",
+    "cold",
+    "electrical",
+    "force",
+    "light",
+    "dark",
+    "atomic",
+    "bio",
+    "psychic",
+]
+
+#: Characteristic modifier table [gameplay.json index 200]: score -> modifier.
+_MODIFIER_BANDS: tuple[tuple[int, int, int], ...] = (
+    (1, 1, -3),
+    (2, 3, -2),
+    (4, 4, -1),
+    (5, 5, 0),
+    (6, 7, 1),
+    (8, 9, 2),
+    (10, 12, 3),
+    (13, 15, 4),
+    (16, 19, 5),
+    (20, 20, 6),
+)
+MIN_SCORE, MAX_SCORE = 1, 20
+
+
+def characteristic_modifier(score: int) -> int:
+    """The modifier of a characteristic score (1-20), e.g. Strength 8 -> +2."""
+    for low, high, mod in _MODIFIER_BANDS:
+        if low <= score <= high:
+            return mod
+    raise ValueError(f"a characteristic score runs {MIN_SCORE} to {MAX_SCORE}, got {score}")
+
+
+def fumble_dice_count(severity: int) -> int:
+    """What the two dice count as on a fumble, from the 2d6 severity (decisions.md kaiser 1)."""
+    if severity <= 5:
+        return 0
+    if severity <= 11:
+        return -5
+    return -10
+
+
+def critical_level(dice: int, damage: int) -> int:
+    """Critical level = 2d6 + floor(damage / 10), any excess over 20 halved (rounded down) [critical.md]."""
+    level = dice + damage // 10
+    return level if level <= 20 else 20 + (level - 20) // 2
