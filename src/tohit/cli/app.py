@@ -198,6 +198,11 @@ def demo(
     guarded(lambda: run_demo(examples, n))
 
 
+from tohit.cli.fight import register as _register_fight  # noqa: E402 (fight and replay: cli/fight.py)
+
+_register_fight(app)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -29,11 +29,16 @@ def scenario_files(folder: Path) -> list[Path]:
     return [p for p in files if "fights" not in p.relative_to(folder).parts]
 
 
+def fight_files(folder: Path) -> list[Path]:
+    """Fight files under `folder`/fights."""
+    return [p for p in sorted((folder / "fights").glob("*")) if p.suffix in (".yaml", ".yml", ".json")]
+
+
 def run_demo(folder: Path | None, n: int) -> None:
     console = render.console()
     folder = folder or default_examples()
     files = scenario_files(folder)
-    if not files:
+    if not files and not fight_files(folder):
         console.print(f"no example scenarios under {folder}")
         return
     for path in files:
@@ -45,3 +50,7 @@ def run_demo(folder: Path | None, n: int) -> None:
         console.print(render.odds_view(odds(loaded)))
         console.print(f"[bold]simulate[/] ({n:,} attacks per target)")
         console.print(render.sim_view(simulate(loaded, n, seed=loaded.scenario.seed or 1)))
+    if fight_files(folder):
+        from tohit.cli.fight_demo import run_fights
+
+        run_fights(fight_files(folder), folder, n)

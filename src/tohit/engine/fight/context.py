@@ -1,0 +1,436 @@
+"""One step of a batch of fights, fed dice three ways (design.md, "The one idea", applied to fights).
+
+A fight module's `step` reads `ctx.state`, emits events (each applied at once by the pure `apply`) and
+asks `ctx.resolve` for attack outcomes. The same step code runs in three modes:
+
+- "narrate": one fight; dice are drawn face by face as at the table, each resolve is traced and every
+  event is logged with the values it changed (from -> to);
+- "sample": a batch of fights; each resolve gets dice sampled for all the fights it concerns at once,
+  with the stats that changed during the fight (LP, AP, guard...) fed in as arrays, one value per fight;
+- "enumerate": the exact chain; each fight row is expanded into one row per distinct outcome of the
+  attack (from the system's exact odds at the stats of that row), with its exact probability, plus one
+  row for the probability beyond the depth of open-ended dice (never dropped).
+
+Expansions change the rows: `resolve` and `choose` return `idx`, the parent row of each new row, and the
+caller re-indexes what it holds with it (`actor = actor[idx]`). In "narrate" and "sample" mode `idx` is
+the identity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from math import lcm
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from tohit.core.outcome import NULL_CODE, NULL_INT, Outcome
+from tohit.core.steps import Silent, Trace
+from tohit.core.system import Dice
+from tohit.engine import joint
+from tohit.engine.fight.model import LoadedFight
+from tohit.engine.fight.state import BoolArray, Change, Event, IntArray, State, apply, change
+
+Mode = Literal["narrate", "sample", "enumerate"]
+#: Depth of open-ended dice in the exact chain (the rest is reported as `beyond depth`).
+EXACT_DEPTH: int | None = None  # None: the system's default depth
+
+
+class OutcomeTable:
+    """The exact distribution of an attack's fight-relevant outcome fields, grouped, with the remainder."""
+
+    def __init__(self, columns: dict[str, IntArray], weights: list[int], total: int, remainder: int) -> None:
+        self.columns, self.weights, self.total, self.remainder = columns, weights, total, remainder
+        #: Row weights, then the remainder's (when there is one), as Python ints over `total`.
+        self.numerators = np.asarray([*weights, *([remainder] if remainder else [])], dtype=object)
+
+    @property
+    def size(self) -> int:
+        return len(self.weights)
+
+
+class StepContext:
+    """The state of a batch during one step, and the operations a fight module uses on it."""
+
+    def __init__(
+        self,
+        fight: LoadedFight,
+        state: State,
+        mode: Mode,
+        rng: np.random.Generator | None = None,
+        *,
+        depth: int | None = None,
+        max_rounds: int | None = None,
+    ) -> None:
+        self.fight, self.state, self.mode = fight, state, mode
+        #: Rounds after this one are not played (None in the exact chain, which has no round limit).
+        self.max_rounds = max_rounds
+        self.rng = rng if rng is not None else np.random.default_rng(0)
+        self.depth = depth
+        self.parent: IntArray = np.arange(state.n, dtype=np.int64)
+        #: Exact mode: the probability of each row is weight[row] / denominator (Python ints).
+        self.weight: npt.NDArray[np.object_] | None = (
+            np.asarray([1] * state.n, dtype=object) if mode == "enumerate" else None
+        )
+        self.denominator = 1
+        #: Narrated events as JSON (each change with its `from` value), in order.
+        self.log: list[dict[str, Any]] = []
+
+    @property
+    def narrating(self) -> bool:
+        return self.mode == "narrate"
+
+    @property
+    def n(self) -> int:
+        return self.state.n
+
+    # -- events ----------------------------------------------------------------------------------------
+    def emit(self, kind: str, changes: Sequence[Change], text: str = "", **info: Any) -> None:
+        """Record an event and apply it to the state."""
+        kept = tuple(c for c in changes if c.rows.size)
+        if not kept and not self.narrating:
+            return
+        event = Event(kind, kept, text, info)
+        if self.narrating:
+            self.log.append(self.event_json(event))
+        self.state = apply(self.state, [event])
+
+    def event_json(self, event: Event) -> dict[str, Any]:
+        names = self.fight.roster.names
+        changes = []
+        for ch in event.changes:
+            for k in range(ch.rows.size):
+                row = int(ch.rows[k])
+                if ch.who is None:
+                    before = int(self.state.fight[ch.stat][row])
+                    who = None
+                else:
+                    before = int(self.state.per[ch.stat][row, ch.who[k]])
+                    who = names[int(ch.who[k])]
+                changes.append({"who": who, "stat": ch.stat, "from": before, "to": int(ch.to[k])})
+        return {"kind": event.kind, "text": event.text, "changes": changes, **event.info}
+
+    def set(self, stat: str, rows: Any, to: Any, who: Any = None) -> Change:
+        """A change (helper for fight modules): `rows` may be a mask or an index array."""
+        r = np.asarray(rows)
+        if r.dtype == bool:
+            r = np.flatnonzero(r)
+        if who is not None and np.ndim(who) and np.asarray(who).shape[0] == self.n and r.size != self.n:
+            who = np.asarray(who)[r]
+        if np.ndim(to) and np.asarray(to).shape[0] == self.n and r.size != self.n:
+            to = np.asarray(to)[r]
+        return change(stat, r, to, who)
+
+    # -- expansions ------------------------------------------------------------------------------------
+    def _expand(self, idx: IntArray, weights: npt.NDArray[np.object_] | None = None, denominator: int = 1) -> None:
+        """Re-index the rows by `idx`; row i's probability is multiplied by weights[i] / denominator."""
+        self.state = self.state.take(idx)
+        self.parent = self.parent[idx]
+        if self.weight is not None:
+            self.weight = self.weight[idx] * weights if weights is not None else self.weight[idx]
+            self.denominator *= denominator
+
+    def choose(self, allowed: BoolArray) -> tuple[IntArray, IntArray]:
+        """A uniform choice among the True columns of each row of `allowed` (rows with none: -1)."""
+        n = allowed.shape[0]
+        counts = allowed.sum(axis=1)
+        if self.mode != "enumerate":
+            pick = np.floor(self.rng.random(n) * np.maximum(counts, 1)).astype(np.int64)
+            rank = np.cumsum(allowed, axis=1) - 1
+            hit = allowed & (rank == pick[:, None])
+            choice = np.where(counts > 0, np.argmax(hit, axis=1), -1).astype(np.int64)
+            return np.arange(n, dtype=np.int64), choice
+        reps = np.maximum(counts, 1)
+        idx = np.repeat(np.arange(n, dtype=np.int64), reps)
+        choice = np.full(idx.size, -1, dtype=np.int64)
+        weights = np.empty(idx.size, dtype=object)
+        common = lcm(*[int(x) for x in np.unique(reps)])
+        pos = 0
+        for r in range(n):
+            cols = np.flatnonzero(allowed[r])
+            if cols.size == 0:
+                weights[pos] = common
+                pos += 1
+                continue
+            for c in cols:
+                choice[pos] = c
+                weights[pos] = common // cols.size
+                pos += 1
+        self._expand(idx, weights, common)
+        return idx, choice
+
+    # -- attacks ---------------------------------------------------------------------------------------
+    def resolve(
+        self,
+        mask: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        attack_fields: dict[str, IntArray] | None = None,
+        *,
+        kind: str = "attack",
+        note: str = "",
+        fields: tuple[str, ...] | None = None,
+    ) -> tuple[IntArray, dict[str, IntArray]]:
+        """Resolve combatant actor's attack against target in the rows of `mask`.
+
+        Returns (idx, outcome): the outcome's fields (those the fight module declared) per row after
+        any expansion; rows outside `mask` get 0. `attack_fields` override fields of the attack block per
+        row (Kaiser's Counter bonus on the modifiers). `fields` narrows the declared outcome fields to those
+        this resolve's caller reads (exact mode then merges outcomes that differ only elsewhere).
+        """
+        fields = fields or self.fight.rules.outcome_fields
+        attack_fields = attack_fields or {}
+        if self.mode == "enumerate":
+            return self._resolve_exact(mask, actor, attack, target, attack_fields, fields)
+        n = self.n
+        out = {f: np.zeros(n, dtype=np.int64) for f in fields}
+        rows = np.flatnonzero(mask)
+        if rows.size == 0:
+            return np.arange(n, dtype=np.int64), out
+        fight = self.fight
+        size, na = fight.roster.size, fight.max_attacks
+        key = (actor[rows] * na + attack[rows]) * size + target[rows]
+        for k in np.unique(key):
+            grp = rows[key == k]
+            c, rest = divmod(int(k), na * size)
+            a, t = divmod(rest, size)
+            if self.narrating:  # one fight: stats as plain scalars, as in a scenario file
+                scenario = self._scenario(c, a, t, {f: int(v[grp][0]) for f, v in attack_fields.items()})
+                tgt = self._target(t, None, {s: int(self.state.per[s][grp[0], t]) for s in fight.rules.target_stats})
+            else:
+                scenario = self._scenario(c, a, t, {f: v[grp] for f, v in attack_fields.items()})
+                tgt = self._target(t, grp)
+            roles = fight.roles(c, a, t)
+            if self.narrating:
+                outcome = self._narrated(scenario, tgt, roles, c, a, t, kind, note)
+            else:
+                dice = Dice({name: role.sample(self.rng, grp.size) for name, role in roles.items()})
+                outcome = fight.system.resolve(scenario, tgt, dice, Silent())
+            for f in fields:
+                out[f][grp] = outcome[f]
+        return np.arange(n, dtype=np.int64), out
+
+    def _scenario(self, c: int, a: int, t: int, overrides: dict[str, Any]) -> Any:
+        scenario = self.fight.scenario(c, a, t)
+        if not overrides:
+            return scenario
+        attack = scenario.attack
+        new_attack = type(attack).model_construct(**{**dict(attack), **overrides})
+        return type(scenario).model_construct(**{**dict(scenario), "attack": new_attack})
+
+    def _target(self, t: int, rows: IntArray | None, values: dict[str, Any] | None = None) -> Any:
+        """Combatant t's target block with the fight's current stats (arrays over `rows`) fed in."""
+        base = self.fight.target(t)
+        stats = self.fight.rules.target_stats
+        if not stats or values == {}:
+            return base
+        if values is None:
+            assert rows is not None
+            values = {s: self.state.per[s][rows, t] for s in stats}
+        return type(base).model_construct(**{**dict(base), **values})
+
+    def _narrated(
+        self, scenario: Any, target: Any, roles: dict[str, Any], c: int, a: int, t: int, kind: str, note: str
+    ) -> Outcome:
+        faces = {name: role.draw(self.rng) for name, role in roles.items()}
+        dice = Dice(
+            {name: role.read(faces[name]) for name, role in roles.items()},
+            {name: role.describe(faces[name]) for name, role in roles.items()},
+        )
+        trace = Trace()
+        outcome = self.fight.system.resolve(scenario, target, dice, trace)
+        row = outcome.row(self.fight.system.fields)
+        names = self.fight.roster.names
+        attack_name = self.fight.attack(c, a).name
+        verb = "counterattacks" if kind == "counter" else "attacks"
+        text = f"{names[c]} {verb} {names[t]} with {attack_name}{note}: {row.get('result')}"
+        if row.get("damage"):
+            text += f", {row['damage']} damage"
+        self.emit(
+            kind,
+            (),
+            text,
+            attacker=names[c],
+            target=names[t],
+            attack=attack_name,
+            dice=faces,
+            outcome=row,
+            trace=[{"text": s.text, "clause": s.clause} for s in trace.steps],
+        )
+        return outcome
+
+    # -- exact -------------------------------------------------------------------------------------------
+    def _resolve_exact(
+        self,
+        mask: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        attack_fields: dict[str, IntArray],
+        fields: tuple[str, ...],
+    ) -> tuple[IntArray, dict[str, IntArray]]:
+        fight = self.fight
+        rules = fight.rules
+        stats = list(rules.target_stats if rules.table_stats is None else rules.table_stats)
+        clips = sorted(set(rules.table_clip.values()))
+        n = self.n
+        over = sorted(attack_fields)
+        t_safe = np.maximum(target, 0)
+        rows_all = np.arange(n)
+        cols = [actor, attack, target]
+        cols += [self.state.per[s][rows_all, t_safe] for s in stats + clips]
+        cols += [attack_fields[f] for f in over]
+        keys = np.stack(cols, axis=1)
+        keys[~mask] = -1
+        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        parents: list[IntArray] = []
+        values: dict[str, list[IntArray]] = {f: [] for f in fields}
+        weights: list[npt.NDArray[np.object_]] = []
+        beyond: list[BoolArray] = []
+        tables: dict[int, OutcomeTable] = {}
+        for u, key in enumerate(uniq):
+            if key[0] < 0:
+                continue
+            c, a, t = (int(x) for x in key[:3])
+            i = 3
+            svals = {s: int(v) for s, v in zip(stats, key[i : i + len(stats)], strict=True)}
+            i += len(stats)
+            cvals = {s: int(v) for s, v in zip(clips, key[i : i + len(clips)], strict=True)}
+            i += len(clips)
+            ovals = {f: int(v) for f, v in zip(over, key[i:], strict=True)}
+            tables[u] = self.outcome_table(c, a, t, svals, ovals, cvals, fields)
+        common = lcm(*[tb.total for tb in tables.values()]) if tables else 1
+        for u, key in enumerate(uniq):
+            rows = np.flatnonzero(inverse == u)
+            if key[0] < 0:
+                parents.append(rows)
+                for f in fields:
+                    values[f].append(np.zeros(rows.size, dtype=np.int64))
+                weights.append(np.asarray([common] * rows.size, dtype=object))
+                beyond.append(np.zeros(rows.size, dtype=bool))
+                continue
+            table = tables[u]
+            k = table.size + (1 if table.remainder else 0)
+            parents.append(np.repeat(rows, k))
+            for f in fields:
+                col = np.concatenate([table.columns[f], np.zeros(k - table.size, dtype=np.int64)])
+                values[f].append(np.tile(col, rows.size))
+            weights.append(np.tile(table.numerators * (common // table.total), rows.size))
+            flag = np.zeros(k, dtype=bool)
+            flag[table.size :] = True
+            beyond.append(np.tile(flag, rows.size))
+        idx = np.concatenate(parents)
+        out = {f: np.concatenate(values[f]) for f in fields}
+        cut = np.concatenate(beyond)
+        self._expand(idx, np.concatenate(weights), common)
+        if cut.any():
+            self.emit("beyond_depth", [self.set("cut", cut, 1)])
+        return idx, out
+
+    def outcome_table(
+        self,
+        c: int,
+        a: int,
+        t: int,
+        stats: dict[str, int],
+        overrides: dict[str, int],
+        clips: dict[str, int] | None = None,
+        fields: tuple[str, ...] | None = None,
+    ) -> OutcomeTable:
+        """Exact outcome distribution of attack (c, a) on t at these stats, grouped by the fight's fields.
+
+        With `clips` (stat -> value), each field the rules clip (`table_clip`, e.g. damage at the target's
+        LP) is capped at that value before grouping: outcomes the fight cannot tell apart become one row.
+        """
+        clips = clips or {}
+        all_fields = self.fight.rules.outcome_fields
+        fields = fields or all_fields
+        key = ("table", c, a, t, tuple(sorted(stats.items())), tuple(sorted(overrides.items())), self.depth)
+        base: OutcomeTable | None = self.fight.cache.get(key)
+        if base is None:
+            scenario = self._scenario(c, a, t, dict(overrides))
+            tgt = self._target(t, None, stats)
+            table = joint.build(self.fight.system, scenario, tgt, self.depth)
+            columns = {f: table.outcome[f] for f in all_fields}
+            base = _grouped(columns, table.weights[table.finite], int(table.total), int(table.remainder))
+            self.fight.cache[key] = base
+        if not clips and fields == all_fields:
+            return base
+        ckey = (key, tuple(sorted(clips.items())), fields)
+        found: OutcomeTable | None = self.fight.cache.get(ckey)
+        if found is None:
+            columns = {f: base.columns[f] for f in fields}
+            for f, stat in self.fight.rules.table_clip.items():
+                if f in columns:
+                    columns[f] = np.minimum(columns[f], clips[stat])
+            found = _grouped(columns, np.asarray(base.weights, dtype=object), base.total, base.remainder)
+            self.fight.cache[ckey] = found
+        return found
+
+
+def _dense_rank(values: IntArray) -> tuple[int, IntArray]:
+    """(number of distinct values, rank of each value among them): np.unique's inverse, sort-free when the
+    values span a small range."""
+    if values.size == 0:
+        return 0, values.astype(np.int64)
+    lo, hi = int(values.min()), int(values.max())
+    if hi - lo < 1 << 22:
+        present = np.zeros(hi - lo + 1, dtype=bool)
+        present[values - lo] = True
+        rank = np.cumsum(present) - 1
+        return int(present.sum()), rank[values - lo].astype(np.int64)
+    uniq, inv = np.unique(values, return_inverse=True)
+    return len(uniq), inv.reshape(-1).astype(np.int64)
+
+
+def _grouped(columns: dict[str, IntArray], weights: npt.NDArray[Any], total: int, remainder: int) -> OutcomeTable:
+    """Rows with equal values in every column merged, their integer weights summed exactly."""
+    names = list(columns)
+    code = np.zeros(len(weights), dtype=np.int64)
+    radix = 1
+    for f in names:
+        count, inv = _dense_rank(columns[f])
+        radix *= max(1, count)
+        if radix >= 2**62:  # pragma: no cover - far more distinct outcomes than any fight has
+            raise ValueError("too many distinct outcomes to group")
+        code = code * count + inv
+    groups, inverse = _dense_rank(code)
+    first = np.empty(groups, dtype=np.int64)
+    first[inverse[::-1]] = np.arange(len(code) - 1, -1, -1)
+    rows = np.stack([columns[f][first] for f in names], axis=1)
+    if weights.dtype != object and total < 2**62:
+        summed = np.zeros(len(first), dtype=np.int64)
+        np.add.at(summed, inverse, weights)
+        sums = [int(x) for x in summed]
+    else:
+        sums = [0] * len(first)
+        for i, w in zip(inverse.tolist(), weights.tolist(), strict=True):
+            sums[i] += int(w)
+    out = {f: rows[:, i].astype(np.int64) for i, f in enumerate(names)}
+    return OutcomeTable(out, sums, total, remainder)
+
+
+def expected_damage(fight: LoadedFight, c: int, a: int, t: int, stats: dict[str, int]) -> float:
+    """Mean damage of combatant c's attack a on t (exact odds at the system's depth; policy `best`)."""
+    key = ("mean", c, a, t, tuple(sorted(stats.items())))
+    found: float | None = fight.cache.get(key)
+    if found is None:
+        ctx = StepContext(fight, _one_row(fight), "enumerate")
+        table = ctx.outcome_table(c, a, t, stats, {})
+        finite = sum(table.weights)
+        dmg = table.columns["damage"]
+        num = sum(int(d) * w for d, w in zip(dmg.tolist(), table.weights, strict=True) if d not in (NULL_INT,))
+        found = float(Fraction(num, finite)) if finite else 0.0
+        fight.cache[key] = found
+    return found
+
+
+def _one_row(fight: LoadedFight) -> State:
+    return State({}, {"round": np.zeros(1, dtype=np.int64)})
+
+
+__all__ = ["EXACT_DEPTH", "NULL_CODE", "Mode", "OutcomeTable", "StepContext", "expected_damage"]

@@ -1,0 +1,410 @@
+"""Exact duel odds: the fight of two combatants as an absorbing Markov chain over their state.
+
+The states are the fight states the fight module reaches (health, AP, statuses, whose turn...; the round
+number and the damage-dealt bookkeeping are left out). They are found by running the module's own
+`step` in "enumerate" mode: each state is expanded into one row per distinct outcome of its attack, with
+the exact probability from the system's odds (so the chain and the simulation share every rule). The
+absorbing states are a side's win, a draw (both down at once), and "beyond depth" (an open-ended roll
+went past the depth the odds follow: reported, never dropped). A set of states that can never leave
+itself (nobody can hurt anybody) is a draw that never ends.
+
+The chain is solved exactly, in `Fraction`s: strongly connected components in reverse topological
+order; inside a component, the values are written in terms of a small feedback set (the targets of the
+back edges of a depth-first search) and that small system is solved by Gaussian elimination.
+
+The chain plays the fight to its end: `max_rounds` does not apply (a simulation's draws at max_rounds are
+the difference). Expected rounds counts the round in which the fight ends, as the simulation does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from tohit.core.errors import InputError
+from tohit.engine.fight.context import StepContext
+from tohit.engine.fight.model import LoadedFight
+from tohit.engine.fight.run import ENGINE_STATS, ended, initial_state
+from tohit.engine.fight.state import State
+
+#: The exact chain is refused past this many states (simulate instead).
+MAX_STATES = 200_000
+CHUNK = 4096
+
+Vec = list[Fraction | None]
+
+
+@dataclass
+class ExactResult:
+    """Exact odds of a duel: per side the win probability, draws, beyond depth, expected rounds."""
+
+    fight: LoadedFight
+    wins: list[Fraction]
+    draw: Fraction  # both down at once, or a fight that can never end
+    never_ends: Fraction
+    beyond: Fraction
+    expected_rounds: Fraction | None  # None when the fight may never end
+    states: int
+    depth: int
+
+    def to_json(self) -> dict[str, Any]:
+        def p(x: Fraction) -> dict[str, Any]:
+            return {"fraction": f"{x.numerator}/{x.denominator}", "float": float(x)}
+
+        return {
+            "system": self.fight.system.id,
+            "sides": [{"name": n, "p": p(w)} for n, w in zip(self.fight.roster.side_names, self.wins, strict=True)],
+            "draw": p(self.draw),
+            "never_ends": p(self.never_ends),
+            "beyond_depth": p(self.beyond),
+            "expected_rounds": None if self.expected_rounds is None else p(self.expected_rounds),
+            "states": self.states,
+            "depth": self.depth,
+        }
+
+
+class _Layout:
+    """How a state row maps to a hashable key and back (round and bookkeeping left out)."""
+
+    def __init__(self, fight: LoadedFight, state: State) -> None:
+        skip = set(fight.rules.bookkeeping)
+        self.per = [k for k in sorted(state.per) if k not in skip]
+        self.skipped = [k for k in sorted(state.per) if k in skip]
+        self.fight = [k for k in sorted(state.fight) if k not in ENGINE_STATS]
+        self.size = fight.roster.size
+
+    def matrix(self, state: State) -> np.ndarray:
+        cols = [state.per[k] for k in self.per] + [state.fight[k][:, None] for k in self.fight]
+        return np.concatenate(cols, axis=1) if cols else np.zeros((state.n, 0), dtype=np.int64)
+
+    def keys(self, state: State) -> list[tuple[int, ...]]:
+        return [tuple(r) for r in self.matrix(state).tolist()]
+
+    def state(self, keys: list[tuple[int, ...]]) -> State:
+        m = np.asarray(keys, dtype=np.int64).reshape(len(keys), -1)
+        n, size = len(keys), self.size
+        per = {k: m[:, i * size : (i + 1) * size].copy() for i, k in enumerate(self.per)}
+        per.update({k: np.zeros((n, size), dtype=np.int64) for k in self.skipped})
+        base = len(self.per) * size
+        fights = {k: m[:, base + i].copy() for i, k in enumerate(self.fight)}
+        fights.update({"round": np.zeros(n, np.int64), "over": np.zeros(n, np.int64)})
+        fights.update({"winner": np.full(n, -1, np.int64), "cut": np.zeros(n, np.int64)})
+        return State(per, fights)
+
+
+def exact_duel(fight: LoadedFight, *, limit: int = MAX_STATES, depth: int | None = None) -> ExactResult:
+    """The exact outcome of a two-combatant fight (see the module docstring)."""
+    roster = fight.roster
+    if roster.size != 2:
+        raise InputError(
+            f"--exact is for a duel of two combatants, one on each side; this fight has {roster.size} combatants"
+            " (simulate it with -n)",
+            field="sides",
+            source=fight.source,
+        )
+    used_depth = fight.system.default_depth if depth is None else depth
+    sides = len(roster.side_names)
+    # Absorbing ids: -1 - k for the k-th absorbing outcome: wins per side, draw, beyond.
+    draw_id, beyond_id = -1 - sides, -2 - sides
+    start = initial_state(fight, 1)
+    layout = _Layout(fight, start)
+    first = layout.keys(start)[0]
+    ids: dict[tuple[int, ...], int] = {first: 0}
+    keys: list[tuple[int, ...]] = [first]
+    # The start state may itself be over (a side with nobody standing).
+    done, winner = ended(fight, start, None)
+    if done[0]:
+        wins = [Fraction(int(winner[0] == s)) for s in range(sides)]
+        return ExactResult(
+            fight, wins, Fraction(int(winner[0] < 0)), Fraction(0), Fraction(0), Fraction(1), 1, used_depth
+        )
+    edges: list[dict[int, Fraction]] = [{}]
+    reward: list[Fraction] = [Fraction(0)]
+    explored = 0
+    while explored < len(keys):
+        chunk = keys[explored : explored + CHUNK]
+        base = explored
+        explored += len(chunk)
+        ctx = StepContext(fight, layout.state(chunk), "enumerate", depth=used_depth)
+        fight.rules.step(ctx)
+        child = ctx.state
+        assert ctx.weight is not None
+        done, winner = ended(fight, child, None)
+        target = np.where(winner >= 0, -1 - winner, draw_id)
+        target = np.where(child.fight["cut"] == 1, beyond_id, target)
+        live = np.flatnonzero(~done & (child.fight["cut"] == 0))
+        if live.size:
+            matrix = layout.matrix(child.take(live))
+            uniq, inverse = np.unique(matrix, axis=0, return_inverse=True)
+            uniq_ids = np.empty(len(uniq), dtype=np.int64)
+            for u, row in enumerate(uniq.tolist()):
+                key = tuple(row)
+                found = ids.get(key)
+                if found is None:
+                    found = len(keys)
+                    if found >= limit:
+                        raise InputError(
+                            f"the exact chain of this fight has more than {limit:,} states; simulate it with -n",
+                            field="--exact",
+                            source=fight.source,
+                        )
+                    ids[key] = found
+                    keys.append(key)
+                    edges.append({})
+                    reward.append(Fraction(0))
+                uniq_ids[u] = found
+            target[live] = uniq_ids[inverse.reshape(-1)]
+        parents = ctx.parent + base
+        pairs, pair_of = np.unique(np.stack([parents, target], axis=1), axis=0, return_inverse=True)
+        pair_of = pair_of.reshape(-1)
+        order = np.argsort(pair_of, kind="stable")
+        starts = np.flatnonzero(np.r_[True, np.diff(pair_of[order]) != 0])
+        sums = np.add.reduceat(ctx.weight[order], starts)
+        den = ctx.denominator
+        for (p, t), w in zip(pairs.tolist(), sums.tolist(), strict=True):
+            edges[p][t] = Fraction(w, den)
+        rounds = child.fight["round"]
+        stepped = np.flatnonzero(rounds > 0)
+        for p, w, r in zip(
+            parents[stepped].tolist(), ctx.weight[stepped].tolist(), rounds[stepped].tolist(), strict=True
+        ):
+            reward[p] += Fraction(w * r, den)
+    values = _solve(edges, reward, sides)
+    v = values[0]
+    wins = [v[s] or Fraction(0) for s in range(sides)]
+    never = v[sides + 2] or Fraction(0)
+    draw = (v[sides] or Fraction(0)) + never
+    beyond = v[sides + 1] or Fraction(0)
+    rounds_left = v[sides + 3]
+    expected = None if never or rounds_left is None else 1 + rounds_left
+    return ExactResult(fight, wins, draw, never, beyond, expected, len(keys), used_depth)
+
+
+def _solve(edges: list[dict[int, Fraction]], reward: list[Fraction], sides: int) -> list[Vec]:
+    """Per transient state: [P(win side 0..), P(draw), P(beyond), P(never ends), E(round increments)]."""
+    n = len(edges)
+    k = sides + 4
+    absorbing: dict[int, Vec] = {}
+    for s in range(sides):
+        absorbing[-1 - s] = _unit(k, s)
+    absorbing[-1 - sides] = _unit(k, sides)
+    absorbing[-2 - sides] = _unit(k, sides + 1)
+    values: list[Vec | None] = [None] * n
+    for comp in _sccs(edges):
+        members = set(comp)
+        exits = any(t < 0 or t not in members for s in comp for t in edges[s])
+        if not exits:  # a closed class: the fight never ends from here
+            for s in comp:
+                values[s] = [*[Fraction(0)] * (sides + 2), Fraction(1), None]
+            continue
+        if len(comp) == 1 and comp[0] not in edges[comp[0]]:
+            s = comp[0]
+            values[s] = _combine(edges[s], reward[s], values, absorbing, k)
+            continue
+        _solve_component(comp, members, edges, reward, values, absorbing, k)
+    return [v if v is not None else [None] * k for v in values]
+
+
+def _unit(k: int, i: int) -> Vec:
+    out: Vec = [*[Fraction(0)] * k]
+    out[i] = Fraction(1)
+    out[k - 1] = Fraction(0)
+    return out
+
+
+def _combine(row: dict[int, Fraction], r: Fraction, values: list[Vec | None], absorbing: dict[int, Vec], k: int) -> Vec:
+    acc: Vec = [*[Fraction(0)] * (k - 1), r]
+    for t, p in row.items():
+        v = absorbing[t] if t < 0 else values[t]
+        assert v is not None
+        _add_scaled(acc, v, p)
+    return acc
+
+
+def _add_scaled(acc: Vec, v: Vec, p: Fraction) -> None:
+    for i, x in enumerate(v):
+        if x is None or acc[i] is None:
+            acc[i] = None
+        elif x:
+            acc[i] = acc[i] + p * x  # type: ignore[operator]
+
+
+def _solve_component(
+    comp: list[int],
+    members: set[int],
+    edges: list[dict[int, Fraction]],
+    reward: list[Fraction],
+    values: list[Vec | None],
+    absorbing: dict[int, Vec],
+    k: int,
+) -> None:
+    """Values inside one strongly connected component, through a feedback set (module docstring)."""
+    feedback = _back_edge_targets(comp, members, edges)
+    order = _postorder(comp, members, edges, feedback)
+    fb_index = {f: i for i, f in enumerate(feedback)}
+    m = len(feedback)
+    # expr[s] = (constant vector, coefficients on the feedback values)
+    consts: dict[int, Vec] = {}
+    coefs: dict[int, list[Fraction]] = {}
+    for s in order:
+        const: Vec = [*[Fraction(0)] * (k - 1), reward[s]]
+        coef = [Fraction(0)] * m
+        for t, p in edges[s].items():
+            if t >= 0 and t in members:
+                if t in fb_index:
+                    coef[fb_index[t]] += p
+                else:
+                    _add_scaled(const, consts[t], p)
+                    for i, x in enumerate(coefs[t]):
+                        if x:
+                            coef[i] += p * x
+            else:
+                v = absorbing[t] if t < 0 else values[t]
+                assert v is not None
+                _add_scaled(const, v, p)
+        consts[s], coefs[s] = const, coef
+    # Feedback values: v_f = const_f + sum_g coef_f[g] v_g, i.e. (I - A) v = b, per component of the vector.
+    unknown = [k_i for k_i in range(k) if all(consts[f][k_i] is not None for f in feedback)]
+    a = [[(Fraction(int(i == j)) - coefs[f][j]) for j in range(m)] for i, f in enumerate(feedback)]
+    b = [[_known(consts[f][ki]) for ki in unknown] for f in feedback]
+    solved = _gauss(a, b)
+    fb_values: list[Vec] = []
+    for i in range(m):
+        vec: Vec = [None] * k
+        for col, ki in enumerate(unknown):
+            vec[ki] = solved[i][col]
+        fb_values.append(vec)
+    for s in comp:
+        out: Vec = list(consts[s])
+        for i, x in enumerate(coefs[s]):
+            if x:
+                _add_scaled(out, fb_values[i], x)
+        values[s] = out
+
+
+def _known(x: Fraction | None) -> Fraction:
+    assert x is not None
+    return x
+
+
+def _gauss(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fraction]]:
+    """Solve a x = b exactly (a square, nonsingular; b with several columns)."""
+    m = len(a)
+    rows = [a[i] + b[i] for i in range(m)]
+    for col in range(m):
+        pivot = next(r for r in range(col, m) if rows[r][col] != 0)
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        pv = rows[col][col]
+        rows[col] = [x / pv for x in rows[col]]
+        for r in range(m):
+            if r != col and rows[r][col] != 0:
+                factor = rows[r][col]
+                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col], strict=True)]
+    return [row[m:] for row in rows]
+
+
+def _sccs(edges: list[dict[int, Fraction]]) -> list[list[int]]:
+    """Tarjan's strongly connected components (iterative), in reverse topological order."""
+    n = len(edges)
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    out: list[list[int]] = []
+    counter = 0
+    for root in range(n):
+        if index[root] >= 0:
+            continue
+        work = [(root, iter([t for t in edges[root] if t >= 0]))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for t in children:
+                if index[t] < 0:
+                    index[t] = low[t] = counter
+                    counter += 1
+                    stack.append(t)
+                    on_stack[t] = True
+                    work.append((t, iter([x for x in edges[t] if x >= 0])))
+                    advanced = True
+                    break
+                if on_stack[t]:
+                    low[node] = min(low[node], index[t])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    x = stack.pop()
+                    on_stack[x] = False
+                    comp.append(x)
+                    if x == node:
+                        break
+                out.append(comp)
+    return out
+
+
+def _back_edge_targets(comp: list[int], members: set[int], edges: list[dict[int, Fraction]]) -> list[int]:
+    """Targets of the back edges of a depth-first search inside the component (a feedback vertex set)."""
+    seen: set[int] = set()
+    on_path: set[int] = set()
+    targets: list[int] = []
+    found: set[int] = set()
+    start = comp[-1]
+    work = [(start, iter([t for t in edges[start] if t in members]))]
+    seen.add(start)
+    on_path.add(start)
+    while work:
+        node, children = work[-1]
+        advanced = False
+        for t in children:
+            if t in on_path:
+                if t not in found:
+                    found.add(t)
+                    targets.append(t)
+            elif t not in seen:
+                seen.add(t)
+                on_path.add(t)
+                work.append((t, iter([x for x in edges[t] if x in members])))
+                advanced = True
+                break
+        if not advanced:
+            work.pop()
+            on_path.discard(node)
+    return targets
+
+
+def _postorder(comp: list[int], members: set[int], edges: list[dict[int, Fraction]], feedback: list[int]) -> list[int]:
+    """Component nodes, each after every non-feedback node it leads to (edges into feedback nodes cut)."""
+    fb = set(feedback)
+    seen: set[int] = set()
+    out: list[int] = []
+    for root in comp:
+        if root in seen:
+            continue
+        seen.add(root)
+        work = [(root, iter([t for t in edges[root] if t in members and t not in fb]))]
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for t in children:
+                if t not in seen:
+                    seen.add(t)
+                    work.append((t, iter([x for x in edges[t] if x in members and x not in fb])))
+                    advanced = True
+                    break
+            if not advanced:
+                work.pop()
+                out.append(node)
+    return out

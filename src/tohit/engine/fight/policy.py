@@ -1,0 +1,107 @@
+"""Policies: which attack and which foe a combatant picks on its turn, for a whole batch at once.
+
+- `first`: the first usable attack, on the first foe it can reach (file order);
+- `weakest`: the first usable attack, on the reachable foe with the lowest health (ties: file order);
+- `random`: the first usable attack, on a reachable foe picked uniformly at random;
+- `best`: the attack and foe with the highest expected damage, from the exact odds at the foe's current
+  stats (ties: file order, attack first).
+A combatant with a `focus` attacks that foe while it stands and can be reached; the policy then only
+picks the attack (`best`: the best attack on the focus).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tohit.engine.fight.context import StepContext, expected_damage
+from tohit.engine.fight.state import BoolArray, IntArray
+
+CODES = {"first": 0, "weakest": 1, "random": 2, "best": 3}
+BIG = np.iinfo(np.int64).max
+
+
+def choose_actions(
+    ctx: StepContext, acting: BoolArray, actor: IntArray, options: BoolArray
+) -> tuple[IntArray, IntArray, IntArray]:
+    """(idx, attack, target) per row; `options` is (rows, attacks, combatants): allowed pairs.
+
+    Rows not acting, or with no allowed pair, get -1. `idx` re-indexes the caller's arrays (the random
+    policy expands rows in exact mode).
+    """
+    fight = ctx.fight
+    n, _, size = options.shape
+    who = np.maximum(actor, 0)
+    opts = options & acting[:, None, None]
+    focus = np.asarray(fight.focus, dtype=np.int64)[who]
+    focused = acting & (focus >= 0)
+    if focused.any():
+        fmask = np.zeros((n, size), dtype=bool)
+        rows = np.flatnonzero(focused)
+        fmask[rows, focus[rows]] = True
+        reachable = (opts & fmask[:, None, :]).any(axis=(1, 2))
+        opts = np.where((focused & reachable)[:, None, None], opts & fmask[:, None, :], opts)
+    policy = np.asarray([CODES[p] for p in fight.policy], dtype=np.int64)[who]
+    some = opts.any(axis=(1, 2)) & acting
+    by_attack = opts.any(axis=2)
+    first_attack = np.argmax(by_attack, axis=1).astype(np.int64)
+    first_pairs = opts[np.arange(n), first_attack]  # (n, size)
+
+    attack = np.full(n, -1, dtype=np.int64)
+    target = np.full(n, -1, dtype=np.int64)
+
+    m = some & (policy == CODES["first"])
+    attack[m] = first_attack[m]
+    target[m] = np.argmax(first_pairs[m], axis=1)
+
+    m = some & (policy == CODES["weakest"])
+    if m.any():
+        health = fight.rules.health_of(ctx.state)
+        score = np.where(first_pairs, health, BIG)
+        attack[m] = first_attack[m]
+        target[m] = np.argmin(score[m], axis=1)
+
+    m = some & (policy == CODES["best"])
+    if m.any():
+        score = _expected(ctx, actor, opts, m)
+        flat = np.argmax(score.reshape(n, -1), axis=1)
+        attack[m] = (flat // size)[m]
+        target[m] = (flat % size)[m]
+
+    m = some & (policy == CODES["random"])
+    idx = np.arange(n, dtype=np.int64)
+    if m.any():
+        allowed = first_pairs & m[:, None]
+        idx, pick = ctx.choose(allowed)
+        attack, target, m = attack[idx], target[idx], m[idx]
+        attack = np.where(m, first_attack[idx], attack)
+        target = np.where(m, pick, target)
+    return idx, attack, target
+
+
+def _expected(ctx: StepContext, actor: IntArray, opts: BoolArray, rows_mask: BoolArray) -> np.ndarray:
+    """(rows, attacks, combatants) expected damage where allowed, -1 elsewhere."""
+    fight = ctx.fight
+    stats = fight.rules.odds_stats
+    n, na, size = opts.shape
+    score = np.full((n, na, size), -1.0)
+    rows = np.flatnonzero(rows_mask)
+    for c in np.unique(actor[rows]):
+        rc = rows[actor[rows] == c]
+        for a in range(na):
+            for t in range(size):
+                allowed = rc[opts[rc, a, t]]
+                if allowed.size == 0:
+                    continue
+                if not stats:
+                    score[allowed, a, t] = expected_damage(fight, int(c), a, t, {})
+                    continue
+                values = np.stack([ctx.state.per[s][allowed, t] for s in stats], axis=1)
+                uniq, inverse = np.unique(values, axis=0, return_inverse=True)
+                means = np.asarray(
+                    [
+                        expected_damage(fight, int(c), a, t, {s: int(v) for s, v in zip(stats, u, strict=True)})
+                        for u in uniq
+                    ]
+                )
+                score[allowed, a, t] = means[inverse.reshape(-1)]
+    return score

@@ -1,0 +1,94 @@
+"""What a system's fight rules provide (one module per system under `tohit.engine.fight.systems`).
+
+The attack rules stay in the system (its `resolve`); a fight module adds what happens between attacks:
+the stats a fight tracks, turn order, what each outcome does to the state (as events), who is still
+standing, and which stats change the odds. Fight modules live in the engine layer, so systems never
+import them (imports point down).
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from tohit.core.errors import InputError
+from tohit.core.models import Model
+from tohit.engine.fight.state import BoolArray, State
+
+if TYPE_CHECKING:
+    from tohit.engine.fight.context import StepContext
+    from tohit.engine.fight.model import LoadedFight
+
+
+class NoExtra(Model):
+    """No extra fields."""
+
+
+class FightRules(ABC):
+    """One system's fight rules; see the module docstring."""
+
+    system_id: ClassVar[str]
+    #: The stat that is a combatant's health (policies `weakest`, survivors' remaining health).
+    health: ClassVar[str]
+    #: How the rulebook names it, for narration ("LP", "HP", "Health", "life").
+    health_label: ClassVar[str]
+    #: Extra fields of a combatant, of one of its attacks, and of the fight file.
+    combatant_extra: ClassVar[type[Model]] = NoExtra
+    attack_extra: ClassVar[type[Model]] = NoExtra
+    #: Outcome fields the fight reads (exact mode groups outcomes by these).
+    outcome_fields: ClassVar[tuple[str, ...]] = ("result", "damage")
+    #: State stats fed into the target model by name on every resolve (their values change in a fight).
+    target_stats: ClassVar[tuple[str, ...]] = ()
+    #: The subset of `target_stats` that changes the `outcome_fields` (exact tables are keyed by these).
+    table_stats: ClassVar[tuple[str, ...] | None] = None
+    #: Outcome fields the exact chain may cap at a target stat (e.g. {"damage": "lp"}: damage beyond the
+    #: LP left changes nothing), so that outcomes the fight cannot tell apart merge.
+    table_clip: ClassVar[dict[str, str]] = {}
+    #: The subset of `target_stats` that changes an attack's expected damage (policy `best`).
+    odds_stats: ClassVar[tuple[str, ...]] = ()
+    #: Stats kept for reports only, left out of the exact chain's state (e.g. damage dealt).
+    bookkeeping: ClassVar[tuple[str, ...]] = ("dealt",)
+    #: Turn order in words, for the docs and `tohit fight --help`.
+    turn_order: ClassVar[str]
+
+    @abstractmethod
+    def initial(self, fight: LoadedFight, combatant: int) -> dict[str, int]:
+        """The starting per-combatant stats (every combatant gets the same keys)."""
+
+    def fight_stats(self, fight: LoadedFight) -> dict[str, int]:
+        """Starting per-fight values besides the engine's own (round, over, winner, cut)."""
+        return {}
+
+    @abstractmethod
+    def standing(self, fight: LoadedFight, state: State) -> BoolArray:
+        """(fights, combatants): who is still able to act (a side with none has lost)."""
+
+    @abstractmethod
+    def step(self, ctx: StepContext) -> None:
+        """Advance every fight in `ctx.state` by one step (at most a round's turn), by emitting events."""
+
+    def finish(self, ctx: StepContext, rows: Any) -> None:  # noqa: B027 (optional hook; nothing by default)
+        """Events at the end of the encounter for the fights at `rows` (e.g. durability); none by default."""
+
+    def health_of(self, state: State) -> Any:
+        return state.per[self.health]
+
+    def usable(self, fight: LoadedFight, state: State) -> BoolArray:
+        """(fights, combatants, attacks): attacks each combatant may use now (default: all)."""
+        return np.ones((state.n, fight.roster.size, fight.max_attacks), dtype=bool) & fight.has_attack[None]
+
+
+def rules_for(system_id: str) -> FightRules:
+    """The fight rules of a system, or an InputError on `system` when it has none yet."""
+    module_name = f"tohit.engine.fight.systems.{system_id.replace('-', '_')}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        raise InputError(f"system {system_id!r} has no fight rules yet", field="system") from None
+    rules: FightRules = module.RULES
+    return rules

@@ -1,0 +1,248 @@
+"""Running fights: one narrated fight (with its event log), and Monte Carlo over many at once.
+
+Both drive the same fight module `step` over a `State` batch. A fight ends when at most one side has
+anyone standing (that side wins; none: a draw), or as a draw when a round after `max_rounds` would
+begin. In Monte Carlo, all fights advance together, one step at a time, as arrays (fights x combatants);
+finished fights drop out of the batch; there is no Python loop per fight or per attack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tohit.engine.fight.context import StepContext
+from tohit.engine.fight.model import LoadedFight
+from tohit.engine.fight.state import BoolArray, IntArray, State, change
+from tohit.engine.simulate import fresh_seed
+from tohit.engine.stats import mean_sd, percentile, wilson
+
+#: Fights advanced together in one batch (memory stays flat for any n).
+BATCH = 100_000
+PERCENTILES = (5, 25, 50, 75, 95)
+Progress = Callable[[int], None]
+#: Engine-owned per-fight values: round, whether it is over, the winning side (-1: draw / none), and
+#: `cut` (the exact chain went beyond the depth of open-ended dice on this path).
+ENGINE_STATS = ("round", "over", "winner", "cut")
+
+
+def initial_state(fight: LoadedFight, n: int) -> State:
+    """n copies of the fight's starting state."""
+    rules = fight.rules
+    rows = [rules.initial(fight, c) for c in range(fight.roster.size)]
+    keys = list(rows[0])
+    per = {k: np.tile(np.asarray([r[k] for r in rows], dtype=np.int64), (n, 1)) for k in keys}
+    per.setdefault("dealt", np.zeros((n, fight.roster.size), dtype=np.int64))
+    base = {"round": 1, "over": 0, "winner": -1, "cut": 0, **rules.fight_stats(fight)}
+    fights = {k: np.full(n, v, dtype=np.int64) for k, v in base.items()}
+    return State(per, fights)
+
+
+def ended(fight: LoadedFight, state: State, max_rounds: int | None) -> tuple[BoolArray, IntArray]:
+    """(done, winner): fights over now, and the winning side of each (-1: a draw)."""
+    standing = fight.rules.standing(fight, state)
+    sides = len(fight.roster.side_names)
+    side = fight.roster.side_array
+    per_side = np.stack([standing[:, side == s].any(axis=1) for s in range(sides)], axis=1)
+    alive = per_side.sum(axis=1)
+    winner = np.where(alive == 1, np.argmax(per_side, axis=1), -1).astype(np.int64)
+    done = (alive <= 1) | (state.fight["cut"] == 1)
+    if max_rounds is not None:
+        late = state.fight["round"] > max_rounds
+        winner = np.where(late & ~done, -1, winner)
+        done = done | late
+    return done, winner
+
+
+def step_limit(fight: LoadedFight) -> int:
+    """A bound on steps per fight that no correct fight module reaches (it stops a runaway loop)."""
+    per_round = 4 * fight.roster.size * (fight.max_attacks + 8) + 8
+    return (fight.max_rounds + 1) * per_round
+
+
+# -- one narrated fight ---------------------------------------------------------------------------------------
+@dataclass
+class FightLog:
+    """A narrated fight: its events (JSON), the final state, the winner and the number of rounds."""
+
+    fight: LoadedFight
+    seed: int
+    events: list[dict[str, Any]]
+    final: State
+    winner: int
+    rounds: int
+
+    @property
+    def winner_name(self) -> str | None:
+        return None if self.winner < 0 else self.fight.roster.side_names[self.winner]
+
+
+def narrate(fight: LoadedFight, seed: int | None = None) -> FightLog:
+    """Play one fight with traced rolls, logging every event."""
+    if seed is None:
+        seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
+    rng = np.random.default_rng(seed)
+    state = initial_state(fight, 1)
+    roster = fight.roster
+    events: list[dict[str, Any]] = [
+        {
+            "kind": "start",
+            "text": f"{' vs '.join(roster.side_names)}: round 1",
+            "system": fight.system.id,
+            "seed": seed,
+            "source": fight.source,
+            "sides": {
+                name: [n for n, s in zip(roster.names, roster.side, strict=True) if s == i]
+                for i, name in enumerate(roster.side_names)
+            },
+            "state": state.row(roster),
+            "changes": [],
+        }
+    ]
+    limit = step_limit(fight)
+    for _ in range(limit):
+        done, winner = ended(fight, state, fight.max_rounds)
+        if done[0]:
+            break
+        ctx = StepContext(fight, state, "narrate", rng, max_rounds=fight.max_rounds)
+        fight.rules.step(ctx)
+        events.extend(ctx.log)
+        state = ctx.state
+    else:  # pragma: no cover - a fight module bug
+        raise RuntimeError(f"fight did not end within {limit} steps")
+    ctx = StepContext(fight, state, "narrate", rng, max_rounds=fight.max_rounds)
+    fight.rules.finish(ctx, np.asarray([0]))
+    w = int(winner[0])
+    rounds = min(int(ctx.state.fight["round"][0]), fight.max_rounds)
+    text = f"{roster.side_names[w]} win" if w >= 0 else "a draw"
+    if w < 0 and int(ctx.state.fight["round"][0]) > fight.max_rounds:
+        text += f" (still fighting after round {fight.max_rounds})"
+    ctx.emit(
+        "end",
+        [change("over", [0], 1), change("winner", [0], w)],
+        f"{text} after {rounds} round{'s' if rounds != 1 else ''}",
+        winner=roster.side_names[w] if w >= 0 else None,
+        rounds=rounds,
+    )
+    events.extend(ctx.log)
+    ctx.log[-1]["state"] = ctx.state.row(roster)
+    for i, event in enumerate(events):
+        event["n"] = i
+    return FightLog(fight, seed, events, ctx.state, w, rounds)
+
+
+# -- Monte Carlo --------------------------------------------------------------------------------------------
+@dataclass
+class FightStats:
+    """Monte Carlo summary of n fights."""
+
+    fight: LoadedFight
+    n: int
+    seed: int
+    winner: IntArray = field(repr=False)  # (n,)
+    rounds: IntArray = field(repr=False)  # (n,)
+    health: IntArray = field(repr=False)  # (n, C) at the end
+    standing: BoolArray = field(repr=False)  # (n, C) at the end
+    dealt: IntArray = field(repr=False)  # (n, C)
+
+    def wins(self, side: int) -> int:
+        return int((self.winner == side).sum())
+
+    @property
+    def draws(self) -> int:
+        return int((self.winner < 0).sum())
+
+    def to_json(self) -> dict[str, Any]:
+        roster = self.fight.roster
+        n = self.n
+
+        def prop(count: int) -> dict[str, Any]:
+            low, high = wilson(count, n)
+            return {"count": count, "p": count / n, "ci95": [low, high]}
+
+        counts = {int(v): int(c) for v, c in zip(*np.unique(self.rounds, return_counts=True), strict=True)}
+        mean, sd = mean_sd(counts)
+        combatants = []
+        for c, name in enumerate(roster.names):
+            up = self.standing[:, c]
+            k = int(up.sum())
+            combatants.append(
+                {
+                    "name": name,
+                    "side": roster.side_names[roster.side[c]],
+                    "survives": prop(k),
+                    "health_if_standing": float(self.health[up, c].mean()) if k else None,
+                    "health_mean": float(self.health[:, c].mean()),
+                    "damage_dealt_mean": float(self.dealt[:, c].mean()),
+                }
+            )
+        return {
+            "system": self.fight.system.id,
+            "n": n,
+            "seed": self.seed,
+            "max_rounds": self.fight.max_rounds,
+            "health": self.fight.rules.health_label,
+            "sides": [{"name": s, **prop(self.wins(i))} for i, s in enumerate(roster.side_names)],
+            "draws": prop(self.draws),
+            "rounds": {
+                "mean": mean,
+                "sd": sd,
+                "percentiles": {str(q): percentile(counts, q) for q in PERCENTILES},
+            },
+            "combatants": combatants,
+        }
+
+
+def simulate_fights(
+    fight: LoadedFight, n: int, seed: int | None = None, *, progress: Progress | None = None, batch: int = BATCH
+) -> FightStats:
+    """n independent fights, advanced together in batches; finished fights drop out."""
+    if seed is None:
+        seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
+    rng = np.random.default_rng(seed)
+    parts: list[tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]] = []
+    done_total = 0
+    while done_total < n:
+        m = min(batch, n - done_total)
+        parts.extend(_run_batch(fight, m, rng, progress))
+        done_total += m
+    winner, rounds, health, standing, dealt = (np.concatenate([p[i] for p in parts]) for i in range(5))
+    return FightStats(fight, n, seed, winner, rounds, health, standing, dealt)
+
+
+def _run_batch(
+    fight: LoadedFight, n: int, rng: np.random.Generator, progress: Progress | None
+) -> list[tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]]:
+    rules = fight.rules
+    state = initial_state(fight, n)
+    out: list[tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]] = []
+    limit = step_limit(fight)
+    for _ in range(limit):
+        done, winner = ended(fight, state, fight.max_rounds)
+        if done.any():
+            rows = np.flatnonzero(done)
+            ctx = StepContext(fight, state, "sample", rng, max_rounds=fight.max_rounds)
+            rules.finish(ctx, rows)
+            ctx.emit("end", [change("over", rows, 1), change("winner", rows, winner[rows])])
+            fin = ctx.state.take(rows)
+            out.append(
+                (
+                    winner[rows],
+                    np.minimum(fin.fight["round"], fight.max_rounds),
+                    rules.health_of(fin).copy(),
+                    rules.standing(fight, fin),
+                    fin.per["dealt"].copy(),
+                )
+            )
+            if progress:
+                progress(rows.size)
+            state = ctx.state.take(~done)
+        if state.n == 0:
+            return out
+        ctx = StepContext(fight, state, "sample", rng, max_rounds=fight.max_rounds)
+        rules.step(ctx)
+        state = ctx.state
+    raise RuntimeError(f"fights did not end within {limit} steps")  # pragma: no cover - a fight module bug

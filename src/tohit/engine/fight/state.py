@@ -1,0 +1,140 @@
+"""Fight state, changed only by events (design.md, "Outcomes are data, state changes are events").
+
+A `State` holds a batch of fights as integer arrays: per-combatant stats of shape (fights, combatants)
+(health, AP, statuses, durability...) and per-fight values of shape (fights,) (round, whose turn, a pending
+reaction...). One narrated fight is a batch of one; Monte Carlo advances a hundred thousand together; the
+exact chain holds one row per distinct state. The three share this module.
+
+An `Event` is what happened, in words, with the `Change`s it makes: each change sets one stat of some rows
+(and combatants) to new values. `apply(state, events)` is the one pure function that changes a state: it
+returns a new state and never mutates its input, so a fight is a fold over its events and can be logged,
+replayed and undone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class Roster:
+    """Who is in the fight: combatant names in file order, the side of each, the side names."""
+
+    names: tuple[str, ...]
+    side: tuple[int, ...]
+    side_names: tuple[str, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+    def index(self, name: str) -> int:
+        return self.names.index(name)
+
+    @property
+    def side_array(self) -> IntArray:
+        return np.asarray(self.side, dtype=np.int64)
+
+    def foes(self) -> BoolArray:
+        """(C, C): True where combatant j is on another side than combatant i."""
+        s = self.side_array
+        return s[:, None] != s[None, :]
+
+
+@dataclass(frozen=True)
+class State:
+    """A batch of fights: `per[stat]` is (fights, combatants), `fight[stat]` is (fights,)."""
+
+    per: Mapping[str, IntArray]
+    fight: Mapping[str, IntArray]
+
+    @property
+    def n(self) -> int:
+        return len(next(iter(self.fight.values())))
+
+    def take(self, rows: npt.NDArray[np.intp] | IntArray | BoolArray) -> State:
+        """The fights at `rows` (an index or a mask), as a new state."""
+        return State({k: v[rows] for k, v in self.per.items()}, {k: v[rows] for k, v in self.fight.items()})
+
+    @staticmethod
+    def concat(states: Sequence[State]) -> State:
+        first = states[0]
+        return State(
+            {k: np.concatenate([s.per[k] for s in states]) for k in first.per},
+            {k: np.concatenate([s.fight[k] for s in states]) for k in first.fight},
+        )
+
+    def row(self, roster: Roster, i: int = 0) -> dict[str, Any]:
+        """Fight `i` as plain JSON: per-fight values, then each combatant's stats by name."""
+        return {
+            "fight": {k: int(v[i]) for k, v in self.fight.items()},
+            "combatants": {name: {k: int(v[i, c]) for k, v in self.per.items()} for c, name in enumerate(roster.names)},
+        }
+
+    @staticmethod
+    def from_row(roster: Roster, data: Mapping[str, Any]) -> State:
+        """The inverse of `row`: a batch of one fight."""
+        fight = {k: np.asarray([int(v)], dtype=np.int64) for k, v in data["fight"].items()}
+        stats = data["combatants"][roster.names[0]].keys() if roster.names else ()
+        per = {
+            k: np.asarray([[int(data["combatants"][name][k]) for name in roster.names]], dtype=np.int64) for k in stats
+        }
+        return State(per, fight)
+
+
+@dataclass(frozen=True)
+class Change:
+    """Set `stat` to `to` in fights `rows` (for combatant `who` of each, or the fight-level stat if None)."""
+
+    stat: str
+    rows: IntArray
+    to: IntArray
+    who: IntArray | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened in a fight: its kind, its changes, and (in a narrated fight) words."""
+
+    kind: str
+    changes: tuple[Change, ...] = ()
+    text: str = ""
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+def apply(state: State, events: Iterable[Event]) -> State:
+    """The new state after `events`, in order. Pure: `state` is not modified."""
+    per = dict(state.per)
+    fight = dict(state.fight)
+    copied: set[tuple[bool, str]] = set()
+    for event in events:
+        for ch in event.changes:
+            if ch.rows.size == 0:
+                continue
+            if ch.who is None:
+                if (False, ch.stat) not in copied:
+                    fight[ch.stat] = fight[ch.stat].copy()
+                    copied.add((False, ch.stat))
+                fight[ch.stat][ch.rows] = ch.to
+            else:
+                if (True, ch.stat) not in copied:
+                    per[ch.stat] = per[ch.stat].copy()
+                    copied.add((True, ch.stat))
+                per[ch.stat][ch.rows, ch.who] = ch.to
+    return State(per, fight)
+
+
+def change(stat: str, rows: Any, to: Any, who: Any = None) -> Change:
+    """A Change from array-likes; `to` and `who` broadcast to the rows."""
+    r = np.asarray(rows, dtype=np.int64).reshape(-1)
+    t = np.broadcast_to(np.asarray(to, dtype=np.int64), r.shape).copy()
+    w = None if who is None else np.broadcast_to(np.asarray(who, dtype=np.int64), r.shape).copy()
+    return Change(stat, r, t, w)
