@@ -63,6 +63,7 @@ class StepContext:
         *,
         depth: int | None = None,
         max_rounds: int | None = None,
+        script: list[dict[str, list[int]]] | None = None,
     ) -> None:
         self.fight, self.state, self.mode = fight, state, mode
         #: Rounds after this one are not played (None in the exact chain, which has no round limit).
@@ -75,6 +76,9 @@ class StepContext:
             np.asarray([1] * state.n, dtype=object) if mode == "enumerate" else None
         )
         self.denominator = 1
+        #: Narrate mode: forced faces for the next resolves, in order (role -> faces; roles left out are
+        #: drawn). The list is consumed, so one script serves a whole fight.
+        self.script = script if script is not None else []
         #: Narrated events as JSON (each change with its `from` value), in order.
         self.log: list[dict[str, Any]] = []
 
@@ -111,6 +115,20 @@ class StepContext:
                     who = names[int(ch.who[k])]
                 changes.append({"who": who, "stat": ch.stat, "from": before, "to": int(ch.to[k])})
         return {"kind": event.kind, "text": event.text, "changes": changes, **event.info}
+
+    def last_round(self) -> BoolArray:
+        """Rows whose current round is the last one played (`max_rounds`; never in the exact chain)."""
+        if self.max_rounds is None:
+            return np.zeros(self.n, dtype=bool)
+        return np.asarray(self.state.fight["round"] >= self.max_rounds)
+
+    def round_limit(self, rows: BoolArray) -> None:
+        """Instead of starting another round, end these fights as draws at `max_rounds`."""
+        self.emit(
+            "round_limit",
+            [self.set("round", rows, (self.max_rounds or 0) + 1)],
+            f"round {self.max_rounds} is over and the fight goes on: max_rounds reached" if self.narrating else "",
+        )
 
     def set(self, stat: str, rows: Any, to: Any, who: Any = None) -> Change:
         """A change (helper for fight modules): `rows` may be a mask or an index array."""
@@ -235,7 +253,8 @@ class StepContext:
     def _narrated(
         self, scenario: Any, target: Any, roles: dict[str, Any], c: int, a: int, t: int, kind: str, note: str
     ) -> Outcome:
-        faces = {name: role.draw(self.rng) for name, role in roles.items()}
+        forced = self.script.pop(0) if self.script else {}
+        faces = {name: list(forced[name]) if name in forced else role.draw(self.rng) for name, role in roles.items()}
         dice = Dice(
             {name: role.read(faces[name]) for name, role in roles.items()},
             {name: role.describe(faces[name]) for name, role in roles.items()},

@@ -80,8 +80,15 @@ class FightLog:
         return None if self.winner < 0 else self.fight.roster.side_names[self.winner]
 
 
-def narrate(fight: LoadedFight, seed: int | None = None) -> FightLog:
-    """Play one fight with traced rolls, logging every event."""
+def narrate(
+    fight: LoadedFight, seed: int | None = None, *, script: list[dict[str, list[int]]] | None = None
+) -> FightLog:
+    """Play one fight with traced rolls, logging every event.
+
+    `script` forces the dice of the first resolves, in order (one mapping of role -> faces per attack or
+    counterattack); later rolls are drawn from the seed.
+    """
+    script = list(script or [])
     if seed is None:
         seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
     rng = np.random.default_rng(seed)
@@ -107,7 +114,7 @@ def narrate(fight: LoadedFight, seed: int | None = None) -> FightLog:
         done, winner = ended(fight, state, fight.max_rounds)
         if done[0]:
             break
-        ctx = StepContext(fight, state, "narrate", rng, max_rounds=fight.max_rounds)
+        ctx = StepContext(fight, state, "narrate", rng, max_rounds=fight.max_rounds, script=script)
         fight.rules.step(ctx)
         events.extend(ctx.log)
         state = ctx.state

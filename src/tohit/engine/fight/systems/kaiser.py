@@ -121,11 +121,15 @@ class KaiserFight(FightRules):
         slot, found = self._next(ctx, order)
         new_round = ~found
         if new_round.any():
+            late = new_round & ctx.last_round()
+            if late.any():
+                ctx.round_limit(late)
+                new_round &= ~late
+                found &= ~late
             self._round_start(ctx, new_round)
             slot2, found2 = self._next(ctx, order)
-            late = new_round & self._too_late(ctx)
             slot = np.where(new_round, slot2, slot)
-            found = np.where(new_round, found2 & ~late, found)
+            found = np.where(new_round, found2, found)
         acting = found
         actor = np.where(acting, order[np.maximum(slot, 0)], -1)
         if acting.any():
@@ -222,16 +226,12 @@ class KaiserFight(FightRules):
         slot = (cursor + np.argmax(cand, axis=1)) % size
         return slot.astype(np.int64), found
 
-    def _too_late(self, ctx: StepContext) -> BoolArray:
-        limit = ctx.max_rounds
-        if limit is None:
-            return np.zeros(ctx.n, dtype=bool)
-        return np.asarray(ctx.state.fight["round"] > limit)
-
     def _round_start(self, ctx: StepContext, rows_mask: BoolArray) -> None:
         """A new round: 6 AP for everyone standing, Flat-Footed ends, the order starts again."""
         fight = ctx.fight
         rows = np.flatnonzero(rows_mask)
+        if rows.size == 0:
+            return
         standing = self.standing(fight, ctx.state)[rows]
         r_idx, c_idx = np.nonzero(standing)
         rr = rows[r_idx]

@@ -1,0 +1,117 @@
+"""Plain-Python fights: the same fight rules written as an ordinary loop, one fight and one attack at a time.
+
+This is the reference the fight benchmarks measure against ("a plain Python loop over the same rules"),
+and an independent oracle for the tests: it shares no code with the engine's rules (only the rulebook's
+tables), so agreement between the two is evidence for both.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tohit.systems.kaiser.tables import characteristic_modifier, fumble_dice_count
+
+CLOSE = ("hand_to_hand", "point_blank")
+
+
+def kaiser_roll(rng: random.Random, advantage: int, special: bool) -> tuple[int, bool]:
+    """(what the dice count, fumbled): 2d6 with advantage, open on double 6, fumble on double 1."""
+    dice = sorted(rng.randint(1, 6) for _ in range(2 + abs(advantage)))
+    lo, hi = (dice[-2], dice[-1]) if advantage >= 0 else (dice[0], dice[1])
+    if special and lo == hi == 6:
+        total = 12
+        while True:
+            d = rng.randint(1, 6)
+            total += d
+            if d != 6:
+                return total, False
+    if special and lo == hi == 1:
+        return fumble_dice_count(rng.randint(1, 6) + rng.randint(1, 6)), True
+    return lo + hi, False
+
+
+def kaiser_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
+    """One Kaiser fight (policies first / weakest / random); (winning side or -1, rounds)."""
+    combs = fight.combatants
+    side = list(fight.roster.side)
+    special = fight.spec.options.open_rolls_and_fumbles
+    lp = [c.target.lp for c in combs]
+    ap = [c.target.ap for c in combs]
+    order = list(fight.file_order)
+    size = len(combs)
+    policy = list(fight.policy)
+    counter_with = []
+    for c in combs:
+        found = -1
+        for a, entry in enumerate(c.attacks):
+            if entry.attack.range in CLOSE:
+                found = a
+                break
+        counter_with.append(found)
+
+    def attack(att: int, a: int, dfn: int, bonus: int) -> None:
+        """Resolve one attack and apply it; a failed close attack may bring a counterattack (bonus < 0: none)."""
+        entry = combs[att].attacks[a]
+        tgt = combs[dfn].target
+        o, of = kaiser_roll(rng, entry.attack.advantage, special)
+        off = o + entry.attacker.offensive_skill + entry.attack.modifiers + max(bonus, 0)
+        if of:
+            off = max(off, 0)
+        d, df = kaiser_roll(rng, tgt.advantage, special)
+        dfs = d + tgt.defensive_skill + tgt.modifiers
+        if df:
+            dfs = max(dfs, 0)
+        dos = off - dfs
+        if dos > 0:
+            av = tgt.armor.get(entry.attacker.weapon.damage_type, 0)
+            units = max(0, dos - tgt.absorption - av)
+            base = max(1, entry.attacker.weapon.damage + characteristic_modifier(entry.attacker.strength))
+            lp[dfn] = max(0, lp[dfn] - units * base)
+            if ap[dfn] > 0:
+                ap[dfn] -= 1
+        elif (  # a counterattack is not countered
+            dos < 0 and entry.attack.range in CLOSE and bonus < 0 and ap[dfn] >= 1 and counter_with[dfn] >= 0
+        ):
+            ap[dfn] -= 1
+            attack(dfn, counter_with[dfn], att, (-dos) // 2)
+
+    def over() -> int | None:
+        alive = {side[c] for c in range(size) if lp[c] > 0}
+        if len(alive) <= 1:
+            return alive.pop() if alive else -1
+        return None
+
+    rnd, cursor = 1, 0
+    while True:
+        done = over()
+        if done is not None:
+            return done, rnd
+        slot = -1
+        for j in range(size):
+            s = (cursor + j) % size
+            c = order[s]
+            if lp[c] > 0 and any(ap[c] >= e.ap_cost for e in combs[c].attacks):
+                slot = s
+                break
+        if slot < 0:
+            rnd += 1
+            if rnd > fight.max_rounds:
+                return -1, fight.max_rounds
+            for c in range(size):
+                if lp[c] > 0:
+                    ap[c] = 6
+            cursor = 0
+            continue
+        actor = order[slot]
+        cursor = (slot + 1) % size
+        a = next(i for i, e in enumerate(combs[actor].attacks) if ap[actor] >= e.ap_cost)
+        foes = [t for t in range(size) if side[t] != side[actor] and lp[t] > 0]
+        if policy[actor] == "weakest":
+            target = min(foes, key=lambda t: (lp[t], t))
+        elif policy[actor] == "random":
+            target = foes[rng.randrange(len(foes))]
+        else:
+            target = foes[0]
+        ap[actor] -= combs[actor].attacks[a].ap_cost
+        attack(actor, a, target, -1)

@@ -1,0 +1,41 @@
+"""Builders for fight files in tests."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from tohit.engine.fight.model import LoadedFight, fight_from_dict
+
+
+def kaiser_combatant(name: str, **over: Any) -> dict[str, Any]:
+    """A Kaiser combatant: Offensive Skill 10, Defensive Skill 8, long sword (Base Damage 7), 40 LP."""
+    comb: dict[str, Any] = {
+        "name": name,
+        "attacker": {"offensive_skill": 10, "strength": 8, "weapon": {"damage": 5, "damage_type": "cut"}},
+        "target": {"defensive_skill": 8, "absorption": 2, "lp": 40},
+        "attacks": [{"name": "sword", "attack": {"range": "hand_to_hand"}}],
+    }
+    for key, value in over.items():
+        if key in ("attacker", "target") and isinstance(value, dict):
+            comb[key] = {**comb[key], **value}
+        else:
+            comb[key] = value
+    return comb
+
+
+def kaiser_fight(*sides: list[dict[str, Any]], policy: str = "first", **over: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "system": "kaiser",
+        "sides": [{"name": f"side{i}", "policy": policy, "combatants": copy.deepcopy(s)} for i, s in enumerate(sides)],
+    }
+    data.update(over)
+    return data
+
+
+def duel(**over: Any) -> dict[str, Any]:
+    return kaiser_fight([kaiser_combatant("A")], [kaiser_combatant("B")], **over)
+
+
+def load(data: dict[str, Any]) -> LoadedFight:
+    return fight_from_dict(data, source="fight.yaml")

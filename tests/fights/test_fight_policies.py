@@ -1,0 +1,86 @@
+"""Policies (issue 8): first, weakest, random, best; and a combatant's focus."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from tests.fights.helpers import kaiser_combatant, kaiser_fight, load
+from tohit.engine.fight.context import StepContext
+from tohit.engine.fight.policy import choose_actions
+from tohit.engine.fight.run import initial_state, narrate
+
+TIE = {"offense": [3, 4], "defense": [5, 4]}
+
+
+def first_target(data: dict, seed: int = 1) -> tuple[str, str]:
+    log = narrate(load(data), seed=seed, script=[TIE])
+    attack = next(e for e in log.events if e["kind"] == "attack")
+    return attack["target"], attack["attack"]
+
+
+def one_vs_two(side_policy: str, **over: object) -> dict:
+    return kaiser_fight(
+        [kaiser_combatant("A", **over)],
+        [kaiser_combatant("B1", target={"lp": 40}), kaiser_combatant("B2", target={"lp": 20, "armor": {"cut": 1}})],
+        policy=side_policy,
+    )
+
+
+def test_fight_policy_first_attacks_the_first_living_foe() -> None:
+    assert first_target(one_vs_two("first")) == ("B1", "sword")
+
+
+def test_fight_policy_weakest_attacks_the_foe_with_the_lowest_health() -> None:
+    assert first_target(one_vs_two("weakest")) == ("B2", "sword")
+
+
+def test_fight_policy_best_picks_the_attack_and_target_with_the_highest_expected_damage() -> None:
+    """Best: exact mean damage; B1 has no armour (B2 has AV 1), the great axe hits harder than the dagger."""
+    attacks = [
+        {
+            "name": "dagger",
+            "attack": {"range": "hand_to_hand"},
+            "attacker": {"weapon": {"damage": 1, "damage_type": "cut"}},
+        },
+        {
+            "name": "great axe",
+            "attack": {"range": "hand_to_hand"},
+            "attacker": {"weapon": {"damage": 9, "damage_type": "cut"}},
+        },
+    ]
+    assert first_target(one_vs_two("best", attacks=attacks)) == ("B1", "great axe")
+    assert first_target(one_vs_two("first", attacks=attacks)) == ("B1", "dagger")
+
+
+def test_fight_policy_focus_attacks_the_named_foe_while_it_stands() -> None:
+    assert first_target(one_vs_two("first", focus="B2")) == ("B2", "sword")
+
+
+def test_fight_policy_of_a_combatant_overrides_its_side() -> None:
+    assert first_target(one_vs_two("first", policy="weakest")) == ("B2", "sword")
+
+
+def test_fight_policy_random_picks_each_foe_uniformly() -> None:
+    fight = load(one_vs_two("random"))
+    n = 20_000
+    ctx = StepContext(fight, initial_state(fight, n), "sample", np.random.default_rng(5))
+    options = np.zeros((n, fight.max_attacks, 3), dtype=bool)
+    options[:, 0, 1:] = True
+    actor = np.zeros(n, dtype=np.int64)
+    _, attack, target = choose_actions(ctx, np.ones(n, dtype=bool), actor, options)
+    assert set(attack.tolist()) == {0}
+    share = float((target == 1).mean())
+    assert abs(share - 0.5) < 4 * (0.25 / n) ** 0.5
+
+
+def test_fight_policy_random_in_the_exact_chain_weighs_each_foe_equally() -> None:
+    fight = load(one_vs_two("random"))
+    ctx = StepContext(fight, initial_state(fight, 1), "enumerate")
+    options = np.zeros((1, fight.max_attacks, 3), dtype=bool)
+    options[0, 0, 1:] = True
+    idx, _, target = choose_actions(ctx, np.ones(1, dtype=bool), np.zeros(1, dtype=np.int64), options)
+    assert ctx.weight is not None
+    assert idx.tolist() == [0, 0] and sorted(target.tolist()) == [1, 2]
+    assert [Fraction(int(w), ctx.denominator) for w in ctx.weight] == [Fraction(1, 2)] * 2
