@@ -27,13 +27,20 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.outcome import NULL_CODE, NULL_INT, Outcome
+from tohit.core.roles import Role
 from tohit.core.steps import Silent, Trace
 from tohit.core.system import Dice
 from tohit.engine import joint
+from tohit.engine.alias import MAX_TOTAL, Alias
 from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.state import BoolArray, Change, Event, IntArray, State, apply, change
+from tohit.engine.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change
 
 Mode = Literal["narrate", "sample", "enumerate"]
+#: The identity re-indexing (a view, no copy): what `resolve` and `choose` return when rows do not expand.
+ALL: Any = slice(None)
+Rows = Any  # an index array, or ALL
+#: Depth of the role tables Monte Carlo samples from (rolls beyond it come from the role's tail).
+ROLE_TABLE_DEPTH = 1
 #: Depth of open-ended dice in the exact chain (the rest is reported as `beyond depth`).
 EXACT_DEPTH: int | None = None  # None: the system's default depth
 
@@ -71,6 +78,7 @@ class StepContext:
         self.rng = rng if rng is not None else np.random.default_rng(0)
         self.depth = depth
         self.parent: IntArray = np.arange(state.n, dtype=np.int64)
+        self._owned: set[tuple[bool, str]] = set()
         #: Exact mode: the probability of each row is weight[row] / denominator (Python ints).
         self.weight: npt.NDArray[np.object_] | None = (
             np.asarray([1] * state.n, dtype=object) if mode == "enumerate" else None
@@ -99,7 +107,8 @@ class StepContext:
         event = Event(kind, kept, text, info)
         if self.narrating:
             self.log.append(self.event_json(event))
-        self.state = apply(self.state, [event])
+        # The step's input state is never written: each array is copied on its first change in this step.
+        self.state = apply_owned(self.state, [event], self._owned)
 
     def event_json(self, event: Event) -> dict[str, Any]:
         names = self.fight.roster.names
@@ -145,12 +154,13 @@ class StepContext:
     def _expand(self, idx: IntArray, weights: npt.NDArray[np.object_] | None = None, denominator: int = 1) -> None:
         """Re-index the rows by `idx`; row i's probability is multiplied by weights[i] / denominator."""
         self.state = self.state.take(idx)
+        self._owned = {(True, k) for k in self.state.per} | {(False, k) for k in self.state.fight}
         self.parent = self.parent[idx]
         if self.weight is not None:
             self.weight = self.weight[idx] * weights if weights is not None else self.weight[idx]
             self.denominator *= denominator
 
-    def choose(self, allowed: BoolArray) -> tuple[IntArray, IntArray]:
+    def choose(self, allowed: BoolArray) -> tuple[Rows, IntArray]:
         """A uniform choice among the True columns of each row of `allowed` (rows with none: -1)."""
         n = allowed.shape[0]
         counts = allowed.sum(axis=1)
@@ -159,7 +169,7 @@ class StepContext:
             rank = np.cumsum(allowed, axis=1) - 1
             hit = allowed & (rank == pick[:, None])
             choice = np.where(counts > 0, np.argmax(hit, axis=1), -1).astype(np.int64)
-            return np.arange(n, dtype=np.int64), choice
+            return ALL, choice
         reps = np.maximum(counts, 1)
         idx = np.repeat(np.arange(n, dtype=np.int64), reps)
         choice = np.full(idx.size, -1, dtype=np.int64)
@@ -191,7 +201,7 @@ class StepContext:
         kind: str = "attack",
         note: str = "",
         fields: tuple[str, ...] | None = None,
-    ) -> tuple[IntArray, dict[str, IntArray]]:
+    ) -> tuple[Rows, dict[str, IntArray]]:
         """Resolve combatant actor's attack against target in the rows of `mask`.
 
         Returns (idx, outcome): the outcome's fields (those the fight module declared) per row after
@@ -207,29 +217,69 @@ class StepContext:
         out = {f: np.zeros(n, dtype=np.int64) for f in fields}
         rows = np.flatnonzero(mask)
         if rows.size == 0:
-            return np.arange(n, dtype=np.int64), out
+            return ALL, out
         fight = self.fight
         size, na = fight.roster.size, fight.max_attacks
-        key = (actor[rows] * na + attack[rows]) * size + target[rows]
-        for k in np.unique(key):
-            grp = rows[key == k]
+        whole = rows.size == n
+        key = (
+            (actor * na + attack) * size + target if whole else (actor[rows] * na + attack[rows]) * size + target[rows]
+        )
+        unused = fight.rules.unused_roles
+        low, high = int(key.min()), int(key.max())
+        for k in [low] if low == high else np.unique(key):
+            grp = rows if low == high else rows[key == k]
+            sel: Any = ALL if whole and grp.size == n else grp
             c, rest = divmod(int(k), na * size)
             a, t = divmod(rest, size)
             if self.narrating:  # one fight: stats as plain scalars, as in a scenario file
                 scenario = self._scenario(c, a, t, {f: int(v[grp][0]) for f, v in attack_fields.items()})
                 tgt = self._target(t, None, {s: int(self.state.per[s][grp[0], t]) for s in fight.rules.target_stats})
             else:
-                scenario = self._scenario(c, a, t, {f: v[grp] for f, v in attack_fields.items()})
-                tgt = self._target(t, grp)
+                scenario = self._scenario(c, a, t, {f: v[sel] for f, v in attack_fields.items()})
+                tgt = self._target(t, sel)
             roles = fight.roles(c, a, t)
             if self.narrating:
                 outcome = self._narrated(scenario, tgt, roles, c, a, t, kind, note)
             else:
-                dice = Dice({name: role.sample(self.rng, grp.size) for name, role in roles.items()})
+                m = grp.size
+                dice = Dice(
+                    {
+                        name: {col: np.zeros(m, dtype=np.int64) for col in role.columns}
+                        if name in unused
+                        else self._sample_role(role, m)
+                        for name, role in roles.items()
+                    }
+                )
                 outcome = fight.system.resolve(scenario, tgt, dice, Silent())
             for f in fields:
-                out[f][grp] = outcome[f]
-        return np.arange(n, dtype=np.int64), out
+                out[f][sel] = outcome[f]
+        return ALL, out
+
+    def _sample_role(self, role: Role, m: int) -> dict[str, IntArray]:
+        """m outcomes of a role, drawn from its exact support table (one alias draw each), the part beyond
+        the table's depth drawn from the role's own tail: the same distribution as `role.sample`, cheaper."""
+        key = ("role_table", id(role))
+        found = self.fight.cache.get(key)
+        if found is None:
+            support = role.support(ROLE_TABLE_DEPTH)
+            weights = [int(w) for w in support.weights] + ([support.remainder] if support.remainder else [])
+            if support.total > MAX_TOTAL:  # pragma: no cover - no role has such a table
+                found = (role, None, None)
+            else:
+                found = (role, support, Alias(weights))
+            self.fight.cache[key] = found
+        _, support, alias = found
+        if support is None or alias is None:
+            return role.sample(self.rng, m)
+        idx = alias.sample(self.rng, m)
+        size = support.size
+        cols = {c: v[np.minimum(idx, size - 1)] for c, v in support.columns.items()}
+        beyond = np.flatnonzero(idx == size)
+        if beyond.size:
+            tail = role.sample_beyond(self.rng, beyond.size, ROLE_TABLE_DEPTH)
+            for c in cols:
+                cols[c][beyond] = tail[c]
+        return cols
 
     def _scenario(self, c: int, a: int, t: int, overrides: dict[str, Any]) -> Any:
         scenario = self.fight.scenario(c, a, t)
@@ -239,7 +289,7 @@ class StepContext:
         new_attack = type(attack).model_construct(**{**dict(attack), **overrides})
         return type(scenario).model_construct(**{**dict(scenario), "attack": new_attack})
 
-    def _target(self, t: int, rows: IntArray | None, values: dict[str, Any] | None = None) -> Any:
+    def _target(self, t: int, rows: Any, values: dict[str, Any] | None = None) -> Any:
         """Combatant t's target block with the fight's current stats (arrays over `rows`) fed in."""
         base = self.fight.target(t)
         stats = self.fight.rules.target_stats

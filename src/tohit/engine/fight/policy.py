@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tohit.engine.fight.context import StepContext, expected_damage
+from tohit.engine.fight.context import ALL, Rows, StepContext, expected_damage
+from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.state import BoolArray, IntArray
 
 CODES = {"first": 0, "weakest": 1, "random": 2, "best": 3}
@@ -22,7 +23,7 @@ BIG = np.iinfo(np.int64).max
 
 def choose_actions(
     ctx: StepContext, acting: BoolArray, actor: IntArray, options: BoolArray
-) -> tuple[IntArray, IntArray, IntArray]:
+) -> tuple[Rows, IntArray, IntArray]:
     """(idx, attack, target) per row; `options` is (rows, attacks, combatants): allowed pairs.
 
     Rows not acting, or with no allowed pair, get -1. `idx` re-indexes the caller's arrays (the random
@@ -30,24 +31,33 @@ def choose_actions(
     """
     fight = ctx.fight
     n, _, size = options.shape
-    who = np.maximum(actor, 0)
+    attack = np.full(n, -1, dtype=np.int64)
+    target = np.full(n, -1, dtype=np.int64)
     opts = options & acting[:, None, None]
-    focus = np.asarray(fight.focus, dtype=np.int64)[who]
-    focused = acting & (focus >= 0)
+    # One allowed pair: every policy agrees (a duel with one attack each, a last foe standing).
+    count = opts.reshape(n, -1).sum(axis=1)
+    single = count == 1
+    if single.any():
+        flat = np.argmax(opts.reshape(n, -1), axis=1)
+        attack = np.where(single, flat // size, attack)
+        target = np.where(single, flat % size, target)
+    some = count > 1
+    if not some.any():
+        return ALL, attack, target
+    opts = opts & some[:, None, None]
+    who = np.maximum(actor, 0)
+    focus = _codes(fight, "focus")[who]
+    focused = some & (focus >= 0)
     if focused.any():
         fmask = np.zeros((n, size), dtype=bool)
         rows = np.flatnonzero(focused)
         fmask[rows, focus[rows]] = True
         reachable = (opts & fmask[:, None, :]).any(axis=(1, 2))
         opts = np.where((focused & reachable)[:, None, None], opts & fmask[:, None, :], opts)
-    policy = np.asarray([CODES[p] for p in fight.policy], dtype=np.int64)[who]
-    some = opts.any(axis=(1, 2)) & acting
+    policy = _codes(fight, "policy")[who]
     by_attack = opts.any(axis=2)
     first_attack = np.argmax(by_attack, axis=1).astype(np.int64)
     first_pairs = opts[np.arange(n), first_attack]  # (n, size)
-
-    attack = np.full(n, -1, dtype=np.int64)
-    target = np.full(n, -1, dtype=np.int64)
 
     m = some & (policy == CODES["first"])
     attack[m] = first_attack[m]
@@ -68,7 +78,7 @@ def choose_actions(
         target[m] = (flat % size)[m]
 
     m = some & (policy == CODES["random"])
-    idx = np.arange(n, dtype=np.int64)
+    idx: Rows = ALL
     if m.any():
         allowed = first_pairs & m[:, None]
         idx, pick = ctx.choose(allowed)
@@ -76,6 +86,16 @@ def choose_actions(
         attack = np.where(m, first_attack[idx], attack)
         target = np.where(m, pick, target)
     return idx, attack, target
+
+
+def _codes(fight: LoadedFight, what: str) -> IntArray:
+    """Per combatant: its policy code, or its focus (-1: none); built once per fight."""
+    key = ("policy_codes", what)
+    found: IntArray | None = fight.cache.get(key)
+    if found is None:
+        values = [CODES[p] for p in fight.policy] if what == "policy" else list(fight.focus)
+        found = fight.cache[key] = np.asarray(values, dtype=np.int64)
+    return found
 
 
 def _expected(ctx: StepContext, actor: IntArray, opts: BoolArray, rows_mask: BoolArray) -> np.ndarray:

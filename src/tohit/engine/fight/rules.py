@@ -49,6 +49,8 @@ class FightRules(ABC):
     table_clip: ClassVar[dict[str, str]] = {}
     #: The subset of `target_stats` that changes an attack's expected damage (policy `best`).
     odds_stats: ClassVar[tuple[str, ...]] = ()
+    #: Dice roles whose outcome no fight rule reads: Monte Carlo does not roll them (narration still does).
+    unused_roles: ClassVar[tuple[str, ...]] = ()
     #: Stats kept for reports only, left out of the exact chain's state (e.g. damage dealt).
     bookkeeping: ClassVar[tuple[str, ...]] = ("dealt",)
     #: Turn order in words, for the docs and `tohit fight --help`.

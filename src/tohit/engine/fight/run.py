@@ -227,14 +227,19 @@ def _run_batch(
     state = initial_state(fight, n)
     out: list[tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]] = []
     limit = step_limit(fight)
+    # Finished fights are recorded at once, then dropped from the batch when they are an eighth of it
+    # (dropping copies every array); until then their rows stay inert: nobody acts in a fight that is over.
+    recorded = np.zeros(n, dtype=bool)
     for _ in range(limit):
         done, winner = ended(fight, state, fight.max_rounds)
-        if done.any():
-            rows = np.flatnonzero(done)
+        new = done & ~recorded
+        if new.any():
+            rows = np.flatnonzero(new)
             ctx = StepContext(fight, state, "sample", rng, max_rounds=fight.max_rounds)
             rules.finish(ctx, rows)
             ctx.emit("end", [change("over", rows, 1), change("winner", rows, winner[rows])])
-            fin = ctx.state.take(rows)
+            state = ctx.state
+            fin = state.take(rows)
             out.append(
                 (
                     winner[rows],
@@ -246,9 +251,13 @@ def _run_batch(
             )
             if progress:
                 progress(rows.size)
-            state = ctx.state.take(~done)
-        if state.n == 0:
-            return out
+            recorded |= new
+            if recorded.all():
+                return out
+            if 8 * int(recorded.sum()) >= recorded.size:
+                keep = ~recorded
+                state = state.take(keep)
+                recorded = recorded[keep]
         ctx = StepContext(fight, state, "sample", rng, max_rounds=fight.max_rounds)
         rules.step(ctx)
         state = ctx.state

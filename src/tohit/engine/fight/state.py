@@ -112,9 +112,15 @@ class Event:
 
 def apply(state: State, events: Iterable[Event]) -> State:
     """The new state after `events`, in order. Pure: `state` is not modified."""
+    return apply_owned(state, events, set())
+
+
+def apply_owned(state: State, events: Iterable[Event], copied: set[tuple[bool, str]]) -> State:
+    """`apply`, for a caller that owns the arrays named in `copied` (it made them, nobody else holds them):
+    those are written in place, every other array is copied first and added to `copied`. With an empty
+    `copied` this is exactly `apply`. A step of a batch uses it so that one step copies each array once."""
     per = dict(state.per)
     fight = dict(state.fight)
-    copied: set[tuple[bool, str]] = set()
     for event in events:
         for ch in event.changes:
             if ch.rows.size == 0:
@@ -135,6 +141,11 @@ def apply(state: State, events: Iterable[Event]) -> State:
 def change(stat: str, rows: Any, to: Any, who: Any = None) -> Change:
     """A Change from array-likes; `to` and `who` broadcast to the rows."""
     r = np.asarray(rows, dtype=np.int64).reshape(-1)
-    t = np.broadcast_to(np.asarray(to, dtype=np.int64), r.shape).copy()
-    w = None if who is None else np.broadcast_to(np.asarray(who, dtype=np.int64), r.shape).copy()
-    return Change(stat, r, t, w)
+    return Change(stat, r, _fit(to, r.shape), None if who is None else _fit(who, r.shape))
+
+
+def _fit(values: Any, shape: tuple[int, ...]) -> IntArray:
+    arr = np.asarray(values, dtype=np.int64)
+    if arr.shape == shape:
+        return arr
+    return np.broadcast_to(arr, shape).copy()

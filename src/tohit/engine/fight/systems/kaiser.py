@@ -63,6 +63,8 @@ class KaiserFight(FightRules):
     target_stats = ("lp", "ap")
     table_stats = ("ap",)
     table_clip: ClassVar[dict[str, str]] = {"damage": "lp"}
+    #: Criticals are narrated but not played in fights (their effects need a Physical Resistance roll).
+    unused_roles = ("critical",)
     odds_stats = ()
     turn_order: ClassVar[str] = (
         "File order, sides alternating; a round goes round that order until nobody has the AP for an attack"
@@ -136,10 +138,11 @@ class KaiserFight(FightRules):
             ctx.emit("turn", [ctx.set("cursor", acting, (slot + 1) % size)])
 
         state = ctx.state
-        usable = self.usable(fight, state)  # (n, C, A)
+        n = ctx.n
         who = np.maximum(actor, 0)
-        attacks_ok = usable[np.arange(ctx.n), who]  # (n, A)
-        foes = fight.roster.foes()[who] & self.standing(fight, state)  # (n, C)
+        standing = self.standing(fight, state)
+        attacks_ok = state.per["ap"][np.arange(n), who][:, None] >= self._costs(fight)[who]  # (n, A)
+        foes = fight.roster.foes()[who] & standing  # (n, C)
         options = attacks_ok[:, :, None] & foes[:, None, :]
         idx, attack, target = choose_actions(ctx, acting, actor, options)
         actor, acting = actor[idx], acting[idx] & (attack >= 0)
@@ -164,20 +167,22 @@ class KaiserFight(FightRules):
         self._consequences(ctx, acting, actor, target, out)
 
         # Counterattack: the defender of a failed close attack, with 1 AP left, strikes back at once.
-        counter_with = self._counter_attack(fight)[np.maximum(target, 0)]
-        standing = self.standing(fight, ctx.state)
         n = ctx.n
-        t_ap = ctx.state.per["ap"][np.arange(n), np.maximum(target, 0)]
-        counter = (
-            acting
-            & (out["counterattack"] == 1)
-            & (counter_with >= 0)
-            & (t_ap >= COUNTER_AP)
-            & standing[np.arange(n), np.maximum(target, 0)]
-            & standing[np.arange(n), np.maximum(actor, 0)]
-        )
+        counter = acting & (out["counterattack"] == 1)
+        maybe = np.flatnonzero(counter)
+        if maybe.size == 0:
+            return
+        t, a = target[maybe], actor[maybe]
+        counter_with = self._counter_attack(fight)
+        lp, ap = ctx.state.per["lp"], ctx.state.per["ap"]
+        ok = (counter_with[t] >= 0) & (ap[maybe, t] >= COUNTER_AP) & (lp[maybe, t] > 0) & (lp[maybe, a] > 0)
+        counter = np.zeros(n, dtype=bool)
+        counter[maybe[ok]] = True
         if not counter.any():
             return
+        t_ap = np.zeros(n, dtype=np.int64)
+        t_ap[maybe] = ap[maybe, t]
+        counter_with = counter_with[np.maximum(target, 0)]
         rows = np.flatnonzero(counter)
         bonus = out["counter_bonus"]
         ctx.emit(
@@ -218,12 +223,22 @@ class KaiserFight(FightRules):
         fight = ctx.fight
         state = ctx.state
         size = fight.roster.size
-        can: BoolArray = np.asarray(self.usable(fight, state).any(axis=2))[:, order]  # (n, C) in turn order
+        key = ("kaiser_order",)
+        cached = fight.cache.get(key)
+        if cached is None:
+            min_cost = self._costs(fight).min(axis=1)
+            slot_of = np.empty(size, dtype=np.int64)
+            slot_of[order] = np.arange(size)
+            # distance[k, c]: how many slots after cursor k combatant c's turn comes.
+            distance = (slot_of[None, :] - np.arange(size)[:, None]) % size
+            cached = fight.cache[key] = (min_cost, distance)
+        min_cost, distance = cached
+        can = (state.per["ap"] >= min_cost) & (state.per["lp"] > 0)  # (n, C)
         cursor = state.fight["cursor"]
-        shift = (np.arange(size)[None, :] + cursor[:, None]) % size
-        cand = np.take_along_axis(can, shift, axis=1)
-        found: BoolArray = np.asarray(cand.any(axis=1))
-        slot = (cursor + np.argmax(cand, axis=1)) % size
+        nearest = np.where(can, distance[cursor], size).min(axis=1)
+        found: BoolArray = nearest < size
+        slot = cursor + np.minimum(nearest, size - 1)
+        slot = np.where(slot >= size, slot - size, slot)
         return slot.astype(np.int64), found
 
     def _round_start(self, ctx: StepContext, rows_mask: BoolArray) -> None:
@@ -256,8 +271,8 @@ class KaiserFight(FightRules):
     def _consequences(
         self, ctx: StepContext, mask: BoolArray, attacker: IntArray, defender: IntArray, out: dict[str, IntArray]
     ) -> None:
-        """What a resolved attack does: LP lost (and damage dealt), AP lost, Flat-Footed."""
-        rows = np.flatnonzero(mask)
+        """What a resolved attack does: LP lost (and damage dealt), AP lost, Flat-Footed (hits only)."""
+        rows = np.flatnonzero(mask & (out["result"] == HIT))
         if rows.size == 0:
             return
         d, a = defender[rows], attacker[rows]
