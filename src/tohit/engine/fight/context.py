@@ -29,6 +29,7 @@ import numpy.typing as npt
 from tohit.core.outcome import NULL_CODE, NULL_INT, Outcome
 from tohit.core.roles import Role
 from tohit.core.steps import Silent, Trace
+from tohit.core.support import Support
 from tohit.core.system import Dice
 from tohit.engine import joint
 from tohit.engine.alias import MAX_TOTAL, Alias
@@ -259,18 +260,14 @@ class StepContext:
         """m outcomes of a role, drawn from its exact support table (one alias draw each), the part beyond
         the table's depth drawn from the role's own tail: the same distribution as `role.sample`, cheaper."""
         key = ("role_table", id(role))
-        found = self.fight.cache.get(key)
+        found: tuple[Support, Alias] | None = self.fight.cache.get(key)
         if found is None:
             support = role.support(ROLE_TABLE_DEPTH)
             weights = [int(w) for w in support.weights] + ([support.remainder] if support.remainder else [])
             if support.total > MAX_TOTAL:  # pragma: no cover - no role has such a table
-                found = (role, None, None)
-            else:
-                found = (role, support, Alias(weights))
-            self.fight.cache[key] = found
-        _, support, alias = found
-        if support is None or alias is None:
-            return role.sample(self.rng, m)
+                return role.sample(self.rng, m)
+            found = self.fight.cache[key] = (support, Alias(weights))
+        support, alias = found
         idx = alias.sample(self.rng, m)
         size = support.size
         cols = {c: v[np.minimum(idx, size - 1)] for c, v in support.columns.items()}
