@@ -7,6 +7,7 @@ model can judge on its own are its validators here.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -32,6 +33,7 @@ MAX_DAMAGE_SIDES = 100
 MAX_CIRCUMSTANCES = 40
 
 
+@lru_cache(maxsize=256)
 def damage_dice(text: str) -> DiceExpr:
     """Parse a weapon's damage (`1d8`, `2d4+1`); refuse what is not a plain sum of a few dice."""
     expr = parse(text)

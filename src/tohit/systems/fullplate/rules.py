@@ -24,6 +24,7 @@ Clauses, in the page's order (each has a test named after it in tests/fullplate/
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -51,10 +52,24 @@ SEVERITY = "fullplate: Severity (wiki)"
 DAMAGE = "fullplate: Damage (wiki)"
 
 
-def d20(name: str) -> FacesRole:
-    return FacesRole(name, (20,), sum_faces, notation="d20", columns=("total",))
+@lru_cache(maxsize=64)
+def die(name: str, sides: int) -> FacesRole:
+    """One die as a role (column "total"); cached, so its support is enumerated once."""
+    return FacesRole(name, (sides,), sum_faces, notation=f"d{sides}", columns=("total",))
 
 
+@lru_cache(maxsize=256)
+def dice_role(name: str, expr: DiceExpr) -> DiceRole:
+    """A dice-notation role, cached by expression (its exact support is computed once)."""
+    return DiceRole(name, expr)
+
+
+@lru_cache(maxsize=256)
+def pick_role(weights: tuple[int, ...]) -> PickRole:
+    return PickRole("pick", weights)
+
+
+@lru_cache(maxsize=256)
 def dice_only(expr: DiceExpr) -> DiceExpr:
     """The dice of a damage expression without its flat part (double_dice adds flat modifiers once)."""
     text = " + ".join(t.notation for t in expr.terms)
@@ -134,18 +149,18 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
     def roles(self, scenario: FullPlateScenario, target: Target) -> dict[str, Role]:
         attacker, attack, options = scenario.attacker, scenario.attack, scenario.options
         expr = attacker.weapon.dice
-        roles: dict[str, Role] = {"to_hit": d20("to_hit"), "damage": DiceRole("damage", expr)}
+        roles: dict[str, Role] = {"to_hit": die("to_hit", 20), "damage": dice_role("damage", expr)}
         if options.crit_damage == "double_dice":
-            roles["damage_again"] = DiceRole("damage_again", dice_only(expr))
+            roles["damage_again"] = dice_role("damage_again", dice_only(expr))
         if options.crit_damage == "severity":
-            roles["severity"] = FacesRole("severity", (4,), sum_faces, notation="d4", columns=("total",))
+            roles["severity"] = die("severity", 4)
         if attack.called:
-            roles["called"] = FacesRole("called", (3,), sum_faces, notation="d3", columns=("total",))
+            roles["called"] = die("called", 3)
         if attack.automatic_hit:
-            roles["reroll"] = d20("reroll")
+            roles["reroll"] = die("reroll", 20)
         candidates = melee_candidates(attacker, target)
         if candidates is not None:
-            roles["pick"] = PickRole("pick", [w for _, w in candidates])
+            roles["pick"] = pick_role(tuple(w for _, w in candidates))
         return roles
 
     # -- rules ---------------------------------------------------------------------------------------
