@@ -172,22 +172,24 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         n = len(nat)
         out = Outcome(n)
         eff, ac = sit.effective_thac0, sit.ac
-        self._note_setup(sit, target, steps)
+        self._note_setup(sit, target, attack.automatic_hit, steps)
 
         # Clause 1: the To-Hit Roll and what it hits.
         roll = eff - nat
         fumble = nat == 1
         nat20 = nat == 20
         shortfall = roll - ac
-        steps.note(
-            "to_hit_roll",
-            "To-Hit Roll = {eff} - {dice} = {roll}: hits AC {roll} or worse",
-            clause=f"{PAGE}, To-Hit Roll; Making The Roll",
-            value=roll,
-            eff=eff,
-            dice=dice.text("to_hit"),
-            roll=roll,
-        )
+        if steps.enabled:
+            hits = " (a natural 1)" if steps.when(fumble) else ": hits AC {roll} or worse"
+            steps.note(
+                "to_hit_roll",
+                "To-Hit Roll = {eff} - {dice} = {roll}" + hits,
+                clause=f"{PAGE}, To-Hit Roll; Making The Roll",
+                value=roll,
+                eff=eff,
+                dice=dice.text("to_hit"),
+                roll=roll,
+            )
         if attack.automatic_hit:
             landed, fumbled, halved = self._automatic(eff, nat, dice, steps)
         else:
@@ -203,13 +205,15 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         if steps.when(landed & ~fumble & in_range):
             where = "a natural 20" if steps.when(nat20) else f"inside the Critical Range ({weapon.critical_range}-20)"
             verdict = "a Critical Hit" if steps.when(critical) else "not a Critical Hit (needs a hit by 5 or more)"
+            by = "hit by {margin}" if steps.when(margin >= 0) else "short of AC {ac} (the window only)"
             steps.note(
                 "critical",
-                "{where}, hit by {margin}: {verdict}",
+                "{where}, " + by + ": {verdict}",
                 clause=f"{PAGE}, Critical Hits",
                 value=critical,
                 where=where,
                 margin=margin,
+                ac=ac,
                 verdict=verdict,
             )
 
@@ -244,7 +248,7 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         return out
 
     # -- pieces of resolve ---------------------------------------------------------------------------
-    def _note_setup(self, sit: Situation, target: Target, steps: Steps) -> None:
+    def _note_setup(self, sit: Situation, target: Target, automatic: bool, steps: Steps) -> None:
         if not steps.enabled:
             return
         enh = sit.enhancement
@@ -275,6 +279,8 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
                 desc=sit.ac_text,
                 ac=sit.ac,
             )
+        if automatic:
+            return
         need = natural_needed(sit.effective_thac0, sit.ac)
         gap = sit.effective_thac0 - sit.ac
         extra = ""
@@ -463,6 +469,8 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
                     else "from half a point up to 1: 1 point"
                     if steps.when((final == 1) & (after_pct < np.left_shift(1, halved)))
                     else "rounded down"
+                    if steps.when(np.left_shift(final, halved) != after_pct)
+                    else "exact"
                 )
                 steps.note(
                     "halvings",
@@ -546,7 +554,7 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
             labels = [name for name, _ in candidates]
             if steps.when(hit):
                 total = sum(w for _, w in candidates)
-                split = ", ".join(f"{name} {w}" for name, w in candidates)
+                split = ", ".join(f"{name}: {w}" for name, w in candidates)
                 steps.note(
                     "firing_into_melee",
                     "firing into melee: {dice} over shares {split} (of {total}): hits {who}",
