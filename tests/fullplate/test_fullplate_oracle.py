@@ -220,7 +220,7 @@ def test_fullplate_exact_odds_match_icepool() -> None:
             return ("miss", 0)
         s = roll - ac
         k = ceil((s - 10) / 5) if s > 10 else 0
-        crit = ac - roll >= 5
+        crit = nat == 20 and ac - roll >= 5
         dmg = (a + b if crit else a) + flat
         x = Fraction(dmg, 2**k)
         if x < Fraction(1, 2):
