@@ -111,7 +111,13 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         Field("severity", "int", "Severity points: Critical Hit 1d4, Backstab, Called 1d3, armour.", nullable=True),
         Field("creature_hit", "label", "Who the attack hit (firing into melee may hit another).", nullable=True),
         Field("to_hit_roll", "int", "Effective THAC0 - d20: the roll hits this AC or worse.", in_odds=False),
-        Field("ac_hit", "int", "Best AC the roll hits at full effect (natural 20: 10 lower).", nullable=True),
+        Field(
+            "ac_hit",
+            "int",
+            "Best AC the roll hits at full effect (natural 20: 10 lower).",
+            nullable=True,
+            in_odds=False,
+        ),
         Field("effective_thac0", "int", "THAC0 - To-Hit bonuses + To-Hit penalties.", in_odds=False),
         Field("target_ac", "int", "The AC the roll is compared with (Flatfooted included).", in_odds=False),
         Field(
