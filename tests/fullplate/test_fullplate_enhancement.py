@@ -144,3 +144,22 @@ def test_fullplate_magical_ammunition_loses_1_enhancement_after_a_hit(
 
 def test_fullplate_no_ammunition_reports_null() -> None:
     assert row(make(dice={"to_hit": [15]}))["ammunition_enhancement"] is None
+
+
+@pytest.mark.parametrize("crit_damage", ["severity", "double_dice", "max_damage"])
+def test_fullplate_special_defence_minimum_is_the_weapons_least_normal_damage(crit_damage: str) -> None:
+    """ "2 lower does minimum damage": the weapon's least normal damage (every die a 1, plus modifiers), even on a
+    Critical Hit that doubles or maximises the dice: 2d4 + 1 -> 3."""
+    data = make(
+        attacker={"thac0": 10, "damage_bonus": 1},
+        weapon={"damage": "2d4"},
+        target={"special_defence": 2},
+        options={"crit_damage": crit_damage},
+        dice={"to_hit": [20], "damage": [4, 4], "damage_again": [4, 4], "severity": [1]},
+    )
+    if crit_damage != "double_dice":
+        del data["dice"]["damage_again"]
+    if crit_damage != "severity":
+        del data["dice"]["severity"]
+    out = row(data)
+    assert (out["critical"], out["damage"]) == (True, 3)

@@ -75,9 +75,7 @@ def brute_force(c: Case) -> dict[str, Counter[Any]]:
         if crit and c.mode == "max_damage":
             base = sum(c.dice) + c.const + c.flat
         base = max(1, base)
-        low = max(1, len(c.dice) * (2 if crit and c.mode == "double_dice" else 1) + c.const + c.flat)
-        if crit and c.mode == "max_damage":
-            low = base
+        low = max(1, len(c.dice) + c.const + c.flat)  # the weapon's least normal damage
         dmg = {"full": base, "half": base // 2, "minimum": low, "none": 0}[c.sd]
         dmg = dmg * (100 - c.res + c.vul) // 100
         x = Fraction(dmg, 2**halvings)

@@ -407,13 +407,14 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         mode = options.crit_damage
         if mode == "double_dice":
             again = dice["damage_again"]["total"]
-            crit_raw, crit_low = rolled + again + flat, expr.minimum + dice_only(expr).minimum + flat
+            crit_raw = rolled + again + flat
         elif mode == "max_damage":
-            crit_raw, crit_low = np.full_like(rolled, expr.maximum + flat), expr.maximum + flat
+            crit_raw = np.full_like(rolled, expr.maximum + flat)
         else:
-            crit_raw, crit_low = normal, low
+            crit_raw = normal
         raw = np.maximum(1, np.where(critical, crit_raw, normal)).astype(np.int64)
-        minimum = np.maximum(1, np.where(critical, crit_low, low)).astype(np.int64)
+        # Special Defence's "minimum damage": the weapon's least normal damage (every die a 1, plus modifiers).
+        minimum = np.full_like(raw, max(1, low))
         after_sd = special_defence(raw, sit.special_defence, minimum)
         after_pct = percent(after_sd, target.resistance_pct, target.vulnerability_pct)
         final, missed = halve(after_pct, halved)
