@@ -35,7 +35,7 @@ from tohit.core.outcome import Field, Outcome, null_code, null_int
 from tohit.core.roles import DiceRole, FacesRole, PickRole, Role, sum_faces
 from tohit.core.steps import Steps
 from tohit.core.system import Dice, ModifierRow, System
-from tohit.systems.fullplate.circumstances import TABLE
+from tohit.systems.fullplate.circumstances import OFF_HAND_ROW, TABLE
 from tohit.systems.fullplate.damage import halve, halvings, percent, special_defence
 from tohit.systems.fullplate.melee import shares
 from tohit.systems.fullplate.models import Attack, Attacker, Options, Target
@@ -267,6 +267,19 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
                 hit=enh.to_hit,
                 dmg=enh.damage,
                 desc=enh.text,
+            )
+        for a in sit.rows:
+            main_hand = a.row.id == OFF_HAND_ROW
+            steps.note(
+                "circumstance",
+                "{desc}{note}: {mod:+d} to hit{ff}",
+                clause=f"{PAGE}, "
+                + ("Main-Hand vs Off-Hand" if main_hand else f"Circumstantial Modifiers: {a.row.group}"),
+                value=a.modifier,
+                desc=a.row.text,
+                note=f" ({a.note})" if a.note else "",
+                mod=a.modifier,
+                ff=", Flatfooted" if a.row.flatfooted else "",
             )
         steps.note(
             "effective_thac0",
