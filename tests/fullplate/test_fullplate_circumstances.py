@@ -288,3 +288,28 @@ def test_fullplate_flatfooted_never_takes_ac_above_base_10() -> None:
     """Base AC 10 is the AC of someone Flatfooted: losing Dodge and Deflection stops at 10."""
     assert row(make(target={"ac": 8, "dodge": 2, "deflection": 3, "flatfooted": True}))["target_ac"] == 10
     assert row(make(target={"ac": 12, "dodge": 1, "flatfooted": True}))["target_ac"] == 12
+
+
+def test_fullplate_defence_type_is_1_ac_per_level_against_that_type() -> None:
+    """Defence[Type] (wiki Defence, via sources-and-gaps.md): +1 AC per level against that type (AC counts down:
+    AC 5 with Defence[Piercing] 2 is AC 3 against a piercing arrow); other types are unaffected."""
+    target = {"ac": 5, "defence": {"piercing": 2, "fire": 4}}
+    arrow = row(make(weapon={"kind": "bow_like", "types": ["piercing"]}, target=target, dice={"to_hit": [10]}))
+    club = row(make(weapon={"types": ["bludgeoning"]}, target=target, dice={"to_hit": [10]}))
+    assert (arrow["target_ac"], club["target_ac"]) == (3, 5)
+    assert "Defence[Piercing] 2: +2 AC against this attack: AC 5 -> 3" in trace(
+        make(weapon={"types": ["piercing"]}, target=target, dice={"to_hit": [10]})
+    )
+
+
+def test_fullplate_defence_type_only_the_best_matching_type_applies() -> None:
+    """ "only the best matching type applies": a flaming arrow (piercing, fire) against Piercing 2 and Fire 4: +4."""
+    target = {"ac": 5, "defence": {"piercing": 2, "fire": 4}}
+    out = row(make(weapon={"types": ["piercing", "fire"]}, target=target, dice={"to_hit": [10]}))
+    assert out["target_ac"] == 1
+
+
+def test_fullplate_defence_type_is_circumstantial_and_kept_while_flatfooted() -> None:
+    """Defence[Type] counts as Circumstantial AC: a Flatfooted target loses Dodge and shield, not Defence[Type]."""
+    target = {"ac": 2, "dodge": 1, "deflection": 2, "flatfooted": True, "defence": {"slashing": 1}}
+    assert row(make(weapon={"types": ["slashing"]}, target=target, dice={"to_hit": [10]}))["target_ac"] == 4

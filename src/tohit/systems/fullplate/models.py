@@ -8,9 +8,9 @@ model can judge on its own are its validators here.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from tohit.core.dice import DiceExpr, parse
 from tohit.core.errors import DiceError
@@ -22,6 +22,8 @@ Armour = Literal["none", "natural", "worn"]
 Game = Literal["traditional", "heroic", "epic"]
 CritDamage = Literal["severity", "double_dice", "max_damage"]
 Stacking = Literal["one_per_group", "one_per_kind"]
+#: A Defence[Type] type name: lower case words joined by underscores ("piercing", "cold_iron").
+DefenceType = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
 
 #: Weapon kinds that fire ammunition from a launcher (the page's "ranged weapons and ammunition").
 LAUNCHERS: tuple[str, ...] = ("bow_like", "gun_like")
@@ -84,6 +86,11 @@ class Weapon(Model):
     kind: WeaponKind = Field(
         default="melee",
         description="melee, thrown, bow_like (bow, sling) or gun_like (gun, crossbow, blowgun).",
+    )
+    types: list[DefenceType] = Field(
+        default_factory=list,
+        max_length=10,
+        description="The attack's types for Defence[Type] (e.g. piercing, missile, fire), lower case.",
     )
 
     @field_validator("damage")
@@ -239,6 +246,10 @@ class Target(TargetBase):
         ge=0,
         le=20,
         description="Enemies in melee with the target; Outnumbered level = this minus 1 (Flanking).",
+    )
+    defence: dict[DefenceType, Annotated[int, Field(ge=0, le=20)]] = Field(
+        default_factory=dict,
+        description="Defence[Type]: +1 AC per level against attacks of that type (the best match applies).",
     )
     resistance_pct: int = Field(default=0, ge=0, le=100, description="Resistance: damage reduced by this %.")
     vulnerability_pct: int = Field(default=0, ge=0, le=1000, description="Vulnerability: damage raised by this %.")

@@ -298,6 +298,18 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
                 desc=sit.ac_text,
                 ac=sit.ac,
             )
+        if sit.defence[1]:
+            kind, level = sit.defence
+            steps.note(
+                "defence",
+                "Defence[{kind}] {level}: +{level} AC against this attack: AC {before} -> {ac}",
+                clause="fullplate: Defence[Type] (wiki)",
+                value=sit.ac,
+                kind=kind.replace("_", " ").title(),
+                level=level,
+                before=sit.ac + level,
+                ac=sit.ac,
+            )
         if automatic:
             return
         need = natural_needed(sit.effective_thac0, sit.ac)

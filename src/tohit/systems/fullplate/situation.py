@@ -5,7 +5,8 @@
 - The circumstance rows that apply (named by id, plus the Off-Hand and the Range band derived from
   `attack.distance`), each checked against the weapon, the distance and the stacking rule (decisions 5, 6).
 - Enhancement (fullplate.txt, "Enhancement"; decisions 9): to-hit, damage and Special Defence values.
-- Flatfooted (sources-and-gaps.md, "AC and Flatfooted"): the AC the roll is compared with.
+- Flatfooted (sources-and-gaps.md, "AC and Flatfooted") and Defence[Type] (wiki Defence): the AC the roll is
+  compared with.
 - Effective THAC0 = THAC0 - bonuses + penalties (decisions 1), as a list of signed terms for the trace.
 
 `situation(...)` raises InputError with the field at fault; `FullPlate.check` calls it for every target
@@ -81,6 +82,8 @@ class Situation:
     flatfooted_by: str
     ac: int
     ac_text: str
+    #: Defence[Type] against this attack: (type, level), level 0 when no type matches.
+    defence: tuple[str, int]
     special_defence: str
     outnumbered: int
 
@@ -342,6 +345,16 @@ def flatfooted_ac(target: Target) -> tuple[int, str]:
     return ac, text
 
 
+def defence_against(types: list[str], defence: dict[str, int]) -> tuple[str, int]:
+    """Defence[Type] (wiki Defence): +1 AC per level against attacks of that type; only the best matching type
+    applies. Returns (type, level), ("", 0) when none matches. It is Circumstantial AC: Flatfooted keeps it."""
+    matches = [(level, kind) for kind, level in defence.items() if kind in types]
+    if not matches:
+        return ("", 0)
+    level, kind = max(matches)
+    return (kind, level)
+
+
 def situation(
     attacker: Attacker, attack: Attack, target: Target, options: Options, index: int | None = None
 ) -> Situation:
@@ -370,6 +383,8 @@ def situation(
         ac, ac_text = flatfooted_ac(target)
     else:
         ac, ac_text = target.ac, f"AC {target.ac}"
+    defence = defence_against(attacker.weapon.types, target.defence)
+    ac -= defence[1]
     effect = special_defence_effect(options.game, target.special_defence, enh.special_defence)
     return Situation(
         hand=hand,
@@ -382,6 +397,7 @@ def situation(
         flatfooted_by=", ".join(by),
         ac=ac,
         ac_text=ac_text,
+        defence=defence,
         special_defence=effect,
         outnumbered=max(0, target.enemies_engaged - 1),
     )
