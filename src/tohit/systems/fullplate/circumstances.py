@@ -30,6 +30,7 @@ UNDERWATER = "Underwater"
 VISIBILITY = "Visibility"
 RANGE = "Range"
 CONDITION = "Condition"
+RANGE_HINT = "or given by attack.distance and the weapon's ranges"
 GROUPS = (RELATIVE_POSITION, PRONE, KNEELING, BALANCE, UNDERWATER, VISIBILITY, RANGE, CONDITION)
 
 
@@ -52,6 +53,12 @@ class Circumstance:
     per: str | None = None
     #: A row that goes with another row of its group rather than replacing it.
     companion_of: str | None = None
+    #: How the scenario feeds the row, for `tohit modifiers`.
+    hint: str = ""
+
+    @property
+    def description(self) -> str:
+        return f"{self.text} ({self.hint})" if self.hint else self.text
 
     @property
     def shown(self) -> str:
@@ -279,17 +286,35 @@ TABLE: tuple[Circumstance, ...] = (
         "Per 10 feet between Attacker and Target at 0% Visibility",
         per="10_feet",
         companion_of="visibility_0",
+        hint="applied with visibility_0 when attack.distance is given",
     ),
     # Range
-    Circumstance("range_short", RANGE, "range", 0, "Short Range", weapons=RANGED_KINDS),
-    Circumstance("range_medium", RANGE, "range", -2, "Medium Range", weapons=RANGED_KINDS),
-    Circumstance("range_long", RANGE, "range", -5, "Long Range", weapons=RANGED_KINDS),
-    Circumstance("range_extreme", RANGE, "range", -10, "Extreme Range", weapons=RANGED_KINDS),
+    Circumstance("range_short", RANGE, "range", 0, "Short Range", weapons=RANGED_KINDS, hint=RANGE_HINT),
+    Circumstance("range_medium", RANGE, "range", -2, "Medium Range", weapons=RANGED_KINDS, hint=RANGE_HINT),
+    Circumstance("range_long", RANGE, "range", -5, "Long Range", weapons=RANGED_KINDS, hint=RANGE_HINT),
+    Circumstance(
+        "range_extreme", RANGE, "range", -10, "Extreme Range (up to 2 x Long)", weapons=RANGED_KINDS, hint=RANGE_HINT
+    ),
     # Condition
-    Circumstance("attacker_off_hand", CONDITION, "off_hand", -2, "Attacker is using Off-Hand"),
+    Circumstance(
+        "attacker_off_hand",
+        CONDITION,
+        "off_hand",
+        -2,
+        "Attacker is using Off-Hand",
+        hint="or attack.off_hand; -4 forced onto the Off-Hand alone, 0 if Ambidextrous",
+    ),
     Circumstance("target_invisible", CONDITION, "invisible", -4, "Target is Invisible"),
     Circumstance("target_stunned", CONDITION, "stunned", +4, "Target is Stunned"),
-    Circumstance("flanking", CONDITION, "flanking", +1, "Flanking (per Outnumbered)", per="outnumbered"),
+    Circumstance(
+        "flanking",
+        CONDITION,
+        "flanking",
+        +1,
+        "Flanking (per Outnumbered)",
+        per="outnumbered",
+        hint="Outnumbered level = targets[].enemies_engaged - 1",
+    ),
     Circumstance("back_attack", CONDITION, "back_attack", +2, "Back Attack", flatfooted=True),
     Circumstance("sneak_attack", CONDITION, "sneak_attack", +2, "Sneak Attack", flatfooted=True),
     Circumstance(

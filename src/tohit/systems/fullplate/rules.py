@@ -150,7 +150,7 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
             situation(scenario.attacker, scenario.attack, target, scenario.options, index=i)
 
     def modifiers(self) -> Sequence[ModifierRow]:
-        return [ModifierRow(row.id, row.group, row.shown, row.text) for row in TABLE]
+        return [ModifierRow(row.id, row.group, row.shown, row.description) for row in TABLE]
 
     def roles(self, scenario: FullPlateScenario, target: Target) -> dict[str, Role]:
         attacker, attack, options = scenario.attacker, scenario.attack, scenario.options
