@@ -153,3 +153,17 @@ def test_fullplate_hp_left_only_when_the_intended_target_is_hit() -> None:
     on_orc = row({**data, "dice": {"to_hit": [15], "damage": [4], "pick": [1]}})
     assert (on_knight["creature_hit"], on_knight["hp_left"]) == ("knight", 16)
     assert (on_orc["creature_hit"], on_orc["hp_left"]) == ("orc", 20)
+
+
+def test_fullplate_ambidextrous_off_hand_takes_no_condition_row() -> None:
+    """An Ambidextrous attacker has no Off-Hand: the Off-Hand row does not apply, so a back attack (also a
+    Condition row) is not a second row of the group."""
+    data = make(
+        attacker={"ambidextrous": True},
+        attack={"off_hand": True, "circumstances": ["back_attack"]},
+        dice={"to_hit": [10]},
+    )
+    assert row(data)["effective_thac0"] == 12
+    assert "Ambidextrous (no Off-Hand): no Off-Hand penalty" in trace(data)
+    with pytest.raises(InputError, match="both in the Condition group"):
+        load(make(attack={"off_hand": True, "circumstances": ["back_attack"]}))

@@ -268,6 +268,14 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
                 dmg=enh.damage,
                 desc=enh.text,
             )
+        if sit.hand.off_hand and not sit.hand.penalty:
+            steps.note(
+                "off_hand",
+                "{desc}: no Off-Hand penalty",
+                clause=f"{PAGE}, Main-Hand vs Off-Hand",
+                value=0,
+                desc=sit.hand.text,
+            )
         for a in sit.rows:
             main_hand = a.row.id == OFF_HAND_ROW
             steps.note(

@@ -140,7 +140,7 @@ def hand_rule(attacker: Attacker, attack: Attack, named_row: str | None = None) 
     if not reasons:
         return Hand(False, 0, "", "")
     if attacker.ambidextrous:
-        return Hand(True, 0, "Ambidextrous: no Off-Hand, no penalty", where)
+        return Hand(True, 0, "Ambidextrous (no Off-Hand)", where)
     penalty = -4 if attack.forced_off_hand else -2
     return Hand(True, penalty, "; ".join(reasons), where)
 
@@ -286,11 +286,10 @@ def circumstances(
         if row.per == "10_feet":
             continue  # added below, with visibility_0
         if rid == OFF_HAND_ROW:
-            add(row, where, hand.penalty, hand.text)  # the hand rule decides its value
-            continue
+            continue  # the hand rule below decides whether it applies, and its value
         add(row, where)
 
-    if hand.off_hand:
+    if hand.off_hand and hand.penalty:
         add(BY_ID[OFF_HAND_ROW], hand.where, hand.penalty, hand.text)
     if derived_range is not None:
         add(BY_ID[derived_range], "attack.distance", note=f"{attack.distance} feet")
