@@ -209,15 +209,15 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         margin = ac - roll
         critical = landed & ~fumble & in_range & (margin >= 5)
         if steps.when(landed & ~fumble & in_range):
-            where = "a natural 20" if steps.when(nat20) else f"inside the Critical Range ({weapon.critical_range}-20)"
+            which = "a natural 20" if steps.when(nat20) else f"inside the Critical Range ({weapon.critical_range}-20)"
             verdict = "a Critical Hit" if steps.when(critical) else "not a Critical Hit (needs a hit by 5 or more)"
             by = "hit by {margin}" if steps.when(margin >= 0) else "short of AC {ac} (the window only)"
             steps.note(
                 "critical",
-                "{where}, " + by + ": {verdict}",
+                "{which}, " + by + ": {verdict}",
                 clause=f"{PAGE}, Critical Hits",
                 value=critical,
-                where=where,
+                which=which,
                 margin=margin,
                 ac=ac,
                 verdict=verdict,
