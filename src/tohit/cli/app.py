@@ -41,7 +41,8 @@ SeedOpt = Annotated[int | None, typer.Option("--seed", min=0, help="Seed for the
 
 
 def fail(message: str) -> NoReturn:
-    render.console(stderr=True).print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
+    """One plain line on stderr (never wrapped, easy to grep), then exit code 2."""
+    sys.stderr.write(f"error: {' '.join(message.split())}\n")
     raise typer.Exit(2)
 
 
