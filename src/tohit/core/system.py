@@ -66,6 +66,10 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
     fields: ClassVar[tuple[Field, ...]]
     #: Depth to which exact odds follow open-ended dice, unless the scenario's `options.depth` says.
     default_depth: ClassVar[int] = 0
+    #: Roles that feed only fields with `in_odds=False` (e.g. Kaiser's critical-level dice): odds and the
+    #: table sampler hold them at one value instead of crossing them into the joint support. A generic test
+    #: checks the claim: varying them leaves every reported field unchanged.
+    detail_roles: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
     @cache

@@ -9,6 +9,7 @@ Columns: `dice` (what the dice count: kept two plus open dice, or 0 / -5 / -10 o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -41,6 +42,38 @@ def kept_pairs(advantage: int) -> dict[tuple[int, int], int]:
     return {(max(k), min(k)): w for k, w in states.items()}
 
 
+@cache
+def roll_support(advantage: int, special: bool, depth: int) -> Support:
+    """Exact support of a Kaiser roll, open dice followed to `depth` (the chance of more is the remainder).
+
+    Cached: it depends on these three numbers only.
+    """
+    columns = ("dice", "open", "fumble")
+    pairs = kept_pairs(advantage)
+    rows: dict[tuple[int, ...], int] = {}
+    if not special:
+        for (hi, lo), w in pairs.items():
+            rows[(hi + lo, 0, 0)] = rows.get((hi + lo, 0, 0), 0) + w
+        return Support.from_rows(rows, columns).reduced()
+    scale = 36 * 6**depth  # common denominator over the severity dice and `depth` open dice
+    remainder = 0
+    for (hi, lo), w in pairs.items():
+        if (hi, lo) == (6, 6):
+            for sixes in range(depth):  # `sixes` sixes, then a non-6 `last`: sixes + 1 open dice
+                for last in range(1, 6):
+                    key = (12 + 6 * sixes + last, 1, 0)
+                    rows[key] = rows.get(key, 0) + w * 36 * 6 ** (depth - sixes - 1)
+            remainder += w * 36
+        elif (hi, lo) == (1, 1):
+            for count, ways in _SEVERITY_COUNTS.items():
+                key = (count, 0, 1)
+                rows[key] = rows.get(key, 0) + w * ways * 6**depth
+        else:
+            key = (hi + lo, 0, 0)
+            rows[key] = rows.get(key, 0) + w * scale
+    return Support.from_rows(rows, columns, remainder=remainder, depth=depth).reduced()
+
+
 class KaiserRoll(Role):
     """2d6 with advantage An / disadvantage Dn, open rolls and fumbles (sources-and-gaps.md §Kaiser)."""
 
@@ -55,30 +88,7 @@ class KaiserRoll(Role):
     # -- exact ---------------------------------------------------------------------------------------
     def support(self, depth: int) -> Support:
         """Open dice followed to `depth`; the chance of `depth` more sixes is the remainder."""
-        pairs = kept_pairs(self.advantage)
-        if not self.special:
-            rows: dict[tuple[int, ...], int] = {}
-            for (hi, lo), w in pairs.items():
-                rows[(hi + lo, 0, 0)] = rows.get((hi + lo, 0, 0), 0) + w
-            return Support.from_rows(rows, self.columns).reduced()
-        scale = 36 * 6**depth  # common denominator over the severity dice and `depth` open dice
-        rows = {}
-        remainder = 0
-        for (hi, lo), w in pairs.items():
-            if (hi, lo) == (6, 6):
-                for sixes in range(depth):  # `sixes` sixes, then a non-6 `last`: sixes + 1 open dice
-                    for last in range(1, 6):
-                        key = (12 + 6 * sixes + last, 1, 0)
-                        rows[key] = rows.get(key, 0) + w * 36 * 6 ** (depth - sixes - 1)
-                remainder += w * 36
-            elif (hi, lo) == (1, 1):
-                for count, ways in _SEVERITY_COUNTS.items():
-                    key = (count, 0, 1)
-                    rows[key] = rows.get(key, 0) + w * ways * 6**depth
-            else:
-                key = (hi + lo, 0, 0)
-                rows[key] = rows.get(key, 0) + w * scale
-        return Support.from_rows(rows, self.columns, remainder=remainder, depth=depth).reduced()
+        return roll_support(self.advantage, self.special, depth)
 
     # -- sampling ------------------------------------------------------------------------------------
     def _kept(self, faces: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:

@@ -49,6 +49,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
     target_model = Target
     options_model = Options
     default_depth = 8
+    detail_roles = frozenset({"critical"})
     fields = (
         Field(
             "result",
@@ -58,7 +59,9 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
         ),
         Field("damage", "int", "Life Points lost: Units x Base Damage."),
         Field("critical", "flag", "The hit cost at least half the target's current LP (critical.md)."),
-        Field("critical_level", "int", "2d6 + floor(damage / 10), excess over 20 halved.", nullable=True),
+        Field(
+            "critical_level", "int", "2d6 + floor(damage / 10), excess over 20 halved.", nullable=True, in_odds=False
+        ),
         Field("dos", "int", "Offensive - Defensive roll: the attacker's DoS (negative: the defender's)."),
         Field("units", "int", "Units of Damage: max(0, DoS - Absorption - AV)."),
         Field("ap_lost", "int", "AP the defender loses: 1 on a successful attack, never below 0 AP."),
