@@ -12,7 +12,6 @@ import numpy.typing as npt
 
 from tohit.core.outcome import NULL_INT, Field, Outcome
 
-
 SLICE_BITS = 21
 SLICE_MASK = (1 << SLICE_BITS) - 1
 
