@@ -21,7 +21,7 @@ from tohit.cli import render
 from tohit.core.errors import TohitError
 from tohit.engine import registry
 from tohit.engine.odds import odds as exact_odds
-from tohit.engine.roll import roll as roll_once
+from tohit.engine.roll import MAX_TIMES, roll_many
 from tohit.engine.scenario import Loaded, load
 from tohit.engine.simulate import Method
 from tohit.engine.simulate import simulate as run_simulation
@@ -79,14 +79,33 @@ def systems(as_json: JsonOpt = False) -> None:
 
 
 @app.command()
-def roll(file: FileArg, seed: SeedOpt = None, as_json: JsonOpt = False) -> None:
-    """Resolve the attack once per target, with a trace citing each rule applied."""
+def roll(
+    file: FileArg,
+    seed: SeedOpt = None,
+    as_json: JsonOpt = False,
+    times: Annotated[int, typer.Option("--times", min=1, max=MAX_TIMES, help="Roll the attack this many times.")] = 1,
+) -> None:
+    """Resolve the attack once per target (or --times N), with a trace citing each rule applied."""
     loaded = _load(file)
-    result = guarded(lambda: roll_once(loaded, seed))
+    results = guarded(lambda: roll_many(loaded, times, seed))
     if as_json:
-        _print_json(result.to_json())
-    else:
-        render.console().print(render.roll_view(result))
+        if times == 1:
+            _print_json(results[0].to_json())
+        else:
+            _print_json(
+                {
+                    "system": loaded.system.id,
+                    "seed": results[0].seed,
+                    "times": times,
+                    "rolls": [r.to_json() for r in results],
+                }
+            )
+        return
+    console = render.console()
+    for i, result in enumerate(results):
+        if times > 1:
+            console.print(f"[bold]roll {i + 1} of {times}[/]")
+        console.print(render.roll_view(result))
 
 
 @app.command()

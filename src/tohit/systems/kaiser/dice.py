@@ -169,11 +169,32 @@ class KaiserRoll(Role):
         }
 
     def describe(self, faces: Sequence[int]) -> str:
-        cols = self.read(faces)
+        base = list(faces[: self.count])
         rest = faces[self.count :]
-        text = f"{self.notation.split(' (')[0]} ({', '.join(str(f) for f in faces[: self.count])})"
-        if cols["open"][0]:
+        kept = sorted(base, reverse=self.advantage >= 0)[:2]
+        text = f"{self.notation.split(' (')[0]} ({', '.join(str(f) for f in base)})"
+        if self.special and kept == [6, 6]:
             text += " open " + " ".join(f"+{f}" for f in rest)
-        elif cols["fumble"][0]:
-            text += f" fumble, severity ({rest[0]}, {rest[1]}) = {sum(rest)}: dice count {cols['dice'][0]}"
+        elif self.special and kept == [1, 1]:
+            text += f" fumble, severity ({rest[0]}, {rest[1]}) = {sum(rest)}: dice count {fumble_dice_count(sum(rest))}"
         return text
+
+    def roll_many(self, rng: np.random.Generator, n: int) -> tuple[list[list[int]], Columns]:
+        base = rng.integers(1, 7, size=(n, self.count), dtype=np.int64)
+        hi, lo = self._kept(base)
+        faces = base.tolist()
+        dice = hi + lo
+        is_open = self.special & (hi == 6) & (lo == 6)
+        is_fumble = self.special & (hi == 1) & (lo == 1)
+        for row in np.flatnonzero(is_open).tolist():
+            while True:
+                die = int(rng.integers(1, 7))
+                faces[row].append(die)
+                dice[row] += die
+                if die != 6:
+                    break
+        for row in np.flatnonzero(is_fumble).tolist():
+            a, b = (int(x) for x in rng.integers(1, 7, size=2))
+            faces[row] += [a, b]
+            dice[row] = fumble_dice_count(a + b)
+        return faces, {"dice": dice, "open": is_open.astype(np.int64), "fumble": is_fumble.astype(np.int64)}

@@ -50,6 +50,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
     options_model = Options
     default_depth = 8
     detail_roles = frozenset({"critical"})
+    batch_trace = True
     fields = (
         Field(
             "result",
@@ -88,7 +89,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
         steps.note(
             "offensive_roll",
             "Offensive Roll: {dice} + Offensive Skill {skill} + factors {mods:+d} = {total}",
-            clause=f"{PAGE}, step 1" + _fumble_clause(off["fumble"], steps),
+            clause=f"{PAGE}, step 1",
             value=offense,
             dice=dice.text("offense"),
             skill=attacker.offensive_skill,
@@ -99,13 +100,22 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
         steps.note(
             "defensive_roll",
             "Defensive Roll: {dice} + Defensive Skill {skill} + modifiers {mods:+d} = {total}",
-            clause=f"{PAGE}, step 2" + _fumble_clause(dfn["fumble"], steps),
+            clause=f"{PAGE}, step 2",
             value=defense,
             dice=dice.text("defense"),
             skill=target.defensive_skill,
             mods=target.modifiers,
             total=defense,
         )
+
+        for side, role in (("Offensive", off), ("Defensive", dfn)):
+            if steps.when(role["fumble"]):
+                steps.note(
+                    f"{side.lower()}_fumble",
+                    f"{side} Roll fumbled: the dice count as rolled on the severity table, the total never below 0",
+                    clause="kaiser: dice.md, Fumble (decisions.md kaiser 1)",
+                    where=role["fumble"] == 1,
+                )
 
         dos = offense - defense
         hit, miss = dos > 0, dos < 0
@@ -131,6 +141,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 "{off} vs {dfn}: Offensive Roll greater by {dos}: a Successful Attack with {dos} DoS",
                 clause=f"{PAGE}, step 3; Successful Attack",
                 value="hit",
+                where=hit,
                 off=offense,
                 dfn=defense,
                 dos=dos,
@@ -145,12 +156,14 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 ap_text,
                 clause=f"{PAGE}, Successful Attack (action_points.md)",
                 value=int(target.ap > 0),
+                where=hit,
             )
             steps.note(
                 "units",
                 "Units = max(0, {dos} DoS - Absorption {absorption} - AV {av} ({kind})) = {units}",
                 clause=f"{PAGE}, Successful Attack",
                 value=units,
+                where=hit,
                 dos=dos,
                 absorption=target.absorption,
                 av=av,
@@ -163,6 +176,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 " (weapon {weapon} + Strength modifier {smod:+d}) = {damage}",
                 clause=f"{PAGE}, Damage Dealt = (DoS - Absorption - AV) x Base Damage",
                 value=damage,
+                where=hit,
                 units=units,
                 base=per_unit,
                 weapon=attacker.weapon.damage,
@@ -183,6 +197,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 " = {level} (excess over 20 halved)",
                 clause="kaiser: damage/critical.md",
                 value=level,
+                where=critical,
                 damage=damage,
                 lp=target.lp,
                 dice=dice.text("critical"),
@@ -211,6 +226,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 text,
                 clause=f"{PAGE}, step 3; Failed Attack",
                 value="miss",
+                where=miss,
                 off=offense,
                 dfn=defense,
                 dd=-dos,
@@ -223,6 +239,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 "{off} vs {dfn}: a tie: nothing happens",
                 clause=f"{PAGE}, step 3; tie",
                 value="tie",
+                where=dos == 0,
                 off=offense,
                 dfn=defense,
             )
@@ -233,7 +250,3 @@ def _final_roll(dice: np.ndarray, bonus: int, fumble: np.ndarray) -> np.ndarray:
     """dice + skill + modifiers; on a fumble the total is never below 0 (sources-and-gaps.md §Kaiser)."""
     total = dice + bonus
     return np.where(fumble == 1, np.maximum(total, 0), total)
-
-
-def _fumble_clause(fumble: np.ndarray, steps: Steps) -> str:
-    return "; fumble: total never below 0 (dice.md)" if steps.when(fumble) else ""
