@@ -145,6 +145,7 @@ def simulate(
     seed: SeedOpt = None,
     as_json: JsonOpt = False,
     method: Annotated[str, typer.Option("--method", help="table (fast) or direct (dice through resolve).")] = "table",
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Processes to share the work.")] = 1,
 ) -> None:
     """Monte Carlo: N independent attacks per target, with 95% confidence intervals."""
     if method not in ("table", "direct"):
@@ -172,7 +173,7 @@ def simulate(
         progress.advance(task, m)
 
     try:
-        result = guarded(lambda: run_simulation(loaded, n, seed, method=chosen, progress=advance))
+        result = guarded(lambda: run_simulation(loaded, n, seed, method=chosen, progress=advance, workers=workers))
     finally:
         if shown:
             progress.stop()

@@ -11,7 +11,9 @@ Both are exact samplers of the same distribution; the tests check them against t
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -164,13 +166,69 @@ def simulate(
     *,
     method: Method = "table",
     progress: Progress | None = None,
+    workers: int = 1,
 ) -> SimResult:
-    """N independent attacks against each target."""
+    """N independent attacks against each target.
+
+    With `workers` > 1 the attacks are split into tasks run by that many processes, each task with its
+    own stream spawned from the seed; the tasks depend only on N and the worker count, so the same seed
+    and worker count give the same result.
+    """
     if seed is None:
         seed = loaded.scenario.seed if loaded.scenario.seed is not None else fresh_seed()
-    rng = np.random.default_rng(seed)
-    targets = [simulate_target(loaded, t, n, rng, method=method, progress=progress) for t in loaded.scenario.targets]
+    targets_in = loaded.scenario.targets
+    if workers <= 1:
+        rng = np.random.default_rng(seed)
+        targets = [simulate_target(loaded, t, n, rng, method=method, progress=progress) for t in targets_in]
+        return SimResult(loaded.system.id, n, seed, method, targets)
+    shares = _shares(n, workers * TASKS_PER_WORKER)
+    streams = np.random.SeedSequence(seed).spawn(len(shares))
+    _SHARED["loaded"] = loaded
+    merged: list[dict[str, Histogram]] = [_empty(loaded.system.fields) for _ in targets_in]
+    labels: list[dict[str, tuple[str, ...]]] = [{} for _ in targets_in]
+    context = multiprocessing.get_context("fork")
+    try:
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            futures = {
+                pool.submit(_task, share, stream, method): share for share, stream in zip(shares, streams, strict=True)
+            }
+            for future in as_completed(futures):
+                for i, (counts, task_labels) in enumerate(future.result()):
+                    for name, hist in merged[i].items():
+                        for code, c in counts[name].items():
+                            hist.counts[code] = hist.counts.get(code, 0) + c
+                    labels[i].update(task_labels)
+                if progress:
+                    progress(futures[future] * len(targets_in))
+    finally:
+        _SHARED.clear()
+    targets = []
+    for t, hists, lab in zip(targets_in, merged, labels, strict=True):
+        stub = Outcome(0)
+        stub.labels = lab
+        targets.append(TargetSim(t.name, n, hists, stub))
     return SimResult(loaded.system.id, n, seed, method, targets)
+
+
+#: Tasks per worker process: enough for a progress bar and for balance, few enough to stay cheap.
+TASKS_PER_WORKER = 4
+_SHARED: dict[str, Loaded] = {}
+
+
+def _shares(n: int, parts: int) -> list[int]:
+    parts = max(1, min(parts, n))
+    return [n // parts + (1 if i < n % parts else 0) for i in range(parts)]
+
+
+def _task(n: int, stream: np.random.SeedSequence, method: Method) -> list[tuple[dict[str, dict[int, int]], Any]]:
+    """One task in a worker process: its share of attacks per target, as plain counts."""
+    loaded = _SHARED["loaded"]
+    rng = np.random.default_rng(stream)
+    out = []
+    for target in loaded.scenario.targets:
+        sim = simulate_target(loaded, target, n, rng, method=method)
+        out.append(({name: dict(h.counts) for name, h in sim.histograms.items()}, dict(sim.outcome.labels)))
+    return out
 
 
 def fresh_seed() -> int:
