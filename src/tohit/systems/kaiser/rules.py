@@ -83,39 +83,25 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
 
     def resolve(self, scenario: KaiserScenario, target: Target, dice: Dice, steps: Steps) -> Outcome:
         attacker, attack = scenario.attacker, scenario.attack
-        off, dfn = dice["offense"], dice["defense"]
 
-        offense = _final_roll(off["dice"], attacker.offensive_skill + attack.modifiers, off["fumble"])
-        steps.note(
-            "offensive_roll",
-            "Offensive Roll: {dice} + Offensive Skill {skill} + factors {mods:+d} = {total}",
-            clause=f"{PAGE}, step 1",
-            value=offense,
-            dice=dice.text("offense"),
-            skill=attacker.offensive_skill,
-            mods=attack.modifiers,
-            total=offense,
+        offense = _final_roll(
+            steps,
+            dice,
+            "offense",
+            "Offensive",
+            ("Offensive Skill", attacker.offensive_skill),
+            ("factors", attack.modifiers),
+            step=1,
         )
-        defense = _final_roll(dfn["dice"], target.defensive_skill + target.modifiers, dfn["fumble"])
-        steps.note(
-            "defensive_roll",
-            "Defensive Roll: {dice} + Defensive Skill {skill} + modifiers {mods:+d} = {total}",
-            clause=f"{PAGE}, step 2",
-            value=defense,
-            dice=dice.text("defense"),
-            skill=target.defensive_skill,
-            mods=target.modifiers,
-            total=defense,
+        defense = _final_roll(
+            steps,
+            dice,
+            "defense",
+            "Defensive",
+            ("Defensive Skill", target.defensive_skill),
+            ("modifiers", target.modifiers),
+            step=2,
         )
-
-        for side, role in (("Offensive", off), ("Defensive", dfn)):
-            if steps.when(role["fumble"]):
-                steps.note(
-                    f"{side.lower()}_fumble",
-                    f"{side} Roll fumbled: the dice count as rolled on the severity table, the total never below 0",
-                    clause="kaiser: dice.md, Fumble (decisions.md kaiser 1)",
-                    where=role["fumble"] == 1,
-                )
 
         dos = offense - defense
         hit, miss = dos > 0, dos < 0
@@ -246,7 +232,31 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
         return out
 
 
-def _final_roll(dice: np.ndarray, bonus: int, fumble: np.ndarray) -> np.ndarray:
-    """dice + skill + modifiers; on a fumble the total is never below 0 (sources-and-gaps.md §Kaiser)."""
-    total = dice + bonus
-    return np.where(fumble == 1, np.maximum(total, 0), total)
+def _final_roll(
+    steps: Steps, dice: Dice, role: str, side: str, skill: tuple[str, int], mods: tuple[str, int], *, step: int
+) -> np.ndarray:
+    """Steps 1 and 2: Final Roll = 2d6 + skill + modifiers (with open rolls and fumbles [dice.md]).
+
+    On a fumble the dice count as the severity table says and the total is never below 0.
+    """
+    cols = dice[role]
+    total = cols["dice"] + skill[1] + mods[1]
+    total = np.where(cols["fumble"] == 1, np.maximum(total, 0), total)
+    steps.note(
+        f"{side.lower()}_roll",
+        f"{side} Roll: {{dice}} + {skill[0]} {{skill}} + {mods[0]} {{mods:+d}} = {{total}}",
+        clause=f"{PAGE}, step {step}",
+        value=total,
+        dice=dice.text(role),
+        skill=skill[1],
+        mods=mods[1],
+        total=total,
+    )
+    if steps.when(cols["fumble"]):
+        steps.note(
+            f"{side.lower()}_fumble",
+            f"{side} Roll fumbled: the dice count as rolled on the severity table, the total never below 0",
+            clause="kaiser: dice.md, Fumble (decisions.md kaiser 1)",
+            where=cols["fumble"] == 1,
+        )
+    return total
