@@ -201,7 +201,8 @@ def modifiers(system: Annotated[str, typer.Argument(help="System id.")], as_json
         _print_json([row.__dict__ for row in rows])
         return
     table = Table(show_edge=False)
-    for col in ("id", "group", "modifier", "description"):
+    table.add_column("id", no_wrap=True, overflow="fold", style="bold")
+    for col in ("group", "modifier", "description"):
         table.add_column(col)
     for row in rows:
         table.add_row(row.id, row.group, row.modifier, row.description)
