@@ -17,20 +17,30 @@ from tohit.systems.rtw.tables import (
     HardToHit,
 )
 
-CLAUSE_HARD = "rtw: Attacking Foes behind Cover; status_effects.md Hard to Hit (decisions 5)"
 CLAUSE_GUARD = "rtw: Landing the Blow (decisions 1); status_effects.md"
 
 
 @dataclass(frozen=True)
 class Standing:
-    """The target's effective Hard-to-Hit level against this attack, and why."""
+    """The target's effective Hard-to-Hit level against this attack, why, and the clauses that say so."""
 
     level: HardToHit
     reasons: tuple[str, ...]
+    sources: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
         return "; ".join(self.reasons)
+
+    @property
+    def clause(self) -> str:
+        """E.g. "status_effects.md: Blinded, Hard to Hit (decisions 5)"."""
+        cited = [s for s in self.sources if s != "cover"]
+        pages = []
+        if "cover" in self.sources:
+            pages.append("rtw: Attacking Foes behind Cover")
+        pages.append("status_effects.md: " + ", ".join([*cited, "Hard to Hit"]))
+        return "; ".join(pages) + " (decisions 5)"
 
 
 def _rank(level: HardToHit) -> int:
@@ -51,39 +61,43 @@ def hard_to_hit(attacker: Attacker, attack: Attack, target: Target, *, several_a
     Line and X-targets attacks). Then Prone against Melee, Line and X-targets: never Hard to Hit; then the
     source of a Distraction drops one level (Extremely to Hard, Hard to none).
     """
-    sources: list[tuple[HardToHit, str]] = []
+    sources: list[tuple[HardToHit, str, str]] = []
     if target.hard_to_hit != "none":
         word = "Extremely Hard to Hit" if target.hard_to_hit == "extreme" else "Hard to Hit"
-        sources.append((target.hard_to_hit, f"{word} (cover or other circumstances)"))
+        sources.append((target.hard_to_hit, f"{word} (cover or other circumstances)", "cover"))
     blind_level: HardToHit = "hard" if attacker.boss else "extreme"
     boss_note = " (a Boss is merely Dazzled)" if attacker.boss else ""
     if attacker.blinded:
-        sources.append((blind_level, f"attacker Blinded{boss_note}"))
+        sources.append((blind_level, f"attacker Blinded{boss_note}", "Blinded"))
     if target.invisible:
-        sources.append((blind_level, f"target Invisible: attacker treated as Blinded{boss_note}"))
+        sources.append((blind_level, f"target Invisible: attacker treated as Blinded{boss_note}", "Invisibility"))
     if attacker.dazzled:
-        sources.append(("hard", "attacker Dazzled"))
+        sources.append(("hard", "attacker Dazzled", "Dazzled"))
     if attacker.distracted and not target.distracting:
-        sources.append(("hard", "attacker Distracted by another foe"))
+        sources.append(("hard", "attacker Distracted by another foe", "Distracted"))
     exposed = attack.range in PRONE_EXPOSED_RANGES
+    prone_word = "Helpless, so Prone," if target.helpless else "Prone"
     if is_prone(target) and not exposed:
-        sources.append(("hard", f"Prone against a {attack.range} attack"))
+        sources.append(("hard", f"{prone_word} against a {attack.range} attack", "Prone"))
 
     level: HardToHit = "none"
-    for src, _ in sources:
+    for src, _, _ in sources:
         if _rank(src) > _rank(level):
             level = src
-    reasons = [why for _, why in sources]
+    reasons = [why for _, why, _ in sources]
+    cited = [name for _, _, name in sources]
     if several_are_extreme and len(sources) >= 2 and level == "hard":
         level = "extreme"
         reasons.append("Hard to Hit for several reasons: Extremely (GM option)")
     if is_prone(target) and exposed and level != "none":
         level = "none"
-        reasons.append(f"but Prone: cannot be Hard to Hit against a {attack.range} attack")
+        reasons.append(f"but {prone_word} it cannot be Hard to Hit against a {attack.range} attack")
+        cited.append("Prone")
     if attacker.distracted and target.distracting and level != "none":
         level = HARD_TO_HIT_LEVELS[_rank(level) - 1]
         reasons.append("the source of the Distraction drops one level")
-    return Standing(level, tuple(reasons) or ("not Hard to Hit",))
+        cited.append("Distracted")
+    return Standing(level, tuple(reasons) or ("not Hard to Hit",), tuple(dict.fromkeys(cited)))
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from tohit.core.outcome import Field, Outcome, null_code, null_int
 from tohit.core.roles import DiceRole, Role
 from tohit.core.steps import Steps
 from tohit.core.system import Dice, ModifierRow, System
-from tohit.systems.rtw.conditions import CLAUSE_GUARD, CLAUSE_HARD
+from tohit.systems.rtw.conditions import CLAUSE_GUARD
 from tohit.systems.rtw.damage import Damage
 from tohit.systems.rtw.models import Attack, Attacker, Options, Target
 from tohit.systems.rtw.plan import Plan, RtwScenario, make_plan
@@ -369,7 +369,7 @@ def _note_standing(p: Plan, steps: Steps) -> None:
         steps.note(
             "hard_to_hit",
             f"{p.standing.text}: {word[p.standing.level]}",
-            clause=CLAUSE_HARD,
+            clause=p.standing.clause,
             value=p.standing.level,
         )
     if p.guard.reasons:
@@ -439,9 +439,10 @@ def _note_effect(
 ) -> None:
     assert p.effect is not None and p.effect.defence is not None
     if not steps.when(landed):
+        why = "the Helpless creature is not harmed" if p.unharmed else "the attack missed, so the effect misses too"
         steps.note(
             "effect",
-            f"{p.effect.name}: not rolled, the attack missed, so the effect misses too",
+            f"{p.effect.name}: not rolled, {why}",
             clause=CLAUSE_EFFECT,
             value=False,
         )
