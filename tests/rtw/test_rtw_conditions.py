@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rtw.helpers import rtw, roll_row, roll_text
+from tests.rtw.helpers import roll_row, roll_text, rtw
 from tohit.systems.rtw.conditions import guard_stats, hard_to_hit
 from tohit.systems.rtw.models import Attack, Attacker, Target
 

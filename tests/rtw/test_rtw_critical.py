@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from tests.rtw.helpers import exact, rtw, roll_row, roll_text
+from tests.rtw.helpers import exact, roll_row, roll_text, rtw
 from tohit.systems.rtw.models import Attack, Weapon
 from tohit.systems.rtw.plan import weapon_stats
 from tohit.systems.rtw.tables import critical_hit_enchantment_range

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from tests.conftest import scenario
-from tests.rtw.helpers import exact, rtw, roll_row, roll_text
+from tests.rtw.helpers import exact, roll_row, roll_text, rtw
 from tohit.engine.roll import roll
 from tohit.systems.rtw import SYSTEM
 

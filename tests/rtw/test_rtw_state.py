@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from tests.rtw.helpers import exact, rtw, roll_row, roll_text
+from tests.rtw.helpers import exact, roll_row, roll_text, rtw
 from tohit.systems.rtw.state import (
     durability_after_encounter,
     durability_after_stress,
