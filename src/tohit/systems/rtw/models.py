@@ -6,9 +6,9 @@ cover sets a target's `hard_to_hit`, an area template sets the attack's `area`.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from tohit.core.models import Model, OptionsBase, TargetBase
 from tohit.systems.rtw.tables import (
@@ -27,15 +27,11 @@ from tohit.systems.rtw.tables import (
 
 Stat = Annotated[int, Field(ge=0, le=1000)]
 Rank = Annotated[int, Field(ge=0, le=MAX_RANK)]
-DamageTypes = DamageType | list[DamageType]
 
 
-def type_tuple(value: DamageTypes | None) -> tuple[DamageType, ...]:
-    """One damage type or a list of them, as a tuple without repeats (in the order given)."""
-    if value is None:
-        return ()
-    items = [value] if isinstance(value, str) else value
-    return tuple(dict.fromkeys(items))
+def type_tuple(value: list[DamageType] | None) -> tuple[DamageType, ...]:
+    """The damage types given, as a tuple without repeats (in the order given)."""
+    return tuple(dict.fromkeys(value or ()))
 
 
 class Enchantments(Model):
@@ -127,8 +123,9 @@ class Attack(Model):
     damage: DamageFormula | None = Field(
         default_factory=DamageFormula, description="Weapon + k x Trait; null for an attack that deals no damage."
     )
-    damage_type: DamageTypes | None = Field(
-        default=None, description="The attack's damage type(s); default: the weapon's (unarmed: blunt)."
+    damage_type: list[DamageType] | None = Field(
+        default=None,
+        description="The attack's damage type, or a list of types; default: the weapon's (unarmed: blunt).",
     )
     effect: Effect | None = Field(default=None, description="An additional effect rolled vs Concentration/Vitality.")
     cost: Cost = Field(default_factory=Cost)
@@ -145,6 +142,12 @@ class Attack(Model):
         description="The attacker's whim when a creature drops to 0 Health: perish or helpless (Heroes: helpless).",
     )
     mindless: bool = Field(default=False, description="A source with no whims (a trap): creatures fall Helpless.")
+
+    @field_validator("damage_type", mode="before")
+    @classmethod
+    def _one_or_more(cls, value: Any) -> Any:
+        """One damage type may be given without a list."""
+        return [value] if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _spell_rules(self) -> Attack:
