@@ -108,3 +108,39 @@ def test_rtw_one_resolve_feeds_roll_and_odds_alike() -> None:
             for key, count in seen.items():
                 marginal[key[index]] = marginal.get(key[index], Fraction(0)) + Fraction(count, 6**4)
             assert {v: p for v, p in ours.distribution(field) if p} == marginal, (target["name"], field)
+
+
+BATCH_CASES: dict[str, dict[str, Any]] = {
+    "effect-and-health": SCENARIO,
+    "burning-frozen-spell": {
+        "system": "rtw",
+        "attacker": {"accuracy": 1, "combat": 2, "weapon": {**SWORD, "burning": True, "damage_type": "blunt"}},
+        "attack": {"kind": "spell", "normally_able_to_miss": True, "effect": {"name": "Soaked", "against": "vitality"}},
+        "targets": [{"name": "Ice Keese", "evasion": 12, "vitality": 9, "frozen": True, "hard_to_hit": "hard"}],
+    },
+    "helpless-alone": {
+        "system": "rtw",
+        "attacker": {"accuracy": 0, "combat": 1, "blinded": True},
+        "attack": {"kind": "basic", "range": "projectile", "cost": {"stamina": 2}},
+        "options": {"natural_crit_always_hits": True},
+        "targets": [{"name": "Fallen", "evasion": 12, "health": 0, "hearts": 2, "helpless": True}],
+    },
+}
+
+
+@pytest.mark.parametrize("key", list(BATCH_CASES))
+def test_rtw_batch_trace_rows_equal_single_rolls(key: str) -> None:
+    """`batch_trace`: each of `roll --times N` rows (one vectorised resolve) equals a single roll of its faces,
+    trace included."""
+    from tohit.engine.roll import roll_many
+
+    data = BATCH_CASES[key]
+    batch = roll_many(scenario(data), 200, seed=5)
+    for result in batch:
+        faces = {t.name: t.faces for t in result.targets}
+        forced = {**data, "targets": [{**t, "dice": faces[t["name"]]} for t in data["targets"]]}
+        single = roll(scenario(forced))
+        for t in result.targets:
+            one = single.target(t.name)
+            assert one.row == t.row
+            assert [(s.text, s.clause) for s in one.steps] == [(s.text, s.clause) for s in t.steps]

@@ -22,23 +22,18 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.errors import InputError
-from tohit.core.outcome import Field, Outcome, null_code, null_int
+from tohit.core.outcome import NULL_CODE, NULL_INT, Field, Outcome
 from tohit.core.roles import DiceRole, Role
 from tohit.core.steps import Steps
 from tohit.core.system import Dice, ModifierRow, System
-from tohit.systems.rtw.conditions import CLAUSE_GUARD
-from tohit.systems.rtw.damage import Damage
+from tohit.systems.rtw import notes
 from tohit.systems.rtw.models import Attack, Attacker, Options, Target
-from tohit.systems.rtw.plan import Plan, RtwScenario, make_plan
-from tohit.systems.rtw.state import CLAUSE_DURABILITY, CLAUSE_FALLING, CLAUSE_PERIL, FALLS_LABELS, PERISHES
+from tohit.systems.rtw.plan import RtwScenario, make_plan
+from tohit.systems.rtw.state import FALLS_LABELS, PERISHES
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS, PARRY_RANGES
 
-PAGE = "rtw: Landing the Blow"
-CLAUSE_CRIT = "rtw: Landing the Blow; Critical Hits (decisions 2)"
-CLAUSE_EFFECT = "rtw: Landing the Blow, additional effects"
 HIT, MISS = 0, 1
 IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 
 #: The two dice roles; their supports are computed once and shared by every attack.
 TO_HIT = DiceRole("to_hit", "2d6")
@@ -54,6 +49,8 @@ class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
     attack_model = Attack
     target_model = Target
     options_model = Options
+    #: Every conditional note passes `where=`: `roll --times N` traces N attacks in one call.
+    batch_trace = True
     fields = (
         Field(
             "result",
@@ -121,8 +118,6 @@ class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
             in_odds=False,
         ),
         Field("frozen_ends", "flag", "The hit releases a Frozen target (status_effects.md).", in_odds=False),
-        Field("magic_spent", "int", "Magic spent by the attack.", in_odds=False),
-        Field("stamina_spent", "int", "Stamina spent by the attack.", in_odds=False),
     )
 
     def roles(self, scenario: RtwScenario, target: Target) -> dict[str, Role]:
@@ -157,148 +152,108 @@ class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
         natural = dice["to_hit"]["total"]
         n = len(natural)
         out = Outcome(n)
-        zeros = np.zeros(n, dtype=bool)
-        if steps.enabled:
-            _note_standing(p, steps)
+        trace = steps.enabled
+        no = np.zeros(n, dtype=bool)
+        if trace:
+            notes.standing(p, steps)
 
-        # Landing the Blow.
+        # Landing the Blow: To-Hit vs the stat, or an automatic hit.
+        roll_crit = no
         if p.rolls:
             assert p.defence is not None
             to_hit = natural + p.bonus
             hit = to_hit >= p.defence.value
-            in_range = natural >= p.crit_low if p.crit_low is not None else zeros
-            if p.natural_always_hits:
-                hit = hit | in_range
-            roll_crit = in_range & hit
+            in_range = no
+            if p.crit_low is not None:
+                in_range = natural >= p.crit_low
+                if p.natural_always_hits:
+                    hit = hit | in_range
+                roll_crit = in_range & hit
             out.set("to_hit", to_hit)
-            out.set("defence_stat", p.defence.value)
-            if steps.enabled:
-                _note_to_hit(p, steps, dice.text("to_hit"), to_hit, hit, in_range)
+            out.set("defence_stat", _full(n, p.defence.value))
+            if trace:
+                notes.to_hit(p, steps, dice.text("to_hit"), to_hit, hit, in_range)
         else:
             hit = np.ones(n, dtype=bool)
-            roll_crit = zeros
-            out.set("to_hit", null_int(True, 0))
-            out.set("defence_stat", null_int(True, 0))
-            clause = f"{PAGE}; status_effects.md Hard to Hit"
-            steps.note("auto_hit", p.why_auto[0].upper() + p.why_auto[1:], clause=clause, value="hit")
-        landed = zeros if p.unharmed else hit
-        if steps.when(hit) and p.unharmed:
-            steps.note(
-                "unharmed",
-                "Helpless, and the attack is not aimed at it alone: not harmed",
-                clause=CLAUSE_FALLING,
-                value=True,
-            )
+            out.set("to_hit", _full(n, NULL_INT))
+            out.set("defence_stat", _full(n, NULL_INT))
+            if trace:
+                notes.automatic(p, steps)
+        landed = no if p.unharmed else hit
+        if trace and p.unharmed:
+            notes.unharmed(steps, hit)
 
-        # Critical Hits.
-        critical = landed & (roll_crit | bool(p.other_crit)) if p.able_to_miss else zeros
-        if steps.enabled:
-            _note_critical(p, steps, landed, roll_crit, critical)
+        # Critical Hits: one critical whatever the sources, only for attacks that can normally miss.
+        if not p.able_to_miss:
+            critical = no
+        elif p.other_crit:
+            critical = landed
+        else:
+            critical = roll_crit & landed
+        if trace:
+            notes.critical(p, steps, landed, roll_crit, critical)
 
         # Damage.
-        if p.normal is not None and p.critical is not None:
-            damage = np.where(landed, np.where(critical, p.critical.final, p.normal.final), 0)
-            if steps.when(landed):
-                _note_damage(p, steps, p.critical if steps.when(critical) else p.normal, bool(steps.when(critical)))
-        else:
+        if p.normal is None or p.critical is None:
             damage = np.zeros(n, dtype=np.int64)
-            if steps.when(landed):
-                steps.note("damage", "The attack deals no damage", clause="rtw: Damage", value=0)
+        else:
+            damage = np.where(landed, np.where(critical, p.critical.final, p.normal.final), 0)
+        if trace:
+            notes.damage(p, steps, landed, critical, damage)
         out.set("result", np.where(hit, HIT, MISS))
         out.set("critical", critical)
         out.set("damage", damage)
-        out.set("hard_to_hit", HARD_TO_HIT_LEVELS.index(p.standing.level))
-        out.set("unharmed", hit & p.unharmed)
+        out.set("hard_to_hit", _full(n, HARD_TO_HIT_LEVELS.index(p.standing.level)))
+        out.set("unharmed", hit if p.unharmed else no)
 
-        # The additional effect.
+        # The additional effect: rolled To-Hit vs Concentration or Vitality, only when the attack landed.
         if p.effect is None:
-            out.set("effect_landed", null_code(True, 0))
-            out.set("effect_to_hit", null_int(True, 0))
+            out.set("effect_landed", _full(n, NULL_CODE))
+            out.set("effect_to_hit", _full(n, NULL_INT))
         elif p.effect.rolls:
             assert p.effect.defence is not None
-            eff_total = dice["effect"]["total"] + p.effect.bonus
-            effect_landed = landed & (eff_total >= p.effect.defence.value)
+            effect_total = dice["effect"]["total"] + p.effect.bonus
+            effect_landed = landed & (effect_total >= p.effect.defence.value)
             out.set("effect_landed", effect_landed)
-            out.set("effect_to_hit", null_int(~landed, eff_total))
-            if steps.enabled:
-                _note_effect(p, steps, dice.text("effect"), landed, eff_total, effect_landed)
+            out.set("effect_to_hit", np.where(landed, effect_total, NULL_INT))
+            if trace:
+                notes.effect(p, steps, dice.text("effect"), landed, effect_total, effect_landed)
         else:
             out.set("effect_landed", landed)
-            out.set("effect_to_hit", null_int(True, 0))
-            if steps.when(landed):
-                steps.note("effect", f"{p.effect.name}: {p.effect.why_auto}", clause=CLAUSE_EFFECT, value=True)
+            out.set("effect_to_hit", _full(n, NULL_INT))
+            if trace:
+                notes.effect(p, steps, "", landed, None, landed)
 
-        # State for the fight to apply: Durability, Peril, Falling in Battle.
-        self._state(p, out, steps, hit, landed, damage)
-        return out
-
-    @staticmethod
-    def _state(p: Plan, out: Outcome, steps: Steps, hit: BoolArray, landed: BoolArray, damage: IntArray) -> None:
-        target = p.target
-        used = landed if p.with_weapon else np.zeros_like(landed)
+        # State for a fight to apply: Durability, Peril, Falling in Battle.
+        used = landed if p.with_weapon else no
         out.set("durability_used", used)
-        out.set("burning_wear", used & p.burning)
-        out.set("frozen_ends", landed & target.frozen)
-        magic, stamina = p.attack.cost.magic, p.attack.cost.stamina
-        out.set("cost_spent", p.cost)
-        out.set("magic_spent", magic)
-        out.set("stamina_spent", stamina)
-        if steps.when(used):
-            text = "the weapon was used successfully: 1 Durability damage at the end of the encounter"
-            if p.burning:
-                text += "; Burning: it also loses 1 Durability for this foe"
-            steps.note("durability", text, clause=CLAUSE_DURABILITY, value=1)
-        if steps.when(~hit):
-            text = "a missed attack acts as if it never happened: no damage, no Durability lost, no effect"
-            steps.note("miss", text, clause=PAGE, value="miss")
-        if p.cost and steps.enabled:
-            paid = " and ".join(f"{v} {k}" for k, v in (("Magic", magic), ("Stamina", stamina)) if v)
-            steps.note("cost", f"cost spent: {paid}, hit or miss", clause=PAGE, value=p.cost)
-
+        out.set("burning_wear", used if p.burning else no)
+        out.set("frozen_ends", landed if target.frozen else no)
+        out.set("cost_spent", _full(n, p.cost))
+        after = None
         if target.health is None:
-            health = null_int(np.ones(out.n, dtype=bool), 0)
-            out.set("health_after", health)
-            out.set("peril", null_code(True, 0))
-            after = None
+            out.set("health_after", _full(n, NULL_INT))
         else:
             after = np.maximum(0, target.health - damage)
             out.set("health_after", after)
-            if target.hearts is None:
-                out.set("peril", null_code(True, 0))
-            else:
-                peril = after <= target.hearts
-                out.set("peril", peril)
-                if steps.when(landed):
-                    state = "in Peril" if bool(peril[0]) else "not in Peril"
-                    steps.note(
-                        "peril",
-                        "Health {before} - {damage} = {after} vs Hearts {hearts}: {state}",
-                        clause=CLAUSE_PERIL,
-                        value=peril,
-                        before=target.health,
-                        damage=damage,
-                        after=after,
-                        hearts=target.hearts,
-                        state=state,
-                    )
-
+        peril = None
+        if after is None or target.hearts is None:
+            out.set("peril", _full(n, NULL_CODE))
+        else:
+            peril = after <= target.hearts
+            out.set("peril", peril)
+        falls = no
         if target.helpless:
-            killed = landed & (damage > 0)
-            out.set("falls", null_code(~killed, PERISHES))
-            if steps.when(killed):
-                steps.note(
-                    "falls",
-                    "struck while Helpless by an attack aimed at it alone: it perishes",
-                    clause=f"{CLAUSE_FALLING}; status_effects.md Helplessness",
-                    value="perishes",
-                )
+            falls = landed & (damage > 0)
+            out.set("falls", np.where(falls, PERISHES, NULL_CODE))
         elif after is not None:
             falls = landed & (damage > 0) & (after == 0)
-            out.set("falls", null_code(~falls, p.fall_code))
-            if steps.when(falls):
-                steps.note("falls", _fall_text(p), clause=CLAUSE_FALLING, value=FALLS_LABELS[p.fall_code])
+            out.set("falls", np.where(falls, p.fall_code, NULL_CODE))
         else:
-            out.set("falls", null_code(True, 0))
+            out.set("falls", _full(n, NULL_CODE))
+        if trace:
+            notes.state(p, steps, hit, landed, used, damage, after, peril, falls)
+        return out
 
     def modifiers(self) -> Sequence[ModifierRow]:
         """The conditions a scenario can set, with what they do to the attack."""
@@ -353,110 +308,6 @@ class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
         return [ModifierRow(i, g, m, d) for i, g, m, d in rows]
 
 
-def _fall_text(p: Plan) -> str:
-    if p.target.hero:
-        return "0 Health: a Hero always falls Helpless"
-    if p.attack.mindless:
-        return "0 Health: the source cannot have whims, so the creature falls Helpless"
-    if p.attack.at_zero_health == "helpless":
-        return "0 Health: the attacker chooses to leave it Helpless"
-    return "0 Health: the attacker chooses that it perishes"
-
-
-def _note_standing(p: Plan, steps: Steps) -> None:
-    if p.standing.level != "none" or p.standing.reasons != ("not Hard to Hit",):
-        word = {"none": "not Hard to Hit", "hard": "Hard to Hit (-2)", "extreme": "Extremely Hard to Hit (-5)"}
-        steps.note(
-            "hard_to_hit",
-            f"{p.standing.text}: {word[p.standing.level]}",
-            clause=p.standing.clause,
-            value=p.standing.level,
-        )
-    if p.guard.reasons:
-        steps.note("guard_stats", "; ".join(p.guard.reasons), clause=CLAUSE_GUARD, value=p.guard.evasion)
-
-
-def _note_to_hit(p: Plan, steps: Steps, faces: str, to_hit: IntArray, hit: BoolArray, in_range: BoolArray) -> None:
-    assert p.defence is not None
-    acc = f"weapon ACC {p.weapon.acc}" if p.attacker.weapon is not None else "unarmed ACC 5"
-    word = "Extremely Hard to Hit" if p.standing.level == "extreme" else "Hard to Hit"
-    penalty = f" - {-p.penalty} ({word})" if p.penalty else ""
-    lead = ""
-    if p.attack.kind != "basic":
-        lead = f"a {p.attack.kind.capitalize()} vs a Hard-to-Hit target must roll: "
-    verdict = "hit" if bool(hit[0]) else "miss"
-    forced = p.natural_always_hits and bool(in_range[0]) and int(to_hit[0]) < p.defence.value
-    if forced:
-        verdict = "hit (a natural roll in the critical range always hits: option)"
-    steps.note(
-        "to_hit",
-        lead + "To-Hit {faces} + Accuracy {accuracy} + {acc}{penalty} = {total} vs {defence}: {verdict}",
-        clause=f"{PAGE} (decisions 1)",
-        value=verdict.split(" ")[0],
-        faces=faces,
-        accuracy=p.attacker.accuracy,
-        acc=acc,
-        penalty=penalty,
-        total=to_hit,
-        defence=p.defence.text,
-        verdict=verdict,
-    )
-
-
-def _note_critical(p: Plan, steps: Steps, landed: BoolArray, roll_crit: BoolArray, critical: BoolArray) -> None:
-    if not steps.when(landed):
-        return
-    reasons: list[str] = []
-    if bool(roll_crit[0]):
-        low = p.crit_low if p.crit_low is not None else 12
-        parts = ", ".join(p.weapon.range_parts)
-        window = "a natural 12" if low >= 12 else f"a natural {low}-12 (range +{12 - low}: {parts})"
-        reasons.append(f"{window} on a Basic Attack")
-    reasons.extend(p.other_crit)
-    if not reasons:
-        return
-    if bool(critical[0]):
-        one = " (several sources: still one Critical Hit)" if len(reasons) > 1 else ""
-        steps.note("critical", "Critical Hit: " + "; ".join(reasons) + one, clause=CLAUSE_CRIT, value=True)
-    else:
-        kind = p.attack.kind.capitalize()
-        text = f"no Critical Hit: a {kind} cannot normally miss, so it is not eligible ({'; '.join(reasons)})"
-        steps.note("critical", text, clause="rtw: Critical Hits", value=False)
-
-
-def _note_damage(p: Plan, steps: Steps, dmg: Damage, critical: bool) -> None:
-    assert p.raw is not None and p.crit_item is not None
-    steps.note(p.raw.step, p.raw.text + f" ({', '.join(p.types)})", clause=p.raw.clause, value=p.raw.total)
-    if critical:
-        steps.note(p.crit_item.step, p.crit_item.text, clause=p.crit_item.clause, value=p.crit_item.total)
-    for item in dmg.items:
-        steps.note(item.step, item.text, clause=item.clause, value=item.total)
-    steps.note("damage", f"Health lost: {dmg.final}", clause="rtw: Damage", value=dmg.final)
-
-
-def _note_effect(
-    p: Plan, steps: Steps, faces: str, landed: BoolArray, total: IntArray, effect_landed: BoolArray
-) -> None:
-    assert p.effect is not None and p.effect.defence is not None
-    if not steps.when(landed):
-        why = "the Helpless creature is not harmed" if p.unharmed else "the attack missed, so the effect misses too"
-        steps.note(
-            "effect",
-            f"{p.effect.name}: not rolled, {why}",
-            clause=CLAUSE_EFFECT,
-            value=False,
-        )
-        return
-    verdict = "lands" if bool(effect_landed[0]) else "misses (the damage still stands)"
-    steps.note(
-        "effect",
-        "{effect}: To-Hit {faces} + {bonus} = {total} vs {defence}: {verdict}",
-        clause=CLAUSE_EFFECT + " (decisions 1)",
-        value=effect_landed,
-        effect=p.effect.name,
-        faces=faces,
-        bonus=p.effect.bonus,
-        total=total,
-        defence=p.effect.defence.text,
-        verdict=verdict,
-    )
+def _full(n: int, value: int) -> IntArray:
+    """A constant column (cheaper than letting the outcome broadcast a scalar)."""
+    return np.full(n, value, dtype=np.int64)
