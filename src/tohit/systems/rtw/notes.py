@@ -214,9 +214,13 @@ def state(
             state=_pick(peril, "in Peril", "not in Peril"),
         )
     if target.helpless:
-        text = "struck while Helpless by an attack aimed at it alone: it perishes"
+        text = "struck while Helpless by an attack aimed at it alone: it perishes (even a Hero)"
         clause = f"{CLAUSE_FALLING}; status_effects.md Helplessness"
         _note(steps, "falls", text, clause=clause, value="perishes", where=falls)
+        if not p.finishes:
+            why = "the source has no whims" if p.attack.mindless else "the attacker chooses to spare it"
+            text = f"Helpless, but {why}: it stays Helpless"
+            _note(steps, "falls", text, clause=CLAUSE_FALLING, value=None, where=landed)
     else:
         _note(steps, "falls", fall_text(p), clause=CLAUSE_FALLING, value=FALLS_LABELS[p.fall_code], where=falls)
 
