@@ -1,8 +1,9 @@
 """Reclaim the Wild benchmarks (issue #3): odds vs icepool, simulate vs raw 2d6 generation, roll vs d20.
 
 The odds rows time `tohit.engine.odds.odds` (the whole report: every field's exact distribution, per target)
-against icepool building the same per-target distribution from scratch: the To-Hit 2d6 (and the effect 2d6)
-mapped through the same rules, written here as a plain scalar function.
+against icepool building the same per-target joint distribution from scratch: the To-Hit 2d6 (and the effect
+2d6) mapped through the same rules, written here as a plain scalar function that reads the scenario (as a
+general rules function must), checked to agree with tohit before timing.
 """
 
 from __future__ import annotations
@@ -37,25 +38,34 @@ WITH_EFFECT: dict[str, Any] = {
 }
 
 
-def rules(attack: dict[str, Any], target: dict[str, Any], natural: int, effect: int | None) -> tuple[Any, ...]:
-    """The Basic Attack's outcome for one To-Hit 2d6 (and effect 2d6): result, damage, critical, effect_landed,
-    peril, falls, durability_used, cost_spent (reclaim-the-wild.md; decisions 1-4)."""
+def rules(data: dict[str, Any], target: dict[str, Any], natural: int, effect: int | None) -> tuple[Any, ...]:
+    """A Basic Attack's outcome for one To-Hit 2d6 (and effect 2d6), read from the scenario like tohit reads it:
+    (result, damage, critical, effect_landed, peril, falls, durability_used, cost_spent). Covers what the
+    benchmark scenarios use: Hard to Hit, the critical range, Weapon + k x Trait, Vulnerability, Defense,
+    Resistance, Deflect, an effect vs Vitality, Health and Hearts (reclaim-the-wild.md; decisions 1-4, 8)."""
+    attacker, attack = data["attacker"], data["attack"]
+    weapon = attacker["weapon"]
     penalty = {"none": 0, "hard": -2, "extreme": -5}[target.get("hard_to_hit", "none")]
-    bonus = 2 + SWORD["acc"] + penalty
+    bonus = attacker["accuracy"] + weapon["acc"] + penalty
     hit = natural + bonus >= target["evasion"]
-    critical = hit and natural >= 12 - SWORD["crit_range"]
+    critical = hit and natural >= 12 - weapon.get("crit_range", 0)
     damage = 0
     if hit:
-        raw = SWORD["attack_power"] + 2 * 3 + (SWORD["attack_power"] if critical else 0)
-        vulnerable = "sharp" in target.get("vulnerable", [])
+        formula = attack["damage"]
+        power = weapon["attack_power"]
+        raw = power + formula["multiplier"] * attacker[formula["trait"]] + (power if critical else 0)
+        kind = weapon["damage_type"]
+        vulnerable = kind in target.get("vulnerable", [])
         raw += 4 if vulnerable else 0
         raw -= target.get("defense", 0)
+        raw -= target.get("resistance", {}).get(kind, 0) * (1 if vulnerable else 2)
         if target.get("reaction", "none") != "none":
             raw = max(raw, 0) // 2
         damage = max(raw, 4 if vulnerable else 1)
     landed: bool | None = None
     if effect is not None:
-        landed = hit and effect + bonus >= max(target["vitality"], target["evasion"])
+        stat = attack["effect"]["against"]
+        landed = hit and effect + bonus >= max(target[stat], target["evasion"])
     peril = falls = None
     if "health" in target:
         after = max(0, target["health"] - damage)
@@ -66,13 +76,12 @@ def rules(attack: dict[str, Any], target: dict[str, Any], natural: int, effect: 
 
 def icepool_odds(data: dict[str, Any]) -> list[Any]:
     """Per target, the joint distribution of every reported field, built by icepool from the dice up."""
-    attack = data["attack"]
     out = []
     for target in data["targets"]:
-        if "effect" in attack:
-            die = icepool.map(lambda a, b, t=target: rules(attack, t, a, b), 2 @ icepool.d6, 2 @ icepool.d6)
+        if "effect" in data["attack"]:
+            die = icepool.map(lambda a, b, t=target: rules(data, t, a, b), 2 @ icepool.d6, 2 @ icepool.d6)
         else:
-            die = (2 @ icepool.d6).map(lambda a, t=target: rules(attack, t, a, None))
+            die = (2 @ icepool.d6).map(lambda a, t=target: rules(data, t, a, None))
         out.append(die)
     return out
 
