@@ -1,0 +1,7 @@
+"""Reclaim the Wild (shared/rules/reclaim-the-wild.md): the attack rules; the tactical grid feeds its conditions."""
+
+from tohit.systems.rtw.rules import ReclaimTheWild
+
+SYSTEM = ReclaimTheWild()
+
+__all__ = ["SYSTEM", "ReclaimTheWild"]
