@@ -88,3 +88,13 @@ def test_detail_roles_feed_only_fields_that_odds_do_not_report(path: object) -> 
                 for f in system.fields:
                     if f.in_odds:
                         assert (varied[f.name] == table.outcome[f.name]).all(), f"{name} changes {f.name}"
+
+
+@pytest.mark.parametrize("rows", [10, 257, 5000])
+def test_group_sum_paths_agree_small_and_large(rows: int) -> None:
+    """The plain-dict path (small tables) and the sliced-bincount path (large ones) give the same sums."""
+    rng = np.random.default_rng(rows)
+    values = rng.integers(-30, 30, size=rows).astype(np.int64)
+    values[::7] = NULL_INT
+    weights = rng.integers(1, 2**60, size=rows, dtype=np.int64)
+    assert group_sum(values, weights) == slow_group_sum(values.tolist(), weights.tolist())
