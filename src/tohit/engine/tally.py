@@ -21,6 +21,8 @@ SLICE_MASK = (1 << SLICE_BITS) - 1
 def group_sum(values: npt.NDArray[np.int64], weights: npt.NDArray[Any]) -> dict[int, int]:
     """Sum of `weights` per distinct value of `values`, exactly (int64 or Python ints).
 
+    int64 weights must sum below 2^62, as a joint table's do (larger totals are kept as Python ints).
+
     Small value ranges with int64 weights use `bincount` on 21-bit slices of the weights: each slice sum
     stays below 2^53, so the float64 sums are exact, and the slices recombine as integers.
     """
