@@ -15,6 +15,7 @@ isolated}`) there is no map and the page's Abstract Combat counts limit the targ
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -75,9 +76,14 @@ class Tactical:
     range_text: str | None = None
 
 
+#: pydantic names the tag of a range in an error's location ("attack.range.cone.direction"): dropped.
+RANGE_TAG = re.compile(r"(range)\.(?:" + "|".join([*RULES_RANGE, "weapon"]) + r")(?=\.|$)")
+
+
 def _fail(exc: InputError, prefix: str | None = None) -> NoReturn:
     located = exc.located(field_prefix=prefix) if prefix else exc
-    raise ValueError(f"{located.field}: {located.message}" if located.field else located.message)
+    where = RANGE_TAG.sub(r"\1", located.field) if located.field else None
+    raise ValueError(f"{where}: {located.message}" if where else located.message)
 
 
 def _check(model: Any, data: Any, prefix: str) -> Any:
