@@ -206,7 +206,7 @@ def test_rtw_abstract_combat_counts() -> None:
     assert roll(loaded, seed=1).to_json()["abstract"] == {"most_targets": 3}
     with pytest.raises(Exception, match="test: targets: c is isolated"):
         scenario({**base, "abstract": {"close_together": True, "isolated": ["c"]}})
-    with pytest.raises(Exception, match="test: abstract.isolated\\[0\\]: 'z' is not one of the targets"):
+    with pytest.raises(Exception, match=r"test: abstract\.isolated\[0\]: 'z' is not one of the targets"):
         scenario({**base, "abstract": {"isolated": ["z"]}})
     with pytest.raises(Exception, match="test: abstract: abstract combat has no map"):
         scenario({**base, "map": {"rows": ["..."]}})
@@ -217,7 +217,7 @@ def test_rtw_abstract_combat_counts() -> None:
     [
         (lambda d: d["combatants"][1].update(position=[9, 0]), "combatants[1].position"),
         (lambda d: d["combatants"][1].update(position=[3, 1]), "combatants[1].position"),
-        (lambda d: d["combatants"][2].update(position=[3, 2]), "combatants[2].position"),
+        (lambda d: d["combatants"][3].update(position=[3, 2]), "combatants[3].position"),
         (lambda d: d["attack"]["range"].update(type="cube"), "attack.range"),
         (lambda d: d["attack"]["range"].update(direction="up"), "attack.range.direction"),
         (lambda d: d["attack"].update(range={"type": "blast", "size": 2, "at": [5, 0]}), "attack.range.at"),
