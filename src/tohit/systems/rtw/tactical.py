@@ -3,11 +3,12 @@
 A scenario may hold a `map`, its `combatants` (the attacker among them, by name) and an `attack.range`
 given as a mapping (`{type: cone, size: 3, direction: east}`). Before the rules see the scenario, the
 grid layer (`tohit.core.grid`) works out the squares the range covers and the creatures it affects; the
-scenario's `targets` become those creatures (each needs an entry with its stats, by name; a Swarm picked
-twice is two targets, "Keese (2)"), a target behind cover (decisions 7) or, for a Projectile with a foe
-adjacent, every foe, is Hard to Hit, and `attack.area` tells the rules whether the attack is aimed at one
-creature alone (a Helpless creature is harmed only then). With `abstract: true` (or `{close_together,
-isolated}`) there is no map and the page's Abstract Combat counts limit the targets.
+scenario's `targets` become those creatures (stats from the targets entry of the same name; a creature
+with no entry is reported as `unresolved`; a Swarm picked twice is two targets, "Keese (2)"), a target
+behind cover (decisions 7) or, for a Projectile with a foe adjacent, every foe, is Hard to Hit, and
+`attack.area` tells the rules whether the attack is aimed at one creature alone (a Helpless creature is
+harmed only then). With `abstract: true` (or `{close_together, isolated}`) there is no map and the page's
+Abstract Combat counts limit the targets.
 
 `roll`, `odds` and `simulate` add `squares` (and `range`, `cover_rule`) to their JSON, and per target
 `cover`: null, or the blocked line, the solid square it crosses and the squares used.
@@ -74,6 +75,8 @@ class Tactical:
     #: Abstract combat: the most targets the range can hit.
     most_targets: int | None = None
     range_text: str | None = None
+    #: Creatures the attack reaches that have no entry in targets (no stats): not resolved.
+    unresolved: list[str] = field(default_factory=list)
 
 
 #: pydantic names the tag of a range in an error's location ("attack.range.cone.direction"): dropped.
@@ -97,10 +100,22 @@ def _check(model: Any, data: Any, prefix: str) -> Any:
 
 
 def grid_range(data: dict[str, Any]) -> AnyRange | None:
-    """The attack's range as a grid range model, when the file gives it as a mapping."""
+    """The attack's range as a grid range model, when the file gives it as a mapping (or, in a scenario
+    written back out, as `grid_range`)."""
     attack = data.get("attack")
     raw = attack.get("range") if isinstance(attack, dict) else None
-    return _check(GRID_RANGE, raw, "attack.range") if isinstance(raw, dict) else None
+    if isinstance(raw, dict):
+        return _check(GRID_RANGE, raw, "attack.range")
+    saved = data.get("grid_range")
+    return _check(GRID_RANGE, saved, "grid_range") if isinstance(saved, dict) else None
+
+
+def _saved(rng: AnyRange) -> dict[str, Any]:
+    return rng.model_dump(mode="json", exclude_none=True)
+
+
+#: A Swarm picked more than once: "Keese (2)" stands for the combatant "Keese".
+REPEAT = re.compile(r"^(?P<name>.+) \((?P<k>[0-9]+)\)$")
 
 
 def battlefield(data: dict[str, Any]) -> tuple[Battlefield, str, CoverRule]:
@@ -156,22 +171,30 @@ def place(data: dict[str, Any]) -> dict[str, Any]:
     for i, t in enumerate(data.get("targets") or []):
         if not isinstance(t, dict) or not isinstance(t.get("name"), str):
             continue
-        if not view.field.has(t["name"]):
-            raise ValueError(f"targets[{i}].name: {t['name']!r} is not among the combatants")
-        if t["name"] == view.user:
-            raise ValueError(f"targets[{i}].name: {t['name']!r} is the attacker")
-        entries[t["name"]] = t
+        name = t["name"]
+        repeat = REPEAT.match(name)
+        if repeat and not view.field.has(name) and view.field.has(repeat["name"]):
+            entries.setdefault(repeat["name"], t)  # a Swarm's second pick, written back out
+            continue
+        if not view.field.has(name):
+            raise ValueError(f"targets[{i}].name: {name!r} is not among the combatants")
+        if name == view.user:
+            raise ValueError(f"targets[{i}].name: {name!r} is the attacker")
+        entries[name] = t
     options = data.get("options") if isinstance(data.get("options"), dict) else {}
     several = bool((options or {}).get("several_hard_to_hit_sources_are_extreme"))
     targets: list[dict[str, Any]] = []
     creature_of: dict[str, str] = {}
     seen: dict[str, int] = {}
+    unresolved = [name for name in view.reach.distinct if name not in entries]
+    if len(unresolved) == len(view.reach.distinct):
+        raise ValueError(
+            f"targets: the {view.describe()} reaches {', '.join(unresolved)}, with no entry in targets: give"
+            " their stats (a targets entry named after the combatant)"
+        )
     for name in hits:
         if name not in entries:
-            raise ValueError(
-                f"targets: {name} is in the {view.describe()} but has no entry in targets (give its stats, named"
-                f" {name!r})"
-            )
+            continue
         seen[name] = seen.get(name, 0) + 1
         target_name = name if seen[name] == 1 else f"{name} ({seen[name]})"
         entry = {**entries[name], "name": target_name}
@@ -184,7 +207,8 @@ def place(data: dict[str, Any]) -> dict[str, Any]:
         targets.append(entry)
         creature_of[target_name] = name
     attack = {**data["attack"], "range": rules_range(view.reach.range), "area": len(view.reach.distinct) > 1}
-    return {**data, "attack": attack, "targets": targets, "tactical": Tactical(view, creature_of)}
+    tactical = Tactical(view, creature_of, unresolved=unresolved)
+    return {**data, "attack": attack, "targets": targets, "grid_range": _saved(view.reach.range), "tactical": tactical}
 
 
 def abstract(data: dict[str, Any], rng: AnyRange | None) -> dict[str, Any]:
@@ -209,6 +233,7 @@ def abstract(data: dict[str, Any], rng: AnyRange | None) -> dict[str, Any]:
         most, text = abstract_targets(rng, spec.close_together), None
         problem = abstract_problem(rng, names, spec.close_together, spec.isolated)
         attack["range"] = rules_range(rng)
+        data = {**data, "grid_range": _saved(rng)}
     if problem:
         raise ValueError(f"targets: {problem}")
     attack["area"] = len(names) > 1 or bool(attack.get("area"))
@@ -234,7 +259,7 @@ def prepare(data: Any) -> Any:
     if wants_abstract:
         return abstract(data, rng)
     if rng is not None:
-        return {**data, "attack": {**data["attack"], "range": rules_range(rng)}}
+        return {**data, "attack": {**data["attack"], "range": rules_range(rng)}, "grid_range": _saved(rng)}
     return data
 
 
@@ -259,6 +284,11 @@ class TacticalScenario(Scenario[Attacker, Attack, Target, TacticalOptions]):
     )
     abstract: AbstractSpec | None = Field(
         default=None, description="Abstract combat (no map): true, or {close_together, isolated}."
+    )
+    grid_range: Range | None = Field(
+        default=None,
+        description="The attack's range as placed on the grid; filled in from attack.range when that is a"
+        " mapping (give attack.range, not this).",
     )
     tactical: SkipJsonSchema[Tactical | None] = Field(default=None, exclude=True)
 
@@ -287,7 +317,7 @@ class TacticalReclaimTheWild(ReclaimTheWild):
         if t is None:
             return {}
         if t.view is not None:
-            return t.view.to_json()
+            return {**t.view.to_json(), "unresolved": t.unresolved}
         return {"abstract": {"most_targets": t.most_targets}}
 
     def target_json(self, scenario: Any, target: Any) -> dict[str, Any]:
