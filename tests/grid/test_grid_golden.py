@@ -360,3 +360,60 @@ def test_grid_squares_within_2_of_large() -> None:
         """
     art = parse(expected)
     check(expected, areas.within(art.board, art.user, 2), 28)
+
+
+def test_grid_line_3_from_huge_runs_from_its_facing_square() -> None:
+    expected = """
+        ......
+        @@@...
+        @@@xxx
+        @@@...
+        ......
+        """
+    art = parse(expected)
+    check(expected, areas.line(art.board, art.user, (2, 2), "east", 3), 3)
+
+
+def test_grid_blast_2_beside_a_large_user() -> None:
+    expected = """
+        .....
+        @@xx.
+        @@xx.
+        .....
+        """
+    art = parse(expected)
+    check(expected, areas.blast(art.board, art.user, (2, 1), 2), 4)
+
+
+def test_grid_melee_ring_around_medium_and_huge() -> None:
+    """Melee reaches the squares cardinally or diagonally adjacent: 8 around Medium, 16 around Huge."""
+    expected = """
+        xxx
+        x@x
+        xxx
+        """
+    art = parse(expected)
+    check(expected, areas.ring(art.board, art.user), 8)
+    expected = """
+        .xxxxx
+        .x@@@x
+        .x@@@x
+        .x@@@x
+        .xxxxx
+        """
+    art = parse(expected)
+    check(expected, areas.ring(art.board, art.user), 16)
+
+
+def test_grid_projectile_path_from_centre_to_centre() -> None:
+    """Projectile X: the path from the centre of the user's square to the centre of the target's."""
+    from tohit.core.grid.reach import path_squares
+
+    expected = """
+        @x......
+        .xxx....
+        ....xxx.
+        ......xT
+        """
+    check(expected, path_squares((0, 0), (7, 3)), 8)  # through the corner (4, 2): neither square beside it
+    assert path_squares((0, 0), (3, 3)) == [(1, 1), (2, 2)]  # through corners only: the diagonal squares

@@ -89,6 +89,10 @@ def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> 
         out = {
             **view.to_json(),
             "reached": view.reach.distinct if view.reach is not None else [],
+            "creatures": [
+                {"name": c.name, "side": c.side, "position": [c.footprint.x, c.footprint.y], "size": c.size}
+                for c in view.field.creatures
+            ],
             "cover": covers_json(view),
         }
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
@@ -104,15 +108,22 @@ def aim_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> 
 
     data, view = _guard(lambda: load_view(file, placed=False))
     start = time.perf_counter()
-    ranked = _guard(lambda: _rank(data, view, Aimer, str(file)))
+    aimer = Aimer(data, view)
+    ranked = _guard(lambda: _rank(aimer, str(file)))
     seconds = time.perf_counter() - start
+    unresolved = sorted(aimer.unresolved)
     if not ranked:
         _fail(f"{file}: attack.range: no placement of the {view.describe()} reaches a creature")
     best = GridView(view.field, view.user, ranked[0].reach.range, view.rule, ranked[0].reach, view.covers)
     if png is not None:
         _guard(lambda: _png(best, png, f"best: {best.describe()}"))
     if as_json:
-        out = {"tried": len(ranked), "seconds": seconds, "best": [a.to_json() for a in ranked[:TOP]]}
+        out = {
+            "tried": len(ranked),
+            "seconds": seconds,
+            "best": [a.to_json() for a in ranked[:TOP]],
+            "unresolved": unresolved,
+        }
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
         return
     table = Table(
@@ -133,14 +144,16 @@ def aim_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> 
         )
     console = render.console()
     console.print(table)
+    if unresolved:
+        console.print(f"no targets entry, counted as 0: {', '.join(unresolved)}", style="yellow")
     console.print(board_text(best))
     if png is not None:
         console.print(f"wrote {png}")
 
 
-def _rank(data: dict[str, Any], view: GridView, aimer: Any, source: str) -> Any:
+def _rank(aimer: Any, source: str) -> Any:
     try:
-        return aimer(data, view).rank()
+        return aimer.rank()
     except InputError as exc:
         raise exc.located(source=source) from None
 

@@ -2,9 +2,10 @@
 
 Each creature's expected damage is the mean of its exact damage distribution (`engine.odds` on the same
 rules), given what the placement makes of it: Hard to Hit from cover or from a Projectile with a foe
-adjacent, and whether the attack is aimed at it alone (a Helpless creature is harmed only then). A
-placement scores the expected damage to foes minus the expected damage to allies, as a Fraction. The
-values are cached per (creature, Hard to Hit, alone, rules range), so a placement costs a sum.
+adjacent, and whether the attack is aimed at it alone (a Helpless creature is harmed only then); a
+creature with no targets entry counts 0 and is reported as unresolved. A placement scores the expected
+damage to foes minus the expected damage to allies, as a Fraction. The values are cached per (creature,
+Hard to Hit, alone, rules range), so a placement costs a sum.
 
 X Targets (or Squares) within Y: every choice is tried while there are at most `MAX_CHOICES`; beyond
 that, the X best creatures (or squares) one by one, which is exact for targets since each target's
@@ -66,6 +67,8 @@ class Aimer:
             t["name"]: t for t in data.get("targets") or [] if isinstance(t, dict) and isinstance(t.get("name"), str)
         }
         self.cache: dict[tuple[str, str, bool, str], Fraction] = {}
+        #: Creatures some placement reaches that have no targets entry (no stats): counted as 0.
+        self.unresolved: set[str] = set()
 
     def hard_level(self, name: str, placed: AnyRange) -> str:
         view = self.view
@@ -82,10 +85,8 @@ class Aimer:
     def expected(self, name: str, placed: AnyRange, alone: bool) -> Fraction:
         """Exact expected damage to `name` from this attack, as placed."""
         if name not in self.entries:
-            raise InputError(
-                f"{name} can be reached by the attack but has no entry in targets (give its stats, named {name!r})",
-                field="targets",
-            )
+            self.unresolved.add(name)
+            return Fraction(0)
         key = (name, self.hard_level(name, placed), alone, rules_range(placed))
         if key not in self.cache:
             self.cache[key] = self._odds(name, key[1], alone, key[3])
