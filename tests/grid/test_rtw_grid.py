@@ -196,6 +196,7 @@ def test_rtw_grid_chi_square_sampled_vs_exact() -> None:
         (lambda d: d.update(targets=d["targets"][2:]), "targets", "reaches Bokoblin, Moblin, with no entry in targets"),
         (lambda d: d["attacker"].update(name="Ganon"), "attacker.name", "not among the combatants"),
         (lambda d: d.update(options={"cover_rule": "some"}), "options.cover_rule", "any_line or best_corner"),
+        (lambda d: d["targets"][1].update(evasion=-1), "targets[1].evasion", "greater than or equal to 0"),
         (lambda d: d["attack"]["range"].update(direction="west"), "attack.range", "affects no creature"),
     ],
 )

@@ -126,8 +126,11 @@ def aim_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> 
         }
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
         return
+    kind = view.range.type.replace("_", " ").capitalize() + (
+        f" {view.range.size}" if hasattr(view.range, "size") else ""
+    )
     table = Table(
-        title=f"best placements of {view.describe()} ({len(ranked)} reaching a creature); expected damage, exact",
+        title=f"best placements of the {kind} ({len(ranked)} reaching a creature); expected damage, exact",
         show_edge=False,
     )
     for col in ("#", "placement", "foes", "allies", "damage to foes", "damage to allies", "score"):

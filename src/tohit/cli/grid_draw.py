@@ -138,6 +138,8 @@ def board_png(view: GridView, path: Path, title: str | None = None) -> None:
     ax.set_yticks(range(y0, y1 + 2, max(1, (h + 9) // 10)))
     ax.grid(True, color="#dddddd", lw=0.5)
     ax.set_title(title or f"{view.describe()} (cover: {view.rule})", fontsize=10)
+    names = ", ".join(f"{label[c.name]} {c.name}" for c in bf.creatures)
+    ax.set_xlabel(names if len(names) < 160 else names[:157] + "...", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

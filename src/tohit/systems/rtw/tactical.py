@@ -171,6 +171,7 @@ def place(data: dict[str, Any]) -> dict[str, Any]:
     for i, t in enumerate(data.get("targets") or []):
         if not isinstance(t, dict) or not isinstance(t.get("name"), str):
             continue
+        _check(Target, t, f"targets[{i}]")  # errors name the entry as the file has it
         name = t["name"]
         repeat = REPEAT.match(name)
         if repeat and not view.field.has(name) and view.field.has(repeat["name"]):
