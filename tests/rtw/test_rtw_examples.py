@@ -120,3 +120,14 @@ def test_rtw_examples_cover_every_worked_example() -> None:
     """Issue #3: at least one bundled example per worked example."""
     names = {p.name for p in EXAMPLE_FILES}
     assert {"sneak-attack.yaml", "critical-range.yaml", "vulnerable-resistance.yaml", "off-balance.yaml"} <= names
+
+
+def test_rtw_modifiers_and_schema_commands() -> None:
+    """`tohit modifiers rtw` lists the conditions; `tohit schema rtw` gives the scenario's JSON Schema."""
+    mods = CliRunner().invoke(app, ["modifiers", "rtw", "--json"])
+    assert mods.exit_code == 0
+    ids = {row["id"] for row in json.loads(mods.stdout)}
+    assert {"hard_to_hit: hard", "blinded", "prone", "reaction: parry", "vulnerable"} <= ids
+    schema = CliRunner().invoke(app, ["schema", "rtw"])
+    assert schema.exit_code == 0
+    assert "Hard to Hit" in schema.stdout and "crit_range" in schema.stdout

@@ -131,6 +131,18 @@ def test_rtw_helpless_creature_is_killed_only_by_an_attack_aimed_at_it_alone() -
     assert exact(rtw(target=target)).probability("falls", "perishes") == 1
 
 
+def test_rtw_finishing_a_helpless_creature_is_the_attackers_choice() -> None:
+    """Falling in Battle: a Helpless creature "can be killed" by an attack at it alone — a choice: an attacker who
+    spares it (`at_zero_health: helpless`), or a source with no whims, leaves it Helpless."""
+    target = {"health": 0, "hearts": 3, "helpless": True}
+    spared = rtw(attack={"at_zero_health": "helpless"}, target=target, to_hit=[4, 4])
+    assert (roll_row(spared)["result"], roll_row(spared)["falls"]) == ("hit", None)
+    assert "the attacker chooses to spare it: it stays Helpless" in roll_text(spared)
+    trap = rtw(attack={"mindless": True}, target=target, to_hit=[4, 4])
+    assert roll_row(trap)["falls"] is None
+    assert "the source has no whims" in roll_text(trap)
+
+
 def test_rtw_area_attack_does_not_harm_a_helpless_creature() -> None:
     """Falling in Battle: "A Helpless foe will not be further harmed by an AoE that merely happens to catch them in
     the blast while hitting other targets." Also an attack at several targets."""

@@ -24,6 +24,14 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
 
+def _note(steps: Steps, name: str, text: str, *, clause: str, value: Any, where: BoolArray, **values: Any) -> None:
+    """`steps.note` for the attacks in `where`: skipped when none, unmasked when all (the cheap common cases)."""
+    if bool(where.all()):
+        steps.note(name, text, clause=clause, value=value, **values)
+    elif bool(where.any()):
+        steps.note(name, text, clause=clause, value=value, where=where, **values)
+
+
 def _pick(mask: BoolArray, yes: str, no: str) -> Any:
     """Per attack: `yes` where `mask`, else `no` (an object array, or one str when all agree)."""
     if bool(mask.all()):
@@ -82,7 +90,7 @@ def automatic(p: Plan, steps: Steps) -> None:
 
 def unharmed(steps: Steps, hit: BoolArray) -> None:
     text = "Helpless, and the attack is not aimed at it alone: not harmed"
-    steps.note("unharmed", text, clause=CLAUSE_FALLING, value=True, where=hit)
+    _note(steps, "unharmed", text, clause=CLAUSE_FALLING, value=True, where=hit)
 
 
 def critical(p: Plan, steps: Steps, landed: BoolArray, roll_crit: BoolArray, crit: BoolArray) -> None:
@@ -103,7 +111,8 @@ def critical(p: Plan, steps: Steps, landed: BoolArray, roll_crit: BoolArray, cri
             + "; ".join(others)
             + (" (several sources: still one Critical Hit)" if len(others) > 1 else "")
         )
-        steps.note(
+        _note(
+            steps,
             "critical",
             "{why}",
             clause=CLAUSE_CRIT,
@@ -114,29 +123,31 @@ def critical(p: Plan, steps: Steps, landed: BoolArray, roll_crit: BoolArray, cri
     if not p.able_to_miss and others:
         kind = p.attack.kind.capitalize()
         text = f"no Critical Hit: a {kind} cannot normally miss, so it is not eligible ({'; '.join(others)})"
-        steps.note("critical", text, clause="rtw: Critical Hits", value=False, where=landed)
+        _note(steps, "critical", text, clause="rtw: Critical Hits", value=False, where=landed)
 
 
 def damage(p: Plan, steps: Steps, landed: BoolArray, crit: BoolArray, dealt: IntArray) -> None:
     if not bool(landed.any()):
         return
     if p.raw is None or p.crit_item is None or p.normal is None or p.critical is None:
-        steps.note("damage", "The attack deals no damage", clause="rtw: Damage", value=0, where=landed)
+        _note(steps, "damage", "The attack deals no damage", clause="rtw: Damage", value=0, where=landed)
         return
     raw = p.raw
-    steps.note(raw.step, raw.text + f" ({', '.join(p.types)})", clause=raw.clause, value=raw.total, where=landed)
+    _note(steps, raw.step, raw.text + f" ({', '.join(p.types)})", clause=raw.clause, value=raw.total, where=landed)
     crit_rows = landed & crit
-    steps.note(p.crit_item.step, p.crit_item.text, clause=p.crit_item.clause, value=p.crit_item.total, where=crit_rows)
+    _note(
+        steps, p.crit_item.step, p.crit_item.text, clause=p.crit_item.clause, value=p.crit_item.total, where=crit_rows
+    )
     _items(steps, p.normal, landed & ~crit)
     _items(steps, p.critical, crit_rows)
-    steps.note("damage", "Health lost: {dealt}", clause="rtw: Damage", value=dealt, where=landed, dealt=dealt)
+    _note(steps, "damage", "Health lost: {dealt}", clause="rtw: Damage", value=dealt, where=landed, dealt=dealt)
 
 
 def _items(steps: Steps, dmg: Damage, where: BoolArray) -> None:
     if not bool(where.any()):
         return
     for item in dmg.items:
-        steps.note(item.step, item.text, clause=item.clause, value=item.total, where=where)
+        _note(steps, item.step, item.text, clause=item.clause, value=item.total, where=where)
 
 
 def effect(
@@ -144,12 +155,13 @@ def effect(
 ) -> None:
     assert p.effect is not None
     why = "the Helpless creature is not harmed" if p.unharmed else "the attack missed, so the effect misses too"
-    steps.note("effect", f"{p.effect.name}: not rolled, {why}", clause=CLAUSE_EFFECT, value=False, where=~landed)
+    _note(steps, "effect", f"{p.effect.name}: not rolled, {why}", clause=CLAUSE_EFFECT, value=False, where=~landed)
     if total is None:
-        steps.note("effect", f"{p.effect.name}: {p.effect.why_auto}", clause=CLAUSE_EFFECT, value=True, where=landed)
+        _note(steps, "effect", f"{p.effect.name}: {p.effect.why_auto}", clause=CLAUSE_EFFECT, value=True, where=landed)
         return
     assert p.effect.defence is not None
-    steps.note(
+    _note(
+        steps,
         "effect",
         "{effect}: To-Hit {faces} + {bonus} = {total} vs {defence}: {verdict}",
         clause=CLAUSE_EFFECT + " (decisions 1)",
@@ -179,16 +191,17 @@ def state(
     text = "the weapon was used successfully: 1 Durability damage at the end of the encounter"
     if p.burning:
         text += "; Burning: it also loses 1 Durability for this foe"
-    steps.note("durability", text, clause=CLAUSE_DURABILITY, value=1, where=used)
+    _note(steps, "durability", text, clause=CLAUSE_DURABILITY, value=1, where=used)
     text = "a missed attack acts as if it never happened: no damage, no Durability lost, no effect"
-    steps.note("miss", text, clause=PAGE, value="miss", where=~hit)
+    _note(steps, "miss", text, clause=PAGE, value="miss", where=~hit)
     if p.cost:
         cost = p.attack.cost
         paid = " and ".join(f"{v} {k}" for k, v in (("Magic", cost.magic), ("Stamina", cost.stamina)) if v)
         steps.note("cost", f"cost spent: {paid}, hit or miss", clause=PAGE, value=p.cost)
     target = p.target
     if peril is not None and after is not None:
-        steps.note(
+        _note(
+            steps,
             "peril",
             "Health {before} - {dealt} = {after} vs Hearts {hearts}: {state}",
             clause=CLAUSE_PERIL,
@@ -201,11 +214,15 @@ def state(
             state=_pick(peril, "in Peril", "not in Peril"),
         )
     if target.helpless:
-        text = "struck while Helpless by an attack aimed at it alone: it perishes"
+        text = "struck while Helpless by an attack aimed at it alone: it perishes (even a Hero)"
         clause = f"{CLAUSE_FALLING}; status_effects.md Helplessness"
-        steps.note("falls", text, clause=clause, value="perishes", where=falls)
+        _note(steps, "falls", text, clause=clause, value="perishes", where=falls)
+        if not p.finishes:
+            why = "the source has no whims" if p.attack.mindless else "the attacker chooses to spare it"
+            text = f"Helpless, but {why}: it stays Helpless"
+            _note(steps, "falls", text, clause=CLAUSE_FALLING, value=None, where=landed)
     else:
-        steps.note("falls", fall_text(p), clause=CLAUSE_FALLING, value=FALLS_LABELS[p.fall_code], where=falls)
+        _note(steps, "falls", fall_text(p), clause=CLAUSE_FALLING, value=FALLS_LABELS[p.fall_code], where=falls)
 
 
 def fall_text(p: Plan) -> str:

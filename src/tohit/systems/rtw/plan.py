@@ -111,6 +111,8 @@ class Plan:
     with_weapon: bool
     burning: bool
     fall_code: int
+    #: A Helpless target struck by this attack (aimed at it alone) perishes: the attacker's choice, not a trap's.
+    finishes: bool
     cost: int
 
 
@@ -216,5 +218,6 @@ def make_plan(scenario: RtwScenario, target: Target) -> Plan:
         with_weapon=with_weapon,
         burning=burning,
         fall_code=fall_outcome(hero=target.hero, mindless=attack.mindless, choice=attack.at_zero_health),
+        finishes=attack.at_zero_health == "perish" and not attack.mindless,
         cost=attack.cost.magic + attack.cost.stamina,
     )

@@ -244,7 +244,8 @@ class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
             out.set("peril", peril)
         falls = no
         if target.helpless:
-            falls = landed & (damage > 0)
+            # Already fallen: an attack aimed at it alone may finish it, if the attacker so chooses.
+            falls = landed & (damage > 0) if p.finishes else no
             out.set("falls", np.where(falls, PERISHES, NULL_CODE))
         elif after is not None:
             falls = landed & (damage > 0) & (after == 0)
