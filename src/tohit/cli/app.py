@@ -220,6 +220,15 @@ def demo(
     guarded(lambda: run_demo(examples, n))
 
 
+def _register_grid() -> None:
+    from tohit.cli.grid import register
+
+    register(app)
+
+
+_register_grid()
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -103,6 +103,14 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
     def check(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT]) -> None:
         """Cross-field checks beyond the models; raise InputError(field=...) on a problem."""
 
+    def scenario_json(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT]) -> dict[str, Any]:
+        """Extra keys for the JSON of roll, odds and simulate (e.g. the squares a grid attack covers)."""
+        return {}
+
+    def target_json(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT], target: TargetT) -> dict[str, Any]:
+        """Extra keys for one target in that JSON (e.g. its cover)."""
+        return {}
+
     def depth(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT]) -> int:
         chosen = getattr(scenario.options, "depth", None)
         return self.default_depth if chosen is None else int(chosen)

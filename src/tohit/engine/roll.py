@@ -8,7 +8,7 @@ volley, a crowd of goblins): for systems with `batch_trace`, in one vectorised `
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -29,9 +29,11 @@ class TargetRoll:
     faces: dict[str, list[int]]
     forced: list[str]
     steps: list[Step]
+    #: Extra keys from the system (System.target_json), e.g. a target's cover on a grid.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, **self.row}
+        return {"name": self.name, **self.row, **self.extra}
 
 
 @dataclass
@@ -39,6 +41,8 @@ class RollResult:
     system: str
     seed: int
     targets: list[TargetRoll]
+    #: Extra keys from the system (System.scenario_json), e.g. the squares of a grid attack.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def target(self, name: str) -> TargetRoll:
         return next(t for t in self.targets if t.name == name)
@@ -50,6 +54,7 @@ class RollResult:
             "targets": [t.to_json() for t in self.targets],
             "dice": {t.name: t.faces for t in self.targets},
             "trace": [{"target": t.name, **s.to_json()} for t in self.targets for s in t.steps],
+            **self.extra,
         }
 
 
@@ -94,12 +99,14 @@ def _roll_batch(loaded: Loaded, n: int, rng: np.random.Generator, seed: int) -> 
         outcome = system.resolve(scenario, target, Dice(columns, text), trace)
         rows = outcome.rows(system.fields)
         forced_names = sorted(forced)
+        extra = system.target_json(scenario, target)
         names = list(roles)
         face_columns = [faces[name] for name in names]
         for i, (row, steps) in enumerate(zip(rows, trace.rows, strict=True)):
             row_faces = dict(zip(names, (col[i] for col in face_columns), strict=True))
-            per_target[i].append(TargetRoll(target.name, row, row_faces, forced_names, steps))
-    return [RollResult(system.id, seed, targets) for targets in per_target]
+            per_target[i].append(TargetRoll(target.name, row, row_faces, forced_names, steps, extra))
+    top = system.scenario_json(scenario)
+    return [RollResult(system.id, seed, targets, top) for targets in per_target]
 
 
 def _texts(items: list[str]) -> Any:

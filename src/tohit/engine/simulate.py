@@ -44,6 +44,8 @@ class TargetSim:
     n: int
     histograms: dict[str, Histogram]
     outcome: Outcome = field(repr=False)  # labels for decoding
+    #: Extra keys from the system (System.target_json), e.g. a target's cover on a grid.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def frequency(self, field_name: str, value: Any) -> int:
         return sum(c for v, c in self.histograms[field_name].items(self.outcome) if v == value)
@@ -73,6 +75,7 @@ class TargetSim:
                 "histogram": {str(v): c for v, c in sorted(dmg.items())},
             },
             "fields": fields,
+            **self.extra,
         }
 
 
@@ -83,6 +86,8 @@ class SimResult:
     seed: int
     method: str
     targets: list[TargetSim]
+    #: Extra keys from the system (System.scenario_json), e.g. the squares of a grid attack.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def target(self, name: str) -> TargetSim:
         return next(t for t in self.targets if t.name == name)
@@ -94,6 +99,7 @@ class SimResult:
             "seed": self.seed,
             "method": self.method,
             "targets": [t.to_json() for t in self.targets],
+            **self.extra,
         }
 
 
@@ -156,7 +162,7 @@ def simulate_target(
             if progress:
                 progress(m)
     assert labels_from is not None
-    return TargetSim(target.name, n, hists, labels_from)
+    return TargetSim(target.name, n, hists, labels_from, system.target_json(scenario, target))
 
 
 def simulate(
@@ -180,7 +186,7 @@ def simulate(
     if workers <= 1:
         rng = np.random.default_rng(seed)
         targets = [simulate_target(loaded, t, n, rng, method=method, progress=progress) for t in targets_in]
-        return SimResult(loaded.system.id, n, seed, method, targets)
+        return SimResult(loaded.system.id, n, seed, method, targets, loaded.system.scenario_json(loaded.scenario))
     shares = _shares(n, workers * TASKS_PER_WORKER)
     streams = np.random.SeedSequence(seed).spawn(len(shares))
     _SHARED["loaded"] = loaded
@@ -206,8 +212,8 @@ def simulate(
     for t, hists, lab in zip(targets_in, merged, labels, strict=True):
         stub = Outcome(0)
         stub.labels = lab
-        targets.append(TargetSim(t.name, n, hists, stub))
-    return SimResult(loaded.system.id, n, seed, method, targets)
+        targets.append(TargetSim(t.name, n, hists, stub, loaded.system.target_json(loaded.scenario, t)))
+    return SimResult(loaded.system.id, n, seed, method, targets, loaded.system.scenario_json(loaded.scenario))
 
 
 #: Tasks per worker process: enough for a progress bar and for balance, few enough to stay cheap.
