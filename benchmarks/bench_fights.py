@@ -44,9 +44,42 @@ def kaiser_fights() -> tuple[LoadedFight, LoadedFight, LoadedFight]:
     return duel, fight_from_dict(team, source="4v4"), duel
 
 
+def _fullplate(name: str, thac0: int, damage: str, ac: int) -> dict[str, Any]:
+    return {
+        "name": name,
+        "attacker": {"thac0": thac0, "damage_bonus": 1, "weapon": {"damage": damage}},
+        "target": {"ac": ac, "hp": 40},
+        "attacks": [{"name": "weapon"}],
+    }
+
+
+def fullplate_fights() -> tuple[LoadedFight, LoadedFight, LoadedFight]:
+    duel = {
+        "system": "fullplate",
+        "sides": [
+            {"name": "Knight", "combatants": [_fullplate("Knight", 15, "1d8", 3)]},
+            {"name": "Ogre", "combatants": [_fullplate("Ogre", 13, "2d6", 6)]},
+        ],
+    }
+    team = {
+        "system": "fullplate",
+        "sides": [
+            {
+                "name": "Company",
+                "policy": "weakest",
+                "combatants": [_fullplate(f"Knight {i}", 15 + i % 2, "1d8", 4) for i in range(4)],
+            },
+            {"name": "Orcs", "combatants": [_fullplate(f"Orc {i}", 16, "1d10", 6) for i in range(4)]},
+        ],
+    }
+    one = fight_from_dict(duel, source="fullplate 1v1")
+    return one, fight_from_dict(team, source="fullplate 4v4"), one
+
+
 #: Per system: (1-v-1, 4-v-4, 1-v-1 with 40 health each for --exact), and the plain Python fight.
 SYSTEMS: dict[str, tuple[Callable[[], tuple[LoadedFight, LoadedFight, LoadedFight]], Callable[..., Any]]] = {
     "kaiser": (kaiser_fights, fight_reference.kaiser_fight),
+    "fullplate": (fullplate_fights, fight_reference.fullplate_fight),
 }
 
 

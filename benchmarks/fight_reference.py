@@ -115,3 +115,83 @@ def kaiser_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
             target = foes[0]
         ap[actor] -= combs[actor].attacks[a].ap_cost
         attack(actor, a, target, -1)
+
+
+def _rounds(fight: Any, rng: random.Random, act: Any, standing: Any, health: list[int]) -> tuple[int, int]:
+    """One turn per standing combatant per round, file order with sides alternating; (winner or -1, rounds)."""
+    side = list(fight.roster.side)
+    size = len(side)
+    order = list(fight.file_order)
+    policy = list(fight.policy)
+
+    def over() -> int | None:
+        alive = {side[c] for c in range(size) if standing(c)}
+        if len(alive) <= 1:
+            return alive.pop() if alive else -1
+        return None
+
+    for rnd in range(1, fight.max_rounds + 1):
+        for c in order:
+            done = over()
+            if done is not None:
+                return done, rnd
+            if not standing(c):
+                continue
+            foes = [t for t in range(size) if side[t] != side[c] and standing(t)]
+            if policy[c] == "weakest":
+                target = min(foes, key=lambda t: (health[t], t))
+            elif policy[c] == "random":
+                target = foes[rng.randrange(len(foes))]
+            else:
+                target = foes[0]
+            act(c, target)
+        done = over()
+        if done is not None:
+            return done, rnd
+    return -1, fight.max_rounds
+
+
+def fullplate_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
+    """One FullPlate fight: THAC0 - d20 vs AC, natural 1 misses, natural-20 window with halvings, damage dice
+    + damage bonus + Enhancement (at least 1), HP down to 0. Plain melee attacks only (no circumstance rows,
+    ammunition, Special Defence or resistances): the bench and test fights use no more."""
+    combs = fight.combatants
+    hp = [c.target.hp for c in combs]
+    for c in combs:
+        entry = c.attacks[0]
+        t = c.target
+        if entry.attack.circumstances or t.circumstances or entry.attacker.ammunition or t.special_defence:
+            raise ValueError("the plain reference plays plain melee attacks only")
+        if t.resistance_pct or t.vulnerability_pct or t.flatfooted or t.defence or entry.attacker.to_hit_bonus:
+            raise ValueError("the plain reference plays plain melee attacks only")
+
+    def roll(expr: Any) -> int:
+        total = expr.constant
+        for term in expr.terms:
+            faces = sorted((rng.randint(1, term.sides) for _ in range(term.count)), reverse=term.highest)
+            total += term.sign * sum(faces[: term.keep])
+        return int(total)
+
+    def act(c: int, t: int) -> None:
+        weapon = combs[c].attacks[0].attacker.weapon
+        bonus = combs[c].attacks[0].attacker.damage_bonus
+        ac = combs[t].target.ac
+        nat = rng.randint(1, 20)
+        to_hit = combs[c].attacks[0].attacker.thac0 - weapon.enhancement - nat
+        if nat == 1:
+            return
+        short = to_hit - ac
+        if to_hit > ac and nat != 20:
+            return
+        damage = max(1, roll(weapon.dice) + bonus + weapon.damage_enhancement_value)
+        k = (short - 10 + 4) // 5 if nat == 20 and short > 10 else 0
+        if k:
+            whole = damage >> k
+            if whole == 0:
+                if 2 * damage < (1 << k):
+                    return  # below 0.5: a miss
+                whole = 1
+            damage = whole
+        hp[t] = max(0, hp[t] - damage)
+
+    return _rounds(fight, rng, act, lambda c: hp[c] > 0, hp)

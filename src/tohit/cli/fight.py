@@ -182,7 +182,8 @@ def narration_view(played: FightLog) -> Group:
         kind = event["kind"]
         if kind == "round":
             parts.append(Rule(f"Round {event.get('round')}"))
-            parts.append(Text(event["text"], style="dim"))
+            if event["text"] != f"Round {event.get('round')}":
+                parts.append(Text(event["text"], style="dim"))
         elif kind in ("attack", "counter"):
             parts.append(Text(f"#{event['n']} {event['text']}", style="bold"))
             for step in event.get("trace", []):

@@ -197,6 +197,8 @@ class LoadedFight:
     file_order: tuple[int, ...]
     policy: tuple[str, ...]
     focus: tuple[int, ...]
+    #: Per combatant, its place in the file ("sides[0].combatants[1]") for error messages.
+    paths: tuple[str, ...] = ()
     _scenarios: dict[tuple[int, int, int], Any] = field(default_factory=dict, repr=False)
     _roles: dict[tuple[int, int, int], dict[str, Role]] = field(default_factory=dict, repr=False)
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
@@ -284,10 +286,11 @@ def fight_from_dict(data: dict[str, Any], *, source: str = "<fight>") -> LoadedF
     roster = Roster(tuple(names), tuple(side_of), tuple(s.name for s in spec.sides))
     focus = tuple(-1 if c.focus is None else names.index(c.focus) for c in combatants)
     loaded = LoadedFight(
-        system, rules, spec, source, roster, combatants, _alternating(spec.sides), tuple(policy), focus
+        system, rules, spec, source, roster, combatants, _alternating(spec.sides), tuple(policy), focus, tuple(where)
     )
     foes = roster.foes()
     try:
+        rules.check(loaded)
         for c, comb in enumerate(combatants):
             for a in range(len(comb.attacks)):
                 for t in np.flatnonzero(foes[c]):

@@ -56,6 +56,10 @@ class FightRules(ABC):
     #: Turn order in words, for the docs and `tohit fight --help`.
     turn_order: ClassVar[str]
 
+    def check(self, fight: LoadedFight) -> None:
+        """Cross-field checks a fight needs beyond the system's (e.g. a health to fight with); raise
+        InputError(field="sides[0].combatants[1].target.hp") naming the field (`fight.paths[c]`)."""
+
     @abstractmethod
     def initial(self, fight: LoadedFight, combatant: int) -> dict[str, int]:
         """The starting per-combatant stats (every combatant gets the same keys)."""

@@ -1,0 +1,117 @@
+"""Rounds of one turn each: the turn structure most systems share (FullPlate, Reclaim the Wild, Last Odyssey,
+When Sky and Sea Were Not Named; Kaiser, with its AP, has its own).
+
+Each round, every combatant able to act takes one turn, in the round's order: the order in the file, sides
+alternating, unless the system sets an order per fight (an initiative roll). A step plays one turn in every
+fight of the batch; when a fight's round has no turn left, the next round starts in that step (the system's
+`round_start` hook), or the fight ends as a draw when `max_rounds` is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tohit.engine.fight.context import StepContext
+from tohit.engine.fight.model import LoadedFight
+from tohit.engine.fight.policy import choose_actions
+from tohit.engine.fight.rules import FightRules
+from tohit.engine.fight.state import BoolArray, IntArray, State
+
+
+class RoundRules(FightRules):
+    """One turn per combatant per round; subclasses say who can act and what a turn does."""
+
+    def fight_stats(self, fight: LoadedFight) -> dict[str, int]:
+        """`cursor`: the next slot of the round's order; `slot<k>`: who acts in slot k (per fight)."""
+        base = {"cursor": 0}
+        base.update({f"slot{k}": c for k, c in enumerate(fight.file_order)})
+        return base
+
+    # -- hooks -----------------------------------------------------------------------------------------------
+    def able(self, fight: LoadedFight, state: State) -> BoolArray:
+        """(fights, combatants): who can take a turn now (default: whoever is standing)."""
+        return self.standing(fight, state)
+
+    def round_start(self, ctx: StepContext, rows: IntArray) -> None:
+        """Events at the start of a round after the first (refills, a new initiative order); none by default."""
+
+    def options(self, ctx: StepContext, actor: IntArray) -> BoolArray:
+        """(fights, attacks, combatants): the attacks the actor may use on each foe (default: every attack it
+        has, on every standing foe)."""
+        fight = ctx.fight
+        who = np.maximum(actor, 0)
+        usable = self.usable(fight, ctx.state)[np.arange(ctx.n), who]  # (n, A)
+        foes = fight.roster.foes()[who] & self.standing(fight, ctx.state)
+        return usable[:, :, None] & foes[:, None, :]
+
+    def turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray) -> None:
+        """A turn: pick an attack and a foe by policy, and attack (systems may do more: skip, brace...)."""
+        options = self.options(ctx, actor)
+        idx, attack, target = choose_actions(ctx, acting, actor, options)
+        actor, acting = actor[idx], acting[idx] & (attack >= 0)
+        if acting.any():
+            self.attack(ctx, acting, actor, attack, target)
+
+    def attack(self, ctx: StepContext, mask: BoolArray, actor: IntArray, attack: IntArray, target: IntArray) -> None:
+        """Resolve the attack and apply what it does (subclasses)."""
+        raise NotImplementedError
+
+    # -- the step ------------------------------------------------------------------------------------------------
+    def step(self, ctx: StepContext) -> None:
+        slot, found = self._next(ctx)
+        new_round = ~found
+        if new_round.any():
+            late = new_round & ctx.last_round()
+            if late.any():
+                ctx.round_limit(late)
+                new_round &= ~late
+                found &= ~late
+            rows = np.flatnonzero(new_round)
+            if rows.size:
+                new = ctx.state.fight["round"][rows] + 1
+                ctx.emit(
+                    "round",
+                    [ctx.set("round", rows, new), ctx.set("cursor", rows, 0)],
+                    f"Round {int(new[0])}" if ctx.narrating else "",
+                    round=int(new[0]) if ctx.narrating else None,
+                )
+                self.round_start(ctx, rows)
+                slot2, found2 = self._next(ctx)
+                slot = np.where(new_round, slot2, slot)
+                found = np.where(new_round, found2, found)
+        acting = found
+        if not acting.any():
+            return
+        size = ctx.fight.roster.size
+        order = self.order(ctx.state, size)
+        actor = np.where(acting, order[np.arange(ctx.n), np.minimum(slot, size - 1)], -1)
+        ctx.emit("turn", [ctx.set("cursor", acting, slot + 1)])
+        self.turn(ctx, acting, actor)
+
+    @staticmethod
+    def order(state: State, size: int) -> IntArray:
+        """(fights, slots): the combatant in each slot of the round's order."""
+        return np.stack([state.fight[f"slot{k}"] for k in range(size)], axis=1)
+
+    def _next(self, ctx: StepContext) -> tuple[IntArray, BoolArray]:
+        """The first slot at or after the cursor whose combatant can act, this round; found or not."""
+        fight = ctx.fight
+        size = fight.roster.size
+        state = ctx.state
+        order = self.order(state, size)
+        able = np.take_along_axis(self.able(fight, state), order, axis=1)  # (n, slots)
+        later = np.arange(size)[None, :] >= state.fight["cursor"][:, None]
+        cand = able & later
+        found: BoolArray = np.asarray(cand.any(axis=1))
+        slot = np.argmax(cand, axis=1).astype(np.int64)
+        return slot, found
+
+    @staticmethod
+    def text(ctx: StepContext, make: Any) -> str:
+        return str(make()) if ctx.narrating else ""
+
+    @staticmethod
+    def name(ctx: StepContext, who: IntArray) -> str:
+        return ctx.fight.roster.names[int(np.asarray(who).reshape(-1)[0])]

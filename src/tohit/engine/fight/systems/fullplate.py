@@ -1,0 +1,164 @@
+"""FullPlate fights: hit points, natural-20 halving, firing into melee, magical ammunition (issue 8; fullplate.txt).
+
+Rules applied between attacks (the attack itself is the system's `resolve`):
+- HP: a hit costs the creature it hits its damage in hit points (the target block's `hp`, required in a
+  fight); at 0 HP a combatant is down, out of the fight (hit points never go below 0 here).
+- Natural-20 halving: a natural 20 short of the AC by more than 10 still hits with its damage halved once
+  per 5 beyond the first 10, and is a miss when that leaves less than 0.5 (decisions 3): the fight takes the
+  damage `resolve` reports.
+- Firing into melee: a ranged attack at a target with others within 5 feet may hit one of them (decisions
+  7). When the creature hit is a combatant of this fight, it takes the damage; otherwise the shot is lost.
+- Magical ammunition [fullplate.txt, Enhancement]: each shot that hits is retrieved after the fight with its
+  Enhancement 1 lower (or 0 for ammunition that loses all on a hit; penalties stay). The fight counts the
+  hits per attack (`ammo_hits<a>`); the `recovered` event at the end of the encounter reports the arrows
+  recovered and their Enhancement. Shots during the fight use fresh ammunition at full Enhancement.
+
+Turn order: the page gives none: the order in the file, sides alternating; each round every standing
+combatant makes one attack.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from tohit.core.errors import InputError
+from tohit.engine.fight.context import StepContext
+from tohit.engine.fight.model import LoadedFight
+from tohit.engine.fight.rounds import RoundRules
+from tohit.engine.fight.state import BoolArray, IntArray, State
+
+PAGE = "fullplate: Attacking"
+HIT = 0
+
+
+class FullPlateFight(RoundRules):
+    system_id = "fullplate"
+    health = "hp"
+    health_label = "HP"
+    outcome_fields = ("result", "damage", "creature_hit")
+    #: Fed to `resolve` so that its trace (and `hp_left`) read the current HP; the outcome fields the fight
+    #: reads do not depend on it, so exact tables are not keyed by it.
+    target_stats = ("hp",)
+    table_stats = ()
+    table_clip: ClassVar[dict[str, str]] = {}
+    odds_stats = ()
+    turn_order: ClassVar[str] = (
+        "File order, sides alternating (the page gives no initiative rule); each round every standing combatant"
+        " makes one attack."
+    )
+
+    def check(self, fight: LoadedFight) -> None:
+        for c, comb in enumerate(fight.combatants):
+            if comb.target.hp is None:
+                raise InputError("a combatant in a fight needs its hit points", field=f"{fight.paths[c]}.target.hp")
+
+    def initial(self, fight: LoadedFight, combatant: int) -> dict[str, int]:
+        comb = fight.combatants[combatant]
+        out = {"hp": int(comb.target.hp), "dealt": 0}
+        for a in range(fight.max_attacks):
+            out[f"ammo_hits{a}"] = 0
+        return out
+
+    def standing(self, fight: LoadedFight, state: State) -> BoolArray:
+        return state.per["hp"] > 0
+
+    # -- an attack -----------------------------------------------------------------------------------------
+    def attack(self, ctx: StepContext, mask: BoolArray, actor: IntArray, attack: IntArray, target: IntArray) -> None:
+        fight = ctx.fight
+        idx, out = ctx.resolve(mask, actor, attack, target)
+        actor, attack, target, mask = actor[idx], attack[idx], target[idx], mask[idx]
+        rows = np.flatnonzero(mask & (out["result"] == HIT))
+        if rows.size == 0:
+            return
+        a, t = actor[rows], target[rows]
+        # Who took the hit: the intended target (its `hp_left`), or one engaged with it (firing into melee).
+        struck = self._struck(fight)[t, np.maximum(out["creature_hit"][rows], 0)]
+        damage = out["damage"][rows]
+        before = ctx.state.per["hp"][rows, np.maximum(struck, 0)]
+        after = np.maximum(0, before - damage)
+        lands = (struck >= 0) & (after < before)
+        if lands.any():
+            r, who, by = rows[lands], struck[lands], a[lands]
+            dealt = ctx.state.per["dealt"][r, by] + (before - after)[lands]
+            ctx.emit(
+                "damage",
+                [ctx.set("hp", r, after[lands], who), ctx.set("dealt", r, dealt, by)],
+                self.text(
+                    ctx,
+                    lambda: (
+                        f"{self.name(ctx, struck)} loses {int(damage[0])} HP ({int(before[0])} -> {int(after[0])})"
+                        + (": down, out of the fight" if after[0] <= 0 else "")
+                    ),
+                ),
+            )
+        missed = (struck < 0) & ctx.narrating
+        if np.any(missed):
+            ctx.emit("stray", [], "the shot hits a creature that is not in this fight")
+        # Magical ammunition: each hit is an arrow to recover, with less Enhancement, after the fight.
+        magic = self._magic_ammo(fight)[a, attack[rows]]
+        if magic.any():
+            r, by, k = rows[magic], a[magic], attack[rows][magic]
+            for kk in np.unique(k):
+                sel = k == kk
+                stat = f"ammo_hits{int(kk)}"
+                ctx.emit("ammunition", [ctx.set(stat, r[sel], ctx.state.per[stat][r[sel], by[sel]] + 1, by[sel])])
+
+    def finish(self, ctx: StepContext, rows: Any) -> None:
+        """The end of the encounter: magical ammunition that hit is recovered, with its Enhancement lowered."""
+        if not ctx.narrating:
+            return
+        fight = ctx.fight
+        magic = self._magic_ammo(fight)
+        for c, a in zip(*np.nonzero(magic), strict=True):
+            hits = int(ctx.state.per[f"ammo_hits{a}"][0, c])
+            if not hits:
+                continue
+            ammo = fight.attack(int(c), int(a)).attacker.ammunition
+            after = 0 if ammo.loses_all_on_hit else ammo.enhancement - 1
+            ctx.emit(
+                "recovered",
+                [],
+                f"{fight.roster.names[c]} recovers {hits} piece(s) of ammunition from {fight.attack(int(c), int(a)).name}"
+                f" that hit: Enhancement {ammo.enhancement:+d} -> {after:+d}  [{PAGE}, Enhancement]",
+                who=fight.roster.names[c],
+                attack=fight.attack(int(c), int(a)).name,
+                hits=hits,
+                enhancement_after=after,
+            )
+
+    # -- tables --------------------------------------------------------------------------------------------
+    def _struck(self, fight: LoadedFight) -> IntArray:
+        """(targets, creature_hit code): the combatant a hit lands on (-1: a creature not in this fight)."""
+        key = ("fullplate_struck",)
+        found: IntArray | None = fight.cache.get(key)
+        if found is None:
+            names = fight.roster.names
+            width = 1 + max(len(c.target.engaged_with) for c in fight.combatants)
+            found = np.full((fight.roster.size, width), -1, dtype=np.int64)
+            for t, comb in enumerate(fight.combatants):
+                engaged = comb.target.engaged_with
+                for i, other in enumerate(engaged):
+                    found[t, i] = names.index(other.name) if other.name in names else -1
+                found[t, len(engaged)] = t
+                if not engaged:
+                    found[t, 0] = t
+            fight.cache[key] = found
+        return found
+
+    def _magic_ammo(self, fight: LoadedFight) -> BoolArray:
+        """(combatants, attacks): the attack fires ammunition with an Enhancement bonus."""
+        key = ("fullplate_ammo",)
+        found: BoolArray | None = fight.cache.get(key)
+        if found is None:
+            found = np.zeros((fight.roster.size, fight.max_attacks), dtype=bool)
+            for c, comb in enumerate(fight.combatants):
+                for a, entry in enumerate(comb.attacks):
+                    ammo = entry.attacker.ammunition
+                    found[c, a] = ammo is not None and ammo.enhancement > 0
+            fight.cache[key] = found
+        return found
+
+
+RULES = FullPlateFight()
