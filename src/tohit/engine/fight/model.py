@@ -23,7 +23,7 @@ add their own fields (Kaiser: an attack's `ap_cost`). Every problem is one line 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -207,11 +207,11 @@ class LoadedFight:
     def max_rounds(self) -> int:
         return int(self.spec.max_rounds)
 
-    @property
+    @cached_property
     def max_attacks(self) -> int:
         return max(len(c.attacks) for c in self.combatants)
 
-    @property
+    @cached_property
     def has_attack(self) -> BoolArray:
         """(combatants, attacks): True where the combatant has an attack at that index."""
         out = np.zeros((self.roster.size, self.max_attacks), dtype=bool)

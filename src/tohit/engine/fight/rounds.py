@@ -9,7 +9,7 @@ fight of the batch; when a fight's round has no turn left, the next round starts
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -23,10 +23,17 @@ from tohit.engine.fight.state import BoolArray, IntArray, State
 class RoundRules(FightRules):
     """One turn per combatant per round; subclasses say who can act and what a turn does."""
 
+    #: True when the round's order is the file order in every fight; False when it is rolled per fight
+    #: (then the state holds `slot<k>`: who acts in slot k of each fight's order).
+    static_order: ClassVar[bool] = True
+    #: True when every attack a combatant has is always usable (no costs, no shattered weapons).
+    always_usable: ClassVar[bool] = True
+
     def fight_stats(self, fight: LoadedFight) -> dict[str, int]:
-        """`cursor`: the next slot of the round's order; `slot<k>`: who acts in slot k (per fight)."""
+        """`cursor`: the next slot of the round's order (and `slot<k>` for an order rolled per fight)."""
         base = {"cursor": 0}
-        base.update({f"slot{k}": c for k, c in enumerate(fight.file_order)})
+        if not self.static_order:
+            base.update({f"slot{k}": c for k, c in enumerate(fight.file_order)})
         return base
 
     # -- hooks -----------------------------------------------------------------------------------------------
@@ -42,7 +49,9 @@ class RoundRules(FightRules):
         has, on every standing foe)."""
         fight = ctx.fight
         who = np.maximum(actor, 0)
-        usable = self.usable(fight, ctx.state)[np.arange(ctx.n), who]  # (n, A)
+        usable = (  # (n, A)
+            fight.has_attack[who] if self.always_usable else self.usable(fight, ctx.state)[np.arange(ctx.n), who]
+        )
         foes = fight.roster.foes()[who] & self.standing(fight, ctx.state)
         return usable[:, :, None] & foes[:, None, :]
 
@@ -85,8 +94,11 @@ class RoundRules(FightRules):
         if not acting.any():
             return
         size = ctx.fight.roster.size
-        order = self.order(ctx.state, size)
-        actor = np.where(acting, order[np.arange(ctx.n), np.minimum(slot, size - 1)], -1)
+        slot = np.minimum(slot, size - 1)
+        if self.static_order:
+            actor = np.where(acting, np.asarray(ctx.fight.file_order, dtype=np.int64)[slot], -1)
+        else:
+            actor = np.where(acting, self.order(ctx.state, size)[np.arange(ctx.n), slot], -1)
         ctx.emit("turn", [ctx.set("cursor", acting, slot + 1)])
         self.turn(ctx, acting, actor)
 
@@ -100,8 +112,10 @@ class RoundRules(FightRules):
         fight = ctx.fight
         size = fight.roster.size
         state = ctx.state
-        order = self.order(state, size)
-        able = np.take_along_axis(self.able(fight, state), order, axis=1)  # (n, slots)
+        if self.static_order:
+            able = self.able(fight, state)[:, np.asarray(fight.file_order, dtype=np.int64)]  # (n, slots)
+        else:
+            able = np.take_along_axis(self.able(fight, state), self.order(state, size), axis=1)
         later = np.arange(size)[None, :] >= state.fight["cursor"][:, None]
         cand = able & later
         found: BoolArray = np.asarray(cand.any(axis=1))

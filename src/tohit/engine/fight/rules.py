@@ -56,7 +56,7 @@ class FightRules(ABC):
     #: Turn order in words, for the docs and `tohit fight --help`.
     turn_order: ClassVar[str]
 
-    def check(self, fight: LoadedFight) -> None:
+    def check(self, fight: LoadedFight) -> None:  # noqa: B027 (optional hook)
         """Cross-field checks a fight needs beyond the system's (e.g. a health to fight with); raise
         InputError(field="sides[0].combatants[1].target.hp") naming the field (`fight.paths[c]`)."""
 

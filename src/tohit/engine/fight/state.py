@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -39,14 +40,18 @@ class Roster:
     def index(self, name: str) -> int:
         return self.names.index(name)
 
-    @property
+    @cached_property
     def side_array(self) -> IntArray:
         return np.asarray(self.side, dtype=np.int64)
 
-    def foes(self) -> BoolArray:
+    @cached_property
+    def foe_matrix(self) -> BoolArray:
         """(C, C): True where combatant j is on another side than combatant i."""
         s = self.side_array
         return s[:, None] != s[None, :]
+
+    def foes(self) -> BoolArray:
+        return self.foe_matrix
 
 
 @dataclass(frozen=True)

@@ -115,15 +115,16 @@ class FullPlateFight(RoundRules):
             hits = int(ctx.state.per[f"ammo_hits{a}"][0, c])
             if not hits:
                 continue
-            ammo = fight.attack(int(c), int(a)).attacker.ammunition
+            entry = fight.attack(int(c), int(a))
+            ammo = entry.attacker.ammunition
             after = 0 if ammo.loses_all_on_hit else ammo.enhancement - 1
             ctx.emit(
                 "recovered",
                 [],
-                f"{fight.roster.names[c]} recovers {hits} piece(s) of ammunition from {fight.attack(int(c), int(a)).name}"
-                f" that hit: Enhancement {ammo.enhancement:+d} -> {after:+d}  [{PAGE}, Enhancement]",
+                f"{fight.roster.names[c]} recovers {hits} piece(s) of ammunition from {entry.name} that hit:"
+                f" Enhancement {ammo.enhancement:+d} -> {after:+d}  [{PAGE}, Enhancement]",
                 who=fight.roster.names[c],
-                attack=fight.attack(int(c), int(a)).name,
+                attack=entry.name,
                 hits=hits,
                 enhancement_after=after,
             )
