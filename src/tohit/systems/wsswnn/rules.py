@@ -1,0 +1,73 @@
+"""When Sky and Sea Were Not Named: attacks (shared/rules/wsswnn.txt), with decisions.md §wsswnn.
+
+The system: its models, outcome fields, dice roles and the dispatch of `resolve` to the action's rules
+(`attacks` for melee, ranged, Take Hold and jump-attacks; `brace_action` for a brace as the action).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tohit.core.outcome import Outcome
+from tohit.core.roles import Role
+from tohit.core.steps import Steps
+from tohit.core.system import Dice, ModifierRow, System
+from tohit.systems.wsswnn import checks
+from tohit.systems.wsswnn.attacks import resolve_attack
+from tohit.systems.wsswnn.brace_action import resolve_brace_action
+from tohit.systems.wsswnn.dice import action_role, advantage_role
+from tohit.systems.wsswnn.fields import FIELDS
+from tohit.systems.wsswnn.models import Attack, Attacker, Options, Target
+from tohit.systems.wsswnn.plan import WsswnnScenario, action_die, plan
+
+MODIFIERS = (
+    ModifierRow("ranged", "range", "-2", "Every ranged attack [Ranged Attack]."),
+    ModifierRow("ranged_spans", "range", "-N", "A ranged attack N spans away, N >= 3: -N instead of -2."),
+    ModifierRow("jump_height", "jump-attack", "-1 per height", "A jump-attack, to the roll [Jump-Attacks]."),
+    ModifierRow(
+        "jump_bonus",
+        "jump-attack",
+        "+3 (+ Strength) per height",
+        "A jump-attack whose result beats Agility (options.jump_strength_bonus for the Strength part).",
+    ),
+    ModifierRow("take_hold_struggle", "brace", "-2", "The free brace of a Take Hold that was blocked."),
+    ModifierRow("penalty", "dice", "-N", "Armor and shield penalties to a die; its advantage die takes its own."),
+    ModifierRow("advantage", "dice", "keep higher", "Roll the named second action die too and keep the higher."),
+    ModifierRow("modifier", "any", "+/-N", "attack.modifier: any other bonus or penalty to the roll."),
+)
+
+
+class Wsswnn(System[Attacker, Attack, Target, Options]):
+    id = "wsswnn"
+    title = "When Sky and Sea Were Not Named"
+    summary = "Action die d4-d12 (advantage keeps the higher) vs Guard / Agility: hit, block or miss; lethal and guard"
+    page = "wsswnn.txt"
+    attacker_model = Attacker
+    attack_model = Attack
+    target_model = Target
+    options_model = Options
+    fields = FIELDS
+
+    def check(self, scenario: WsswnnScenario) -> None:
+        checks.check(scenario)
+
+    def roles(self, scenario: WsswnnScenario, target: Target) -> dict[str, Role]:
+        p = plan(scenario, target)
+        acting = "brace" if scenario.attack.kind == "brace" else "attack"
+        roles: dict[str, Role] = {acting: action_role(acting, p.main)}
+        if p.advantage:
+            roles["advantage"] = advantage_role(list(p.advantage))
+        if p.free_brace is not None:
+            roles["brace"] = action_role("brace", action_die(scenario.attacker, "brace"))
+        if p.landing is not None:
+            roles["landing"] = action_role("landing", p.landing)
+        return roles
+
+    def resolve(self, scenario: WsswnnScenario, target: Target, dice: Dice, steps: Steps) -> Outcome:
+        p = plan(scenario, target)
+        if scenario.attack.kind == "brace":
+            return resolve_brace_action(scenario, target, p, dice, steps)
+        return resolve_attack(scenario, target, p, dice, steps)
+
+    def modifiers(self) -> Sequence[ModifierRow]:
+        return MODIFIERS
