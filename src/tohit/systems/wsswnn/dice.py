@@ -13,6 +13,7 @@ the higher. The roles:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -39,8 +40,9 @@ class ActionDie:
         return f"{self.name.capitalize()} {self.die}" + (f"-{self.penalty}" if self.penalty else "")
 
 
+@cache
 def action_role(role: str, die: ActionDie) -> FacesRole:
-    """One action die: "total" = face - penalty."""
+    """One action die: "total" = face - penalty. Cached: a role and its support table never change."""
     penalty = die.penalty
 
     def fn(faces: npt.NDArray[np.int64]) -> Columns:
@@ -49,8 +51,9 @@ def action_role(role: str, die: ActionDie) -> FacesRole:
     return FacesRole(role, (die.sides,), fn, notation=die.notation, columns=("total",))
 
 
-def advantage_role(dice: list[ActionDie]) -> FacesRole:
-    """The advantage dice: "total" = the highest of their rolls, each after its own penalty."""
+@cache
+def advantage_role(dice: tuple[ActionDie, ...]) -> FacesRole:
+    """The advantage dice: "total" = the highest of their rolls, each after its own penalty. Cached."""
     penalties = np.asarray([d.penalty for d in dice], dtype=np.int64)
 
     def fn(faces: npt.NDArray[np.int64]) -> Columns:

@@ -56,7 +56,7 @@ class Wsswnn(System[Attacker, Attack, Target, Options]):
         acting = "brace" if scenario.attack.kind == "brace" else "attack"
         roles: dict[str, Role] = {acting: action_role(acting, p.main)}
         if p.advantage:
-            roles["advantage"] = advantage_role(list(p.advantage))
+            roles["advantage"] = advantage_role(p.advantage)
         if p.free_brace is not None:
             roles["brace"] = action_role("brace", action_die(scenario.attacker, "brace"))
         if p.landing is not None:
