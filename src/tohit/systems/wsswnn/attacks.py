@@ -407,24 +407,22 @@ def _creature_fields(
     out.set("guard_after", guard_after)
     if target.life is None:
         out.set("life_after", NULL_INT)
-        life_text = ""
     else:
-        life_after = np.maximum(0, target.life - lethal)
-        out.set("life_after", life_after)
-        life_text = f"; Life {target.life} -> {first(life_after)}"
+        out.set("life_after", np.maximum(0, target.life - lethal))
     out.set("structure_after", NULL_INT)
     out.set("destroyed", NULL_CODE)
     if steps.enabled and (first(lethal) or first(guard_damage) or first(awareness)):
-        steps.note(
-            "totals",
-            "-{l} life, -{gd} guard: Guard {g} -> {ga}" + life_text,
-            clause=C_GUARD,
-            value=lethal,
-            l=lethal,
-            gd=guard_damage,
-            g=guard,
-            ga=guard_after,
-        )
+        parts = []
+        if first(lethal):
+            life = "" if target.life is None else f" (Life {target.life} -> {max(0, target.life - first(lethal))})"
+            parts.append(f"-{first(lethal)} life{life}")
+        if first(guard_damage):
+            parts.append(f"-{first(guard_damage)} guard (Guard {guard} -> {first(guard_after)})")
+        if first(awareness):
+            aware = "" if target.awareness is None else f" (Awareness {target.awareness} -> "
+            aware += "" if target.awareness is None else f"{max(0, target.awareness - first(awareness))})"
+            parts.append(f"-{first(awareness)} awareness{aware}")
+        steps.note("totals", "the foe takes {parts}", clause=C_GUARD, value=lethal, parts=", ".join(parts))
 
 
 def _object_damage(
