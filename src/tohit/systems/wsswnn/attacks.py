@@ -60,6 +60,14 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
     is_object = target.is_object
 
     # 1. The action roll (advantage keeps the higher, each die after its penalties).
+    if attack.mighty_blow:
+        steps.note(
+            "mighty_blow",
+            "Mighty Blow: the attacker pays 1 stamina for a melee attack with brace advantage, double lethal"
+            " damage and an extra -1 guard",
+            clause=C_MIGHTY,
+            value=1,
+        )
     result = action_roll(plan, dice, "attack", steps)
     n = len(result)
 
