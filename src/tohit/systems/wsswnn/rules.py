@@ -2,6 +2,27 @@
 
 The system: its models, outcome fields, dice roles and the dispatch of `resolve` to the action's rules
 (`attacks` for melee, ranged, Take Hold and jump-attacks; `brace_action` for a brace as the action).
+
+Readings tohit takes where the page, sources-and-gaps.md and decisions.md are silent:
+- A bare `penalty: N` is the Maneuver die's (Chom's "d4 Maneuver die with a -2 penalty from his shield and
+  armor"; his Attack 2 is read as rolled); a mapping gives each action die its own. Penalties are per die,
+  so an advantage die takes its own; penalties on the whole roll (range, height, `modifier`) come after
+  the higher die is kept.
+- Several advantage sources (a named die, a jump's Maneuver, Brace against a grappled foe, Mighty Blow)
+  roll each named die once and keep the highest; the acting die is never an advantage die.
+- A jump-attack's guard damage is the weapon's plus 1 per height (-1 - 1 per height for the usual -1).
+- A landing roll below 0 reduces nothing; falling damage ignores armor and Unflinching.
+- Unflinching (amount, `true` = 1) reduces every guard damage the foe takes: attacks and braces.
+- Opposed braces share one shape: success = the effect (Grapple and Shove also -1 guard), struggle = the
+  effect unless the foe pays 1 stamina (only if it has any), failure = nothing; disarm and break too.
+- Stand Fast is not opposed: Guard regained = the Brace roll (0 if the roll is 0 or below), capped at
+  maximum Guard + Strength; its result is success (roll above 0) or failure.
+- A brace action's `result` is success / struggle / failure: hit / block / miss are attack terms only.
+- An object has Guard and Agility 0 for the comparison (an attack above 0 hits; a block is impossible);
+  the multiplier is the attack's guard damage including jump heights and Mighty Blow, never Unflinching;
+  an attack with no lethal damage (`lethal: false`) does no Structure damage; Mighty Blow's doubling is
+  of lethal damage only.
+- An improvised throw is blunted and keeps the thrown weapon's guard damage.
 """
 
 from __future__ import annotations
