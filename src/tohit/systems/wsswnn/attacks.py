@@ -25,7 +25,7 @@ from tohit.core.outcome import NULL_CODE, NULL_INT, Outcome, null_int
 from tohit.core.steps import Steps
 from tohit.core.system import Dice
 from tohit.systems.wsswnn.braces import BraceOutcome, opposed_brace
-from tohit.systems.wsswnn.fields import BLOCK, HIT, MISS
+from tohit.systems.wsswnn.fields import BLOCK, EFFECT_OF, HIT, MISS, SUCCESS
 from tohit.systems.wsswnn.models import Target
 from tohit.systems.wsswnn.objects import TOUGHNESS, average_toughness
 from tohit.systems.wsswnn.plan import Plan, WsswnnScenario
@@ -166,7 +166,7 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
                 clause=C_RANGED,
                 value="miss",
             )
-        block = block & False
+        block = np.zeros_like(block)
     elif kind == "ranged" and not is_object and steps.when(block):
         steps.note(
             "shield",
@@ -183,7 +183,7 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
                 value="block",
             )
         block = block | hit
-        hit = hit & False
+        hit = np.zeros_like(hit)
     code = np.select([hit, block], [HIT, BLOCK], MISS)
 
     out = Outcome(n)
@@ -233,7 +233,7 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
         brace = opposed_brace(plan.free_brace, roll, rolled, target, steps, why=why)
         guard_damage = guard_damage + brace.guard_damage
         if kind == "take_hold" and steps.when(rolled):
-            grappled = (brace.effect == 0) & (brace.code == 0)
+            grappled = (brace.effect == EFFECT_OF["grapple"]) & (brace.code == SUCCESS)
             steps.note(
                 "hold",
                 "the Grapple succeeded: the foe stays held"
@@ -244,7 +244,7 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
             )
     if not is_object:
         _creature_fields(out, target, lethal, guard_damage, awareness, steps)
-    _brace_fields(out, brace, n)
+    _brace_fields(out, brace)
 
     # 6. Falling.
     if kind == "jump":
@@ -479,7 +479,7 @@ def _object_damage(
         )
 
 
-def _brace_fields(out: Outcome, brace: BraceOutcome | None, n: int) -> None:
+def _brace_fields(out: Outcome, brace: BraceOutcome | None) -> None:
     if brace is None:
         out.set("brace_result", NULL_CODE)
         out.set("brace_effect", NULL_CODE)
