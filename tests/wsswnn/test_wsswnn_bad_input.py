@@ -66,6 +66,11 @@ CASES: dict[str, tuple[dict[str, Any], str, str]] = {
         "targets[0].toughness",
         "not both",
     ),
+    "object_without_toughness": (
+        _with(make(), targets=[{"name": "Door", "structure": 9}]),
+        "targets[0].toughness",
+        "needs its Toughness",
+    ),
     "unknown_material": (
         _with(make(), targets=[{**OBJECT, "materials": ["glass"]}]),
         "targets[0].materials[0]",

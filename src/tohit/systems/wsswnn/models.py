@@ -129,7 +129,11 @@ class Attack(Model):
     spans: int = Field(default=0, ge=0, le=100, description="Distance in spans (0: in your span).")
     heights: int = Field(default=0, ge=0, le=100, description="Jump-attack: heights leapt from.")
     advantage: DieName | list[DieName] | None = Field(
-        default=None, description="Advantage: the second action die(s) rolled; keep the highest."
+        default=None,
+        description=(
+            "Advantage: the second action die(s) rolled; keep the highest. Faces forced for the `advantage` role"
+            " follow this order: Maneuver (jump-attack), the named dice, Brace (grappled foe or Mighty Blow)."
+        ),
     )
     target_arms: bool = Field(default=False, description="Aim a melee attack at the foe's defending armament.")
     modifier: int = Field(default=0, ge=-50, le=50, description="Other modifiers to the roll (signed).")
@@ -207,8 +211,10 @@ class Target(TargetBase):
                     )
             if self.structure is None:
                 raise ValueError("structure: an object target needs its Structure")
-            if (self.toughness is None) == (self.materials is None):
+            if self.toughness is not None and self.materials is not None:
                 raise ValueError("toughness: give an object either its toughness or its materials, not both")
+            if self.toughness is None and self.materials is None:
+                raise ValueError("toughness: an object target needs its Toughness (or its materials)")
             return self
         if self.guard is None:
             raise ValueError("guard: required for a foe (or give toughness and structure for an object)")
