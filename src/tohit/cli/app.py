@@ -21,7 +21,7 @@ from tohit.cli import render
 from tohit.core.errors import TohitError
 from tohit.engine import registry
 from tohit.engine.odds import odds as exact_odds
-from tohit.engine.roll import roll as roll_once
+from tohit.engine.roll import MAX_TIMES, roll_many
 from tohit.engine.scenario import Loaded, load
 from tohit.engine.simulate import Method
 from tohit.engine.simulate import simulate as run_simulation
@@ -41,7 +41,8 @@ SeedOpt = Annotated[int | None, typer.Option("--seed", min=0, help="Seed for the
 
 
 def fail(message: str) -> NoReturn:
-    render.console(stderr=True).print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
+    """One plain line on stderr (never wrapped, easy to grep), then exit code 2."""
+    sys.stderr.write(f"error: {' '.join(message.split())}\n")
     raise typer.Exit(2)
 
 
@@ -78,14 +79,33 @@ def systems(as_json: JsonOpt = False) -> None:
 
 
 @app.command()
-def roll(file: FileArg, seed: SeedOpt = None, as_json: JsonOpt = False) -> None:
-    """Resolve the attack once per target, with a trace citing each rule applied."""
+def roll(
+    file: FileArg,
+    seed: SeedOpt = None,
+    as_json: JsonOpt = False,
+    times: Annotated[int, typer.Option("--times", min=1, max=MAX_TIMES, help="Roll the attack this many times.")] = 1,
+) -> None:
+    """Resolve the attack once per target (or --times N), with a trace citing each rule applied."""
     loaded = _load(file)
-    result = guarded(lambda: roll_once(loaded, seed))
+    results = guarded(lambda: roll_many(loaded, times, seed))
     if as_json:
-        _print_json(result.to_json())
-    else:
-        render.console().print(render.roll_view(result))
+        if times == 1:
+            _print_json(results[0].to_json())
+        else:
+            _print_json(
+                {
+                    "system": loaded.system.id,
+                    "seed": results[0].seed,
+                    "times": times,
+                    "rolls": [r.to_json() for r in results],
+                }
+            )
+        return
+    console = render.console()
+    for i, result in enumerate(results):
+        if times > 1:
+            console.print(f"[bold]roll {i + 1} of {times}[/]")
+        console.print(render.roll_view(result))
 
 
 @app.command()
@@ -125,6 +145,7 @@ def simulate(
     seed: SeedOpt = None,
     as_json: JsonOpt = False,
     method: Annotated[str, typer.Option("--method", help="table (fast) or direct (dice through resolve).")] = "table",
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Processes to share the work.")] = 1,
 ) -> None:
     """Monte Carlo: N independent attacks per target, with 95% confidence intervals."""
     if method not in ("table", "direct"):
@@ -152,7 +173,7 @@ def simulate(
         progress.advance(task, m)
 
     try:
-        result = guarded(lambda: run_simulation(loaded, n, seed, method=chosen, progress=advance))
+        result = guarded(lambda: run_simulation(loaded, n, seed, method=chosen, progress=advance, workers=workers))
     finally:
         if shown:
             progress.stop()

@@ -67,11 +67,20 @@ class JointTable:
         return out
 
 
+def held(support: Support) -> Support:
+    """A detail role held at its first outcome (its whole weight on one row)."""
+    columns = {c: v[:1] for c, v in support.columns.items()}
+    return Support(columns, np.asarray([support.total], dtype=np.int64), support.total)
+
+
 def build(system: AnySystem, scenario: AnyScenario, target: Any, depth: int | None = None) -> JointTable:
     """The joint table of `target`'s roles at `depth` (the system's default when None)."""
     depth = system.depth(scenario) if depth is None else depth
     roles = system.roles(scenario, target)
-    supports = {name: role.support(depth) for name, role in roles.items()}
+    supports = {
+        name: held(role.support(depth)) if name in system.detail_roles else role.support(depth)
+        for name, role in roles.items()
+    }
     radix = [s.size + (1 if s.remainder else 0) for s in supports.values()]
     rows = reduce(mul, radix, 1)
     if rows > MAX_JOINT_ROWS:

@@ -11,7 +11,9 @@ Both are exact samplers of the same distribution; the tests check them against t
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -28,6 +30,8 @@ from tohit.engine.tally import Histogram
 
 Method = Literal["table", "direct"]
 CHUNK = 1 << 20
+#: Draws per step of the table sampler: small enough for every array of a step to stay in the CPU cache.
+TABLE_STEP = 1 << 15
 #: Depth of the open-ended dice in the sampling table; deeper rolls are sampled from the role's tail.
 TABLE_DEPTH = 1
 PERCENTILES = (5, 25, 50, 75, 95)
@@ -120,22 +124,24 @@ def simulate_target(
     if table is not None:
         sampler = Alias([int(w) for w in table.weights])
         counts = np.zeros(len(table.weights), dtype=np.int64)
-        tail_outcomes: list[Outcome] = []
         done = 0
         while done < n:
             m = min(CHUNK, n - done)
-            rows = sampler.sample(rng, m)
-            counts += np.bincount(rows, minlength=len(counts))
-            beyond = rows[~table.finite[rows]]
-            if beyond.size:
-                dice = Dice(table.columns(beyond, rng))
-                tail_outcomes.append(system.resolve(scenario, target, dice, Silent()))
+            for start in range(0, m, TABLE_STEP):
+                step = min(TABLE_STEP, m - start)
+                counts += np.bincount(sampler.sample(rng, step), minlength=len(counts))
             done += m
             if progress:
                 progress(m)
         _add(hists, table.outcome, counts[table.finite])
-        for extra in tail_outcomes:
-            _add(hists, extra, np.ones(extra.n, dtype=np.int64))
+        # Attacks that drew a point beyond the depth: their tail dice are sampled now, through `resolve`.
+        beyond = np.flatnonzero(~table.finite & (counts > 0))
+        if beyond.size:
+            rows = np.repeat(beyond, counts[beyond])
+            for start in range(0, rows.size, CHUNK):
+                part = rows[start : start + CHUNK]
+                extra = system.resolve(scenario, target, Dice(table.columns(part, rng)), Silent())
+                _add(hists, extra, np.ones(extra.n, dtype=np.int64))
         labels_from = table.outcome
     else:
         roles = system.roles(scenario, target)
@@ -160,13 +166,69 @@ def simulate(
     *,
     method: Method = "table",
     progress: Progress | None = None,
+    workers: int = 1,
 ) -> SimResult:
-    """N independent attacks against each target."""
+    """N independent attacks against each target.
+
+    With `workers` > 1 the attacks are split into tasks run by that many processes, each task with its
+    own stream spawned from the seed; the tasks depend only on N and the worker count, so the same seed
+    and worker count give the same result.
+    """
     if seed is None:
         seed = loaded.scenario.seed if loaded.scenario.seed is not None else fresh_seed()
-    rng = np.random.default_rng(seed)
-    targets = [simulate_target(loaded, t, n, rng, method=method, progress=progress) for t in loaded.scenario.targets]
+    targets_in = loaded.scenario.targets
+    if workers <= 1:
+        rng = np.random.default_rng(seed)
+        targets = [simulate_target(loaded, t, n, rng, method=method, progress=progress) for t in targets_in]
+        return SimResult(loaded.system.id, n, seed, method, targets)
+    shares = _shares(n, workers * TASKS_PER_WORKER)
+    streams = np.random.SeedSequence(seed).spawn(len(shares))
+    _SHARED["loaded"] = loaded
+    merged: list[dict[str, Histogram]] = [_empty(loaded.system.fields) for _ in targets_in]
+    labels: list[dict[str, tuple[str, ...]]] = [{} for _ in targets_in]
+    context = multiprocessing.get_context("fork")
+    try:
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            futures = {
+                pool.submit(_task, share, stream, method): share for share, stream in zip(shares, streams, strict=True)
+            }
+            for future in as_completed(futures):
+                for i, (counts, task_labels) in enumerate(future.result()):
+                    for name, hist in merged[i].items():
+                        for code, c in counts[name].items():
+                            hist.counts[code] = hist.counts.get(code, 0) + c
+                    labels[i].update(task_labels)
+                if progress:
+                    progress(futures[future] * len(targets_in))
+    finally:
+        _SHARED.clear()
+    targets = []
+    for t, hists, lab in zip(targets_in, merged, labels, strict=True):
+        stub = Outcome(0)
+        stub.labels = lab
+        targets.append(TargetSim(t.name, n, hists, stub))
     return SimResult(loaded.system.id, n, seed, method, targets)
+
+
+#: Tasks per worker process: enough for a progress bar and for balance, few enough to stay cheap.
+TASKS_PER_WORKER = 4
+_SHARED: dict[str, Loaded] = {}
+
+
+def _shares(n: int, parts: int) -> list[int]:
+    parts = max(1, min(parts, n))
+    return [n // parts + (1 if i < n % parts else 0) for i in range(parts)]
+
+
+def _task(n: int, stream: np.random.SeedSequence, method: Method) -> list[tuple[dict[str, dict[int, int]], Any]]:
+    """One task in a worker process: its share of attacks per target, as plain counts."""
+    loaded = _SHARED["loaded"]
+    rng = np.random.default_rng(stream)
+    out = []
+    for target in loaded.scenario.targets:
+        sim = simulate_target(loaded, target, n, rng, method=method)
+        out.append(({name: dict(h.counts) for name, h in sim.histograms.items()}, dict(sim.outcome.labels)))
+    return out
 
 
 def fresh_seed() -> int:
