@@ -197,14 +197,15 @@ class Target(TargetBase):
 
     @property
     def is_object(self) -> bool:
-        return bool(self.model_fields_set & set(OBJECT_FIELDS))
+        return any(getattr(self, name) is not None for name in OBJECT_FIELDS)
 
     @model_validator(mode="after")
     def _creature_or_object(self) -> Target:
-        given = self.model_fields_set
         if self.is_object:
             for name in CREATURE_FIELDS:
-                if name in given:
+                # A creature's defence given a value (null or its default means "not given": a dumped
+                # scenario round-trips).
+                if getattr(self, name) != type(self).model_fields[name].default:
                     what = "Guard" if name == "guard" else name.replace("_", " ")
                     raise ValueError(
                         f"{name}: an object has no {what} or other defenses; it has Toughness and Structure"
