@@ -186,3 +186,14 @@ def test_wsswnn_exact_odds_match_icepool() -> None:
     want_lethal = {v: Fraction(q, lethal.denominator()) for v, q in lethal.items()}
     assert dist(MELEE, "result") == want_result
     assert dist(MELEE, "lethal") == want_lethal
+
+
+def test_wsswnn_benchmark_scenario_odds_equal_the_icepool_reference() -> None:
+    """The benchmark times icepool computing the same distribution: check that it is the same, exactly."""
+    from benchmarks.bench_wsswnn import SCENARIO, icepool_highest_then_map, icepool_map_over_dice
+
+    reference = icepool_highest_then_map()
+    assert reference == icepool_map_over_dice()
+    for field, counts in reference.items():
+        total = sum(counts.values())
+        assert dist(SCENARIO, field) == {v: Fraction(q, total) for v, q in counts.items()}, field
