@@ -29,7 +29,7 @@ from tohit.systems.wsswnn.fields import BLOCK, EFFECT_OF, HIT, MISS, SUCCESS
 from tohit.systems.wsswnn.models import Target
 from tohit.systems.wsswnn.objects import TOUGHNESS, average_toughness
 from tohit.systems.wsswnn.plan import Plan, WsswnnScenario
-from tohit.systems.wsswnn.rolls import action_roll, first
+from tohit.systems.wsswnn.rolls import action_roll
 
 Array = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]
@@ -147,6 +147,7 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
                 h=attack.heights,
                 bonus=bonus,
                 after=result,
+                where=beats_agility,
             )
     hit = result > guard
     block = beats_agility & ~hit
@@ -165,6 +166,7 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
                 "ranged attacks can only be blocked by a shield, and the foe has none: the Struggle is a miss",
                 clause=C_RANGED,
                 value="miss",
+                where=block,
             )
         block = np.zeros_like(block)
     elif kind == "ranged" and not is_object and steps.when(block):
@@ -173,6 +175,7 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
             "the foe blocks with its shield" if target.shield else "a block without a shield (option)",
             clause=C_RANGED,
             value="block",
+            where=block,
         )
     if attack.target_arms:
         if steps.when(hit):
@@ -181,6 +184,7 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
                 "aimed at the foe's defending arms: the hit counts as a block",
                 clause=C_ARMS,
                 value="block",
+                where=hit,
             )
         block = block | hit
         hit = np.zeros_like(hit)
@@ -215,11 +219,11 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
             rolled = hit | block
             roll = raw - np.where(block, TAKE_HOLD_STRUGGLE, 0)
             clause, why = C_TAKE_HOLD, "Take Hold"
-            text = "free {brace} brace: {die}" + (" - 2 (struggle)" if steps.when(block) else "") + " = {roll}"
+            text = "free {brace} brace: {die}{struggle} = {roll}"
         else:
             rolled, roll = block, raw
             clause, why = C_BREAK, "blocked"
-            text = "the block triggers a free {brace} brace: {die} = {roll}"
+            text = "the block triggers a free {brace} brace: {die}{struggle} = {roll}"
         if steps.when(rolled):
             steps.note(
                 "free_brace",
@@ -228,7 +232,9 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
                 value=roll,
                 brace=plan.free_brace.capitalize(),
                 die=dice.text("brace"),
+                struggle=np.where(block, " - 2 (struggle)", "") if kind == "take_hold" else "",
                 roll=roll,
+                where=rolled,
             )
         brace = opposed_brace(plan.free_brace, roll, rolled, target, steps, why=why)
         guard_damage = guard_damage + brace.guard_damage
@@ -236,11 +242,17 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
             grappled = (brace.effect == EFFECT_OF["grapple"]) & (brace.code == SUCCESS)
             steps.note(
                 "hold",
-                "the Grapple succeeded: the foe stays held"
-                if steps.when(grappled)
-                else "the hold was only temporary contact: unless grappled, the foe is no longer held",
+                "the Grapple succeeded: the foe stays held",
                 clause=C_TAKE_HOLD,
-                value=bool(first(grappled)),
+                value=True,
+                where=rolled & grappled,
+            )
+            steps.note(
+                "hold",
+                "the hold was only temporary contact: unless grappled, the foe is no longer held",
+                clause=C_TAKE_HOLD,
+                value=False,
+                where=rolled & ~grappled,
             )
     if not is_object:
         _creature_fields(out, target, lethal, guard_damage, awareness, steps)
@@ -268,37 +280,40 @@ def _note_compare(
     is_object: bool,
     kind: str,
 ) -> None:
+    """One step per attack: hit, block, miss, or a plain miss (ranged); an object only has to be beaten above 0."""
     if not steps.enabled:
         return
     clause = C_RANGED if kind == "ranged" else (C_OBJECTS if is_object else C_ACTIONS)
+    miss = ~hit & ~block
     if is_object:
-        text = (
-            "{r} vs an object (no Guard or other defenses): beats 0: a hit"
-            if first(hit)
-            else "{r} vs an object (no Guard or other defenses): does not beat 0: a miss"
-        )
-        label = "hit" if first(hit) else "miss"
-    elif first(plain_miss):
-        text, label = "the range penalty leaves {r}: zero or below, you just plain miss", "miss"
-    elif first(hit):
-        text, label = "{r} beats Guard {g}: a hit (Success)", "hit"
-    elif first(block):
-        text, label = "{r} beats Agility {a} but not Guard {g}: a block (Struggle)", "block"
+        cases = [
+            (hit, "hit", "{r} vs an object (no Guard or other defenses): beats 0: a hit"),
+            (miss, "miss", "{r} vs an object (no Guard or other defenses): does not beat 0: a miss"),
+        ]
     else:
-        text, label = "{r} beats neither Guard {g} nor Agility {a}: a miss (Failure), the foe dodges", "miss"
-    steps.note("compare", text, clause=clause, value=label, r=result, g=guard, a=agility)
+        cases = [
+            (hit, "hit", "{r} beats Guard {g}: a hit (Success)"),
+            (block, "block", "{r} beats Agility {a} but not Guard {g}: a block (Struggle)"),
+            (plain_miss, "miss", "the range penalty leaves {r}: zero or below, you just plain miss"),
+            (
+                miss & ~plain_miss,
+                "miss",
+                "{r} beats neither Guard {g} nor Agility {a}: a miss (Failure), the foe dodges",
+            ),
+        ]
+    for mask, label, text in cases:
+        steps.note("compare", text, clause=clause, value=label, r=result, g=guard, a=agility, where=mask)
 
 
 def _note_take_hold(steps: Steps, hit: Mask, block: Mask) -> None:
-    if steps.when(hit):
-        text = "Take Hold success: close in and make a free brace"
-    elif steps.when(block):
-        text = "Take Hold struggle: close in and make a free brace at -2"
-    elif steps.enabled:
-        text = "Take Hold fails: the foe dodges, no brace"
-    else:
+    if not steps.enabled:
         return
-    steps.note("take_hold", text, clause=C_TAKE_HOLD, value=bool(first(hit | block)))
+    for mask, text in (
+        (hit, "Take Hold success: close in and make a free brace"),
+        (block, "Take Hold struggle: close in and make a free brace at -2"),
+        (~hit & ~block, "Take Hold fails: the foe dodges, no brace"),
+    ):
+        steps.note("take_hold", text, clause=C_TAKE_HOLD, value=text.startswith("Take Hold s"), where=mask)
 
 
 def _lethal(
@@ -322,7 +337,7 @@ def _lethal(
     lethal_on_hit = np.where(hit, capped, 0).astype(np.int64)
     if steps.when(hit):
         if not weapon.lethal:
-            steps.note("lethal", "this attack inflicts no lethal damage", clause=C_AWARENESS, value=0)
+            steps.note("lethal", "this attack inflicts no lethal damage", clause=C_AWARENESS, value=0, where=hit)
         else:
             steps.note(
                 "lethal",
@@ -333,9 +348,17 @@ def _lethal(
                 g=guard,
                 armor=target.armor,
                 margin=margin,
+                where=hit,
             )
         if attack.mighty_blow and weapon.lethal:
-            steps.note("mighty_blow", "Mighty Blow: double lethal damage: {l}", clause=C_MIGHTY, value=lethal, l=lethal)
+            steps.note(
+                "mighty_blow",
+                "Mighty Blow: double lethal damage: {l}",
+                clause=C_MIGHTY,
+                value=lethal,
+                l=lethal,
+                where=hit,
+            )
         if blunted and weapon.lethal:
             what = "unarmed strike" if scenario.attacker.weapon is None else "blunted"
             if attack.throw and not weapon.throw:
@@ -350,6 +373,7 @@ def _lethal(
                 mult=" x 2 (Mighty Blow)" if attack.mighty_blow else "",
                 cap=cap,
                 l=capped,
+                where=hit,
             )
     return lethal_on_hit
 
@@ -378,7 +402,7 @@ def _guard_and_awareness(
         text = "Guard damage -{total} ({parts})"
         if target.unflinching:
             text += ", Unflinching {u}: -{gd}"
-        text += " (after the lethal damage)" if steps.when(hit) else " (a block: guard damage only)"
+        text += "{when}"
         clause = C_JUMP if attack.kind == "jump" else C_GUARD
         if target.unflinching:
             clause += "; " + C_REDUCTION
@@ -391,6 +415,8 @@ def _guard_and_awareness(
             parts=", ".join(parts),
             u=target.unflinching,
             gd=per_attack,
+            when=np.where(hit, " (after the lethal damage)", " (a block: guard damage only)"),
+            where=landed,
         )
     if weapon.awareness_damage and steps.when(hit):
         steps.note(
@@ -399,6 +425,7 @@ def _guard_and_awareness(
             clause=C_AWARENESS,
             value=weapon.awareness_damage,
             a=weapon.awareness_damage,
+            where=hit,
         )
     return guard_damage, awareness
 
@@ -419,18 +446,57 @@ def _creature_fields(
         out.set("life_after", np.maximum(0, target.life - lethal))
     out.set("structure_after", NULL_INT)
     out.set("destroyed", NULL_CODE)
-    if steps.enabled and (first(lethal) or first(guard_damage) or first(awareness)):
-        parts = []
-        if first(lethal):
-            life = "" if target.life is None else f" (Life {target.life} -> {max(0, target.life - first(lethal))})"
-            parts.append(f"-{first(lethal)} life{life}")
-        if first(guard_damage):
-            parts.append(f"-{first(guard_damage)} guard (Guard {guard} -> {first(guard_after)})")
-        if first(awareness):
-            aware = "" if target.awareness is None else f" (Awareness {target.awareness} -> "
-            aware += "" if target.awareness is None else f"{max(0, target.awareness - first(awareness))})"
-            parts.append(f"-{first(awareness)} awareness{aware}")
-        steps.note("totals", "the foe takes {parts}", clause=C_GUARD, value=lethal, parts=", ".join(parts))
+    if steps.enabled:
+        _note_totals(steps, target, lethal, guard_damage, guard_after, awareness)
+
+
+def _note_totals(
+    steps: Steps, target: Target, lethal: Array, guard_damage: Array, guard_after: Array, awareness: Array
+) -> None:
+    """What the foe loses, one step per kind of damage it takes."""
+    if target.life is None:
+        steps.note("life", "the foe takes -{l} life", clause=C_LETHAL, value=lethal, l=lethal, where=lethal > 0)
+    else:
+        steps.note(
+            "life",
+            "the foe takes -{l} life: Life {life} -> {after}",
+            clause=C_LETHAL,
+            value=lethal,
+            l=lethal,
+            life=target.life,
+            after=np.maximum(0, target.life - lethal),
+            where=lethal > 0,
+        )
+    steps.note(
+        "guard",
+        "the foe takes -{gd} guard: Guard {g} -> {after}",
+        clause=C_GUARD,
+        value=guard_damage,
+        gd=guard_damage,
+        g=int(target.guard or 0),
+        after=guard_after,
+        where=guard_damage > 0,
+    )
+    if target.awareness is None:
+        steps.note(
+            "awareness",
+            "the foe takes -{a} awareness",
+            clause=C_AWARENESS,
+            value=awareness,
+            a=awareness,
+            where=awareness > 0,
+        )
+    else:
+        steps.note(
+            "awareness",
+            "the foe takes -{a} awareness: Awareness {aw} -> {after}",
+            clause=C_AWARENESS,
+            value=awareness,
+            a=awareness,
+            aw=target.awareness,
+            after=np.maximum(0, target.awareness - awareness),
+            where=awareness > 0,
+        )
 
 
 def _object_damage(
@@ -465,8 +531,7 @@ def _object_damage(
             "structure_damage",
             "Structure damage = {r} x {m} (guard damage) - {source} {t} = {d}"
             + ("; blunted weapons are not capped against Structure" if weapon.blunted else "")
-            + ": Structure {s} -> {after}"
-            + ("; it crumbles" if first(after) == 0 else ""),
+            + ": Structure {s} -> {after}{crumbles}",
             clause=C_MULTIPLIER,
             value=structure_damage,
             r=result,
@@ -476,6 +541,8 @@ def _object_damage(
             d=structure_damage,
             s=structure,
             after=after,
+            crumbles=np.where(after == 0, "; it crumbles", ""),
+            where=hit,
         )
 
 
@@ -512,4 +579,5 @@ def _falling(out: Outcome, heights: int, dice: Dice, landed: Mask, steps: Steps)
             die=dice.text("landing"),
             land=landing,
             l=reduced,
+            where=missed,
         )

@@ -14,11 +14,11 @@ import numpy as np
 from tohit.core.outcome import NULL_CODE, NULL_INT, Outcome
 from tohit.core.steps import Steps
 from tohit.core.system import Dice
-from tohit.systems.wsswnn.braces import C_STAND_FAST, opposed_brace
+from tohit.systems.wsswnn.braces import C_BRACES, C_STAND_FAST, opposed_brace
 from tohit.systems.wsswnn.fields import BRACE_LABELS, FAILURE, SUCCESS
 from tohit.systems.wsswnn.models import Target
 from tohit.systems.wsswnn.plan import Plan, WsswnnScenario
-from tohit.systems.wsswnn.rolls import action_roll, first
+from tohit.systems.wsswnn.rolls import action_roll
 
 
 def resolve_brace_action(scenario: WsswnnScenario, target: Target, plan: Plan, dice: Dice, steps: Steps) -> Outcome:
@@ -65,16 +65,16 @@ def resolve_brace_action(scenario: WsswnnScenario, target: Target, plan: Plan, d
     out.set("life_after", NULL_INT if target.life is None else target.life)
     out.set("structure_after", NULL_INT)
     out.set("destroyed", NULL_CODE)
-    if steps.enabled and first(guard_damage):
-        steps.note(
-            "totals",
-            "-{gd} guard: Guard {g} -> {ga}",
-            clause="wsswnn: Braces (braces page, via sources-and-gaps)",
-            value=guard_damage,
-            gd=guard_damage,
-            g=guard,
-            ga=guard_after,
-        )
+    steps.note(
+        "guard",
+        "the foe takes -{gd} guard: Guard {g} -> {ga}",
+        clause=C_BRACES,
+        value=guard_damage,
+        gd=guard_damage,
+        g=guard,
+        ga=guard_after,
+        where=guard_damage > 0,
+    )
     return out
 
 

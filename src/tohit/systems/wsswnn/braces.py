@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from tohit.core.outcome import NULL_CODE, NULL_INT
 from tohit.core.steps import Steps
-from tohit.systems.wsswnn.fields import BRACE_LABELS, EFFECT_OF, FAILURE, STRUGGLE, SUCCESS
+from tohit.systems.wsswnn.fields import EFFECT_OF, FAILURE, STRUGGLE, SUCCESS
 from tohit.systems.wsswnn.models import Target
 
 Array = npt.NDArray[np.int64]
@@ -70,24 +70,32 @@ def opposed_brace(
     per_hit = max(0, 1 - target.unflinching) if brace in GUARD_BRACES else 0
     guard_damage = np.where(success, per_hit, 0)
     if steps.when(rolled):
-        label = BRACE_LABELS[int(np.asarray(code).reshape(-1)[0])]
         name = brace.replace("_", " ").capitalize()
-        verdict = {
-            "success": f"beats Stamina {stamina}: success, the foe is {EFFECT_TEXT[brace]}",
-            "struggle": f"beats only Strength {strength}: struggle, the foe is {EFFECT_TEXT[brace]}"
-            + (" unless it pays 1 stamina to resist" if can_pay else " (it has no stamina to pay to resist)"),
-            "failure": f"does not beat Strength {strength} (or Stamina {stamina}): failure, nothing happens",
-        }[label]
-        steps.note(
-            "brace",
-            "{why}: {brace} brace {roll} " + verdict,
-            clause=C_BRACES,
-            value=label,
-            why=why,
-            brace=name,
-            roll=roll,
-        )
-        if steps.when(success) and brace in GUARD_BRACES:
+        unless = " unless it pays 1 stamina to resist" if can_pay else " (it has no stamina to pay to resist)"
+        for mask, label, verdict in (
+            (success, "success", f"beats Stamina {stamina}: success, the foe is {EFFECT_TEXT[brace]}"),
+            (
+                struggle,
+                "struggle",
+                f"beats only Strength {strength}: struggle, the foe is {EFFECT_TEXT[brace]}{unless}",
+            ),
+            (
+                rolled & ~landed,
+                "failure",
+                f"does not beat Strength {strength} (or Stamina {stamina}): failure, nothing happens",
+            ),
+        ):
+            steps.note(
+                "brace",
+                "{why}: {brace} brace {roll} " + verdict,
+                clause=C_BRACES,
+                value=label,
+                why=why,
+                brace=name,
+                roll=roll,
+                where=mask,
+            )
+        if brace in GUARD_BRACES:
             reduced = f" (-1, Unflinching {target.unflinching})" if target.unflinching else ""
             steps.note(
                 "brace_guard",
@@ -97,6 +105,7 @@ def opposed_brace(
                 brace=name,
                 gd=per_hit,
                 reduced=reduced,
+                where=success,
             )
     return BraceOutcome(
         code.astype(np.int64),

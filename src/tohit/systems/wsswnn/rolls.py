@@ -7,8 +7,6 @@ Chom's d4 Maneuver at -2 showing -1 loses to his Attack 2.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
 
@@ -19,11 +17,6 @@ from tohit.systems.wsswnn.plan import Plan
 Array = npt.NDArray[np.int64]
 C_ADVANTAGE = "wsswnn: advantage (taking-actions; decisions 2)"
 C_ACTION_DICE = "wsswnn: action dice (taking-actions; decisions 1)"
-
-
-def first(values: Any) -> Any:
-    """The first element of an array (the one attack of a traced roll), as a Python scalar."""
-    return np.asarray(values).reshape(-1)[0].item()
 
 
 def action_roll(plan: Plan, dice: Dice, role: str, steps: Steps) -> Array:

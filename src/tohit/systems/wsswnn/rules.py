@@ -68,6 +68,8 @@ class Wsswnn(System[Attacker, Attack, Target, Options]):
     target_model = Target
     options_model = Options
     fields = FIELDS
+    #: Every conditional step passes `where=`: `roll --times N` traces N attacks in one vectorised call.
+    batch_trace = True
 
     def check(self, scenario: WsswnnScenario) -> None:
         checks.check(scenario)
