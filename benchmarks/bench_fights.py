@@ -76,10 +76,43 @@ def fullplate_fights() -> tuple[LoadedFight, LoadedFight, LoadedFight]:
     return one, fight_from_dict(team, source="fullplate 4v4"), one
 
 
+def _rtw(name: str, accuracy: int, evasion: int, hero: bool) -> dict[str, Any]:
+    return {
+        "name": name,
+        "attacker": {
+            "accuracy": accuracy,
+            "combat": 3,
+            "weapon": {"name": "sword", "attack_power": 6, "acc": 3, "damage_type": "sharp"},
+        },
+        "target": {"evasion": evasion, "defense": 2, "health": 40, "hearts": 10, "hero": hero},
+        "attacks": [{"name": "Strike"}],
+    }
+
+
+def rtw_fights() -> tuple[LoadedFight, LoadedFight, LoadedFight]:
+    duel = {
+        "system": "rtw",
+        "sides": [
+            {"name": "Hero", "combatants": [_rtw("Link", 3, 13, True)]},
+            {"name": "Moblin", "combatants": [_rtw("Moblin", 4, 11, False)]},
+        ],
+    }
+    team = {
+        "system": "rtw",
+        "sides": [
+            {"name": "Heroes", "policy": "weakest", "combatants": [_rtw(f"Hero {i}", 3, 13, True) for i in range(4)]},
+            {"name": "Moblins", "combatants": [_rtw(f"Moblin {i}", 4, 11, False) for i in range(4)]},
+        ],
+    }
+    one = fight_from_dict(duel, source="rtw 1v1")
+    return one, fight_from_dict(team, source="rtw 4v4"), one
+
+
 #: Per system: (1-v-1, 4-v-4, 1-v-1 with 40 health each for --exact), and the plain Python fight.
 SYSTEMS: dict[str, tuple[Callable[[], tuple[LoadedFight, LoadedFight, LoadedFight]], Callable[..., Any]]] = {
     "kaiser": (kaiser_fights, fight_reference.kaiser_fight),
     "fullplate": (fullplate_fights, fight_reference.fullplate_fight),
+    "rtw": (rtw_fights, fight_reference.rtw_fight),
 }
 
 

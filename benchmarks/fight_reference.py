@@ -195,3 +195,31 @@ def fullplate_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
         hp[t] = max(0, hp[t] - damage)
 
     return _rounds(fight, rng, act, lambda c: hp[c] > 0, hp)
+
+
+def rtw_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
+    """One Reclaim the Wild fight: Basic melee attacks only (2d6 + Accuracy + weapon ACC >= Evasion; a natural
+    12 that hits is a Critical Hit and adds the Attack Power again; damage Weapon + Combat - Defense, at least 1);
+    Health down to 0, then Helpless (Heroes) or perished: either way out of the fight."""
+    combs = fight.combatants
+    for c in combs:
+        entry, t = c.attacks[0], c.target
+        plain = entry.attack.kind == "basic" and entry.attack.against == "evasion" and not entry.attack.area
+        plain = plain and entry.attacker.weapon is not None and not entry.attacker.weapon.crit_range
+        plain = plain and not (t.resistance or t.vulnerable or t.immune or t.hard_to_hit != "none" or t.prone)
+        if not plain or t.reaction != "none" or entry.attack.effect is not None:
+            raise ValueError("the plain reference plays Basic melee attacks vs Evasion only")
+    health = [c.target.health if c.target.health is not None else c.target.health_max for c in combs]
+
+    def act(c: int, t: int) -> None:
+        entry = combs[c].attacks[0]
+        weapon = entry.attacker.weapon
+        natural = rng.randint(1, 6) + rng.randint(1, 6)
+        if natural + entry.attacker.accuracy + weapon.acc < combs[t].target.evasion:
+            return
+        raw = weapon.attack_power + entry.attacker.combat
+        if natural == 12:
+            raw += weapon.attack_power
+        health[t] = max(0, health[t] - max(1, raw - combs[t].target.defense))
+
+    return _rounds(fight, rng, act, lambda c: health[c] > 0, health)
