@@ -121,8 +121,9 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
         )
 
     # 3. Hit, block or miss.
-    guard = 0 if is_object else int(target.guard or 0)
-    agility = 0 if is_object else int(target.agility or 0)
+    # A fight feeds Guard as an array (one value per fight): no int() on it.
+    guard = 0 if is_object or target.guard is None else target.guard
+    agility = 0 if is_object or target.agility is None else target.agility
     beats_agility = result > agility
     if kind == "jump":
         per_height = 3 + (attacker.strength if options.jump_strength_bonus else 0)
@@ -433,7 +434,7 @@ def _guard_and_awareness(
 def _creature_fields(
     out: Outcome, target: Target, lethal: Array, guard_damage: Array, awareness: Array, steps: Steps
 ) -> None:
-    guard = int(target.guard or 0)
+    guard = 0 if target.guard is None else target.guard  # an array in a fight
     guard_after = np.maximum(0, guard - guard_damage)
     out.set("damage", lethal)
     out.set("lethal", lethal)

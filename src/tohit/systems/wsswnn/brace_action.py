@@ -56,7 +56,7 @@ def resolve_brace_action(scenario: WsswnnScenario, target: Target, plan: Plan, d
         out.set("structure_after", int(target.structure or 0))
         out.set("destroyed", int(target.structure or 0) == 0)
         return out
-    guard = int(target.guard or 0)
+    guard = 0 if target.guard is None else target.guard  # an array in a fight
     out.set("lethal", zeros)
     out.set("guard_damage", guard_damage)
     out.set("awareness_damage", zeros)
@@ -80,7 +80,7 @@ def resolve_brace_action(scenario: WsswnnScenario, target: Target, plan: Plan, d
 
 def _stand_fast(out: Outcome, scenario: WsswnnScenario, roll: np.ndarray, steps: Steps) -> None:
     attacker = scenario.attacker
-    guard = int(attacker.guard or 0)
+    guard = 0 if attacker.guard is None else attacker.guard  # an array in a fight
     ceiling = int(attacker.max_guard or 0) + attacker.strength
     after = np.maximum(guard, np.minimum(guard + np.maximum(0, roll), ceiling))
     regained = after - guard
