@@ -108,11 +108,45 @@ def rtw_fights() -> tuple[LoadedFight, LoadedFight, LoadedFight]:
     return one, fight_from_dict(team, source="rtw 4v4"), one
 
 
+def _wsswnn(name: str, die: str, guard: int, club: bool) -> dict[str, Any]:
+    weapon = {"name": "club", "guard_damage": 2, "blunted": True} if club else {"name": "dagger"}
+    return {
+        "name": name,
+        "attacker": {"attack_die": die, "maneuver_die": "d6", "strength": 2, "weapon": weapon},
+        "target": {"guard": guard, "agility": 1, "armor": 1, "life": 40, "awareness": 2},
+        "attacks": [{"name": "strike"}],
+    }
+
+
+def wsswnn_fights() -> tuple[LoadedFight, LoadedFight, LoadedFight]:
+    duel = {
+        "system": "wsswnn",
+        "sides": [
+            {"name": "Wandu", "combatants": [_wsswnn("Wandu", "d8", 4, False)]},
+            {"name": "Brute", "combatants": [_wsswnn("Brute", "d10", 6, True)]},
+        ],
+    }
+    team = {
+        "system": "wsswnn",
+        "sides": [
+            {
+                "name": "Heroes",
+                "policy": "weakest",
+                "combatants": [_wsswnn(f"Hero {i}", "d8", 5, False) for i in range(4)],
+            },
+            {"name": "Brutes", "combatants": [_wsswnn(f"Brute {i}", "d10", 5, True) for i in range(4)]},
+        ],
+    }
+    one = fight_from_dict(duel, source="wsswnn 1v1")
+    return one, fight_from_dict(team, source="wsswnn 4v4"), one
+
+
 #: Per system: (1-v-1, 4-v-4, 1-v-1 with 40 health each for --exact), and the plain Python fight.
 SYSTEMS: dict[str, tuple[Callable[[], tuple[LoadedFight, LoadedFight, LoadedFight]], Callable[..., Any]]] = {
     "kaiser": (kaiser_fights, fight_reference.kaiser_fight),
     "fullplate": (fullplate_fights, fight_reference.fullplate_fight),
     "rtw": (rtw_fights, fight_reference.rtw_fight),
+    "wsswnn": (wsswnn_fights, fight_reference.wsswnn_fight),
 }
 
 

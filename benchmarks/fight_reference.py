@@ -223,3 +223,74 @@ def rtw_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
         health[t] = max(0, health[t] - max(1, raw - combs[t].target.defense))
 
     return _rounds(fight, rng, act, lambda c: health[c] > 0, health)
+
+
+def wsswnn_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
+    """One WSSWNN fight: plain melee attacks (Attack die - its penalty; a hit beats Guard, a block beats only
+    Agility; lethal = result - Guard - Armor, blunted capped at Strength + 1; guard damage on a hit or block,
+    less Unflinching; awareness damage on a hit); initiative by Maneuver against the foes' highest Awareness."""
+    combs = fight.combatants
+    size = len(combs)
+    side = list(fight.roster.side)
+    for c in combs:
+        entry = c.attacks[0]
+        if entry.attack.kind != "melee" or entry.attack.advantage or entry.attack.mighty_blow or c.target.grappled:
+            raise ValueError("the plain reference plays plain melee attacks only")
+        if entry.attack.modifier or entry.attacker.weapon is None or entry.attacker.weapon.on_block:
+            raise ValueError("the plain reference plays plain melee attacks only")
+        if c.stand_fast_at is not None or c.skip_at is not None:
+            raise ValueError("the plain reference plays plain melee attacks only")
+    life = [c.target.life for c in combs]
+    guard = [c.target.guard for c in combs]
+    aware = [c.target.awareness or 0 for c in combs]
+    # Initiative: those who beat their foes' highest Awareness first; each group in file order.
+    first = []
+    for c in range(size):
+        die = combs[c].attacker.maneuver_die
+        best = max(aware[t] for t in range(size) if side[t] != side[c])
+        if die is None:
+            first.append(False)
+            continue
+        roll = rng.randint(1, int(die[1:])) - combs[c].attacker.penalty_of("maneuver")
+        first.append(roll > best)
+    order = [c for c in fight.file_order if first[c]] + [c for c in fight.file_order if not first[c]]
+    policy = list(fight.policy)
+
+    def over() -> int | None:
+        alive = {side[c] for c in range(size) if life[c] > 0}
+        if len(alive) <= 1:
+            return alive.pop() if alive else -1
+        return None
+
+    for rnd in range(1, fight.max_rounds + 1):
+        for c in order:
+            done = over()
+            if done is not None:
+                return done, rnd
+            if life[c] <= 0:
+                continue
+            foes = [t for t in range(size) if side[t] != side[c] and life[t] > 0]
+            if policy[c] == "weakest":
+                t = min(foes, key=lambda x: (life[x], x))
+            elif policy[c] == "random":
+                t = foes[rng.randrange(len(foes))]
+            else:
+                t = foes[0]
+            attacker = combs[c].attacks[0].attacker
+            weapon = attacker.weapon
+            result = rng.randint(1, int(attacker.attack_die[1:])) - attacker.penalty_of("attack")
+            target = combs[t].target
+            hit = result > guard[t]
+            block = not hit and result > target.agility
+            if hit:
+                lethal = max(0, result - guard[t] - target.armor) if weapon.lethal else 0
+                if weapon.blunted:
+                    lethal = min(lethal, attacker.strength + 1)
+                life[t] = max(0, life[t] - lethal)
+                aware[t] = max(0, aware[t] - weapon.awareness_damage)
+            if hit or block:
+                guard[t] = max(0, guard[t] - max(0, weapon.guard_damage - target.unflinching))
+        done = over()
+        if done is not None:
+            return done, rnd
+    return -1, fight.max_rounds

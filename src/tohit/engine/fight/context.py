@@ -190,6 +190,23 @@ class StepContext:
         self._expand(idx, weights, common)
         return idx, choice
 
+    def die(self, mask: BoolArray, sides: IntArray) -> tuple[Rows, IntArray]:
+        """A face of a d`sides` (per row) for the rows of `mask`; 0 elsewhere. Exact mode expands each row into
+        one row per face, each with probability 1 / sides."""
+        n = self.n
+        if self.mode != "enumerate":
+            high = np.broadcast_to(np.maximum(sides, 1), (n,))
+            faces = np.where(mask, self.rng.integers(1, high + 1, size=n), 0).astype(np.int64)
+            return ALL, faces
+        reps = np.where(mask, np.maximum(sides, 1), 1).astype(np.int64)
+        idx = np.repeat(np.arange(n, dtype=np.int64), reps)
+        starts = np.repeat(np.cumsum(reps) - reps, reps)
+        faces = np.where(mask[idx], np.arange(idx.size) - starts + 1, 0).astype(np.int64)
+        common = lcm(*[int(x) for x in np.unique(reps)])
+        weights = np.asarray([common // int(r) for r in reps[idx]], dtype=object)
+        self._expand(idx, weights, common)
+        return idx, faces
+
     # -- attacks ---------------------------------------------------------------------------------------
     def resolve(
         self,
@@ -232,11 +249,14 @@ class StepContext:
             sel: Any = ALL if whole and grp.size == n else grp
             c, rest = divmod(int(k), na * size)
             a, t = divmod(rest, size)
+            own = fight.rules.attacker_stats
             if self.narrating:  # one fight: stats as plain scalars, as in a scenario file
-                scenario = self._scenario(c, a, t, {f: int(v[grp][0]) for f, v in attack_fields.items()})
+                mine = {s: int(self.state.per[s][grp[0], c]) for s in own}
+                scenario = self._scenario(c, a, t, {f: int(v[grp][0]) for f, v in attack_fields.items()}, mine)
                 tgt = self._target(t, None, {s: int(self.state.per[s][grp[0], t]) for s in fight.rules.target_stats})
             else:
-                scenario = self._scenario(c, a, t, {f: v[sel] for f, v in attack_fields.items()})
+                mine = {s: self.state.per[s][sel, c] for s in own}
+                scenario = self._scenario(c, a, t, {f: v[sel] for f, v in attack_fields.items()}, mine)
                 tgt = self._target(t, sel)
             roles = fight.roles(c, a, t)
             if self.narrating:
@@ -278,13 +298,21 @@ class StepContext:
                 cols[c][beyond] = tail[c]
         return cols
 
-    def _scenario(self, c: int, a: int, t: int, overrides: dict[str, Any]) -> Any:
+    def _scenario(
+        self, c: int, a: int, t: int, overrides: dict[str, Any], attacker_values: dict[str, Any] | None = None
+    ) -> Any:
+        """The scenario of (c, a, t), with attack fields overridden and the attacker's current stats fed in."""
         scenario = self.fight.scenario(c, a, t)
-        if not overrides:
+        if not overrides and not attacker_values:
             return scenario
-        attack = scenario.attack
-        new_attack = type(attack).model_construct(**{**dict(attack), **overrides})
-        return type(scenario).model_construct(**{**dict(scenario), "attack": new_attack})
+        fields = dict(scenario)
+        if overrides:
+            attack = scenario.attack
+            fields["attack"] = type(attack).model_construct(**{**dict(attack), **overrides})
+        if attacker_values:
+            attacker = scenario.attacker
+            fields["attacker"] = type(attacker).model_construct(**{**dict(attacker), **attacker_values})
+        return type(scenario).model_construct(**fields)
 
     def _target(self, t: int, rows: Any, values: dict[str, Any] | None = None) -> Any:
         """Combatant t's target block with the fight's current stats (arrays over `rows`) fed in."""
@@ -346,8 +374,10 @@ class StepContext:
         over = sorted(attack_fields)
         t_safe = np.maximum(target, 0)
         rows_all = np.arange(n)
+        own = list(rules.attacker_stats)
         cols = [actor, attack, target]
         cols += [self.state.per[s][rows_all, t_safe] for s in stats + clips]
+        cols += [self.state.per[s][rows_all, np.maximum(actor, 0)] for s in own]
         cols += [attack_fields[f] for f in over]
         keys = np.stack(cols, axis=1)
         keys[~mask] = -1
@@ -367,8 +397,10 @@ class StepContext:
             i += len(stats)
             cvals = {s: int(v) for s, v in zip(clips, key[i : i + len(clips)], strict=True)}
             i += len(clips)
+            avals = {s: int(v) for s, v in zip(own, key[i : i + len(own)], strict=True)}
+            i += len(own)
             ovals = {f: int(v) for f, v in zip(over, key[i:], strict=True)}
-            tables[u] = self.outcome_table(c, a, t, svals, ovals, cvals, fields)
+            tables[u] = self.outcome_table(c, a, t, svals, ovals, cvals, fields, avals)
         common = lcm(*[tb.total for tb in tables.values()]) if tables else 1
         for u, key in enumerate(uniq):
             rows = np.flatnonzero(inverse == u)
@@ -406,6 +438,7 @@ class StepContext:
         overrides: dict[str, int],
         clips: dict[str, int] | None = None,
         fields: tuple[str, ...] | None = None,
+        attacker_values: dict[str, int] | None = None,
     ) -> OutcomeTable:
         """Exact outcome distribution of attack (c, a) on t at these stats, grouped by the fight's fields.
 
@@ -415,10 +448,11 @@ class StepContext:
         clips = clips or {}
         all_fields = self.fight.rules.outcome_fields
         fields = fields or all_fields
-        key = ("table", c, a, t, tuple(sorted(stats.items())), tuple(sorted(overrides.items())), self.depth)
+        mine = tuple(sorted((attacker_values or {}).items()))
+        key = ("table", c, a, t, tuple(sorted(stats.items())), tuple(sorted(overrides.items())), mine, self.depth)
         base: OutcomeTable | None = self.fight.cache.get(key)
         if base is None:
-            scenario = self._scenario(c, a, t, dict(overrides))
+            scenario = self._scenario(c, a, t, dict(overrides), dict(attacker_values or {}))
             tgt = self._target(t, None, stats)
             table = joint.build(self.fight.system, scenario, tgt, self.depth)
             columns = {f: table.outcome[f] for f in all_fields}

@@ -270,7 +270,7 @@ def fight_from_dict(data: dict[str, Any], *, source: str = "<fight>") -> LoadedF
         raise exc.located(source=source) from None
     if "sides" not in data:
         raise InputError("required field is missing", field="sides", source=source)
-    spec: Any = validate(fight_model(system, rules), data, source=source)
+    spec: Any = validate(fight_model(system, rules), rules.prepare(data), source=source)
     names: list[str] = []
     side_of: list[int] = []
     combatants: list[Any] = []

@@ -42,6 +42,9 @@ class FightRules(ABC):
     outcome_fields: ClassVar[tuple[str, ...]] = ("result", "damage")
     #: State stats fed into the target model by name on every resolve (their values change in a fight).
     target_stats: ClassVar[tuple[str, ...]] = ()
+    #: State stats fed into the attacker block by name (e.g. WSSWNN's own Guard for Stand Fast); exact tables
+    #: are keyed by them.
+    attacker_stats: ClassVar[tuple[str, ...]] = ()
     #: The subset of `target_stats` that changes the `outcome_fields` (exact tables are keyed by these).
     table_stats: ClassVar[tuple[str, ...] | None] = None
     #: Outcome fields the exact chain may cap at a target stat (e.g. {"damage": "lp"}: damage beyond the
@@ -55,6 +58,10 @@ class FightRules(ABC):
     bookkeeping: ClassVar[tuple[str, ...]] = ("dealt",)
     #: Turn order in words, for the docs and `tohit fight --help`.
     turn_order: ClassVar[str]
+
+    def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The raw fight file before validation, for a system to fill what its fight implies (default: as is)."""
+        return data
 
     def check(self, fight: LoadedFight) -> None:  # noqa: B027 (optional hook)
         """Cross-field checks a fight needs beyond the system's (e.g. a health to fight with); raise
