@@ -1,0 +1,576 @@
+"""Last Odyssey: Attacking and Defending (shared/rules/last-odyssey.md), with decisions.md §last-odyssey.
+
+Clauses, in the page's order (sibling pages in brackets, from sources-and-gaps.md §Last Odyssey):
+1. Buffs and debuffs succeed no matter what: no roll. Each level moves the statistic one step along the
+   Bonus Tracker -7, -3, -1, 0, +1, +3, +7; buffs and debuffs cancel step for step [Buffs-and-Debuffs.md].
+2. Physical attack: hit die (d10) - Physical Accuracy + the target's Evasion; 7 or below hits. Base damage =
+   Physical Attack - Physical Defense + the hit die, at least 1.
+3. Magical attack: the same with Magical Accuracy, Magical Attack and Magical Defense.
+4. Status-inflicting ability: d10 - Status Accuracy + Resistance; 5 or below inflicts the status. The
+   element multiplier changes the threshold: x0.25 immune, x0.5 3 or less, x2 7 or less, x4 cannot be
+   evaded [Statuses.md].
+5. One roll of the hit die for every target; each target is compared with its own Evasion or Resistance
+   and takes its own damage.
+6. Out of reach: a status ability cannot land; a physical or magical attack still hits on a natural 1.
+7. Final damage = base damage x every relevant modifier, rounded to nearest (halves up); it may be 0.
+8. Shell: a magical attack on an active Shell deals double; a physical attack on a target without one
+   deals double. A Shell given as points absorbs the damage; on the hit that breaks it, the overflow takes
+   the target's HP only if it is at least the remaining HP (then the target is downed) [Shells.md;
+   decisions 5].
+9. Elements: a multiplier of 0.25, 0.5, 1, 2 or 4 per attack and target; colorless x1 [Elemental-Types.md].
+10. Statuses of the user and target: Blinded halves accuracies, Petrified halves base Evasion (rounded
+    down); Paralyzed makes physical attacks miss, Silenced magical ones [Statuses.md].
+11. Ability types (checks.py): Self, Melee, Ranged, Ally, Special, Passive, Multi, Reaction.
+12. An ability used on the other side works as if its user stood on that side; a target may lean in and
+    choose to be hit, whatever the roll.
+13. Knock-out: declared before the roll; the hit uses the real roll, the damage is computed as if the die
+    showed 1; a target downed this way is incapacitated, not killed. HP never goes below 0; at 0 the
+    target is downed [Death-and-Injury.md].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from tohit.core.models import Scenario
+from tohit.core.outcome import NULL_CODE, NULL_INT, Field, Outcome, null_code, null_int
+from tohit.core.roles import Role
+from tohit.core.steps import Steps
+from tohit.core.system import Dice, ModifierRow, System
+from tohit.systems.last_odyssey import checks
+from tohit.systems.last_odyssey.damage import (
+    damage_factors,
+    element_factor,
+    final_damage,
+    product,
+    shell_active,
+    shell_points,
+)
+from tohit.systems.last_odyssey.dice import HIT_DIE_ROLE, NO_ROLL
+from tohit.systems.last_odyssey.effective import NAMES, StatValue, attacker_stat, target_stat
+from tohit.systems.last_odyssey.models import Attack, Attacker, Options, Target
+from tohit.systems.last_odyssey.tables import (
+    ATTACK_THRESHOLD,
+    BONUS_TRACKER,
+    INTENDED_SIDE,
+    PAGE,
+    ROLLED_KINDS,
+    STATUS_OF_ELEMENT,
+    STATUS_THRESHOLDS,
+    move_tracker,
+    multiplier_text,
+)
+
+LastOdysseyScenario = Scenario[Attacker, Attack, Target, Options]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+HIT, MISS = 0, 1
+INTRO = f"{PAGE}, introduction"
+NOTES = f"{PAGE}, General Notes"
+SECTION = {"physical": f"{PAGE}, Physical Attacks", "magical": f"{PAGE}, Magical Attacks"}
+STATUS_SECTION = f"{PAGE}, Status-Inflicting Abilities"
+OTHER_SIDE = f"{PAGE}, using abilities on other targets"
+KNOCK_OUT = f"{PAGE}, knock out"
+
+
+class LastOdyssey(System[Attacker, Attack, Target, Options]):
+    id = "last-odyssey"
+    title = "Last Odyssey"
+    summary = "One d10 hit die for every target: d10 - Accuracy + Evasion <= 7 (status <= 5), Shells, elements"
+    page = "last-odyssey.md"
+    attacker_model = Attacker
+    attack_model = Attack
+    target_model = Target
+    options_model = Options
+    fields = (
+        Field("result", "label", "hit (the ability lands on this target) or miss.", ("hit", "miss")),
+        Field("damage", "int", "Final damage: base damage x every relevant modifier, rounded (0 on a miss)."),
+        Field(
+            "accuracy_value",
+            "int",
+            "Hit die - the user's accuracy (shared by every target); null for a buff or debuff.",
+            nullable=True,
+            in_odds=False,
+        ),
+        Field(
+            "hit_value",
+            "int",
+            "Accuracy value + this target's Evasion (or Resistance): hits at 7 or below (status: 5).",
+            nullable=True,
+            in_odds=False,
+        ),
+        Field(
+            "base_damage",
+            "int",
+            "Attack - Defense + hit die (1 on a knock-out), at least 1; null on a miss or a damageless ability.",
+            nullable=True,
+        ),
+        Field("status_applied", "flag", "The status landed (status-inflicting abilities only).", nullable=True),
+        Field(
+            "shell_absorbed",
+            "int",
+            "Damage the target's Shell absorbed (when the Shell is given as points).",
+            nullable=True,
+        ),
+        Field("shell_broken", "flag", "This hit broke the Shell (given as points).", nullable=True),
+        Field(
+            "overflow",
+            "int",
+            "On the hit that breaks the Shell: final damage - damage absorbed by the Shell.",
+            nullable=True,
+        ),
+        Field("hp_lost", "int", "HP the target loses (HP never goes below 0); null when unknown.", nullable=True),
+        Field("hp_left", "int", "The target's HP after the hit; null when unknown.", nullable=True, in_odds=False),
+        Field("downed", "flag", "The target is at 0 HP; null when its HP or Shell is unknown.", nullable=True),
+        Field(
+            "incapacitated",
+            "flag",
+            "Downed by a knock-out: temporarily incapacitated instead of killed.",
+            nullable=True,
+        ),
+        Field(
+            "tracker",
+            "int",
+            "A buff or debuff: the statistic's Bonus Tracker value afterwards.",
+            nullable=True,
+        ),
+    )
+
+    def roles(self, scenario: LastOdysseyScenario, target: Target) -> dict[str, Role]:
+        """The hit die, one d10 for every target; buffs and debuffs roll nothing."""
+        return {"hit": HIT_DIE_ROLE if scenario.attack.kind in ROLLED_KINDS else NO_ROLL}
+
+    def check(self, scenario: LastOdysseyScenario) -> None:
+        checks.check(scenario)
+
+    def resolve(self, scenario: LastOdysseyScenario, target: Target, dice: Dice, steps: Steps) -> Outcome:
+        die = dice["hit"]["total"]
+        out = Outcome(len(die))
+        attack = scenario.attack
+        _note_other_side(scenario, target, steps)
+        if attack.kind == "buff" or attack.kind == "debuff":
+            _always_succeeds(scenario, target, out, steps)
+            return out
+        steps.note(
+            "hit_die",
+            "hit die: {dice}, one roll for every target of the ability",
+            clause=INTRO,
+            value=die,
+            dice=dice.text("hit"),
+        )
+        if attack.kind == "status":
+            _status(scenario, target, die, out, steps)
+        else:
+            _attack(scenario, target, die, out, steps)
+        return out
+
+    def modifiers(self) -> Sequence[ModifierRow]:
+        rows = [
+            ModifierRow("hit", "hit die", "d10 - Accuracy + Evasion <= 7", "Physical and magical attacks hit."),
+            ModifierRow("natural_1", "hit die", "always hits", "A natural 1 hits with a physical or magical attack."),
+            ModifierRow(
+                "status", "hit die", "d10 - Status Accuracy + Resistance <= 5", "A status-inflicting ability lands."
+            ),
+            ModifierRow("shell_magical", "Shell", "x2", "A magical attack on a target with an active Shell."),
+            ModifierRow("no_shell_physical", "Shell", "x2", "A physical attack on a target without a Shell."),
+        ]
+        for m, threshold in STATUS_THRESHOLDS.items():
+            effect = (
+                "immune to the status"
+                if threshold is None
+                else "cannot evade the status"
+                if threshold == "always"
+                else f"status lands on {threshold} or below"
+            )
+            rows.append(ModifierRow(f"element_x{multiplier_text(m)}", "element", f"x{multiplier_text(m)}", effect))
+        for step in BONUS_TRACKER:
+            rows.append(ModifierRow(f"tracker_{step:+d}", "Bonus Tracker", f"{step:+d}", "Added to the statistic."))
+        rows += [
+            ModifierRow("blinded", "status", "accuracy / 2", "Physical, Magical, Status Accuracy halved, down."),
+            ModifierRow("petrified", "status", "Evasion / 2", "Base Evasion halved, rounded down."),
+            ModifierRow("paralyzed", "status", "miss", "The character's physical attacks automatically miss."),
+            ModifierRow("silenced", "status", "miss", "The character's magical attacks automatically miss."),
+            ModifierRow("knock_out", "attack", "die = 1", "Damage as if the hit die showed 1; incapacitates."),
+        ]
+        return rows
+
+
+# -- physical and magical attacks ------------------------------------------------------------------------
+
+
+def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: Outcome, steps: Steps) -> None:
+    attacker, attack, options = scenario.attacker, scenario.attack, scenario.options
+    kind = attack.kind
+    assert kind == "physical" or kind == "magical"
+    section = SECTION[kind]
+    accuracy = attacker_stat(attacker, "physical_accuracy" if kind == "physical" else "magical_accuracy", options)
+    evasion = target_stat(target, "evasion")
+    accuracy_value = die - accuracy.value
+    hit_value = accuracy_value + evasion.value
+    in_range = hit_value <= ATTACK_THRESHOLD
+    natural_one = die == 1
+    rolled_hit = in_range | natural_one
+    _note_stat(steps, "accuracy", accuracy, section)
+    steps.note(
+        "accuracy_value",
+        "accuracy value: hit die {die} - {acc_name} {acc} = {av}",
+        clause=section,
+        value=accuracy_value,
+        die=die,
+        acc_name=NAMES[accuracy.stat],
+        acc=accuracy.value,
+        av=accuracy_value,
+    )
+    _note_stat(steps, "evasion", evasion, section)
+    if steps.enabled:
+        verdict = "7 or below, a hit" if bool(in_range[0]) else "above 7, a miss"
+        clause = section
+        if not bool(in_range[0]) and bool(natural_one[0]):
+            verdict = "above 7, but a natural 1 still hits"
+            clause = f"{NOTES} (decisions.md last-odyssey 2)"
+        steps.note(
+            "compare",
+            "{av} + Evasion {eva} = {hv}: " + verdict,
+            clause=clause,
+            value="hit" if bool(rolled_hit[0]) else "miss",
+            av=accuracy_value,
+            eva=evasion.value,
+            hv=hit_value,
+        )
+    hit = _lean_in(target, rolled_hit, steps)
+    blocked = "paralyzed" if kind == "physical" else "silenced"
+    if blocked in attacker.statuses:
+        hit = np.zeros_like(hit)
+        steps.note(
+            "auto_miss",
+            f"the user is {blocked.capitalize()}: its {kind} attacks automatically miss",
+            clause=f"Statuses.md ({blocked.capitalize()})",
+            value="miss",
+        )
+
+    # Base damage: Attack - Defense + the hit die (1 on a knock-out), at least 1.
+    attack_stat = attacker_stat(attacker, "physical_attack" if kind == "physical" else "magical_attack", options)
+    defense = target_stat(target, "physical_defense" if kind == "physical" else "magical_defense")
+    damage_die = np.ones_like(die) if attack.knock_out else die
+    raw = attack_stat.value - defense.value + damage_die
+    base = np.maximum(raw, 1)
+    factors = damage_factors(attack, target)
+    multiplier = product(factors)
+    final = final_damage(base, multiplier, options.rounding)
+    damage = np.where(hit, final, 0)
+    out.set("result", np.where(hit, HIT, MISS))
+    out.set("accuracy_value", accuracy_value)
+    out.set("hit_value", hit_value)
+    out.set("base_damage", null_int(~hit, base))
+    out.set("damage", damage)
+    out.set("status_applied", NULL_CODE)
+    out.set("tracker", NULL_INT)
+    if steps.when(hit):
+        _note_stat(steps, "attack_stat", attack_stat, section)
+        _note_stat(steps, "defense", defense, section)
+        if attack.knock_out:
+            steps.note(
+                "knock_out",
+                "knock-out declared before the roll: the hit used the real roll, the damage counts the die as 1",
+                clause=f"{KNOCK_OUT} (decisions.md last-odyssey 6)",
+                value=1,
+            )
+        floor = "" if bool(raw[0] >= 1) else f" = {int(raw[0])}, at least 1,"
+        steps.note(
+            "base_damage",
+            "base damage: {atk_name} {atk} - {dfn_name} {dfn} + "
+            + ("{die} (knock-out)" if attack.knock_out else "hit die {die}")
+            + floor
+            + " = {base}",
+            clause=f"{section}; {NOTES} (minimum base damage 1)",
+            value=base,
+            atk_name=NAMES[attack_stat.stat],
+            atk=attack_stat.value,
+            dfn_name=NAMES[defense.stat],
+            dfn=defense.value,
+            die=damage_die,
+            base=base,
+        )
+        for f in factors:
+            steps.note("modifier", f.text(), clause=f.clause, value=multiplier_text(f.value))
+        how = "to nearest, halves up" if options.rounding == "nearest" else "down (option rounding: down)"
+        steps.note(
+            "final_damage",
+            "final damage: {base} x {m} = {exact}, rounded " + how + ": {final}",
+            clause=f"{NOTES} (decisions.md last-odyssey 3)",
+            value=final,
+            base=base,
+            m=multiplier_text(multiplier),
+            exact=_exact_text(int(base[0]) * multiplier),
+            final=final,
+        )
+    _apply_to_hp(scenario, target, damage, out, steps)
+
+
+def _exact_text(value: Fraction) -> str:
+    return multiplier_text(value)
+
+
+# -- status-inflicting abilities -------------------------------------------------------------------------
+
+
+def _status(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: Outcome, steps: Steps) -> None:
+    attacker, attack, options = scenario.attacker, scenario.attack, scenario.options
+    status = attack.status or STATUS_OF_ELEMENT[attack.element]  # type: ignore[index]
+    accuracy = attacker_stat(attacker, "status_accuracy", options)
+    resistance = target_stat(target, "resistance")
+    accuracy_value = die - accuracy.value
+    hit_value = accuracy_value + resistance.value
+    element = element_factor(attack, target)
+    threshold = STATUS_THRESHOLDS[element.value]
+    _note_stat(steps, "accuracy", accuracy, STATUS_SECTION)
+    steps.note(
+        "accuracy_value",
+        "accuracy value: hit die {die} - Status Accuracy {acc} = {av}",
+        clause=STATUS_SECTION,
+        value=accuracy_value,
+        die=die,
+        acc=accuracy.value,
+        av=accuracy_value,
+    )
+    _note_stat(steps, "resistance", resistance, STATUS_SECTION)
+    if threshold is None:
+        rolled_hit = np.zeros(len(die), dtype=bool)
+        verdict = f"element x{multiplier_text(element.value)} ({element.why}): immune to {status}"
+    elif threshold == "always":
+        rolled_hit = np.ones(len(die), dtype=bool)
+        verdict = f"element x{multiplier_text(element.value)} ({element.why}): cannot evade {status}"
+    else:
+        rolled_hit = hit_value <= threshold
+        if steps.enabled:
+            where = "" if element.value == 1 else f" (element x{multiplier_text(element.value)}, {element.why})"
+            landed = bool(rolled_hit[0])
+            verdict = (
+                f"{threshold} or below{where}, {status} inflicted" if landed else f"above {threshold}{where}, a miss"
+            )
+            if not landed and 1 - accuracy.value + resistance.value > threshold:
+                verdict += " (out of reach: a status ability cannot land, not even on a 1)"
+    if steps.enabled:
+        steps.note(
+            "compare",
+            "{av} + Resistance {res} = {hv}: " + verdict,
+            clause=f"{STATUS_SECTION}; Statuses.md (elemental multiplier)",
+            value="hit" if bool(rolled_hit[0]) else "miss",
+            av=accuracy_value,
+            res=resistance.value,
+            hv=hit_value,
+        )
+    hit = rolled_hit if threshold is None else _lean_in(target, rolled_hit, steps)
+    if threshold is None and target.lean_in:
+        steps.note(
+            "lean_in",
+            f"{target.name} leans in, but is immune to {status}",
+            clause=f"{OTHER_SIDE}; Statuses.md",
+            value="miss",
+        )
+    out.set("result", np.where(hit, HIT, MISS))
+    out.set("accuracy_value", accuracy_value)
+    out.set("hit_value", hit_value)
+    out.set("base_damage", NULL_INT)
+    out.set("damage", 0)
+    out.set("status_applied", hit)
+    out.set("tracker", NULL_INT)
+    _apply_to_hp(scenario, target, np.zeros(len(die), dtype=np.int64), out, steps)
+
+
+# -- buffs and debuffs -----------------------------------------------------------------------------------
+
+
+def _always_succeeds(scenario: LastOdysseyScenario, target: Target, out: Outcome, steps: Steps) -> None:
+    attack = scenario.attack
+    stat = attack.stat
+    assert stat is not None
+    current = target.buffs.get(stat, 0)
+    levels = attack.levels if attack.kind == "buff" else -attack.levels
+    burned = attack.kind == "buff" and "burned" in target.statuses
+    after = current if burned else move_tracker(current, levels)
+    steps.note(
+        "always",
+        f"a {attack.kind} succeeds no matter what: no hit die is rolled",
+        clause=INTRO,
+        value="hit",
+    )
+    if burned:
+        steps.note(
+            "tracker",
+            f"{target.name} is Burned and cannot be buffed: {NAMES[stat]} stays at {current:+d}",
+            clause="Statuses.md (Burned)",
+            value=after,
+        )
+    else:
+        word = "buff" if levels > 0 else "debuff"
+        plural = "" if abs(levels) == 1 else "s"
+        steps.note(
+            "tracker",
+            f"{NAMES[stat]}: {current:+d} moved {abs(levels)} level{plural} of {word} along the Bonus Tracker"
+            f" (-7, -3, -1, 0, +1, +3, +7) = {after:+d}",
+            clause="Buffs-and-Debuffs.md (buffs and debuffs cancel step for step)",
+            value=after,
+        )
+    out.set("result", HIT)
+    out.set("damage", 0)
+    for name in ("accuracy_value", "hit_value", "base_damage"):
+        out.set(name, NULL_INT)
+    out.set("status_applied", NULL_CODE)
+    out.set("tracker", after)
+    _apply_to_hp(scenario, target, np.zeros(out.n, dtype=np.int64), out, steps)
+
+
+# -- shared steps ----------------------------------------------------------------------------------------
+
+
+def _note_stat(steps: Steps, name: str, stat: StatValue, clause: str) -> None:
+    """Note a statistic only when a status or the Bonus Tracker changed it (else the comparison shows it)."""
+    if steps.enabled and stat.clauses:
+        extra = "; ".join(stat.clauses)
+        steps.note(name, stat.text, clause=f"{clause}; {extra}" if extra else clause, value=stat.value)
+
+
+def _lean_in(target: Target, rolled_hit: BoolArray, steps: Steps) -> BoolArray:
+    """Leaning in: the target may choose to be hit whatever the roll (decisions.md last-odyssey 7)."""
+    if not target.lean_in:
+        return rolled_hit
+    steps.note(
+        "lean_in",
+        f"{target.name} leans in and chooses to be hit: the roll is ignored for this target",
+        clause=f"{OTHER_SIDE} (leaning in; decisions.md last-odyssey 7)",
+        value="hit",
+    )
+    return np.ones_like(rolled_hit)
+
+
+def _note_other_side(scenario: LastOdysseyScenario, target: Target, steps: Steps) -> None:
+    """An ability used on the side it is not meant for works as though its user stood on that side."""
+    if not steps.enabled:
+        return
+    for t in scenario.attack.type:
+        intended = INTENDED_SIDE.get(t)
+        if intended is not None and intended != target.side:
+            steps.note(
+                "other_side",
+                f"a {t.capitalize()} ability used on {'an' if target.side == 'enemy' else 'a'} {target.side}:"
+                f" it works as though the user stood on the other side ({target.name} counts as"
+                f" {'an' if intended == 'enemy' else 'a'} {intended})",
+                clause=OTHER_SIDE,
+                value=target.side,
+            )
+            return
+
+
+def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray, out: Outcome, steps: Steps) -> None:
+    """Shell absorption, overflow, HP lost and downed (Shells.md; decisions 5; Death-and-Injury.md).
+
+    HP lost is null (unknown) only where HP could be lost and the target's HP, or its Shell's points, are
+    not given; a target left out of HP is alive (a downed character cannot be targeted), so no damage means
+    not downed.
+    """
+    hp = target.hp
+    points = shell_points(target)
+    hp_lost: IntArray = np.zeros(out.n, dtype=np.int64)
+    if points is not None and points > 0:
+        absorbed = np.minimum(damage, points)
+        broken = damage >= points
+        overflow = damage - absorbed
+        out.set("shell_absorbed", absorbed)
+        out.set("shell_broken", broken)
+        out.set("overflow", null_int(~broken, overflow))
+        unknown = broken & (overflow > 0) if hp is None else np.zeros(out.n, dtype=bool)
+        if hp is not None:
+            hp_lost = np.where(broken & (overflow >= hp), hp, 0)
+        if steps.when(damage > 0):
+            _note_shell(steps, points, absorbed, broken, overflow, damage, hp)
+    else:
+        out.set("shell_absorbed", NULL_INT)
+        out.set("shell_broken", NULL_CODE)
+        out.set("overflow", NULL_INT)
+        if shell_active(target):
+            unknown = damage > 0
+            if steps.when(unknown):
+                steps.note(
+                    "shell",
+                    "the target's Shell is active but its points are not given: the HP lost is unknown",
+                    clause="Shells.md",
+                    value=None,
+                )
+        elif hp is None:
+            unknown = damage > 0
+        else:
+            unknown = np.zeros(out.n, dtype=bool)
+            hp_lost = np.minimum(damage, hp)
+    out.set("hp_lost", null_int(unknown, hp_lost))
+    if hp is None:
+        out.set("hp_left", NULL_INT)
+        out.set("downed", null_code(unknown, 0))
+        out.set("incapacitated", null_code(unknown, 0))
+        return
+    hp_left = hp - hp_lost
+    downed = hp_left == 0
+    out.set("hp_left", null_int(unknown, hp_left))
+    out.set("downed", null_code(unknown, downed))
+    out.set("incapacitated", null_code(unknown, downed & scenario.attack.knock_out))
+    if steps.when(hp_lost > 0):
+        if bool(damage[0] > hp) and points is None:
+            text = "HP {hp} - {damage}: HP never goes below 0, so {left}: at 0 HP the target is downed"
+        else:
+            text = "HP {hp} - {lost} = {left}" + (": at 0 HP the target is downed" if bool(downed[0]) else "")
+        steps.note(
+            "hp",
+            text,
+            clause="Attributes-and-Statistics.md (HP never below 0); Death-and-Injury.md (downed)",
+            value=hp_left,
+            hp=hp,
+            lost=hp_lost,
+            damage=damage,
+            left=hp_left,
+        )
+        if scenario.attack.knock_out and steps.when(downed):
+            steps.note(
+                "incapacitated",
+                f"{target.name} was knocked out: temporarily incapacitated instead of killed",
+                clause=f"{KNOCK_OUT} (decisions.md last-odyssey 6)",
+                value=True,
+            )
+
+
+def _note_shell(
+    steps: Steps,
+    points: int,
+    absorbed: IntArray,
+    broken: BoolArray,
+    overflow: IntArray,
+    damage: IntArray,
+    hp: int | None,
+) -> None:
+    if bool(broken[0]):
+        text = "Shell {points} absorbs {absorbed} and breaks: overflow {damage} - {absorbed} = {overflow}"
+        if hp is not None:
+            text += (
+                f", at least the remaining {hp} HP: the target is downed"
+                if bool(overflow[0] >= hp)
+                else f", less than the remaining {hp} HP: no HP lost"
+            )
+        clause = "Shells.md (overflow damage); decisions.md last-odyssey 5"
+    else:
+        text = "Shell {points} absorbs all {damage}: {left} Shell left, no HP lost"
+        clause = "Shells.md"
+    steps.note(
+        "shell",
+        text,
+        clause=clause,
+        value=absorbed,
+        points=points,
+        absorbed=absorbed,
+        damage=damage,
+        overflow=overflow,
+        left=points - absorbed,
+    )
