@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -41,7 +42,10 @@ SeedOpt = Annotated[int | None, typer.Option("--seed", min=0, help="Seed for the
 
 
 def fail(message: str) -> NoReturn:
-    render.console(stderr=True).print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
+    # One line whatever the width (no hard wrap when piped); the message is text, never markup.
+    render.console(stderr=True).print(
+        f"[bold red]error:[/] {escape(message)}", markup=True, highlight=False, soft_wrap=True
+    )
     raise typer.Exit(2)
 
 
