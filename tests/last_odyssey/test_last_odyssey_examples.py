@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLES
-from tests.last_odyssey.helpers import row, rolled, scenario
+from tests.last_odyssey.helpers import rolled, row, scenario
 from tohit.engine.odds import odds
 from tohit.engine.roll import roll
 from tohit.engine.scenario import load

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from tests.last_odyssey.helpers import load, p, physical, row, rows_by_face, rolled, scenario, target_odds, trace
+from tests.last_odyssey.helpers import load, p, physical, rolled, row, rows_by_face, scenario, target_odds, trace
 from tohit.core.errors import InputError
 from tohit.systems.last_odyssey import SYSTEM
 from tohit.systems.last_odyssey.tables import BONUS_TRACKER, move_tracker
