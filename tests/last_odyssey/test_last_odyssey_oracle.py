@@ -76,10 +76,8 @@ def oracle(face: int, data: dict[str, Any], target: dict[str, Any]) -> dict[str,
     if type(shell) is int and shell > 0:
         overflow = damage - min(damage, shell)
         broke = damage >= shell
-        if hp is None:
-            lost = None if broke and overflow > 0 else 0
-        else:
-            lost = hp if broke and overflow >= hp else 0
+        unknown_hp = None if broke and overflow > 0 else 0
+        lost = unknown_hp if hp is None else (hp if broke and overflow >= hp else 0)
         out.update(shell_absorbed=min(damage, shell), overflow=overflow if broke else None)
     elif shelled:
         lost = 0 if damage == 0 else None
