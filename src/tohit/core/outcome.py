@@ -53,7 +53,12 @@ class Outcome:
         self.labels: dict[str, tuple[str, ...]] = {}
 
     def set(self, name: str, values: Any, labels: Sequence[str] | None = None) -> None:
-        arr = np.broadcast_to(np.asarray(values, dtype=np.int64), (self.n,)).astype(np.int64)
+        if isinstance(values, np.ndarray) and values.shape == (self.n,):
+            arr = values.astype(np.int64)  # a copy: the outcome never aliases the caller's array
+        elif isinstance(values, (int, np.integer)):
+            arr = np.full(self.n, values, dtype=np.int64)
+        else:
+            arr = np.broadcast_to(np.asarray(values, dtype=np.int64), (self.n,)).astype(np.int64)
         self.values[name] = arr
         if labels is not None:
             self.labels[name] = tuple(labels)

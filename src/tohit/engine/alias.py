@@ -48,6 +48,22 @@ class Alias:
         self.thr = np.asarray(thr, dtype=self.r_dtype)
         self.alias = np.asarray(alias, dtype=np.int64)
 
+    def counts(self, rng: np.random.Generator, n: int) -> npt.NDArray[np.int64]:
+        """How many of n independent draws pick each index (the same law as `sample`, without the draws).
+
+        With the atom table, the atoms of one index are contiguous, so the per-atom counts are summed per
+        index exactly in integers: no per-draw lookup.
+        """
+        if self.atoms is None:
+            return np.bincount(self.sample(rng, n), minlength=self.k).astype(np.int64)
+        draws = rng.integers(0, self.total, size=n, dtype=np.uint16 if self.total <= 1 << 16 else np.uint32)
+        per_atom = np.bincount(draws, minlength=self.total).astype(np.int64)
+        starts = np.searchsorted(self.atoms, np.arange(self.k, dtype=np.int64), side="left")
+        out = np.zeros(self.k, dtype=np.int64)
+        present = np.flatnonzero(np.bincount(self.atoms, minlength=self.k))
+        out[present] = np.add.reduceat(per_atom, starts[present])
+        return out
+
     def sample(self, rng: np.random.Generator, n: int) -> npt.NDArray[np.int64]:
         """n independent indices with probability weight / total each."""
         if self.atoms is not None:

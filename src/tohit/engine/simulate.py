@@ -121,9 +121,16 @@ def simulate_target(
         sampler = Alias([int(w) for w in table.weights])
         counts = np.zeros(len(table.weights), dtype=np.int64)
         tail_outcomes: list[Outcome] = []
+        all_finite = bool(table.finite.all())
         done = 0
         while done < n:
             m = min(CHUNK, n - done)
+            if all_finite:  # nothing beyond the depth: only the counts per support point are needed
+                counts += sampler.counts(rng, m)
+                done += m
+                if progress:
+                    progress(m)
+                continue
             rows = sampler.sample(rng, m)
             counts += np.bincount(rows, minlength=len(counts))
             beyond = rows[~table.finite[rows]]

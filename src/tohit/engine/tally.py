@@ -12,11 +12,19 @@ import numpy.typing as npt
 
 from tohit.core.outcome import Field, Outcome
 
+#: Below this many rows, `group_sum` adds in a Python loop instead of sorting.
+SMALL = 64
+
 
 def group_sum(values: npt.NDArray[np.int64], weights: npt.NDArray[Any]) -> dict[int, int]:
     """Sum of `weights` per distinct value of `values`, exactly (int64 or Python ints)."""
     if len(values) == 0:
         return {}
+    if len(values) <= SMALL:  # a few rows (exact odds of small supports): a plain loop beats sorting
+        out: dict[int, int] = {}
+        for v, w in zip(values.tolist(), weights.tolist(), strict=True):
+            out[v] = out.get(v, 0) + int(w)
+        return dict(sorted(out.items()))
     order = np.argsort(values, kind="stable")
     ordered = values[order]
     starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])

@@ -1,0 +1,68 @@
+"""The engine fast paths added for Last Odyssey's speed targets give the same exact answers as before.
+
+(`Outcome.set` on a ready array, `group_sum` on a few rows, `Alias.counts` for the table sampler.)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.last_odyssey.test_last_odyssey_sampling import chi_square, chi_square_limit
+from tohit.core.outcome import Outcome
+from tohit.engine import tally
+from tohit.engine.alias import Alias
+
+
+def _sorted_group_sum(values: np.ndarray, weights: np.ndarray) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for v, w in zip(values.tolist(), weights.tolist(), strict=True):
+        out[v] = out.get(v, 0) + int(w)
+    return out
+
+
+def test_last_odyssey_group_sum_small_and_sorted_paths_agree() -> None:
+    """Exact sums per value, whichever path runs (int64 and Python-int weights)."""
+    rng = np.random.default_rng(3)
+    for n in (1, 5, tally.SMALL, tally.SMALL + 1, 1000):
+        values = rng.integers(-5, 6, size=n).astype(np.int64)
+        weights = rng.integers(1, 1 << 40, size=n).astype(np.int64)
+        assert tally.group_sum(values, weights) == _sorted_group_sum(values, weights)
+        big = np.asarray([int(w) << 30 for w in weights], dtype=object)
+        assert tally.group_sum(values, big) == _sorted_group_sum(values, big)
+        assert list(tally.group_sum(values, weights)) == sorted(set(values.tolist()))
+
+
+def test_last_odyssey_outcome_set_copies_and_broadcasts() -> None:
+    """`Outcome.set` stores int64 copies: arrays, booleans and scalars."""
+    out = Outcome(3)
+    given = np.asarray([1, 2, 3], dtype=np.int64)
+    out.set("a", given)
+    given[0] = 99
+    assert out["a"].tolist() == [1, 2, 3]
+    out.set("b", np.asarray([True, False, True]))
+    out.set("c", 7)
+    out.set("d", np.int64(-2))
+    out.set("e", [4])
+    assert (out["b"].tolist(), out["c"].tolist(), out["d"].tolist(), out["e"].tolist()) == (
+        [1, 0, 1],
+        [7, 7, 7],
+        [-2, -2, -2],
+        [4, 4, 4],
+    )
+    assert all(out[k].dtype == np.int64 for k in "abcde")
+
+
+def test_last_odyssey_alias_counts_follow_the_weights() -> None:
+    """`Alias.counts` (atom table and alias table) sums to n, never picks a zero weight, and matches the
+    weights (chi-square, fixed seed)."""
+    for weights in ([1] * 10, [3, 0, 5, 2], [1, 70_000, 3, 0, 9]):
+        sampler = Alias(weights)
+        n = 300_000
+        counts = sampler.counts(np.random.default_rng(11), n)
+        assert counts.dtype == np.int64 and int(counts.sum()) == n
+        assert all(int(c) == 0 for c, w in zip(counts, weights, strict=True) if w == 0)
+        total = sum(weights)
+        probabilities = {i: w / total for i, w in enumerate(weights) if w}
+        observed = {i: int(c) for i, c in enumerate(counts) if c}
+        statistic, df = chi_square(observed, probabilities, n)
+        assert statistic < chi_square_limit(df), (weights, statistic)
