@@ -66,3 +66,19 @@ def test_last_odyssey_alias_counts_follow_the_weights() -> None:
         observed = {i: int(c) for i, c in enumerate(counts) if c}
         statistic, df = chi_square(observed, probabilities, n)
         assert statistic < chi_square_limit(df), (weights, statistic)
+
+
+def test_last_odyssey_simulation_shares_the_hit_die_across_targets() -> None:
+    """One hit die per simulated attack serves every target (table sampler); per target otherwise."""
+    from tests.last_odyssey.helpers import load, scenario
+    from tohit.engine.simulate import _simulate_shared
+
+    multi = load(scenario({}, {"evasion": 9}, attack={"kind": "physical", "type": "multi"}))
+    shared = _simulate_shared(multi, 1000, np.random.default_rng(1), None)
+    assert shared is not None and [t.n for t in shared] == [1000, 1000]
+    # Both targets read the same 1000 d10s: the one set of counts the sampler draws from this seed.
+    faces = Alias([1] * 10).counts(np.random.default_rng(1), 1000)
+    easy, hard = (t.frequency("result", "hit") for t in shared)
+    assert easy == int(faces[:8].sum())  # 2 - 3 + d <= 7: faces 1-8
+    assert hard == int(faces[0])  # 9 - 3 + d <= 7: face 1 only
+    assert _simulate_shared(load(scenario({})), 1000, np.random.default_rng(1), None) is None

@@ -7,6 +7,8 @@ Two samplers share the rules:
   they come. Counting per support point keeps memory flat however large N is.
 - "direct": every role samples its dice and `resolve` runs on each batch of attacks.
 Both are exact samplers of the same distribution; the tests check them against the exact odds.
+When every role of every target is rolled once for the whole attack (scope "attack"), the table sampler
+draws once per attack for all the targets, as the dice are rolled at the table.
 """
 
 from __future__ import annotations
@@ -168,12 +170,57 @@ def simulate(
     method: Method = "table",
     progress: Progress | None = None,
 ) -> SimResult:
-    """N independent attacks against each target."""
+    """N independent attacks against each target (dice rolled once per attack are shared by all targets)."""
     if seed is None:
         seed = loaded.scenario.seed if loaded.scenario.seed is not None else fresh_seed()
     rng = np.random.default_rng(seed)
-    targets = [simulate_target(loaded, t, n, rng, method=method, progress=progress) for t in loaded.scenario.targets]
+    shared = _simulate_shared(loaded, n, rng, progress) if method == "table" else None
+    targets = shared or [
+        simulate_target(loaded, t, n, rng, method=method, progress=progress) for t in loaded.scenario.targets
+    ]
     return SimResult(loaded.system.id, n, seed, method, targets)
+
+
+def _simulate_shared(
+    loaded: Loaded, n: int, rng: np.random.Generator, progress: Progress | None
+) -> list[TargetSim] | None:
+    """Several targets whose every role is rolled once for the whole attack (scope "attack", e.g. Last
+    Odyssey's hit die): one draw per attack serves every target, as at the table. None when this does not
+    apply (then each target is simulated on its own)."""
+    system, scenario = loaded.system, loaded.scenario
+    if len(scenario.targets) < 2:
+        return None
+    tables = []
+    for target in scenario.targets:
+        table = joint.build(system, scenario, target, TABLE_DEPTH)
+        if any(role.scope != "attack" for role in table.roles.values()) or not bool(table.finite.all()):
+            return None
+        tables.append(table)
+    first = tables[0]
+    weights = [int(w) for w in first.weights]
+    for table in tables[1:]:
+        same_roles = list(table.supports) == list(first.supports) and all(
+            table.supports[r] is first.supports[r] for r in first.supports
+        )
+        if not same_roles or [int(w) for w in table.weights] != weights:
+            return None
+    if first.total > MAX_TOTAL:
+        return None
+    sampler = Alias(weights)
+    counts = np.zeros(len(weights), dtype=np.int64)
+    done = 0
+    while done < n:
+        m = min(CHUNK, n - done)
+        counts += sampler.counts(rng, m)
+        done += m
+        if progress:
+            progress(m * len(tables))
+    out = []
+    for target, table in zip(scenario.targets, tables, strict=True):
+        hists = _empty(system.fields)
+        _add(hists, table.outcome, counts)
+        out.append(TargetSim(target.name, n, hists, table.outcome))
+    return out
 
 
 def fresh_seed() -> int:
