@@ -82,3 +82,39 @@ def test_last_odyssey_simulation_shares_the_hit_die_across_targets() -> None:
     assert easy == int(faces[:8].sum())  # 2 - 3 + d <= 7: faces 1-8
     assert hard == int(faces[0])  # 9 - 3 + d <= 7: face 1 only
     assert _simulate_shared(load(scenario({})), 1000, np.random.default_rng(1), None) is None
+
+
+def test_last_odyssey_odds_share_the_table_of_the_hit_die() -> None:
+    """`odds` tables the shared hit die once and reuses it for every target: same numbers as one table per
+    target (`target_odds`), and the rows are the template's."""
+    from tests.last_odyssey.helpers import load
+    from tests.last_odyssey.test_last_odyssey_oracle import SCENARIOS
+    from tohit.engine import joint
+    from tohit.engine.odds import odds, target_odds
+
+    loaded = load(SCENARIOS["multi physical on 5 targets"])
+    shared = odds(loaded)
+    for target in loaded.scenario.targets:
+        alone = target_odds(loaded, target)
+        mine = shared.target(target.name)
+        assert {k: h.counts for k, h in mine.histograms.items()} == {k: h.counts for k, h in alone.histograms.items()}
+        assert mine.total == alone.total == 10
+    first = joint.build(loaded.system, loaded.scenario, loaded.scenario.targets[0])
+    second = joint.build(loaded.system, loaded.scenario, loaded.scenario.targets[1], template=first)
+    assert second.weights is first.weights and second.index is first.index
+
+
+def test_last_odyssey_histograms_small_and_large_paths_agree() -> None:
+    """`histograms` on a few rows (plain loop) equals the sorted path on the same values."""
+    from tohit.core.outcome import Field
+
+    rng = np.random.default_rng(5)
+    fields = (Field("a", "int", "a"), Field("b", "flag", "b"))
+    for n in (3, tally.SMALL, tally.SMALL + 7):
+        out = Outcome(n)
+        out.set("a", rng.integers(-3, 9, size=n))
+        out.set("b", rng.integers(0, 2, size=n))
+        weights = rng.integers(1, 1 << 30, size=n).astype(np.int64)
+        got = tally.histograms(fields, out, weights)
+        for f in fields:
+            assert got[f.name].counts == _sorted_group_sum(out[f.name], weights)

@@ -67,11 +67,33 @@ class JointTable:
         return out
 
 
-def build(system: AnySystem, scenario: AnyScenario, target: Any, depth: int | None = None) -> JointTable:
-    """The joint table of `target`'s roles at `depth` (the system's default when None)."""
+def build(
+    system: AnySystem,
+    scenario: AnyScenario,
+    target: Any,
+    depth: int | None = None,
+    *,
+    template: JointTable | None = None,
+) -> JointTable:
+    """The joint table of `target`'s roles at `depth` (the system's default when None).
+
+    `template`: a table built for another target of the same attack; when its roles have the very same
+    supports (dice shared by every target, e.g. one hit die), its rows are reused and only `resolve` runs.
+    """
     depth = system.depth(scenario) if depth is None else depth
     roles = system.roles(scenario, target)
     supports = {name: role.support(depth) for name, role in roles.items()}
+    if (
+        template is not None
+        and template.depth == depth
+        and list(template.supports) == list(supports)
+        and all(template.supports[name] is sup for name, sup in supports.items())
+    ):
+        table = JointTable(
+            roles, supports, template.index, template.weights, template.total, template.finite, Outcome(0), depth
+        )
+        table.outcome = system.resolve(scenario, target, Dice(table.columns(np.flatnonzero(table.finite))), Silent())
+        return table
     radix = [s.size + (1 if s.remainder else 0) for s in supports.values()]
     rows = reduce(mul, radix, 1)
     if rows > MAX_JOINT_ROWS:

@@ -61,6 +61,14 @@ class Histogram:
 
 def histograms(fields: tuple[Field, ...], outcome: Outcome, weights: npt.NDArray[Any]) -> dict[str, Histogram]:
     out = {}
+    if len(weights) <= SMALL:  # a few rows: one plain loop per field (exact Python ints)
+        w = [int(x) for x in weights.tolist()]
+        for f in fields:
+            counts: dict[int, int] = {}
+            for v, x in zip(outcome[f.name].tolist(), w, strict=True):
+                counts[v] = counts.get(v, 0) + x
+            out[f.name] = Histogram(f, dict(sorted(counts.items())))
+        return out
     for f in fields:
         h = Histogram(f)
         h.add(outcome[f.name], weights)
