@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -94,6 +95,24 @@ def damage_factors(attack: Attack, target: Target) -> list[Factor]:
     if attack.kind == "physical" and target.body_armor:
         factors.append(Factor(Fraction(0), "Body Armor: the first physical hit deals no damage", "Cop, Body Armor"))
     return factors
+
+
+def damage_multiplier(attack: Attack, target: Target) -> Fraction:
+    """The product of `damage_factors(attack, target)`, without building the trace's texts."""
+    armor = attack.kind == "physical" and target.body_armor
+    element = target.element_multiplier
+    if element is None:
+        element = table_multiplier(attack, target) if attack.element not in (None, "colorless") else None
+    return _product(attack.kind, shell_active(target), element or Fraction(1), tuple(attack.multipliers), armor)
+
+
+@lru_cache(maxsize=4096)
+def _product(kind: str, active: bool, element: Fraction, multipliers: tuple[Fraction, ...], armor: bool) -> Fraction:
+    doubled = (kind == "magical") == active
+    total = element * (2 if doubled else 1)
+    for m in multipliers:
+        total *= m
+    return total * (0 if armor else 1)
 
 
 def product(factors: list[Factor]) -> Fraction:

@@ -31,44 +31,44 @@ ACCURACIES: tuple[Stat, ...] = ("physical_accuracy", "magical_accuracy", "status
 
 @dataclass(frozen=True)
 class StatValue:
-    """A statistic's value for this attack, with how it was reached in words (for the trace)."""
+    """A statistic's value for this attack; `text` and `clauses` say how it was reached (for the trace)."""
 
     stat: Stat
     value: int
-    text: str
-    clauses: tuple[str, ...] = ()
+    base: int
+    step: int
+    #: "base" / "total": halved (rounded down) before / after the tracker, because of `why`; None: not halved.
+    halve: str | None = None
+    why: str = ""
 
+    @property
+    def text(self) -> str:
+        name, base, step, value = NAMES[self.stat], self.base, self.step, self.value
+        if self.halve == "base":
+            text = f"{name} {base}, {self.why}: half rounded down {base // 2}"
+            return text + (f", Bonus Tracker {step:+d} = {value}" if step else "")
+        if self.halve == "total":
+            tracker = f" {step:+d} Bonus Tracker" if step else ""
+            return f"{name} {base}{tracker}, {self.why}: half rounded down = {value}"
+        return f"{name} {base}" + (f" {step:+d} Bonus Tracker = {value}" if step else "")
 
-def _signed(step: int) -> str:
-    return f"{step:+d}"
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        out = [f"Statuses.md ({self.why})"] if self.halve else []
+        if self.step:
+            out.insert(1 if self.halve == "base" else 0, "Buffs-and-Debuffs.md")
+        return tuple(out)
 
 
 def effective(stat: Stat, base: int, step: int, *, halve: str | None, why: str = "") -> StatValue:
     """`base` with the Bonus Tracker `step`; `halve` = "base" / "total" halves (rounded down) for `why`."""
-    name = NAMES[stat]
-    clauses: list[str] = []
     if halve == "base":
         value = base // 2 + step
-        text = f"{name} {base}, {why}: half rounded down {base // 2}"
-        clauses.append(f"Statuses.md ({why})")
-        if step:
-            text += f", Bonus Tracker {_signed(step)} = {value}"
-            clauses.append("Buffs-and-Debuffs.md")
     elif halve == "total":
         value = (base + step) // 2
-        text = f"{name} {base}"
-        if step:
-            text += f" {_signed(step)} Bonus Tracker"
-            clauses.append("Buffs-and-Debuffs.md")
-        text += f", {why}: half rounded down = {value}"
-        clauses.append(f"Statuses.md ({why})")
     else:
         value = base + step
-        text = f"{name} {base}"
-        if step:
-            text += f" {_signed(step)} Bonus Tracker = {value}"
-            clauses.append("Buffs-and-Debuffs.md")
-    return StatValue(stat, value, text, tuple(clauses))
+    return StatValue(stat, value, base, step, halve, why)
 
 
 def attacker_stat(attacker: Attacker, stat: Stat, options: Options) -> StatValue:

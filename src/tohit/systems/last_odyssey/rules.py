@@ -44,6 +44,7 @@ from tohit.core.system import Dice, ModifierRow, System
 from tohit.systems.last_odyssey import checks
 from tohit.systems.last_odyssey.damage import (
     damage_factors,
+    damage_multiplier,
     element_factor,
     final_damage,
     product,
@@ -259,8 +260,7 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
     damage_die = np.ones_like(die) if attack.knock_out else die
     raw = attack_stat.value - defense.value + damage_die
     base = np.maximum(raw, 1)
-    factors = damage_factors(attack, target)
-    multiplier = product(factors)
+    multiplier = damage_multiplier(attack, target)
     final = final_damage(base, multiplier, options.rounding)
     damage = np.where(hit, final, 0)
     out.set("result", np.where(hit, HIT, MISS))
@@ -296,6 +296,8 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
             die=damage_die,
             base=base,
         )
+        factors = damage_factors(attack, target)
+        assert product(factors) == multiplier
         for f in factors:
             steps.note("modifier", f.text(), clause=f.clause, value=multiplier_text(f.value))
         how = "to nearest, halves up" if options.rounding == "nearest" else "down (option rounding: down)"
