@@ -42,6 +42,8 @@ class JointTable:
     finite: npt.NDArray[np.bool_]
     outcome: Outcome  # on the finite rows, in order
     depth: int
+    #: Role columns on the finite rows (what `resolve` was fed), kept for tables built from this one.
+    finite_columns: dict[str, Columns] | None = None
 
     @property
     def remainder(self) -> int:
@@ -89,10 +91,19 @@ def build(
         and list(template.supports) == list(supports)
         and all(template.supports[name] is sup for name, sup in supports.items())
     ):
+        columns = template.finite_columns or template.columns(np.flatnonzero(template.finite))
         table = JointTable(
-            roles, supports, template.index, template.weights, template.total, template.finite, Outcome(0), depth
+            roles,
+            supports,
+            template.index,
+            template.weights,
+            template.total,
+            template.finite,
+            Outcome(0),
+            depth,
+            columns,
         )
-        table.outcome = system.resolve(scenario, target, Dice(table.columns(np.flatnonzero(table.finite))), Silent())
+        table.outcome = system.resolve(scenario, target, Dice(columns), Silent())
         return table
     radix = [s.size + (1 if s.remainder else 0) for s in supports.values()]
     rows = reduce(mul, radix, 1)
@@ -115,6 +126,6 @@ def build(
         finite &= index[name] < sup.size
     table = JointTable(roles, supports, index, weights, total, finite, Outcome(0), depth)
     finite_rows = np.flatnonzero(finite)
-    dice = Dice(table.columns(finite_rows))
-    table.outcome = system.resolve(scenario, target, dice, Silent())
+    table.finite_columns = table.columns(finite_rows)
+    table.outcome = system.resolve(scenario, target, Dice(table.finite_columns), Silent())
     return table

@@ -61,11 +61,12 @@ class Histogram:
 
 def histograms(fields: tuple[Field, ...], outcome: Outcome, weights: npt.NDArray[Any]) -> dict[str, Histogram]:
     out = {}
-    if len(weights) <= SMALL:  # a few rows: one plain loop per field (exact Python ints)
-        w = [int(x) for x in weights.tolist()]
-        for f in fields:
+    if fields and len(weights) <= SMALL:  # a few rows: one plain loop per field (exact Python ints)
+        w = weights.tolist()  # Python ints, from int64 or object arrays alike
+        table = np.stack([outcome[f.name] for f in fields]).tolist()
+        for f, values in zip(fields, table, strict=True):
             counts: dict[int, int] = {}
-            for v, x in zip(outcome[f.name].tolist(), w, strict=True):
+            for v, x in zip(values, w, strict=True):
                 counts[v] = counts.get(v, 0) + x
             out[f.name] = Histogram(f, dict(sorted(counts.items())))
         return out
