@@ -273,7 +273,7 @@ def test_last_odyssey_cop_starts_with_a_full_shell() -> None:
     data = scenario(cop, attacker={"physical_accuracy": 4, "physical_attack": 2}, die=2)
     r = row(data)
     assert (r["result"], r["base_damage"], r["damage"]) == ("hit", 2, 2)
-    assert (r["shell_absorbed"], r["shell_broken"], r["overflow"], r["hp_lost"]) == (2, False, None, 0)
+    assert (r["shell_absorbed"], r["overflow"], r["hp_lost"]) == (2, None, 0)  # the Shell holds
 
 
 @pytest.mark.parametrize(
@@ -299,8 +299,9 @@ def test_last_odyssey_shell_absorbs_and_overflow_downs_only_when_at_least_hp(
     HP only if it is greater than or equal to the remaining HP (then downed), else no HP is lost."""
     data = scenario({"shell": 5, "hp": 10, "evasion": -20}, attacker={"physical_attack": attack_stat}, die=die)
     r = row(data)
-    assert (r["shell_absorbed"], r["shell_broken"], r["overflow"]) == (absorbed, broken, overflow)
-    assert (r["hp_lost"], r["hp_left"], r["downed"]) == (hp_lost, 10 - hp_lost, downed)
+    assert (r["shell_absorbed"], r["overflow"]) == (absorbed, overflow)
+    assert (r["overflow"] is not None) is broken  # an overflow is reported on the hit that breaks the Shell
+    assert (r["hp_lost"], r["downed"]) == (hp_lost, downed)
 
 
 def test_last_odyssey_shell_without_points_leaves_hp_lost_unknown() -> None:
@@ -564,11 +565,12 @@ def test_last_odyssey_only_player_characters_knock_out() -> None:
 def test_last_odyssey_hp_never_goes_below_0_and_at_0_the_target_is_downed() -> None:
     """Attributes-and-Statistics.md / Death-and-Injury.md: HP never below 0; at 0 HP the target is downed."""
     big = row(scenario({"hp": 5, "evasion": 0}, die=6))  # (2 + 6) x 2 = 16
-    assert (big["damage"], big["hp_lost"], big["hp_left"], big["downed"]) == (16, 5, 0, True)
+    assert (big["damage"], big["hp_lost"], big["downed"]) == (16, 5, True)
     small = row(scenario({"hp": 17, "evasion": 0}, die=6))
-    assert (small["hp_lost"], small["hp_left"], small["downed"]) == (16, 1, False)
+    assert (small["hp_lost"], small["downed"]) == (16, False)
     exact = row(scenario({"hp": 16, "evasion": 0}, die=6))
-    assert (exact["hp_left"], exact["downed"]) == (0, True)
+    assert (exact["hp_lost"], exact["downed"]) == (16, True)
+    assert any("HP never goes below 0, so 0" in line for line in trace(scenario({"hp": 5, "evasion": 0}, die=6)))
 
 
 def test_last_odyssey_downed_target_cannot_be_targeted() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tohit.core.errors import InputError
 from tohit.core.models import Scenario
-from tohit.systems.last_odyssey.damage import MAX_PRODUCT_TERM, ability_product, table_multiplier
+from tohit.systems.last_odyssey.damage import MAX_PRODUCT_TERM, table_multiplier
 from tohit.systems.last_odyssey.effective import NAMES
 from tohit.systems.last_odyssey.models import Attack, Attacker, Options, Target
 from tohit.systems.last_odyssey.tables import Stat, multiplier_text
@@ -73,7 +73,7 @@ def check(scenario: LastOdysseyScenario) -> None:
                 )
     elif attack.stat is not None:
         raise InputError(f"only a buff or debuff moves a statistic, not {kind}", field="attack.stat")
-    product = ability_product(attack)
+    product = attack.multiplier_product
     if product.numerator > MAX_PRODUCT_TERM or product.denominator > MAX_PRODUCT_TERM:
         raise InputError("the product of these multipliers is too large to keep exact", field="attack.multipliers")
     for i, target in enumerate(targets):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -99,20 +98,13 @@ def damage_factors(attack: Attack, target: Target) -> list[Factor]:
 
 def damage_multiplier(attack: Attack, target: Target) -> Fraction:
     """The product of `damage_factors(attack, target)`, without building the trace's texts."""
-    armor = attack.kind == "physical" and target.body_armor
+    if attack.kind == "physical" and target.body_armor:
+        return Fraction(0)
     element = target.element_multiplier
     if element is None:
         element = table_multiplier(attack, target) if attack.element not in (None, "colorless") else None
-    return _product(attack.kind, shell_active(target), element or Fraction(1), tuple(attack.multipliers), armor)
-
-
-@lru_cache(maxsize=4096)
-def _product(kind: str, active: bool, element: Fraction, multipliers: tuple[Fraction, ...], armor: bool) -> Fraction:
-    doubled = (kind == "magical") == active
-    total = element * (2 if doubled else 1)
-    for m in multipliers:
-        total *= m
-    return total * (0 if armor else 1)
+    total = attack.multiplier_product if element is None else attack.multiplier_product * element
+    return total * 2 if (attack.kind == "magical") == shell_active(target) else total
 
 
 def product(factors: list[Factor]) -> Fraction:
@@ -122,17 +114,9 @@ def product(factors: list[Factor]) -> Fraction:
     return total
 
 
-def ability_product(attack: Attack) -> Fraction:
-    """The product of the ability's own multipliers (checked against MAX_PRODUCT_TERM)."""
-    total = Fraction(1)
-    for m in attack.multipliers:
-        total *= m
-    return total
-
-
 def final_damage(base: IntArray, multiplier: Fraction, rounding: Literal["nearest", "down"]) -> IntArray:
     """round(base x multiplier), exactly: nearest with halves up, or down. `base` >= 0, multiplier >= 0."""
     p, q = multiplier.numerator, multiplier.denominator
     if rounding == "nearest":
-        return (2 * base * p + q) // (2 * q)
+        return (base * (2 * p) + q) // (2 * q)
     return (base * p) // q

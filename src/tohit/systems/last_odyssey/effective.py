@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tohit.systems.last_odyssey.models import Attacker, Options, Target
 from tohit.systems.last_odyssey.tables import Stat
@@ -29,8 +29,7 @@ NAMES: dict[Stat, str] = {
 ACCURACIES: tuple[Stat, ...] = ("physical_accuracy", "magical_accuracy", "status_accuracy")
 
 
-@dataclass(frozen=True)
-class StatValue:
+class StatValue(NamedTuple):
     """A statistic's value for this attack; `text` and `clauses` say how it was reached (for the trace)."""
 
     stat: Stat

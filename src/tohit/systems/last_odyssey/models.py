@@ -6,6 +6,7 @@ Statistics an attack does not need may be left out; `LastOdyssey.check` names an
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, field_validator
@@ -110,6 +111,14 @@ class Attack(Model):
     )
     stat: Stat | None = Field(default=None, description="The statistic a buff or debuff moves on the tracker.")
     levels: int = Field(default=1, ge=1, le=6, description="Levels of buff or debuff the ability applies.")
+
+    @cached_property
+    def multiplier_product(self) -> Fraction:
+        """The product of the ability's own damage multipliers (exact)."""
+        total = Fraction(1)
+        for m in self.multipliers:
+            total *= m
+        return total
 
     @field_validator("multipliers")
     @classmethod

@@ -118,15 +118,19 @@ class LastOdyssey(System[Attacker, Attack, Target, Options]):
             "Damage the target's Shell absorbed (when the Shell is given as points).",
             nullable=True,
         ),
-        Field("shell_broken", "flag", "This hit broke the Shell (given as points).", nullable=True),
         Field(
             "overflow",
             "int",
-            "On the hit that breaks the Shell: final damage - damage absorbed by the Shell.",
+            "On the hit that breaks the Shell (given as points): final damage - damage absorbed by the Shell;"
+            " null when no Shell breaks.",
             nullable=True,
         ),
-        Field("hp_lost", "int", "HP the target loses (HP never goes below 0); null when unknown.", nullable=True),
-        Field("hp_left", "int", "The target's HP after the hit; null when unknown.", nullable=True, in_odds=False),
+        Field(
+            "hp_lost",
+            "int",
+            "HP the target loses (never more than it has); null when its HP or Shell points are unknown.",
+            nullable=True,
+        ),
         Field("downed", "flag", "The target is at 0 HP; null when its HP or Shell is unknown.", nullable=True),
         Field(
             "incapacitated",
@@ -216,19 +220,19 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
     in_range = hit_value <= ATTACK_THRESHOLD
     natural_one = die == 1
     rolled_hit = in_range | natural_one
-    _note_stat(steps, "accuracy", accuracy, section)
-    steps.note(
-        "accuracy_value",
-        "accuracy value: hit die {die} - {acc_name} {acc} = {av}",
-        clause=section,
-        value=accuracy_value,
-        die=die,
-        acc_name=NAMES[accuracy.stat],
-        acc=accuracy.value,
-        av=accuracy_value,
-    )
-    _note_stat(steps, "evasion", evasion, section)
     if steps.enabled:
+        _note_stat(steps, "accuracy", accuracy, section)
+        steps.note(
+            "accuracy_value",
+            "accuracy value: hit die {die} - {acc_name} {acc} = {av}",
+            clause=section,
+            value=accuracy_value,
+            die=die,
+            acc_name=NAMES[accuracy.stat],
+            acc=accuracy.value,
+            av=accuracy_value,
+        )
+        _note_stat(steps, "evasion", evasion, section)
         verdict = "7 or below, a hit" if bool(in_range[0]) else "above 7, a miss"
         clause = section
         if not bool(in_range[0]) and bool(natural_one[0]):
@@ -257,13 +261,15 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
     # Base damage: Attack - Defense + the hit die (1 on a knock-out), at least 1.
     attack_stat = attacker_stat(attacker, "physical_attack" if kind == "physical" else "magical_attack", options)
     defense = target_stat(target, "physical_defense" if kind == "physical" else "magical_defense")
-    damage_die = np.ones_like(die) if attack.knock_out else die
-    raw = attack_stat.value - defense.value + damage_die
+    damage_die = 1 if attack.knock_out else die
+    raw = (attack_stat.value - defense.value) + damage_die
     base = np.maximum(raw, 1)
+    if attack.knock_out:
+        base = np.full(len(die), base, dtype=np.int64)
     multiplier = damage_multiplier(attack, target)
     final = final_damage(base, multiplier, options.rounding)
-    damage = np.where(hit, final, 0)
-    out.set("result", np.where(hit, HIT, MISS))
+    damage = final * hit
+    out.set("result", ~hit)  # HIT = 0, MISS = 1
     out.set("accuracy_value", accuracy_value)
     out.set("hit_value", hit_value)
     out.set("base_damage", null_int(~hit, base))
@@ -280,7 +286,8 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
                 clause=f"{KNOCK_OUT} (decisions.md last-odyssey 6)",
                 value=1,
             )
-        floor = "" if bool(raw[0] >= 1) else f" = {int(raw[0])}, at least 1,"
+        first_raw = int(np.asarray(raw).reshape(-1)[0])
+        floor = "" if first_raw >= 1 else f" = {first_raw}, at least 1,"
         steps.note(
             "base_damage",
             "base damage: {atk_name} {atk} - {dfn_name} {dfn} + "
@@ -330,17 +337,18 @@ def _status(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
     hit_value = accuracy_value + resistance.value
     element = element_factor(attack, target)
     threshold = STATUS_THRESHOLDS[element.value]
-    _note_stat(steps, "accuracy", accuracy, STATUS_SECTION)
-    steps.note(
-        "accuracy_value",
-        "accuracy value: hit die {die} - Status Accuracy {acc} = {av}",
-        clause=STATUS_SECTION,
-        value=accuracy_value,
-        die=die,
-        acc=accuracy.value,
-        av=accuracy_value,
-    )
-    _note_stat(steps, "resistance", resistance, STATUS_SECTION)
+    if steps.enabled:
+        _note_stat(steps, "accuracy", accuracy, STATUS_SECTION)
+        steps.note(
+            "accuracy_value",
+            "accuracy value: hit die {die} - Status Accuracy {acc} = {av}",
+            clause=STATUS_SECTION,
+            value=accuracy_value,
+            die=die,
+            acc=accuracy.value,
+            av=accuracy_value,
+        )
+        _note_stat(steps, "resistance", resistance, STATUS_SECTION)
     if threshold is None:
         rolled_hit = np.zeros(len(die), dtype=bool)
         verdict = f"element x{multiplier_text(element.value)} ({element.why}): immune to {status}"
@@ -375,7 +383,7 @@ def _status(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
             clause=f"{OTHER_SIDE}; Statuses.md",
             value="miss",
         )
-    out.set("result", np.where(hit, HIT, MISS))
+    out.set("result", ~hit)  # HIT = 0, MISS = 1
     out.set("accuracy_value", accuracy_value)
     out.set("hit_value", hit_value)
     out.set("base_damage", NULL_INT)
@@ -473,54 +481,51 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
     """Shell absorption, overflow, HP lost and downed (Shells.md; decisions 5; Death-and-Injury.md).
 
     HP lost is null (unknown) only where HP could be lost and the target's HP, or its Shell's points, are
-    not given; a target left out of HP is alive (a downed character cannot be targeted), so no damage means
-    not downed.
+    not given; a target given without HP is alive (a downed character cannot be targeted), so where no HP
+    can be lost it is not downed.
     """
     hp = target.hp
     points = shell_points(target)
-    hp_lost: IntArray = np.zeros(out.n, dtype=np.int64)
+    unknown: BoolArray | None = None
+    hp_lost: IntArray | int = 0
     if points is not None and points > 0:
         absorbed = np.minimum(damage, points)
         broken = damage >= points
         overflow = damage - absorbed
         out.set("shell_absorbed", absorbed)
-        out.set("shell_broken", broken)
         out.set("overflow", null_int(~broken, overflow))
-        unknown = broken & (overflow > 0) if hp is None else np.zeros(out.n, dtype=bool)
-        if hp is not None:
+        if hp is None:
+            unknown = broken & (overflow > 0)
+        else:
             hp_lost = np.where(broken & (overflow >= hp), hp, 0)
         if steps.when(damage > 0):
             _note_shell(steps, points, absorbed, broken, overflow, damage, hp)
     else:
         out.set("shell_absorbed", NULL_INT)
-        out.set("shell_broken", NULL_CODE)
         out.set("overflow", NULL_INT)
-        if shell_active(target):
+        if shell_active(target) or hp is None:
             unknown = damage > 0
-            if steps.when(unknown):
+            if shell_active(target) and steps.when(unknown):
                 steps.note(
                     "shell",
                     "the target's Shell is active but its points are not given: the HP lost is unknown",
                     clause="Shells.md",
                     value=None,
                 )
-        elif hp is None:
-            unknown = damage > 0
         else:
-            unknown = np.zeros(out.n, dtype=bool)
             hp_lost = np.minimum(damage, hp)
-    out.set("hp_lost", null_int(unknown, hp_lost))
-    if hp is None:
-        out.set("hp_left", NULL_INT)
+    if unknown is not None:  # where HP is known to be untouched: 0 lost, not downed
+        out.set("hp_lost", null_int(unknown, 0))
         out.set("downed", null_code(unknown, 0))
         out.set("incapacitated", null_code(unknown, 0))
         return
-    hp_left = hp - hp_lost
-    downed = hp_left == 0
-    out.set("hp_left", null_int(unknown, hp_left))
-    out.set("downed", null_code(unknown, downed))
-    out.set("incapacitated", null_code(unknown, downed & scenario.attack.knock_out))
-    if steps.when(hp_lost > 0):
+    assert hp is not None
+    downed = np.asarray(hp_lost) == hp
+    out.set("hp_lost", hp_lost)
+    out.set("downed", downed)
+    out.set("incapacitated", downed if scenario.attack.knock_out else 0)
+    if steps.when(np.asarray(hp_lost) > 0):
+        left = hp - np.asarray(hp_lost)
         if bool(damage[0] > hp) and points is None:
             text = "HP {hp} - {damage}: HP never goes below 0, so {left}: at 0 HP the target is downed"
         else:
@@ -529,11 +534,11 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
             "hp",
             text,
             clause="Attributes-and-Statistics.md (HP never below 0); Death-and-Injury.md (downed)",
-            value=hp_left,
+            value=left,
             hp=hp,
             lost=hp_lost,
             damage=damage,
-            left=hp_left,
+            left=left,
         )
         if scenario.attack.knock_out and steps.when(downed):
             steps.note(
