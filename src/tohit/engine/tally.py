@@ -61,10 +61,14 @@ class Histogram:
 
 def histograms(fields: tuple[Field, ...], outcome: Outcome, weights: npt.NDArray[Any]) -> dict[str, Histogram]:
     out = {}
-    if fields and len(weights) <= SMALL:  # a few rows: one plain loop per field (exact Python ints)
+    if fields and 0 < len(weights) <= SMALL:  # a few rows: one plain loop per field (exact Python ints)
         w = weights.tolist()  # Python ints, from int64 or object arrays alike
         table = np.stack([outcome[f.name] for f in fields]).tolist()
+        total = sum(w)
         for f, values in zip(fields, table, strict=True):
+            if values.count(values[0]) == len(values):  # one value on every row (often a null)
+                out[f.name] = Histogram(f, {values[0]: total})
+                continue
             counts: dict[int, int] = {}
             for v, x in zip(values, w, strict=True):
                 counts[v] = counts.get(v, 0) + x
