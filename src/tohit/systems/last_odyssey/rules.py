@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -274,8 +275,8 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
     out.set("hit_value", hit_value)
     out.set("base_damage", null_int(~hit, base))
     out.set("damage", damage)
-    out.set("status_applied", NULL_CODE)
-    out.set("tracker", NULL_INT)
+    out.set("status_applied", _constant(out.n, NULL_CODE))
+    out.set("tracker", _constant(out.n, NULL_INT))
     if steps.when(hit):
         _note_stat(steps, "attack_stat", attack_stat, section)
         _note_stat(steps, "defense", defense, section)
@@ -386,10 +387,10 @@ def _status(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
     out.set("result", ~hit)  # HIT = 0, MISS = 1
     out.set("accuracy_value", accuracy_value)
     out.set("hit_value", hit_value)
-    out.set("base_damage", NULL_INT)
-    out.set("damage", 0)
+    out.set("base_damage", _constant(out.n, NULL_INT))
+    out.set("damage", _constant(out.n, 0))
     out.set("status_applied", hit)
-    out.set("tracker", NULL_INT)
+    out.set("tracker", _constant(out.n, NULL_INT))
     _apply_to_hp(scenario, target, np.zeros(len(die), dtype=np.int64), out, steps)
 
 
@@ -427,13 +428,25 @@ def _always_succeeds(scenario: LastOdysseyScenario, target: Target, out: Outcome
             clause="Buffs-and-Debuffs.md (buffs and debuffs cancel step for step)",
             value=after,
         )
-    out.set("result", HIT)
-    out.set("damage", 0)
+    out.set("result", _constant(out.n, HIT))
+    out.set("damage", _constant(out.n, 0))
     for name in ("accuracy_value", "hit_value", "base_damage"):
-        out.set(name, NULL_INT)
-    out.set("status_applied", NULL_CODE)
+        out.set(name, _constant(out.n, NULL_INT))
+    out.set("status_applied", _constant(out.n, NULL_CODE))
     out.set("tracker", after)
     _apply_to_hp(scenario, target, np.zeros(out.n, dtype=np.int64), out, steps)
+
+
+def _constant(n: int, value: int) -> IntArray:
+    """n copies of `value` (Outcome.set copies it); small ones (exact odds, rolls) are made once."""
+    return _small_constant(n, value) if n <= 64 else np.full(n, value, dtype=np.int64)
+
+
+@lru_cache(maxsize=512)
+def _small_constant(n: int, value: int) -> IntArray:
+    array = np.full(n, value, dtype=np.int64)
+    array.flags.writeable = False
+    return array
 
 
 # -- shared steps ----------------------------------------------------------------------------------------
@@ -501,8 +514,8 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
         if steps.when(damage > 0):
             _note_shell(steps, points, absorbed, broken, overflow, damage, hp)
     else:
-        out.set("shell_absorbed", NULL_INT)
-        out.set("overflow", NULL_INT)
+        out.set("shell_absorbed", _constant(out.n, NULL_INT))
+        out.set("overflow", _constant(out.n, NULL_INT))
         if shell_active(target) or hp is None:
             unknown = damage > 0
             if shell_active(target) and steps.when(unknown):
@@ -523,7 +536,7 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
     downed = np.asarray(hp_lost) == hp
     out.set("hp_lost", hp_lost)
     out.set("downed", downed)
-    out.set("incapacitated", downed if scenario.attack.knock_out else 0)
+    out.set("incapacitated", downed if scenario.attack.knock_out else _constant(out.n, 0))
     if steps.when(np.asarray(hp_lost) > 0):
         left = hp - np.asarray(hp_lost)
         if bool(damage[0] > hp) and points is None:
