@@ -131,7 +131,9 @@ def test_last_odyssey_bundled_examples_roll_odds_and_simulate(path: Path) -> Non
     loaded = load(path)
     assert roll(loaded, 1).targets
     assert all(t.total > 0 for t in odds(loaded).targets)
-    assert simulate(loaded, 1000, seed=1).targets
+    for method in ("table", "direct"):
+        sampled = simulate(loaded, 1000, seed=1, method=method)  # type: ignore[arg-type]
+        assert [t.n for t in sampled.targets] == [1000] * len(loaded.scenario.targets)
 
 
 def test_last_odyssey_rolled_examples_keep_their_forced_dice() -> None:

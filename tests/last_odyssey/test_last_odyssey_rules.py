@@ -588,3 +588,12 @@ def test_last_odyssey_hit_die_is_one_d10_shared_by_every_target() -> None:
     support = role.support(0)
     assert list(support.columns["total"]) == list(range(1, 11))
     assert [int(w) for w in support.weights] == [1] * 10
+
+
+def test_last_odyssey_modifier_table_lists_the_rules() -> None:
+    """`tohit modifiers last-odyssey`: thresholds, Shell, element multipliers, tracker steps, statuses."""
+    rows = {row.id: row for row in SYSTEM.modifiers()}
+    assert {"hit", "natural_1", "status", "shell_magical", "no_shell_physical", "knock_out"} <= set(rows)
+    assert [rows[f"tracker_{s:+d}"].modifier for s in BONUS_TRACKER] == ["-7", "-3", "-1", "+0", "+1", "+3", "+7"]
+    assert "immune" in rows["element_x0.25"].description and "3 or below" in rows["element_x0.5"].description
+    assert {"blinded", "petrified", "paralyzed", "silenced"} <= set(rows)

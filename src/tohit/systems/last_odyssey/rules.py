@@ -193,7 +193,14 @@ class LastOdyssey(System[Attacker, Attack, Target, Options]):
                 if threshold == "always"
                 else f"status lands on {threshold} or below"
             )
-            rows.append(ModifierRow(f"element_x{multiplier_text(m)}", "element", f"x{multiplier_text(m)}", effect))
+            rows.append(
+                ModifierRow(
+                    f"element_x{multiplier_text(m)}",
+                    "element",
+                    f"x{multiplier_text(m)}",
+                    f"Damage x{multiplier_text(m)}; a status-inflicting ability: {effect}.",
+                )
+            )
         for step in BONUS_TRACKER:
             rows.append(ModifierRow(f"tracker_{step:+d}", "Bonus Tracker", f"{step:+d}", "Added to the statistic."))
         rows += [
