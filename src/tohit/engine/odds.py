@@ -14,7 +14,7 @@ from typing import Any
 from tohit.core.outcome import Outcome
 from tohit.engine import joint
 from tohit.engine.scenario import Loaded
-from tohit.engine.tally import Histogram, histograms
+from tohit.engine.tally import Histogram, odds_histograms
 
 
 def prob_json(p: Fraction) -> dict[str, Any]:
@@ -90,7 +90,7 @@ def target_odds(loaded: Loaded, target: Any, depth: int | None = None) -> Target
 
 def _from_table(loaded: Loaded, target: Any, table: joint.JointTable) -> TargetOdds:
     weights = table.weights[table.finite]
-    hists = histograms(loaded.system.fields, table.outcome, weights)
+    hists = odds_histograms(loaded.system.fields, table.outcome, weights)
     return TargetOdds(target.name, table.total, table.remainder, table.depth, hists, table.outcome)
 
 
