@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import math
+import time
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -25,7 +26,7 @@ import d20
 import icepool
 import numpy as np
 
-from benchmarks.common import Row, best_time, micros, per_second
+from benchmarks.common import Row, micros, per_second
 from tohit.engine.odds import odds
 from tohit.engine.roll import roll
 from tohit.engine.scenario import Loaded, from_dict
@@ -155,22 +156,32 @@ def _check_reference(loaded: Loaded) -> None:
         assert mine.probability("result", "hit") == result.probability(1) and mine.mean_damage == mean
 
 
+def _cpu_time(fn: Callable[[], object], number: int) -> float:
+    """Processor seconds per call (time.process_time: a busy machine's other processes do not count)."""
+    start = time.process_time()
+    for _ in range(number):
+        fn()
+    return (time.process_time() - start) / number
+
+
 def _interleaved(candidates: dict[str, Callable[[], object]], *, rounds: int, number: int) -> dict[str, float]:
-    """Best seconds per call of each candidate, timing them in turns round after round."""
+    """Best processor seconds per call of each candidate, timing them in turns round after round, so that
+    what is left of a busy machine's noise falls on all of them alike."""
     best = dict.fromkeys(candidates, float("inf"))
     for _ in range(rounds):
         for name, fn in candidates.items():
-            best[name] = min(best[name], best_time(fn, repeat=1, number=number))
+            best[name] = min(best[name], _cpu_time(fn, number))
     return best
 
 
 def run(quick: bool) -> list[Row]:
     rows: list[Row] = []
     multi = _loaded(MULTI)
+    single = _loaded({**MULTI, "attack": {**MULTI["attack"], "type": "ranged"}, "targets": MULTI["targets"][:1]})
     _check_reference(multi)
-    repeat, number = (3, 5) if quick else (15, 30)
+    rounds, number = (3, 4) if quick else (20, 10)
 
-    # Exact odds: the candidates are timed in turns, best of each, so a busy machine slows them alike.
+    # Exact odds.
     times = _interleaved(
         {
             "ours": lambda: odds(multi),
@@ -178,81 +189,78 @@ def run(quick: bool) -> list[Row]:
             "fields": _icepool_per_field,
             "slim": _icepool_result_and_damage,
         },
-        rounds=repeat,
-        number=max(2, number // 3),
+        rounds=rounds,
+        number=number,
     )
     ours, reference, slim = times["ours"], min(times["tuple"], times["fields"]), times["slim"]
+    what = "exact odds, Multi physical on 5 targets"
     rows.append(
-        Row(
-            GROUP,
-            "exact odds, Multi physical on 5 targets (every field)",
-            micros(ours),
-            f"icepool {micros(reference)}",
-            reference / ours,
-            5.0,
-        )
+        Row(GROUP, f"{what} (every field)", micros(ours), f"icepool {micros(reference)}", reference / ours, 5.0)
     )
     rows.append(
-        Row(
-            GROUP,
-            "exact odds, same; icepool: result + damage, constants folded by hand",
-            micros(ours),
-            f"icepool {micros(slim)}",
-            slim / ours,
-        )
+        Row(GROUP, f"{what}; icepool: result + damage, folded", micros(ours), f"icepool {micros(slim)}", slim / ours)
     )
 
     # Simulation against the raw dice: one d10 per attack, shared by every target.
     n = 400_000 if quick else 4_000_000
     rng = np.random.default_rng(1)
-    raw = best_time(lambda: rng.integers(1, 11, size=n, dtype=np.uint8), repeat=repeat)
-    single = _loaded({**MULTI, "attack": {**MULTI["attack"], "type": "ranged"}, "targets": MULTI["targets"][:1]})
-    for label, loaded in (("1 target", single), ("Multi, 5 targets", multi)):
-        seconds = best_time(lambda ld=loaded: simulate(ld, n, seed=1), repeat=max(2, repeat // 2))
+    times = _interleaved(
+        {
+            "raw": lambda: rng.integers(1, 11, size=n, dtype=np.uint8),
+            "single": lambda: simulate(single, n, seed=1),
+            "multi": lambda: simulate(multi, n, seed=1),
+        },
+        rounds=max(3, rounds // 4),
+        number=1,
+    )
+    for key, label in (("single", "1 target"), ("multi", "Multi, 5 targets")):
         rows.append(
             Row(
                 GROUP,
                 f"simulate attacks/s, {label} (table)",
-                per_second(n, seconds),
-                f"raw d10 {per_second(n, raw)}",
-                raw / seconds,
+                per_second(n, times[key]),
+                f"raw d10 {per_second(n, times['raw'])}",
+                times["raw"] / times[key],
                 0.5,
             )
         )
     direct_n = n // 10
-    seconds = best_time(lambda: simulate(single, direct_n, seed=1, method="direct"), repeat=2)
-    raw_small = best_time(lambda: rng.integers(1, 11, size=direct_n, dtype=np.uint8), repeat=repeat)
+    times = _interleaved(
+        {
+            "raw": lambda: rng.integers(1, 11, size=direct_n, dtype=np.uint8),
+            "direct": lambda: simulate(single, direct_n, seed=1, method="direct"),
+        },
+        rounds=3,
+        number=1,
+    )
     rows.append(
         Row(
             GROUP,
             "simulate attacks/s, 1 target (direct: dice through resolve)",
-            per_second(direct_n, seconds),
-            f"raw d10 {per_second(direct_n, raw_small)}",
-            raw_small / seconds,
+            per_second(direct_n, times["direct"]),
+            f"raw d10 {per_second(direct_n, times['raw'])}",
+            times["raw"] / times["direct"],
         )
     )
 
     # Traced roll.
-    rolls = 20 if quick else 200
-    ours_roll = best_time(lambda: roll(multi, 1), repeat=repeat, number=rolls)
-    theirs_roll = best_time(lambda: str(d20.roll("2d6+5")), repeat=repeat, number=rolls * 5)
-    rows.append(
-        Row(
-            GROUP,
-            "traced roll/s, Multi on 5 targets",
-            per_second(1, ours_roll),
-            f"d20 {per_second(1, theirs_roll)}",
-            theirs_roll / ours_roll,
-        )
+    times = _interleaved(
+        {
+            "multi": lambda: roll(multi, 1),
+            "single": lambda: roll(single, 1),
+            "d20": lambda: str(d20.roll("2d6+5")),
+        },
+        rounds=rounds,
+        number=number,
     )
-    one_roll = best_time(lambda: roll(single, 1), repeat=repeat, number=rolls)
-    rows.append(
-        Row(
-            GROUP,
-            "traced roll/s, 1 target",
-            per_second(1, one_roll),
-            f"d20 {per_second(1, theirs_roll)}",
-            theirs_roll / one_roll,
+    for key, label in (("multi", "Multi on 5 targets"), ("single", "1 target")):
+        rows.append(
+            Row(
+                GROUP,
+                f"traced roll/s, {label}",
+                per_second(1, times[key]),
+                f"d20 {per_second(1, times['d20'])}",
+                times["d20"] / times[key],
+            )
         )
-    )
     return rows

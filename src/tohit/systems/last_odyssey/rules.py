@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.models import Scenario
-from tohit.core.outcome import NULL_CODE, NULL_INT, Field, Outcome, null_code, null_int
+from tohit.core.outcome import NULL_CODE, NULL_INT, Field, Outcome
 from tohit.core.roles import Role
 from tohit.core.steps import Steps
 from tohit.core.system import Dice, ModifierRow, System
@@ -280,7 +280,7 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
     out.set("result", ~hit)  # HIT = 0, MISS = 1
     out.set("accuracy_value", accuracy_value)
     out.set("hit_value", hit_value)
-    out.set("base_damage", null_int(~hit, base))
+    out.set("base_damage", np.where(hit, base, NULL_INT))
     out.set("damage", damage)
     out.set("status_applied", _constant(out.n, NULL_CODE))
     out.set("tracker", _constant(out.n, NULL_INT))
@@ -513,19 +513,19 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
         broken = damage >= points
         overflow = damage - absorbed
         out.set("shell_absorbed", absorbed)
-        out.set("overflow", null_int(~broken, overflow))
+        out.set("overflow", np.where(broken, overflow, NULL_INT))
         if hp is None:
             unknown = broken & (overflow > 0)
         else:
             hp_lost = np.where(broken & (overflow >= hp), hp, 0)
-        if steps.when(damage > 0):
+        if steps.enabled and steps.when(damage > 0):
             _note_shell(steps, points, absorbed, broken, overflow, damage, hp)
     else:
         out.set("shell_absorbed", _constant(out.n, NULL_INT))
         out.set("overflow", _constant(out.n, NULL_INT))
         if shell_active(target) or hp is None:
             unknown = damage > 0
-            if shell_active(target) and steps.when(unknown):
+            if steps.enabled and shell_active(target) and steps.when(unknown):
                 steps.note(
                     "shell",
                     "the target's Shell is active but its points are not given: the HP lost is unknown",
@@ -535,16 +535,17 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
         else:
             hp_lost = np.minimum(damage, hp)
     if unknown is not None:  # where HP is known to be untouched: 0 lost, not downed
-        out.set("hp_lost", null_int(unknown, 0))
-        out.set("downed", null_code(unknown, 0))
-        out.set("incapacitated", null_code(unknown, 0))
+        out.set("hp_lost", np.where(unknown, NULL_INT, 0))
+        untouched = np.where(unknown, NULL_CODE, 0)
+        out.set("downed", untouched)
+        out.set("incapacitated", untouched)
         return
     assert hp is not None
     downed = np.asarray(hp_lost) == hp
     out.set("hp_lost", hp_lost)
     out.set("downed", downed)
     out.set("incapacitated", downed if scenario.attack.knock_out else _constant(out.n, 0))
-    if steps.when(np.asarray(hp_lost) > 0):
+    if steps.enabled and steps.when(np.asarray(hp_lost) > 0):
         left = hp - np.asarray(hp_lost)
         if bool(damage[0] > hp) and points is None:
             text = "HP {hp} - {damage}: HP never goes below 0, so {left}: at 0 HP the target is downed"
