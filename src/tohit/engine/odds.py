@@ -91,7 +91,8 @@ def target_odds(loaded: Loaded, target: Any, depth: int | None = None) -> Target
 def _from_table(loaded: Loaded, target: Any, table: joint.JointTable) -> TargetOdds:
     weights = table.weights[table.finite]
     hists = odds_histograms(loaded.system.fields, table.outcome, weights)
-    return TargetOdds(target.name, table.total, table.remainder, table.depth, hists, table.outcome)
+    remainder = table.total - int(weights.sum())  # = table.remainder, without indexing the rows again
+    return TargetOdds(target.name, table.total, remainder, table.depth, hists, table.outcome)
 
 
 def odds(loaded: Loaded, depth: int | None = None) -> OddsResult:
