@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.last_odyssey.test_last_odyssey_sampling import chi_square, chi_square_limit
 from tohit.core.outcome import Outcome
@@ -118,3 +119,20 @@ def test_last_odyssey_histograms_small_and_large_paths_agree() -> None:
         got = tally.histograms(fields, out, weights)
         for f in fields:
             assert got[f.name].counts == _sorted_group_sum(out[f.name], weights)
+
+
+def test_last_odyssey_odds_fields_not_reported_are_counted_on_demand() -> None:
+    """`odds` counts result, damage and the `in_odds` fields at once; the others (accuracy value) when
+    asked for, with the same exact numbers; the JSON still reports only the `in_odds` ones."""
+    from fractions import Fraction
+
+    from tests.last_odyssey.helpers import load, scenario
+    from tohit.engine.odds import odds
+
+    target = odds(load(scenario({}))).targets[0]
+    assert "accuracy_value" not in target.to_json()["fields"]
+    assert target.distribution("accuracy_value") == [(face - 3, Fraction(1, 10)) for face in range(1, 11)]
+    assert target.probability("hit_value", 0) == Fraction(1, 10)
+    assert target.beyond_depth == 0
+    with pytest.raises(KeyError):
+        target.histograms["no_such_field"]
