@@ -63,7 +63,7 @@ def histograms(fields: tuple[Field, ...], outcome: Outcome, weights: npt.NDArray
     out = {}
     if fields and 0 < len(weights) <= SMALL:  # a few rows: one plain loop per field (exact Python ints)
         w = weights.tolist()  # Python ints, from int64 or object arrays alike
-        table = np.stack([outcome[f.name] for f in fields]).tolist()
+        table = [outcome[f.name].tolist() for f in fields]
         total = sum(w)
         for f, values in zip(fields, table, strict=True):
             if values.count(values[0]) == len(values):  # one value on every row (often a null)
