@@ -179,7 +179,7 @@ def run(quick: bool) -> list[Row]:
     multi = _loaded(MULTI)
     single = _loaded({**MULTI, "attack": {**MULTI["attack"], "type": "ranged"}, "targets": MULTI["targets"][:1]})
     _check_reference(multi)
-    rounds, number = (3, 4) if quick else (20, 10)
+    rounds, number = (8, 5) if quick else (20, 10)
 
     # Exact odds.
     times = _interleaved(
@@ -202,7 +202,7 @@ def run(quick: bool) -> list[Row]:
     )
 
     # Simulation against the raw dice: one d10 per attack, shared by every target.
-    n = 400_000 if quick else 4_000_000
+    n = 1_000_000 if quick else 4_000_000
     rng = np.random.default_rng(1)
     times = _interleaved(
         {

@@ -225,10 +225,11 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
     evasion = target_stat(target, "evasion")
     accuracy_value = die - accuracy.value
     hit_value = accuracy_value + evasion.value
-    in_range = hit_value <= ATTACK_THRESHOLD
-    natural_one = die == 1
-    rolled_hit = in_range | natural_one
+    # hit_value <= 7, or a natural 1: the faces up to 7 + Accuracy - Evasion, and at least the 1.
+    rolled_hit = die <= max(1, ATTACK_THRESHOLD + accuracy.value - evasion.value)
     if steps.enabled:
+        in_range = hit_value <= ATTACK_THRESHOLD
+        natural_one = die == 1
         _note_stat(steps, "accuracy", accuracy, section)
         steps.note(
             "accuracy_value",
@@ -515,9 +516,9 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
         out.set("shell_absorbed", absorbed)
         out.set("overflow", np.where(broken, overflow, NULL_INT))
         if hp is None:
-            unknown = broken & (overflow > 0)
+            unknown = damage > points  # broken with an overflow above 0
         else:
-            hp_lost = np.where(broken & (overflow >= hp), hp, 0)
+            hp_lost = (damage >= points + hp) * hp  # broken, and the overflow is at least the HP
         if steps.enabled and steps.when(damage > 0):
             _note_shell(steps, points, absorbed, broken, overflow, damage, hp)
     else:
