@@ -31,7 +31,6 @@ Clauses, in the page's order (sibling pages in brackets, from sources-and-gaps.m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -61,8 +60,8 @@ from tohit.systems.last_odyssey.tables import (
     INTENDED_SIDE,
     PAGE,
     ROLLED_KINDS,
-    STATUS_OF_ELEMENT,
     STATUS_THRESHOLDS,
+    inflicted_status,
     move_tracker,
     multiplier_text,
 )
@@ -162,13 +161,14 @@ class LastOdyssey(System[Attacker, Attack, Target, Options]):
         if attack.kind == "buff" or attack.kind == "debuff":
             _always_succeeds(scenario, target, out, steps)
             return out
-        steps.note(
-            "hit_die",
-            "hit die: {dice}, one roll for every target of the ability",
-            clause=INTRO,
-            value=die,
-            dice=dice.text("hit"),
-        )
+        if steps.enabled:
+            steps.note(
+                "hit_die",
+                "hit die: {dice}, one roll for every target of the ability",
+                clause=INTRO,
+                value=die,
+                dice=dice.text("hit"),
+            )
         if attack.kind == "status":
             _status(scenario, target, die, out, steps)
         else:
@@ -324,14 +324,10 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
             value=final,
             base=base,
             m=multiplier_text(multiplier),
-            exact=_exact_text(int(base[0]) * multiplier),
+            exact=multiplier_text(int(base[0]) * multiplier),
             final=final,
         )
     _apply_to_hp(scenario, target, damage, out, steps)
-
-
-def _exact_text(value: Fraction) -> str:
-    return multiplier_text(value)
 
 
 # -- status-inflicting abilities -------------------------------------------------------------------------
@@ -339,7 +335,7 @@ def _exact_text(value: Fraction) -> str:
 
 def _status(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: Outcome, steps: Steps) -> None:
     attacker, attack, options = scenario.attacker, scenario.attack, scenario.options
-    status = attack.status or STATUS_OF_ELEMENT[attack.element]  # type: ignore[index]
+    status = inflicted_status(attack.status, attack.element)
     accuracy = attacker_stat(attacker, "status_accuracy", options)
     resistance = target_stat(target, "resistance")
     accuracy_value = die - accuracy.value

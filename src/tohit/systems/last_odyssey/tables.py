@@ -134,3 +134,12 @@ STATUS_OF_ELEMENT: dict[Element, str] = {
 Status = Literal[
     "burned", "confused", "petrified", "blinded", "frostbitten", "fatigued", "paralyzed", "silenced", "poisoned"
 ]
+
+
+def inflicted_status(status: str | None, element: Element | None) -> str:
+    """The status a status-inflicting ability inflicts: the one it names, else its element's [Statuses.md]."""
+    if status is not None:
+        return status
+    if element is None or element == "colorless":
+        raise ValueError("a colorless status-inflicting ability must name its status")  # refused by the checks
+    return STATUS_OF_ELEMENT[element]
