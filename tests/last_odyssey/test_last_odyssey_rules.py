@@ -597,3 +597,12 @@ def test_last_odyssey_modifier_table_lists_the_rules() -> None:
     assert [rows[f"tracker_{s:+d}"].modifier for s in BONUS_TRACKER] == ["-7", "-3", "-1", "+0", "+1", "+3", "+7"]
     assert "immune" in rows["element_x0.25"].description and "3 or below" in rows["element_x0.5"].description
     assert {"blinded", "petrified", "paralyzed", "silenced"} <= set(rows)
+
+
+def test_last_odyssey_ranged_and_ally_abilities_reach_any_row() -> None:
+    """Ability types (Ranged, Ally): they may target any character on the battlefield, front or back row,
+    from either row."""
+    ranged = scenario({"row": "back", "evasion": 0}, attacker={"row": "back"}, attack=physical(type="ranged"), die=3)
+    assert row(ranged)["result"] == "hit"
+    ally = scenario({"row": "back", "side": "ally"}, attack={"kind": "buff", "type": "ally", "stat": "resistance"})
+    assert row(ally)["tracker"] == 1
