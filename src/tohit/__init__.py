@@ -1,3 +1,21 @@
-"""tohit: tabletop-RPG attack rules written once, fed dice three ways (roll, exact odds, simulate)."""
+"""tohit: tabletop-RPG attack rules written once, fed dice three ways (roll, exact odds, simulate).
+
+The public API lives in `tohit.api` and is re-exported here lazily (importing `tohit.core` does not pull
+in the engine): `tohit.load`, `tohit.from_dict`, `tohit.roll`, `tohit.roll_many`, `tohit.odds`,
+`tohit.simulate`, `tohit.list_systems`, `tohit.InputError`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    api = importlib.import_module("tohit.api")
+    if name in api.__all__:
+        return getattr(api, name)
+    raise AttributeError(f"module 'tohit' has no attribute {name!r}")

@@ -79,9 +79,15 @@ CASES: dict[str, tuple[dict[str, Any], str, str]] = {
         "attack.type",
         "cannot be used as an action",
     ),
-    "hit die forced per target": (
-        {**scenario({}), "targets": [{**scenario({})["targets"][0], "dice": {"hit": [3]}}]},
-        "targets[0].dice.hit",
+    "hit die forced differently per target": (
+        {
+            **scenario({}, {}, attack={"kind": "physical", "type": "multi"}),
+            "targets": [
+                {**scenario({})["targets"][0], "name": "A", "dice": {"hit": [3]}},
+                {**scenario({})["targets"][0], "name": "B", "dice": {"hit": [4]}},
+            ],
+        },
+        "targets[1].dice.hit",
         "once for every target",
     ),
     "hit die face 11": (

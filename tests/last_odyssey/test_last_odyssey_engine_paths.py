@@ -33,18 +33,16 @@ def test_last_odyssey_group_sum_small_and_sorted_paths_agree() -> None:
         assert list(tally.group_sum(values, weights)) == sorted(set(values.tolist()))
 
 
-def test_last_odyssey_outcome_set_copies_and_broadcasts() -> None:
-    """`Outcome.set` stores int64 copies: arrays, booleans and scalars."""
+def test_last_odyssey_outcome_set_broadcasts_to_int64() -> None:
+    """`Outcome.set` stores int64 arrays of n: arrays, booleans and scalars."""
     out = Outcome(3)
-    given = np.asarray([1, 2, 3], dtype=np.int64)
-    out.set("a", given)
-    given[0] = 99
-    assert out["a"].tolist() == [1, 2, 3]
+    out.set("a", np.asarray([1, 2, 3], dtype=np.int64))
     out.set("b", np.asarray([True, False, True]))
     out.set("c", 7)
     out.set("d", np.int64(-2))
     out.set("e", [4])
-    assert (out["b"].tolist(), out["c"].tolist(), out["d"].tolist(), out["e"].tolist()) == (
+    assert (out["a"].tolist(), out["b"].tolist(), out["c"].tolist(), out["d"].tolist(), out["e"].tolist()) == (
+        [1, 2, 3],
         [1, 0, 1],
         [7, 7, 7],
         [-2, -2, -2],

@@ -168,13 +168,23 @@ def test_last_odyssey_each_target_is_compared_with_its_own_evasion_and_damage() 
     assert [t.row["damage"] for t in result.targets] == [0, 8, 7]
 
 
-def test_last_odyssey_hit_die_cannot_be_forced_per_target() -> None:
-    """Page, introduction: one hit die for every target, so a target cannot have its own."""
+def test_last_odyssey_hit_die_cannot_differ_between_targets() -> None:
+    """Page, introduction: one hit die for every target, so targets cannot be forced different faces (a
+    face forced for a target must be forced, the same, for all of them)."""
     data = scenario({}, {}, attack=physical(type="multi"))
     data["targets"][1]["dice"] = {"hit": [3]}
     with pytest.raises(InputError) as err:
         rolled(data)
     assert err.value.field == "targets[1].dice.hit"
+    data["targets"][0]["dice"] = {"hit": [4]}
+    with pytest.raises(InputError) as err:
+        rolled(data)
+    assert err.value.field == "targets[1].dice.hit"
+    data["targets"][0]["dice"] = {"hit": [3]}
+    assert {tuple(t.faces["hit"]) for t in rolled(data).targets} == {(3,)}
+    single = scenario({}, die=None)
+    single["targets"][0]["dice"] = {"hit": [2]}
+    assert rolled(single).targets[0].faces["hit"] == [2]
 
 
 # -- Out of reach ------------------------------------------------------------------------------------------

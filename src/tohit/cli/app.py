@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -22,7 +21,7 @@ from tohit.cli import render
 from tohit.core.errors import TohitError
 from tohit.engine import registry
 from tohit.engine.odds import odds as exact_odds
-from tohit.engine.roll import roll as roll_once
+from tohit.engine.roll import MAX_TIMES, roll_many
 from tohit.engine.scenario import Loaded, load
 from tohit.engine.simulate import Method
 from tohit.engine.simulate import simulate as run_simulation
@@ -42,10 +41,8 @@ SeedOpt = Annotated[int | None, typer.Option("--seed", min=0, help="Seed for the
 
 
 def fail(message: str) -> NoReturn:
-    # One line whatever the width (no hard wrap when piped); the message is text, never markup.
-    render.console(stderr=True).print(
-        f"[bold red]error:[/] {escape(message)}", markup=True, highlight=False, soft_wrap=True
-    )
+    """One plain line on stderr (never wrapped, easy to grep), then exit code 2."""
+    sys.stderr.write(f"error: {' '.join(message.split())}\n")
     raise typer.Exit(2)
 
 
@@ -82,14 +79,33 @@ def systems(as_json: JsonOpt = False) -> None:
 
 
 @app.command()
-def roll(file: FileArg, seed: SeedOpt = None, as_json: JsonOpt = False) -> None:
-    """Resolve the attack once per target, with a trace citing each rule applied."""
+def roll(
+    file: FileArg,
+    seed: SeedOpt = None,
+    as_json: JsonOpt = False,
+    times: Annotated[int, typer.Option("--times", min=1, max=MAX_TIMES, help="Roll the attack this many times.")] = 1,
+) -> None:
+    """Resolve the attack once per target (or --times N), with a trace citing each rule applied."""
     loaded = _load(file)
-    result = guarded(lambda: roll_once(loaded, seed))
+    results = guarded(lambda: roll_many(loaded, times, seed))
     if as_json:
-        _print_json(result.to_json())
-    else:
-        render.console().print(render.roll_view(result))
+        if times == 1:
+            _print_json(results[0].to_json())
+        else:
+            _print_json(
+                {
+                    "system": loaded.system.id,
+                    "seed": results[0].seed,
+                    "times": times,
+                    "rolls": [r.to_json() for r in results],
+                }
+            )
+        return
+    console = render.console()
+    for i, result in enumerate(results):
+        if times > 1:
+            console.print(f"[bold]roll {i + 1} of {times}[/]")
+        console.print(render.roll_view(result))
 
 
 @app.command()
@@ -129,6 +145,7 @@ def simulate(
     seed: SeedOpt = None,
     as_json: JsonOpt = False,
     method: Annotated[str, typer.Option("--method", help="table (fast) or direct (dice through resolve).")] = "table",
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Processes to share the work.")] = 1,
 ) -> None:
     """Monte Carlo: N independent attacks per target, with 95% confidence intervals."""
     if method not in ("table", "direct"):
@@ -156,7 +173,7 @@ def simulate(
         progress.advance(task, m)
 
     try:
-        result = guarded(lambda: run_simulation(loaded, n, seed, method=chosen, progress=advance))
+        result = guarded(lambda: run_simulation(loaded, n, seed, method=chosen, progress=advance, workers=workers))
     finally:
         if shown:
             progress.stop()
@@ -184,7 +201,8 @@ def modifiers(system: Annotated[str, typer.Argument(help="System id.")], as_json
         _print_json([row.__dict__ for row in rows])
         return
     table = Table(show_edge=False)
-    for col in ("id", "group", "modifier", "description"):
+    table.add_column("id", no_wrap=True, overflow="fold", style="bold")
+    for col in ("group", "modifier", "description"):
         table.add_column(col)
     for row in rows:
         table.add_row(row.id, row.group, row.modifier, row.description)
@@ -200,6 +218,15 @@ def demo(
     from tohit.cli.demo import run_demo
 
     guarded(lambda: run_demo(examples, n))
+
+
+def _register_grid() -> None:
+    from tohit.cli.grid import register
+
+    register(app)
+
+
+_register_grid()
 
 
 def main() -> None:

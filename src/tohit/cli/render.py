@@ -16,6 +16,7 @@ from tohit.engine.stats import mean_sd, percentile, wilson
 
 BAR_WIDTH = 40
 MAX_BARS = 30
+RARE = 0.001
 
 
 def _fmt(value: Any) -> str:
@@ -57,16 +58,25 @@ def _bars(rows: list[tuple[str, float]]) -> Table:
 
 
 def _damage_rows(pairs: list[tuple[int, float]]) -> list[tuple[str, float]]:
-    """Damage bars, grouped into ranges when there are many distinct values."""
-    if len(pairs) <= MAX_BARS:
-        return [(str(v), p) for v, p in pairs]
-    low, high = pairs[0][0], pairs[-1][0]
-    width = -(-(high - low + 1) // MAX_BARS)
-    buckets: dict[int, float] = {}
-    for v, p in pairs:
-        start = low + (v - low) // width * width
-        buckets[start] = buckets.get(start, 0.0) + p
-    return [(f"{s}-{s + width - 1}", p) for s, p in sorted(buckets.items())]
+    """Damage bars: each value of at least 0.1% on its own, the rare rest folded into one row.
+
+    When even the common values are too many for one screen, they are grouped into equal ranges.
+    """
+    common = [(v, p) for v, p in pairs if p >= RARE]
+    rare = [(v, p) for v, p in pairs if p < RARE]
+    if len(common) > MAX_BARS:
+        low, high = common[0][0], common[-1][0]
+        width = -(-(high - low + 1) // MAX_BARS)
+        buckets: dict[int, float] = {}
+        for v, p in common:
+            start = low + (v - low) // width * width
+            buckets[start] = buckets.get(start, 0.0) + p
+        rows = [(f"{s}-{s + width - 1}", p) for s, p in sorted(buckets.items())]
+    else:
+        rows = [(str(v), p) for v, p in common]
+    if rare:
+        rows.append((f"{len(rare)} rarer values ({rare[0][0]}..{rare[-1][0]})", sum(p for _, p in rare)))
+    return rows
 
 
 def odds_target_view(t: TargetOdds) -> Panel:
@@ -77,7 +87,7 @@ def odds_target_view(t: TargetOdds) -> Panel:
     for value, p in t.distribution("result"):
         table.add_row(
             _fmt(value),
-            f"{p.numerator}/{p.denominator}" if len(str(p)) <= 30 else "…",
+            f"{p.numerator}/{p.denominator}",
             f"{100 * float(p):.3f}",
         )
     others = Table(title="other outcomes", show_edge=False)

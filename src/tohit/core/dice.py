@@ -95,6 +95,15 @@ class DiceExpr:
         """One set of faces, every die in the order of the expression."""
         return [int(f) for f in rng.integers(1, self.sides_array() + 1)]
 
+    def totals(self, faces: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Totals of an (n, dice_count) array of faces, one row per roll."""
+        total = np.full(len(faces), self.constant, dtype=np.int64)
+        i = 0
+        for term in self.terms:
+            total += term.sign * _kept_sum(faces[:, i : i + term.count], term)
+            i += term.count
+        return total
+
     def sides_array(self) -> npt.NDArray[np.int64]:
         return np.asarray([t.sides for t in self.terms for _ in range(t.count)], dtype=np.int64)
 

@@ -53,12 +53,9 @@ class Outcome:
         self.labels: dict[str, tuple[str, ...]] = {}
 
     def set(self, name: str, values: Any, labels: Sequence[str] | None = None) -> None:
-        if isinstance(values, np.ndarray) and values.shape == (self.n,):
-            arr = values.astype(np.int64)  # a copy: the outcome never aliases the caller's array
-        elif isinstance(values, (int, np.integer)):
-            arr = np.full(self.n, values, dtype=np.int64)
-        else:
-            arr = np.broadcast_to(np.asarray(values, dtype=np.int64), (self.n,)).astype(np.int64)
+        arr = np.asarray(values, dtype=np.int64)
+        if arr.shape != (self.n,):
+            arr = np.broadcast_to(arr, (self.n,)).copy()
         self.values[name] = arr
         if labels is not None:
             self.labels[name] = tuple(labels)
@@ -78,6 +75,11 @@ class Outcome:
 
     def row(self, fields: Sequence[Field], i: int = 0) -> dict[str, Any]:
         return {f.name: self.decode(f, int(self.values[f.name][i])) for f in fields}
+
+    def rows(self, fields: Sequence[Field]) -> list[dict[str, Any]]:
+        """Every row as JSON values (decoded column by column)."""
+        columns = {f.name: [self.decode(f, code) for code in self.values[f.name].tolist()] for f in fields}
+        return [{name: col[i] for name, col in columns.items()} for i in range(self.n)]
 
     def take(self, index: npt.NDArray[np.intp]) -> Outcome:
         """The rows at `index` (for looking up precomputed outcomes)."""

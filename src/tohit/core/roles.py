@@ -80,6 +80,15 @@ class Role(ABC):
         """The faces in words for the trace, e.g. "2d6 (6, 6)"."""
         return f"{self.notation} ({', '.join(str(f) for f in faces)})"
 
+    def roll_many(self, rng: np.random.Generator, n: int) -> tuple[list[list[int]], Columns]:
+        """n rolls at the table: each one's faces, and their columns (arrays of n).
+
+        The default draws and reads one roll at a time; roles override it with a vectorised version.
+        """
+        faces = [self.draw(rng) for _ in range(n)]
+        read = [self.read(f) for f in faces]
+        return faces, {c: np.concatenate([r[c] for r in read]) for c in self.columns}
+
 
 class FacesRole(Role):
     """A fixed set of dice mapped to columns by a vectorised function of the faces.
@@ -128,6 +137,10 @@ class FacesRole(Role):
         checked = check_faces(faces, self.sides, f"role {self.name!r} ({self.notation})")
         return self.fn(np.asarray([checked], dtype=np.int64))
 
+    def roll_many(self, rng: np.random.Generator, n: int) -> tuple[list[list[int]], Columns]:
+        faces = rng.integers(1, np.asarray(self.sides) + 1, size=(n, len(self.sides)), dtype=np.int64)
+        return faces.tolist(), self.fn(faces)
+
 
 def sum_faces(faces: npt.NDArray[np.int64]) -> Columns:
     """`fn` for a FacesRole that is the plain sum of its dice (column "total")."""
@@ -168,6 +181,10 @@ class DiceRole(Role):
             raise FacesError(f"role {self.name!r}: {exc.message}") from None
         return one_row({"total": total})
 
+    def roll_many(self, rng: np.random.Generator, n: int) -> tuple[list[list[int]], Columns]:
+        faces = rng.integers(1, self.expr.sides_array() + 1, size=(n, self.expr.dice_count), dtype=np.int64)
+        return faces.tolist(), {"total": self.expr.totals(faces)}
+
 
 class PickRole(Role):
     """A weighted choice among `len(weights)` options, read off one die of `sum(weights)` faces.
@@ -202,3 +219,7 @@ class PickRole(Role):
     def read(self, faces: Sequence[object]) -> Columns:
         (face,) = check_faces(faces, (self.die,), f"role {self.name!r} ({self.notation})")
         return {"index": self._index(np.asarray([face], dtype=np.int64))}
+
+    def roll_many(self, rng: np.random.Generator, n: int) -> tuple[list[list[int]], Columns]:
+        faces = rng.integers(1, self.die + 1, size=(n, 1), dtype=np.int64)
+        return faces.tolist(), {"index": self._index(faces[:, 0])}

@@ -1,20 +1,21 @@
 """The trace: named steps recorded inside `resolve` (design.md, "The trace").
 
-`resolve` calls `steps.note(...)` with a template and the values it used. With one attack (n = 1) the
-`Trace` recorder formats them into the explanation a player reads, each step citing its clause; for a
-batch the `Silent` recorder does nothing, so the same code runs at full speed.
+`resolve` calls `steps.note(...)` with a template and the values it used. The `Trace` recorder formats
+them into the explanation a player reads, one list of steps per attack (row), each step citing its
+clause; the `Silent` recorder (odds, simulate) does nothing, so the same code runs at full speed.
+
+A note that applies to some attacks only passes `where=mask`; `steps.when(mask)` tells whether any
+recorded attack needs the notes of a branch (a cheap guard around building them).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One line of a trace: what was computed, in words, and the rule it applies."""
 
     name: str
@@ -42,12 +43,16 @@ class Steps:
 
     enabled: bool = False
 
-    def note(self, name: str, text: str, *, clause: str, value: Any = None, **values: Any) -> None:
-        """Record step `name`: `text` is a str.format template over `values`; `value` is the headline."""
+    def note(self, name: str, text: str, *, clause: str, value: Any = None, where: Any = None, **values: Any) -> None:
+        """Record step `name` for the attacks in `where` (all when None).
+
+        `text` is a str.format template over `values`; `value` is the step's headline value. Values may be
+        scalars or arrays with one element per attack.
+        """
 
     def when(self, condition: Any) -> bool:
-        """True when recording and `condition` (an array of one element, or a bool) holds."""
-        return self.enabled and bool(scalar(condition))
+        """True when recording and `condition` (a bool or an array, one per attack) holds for any attack."""
+        return self.enabled and bool(np.any(condition))
 
 
 class Silent(Steps):
@@ -55,16 +60,47 @@ class Silent(Steps):
 
 
 class Trace(Steps):
-    """Records formatted steps: the n = 1 recorder used by `roll`."""
+    """Records formatted steps for `n` attacks: the recorder used by `roll`."""
 
     enabled = True
 
-    def __init__(self) -> None:
-        self.steps: list[Step] = []
+    def __init__(self, n: int = 1) -> None:
+        self.n = n
+        self.rows: list[list[Step]] = [[] for _ in range(n)]
 
-    def note(self, name: str, text: str, *, clause: str, value: Any = None, **values: Any) -> None:
-        plain = {k: scalar(v) for k, v in values.items()}
-        self.steps.append(Step(name, text.format(**plain), clause, scalar(value)))
+    @property
+    def steps(self) -> list[Step]:
+        """The steps of the first (for a single roll, the only) attack."""
+        return self.rows[0]
 
-    def render(self) -> list[str]:
-        return [f"{s.text}  [{s.clause}]" for s in self.steps]
+    def _per_row(self, value: Any) -> Any:
+        """A value as one item per row (a list) when it varies by row, else a scalar."""
+        if isinstance(value, np.ndarray) and value.ndim == 1 and value.size == self.n and self.n > 1:
+            return value.tolist()
+        return scalar(value)
+
+    def note(self, name: str, text: str, *, clause: str, value: Any = None, where: Any = None, **values: Any) -> None:
+        rows: range | list[int]
+        if where is None:
+            rows = range(self.n)
+        else:
+            mask = np.broadcast_to(np.asarray(where, dtype=bool), (self.n,))
+            rows = np.flatnonzero(mask).tolist()
+            if not rows:
+                return
+        plain = {k: self._per_row(v) for k, v in values.items()}
+        varying = [k for k, v in plain.items() if isinstance(v, list) and self.n > 1]
+        fixed = {k: v for k, v in plain.items() if k not in varying}
+        columns = [plain[k] for k in varying]
+        head = self._per_row(value)
+        head_varies = isinstance(head, list) and self.n > 1
+        fmt = text.format
+        out = self.rows
+        for i in rows:
+            fields = dict(fixed)
+            for k, col in zip(varying, columns, strict=True):
+                fields[k] = col[i]
+            out[i].append(Step(name, fmt(**fields), clause, head[i] if head_varies else head))
+
+    def render(self, row: int = 0) -> list[str]:
+        return [f"{s.text}  [{s.clause}]" for s in self.rows[row]]

@@ -24,9 +24,13 @@ from tohit.core.support import Columns
 
 
 class Dice:
-    """The faces fed to one `resolve` call: role name -> columns (arrays of n), plus trace text."""
+    """The faces fed to one `resolve` call: role name -> columns (arrays of n), plus trace text.
 
-    def __init__(self, values: Mapping[str, Columns], text: Mapping[str, str] | None = None) -> None:
+    `text` holds, per role, the faces in words for each attack when rolling at the table (a str, or an
+    object array with one str per attack); batches have none.
+    """
+
+    def __init__(self, values: Mapping[str, Columns], text: Mapping[str, Any] | None = None) -> None:
         self._values = dict(values)
         self._text = dict(text or {})
 
@@ -36,8 +40,8 @@ class Dice:
     def __contains__(self, role: object) -> bool:
         return role in self._values
 
-    def text(self, role: str) -> str:
-        """The faces of `role` in words when rolling one attack ("2d6 (6, 6)"), else the role's name."""
+    def text(self, role: str) -> Any:
+        """The faces of `role` in words when rolling ("2d6 (6, 6)", one per attack), else the role's name."""
         return self._text.get(role, role)
 
 
@@ -66,6 +70,13 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
     fields: ClassVar[tuple[Field, ...]]
     #: Depth to which exact odds follow open-ended dice, unless the scenario's `options.depth` says.
     default_depth: ClassVar[int] = 0
+    #: True when every conditional note in `resolve` passes `where=`: `roll --times N` then traces N attacks
+    #: in one vectorised call; otherwise it rolls them one by one.
+    batch_trace: ClassVar[bool] = False
+    #: Roles that feed only fields with `in_odds=False` (e.g. Kaiser's critical-level dice): odds and the
+    #: table sampler hold them at one value instead of crossing them into the joint support. A generic test
+    #: checks the claim: varying them leaves every reported field unchanged.
+    detail_roles: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
     @cache
@@ -91,6 +102,14 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
 
     def check(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT]) -> None:
         """Cross-field checks beyond the models; raise InputError(field=...) on a problem."""
+
+    def scenario_json(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT]) -> dict[str, Any]:
+        """Extra keys for the JSON of roll, odds and simulate (e.g. the squares a grid attack covers)."""
+        return {}
+
+    def target_json(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT], target: TargetT) -> dict[str, Any]:
+        """Extra keys for one target in that JSON (e.g. its cover)."""
+        return {}
 
     def depth(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT]) -> int:
         chosen = getattr(scenario.options, "depth", None)

@@ -28,8 +28,8 @@ class Alias:
         self.k, self.total = k, total
         self.index_dtype = np.uint16 if k <= 1 << 16 else np.uint32
         if total <= ATOM_TABLE_MAX:
-            self.atoms: npt.NDArray[np.int64] | None = np.repeat(
-                np.arange(k, dtype=np.int64), np.asarray([int(w) for w in weights], dtype=np.int64)
+            self.atoms: npt.NDArray[np.int32] | None = np.repeat(
+                np.arange(k, dtype=np.int32), np.asarray([int(w) for w in weights], dtype=np.int64)
             )
             return
         self.atoms = None
@@ -46,7 +46,8 @@ class Alias:
                 small.append(large.pop())
         self.r_dtype = np.uint64 if total >= 1 << 32 else np.uint32
         self.thr = np.asarray(thr, dtype=self.r_dtype)
-        self.alias = np.asarray(alias, dtype=np.int64)
+        # Where the column gives way to its alias, the index moves by `delta` (int32 keeps the gathers small).
+        self.delta = (np.asarray(alias, dtype=np.int64) - np.arange(k, dtype=np.int64)).astype(np.int32)
 
     def counts(self, rng: np.random.Generator, n: int) -> npt.NDArray[np.int64]:
         """How many of n independent draws pick each index (the same law as `sample`, without the draws).
@@ -58,20 +59,20 @@ class Alias:
             return np.bincount(self.sample(rng, n), minlength=self.k).astype(np.int64)
         draws = rng.integers(0, self.total, size=n, dtype=np.uint16 if self.total <= 1 << 16 else np.uint32)
         per_atom = np.bincount(draws, minlength=self.total).astype(np.int64)
-        starts = np.searchsorted(self.atoms, np.arange(self.k, dtype=np.int64), side="left")
-        out = np.zeros(self.k, dtype=np.int64)
+        if self.total == self.k:  # one atom per index (a fair die): the counts are the answer
+            return per_atom
         present = np.flatnonzero(np.bincount(self.atoms, minlength=self.k))
-        out[present] = np.add.reduceat(per_atom, starts[present])
+        out = np.zeros(self.k, dtype=np.int64)
+        out[present] = np.add.reduceat(per_atom, np.searchsorted(self.atoms, present, side="left"))
         return out
 
-    def sample(self, rng: np.random.Generator, n: int) -> npt.NDArray[np.int64]:
+    def sample(self, rng: np.random.Generator, n: int) -> npt.NDArray[np.int32]:
         """n independent indices with probability weight / total each."""
         if self.atoms is not None:
-            return self.atoms[
-                rng.integers(0, self.total, size=n, dtype=np.uint16 if self.total <= 1 << 16 else np.uint32)
-            ]
+            atom_dtype = np.uint16 if self.total <= 1 << 16 else np.uint32
+            return self.atoms[rng.integers(0, self.total, size=n, dtype=atom_dtype)]
         column = rng.integers(0, self.k, size=n, dtype=self.index_dtype)
         r = rng.integers(0, self.total, size=n, dtype=self.r_dtype)
-        thr = self.thr[column]
-        picked: npt.NDArray[np.int64] = np.where(r < thr, column.astype(np.int64), self.alias[column])
+        picked = column.astype(np.int32)
+        picked += (r >= self.thr[column]) * self.delta[column]
         return picked

@@ -69,6 +69,12 @@ class JointTable:
         return out
 
 
+def held(support: Support) -> Support:
+    """A detail role held at its first outcome (its whole weight on one row)."""
+    columns = {c: v[:1] for c, v in support.columns.items()}
+    return Support(columns, np.asarray([support.total], dtype=np.int64), support.total)
+
+
 def build(
     system: AnySystem,
     scenario: AnyScenario,
@@ -84,27 +90,29 @@ def build(
     """
     depth = system.depth(scenario) if depth is None else depth
     roles = system.roles(scenario, target)
-    supports = {name: role.support(depth) for name, role in roles.items()}
-    if (
-        template is not None
-        and template.depth == depth
-        and list(template.supports) == list(supports)
-        and all(template.supports[name] is sup for name, sup in supports.items())
-    ):
-        columns = template.finite_columns or template.columns(np.flatnonzero(template.finite))
-        table = JointTable(
-            roles,
-            supports,
-            template.index,
-            template.weights,
-            template.total,
-            template.finite,
-            Outcome(0),
-            depth,
-            columns,
-        )
-        table.outcome = system.resolve(scenario, target, Dice(columns), Silent())
-        return table
+    if template is not None and not system.detail_roles and template.depth == depth:
+        supports = {name: role.support(depth) for name, role in roles.items()}
+        if list(template.supports) == list(supports) and all(
+            template.supports[name] is sup for name, sup in supports.items()
+        ):
+            columns = template.finite_columns or template.columns(np.flatnonzero(template.finite))
+            table = JointTable(
+                roles,
+                supports,
+                template.index,
+                template.weights,
+                template.total,
+                template.finite,
+                Outcome(0),
+                depth,
+                columns,
+            )
+            table.outcome = system.resolve(scenario, target, Dice(columns), Silent())
+            return table
+    supports = {
+        name: held(role.support(depth)) if name in system.detail_roles else role.support(depth)
+        for name, role in roles.items()
+    }
     radix = [s.size + (1 if s.remainder else 0) for s in supports.values()]
     rows = reduce(mul, radix, 1)
     if rows > MAX_JOINT_ROWS:

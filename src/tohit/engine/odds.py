@@ -7,7 +7,7 @@ probabilities are of the outcomes within the depth (they sum to 1 - beyond_depth
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +30,8 @@ class TargetOdds:
     depth: int
     histograms: dict[str, Histogram]
     outcome: Outcome  # for decoding labels
+    #: Extra keys from the system (System.target_json), e.g. a target's cover on a grid.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def distribution(self, field: str) -> list[tuple[Any, Fraction]]:
         """(value, exact probability) for each value `field` takes, in value order."""
@@ -60,6 +62,7 @@ class TargetOdds:
             "mean_damage": prob_json(self.mean_damage),
             "beyond_depth": prob_json(self.beyond_depth),
             "fields": fields,
+            **self.extra,
         }
 
 
@@ -76,12 +79,19 @@ class OddsResult:
     system: str
     depth: int
     targets: list[TargetOdds]
+    #: Extra keys from the system (System.scenario_json), e.g. the squares of a grid attack.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def target(self, name: str) -> TargetOdds:
         return next(t for t in self.targets if t.name == name)
 
     def to_json(self) -> dict[str, Any]:
-        return {"system": self.system, "depth": self.depth, "targets": [t.to_json() for t in self.targets]}
+        return {
+            "system": self.system,
+            "depth": self.depth,
+            "targets": [t.to_json() for t in self.targets],
+            **self.extra,
+        }
 
 
 def target_odds(loaded: Loaded, target: Any, depth: int | None = None) -> TargetOdds:
@@ -92,7 +102,8 @@ def _from_table(loaded: Loaded, target: Any, table: joint.JointTable) -> TargetO
     weights = table.weights[table.finite]
     hists = odds_histograms(loaded.system.fields, table.outcome, weights)
     remainder = table.total - int(weights.sum())  # = table.remainder, without indexing the rows again
-    return TargetOdds(target.name, table.total, remainder, table.depth, hists, table.outcome)
+    extra = loaded.system.target_json(loaded.scenario, target)
+    return TargetOdds(target.name, table.total, remainder, table.depth, hists, table.outcome, extra)
 
 
 def odds(loaded: Loaded, depth: int | None = None) -> OddsResult:
@@ -104,4 +115,4 @@ def odds(loaded: Loaded, depth: int | None = None) -> OddsResult:
         table = joint.build(loaded.system, loaded.scenario, t, used, template=template)
         template = template or table
         targets.append(_from_table(loaded, t, table))
-    return OddsResult(loaded.system.id, used, targets)
+    return OddsResult(loaded.system.id, used, targets, loaded.system.scenario_json(loaded.scenario))

@@ -1,21 +1,25 @@
-"""Rolling at the table: one resolution per target with forced or seeded faces, and its trace.
+"""Rolling at the table: resolutions with forced or seeded faces, each with its trace.
 
-Roles with scope "attack" are drawn once and shared by every target (Last Odyssey's single hit die);
-roles with scope "target" are drawn for each target. Forced faces come from the scenario's `dice`,
-overridden role by role by a target's own `dice`.
+Roles with scope "attack" are drawn once per attack and shared by every target (Last Odyssey's single hit
+die); roles with scope "target" are drawn for each target. Forced faces come from the scenario's `dice`,
+overridden role by role by a target's own `dice`. `roll_many` rolls the same attack several times (a
+volley, a crowd of goblins): for systems with `batch_trace`, in one vectorised `resolve` per target.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from tohit.core.steps import Step, Trace
+from tohit.core.support import Columns
 from tohit.core.system import Dice
 from tohit.engine.scenario import Loaded
 from tohit.engine.simulate import fresh_seed
+
+MAX_TIMES = 100_000
 
 
 @dataclass
@@ -25,9 +29,11 @@ class TargetRoll:
     faces: dict[str, list[int]]
     forced: list[str]
     steps: list[Step]
+    #: Extra keys from the system (System.target_json), e.g. a target's cover on a grid.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, **self.row}
+        return {"name": self.name, **self.row, **self.extra}
 
 
 @dataclass
@@ -35,6 +41,8 @@ class RollResult:
     system: str
     seed: int
     targets: list[TargetRoll]
+    #: Extra keys from the system (System.scenario_json), e.g. the squares of a grid attack.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def target(self, name: str) -> TargetRoll:
         return next(t for t in self.targets if t.name == name)
@@ -46,36 +54,64 @@ class RollResult:
             "targets": [t.to_json() for t in self.targets],
             "dice": {t.name: t.faces for t in self.targets},
             "trace": [{"target": t.name, **s.to_json()} for t in self.targets for s in t.steps],
+            **self.extra,
         }
 
 
 def roll(loaded: Loaded, seed: int | None = None) -> RollResult:
     """Resolve the attack once against each target."""
+    return roll_many(loaded, 1, seed)[0]
+
+
+def roll_many(loaded: Loaded, times: int, seed: int | None = None) -> list[RollResult]:
+    """Resolve the attack `times` times against each target, each with its own dice and trace."""
     system, scenario = loaded.system, loaded.scenario
     if seed is None:
         seed = scenario.seed if scenario.seed is not None else fresh_seed()
     rng = np.random.default_rng(seed)
-    shared: dict[str, list[int]] = {}
-    results = []
+    if times > 1 and not system.batch_trace:
+        return [_roll_batch(loaded, 1, rng, seed)[0] for _ in range(times)]
+    return _roll_batch(loaded, times, rng, seed)
+
+
+def _roll_batch(loaded: Loaded, n: int, rng: np.random.Generator, seed: int) -> list[RollResult]:
+    system, scenario = loaded.system, loaded.scenario
+    shared: dict[str, tuple[list[list[int]], Columns]] = {}
+    per_target: list[list[TargetRoll]] = [[] for _ in range(n)]
     for target in scenario.targets:
         roles = system.roles(scenario, target)
         forced = scenario.forced(target)
-        faces: dict[str, list[int]] = {}
+        faces: dict[str, list[list[int]]] = {}
+        columns: dict[str, Columns] = {}
         for name, role in roles.items():
             if name in forced:
-                faces[name] = list(forced[name])
+                one = role.read(forced[name])
+                faces[name] = [list(forced[name])] * n
+                columns[name] = {c: np.repeat(v, n) for c, v in one.items()}
             elif role.scope == "attack" and name in shared:
-                faces[name] = shared[name]
+                faces[name], columns[name] = shared[name]
             else:
-                faces[name] = role.draw(rng)
+                faces[name], columns[name] = role.roll_many(rng, n)
             if role.scope == "attack":
-                shared.setdefault(name, faces[name])
-        dice = Dice(
-            {name: role.read(faces[name]) for name, role in roles.items()},
-            {name: role.describe(faces[name]) for name, role in roles.items()},
-        )
-        trace = Trace()
-        outcome = system.resolve(scenario, target, dice, trace)
-        row = outcome.row(system.fields)
-        results.append(TargetRoll(target.name, row, faces, sorted(forced), trace.steps))
-    return RollResult(system.id, seed, results)
+                shared.setdefault(name, (faces[name], columns[name]))
+        text = {name: _texts([role.describe(f) for f in faces[name]]) for name, role in roles.items()}
+        trace = Trace(n)
+        outcome = system.resolve(scenario, target, Dice(columns, text), trace)
+        rows = outcome.rows(system.fields)
+        forced_names = sorted(forced)
+        extra = system.target_json(scenario, target)
+        names = list(roles)
+        face_columns = [faces[name] for name in names]
+        for i, (row, steps) in enumerate(zip(rows, trace.rows, strict=True)):
+            row_faces = dict(zip(names, (col[i] for col in face_columns), strict=True))
+            per_target[i].append(TargetRoll(target.name, row, row_faces, forced_names, steps, extra))
+    top = system.scenario_json(scenario)
+    return [RollResult(system.id, seed, targets, top) for targets in per_target]
+
+
+def _texts(items: list[str]) -> Any:
+    if len(items) == 1:
+        return items[0]
+    out = np.empty(len(items), dtype=object)
+    out[:] = items
+    return out

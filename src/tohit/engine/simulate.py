@@ -13,7 +13,9 @@ draws once per attack for all the targets, as the dice are rolled at the table.
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -30,6 +32,8 @@ from tohit.engine.tally import Histogram
 
 Method = Literal["table", "direct"]
 CHUNK = 1 << 20
+#: Draws per step of the table sampler: small enough for every array of a step to stay in the CPU cache.
+TABLE_STEP = 1 << 15
 #: Depth of the open-ended dice in the sampling table; deeper rolls are sampled from the role's tail.
 TABLE_DEPTH = 1
 PERCENTILES = (5, 25, 50, 75, 95)
@@ -42,6 +46,8 @@ class TargetSim:
     n: int
     histograms: dict[str, Histogram]
     outcome: Outcome = field(repr=False)  # labels for decoding
+    #: Extra keys from the system (System.target_json), e.g. a target's cover on a grid.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def frequency(self, field_name: str, value: Any) -> int:
         return sum(c for v, c in self.histograms[field_name].items(self.outcome) if v == value)
@@ -71,6 +77,7 @@ class TargetSim:
                 "histogram": {str(v): c for v, c in sorted(dmg.items())},
             },
             "fields": fields,
+            **self.extra,
         }
 
 
@@ -81,6 +88,8 @@ class SimResult:
     seed: int
     method: str
     targets: list[TargetSim]
+    #: Extra keys from the system (System.scenario_json), e.g. the squares of a grid attack.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def target(self, name: str) -> TargetSim:
         return next(t for t in self.targets if t.name == name)
@@ -92,6 +101,7 @@ class SimResult:
             "seed": self.seed,
             "method": self.method,
             "targets": [t.to_json() for t in self.targets],
+            **self.extra,
         }
 
 
@@ -122,29 +132,28 @@ def simulate_target(
     if table is not None:
         sampler = Alias([int(w) for w in table.weights])
         counts = np.zeros(len(table.weights), dtype=np.int64)
-        tail_outcomes: list[Outcome] = []
-        all_finite = bool(table.finite.all())
         done = 0
+        all_finite = bool(table.finite.all())
         while done < n:
             m = min(CHUNK, n - done)
             if all_finite:  # nothing beyond the depth: only the counts per support point are needed
                 counts += sampler.counts(rng, m)
-                done += m
-                if progress:
-                    progress(m)
-                continue
-            rows = sampler.sample(rng, m)
-            counts += np.bincount(rows, minlength=len(counts))
-            beyond = rows[~table.finite[rows]]
-            if beyond.size:
-                dice = Dice(table.columns(beyond, rng))
-                tail_outcomes.append(system.resolve(scenario, target, dice, Silent()))
+            else:
+                for start in range(0, m, TABLE_STEP):
+                    step = min(TABLE_STEP, m - start)
+                    counts += np.bincount(sampler.sample(rng, step), minlength=len(counts))
             done += m
             if progress:
                 progress(m)
         _add(hists, table.outcome, counts[table.finite])
-        for extra in tail_outcomes:
-            _add(hists, extra, np.ones(extra.n, dtype=np.int64))
+        # Attacks that drew a point beyond the depth: their tail dice are sampled now, through `resolve`.
+        beyond = np.flatnonzero(~table.finite & (counts > 0))
+        if beyond.size:
+            rows = np.repeat(beyond, counts[beyond])
+            for start in range(0, rows.size, CHUNK):
+                part = rows[start : start + CHUNK]
+                extra = system.resolve(scenario, target, Dice(table.columns(part, rng)), Silent())
+                _add(hists, extra, np.ones(extra.n, dtype=np.int64))
         labels_from = table.outcome
     else:
         roles = system.roles(scenario, target)
@@ -159,7 +168,7 @@ def simulate_target(
             if progress:
                 progress(m)
     assert labels_from is not None
-    return TargetSim(target.name, n, hists, labels_from)
+    return TargetSim(target.name, n, hists, labels_from, system.target_json(scenario, target))
 
 
 def simulate(
@@ -169,16 +178,49 @@ def simulate(
     *,
     method: Method = "table",
     progress: Progress | None = None,
+    workers: int = 1,
 ) -> SimResult:
-    """N independent attacks against each target (dice rolled once per attack are shared by all targets)."""
+    """N independent attacks against each target.
+
+    With `workers` > 1 the attacks are split into tasks run by that many processes, each task with its
+    own stream spawned from the seed; the tasks depend only on N and the worker count, so the same seed
+    and worker count give the same result.
+    """
     if seed is None:
         seed = loaded.scenario.seed if loaded.scenario.seed is not None else fresh_seed()
-    rng = np.random.default_rng(seed)
-    shared = _simulate_shared(loaded, n, rng, progress) if method == "table" else None
-    targets = shared or [
-        simulate_target(loaded, t, n, rng, method=method, progress=progress) for t in loaded.scenario.targets
-    ]
-    return SimResult(loaded.system.id, n, seed, method, targets)
+    targets_in = loaded.scenario.targets
+    if workers <= 1:
+        rng = np.random.default_rng(seed)
+        shared = _simulate_shared(loaded, n, rng, progress) if method == "table" else None
+        targets = shared or [simulate_target(loaded, t, n, rng, method=method, progress=progress) for t in targets_in]
+        return SimResult(loaded.system.id, n, seed, method, targets, loaded.system.scenario_json(loaded.scenario))
+    shares = _shares(n, workers * TASKS_PER_WORKER)
+    streams = np.random.SeedSequence(seed).spawn(len(shares))
+    _SHARED["loaded"] = loaded
+    merged: list[dict[str, Histogram]] = [_empty(loaded.system.fields) for _ in targets_in]
+    labels: list[dict[str, tuple[str, ...]]] = [{} for _ in targets_in]
+    context = multiprocessing.get_context("fork")
+    try:
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            futures = {
+                pool.submit(_task, share, stream, method): share for share, stream in zip(shares, streams, strict=True)
+            }
+            for future in as_completed(futures):
+                for i, (counts, task_labels) in enumerate(future.result()):
+                    for name, hist in merged[i].items():
+                        for code, c in counts[name].items():
+                            hist.counts[code] = hist.counts.get(code, 0) + c
+                    labels[i].update(task_labels)
+                if progress:
+                    progress(futures[future] * len(targets_in))
+    finally:
+        _SHARED.clear()
+    targets = []
+    for t, hists, lab in zip(targets_in, merged, labels, strict=True):
+        stub = Outcome(0)
+        stub.labels = lab
+        targets.append(TargetSim(t.name, n, hists, stub, loaded.system.target_json(loaded.scenario, t)))
+    return SimResult(loaded.system.id, n, seed, method, targets, loaded.system.scenario_json(loaded.scenario))
 
 
 def _simulate_shared(
@@ -188,26 +230,19 @@ def _simulate_shared(
     Odyssey's hit die): one draw per attack serves every target, as at the table. None when this does not
     apply (then each target is simulated on its own)."""
     system, scenario = loaded.system, loaded.scenario
-    if len(scenario.targets) < 2:
+    if len(scenario.targets) < 2 or system.detail_roles:
         return None
-    tables = []
+    tables: list[joint.JointTable] = []
     for target in scenario.targets:
-        table = joint.build(system, scenario, target, TABLE_DEPTH)
+        table = joint.build(system, scenario, target, TABLE_DEPTH, template=tables[0] if tables else None)
         if any(role.scope != "attack" for role in table.roles.values()) or not bool(table.finite.all()):
             return None
         tables.append(table)
     first = tables[0]
-    weights = [int(w) for w in first.weights]
-    for table in tables[1:]:
-        same_roles = list(table.supports) == list(first.supports) and all(
-            table.supports[r] is first.supports[r] for r in first.supports
-        )
-        if not same_roles or [int(w) for w in table.weights] != weights:
-            return None
-    if first.total > MAX_TOTAL:
+    if first.total > MAX_TOTAL or any(table.weights is not first.weights for table in tables[1:]):
         return None
-    sampler = Alias(weights)
-    counts = np.zeros(len(weights), dtype=np.int64)
+    sampler = Alias([int(w) for w in first.weights])
+    counts = np.zeros(len(first.weights), dtype=np.int64)
     done = 0
     while done < n:
         m = min(CHUNK, n - done)
@@ -219,7 +254,28 @@ def _simulate_shared(
     for target, table in zip(scenario.targets, tables, strict=True):
         hists = _empty(system.fields)
         _add(hists, table.outcome, counts)
-        out.append(TargetSim(target.name, n, hists, table.outcome))
+        out.append(TargetSim(target.name, n, hists, table.outcome, system.target_json(scenario, target)))
+    return out
+
+
+#: Tasks per worker process: enough for a progress bar and for balance, few enough to stay cheap.
+TASKS_PER_WORKER = 4
+_SHARED: dict[str, Loaded] = {}
+
+
+def _shares(n: int, parts: int) -> list[int]:
+    parts = max(1, min(parts, n))
+    return [n // parts + (1 if i < n % parts else 0) for i in range(parts)]
+
+
+def _task(n: int, stream: np.random.SeedSequence, method: Method) -> list[tuple[dict[str, dict[int, int]], Any]]:
+    """One task in a worker process: its share of attacks per target, as plain counts."""
+    loaded = _SHARED["loaded"]
+    rng = np.random.default_rng(stream)
+    out = []
+    for target in loaded.scenario.targets:
+        sim = simulate_target(loaded, target, n, rng, method=method)
+        out.append(({name: dict(h.counts) for name, h in sim.histograms.items()}, dict(sim.outcome.labels)))
     return out
 
 

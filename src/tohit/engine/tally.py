@@ -10,21 +10,50 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tohit.core.outcome import Field, Outcome
+from tohit.core.outcome import NULL_INT, Field, Outcome
 
-#: Below this many rows, `group_sum` adds in a Python loop instead of sorting.
-SMALL = 64
+#: Up to this many rows, a plain dict is faster than any numpy grouping.
+SMALL = 256
+SLICE_BITS = 21
+SLICE_MASK = (1 << SLICE_BITS) - 1
 
 
 def group_sum(values: npt.NDArray[np.int64], weights: npt.NDArray[Any]) -> dict[int, int]:
-    """Sum of `weights` per distinct value of `values`, exactly (int64 or Python ints)."""
+    """Sum of `weights` per distinct value of `values`, exactly (int64 or Python ints).
+
+    int64 weights must sum below 2^62, as a joint table's do (larger totals are kept as Python ints).
+
+    Small value ranges with int64 weights use `bincount` on 21-bit slices of the weights: each slice sum
+    stays below 2^53, so the float64 sums are exact, and the slices recombine as integers.
+    """
     if len(values) == 0:
         return {}
-    if len(values) <= SMALL:  # a few rows (exact odds of small supports): a plain loop beats sorting
-        out: dict[int, int] = {}
+    if len(values) <= SMALL:
+        small: dict[int, int] = {}
         for v, w in zip(values.tolist(), weights.tolist(), strict=True):
-            out[v] = out.get(v, 0) + int(w)
-        return dict(sorted(out.items()))
+            small[v] = small.get(v, 0) + w
+        return dict(sorted(small.items()))
+    if weights.dtype == np.int64 and len(values) < 1 << 30:
+        null = values == NULL_INT
+        present = values[~null] if null.any() else values
+        if present.size:
+            low, high = int(present.min()), int(present.max())
+            if high - low <= 4 * len(values) + 1024:
+                out: dict[int, int] = {}
+                if null.any():
+                    out[NULL_INT] = int(weights[null].sum())
+                    w = weights[~null]
+                else:
+                    w = weights
+                index = present - low
+                sums = np.zeros(high - low + 1, dtype=np.int64)
+                for shift in (0, SLICE_BITS, 2 * SLICE_BITS):
+                    part = ((w >> shift) & SLICE_MASK).astype(np.float64)
+                    sums += np.bincount(index, weights=part, minlength=len(sums)).astype(np.int64) << shift
+                counts = np.bincount(index, minlength=len(sums))
+                for i in np.flatnonzero(counts):
+                    out[low + int(i)] = int(sums[i])
+                return dict(sorted(out.items()))
     order = np.argsort(values, kind="stable")
     ordered = values[order]
     starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
@@ -60,12 +89,12 @@ class Histogram:
 
 
 def histograms(fields: tuple[Field, ...], outcome: Outcome, weights: npt.NDArray[Any]) -> dict[str, Histogram]:
-    out = {}
+    out: dict[str, Histogram] = {}
     if fields and 0 < len(weights) <= SMALL:  # a few rows: one plain loop per field (exact Python ints)
         w = weights.tolist()  # Python ints, from int64 or object arrays alike
-        table = [outcome[f.name].tolist() for f in fields]
         total = sum(w)
-        for f, values in zip(fields, table, strict=True):
+        for f in fields:
+            values = outcome[f.name].tolist()
             if values.count(values[0]) == len(values):  # one value on every row (often a null)
                 out[f.name] = Histogram(f, {values[0]: total})
                 continue

@@ -9,6 +9,7 @@ Columns: `dice` (what the dice count: kept two plus open dice, or 0 / -5 / -10 o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -41,6 +42,38 @@ def kept_pairs(advantage: int) -> dict[tuple[int, int], int]:
     return {(max(k), min(k)): w for k, w in states.items()}
 
 
+@cache
+def roll_support(advantage: int, special: bool, depth: int) -> Support:
+    """Exact support of a Kaiser roll, open dice followed to `depth` (the chance of more is the remainder).
+
+    Cached: it depends on these three numbers only.
+    """
+    columns = ("dice", "open", "fumble")
+    pairs = kept_pairs(advantage)
+    rows: dict[tuple[int, ...], int] = {}
+    if not special:
+        for (hi, lo), w in pairs.items():
+            rows[(hi + lo, 0, 0)] = rows.get((hi + lo, 0, 0), 0) + w
+        return Support.from_rows(rows, columns).reduced()
+    scale = 36 * 6**depth  # common denominator over the severity dice and `depth` open dice
+    remainder = 0
+    for (hi, lo), w in pairs.items():
+        if (hi, lo) == (6, 6):
+            for sixes in range(depth):  # `sixes` sixes, then a non-6 `last`: sixes + 1 open dice
+                for last in range(1, 6):
+                    key = (12 + 6 * sixes + last, 1, 0)
+                    rows[key] = rows.get(key, 0) + w * 36 * 6 ** (depth - sixes - 1)
+            remainder += w * 36
+        elif (hi, lo) == (1, 1):
+            for count, ways in _SEVERITY_COUNTS.items():
+                key = (count, 0, 1)
+                rows[key] = rows.get(key, 0) + w * ways * 6**depth
+        else:
+            key = (hi + lo, 0, 0)
+            rows[key] = rows.get(key, 0) + w * scale
+    return Support.from_rows(rows, columns, remainder=remainder, depth=depth).reduced()
+
+
 class KaiserRoll(Role):
     """2d6 with advantage An / disadvantage Dn, open rolls and fumbles (sources-and-gaps.md §Kaiser)."""
 
@@ -55,30 +88,7 @@ class KaiserRoll(Role):
     # -- exact ---------------------------------------------------------------------------------------
     def support(self, depth: int) -> Support:
         """Open dice followed to `depth`; the chance of `depth` more sixes is the remainder."""
-        pairs = kept_pairs(self.advantage)
-        if not self.special:
-            rows: dict[tuple[int, ...], int] = {}
-            for (hi, lo), w in pairs.items():
-                rows[(hi + lo, 0, 0)] = rows.get((hi + lo, 0, 0), 0) + w
-            return Support.from_rows(rows, self.columns).reduced()
-        scale = 36 * 6**depth  # common denominator over the severity dice and `depth` open dice
-        rows = {}
-        remainder = 0
-        for (hi, lo), w in pairs.items():
-            if (hi, lo) == (6, 6):
-                for sixes in range(depth):  # `sixes` sixes, then a non-6 `last`: sixes + 1 open dice
-                    for last in range(1, 6):
-                        key = (12 + 6 * sixes + last, 1, 0)
-                        rows[key] = rows.get(key, 0) + w * 36 * 6 ** (depth - sixes - 1)
-                remainder += w * 36
-            elif (hi, lo) == (1, 1):
-                for count, ways in _SEVERITY_COUNTS.items():
-                    key = (count, 0, 1)
-                    rows[key] = rows.get(key, 0) + w * ways * 6**depth
-            else:
-                key = (hi + lo, 0, 0)
-                rows[key] = rows.get(key, 0) + w * scale
-        return Support.from_rows(rows, self.columns, remainder=remainder, depth=depth).reduced()
+        return roll_support(self.advantage, self.special, depth)
 
     # -- sampling ------------------------------------------------------------------------------------
     def _kept(self, faces: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -159,11 +169,32 @@ class KaiserRoll(Role):
         }
 
     def describe(self, faces: Sequence[int]) -> str:
-        cols = self.read(faces)
+        base = list(faces[: self.count])
         rest = faces[self.count :]
-        text = f"{self.notation.split(' (')[0]} ({', '.join(str(f) for f in faces[: self.count])})"
-        if cols["open"][0]:
+        kept = sorted(base, reverse=self.advantage >= 0)[:2]
+        text = f"{self.notation.split(' (')[0]} ({', '.join(str(f) for f in base)})"
+        if self.special and kept == [6, 6]:
             text += " open " + " ".join(f"+{f}" for f in rest)
-        elif cols["fumble"][0]:
-            text += f" fumble, severity ({rest[0]}, {rest[1]}) = {sum(rest)}: dice count {cols['dice'][0]}"
+        elif self.special and kept == [1, 1]:
+            text += f" fumble, severity ({rest[0]}, {rest[1]}) = {sum(rest)}: dice count {fumble_dice_count(sum(rest))}"
         return text
+
+    def roll_many(self, rng: np.random.Generator, n: int) -> tuple[list[list[int]], Columns]:
+        base = rng.integers(1, 7, size=(n, self.count), dtype=np.int64)
+        hi, lo = self._kept(base)
+        faces = base.tolist()
+        dice = hi + lo
+        is_open = self.special & (hi == 6) & (lo == 6)
+        is_fumble = self.special & (hi == 1) & (lo == 1)
+        for row in np.flatnonzero(is_open).tolist():
+            while True:
+                die = int(rng.integers(1, 7))
+                faces[row].append(die)
+                dice[row] += die
+                if die != 6:
+                    break
+        for row in np.flatnonzero(is_fumble).tolist():
+            a, b = (int(x) for x in rng.integers(1, 7, size=2))
+            faces[row] += [a, b]
+            dice[row] = fumble_dice_count(a + b)
+        return faces, {"dice": dice, "open": is_open.astype(np.int64), "fumble": is_fumble.astype(np.int64)}

@@ -49,6 +49,8 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
     target_model = Target
     options_model = Options
     default_depth = 8
+    detail_roles = frozenset({"critical"})
+    batch_trace = True
     fields = (
         Field(
             "result",
@@ -58,7 +60,9 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
         ),
         Field("damage", "int", "Life Points lost: Units x Base Damage."),
         Field("critical", "flag", "The hit cost at least half the target's current LP (critical.md)."),
-        Field("critical_level", "int", "2d6 + floor(damage / 10), excess over 20 halved.", nullable=True),
+        Field(
+            "critical_level", "int", "2d6 + floor(damage / 10), excess over 20 halved.", nullable=True, in_odds=False
+        ),
         Field("dos", "int", "Offensive - Defensive roll: the attacker's DoS (negative: the defender's)."),
         Field("units", "int", "Units of Damage: max(0, DoS - Absorption - AV)."),
         Field("ap_lost", "int", "AP the defender loses: 1 on a successful attack, never below 0 AP."),
@@ -79,29 +83,24 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
 
     def resolve(self, scenario: KaiserScenario, target: Target, dice: Dice, steps: Steps) -> Outcome:
         attacker, attack = scenario.attacker, scenario.attack
-        off, dfn = dice["offense"], dice["defense"]
 
-        offense = _final_roll(off["dice"], attacker.offensive_skill + attack.modifiers, off["fumble"])
-        steps.note(
-            "offensive_roll",
-            "Offensive Roll: {dice} + Offensive Skill {skill} + factors {mods:+d} = {total}",
-            clause=f"{PAGE}, step 1" + _fumble_clause(off["fumble"], steps),
-            value=offense,
-            dice=dice.text("offense"),
-            skill=attacker.offensive_skill,
-            mods=attack.modifiers,
-            total=offense,
+        offense = _final_roll(
+            steps,
+            dice,
+            "offense",
+            "Offensive",
+            ("Offensive Skill", attacker.offensive_skill),
+            ("factors", attack.modifiers),
+            step=1,
         )
-        defense = _final_roll(dfn["dice"], target.defensive_skill + target.modifiers, dfn["fumble"])
-        steps.note(
-            "defensive_roll",
-            "Defensive Roll: {dice} + Defensive Skill {skill} + modifiers {mods:+d} = {total}",
-            clause=f"{PAGE}, step 2" + _fumble_clause(dfn["fumble"], steps),
-            value=defense,
-            dice=dice.text("defense"),
-            skill=target.defensive_skill,
-            mods=target.modifiers,
-            total=defense,
+        defense = _final_roll(
+            steps,
+            dice,
+            "defense",
+            "Defensive",
+            ("Defensive Skill", target.defensive_skill),
+            ("modifiers", target.modifiers),
+            step=2,
         )
 
         dos = offense - defense
@@ -128,6 +127,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 "{off} vs {dfn}: Offensive Roll greater by {dos}: a Successful Attack with {dos} DoS",
                 clause=f"{PAGE}, step 3; Successful Attack",
                 value="hit",
+                where=hit,
                 off=offense,
                 dfn=defense,
                 dos=dos,
@@ -142,12 +142,14 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 ap_text,
                 clause=f"{PAGE}, Successful Attack (action_points.md)",
                 value=int(target.ap > 0),
+                where=hit,
             )
             steps.note(
                 "units",
                 "Units = max(0, {dos} DoS - Absorption {absorption} - AV {av} ({kind})) = {units}",
                 clause=f"{PAGE}, Successful Attack",
                 value=units,
+                where=hit,
                 dos=dos,
                 absorption=target.absorption,
                 av=av,
@@ -160,6 +162,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 " (weapon {weapon} + Strength modifier {smod:+d}) = {damage}",
                 clause=f"{PAGE}, Damage Dealt = (DoS - Absorption - AV) x Base Damage",
                 value=damage,
+                where=hit,
                 units=units,
                 base=per_unit,
                 weapon=attacker.weapon.damage,
@@ -180,6 +183,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 " = {level} (excess over 20 halved)",
                 clause="kaiser: damage/critical.md",
                 value=level,
+                where=critical,
                 damage=damage,
                 lp=target.lp,
                 dice=dice.text("critical"),
@@ -208,6 +212,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 text,
                 clause=f"{PAGE}, step 3; Failed Attack",
                 value="miss",
+                where=miss,
                 off=offense,
                 dfn=defense,
                 dd=-dos,
@@ -220,17 +225,38 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 "{off} vs {dfn}: a tie: nothing happens",
                 clause=f"{PAGE}, step 3; tie",
                 value="tie",
+                where=dos == 0,
                 off=offense,
                 dfn=defense,
             )
         return out
 
 
-def _final_roll(dice: np.ndarray, bonus: int, fumble: np.ndarray) -> np.ndarray:
-    """dice + skill + modifiers; on a fumble the total is never below 0 (sources-and-gaps.md §Kaiser)."""
-    total = dice + bonus
-    return np.where(fumble == 1, np.maximum(total, 0), total)
+def _final_roll(
+    steps: Steps, dice: Dice, role: str, side: str, skill: tuple[str, int], mods: tuple[str, int], *, step: int
+) -> np.ndarray:
+    """Steps 1 and 2: Final Roll = 2d6 + skill + modifiers (with open rolls and fumbles [dice.md]).
 
-
-def _fumble_clause(fumble: np.ndarray, steps: Steps) -> str:
-    return "; fumble: total never below 0 (dice.md)" if steps.when(fumble) else ""
+    On a fumble the dice count as the severity table says and the total is never below 0.
+    """
+    cols = dice[role]
+    total = cols["dice"] + skill[1] + mods[1]
+    total = np.where(cols["fumble"] == 1, np.maximum(total, 0), total)
+    steps.note(
+        f"{side.lower()}_roll",
+        f"{side} Roll: {{dice}} + {skill[0]} {{skill}} + {mods[0]} {{mods:+d}} = {{total}}",
+        clause=f"{PAGE}, step {step}",
+        value=total,
+        dice=dice.text(role),
+        skill=skill[1],
+        mods=mods[1],
+        total=total,
+    )
+    if steps.when(cols["fumble"]):
+        steps.note(
+            f"{side.lower()}_fumble",
+            f"{side} Roll fumbled: the dice count as rolled on the severity table, the total never below 0",
+            clause="kaiser: dice.md, Fumble (decisions.md kaiser 1)",
+            where=cols["fumble"] == 1,
+        )
+    return total

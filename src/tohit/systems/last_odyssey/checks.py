@@ -76,13 +76,27 @@ def check(scenario: LastOdysseyScenario) -> None:
     product = attack.multiplier_product
     if product.numerator > MAX_PRODUCT_TERM or product.denominator > MAX_PRODUCT_TERM:
         raise InputError("the product of these multipliers is too large to keep exact", field="attack.multipliers")
+    shared: list[int] | None = None
     for i, target in enumerate(targets):
         check_element(attack, target, i)
-        if "hit" in target.dice:
+        forced = scenario.forced(target).get("hit")
+        if forced is None:
+            continue
+        if shared is None:
+            shared = list(forced)
+        elif list(forced) != shared:
             raise InputError(
-                "the hit die is rolled once for every target of the ability: force it in the scenario's dice",
+                f"the hit die is rolled once for every target of the ability: {list(forced)} differs from"
+                f" {shared} forced for another target (force it once, in the scenario's dice)",
                 field=f"targets[{i}].dice.hit",
             )
+    if shared is not None and any("hit" not in scenario.forced(t) for t in targets):
+        i = next(i for i, t in enumerate(targets) if "hit" in t.dice)
+        raise InputError(
+            "the hit die is rolled once for every target of the ability: force it for every target or, better,"
+            " once in the scenario's dice",
+            field=f"targets[{i}].dice.hit",
+        )
 
 
 def check_ability_type(scenario: LastOdysseyScenario) -> None:

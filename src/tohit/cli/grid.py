@@ -1,0 +1,167 @@
+"""`tohit map FILE [--png OUT]` and `tohit aim FILE`: the tactical grid of a Reclaim the Wild scenario.
+
+- `map` draws the battlefield in the terminal (rich): the attack's squares, the creatures it reaches, and
+  each creature's cover (the blocked line and the solid square), with `--png` the same with matplotlib.
+- `aim` tries every legal placement and direction of the attack's range, ranks them by exact expected
+  damage to foes minus expected damage to allies, prints the best five and draws the best.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+from rich.table import Table
+
+from tohit.cli import render
+from tohit.cli.grid_draw import board_png, board_text, covers_json
+from tohit.core.errors import InputError, TohitError
+from tohit.core.grid.placement import is_placed
+from tohit.core.grid.view import GridView
+from tohit.core.loader import read_document
+
+T = TypeVar("T")
+FileArg = Annotated[Path, typer.Argument(help="Scenario file with a map (YAML or JSON).", show_default=False)]
+PngOpt = Annotated[Path | None, typer.Option("--png", help="Also write the picture as a PNG.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of the drawing.")]
+TOP = 5
+
+
+def _fail(message: str) -> NoReturn:
+    render.console(stderr=True).print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def _guard(action: Callable[[], T]) -> T:
+    try:
+        return action()
+    except TohitError as exc:
+        _fail(str(exc))
+
+
+def _as_input(exc: ValueError, source: str) -> InputError:
+    head, sep, rest = str(exc).partition(": ")
+    if sep and " " not in head:
+        return InputError(rest, field=head, source=source)
+    return InputError(str(exc), source=source)
+
+
+def load_view(path: Path, *, placed: bool) -> tuple[dict[str, Any], GridView]:
+    """The scenario mapping and its grid view; `placed=False` for aim (the placement is chosen there)."""
+    from tohit.systems.rtw.tactical import grid_range, grid_view
+
+    source = str(path)
+    data = read_document(path)
+    if data.get("system") != "rtw":
+        raise InputError(
+            "the tactical grid is Reclaim the Wild's: this scenario is not system rtw", field="system", source=source
+        )
+    if data.get("map") is None:
+        raise InputError("this scenario has no map", field="map", source=source)
+    try:
+        rng = grid_range(data)
+        if rng is None:
+            raise ValueError("attack.range: give the range as a mapping, e.g. {type: cone, size: 3, direction: east}")
+        return data, grid_view(data, placed=placed and is_placed(rng))
+    except ValueError as exc:
+        raise _as_input(exc, source) from None
+
+
+def _png(view: GridView, path: Path, title: str | None = None) -> None:
+    if path.suffix.lower() != ".png":
+        raise InputError("the picture is written as PNG: give a file name ending in .png", field="--png")
+    if not path.parent.exists():
+        raise InputError(f"folder {path.parent} does not exist", field="--png")
+    board_png(view, path, title)
+
+
+def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> None:
+    """Draw the map with the attack's squares, the creatures it reaches and the cover lines."""
+    _, view = _guard(lambda: load_view(file, placed=True))
+    if png is not None:
+        _guard(lambda: _png(view, png))
+    if as_json:
+        out = {
+            **view.to_json(),
+            "reached": view.reach.distinct if view.reach is not None else [],
+            "creatures": [
+                {"name": c.name, "side": c.side, "position": [c.footprint.x, c.footprint.y], "size": c.size}
+                for c in view.field.creatures
+            ],
+            "cover": covers_json(view),
+        }
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+        return
+    render.console().print(board_text(view))
+    if png is not None:
+        render.console().print(f"wrote {png}")
+
+
+def aim_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> None:
+    """Try every legal placement of the attack; rank by expected damage to foes minus to allies."""
+    from tohit.systems.rtw.aim import Aimer
+
+    data, view = _guard(lambda: load_view(file, placed=False))
+    start = time.perf_counter()
+    aimer = Aimer(data, view)
+    ranked = _guard(lambda: _rank(aimer, str(file)))
+    seconds = time.perf_counter() - start
+    unresolved = sorted(aimer.unresolved)
+    if not ranked:
+        _fail(f"{file}: attack.range: no placement of the {view.describe()} reaches a creature")
+    best = GridView(view.field, view.user, ranked[0].reach.range, view.rule, ranked[0].reach, view.covers)
+    if png is not None:
+        _guard(lambda: _png(best, png, f"best: {best.describe()}"))
+    if as_json:
+        out = {
+            "tried": len(ranked),
+            "seconds": seconds,
+            "best": [a.to_json() for a in ranked[:TOP]],
+            "unresolved": unresolved,
+        }
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+        return
+    kind = view.range.type.replace("_", " ").capitalize() + (
+        f" {view.range.size}" if hasattr(view.range, "size") else ""
+    )
+    table = Table(
+        title=f"best placements of the {kind} ({len(ranked)} reaching a creature); expected damage, exact",
+        show_edge=False,
+    )
+    for col in ("#", "placement", "foes", "allies", "damage to foes", "damage to allies", "score"):
+        table.add_column(col, justify="right" if col.startswith(("damage", "score", "#")) else "left")
+    for i, a in enumerate(ranked[:TOP], 1):
+        table.add_row(
+            str(i),
+            a.reach.describe(),
+            ", ".join(a.foes) or "-",
+            ", ".join(a.allies) or "-",
+            f"{float(a.to_foes):.3f}",
+            f"{float(a.to_allies):.3f}",
+            f"{float(a.score):.3f} ({a.score})" if len(str(a.score)) <= 12 else f"{float(a.score):.3f}",
+        )
+    console = render.console()
+    console.print(table)
+    if unresolved:
+        console.print(f"no targets entry, counted as 0: {', '.join(unresolved)}", style="yellow")
+    console.print(board_text(best))
+    if png is not None:
+        console.print(f"wrote {png}")
+
+
+def _rank(aimer: Any, source: str) -> Any:
+    try:
+        return aimer.rank()
+    except InputError as exc:
+        raise exc.located(source=source) from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add `map` and `aim` to the `tohit` command line."""
+    app.command("map")(map_command)
+    app.command("aim")(aim_command)

@@ -1,0 +1,149 @@
+"""Drawing a battlefield: the map, the attack's squares, the creatures, the targets and the cover lines.
+
+`board_text` is the terminal picture (rich), `board_png` the same picture with matplotlib.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from tohit.core.grid.view import GridView
+
+MARGIN = 2
+MAX_DRAWN = 120
+
+
+def letters(view: GridView) -> dict[str, str]:
+    """A one-character label per creature: `@` the attacker, then A, B, C... (a..z after Z)."""
+    pool = [chr(c) for c in range(ord("A"), ord("Z") + 1)] + [chr(c) for c in range(ord("a"), ord("z") + 1)]
+    out: dict[str, str] = {view.user: "@"}
+    others = [c.name for c in view.field.creatures if c.name != view.user]
+    for i, name in enumerate(others):
+        out[name] = pool[i] if i < len(pool) else "?"
+    return out
+
+
+def _window(view: GridView) -> tuple[int, int, int, int]:
+    """The part of the map to draw: everything of interest plus a margin, at most MAX_DRAWN squares a side."""
+    bf = view.field
+    xs: list[int] = []
+    ys: list[int] = []
+    for c in bf.creatures:
+        xs += [c.footprint.x, c.footprint.x1]
+        ys += [c.footprint.y, c.footprint.y1]
+    if view.reach is not None:
+        xs += [sq[0] for sq in view.reach.squares]
+        ys += [sq[1] for sq in view.reach.squares]
+    x0 = max(0, min(xs, default=0) - MARGIN)
+    y0 = max(0, min(ys, default=0) - MARGIN)
+    x1 = min(bf.board.width - 1, max(xs, default=bf.board.width - 1) + MARGIN, x0 + MAX_DRAWN - 1)
+    y1 = min(bf.board.height - 1, max(ys, default=bf.board.height - 1) + MARGIN, y0 + MAX_DRAWN - 1)
+    return x0, y0, x1, y1
+
+
+def hit_names(view: GridView) -> list[str]:
+    return view.reach.distinct if view.reach is not None else []
+
+
+def board_text(view: GridView) -> Group:
+    """The battlefield for the terminal: two characters a square; red: the attack's squares; capitals:
+    creatures (the attacker is @); yellow: solid squares that give cover to a creature hit."""
+    bf = view.field
+    label = letters(view)
+    hits = set(hit_names(view))
+    attacked = set(view.reach.squares) if view.reach is not None else set()
+    blocking = {c.square for name, c in view.covers.items() if c is not None and (not hits or name in hits)}
+    owner = {sq: names[0] for sq, names in bf.occupants.items()}
+    x0, y0, x1, y1 = _window(view)
+    text = Text()
+    text.append("    " + "".join(f"{x % 100:<2d}" if x % 5 == 0 else "  " for x in range(x0, x1 + 1)) + "\n", "dim")
+    for y in range(y0, y1 + 1):
+        text.append(f"{y:>3} ", "dim")
+        for x in range(x0, x1 + 1):
+            sq = (x, y)
+            back = " on red3" if sq in attacked else ""
+            if sq in owner:
+                name = owner[sq]
+                style = "bold white" if name == view.user else ("bold red" if name in hits else "bold")
+                if name != view.user and not bf.is_foe(view.user, name):
+                    style += " underline"
+                text.append(label[name] + " ", style + back)
+            elif bf.board.is_solid(sq):
+                text.append("██", "yellow" if sq in blocking else "grey50")
+            else:
+                text.append(" ·", "grey35" + back)
+        text.append("\n")
+    legend = Table(show_edge=False, box=None, padding=(0, 2))
+    for col in ("", "creature", "side", "size", "distance", "reached", "cover"):
+        legend.add_column(col)
+    me = bf.creature(view.user)
+    for c in bf.creatures:
+        cover = view.covers.get(c.name)
+        legend.add_row(
+            label[c.name],
+            c.name + (" (attacker)" if c.name == view.user else ""),
+            c.side,
+            c.size,
+            "-" if c.name == view.user else str(me.footprint.distance(c.footprint)),
+            "yes" if c.name in hits else "",
+            "-" if c.name == view.user else (cover.describe() if cover is not None else "none"),
+        )
+    title = Text(f"{view.describe()}  (cover rule: {view.rule})", "bold")
+    return Group(title, text, legend)
+
+
+def board_png(view: GridView, path: Path, title: str | None = None) -> None:
+    """The same picture as a PNG: squares, creatures, the attack's squares and the cover lines."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    bf = view.field
+    x0, y0, x1, y1 = _window(view)
+    w, h = x1 - x0 + 1, y1 - y0 + 1
+    scale = max(0.25, min(0.6, 12 / max(w, h)))
+    fig, ax = plt.subplots(figsize=(max(4.0, w * scale + 1), max(3.0, h * scale + 1)))
+    ax.set_xlim(x0, x1 + 1)
+    ax.set_ylim(y1 + 1, y0)
+    ax.set_aspect("equal")
+    hits = set(hit_names(view))
+    label = letters(view)
+    for y in range(y0, y1 + 1):
+        for x in range(x0, x1 + 1):
+            if bf.board.is_solid((x, y)):
+                ax.add_patch(Rectangle((x, y), 1, 1, color="#555555"))
+    if view.reach is not None:
+        for sx, sy in view.reach.squares:
+            ax.add_patch(Rectangle((sx, sy), 1, 1, color="#e04040", alpha=0.35, lw=0))
+    for c in bf.creatures:
+        f = c.footprint
+        color = "#2060c0" if c.name == view.user else ("#c02020" if bf.is_foe(view.user, c.name) else "#20a040")
+        ax.add_patch(Rectangle((f.x + 0.1, f.y + 0.1), f.side - 0.2, f.side - 0.2, fill=False, ec=color, lw=2))
+        ax.text(f.x + f.side / 2, f.y + f.side / 2, label[c.name], ha="center", va="center", color=color, fontsize=9)
+    for name, cover in view.covers.items():
+        if cover is None or (hits and name not in hits):
+            continue
+        (ax0, ay0), (ax1, ay1) = cover.segment
+        ax.plot([ax0, ax1], [ay0, ay1], color="#d0a000", lw=1.5, ls="--")
+        sx, sy = cover.square
+        ax.add_patch(Rectangle((sx, sy), 1, 1, fill=False, ec="#d0a000", lw=2))
+    ax.set_xticks(range(x0, x1 + 2, max(1, (w + 9) // 10)))
+    ax.set_yticks(range(y0, y1 + 2, max(1, (h + 9) // 10)))
+    ax.grid(True, color="#dddddd", lw=0.5)
+    ax.set_title(title or f"{view.describe()} (cover: {view.rule})", fontsize=10)
+    names = ", ".join(f"{label[c.name]} {c.name}" for c in bf.creatures)
+    ax.set_xlabel(names if len(names) < 160 else names[:157] + "...", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def covers_json(view: GridView) -> dict[str, Any]:
+    return {name: (c.to_json() if c is not None else None) for name, c in view.covers.items()}

@@ -1,0 +1,11 @@
+"""Grid geometry for tactical combat (design.md, "core: ... grid geometry"), independent of any rules.
+
+- `squares`: coordinates, the 8 directions, the 1-2-1 count;
+- `sizes`, `footprint`: size categories, footprints, distances between footprints;
+- `board`: the map (open and solid squares); `battlefield`: the map with creatures on it;
+- `areas`: Blast, Burst, Cone, Line, Sweep and "within Y" as squares; `reach`: every range type placed,
+  with the creatures it affects, and every legal placement;
+- `segments`, `cover`: lines against squares, cover as small predicates; `cover_kernel`: the same for
+  many pairs at once with numpy;
+- `abstract`: Abstract Combat Ranges (target counts with no map); `models`: the pydantic models.
+"""

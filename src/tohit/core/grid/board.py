@@ -1,0 +1,74 @@
+"""The map: which squares exist and which are solid.
+
+A map is given as text rows (`.` open, `#` solid) or as a width, a height and a list of solid squares.
+`solid[y, x]` is a boolean array, so the vectorised kernels index it directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from tohit.core.grid.squares import Square
+
+OPEN_CHARS = frozenset(".")
+SOLID_CHARS = frozenset("#")
+MAX_SIDE = 1000
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """A rectangular map of `width` x `height` squares; `solid[y, x]` is True for a solid square."""
+
+    width: int
+    height: int
+    solid: npt.NDArray[np.bool_]
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[str]) -> Board:
+        """Parse text rows: `.` open, `#` solid; every row the same length (ValueError otherwise)."""
+        if not rows:
+            raise ValueError("a map needs at least one row")
+        width = len(rows[0])
+        for i, row in enumerate(rows):
+            if len(row) != width:
+                raise ValueError(f"row {i} has {len(row)} squares, row 0 has {width}: every row must be as long")
+            bad = set(row) - OPEN_CHARS - SOLID_CHARS
+            if bad:
+                raise ValueError(f"row {i} has {''.join(sorted(bad))!r}: use '.' for open and '#' for solid squares")
+        if width == 0:
+            raise ValueError("a map row must hold at least one square")
+        solid = np.array([[c in SOLID_CHARS for c in row] for row in rows], dtype=np.bool_)
+        return cls(width, len(rows), solid)
+
+    @classmethod
+    def from_solid(cls, width: int, height: int, solid: Iterable[Square] = ()) -> Board:
+        """A `width` x `height` map with the listed solid squares."""
+        grid = np.zeros((height, width), dtype=np.bool_)
+        for x, y in solid:
+            if not (0 <= x < width and 0 <= y < height):
+                raise ValueError(f"solid square {[x, y]} is off the {width} x {height} map")
+            grid[y, x] = True
+        return cls(width, height, grid)
+
+    def on_map(self, square: Square) -> bool:
+        x, y = square
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def is_solid(self, square: Square) -> bool:
+        """A square on the map holding a solid object."""
+        return self.on_map(square) and bool(self.solid[square[1], square[0]])
+
+    def is_open(self, square: Square) -> bool:
+        """A square on the map that a creature or an attack can be in."""
+        return self.on_map(square) and not bool(self.solid[square[1], square[0]])
+
+    def rows(self) -> list[str]:
+        return ["".join("#" if s else "." for s in row) for row in self.solid]
+
+    def solid_squares(self) -> list[Square]:
+        ys, xs = np.nonzero(self.solid)
+        return [(int(x), int(y)) for x, y in zip(xs, ys, strict=True)]

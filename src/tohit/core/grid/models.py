@@ -1,0 +1,248 @@
+"""Scenario models for the tactical grid: `map`, `combatants`, an attack's `range`, `abstract`.
+
+Positions are `[x, y]` lists: x counts columns from the left, y rows from the top, both from 0; a
+combatant's `position` is the top-left square of its footprint.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, model_validator
+
+from tohit.core.grid.board import MAX_SIDE, Board
+from tohit.core.grid.sizes import MIN_COLOSSAL_SIDE, SizeCategory
+from tohit.core.grid.squares import DirectionName, direction_name
+from tohit.core.models import Model
+
+MAX_RANGE = 100
+SquareField = tuple[
+    Annotated[int, Field(ge=-MAX_SIDE, le=2 * MAX_SIDE)], Annotated[int, Field(ge=-MAX_SIDE, le=2 * MAX_SIDE)]
+]
+
+
+def _direction(value: Any) -> Any:
+    return direction_name(value) if isinstance(value, str) else value
+
+
+Direction = Annotated[DirectionName, BeforeValidator(_direction)]
+RangeSize = Annotated[int, Field(ge=1, le=MAX_RANGE, description="X, in squares.")]
+
+
+class MapSpec(Model):
+    """The battlefield: text `rows` (`.` open, `#` solid), or `width`, `height` and `solid` squares."""
+
+    rows: list[str] | None = Field(default=None, description="One string per row: '.' open, '#' solid.")
+    width: int | None = Field(default=None, ge=1, le=MAX_SIDE, description="Squares from left to right.")
+    height: int | None = Field(default=None, ge=1, le=MAX_SIDE, description="Squares from top to bottom.")
+    solid: list[SquareField] = Field(default_factory=list, description="Solid squares [x, y] (with width).")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split_text(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("rows"), str):
+            data = {**data, "rows": [r.strip() for r in data["rows"].strip().splitlines() if r.strip()]}
+        return data
+
+    @model_validator(mode="after")
+    def _one_form(self) -> MapSpec:
+        if self.rows is not None:
+            if self.width is not None or self.height is not None or self.solid:
+                raise ValueError("rows: give either rows, or width, height and solid, not both")
+            if len(self.rows) > MAX_SIDE or any(len(r) > MAX_SIDE for r in self.rows):
+                raise ValueError(f"rows: a map is at most {MAX_SIDE} squares a side")
+            try:
+                Board.from_rows(self.rows)
+            except ValueError as exc:
+                raise ValueError(f"rows: {exc}") from None
+            return self
+        if self.width is None or self.height is None:
+            raise ValueError("rows: give rows, or width and height (and solid squares)")
+        for i, (x, y) in enumerate(self.solid):
+            if not (0 <= x < self.width and 0 <= y < self.height):
+                raise ValueError(f"solid[{i}]: square {[x, y]} is off the {self.width} x {self.height} map")
+        return self
+
+    def board(self) -> Board:
+        if self.rows is not None:
+            return Board.from_rows(self.rows)
+        assert self.width is not None and self.height is not None
+        return Board.from_solid(self.width, self.height, self.solid)
+
+
+class CombatantSpec(Model):
+    """A creature on the map: its `side`, the top-left square of its footprint, its size."""
+
+    name: str = Field(min_length=1, description="Unique name; targets and the attacker refer to it.")
+    side: str = Field(min_length=1, description="Creatures on the same side are allies; others are foes.")
+    position: SquareField = Field(description="[x, y] of the footprint's top-left square.")
+    size: SizeCategory | Annotated[float, Field(gt=0, le=10_000)] = Field(
+        default="medium", description="A size category (diminutive ... colossal) or a height in feet."
+    )
+    squares: int | None = Field(
+        default=None,
+        ge=MIN_COLOSSAL_SIDE,
+        le=MAX_SIDE,
+        description="Side of a Colossal creature's footprint when larger than 6.",
+    )
+    swarm: bool = Field(default=False, description="A Swarm: an 'X targets' attack may affect it once per square.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lower_size(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("size"), str):
+            data = {**data, "size": data["size"].strip().lower()}
+        return data
+
+
+class BlastRange(Model):
+    """Blast X: an X-by-X square with a side or corner touching the user."""
+
+    type: Literal["blast"]
+    size: RangeSize
+    at: SquareField | None = Field(default=None, description="Top-left square of the Blast (it must touch the user).")
+
+
+class BurstRange(Model):
+    """Burst X: the ring X squares deep around the user."""
+
+    type: Literal["burst"]
+    size: RangeSize
+
+
+class ConeRange(Model):
+    """Cone X in one of 8 directions."""
+
+    type: Literal["cone"]
+    size: RangeSize
+    direction: Direction | None = Field(default=None, description="north, northeast, east, ... (or n, ne, e, ...).")
+    origin: SquareField | None = Field(default=None, description="Footprint square it starts from (large users).")
+
+
+class LineRange(Model):
+    """Line X in one of 8 directions, through creatures, stopped by solid squares."""
+
+    type: Literal["line"]
+    size: RangeSize
+    direction: Direction | None = Field(default=None, description="north, northeast, east, ... (or n, ne, e, ...).")
+    origin: SquareField | None = Field(default=None, description="Footprint square it starts from (large users).")
+
+
+class MeleeRange(Model):
+    """Melee: one target adjacent to the user."""
+
+    type: Literal["melee"]
+    target: str | None = Field(default=None, description="The creature attacked.")
+
+
+class ProjectileRange(Model):
+    """Projectile X: one target up to X squares away with a clear path."""
+
+    type: Literal["projectile"]
+    size: RangeSize
+    target: str | None = Field(default=None, description="The creature attacked.")
+
+
+class SweepRange(Model):
+    """Sweep X: X squares adjacent to the user, each cardinally adjacent to the next."""
+
+    type: Literal["sweep"]
+    size: RangeSize
+    squares: list[SquareField] | None = Field(default=None, description="The swept squares, in order.")
+
+
+class TargetsWithinRange(Model):
+    """X Targets within Y Squares."""
+
+    type: Literal["targets_within"]
+    count: RangeSize = Field(description="X: how many targets.")
+    within: RangeSize = Field(description="Y: how far (1-2-1) from the user.")
+    targets: list[str] | None = Field(default=None, description="The creatures chosen.")
+
+
+class SquaresWithinRange(Model):
+    """X Squares within Y Squares."""
+
+    type: Literal["squares_within"]
+    count: RangeSize = Field(description="X: how many squares.")
+    within: RangeSize = Field(description="Y: how far (1-2-1) from the user.")
+    squares: list[SquareField] | None = Field(default=None, description="The squares chosen.")
+
+
+PlainRange = Annotated[
+    BlastRange
+    | BurstRange
+    | ConeRange
+    | LineRange
+    | MeleeRange
+    | ProjectileRange
+    | SweepRange
+    | TargetsWithinRange
+    | SquaresWithinRange,
+    Field(discriminator="type"),
+]
+
+
+class BasicAttackRange(Model):
+    """One Basic Attack the weapon can make, and its range."""
+
+    name: str = Field(min_length=1)
+    range: PlainRange
+
+
+class WeaponRange(Model):
+    """Weapon: the range of the weapon's Basic Attack; the attacker picks one when there are several."""
+
+    type: Literal["weapon"]
+    basic_attacks: list[BasicAttackRange] = Field(min_length=1, description="The weapon's Basic Attacks.")
+    use: str | None = Field(default=None, description="Which Basic Attack's range (by name).")
+
+    @model_validator(mode="after")
+    def _known(self) -> WeaponRange:
+        names = [b.name for b in self.basic_attacks]
+        if self.use is not None and self.use not in names:
+            raise ValueError(f"use: no Basic Attack named {self.use!r}; the weapon has {', '.join(names)}")
+        return self
+
+    def chosen(self) -> BasicAttackRange:
+        if self.use is None:
+            return self.basic_attacks[0]
+        return next(b for b in self.basic_attacks if b.name == self.use)
+
+
+Range = Annotated[
+    BlastRange
+    | BurstRange
+    | ConeRange
+    | LineRange
+    | MeleeRange
+    | ProjectileRange
+    | SweepRange
+    | TargetsWithinRange
+    | SquaresWithinRange
+    | WeaponRange,
+    Field(discriminator="type"),
+]
+AnyRange = (
+    BlastRange
+    | BurstRange
+    | ConeRange
+    | LineRange
+    | MeleeRange
+    | ProjectileRange
+    | SweepRange
+    | TargetsWithinRange
+    | SquaresWithinRange
+    | WeaponRange
+)
+
+
+class AbstractSpec(Model):
+    """Abstract combat (no map): the page's target counts apply."""
+
+    close_together: bool = Field(
+        default=False, description="All targeted foes stand within arm's reach of one another: one more target."
+    )
+    isolated: list[str] = Field(
+        default_factory=list, description="Foes that cannot share an attack with others (balcony, cover...)."
+    )

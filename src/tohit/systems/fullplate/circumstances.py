@@ -1,0 +1,346 @@
+"""The Circumstantial Modifiers table, every row, with stable ids (fullplate.txt, "Circumstantial Modifiers").
+
+Signs are the page's: + is a To-Hit bonus to the attacker, so it lowers the effective THAC0 (decisions 1).
+Each row belongs to one of the page's groups. Within a group a single row applies and groups add up
+(decisions 5, the default `stacking: one_per_group`). Each row also has a `kind`, the set of rows that are
+true alternatives of one another (cover 25% or cover 50%, never both); with `stacking: one_per_kind` the
+table's "a DM decides" is read more loosely: rows of different kinds within one group (cover and
+moonlight, say) add.
+
+The Weather group is "pending" on the page and has no rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MELEE_KINDS = frozenset({"melee"})
+MELEE_OR_THROWN = frozenset({"melee", "thrown"})
+RANGED_KINDS = frozenset({"thrown", "bow_like", "gun_like"})
+GUN_LIKE = frozenset({"gun_like"})
+BOW_LIKE = frozenset({"bow_like"})
+#: The distance that separates the table's "within 10 or less feet" and "> 10 feet away" rows.
+NEAR_FEET = 10
+
+RELATIVE_POSITION = "Relative Position"
+PRONE = "Prone Stance"
+KNEELING = "Kneeling Stance"
+BALANCE = "Balance"
+UNDERWATER = "Underwater"
+VISIBILITY = "Visibility"
+RANGE = "Range"
+CONDITION = "Condition"
+RANGE_HINT = "or given by attack.distance and the weapon's ranges"
+GROUPS = (RELATIVE_POSITION, PRONE, KNEELING, BALANCE, UNDERWATER, VISIBILITY, RANGE, CONDITION)
+
+
+@dataclass(frozen=True)
+class Circumstance:
+    """One row of the table: its id, the page's text and modifier, and when it can apply."""
+
+    id: str
+    group: str
+    kind: str
+    modifier: int
+    text: str
+    #: The row makes the target Flatfooted ("+2, Flatfooted").
+    flatfooted: bool = False
+    #: Weapon kinds the row is about (None: any attack).
+    weapons: frozenset[str] | None = None
+    #: True: only within 10 feet; False: only beyond 10 feet; None: any distance.
+    near: bool | None = None
+    #: "outnumbered": modifier per Outnumbered level; "10_feet": per full 10 feet of distance.
+    per: str | None = None
+    #: A row that goes with another row of its group rather than replacing it.
+    companion_of: str | None = None
+    #: How the scenario feeds the row, for `tohit modifiers`.
+    hint: str = ""
+
+    @property
+    def description(self) -> str:
+        return f"{self.text} ({self.hint})" if self.hint else self.text
+
+    @property
+    def shown(self) -> str:
+        """The modifier as the page prints it: "+2, Flatfooted", "-1 per 10 feet"."""
+        text = f"{self.modifier:+d}"
+        if self.per == "outnumbered":
+            text += " per Outnumbered level"
+        elif self.per == "10_feet":
+            text += " per 10 feet"
+        if self.flatfooted:
+            text += ", Flatfooted"
+        return text
+
+
+TABLE: tuple[Circumstance, ...] = (
+    # Relative Position
+    Circumstance("attacker_above", RELATIVE_POSITION, "position", +1, "Attacker is Above Target"),
+    Circumstance(
+        "attacker_climbing_above", RELATIVE_POSITION, "position", 0, "Attacker is Climbing and is Above Target"
+    ),
+    Circumstance("attacker_same_level", RELATIVE_POSITION, "position", 0, "Attacker is At Same Level as Target"),
+    Circumstance(
+        "attacker_climbing_same_level",
+        RELATIVE_POSITION,
+        "position",
+        -2,
+        "Attacker is Climbing and is At Same Level as Target",
+    ),
+    Circumstance("attacker_below", RELATIVE_POSITION, "position", -1, "Attacker is Below Target"),
+    Circumstance(
+        "attacker_climbing_below", RELATIVE_POSITION, "position", -4, "Attacker is Climbing and is Below Target"
+    ),
+    # Prone Stance
+    Circumstance(
+        "attacker_prone_melee_weapon_smaller",
+        PRONE,
+        "attacker_prone",
+        0,
+        "Attacker is Prone and Attacking with Melee/Throwing Weapon (Size < Attacker Size)",
+        weapons=MELEE_OR_THROWN,
+    ),
+    Circumstance(
+        "attacker_prone_melee_weapon_same_size",
+        PRONE,
+        "attacker_prone",
+        -2,
+        "Attacker is Prone and Attacking with Melee/Throwing Weapon (Size = Attacker Size)",
+        weapons=MELEE_OR_THROWN,
+    ),
+    Circumstance(
+        "attacker_prone_melee_weapon_larger",
+        PRONE,
+        "attacker_prone",
+        -4,
+        "Attacker is Prone and Attacking with Melee/Throwing Weapon (Size > Attacker Size)",
+        weapons=MELEE_OR_THROWN,
+    ),
+    Circumstance(
+        "attacker_prone_gun_like",
+        PRONE,
+        "attacker_prone",
+        +4,
+        "Attacker is Prone and Attacking with Ranged Weapon (Gun-like - Gun, Crossbow, Blowgun)",
+        weapons=GUN_LIKE,
+    ),
+    Circumstance(
+        "attacker_prone_bow_like",
+        PRONE,
+        "attacker_prone",
+        -4,
+        "Attacker is Prone and Attacking with Ranged Weapon (Other - Bow, Sling)",
+        weapons=BOW_LIKE,
+    ),
+    Circumstance(
+        "target_prone_melee", PRONE, "target_prone", +4, "Target is Prone (Melee Attack)", weapons=MELEE_KINDS
+    ),
+    Circumstance(
+        "target_prone_ranged_near",
+        PRONE,
+        "target_prone",
+        0,
+        "Target is Prone (Ranged Attack within 10 or less feet)",
+        weapons=RANGED_KINDS,
+        near=True,
+    ),
+    Circumstance(
+        "target_prone_ranged_far",
+        PRONE,
+        "target_prone",
+        -2,
+        "Target is Prone (Ranged Attack > 10 feet away)",
+        weapons=RANGED_KINDS,
+        near=False,
+    ),
+    # Kneeling Stance
+    Circumstance(
+        "attacker_kneeling_melee",
+        KNEELING,
+        "attacker_kneeling",
+        0,
+        "Attacker is Kneeling/Sitting and Attacking with Melee or Throwing Weapon",
+        weapons=MELEE_OR_THROWN,
+    ),
+    Circumstance(
+        "attacker_kneeling_gun_like",
+        KNEELING,
+        "attacker_kneeling",
+        +2,
+        "Attacker is Kneeling/Sitting and Attacking with Ranged Weapon (Gun-like - Gun, Crossbow, Blowgun)",
+        weapons=GUN_LIKE,
+    ),
+    Circumstance(
+        "attacker_kneeling_bow_like",
+        KNEELING,
+        "attacker_kneeling",
+        0,
+        "Attacker is Kneeling/Sitting and Attacking with Ranged (Other)",
+        weapons=BOW_LIKE,
+    ),
+    Circumstance(
+        "target_kneeling_melee",
+        KNEELING,
+        "target_kneeling",
+        +2,
+        "Target is Kneeling/Sitting (Melee Attack)",
+        weapons=MELEE_KINDS,
+    ),
+    Circumstance(
+        "target_kneeling_ranged_near",
+        KNEELING,
+        "target_kneeling",
+        0,
+        "Target is Kneeling/Sitting (Ranged Attack within 10 or less feet)",
+        weapons=RANGED_KINDS,
+        near=True,
+    ),
+    Circumstance(
+        "target_kneeling_ranged_far",
+        KNEELING,
+        "target_kneeling",
+        -1,
+        "Target is Kneeling/Sitting (Ranged Attack > 10 feet away)",
+        weapons=RANGED_KINDS,
+        near=False,
+    ),
+    # Balance
+    Circumstance("attacker_off_balance", BALANCE, "attacker_balance", -2, "Attacker is Off-Balance"),
+    Circumstance("target_off_balance", BALANCE, "target_balance", +2, "Target is Off-Balance"),
+    Circumstance(
+        "attacker_off_balance_narrow",
+        BALANCE,
+        "attacker_balance",
+        -5,
+        "Attacker is Off-Balance on Narrow Platform (Tightrope Walking)",
+    ),
+    Circumstance(
+        "target_off_balance_narrow",
+        BALANCE,
+        "target_balance",
+        +5,
+        "Target is Off-Balance on Narrow Platform (Tightrope Walking)",
+    ),
+    # Underwater
+    Circumstance(
+        "attacker_underwater_no_swim",
+        UNDERWATER,
+        "attacker_swim",
+        -2,
+        "Attacker is Underwater and does not have a Swim Speed",
+    ),
+    Circumstance(
+        "target_underwater_no_swim",
+        UNDERWATER,
+        "target_swim",
+        +2,
+        "Target is Underwater and does not have a Swim Speed",
+    ),
+    Circumstance(
+        "attacker_underwater_piercing",
+        UNDERWATER,
+        "attacker_in_water",
+        0,
+        "Attacker is Underwater (Piercing Melee Weapon or Net)",
+    ),
+    Circumstance(
+        "attacker_underwater_other_weapon",
+        UNDERWATER,
+        "attacker_in_water",
+        -4,
+        "Attacker is Underwater (Other Weapon)",
+    ),
+    Circumstance(
+        "attacker_wading_piercing",
+        UNDERWATER,
+        "attacker_in_water",
+        -2,
+        "Attacker is Wading, Target Underwater (Piercing Melee Weapon or Net)",
+    ),
+    Circumstance(
+        "attacker_wading_other_weapon",
+        UNDERWATER,
+        "attacker_in_water",
+        -6,
+        "Attacker is Wading, Target Underwater (Other Weapon)",
+    ),
+    # Visibility
+    Circumstance("target_concealment_25", VISIBILITY, "concealment", -1, "Target has 25% Concealment"),
+    Circumstance("target_concealment_50", VISIBILITY, "concealment", -2, "Target has 50% Concealment"),
+    Circumstance("target_concealment_75", VISIBILITY, "concealment", -3, "Target has 75% Concealment"),
+    Circumstance("target_concealment_90", VISIBILITY, "concealment", -4, "Target has 90%+ Concealment"),
+    Circumstance("target_cover_25", VISIBILITY, "cover", -2, "Target has 25% Cover"),
+    Circumstance("target_cover_50", VISIBILITY, "cover", -4, "Target has 50% Cover"),
+    Circumstance("target_cover_75", VISIBILITY, "cover", -7, "Target has 75% Cover"),
+    Circumstance("target_cover_90", VISIBILITY, "cover", -10, "Target has 90%+ Cover"),
+    Circumstance("visibility_100", VISIBILITY, "light", 0, "100% Visibility (Sunlight)"),
+    Circumstance("visibility_75", VISIBILITY, "light", -1, "75% Visibility (Moonlight)"),
+    Circumstance("visibility_50", VISIBILITY, "light", -2, "50% Visibility (Starlight)"),
+    Circumstance("visibility_25", VISIBILITY, "light", -3, "25% Visibility (Clouded Night)"),
+    Circumstance("visibility_0", VISIBILITY, "light", -4, "0% Visibility (Total Darkness)"),
+    Circumstance(
+        "darkness_per_10_feet",
+        VISIBILITY,
+        "darkness_distance",
+        -1,
+        "Per 10 feet between Attacker and Target at 0% Visibility",
+        per="10_feet",
+        companion_of="visibility_0",
+        hint="applied with visibility_0 when attack.distance is given",
+    ),
+    # Range
+    Circumstance("range_short", RANGE, "range", 0, "Short Range", weapons=RANGED_KINDS, hint=RANGE_HINT),
+    Circumstance("range_medium", RANGE, "range", -2, "Medium Range", weapons=RANGED_KINDS, hint=RANGE_HINT),
+    Circumstance("range_long", RANGE, "range", -5, "Long Range", weapons=RANGED_KINDS, hint=RANGE_HINT),
+    Circumstance(
+        "range_extreme", RANGE, "range", -10, "Extreme Range (up to 2 x Long)", weapons=RANGED_KINDS, hint=RANGE_HINT
+    ),
+    # Condition
+    Circumstance(
+        "attacker_off_hand",
+        CONDITION,
+        "off_hand",
+        -2,
+        "Attacker is using Off-Hand",
+        hint="or attack.off_hand; -4 forced onto the Off-Hand alone, 0 if Ambidextrous",
+    ),
+    Circumstance("target_invisible", CONDITION, "invisible", -4, "Target is Invisible"),
+    Circumstance("target_stunned", CONDITION, "stunned", +4, "Target is Stunned"),
+    Circumstance(
+        "flanking",
+        CONDITION,
+        "flanking",
+        +1,
+        "Flanking (per Outnumbered)",
+        per="outnumbered",
+        hint="Outnumbered level = targets[].enemies_engaged - 1",
+    ),
+    Circumstance("back_attack", CONDITION, "back_attack", +2, "Back Attack", flatfooted=True),
+    Circumstance("sneak_attack", CONDITION, "sneak_attack", +2, "Sneak Attack", flatfooted=True),
+    Circumstance(
+        "target_unaware", CONDITION, "unaware", +1, "Target is Unaware, Surprised or Ambushed", flatfooted=True
+    ),
+    Circumstance(
+        "target_helpless_melee",
+        CONDITION,
+        "helpless",
+        +10,
+        "Target is Helpless (Melee Attack)",
+        flatfooted=True,
+        weapons=MELEE_KINDS,
+    ),
+    Circumstance(
+        "target_helpless_ranged",
+        CONDITION,
+        "helpless",
+        +5,
+        "Target is Helpless (Ranged Attack)",
+        flatfooted=True,
+        weapons=RANGED_KINDS,
+    ),
+)
+
+BY_ID: dict[str, Circumstance] = {row.id: row for row in TABLE}
+#: Range band name -> row id.
+RANGE_ROWS = {"short": "range_short", "medium": "range_medium", "long": "range_long", "extreme": "range_extreme"}
+OFF_HAND_ROW = "attacker_off_hand"

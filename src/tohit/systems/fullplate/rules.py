@@ -1,0 +1,629 @@
+"""FullPlate: Attacking (shared/rules/fullplate.txt), with decisions.md §fullplate and issue #5.
+
+Clauses, in the page's order (each has a test named after it in tests/fullplate/):
+1. Effective THAC0 = THAC0 - To-Hit bonuses + To-Hit penalties; To-Hit Roll = effective THAC0 - d20. The
+   roll hits every AC at or above it ("AC 6 or worse"). Reported: the AC hit, and the natural needed
+   against this target with its chance.
+2. Fumble: a natural 1 always misses (the page's rule, not the wiki's later revision; decisions 2).
+3. A natural 20 hits when it is short by 10 or less; beyond, damage halves once per 5 (or part of 5) after
+   the first 10; after halving, 0.5 to 1 becomes 1 and below 0.5 becomes 0 and a miss (decisions 3).
+4. Critical Hit: a natural 20 or a natural inside the weapon's Critical Range, and a hit by 5 or more;
+   the Critical Range never grants the automatic hit. Severity 1d4 (+ Backstab, Called Attack and
+   armourless points), or `crit_damage: double_dice | max_damage` instead of the 1d4 (decisions 4).
+5. Enhancement, Special Defence and the ammunition's Enhancement after a hit (decisions 9).
+6. The Circumstantial Modifiers table (circumstances.py; decisions 5, 6), with Flatfooted.
+7. Main-Hand vs Off-Hand (situation.py).
+8. Automatic Hits: roll only for Critical Hit or Fumble; a natural 1 is rolled again and is no Fumble
+   if the new roll would hit AC 0 (decisions 8).
+9. Firing Into Melee: the creature hit is drawn with shares 2^(size step) (melee.py; decisions 7);
+   Precision always hits the intended target.
+10. Damage: weapon dice + Strength (damage bonus) + Enhancement, then Special Defence, then Resistance or
+    Vulnerability as a percentage rounded down [wiki Damage], then the natural-20 halvings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from tohit.core.dice import DiceExpr
+from tohit.core.models import Scenario
+from tohit.core.outcome import Field, Outcome, null_code, null_int
+from tohit.core.roles import DiceRole, FacesRole, PickRole, Role, sum_faces
+from tohit.core.steps import Steps
+from tohit.core.system import Dice, ModifierRow, System
+from tohit.systems.fullplate.circumstances import OFF_HAND_ROW, TABLE
+from tohit.systems.fullplate.damage import halve, halvings, percent, special_defence
+from tohit.systems.fullplate.melee import shares
+from tohit.systems.fullplate.models import Attack, Attacker, Options, Target
+from tohit.systems.fullplate.situation import PAGE, Situation, Term, natural_needed, situation
+
+FullPlateScenario = Scenario[Attacker, Attack, Target, Options]
+Array = npt.NDArray[np.int64]
+Mask = npt.NDArray[np.bool_]
+
+HIT, MISS, FUMBLE = 0, 1, 2
+#: Severity points for a target's armour [wiki Severity]: none +2, natural only +1, worn 0.
+ARMOUR_SEVERITY = {"none": 2, "natural": 1, "worn": 0}
+SEVERITY = "fullplate: Severity (wiki)"
+DAMAGE = "fullplate: Damage (wiki)"
+
+
+@lru_cache(maxsize=64)
+def die(name: str, sides: int) -> FacesRole:
+    """One die as a role (column "total"); cached, so its support is enumerated once."""
+    return FacesRole(name, (sides,), sum_faces, notation=f"d{sides}", columns=("total",))
+
+
+@lru_cache(maxsize=256)
+def dice_role(name: str, expr: DiceExpr) -> DiceRole:
+    """A dice-notation role, cached by expression (its exact support is computed once)."""
+    return DiceRole(name, expr)
+
+
+@lru_cache(maxsize=256)
+def pick_role(weights: tuple[int, ...]) -> PickRole:
+    return PickRole("pick", weights)
+
+
+@lru_cache(maxsize=256)
+def dice_only(expr: DiceExpr) -> DiceExpr:
+    """The dice of a damage expression without its flat part (double_dice adds flat modifiers once)."""
+    text = " + ".join(t.notation for t in expr.terms)
+    return DiceExpr(expr.terms, 0, text)
+
+
+def thac0_text(thac0: int, terms: Sequence[Term], effective: int) -> str:
+    """ "THAC0 14 - 1 (Enhancement) + 4 (target_cover_50) = 17": bonuses subtract, penalties add."""
+    parts = [f"THAC0 {thac0}"]
+    for t in terms:
+        sign = "-" if t.bonus > 0 else "+" if t.bonus < 0 else "±"
+        parts.append(f"{sign} {abs(t.bonus)} ({t.label})")
+    return " ".join(parts) + f" = {effective}"
+
+
+def melee_candidates(attacker: Attacker, target: Target) -> list[tuple[str, int]] | None:
+    """(name, share) of each creature a shot may hit, the intended target last; None when it is sure."""
+    if not attacker.weapon.ranged or not target.engaged_with or attacker.precision:
+        return None
+    names = [e.name for e in target.engaged_with] + [target.name]
+    weights = shares([e.size for e in target.engaged_with] + [target.size])
+    return list(zip(names, weights, strict=True))
+
+
+class FullPlate(System[Attacker, Attack, Target, Options]):
+    id = "fullplate"
+    title = "FullPlate"
+    summary = "THAC0 - d20 vs AC: fumbles, natural-20 window, Critical Hits and Severity, circumstance table"
+    page = "fullplate.txt"
+    attacker_model = Attacker
+    attack_model = Attack
+    target_model = Target
+    options_model = Options
+    fields = (
+        Field("result", "label", "hit, miss or fumble (a natural 1).", ("hit", "miss", "fumble")),
+        Field("damage", "int", "Damage dealt: dice + Strength + Enhancement, Special Defence, %, halvings."),
+        Field("critical", "flag", "A Critical Hit: natural 20 or in the Critical Range, and a hit by 5 or more."),
+        Field("halvings", "int", "Times a natural 20 beyond the 10-point window halves the damage."),
+        Field("severity", "int", "Severity points: Critical Hit 1d4, Backstab, Called 1d3, armour.", nullable=True),
+        Field("creature_hit", "label", "Who the attack hit (firing into melee may hit another).", nullable=True),
+        Field("to_hit_roll", "int", "Effective THAC0 - d20: the roll hits this AC or worse.", in_odds=False),
+        Field(
+            "ac_hit",
+            "int",
+            "Best AC the roll hits at full effect (natural 20: 10 lower).",
+            nullable=True,
+            in_odds=False,
+        ),
+        Field("effective_thac0", "int", "THAC0 - To-Hit bonuses + To-Hit penalties.", in_odds=False),
+        Field("target_ac", "int", "The AC the roll is compared with (Flatfooted included).", in_odds=False),
+        Field(
+            "natural_needed",
+            "int",
+            "Lowest natural d20 that hits this target (null for an Automatic Hit).",
+            nullable=True,
+            in_odds=False,
+        ),
+        Field(
+            "natural_chance_pct",
+            "int",
+            "Chance in % of rolling the natural needed or more.",
+            nullable=True,
+            in_odds=False,
+        ),
+        Field(
+            "ammunition_enhancement",
+            "int",
+            "The ammunition's Enhancement after the attack (1 lost on a hit; penalties kept).",
+            nullable=True,
+        ),
+        Field("hp_left", "int", "The intended target's hit points after the attack.", nullable=True, in_odds=False),
+    )
+
+    # -- input ---------------------------------------------------------------------------------------
+    def check(self, scenario: FullPlateScenario) -> None:
+        """Every target's circumstances, hands, range band and stacking (raises InputError on the field)."""
+        for i, target in enumerate(scenario.targets):
+            situation(scenario.attacker, scenario.attack, target, scenario.options, index=i)
+
+    def modifiers(self) -> Sequence[ModifierRow]:
+        return [ModifierRow(row.id, row.group, row.shown, row.description) for row in TABLE]
+
+    def roles(self, scenario: FullPlateScenario, target: Target) -> dict[str, Role]:
+        attacker, attack, options = scenario.attacker, scenario.attack, scenario.options
+        expr = attacker.weapon.dice
+        roles: dict[str, Role] = {"to_hit": die("to_hit", 20), "damage": dice_role("damage", expr)}
+        if options.crit_damage == "double_dice":
+            roles["damage_again"] = dice_role("damage_again", dice_only(expr))
+        if options.crit_damage == "severity":
+            roles["severity"] = die("severity", 4)
+        if attack.called:
+            roles["called"] = die("called", 3)
+        if attack.automatic_hit:
+            roles["reroll"] = die("reroll", 20)
+        candidates = melee_candidates(attacker, target)
+        if candidates is not None:
+            roles["pick"] = pick_role(tuple(w for _, w in candidates))
+        return roles
+
+    # -- rules ---------------------------------------------------------------------------------------
+    def resolve(self, scenario: FullPlateScenario, target: Target, dice: Dice, steps: Steps) -> Outcome:
+        attacker, attack, options = scenario.attacker, scenario.attack, scenario.options
+        weapon = attacker.weapon
+        sit = situation(attacker, attack, target, options)
+        nat = dice["to_hit"]["total"]
+        n = len(nat)
+        out = Outcome(n)
+        eff, ac = sit.effective_thac0, sit.ac
+        self._note_setup(sit, target, attack.automatic_hit, steps)
+
+        # Clause 1: the To-Hit Roll and what it hits.
+        roll = eff - nat
+        fumble = nat == 1
+        nat20 = nat == 20
+        shortfall = roll - ac
+        if steps.enabled:
+            hits = " (a natural 1)" if steps.when(fumble) else ": hits AC {roll} or worse"
+            steps.note(
+                "to_hit_roll",
+                "To-Hit Roll = {eff} - {dice} = {roll}" + hits,
+                clause=f"{PAGE}, To-Hit Roll; Making The Roll",
+                value=roll,
+                eff=eff,
+                dice=dice.text("to_hit"),
+                roll=roll,
+            )
+        if attack.automatic_hit:
+            landed, fumbled, halved = self._automatic(eff, nat, dice, steps)
+        else:
+            fumbled = fumble
+            landed = ~fumble & ((roll <= ac) | nat20)
+            halved = np.where(nat20, halvings(shortfall), 0).astype(np.int64)
+            self._note_compare(roll, ac, nat, shortfall, halved, steps)
+
+        # Clause 4: Critical Hit.
+        in_range = nat20 | (nat >= weapon.critical_range)
+        margin = ac - roll
+        critical = landed & ~fumble & in_range & (margin >= 5)
+        if steps.when(landed & ~fumble & in_range):
+            which = "a natural 20" if steps.when(nat20) else f"inside the Critical Range ({weapon.critical_range}-20)"
+            verdict = "a Critical Hit" if steps.when(critical) else "not a Critical Hit (needs a hit by 5 or more)"
+            by = "hit by {margin}" if steps.when(margin >= 0) else "short of AC {ac} (the window only)"
+            steps.note(
+                "critical",
+                "{which}, " + by + ": {verdict}",
+                clause=f"{PAGE}, Critical Hits",
+                value=critical,
+                which=which,
+                margin=margin,
+                ac=ac,
+                verdict=verdict,
+            )
+
+        # Clause 10: damage.
+        damage, halved_miss = self._damage(scenario, target, sit, dice, critical, halved, landed, steps)
+        hit = landed & ~halved_miss
+        damage = np.where(hit, damage, 0).astype(np.int64)
+        result = np.where(fumbled, FUMBLE, np.where(hit, HIT, MISS))
+        out.set("result", result)
+        out.set("damage", damage)
+        out.set("critical", critical & hit)
+        out.set("halvings", halved)
+        out.set("to_hit_roll", roll)
+        out.set("ac_hit", null_int(fumble, np.where(nat20, roll - 10, roll)))
+        out.set("effective_thac0", eff)
+        out.set("target_ac", ac)
+        if attack.automatic_hit:
+            out.set("natural_needed", null_int(True, 0))
+            out.set("natural_chance_pct", null_int(True, 0))
+        else:
+            need = natural_needed(eff, ac)
+            out.set("natural_needed", need)
+            out.set("natural_chance_pct", 5 * (21 - need))
+
+        self._severity(scenario, target, dice, critical, hit, out, steps)
+        hit_index = self._creature_hit(attacker, target, dice, hit, out, steps)
+        self._ammunition(attacker, hit, out, steps)
+        if target.hp is None:
+            out.set("hp_left", null_int(True, 0))
+        else:
+            out.set("hp_left", np.where(hit & (hit_index == len(target.engaged_with)), target.hp - damage, target.hp))
+        return out
+
+    # -- pieces of resolve ---------------------------------------------------------------------------
+    def _note_setup(self, sit: Situation, target: Target, automatic: bool, steps: Steps) -> None:
+        if not steps.enabled:
+            return
+        enh = sit.enhancement
+        if enh.to_hit or enh.damage or target.special_defence:
+            steps.note(
+                "enhancement",
+                "Enhancement {hit:+d} to hit, {dmg:+d} to damage: {desc}",
+                clause=f"{PAGE}, Enhancement",
+                value=enh.to_hit,
+                hit=enh.to_hit,
+                dmg=enh.damage,
+                desc=enh.text,
+            )
+        if sit.hand.off_hand and not sit.hand.penalty:
+            steps.note(
+                "off_hand",
+                "{desc}: no Off-Hand penalty",
+                clause=f"{PAGE}, Main-Hand vs Off-Hand",
+                value=0,
+                desc=sit.hand.text,
+            )
+        for a in sit.rows:
+            main_hand = a.row.id == OFF_HAND_ROW
+            steps.note(
+                "circumstance",
+                "{desc}{note}: {mod:+d} to hit{ff}",
+                clause=f"{PAGE}, "
+                + ("Main-Hand vs Off-Hand" if main_hand else f"Circumstantial Modifiers: {a.row.group}"),
+                value=a.modifier,
+                desc=a.row.text,
+                note=f" ({a.note})" if a.note else "",
+                mod=a.modifier,
+                ff=", Flatfooted" if a.row.flatfooted else "",
+            )
+        steps.note(
+            "effective_thac0",
+            "Effective THAC0 = {desc}",
+            clause=f"{PAGE}, Effective thac0; Circumstantial Modifiers",
+            value=sit.effective_thac0,
+            desc=thac0_text(sit.thac0, sit.terms, sit.effective_thac0),
+        )
+        if sit.flatfooted:
+            steps.note(
+                "flatfooted",
+                "Flatfooted ({by}): loses Dodge and shield AC: {desc} -> AC {ac} (never above base 10 from this)",
+                clause="fullplate: Defending (wiki), Flatfooted",
+                value=sit.ac,
+                by=sit.flatfooted_by,
+                desc=sit.ac_text,
+                ac=sit.ac,
+            )
+        if sit.defence[1]:
+            kind, level = sit.defence
+            steps.note(
+                "defence",
+                "Defence[{kind}] {level}: +{level} AC against this attack: AC {before} -> {ac}",
+                clause="fullplate: Defence[Type] (wiki)",
+                value=sit.ac,
+                kind=kind.replace("_", " ").title(),
+                level=level,
+                before=sit.ac + level,
+                ac=sit.ac,
+            )
+        if automatic:
+            return
+        need = natural_needed(sit.effective_thac0, sit.ac)
+        gap = sit.effective_thac0 - sit.ac
+        extra = ""
+        if gap > 20:
+            short = gap - 20
+            extra = f" (a natural 20 is short by {short}" + (
+                ": inside the 10-point window)" if short <= 10 else f", damage halved {(short - 10 + 4) // 5}x)"
+            )
+        steps.note(
+            "natural_needed",
+            "Against AC {ac}: needs {need}+ on the d20 ({pct}%){extra}",
+            clause=f"{PAGE}, Making The Roll",
+            value=need,
+            ac=sit.ac,
+            need=need,
+            pct=5 * (21 - need),
+            extra=extra,
+        )
+
+    def _note_compare(
+        self,
+        roll: Array,
+        ac: int,
+        nat: Array,
+        shortfall: Array,
+        halved: Array,
+        steps: Steps,
+    ) -> None:
+        if not steps.enabled:
+            return
+        if steps.when(nat == 1):
+            steps.note(
+                "fumble", "natural 1: a Fumble, the attack fails", clause=f"{PAGE}, Fumbles and Criticals", value=True
+            )
+        elif steps.when(nat == 20) and steps.when(shortfall > 0):
+            if steps.when(shortfall <= 10):
+                text = "natural 20: AC {ac} is {s} below {roll}, within 10: the attack hits"
+            else:
+                text = (
+                    "natural 20: AC {ac} is {s} below {roll}: {k} halving(s) of the damage"
+                    " (one per 5, or part of 5, after the first 10)"
+                )
+            steps.note(
+                "natural_20",
+                text,
+                clause=f"{PAGE}, Fumbles and Criticals (natural 20 window)",
+                value=halved,
+                ac=ac,
+                s=shortfall,
+                roll=roll,
+                k=halved,
+            )
+        elif steps.when(roll <= ac):
+            steps.note(
+                "compare",
+                "{roll} vs AC {ac}: a hit (by {m})",
+                clause=f"{PAGE}, Making The Roll",
+                value="hit",
+                roll=roll,
+                ac=ac,
+                m=ac - roll,
+            )
+        else:
+            steps.note(
+                "compare",
+                "{roll} vs AC {ac}: a miss (AC {ac} is better than {roll})",
+                clause=f"{PAGE}, Making The Roll",
+                value="miss",
+                roll=roll,
+                ac=ac,
+            )
+
+    def _automatic(self, eff: int, nat: Array, dice: Dice, steps: Steps) -> tuple[Mask, Mask, Array]:
+        """Clause 8: an Automatic Hit hits; a natural 1 is rolled again, no Fumble if that would hit AC 0."""
+        reroll = dice["reroll"]["total"]
+        again = eff - reroll
+        saved = (reroll != 1) & ((again <= 0) | ((reroll == 20) & (again <= 10)))
+        fumbled = (nat == 1) & ~saved
+        zeros = np.zeros(len(nat), dtype=np.int64)
+        if steps.when(nat == 1):
+            verdict = "hits AC 0: no Fumble, the Automatic Hit hits" if steps.when(saved) else "a Fumble"
+            steps.note(
+                "automatic_hit",
+                "Automatic Hit, natural 1: rolled again: {eff} - {dice} = {again}: {verdict}",
+                clause=f"{PAGE}, Automatic Hits",
+                value=~fumbled,
+                eff=eff,
+                dice=dice.text("reroll"),
+                again=again,
+                verdict=verdict,
+            )
+        elif steps.enabled:
+            steps.note(
+                "automatic_hit",
+                "Automatic Hit: it hits; the roll only decides a Critical Hit",
+                clause=f"{PAGE}, Automatic Hits",
+                value=True,
+            )
+        return ~fumbled, fumbled, zeros
+
+    def _damage(
+        self,
+        scenario: FullPlateScenario,
+        target: Target,
+        sit: Situation,
+        dice: Dice,
+        critical: Mask,
+        halved: Array,
+        landed: Mask,
+        steps: Steps,
+    ) -> tuple[Array, Mask]:
+        attacker, options = scenario.attacker, scenario.options
+        expr = attacker.weapon.dice
+        flat = attacker.damage_bonus + sit.enhancement.damage
+        rolled = dice["damage"]["total"]
+        normal = rolled + flat
+        low = expr.minimum + flat
+        mode = options.crit_damage
+        if mode == "double_dice":
+            again = dice["damage_again"]["total"]
+            crit_raw = rolled + again + flat
+        elif mode == "max_damage":
+            crit_raw = np.full_like(rolled, expr.maximum + flat)
+        else:
+            crit_raw = normal
+        raw = np.maximum(1, np.where(critical, crit_raw, normal)).astype(np.int64)
+        # Special Defence's "minimum damage": the weapon's least normal damage (every die a 1, plus modifiers).
+        minimum = np.full_like(raw, max(1, low))
+        after_sd = special_defence(raw, sit.special_defence, minimum)
+        after_pct = percent(after_sd, target.resistance_pct, target.vulnerability_pct)
+        final, missed = halve(after_pct, halved)
+
+        if steps.when(landed):
+            bonus = f" + Strength/damage bonus {attacker.damage_bonus:+d}" if attacker.damage_bonus else ""
+            ench = f" + Enhancement {sit.enhancement.damage:+d}" if sit.enhancement.damage else ""
+            crit = steps.when(critical)
+            if crit and mode == "double_dice":
+                dice_text = f"{dice.text('damage')} + {dice.text('damage_again')} (Critical Hit: dice twice)"
+            elif crit and mode == "max_damage":
+                dice_text = f"{expr.maximum} (Critical Hit: maximum normal damage)"
+            else:
+                dice_text = dice.text("damage")
+            floor = " (at least 1)" if steps.when(np.where(critical, crit_raw, normal) < 1) else ""
+            steps.note(
+                "damage",
+                "Damage = {dice}{bonus}{ench} = {raw}{floor}",
+                clause="fullplate: Damage (wiki); Critical Hits"
+                if crit and mode != "severity"
+                else "fullplate: Damage",
+                value=raw,
+                dice=dice_text,
+                bonus=bonus,
+                ench=ench,
+                raw=raw,
+                floor=floor,
+            )
+            if target.special_defence:
+                steps.note(
+                    "special_defence",
+                    "Special Defence +{sd} vs Enhancement {e:+d} ({how}), {game} game: {effect} damage: {raw} -> {d}",
+                    clause="fullplate: Special Defence (wiki)",
+                    value=after_sd,
+                    sd=target.special_defence,
+                    e=sit.enhancement.special_defence,
+                    how=sit.enhancement.sd_text,
+                    game=options.game,
+                    effect=sit.special_defence,
+                    raw=raw,
+                    d=after_sd,
+                )
+            if target.resistance_pct or target.vulnerability_pct:
+                steps.note(
+                    "resistance",
+                    "Resistance {r}% / Vulnerability {v}%: {d} x {scale}% = {after} (rounded down)",
+                    clause="fullplate: Damage (wiki), Resistance and Vulnerability",
+                    value=after_pct,
+                    r=target.resistance_pct,
+                    v=target.vulnerability_pct,
+                    d=after_sd,
+                    scale=max(0, 100 - target.resistance_pct + target.vulnerability_pct),
+                    after=after_pct,
+                )
+            if steps.when(halved > 0):
+                verdict = (
+                    "below half a point: no damage, the attack misses"
+                    if steps.when(missed)
+                    else "from half a point up to 1: 1 point"
+                    if steps.when((final == 1) & (after_pct < np.left_shift(1, halved)))
+                    else "rounded down"
+                    if steps.when(np.left_shift(final, halved) != after_pct)
+                    else "exact"
+                )
+                steps.note(
+                    "halvings",
+                    "natural 20 beyond the window: {d} / 2^{k} -> {final} ({verdict})",
+                    clause=f"{PAGE}, Fumbles and Criticals (halving)",
+                    value=final,
+                    d=after_pct,
+                    k=halved,
+                    final=final,
+                    verdict=verdict,
+                )
+        return final, missed
+
+    def _severity(
+        self,
+        scenario: FullPlateScenario,
+        target: Target,
+        dice: Dice,
+        critical: Mask,
+        hit: Mask,
+        out: Outcome,
+        steps: Steps,
+    ) -> None:
+        """Severity [wiki Severity]: Critical Hit 1d4; Backstab level - 1 (a Sneak Attack: the level);
+        Called Attack 1d3; no armour +2, natural armour only +1. All stack."""
+        attack, options = scenario.attack, scenario.options
+        n = len(hit)
+        points = np.zeros(n, dtype=np.int64)
+        granted = np.zeros(n, dtype=bool)
+        parts: list[str] = []
+        if options.crit_damage == "severity":
+            crit = critical & hit
+            points = points + np.where(crit, dice["severity"]["total"], 0)
+            granted |= crit
+            if steps.when(crit):
+                parts.append(f"{dice.text('severity')} (Critical Hit)")
+        if attack.backstab:
+            sneak = any(rid == "sneak_attack" for rid in (*attack.circumstances, *target.circumstances))
+            stab = attack.backstab if sneak else attack.backstab - 1
+            points = points + np.where(hit, stab, 0)
+            granted |= hit
+            how = f"Backstab {attack.backstab}, Sneak Attack" if sneak else f"Backstab {attack.backstab} - 1"
+            parts.append(f"{stab} ({how})")
+        if attack.called:
+            points = points + np.where(hit, dice["called"]["total"], 0)
+            granted |= hit
+            parts.append(f"{dice.text('called')} (Called Attack)")
+        armour = ARMOUR_SEVERITY[target.armour]
+        points = points + np.where(granted, armour, 0)
+        if armour:
+            parts.append(f"{armour} ({'no armour' if target.armour == 'none' else 'natural armour only'})")
+        out.set("severity", null_int(~granted, points))
+        if steps.when(granted):
+            steps.note(
+                "severity",
+                "Severity = {parts} = {points}",
+                clause=SEVERITY,
+                value=points,
+                parts=" + ".join(parts),
+                points=points,
+            )
+
+    def _creature_hit(
+        self, attacker: Attacker, target: Target, dice: Dice, hit: Mask, out: Outcome, steps: Steps
+    ) -> Array:
+        """Clause 9: who the hit lands on; returns the index into engaged_with + [target]."""
+        candidates = melee_candidates(attacker, target)
+        n = len(hit)
+        if candidates is None:
+            index = np.full(n, len(target.engaged_with), dtype=np.int64)
+            labels = [e.name for e in target.engaged_with] + [target.name]
+            if steps.when(hit) and target.engaged_with:
+                why = (
+                    "Precision proficiency: the intended target is hit"
+                    if attacker.precision and attacker.weapon.ranged
+                    else "a melee attack strikes the intended target"
+                )
+                steps.note("firing_into_melee", why, clause=f"{PAGE}, Firing Into Melee", value=target.name)
+        else:
+            index = dice["pick"]["index"]
+            labels = [name for name, _ in candidates]
+            if steps.when(hit):
+                total = sum(w for _, w in candidates)
+                split = ", ".join(f"{name}: {w}" for name, w in candidates)
+                steps.note(
+                    "firing_into_melee",
+                    "firing into melee: {dice} over shares {split} (of {total}): hits {who}",
+                    clause=f"{PAGE}, Firing Into Melee (decisions 7)",
+                    value=labels[int(index[0])],
+                    dice=dice.text("pick"),
+                    split=split,
+                    total=total,
+                    who=labels[int(index[0])],
+                )
+        out.set("creature_hit", null_code(~hit, index), labels=labels)
+        return np.where(hit, index, -1)
+
+    def _ammunition(self, attacker: Attacker, hit: Mask, out: Outcome, steps: Steps) -> None:
+        """Magical ammunition retrieved after a hit loses 1 Enhancement (or all); penalties stay."""
+        ammo = attacker.ammunition
+        if ammo is None:
+            out.set("ammunition_enhancement", null_int(True, 0))
+            return
+        e = ammo.enhancement
+        after = e if e <= 0 else (0 if ammo.loses_all_on_hit else e - 1)
+        out.set("ammunition_enhancement", np.where(hit, after, e))
+        if steps.when(hit) and e > 0:
+            steps.note(
+                "ammunition",
+                "the ammunition, retrieved after a hit, loses {lost} Enhancement: {e:+d} -> {after:+d}",
+                clause=f"{PAGE}, Enhancement",
+                value=after,
+                lost="all its" if ammo.loses_all_on_hit else "1",
+                e=e,
+                after=after,
+            )

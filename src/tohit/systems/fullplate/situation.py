@@ -1,0 +1,408 @@
+"""Everything about one attack on one target that does not depend on the dice (plain Python, no arrays).
+
+- Main-Hand vs Off-Hand (fullplate.txt, "Special Circumstances"): the Off-Hand row, -2, or -4 when forced
+  onto the Off-Hand alone, none when Ambidextrous; with more than two hands half (rounded down) are Main Hands.
+- The circumstance rows that apply (named by id, plus the Off-Hand and the Range band derived from
+  `attack.distance`), each checked against the weapon, the distance and the stacking rule (decisions 5, 6).
+- Enhancement (fullplate.txt, "Enhancement"; decisions 9): to-hit, damage and Special Defence values.
+- Flatfooted (sources-and-gaps.md, "AC and Flatfooted") and Defence[Type] (wiki Defence): the AC the roll is
+  compared with.
+- Effective THAC0 = THAC0 - bonuses + penalties (decisions 1), as a list of signed terms for the trace.
+
+`situation(...)` raises InputError with the field at fault; `FullPlate.check` calls it for every target
+before any dice are rolled, so `resolve` never sees a bad combination.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from difflib import get_close_matches
+
+from tohit.core.errors import InputError
+from tohit.systems.fullplate.circumstances import BY_ID, NEAR_FEET, OFF_HAND_ROW, RANGE, RANGE_ROWS, Circumstance
+from tohit.systems.fullplate.models import LAUNCHERS, Attack, Attacker, Game, Options, Stacking, Target
+
+PAGE = "fullplate: Attacking"
+#: AC of a creature with nothing but base AC (sources-and-gaps.md, "AC and Flatfooted").
+BASE_AC = 10
+
+
+@dataclass(frozen=True)
+class Term:
+    """One signed To-Hit term (+ is a bonus: it lowers the effective THAC0), with its clause."""
+
+    label: str
+    bonus: int
+    clause: str
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A circumstance row applied to this attack, its signed modifier, and the field it came from."""
+
+    row: Circumstance
+    modifier: int
+    where: str
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Hand:
+    """Which hand attacks, and the Off-Hand penalty it carries."""
+
+    off_hand: bool
+    penalty: int
+    text: str
+    #: The field that made it an Off-Hand attack (for error messages).
+    where: str
+
+
+@dataclass(frozen=True)
+class Enhancement:
+    """Enhancement totals: To-Hit, damage, and the value that meets Special Defence."""
+
+    to_hit: int
+    damage: int
+    special_defence: int
+    text: str
+    sd_text: str
+
+
+@dataclass(frozen=True)
+class Situation:
+    """The dice-free part of one attack on one target."""
+
+    hand: Hand
+    rows: tuple[Applied, ...]
+    enhancement: Enhancement
+    terms: tuple[Term, ...]
+    thac0: int
+    effective_thac0: int
+    flatfooted: bool
+    flatfooted_by: str
+    ac: int
+    ac_text: str
+    #: Defence[Type] against this attack: (type, level), level 0 when no type matches.
+    defence: tuple[str, int]
+    special_defence: str
+    outnumbered: int
+
+
+# -- hands --------------------------------------------------------------------------------------------
+def main_hands(hands: int) -> int:
+    """Main Hands among `hands` hands: one of one or two; half (rounded down) of more than two; none of none.
+
+    fullplate.txt, Main-Hand vs Off-Hand: "If a character possesses more than two hands, assume half of them
+    are Main-Hands, rounding down ... only one hand ... this is their Main-Hand"; a creature with only a grip
+    has an off-hand for using weapons.
+    """
+    if hands <= 0:
+        return 0
+    if hands <= 2:
+        return 1
+    return hands // 2
+
+
+def hand_rule(attacker: Attacker, attack: Attack, named_row: str | None = None) -> Hand:
+    """The Off-Hand penalty: -2, or -4 forced onto the Off-Hand alone; none when Ambidextrous.
+
+    `named_row` is the field naming the attacker_off_hand row, when the scenario names it.
+    """
+    main = main_hands(attacker.hands)
+    limbs = attacker.hands + attacker.appendages
+    reasons: list[str] = []
+    if attack.hand is not None:
+        if attack.hand > limbs:
+            raise InputError(
+                f"hand {attack.hand}: the attacker has {attacker.hands} hands and {attacker.appendages} appendages",
+                field="attack.hand",
+            )
+        if attack.hand > main:
+            what = "an appendage" if attack.hand > attacker.hands else "not one of them"
+            reasons.append(f"hand {attack.hand} is {what} (Main Hands: {main} of {attacker.hands})")
+        elif attack.off_hand or attack.forced_off_hand or named_row:
+            key = "attack.off_hand" if attack.off_hand else "attack.forced_off_hand"
+            key = named_row or key
+            raise InputError(
+                f"hand {attack.hand} is a Main Hand ({main} of {attacker.hands} hands); drop attack.hand or this",
+                field=key,
+            )
+    where = "attack.hand" if reasons else ""
+    if attacker.hands == 0:
+        reasons.append("a grip, with no hand, counts as an Off-Hand for using weapons")
+        where = where or "attacker.hands"
+    if attack.off_hand or named_row:
+        reasons.append("attacking with the Off-Hand")
+        where = "attack.off_hand" if attack.off_hand else str(named_row)
+    if attack.forced_off_hand:
+        reasons.append("forced to use solely the Off-Hand")
+        where = "attack.forced_off_hand"
+    if not reasons:
+        return Hand(False, 0, "", "")
+    if attacker.ambidextrous:
+        return Hand(True, 0, "Ambidextrous (no Off-Hand)", where)
+    penalty = -4 if attack.forced_off_hand else -2
+    return Hand(True, penalty, "; ".join(reasons), where)
+
+
+# -- enhancement --------------------------------------------------------------------------------------
+def enhancement(attacker: Attacker, attack: Attack, game: Game) -> Enhancement:
+    """Enhancement for To-Hit and damage, and against Special Defence (decisions 9).
+
+    Launcher and ammunition add ("a +1 Longbow firing +2 Arrows has a +3 To-Hit bonus"); any other source
+    does not stack: only the highest counts. Against Special Defence a weapon counts at the lower of its
+    to-hit and damage Enhancements; a launcher with ammunition counts at the higher of the two in Heroic and
+    Epic games, and at the ammunition's alone in Traditional games; Breech Immunity +N counts as +N.
+    """
+    weapon, ammo = attacker.weapon, attacker.ammunition
+    ammo_e = ammo.enhancement if ammo is not None else 0
+    to_hit = weapon.enhancement + ammo_e
+    damage = weapon.damage_enhancement_value + ammo_e
+    parts = [f"weapon {weapon.enhancement:+d}"]
+    if ammo is not None:
+        parts.append(f"ammunition {ammo_e:+d} (launcher and ammunition add)")
+    other = attack.enhancement
+    if other is not None:
+        parts.append(f"other source {other:+d} (only the highest counts)")
+        to_hit, damage = max(to_hit, other), max(damage, other)
+    weapon_sd = min(weapon.enhancement, weapon.damage_enhancement_value)
+    if weapon.kind in LAUNCHERS:
+        if game == "traditional":
+            sd, sd_text = ammo_e, f"ammunition {ammo_e:+d} alone (traditional game)"
+        else:
+            sd = max(weapon_sd, ammo_e)
+            sd_text = f"highest of launcher {weapon_sd:+d} and ammunition {ammo_e:+d} ({game} game)"
+    else:
+        sd, sd_text = weapon_sd, f"weapon {weapon_sd:+d}"
+    if other is not None and other > sd:
+        sd, sd_text = other, f"other source {other:+d}"
+    if attacker.breech_immunity > sd:
+        sd, sd_text = attacker.breech_immunity, f"Breech Immunity +{attacker.breech_immunity}"
+    return Enhancement(to_hit, damage, sd, ", ".join(parts), sd_text)
+
+
+def special_defence_effect(game: Game, level: int, enh: int) -> str:
+    """full, half, minimum or none (sources-and-gaps.md, "Special Defence").
+
+    Heroic/Epic: Enhancement at the SD level or higher does full damage, 1 lower half, 2 lower minimum,
+    3 or more lower none. Traditional: anything below the SD level does no damage.
+    """
+    if level <= 0 or enh >= level:
+        return "full"
+    if game == "traditional":
+        return "none"
+    gap = level - enh
+    return {1: "half", 2: "minimum"}.get(gap, "none")
+
+
+# -- circumstances ------------------------------------------------------------------------------------
+def range_band(distance: int, short: int, medium: int, long: int) -> str:
+    """Short, medium, long or extreme (up to 2 x Long); beyond that is out of range (decisions 6)."""
+    if distance <= short:
+        return "short"
+    if distance <= medium:
+        return "medium"
+    if distance <= long:
+        return "long"
+    if distance <= 2 * long:
+        return "extreme"
+    raise InputError(
+        f"{distance} feet is beyond extreme range (2 x long range {long} = {2 * long} feet)",
+        field="attack.distance",
+    )
+
+
+def _unknown(name: object, where: str) -> InputError:
+    close = get_close_matches(str(name), list(BY_ID), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return InputError(
+        f"unknown circumstance {name!r}{hint}; `tohit modifiers fullplate` lists the row ids",
+        field=where,
+    )
+
+
+def _named(attack: Attack, target: Target, index: int | None) -> list[tuple[str, str]]:
+    tpath = f"targets[{index}]" if index is not None else "target"
+    named = [(rid, f"attack.circumstances[{i}]") for i, rid in enumerate(attack.circumstances)]
+    named += [(rid, f"{tpath}.circumstances[{i}]") for i, rid in enumerate(target.circumstances)]
+    return named
+
+
+def circumstances(
+    attacker: Attacker,
+    attack: Attack,
+    target: Target,
+    options: Options,
+    hand: Hand,
+    index: int | None = None,
+) -> tuple[Applied, ...]:
+    """The rows that apply, in order, checked (decisions 5, 6); raises InputError naming the field."""
+    weapon = attacker.weapon
+    tpath = f"targets[{index}]" if index is not None else "target"
+    outnumbered = max(0, target.enemies_engaged - 1)
+    applied: list[Applied] = []
+    ids: set[str] = set()
+
+    def add(row: Circumstance, where: str, modifier: int | None = None, note: str = "") -> None:
+        if row.id in ids:
+            return
+        ids.add(row.id)
+        applied.append(Applied(row, row.modifier if modifier is None else modifier, where, note))
+
+    derived_range: str | None = None
+    bands = ""
+    if attack.distance is not None and weapon.ranged and weapon.ranges is not None:
+        r = weapon.ranges
+        derived_range = RANGE_ROWS[range_band(attack.distance, r.short, r.medium, r.long)]
+        bands = f"{r.short}/{r.medium}/{r.long}"
+
+    for rid, where in _named(attack, target, index):
+        row = BY_ID.get(rid)
+        if row is None:
+            raise _unknown(rid, where)
+        if row.weapons is not None and weapon.kind not in row.weapons:
+            kinds = " or ".join(sorted(row.weapons))
+            raise InputError(
+                f"{rid} ({row.text}) needs a {kinds} weapon; attacker.weapon.kind is {weapon.kind}", field=where
+            )
+        if row.near is not None and attack.distance is not None and (attack.distance <= NEAR_FEET) != row.near:
+            side = f"within {NEAR_FEET}" if row.near else f"beyond {NEAR_FEET}"
+            raise InputError(f"{rid} applies {side} feet; attack.distance is {attack.distance} feet", field=where)
+        if row.group == RANGE and derived_range is not None and rid != derived_range:
+            raise InputError(
+                f"{rid} does not fit attack.distance {attack.distance} feet, which is {derived_range}"
+                f" for ranges {bands} (drop the row: the distance gives the band)",
+                field=where,
+            )
+        if row.per == "outnumbered":
+            if outnumbered < 1:
+                raise InputError(
+                    f"flanking needs the target Outnumbered: {tpath}.enemies_engaged is {target.enemies_engaged}"
+                    " (Outnumbered level = enemies engaged with the target minus 1)",
+                    field=where,
+                )
+            add(row, where, row.modifier * outnumbered, f"Outnumbered level {outnumbered}")
+            continue
+        if row.per == "10_feet":
+            continue  # added below, with visibility_0
+        if rid == OFF_HAND_ROW:
+            continue  # the hand rule below decides whether it applies, and its value
+        add(row, where)
+
+    if hand.off_hand and hand.penalty:
+        add(BY_ID[OFF_HAND_ROW], hand.where, hand.penalty, hand.text)
+    if derived_range is not None:
+        add(BY_ID[derived_range], "attack.distance", note=f"{attack.distance} feet")
+
+    darkness = BY_ID["darkness_per_10_feet"]
+    named_darkness = [w for rid, w in _named(attack, target, index) if rid == darkness.id]
+    if named_darkness and "visibility_0" not in ids:
+        raise InputError(
+            "darkness_per_10_feet applies only at 0% Visibility: add visibility_0", field=named_darkness[0]
+        )
+    if named_darkness and attack.distance is None:
+        raise InputError("darkness_per_10_feet needs attack.distance (feet to the target)", field=named_darkness[0])
+    if "visibility_0" in ids and attack.distance is not None:
+        steps = attack.distance // 10
+        add(darkness, named_darkness[0] if named_darkness else "attack.distance", -steps, f"{attack.distance} feet")
+
+    _check_stacking(applied, options.stacking)
+    return tuple(applied)
+
+
+def _check_stacking(applied: list[Applied], stacking: Stacking) -> None:
+    """Within a group (or, with one_per_kind, a kind) one row applies (decisions 5)."""
+    seen: dict[str, Applied] = {}
+    for a in applied:
+        if a.row.companion_of is not None:
+            continue
+        key = a.row.group if stacking == "one_per_group" else f"{a.row.group}/{a.row.kind}"
+        first = seen.get(key)
+        if first is None:
+            seen[key] = a
+            continue
+        if stacking == "one_per_group":
+            hint = "one row per group applies (decisions 5): keep one, or set options.stacking: one_per_kind"
+        else:
+            hint = "they replace each other: keep one"
+        raise InputError(
+            f"{a.row.id} and {first.row.id} ({first.where}) are both in the {a.row.group} group; {hint}",
+            field=a.where,
+        )
+
+
+# -- the whole situation ------------------------------------------------------------------------------
+def flatfooted_ac(target: Target) -> tuple[int, str]:
+    """AC while Flatfooted: Dodge and Deflection (shield) AC are lost, Deflection kept when the shield covers
+    the part targeted; losing them never takes AC above base 10 (sources-and-gaps.md, "AC and Flatfooted")."""
+    lost = target.dodge + (0 if target.shield_covers_part else target.deflection)
+    ac = target.ac + lost
+    if ac > BASE_AC:
+        ac = max(target.ac, BASE_AC)
+    kept = " (the shield covers the part targeted: Deflection kept)" if target.shield_covers_part else ""
+    text = f"AC {target.ac} + Dodge {target.dodge} + Deflection {target.deflection}{kept}"
+    return ac, text
+
+
+def defence_against(types: list[str], defence: dict[str, int]) -> tuple[str, int]:
+    """Defence[Type] (wiki Defence): +1 AC per level against attacks of that type; only the best matching type
+    applies. Returns (type, level), ("", 0) when none matches. It is Circumstantial AC: Flatfooted keeps it."""
+    matches = [(level, kind) for kind, level in defence.items() if kind in types]
+    if not matches:
+        return ("", 0)
+    level, kind = max(matches)
+    return (kind, level)
+
+
+def situation(
+    attacker: Attacker, attack: Attack, target: Target, options: Options, index: int | None = None
+) -> Situation:
+    """The dice-free part of the attack on `target` (index: the target's place, for error fields)."""
+    named = [where for rid, where in _named(attack, target, index) if rid == OFF_HAND_ROW]
+    hand = hand_rule(attacker, attack, named[0] if named else None)
+    rows = circumstances(attacker, attack, target, options, hand, index)
+    enh = enhancement(attacker, attack, options.game)
+    terms: list[Term] = []
+    if attacker.to_hit_bonus:
+        terms.append(Term("to-hit bonuses", attacker.to_hit_bonus, f"{PAGE}, To-Hit Roll"))
+    if enh.to_hit:
+        terms.append(Term("Enhancement", enh.to_hit, f"{PAGE}, Enhancement"))
+    for a in rows:
+        clause = f"{PAGE}, Circumstantial Modifiers: {a.row.group}"
+        if a.row.id == OFF_HAND_ROW:
+            clause = f"{PAGE}, Main-Hand vs Off-Hand"
+        terms.append(Term(a.row.id + (f" ({a.note})" if a.note else ""), a.modifier, clause))
+    effective = attacker.thac0 - sum(t.bonus for t in terms)
+
+    by = [a.row.id for a in rows if a.row.flatfooted]
+    if target.flatfooted:
+        by.insert(0, "the target")
+    flat = bool(by)
+    if flat:
+        ac, ac_text = flatfooted_ac(target)
+    else:
+        ac, ac_text = target.ac, f"AC {target.ac}"
+    defence = defence_against(attacker.weapon.types, target.defence)
+    ac -= defence[1]
+    effect = special_defence_effect(options.game, target.special_defence, enh.special_defence)
+    return Situation(
+        hand=hand,
+        rows=rows,
+        enhancement=enh,
+        terms=tuple(terms),
+        thac0=attacker.thac0,
+        effective_thac0=effective,
+        flatfooted=flat,
+        flatfooted_by=", ".join(by),
+        ac=ac,
+        ac_text=ac_text,
+        defence=defence,
+        special_defence=effect,
+        outnumbered=max(0, target.enemies_engaged - 1),
+    )
+
+
+def natural_needed(effective_thac0: int, ac: int) -> int:
+    """The lowest natural d20 that hits `ac`: 2 at best (a natural 1 always misses), 20 at worst (a natural
+    20 hits inside the 10-point window, and beyond it with halved damage)."""
+    return min(20, max(2, effective_thac0 - ac))

@@ -1,0 +1,95 @@
+"""The commands of issue #2 §5 and their JSON shapes."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tests.conftest import EXAMPLES
+from tohit.cli.app import app
+
+runner = CliRunner()
+CEIL = str(EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml")
+
+
+def invoke(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_systems_lists_each_system_with_a_one_line_description() -> None:
+    data = json.loads(invoke("systems", "--json"))
+    kaiser = next(s for s in data if s["id"] == "kaiser")
+    assert kaiser["title"] == "Kaiser RPG" and "\n" not in kaiser["summary"]
+    assert "kaiser" in invoke("systems")
+
+
+def test_odds_json_gives_exact_fraction_strings_with_floats() -> None:
+    data = json.loads(invoke("odds", CEIL, "--json"))
+    target = data["targets"][0]
+    assert set(target) >= {"name", "result", "damage", "mean_damage", "beyond_depth"}
+    hit = target["result"]["hit"]
+    p = Fraction(hit["fraction"])
+    assert abs(float(p) - hit["float"]) < 1e-12
+    total = sum(Fraction(v["fraction"]) for v in target["result"].values()) + Fraction(
+        target["beyond_depth"]["fraction"]
+    )
+    assert total == 1
+    assert sum(Fraction(v["fraction"]) for v in target["damage"].values()) == 1 - Fraction(
+        target["beyond_depth"]["fraction"]
+    )
+
+
+def test_odds_terminal_shows_table_and_bar_chart() -> None:
+    out = invoke("odds", CEIL)
+    assert "hit" in out and "damage distribution" in out and "█" in out
+
+
+def test_odds_plot_writes_a_png(tmp_path: Path) -> None:
+    png = tmp_path / "damage.png"
+    invoke("odds", CEIL, "--plot", str(png))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_simulate_json_has_confidence_intervals_and_damage_summary() -> None:
+    data = json.loads(invoke("simulate", CEIL, "-n", "20000", "--seed", "3", "--json"))
+    target = data["targets"][0]
+    assert target["n"] == 20000 and data["seed"] == 3
+    hit = target["result"]["hit"]
+    assert hit["ci95"][0] < hit["p"] < hit["ci95"][1]
+    assert set(target["damage"]) >= {"mean", "sd", "percentiles"}
+    assert set(target["damage"]["percentiles"]) == {"5", "25", "50", "75", "95"}
+
+
+def test_simulate_is_repeatable_from_its_seed() -> None:
+    a = invoke("simulate", CEIL, "-n", "5000", "--seed", "9", "--json")
+    assert a == invoke("simulate", CEIL, "-n", "5000", "--seed", "9", "--json")
+
+
+def test_simulate_refuses_an_unknown_method() -> None:
+    result = runner.invoke(app, ["simulate", CEIL, "--method", "magic"])
+    assert result.exit_code == 2
+
+
+def test_schema_is_the_json_schema_of_the_scenario_file() -> None:
+    schema = json.loads(invoke("schema", "kaiser"))
+    assert {"system", "attacker", "attack", "targets"} <= set(schema["properties"])
+
+
+def test_demo_runs_the_bundled_examples() -> None:
+    out = invoke("demo", "-n", "2000")
+    assert "ceil-vs-bandit.yaml" in out and "roll" in out and "odds" in out and "simulate" in out
+
+
+def test_simulate_with_workers_is_repeatable_and_agrees() -> None:
+    """--workers N: processes with streams spawned from the seed; the same seed and worker count, the same result."""
+    args = ("simulate", CEIL, "-n", "40000", "--seed", "4", "--json", "--workers", "2")
+    a, b = json.loads(invoke(*args)), json.loads(invoke(*args))
+    assert a == b
+    hit = a["targets"][0]["result"]["hit"]
+    assert a["targets"][0]["n"] == 40000 and 0.87 < hit["p"] < 0.90
+    assert sum(r["count"] for r in a["targets"][0]["result"].values()) == 40000
