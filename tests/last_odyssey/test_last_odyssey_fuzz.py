@@ -151,3 +151,22 @@ def test_last_odyssey_a_broken_value_gives_one_clear_error(data: dict[str, Any],
         assert "\n" not in str(exc)
         return
     raise AssertionError(f"{path} = {value!r} was accepted")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(valid_scenarios())
+def test_last_odyssey_batch_traced_rolls_equal_single_rolls(data: dict[str, Any]) -> None:
+    """`batch_trace`: each of `roll --times N` (one vectorised resolve) equals a single roll with the same
+    hit die forced, row and trace (every branch's note passes `where=`)."""
+    from tohit.engine.roll import roll_many
+
+    free = {k: v for k, v in data.items() if k != "dice"}
+    batch = roll_many(load(free), 12, seed=5)
+    for result in batch:
+        faces = result.targets[0].faces["hit"]
+        single = roll(load({**free, "dice": {"hit": faces}}) if faces else load(free), 0)
+        for mine, theirs in zip(result.targets, single.targets, strict=True):
+            assert mine.row == theirs.row
+            assert [(s.text, s.clause, s.value) for s in mine.steps] == [
+                (s.text, s.clause, s.value) for s in theirs.steps
+            ]

@@ -1,0 +1,84 @@
+"""Last Odyssey traces: what a game master reads, word for word, for the bundled examples and a few cases.
+
+Every applied rule leaves one step citing its clause (system brief, "The contract").
+"""
+
+from __future__ import annotations
+
+from tests.conftest import EXAMPLES
+from tests.last_odyssey.helpers import rolled, scenario
+from tohit.engine.roll import roll
+from tohit.engine.scenario import load
+
+PAGE = "last-odyssey: Attacking and Defending"
+
+
+def _lines(path: str, target: str) -> list[tuple[str, str]]:
+    return [(s.text, s.clause) for s in roll(load(EXAMPLES / "last-odyssey" / path), 1).target(target).steps]
+
+
+def test_last_odyssey_trace_of_the_page_example() -> None:
+    """General Notes' example, second enemy: one step per rule, each citing its clause."""
+    assert _lines("cleave-two-enemies.yaml", "Second enemy") == [
+        ("hit die: d10 (5), one roll for every target of the ability", f"{PAGE}, introduction"),
+        ("accuracy value: hit die 5 - Physical Accuracy 3 = 2", f"{PAGE}, Physical Attacks"),
+        ("2 + Evasion 2 = 4: 7 or below, a hit", f"{PAGE}, Physical Attacks"),
+        (
+            "base damage: Physical Attack 2 - Physical Defense 3 + hit die 5 = 4",
+            f"{PAGE}, Physical Attacks; {PAGE}, General Notes (minimum base damage 1)",
+        ),
+        ("x2 (physical attack on a target without a Shell)", f"{PAGE}, General Notes"),
+        ("x1 (colorless)", "Elemental-Types.md"),
+        (
+            "final damage: 4 x 2 = 8, rounded to nearest, halves up: 8",
+            f"{PAGE}, General Notes (decisions.md last-odyssey 3)",
+        ),
+    ]
+    assert [text for text, _ in _lines("cleave-two-enemies.yaml", "First enemy")][-1] == (
+        "2 + Evasion 6 = 8: above 7, a miss"
+    )
+
+
+def test_last_odyssey_trace_of_a_shell_breaking() -> None:
+    """Shells.md: the overflow step says what the break does to HP."""
+    assert _lines("fire-spell-on-cop.yaml", "Cop")[-1] == (
+        "Shell 5 absorbs 5 and breaks: overflow 14 - 5 = 9, less than the remaining 10 HP: no HP lost",
+        "Shells.md (overflow damage); decisions.md last-odyssey 5",
+    )
+
+
+def test_last_odyssey_trace_of_a_shell_holding() -> None:
+    """Shells.md: damage below the Shell's points is absorbed, and no HP is lost."""
+    steps = [s.text for s in rolled(scenario({"shell": 9, "hp": 10, "evasion": 0}, die=3)).targets[0].steps]
+    assert steps[-1] == "Shell 9 absorbs all 5: 4 Shell left, no HP lost"
+    assert not any("breaks" in s for s in steps)
+
+
+def test_last_odyssey_trace_of_a_knock_out() -> None:
+    """Knock out: declared before the roll, the damage as if the die showed 1, incapacitated not killed."""
+    texts = [text for text, _ in _lines("knock-out.yaml", "Cop")]
+    assert texts[3:] == [
+        "knock-out declared before the roll: the hit used the real roll, the damage counts the die as 1",
+        "base damage: Physical Attack 5 - Physical Defense 2 + 1 (knock-out) = 4",
+        "x2 (physical attack on a target without a Shell)",
+        "x1 (colorless)",
+        "final damage: 4 x 2 = 8, rounded to nearest, halves up: 8",
+        "HP 3 - 3 = 0: at 0 HP the target is downed",
+        "Cop was knocked out: temporarily incapacitated instead of killed",
+    ]
+
+
+def test_last_odyssey_trace_of_statuses_and_the_tracker() -> None:
+    """Blinded (Statuses.md) and the Bonus Tracker each leave a step citing their page."""
+    data = scenario(
+        {"evasion": 5, "statuses": ["petrified"]},
+        attacker={"physical_accuracy": 7, "statuses": ["blinded"], "buffs": {"physical_accuracy": 1}},
+        die=4,
+    )
+    steps = [(s.text, s.clause) for s in rolled(data).targets[0].steps]
+    assert (
+        "Physical Accuracy 7, Blinded: half rounded down 3, Bonus Tracker +1 = 4",
+        f"{PAGE}, Physical Attacks; Statuses.md (Blinded); Buffs-and-Debuffs.md",
+    ) in steps
+    assert ("Evasion 5, Petrified: half rounded down 2", f"{PAGE}, Physical Attacks; Statuses.md (Petrified)") in steps
+    assert ("0 + Evasion 2 = 2: 7 or below, a hit", f"{PAGE}, Physical Attacks") in steps
