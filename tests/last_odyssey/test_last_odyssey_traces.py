@@ -41,10 +41,18 @@ def test_last_odyssey_trace_of_the_page_example() -> None:
 
 def test_last_odyssey_trace_of_a_shell_breaking() -> None:
     """Shells.md: the overflow step says what the break does to HP."""
-    assert _lines("fire-spell-on-cop.yaml", "Cop")[-1] == (
-        "Shell 5 absorbs 5 and breaks: overflow 14 - 5 = 9, less than the remaining 10 HP: no HP lost",
-        "Shells.md (overflow damage); decisions.md last-odyssey 5",
-    )
+    lines = _lines("fire-spell-on-cop.yaml", "Cop")
+    assert [line for line in lines if line[0].startswith("Shell")] == [
+        (
+            "Shell 5 absorbs 5 and breaks: overflow 14 - 5 = 9, less than the remaining 10 HP: no HP lost",
+            "Shells.md (overflow damage); decisions.md last-odyssey 5",
+        )
+    ]
+    downs = rolled(scenario({"shell": 5, "hp": 10, "evasion": 0}, attacker={"physical_attack": 20}, die=3))
+    assert [s.text for s in downs.targets[0].steps if s.name in ("shell", "hp")] == [
+        "Shell 5 absorbs 5 and breaks: overflow 23 - 5 = 18, at least the remaining 10 HP: the target is downed",
+        "HP 10 - 10 = 0: at 0 HP the target is downed",
+    ]
 
 
 def test_last_odyssey_trace_of_a_shell_holding() -> None:

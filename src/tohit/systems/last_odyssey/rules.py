@@ -88,6 +88,8 @@ class LastOdyssey(System[Attacker, Attack, Target, Options]):
     attack_model = Attack
     target_model = Target
     options_model = Options
+    #: Every conditional note passes `where=`: `roll --times N` traces N attacks in one call.
+    batch_trace = True
     fields = (
         Field("result", "label", "hit (the ability lands on this target) or miss.", ("hit", "miss")),
         Field("damage", "int", "Final damage: base damage x every relevant modifier, rounded (0 on a miss)."),
@@ -242,19 +244,24 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
             av=accuracy_value,
         )
         _note_stat(steps, "evasion", evasion, section)
-        verdict = "7 or below, a hit" if bool(in_range[0]) else "above 7, a miss"
-        clause = section
-        if not bool(in_range[0]) and bool(natural_one[0]):
-            verdict = "above 7, but a natural 1 still hits"
-            clause = f"{NOTES} (decisions.md last-odyssey 2)"
+        compare = "{av} + Evasion {eva} = {hv}: "
+        values = {"av": accuracy_value, "eva": evasion.value, "hv": hit_value}
+        steps.note("compare", compare + "7 or below, a hit", clause=section, value="hit", where=in_range, **values)
         steps.note(
             "compare",
-            "{av} + Evasion {eva} = {hv}: " + verdict,
-            clause=clause,
-            value="hit" if bool(rolled_hit[0]) else "miss",
-            av=accuracy_value,
-            eva=evasion.value,
-            hv=hit_value,
+            compare + "above 7, but a natural 1 still hits",
+            clause=f"{NOTES} (decisions.md last-odyssey 2)",
+            value="hit",
+            where=~in_range & natural_one,
+            **values,
+        )
+        steps.note(
+            "compare",
+            compare + "above 7, a miss",
+            clause=section,
+            value="miss",
+            where=~in_range & ~natural_one,
+            **values,
         )
     hit = _lean_in(target, rolled_hit, steps)
     blocked = "paralyzed" if kind == "physical" else "silenced"
@@ -286,45 +293,55 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
     out.set("status_applied", _constant(out.n, NULL_CODE))
     out.set("tracker", _constant(out.n, NULL_INT))
     if steps.when(hit):
-        _note_stat(steps, "attack_stat", attack_stat, section)
-        _note_stat(steps, "defense", defense, section)
+        _note_stat(steps, "attack_stat", attack_stat, section, where=hit)
+        _note_stat(steps, "defense", defense, section, where=hit)
         if attack.knock_out:
             steps.note(
                 "knock_out",
                 "knock-out declared before the roll: the hit used the real roll, the damage counts the die as 1",
                 clause=f"{KNOCK_OUT} (decisions.md last-odyssey 6)",
                 value=1,
+                where=hit,
             )
-        first_raw = int(np.asarray(raw).reshape(-1)[0])
-        floor = "" if first_raw >= 1 else f" = {first_raw}, at least 1,"
+        text = "base damage: {atk_name} {atk} - {dfn_name} {dfn} + " + (
+            "{die} (knock-out)" if attack.knock_out else "hit die {die}"
+        )
+        values = {
+            "atk_name": NAMES[attack_stat.stat],
+            "atk": attack_stat.value,
+            "dfn_name": NAMES[defense.stat],
+            "dfn": defense.value,
+            "die": damage_die,
+            "base": base,
+            "raw": raw,
+        }
+        clause = f"{section}; {NOTES} (minimum base damage 1)"
+        floored = np.asarray(raw) < 1
+        steps.note("base_damage", text + " = {base}", clause=clause, value=base, where=hit & ~floored, **values)
         steps.note(
             "base_damage",
-            "base damage: {atk_name} {atk} - {dfn_name} {dfn} + "
-            + ("{die} (knock-out)" if attack.knock_out else "hit die {die}")
-            + floor
-            + " = {base}",
-            clause=f"{section}; {NOTES} (minimum base damage 1)",
+            text + " = {raw}, at least 1, = {base}",
+            clause=clause,
             value=base,
-            atk_name=NAMES[attack_stat.stat],
-            atk=attack_stat.value,
-            dfn_name=NAMES[defense.stat],
-            dfn=defense.value,
-            die=damage_die,
-            base=base,
+            where=hit & floored,
+            **values,
         )
         factors = damage_factors(attack, target)
         assert product(factors) == multiplier
         for f in factors:
-            steps.note("modifier", f.text(), clause=f.clause, value=multiplier_text(f.value))
+            steps.note("modifier", f.text(), clause=f.clause, value=multiplier_text(f.value), where=hit)
         how = "to nearest, halves up" if options.rounding == "nearest" else "down (option rounding: down)"
+        exact = np.empty(len(base), dtype=object)
+        exact[:] = [multiplier_text(b * multiplier) for b in base.tolist()]
         steps.note(
             "final_damage",
             "final damage: {base} x {m} = {exact}, rounded " + how + ": {final}",
             clause=f"{NOTES} (decisions.md last-odyssey 3)",
             value=final,
+            where=hit,
             base=base,
             m=multiplier_text(multiplier),
-            exact=multiplier_text(int(base[0]) * multiplier),
+            exact=exact if len(base) > 1 else exact[0],
             final=final,
         )
     _apply_to_hp(scenario, target, damage, out, steps)
@@ -354,32 +371,26 @@ def _status(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
             av=accuracy_value,
         )
         _note_stat(steps, "resistance", resistance, STATUS_SECTION)
+    compare = "{av} + Resistance {res} = {hv}: "
+    values = {"av": accuracy_value, "res": resistance.value, "hv": hit_value}
+    clause = f"{STATUS_SECTION}; Statuses.md (elemental multiplier)"
+    element_text = f"element x{multiplier_text(element.value)} ({element.why})"
     if threshold is None:
         rolled_hit = np.zeros(len(die), dtype=bool)
-        verdict = f"element x{multiplier_text(element.value)} ({element.why}): immune to {status}"
+        steps.note("compare", compare + f"{element_text}: immune to {status}", clause=clause, value="miss", **values)
     elif threshold == "always":
         rolled_hit = np.ones(len(die), dtype=bool)
-        verdict = f"element x{multiplier_text(element.value)} ({element.why}): cannot evade {status}"
+        steps.note("compare", compare + f"{element_text}: cannot evade {status}", clause=clause, value="hit", **values)
     else:
         rolled_hit = hit_value <= threshold
         if steps.enabled:
             where = "" if element.value == 1 else f" (element x{multiplier_text(element.value)}, {element.why})"
-            landed = bool(rolled_hit[0])
-            verdict = (
-                f"{threshold} or below{where}, {status} inflicted" if landed else f"above {threshold}{where}, a miss"
-            )
-            if not landed and 1 - accuracy.value + resistance.value > threshold:
-                verdict += " (out of reach: a status ability cannot land, not even on a 1)"
-    if steps.enabled:
-        steps.note(
-            "compare",
-            "{av} + Resistance {res} = {hv}: " + verdict,
-            clause=f"{STATUS_SECTION}; Statuses.md (elemental multiplier)",
-            value="hit" if bool(rolled_hit[0]) else "miss",
-            av=accuracy_value,
-            res=resistance.value,
-            hv=hit_value,
-        )
+            missed = f"above {threshold}{where}, a miss"
+            if 1 - accuracy.value + resistance.value > threshold:
+                missed += " (out of reach: a status ability cannot land, not even on a 1)"
+            landed = f"{threshold} or below{where}, {status} inflicted"
+            steps.note("compare", compare + landed, clause=clause, value="hit", where=rolled_hit, **values)
+            steps.note("compare", compare + missed, clause=clause, value="miss", where=~rolled_hit, **values)
     hit = rolled_hit if threshold is None else _lean_in(target, rolled_hit, steps)
     if threshold is None and target.lean_in:
         steps.note(
@@ -456,11 +467,11 @@ def _small_constant(n: int, value: int) -> IntArray:
 # -- shared steps ----------------------------------------------------------------------------------------
 
 
-def _note_stat(steps: Steps, name: str, stat: StatValue, clause: str) -> None:
+def _note_stat(steps: Steps, name: str, stat: StatValue, clause: str, where: BoolArray | None = None) -> None:
     """Note a statistic only when a status or the Bonus Tracker changed it (else the comparison shows it)."""
     if steps.enabled and stat.clauses:
         extra = "; ".join(stat.clauses)
-        steps.note(name, stat.text, clause=f"{clause}; {extra}" if extra else clause, value=stat.value)
+        steps.note(name, stat.text, clause=f"{clause}; {extra}", value=stat.value, where=where)
 
 
 def _lean_in(target: Target, rolled_hit: BoolArray, steps: Steps) -> BoolArray:
@@ -528,6 +539,7 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
                     "the target's Shell is active but its points are not given: the HP lost is unknown",
                     clause="Shells.md",
                     value=None,
+                    where=unknown,
                 )
         else:
             hp_lost = np.minimum(damage, hp)
@@ -543,27 +555,35 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
     out.set("downed", downed)
     out.set("incapacitated", downed if scenario.attack.knock_out else _constant(out.n, 0))
     if steps.enabled and steps.when(np.asarray(hp_lost) > 0):
-        left = hp - np.asarray(hp_lost)
-        if bool(damage[0] > hp) and points is None:
-            text = "HP {hp} - {damage}: HP never goes below 0, so {left}: at 0 HP the target is downed"
-        else:
-            text = "HP {hp} - {lost} = {left}" + (": at 0 HP the target is downed" if bool(downed[0]) else "")
+        lost = np.broadcast_to(np.asarray(hp_lost), damage.shape)
+        left = hp - lost
+        values = {"hp": hp, "lost": lost, "damage": damage, "left": left}
+        clause = "Attributes-and-Statistics.md (HP never below 0); Death-and-Injury.md (downed)"
+        capped = (damage > hp) if points is None else np.zeros(damage.shape, dtype=bool)
         steps.note(
             "hp",
-            text,
-            clause="Attributes-and-Statistics.md (HP never below 0); Death-and-Injury.md (downed)",
+            "HP {hp} - {damage}: HP never goes below 0, so {left}: at 0 HP the target is downed",
+            clause=clause,
             value=left,
-            hp=hp,
-            lost=hp_lost,
-            damage=damage,
-            left=left,
+            where=(lost > 0) & capped,
+            **values,
         )
-        if scenario.attack.knock_out and steps.when(downed):
+        steps.note(
+            "hp",
+            "HP {hp} - {lost} = {left}: at 0 HP the target is downed",
+            clause=clause,
+            value=left,
+            where=(lost > 0) & ~capped & downed,
+            **values,
+        )
+        steps.note("hp", "HP {hp} - {lost} = {left}", clause=clause, value=left, where=(lost > 0) & ~downed, **values)
+        if scenario.attack.knock_out:
             steps.note(
                 "incapacitated",
                 f"{target.name} was knocked out: temporarily incapacitated instead of killed",
                 clause=f"{KNOCK_OUT} (decisions.md last-odyssey 6)",
                 value=True,
+                where=downed,
             )
 
 
@@ -576,26 +596,36 @@ def _note_shell(
     damage: IntArray,
     hp: int | None,
 ) -> None:
-    if bool(broken[0]):
-        text = "Shell {points} absorbs {absorbed} and breaks: overflow {damage} - {absorbed} = {overflow}"
-        if hp is not None:
-            text += (
-                f", at least the remaining {hp} HP: the target is downed"
-                if bool(overflow[0] >= hp)
-                else f", less than the remaining {hp} HP: no HP lost"
-            )
-        clause = "Shells.md (overflow damage); decisions.md last-odyssey 5"
-    else:
-        text = "Shell {points} absorbs all {damage}: {left} Shell left, no HP lost"
-        clause = "Shells.md"
+    """The Shell's part of a damaging hit, for each attack (Shells.md; decisions.md last-odyssey 5)."""
+    values = {"points": points, "absorbed": absorbed, "damage": damage, "overflow": overflow, "left": points - absorbed}
+    hit = damage > 0
     steps.note(
         "shell",
-        text,
+        "Shell {points} absorbs all {damage}: {left} Shell left, no HP lost",
+        clause="Shells.md",
+        value=absorbed,
+        where=hit & ~broken,
+        **values,
+    )
+    breaks = "Shell {points} absorbs {absorbed} and breaks: overflow {damage} - {absorbed} = {overflow}"
+    clause = "Shells.md (overflow damage); decisions.md last-odyssey 5"
+    if hp is None:
+        steps.note("shell", breaks, clause=clause, value=absorbed, where=hit & broken, **values)
+        return
+    downs = overflow >= hp
+    steps.note(
+        "shell",
+        breaks + f", at least the remaining {hp} HP: the target is downed",
         clause=clause,
         value=absorbed,
-        points=points,
-        absorbed=absorbed,
-        damage=damage,
-        overflow=overflow,
-        left=points - absorbed,
+        where=hit & broken & downs,
+        **values,
+    )
+    steps.note(
+        "shell",
+        breaks + f", less than the remaining {hp} HP: no HP lost",
+        clause=clause,
+        value=absorbed,
+        where=hit & broken & ~downs,
+        **values,
     )
