@@ -90,3 +90,89 @@ def test_last_odyssey_trace_of_statuses_and_the_tracker() -> None:
     ) in steps
     assert ("Evasion 5, Petrified: half rounded down 2", f"{PAGE}, Physical Attacks; Statuses.md (Petrified)") in steps
     assert ("0 + Evasion 2 = 2: 7 or below, a hit", f"{PAGE}, Physical Attacks") in steps
+
+
+HIT_DIE_1 = "hit die: d10 (1), one roll for every target of the ability"
+DAMAGE_3 = [
+    "base damage: Physical Attack 2 - Physical Defense 0 + hit die 1 = 3",
+    "x2 (physical attack on a target without a Shell)",
+    "x1 (colorless)",
+    "final damage: 3 x 2 = 6, rounded to nearest, halves up: 6",
+]
+DAMAGE_8 = [
+    "base damage: Physical Attack 2 - Physical Defense 0 + hit die 6 = 8",
+    "x2 (physical attack on a target without a Shell)",
+    "x1 (colorless)",
+    "final damage: 8 x 2 = 16, rounded to nearest, halves up: 16",
+]
+HIT_DIE_6 = [
+    "hit die: d10 (6), one roll for every target of the ability",
+    "accuracy value: hit die 6 - Physical Accuracy 3 = 3",
+]
+CONFUSED = {"kind": "status", "type": "ranged", "status": "confused"}
+CASES = {
+    "a miss": (
+        scenario({"evasion": 6, "hp": 5}, die=5),
+        [
+            "hit die: d10 (5), one roll for every target of the ability",
+            "accuracy value: hit die 5 - Physical Accuracy 3 = 2",
+            "2 + Evasion 6 = 8: above 7, a miss",
+        ],
+    ),
+    "a natural 1 out of reach": (
+        scenario({"evasion": 12, "hp": 5}, die=1),
+        [
+            HIT_DIE_1,
+            "accuracy value: hit die 1 - Physical Accuracy 3 = -2",
+            "-2 + Evasion 12 = 10: above 7, but a natural 1 still hits",
+            *DAMAGE_3,
+            "HP 5 - 6: HP never goes below 0, so 0: at 0 HP the target is downed",
+        ],
+    ),
+    "a 1 in reach": (
+        scenario({"evasion": 0, "hp": 50}, die=1),
+        [
+            HIT_DIE_1,
+            "accuracy value: hit die 1 - Physical Accuracy 3 = -2",
+            "-2 + Evasion 0 = -2: 7 or below, a hit",
+            *DAMAGE_3,
+            "HP 50 - 6 = 44",
+        ],
+    ),
+    "more damage than HP": (
+        scenario({"evasion": 0, "hp": 5}, die=6),
+        [
+            *HIT_DIE_6,
+            "3 + Evasion 0 = 3: 7 or below, a hit",
+            *DAMAGE_8,
+            "HP 5 - 16: HP never goes below 0, so 0: at 0 HP the target is downed",
+        ],
+    ),
+    "exactly the HP": (
+        scenario({"evasion": 0, "hp": 16}, die=6),
+        [*HIT_DIE_6, "3 + Evasion 0 = 3: 7 or below, a hit", *DAMAGE_8, "HP 16 - 16 = 0: at 0 HP the target is downed"],
+    ),
+    "a status out of reach": (
+        scenario({"resistance": 9}, attack=CONFUSED, die=1),
+        [
+            HIT_DIE_1,
+            "accuracy value: hit die 1 - Status Accuracy 3 = -2",
+            "-2 + Resistance 9 = 7: above 5, a miss (out of reach: a status ability cannot land, not even on a 1)",
+        ],
+    ),
+    "an immune target leaning in": (
+        scenario({"resistance": 0, "lean_in": True, "element_multiplier": 0.25}, attack=CONFUSED, die=1),
+        [
+            HIT_DIE_1,
+            "accuracy value: hit die 1 - Status Accuracy 3 = -2",
+            "-2 + Resistance 0 = -2: element x0.25 (element multiplier): immune to confused",
+            "T0 leans in, but is immune to confused",
+        ],
+    ),
+}
+
+
+def test_last_odyssey_traces_word_for_word() -> None:
+    """One step per rule applied, and only those: a miss, natural 1s, HP at and below 0, statuses."""
+    for name, (data, expected) in CASES.items():
+        assert [s.text for s in rolled(data).targets[0].steps] == expected, name
