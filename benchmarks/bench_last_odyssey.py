@@ -10,7 +10,9 @@
 - Simulation: attacks per second of `simulate` (table sampler) against numpy drawing the dice those attacks
   need: one d10 per attack (`rng.integers(1, 11, dtype=np.uint8)`), for one target and for the Multi
   attack on 5 targets (one hit die serves every target).
-- Traced roll: `roll` of the 5-target attack with its trace, against `d20.roll("2d6+5")` and `str()`.
+- Traced roll: `roll` of the 5-target attack (and of one target) with its trace, one at a time and as
+  `roll --times 1000` (`roll_many`: one vectorised `resolve` per target), against `d20.roll("2d6+5")` and
+  `str()`.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import numpy as np
 
 from benchmarks.common import Row, micros, per_second
 from tohit.engine.odds import odds
-from tohit.engine.roll import roll
+from tohit.engine.roll import roll, roll_many
 from tohit.engine.scenario import Loaded, from_dict
 from tohit.engine.simulate import simulate
 
@@ -243,17 +245,24 @@ def run(quick: bool) -> list[Row]:
         )
     )
 
-    # Traced roll.
+    # Traced rolls: one at a time, and `roll --times 1000` (one vectorised resolve per target).
+    batch = 200 if quick else 1000
     times = _interleaved(
         {
             "multi": lambda: roll(multi, 1),
             "single": lambda: roll(single, 1),
+            "batch": lambda: roll_many(multi, batch, 1),
             "d20": lambda: str(d20.roll("2d6+5")),
         },
         rounds=rounds,
         number=number,
     )
-    for key, label in (("multi", "Multi on 5 targets"), ("single", "1 target")):
+    times["batch"] /= batch
+    for key, label in (
+        ("multi", "Multi on 5 targets"),
+        ("single", "1 target"),
+        ("batch", f"Multi on 5 targets, --times {batch}"),
+    ):
         rows.append(
             Row(
                 GROUP,
