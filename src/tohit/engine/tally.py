@@ -13,18 +13,20 @@ import numpy.typing as npt
 from tohit.core.outcome import NULL_INT, Field, Outcome
 
 #: Up to this many rows, a plain dict is faster than any numpy grouping.
-SMALL = 256
+SMALL = 24
+#: float64 sums of whole numbers are exact below this.
+EXACT_FLOAT = 1 << 53
 SLICE_BITS = 21
 SLICE_MASK = (1 << SLICE_BITS) - 1
 
 
 def group_sum(values: npt.NDArray[np.int64], weights: npt.NDArray[Any]) -> dict[int, int]:
-    """Sum of `weights` per distinct value of `values`, exactly (int64 or Python ints).
+    """Sum of `weights` per distinct value of `values`, exactly (int64 or Python ints), in value order.
 
-    int64 weights must sum below 2^62, as a joint table's do (larger totals are kept as Python ints).
-
-    Small value ranges with int64 weights use `bincount` on 21-bit slices of the weights: each slice sum
-    stays below 2^53, so the float64 sums are exact, and the slices recombine as integers.
+    int64 weights must be positive and sum below 2^62, as a joint table's do (larger totals are kept as
+    Python ints). Small value ranges use `bincount`: when the weights sum below 2^53 its float64 sums are
+    exact as they are; otherwise it runs on 21-bit slices of the weights (each slice sum stays below
+    2^53) and the slices recombine as integers.
     """
     if len(values) == 0:
         return {}
@@ -33,27 +35,26 @@ def group_sum(values: npt.NDArray[np.int64], weights: npt.NDArray[Any]) -> dict[
         for v, w in zip(values.tolist(), weights.tolist(), strict=True):
             small[v] = small.get(v, 0) + w
         return dict(sorted(small.items()))
-    if weights.dtype == np.int64 and len(values) < 1 << 30:
+    if weights.dtype == np.int64:
         null = values == NULL_INT
-        present = values[~null] if null.any() else values
-        if present.size:
-            low, high = int(present.min()), int(present.max())
-            if high - low <= 4 * len(values) + 1024:
-                out: dict[int, int] = {}
-                if null.any():
-                    out[NULL_INT] = int(weights[null].sum())
-                    w = weights[~null]
-                else:
-                    w = weights
-                index = present - low
+        has_null = bool(null.any())
+        present, w = (values[~null], weights[~null]) if has_null else (values, weights)
+        out: dict[int, int] = {NULL_INT: int(weights[null].sum())} if has_null else {}
+        if not present.size:
+            return out
+        low, high = int(present.min()), int(present.max())
+        if high - low <= 4 * len(values) + 1024:
+            index = present - low
+            if int(w.sum()) < EXACT_FLOAT:
+                sums = np.bincount(index, weights=w.astype(np.float64)).astype(np.int64)
+            else:
                 sums = np.zeros(high - low + 1, dtype=np.int64)
                 for shift in (0, SLICE_BITS, 2 * SLICE_BITS):
                     part = ((w >> shift) & SLICE_MASK).astype(np.float64)
                     sums += np.bincount(index, weights=part, minlength=len(sums)).astype(np.int64) << shift
-                counts = np.bincount(index, minlength=len(sums))
-                for i in np.flatnonzero(counts):
-                    out[low + int(i)] = int(sums[i])
-                return dict(sorted(out.items()))
+            seen = np.flatnonzero(sums)
+            out.update(zip((seen + low).tolist(), sums[seen].tolist(), strict=True))
+            return dict(sorted(out.items()))
     order = np.argsort(values, kind="stable")
     ordered = values[order]
     starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
