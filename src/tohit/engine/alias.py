@@ -49,6 +49,23 @@ class Alias:
         # Where the column gives way to its alias, the index moves by `delta` (int32 keeps the gathers small).
         self.delta = (np.asarray(alias, dtype=np.int64) - np.arange(k, dtype=np.int64)).astype(np.int32)
 
+    def counts(self, rng: np.random.Generator, n: int) -> npt.NDArray[np.int64]:
+        """How many of n independent draws pick each index (the same law as `sample`, without the draws).
+
+        With the atom table, the atoms of one index are contiguous, so the per-atom counts are summed per
+        index exactly in integers: no per-draw lookup.
+        """
+        if self.atoms is None:
+            return np.bincount(self.sample(rng, n), minlength=self.k).astype(np.int64)
+        draws = rng.integers(0, self.total, size=n, dtype=np.uint16 if self.total <= 1 << 16 else np.uint32)
+        per_atom = np.bincount(draws, minlength=self.total).astype(np.int64)
+        if self.total == self.k:  # one atom per index (a fair die): the counts are the answer
+            return per_atom
+        present = np.flatnonzero(np.bincount(self.atoms, minlength=self.k))
+        out = np.zeros(self.k, dtype=np.int64)
+        out[present] = np.add.reduceat(per_atom, np.searchsorted(self.atoms, present, side="left"))
+        return out
+
     def sample(self, rng: np.random.Generator, n: int) -> npt.NDArray[np.int32]:
         """n independent indices with probability weight / total each."""
         if self.atoms is not None:

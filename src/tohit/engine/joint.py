@@ -42,6 +42,8 @@ class JointTable:
     finite: npt.NDArray[np.bool_]
     outcome: Outcome  # on the finite rows, in order
     depth: int
+    #: Role columns on the finite rows (what `resolve` was fed), kept for tables built from this one.
+    finite_columns: dict[str, Columns] | None = None
 
     @property
     def remainder(self) -> int:
@@ -73,10 +75,40 @@ def held(support: Support) -> Support:
     return Support(columns, np.asarray([support.total], dtype=np.int64), support.total)
 
 
-def build(system: AnySystem, scenario: AnyScenario, target: Any, depth: int | None = None) -> JointTable:
-    """The joint table of `target`'s roles at `depth` (the system's default when None)."""
+def build(
+    system: AnySystem,
+    scenario: AnyScenario,
+    target: Any,
+    depth: int | None = None,
+    *,
+    template: JointTable | None = None,
+) -> JointTable:
+    """The joint table of `target`'s roles at `depth` (the system's default when None).
+
+    `template`: a table built for another target of the same attack; when its roles have the very same
+    supports (dice shared by every target, e.g. one hit die), its rows are reused and only `resolve` runs.
+    """
     depth = system.depth(scenario) if depth is None else depth
     roles = system.roles(scenario, target)
+    if template is not None and not system.detail_roles and template.depth == depth:
+        supports = {name: role.support(depth) for name, role in roles.items()}
+        if list(template.supports) == list(supports) and all(
+            template.supports[name] is sup for name, sup in supports.items()
+        ):
+            columns = template.finite_columns or template.columns(np.flatnonzero(template.finite))
+            table = JointTable(
+                roles,
+                supports,
+                template.index,
+                template.weights,
+                template.total,
+                template.finite,
+                Outcome(0),
+                depth,
+                columns,
+            )
+            table.outcome = system.resolve(scenario, target, Dice(columns), Silent())
+            return table
     supports = {
         name: held(role.support(depth)) if name in system.detail_roles else role.support(depth)
         for name, role in roles.items()
@@ -102,6 +134,6 @@ def build(system: AnySystem, scenario: AnyScenario, target: Any, depth: int | No
         finite &= index[name] < sup.size
     table = JointTable(roles, supports, index, weights, total, finite, Outcome(0), depth)
     finite_rows = np.flatnonzero(finite)
-    dice = Dice(table.columns(finite_rows))
-    table.outcome = system.resolve(scenario, target, dice, Silent())
+    table.finite_columns = table.columns(finite_rows)
+    table.outcome = system.resolve(scenario, target, Dice(table.finite_columns), Silent())
     return table

@@ -14,7 +14,7 @@ from typing import Any
 from tohit.core.outcome import Outcome
 from tohit.engine import joint
 from tohit.engine.scenario import Loaded
-from tohit.engine.tally import Histogram, histograms
+from tohit.engine.tally import Histogram, odds_histograms
 
 
 def prob_json(p: Fraction) -> dict[str, Any]:
@@ -95,15 +95,24 @@ class OddsResult:
 
 
 def target_odds(loaded: Loaded, target: Any, depth: int | None = None) -> TargetOdds:
-    table = joint.build(loaded.system, loaded.scenario, target, depth)
+    return _from_table(loaded, target, joint.build(loaded.system, loaded.scenario, target, depth))
+
+
+def _from_table(loaded: Loaded, target: Any, table: joint.JointTable) -> TargetOdds:
     weights = table.weights[table.finite]
-    hists = histograms(loaded.system.fields, table.outcome, weights)
+    hists = odds_histograms(loaded.system.fields, table.outcome, weights)
+    remainder = table.total - int(weights.sum())  # = table.remainder, without indexing the rows again
     extra = loaded.system.target_json(loaded.scenario, target)
-    return TargetOdds(target.name, table.total, table.remainder, table.depth, hists, table.outcome, extra)
+    return TargetOdds(target.name, table.total, remainder, table.depth, hists, table.outcome, extra)
 
 
 def odds(loaded: Loaded, depth: int | None = None) -> OddsResult:
-    """Exact odds of every outcome field, per target."""
+    """Exact odds of every outcome field, per target (dice shared by every target are tabled once)."""
     used = loaded.system.depth(loaded.scenario) if depth is None else depth
-    targets = [target_odds(loaded, t, used) for t in loaded.scenario.targets]
+    targets = []
+    template: joint.JointTable | None = None
+    for t in loaded.scenario.targets:
+        table = joint.build(loaded.system, loaded.scenario, t, used, template=template)
+        template = template or table
+        targets.append(_from_table(loaded, t, table))
     return OddsResult(loaded.system.id, used, targets, loaded.system.scenario_json(loaded.scenario))

@@ -7,6 +7,8 @@ Two samplers share the rules:
   they come. Counting per support point keeps memory flat however large N is.
 - "direct": every role samples its dice and `resolve` runs on each batch of attacks.
 Both are exact samplers of the same distribution; the tests check them against the exact odds.
+When every role of every target is rolled once for the whole attack (scope "attack"), the table sampler
+draws once per attack for all the targets, as the dice are rolled at the table.
 """
 
 from __future__ import annotations
@@ -131,11 +133,15 @@ def simulate_target(
         sampler = Alias([int(w) for w in table.weights])
         counts = np.zeros(len(table.weights), dtype=np.int64)
         done = 0
+        all_finite = bool(table.finite.all())
         while done < n:
             m = min(CHUNK, n - done)
-            for start in range(0, m, TABLE_STEP):
-                step = min(TABLE_STEP, m - start)
-                counts += np.bincount(sampler.sample(rng, step), minlength=len(counts))
+            if all_finite:  # nothing beyond the depth: only the counts per support point are needed
+                counts += sampler.counts(rng, m)
+            else:
+                for start in range(0, m, TABLE_STEP):
+                    step = min(TABLE_STEP, m - start)
+                    counts += np.bincount(sampler.sample(rng, step), minlength=len(counts))
             done += m
             if progress:
                 progress(m)
@@ -185,7 +191,8 @@ def simulate(
     targets_in = loaded.scenario.targets
     if workers <= 1:
         rng = np.random.default_rng(seed)
-        targets = [simulate_target(loaded, t, n, rng, method=method, progress=progress) for t in targets_in]
+        shared = _simulate_shared(loaded, n, rng, progress) if method == "table" else None
+        targets = shared or [simulate_target(loaded, t, n, rng, method=method, progress=progress) for t in targets_in]
         return SimResult(loaded.system.id, n, seed, method, targets, loaded.system.scenario_json(loaded.scenario))
     shares = _shares(n, workers * TASKS_PER_WORKER)
     streams = np.random.SeedSequence(seed).spawn(len(shares))
@@ -214,6 +221,41 @@ def simulate(
         stub.labels = lab
         targets.append(TargetSim(t.name, n, hists, stub, loaded.system.target_json(loaded.scenario, t)))
     return SimResult(loaded.system.id, n, seed, method, targets, loaded.system.scenario_json(loaded.scenario))
+
+
+def _simulate_shared(
+    loaded: Loaded, n: int, rng: np.random.Generator, progress: Progress | None
+) -> list[TargetSim] | None:
+    """Several targets whose every role is rolled once for the whole attack (scope "attack", e.g. Last
+    Odyssey's hit die): one draw per attack serves every target, as at the table. None when this does not
+    apply (then each target is simulated on its own)."""
+    system, scenario = loaded.system, loaded.scenario
+    if len(scenario.targets) < 2 or system.detail_roles:
+        return None
+    tables: list[joint.JointTable] = []
+    for target in scenario.targets:
+        table = joint.build(system, scenario, target, TABLE_DEPTH, template=tables[0] if tables else None)
+        if any(role.scope != "attack" for role in table.roles.values()) or not bool(table.finite.all()):
+            return None
+        tables.append(table)
+    first = tables[0]
+    if first.total > MAX_TOTAL or any(table.weights is not first.weights for table in tables[1:]):
+        return None
+    sampler = Alias([int(w) for w in first.weights])
+    counts = np.zeros(len(first.weights), dtype=np.int64)
+    done = 0
+    while done < n:
+        m = min(CHUNK, n - done)
+        counts += sampler.counts(rng, m)
+        done += m
+        if progress:
+            progress(m * len(tables))
+    out = []
+    for target, table in zip(scenario.targets, tables, strict=True):
+        hists = _empty(system.fields)
+        _add(hists, table.outcome, counts)
+        out.append(TargetSim(target.name, n, hists, table.outcome, system.target_json(scenario, target)))
+    return out
 
 
 #: Tasks per worker process: enough for a progress bar and for balance, few enough to stay cheap.

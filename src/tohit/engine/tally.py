@@ -90,9 +90,44 @@ class Histogram:
 
 
 def histograms(fields: tuple[Field, ...], outcome: Outcome, weights: npt.NDArray[Any]) -> dict[str, Histogram]:
-    out = {}
+    out: dict[str, Histogram] = {}
+    if fields and 0 < len(weights) <= SMALL:  # a few rows: one plain loop per field (exact Python ints)
+        w = weights.tolist()  # Python ints, from int64 or object arrays alike
+        total = sum(w)
+        for f in fields:
+            values = outcome[f.name].tolist()
+            if values.count(values[0]) == len(values):  # one value on every row (often a null)
+                out[f.name] = Histogram(f, {values[0]: total})
+                continue
+            counts: dict[int, int] = {}
+            for v, x in zip(values, w, strict=True):
+                counts[v] = counts.get(v, 0) + x
+            out[f.name] = Histogram(f, counts)  # in any order: readers sort (Histogram.items)
+        return out
     for f in fields:
         h = Histogram(f)
         h.add(outcome[f.name], weights)
         out[f.name] = h
     return out
+
+
+class LazyHistograms(dict[str, Histogram]):
+    """Histograms by field name where some fields are counted only when first asked for."""
+
+    def __init__(self, counted: dict[str, Histogram], later: tuple[Field, ...], outcome: Outcome, weights: Any):
+        super().__init__(counted)
+        self._later = {f.name: f for f in later}
+        self._outcome, self._weights = outcome, weights
+
+    def __missing__(self, name: str) -> Histogram:
+        field = self._later.pop(name)  # KeyError for a field the system does not have
+        self[name] = histograms((field,), self._outcome, self._weights)[name]
+        return self[name]
+
+
+def odds_histograms(fields: tuple[Field, ...], outcome: Outcome, weights: npt.NDArray[Any]) -> dict[str, Histogram]:
+    """The histograms `odds` reports (result, damage and the fields `in_odds`); the others on demand."""
+    now = tuple(f for f in fields if f.in_odds or f.name in ("result", "damage"))
+    later = tuple(f for f in fields if not (f.in_odds or f.name in ("result", "damage")))
+    counted = histograms(now, outcome, weights)
+    return LazyHistograms(counted, later, outcome, weights) if later else counted

@@ -1,0 +1,7 @@
+"""Last Odyssey (shared/rules/last-odyssey.md): one d10 hit die for every target of an ability."""
+
+from tohit.systems.last_odyssey.rules import LastOdyssey
+
+SYSTEM = LastOdyssey()
+
+__all__ = ["SYSTEM", "LastOdyssey"]
