@@ -141,12 +141,46 @@ def wsswnn_fights() -> tuple[LoadedFight, LoadedFight, LoadedFight]:
     return one, fight_from_dict(team, source="wsswnn 4v4"), one
 
 
+def _last_odyssey(name: str, magic: bool, shell: int) -> dict[str, Any]:
+    kind = "magical" if magic else "physical"
+    return {
+        "name": name,
+        "attacker": {"physical_accuracy": 4, "physical_attack": 5, "magical_accuracy": 4, "magical_attack": 4},
+        "target": {"hp": 40, "shell": shell, "evasion": 2, "physical_defense": 2, "magical_defense": 2},
+        "attacks": [{"name": kind, "attack": {"kind": kind, "type": "ranged" if magic else "melee"}}],
+    }
+
+
+def last_odyssey_fights() -> tuple[LoadedFight, LoadedFight, LoadedFight]:
+    duel = {
+        "system": "last-odyssey",
+        "sides": [
+            {"name": "Fighter", "combatants": [_last_odyssey("Mariana", False, 10)]},
+            {"name": "Mage", "combatants": [_last_odyssey("Mage", True, 8)]},
+        ],
+    }
+    team = {
+        "system": "last-odyssey",
+        "sides": [
+            {
+                "name": "Party",
+                "policy": "weakest",
+                "combatants": [_last_odyssey(f"Hero {i}", i % 2 == 1, 10) for i in range(4)],
+            },
+            {"name": "Cops", "combatants": [_last_odyssey(f"Cop {i}", False, 5) for i in range(4)]},
+        ],
+    }
+    one = fight_from_dict(duel, source="last-odyssey 1v1")
+    return one, fight_from_dict(team, source="last-odyssey 4v4"), one
+
+
 #: Per system: (1-v-1, 4-v-4, 1-v-1 with 40 health each for --exact), and the plain Python fight.
 SYSTEMS: dict[str, tuple[Callable[[], tuple[LoadedFight, LoadedFight, LoadedFight]], Callable[..., Any]]] = {
     "kaiser": (kaiser_fights, fight_reference.kaiser_fight),
     "fullplate": (fullplate_fights, fight_reference.fullplate_fight),
     "rtw": (rtw_fights, fight_reference.rtw_fight),
     "wsswnn": (wsswnn_fights, fight_reference.wsswnn_fight),
+    "last-odyssey": (last_odyssey_fights, fight_reference.last_odyssey_fight),
 }
 
 

@@ -294,3 +294,54 @@ def wsswnn_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
         if done is not None:
             return done, rnd
     return -1, fight.max_rounds
+
+
+def last_odyssey_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
+    """One Last Odyssey fight: single-target physical or magical attacks between front-row characters of no
+    known element (x1), no statuses or buffs: d10 <= max(1, 7 + Accuracy - Evasion) hits; base = max(1, Attack -
+    Defense + d10); x the ability's multipliers, x2 for magic on an active Shell or physical on none; rounded to
+    nearest, halves up; the Shell a pool of points that breaks into HP only with an overflow of at least the HP
+    left (decisions 5)."""
+    from fractions import Fraction
+
+    combs = fight.combatants
+    for c in combs:
+        attack, t = c.attacks[0].attack, c.target
+        plain = attack.kind in ("physical", "magical") and "multi" not in attack.type and not attack.knock_out
+        plain = plain and t.element is None  # no element known for the target: x1 whatever the ability's
+        plain = plain and not (t.statuses or t.buffs or c.attacker.statuses or c.attacker.buffs or t.body_armor)
+        if not plain or t.row != "front" or t.element_multiplier is not None or t.shell_element is not None:
+            raise ValueError("the plain reference plays plain single-target attacks only")
+    hp = [c.target.hp for c in combs]
+    shell = [0 if c.target.shell is False else int(c.target.shell) for c in combs]
+
+    def act(c: int, t: int) -> None:
+        attacker, attack = combs[c].attacks[0].attacker, combs[c].attacks[0].attack
+        target = combs[t].target
+        physical = attack.kind == "physical"
+        accuracy = attacker.physical_accuracy if physical else attacker.magical_accuracy
+        power = attacker.physical_attack if physical else attacker.magical_attack
+        defense = target.physical_defense if physical else target.magical_defense
+        die = rng.randint(1, 10)
+        if die > max(1, 7 + accuracy - target.evasion):
+            return
+        base = max(1, power - defense + die)
+        m = Fraction(1)
+        for x in attack.multipliers:
+            m *= x
+        if (not physical) == (shell[t] > 0):
+            m *= 2
+        exact = base * m
+        damage = int(exact + Fraction(1, 2)) if exact >= 0 else 0  # nearest, halves up
+        if shell[t] > 0:
+            if damage >= shell[t]:
+                overflow = damage - shell[t]
+                shell[t] = 0
+                if overflow >= hp[t]:
+                    hp[t] = 0
+            else:
+                shell[t] -= damage
+        else:
+            hp[t] = max(0, hp[t] - damage)
+
+    return _rounds(fight, rng, act, lambda c: hp[c] > 0, hp)

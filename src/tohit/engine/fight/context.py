@@ -42,6 +42,8 @@ ALL: Any = slice(None)
 Rows = Any  # an index array, or ALL
 #: Depth of the role tables Monte Carlo samples from (rolls beyond it come from the role's tail).
 ROLE_TABLE_DEPTH = 1
+#: Group values of a rules' `scalar_stats` run 0 to SCALAR_RADIX - 1.
+SCALAR_RADIX = 256
 #: Depth of open-ended dice in the exact chain (the rest is reported as `beyond depth`).
 EXACT_DEPTH: int | None = None  # None: the system's default depth
 
@@ -219,13 +221,16 @@ class StepContext:
         kind: str = "attack",
         note: str = "",
         fields: tuple[str, ...] | None = None,
+        shared: dict[str, Any] | None = None,
     ) -> tuple[Rows, dict[str, IntArray]]:
         """Resolve combatant actor's attack against target in the rows of `mask`.
 
         Returns (idx, outcome): the outcome's fields (those the fight module declared) per row after
         any expansion; rows outside `mask` get 0. `attack_fields` override fields of the attack block per
         row (Kaiser's Counter bonus on the modifiers). `fields` narrows the declared outcome fields to those
-        this resolve's caller reads (exact mode then merges outcomes that differ only elsewhere).
+        this resolve's caller reads (exact mode then merges outcomes that differ only elsewhere). `shared`
+        (a dict the caller keeps across the resolves of one ability) makes roles of scope "attack" one roll
+        for every target of the ability (Last Odyssey's hit die for a Multi ability).
         """
         fields = fields or self.fight.rules.outcome_fields
         attack_fields = attack_fields or {}
@@ -237,41 +242,55 @@ class StepContext:
         if rows.size == 0:
             return ALL, out
         fight = self.fight
+        rules = fight.rules
         size, na = fight.roster.size, fight.max_attacks
         whole = rows.size == n
         key = (
             (actor * na + attack) * size + target if whole else (actor[rows] * na + attack[rows]) * size + target[rows]
         )
-        unused = fight.rules.unused_roles
+        scalar = rules.scalar_stats
+        t_rows = target if whole else target[rows]
+        for stat in scalar:  # rows are grouped by these too: the system reads them as plain values
+            values = rules.group_value(stat, self.state.per[stat][rows, t_rows])
+            key = key * SCALAR_RADIX + values
+        unused = rules.unused_roles
         low, high = int(key.min()), int(key.max())
         for k in [low] if low == high else np.unique(key):
             grp = rows if low == high else rows[key == k]
             sel: Any = ALL if whole and grp.size == n else grp
-            c, rest = divmod(int(k), na * size)
+            k = int(k)
+            groups: dict[str, int] = {}
+            for stat in reversed(scalar):
+                k, groups[stat] = divmod(k, SCALAR_RADIX)
+            c, rest = divmod(k, na * size)
             a, t = divmod(rest, size)
-            own = fight.rules.attacker_stats
+            own = rules.attacker_stats
             if self.narrating:  # one fight: stats as plain scalars, as in a scenario file
                 mine = {s: int(self.state.per[s][grp[0], c]) for s in own}
                 scenario = self._scenario(c, a, t, {f: int(v[grp][0]) for f, v in attack_fields.items()}, mine)
-                tgt = self._target(t, None, {s: int(self.state.per[s][grp[0], t]) for s in fight.rules.target_stats})
+                values = {s: int(self.state.per[s][grp[0], t]) for s in rules.target_stats}
+                values.update({s: rules.narrate_value(s, int(self.state.per[s][grp[0], t])) for s in scalar})
+                tgt = self._target(t, None, values)
             else:
                 mine = {s: self.state.per[s][sel, c] for s in own}
                 scenario = self._scenario(c, a, t, {f: v[sel] for f, v in attack_fields.items()}, mine)
-                tgt = self._target(t, sel)
+                tgt = self._target(t, sel, None, {s: rules.field_value(s, g) for s, g in groups.items()})
             roles = fight.roles(c, a, t)
             if self.narrating:
-                outcome = self._narrated(scenario, tgt, roles, c, a, t, kind, note)
+                outcome = self._narrated(scenario, tgt, roles, c, a, t, kind, note, shared)
             else:
                 m = grp.size
-                dice = Dice(
-                    {
-                        name: {col: np.zeros(m, dtype=np.int64) for col in role.columns}
-                        if name in unused
-                        else self._sample_role(role, m)
-                        for name, role in roles.items()
-                    }
-                )
-                outcome = fight.system.resolve(scenario, tgt, dice, Silent())
+                columns: dict[str, dict[str, IntArray]] = {}
+                for name, role in roles.items():
+                    if name in unused:
+                        columns[name] = {col: np.zeros(m, dtype=np.int64) for col in role.columns}
+                    elif shared is not None and role.scope == "attack":
+                        if name not in shared:  # one roll for every target of the ability, per fight
+                            shared[name] = self._sample_role(role, n)
+                        columns[name] = {col: v[sel] for col, v in shared[name].items()}
+                    else:
+                        columns[name] = self._sample_role(role, m)
+                outcome = fight.system.resolve(scenario, tgt, Dice(columns), Silent())
             for f in fields:
                 out[f][sel] = outcome[f]
         return ALL, out
@@ -314,22 +333,44 @@ class StepContext:
             fields["attacker"] = type(attacker).model_construct(**{**dict(attacker), **attacker_values})
         return type(scenario).model_construct(**fields)
 
-    def _target(self, t: int, rows: Any, values: dict[str, Any] | None = None) -> Any:
-        """Combatant t's target block with the fight's current stats (arrays over `rows`) fed in."""
+    def _target(
+        self, t: int, rows: Any, values: dict[str, Any] | None = None, fixed: dict[str, Any] | None = None
+    ) -> Any:
+        """Combatant t's target block with the fight's current stats (arrays over `rows`) fed in, and any
+        `fixed` (plain) values; stat names map to field names by the rules' `stat_fields`."""
         base = self.fight.target(t)
-        stats = self.fight.rules.target_stats
-        if not stats or values == {}:
-            return base
+        rules = self.fight.rules
+        stats = rules.target_stats
         if values is None:
-            assert rows is not None
-            values = {s: self.state.per[s][rows, t] for s in stats}
-        return type(base).model_construct(**{**dict(base), **values})
+            values = {s: self.state.per[s][rows, t] for s in stats} if stats else {}
+        values = {**values, **(fixed or {})}
+        if not values:
+            return base
+        named = {rules.stat_fields.get(s, s): v for s, v in values.items()}
+        return type(base).model_construct(**{**dict(base), **named})
 
     def _narrated(
-        self, scenario: Any, target: Any, roles: dict[str, Any], c: int, a: int, t: int, kind: str, note: str
+        self,
+        scenario: Any,
+        target: Any,
+        roles: dict[str, Any],
+        c: int,
+        a: int,
+        t: int,
+        kind: str,
+        note: str,
+        shared: dict[str, Any] | None = None,
     ) -> Outcome:
-        forced = self.script.pop(0) if self.script else {}
-        faces = {name: list(forced[name]) if name in forced else role.draw(self.rng) for name, role in roles.items()}
+        fresh = [n for n, r in roles.items() if not (shared is not None and r.scope == "attack" and n in shared)]
+        forced = self.script.pop(0) if self.script and fresh else {}
+        faces: dict[str, list[int]] = {}
+        for name, role in roles.items():
+            if shared is not None and role.scope == "attack" and name in shared:
+                faces[name] = shared[name]
+            else:
+                faces[name] = list(forced[name]) if name in forced else role.draw(self.rng)
+                if shared is not None and role.scope == "attack":
+                    shared[name] = faces[name]
         dice = Dice(
             {name: role.read(faces[name]) for name, role in roles.items()},
             {name: role.describe(faces[name]) for name, role in roles.items()},
@@ -369,6 +410,7 @@ class StepContext:
         fight = self.fight
         rules = fight.rules
         stats = list(rules.target_stats if rules.table_stats is None else rules.table_stats)
+        scalar = list(rules.scalar_stats)
         clips = sorted(set(rules.table_clip.values()))
         n = self.n
         over = sorted(attack_fields)
@@ -377,6 +419,7 @@ class StepContext:
         own = list(rules.attacker_stats)
         cols = [actor, attack, target]
         cols += [self.state.per[s][rows_all, t_safe] for s in stats + clips]
+        cols += [rules.group_value(s, self.state.per[s][rows_all, t_safe]) for s in scalar]
         cols += [self.state.per[s][rows_all, np.maximum(actor, 0)] for s in own]
         cols += [attack_fields[f] for f in over]
         keys = np.stack(cols, axis=1)
@@ -397,10 +440,12 @@ class StepContext:
             i += len(stats)
             cvals = {s: int(v) for s, v in zip(clips, key[i : i + len(clips)], strict=True)}
             i += len(clips)
+            gvals = {s: int(v) for s, v in zip(scalar, key[i : i + len(scalar)], strict=True)}
+            i += len(scalar)
             avals = {s: int(v) for s, v in zip(own, key[i : i + len(own)], strict=True)}
             i += len(own)
             ovals = {f: int(v) for f, v in zip(over, key[i:], strict=True)}
-            tables[u] = self.outcome_table(c, a, t, svals, ovals, cvals, fields, avals)
+            tables[u] = self.outcome_table(c, a, t, svals, ovals, cvals, fields, avals, gvals)
         common = lcm(*[tb.total for tb in tables.values()]) if tables else 1
         for u, key in enumerate(uniq):
             rows = np.flatnonzero(inverse == u)
@@ -439,6 +484,7 @@ class StepContext:
         clips: dict[str, int] | None = None,
         fields: tuple[str, ...] | None = None,
         attacker_values: dict[str, int] | None = None,
+        groups: dict[str, int] | None = None,
     ) -> OutcomeTable:
         """Exact outcome distribution of attack (c, a) on t at these stats, grouped by the fight's fields.
 
@@ -449,11 +495,23 @@ class StepContext:
         all_fields = self.fight.rules.outcome_fields
         fields = fields or all_fields
         mine = tuple(sorted((attacker_values or {}).items()))
-        key = ("table", c, a, t, tuple(sorted(stats.items())), tuple(sorted(overrides.items())), mine, self.depth)
+        grouped = tuple(sorted((groups or {}).items()))
+        key = (
+            "table",
+            c,
+            a,
+            t,
+            tuple(sorted(stats.items())),
+            tuple(sorted(overrides.items())),
+            mine,
+            grouped,
+            self.depth,
+        )
         base: OutcomeTable | None = self.fight.cache.get(key)
         if base is None:
             scenario = self._scenario(c, a, t, dict(overrides), dict(attacker_values or {}))
-            tgt = self._target(t, None, stats)
+            rules = self.fight.rules
+            tgt = self._target(t, None, stats, {s: rules.field_value(s, g) for s, g in (groups or {}).items()})
             table = joint.build(self.fight.system, scenario, tgt, self.depth)
             columns = {f: table.outcome[f] for f in all_fields}
             base = _grouped(columns, table.weights[table.finite], int(table.total), int(table.remainder))

@@ -295,7 +295,7 @@ def fight_from_dict(data: dict[str, Any], *, source: str = "<fight>") -> LoadedF
             for a in range(len(comb.attacks)):
                 for t in np.flatnonzero(foes[c]):
                     try:
-                        system.check(loaded.scenario(c, a, int(t)))
+                        system.check(rules.for_check(loaded.scenario(c, a, int(t))))
                         loaded.roles(c, a, int(t))
                     except InputError as exc:
                         raise exc.located(field_prefix=f"{where[c]}.attacks[{a}]") from None

@@ -45,6 +45,12 @@ class FightRules(ABC):
     #: State stats fed into the attacker block by name (e.g. WSSWNN's own Guard for Stand Fast); exact tables
     #: are keyed by them.
     attacker_stats: ClassVar[tuple[str, ...]] = ()
+    #: Target stats the system reads as plain Python values (in an `if`): never fed as arrays; rows are
+    #: grouped by `group_value` (0..255) and each group gets `field_value`; a narrated fight gets
+    #: `narrate_value` of the stat itself. (Last Odyssey: whether a Shell is active.)
+    scalar_stats: ClassVar[tuple[str, ...]] = ()
+    #: Target field fed from each stat, when its name differs (stat -> field).
+    stat_fields: ClassVar[dict[str, str]] = {}
     #: The subset of `target_stats` that changes the `outcome_fields` (exact tables are keyed by these).
     table_stats: ClassVar[tuple[str, ...] | None] = None
     #: Outcome fields the exact chain may cap at a target stat (e.g. {"damage": "lp"}: damage beyond the
@@ -58,6 +64,22 @@ class FightRules(ABC):
     bookkeeping: ClassVar[tuple[str, ...]] = ("dealt",)
     #: Turn order in words, for the docs and `tohit fight --help`.
     turn_order: ClassVar[str]
+
+    def group_value(self, stat: str, values: Any) -> Any:
+        """The group of each value of a scalar stat (small ints, 0..255)."""
+        return values
+
+    def field_value(self, stat: str, group: int) -> Any:
+        """The plain value a group of a scalar stat feeds to the target block."""
+        return group
+
+    def narrate_value(self, stat: str, value: int) -> Any:
+        """The value a narrated fight feeds for a scalar stat (default: its group's)."""
+        return self.field_value(stat, int(self.group_value(stat, value)))
+
+    def for_check(self, scenario: Any) -> Any:
+        """The scenario the system's `check` sees at load (e.g. with a row that changes during the fight)."""
+        return scenario
 
     def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
         """The raw fight file before validation, for a system to fill what its fight implies (default: as is)."""
