@@ -98,3 +98,18 @@ def test_fight_exact_is_refused_past_the_state_limit() -> None:
     with pytest.raises(InputError) as err:
         exact_duel(load(duel()), limit=50)
     assert "more than 50 states" in str(err.value) and "--exact" in str(err.value)
+
+
+@pytest.mark.parametrize("method", ["table", "direct"])
+def test_fight_both_samplers_agree_with_the_exact_chain(method: str) -> None:
+    """Monte Carlo draws attacks from their exact joint tables ("table", default) or rolls dice through
+    `resolve` with the fight's stats as arrays ("direct"): both agree with the exact chain (open rolls
+    included: rolls beyond the table's depth are drawn from the dice's tails)."""
+    fight = load(kaiser_fight([kaiser_combatant("A", target={"lp": 20})], [kaiser_combatant("B", target={"lp": 20})]))
+    exact = exact_duel(fight)
+    n = 100_000
+    sim = simulate_fights(fight, n, seed=21, method=method)  # type: ignore[arg-type]
+    p = float(exact.wins[0])
+    assert abs(sim.wins(0) / n - p) < Z * (p * (1 - p) / n) ** 0.5
+    assert exact.expected_rounds is not None
+    assert abs(float(sim.rounds.mean()) - float(exact.expected_rounds)) < Z * float(sim.rounds.std()) / n**0.5

@@ -37,6 +37,7 @@ from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change
 
 Mode = Literal["narrate", "sample", "enumerate"]
+Method = Literal["table", "direct"]
 #: The identity re-indexing (a view, no copy): what `resolve` and `choose` return when rows do not expand.
 ALL: Any = slice(None)
 Rows = Any  # an index array, or ALL
@@ -44,6 +45,8 @@ Rows = Any  # an index array, or ALL
 ROLE_TABLE_DEPTH = 1
 #: Group values of a rules' `scalar_stats` run 0 to SCALAR_RADIX - 1.
 SCALAR_RADIX = 256
+#: Up to this many attack situations in one resolve, each is drawn with its own alias table.
+SMALL_GROUPS = 4
 #: Depth of open-ended dice in the exact chain (the rest is reported as `beyond depth`).
 EXACT_DEPTH: int | None = None  # None: the system's default depth
 
@@ -61,6 +64,27 @@ class OutcomeTable:
         return len(self.weights)
 
 
+class TableSampler:
+    """A joint table ready for drawing: cumulative weights, the outcome fields of each joint row, and which
+    rows lie beyond the depth (those are resolved when drawn)."""
+
+    def __init__(self, table: Any, scenario: Any, target: Any, fields: tuple[str, ...]) -> None:
+        if table.total >= 2**62:  # pragma: no cover - no fight attack has such a table
+            raise ValueError("joint table too large to sample")
+        self.table, self.scenario, self.target = table, scenario, target
+        weights = np.asarray([int(w) for w in table.weights], dtype=np.int64)
+        self.cumulative = np.cumsum(weights)
+        self.total = int(table.total)
+        self.alias = Alias([int(w) for w in weights])
+        self.beyond = ~table.finite
+        finite = np.flatnonzero(table.finite)
+        self.columns: dict[str, IntArray] = {}
+        for f in fields:
+            col = np.zeros(len(weights), dtype=np.int64)
+            col[finite] = table.outcome[f]
+            self.columns[f] = col
+
+
 class StepContext:
     """The state of a batch during one step, and the operations a fight module uses on it."""
 
@@ -74,8 +98,13 @@ class StepContext:
         depth: int | None = None,
         max_rounds: int | None = None,
         script: list[dict[str, list[int]]] | None = None,
+        method: Method = "table",
     ) -> None:
         self.fight, self.state, self.mode = fight, state, mode
+        #: Monte Carlo: "table" samples each attack's outcome from its exact joint table (built by `resolve`
+        #: once per attack and stats, cached); "direct" samples the dice and runs `resolve` on every batch,
+        #: with the fight's stats fed in as arrays. Both are exact samplers of the same distribution.
+        self.method = method
         #: Rounds after this one are not played (None in the exact chain, which has no round limit).
         self.max_rounds = max_rounds
         self.rng = rng if rng is not None else np.random.default_rng(0)
@@ -236,6 +265,8 @@ class StepContext:
         attack_fields = attack_fields or {}
         if self.mode == "enumerate":
             return self._resolve_exact(mask, actor, attack, target, attack_fields, fields)
+        if self.mode == "sample" and self.method == "table" and shared is None:
+            return ALL, self._resolve_table(mask, actor, attack, target, attack_fields, fields)
         n = self.n
         out = {f: np.zeros(n, dtype=np.int64) for f in fields}
         rows = np.flatnonzero(mask)
@@ -294,6 +325,98 @@ class StepContext:
             for f in fields:
                 out[f][sel] = outcome[f]
         return ALL, out
+
+    def _resolve_table(
+        self,
+        mask: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        attack_fields: dict[str, IntArray],
+        fields: tuple[str, ...],
+    ) -> dict[str, IntArray]:
+        """The "table" sampler: one draw per attack from its joint table's exact weights.
+
+        Rows are grouped by everything the outcome fields depend on (attacker, attack, target, the rules'
+        `table_stats` and scalar stats, the attacker's stats, attack overrides); each group's table is built
+        once by `resolve` on the joint support (depth 1; rolls beyond it are sampled from the roles' tails and
+        resolved as they come). Each row is one exact integer draw: an alias table per group, or one searchsorted
+        over all the groups' cumulative weights when there are many groups."""
+        n = self.n
+        out = {f: np.zeros(n, dtype=np.int64) for f in fields}
+        rows = np.flatnonzero(mask)
+        if rows.size == 0:
+            return out
+        rules = self.fight.rules
+        per = self.state.per
+        a_rows, k_rows, t_rows = actor[rows], attack[rows], target[rows]
+        stats = list(rules.target_stats if rules.table_stats is None else rules.table_stats)
+        scalar, own, over = list(rules.scalar_stats), list(rules.attacker_stats), sorted(attack_fields)
+        comps = [a_rows, k_rows, t_rows]
+        comps += [per[s][rows, t_rows] for s in stats]
+        comps += [np.asarray(rules.group_value(s, per[s][rows, t_rows]), dtype=np.int64) for s in scalar]
+        comps += [per[s][rows, a_rows] for s in own]
+        comps += [attack_fields[f][rows] for f in over]
+        code = np.zeros(rows.size, dtype=np.int64)
+        radix = 1
+        for comp in comps:
+            low = int(comp.min())
+            span = int(comp.max()) - low + 1
+            radix *= span
+            if radix >= 2**62:  # pragma: no cover - far beyond any fight's stats
+                raise ValueError("too many distinct attack situations to group")
+            code = code * span + (comp - low)
+        groups, inverse = _dense_rank(code)
+        first = np.empty(groups, dtype=np.int64)
+        first[inverse[::-1]] = np.arange(rows.size - 1, -1, -1)
+        names = ["c", "a", "t", *stats, *[f"g:{s}" for s in scalar], *[f"o:{s}" for s in own], *over]
+        samplers = []
+        for g in range(groups):
+            values = [int(comp[first[g]]) for comp in comps]
+            samplers.append(self._sampler(dict(zip(names, values, strict=True)), stats, scalar, own, over))
+        starts = np.concatenate([[0], np.cumsum([sm.cumulative.size for sm in samplers])[:-1]])
+        if groups <= SMALL_GROUPS:  # an alias draw per group (one or two draws and a lookup per row)
+            joint_row = np.empty(rows.size, dtype=np.int64)
+            for g, sm in enumerate(samplers):
+                sel = ALL if groups == 1 else np.flatnonzero(inverse == g)
+                count = rows.size if groups == 1 else sel.size
+                joint_row[sel] = sm.alias.sample(self.rng, count) + starts[g]
+        else:  # one searchsorted over all the groups' cumulative weights
+            totals = np.asarray([sm.total for sm in samplers], dtype=np.int64)
+            bases = np.concatenate([[0], np.cumsum(totals)[:-1]])
+            cum = np.concatenate([sm.cumulative + b for sm, b in zip(samplers, bases, strict=True)])
+            r = self.rng.integers(0, totals[inverse])
+            joint_row = np.searchsorted(cum, bases[inverse] + r, side="right")
+        for f in fields:
+            column = samplers[0].columns[f] if groups == 1 else np.concatenate([sm.columns[f] for sm in samplers])
+            out[f][rows] = column[joint_row]
+        beyond = np.concatenate([sm.beyond for sm in samplers])[joint_row]
+        if beyond.any():  # rolls past the table's depth: their tails sampled, then resolved
+            for g in np.unique(inverse[beyond]):
+                sel = beyond & (inverse == g)
+                sm = samplers[int(g)]
+                local = joint_row[sel] - starts[g]
+                dice = Dice(sm.table.columns(local, self.rng))
+                outcome = self.fight.system.resolve(sm.scenario, sm.target, dice, Silent())
+                for f in fields:
+                    out[f][rows[sel]] = outcome[f]
+        return out
+
+    def _sampler(
+        self, key: dict[str, int], stats: list[str], scalar: list[str], own: list[str], over: list[str]
+    ) -> TableSampler:
+        cache_key = ("sampler", tuple(sorted(key.items())))
+        found: TableSampler | None = self.fight.cache.get(cache_key)
+        if found is None:
+            c, a, t = key["c"], key["a"], key["t"]
+            rules = self.fight.rules
+            scenario = self._scenario(c, a, t, {f: key[f] for f in over}, {s: key[f"o:{s}"] for s in own})
+            target = self._target(
+                t, None, {s: key[s] for s in stats}, {s: rules.field_value(s, key[f"g:{s}"]) for s in scalar}
+            )
+            table = joint.build(self.fight.system, scenario, target, ROLE_TABLE_DEPTH)
+            found = self.fight.cache[cache_key] = TableSampler(table, scenario, target, rules.outcome_fields)
+        return found
 
     def _sample_role(self, role: Role, m: int) -> dict[str, IntArray]:
         """m outcomes of a role, drawn from its exact support table (one alias draw each), the part beyond

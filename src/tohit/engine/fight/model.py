@@ -35,7 +35,7 @@ from tohit.core.loader import read_document, validate
 from tohit.core.models import Model, Scenario
 from tohit.core.roles import Role
 from tohit.engine.fight.rules import FightRules, rules_for
-from tohit.engine.fight.state import BoolArray, Roster
+from tohit.engine.fight.state import BoolArray, IntArray, Roster
 from tohit.engine.registry import AnySystem, get
 
 Policy = Literal["first", "weakest", "random", "best"]
@@ -206,6 +206,11 @@ class LoadedFight:
     @property
     def max_rounds(self) -> int:
         return int(self.spec.max_rounds)
+
+    @cached_property
+    def order_array(self) -> IntArray:
+        """`file_order` as an array."""
+        return np.asarray(self.file_order, dtype=np.int64)
 
     @cached_property
     def max_attacks(self) -> int:

@@ -96,7 +96,7 @@ class RoundRules(FightRules):
         size = ctx.fight.roster.size
         slot = np.minimum(slot, size - 1)
         if self.static_order:
-            actor = np.where(acting, np.asarray(ctx.fight.file_order, dtype=np.int64)[slot], -1)
+            actor = np.where(acting, ctx.fight.order_array[slot], -1)
         else:
             actor = np.where(acting, self.order(ctx.state, size)[np.arange(ctx.n), slot], -1)
         ctx.emit("turn", [ctx.set("cursor", acting, slot + 1)])
@@ -113,7 +113,7 @@ class RoundRules(FightRules):
         size = fight.roster.size
         state = ctx.state
         if self.static_order:
-            able = self.able(fight, state)[:, np.asarray(fight.file_order, dtype=np.int64)]  # (n, slots)
+            able = self.able(fight, state)[:, fight.order_array]  # (n, slots)
         else:
             able = np.take_along_axis(self.able(fight, state), self.order(state, size), axis=1)
         later = np.arange(size)[None, :] >= state.fight["cursor"][:, None]

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from tohit.engine.fight.context import StepContext
+from tohit.engine.fight.context import Method, StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.state import BoolArray, IntArray, State, change
 from tohit.engine.simulate import fresh_seed
@@ -204,9 +204,18 @@ class FightStats:
 
 
 def simulate_fights(
-    fight: LoadedFight, n: int, seed: int | None = None, *, progress: Progress | None = None, batch: int = BATCH
+    fight: LoadedFight,
+    n: int,
+    seed: int | None = None,
+    *,
+    progress: Progress | None = None,
+    batch: int = BATCH,
+    method: Method = "table",
 ) -> FightStats:
-    """n independent fights, advanced together in batches; finished fights drop out."""
+    """n independent fights, advanced together in batches; finished fights drop out.
+
+    `method`: "table" (default) draws each attack's outcome from its exact joint table; "direct" samples the
+    dice and runs `resolve` with the fight's stats as arrays. Both sample the same distribution exactly."""
     if seed is None:
         seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
     rng = np.random.default_rng(seed)
@@ -214,14 +223,14 @@ def simulate_fights(
     done_total = 0
     while done_total < n:
         m = min(batch, n - done_total)
-        parts.extend(_run_batch(fight, m, rng, progress))
+        parts.extend(_run_batch(fight, m, rng, progress, method))
         done_total += m
     winner, rounds, health, standing, dealt = (np.concatenate([p[i] for p in parts]) for i in range(5))
     return FightStats(fight, n, seed, winner, rounds, health, standing, dealt)
 
 
 def _run_batch(
-    fight: LoadedFight, n: int, rng: np.random.Generator, progress: Progress | None
+    fight: LoadedFight, n: int, rng: np.random.Generator, progress: Progress | None, method: Method
 ) -> list[tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]]:
     rules = fight.rules
     state = initial_state(fight, n)
@@ -235,7 +244,7 @@ def _run_batch(
         new = done & ~recorded
         if new.any():
             rows = np.flatnonzero(new)
-            ctx = StepContext(fight, state, "sample", rng, max_rounds=fight.max_rounds)
+            ctx = StepContext(fight, state, "sample", rng, max_rounds=fight.max_rounds, method=method)
             rules.finish(ctx, rows)
             ctx.emit("end", [change("over", rows, 1), change("winner", rows, winner[rows])])
             state = ctx.state
@@ -258,7 +267,7 @@ def _run_batch(
                 keep = ~recorded
                 state = state.take(keep)
                 recorded = recorded[keep]
-        ctx = StepContext(fight, state, "sample", rng, max_rounds=fight.max_rounds)
+        ctx = StepContext(fight, state, "sample", rng, max_rounds=fight.max_rounds, method=method)
         rules.step(ctx)
         state = ctx.state
     raise RuntimeError(f"fights did not end within {limit} steps")  # pragma: no cover - a fight module bug

@@ -162,7 +162,8 @@ class LastOdysseyFight(RoundRules):
         if multi.any():  # a Multi ability: every foe it reaches
             reach = options[np.arange(n), np.maximum(attack, 0)]
             caught = np.where(multi[:, None], reach, caught)
-        shared: dict[str, Any] = {}
+        # One hit die for every target of a Multi ability: the resolves of this turn share it.
+        shared: dict[str, Any] | None = {} if multi.any() else None
         for t in range(size):
             mask = caught[:, t]
             if not mask.any():
