@@ -137,8 +137,26 @@ class RtwFight(RoundRules):
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
         return (state.per["health"] > 0) & (state.per["helpless"] == 0) & (state.per["perished"] == 0)
 
+    def _flags(self, fight: LoadedFight) -> tuple[bool, bool, bool]:
+        """(some weapon can shatter mid-fight (Burning, with Durability), some cost is counted, some area)."""
+        key = ("rtw_flags",)
+        found: tuple[bool, bool, bool] | None = fight.cache.get(key)
+        if found is None:
+            burning = pools = area = False
+            for comb in fight.combatants:
+                pools |= comb.magic is not None or comb.stamina is not None
+                for entry in comb.attacks:
+                    w = entry.attacker.weapon
+                    burning |= w is not None and w.burning and w.durability is not None
+                    area |= entry.attack.area
+            found = fight.cache[key] = (burning, pools, area)
+        return found
+
     def usable(self, fight: LoadedFight, state: State) -> BoolArray:
         """(fights, combatants, attacks): a weapon not shattered, and Magic / Stamina for the cost."""
+        burning, pools, _ = self._flags(fight)
+        if not burning and not pools:
+            return np.broadcast_to(fight.has_attack[None], (state.n, *fight.has_attack.shape))
         slot, _ = self._weapons(fight)
         costs = self._costs(fight)
         ok = np.broadcast_to(fight.has_attack[None], (state.n, *fight.has_attack.shape)).copy()
@@ -183,6 +201,8 @@ class RtwFight(RoundRules):
             self._apply(ctx, mask[idx], actor, attack, tt[idx], out)
 
     def _pay(self, ctx: StepContext, acting: BoolArray, actor: IntArray, attack: IntArray) -> None:
+        if not self._flags(ctx.fight)[1]:
+            return
         costs = self._costs(ctx.fight)
         rows = np.flatnonzero(acting)
         c, a = actor[rows], attack[rows]
@@ -204,6 +224,8 @@ class RtwFight(RoundRules):
         caught = np.zeros((n, size), dtype=bool)
         rows = np.flatnonzero(acting)
         caught[rows, target[rows]] = True
+        if not self._flags(fight)[2]:
+            return caught
         area, reach = self._area(fight)
         is_area = acting & area[np.maximum(actor, 0), np.maximum(attack, 0)]
         if is_area.any():
@@ -286,11 +308,11 @@ class RtwFight(RoundRules):
         slot, _ = self._weapons(ctx.fight)
         w = slot[a, k]
         used = (out["durability_used"][rows] == 1) & (w >= 0)
-        for ww in np.unique(w[used]):
+        for ww in np.unique(w[used]) if used.any() else ():
             sel = used & (w == ww)
             ctx.emit("weapon_used", [ctx.set(f"used{ww}", rows[sel], 1, a[sel])])
         wear = (out["burning_wear"][rows] == 1) & (w >= 0)
-        for ww in np.unique(w[wear]):
+        for ww in np.unique(w[wear]) if wear.any() else ():
             sel = wear & (w == ww)
             dur = state.per[f"durability{ww}"][rows[sel], a[sel]]
             wears = dur > 0
