@@ -17,6 +17,7 @@ from rich.text import Text
 
 from tohit.cli import render
 from tohit.core.errors import InputError
+from tohit.engine.fight.context import Method
 from tohit.engine.fight.exact import MAX_STATES, ExactResult, exact_duel
 from tohit.engine.fight.model import LoadedFight, load_fight
 from tohit.engine.fight.replay import Replay, replay, state_rows
@@ -44,10 +45,15 @@ def fight(
         bool, typer.Option("--exact", help=f"Exact odds of a duel (Markov chain, at most {MAX_STATES:,} states).")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+    method: Annotated[
+        str, typer.Option("--method", help="-n: table (attacks drawn from exact tables) or direct (dice).")
+    ] = "table",
 ) -> None:
     """One fight narrated round by round (each roll traced); -n N to simulate N fights; --exact for duels."""
     from tohit.cli.app import fail, guarded
 
+    if method not in ("table", "direct"):
+        fail(f"--method: must be table or direct, got {method!r}")
     if exact and n is not None:
         fail("--exact and -n: choose one (exact odds, or a simulation)")
     if log is not None and (exact or n is not None):
@@ -61,7 +67,7 @@ def fight(
             render.console().print(exact_view(result))
         return
     if n is not None:
-        stats = _simulate(loaded, n, seed, quiet=as_json)
+        stats = _simulate(loaded, n, seed, quiet=as_json, method="direct" if method == "direct" else "table")
         if as_json:
             _print_json(stats.to_json())
         else:
@@ -119,7 +125,7 @@ def write_log(played: FightLog, path: Path) -> None:
             out.write(json.dumps(event, separators=(",", ":")) + "\n")
 
 
-def _simulate(loaded: LoadedFight, n: int, seed: int | None, *, quiet: bool) -> FightStats:
+def _simulate(loaded: LoadedFight, n: int, seed: int | None, *, quiet: bool, method: Method) -> FightStats:
     from tohit.cli.app import guarded
 
     start = time.perf_counter()
@@ -142,7 +148,7 @@ def _simulate(loaded: LoadedFight, n: int, seed: int | None, *, quiet: bool) -> 
         progress.advance(task, m)
 
     try:
-        return guarded(lambda: simulate_fights(loaded, n, seed, progress=advance))
+        return guarded(lambda: simulate_fights(loaded, n, seed, progress=advance, method=method))
     finally:
         if shown:
             progress.stop()
