@@ -46,7 +46,7 @@ ROLE_TABLE_DEPTH = 1
 #: Group values of a rules' `scalar_stats` run 0 to SCALAR_RADIX - 1.
 SCALAR_RADIX = 256
 #: Up to this many attack situations in one resolve, each is drawn with its own alias table.
-SMALL_GROUPS = 4
+SMALL_GROUPS = 8
 #: Depth of open-ended dice in the exact chain (the rest is reported as `beyond depth`).
 EXACT_DEPTH: int | None = None  # None: the system's default depth
 
@@ -392,15 +392,46 @@ class StepContext:
             out[f][rows] = column[joint_row]
         beyond = np.concatenate([sm.beyond for sm in samplers])[joint_row]
         if beyond.any():  # rolls past the table's depth: their tails sampled, then resolved
-            for g in np.unique(inverse[beyond]):
-                sel = beyond & (inverse == g)
-                sm = samplers[int(g)]
-                local = joint_row[sel] - starts[g]
-                dice = Dice(sm.table.columns(local, self.rng))
-                outcome = self.fight.system.resolve(sm.scenario, sm.target, dice, Silent())
-                for f in fields:
-                    out[f][rows[sel]] = outcome[f]
+            self._resolve_beyond(
+                beyond, rows, joint_row - starts[inverse], inverse, samplers, comps, attack_fields, out
+            )
         return out
+
+    def _resolve_beyond(
+        self,
+        beyond: BoolArray,
+        rows: IntArray,
+        local: IntArray,
+        inverse: IntArray,
+        samplers: list[TableSampler],
+        comps: list[IntArray],
+        attack_fields: dict[str, IntArray],
+        out: dict[str, IntArray],
+    ) -> None:
+        """Resolve the rows whose draw fell beyond the table's depth: the tail dice are sampled (conditioned on
+        being beyond), and `resolve` runs once per attacker, attack and target, the stats fed as arrays."""
+        rules = self.fight.rules
+        scalar = list(rules.scalar_stats)
+        b = np.flatnonzero(beyond)
+        # (c, a, t) and the scalar groups decide the table's layout and what the system reads as plain values.
+        layout = np.stack([comps[0][b], comps[1][b], comps[2][b]], axis=1)
+        sc = [np.asarray(rules.group_value(s, self.state.per[s][rows[b], comps[2][b]]), dtype=np.int64) for s in scalar]
+        keys = np.concatenate([layout, *(x[:, None] for x in sc)], axis=1) if sc else layout
+        uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+        inv = inv.reshape(-1)
+        for u, key in enumerate(uniq):
+            sel = b[inv == u]
+            c, a, t = (int(x) for x in key[:3])
+            groups = {s: int(v) for s, v in zip(scalar, key[3:], strict=True)}
+            sm = samplers[int(inverse[sel[0]])]
+            state_rows = rows[sel]
+            mine = {s: self.state.per[s][state_rows, c] for s in rules.attacker_stats}
+            scenario = self._scenario(c, a, t, {f: v[state_rows] for f, v in attack_fields.items()}, mine)
+            target = self._target(t, state_rows, None, {s: rules.field_value(s, g) for s, g in groups.items()})
+            dice = Dice(sm.table.columns(local[sel], self.rng))
+            outcome = self.fight.system.resolve(scenario, target, dice, Silent())
+            for f in out:
+                out[f][state_rows] = outcome[f]
 
     def _sampler(
         self, key: dict[str, int], stats: list[str], scalar: list[str], own: list[str], over: list[str]
