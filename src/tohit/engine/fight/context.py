@@ -34,7 +34,7 @@ from tohit.core.system import Dice
 from tohit.engine import joint
 from tohit.engine.alias import MAX_TOTAL, Alias
 from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change
+from tohit.engine.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change, gather
 
 Mode = Literal["narrate", "sample", "enumerate"]
 Method = Literal["table", "direct"]
@@ -353,9 +353,9 @@ class StepContext:
         stats = list(rules.target_stats if rules.table_stats is None else rules.table_stats)
         scalar, own, over = list(rules.scalar_stats), list(rules.attacker_stats), sorted(attack_fields)
         comps = [a_rows, k_rows, t_rows]
-        comps += [per[s][rows, t_rows] for s in stats]
-        comps += [np.asarray(rules.group_value(s, per[s][rows, t_rows]), dtype=np.int64) for s in scalar]
-        comps += [per[s][rows, a_rows] for s in own]
+        comps += [gather(per[s], rows, t_rows) for s in stats]
+        comps += [np.asarray(rules.group_value(s, gather(per[s], rows, t_rows)), dtype=np.int64) for s in scalar]
+        comps += [gather(per[s], rows, a_rows) for s in own]
         comps += [attack_fields[f][rows] for f in over]
         code = np.zeros(rows.size, dtype=np.int64)
         radix = 1

@@ -24,17 +24,14 @@ class RoundRules(FightRules):
     """One turn per combatant per round; subclasses say who can act and what a turn does."""
 
     #: True when the round's order is the file order in every fight; False when it is rolled per fight
-    #: (then the state holds `slot<k>`: who acts in slot k of each fight's order).
+    #: (then each combatant's `turn` stat is its place in its fight's order: the subclass keeps it).
     static_order: ClassVar[bool] = True
     #: True when every attack a combatant has is always usable (no costs, no shattered weapons).
     always_usable: ClassVar[bool] = True
 
     def fight_stats(self, fight: LoadedFight) -> dict[str, int]:
-        """`cursor`: the next slot of the round's order (and `slot<k>` for an order rolled per fight)."""
-        base = {"cursor": 0}
-        if not self.static_order:
-            base.update({f"slot{k}": c for k, c in enumerate(fight.file_order)})
-        return base
+        """`cursor`: the next place in the round's order."""
+        return {"cursor": 0}
 
     # -- hooks -----------------------------------------------------------------------------------------------
     def able(self, fight: LoadedFight, state: State) -> BoolArray:
@@ -69,7 +66,7 @@ class RoundRules(FightRules):
 
     # -- the step ------------------------------------------------------------------------------------------------
     def step(self, ctx: StepContext) -> None:
-        slot, found = self._next(ctx)
+        slot, found, actor = self._next(ctx)
         new_round = ~found
         if new_round.any():
             late = new_round & ctx.last_round()
@@ -87,40 +84,34 @@ class RoundRules(FightRules):
                     round=int(new[0]) if ctx.narrating else None,
                 )
                 self.round_start(ctx, rows)
-                slot2, found2 = self._next(ctx)
+                slot2, found2, actor2 = self._next(ctx)
                 slot = np.where(new_round, slot2, slot)
                 found = np.where(new_round, found2, found)
+                actor = np.where(new_round, actor2, actor)
         acting = found
         if not acting.any():
             return
-        size = ctx.fight.roster.size
-        slot = np.minimum(slot, size - 1)
-        if self.static_order:
-            actor = np.where(acting, ctx.fight.order_array[slot], -1)
-        else:
-            actor = np.where(acting, self.order(ctx.state, size)[np.arange(ctx.n), slot], -1)
+        actor = np.where(acting, actor, -1)
         ctx.emit("turn", [ctx.set("cursor", acting, slot + 1)])
         self.turn(ctx, acting, actor)
 
-    @staticmethod
-    def order(state: State, size: int) -> IntArray:
-        """(fights, slots): the combatant in each slot of the round's order."""
-        return np.stack([state.fight[f"slot{k}"] for k in range(size)], axis=1)
-
-    def _next(self, ctx: StepContext) -> tuple[IntArray, BoolArray]:
-        """The first slot at or after the cursor whose combatant can act, this round; found or not."""
+    def _next(self, ctx: StepContext) -> tuple[IntArray, BoolArray, IntArray]:
+        """The first place at or after the cursor whose combatant can act, this round: (place, found, who)."""
         fight = ctx.fight
         size = fight.roster.size
         state = ctx.state
+        cursor = state.fight["cursor"]
         if self.static_order:
-            able = self.able(fight, state)[:, fight.order_array]  # (n, slots)
-        else:
-            able = np.take_along_axis(self.able(fight, state), self.order(state, size), axis=1)
-        later = np.arange(size)[None, :] >= state.fight["cursor"][:, None]
-        cand = able & later
-        found: BoolArray = np.asarray(cand.any(axis=1))
-        slot = np.argmax(cand, axis=1).astype(np.int64)
-        return slot, found
+            able = self.able(fight, state)[:, fight.order_array]  # (n, places)
+            cand = able & (np.arange(size)[None, :] >= cursor[:, None])
+            found: BoolArray = np.asarray(cand.any(axis=1))
+            slot = np.argmax(cand, axis=1).astype(np.int64)
+            return slot, found, fight.order_array[slot]
+        place = state.per["turn"]  # (n, C): each combatant's place in its fight's order
+        key = np.where(self.able(fight, state) & (place >= cursor[:, None]), place, size)
+        who = np.argmin(key, axis=1).astype(np.int64)
+        slot = key[np.arange(state.n), who]
+        return np.minimum(slot, size - 1), np.asarray(slot < size), who
 
     @staticmethod
     def text(ctx: StepContext, make: Any) -> str:

@@ -27,7 +27,7 @@ from tohit.core.errors import InputError
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.rounds import RoundRules
-from tohit.engine.fight.state import BoolArray, IntArray, State
+from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 
 PAGE = "fullplate: Attacking"
 HIT = 0
@@ -76,12 +76,12 @@ class FullPlateFight(RoundRules):
         # Who took the hit: the intended target (its `hp_left`), or one engaged with it (firing into melee).
         struck = self._struck(fight)[t, np.maximum(out["creature_hit"][rows], 0)]
         damage = out["damage"][rows]
-        before = ctx.state.per["hp"][rows, np.maximum(struck, 0)]
+        before = gather(ctx.state.per["hp"], rows, np.maximum(struck, 0))
         after = np.maximum(0, before - damage)
         lands = (struck >= 0) & (after < before)
         if lands.any():
             r, who, by = rows[lands], struck[lands], a[lands]
-            dealt = ctx.state.per["dealt"][r, by] + (before - after)[lands]
+            dealt = gather(ctx.state.per["dealt"], r, by) + (before - after)[lands]
             ctx.emit(
                 "damage",
                 [ctx.set("hp", r, after[lands], who), ctx.set("dealt", r, dealt, by)],

@@ -30,7 +30,7 @@ from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import choose_actions
 from tohit.engine.fight.rules import FightRules
-from tohit.engine.fight.state import BoolArray, IntArray, State
+from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 
 AP_PER_ROUND = 6
 DEFAULT_AP_COST = 3
@@ -141,7 +141,7 @@ class KaiserFight(FightRules):
         n = ctx.n
         who = np.maximum(actor, 0)
         standing = self.standing(fight, state)
-        attacks_ok = state.per["ap"][np.arange(n), who][:, None] >= self._costs(fight)[who]  # (n, A)
+        attacks_ok = gather(state.per["ap"], np.arange(n), who)[:, None] >= self._costs(fight)[who]  # (n, A)
         foes = fight.roster.foes()[who] & standing  # (n, C)
         options = attacks_ok[:, :, None] & foes[:, None, :]
         idx, attack, target = choose_actions(ctx, acting, actor, options)
@@ -151,7 +151,7 @@ class KaiserFight(FightRules):
 
         costs = self._costs(fight)
         rows = np.flatnonzero(acting)
-        a_ap = ctx.state.per["ap"][rows, actor[rows]]
+        a_ap = gather(ctx.state.per["ap"], rows, actor[rows])
         spent = a_ap - costs[actor[rows], attack[rows]]
         ctx.emit(
             "ap_spent",
@@ -277,12 +277,12 @@ class KaiserFight(FightRules):
             return
         d, a = defender[rows], attacker[rows]
         state = ctx.state
-        lp = state.per["lp"][rows, d]
+        lp = gather(state.per["lp"], rows, d)
         damage = out["damage"][rows]
         new_lp = np.maximum(0, lp - damage)
         hurt = damage > 0
         if hurt.any():
-            dealt = state.per["dealt"][rows, a] + (lp - new_lp)
+            dealt = gather(state.per["dealt"], rows, a) + (lp - new_lp)
             hr = rows[hurt]
             ctx.emit(
                 "damage",
@@ -297,7 +297,7 @@ class KaiserFight(FightRules):
             )
         lost = out["ap_lost"][rows] == 1
         if lost.any():
-            ap = state.per["ap"][rows, d]
+            ap = gather(state.per["ap"], rows, d)
             lr = rows[lost]
             ctx.emit(
                 "ap_lost",

@@ -32,7 +32,7 @@ from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import choose_actions
 from tohit.engine.fight.rounds import RoundRules
-from tohit.engine.fight.state import BoolArray, IntArray, State
+from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 
 HIT = 0
 FRONT, BACK = 0, 1
@@ -186,7 +186,7 @@ class LastOdysseyFight(RoundRules):
         a, k = actor[rows], attack[rows]
         per = ctx.state.per
         damage = out["damage"][rows]
-        hp, points = per["hp"][rows, t], per["shell"][rows, t]
+        hp, points = gather(per["hp"], rows, t), gather(per["shell"], rows, t)
         shelled = points > 0
         absorbed = np.where(shelled, np.minimum(damage, points), 0)
         breaks = shelled & (damage >= points) & (damage > 0)

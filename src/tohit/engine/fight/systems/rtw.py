@@ -35,7 +35,7 @@ from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import choose_actions
 from tohit.engine.fight.rounds import RoundRules
-from tohit.engine.fight.state import BoolArray, IntArray, State
+from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 
 PAGE = "rtw"
 HIT = 0
@@ -271,7 +271,7 @@ class RtwFight(RoundRules):
         a, t, k = actor[rows], target[rows], attack[rows]
         state = ctx.state
         damage = out["damage"][rows]
-        before = state.per["health"][rows, t]
+        before = gather(state.per["health"], rows, t)
         after = np.maximum(0, before - damage)
         hurt = after < before
         if hurt.any():
@@ -280,7 +280,7 @@ class RtwFight(RoundRules):
                 "damage",
                 [
                     ctx.set("health", r, after[hurt], t[hurt]),
-                    ctx.set("dealt", r, state.per["dealt"][r, a[hurt]] + (before - after)[hurt], a[hurt]),
+                    ctx.set("dealt", r, gather(state.per["dealt"], r, a[hurt]) + (before - after)[hurt], a[hurt]),
                 ],
                 self.text(
                     ctx,
@@ -288,7 +288,7 @@ class RtwFight(RoundRules):
                 ),
             )
         peril = out["peril"][rows] == 1
-        now = state.per["peril"][rows, t]
+        now = gather(state.per["peril"], rows, t)
         enters = peril & (now == 0)
         if enters.any():
             ctx.emit(

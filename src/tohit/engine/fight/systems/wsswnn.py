@@ -34,10 +34,11 @@ from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import choose_actions
 from tohit.engine.fight.rounds import RoundRules
-from tohit.engine.fight.state import BoolArray, IntArray, State
+from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 from tohit.systems.wsswnn.models import die_sides
 
 PAGE = "wsswnn"
+MISS = 2  # result code of a miss (a brace action's failure shares it and deals nothing either)
 NEVER = -1
 
 
@@ -127,6 +128,7 @@ class WsswnnFight(RoundRules):
             "awareness": awareness,
             "max_awareness": awareness,
             "initiative": 0,
+            "turn": fight.file_order.index(combatant),
             "dealt": 0,
         }
 
@@ -208,7 +210,9 @@ class WsswnnFight(RoundRules):
         key = np.where(beats, 0, size) + file_pos[None, :]
         order = np.argsort(key, axis=1, kind="stable")
         r = np.flatnonzero(rows)
-        changes = [ctx.set(f"slot{k}", r, order[r, k]) for k in range(size)]
+        place = np.empty_like(order)
+        np.put_along_axis(place, order, np.arange(size)[None, :].repeat(order.shape[0], axis=0), axis=1)
+        changes = [ctx.set("turn", r, place[r, c], c) for c in range(size)]
         changes.append(ctx.set("rolled", r, 1))
         for c in range(size):
             won = r[beats[r, c]]
@@ -285,23 +289,24 @@ class WsswnnFight(RoundRules):
     def _damage(
         self, ctx: StepContext, mask: BoolArray, actor: IntArray, target: IntArray, out: dict[str, Any]
     ) -> None:
-        rows = np.flatnonzero(mask)
+        landed = (out["result"] != MISS) | (out["falling_lethal"] > 0) | (out["falling_guard"] > 0)
+        rows = np.flatnonzero(mask & landed)
         if rows.size == 0:
             return
         a, d = actor[rows], target[rows]
         per = ctx.state.per
         lethal = out["damage"][rows]
-        life = per["life"][rows, d]
+        life = gather(per["life"], rows, d)
         life_after = np.maximum(0, life - lethal)
-        guard = per["guard"][rows, d]
+        guard = gather(per["guard"], rows, d)
         guard_after = np.where(out["guard_after"][rows] == NULL_INT, guard, out["guard_after"][rows])
-        aware = per["awareness"][rows, d]
+        aware = gather(per["awareness"], rows, d)
         aware_after = np.maximum(0, aware - np.maximum(0, out["awareness_damage"][rows]))
         changes = []
         hurt = life_after < life
         if hurt.any():
             changes.append(ctx.set("life", rows[hurt], life_after[hurt], d[hurt]))
-            dealt = per["dealt"][rows[hurt], a[hurt]] + (life - life_after)[hurt]
+            dealt = gather(per["dealt"], rows[hurt], a[hurt]) + (life - life_after)[hurt]
             changes.append(ctx.set("dealt", rows[hurt], dealt, a[hurt]))
         g = guard_after != guard
         if g.any():
