@@ -23,7 +23,7 @@ def main() -> None:
     if args.names:
         modules = [m for m in modules if m.removeprefix("bench_") in args.names]
     rows: list[Row] = []
-    console = Console()
+    console = Console(width=170)
     for name in modules:
         console.print(f"[dim]running {name}…[/]")
         module = importlib.import_module(f"benchmarks.{name}")

@@ -263,3 +263,15 @@ def test_rtw_grid_bad_input_cli_exit_2_one_line(tmp_path: Any, change: Any, fiel
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "Traceback" not in result.output
     assert f"{path}: {field}: " in lines[0]
+
+
+def test_map_in_the_terminal_draws_the_blocked_cover_line() -> None:
+    """Issue #4, `tohit map`: the terminal picture shows the cover lines (cyan strokes through open squares)."""
+    from typer.testing import CliRunner
+
+    from tests.conftest import EXAMPLES
+    from tohit.cli.app import app
+
+    out = CliRunner().invoke(app, ["map", str(EXAMPLES / "rtw" / "grid-cone-behind-pillar.yaml")]).output
+    board = out.split("creature")[0]
+    assert "╱" in board and "crosses" in out and "(3,1)" in out

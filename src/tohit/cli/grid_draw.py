@@ -12,6 +12,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from tohit.core.grid.segments import squares_crossed
 from tohit.core.grid.view import GridView
 
 MARGIN = 2
@@ -52,13 +53,15 @@ def hit_names(view: GridView) -> list[str]:
 
 def board_text(view: GridView) -> Group:
     """The battlefield for the terminal: two characters a square; red: the attack's squares; capitals:
-    creatures (the attacker is @); yellow: solid squares that give cover to a creature hit."""
+    creatures (the attacker is @); yellow: solid squares that give cover to a creature hit; cyan strokes:
+    the blocked cover lines."""
     bf = view.field
     label = letters(view)
     hits = set(hit_names(view))
     attacked = set(view.reach.squares) if view.reach is not None else set()
     blocking = {c.square for name, c in view.covers.items() if c is not None and (not hits or name in hits)}
     owner = {sq: names[0] for sq, names in bf.occupants.items()}
+    lines = cover_lines(view, hits)
     x0, y0, x1, y1 = _window(view)
     text = Text()
     text.append("    " + "".join(f"{x % 100:<2d}" if x % 5 == 0 else "  " for x in range(x0, x1 + 1)) + "\n", "dim")
@@ -75,6 +78,8 @@ def board_text(view: GridView) -> Group:
                 text.append(label[name] + " ", style + back)
             elif bf.board.is_solid(sq):
                 text.append("██", "yellow" if sq in blocking else "grey50")
+            elif sq in lines:
+                text.append(lines[sq], "bold cyan" + back)
             else:
                 text.append(" ·", "grey35" + back)
         text.append("\n")
@@ -95,6 +100,27 @@ def board_text(view: GridView) -> Group:
         )
     title = Text(f"{view.describe()}  (cover rule: {view.rule})", "bold")
     return Group(title, text, legend)
+
+
+def cover_lines(view: GridView, hits: set[str]) -> dict[tuple[int, int], str]:
+    """The open squares each blocked cover line crosses (of the creatures hit, or all when none is),
+    with a character that follows the line's slope."""
+    out: dict[tuple[int, int], str] = {}
+    for name, cover in view.covers.items():
+        if cover is None or (hits and name not in hits):
+            continue
+        (px, py), (qx, qy) = cover.segment
+        dx, dy = qx - px, qy - py
+        if dy == 0:
+            mark = "──"
+        elif dx == 0:
+            mark = " │"
+        else:
+            mark = " ╲" if (dx > 0) == (dy > 0) else " ╱"
+        for square in squares_crossed(cover.segment[0], cover.segment[1]):
+            if not view.field.board.is_solid(square):
+                out.setdefault(square, mark)
+    return out
 
 
 def board_png(view: GridView, path: Path, title: str | None = None) -> None:

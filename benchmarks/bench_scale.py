@@ -1,0 +1,78 @@
+"""Scale (issue #9): both cores and bounded memory.
+
+- `simulate --workers 2` against one worker on the largest case (Kaiser, the Ceil scenario);
+- peak resident memory of simulating 100 million attacks (10 million with --quick), measured in a fresh
+  process so nothing else counts, against the 500 MB target.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from benchmarks.common import Row, per_second
+from tohit.engine.scenario import load
+from tohit.engine.simulate import simulate
+
+ROOT = Path(__file__).resolve().parents[1]
+CEIL = ROOT / "examples" / "kaiser" / "ceil-vs-bandit.yaml"
+PEAK_TARGET_MB = 500
+
+_PEAK = """
+import json, resource, sys
+from tohit.engine.scenario import load
+from tohit.engine.simulate import simulate
+simulate(load(sys.argv[1]), int(sys.argv[2]), seed=1, method=sys.argv[3])
+print(json.dumps(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024))
+"""
+
+
+def peak_rss_mb(path: Path, n: int, method: str) -> int:
+    """Peak RSS (MB) of a fresh process that simulates n attacks."""
+    out = subprocess.run(
+        [sys.executable, "-c", _PEAK, str(path), str(n), method], check=True, capture_output=True, text=True
+    )
+    return int(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def baseline_rss_mb() -> int:
+    return peak_rss_mb(CEIL, 1, "table")
+
+
+def run(quick: bool) -> list[Row]:
+    loaded = load(CEIL)
+    rows: list[Row] = []
+    n = 20_000_000 if quick else 200_000_000
+    times = {}
+    for workers in (1, 2):
+        start = time.perf_counter()
+        simulate(loaded, n, seed=1, workers=workers)
+        times[workers] = time.perf_counter() - start
+    rows.append(
+        Row(
+            "scale",
+            f"simulate {n:,} attacks, 2 workers",
+            per_second(n, times[2]),
+            f"1 worker {per_second(n, times[1])}",
+            times[1] / times[2],
+            1.7,
+        )
+    )
+    big = 10_000_000 if quick else 100_000_000
+    base = baseline_rss_mb()
+    for method, count in (("table", big), ("direct", big // 10)):
+        peak = peak_rss_mb(CEIL, count, method)
+        rows.append(
+            Row(
+                "scale",
+                f"peak RSS, simulate {count:,} ({method})",
+                f"{peak} MB",
+                f"target {PEAK_TARGET_MB} MB (idle process {base} MB)",
+                PEAK_TARGET_MB / peak,
+                1.0,
+            )
+        )
+    return rows
