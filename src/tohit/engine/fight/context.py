@@ -45,8 +45,6 @@ Rows = Any  # an index array, or ALL
 ROLE_TABLE_DEPTH = 1
 #: Group values of a rules' `scalar_stats` run 0 to SCALAR_RADIX - 1.
 SCALAR_RADIX = 256
-#: Up to this many attack situations in one resolve, each is drawn with its own alias table.
-SMALL_GROUPS = 8
 #: Keys of `attack_fields` with this prefix override a field of the target block instead (an integer code the
 #: rules decode with `override_value`; the system reads it as a plain value, so rows are grouped by it).
 TARGET = "target."
@@ -76,9 +74,12 @@ class TableSampler:
             raise ValueError("joint table too large to sample")
         self.table, self.scenario, self.target = table, scenario, target
         weights = np.asarray([int(w) for w in table.weights], dtype=np.int64)
-        self.cumulative = np.cumsum(weights)
+        self.size = len(weights)
         self.total = int(table.total)
-        self.alias = Alias([int(w) for w in weights])
+        #: Tables with the very same weights share one alias table (`layout`, set by the context): the dice
+        #: do not depend on the stats that tell the tables apart, only the outcomes do.
+        self.weights_key = (self.total, weights.tobytes())
+        self.layout = -1
         self.beyond = ~table.finite
         finite = np.flatnonzero(table.finite)
         self.columns: dict[str, IntArray] = {}
@@ -86,6 +87,9 @@ class TableSampler:
             col = np.zeros(len(weights), dtype=np.int64)
             col[finite] = table.outcome[f]
             self.columns[f] = col
+        #: The outcome fields as one (fields, rows) matrix: one gather reads them all.
+        self.fields = fields
+        self.matrix = np.stack([self.columns[f] for f in fields]) if fields else np.zeros((0, self.size), np.int64)
 
 
 class StepContext:
@@ -353,13 +357,12 @@ class StepContext:
         Rows are grouped by everything the outcome fields depend on (attacker, attack, target, the rules'
         `table_stats` and scalar stats, the attacker's stats, attack overrides); each group's table is built
         once by `resolve` on the joint support (depth 1; rolls beyond it are sampled from the roles' tails and
-        resolved as they come). Each row is one exact integer draw: an alias table per group, or one searchsorted
-        over all the groups' cumulative weights when there are many groups."""
+        resolved as they come). Each row is one exact integer draw from the alias table of its group's weights
+        (groups with the same weights share it: their dice are the same, their outcomes differ)."""
         n = self.n
-        out = {f: np.zeros(n, dtype=np.int64) for f in fields}
         rows = np.flatnonzero(mask)
         if rows.size == 0:
-            return out
+            return {f: np.zeros(n, dtype=np.int64) for f in fields}
         rules = self.fight.rules
         per = self.state.per
         a_rows, k_rows, t_rows = actor[rows], attack[rows], target[rows]
@@ -375,40 +378,66 @@ class StepContext:
         for comp in comps:
             low = int(comp.min())
             span = int(comp.max()) - low + 1
+            if span == 1:
+                continue
             radix *= span
             if radix >= 2**62:  # pragma: no cover - far beyond any fight's stats
                 raise ValueError("too many distinct attack situations to group")
             code = code * span + (comp - low)
-        groups, inverse = _dense_rank(code)
-        first = np.empty(groups, dtype=np.int64)
-        first[inverse[::-1]] = np.arange(rows.size - 1, -1, -1)
-        names = ["c", "a", "t", *stats, *[f"g:{s}" for s in scalar], *[f"o:{s}" for s in own], *over]
+        if radix == 1:
+            groups, inverse, first = 1, np.zeros(rows.size, dtype=np.int64), np.zeros(1, dtype=np.int64)
+        else:
+            groups, inverse = _dense_rank(code)
+            first = np.empty(groups, dtype=np.int64)
+            first[inverse[::-1]] = np.arange(rows.size - 1, -1, -1)
+        names = ("c", "a", "t", *stats, *[f"g:{s}" for s in scalar], *[f"o:{s}" for s in own], *over)
+        found: dict[tuple[int, ...], TableSampler] = self.fight.cache.setdefault(("samplers", names), {})
         samplers = []
-        for g in range(groups):
-            values = [int(comp[first[g]]) for comp in comps]
-            samplers.append(self._sampler(dict(zip(names, values, strict=True)), stats, scalar, own, over))
-        starts = np.concatenate([[0], np.cumsum([sm.cumulative.size for sm in samplers])[:-1]])
-        if groups <= SMALL_GROUPS:  # an alias draw per group (one or two draws and a lookup per row)
-            joint_row = np.empty(rows.size, dtype=np.int64)
-            for g, sm in enumerate(samplers):
-                sel = ALL if groups == 1 else np.flatnonzero(inverse == g)
-                count = rows.size if groups == 1 else sel.size
-                joint_row[sel] = sm.alias.sample(self.rng, count) + starts[g]
-        else:  # one searchsorted over all the groups' cumulative weights
-            totals = np.asarray([sm.total for sm in samplers], dtype=np.int64)
-            bases = np.concatenate([[0], np.cumsum(totals)[:-1]])
-            cum = np.concatenate([sm.cumulative + b for sm, b in zip(samplers, bases, strict=True)])
-            r = self.rng.integers(0, totals[inverse])
-            joint_row = np.searchsorted(cum, bases[inverse] + r, side="right")
-        for f in fields:
-            column = samplers[0].columns[f] if groups == 1 else np.concatenate([sm.columns[f] for sm in samplers])
-            out[f][rows] = column[joint_row]
-        beyond = np.concatenate([sm.beyond for sm in samplers])[joint_row]
+        for values in np.stack([comp[first] for comp in comps], axis=1).tolist():
+            sm = found.get(tuple(values))
+            if sm is None:
+                key = dict(zip(names, values, strict=True))
+                sm = found[tuple(values)] = self._sampler(key, stats, scalar, own, over)
+            samplers.append(sm)
+        # One alias draw per row, from the alias table of its group's weights: groups with the same weights
+        # (the same dice, outcomes told apart by stats) share one draw call.
+        if groups == 1:
+            local = self._alias(samplers[0]).sample(self.rng, rows.size).astype(np.int64)
+            joint_row = local
+        else:
+            starts = np.concatenate([[0], np.cumsum([sm.size for sm in samplers])[:-1]])
+            layout = np.asarray([sm.layout for sm in samplers], dtype=np.int64)
+            row_layout = layout[inverse]
+            local = np.empty(rows.size, dtype=np.int64)
+            present = sorted(set(layout.tolist()))
+            for lay in present:
+                sel = ALL if len(present) == 1 else np.flatnonzero(row_layout == lay)
+                count = rows.size if len(present) == 1 else sel.size
+                local[sel] = self._layouts()[1][lay].sample(self.rng, count)
+            joint_row = local + starts[inverse]
+        matrix = samplers[0].matrix if groups == 1 else np.concatenate([sm.matrix for sm in samplers], axis=1)
+        order = samplers[0].fields
+        picked = matrix[:, joint_row] if len(fields) > 1 else matrix[order.index(fields[0])][None, joint_row]
+        if rows.size == n:
+            out = {f: picked[order.index(f) if len(fields) > 1 else 0] for f in fields}
+        else:
+            out = {f: np.zeros(n, dtype=np.int64) for f in fields}
+            for f in fields:
+                out[f][rows] = picked[order.index(f) if len(fields) > 1 else 0]
+        beyond = (samplers[0].beyond if groups == 1 else np.concatenate([sm.beyond for sm in samplers]))[joint_row]
         if beyond.any():  # rolls past the table's depth: their tails sampled, then resolved
-            self._resolve_beyond(
-                beyond, rows, joint_row - starts[inverse], inverse, samplers, comps, attack_fields, out
-            )
+            self._resolve_beyond(beyond, rows, local, inverse, samplers, comps, attack_fields, out)
         return out
+
+    def _layouts(self) -> tuple[dict[tuple[int, bytes], int], list[Alias]]:
+        """The fight's alias tables, one per distinct set of joint weights."""
+        found: tuple[dict[tuple[int, bytes], int], list[Alias]] | None = self.fight.cache.get(("layouts",))
+        if found is None:
+            found = self.fight.cache[("layouts",)] = ({}, [])
+        return found
+
+    def _alias(self, sm: TableSampler) -> Alias:
+        return self._layouts()[1][sm.layout]
 
     def _resolve_beyond(
         self,
@@ -465,6 +494,12 @@ class StepContext:
             target = self._target(t, None, {s: key[s] for s in stats}, fixed)
             table = joint.build(self.fight.system, scenario, target, ROLE_TABLE_DEPTH)
             found = self.fight.cache[cache_key] = TableSampler(table, scenario, target, rules.outcome_fields)
+            ids, aliases = self._layouts()
+            layout = ids.get(found.weights_key)
+            if layout is None:
+                layout = ids[found.weights_key] = len(aliases)
+                aliases.append(Alias([int(w) for w in table.weights]))
+            found.layout = layout
         return found
 
     def _sample_role(self, role: Role, m: int) -> dict[str, IntArray]:
