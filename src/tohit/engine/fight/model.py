@@ -214,6 +214,28 @@ class LoadedFight:
         return np.asarray(self.file_order, dtype=np.int64)
 
     @cached_property
+    def order_is_identity(self) -> bool:
+        """The turn order is the combatants' own order (as in a duel, or sides of one)."""
+        return self.file_order == tuple(range(self.roster.size))
+
+    @cached_property
+    def places_from(self) -> BoolArray:
+        """(places + 1, places): row k is True at the places k and after (a round's turns still to come)."""
+        size = self.roster.size
+        out: BoolArray = np.arange(size)[None, :] >= np.arange(size + 1)[:, None]
+        return out
+
+    def combatant_columns(self, n: int) -> IntArray:
+        """(n, combatants): 0, 1, ... in every row (cached per n)."""
+        key = ("combatant_columns", n)
+        found: IntArray | None = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = np.broadcast_to(
+                np.arange(self.roster.size, dtype=np.int64), (n, self.roster.size)
+            )
+        return found
+
+    @cached_property
     def max_attacks(self) -> int:
         return max(len(c.attacks) for c in self.combatants)
 

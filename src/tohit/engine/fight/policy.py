@@ -15,6 +15,7 @@ import numpy as np
 
 from tohit.engine.fight.context import ALL, Rows, StepContext, expected_damage
 from tohit.engine.fight.model import LoadedFight
+from tohit.engine.fight.rows import count_rows, first_rows
 from tohit.engine.fight.state import BoolArray, IntArray
 
 CODES = {"first": 0, "weakest": 1, "random": 2, "best": 3}
@@ -30,17 +31,22 @@ def choose_actions(
     policy expands rows in exact mode).
     """
     fight = ctx.fight
-    n, _, size = options.shape
+    n, na, size = options.shape
     attack = np.full(n, -1, dtype=np.int64)
     target = np.full(n, -1, dtype=np.int64)
     opts = options & acting[:, None, None]
+    flat_opts = opts.reshape(n, -1)
     # One allowed pair: every policy agrees (a duel with one attack each, a last foe standing).
-    count = opts.reshape(n, -1).sum(axis=1)
+    count = count_rows(flat_opts)
     single = count == 1
     if single.any():
-        flat = np.argmax(opts.reshape(n, -1), axis=1)
-        attack = np.where(single, flat // size, attack)
-        target = np.where(single, flat % size, target)
+        flat = first_rows(flat_opts)
+        if size == 1 or na == 1:
+            pair_attack, pair_target = (flat, np.zeros(n, np.int64)) if size == 1 else (np.zeros(n, np.int64), flat)
+        else:
+            pair_attack, pair_target = np.divmod(flat, size)
+        attack = np.where(single, pair_attack, attack)
+        target = np.where(single, pair_target, target)
     some = count > 1
     if not some.any():
         return ALL, attack, target

@@ -16,6 +16,7 @@ import numpy as np
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import choose_actions
+from tohit.engine.fight.rows import any_rows, first_rows, take_rows
 from tohit.engine.fight.rules import FightRules
 from tohit.engine.fight.state import BoolArray, IntArray, State
 
@@ -47,9 +48,11 @@ class RoundRules(FightRules):
         fight = ctx.fight
         who = np.maximum(actor, 0)
         usable = (  # (n, A)
-            fight.has_attack[who] if self.always_usable else self.usable(fight, ctx.state)[np.arange(ctx.n), who]
+            fight.has_attack[who] if self.always_usable else take_rows(self.usable(fight, ctx.state), who)
         )
-        foes = fight.roster.foes()[who] & self.standing(fight, ctx.state)
+        foes = fight.roster.foe_matrix[who] & self.standing(fight, ctx.state)
+        if usable.shape[1] == 1:
+            return foes[:, None, :]
         return usable[:, :, None] & foes[:, None, :]
 
     def turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray) -> None:
@@ -66,7 +69,10 @@ class RoundRules(FightRules):
 
     # -- the step ------------------------------------------------------------------------------------------------
     def step(self, ctx: StepContext) -> None:
-        slot, found, actor = self._next(ctx)
+        # Without a round_start hook, a new round changes nobody's ability to act: the first able place of
+        # the next round is read from the same `able` as the rest of this round's.
+        same_able = type(self).round_start is RoundRules.round_start and type(self).able is RoundRules.able
+        slot, found, actor, first = self._next(ctx, with_first=same_able)
         new_round = ~found
         if new_round.any():
             late = new_round & ctx.last_round()
@@ -84,7 +90,7 @@ class RoundRules(FightRules):
                     round=int(new[0]) if ctx.narrating else None,
                 )
                 self.round_start(ctx, rows)
-                slot2, found2, actor2 = self._next(ctx)
+                slot2, found2, actor2, _ = first if first is not None else self._next(ctx)
                 slot = np.where(new_round, slot2, slot)
                 found = np.where(new_round, found2, found)
                 actor = np.where(new_round, actor2, actor)
@@ -95,23 +101,32 @@ class RoundRules(FightRules):
         ctx.emit("turn", [ctx.set("cursor", acting, slot + 1)])
         self.turn(ctx, acting, actor)
 
-    def _next(self, ctx: StepContext) -> tuple[IntArray, BoolArray, IntArray]:
-        """The first place at or after the cursor whose combatant can act, this round: (place, found, who)."""
+    def _next(self, ctx: StepContext, *, with_first: bool = False) -> tuple[IntArray, BoolArray, IntArray, Any]:
+        """The first place at or after the cursor whose combatant can act, this round: (place, found, who), and
+        with `with_first` the same from the round's first place (else None)."""
         fight = ctx.fight
         size = fight.roster.size
         state = ctx.state
         cursor = state.fight["cursor"]
+        able = self.able(fight, state)  # (n, C)
         if self.static_order:
-            able = self.able(fight, state)[:, fight.order_array]  # (n, places)
-            cand = able & (np.arange(size)[None, :] >= cursor[:, None])
-            found: BoolArray = np.asarray(cand.any(axis=1))
-            slot = np.argmax(cand, axis=1).astype(np.int64)
-            return slot, found, fight.order_array[slot]
-        place = state.per["turn"]  # (n, C): each combatant's place in its fight's order
-        key = np.where(self.able(fight, state) & (place >= cursor[:, None]), place, size)
-        who = np.argmin(key, axis=1).astype(np.int64)
-        slot = key[np.arange(state.n), who]
-        return np.minimum(slot, size - 1), np.asarray(slot < size), who
+            order = fight.order_array
+            by_place = able if fight.order_is_identity else able[:, order]  # (n, places)
+            order_rows: Any = None
+        else:  # each combatant's `turn` stat is its place in its fight's order
+            order_rows = np.empty_like(state.per["turn"])
+            np.put_along_axis(order_rows, state.per["turn"], fight.combatant_columns(state.n), axis=1)
+            by_place = take_rows_2d(able, order_rows)
+        cand = by_place & fight.places_from[np.minimum(cursor, size)]  # places at or after the cursor
+        slot = first_rows(cand)
+        found = any_rows(cand)
+        who = fight.order_array[slot] if order_rows is None else take_rows(order_rows, slot)
+        first = None
+        if with_first:
+            slot0 = first_rows(by_place)
+            who0 = fight.order_array[slot0] if order_rows is None else take_rows(order_rows, slot0)
+            first = (slot0, any_rows(by_place), who0, None)
+        return slot, found, who, first
 
     @staticmethod
     def text(ctx: StepContext, make: Any) -> str:
@@ -120,3 +135,9 @@ class RoundRules(FightRules):
     @staticmethod
     def name(ctx: StepContext, who: IntArray) -> str:
         return ctx.fight.roster.names[int(np.asarray(who).reshape(-1)[0])]
+
+
+def take_rows_2d(arr: BoolArray, columns: IntArray) -> BoolArray:
+    """arr[i, columns[i, j]] for every row i and j (np.take_along_axis along the combatants)."""
+    out: BoolArray = np.take_along_axis(arr, columns, axis=1)
+    return out

@@ -18,6 +18,7 @@ import numpy as np
 
 from tohit.engine.fight.context import Method, StepContext
 from tohit.engine.fight.model import LoadedFight
+from tohit.engine.fight.rows import any_rows
 from tohit.engine.fight.state import BoolArray, IntArray, State, change
 from tohit.engine.simulate import fresh_seed
 from tohit.engine.stats import mean_sd, percentile, wilson
@@ -46,11 +47,13 @@ def initial_state(fight: LoadedFight, n: int) -> State:
 def ended(fight: LoadedFight, state: State, max_rounds: int | None) -> tuple[BoolArray, IntArray]:
     """(done, winner): fights over now, and the winning side of each (-1: a draw)."""
     standing = fight.rules.standing(fight, state)
-    sides = len(fight.roster.side_names)
-    side = fight.roster.side_array
-    per_side = np.stack([standing[:, side == s].any(axis=1) for s in range(sides)], axis=1)
-    alive = per_side.sum(axis=1)
-    winner = np.where(alive == 1, np.argmax(per_side, axis=1), -1).astype(np.int64)
+    alive = np.zeros(state.n, dtype=np.int64)
+    last = np.zeros(state.n, dtype=np.int64)  # the last side with someone standing
+    for s, members in enumerate(fight.roster.side_columns):
+        up = any_rows(standing[:, members])
+        alive += up
+        last[up] = s
+    winner = np.where(alive == 1, last, -1)
     done = (alive <= 1) | (state.fight["cut"] == 1)
     if max_rounds is not None:
         late = state.fight["round"] > max_rounds

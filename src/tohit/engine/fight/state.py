@@ -53,6 +53,16 @@ class Roster:
     def foes(self) -> BoolArray:
         return self.foe_matrix
 
+    @cached_property
+    def side_columns(self) -> tuple[slice | IntArray, ...]:
+        """Per side, its combatants' columns: a slice when they are contiguous (as in a fight file)."""
+        out: list[slice | IntArray] = []
+        for s in range(len(self.side_names)):
+            members = np.flatnonzero(self.side_array == s)
+            contiguous = members.size and members[-1] - members[0] + 1 == members.size
+            out.append(slice(int(members[0]), int(members[-1]) + 1) if contiguous else members)
+        return tuple(out)
+
 
 @dataclass(frozen=True)
 class State:

@@ -1,0 +1,24 @@
+"""The row-wise reductions the step code uses (engine/fight/rows.py) equal numpy's own, for every width."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tohit.engine.fight.rows import any_rows, count_rows, first_rows, take_rows
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3, 4, 5, 8, 16, 17, 40])
+def test_fight_rows_reductions_equal_numpy(k: int) -> None:
+    rng = np.random.default_rng(k)
+    x = rng.random((500, k)) < 0.3
+    x[:7] = False  # rows with no True at all
+    for arr in (x, x[:, ::-1], np.asfortranarray(x)):  # contiguous, strided, column-major
+        assert np.array_equal(any_rows(arr), arr.any(axis=1))
+        assert np.array_equal(count_rows(arr), arr.sum(axis=1))
+        if k:
+            assert np.array_equal(first_rows(arr), np.argmax(arr, axis=1))
+    if k:
+        values = rng.integers(0, 9, (500, k, 3))
+        who = rng.integers(0, k, 500)
+        assert np.array_equal(take_rows(values, who), values[np.arange(500), who])
