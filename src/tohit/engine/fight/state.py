@@ -77,7 +77,12 @@ class State:
 
     def take(self, rows: npt.NDArray[np.intp] | IntArray | BoolArray) -> State:
         """The fights at `rows` (an index or a mask), as a new state."""
-        return State({k: v[rows] for k, v in self.per.items()}, {k: v[rows] for k, v in self.fight.items()})
+        if rows.dtype == np.bool_:
+            rows = np.flatnonzero(rows)
+        return State(
+            {k: v.take(rows, axis=0) for k, v in self.per.items()},
+            {k: v.take(rows, axis=0) for k, v in self.fight.items()},
+        )
 
     @staticmethod
     def concat(states: Sequence[State]) -> State:
