@@ -48,7 +48,7 @@ class RoundRules(FightRules):
         fight = ctx.fight
         who = np.maximum(actor, 0)
         usable = (  # (n, A)
-            fight.has_attack[who] if self.always_usable else take_rows(self.usable(fight, ctx.state), who)
+            fight.has_attack[who] if self.always_usable else self.usable_of(fight, ctx.state, who)
         )
         foes = fight.roster.foe_matrix[who] & self.standing(fight, ctx.state)
         if usable.shape[1] == 1:

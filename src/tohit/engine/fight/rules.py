@@ -16,7 +16,7 @@ import numpy as np
 
 from tohit.core.errors import InputError
 from tohit.core.models import Model
-from tohit.engine.fight.state import BoolArray, State
+from tohit.engine.fight.state import BoolArray, IntArray, State
 
 if TYPE_CHECKING:
     from tohit.engine.fight.context import StepContext
@@ -118,6 +118,13 @@ class FightRules(ABC):
 
     def health_of(self, state: State) -> Any:
         return state.per[self.health]
+
+    def usable_of(self, fight: LoadedFight, state: State, who: IntArray) -> BoolArray:
+        """(fights, attacks): the attacks combatant who[i] may use now in fight i (`usable`, one row each)."""
+        from tohit.engine.fight.rows import take_rows
+
+        out: BoolArray = take_rows(self.usable(fight, state), who)
+        return out
 
     def usable(self, fight: LoadedFight, state: State) -> BoolArray:
         """(fights, combatants, attacks): attacks each combatant may use now (default: all)."""

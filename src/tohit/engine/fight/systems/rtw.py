@@ -217,24 +217,45 @@ class RtwFight(RoundRules):
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
         return (state.per["health"] > 0) & (state.per["helpless"] == 0) & (state.per["perished"] == 0)
 
-    def _flags(self, fight: LoadedFight) -> tuple[bool, bool, bool]:
-        """(some weapon can shatter mid-fight (Burning, with Durability), some cost is counted, some area)."""
+    def _flags(self, fight: LoadedFight) -> tuple[bool, bool, bool, bool]:
+        """(some weapon can shatter mid-fight (Burning, with Durability), some cost is counted, some area, some
+        weapon has a Durability to lose)."""
         key = ("rtw_flags",)
-        found: tuple[bool, bool, bool] | None = fight.cache.get(key)
+        found: tuple[bool, bool, bool, bool] | None = fight.cache.get(key)
         if found is None:
-            burning = pools = area = False
+            burning = pools = area = wears = False
             for comb in fight.combatants:
                 pools |= comb.magic is not None or comb.stamina is not None
                 for entry in comb.attacks:
                     w = entry.attacker.weapon
                     burning |= w is not None and w.burning and w.durability is not None
+                    wears |= w is not None and w.durability is not None
                     area |= entry.attack.area
-            found = fight.cache[key] = (burning, pools, area)
+            found = fight.cache[key] = (burning, pools, area, wears)
         return found
+
+    def _wearable(self, fight: LoadedFight) -> BoolArray:
+        """(combatants, attacks): the attack's weapon has a Durability (a weapon without one never wears, so
+        whether it was used successfully is not kept)."""
+        key = ("rtw_wearable",)
+        found: BoolArray | None = fight.cache.get(key)
+        if found is None:
+            found = np.zeros((fight.roster.size, fight.max_attacks), dtype=bool)
+            for c, comb in enumerate(fight.combatants):
+                for a, entry in enumerate(comb.attacks):
+                    found[c, a] = entry.attacker.weapon is not None and entry.attacker.weapon.durability is not None
+            fight.cache[key] = found
+        return found
+
+    def usable_of(self, fight: LoadedFight, state: State, who: IntArray) -> BoolArray:
+        burning, pools, _, _ = self._flags(fight)
+        if not burning and not pools:
+            return fight.has_attack[who]
+        return super().usable_of(fight, state, who)
 
     def usable(self, fight: LoadedFight, state: State) -> BoolArray:
         """(fights, combatants, attacks): a weapon not shattered, and Magic / Stamina for the cost."""
-        burning, pools, _ = self._flags(fight)
+        burning, pools, _, _ = self._flags(fight)
         if not burning and not pools:
             return np.broadcast_to(fight.has_attack[None], (state.n, *fight.has_attack.shape))
         slot, _ = self._weapons(fight)
@@ -273,6 +294,10 @@ class RtwFight(RoundRules):
             return
         fight = ctx.fight
         self._pay(ctx, acting, actor, attack)
+        if not self._flags(fight)[2]:  # no area attack: one roll on the chosen foe, every fight at once
+            idx, out = ctx.resolve(acting, actor, attack, target)
+            self._apply(ctx, acting[idx], actor[idx], attack[idx], target[idx], out)
+            return
         # The foes each attack catches: the chosen one, and for an area attack the next standing foes.
         caught = self._caught(ctx, acting, actor, attack, target)  # (n, C) in file order
         for t in range(fight.roster.size):
@@ -487,6 +512,7 @@ class RtwFight(RoundRules):
         rows = np.flatnonzero(mask & (out["result"] == HIT))
         if rows.size == 0:
             return
+        fight = ctx.fight
         a, t, k = actor[rows], target[rows], attack[rows]
         state = ctx.state
         damage = out["damage"][rows]
@@ -494,14 +520,17 @@ class RtwFight(RoundRules):
         after = np.maximum(0, before - damage)
         hurt = after < before
         if hurt.any():
-            r = rows[hurt]
-            foe = hurt & ctx.fight.roster.foe_matrix[a, t]  # damage dealt counts foes only (an area may catch allies)
-            rf = rows[foe]
+            every = bool(hurt.all())
+            r, ta, lost = (rows, t, before - after) if every else (rows[hurt], t[hurt], (before - after)[hurt])
+            ah, aft = (a, after) if every else (a[hurt], after[hurt])
+            if self.grid(fight) is not None:  # damage dealt counts foes only (an area on a map may catch allies)
+                foe = fight.roster.foe_matrix[ah, ta]
+                r, ah, lost = r[foe], ah[foe], lost[foe]
             ctx.emit(
                 "damage",
                 [
-                    ctx.set("health", r, after[hurt], t[hurt]),
-                    ctx.set("dealt", rf, gather(state.per["dealt"], rf, a[foe]) + (before - after)[foe], a[foe]),
+                    ctx.set("health", rows if every else rows[hurt], aft, ta),
+                    ctx.set("dealt", r, gather(state.per["dealt"], r, ah) + lost, ah),
                 ],
                 self.text(
                     ctx,
@@ -526,12 +555,15 @@ class RtwFight(RoundRules):
                     [ctx.set(stat, rows[sel], 1, t[sel])],
                     self.text(ctx, lambda w=words: f"{self.name(ctx, t)} {w} at 0 Health  [{PAGE}: Falling in Battle]"),
                 )
-        slot, _ = self._weapons(ctx.fight)
-        w = slot[a, k]
+        slot, weapons = self._weapons(fight)
+        if not self._flags(fight)[3]:  # no weapon has a Durability to lose
+            return
+        w = np.where(self._wearable(fight)[a, k], slot[a, k], -1)
         used = (out["durability_used"][rows] == 1) & (w >= 0)
-        for ww in np.unique(w[used]) if used.any() else ():
+        for ww in range(max(len(mine) for mine in weapons)) if used.any() else ():
             sel = used & (w == ww)
-            ctx.emit("weapon_used", [ctx.set(f"used{ww}", rows[sel], 1, a[sel])])
+            if sel.any():
+                ctx.emit("weapon_used", [ctx.set(f"used{ww}", rows[sel], 1, a[sel])])
         wear = (out["burning_wear"][rows] == 1) & (w >= 0)
         for ww in np.unique(w[wear]) if wear.any() else ():
             sel = wear & (w == ww)
