@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tohit.engine.fight.rows import any_rows, count_rows, first_rows, take_rows
+from tohit.engine.fight.rows import any_rows, count_rows, first_rows, min_rows, take_rows
 
 
 @pytest.mark.parametrize("k", [0, 1, 2, 3, 4, 5, 8, 16, 17, 40])
@@ -19,6 +19,8 @@ def test_fight_rows_reductions_equal_numpy(k: int) -> None:
         if k:
             assert np.array_equal(first_rows(arr), np.argmax(arr, axis=1))
     if k:
+        ints = rng.integers(-5, 9, (500, k))
+        assert np.array_equal(min_rows(ints), ints.min(axis=1))
         values = rng.integers(0, 9, (500, k, 3))
         who = rng.integers(0, k, 500)
         assert np.array_equal(take_rows(values, who), values[np.arange(500), who])

@@ -114,8 +114,7 @@ class RoundRules(FightRules):
             by_place = able if fight.order_is_identity else able[:, order]  # (n, places)
             order_rows: Any = None
         else:  # each combatant's `turn` stat is its place in its fight's order
-            order_rows = np.empty_like(state.per["turn"])
-            np.put_along_axis(order_rows, state.per["turn"], fight.combatant_columns(state.n), axis=1)
+            order_rows = self._order_rows(fight, state.per["turn"])
             by_place = take_rows_2d(able, order_rows)
         cand = by_place & fight.places_from[np.minimum(cursor, size)]  # places at or after the cursor
         slot = first_rows(cand)
@@ -127,6 +126,19 @@ class RoundRules(FightRules):
             who0 = fight.order_array[slot0] if order_rows is None else take_rows(order_rows, slot0)
             first = (slot0, any_rows(by_place), who0, None)
         return slot, found, who, first
+
+    @staticmethod
+    def _order_rows(fight: LoadedFight, turn: IntArray) -> IntArray:
+        """(fights, places): who acts at each place of each fight's order (the inverse of the `turn` stat). Kept
+        while the `turn` array is the same object: an event that changes it makes a new one."""
+        key = ("order_rows",)
+        cached: tuple[IntArray, IntArray] | None = fight.cache.get(key)
+        if cached is not None and cached[0] is turn:
+            return cached[1]
+        order_rows = np.empty_like(turn)
+        np.put_along_axis(order_rows, turn, fight.combatant_columns(turn.shape[0]), axis=1)
+        fight.cache[key] = (turn, order_rows)
+        return order_rows
 
     @staticmethod
     def text(ctx: StepContext, make: Any) -> str:

@@ -68,6 +68,17 @@ def first_rows(x: BoolArray) -> IntArray:
     return first
 
 
+def min_rows(values: Any) -> Any:
+    """values.min(axis=1) for a 2-D array with at least one column."""
+    k = values.shape[1]
+    if k > FEW:
+        return values.min(axis=1)
+    low = values[:, 0].copy()
+    for j in range(1, k):
+        np.minimum(low, values[:, j], out=low)
+    return low
+
+
 def take_rows(arr: Any, who: IntArray) -> Any:
     """arr[np.arange(n), who] for a 2-D array: each row's entry in column `who`."""
     n, k = arr.shape[0], arr.shape[1]

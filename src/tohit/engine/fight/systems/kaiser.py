@@ -29,6 +29,7 @@ from tohit.core.models import Model
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import choose_actions
+from tohit.engine.fight.rows import min_rows
 from tohit.engine.fight.rules import FightRules
 from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 
@@ -235,7 +236,7 @@ class KaiserFight(FightRules):
         min_cost, distance = cached
         can = (state.per["ap"] >= min_cost) & (state.per["lp"] > 0)  # (n, C)
         cursor = state.fight["cursor"]
-        nearest = np.where(can, distance[cursor], size).min(axis=1)
+        nearest = min_rows(np.where(can, distance[cursor], size))
         found: BoolArray = nearest < size
         slot = cursor + np.minimum(nearest, size - 1)
         slot = np.where(slot >= size, slot - size, slot)

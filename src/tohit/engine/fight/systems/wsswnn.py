@@ -34,6 +34,7 @@ from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import choose_actions
 from tohit.engine.fight.rounds import RoundRules
+from tohit.engine.fight.rows import take_rows
 from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 from tohit.systems.wsswnn.models import die_sides
 
@@ -228,13 +229,12 @@ class WsswnnFight(RoundRules):
     def turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray) -> None:
         fight = ctx.fight
         t = self._tables(fight)
-        n = ctx.n
         who = np.maximum(actor, 0)
-        guard = ctx.state.per["guard"][np.arange(n), who]
+        guard = take_rows(ctx.state.per["guard"], who)
         stand = acting & (t["stand"][who] >= 0) & (guard <= t["stand_at"][who])
         skip = acting & ~stand & (guard <= t["skip_at"][who])
         strike = acting & ~stand & ~skip
-        foes = fight.roster.foes()[who] & self.standing(fight, ctx.state)
+        foes = fight.roster.foe_matrix[who] & self.standing(fight, ctx.state)
         options: BoolArray = np.asarray(t["strike"][who][:, :, None] & foes[:, None, :], dtype=bool)
         idx, attack, target = choose_actions(ctx, strike, actor, options)
         actor, stand, skip, strike = actor[idx], stand[idx], skip[idx], strike[idx]
@@ -289,8 +289,9 @@ class WsswnnFight(RoundRules):
     def _damage(
         self, ctx: StepContext, mask: BoolArray, actor: IntArray, target: IntArray, out: dict[str, Any]
     ) -> None:
-        landed = (out["result"] != MISS) | (out["falling_lethal"] > 0) | (out["falling_guard"] > 0)
-        rows = np.flatnonzero(mask & landed)
+        fall_lethal, fall_guard = out["falling_lethal"], out["falling_guard"]
+        falling = (fall_lethal > 0) | (fall_guard > 0)
+        rows = np.flatnonzero(mask & ((out["result"] != MISS) | falling))
         if rows.size == 0:
             return
         a, d = actor[rows], target[rows]
@@ -299,21 +300,25 @@ class WsswnnFight(RoundRules):
         life = gather(per["life"], rows, d)
         life_after = np.maximum(0, life - lethal)
         guard = gather(per["guard"], rows, d)
-        guard_after = np.where(out["guard_after"][rows] == NULL_INT, guard, out["guard_after"][rows])
-        aware = gather(per["awareness"], rows, d)
-        aware_after = np.maximum(0, aware - np.maximum(0, out["awareness_damage"][rows]))
+        told = out["guard_after"][rows]
+        guard_after = np.where(told == NULL_INT, guard, told)
+        awareness_damage = out["awareness_damage"][rows]
         changes = []
         hurt = life_after < life
         if hurt.any():
-            changes.append(ctx.set("life", rows[hurt], life_after[hurt], d[hurt]))
-            dealt = gather(per["dealt"], rows[hurt], a[hurt]) + (life - life_after)[hurt]
-            changes.append(ctx.set("dealt", rows[hurt], dealt, a[hurt]))
+            r, dh, ah, lost = rows[hurt], d[hurt], a[hurt], (life - life_after)[hurt]
+            changes.append(ctx.set("life", r, life_after[hurt], dh))
+            changes.append(ctx.set("dealt", r, gather(per["dealt"], r, ah) + lost, ah))
         g = guard_after != guard
         if g.any():
             changes.append(ctx.set("guard", rows[g], guard_after[g], d[g]))
-        w = aware_after != aware
-        if w.any():
-            changes.append(ctx.set("awareness", rows[w], aware_after[w], d[w]))
+        aware = aware_after = guard  # no awareness damage anywhere: nothing changes (read by the narration only)
+        if (awareness_damage > 0).any():
+            aware = gather(per["awareness"], rows, d)
+            aware_after = np.maximum(0, aware - np.maximum(0, awareness_damage))
+            w = aware_after != aware
+            if w.any():
+                changes.append(ctx.set("awareness", rows[w], aware_after[w], d[w]))
         if changes:
 
             def words() -> str:
@@ -330,10 +335,10 @@ class WsswnnFight(RoundRules):
                 return f"{self.name(ctx, d)}: " + ", ".join(parts) + down
 
             ctx.emit("damage", changes, self.text(ctx, words))
-        fall_l = np.where(out["falling_lethal"][rows] == NULL_INT, 0, out["falling_lethal"][rows])
-        fall_g = np.where(out["falling_guard"][rows] == NULL_INT, 0, out["falling_guard"][rows])
-        falls = (fall_l > 0) | (fall_g > 0)
+        falls = falling[rows]
         if falls.any():
+            fall_l = np.where(fall_lethal[rows] == NULL_INT, 0, fall_lethal[rows])
+            fall_g = np.where(fall_guard[rows] == NULL_INT, 0, fall_guard[rows])
             r, aa = rows[falls], a[falls]
             my_life = ctx.state.per["life"][r, aa]
             my_guard = ctx.state.per["guard"][r, aa]
