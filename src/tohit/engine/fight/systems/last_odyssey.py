@@ -32,6 +32,7 @@ from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import choose_actions
 from tohit.engine.fight.rounds import RoundRules
+from tohit.engine.fight.rows import any_rows, take_rows
 from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 
 HIT = 0
@@ -133,16 +134,24 @@ class LastOdysseyFight(RoundRules):
         front = state.per["row"] == FRONT  # (n, C)
         return fight.has_attack[None] & (~melee[None] | front[:, :, None])
 
+    def usable_of(self, fight: LoadedFight, state: State, who: IntArray) -> BoolArray:
+        melee = self._tables(fight)["melee"][who]  # (n, A)
+        in_front = take_rows(state.per["row"], who) == FRONT
+        out: BoolArray = fight.has_attack[who] & (~melee | in_front[:, None])
+        return out
+
     def options(self, ctx: StepContext, actor: IntArray) -> BoolArray:
         fight = ctx.fight
         who = np.maximum(actor, 0)
-        n = ctx.n
-        usable = self.usable(fight, ctx.state)[np.arange(n), who]  # (n, A)
-        foes = fight.roster.foes()[who] & self.standing(fight, ctx.state)  # (n, C)
-        front = ctx.state.per["row"] == FRONT
+        usable = self.usable_of(fight, ctx.state, who)  # (n, A)
+        foes = fight.roster.foe_matrix[who] & self.standing(fight, ctx.state)  # (n, C)
         melee = self._tables(fight)["melee"][who]  # (n, A)
+        if not melee.any():
+            out: BoolArray = usable[:, :, None] & foes[:, None, :]
+            return out
+        front = ctx.state.per["row"] == FRONT
         reach = np.where(melee[:, :, None], (foes & front)[:, None, :], foes[:, None, :])
-        out: BoolArray = usable[:, :, None] & reach
+        out = usable[:, :, None] & reach
         return out
 
     # -- a turn ----------------------------------------------------------------------------------------------
@@ -155,6 +164,11 @@ class LastOdysseyFight(RoundRules):
             return
         n, size = ctx.n, fight.roster.size
         tables = self._tables(fight)
+        if not tables["multi"].any():  # one target each: one resolve for every fight
+            idx, out = ctx.resolve(acting, actor, attack, target)
+            self._apply(ctx, acting[idx], actor[idx], attack[idx], target[idx], out)
+            self._rows(ctx)
+            return
         multi = acting & tables["multi"][np.maximum(actor, 0), np.maximum(attack, 0)]
         caught = np.zeros((n, size), dtype=bool)
         rows = np.flatnonzero(acting)
@@ -172,18 +186,24 @@ class LastOdysseyFight(RoundRules):
             idx, out = ctx.resolve(mask, actor, attack, tt, shared=shared)
             actor, attack, caught = actor[idx], attack[idx], caught[idx]
             n = ctx.n
-            self._apply(ctx, mask[idx], actor, attack, t, out)
+            self._apply(ctx, mask[idx], actor, attack, np.full(ctx.n, t, dtype=np.int64), out)
         self._rows(ctx)
 
     def _apply(
-        self, ctx: StepContext, mask: BoolArray, actor: IntArray, attack: IntArray, t: int, out: dict[str, Any]
+        self,
+        ctx: StepContext,
+        mask: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        out: dict[str, Any],
     ) -> None:
-        """Shell pool, HP, downed, Body Armor and statuses of one resolved ability on combatant t."""
+        """Shell pool, HP, downed, Body Armor and statuses of one resolved ability on each row's target."""
         rows = np.flatnonzero(mask & (out["result"] == HIT))
         if rows.size == 0:
             return
         tables = self._tables(ctx.fight)
-        a, k = actor[rows], attack[rows]
+        a, k, t = actor[rows], attack[rows], target[rows]
         per = ctx.state.per
         damage = out["damage"][rows]
         hp, points = gather(per["hp"], rows, t), gather(per["shell"], rows, t)
@@ -195,22 +215,28 @@ class LastOdysseyFight(RoundRules):
         changes = []
         took = absorbed > 0
         if took.any():
-            changes.append(ctx.set("shell", rows[took], (points - absorbed)[took], t))
+            changes.append(ctx.set("shell", rows[took], (points - absorbed)[took], t[took]))
         hurt = lost > 0
         if hurt.any():
-            changes.append(ctx.set("hp", rows[hurt], (hp - lost)[hurt], t))
-            changes.append(ctx.set("dealt", rows[hurt], per["dealt"][rows[hurt], a[hurt]] + lost[hurt], a[hurt]))
+            r, ah = rows[hurt], a[hurt]
+            changes.append(ctx.set("hp", r, (hp - lost)[hurt], t[hurt]))
+            changes.append(ctx.set("dealt", r, gather(per["dealt"], r, ah) + lost[hurt], ah))
         knocked = hurt & (lost == hp) & tables["knock"][a, k]
         if knocked.any():
-            changes.append(ctx.set("incapacitated", rows[knocked], 1, t))
-        armour = (per["body_armor"][rows, t] > 0) & tables["physical"][a, k]
+            changes.append(ctx.set("incapacitated", rows[knocked], 1, t[knocked]))
+        armour = (gather(per["body_armor"], rows, t) > 0) & tables["physical"][a, k]
         if armour.any():
-            changes.append(ctx.set("body_armor", rows[armour], 0, t))
+            changes.append(ctx.set("body_armor", rows[armour], 0, t[armour]))
         status = out["status_applied"][rows] == 1
         if status.any():
-            changes.append(ctx.set("status_hits", rows[status], per["status_hits"][rows[status], t] + 1, t))
+            rs, ts = rows[status], t[status]
+            changes.append(ctx.set("status_hits", rs, gather(per["status_hits"], rs, ts) + 1, ts))
         if changes:
-            ctx.emit("damage", changes, self.text(ctx, lambda: self._words(ctx, t, damage, hp, points, absorbed, lost)))
+            ctx.emit(
+                "damage",
+                changes,
+                self.text(ctx, lambda: self._words(ctx, int(t[0]), damage, hp, points, absorbed, lost)),
+            )
 
     def _words(
         self,
@@ -240,13 +266,14 @@ class LastOdysseyFight(RoundRules):
     def _rows(self, ctx: StepContext) -> None:
         """A side whose front row has nobody standing brings its back row forward."""
         fight = ctx.fight
-        standing = self.standing(fight, ctx.state)
         row = ctx.state.per["row"]
-        side = fight.roster.side_array
-        for s in range(len(fight.roster.side_names)):
-            mine = side == s
-            front_up = (standing & (row == FRONT) & mine[None, :]).any(axis=1)
-            back_up = standing & (row == BACK) & mine[None, :]
+        back = row == BACK
+        if not back.any():  # nobody in a back row (the usual fight): nothing can come forward
+            return
+        standing = self.standing(fight, ctx.state)
+        for s, members in enumerate(fight.roster.side_columns):
+            front_up = any_rows(standing[:, members] & ~back[:, members])
+            back_up = standing & back & (fight.roster.side_array == s)[None, :]
             moves = ~front_up[:, None] & back_up
             r, c = np.nonzero(moves)
             if r.size:
