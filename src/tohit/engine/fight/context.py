@@ -80,6 +80,8 @@ class TableSampler:
         #: do not depend on the stats that tell the tables apart, only the outcomes do.
         self.weights_key = (self.total, weights.tobytes())
         self.layout = -1
+        #: Where its rows start in the fight's stack of every table's outcome matrix (set by the context).
+        self.offset = -1
         self.beyond = ~table.finite
         finite = np.flatnonzero(table.finite)
         self.columns: dict[str, IntArray] = {}
@@ -90,6 +92,33 @@ class TableSampler:
         #: The outcome fields as one (fields, rows) matrix: one gather reads them all.
         self.fields = fields
         self.matrix = np.stack([self.columns[f] for f in fields]) if fields else np.zeros((0, self.size), np.int64)
+
+
+class TableStack:
+    """Every sampled table's outcome matrix side by side (fields x rows), and which rows lie beyond the depth:
+    a draw from any table is one column of the stack (its table's offset + its row)."""
+
+    def __init__(self, fields: tuple[str, ...]) -> None:
+        self.fields = fields
+        self.matrix = np.zeros((len(fields), 64), dtype=np.int64)
+        self.beyond = np.zeros(64, dtype=bool)
+        self.used = 0
+
+    def add(self, sm: TableSampler) -> int:
+        """Append a table; returns its offset (the buffers double when full)."""
+        need = self.used + sm.size
+        if need > self.beyond.size:
+            size = max(need, 2 * self.beyond.size)
+            matrix = np.zeros((len(self.fields), size), dtype=np.int64)
+            matrix[:, : self.used] = self.matrix[:, : self.used]
+            beyond = np.zeros(size, dtype=bool)
+            beyond[: self.used] = self.beyond[: self.used]
+            self.matrix, self.beyond = matrix, beyond
+        offset = self.used
+        self.matrix[:, offset:need] = sm.matrix
+        self.beyond[offset:need] = sm.beyond
+        self.used = need
+        return offset
 
 
 class StepContext:
@@ -365,14 +394,15 @@ class StepContext:
             return {f: np.zeros(n, dtype=np.int64) for f in fields}
         rules = self.fight.rules
         per = self.state.per
-        a_rows, k_rows, t_rows = actor[rows], attack[rows], target[rows]
+        whole = rows.size == n
+        a_rows, k_rows, t_rows = (actor, attack, target) if whole else (actor[rows], attack[rows], target[rows])
         stats = list(rules.target_stats if rules.table_stats is None else rules.table_stats)
         scalar, own, over = list(rules.scalar_stats), list(rules.attacker_stats), sorted(attack_fields)
         comps = [a_rows, k_rows, t_rows]
         comps += [gather(per[s], rows, t_rows) for s in stats]
         comps += [np.asarray(rules.group_value(s, gather(per[s], rows, t_rows)), dtype=np.int64) for s in scalar]
         comps += [gather(per[s], rows, a_rows) for s in own]
-        comps += [attack_fields[f][rows] for f in over]
+        comps += [attack_fields[f] if whole else attack_fields[f][rows] for f in over]
         code = np.zeros(rows.size, dtype=np.int64)
         radix = 1
         for comp in comps:
@@ -403,28 +433,35 @@ class StepContext:
         # (the same dice, outcomes told apart by stats) share one draw call.
         if groups == 1:
             local = self._alias(samplers[0]).sample(self.rng, rows.size).astype(np.int64)
-            joint_row = local
+            matrix, beyond_of, joint_row = samplers[0].matrix, samplers[0].beyond, local
         else:
-            starts = np.concatenate([[0], np.cumsum([sm.size for sm in samplers])[:-1]])
-            layout = np.asarray([sm.layout for sm in samplers], dtype=np.int64)
-            row_layout = layout[inverse]
-            local = np.empty(rows.size, dtype=np.int64)
-            present = sorted(set(layout.tolist()))
-            for lay in present:
-                sel = ALL if len(present) == 1 else np.flatnonzero(row_layout == lay)
-                count = rows.size if len(present) == 1 else sel.size
-                local[sel] = self._layouts()[1][lay].sample(self.rng, count)
-            joint_row = local + starts[inverse]
-        matrix = samplers[0].matrix if groups == 1 else np.concatenate([sm.matrix for sm in samplers], axis=1)
+            layout = [sm.layout for sm in samplers]
+            present = sorted(set(layout))
+            if len(present) == 1:
+                local = self._layouts()[1][present[0]].sample(self.rng, rows.size).astype(np.int64)
+            else:
+                row_layout = np.asarray(layout, dtype=np.int64)[inverse]
+                local = np.empty(rows.size, dtype=np.int64)
+                for lay in present:
+                    sel = np.flatnonzero(row_layout == lay)
+                    local[sel] = self._layouts()[1][lay].sample(self.rng, sel.size)
+            stack = self._stack()
+            offsets = np.asarray([sm.offset for sm in samplers], dtype=np.int64)
+            matrix, beyond_of, joint_row = stack.matrix, stack.beyond, offsets[inverse] + local
         order = samplers[0].fields
-        picked = matrix[:, joint_row] if len(fields) > 1 else matrix[order.index(fields[0])][None, joint_row]
-        if rows.size == n:
-            out = {f: picked[order.index(f) if len(fields) > 1 else 0] for f in fields}
+        if len(fields) > 1:
+            picked = matrix[:, joint_row]
+            at = {f: order.index(f) for f in fields}
+        else:
+            picked = matrix[order.index(fields[0])][None, joint_row]
+            at = {fields[0]: 0}
+        if whole:
+            out = {f: picked[at[f]] for f in fields}
         else:
             out = {f: np.zeros(n, dtype=np.int64) for f in fields}
             for f in fields:
-                out[f][rows] = picked[order.index(f) if len(fields) > 1 else 0]
-        beyond = (samplers[0].beyond if groups == 1 else np.concatenate([sm.beyond for sm in samplers]))[joint_row]
+                out[f][rows] = picked[at[f]]
+        beyond = beyond_of[joint_row]
         if beyond.any():  # rolls past the table's depth: their tails sampled, then resolved
             self._resolve_beyond(beyond, rows, local, inverse, samplers, comps, attack_fields, out)
         return out
@@ -438,6 +475,12 @@ class StepContext:
 
     def _alias(self, sm: TableSampler) -> Alias:
         return self._layouts()[1][sm.layout]
+
+    def _stack(self) -> TableStack:
+        found: TableStack | None = self.fight.cache.get(("stack",))
+        if found is None:
+            found = self.fight.cache[("stack",)] = TableStack(self.fight.rules.outcome_fields)
+        return found
 
     def _resolve_beyond(
         self,
@@ -500,6 +543,7 @@ class StepContext:
                 layout = ids[found.weights_key] = len(aliases)
                 aliases.append(Alias([int(w) for w in table.weights]))
             found.layout = layout
+            found.offset = self._stack().add(found)
         return found
 
     def _sample_role(self, role: Role, m: int) -> dict[str, IntArray]:
