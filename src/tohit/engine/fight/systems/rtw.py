@@ -45,6 +45,7 @@ from tohit.engine.fight.policy import CODES, choose_actions, policy_codes
 from tohit.engine.fight.rounds import RoundRules
 from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 from tohit.engine.fight.systems.rtw_map import FightMap
+from tohit.systems.rtw.state import HELPLESS, PERISHES, fall_outcome, in_peril
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
 from tohit.systems.rtw.tactical import GRID_RANGE, RANGE_TAG, rules_range
 
@@ -53,7 +54,6 @@ PAGE = "rtw"
 HARD_TO_HIT_FIELD = "target.hard_to_hit"
 MAP_KEY = ("rtw_map",)
 HIT = 0
-HELPLESS, PERISHES = 0, 1
 NO_POOL = -1
 UNBREAKABLE = -1
 
@@ -96,9 +96,11 @@ class RtwFight(RoundRules):
     health_label = "Health"
     combatant_extra = RtwCombatant
     attack_extra = RtwAttack
-    outcome_fields = ("result", "damage", "falls", "peril", "durability_used", "burning_wear")
+    #: Peril and Falling in Battle follow from the Health the fight applies (the system's `in_peril` and
+    #: `fall_outcome`), so an attack's table does not depend on the target's Health.
+    outcome_fields = ("result", "damage", "durability_used", "burning_wear")
     target_stats = ("health",)
-    table_stats = ("health",)
+    table_stats = ()
     table_clip: ClassVar[dict[str, str]] = {}
     odds_stats = ()
     always_usable = False
@@ -232,6 +234,27 @@ class RtwFight(RoundRules):
                     wears |= w is not None and w.durability is not None
                     area |= entry.attack.area
             found = fight.cache[key] = (burning, pools, area, wears)
+        return found
+
+    def _fall_tables(self, fight: LoadedFight) -> tuple[IntArray, IntArray]:
+        """Per combatant its Hearts (-1: not given), and (attacker, attack, target): what a creature brought to 0
+        Health becomes (the system's `fall_outcome`: Heroes and mindless sources Helpless, else the attack's
+        `at_zero_health`). Peril and Falling in Battle depend on the Health left, which the fight applies."""
+        key = ("rtw_fall_tables",)
+        found: tuple[IntArray, IntArray] | None = fight.cache.get(key)
+        if found is None:
+            size = fight.roster.size
+            hearts = np.asarray([-1 if c.target.hearts is None else c.target.hearts for c in fight.combatants])
+            code = np.zeros((size, fight.max_attacks, size), dtype=np.int64)
+            for c, comb in enumerate(fight.combatants):
+                for a, entry in enumerate(comb.attacks):
+                    for t in range(size):
+                        code[c, a, t] = fall_outcome(
+                            hero=fight.target(t).hero,
+                            mindless=entry.attack.mindless,
+                            choice=entry.attack.at_zero_health,
+                        )
+            found = fight.cache[key] = (hearts.astype(np.int64), code)
         return found
 
     def _wearable(self, fight: LoadedFight) -> BoolArray:
@@ -537,7 +560,9 @@ class RtwFight(RoundRules):
                     lambda: f"{self.name(ctx, t)} loses {int(damage[0])} Health ({int(before[0])} -> {int(after[0])})",
                 ),
             )
-        peril = out["peril"][rows] == 1
+        hearts, fall_code = self._fall_tables(fight)
+        hearts_t: Any = hearts[t]  # per row (the system's rule reads scalars or arrays alike)
+        peril = in_peril(after, hearts_t)  # Hearts -1 (not given): never in Peril
         now = gather(state.per["peril"], rows, t)
         enters = peril & (now == 0)
         if enters.any():
@@ -546,7 +571,7 @@ class RtwFight(RoundRules):
                 [ctx.set("peril", rows[enters], 1, t[enters])],
                 self.text(ctx, lambda: f"{self.name(ctx, t)} is in Peril (Health <= Hearts)  [{PAGE}: Peril]"),
             )
-        falls = out["falls"][rows]
+        falls = np.where((after == 0) & (damage > 0), fall_code[a, k, t], -1)
         for code, stat, words in ((HELPLESS, "helpless", "falls Helpless"), (PERISHES, "perished", "perishes")):
             sel = falls == code
             if sel.any():
