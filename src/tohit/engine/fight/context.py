@@ -135,8 +135,13 @@ class StepContext:
         max_rounds: int | None = None,
         script: list[dict[str, list[int]]] | None = None,
         method: Method = "table",
+        standing: BoolArray | None = None,
     ) -> None:
         self.fight, self.state, self.mode = fight, state, mode
+        #: Who is standing in `state` (the rules' `standing`), kept until an event changes what it reads;
+        #: a caller that has it already for this very state passes it.
+        self._standing = standing
+        self._standing_stats = fight.rules.standing_stats
         #: Monte Carlo: "table" samples each attack's outcome from its exact joint table (built by `resolve`
         #: once per attack and stats, cached); "direct" samples the dice and runs `resolve` on every batch,
         #: with the fight's stats fed in as arrays. Both are exact samplers of the same distribution.
@@ -167,11 +172,26 @@ class StepContext:
         return self.state.n
 
     # -- events ----------------------------------------------------------------------------------------
+    @property
+    def known_standing(self) -> BoolArray | None:
+        """`standing()` when it is still valid for the current state (None once an event may have changed it)."""
+        return self._standing
+
+    def standing(self) -> BoolArray:
+        """(fights, combatants): who is able to act now (the rules' `standing`, computed once per change)."""
+        if self._standing is None:
+            self._standing = self.fight.rules.standing(self.fight, self.state)
+        return self._standing
+
     def emit(self, kind: str, changes: Sequence[Change], text: str = "", **info: Any) -> None:
         """Record an event and apply it to the state."""
         kept = tuple(c for c in changes if c.rows.size)
         if not kept and not self.narrating:
             return
+        if self._standing is not None and (
+            self._standing_stats is None or any(c.stat in self._standing_stats for c in kept if c.who is not None)
+        ):
+            self._standing = None
         event = Event(kind, kept, text, info)
         if self.narrating:
             self.log.append(self.event_json(event))
@@ -222,6 +242,7 @@ class StepContext:
     def _expand(self, idx: IntArray, weights: npt.NDArray[np.object_] | None = None, denominator: int = 1) -> None:
         """Re-index the rows by `idx`; row i's probability is multiplied by weights[i] / denominator."""
         self.state = self.state.take(idx)
+        self._standing = None if self._standing is None else self._standing[idx]
         self._owned = {(True, k) for k in self.state.per} | {(False, k) for k in self.state.fight}
         self.parent = self.parent[idx]
         if self.weight is not None:

@@ -50,7 +50,7 @@ class RoundRules(FightRules):
         usable = (  # (n, A)
             fight.has_attack[who] if self.always_usable else self.usable_of(fight, ctx.state, who)
         )
-        foes = fight.roster.foe_matrix[who] & self.standing(fight, ctx.state)
+        foes = fight.roster.foe_matrix[who] & ctx.standing()
         if usable.shape[1] == 1:
             return foes[:, None, :]
         return usable[:, :, None] & foes[:, None, :]
@@ -108,7 +108,7 @@ class RoundRules(FightRules):
         size = fight.roster.size
         state = ctx.state
         cursor = state.fight["cursor"]
-        able = self.able(fight, state)  # (n, C)
+        able = ctx.standing() if type(self).able is RoundRules.able else self.able(fight, state)  # (n, C)
         if self.static_order:
             order = fight.order_array
             by_place = able if fight.order_is_identity else able[:, order]  # (n, places)

@@ -62,6 +62,9 @@ class FightRules(ABC):
     unused_roles: ClassVar[tuple[str, ...]] = ()
     #: Stats kept for reports only, left out of the exact chain's state (e.g. damage dealt).
     bookkeeping: ClassVar[tuple[str, ...]] = ("dealt",)
+    #: The per-combatant stats `standing` reads (a step keeps its result until an event changes one of
+    #: them); None: any change may.
+    standing_stats: ClassVar[tuple[str, ...] | None] = None
     #: Turn order in words, for the docs and `tohit fight --help`.
     turn_order: ClassVar[str]
 

@@ -44,17 +44,27 @@ def initial_state(fight: LoadedFight, n: int) -> State:
     return State(per, fights)
 
 
-def ended(fight: LoadedFight, state: State, max_rounds: int | None) -> tuple[BoolArray, IntArray]:
-    """(done, winner): fights over now, and the winning side of each (-1: a draw)."""
-    standing = fight.rules.standing(fight, state)
-    alive = np.zeros(state.n, dtype=np.int64)
-    last = np.zeros(state.n, dtype=np.int64)  # the last side with someone standing
-    for s, members in enumerate(fight.roster.side_columns):
-        up = any_rows(standing[:, members])
-        alive += up
-        last[up] = s
-    winner = np.where(alive == 1, last, -1)
-    done = (alive <= 1) | (state.fight["cut"] == 1)
+def ended(
+    fight: LoadedFight, state: State, max_rounds: int | None, standing: BoolArray | None = None
+) -> tuple[BoolArray, IntArray]:
+    """(done, winner): fights over now, and the winning side of each (-1: a draw). `standing`: the rules'
+    `standing` of this state, when the caller has it."""
+    if standing is None:
+        standing = fight.rules.standing(fight, state)
+    columns = fight.roster.side_columns
+    if len(columns) == 2:
+        up0, up1 = any_rows(standing[:, columns[0]]), any_rows(standing[:, columns[1]])
+        winner: IntArray = np.where(up0 == up1, -1, up1.astype(np.int64))
+        done = ~(up0 & up1) | (state.fight["cut"] == 1)
+    else:
+        alive = np.zeros(state.n, dtype=np.int64)
+        last = np.zeros(state.n, dtype=np.int64)  # the last side with someone standing
+        for s, members in enumerate(columns):
+            up = any_rows(standing[:, members])
+            alive += up
+            last[up] = s
+        winner = np.where(alive == 1, last, -1)
+        done = (alive <= 1) | (state.fight["cut"] == 1)
     if max_rounds is not None:
         late = state.fight["round"] > max_rounds
         winner = np.where(late & ~done, -1, winner)
@@ -326,14 +336,17 @@ def _run_batch(
     # (dropping copies every array); until then their rows stay inert: nobody acts in a fight that is over.
     recorded = np.zeros(n, dtype=bool)
     for _ in range(limit):
-        done, winner = ended(fight, state, fight.max_rounds)
+        standing: BoolArray | None = rules.standing(fight, state)
+        done, winner = ended(fight, state, fight.max_rounds, standing)
         new = done & ~recorded
         if new.any():
             rows = np.flatnonzero(new)
-            ctx = StepContext(fight, state, "sample", rng, max_rounds=fight.max_rounds, method=method)
+            ctx = StepContext(
+                fight, state, "sample", rng, max_rounds=fight.max_rounds, method=method, standing=standing
+            )
             rules.finish(ctx, rows)
             ctx.emit("end", [change("over", rows, 1), change("winner", rows, winner[rows])])
-            state = ctx.state
+            state, standing = ctx.state, ctx.known_standing
             fin = state.take(rows)
             out.append(
                 (
@@ -350,10 +363,11 @@ def _run_batch(
             if recorded.all():
                 return out
             if 8 * int(recorded.sum()) >= recorded.size:
-                keep = ~recorded
+                keep = np.flatnonzero(~recorded)
                 state = state.take(keep)
+                standing = None if standing is None else standing[keep]
                 recorded = recorded[keep]
-        ctx = StepContext(fight, state, "sample", rng, max_rounds=fight.max_rounds, method=method)
+        ctx = StepContext(fight, state, "sample", rng, max_rounds=fight.max_rounds, method=method, standing=standing)
         rules.step(ctx)
         state = ctx.state
     raise RuntimeError(f"fights did not end within {limit} steps")  # pragma: no cover - a fight module bug

@@ -44,6 +44,7 @@ class FullPlateFight(RoundRules):
     table_stats = ()
     table_clip: ClassVar[dict[str, str]] = {}
     odds_stats = ()
+    standing_stats = ("hp",)
     turn_order: ClassVar[str] = (
         "File order, sides alternating (the page gives no initiative rule); each round every standing combatant"
         " makes one attack."

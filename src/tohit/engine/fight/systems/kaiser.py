@@ -67,6 +67,7 @@ class KaiserFight(FightRules):
     #: Criticals are narrated but not played in fights (their effects need a Physical Resistance roll).
     unused_roles = ("critical",)
     odds_stats = ()
+    standing_stats = ("lp",)
     turn_order: ClassVar[str] = (
         "File order, sides alternating; a round goes round that order until nobody has the AP for an attack"
         " (6 AP a round, an attack costs its ap_cost); a Counterattack (1 AP) follows a failed close attack at once."
@@ -141,7 +142,7 @@ class KaiserFight(FightRules):
         state = ctx.state
         n = ctx.n
         who = np.maximum(actor, 0)
-        standing = self.standing(fight, state)
+        standing = ctx.standing()
         attacks_ok = gather(state.per["ap"], np.arange(n), who)[:, None] >= self._costs(fight)[who]  # (n, A)
         foes = fight.roster.foes()[who] & standing  # (n, C)
         options = attacks_ok[:, :, None] & foes[:, None, :]

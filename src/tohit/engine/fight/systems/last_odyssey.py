@@ -52,6 +52,7 @@ class LastOdysseyFight(RoundRules):
     odds_stats = ()
     always_usable = False
     table_clip: ClassVar[dict[str, str]] = {}
+    standing_stats = ("hp",)
     turn_order: ClassVar[str] = (
         "File order, sides alternating (the page gives none); each round every standing combatant uses one"
         " ability; a Melee one needs the front row."
@@ -144,7 +145,7 @@ class LastOdysseyFight(RoundRules):
         fight = ctx.fight
         who = np.maximum(actor, 0)
         usable = self.usable_of(fight, ctx.state, who)  # (n, A)
-        foes = fight.roster.foe_matrix[who] & self.standing(fight, ctx.state)  # (n, C)
+        foes = fight.roster.foe_matrix[who] & ctx.standing()  # (n, C)
         melee = self._tables(fight)["melee"][who]  # (n, A)
         if not melee.any():
             out: BoolArray = usable[:, :, None] & foes[:, None, :]

@@ -105,6 +105,7 @@ class RtwFight(RoundRules):
     odds_stats = ()
     always_usable = False
     bookkeeping = ("dealt", "used")
+    standing_stats = ("health", "helpless", "perished")
     turn_order: ClassVar[str] = (
         "File order, sides alternating (the page gives no initiative rule); each round every combatant that is"
         " neither Helpless nor perished makes one attack."
@@ -338,7 +339,7 @@ class RtwFight(RoundRules):
         fight = ctx.fight
         n, size = ctx.n, fight.roster.size
         who = np.maximum(actor, 0)
-        valid, caught, adjacent = grid.reachable(actor, self.standing(fight, ctx.state))
+        valid, caught, adjacent = grid.reachable(actor, ctx.standing())
         attack_of = grid.attack[who]  # (n, O)
         if not self._flags(fight)[0] and not self._flags(fight)[1]:
             usable = np.ones_like(valid)
@@ -498,7 +499,7 @@ class RtwFight(RoundRules):
         if is_area.any():
             # Foes standing (Helpless ones are skipped), from the chosen one on in file order, then wrapping.
             who = np.maximum(actor, 0)
-            foes = fight.roster.foes()[who] & self.standing(fight, ctx.state)
+            foes = fight.roster.foes()[who] & ctx.standing()
             ahead = (np.arange(size)[None, :] - target[:, None]) % size  # 0 for the chosen foe
             rank = np.where(foes, ahead, size + 1)
             order = np.argsort(rank, axis=1, kind="stable")
@@ -562,16 +563,17 @@ class RtwFight(RoundRules):
             )
         hearts, fall_code = self._fall_tables(fight)
         hearts_t: Any = hearts[t]  # per row (the system's rule reads scalars or arrays alike)
-        peril = in_peril(after, hearts_t)  # Hearts -1 (not given): never in Peril
-        now = gather(state.per["peril"], rows, t)
-        enters = peril & (now == 0)
+        # Health only goes down: a creature enters Peril when its Health before was above its Hearts (the
+        # `peril` stat is exactly that) and now is not. Hearts -1 (not given): never in Peril.
+        enters = in_peril(after, hearts_t) & ~in_peril(before, hearts_t)
         if enters.any():
             ctx.emit(
                 "peril",
                 [ctx.set("peril", rows[enters], 1, t[enters])],
                 self.text(ctx, lambda: f"{self.name(ctx, t)} is in Peril (Health <= Hearts)  [{PAGE}: Peril]"),
             )
-        falls = np.where((after == 0) & (damage > 0), fall_code[a, k, t], -1)
+        zero = (after == 0) & (damage > 0)
+        falls = np.where(zero, fall_code[a, k, t], -1) if zero.any() else zero.astype(np.int64) - 1
         for code, stat, words in ((HELPLESS, "helpless", "falls Helpless"), (PERISHES, "perished", "perishes")):
             sel = falls == code
             if sel.any():

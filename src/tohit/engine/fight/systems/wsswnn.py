@@ -82,6 +82,7 @@ class WsswnnFight(RoundRules):
     attacker_stats = ("guard",)
     odds_stats = ("guard",)
     static_order = False
+    standing_stats = ("life",)
     turn_order: ClassVar[str] = (
         "Initiative: each combatant's Maneuver roll against its foes' highest Awareness; those who beat it act"
         " first, then the others, each group in file order with sides alternating; one action per round each."
@@ -234,7 +235,7 @@ class WsswnnFight(RoundRules):
         stand = acting & (t["stand"][who] >= 0) & (guard <= t["stand_at"][who])
         skip = acting & ~stand & (guard <= t["skip_at"][who])
         strike = acting & ~stand & ~skip
-        foes = fight.roster.foe_matrix[who] & self.standing(fight, ctx.state)
+        foes = fight.roster.foe_matrix[who] & ctx.standing()
         options: BoolArray = np.asarray(t["strike"][who][:, :, None] & foes[:, None, :], dtype=bool)
         idx, attack, target = choose_actions(ctx, strike, actor, options)
         actor, stand, skip, strike = actor[idx], stand[idx], skip[idx], strike[idx]
