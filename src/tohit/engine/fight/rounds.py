@@ -16,7 +16,7 @@ import numpy as np
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import choose_actions
-from tohit.engine.fight.rows import any_rows, first_rows, take_rows
+from tohit.engine.fight.rows import any_rows, first_rows, rows_of, take_rows
 from tohit.engine.fight.rules import FightRules
 from tohit.engine.fight.state import BoolArray, IntArray, State
 
@@ -48,9 +48,9 @@ class RoundRules(FightRules):
         fight = ctx.fight
         who = np.maximum(actor, 0)
         usable = (  # (n, A)
-            fight.has_attack[who] if self.always_usable else self.usable_of(fight, ctx.state, who)
+            rows_of(fight.has_attack, who) if self.always_usable else self.usable_of(fight, ctx.state, who)
         )
-        foes = fight.roster.foe_matrix[who] & ctx.standing()
+        foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
         if usable.shape[1] == 1:
             return foes[:, None, :]
         return usable[:, :, None] & foes[:, None, :]

@@ -29,7 +29,7 @@ from tohit.core.models import Model
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import choose_actions
-from tohit.engine.fight.rows import min_rows
+from tohit.engine.fight.rows import min_rows, rows_of, select, take_rows
 from tohit.engine.fight.rules import FightRules
 from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 
@@ -143,8 +143,8 @@ class KaiserFight(FightRules):
         n = ctx.n
         who = np.maximum(actor, 0)
         standing = ctx.standing()
-        attacks_ok = gather(state.per["ap"], np.arange(n), who)[:, None] >= self._costs(fight)[who]  # (n, A)
-        foes = fight.roster.foes()[who] & standing  # (n, C)
+        attacks_ok = take_rows(state.per["ap"], who)[:, None] >= rows_of(self._costs(fight), who)  # (n, A)
+        foes = rows_of(fight.roster.foe_matrix, who) & standing  # (n, C)
         options = attacks_ok[:, :, None] & foes[:, None, :]
         idx, attack, target = choose_actions(ctx, acting, actor, options)
         actor, acting = actor[idx], acting[idx] & (attack >= 0)
@@ -285,10 +285,10 @@ class KaiserFight(FightRules):
         hurt = damage > 0
         if hurt.any():
             dealt = gather(state.per["dealt"], rows, a) + (lp - new_lp)
-            hr = rows[hurt]
+            hr, lp_h, d_h, dealt_h, a_h = select(hurt, rows, new_lp, d, dealt, a)
             ctx.emit(
                 "damage",
-                [ctx.set("lp", hr, new_lp[hurt], d[hurt]), ctx.set("dealt", hr, dealt[hurt], a[hurt])],
+                [ctx.set("lp", hr, lp_h, d_h), ctx.set("dealt", hr, dealt_h, a_h)],
                 self._text(
                     ctx,
                     lambda: (

@@ -32,7 +32,7 @@ from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import choose_actions
 from tohit.engine.fight.rounds import RoundRules
-from tohit.engine.fight.rows import any_rows, take_rows
+from tohit.engine.fight.rows import any_rows, rows_of, select, take_rows
 from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 
 HIT = 0
@@ -136,17 +136,17 @@ class LastOdysseyFight(RoundRules):
         return fight.has_attack[None] & (~melee[None] | front[:, :, None])
 
     def usable_of(self, fight: LoadedFight, state: State, who: IntArray) -> BoolArray:
-        melee = self._tables(fight)["melee"][who]  # (n, A)
+        melee = rows_of(self._tables(fight)["melee"], who)  # (n, A)
         in_front = take_rows(state.per["row"], who) == FRONT
-        out: BoolArray = fight.has_attack[who] & (~melee | in_front[:, None])
+        out: BoolArray = rows_of(fight.has_attack, who) & (~melee | in_front[:, None])
         return out
 
     def options(self, ctx: StepContext, actor: IntArray) -> BoolArray:
         fight = ctx.fight
         who = np.maximum(actor, 0)
         usable = self.usable_of(fight, ctx.state, who)  # (n, A)
-        foes = fight.roster.foe_matrix[who] & ctx.standing()  # (n, C)
-        melee = self._tables(fight)["melee"][who]  # (n, A)
+        foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()  # (n, C)
+        melee = rows_of(self._tables(fight)["melee"], who)  # (n, A)
         if not melee.any():
             out: BoolArray = usable[:, :, None] & foes[:, None, :]
             return out
@@ -219,9 +219,9 @@ class LastOdysseyFight(RoundRules):
             changes.append(ctx.set("shell", rows[took], (points - absorbed)[took], t[took]))
         hurt = lost > 0
         if hurt.any():
-            r, ah = rows[hurt], a[hurt]
-            changes.append(ctx.set("hp", r, (hp - lost)[hurt], t[hurt]))
-            changes.append(ctx.set("dealt", r, gather(per["dealt"], r, ah) + lost[hurt], ah))
+            r, ah, th, left, lost_h = select(hurt, rows, a, t, hp - lost, lost)
+            changes.append(ctx.set("hp", r, left, th))
+            changes.append(ctx.set("dealt", r, gather(per["dealt"], r, ah) + lost_h, ah))
         knocked = hurt & (lost == hp) & tables["knock"][a, k]
         if knocked.any():
             changes.append(ctx.set("incapacitated", rows[knocked], 1, t[knocked]))

@@ -43,6 +43,7 @@ from tohit.engine.fight.context import ALL, Rows, StepContext, expected_damage
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import CODES, choose_actions, policy_codes
 from tohit.engine.fight.rounds import RoundRules
+from tohit.engine.fight.rows import rows_of, select
 from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 from tohit.engine.fight.systems.rtw_map import FightMap
 from tohit.systems.rtw.state import HELPLESS, PERISHES, fall_outcome, in_peril
@@ -274,7 +275,7 @@ class RtwFight(RoundRules):
     def usable_of(self, fight: LoadedFight, state: State, who: IntArray) -> BoolArray:
         burning, pools, _, _ = self._flags(fight)
         if not burning and not pools:
-            return fight.has_attack[who]
+            return rows_of(fight.has_attack, who)
         return super().usable_of(fight, state, who)
 
     def usable(self, fight: LoadedFight, state: State) -> BoolArray:
@@ -544,16 +545,15 @@ class RtwFight(RoundRules):
         after = np.maximum(0, before - damage)
         hurt = after < before
         if hurt.any():
-            every = bool(hurt.all())
-            r, ta, lost = (rows, t, before - after) if every else (rows[hurt], t[hurt], (before - after)[hurt])
-            ah, aft = (a, after) if every else (a[hurt], after[hurt])
+            hr, ta, lost, ah, aft = select(hurt, rows, t, before - after, a, after)
+            r = hr
             if self.grid(fight) is not None:  # damage dealt counts foes only (an area on a map may catch allies)
                 foe = fight.roster.foe_matrix[ah, ta]
                 r, ah, lost = r[foe], ah[foe], lost[foe]
             ctx.emit(
                 "damage",
                 [
-                    ctx.set("health", rows if every else rows[hurt], aft, ta),
+                    ctx.set("health", hr, aft, ta),
                     ctx.set("dealt", r, gather(state.per["dealt"], r, ah) + lost, ah),
                 ],
                 self.text(

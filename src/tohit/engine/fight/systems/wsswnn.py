@@ -34,7 +34,7 @@ from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import choose_actions
 from tohit.engine.fight.rounds import RoundRules
-from tohit.engine.fight.rows import take_rows
+from tohit.engine.fight.rows import rows_of, select, take_rows
 from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 from tohit.systems.wsswnn.models import die_sides
 
@@ -235,8 +235,8 @@ class WsswnnFight(RoundRules):
         stand = acting & (t["stand"][who] >= 0) & (guard <= t["stand_at"][who])
         skip = acting & ~stand & (guard <= t["skip_at"][who])
         strike = acting & ~stand & ~skip
-        foes = fight.roster.foe_matrix[who] & ctx.standing()
-        options: BoolArray = np.asarray(t["strike"][who][:, :, None] & foes[:, None, :], dtype=bool)
+        foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
+        options: BoolArray = np.asarray(rows_of(t["strike"], who)[:, :, None] & foes[:, None, :], dtype=bool)
         idx, attack, target = choose_actions(ctx, strike, actor, options)
         actor, stand, skip, strike = actor[idx], stand[idx], skip[idx], strike[idx]
         skip = skip | (strike & (attack < 0))  # nothing it can attack: it skips
@@ -307,12 +307,12 @@ class WsswnnFight(RoundRules):
         changes = []
         hurt = life_after < life
         if hurt.any():
-            r, dh, ah, lost = rows[hurt], d[hurt], a[hurt], (life - life_after)[hurt]
-            changes.append(ctx.set("life", r, life_after[hurt], dh))
+            r, dh, ah, lost, left = select(hurt, rows, d, a, life - life_after, life_after)
+            changes.append(ctx.set("life", r, left, dh))
             changes.append(ctx.set("dealt", r, gather(per["dealt"], r, ah) + lost, ah))
         g = guard_after != guard
         if g.any():
-            changes.append(ctx.set("guard", rows[g], guard_after[g], d[g]))
+            changes.append(ctx.set("guard", *select(g, rows, guard_after, d)))
         aware = aware_after = guard  # no awareness damage anywhere: nothing changes (read by the narration only)
         if (awareness_damage > 0).any():
             aware = gather(per["awareness"], rows, d)
