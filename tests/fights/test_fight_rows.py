@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tohit.engine.fight.rows import any_rows, count_rows, first_rows, min_rows, take_rows
+from tohit.engine.fight.rows import and_rows, any_rows, count_rows, first_rows, min_rows, rows_of, select, take_rows
 
 
 @pytest.mark.parametrize("k", [0, 1, 2, 3, 4, 5, 8, 16, 17, 40])
@@ -18,8 +18,15 @@ def test_fight_rows_reductions_equal_numpy(k: int) -> None:
         assert np.array_equal(count_rows(arr), arr.sum(axis=1))
         if k:
             assert np.array_equal(first_rows(arr), np.argmax(arr, axis=1))
+        mask = rng.random(500) < 0.5
+        assert np.array_equal(and_rows(arr, mask), arr & mask[:, None])
+        assert all(
+            np.array_equal(got, want)
+            for got, want in zip(select(mask, arr, arr[:, :1]), (arr[mask], arr[mask, :1]), strict=True)
+        )
     if k:
         ints = rng.integers(-5, 9, (500, k))
+        assert np.array_equal(rows_of(ints, np.arange(500) % k), ints[np.arange(500) % k])
         assert np.array_equal(min_rows(ints), ints.min(axis=1))
         values = rng.integers(0, 9, (500, k, 3))
         who = rng.integers(0, k, 500)

@@ -96,13 +96,15 @@ class TableSampler:
 
 class TableStack:
     """Every sampled table's outcome matrix side by side (fields x rows), and which rows lie beyond the depth:
-    a draw from any table is one column of the stack (its table's offset + its row)."""
+    a draw from any table is one column of the stack (its table's offset + its row). Column 0 is all zeros:
+    the rows a resolve leaves out read it."""
 
     def __init__(self, fields: tuple[str, ...]) -> None:
         self.fields = fields
+        self.at = {f: i for i, f in enumerate(fields)}
         self.matrix = np.zeros((len(fields), 64), dtype=np.int64)
         self.beyond = np.zeros(64, dtype=bool)
-        self.used = 0
+        self.used = 1
 
     def add(self, sm: TableSampler) -> int:
         """Append a table; returns its offset (the buffers double when full)."""
@@ -452,9 +454,10 @@ class StepContext:
             samplers.append(sm)
         # One alias draw per row, from the alias table of its group's weights: groups with the same weights
         # (the same dice, outcomes told apart by stats) share one draw call.
+        stack = self._stack()
         if groups == 1:
             local = self._alias(samplers[0]).sample(self.rng, rows.size).astype(np.int64)
-            matrix, beyond_of, joint_row = samplers[0].matrix, samplers[0].beyond, local
+            joint_row = local + samplers[0].offset
         else:
             layout = [sm.layout for sm in samplers]
             present = sorted(set(layout))
@@ -466,23 +469,19 @@ class StepContext:
                 for lay in present:
                     sel = np.flatnonzero(row_layout == lay)
                     local[sel] = self._layouts()[1][lay].sample(self.rng, sel.size)
-            stack = self._stack()
             offsets = np.asarray([sm.offset for sm in samplers], dtype=np.int64)
-            matrix, beyond_of, joint_row = stack.matrix, stack.beyond, offsets[inverse] + local
-        order = samplers[0].fields
-        if len(fields) > 1:
-            picked = matrix[:, joint_row]
-            at = {f: order.index(f) for f in fields}
-        else:
-            picked = matrix[order.index(fields[0])][None, joint_row]
-            at = {fields[0]: 0}
+            joint_row = offsets[inverse] + local
         if whole:
-            out = {f: picked[at[f]] for f in fields}
+            column = joint_row
+        else:  # the rows left out read the stack's column of zeros
+            column = np.zeros(n, dtype=np.int64)
+            column[rows] = joint_row
+        if len(fields) > 1 and len(fields) * 2 > len(stack.fields):
+            picked = stack.matrix[:, column]
+            out = {f: picked[stack.at[f]] for f in fields}
         else:
-            out = {f: np.zeros(n, dtype=np.int64) for f in fields}
-            for f in fields:
-                out[f][rows] = picked[at[f]]
-        beyond = beyond_of[joint_row]
+            out = {f: stack.matrix[stack.at[f]][column] for f in fields}
+        beyond = stack.beyond[joint_row]
         if beyond.any():  # rolls past the table's depth: their tails sampled, then resolved
             self._resolve_beyond(beyond, rows, local, inverse, samplers, comps, attack_fields, out)
         return out

@@ -15,7 +15,7 @@ import numpy as np
 
 from tohit.engine.fight.context import ALL, Rows, StepContext, expected_damage
 from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.rows import count_rows, first_rows
+from tohit.engine.fight.rows import and_rows, count_rows, first_rows
 from tohit.engine.fight.state import BoolArray, IntArray
 
 CODES = {"first": 0, "weakest": 1, "random": 2, "best": 3}
@@ -34,8 +34,8 @@ def choose_actions(
     n, na, size = options.shape
     attack = np.full(n, -1, dtype=np.int64)
     target = np.full(n, -1, dtype=np.int64)
-    opts = options & acting[:, None, None]
-    flat_opts = opts.reshape(n, -1)
+    flat_opts = and_rows(np.ascontiguousarray(options).reshape(n, -1), acting)
+    opts = flat_opts.reshape(options.shape)
     # One allowed pair: every policy agrees (a duel with one attack each, a last foe standing).
     count = count_rows(flat_opts)
     single = count == 1

@@ -116,7 +116,7 @@ class RoundRules(FightRules):
         else:  # each combatant's `turn` stat is its place in its fight's order
             order_rows = self._order_rows(fight, state.per["turn"])
             by_place = take_rows_2d(able, order_rows)
-        cand = by_place & fight.places_from[np.minimum(cursor, size)]  # places at or after the cursor
+        cand = by_place & rows_of(fight.places_from, np.minimum(cursor, size))  # places at or after the cursor
         slot = first_rows(cand)
         found = any_rows(cand)
         who = fight.order_array[slot] if order_rows is None else take_rows(order_rows, slot)

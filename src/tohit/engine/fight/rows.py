@@ -86,6 +86,17 @@ def take_rows(arr: Any, who: IntArray) -> Any:
     return np.ascontiguousarray(arr).reshape(n * k, *arr.shape[2:])[flat]
 
 
+def and_rows(x: BoolArray, mask: BoolArray) -> BoolArray:
+    """x & mask[:, None] for a 2-D bool array x and a mask per row (each packed row times the mask when
+    possible: broadcasting over a short last axis is slow)."""
+    n, k = x.shape
+    if k in _PACKED and x.flags.c_contiguous and x.dtype == np.bool_:
+        packed = x.view(_PACKED[k]).reshape(n) * mask
+        out: BoolArray = packed.view(np.bool_).reshape(n, k)
+        return out
+    return x & mask[:, None]
+
+
 def rows_of(table: Any, who: IntArray) -> Any:
     """table[who] for a small per-combatant table (combatants, ...): one row per fight. `take` is many times
     faster than fancy indexing along the first axis for such tables."""
