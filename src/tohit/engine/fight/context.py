@@ -476,11 +476,7 @@ class StepContext:
         else:  # the rows left out read the stack's column of zeros
             column = np.zeros(n, dtype=np.int64)
             column[rows] = joint_row
-        if len(fields) > 1 and len(fields) * 2 > len(stack.fields):
-            picked = stack.matrix[:, column]
-            out = {f: picked[stack.at[f]] for f in fields}
-        else:
-            out = {f: stack.matrix[stack.at[f]][column] for f in fields}
+        out = {f: stack.matrix[stack.at[f]].take(column) for f in fields}  # `take`: far faster than [:, column]
         beyond = stack.beyond[joint_row]
         if beyond.any():  # rolls past the table's depth: their tails sampled, then resolved
             self._resolve_beyond(beyond, rows, local, inverse, samplers, comps, attack_fields, out)
