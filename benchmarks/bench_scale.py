@@ -21,12 +21,16 @@ ROOT = Path(__file__).resolve().parents[1]
 CEIL = ROOT / "examples" / "kaiser" / "ceil-vs-bandit.yaml"
 PEAK_TARGET_MB = 500
 
+# VmHWM (the peak resident set of this address space) resets on exec; ru_maxrss would not: Linux keeps it
+# across fork and exec, so a child would report its parent's peak.
 _PEAK = """
-import json, resource, sys
+import json, sys
 from tohit.engine.scenario import load
 from tohit.engine.simulate import simulate
 simulate(load(sys.argv[1]), int(sys.argv[2]), seed=1, method=sys.argv[3])
-print(json.dumps(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024))
+with open("/proc/self/status") as f:
+    kb = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+print(json.dumps(kb // 1024))
 """
 
 
