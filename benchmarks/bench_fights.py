@@ -1,7 +1,9 @@
 """Fights (issue 8): per system, a 1-v-1 and a 4-v-4 fight simulated at n = 100,000 beside a plain Python loop
 over the same rules (benchmarks/fight_reference.py) in the same run (target: 20x for 1-v-1), and the time of
 `--exact` for a 1-v-1 with 40 health each, beside simulating 100,000 of the same duel. Times are CPU times
-of this process (best of 3), which a busy machine disturbs much less than wall time.
+of this process (best of 3), which a busy machine disturbs much less than wall time. Last, `--workers 2`
+against 1 on the costliest fight (the 4-v-4 with the fewest fights per second), in wall time (target 1.7x
+on two free cores).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import fight_reference
-from benchmarks.common import Row, per_second
+from benchmarks.common import Row, best_time, per_second
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.model import LoadedFight, fight_from_dict, load_fight
 from tohit.engine.fight.run import simulate_fights
@@ -202,6 +204,20 @@ def _rate(fight: LoadedFight, n: int) -> float:
     return n / best_cpu(lambda: simulate_fights(fight, n, seed=1))
 
 
+def workers_row(fight: LoadedFight, name: str, n: int) -> Row:
+    """Wall time of n fights with 2 worker processes against 1 (fork; each task its own stream)."""
+    one = best_time(lambda: simulate_fights(fight, n, seed=1), repeat=REPEAT)
+    two = best_time(lambda: simulate_fights(fight, n, seed=1, workers=2), repeat=REPEAT)
+    return Row(
+        "fights workers",
+        f"{name}: --workers 2 vs 1, n={n:,} (wall)",
+        per_second(n, two),
+        per_second(n, one),
+        one / two,
+        1.7,
+    )
+
+
 def _reference_rate(fight: LoadedFight, play: Callable[..., Any], n: int) -> float:
     rng = random.Random(1)
 
@@ -216,10 +232,13 @@ def run(quick: bool) -> list[Row]:
     n = 10_000 if quick else N
     ref_n = 300 if quick else REFERENCE_N
     rows: list[Row] = []
+    slowest: tuple[float, str, LoadedFight] | None = None
     for system, (make, play) in SYSTEMS.items():
         one, four, duel40 = make()
         for label, fight, target in (("1v1", one, 20.0), ("4v4", four, None)):
             ours = _rate(fight, n)
+            if label == "4v4" and (slowest is None or ours < slowest[0]):
+                slowest = (ours, f"{system} 4v4", fight)
             ref = _reference_rate(fight, play, ref_n)
             rows.append(
                 Row(
@@ -245,4 +264,6 @@ def run(quick: bool) -> list[Row]:
                     sim_s / exact_s,
                 )
             )
+    if slowest is not None:
+        rows.append(workers_row(slowest[2], slowest[1], n))
     return rows

@@ -48,6 +48,12 @@ def fight(
     method: Annotated[
         str, typer.Option("--method", help="-n: table (attacks drawn from exact tables) or direct (dice).")
     ] = "table",
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers", min=1, max=64, help="-n: processes to share the fights (same seed and W: same result)."
+        ),
+    ] = 1,
 ) -> None:
     """One fight narrated round by round (each roll traced); -n N to simulate N fights; --exact for duels."""
     from tohit.cli.app import fail, guarded
@@ -58,6 +64,8 @@ def fight(
         fail("--exact and -n: choose one (exact odds, or a simulation)")
     if log is not None and (exact or n is not None):
         fail("--log: only a single narrated fight writes an event log")
+    if workers > 1 and n is None:
+        fail("--workers: only a simulation (-n N) shares its fights among processes")
     loaded = guarded(lambda: load_fight(file))
     if exact:
         result = guarded(lambda: exact_duel(loaded))
@@ -67,7 +75,8 @@ def fight(
             render.console().print(exact_view(result))
         return
     if n is not None:
-        stats = _simulate(loaded, n, seed, quiet=as_json, method="direct" if method == "direct" else "table")
+        chosen: Method = "direct" if method == "direct" else "table"
+        stats = _simulate(loaded, n, seed, quiet=as_json, method=chosen, workers=workers)
         if as_json:
             _print_json(stats.to_json())
         else:
@@ -125,7 +134,9 @@ def write_log(played: FightLog, path: Path) -> None:
             out.write(json.dumps(event, separators=(",", ":")) + "\n")
 
 
-def _simulate(loaded: LoadedFight, n: int, seed: int | None, *, quiet: bool, method: Method) -> FightStats:
+def _simulate(
+    loaded: LoadedFight, n: int, seed: int | None, *, quiet: bool, method: Method, workers: int = 1
+) -> FightStats:
     from tohit.cli.app import guarded
 
     start = time.perf_counter()
@@ -148,7 +159,7 @@ def _simulate(loaded: LoadedFight, n: int, seed: int | None, *, quiet: bool, met
         progress.advance(task, m)
 
     try:
-        return guarded(lambda: simulate_fights(loaded, n, seed, progress=advance, method=method))
+        return guarded(lambda: simulate_fights(loaded, n, seed, progress=advance, method=method, workers=workers))
     finally:
         if shown:
             progress.stop()

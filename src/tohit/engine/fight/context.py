@@ -47,6 +47,9 @@ ROLE_TABLE_DEPTH = 1
 SCALAR_RADIX = 256
 #: Up to this many attack situations in one resolve, each is drawn with its own alias table.
 SMALL_GROUPS = 8
+#: Keys of `attack_fields` with this prefix override a field of the target block instead (an integer code the
+#: rules decode with `override_value`; the system reads it as a plain value, so rows are grouped by it).
+TARGET = "target."
 #: Depth of open-ended dice in the exact chain (the rest is reported as `beyond depth`).
 EXACT_DEPTH: int | None = None  # None: the system's default depth
 
@@ -256,10 +259,12 @@ class StepContext:
 
         Returns (idx, outcome): the outcome's fields (those the fight module declared) per row after
         any expansion; rows outside `mask` get 0. `attack_fields` override fields of the attack block per
-        row (Kaiser's Counter bonus on the modifiers). `fields` narrows the declared outcome fields to those
-        this resolve's caller reads (exact mode then merges outcomes that differ only elsewhere). `shared`
-        (a dict the caller keeps across the resolves of one ability) makes roles of scope "attack" one roll
-        for every target of the ability (Last Odyssey's hit die for a Multi ability).
+        row (Kaiser's Counter bonus on the modifiers); a key "target.<field>" overrides that field of the target
+        block instead, as a code the rules decode (Reclaim the Wild on a map: Hard to Hit from cover). `fields`
+        narrows the declared outcome fields to those this resolve's caller reads (exact mode then merges
+        outcomes that differ only elsewhere). `shared` (a dict the caller keeps across the resolves of one
+        ability) makes roles of scope "attack" one roll for every target of the ability (Last Odyssey's hit
+        die for a Multi ability).
         """
         fields = fields or self.fight.rules.outcome_fields
         attack_fields = attack_fields or {}
@@ -284,12 +289,19 @@ class StepContext:
         for stat in scalar:  # rows are grouped by these too: the system reads them as plain values
             values = rules.group_value(stat, self.state.per[stat][rows, t_rows])
             key = key * SCALAR_RADIX + values
+        coded = sorted(f for f in attack_fields if f.startswith(TARGET))
+        for f in coded:  # target overrides: plain values too
+            key = key * SCALAR_RADIX + (attack_fields[f] if whole else attack_fields[f][rows])
+        plain = {f: v for f, v in attack_fields.items() if not f.startswith(TARGET)}
         unused = rules.unused_roles
         low, high = int(key.min()), int(key.max())
         for k in [low] if low == high else np.unique(key):
             grp = rows if low == high else rows[key == k]
             sel: Any = ALL if whole and grp.size == n else grp
             k = int(k)
+            codes: dict[str, int] = {}
+            for f in reversed(coded):
+                k, codes[f] = divmod(k, SCALAR_RADIX)
             groups: dict[str, int] = {}
             for stat in reversed(scalar):
                 k, groups[stat] = divmod(k, SCALAR_RADIX)
@@ -298,14 +310,15 @@ class StepContext:
             own = rules.attacker_stats
             if self.narrating:  # one fight: stats as plain scalars, as in a scenario file
                 mine = {s: int(self.state.per[s][grp[0], c]) for s in own}
-                scenario = self._scenario(c, a, t, {f: int(v[grp][0]) for f, v in attack_fields.items()}, mine)
+                scenario = self._scenario(c, a, t, {f: int(v[grp][0]) for f, v in plain.items()}, mine)
                 values = {s: int(self.state.per[s][grp[0], t]) for s in rules.target_stats}
                 values.update({s: rules.narrate_value(s, int(self.state.per[s][grp[0], t])) for s in scalar})
-                tgt = self._target(t, None, values)
+                tgt = self._target(t, None, {**values, **self._target_part(codes)})
             else:
                 mine = {s: self.state.per[s][sel, c] for s in own}
-                scenario = self._scenario(c, a, t, {f: v[sel] for f, v in attack_fields.items()}, mine)
-                tgt = self._target(t, sel, None, {s: rules.field_value(s, g) for s, g in groups.items()})
+                scenario = self._scenario(c, a, t, {f: v[sel] for f, v in plain.items()}, mine)
+                fixed = {s: rules.field_value(s, g) for s, g in groups.items()}
+                tgt = self._target(t, sel, None, {**fixed, **self._target_part(codes)})
             roles = fight.roles(c, a, t)
             if self.narrating:
                 outcome = self._narrated(scenario, tgt, roles, c, a, t, kind, note, shared)
@@ -416,18 +429,23 @@ class StepContext:
         # (c, a, t) and the scalar groups decide the table's layout and what the system reads as plain values.
         layout = np.stack([comps[0][b], comps[1][b], comps[2][b]], axis=1)
         sc = [np.asarray(rules.group_value(s, self.state.per[s][rows[b], comps[2][b]]), dtype=np.int64) for s in scalar]
+        coded = sorted(f for f in attack_fields if f.startswith(TARGET))
+        sc += [attack_fields[f][rows[b]] for f in coded]
         keys = np.concatenate([layout, *(x[:, None] for x in sc)], axis=1) if sc else layout
         uniq, inv = np.unique(keys, axis=0, return_inverse=True)
         inv = inv.reshape(-1)
         for u, key in enumerate(uniq):
             sel = b[inv == u]
             c, a, t = (int(x) for x in key[:3])
-            groups = {s: int(v) for s, v in zip(scalar, key[3:], strict=True)}
+            groups = {s: int(v) for s, v in zip(scalar, key[3 : 3 + len(scalar)], strict=True)}
+            codes = {f: int(v) for f, v in zip(coded, key[3 + len(scalar) :], strict=True)}
             sm = samplers[int(inverse[sel[0]])]
             state_rows = rows[sel]
             mine = {s: self.state.per[s][state_rows, c] for s in rules.attacker_stats}
-            scenario = self._scenario(c, a, t, {f: v[state_rows] for f, v in attack_fields.items()}, mine)
-            target = self._target(t, state_rows, None, {s: rules.field_value(s, g) for s, g in groups.items()})
+            plain = {f: v[state_rows] for f, v in attack_fields.items() if not f.startswith(TARGET)}
+            scenario = self._scenario(c, a, t, plain, mine)
+            fixed = {s: rules.field_value(s, g) for s, g in groups.items()}
+            target = self._target(t, state_rows, None, {**fixed, **self._target_part(codes)})
             dice = Dice(sm.table.columns(local[sel], self.rng))
             outcome = self.fight.system.resolve(scenario, target, dice, Silent())
             for f in out:
@@ -442,9 +460,9 @@ class StepContext:
             c, a, t = key["c"], key["a"], key["t"]
             rules = self.fight.rules
             scenario = self._scenario(c, a, t, {f: key[f] for f in over}, {s: key[f"o:{s}"] for s in own})
-            target = self._target(
-                t, None, {s: key[s] for s in stats}, {s: rules.field_value(s, key[f"g:{s}"]) for s in scalar}
-            )
+            fixed = {s: rules.field_value(s, key[f"g:{s}"]) for s in scalar}
+            fixed.update(self._target_part({f: key[f] for f in over}))
+            target = self._target(t, None, {s: key[s] for s in stats}, fixed)
             table = joint.build(self.fight.system, scenario, target, ROLE_TABLE_DEPTH)
             found = self.fight.cache[cache_key] = TableSampler(table, scenario, target, rules.outcome_fields)
         return found
@@ -474,8 +492,10 @@ class StepContext:
     def _scenario(
         self, c: int, a: int, t: int, overrides: dict[str, Any], attacker_values: dict[str, Any] | None = None
     ) -> Any:
-        """The scenario of (c, a, t), with attack fields overridden and the attacker's current stats fed in."""
+        """The scenario of (c, a, t), with attack fields overridden and the attacker's current stats fed in
+        (overrides of the target block, "target.<field>", are left to `_target`)."""
         scenario = self.fight.scenario(c, a, t)
+        overrides = {f: v for f, v in overrides.items() if not f.startswith(TARGET)}
         if not overrides and not attacker_values:
             return scenario
         fields = dict(scenario)
@@ -486,6 +506,15 @@ class StepContext:
             attacker = scenario.attacker
             fields["attacker"] = type(attacker).model_construct(**{**dict(attacker), **attacker_values})
         return type(scenario).model_construct(**fields)
+
+    def _target_part(self, overrides: dict[str, Any]) -> dict[str, Any]:
+        """The target-block overrides among `overrides` ("target.<field>": code), decoded to field values."""
+        rules = self.fight.rules
+        return {
+            f[len(TARGET) :]: rules.override_value(f[len(TARGET) :], int(v))
+            for f, v in overrides.items()
+            if f.startswith(TARGET)
+        }
 
     def _target(
         self, t: int, rows: Any, values: dict[str, Any] | None = None, fixed: dict[str, Any] | None = None
@@ -665,7 +694,8 @@ class StepContext:
         if base is None:
             scenario = self._scenario(c, a, t, dict(overrides), dict(attacker_values or {}))
             rules = self.fight.rules
-            tgt = self._target(t, None, stats, {s: rules.field_value(s, g) for s, g in (groups or {}).items()})
+            fixed = {s: rules.field_value(s, g) for s, g in (groups or {}).items()}
+            tgt = self._target(t, None, stats, {**fixed, **self._target_part(overrides)})
             table = joint.build(self.fight.system, scenario, tgt, self.depth)
             columns = {f: table.outcome[f] for f in all_fields}
             base = _grouped(columns, table.weights[table.finite], int(table.total), int(table.remainder))
@@ -726,13 +756,17 @@ def _grouped(columns: dict[str, IntArray], weights: npt.NDArray[Any], total: int
     return OutcomeTable(out, sums, total, remainder)
 
 
-def expected_damage(fight: LoadedFight, c: int, a: int, t: int, stats: dict[str, int]) -> float:
-    """Mean damage of combatant c's attack a on t (exact odds at the system's depth; policy `best`)."""
-    key = ("mean", c, a, t, tuple(sorted(stats.items())))
+def expected_damage(
+    fight: LoadedFight, c: int, a: int, t: int, stats: dict[str, int], overrides: dict[str, int] | None = None
+) -> float:
+    """Mean damage of combatant c's attack a on t (exact odds at the system's depth; policy `best`), with
+    `overrides` of the attack or target block as in `StepContext.resolve`'s `attack_fields`."""
+    overrides = overrides or {}
+    key = ("mean", c, a, t, tuple(sorted(stats.items())), tuple(sorted(overrides.items())))
     found: float | None = fight.cache.get(key)
     if found is None:
         ctx = StepContext(fight, _one_row(fight), "enumerate")
-        table = ctx.outcome_table(c, a, t, stats, {})
+        table = ctx.outcome_table(c, a, t, stats, overrides)
         finite = sum(table.weights)
         dmg = table.columns["damage"]
         num = sum(int(d) * w for d, w in zip(dmg.tolist(), table.weights, strict=True) if d not in (NULL_INT,))

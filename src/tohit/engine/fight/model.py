@@ -180,6 +180,7 @@ def fight_model(system: AnySystem, rules: FightRules) -> type[FightBase]:
         __base__=FightBase,
         sides=(list[side], Field(min_length=2, description="Two or more sides.")),
         options=(system.options_model, Field(description="The system's options.")),
+        **rules.fight_fields(),
     )
 
 
@@ -275,7 +276,11 @@ def fight_from_dict(data: dict[str, Any], *, source: str = "<fight>") -> LoadedF
         raise exc.located(source=source) from None
     if "sides" not in data:
         raise InputError("required field is missing", field="sides", source=source)
-    spec: Any = validate(fight_model(system, rules), rules.prepare(data), source=source)
+    try:
+        prepared = rules.prepare(data)
+    except InputError as exc:
+        raise exc.located(source=source) from None
+    spec: Any = validate(fight_model(system, rules), prepared, source=source)
     names: list[str] = []
     side_of: list[int] = []
     combatants: list[Any] = []

@@ -46,7 +46,7 @@ def choose_actions(
         return ALL, attack, target
     opts = opts & some[:, None, None]
     who = np.maximum(actor, 0)
-    focus = _codes(fight, "focus")[who]
+    focus = policy_codes(fight, "focus")[who]
     focused = some & (focus >= 0)
     if focused.any():
         fmask = np.zeros((n, size), dtype=bool)
@@ -54,7 +54,7 @@ def choose_actions(
         fmask[rows, focus[rows]] = True
         reachable = (opts & fmask[:, None, :]).any(axis=(1, 2))
         opts = np.where((focused & reachable)[:, None, None], opts & fmask[:, None, :], opts)
-    policy = _codes(fight, "policy")[who]
+    policy = policy_codes(fight, "policy")[who]
     by_attack = opts.any(axis=2)
     first_attack = np.argmax(by_attack, axis=1).astype(np.int64)
     first_pairs = opts[np.arange(n), first_attack]  # (n, size)
@@ -88,7 +88,7 @@ def choose_actions(
     return idx, attack, target
 
 
-def _codes(fight: LoadedFight, what: str) -> IntArray:
+def policy_codes(fight: LoadedFight, what: str) -> IntArray:
     """Per combatant: its policy code, or its focus (-1: none); built once per fight."""
     key = ("policy_codes", what)
     found: IntArray | None = fight.cache.get(key)

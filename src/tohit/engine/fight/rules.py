@@ -73,6 +73,10 @@ class FightRules(ABC):
         """The plain value a group of a scalar stat feeds to the target block."""
         return group
 
+    def override_value(self, field: str, code: int) -> Any:
+        """The value of a target-block field a resolve overrides by code ("target.<field>"; default: the code)."""
+        return code
+
     def narrate_value(self, stat: str, value: int) -> Any:
         """The value a narrated fight feeds for a scalar stat (default: its group's)."""
         return self.field_value(stat, int(self.group_value(stat, value)))
@@ -80,6 +84,10 @@ class FightRules(ABC):
     def for_check(self, scenario: Any) -> Any:
         """The scenario the system's `check` sees at load (e.g. with a row that changes during the fight)."""
         return scenario
+
+    def fight_fields(self) -> dict[str, Any]:
+        """Extra top-level fields of the fight file, as pydantic `create_model` field definitions (rtw: `map`)."""
+        return {}
 
     def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
         """The raw fight file before validation, for a system to fill what its fight implies (default: as is)."""

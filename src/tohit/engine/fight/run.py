@@ -8,7 +8,9 @@ finished fights drop out of the batch; there is no Python loop per fight or per 
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -203,6 +205,9 @@ class FightStats:
         }
 
 
+Part = tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]
+
+
 def simulate_fights(
     fight: LoadedFight,
     n: int,
@@ -211,30 +216,108 @@ def simulate_fights(
     progress: Progress | None = None,
     batch: int = BATCH,
     method: Method = "table",
+    workers: int = 1,
 ) -> FightStats:
     """n independent fights, advanced together in batches; finished fights drop out.
 
     `method`: "table" (default) draws each attack's outcome from its exact joint table; "direct" samples the
-    dice and runs `resolve` with the fight's stats as arrays. Both sample the same distribution exactly."""
+    dice and runs `resolve` with the fight's stats as arrays. Both sample the same distribution exactly.
+
+    With `workers` > 1 the fights are split into one task per worker (n / workers fights each: a task keeps
+    batches as large as one process would), run by that many processes (fork), each task with its own
+    stream spawned from the seed (`SeedSequence(seed).spawn(workers)`); the parts are merged in task order,
+    so the same seed and worker count give the same result."""
     if seed is None:
         seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
-    rng = np.random.default_rng(seed)
-    parts: list[tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]] = []
+    if workers <= 1:
+        parts = _simulate_part(fight, n, np.random.default_rng(seed), progress, batch, method)
+    else:
+        parts = _simulate_parallel(fight, n, seed, progress, batch, method, workers)
+    winner, rounds, health, standing, dealt = (np.concatenate([p[i] for p in parts]) for i in range(5))
+    return FightStats(fight, n, seed, winner, rounds, health, standing, dealt)
+
+
+def _simulate_part(
+    fight: LoadedFight, n: int, rng: np.random.Generator, progress: Progress | None, batch: int, method: Method
+) -> list[Part]:
+    parts: list[Part] = []
     done_total = 0
     while done_total < n:
         m = min(batch, n - done_total)
         parts.extend(_run_batch(fight, m, rng, progress, method))
         done_total += m
-    winner, rounds, health, standing, dealt = (np.concatenate([p[i] for p in parts]) for i in range(5))
-    return FightStats(fight, n, seed, winner, rounds, health, standing, dealt)
+    return parts
+
+
+#: What a forked worker reads (set by the parent just before the pool starts; never pickled).
+_SHARED: dict[str, Any] = {}
+#: How often (seconds) the parent reads the workers' shared count of finished fights for the progress bar.
+POLL = 0.2
+
+
+def _shares(n: int, parts: int) -> list[int]:
+    parts = max(1, min(parts, n))
+    return [n // parts + (1 if i < n % parts else 0) for i in range(parts)]
+
+
+def _simulate_parallel(
+    fight: LoadedFight,
+    n: int,
+    seed: int,
+    progress: Progress | None,
+    batch: int,
+    method: Method,
+    workers: int,
+) -> list[Part]:
+    shares = _shares(n, workers)
+    streams = np.random.SeedSequence(seed).spawn(len(shares))
+    context = multiprocessing.get_context("fork")
+    finished = context.Value("q", 0)
+    _SHARED.update(fight=fight, finished=finished, batch=batch, method=method)
+    results: dict[int, list[Part]] = {}
+    reported = 0
+    try:
+        with ProcessPoolExecutor(len(shares), mp_context=context) as pool:
+            futures = {
+                pool.submit(_task, share, stream): i
+                for i, (share, stream) in enumerate(zip(shares, streams, strict=True))
+            }
+            pending = set(futures)
+            while pending:
+                done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
+                for future in done:
+                    results[futures[future]] = future.result()
+                if progress:
+                    with finished.get_lock():
+                        count = int(finished.value)
+                    if count > reported:
+                        progress(count - reported)
+                        reported = count
+    finally:
+        _SHARED.clear()
+    if progress and n > reported:
+        progress(n - reported)
+    return [part for i in range(len(shares)) for part in results[i]]
+
+
+def _task(n: int, stream: np.random.SeedSequence) -> list[Part]:
+    """One task in a worker process: its share of fights, from its own stream."""
+    fight: LoadedFight = _SHARED["fight"]
+    finished = _SHARED["finished"]
+
+    def advance(m: int) -> None:
+        with finished.get_lock():
+            finished.value += m
+
+    return _simulate_part(fight, n, np.random.default_rng(stream), advance, _SHARED["batch"], _SHARED["method"])
 
 
 def _run_batch(
     fight: LoadedFight, n: int, rng: np.random.Generator, progress: Progress | None, method: Method
-) -> list[tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]]:
+) -> list[Part]:
     rules = fight.rules
     state = initial_state(fight, n)
-    out: list[tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]] = []
+    out: list[Part] = []
     limit = step_limit(fight)
     # Finished fights are recorded at once, then dropped from the batch when they are an eighth of it
     # (dropping copies every array); until then their rows stay inert: nobody acts in a fight that is over.

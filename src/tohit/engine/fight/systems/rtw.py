@@ -19,25 +19,39 @@ applies: `falls`, `peril`, `durability_used`, `burning_wear`, `cost_spent`):
 - Magic and Stamina: an attack's `cost` is spent hit or miss, from the combatant's `magic` / `stamina`
   pools when given (an attack it cannot pay for is not usable); without a pool, costs are not counted.
 
+On a map (`map`, and each combatant's `position` and `size`; attacks give `attack.range` as a mapping, as in
+a scenario file) each attack reaches what the grid says from where its user stands: see `rtw_map`. Nobody
+moves (the pages give no movement rules): a combatant with no foe in reach holds its ground and skips its turn.
+
 Turn order: the page gives none: the order in the file, sides alternating, one attack per turn.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from tohit.core.errors import InputError
+from tohit.core.grid.models import AnyRange, MapSpec, MeleeRange, Range, SquareField, TargetsWithinRange, WeaponRange
+from tohit.core.grid.reach import AREA_TYPES
+from tohit.core.grid.sizes import MIN_COLOSSAL_SIDE, SizeCategory
+from tohit.core.loader import validation_error
 from tohit.core.models import Model
-from tohit.engine.fight.context import StepContext
+from tohit.engine.fight.context import ALL, Rows, StepContext, expected_damage
 from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.policy import choose_actions
+from tohit.engine.fight.policy import CODES, choose_actions, policy_codes
 from tohit.engine.fight.rounds import RoundRules
 from tohit.engine.fight.state import BoolArray, IntArray, State, gather
+from tohit.engine.fight.systems.rtw_map import FightMap
+from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
+from tohit.systems.rtw.tactical import GRID_RANGE, RANGE_TAG, rules_range
 
 PAGE = "rtw"
+#: The resolve override of the target's Hard to Hit (a code into HARD_TO_HIT_LEVELS) on a map.
+HARD_TO_HIT_FIELD = "target.hard_to_hit"
+MAP_KEY = ("rtw_map",)
 HIT = 0
 HELPLESS, PERISHES = 0, 1
 NO_POOL = -1
@@ -49,6 +63,15 @@ class RtwCombatant(Model):
 
     magic: int | None = Field(default=None, ge=0, le=100_000, description="Magic to spend (none: not counted).")
     stamina: int | None = Field(default=None, ge=0, le=100_000, description="Stamina to spend (none: not counted).")
+    position: SquareField | None = Field(
+        default=None, description="On a map: [x, y] of the top-left square of its footprint (it does not move)."
+    )
+    size: SizeCategory | Annotated[float, Field(gt=0, le=10_000)] = Field(
+        default="medium", description="On a map: a size category (diminutive ... colossal) or a height in feet."
+    )
+    squares: int | None = Field(
+        default=None, ge=MIN_COLOSSAL_SIDE, le=1000, description="On a map: side of a Colossal footprint above 6."
+    )
 
 
 class RtwAttack(Model):
@@ -59,6 +82,11 @@ class RtwAttack(Model):
         ge=1,
         le=64,
         description="How many foes an area attack catches: the chosen one and the next (default: every foe).",
+    )
+    grid_range: Range | None = Field(
+        default=None,
+        description="The attack's range on a map, filled in from attack.range when that is a mapping (give"
+        " attack.range, not this).",
     )
 
 
@@ -81,6 +109,45 @@ class RtwFight(RoundRules):
     )
 
     # -- setup -------------------------------------------------------------------------------------------------
+    def fight_fields(self) -> dict[str, Any]:
+        return {
+            "map": (
+                MapSpec | None,
+                Field(default=None, description="The battlefield: rows of '.' and '#', or width, height and solid."),
+            )
+        }
+
+    def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Attacks whose `attack.range` is a mapping (a grid range, as in a scenario file): the mapping goes to
+        the entry's `grid_range`, the rules get its range name; on a map a plain `melee` (the default) is
+        `{type: melee}` and any other plain range needs its mapping."""
+        if not isinstance(data, dict):
+            return data
+        on_map = data.get("map") is not None
+        out = dict(data)
+        library = data.get("attacks")
+        if isinstance(library, dict):
+            out["attacks"] = {k: _grid_entry(v, f"attacks.{k}", on_map) for k, v in library.items()}
+        sides = data.get("sides")
+        if isinstance(sides, list):
+            new_sides: list[Any] = []
+            for i, side in enumerate(sides):
+                combatants = side.get("combatants") if isinstance(side, dict) else None
+                if not isinstance(combatants, list):
+                    new_sides.append(side)
+                    continue
+                new_combs: list[Any] = []
+                for j, comb in enumerate(combatants):
+                    attacks = comb.get("attacks") if isinstance(comb, dict) else None
+                    if isinstance(attacks, list):
+                        where = f"sides[{i}].combatants[{j}].attacks"
+                        attacks = [_grid_entry(e, f"{where}[{k}]", on_map) for k, e in enumerate(attacks)]
+                        comb = {**comb, "attacks": attacks}
+                    new_combs.append(comb)
+                new_sides.append({**side, "combatants": new_combs})
+            out["sides"] = new_sides
+        return out
+
     def check(self, fight: LoadedFight) -> None:
         for c, comb in enumerate(fight.combatants):
             if comb.target.health is None and comb.target.health_max is None:
@@ -88,6 +155,19 @@ class RtwFight(RoundRules):
                     "a combatant in a fight needs its Health (or Hearts, for 4 x Hearts)",
                     field=f"{fight.paths[c]}.target.health",
                 )
+            if fight.spec.map is None and comb.position is not None:
+                raise InputError(
+                    "a position is a square of the map: give the fight's map as well",
+                    field=f"{fight.paths[c]}.position",
+                )
+        if fight.spec.map is not None:
+            fight.cache[MAP_KEY] = FightMap(fight)
+
+    @staticmethod
+    def grid(fight: LoadedFight) -> FightMap | None:
+        """The fight's map and what each attack reaches on it (None without a map)."""
+        found: FightMap | None = fight.cache.get(MAP_KEY)
+        return found
 
     def _weapons(self, fight: LoadedFight) -> tuple[IntArray, list[list[Any]]]:
         """(combatants, attacks) -> weapon slot of each attack (-1: unarmed); each combatant's weapons."""
@@ -182,6 +262,10 @@ class RtwFight(RoundRules):
 
     # -- a turn ----------------------------------------------------------------------------------------------
     def turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray) -> None:
+        grid = self.grid(ctx.fight)
+        if grid is not None:
+            self._map_turn(ctx, acting, actor, grid)
+            return
         options = self.options(ctx, actor)
         idx, attack, target = choose_actions(ctx, acting, actor, options)
         actor, acting = actor[idx], acting[idx] & (attack >= 0)
@@ -199,6 +283,141 @@ class RtwFight(RoundRules):
             idx, out = ctx.resolve(mask, actor, attack, tt)
             actor, attack, acting, caught = actor[idx], attack[idx], acting[idx], caught[idx]
             self._apply(ctx, mask[idx], actor, attack, tt[idx], out)
+
+    def _map_turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray, grid: FightMap) -> None:
+        """A turn on the map: an option (an attack and its placement) by policy, then one roll per creature
+        it catches, Hard to Hit as the grid says; with no foe in reach, the combatant holds its ground."""
+        fight = ctx.fight
+        n, size = ctx.n, fight.roster.size
+        who = np.maximum(actor, 0)
+        valid, caught, adjacent = grid.reachable(actor, self.standing(fight, ctx.state))
+        attack_of = grid.attack[who]  # (n, O)
+        if not self._flags(fight)[0] and not self._flags(fight)[1]:
+            usable = np.ones_like(valid)
+        else:
+            per_attack = self.usable(fight, ctx.state)[np.arange(n), who]  # (n, A)
+            usable = np.take_along_axis(per_attack, np.maximum(attack_of, 0), axis=1)
+        valid &= usable & acting[:, None]
+        idx, option = self._choose_on_map(ctx, acting, actor, valid, caught, adjacent, grid)
+        actor, acting, caught, adjacent = actor[idx], acting[idx], caught[idx], adjacent[idx]
+        n = ctx.n
+        if ctx.narrating and bool(acting[0]) and option[0] < 0:
+            ctx.emit(
+                "hold",
+                (),
+                f"{self.name(ctx, actor)} has no foe in reach and holds its ground (nobody moves on the map)",
+            )
+        acting = acting & (option >= 0)
+        if not acting.any():
+            return
+        rows = np.arange(n)
+        who = np.maximum(actor, 0)
+        pick = np.maximum(option, 0)
+        attack = np.where(acting, grid.attack[who, pick], -1)
+        caught = caught[rows, pick] & acting[:, None]  # (n, C): whom the chosen placement affects
+        self._pay(ctx, acting, actor, attack)
+        for t in range(size):
+            mask = caught[:, t]
+            if not mask.any():
+                continue
+            tt = np.full(ctx.n, t, dtype=np.int64)
+            codes = grid.level_codes(actor, attack, t, adjacent)
+            note = ""
+            if ctx.narrating:
+                c, a, o = int(actor[0]), int(attack[0]), int(option[0])
+                why = grid.why_hard(c, a, t, bool(adjacent[0]))
+                note = f" ({grid.options[c][o].text}" + (f"; Hard to Hit: {why}" if why else "") + ")"
+            idx2, out = ctx.resolve(mask, actor, attack, tt, {HARD_TO_HIT_FIELD: codes}, note=note)
+            actor, attack, caught, adjacent, option = (
+                actor[idx2],
+                attack[idx2],
+                caught[idx2],
+                adjacent[idx2],
+                option[idx2],
+            )
+            self._apply(ctx, mask[idx2], actor, attack, tt[idx2], out)
+
+    def _choose_on_map(
+        self,
+        ctx: StepContext,
+        acting: BoolArray,
+        actor: IntArray,
+        valid: BoolArray,
+        caught: BoolArray,
+        adjacent: BoolArray,
+        grid: FightMap,
+    ) -> tuple[Rows, IntArray]:
+        """(idx, option) per row (-1: nothing in reach). `first`, `weakest`, `random` pick a foe and the first
+        attack reaching it as without a map, then that attack's placement catching it with the fewest standing
+        allies, then the most standing foes (ties: the grid's order); `best` the option with the highest
+        expected damage to foes minus allies, from exact odds (as `tohit aim`)."""
+        fight = ctx.fight
+        n, size = ctx.n, fight.roster.size
+        who = np.maximum(actor, 0)
+        policy = policy_codes(fight, "policy")[who]
+        best = acting & (policy == CODES["best"]) & valid.any(axis=1)
+        others = acting & ~best & valid.any(axis=1)
+        option = np.full(n, -1, dtype=np.int64)
+        idx: Rows = ALL
+        foe = grid.foe[who]  # (n, C)
+        if others.any():
+            attack_of = grid.attack[who]
+            on_foes = caught & (valid & others[:, None])[:, :, None] & foe[:, None, :]  # (n, O, C)
+            pairs = np.zeros((n, fight.max_attacks, size), dtype=bool)
+            for a in range(fight.max_attacks):
+                pairs[:, a, :] = (on_foes & (attack_of == a)[:, :, None]).any(axis=1)
+            idx, attack, target = choose_actions(ctx, others, actor, pairs)
+            actor, acting, valid, caught, adjacent = actor[idx], acting[idx], valid[idx], caught[idx], adjacent[idx]
+            best, others, foe, on_foes = best[idx], others[idx], foe[idx], on_foes[idx]
+            n = ctx.n
+            who = np.maximum(actor, 0)
+            option = np.full(n, -1, dtype=np.int64)
+            fits = on_foes[np.arange(n), :, np.maximum(target, 0)] & (grid.attack[who] == attack[:, None])
+            allies = (caught & ~foe[:, None, :]).sum(axis=2)
+            foes = (caught & foe[:, None, :]).sum(axis=2)
+            score = np.where(fits, foes - (size + 1) * allies, np.iinfo(np.int64).min)
+            chosen = others & (target >= 0) & fits.any(axis=1)
+            option = np.where(chosen, np.argmax(score, axis=1), option)
+        if best.any():
+            score = self._best_scores(ctx, who, valid & best[:, None], caught, adjacent, grid)
+            focus = policy_codes(fight, "focus")[who]
+            rows = np.flatnonzero(best & (focus >= 0))
+            if rows.size:
+                on_focus = caught[rows, :, focus[rows]] & valid[rows]
+                keep = on_focus.any(axis=1)
+                score[rows[keep]] = np.where(on_focus[keep], score[rows[keep]], -np.inf)
+            option = np.where(best, np.argmax(score, axis=1), option)
+        return idx, option
+
+    def _best_scores(
+        self, ctx: StepContext, who: IntArray, valid: BoolArray, caught: BoolArray, adjacent: BoolArray, grid: FightMap
+    ) -> Any:
+        """(rows, options): expected damage to the standing foes each option catches minus that to the standing
+        allies (exact odds at the Hard to Hit the grid gives), -inf where the option is not open."""
+        fight = ctx.fight
+        table = self._expected_table(fight, grid)  # (C, O, C, 2)
+        sign = np.where(grid.foe, 1.0, -1.0)[who]  # (n, C)
+        per = np.where(adjacent[:, None, None], table[who, :, :, 1], table[who, :, :, 0])  # (n, O, C)
+        score = (caught * per * sign[:, None, :]).sum(axis=2)
+        return np.where(valid, score, -np.inf)
+
+    @staticmethod
+    def _expected_table(fight: LoadedFight, grid: FightMap) -> Any:
+        found = fight.cache.get(("rtw_map_expected",))
+        if found is None:
+
+            def mean(c: int, a: int, t: int, code: int) -> float:
+                return expected_damage(fight, c, a, t, {}, {HARD_TO_HIT_FIELD: code})
+
+            found = np.zeros((fight.roster.size, grid.width, fight.roster.size, 2))
+            for c, opts in enumerate(grid.options):
+                for o in range(len(opts)):
+                    found[c, o] = grid.expected(c, o, mean)
+            fight.cache[("rtw_map_expected",)] = found
+        return found
+
+    def override_value(self, field: str, code: int) -> Any:
+        return HARD_TO_HIT_LEVELS[code] if field == "hard_to_hit" else code
 
     def _pay(self, ctx: StepContext, acting: BoolArray, actor: IntArray, attack: IntArray) -> None:
         if not self._flags(ctx.fight)[1]:
@@ -276,11 +495,13 @@ class RtwFight(RoundRules):
         hurt = after < before
         if hurt.any():
             r = rows[hurt]
+            foe = hurt & ctx.fight.roster.foe_matrix[a, t]  # damage dealt counts foes only (an area may catch allies)
+            rf = rows[foe]
             ctx.emit(
                 "damage",
                 [
                     ctx.set("health", r, after[hurt], t[hurt]),
-                    ctx.set("dealt", r, gather(state.per["dealt"], r, a[hurt]) + (before - after)[hurt], a[hurt]),
+                    ctx.set("dealt", rf, gather(state.per["dealt"], rf, a[foe]) + (before - after)[foe], a[foe]),
                 ],
                 self.text(
                     ctx,
@@ -357,6 +578,40 @@ class RtwFight(RoundRules):
                     ),
                 ),
             )
+
+
+def _grid_entry(entry: Any, where: str, on_map: bool) -> Any:
+    """One attack entry of the raw file with its grid range split off (see `RtwFight.prepare`)."""
+    if not isinstance(entry, dict):
+        return entry
+    attack = entry.get("attack", {})
+    if not isinstance(attack, dict):
+        return entry
+    raw = attack.get("range", "melee")
+    rng: AnyRange
+    if isinstance(raw, dict):
+        try:
+            rng = GRID_RANGE.validate_python(raw)
+        except ValidationError as exc:
+            err = validation_error(exc, source="", prefix=f"{where}.attack.range")
+            raise InputError(err.message, field=RANGE_TAG.sub(r"\1", err.field or "")) from None
+    elif on_map and raw == "melee":
+        rng = MeleeRange(type="melee")
+    elif on_map:
+        raise InputError(
+            f"on a map, give the range as a mapping, e.g. {{type: {raw}, size: 3}}", field=f"{where}.attack.range"
+        )
+    else:
+        return entry
+    if on_map and isinstance(rng, WeaponRange):
+        raise InputError(
+            "a Weapon range in a fight on a map: give the range of the Basic Attack it uses",
+            field=f"{where}.attack.range",
+        )
+    new_attack = {**attack, "range": rules_range(rng)}
+    if on_map:  # the grid decides whether the attack is aimed at one creature alone
+        new_attack["area"] = rng.type in AREA_TYPES or (isinstance(rng, TargetsWithinRange) and rng.count > 1)
+    return {**entry, "attack": new_attack, "grid_range": rng.model_dump(mode="json", exclude_none=True)}
 
 
 RULES = RtwFight()

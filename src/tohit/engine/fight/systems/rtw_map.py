@@ -1,0 +1,326 @@
+"""Reclaim the Wild fights on a map (issue 8, "an optional `map` (rtw)"): what each combatant's attacks can
+reach, worked out once by the grid layer (`tohit.core.grid`), and read per step as arrays.
+
+Nobody moves (the rulebook pages give no movement rules): each combatant stands where the file puts it for
+the whole fight, so every placement of every attack, the squares it covers and the creatures standing in
+them, and the cover between every two combatants are fixed at load, by the same grid code `tohit roll`,
+`tohit map` and `tohit aim` use (`placements`, `reach`, `Battlefield.cover`, `path_squares`). What changes
+during a fight is who is still standing, and the arrays below turn that into what each attack reaches now:
+
+- an area placement (Blast, Burst, Cone, Line, Sweep, X Squares within Y) catches the creatures standing in
+  its squares, allies included; Helpless and perished creatures in it are skipped (rtw: Falling in Battle:
+  an area does not harm a Helpless creature), and a placement that catches no standing foe is not used;
+- Melee reaches one standing foe adjacent to the user;
+- Projectile X reaches one standing foe within X squares along a centre-to-centre path that crosses no
+  solid square and no standing combatant (a fallen one lies on the ground: it does not stop the shot);
+- X Targets within Y: the chosen standing foe and the next standing foes within Y in file order, up to X.
+
+Hard to Hit (fed to the rules as the target's `hard_to_hit`): a foe behind cover from the attacker
+(decisions 7, the fight's `options.cover_rule`), and every foe of a Projectile attack while a standing foe
+is adjacent to the attacker (rtw: Attack Ranges, Projectile X); with `several_hard_to_hit_sources_are_extreme`
+two sources make it Extremely Hard to Hit, as `tohit roll` does for one attack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tohit.core.errors import InputError
+from tohit.core.grid.battlefield import Battlefield
+from tohit.core.grid.cover import Cover
+from tohit.core.grid.models import (
+    AnyRange,
+    CombatantSpec,
+    MapSpec,
+    MeleeRange,
+    ProjectileRange,
+    TargetsWithinRange,
+    WeaponRange,
+)
+from tohit.core.grid.reach import describe, melee_targets, path_squares, placements, reach, within_targets
+from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
+
+BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+#: Kinds of option: a fixed set of squares (area, or Melee on one foe), a Projectile shot, X Targets within Y.
+FIXED, PROJECTILE, WITHIN = 0, 1, 2
+#: Placements tried per attack before the fight is refused (X Squares within Y can have very many).
+MAX_PLACEMENTS = 20_000
+
+
+@dataclass(frozen=True)
+class Option:
+    """One way a combatant can use one of its attacks from where it stands."""
+
+    attack: int
+    kind: int
+    #: FIXED: the creatures in the placement's squares; PROJECTILE: the foe shot at; WITHIN: the foes within Y.
+    members: tuple[int, ...]
+    #: The foe aimed at (PROJECTILE, WITHIN, Melee); -1 for an area.
+    chosen: int = -1
+    #: WITHIN: X, how many targets.
+    count: int = 0
+    #: PROJECTILE: per path clear of solid squares, the combatants standing on it would block it.
+    lines: tuple[tuple[int, ...], ...] = ()
+    #: The placement in the page's words ("Cone 3 east from (2, 3)").
+    text: str = ""
+
+
+def level(given: str, sources: int, several: bool) -> str:
+    """Hard to Hit from `sources` grid reasons on top of the target's own level (as `rtw.tactical.place`)."""
+    if not sources:
+        return given
+    found = "extreme" if several and sources + (given != "none") >= 2 else "hard"
+    levels: tuple[str, ...] = HARD_TO_HIT_LEVELS
+    return given if levels.index(given) >= levels.index(found) else found
+
+
+class FightMap:
+    """The battlefield of a fight and, per combatant, every option its attacks give it (see the module doc)."""
+
+    def __init__(self, fight: Any) -> None:
+        self.fight = fight
+        roster = fight.roster
+        size = roster.size
+        self.names = list(roster.names)
+        self.index = {name: i for i, name in enumerate(self.names)}
+        self.field = self._battlefield(fight)
+        self.rule = fight.spec.options.cover_rule
+        self.foe: BoolArray = roster.foe_matrix
+        self.covers: list[list[Cover | None]] = [
+            [None if c == t else self.field.cover(self.names[c], self.names[t], self.rule) for t in range(size)]
+            for c in range(size)
+        ]
+        fps = [self.field.creature(n).footprint for n in self.names]
+        self.near: BoolArray = np.asarray(
+            [[c != t and fps[c].distance(fps[t]) <= 1 for t in range(size)] for c in range(size)], dtype=bool
+        )
+        self.options: list[list[Option]] = [
+            [o for a, entry in enumerate(comb.attacks) for o in self._options(c, a, entry)]
+            for c, comb in enumerate(fight.combatants)
+        ]
+        self._arrays()
+
+    # -- building ----------------------------------------------------------------------------------------------
+    @staticmethod
+    def _battlefield(fight: Any) -> Battlefield:
+        specs = []
+        for c, comb in enumerate(fight.combatants):
+            where = fight.paths[c]
+            if comb.position is None:
+                raise InputError("on a map every combatant needs its position [x, y]", field=f"{where}.position")
+            specs.append(
+                CombatantSpec(
+                    name=comb.name,
+                    side=str(fight.roster.side[c]),
+                    position=comb.position,
+                    size=comb.size,
+                    squares=comb.squares,
+                )
+            )
+        map_spec: MapSpec = fight.spec.map
+        try:
+            return Battlefield.build(map_spec, specs)
+        except InputError as exc:
+            field = exc.field or ""
+            for k in range(len(specs) - 1, -1, -1):  # "combatants[k].position" -> "sides[i].combatants[j].position"
+                head = f"combatants[{k}]"
+                if field == head or field.startswith(head + "."):
+                    field = fight.paths[k] + field[len(head) :]
+                    break
+            message = exc.message
+            for k in range(len(specs) - 1, -1, -1):
+                message = message.replace(f"(combatants[{k}])", f"({fight.paths[k]})")
+            raise InputError(message, field=field or "map") from None
+
+    def _options(self, c: int, a: int, entry: Any) -> list[Option]:
+        rng: AnyRange | None = entry.grid_range
+        where = f"{self.fight.paths[c]}.attacks[{a}].attack.range"
+        if rng is None:
+            rng = MeleeRange(type="melee")
+        if isinstance(rng, WeaponRange):
+            raise InputError(
+                "a Weapon range in a fight on a map: give the range of the Basic Attack it uses", field=where
+            )
+        user = self.names[c]
+        foes = [t for t in range(len(self.names)) if self.foe[c, t]]
+        if isinstance(rng, MeleeRange):
+            near = set(melee_targets(self.field, user))
+            return [
+                Option(a, FIXED, (t,), t, text=describe(rng.model_copy(update={"target": self.names[t]})))
+                for t in foes
+                if self.names[t] in near
+            ]
+        if isinstance(rng, ProjectileRange):
+            out = []
+            me = self.field.creature(user).footprint
+            for t in foes:
+                if me.distance(self.field.creature(self.names[t]).footprint) > rng.size:
+                    continue
+                lines = self._lines(c, t)
+                if lines:
+                    text = describe(rng.model_copy(update={"target": self.names[t]}))
+                    out.append(Option(a, PROJECTILE, (t,), t, lines=lines, text=text))
+            return out
+        if isinstance(rng, TargetsWithinRange):
+            within = set(within_targets(self.field, user, rng.within))
+            members = tuple(t for t in foes if self.names[t] in within)
+            text = f"{rng.count} Targets within {rng.within} Squares"
+            return [Option(a, WITHIN, members, t, rng.count, text=text) for t in members]
+        seen: set[tuple[int, ...]] = set()
+        out = []
+        for tried, placed in enumerate(placements(self.field, user, rng)):
+            if tried >= MAX_PLACEMENTS:
+                raise InputError(
+                    f"the {describe(rng)} has more than {MAX_PLACEMENTS:,} placements from {user}'s square: too many"
+                    " for a fight; use a smaller range",
+                    field=where,
+                )
+            try:
+                found = reach(self.field, user, placed)
+            except InputError:
+                continue
+            members = tuple(sorted({self.index[n] for n in found.hits}))
+            if members in seen or not any(self.foe[c, t] for t in members):
+                continue
+            seen.add(members)
+            out.append(Option(a, FIXED, members, text=found.describe()))
+        return out
+
+    def _lines(self, c: int, t: int) -> tuple[tuple[int, ...], ...]:
+        """The centre-to-centre paths a Projectile from c to t may take (`reach.projectile_shot`'s: nearest
+        squares to nearest squares), those clear of solid squares, each with the combatants standing on it."""
+        field = self.field
+        me = field.creature(self.names[c]).footprint
+        it = field.creature(self.names[t]).footprint
+        lines: list[tuple[int, ...]] = []
+        for a in me.nearest_squares(it):
+            for b in it.nearest_squares(me):
+                path = path_squares(a, b)
+                if any(field.board.is_solid(sq) for sq in path):
+                    continue
+                on = {self.index[n] for sq in path for n in field.occupants.get(sq, ())} - {c, t}
+                lines.append(tuple(sorted(on)))
+        return tuple(dict.fromkeys(lines))
+
+    def _arrays(self) -> None:
+        """The options as padded arrays over (combatants, options)."""
+        size = len(self.names)
+        width = max(1, max(len(o) for o in self.options))
+        lines = max([1] + [len(o.lines) for opts in self.options for o in opts])
+        self.width = width
+        self.attack = np.full((size, width), -1, dtype=np.int64)
+        self.kind = np.zeros((size, width), dtype=np.int64)
+        self.members = np.zeros((size, width, size), dtype=bool)
+        self.chosen = np.zeros((size, width), dtype=np.int64)
+        self.count = np.zeros((size, width), dtype=np.int64)
+        self.rotation = np.tile(np.arange(size, dtype=np.int64), (size, width, 1))
+        self.line_ok = np.zeros((size, width, lines), dtype=bool)
+        self.blockers = np.zeros((size, width, lines, size), dtype=bool)
+        for c, opts in enumerate(self.options):
+            for o, opt in enumerate(opts):
+                self.attack[c, o] = opt.attack
+                self.kind[c, o] = opt.kind
+                self.members[c, o, list(opt.members)] = True
+                self.chosen[c, o] = max(opt.chosen, 0)
+                self.count[c, o] = opt.count
+                if opt.kind == WITHIN:
+                    self.rotation[c, o] = (opt.chosen + np.arange(size)) % size
+                for k, line in enumerate(opt.lines):
+                    self.line_ok[c, o, k] = True
+                    self.blockers[c, o, k, list(line)] = True
+        self.any_projectile = bool((self.kind == PROJECTILE).any())
+        self.any_within = bool((self.kind == WITHIN).any())
+        self.single = self.kind != FIXED
+        fixed_single = np.asarray(
+            [
+                [len(o.members) == 1 and o.chosen >= 0 for o in opts] + [False] * (width - len(opts))
+                for opts in self.options
+            ]
+        )
+        self.single |= fixed_single
+        self.projectile_attack = np.zeros((size, self.fight.max_attacks), dtype=bool)
+        for c, comb in enumerate(self.fight.combatants):
+            for a, entry in enumerate(comb.attacks):
+                self.projectile_attack[c, a] = isinstance(entry.grid_range, ProjectileRange)
+        self.levels = self._levels()
+
+    def _levels(self) -> IntArray:
+        """(combatants, attacks, combatants, 2): the Hard to Hit code of each target of each attack, without
+        and with a standing foe adjacent to the attacker."""
+        fight = self.fight
+        size = len(self.names)
+        several = bool(fight.spec.options.several_hard_to_hit_sources_are_extreme)
+        out = np.zeros((size, fight.max_attacks, size, 2), dtype=np.int64)
+        levels: tuple[str, ...] = HARD_TO_HIT_LEVELS
+        for c in range(size):
+            for a in range(len(fight.combatants[c].attacks)):
+                for t in range(size):
+                    given = fight.target(t).hard_to_hit
+                    for adj in (0, 1):
+                        sources = int(self.covers[c][t] is not None)
+                        sources += int(bool(adj) and bool(self.projectile_attack[c, a]) and bool(self.foe[c, t]))
+                        out[c, a, t, adj] = levels.index(level(given, sources, several))
+        return out
+
+    # -- a step ------------------------------------------------------------------------------------------------
+    def reachable(self, actor: IntArray, standing: BoolArray) -> tuple[BoolArray, BoolArray, BoolArray]:
+        """(valid, caught, adjacent) for each row's actor: valid (rows, options) options that reach a standing
+        foe now; caught (rows, options, combatants) who each would affect; adjacent (rows,) a standing foe
+        adjacent to the actor (Projectiles are then Hard to Hit)."""
+        n = actor.size
+        who = np.maximum(actor, 0)
+        caught = self.members[who] & standing[:, None, :]  # (n, O, C)
+        rows = np.arange(n)
+        chosen = self.chosen[who]  # (n, O)
+        chosen_up = standing[rows[:, None], chosen]
+        valid = (self.attack[who] >= 0) & (caught & self.foe[who][:, None, :]).any(axis=2)
+        single = self.single[who]
+        valid &= ~single | chosen_up
+        kind = self.kind[who]
+        if self.any_projectile:
+            blocked = (self.blockers[who] & standing[:, None, None, :]).any(axis=3)  # (n, O, L)
+            clear = (self.line_ok[who] & ~blocked).any(axis=2)
+            valid &= (kind != PROJECTILE) | clear
+        if self.any_within:
+            within = kind == WITHIN
+            rot = self.rotation[who]  # (n, O, C)
+            turned = np.take_along_axis(caught, rot, axis=2)
+            keep = turned & (np.cumsum(turned, axis=2) <= self.count[who][:, :, None])
+            back = np.empty_like(keep)
+            np.put_along_axis(back, rot, keep, axis=2)
+            caught = np.where(within[:, :, None], back, caught)
+        adjacent: BoolArray = np.asarray((self.near[who] & self.foe[who] & standing).any(axis=1))
+        return valid, caught, adjacent
+
+    def level_codes(self, actor: IntArray, attack: IntArray, target: int, adjacent: BoolArray) -> IntArray:
+        """The Hard to Hit code of `target` for each row's attack."""
+        out: IntArray = self.levels[np.maximum(actor, 0), np.maximum(attack, 0), target, adjacent.astype(np.int64)]
+        return out
+
+    def why_hard(self, c: int, a: int, t: int, adjacent: bool) -> str:
+        """Words for the narration: why the grid makes t Hard to Hit for c's attack a ("" when it does not)."""
+        reasons = []
+        cover = self.covers[c][t]
+        if cover is not None:
+            reasons.append(f"behind cover ({cover.describe()})")
+        if adjacent and self.projectile_attack[c, a] and self.foe[c, t]:
+            reasons.append(f"a foe is adjacent to {self.names[c]}, so every foe is Hard to Hit for Projectiles")
+        return "; ".join(reasons)
+
+    def expected(self, c: int, o: int, expected: Any) -> FloatArray:
+        """(combatants, 2): the expected damage option o of c does to each combatant it may catch, without and
+        with a standing foe adjacent (`expected(c, a, t, code)` gives one value); 0 elsewhere."""
+        size = len(self.names)
+        opt = self.options[c][o]
+        out = np.zeros((size, 2))
+        for t in opt.members:
+            for adj in (0, 1):
+                out[t, adj] = expected(c, opt.attack, t, int(self.levels[c, opt.attack, t, adj]))
+        return out
