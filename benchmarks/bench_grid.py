@@ -99,9 +99,9 @@ def aim_scenario(seed: int = 3) -> dict[str, Any]:
 
 
 def aim_rows(quick: bool) -> list[Row]:
+    from tohit.engine.aim import Aimer
     from tohit.engine.odds import odds
     from tohit.engine.scenario import from_dict
-    from tohit.systems.rtw.aim import Aimer
     from tohit.systems.rtw.tactical import grid_view
 
     data = aim_scenario()

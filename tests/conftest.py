@@ -11,7 +11,6 @@ from tohit.engine.scenario import Loaded, from_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
-RULES = ROOT.parent / "shared" / "rules"
 
 
 def scenario(data: dict[str, Any]) -> Loaded:

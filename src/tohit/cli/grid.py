@@ -104,7 +104,7 @@ def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> 
 
 def aim_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> None:
     """Try every legal placement of the attack; rank by expected damage to foes minus to allies."""
-    from tohit.systems.rtw.aim import Aimer
+    from tohit.engine.aim import Aimer
 
     data, view = _guard(lambda: load_view(file, placed=False))
     start = time.perf_counter()

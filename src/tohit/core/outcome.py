@@ -76,10 +76,20 @@ class Outcome:
     def row(self, fields: Sequence[Field], i: int = 0) -> dict[str, Any]:
         return {f.name: self.decode(f, int(self.values[f.name][i])) for f in fields}
 
+    def column(self, field: Field) -> list[Any]:
+        """One field decoded for every row (as `decode` does, a column at a time)."""
+        codes = self.values[field.name].tolist()
+        if field.kind == "int":
+            return [None if c == NULL_INT else c for c in codes] if field.nullable else codes
+        if field.kind == "flag":
+            return [None if c == NULL_CODE else bool(c) for c in codes]
+        labels = self.labels.get(field.name, field.labels)
+        return [None if c == NULL_CODE else labels[c] for c in codes]
+
     def rows(self, fields: Sequence[Field]) -> list[dict[str, Any]]:
         """Every row as JSON values (decoded column by column)."""
-        columns = {f.name: [self.decode(f, code) for code in self.values[f.name].tolist()] for f in fields}
-        return [{name: col[i] for name, col in columns.items()} for i in range(self.n)]
+        names = [f.name for f in fields]
+        return [dict(zip(names, values, strict=True)) for values in zip(*(self.column(f) for f in fields), strict=True)]
 
     def take(self, index: npt.NDArray[np.intp]) -> Outcome:
         """The rows at `index` (for looking up precomputed outcomes)."""

@@ -31,7 +31,7 @@ from tohit.engine.stats import mean_sd, percentile, wilson
 from tohit.engine.tally import Histogram
 
 Method = Literal["table", "direct"]
-CHUNK = 1 << 20
+CHUNK = 1 << 18
 #: Draws per step of the table sampler: small enough for every array of a step to stay in the CPU cache.
 TABLE_STEP = 1 << 15
 #: Depth of the open-ended dice in the sampling table; deeper rolls are sampled from the role's tail.

@@ -157,48 +157,92 @@ def narrate(
 
 
 # -- Monte Carlo --------------------------------------------------------------------------------------------
+Part = tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]
+#: Monte Carlo runs of at most this many fights keep every fight's end (for inspection and tests); larger
+#: runs keep only the running totals below, so memory stays flat however many fights are run.
+KEEP_FIGHTS = 1_000_000
+
+
+@dataclass
+class FightTally:
+    """Running totals of many fights: all the Monte Carlo summary needs, in constant memory."""
+
+    wins: IntArray  # (sides,)
+    draws: int
+    rounds: dict[int, int]
+    standing: IntArray  # (C,) fights each combatant ends standing in
+    health_standing: IntArray  # (C,) its health summed over those fights
+    health: IntArray  # (C,) its health summed over every fight
+    dealt: IntArray  # (C,) damage it dealt, summed
+
+    @staticmethod
+    def empty(sides: int, combatants: int) -> FightTally:
+        zeros = np.zeros(combatants, dtype=np.int64)
+        return FightTally(np.zeros(sides, dtype=np.int64), 0, {}, zeros, zeros.copy(), zeros.copy(), zeros.copy())
+
+    def add(self, part: Part) -> None:
+        winner, rounds, health, standing, dealt = part
+        self.wins += np.bincount(winner[winner >= 0], minlength=len(self.wins))
+        self.draws += int((winner < 0).sum())
+        for value, count in zip(*np.unique(rounds, return_counts=True), strict=True):
+            self.rounds[int(value)] = self.rounds.get(int(value), 0) + int(count)
+        self.standing += standing.sum(axis=0)
+        self.health_standing += np.where(standing, health, 0).sum(axis=0)
+        self.health += health.sum(axis=0)
+        self.dealt += dealt.sum(axis=0)
+
+    def merge(self, other: FightTally) -> None:
+        self.wins += other.wins
+        self.draws += other.draws
+        for value, count in other.rounds.items():
+            self.rounds[value] = self.rounds.get(value, 0) + count
+        self.standing += other.standing
+        self.health_standing += other.health_standing
+        self.health += other.health
+        self.dealt += other.dealt
+
+
 @dataclass
 class FightStats:
-    """Monte Carlo summary of n fights."""
+    """Monte Carlo summary of n fights: running totals, and each fight's end when n <= KEEP_FIGHTS."""
 
     fight: LoadedFight
     n: int
     seed: int
-    winner: IntArray = field(repr=False)  # (n,)
-    rounds: IntArray = field(repr=False)  # (n,)
-    health: IntArray = field(repr=False)  # (n, C) at the end
-    standing: BoolArray = field(repr=False)  # (n, C) at the end
-    dealt: IntArray = field(repr=False)  # (n, C)
+    tally: FightTally = field(repr=False)
+    winner: IntArray | None = field(default=None, repr=False)  # (n,)
+    rounds: IntArray | None = field(default=None, repr=False)  # (n,)
+    health: IntArray | None = field(default=None, repr=False)  # (n, C) at the end
+    standing: BoolArray | None = field(default=None, repr=False)  # (n, C) at the end
+    dealt: IntArray | None = field(default=None, repr=False)  # (n, C)
 
     def wins(self, side: int) -> int:
-        return int((self.winner == side).sum())
+        return int(self.tally.wins[side])
 
     @property
     def draws(self) -> int:
-        return int((self.winner < 0).sum())
+        return self.tally.draws
 
     def to_json(self) -> dict[str, Any]:
         roster = self.fight.roster
-        n = self.n
+        n, tally = self.n, self.tally
 
         def prop(count: int) -> dict[str, Any]:
             low, high = wilson(count, n)
             return {"count": count, "p": count / n, "ci95": [low, high]}
 
-        counts = {int(v): int(c) for v, c in zip(*np.unique(self.rounds, return_counts=True), strict=True)}
-        mean, sd = mean_sd(counts)
+        mean, sd = mean_sd(tally.rounds)
         combatants = []
         for c, name in enumerate(roster.names):
-            up = self.standing[:, c]
-            k = int(up.sum())
+            k = int(tally.standing[c])
             combatants.append(
                 {
                     "name": name,
                     "side": roster.side_names[roster.side[c]],
                     "survives": prop(k),
-                    "health_if_standing": float(self.health[up, c].mean()) if k else None,
-                    "health_mean": float(self.health[:, c].mean()),
-                    "damage_dealt_mean": float(self.dealt[:, c].mean()),
+                    "health_if_standing": int(tally.health_standing[c]) / k if k else None,
+                    "health_mean": int(tally.health[c]) / n,
+                    "damage_dealt_mean": int(tally.dealt[c]) / n,
                 }
             )
         return {
@@ -212,13 +256,10 @@ class FightStats:
             "rounds": {
                 "mean": mean,
                 "sd": sd,
-                "percentiles": {str(q): percentile(counts, q) for q in PERCENTILES},
+                "percentiles": {str(q): percentile(tally.rounds, q) for q in PERCENTILES},
             },
             "combatants": combatants,
         }
-
-
-Part = tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]
 
 
 def simulate_fights(
@@ -242,24 +283,38 @@ def simulate_fights(
     so the same seed and worker count give the same result."""
     if seed is None:
         seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
+    keep = n <= KEEP_FIGHTS
     if workers <= 1:
-        parts = _simulate_part(fight, n, np.random.default_rng(seed), progress, batch, method)
+        tally, parts = _simulate_part(fight, n, np.random.default_rng(seed), progress, batch, method, keep)
     else:
-        parts = _simulate_parallel(fight, n, seed, progress, batch, method, workers)
+        tally, parts = _simulate_parallel(fight, n, seed, progress, batch, method, workers, keep)
+    if not keep:
+        return FightStats(fight, n, seed, tally)
     winner, rounds, health, standing, dealt = (np.concatenate([p[i] for p in parts]) for i in range(5))
-    return FightStats(fight, n, seed, winner, rounds, health, standing, dealt)
+    return FightStats(fight, n, seed, tally, winner, rounds, health, standing, dealt)
 
 
 def _simulate_part(
-    fight: LoadedFight, n: int, rng: np.random.Generator, progress: Progress | None, batch: int, method: Method
-) -> list[Part]:
+    fight: LoadedFight,
+    n: int,
+    rng: np.random.Generator,
+    progress: Progress | None,
+    batch: int,
+    method: Method,
+    keep: bool,
+) -> tuple[FightTally, list[Part]]:
+    """n fights in batches: their running totals, and (when `keep`) each fight's end."""
+    tally = FightTally.empty(len(fight.roster.side_names), len(fight.roster.names))
     parts: list[Part] = []
     done_total = 0
     while done_total < n:
         m = min(batch, n - done_total)
-        parts.extend(_run_batch(fight, m, rng, progress, method))
+        for part in _run_batch(fight, m, rng, progress, method):
+            tally.add(part)
+            if keep:
+                parts.append(part)
         done_total += m
-    return parts
+    return tally, parts
 
 
 #: What a forked worker reads (set by the parent just before the pool starts; never pickled).
@@ -281,13 +336,14 @@ def _simulate_parallel(
     batch: int,
     method: Method,
     workers: int,
-) -> list[Part]:
+    keep: bool,
+) -> tuple[FightTally, list[Part]]:
     shares = _shares(n, workers)
     streams = np.random.SeedSequence(seed).spawn(len(shares))
     context = multiprocessing.get_context("fork")
     finished = context.Value("q", 0)
-    _SHARED.update(fight=fight, finished=finished, batch=batch, method=method)
-    results: dict[int, list[Part]] = {}
+    _SHARED.update(fight=fight, finished=finished, batch=batch, method=method, keep=keep)
+    results: dict[int, tuple[FightTally, list[Part]]] = {}
     reported = 0
     try:
         with ProcessPoolExecutor(len(shares), mp_context=context) as pool:
@@ -310,10 +366,13 @@ def _simulate_parallel(
         _SHARED.clear()
     if progress and n > reported:
         progress(n - reported)
-    return [part for i in range(len(shares)) for part in results[i]]
+    tally = FightTally.empty(len(fight.roster.side_names), len(fight.roster.names))
+    for i in range(len(shares)):
+        tally.merge(results[i][0])
+    return tally, [part for i in range(len(shares)) for part in results[i][1]]
 
 
-def _task(n: int, stream: np.random.SeedSequence) -> list[Part]:
+def _task(n: int, stream: np.random.SeedSequence) -> tuple[FightTally, list[Part]]:
     """One task in a worker process: its share of fights, from its own stream."""
     fight: LoadedFight = _SHARED["fight"]
     finished = _SHARED["finished"]
@@ -322,7 +381,9 @@ def _task(n: int, stream: np.random.SeedSequence) -> list[Part]:
         with finished.get_lock():
             finished.value += m
 
-    return _simulate_part(fight, n, np.random.default_rng(stream), advance, _SHARED["batch"], _SHARED["method"])
+    return _simulate_part(
+        fight, n, np.random.default_rng(stream), advance, _SHARED["batch"], _SHARED["method"], _SHARED["keep"]
+    )
 
 
 def _run_batch(

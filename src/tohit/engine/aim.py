@@ -25,6 +25,8 @@ from tohit.core.errors import InputError
 from tohit.core.grid.models import AnyRange, SquaresWithinRange, TargetsWithinRange
 from tohit.core.grid.reach import Reach, placements, reach, within_targets
 from tohit.core.grid.view import GridView, is_projectile
+from tohit.engine.odds import odds
+from tohit.engine.scenario import from_dict
 from tohit.systems.rtw.tactical import rules_range
 
 MAX_CHOICES = 20_000
@@ -93,9 +95,6 @@ class Aimer:
         return self.cache[key]
 
     def _odds(self, name: str, level: str, alone: bool, range_name: str) -> Fraction:
-        from tohit.engine.odds import odds
-        from tohit.engine.scenario import from_dict
-
         entry = {k: v for k, v in copy.deepcopy(self.entries[name]).items() if k != "dice"}
         entry["hard_to_hit"] = level
         options = {k: v for k, v in (self.data.get("options") or {}).items() if k != "cover_rule"}
