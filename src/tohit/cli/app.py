@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from tohit.cli import render
@@ -153,30 +151,8 @@ def simulate(
     chosen: Method = "table" if method == "table" else "direct"
     loaded = _load(file)
     total = n * len(loaded.scenario.targets)
-    start = time.perf_counter()
-    progress = Progress(
-        TextColumn("simulating"),
-        BarColumn(),
-        TextColumn("{task.completed:,}/{task.total:,}"),
-        TimeRemainingColumn(),
-        console=render.console(stderr=True),
-        transient=True,
-    )
-    task = progress.add_task("simulate", total=total)
-    shown = False
-
-    def advance(m: int) -> None:
-        nonlocal shown
-        if not shown and time.perf_counter() - start > 1.0 and not as_json:
-            progress.start()
-            shown = True
-        progress.advance(task, m)
-
-    try:
+    with render.delayed_progress("simulating", "", total, after=1.0, quiet=as_json) as advance:
         result = guarded(lambda: run_simulation(loaded, n, seed, method=chosen, progress=advance, workers=workers))
-    finally:
-        if shown:
-            progress.stop()
     if as_json:
         _print_json(result.to_json())
     else:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Group
 from rich.panel import Panel
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
@@ -139,30 +137,8 @@ def _simulate(
 ) -> FightStats:
     from tohit.cli.app import guarded
 
-    start = time.perf_counter()
-    progress = Progress(
-        TextColumn("fighting"),
-        BarColumn(),
-        TextColumn("{task.completed:,}/{task.total:,} fights"),
-        TimeRemainingColumn(),
-        console=render.console(stderr=True),
-        transient=True,
-    )
-    task = progress.add_task("fights", total=n)
-    shown = False
-
-    def advance(m: int) -> None:
-        nonlocal shown
-        if not shown and not quiet and time.perf_counter() - start > 0.5:
-            progress.start()
-            shown = True
-        progress.advance(task, m)
-
-    try:
+    with render.delayed_progress("fighting", "fights", n, after=0.5, quiet=quiet) as advance:
         return guarded(lambda: simulate_fights(loaded, n, seed, progress=advance, method=method, workers=workers))
-    finally:
-        if shown:
-            progress.stop()
 
 
 def _pct(p: float) -> str:

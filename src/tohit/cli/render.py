@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from rich.console import Console, Group
 from rich.panel import Panel
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -130,6 +134,40 @@ def sim_view(result: SimResult) -> Group:
         parts.append(Panel(Group(table, text, bars), title=f"{t.name}: {t.n} attacks", expand=False))
     parts.append(Text(f"seed {result.seed}, sampler {result.method}", style="dim"))
     return Group(*parts)
+
+
+@contextmanager
+def delayed_progress(
+    label: str, unit: str, total: int, *, after: float, quiet: bool
+) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr that appears only once the work has run `after` seconds (never when quiet).
+
+    Yields the `advance(count)` callback the engine calls as work is done.
+    """
+    start = time.perf_counter()
+    bar = Progress(
+        TextColumn(label),
+        BarColumn(),
+        TextColumn("{task.completed:,}/{task.total:,}" + (f" {unit}" if unit else "")),
+        TimeRemainingColumn(),
+        console=console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task(label, total=total)
+    shown = False
+
+    def advance(m: int) -> None:
+        nonlocal shown
+        if not shown and not quiet and time.perf_counter() - start > after:
+            bar.start()
+            shown = True
+        bar.advance(task, m)
+
+    try:
+        yield advance
+    finally:
+        if shown:
+            bar.stop()
 
 
 def console(stderr: bool = False) -> Console:
