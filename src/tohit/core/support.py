@@ -9,8 +9,7 @@ at a stated depth, `remainder` holds the weight of everything beyond the cut, so
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from fractions import Fraction
+from dataclasses import dataclass
 from math import gcd
 
 import numpy as np
@@ -39,7 +38,6 @@ class Support:
     total: int
     remainder: int = 0
     depth: int | None = None
-    notes: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
         n = len(self.weights)
@@ -52,13 +50,6 @@ class Support:
     @property
     def size(self) -> int:
         return len(self.weights)
-
-    def probability(self, row: int) -> Fraction:
-        return Fraction(int(self.weights[row]), self.total)
-
-    @property
-    def remainder_probability(self) -> Fraction:
-        return Fraction(self.remainder, self.total)
 
     @staticmethod
     def from_rows(
@@ -75,14 +66,6 @@ class Support:
         total = sum(weights) + remainder
         return Support(columns, weight_array(weights), total, remainder, depth)
 
-    def scaled_to(self, total: int) -> Support:
-        """The same distribution over a larger common denominator (a multiple of `total`)."""
-        if total % self.total:
-            raise ValueError("new total must be a multiple of the old one")
-        k = total // self.total
-        weights = weight_array([int(w) * k for w in self.weights])
-        return Support(self.columns, weights, total, self.remainder * k, self.depth, self.notes)
-
     def reduced(self) -> Support:
         """The same distribution with weights, remainder and total divided by their common factor."""
         g = self.total
@@ -92,4 +75,4 @@ class Support:
         if g <= 1:
             return self
         weights = weight_array([int(w) // g for w in self.weights])
-        return Support(self.columns, weights, self.total // g, self.remainder // g, self.depth, self.notes)
+        return Support(self.columns, weights, self.total // g, self.remainder // g, self.depth)
