@@ -210,19 +210,6 @@ class WeaponRange(Model):
         return next(b for b in self.basic_attacks if b.name == self.use)
 
 
-Range = Annotated[
-    BlastRange
-    | BurstRange
-    | ConeRange
-    | LineRange
-    | MeleeRange
-    | ProjectileRange
-    | SweepRange
-    | TargetsWithinRange
-    | SquaresWithinRange
-    | WeaponRange,
-    Field(discriminator="type"),
-]
 AnyRange = (
     BlastRange
     | BurstRange
@@ -235,6 +222,8 @@ AnyRange = (
     | SquaresWithinRange
     | WeaponRange
 )
+#: The same union, read by its `type` field (one clear error naming the unknown range type).
+Range = Annotated[AnyRange, Field(discriminator="type")]
 
 
 class AbstractSpec(Model):
