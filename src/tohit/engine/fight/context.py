@@ -221,6 +221,16 @@ class StepContext:
             return np.zeros(self.n, dtype=bool)
         return np.asarray(self.state.fight["round"] >= self.max_rounds)
 
+    def stop_at_round_limit(self, new_round: BoolArray) -> BoolArray:
+        """Of the fights about to start a new round, end those whose last round was played as draws.
+
+        Returns them, for the caller to drop from this step.
+        """
+        late = new_round & self.last_round()
+        if late.any():
+            self.round_limit(late)
+        return late
+
     def round_limit(self, rows: BoolArray) -> None:
         """Instead of starting another round, end these fights as draws at `max_rounds`."""
         self.emit(

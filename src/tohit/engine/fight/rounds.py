@@ -75,11 +75,9 @@ class RoundRules(FightRules):
         slot, found, actor, first = self._next(ctx, with_first=same_able)
         new_round = ~found
         if new_round.any():
-            late = new_round & ctx.last_round()
-            if late.any():
-                ctx.round_limit(late)
-                new_round &= ~late
-                found &= ~late
+            late = ctx.stop_at_round_limit(new_round)
+            new_round &= ~late
+            found &= ~late
             rows = np.flatnonzero(new_round)
             if rows.size:
                 new = ctx.state.fight["round"][rows] + 1

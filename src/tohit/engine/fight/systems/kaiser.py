@@ -125,11 +125,9 @@ class KaiserFight(FightRules):
         slot, found = self._next(ctx, order)
         new_round = ~found
         if new_round.any():
-            late = new_round & ctx.last_round()
-            if late.any():
-                ctx.round_limit(late)
-                new_round &= ~late
-                found &= ~late
+            late = ctx.stop_at_round_limit(new_round)
+            new_round &= ~late
+            found &= ~late
             self._round_start(ctx, new_round)
             slot2, found2 = self._next(ctx, order)
             slot = np.where(new_round, slot2, slot)
