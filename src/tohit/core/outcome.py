@@ -90,10 +90,3 @@ class Outcome:
         """Every row as JSON values (decoded column by column)."""
         names = [f.name for f in fields]
         return [dict(zip(names, values, strict=True)) for values in zip(*(self.column(f) for f in fields), strict=True)]
-
-    def take(self, index: npt.NDArray[np.intp]) -> Outcome:
-        """The rows at `index` (for looking up precomputed outcomes)."""
-        out = Outcome(len(index))
-        out.values = {k: v[index] for k, v in self.values.items()}
-        out.labels = dict(self.labels)
-        return out

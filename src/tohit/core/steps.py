@@ -101,6 +101,3 @@ class Trace(Steps):
             for k, col in zip(varying, columns, strict=True):
                 fields[k] = col[i]
             out[i].append(Step(name, fmt(**fields), clause, head[i] if head_varies else head))
-
-    def render(self, row: int = 0) -> list[str]:
-        return [f"{s.text}  [{s.clause}]" for s in self.rows[row]]
