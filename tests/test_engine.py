@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from tests.conftest import EXAMPLES
 from tohit.cli.demo import scenario_files
-from tohit.core.outcome import NULL_INT
+from tohit.core.outcome import NULL_INT, Field, Outcome
 from tohit.core.steps import Silent
 from tohit.core.system import Dice
 from tohit.engine import joint
 from tohit.engine.alias import Alias
 from tohit.engine.scenario import load
-from tohit.engine.tally import group_sum
+from tohit.engine.tally import group_sum, histograms
 
 
 def slow_group_sum(values: list[int], weights: list[int]) -> dict[int, int]:
@@ -98,3 +98,32 @@ def test_group_sum_paths_agree_small_and_large(rows: int) -> None:
     values[::7] = NULL_INT
     weights = rng.integers(1, 2**62 // rows, size=rows, dtype=np.int64)  # int64 weights sum below 2^62
     assert group_sum(values, weights) == slow_group_sum(values.tolist(), weights.tolist())
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(25, 200).flatmap(
+        lambda rows: st.tuples(
+            st.lists(st.integers(1, 2**40), min_size=rows, max_size=rows),
+            st.lists(
+                st.lists(st.integers(-20, 60) | st.just(NULL_INT), min_size=rows, max_size=rows),
+                min_size=2,
+                max_size=6,
+            ),
+        )
+    )
+)
+def test_histograms_of_several_fields_at_once_agree_with_each_field_alone(
+    case: tuple[list[int], list[list[int]]],
+) -> None:
+    """The one-bincount path over every field (tables past SMALL rows, weights below 2^53) counts each
+    field, its nulls included, exactly as `group_sum` does field by field."""
+    weights, columns = case
+    fields = tuple(Field(f"f{i}", "int", "a field", nullable=True) for i in range(len(columns)))
+    outcome = Outcome(len(weights))
+    for f, col in zip(fields, columns, strict=True):
+        outcome.set(f.name, np.asarray(col, dtype=np.int64))
+    w = np.asarray(weights, dtype=np.int64)
+    got = histograms(fields, outcome, w)
+    for f, col in zip(fields, columns, strict=True):
+        assert got[f.name].counts == slow_group_sum(col, weights), f.name

@@ -54,8 +54,8 @@ class Outcome:
 
     def set(self, name: str, values: Any, labels: Sequence[str] | None = None) -> None:
         arr = np.asarray(values, dtype=np.int64)
-        if arr.shape != (self.n,):
-            arr = np.broadcast_to(arr, (self.n,)).copy()
+        if arr.shape != (self.n,):  # one value for every row: np.full, far cheaper than broadcast_to + copy
+            arr = np.full(self.n, arr, dtype=np.int64) if arr.ndim == 0 else np.broadcast_to(arr, (self.n,)).copy()
         self.values[name] = arr
         if labels is not None:
             self.labels[name] = tuple(labels)

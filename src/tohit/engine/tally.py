@@ -104,11 +104,41 @@ def histograms(fields: tuple[Field, ...], outcome: Outcome, weights: npt.NDArray
                 counts[v] = counts.get(v, 0) + x
             out[f.name] = Histogram(f, counts)  # in any order: readers sort (Histogram.items)
         return out
+    together = _together(fields, outcome, weights) if len(fields) > 1 else None
+    if together is not None:
+        return together
     for f in fields:
         h = Histogram(f)
         h.add(outcome[f.name], weights)
         out[f.name] = h
     return out
+
+
+def _together(fields: tuple[Field, ...], outcome: Outcome, weights: npt.NDArray[Any]) -> dict[str, Histogram] | None:
+    """Every field's histogram from one `bincount`: each field's codes (its nulls in one extra slot) are
+    shifted into a range of their own. Exact when the int64 weights sum below 2^53, as a float64 sum of
+    whole numbers is; None (count field by field) otherwise, or when the codes span too wide a range."""
+    if weights.dtype != np.int64 or int(weights.sum()) >= EXACT_FLOAT:
+        return None
+    codes = np.stack([outcome[f.name] for f in fields])  # (fields, rows)
+    null = codes == NULL_INT
+    low = np.where(null, np.iinfo(np.int64).max, codes).min(axis=1)
+    high = np.where(null, low[:, None], codes).max(axis=1)
+    low = np.minimum(low, high)  # a field of nulls only: one slot
+    spans = high - low + 2  # the last slot of each field holds its nulls
+    if int(spans.sum()) > 4 * codes.size + 1024:
+        return None
+    offsets = np.concatenate(([0], np.cumsum(spans)[:-1]))
+    index = np.where(null, (spans - 1)[:, None], codes - low[:, None]) + offsets[:, None]
+    sums = np.bincount(index.ravel(), weights=np.tile(weights.astype(np.float64), len(fields)))
+    seen = np.flatnonzero(sums)
+    owner = np.searchsorted(offsets, seen, side="right") - 1
+    slot = seen - offsets[owner]
+    value = np.where(slot == spans[owner] - 1, NULL_INT, slot + low[owner])
+    counts: list[dict[int, int]] = [{} for _ in fields]
+    for o, v, c in zip(owner.tolist(), value.tolist(), sums[seen].astype(np.int64).tolist(), strict=True):
+        counts[o][v] = c
+    return {f.name: Histogram(f, c) for f, c in zip(fields, counts, strict=True)}
 
 
 class LazyHistograms(dict[str, Histogram]):
