@@ -13,11 +13,23 @@ during a fight is who is still standing, and the arrays below turn that into wha
 - Melee reaches one standing foe adjacent to the user;
 - Projectile X reaches one standing foe within X squares along a centre-to-centre path that crosses no
   solid square and no standing combatant (a fallen one lies on the ground: it does not stop the shot);
-- X Targets within Y: the chosen standing foe and the next standing foes within Y in file order, up to X.
+- X Targets within Y: the chosen standing foe and the next standing foes within Y in file order, up to X
+  picks, each foe taking as many as it may (1, or a Swarm one per square of it within Y);
+- Weapon (rtw: Attack Ranges, Weapon): the range of the weapon's Basic Attack; with several, the attacker
+  chooses one at the moment of the attack, so every placement of every Basic Attack (or only `use`'s) is an
+  option, worded by the grid core ("Weapon (Throw Weapon: Projectile 6 at Far)"); the one case the fight
+  cannot derive (Basic Attacks the rules name differently, no `use`, a foe that is Prone or Parries: the
+  rules' range decides those) is refused, naming `attack.range.use`.
+
+Swarms (`swarm: true`; rtw: X Targets/Squares within Y Squares, "unless they are a Swarm"): X Targets within Y
+may pick a Swarm once per square of it within Y (the grid core's `swarm_squares_within`), X Squares within Y
+affects it once per chosen square it fills (`reach` repeats it); any other range affects it once. `counts`
+gives how many times an option affects each creature: one roll To-Hit and one damage each.
 
 Hard to Hit (fed to the rules as the target's `hard_to_hit`): a foe behind cover from the attacker
 (decisions 7, the fight's `options.cover_rule`), and every foe of a Projectile attack while a standing foe
-is adjacent to the attacker (rtw: Attack Ranges, Projectile X); with `several_hard_to_hit_sources_are_extreme`
+is adjacent to the attacker (rtw: Attack Ranges, Projectile X; per option, so a Weapon range's thrown Basic
+Attack is and its Strike is not); with `several_hard_to_hit_sources_are_extreme`
 two sources make it Extremely Hard to Hit, as `tohit roll` does for one attack.
 """
 
