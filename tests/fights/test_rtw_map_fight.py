@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 from tests.fights.helpers import load
 from tohit.cli.app import app
 from tohit.core.errors import InputError
-from tohit.core.grid.reach import projectile_targets
+from tohit.core.grid.models import BlastRange
+from tohit.core.grid.reach import projectile_targets, reach
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.run import narrate, simulate_fights
 from tohit.engine.fight.systems.rtw import RtwFight
@@ -247,6 +248,194 @@ def _no_map(comb: dict[str, Any], hard: str) -> dict[str, Any]:
     return out
 
 
+# -- Weapon ranges ---------------------------------------------------------------------------------------------
+#: A spear's Basic Attacks: Strike (Melee) and Throw Weapon (Projectile 6, one-handed) [basic_attacks.md].
+SPEAR_RANGE = {
+    "type": "weapon",
+    "basic_attacks": [
+        {"name": "Strike", "range": {"type": "melee"}},
+        {"name": "Throw Weapon", "range": {"type": "projectile", "size": 6}},
+    ],
+}
+SPEAR = {"name": "Spear", "attack": {"range": SPEAR_RANGE}}
+
+
+def test_rtw_map_fight_weapon_range_reaches_what_each_basic_attack_reaches() -> None:
+    """rtw: Attack Ranges, Weapon: the range is that of the weapon's Basic Attack; with several, the attacker
+    chooses one at the moment of the attack. The spear Strikes the adjacent foe and, once it has perished, Throws
+    at the far one (a Projectile, Hard to Hit while a foe was adjacent); the grid core's words name the choice."""
+    data = fight(
+        ["......"],
+        [creature("Hero", [0, 0], attacks=[SPEAR])],
+        [creature("Near", [1, 0], target={"health": 9}), creature("Far", [4, 0])],
+        max_rounds=2,
+    )
+    loaded = load(data)
+    grid = RtwFight.grid(loaded)
+    assert grid is not None
+    assert [o.text for o in grid.options[0]] == [
+        "Weapon (Strike: Melee on Near)",
+        "Weapon (Throw Weapon: Projectile 6 at Near)",
+        "Weapon (Throw Weapon: Projectile 6 at Far)",
+    ]
+    # While Near stands, its body blocks the throw at Far; Near adjacent makes every foe Hard to Hit for the
+    # throw, not for the Strike.
+    assert grid.why_hard(0, 0, 1, True) == ""
+    assert "Hard to Hit for Projectiles" in grid.why_hard(0, 1, 1, True)
+    log = narrate(loaded, seed=1, script=[HIT, HIT])
+    hero = attacks(log, "Hero")
+    assert [e["target"] for e in hero] == ["Near", "Far"]
+    assert hero[0]["text"] == "Hero attacks Near with Spear (Weapon (Strike: Melee on Near)): hit, 9 damage"
+    assert hero[1]["text"] == "Hero attacks Far with Spear (Weapon (Throw Weapon: Projectile 6 at Far)): hit, 9 damage"
+
+
+def test_rtw_map_fight_weapon_range_use_names_the_basic_attack() -> None:
+    """`use` names the Basic Attack the range is based on: with `use: Strike` the far foe is out of reach, and the
+    Hero holds its ground once Near has perished."""
+    spear = {"name": "Spear", "attack": {"range": {**SPEAR_RANGE, "use": "Strike"}}}
+    data = fight(
+        ["......"],
+        [creature("Hero", [0, 0], attacks=[spear])],
+        [creature("Near", [1, 0], target={"health": 9}), creature("Far", [4, 0])],
+        max_rounds=2,
+    )
+    log = narrate(load(data), seed=1, script=[HIT])
+    assert [e["target"] for e in attacks(log, "Hero")] == ["Near"]
+    assert "Hero has no foe in reach and holds its ground (nobody moves on the map)" in [
+        e["text"] for e in log.events if e["kind"] == "hold"
+    ]
+
+
+def test_rtw_map_fight_weapon_range_plays_as_its_basic_attack_exactly() -> None:
+    """A Weapon range whose Basic Attack is Projectile 8 is that Projectile: the exact duel across the rock (cover
+    both ways) is the same fraction with the range given either way, and agrees with simulation."""
+    bow = {"type": "weapon", "basic_attacks": [{"name": "Shoot Arrow", "range": {"type": "projectile", "size": 8}}]}
+    weapon = {"name": "Shoot", "attack": {"range": bow}}
+    a = creature("A", [0, 0], attacker={"weapon": BOW}, attacks=[weapon])
+    data = fight(ROCK, [a], [archer("B", [5, 1], attacker={"accuracy": 4})])
+    plain = fight(ROCK, [archer("A", [0, 0])], [archer("B", [5, 1], attacker={"accuracy": 4})])
+    loaded = load(data)
+    exact = exact_duel(loaded)
+    assert exact.wins == exact_duel(load(plain)).wins
+    p, n = float(exact.wins[0]), 40_000
+    sim = simulate_fights(loaded, n, seed=3)
+    assert abs(sim.wins(0) / n - p) < 4 * (p * (1 - p) / n) ** 0.5
+
+
+def test_rtw_map_fight_weapon_range_with_same_rules_range_is_not_refused() -> None:
+    """Prone and Parry depend on the range: Basic Attacks the rules name alike (Strike and a second Melee) are
+    played against a Prone foe, and `use` settles Basic Attacks that differ."""
+    two = {
+        "type": "weapon",
+        "basic_attacks": [{"name": "Strike", "range": {"type": "melee"}}, {"name": "Bash", "range": {"type": "melee"}}],
+    }
+    prone = creature("B", [1, 0], target={"prone": True})
+    load(fight(["...."], [creature("A", [0, 0], attacks=[{"name": "Club", "attack": {"range": two}}])], [prone]))
+    spear = {"name": "Spear", "attack": {"range": {**SPEAR_RANGE, "use": "Throw Weapon"}}}
+    loaded = load(fight(["...."], [creature("A", [0, 0], attacks=[spear])], [prone], max_rounds=1))
+    first = attacks(narrate(loaded, seed=1, script=[HIT]), "A")[0]
+    assert "Prone" in " ".join(steps(first)) and "projectile" in " ".join(steps(first))
+
+
+# -- Swarms ----------------------------------------------------------------------------------------------------
+def swarm(name: str, position: list[int], **over: Any) -> dict[str, Any]:
+    """A Large Swarm (2 x 2 squares), 40 Health."""
+    target = {"health": 40, "hearts": 10, **over.pop("target", {})}
+    return creature(name, position, size="large", swarm=True, target=target, **over)
+
+
+def _spell(name: str, rng: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "attack": {"kind": "spell", "range": rng}}
+
+
+def test_rtw_map_fight_swarm_is_a_target_once_per_square_within_y() -> None:
+    """rtw: X Targets within Y: a target is affected once, however many squares it fills, unless a Swarm. The
+    Large Swarm has 4 squares within 3 of the Caster: a 3 Targets within 3 chosen on it rolls 3 times against
+    it; the same creature not a Swarm is one target, and the picks left go to the next foe (B)."""
+    volley = _spell("Volley", {"type": "targets_within", "count": 3, "within": 3})
+    data = fight(
+        ["......", "......"],
+        [creature("Caster", [0, 0], attacks=[volley])],
+        [swarm("Keese", [2, 0]), creature("B", [0, 1])],
+        max_rounds=1,
+    )
+    caster = attacks(narrate(load(data), seed=1), "Caster")
+    assert [e["target"] for e in caster] == ["Keese", "Keese", "Keese"]
+    assert caster[1]["text"].startswith("Caster attacks Keese with Volley (3 Targets within 3 Squares; a Swarm,")
+    data["sides"][1]["combatants"][0]["swarm"] = False
+    caster = attacks(narrate(load(data), seed=1), "Caster")
+    assert [e["target"] for e in caster] == ["Keese", "B"]
+
+
+def test_rtw_map_fight_swarm_counts_only_its_squares_within_y() -> None:
+    """A Swarm is picked once per square of it within Y: with 2 of its 4 squares within 2 of the Caster, a
+    4 Targets within 2 affects it twice (and B once)."""
+    volley = _spell("Volley", {"type": "targets_within", "count": 4, "within": 2})
+    data = fight(
+        ["......", "......"],
+        [creature("Caster", [0, 0], attacks=[volley])],
+        [swarm("Keese", [2, 0]), creature("B", [0, 1])],
+        max_rounds=1,
+    )
+    assert [e["target"] for e in attacks(narrate(load(data), seed=1), "Caster")] == ["Keese", "Keese", "B"]
+
+
+def test_rtw_map_fight_swarm_in_several_chosen_squares_is_affected_once_per_square() -> None:
+    """rtw: X Squares within Y: a Swarm in 2 of the chosen squares is affected twice (the grid core's `reach`
+    repeats it); both `first` and `best` choose the squares that roll most against it."""
+    rain = _spell("Rain", {"type": "squares_within", "count": 2, "within": 3})
+    for policy in ("first", "best"):
+        data = fight(
+            ["......", "......"], [creature("Caster", [0, 0], attacks=[rain], policy=policy)], [swarm("Keese", [2, 0])]
+        )
+        data["max_rounds"] = 1
+        assert [e["target"] for e in attacks(narrate(load(data), seed=1), "Caster")] == ["Keese", "Keese"], policy
+
+
+def test_rtw_map_fight_swarm_is_affected_once_by_other_ranges() -> None:
+    """The page's exception is for X Targets/Squares within Y only: a Blast over all 4 squares of the Swarm, a
+    Melee and a Projectile each affect it once; a Swarm attacks as any combatant does."""
+    blast = _spell("Fireball", {"type": "blast", "size": 2})
+    data = fight(
+        ["......", "......"],
+        [creature("Mage", [0, 0], attacks=[blast]), archer("Archer", [0, 1]), creature("Knight", [3, 0])],
+        [swarm("Keese", [1, 0])],
+        max_rounds=1,
+    )
+    loaded = load(data)
+    grid = RtwFight.grid(loaded)
+    assert grid is not None
+    over_all = reach(grid.field, "Mage", BlastRange(type="blast", size=2, at=(1, 0)))
+    assert len(over_all.squares) == 4 and over_all.hits == ("Keese",)  # all 4 squares of the Swarm: once
+    keese = grid.index["Keese"]
+    assert {o.times[o.members.index(keese)] for o in grid.options[0]} == {1}
+    log = narrate(loaded, seed=1)
+    assert [e["target"] for e in attacks(log, "Mage")] == ["Keese"]
+    assert [e["target"] for e in attacks(log, "Archer")] == ["Keese"]
+    assert [e["target"] for e in attacks(log, "Knight")] == ["Keese"]
+    assert len(attacks(log, "Keese")) == 1
+
+
+def test_rtw_map_fight_swarm_exact_agrees_with_simulation() -> None:
+    """A duel against a Swarm rolled against up to 3 times a turn by a 3 Targets within 3 Basic Attack: the exact
+    chain (every roll on the Swarm a step of the chain) agrees with simulation, and the Caster wins more often
+    than in the duel where it is no Swarm (one roll a turn)."""
+    volley = {"name": "Volley", "attack": {"range": {"type": "targets_within", "count": 3, "within": 3}}}
+    caster = creature("Caster", [0, 0], attacks=[volley], target={"health": 12, "evasion": 12})
+    keese = swarm("Keese", [1, 0], target={"health": 30, "hearts": 10, "evasion": 14})
+    data = fight(["....", "...."], [caster], [keese])
+    loaded = load(data)
+    exact = exact_duel(loaded)
+    p = float(exact.wins[0])
+    assert 0.05 < p < 0.95
+    n = 40_000
+    for method in ("table", "direct"):
+        sim = simulate_fights(loaded, n, seed=7, method=method)  # type: ignore[arg-type]
+        assert abs(sim.wins(0) / n - p) < 4 * (p * (1 - p) / n) ** 0.5, method
+    data["sides"][1]["combatants"][0]["swarm"] = False
+    assert float(exact_duel(load(data)).wins[0]) < p
+
+
 # -- bad input -------------------------------------------------------------------------------------------------
 def _duel(position: list[int] | None = None, **first: Any) -> dict[str, Any]:
     return fight(["....", ".#.."], [creature("A", position or [0, 0], **first)], [creature("B", [3, 1])])
@@ -286,19 +475,50 @@ BAD: list[tuple[str, dict[str, Any], str, str]] = [
         "greater than or equal to 1",
     ),
     (
-        "a Weapon range on a map",
-        _duel(
-            attacks=[
-                {
-                    "name": "Swing",
-                    "attack": {
-                        "range": {"type": "weapon", "basic_attacks": [{"name": "Slash", "range": {"type": "melee"}}]}
-                    },
-                }
-            ]
+        "a Weapon range's Basic Attacks differ against a Prone foe",
+        fight(
+            ["....", ".#.."],
+            [creature("A", [0, 0], attacks=[{"name": "Spear", "attack": {"range": SPEAR_RANGE}}])],
+            [creature("B", [3, 1], target={"prone": True})],
         ),
-        "sides[0].combatants[0].attacks[0].attack.range",
-        "Basic Attack",
+        "sides[0].combatants[0].attacks[0].attack.range.use",
+        "different ranges (Strike: melee, Throw Weapon: projectile) and B is Prone",
+    ),
+    (
+        "a Weapon range's Basic Attacks differ against a foe that Parries",
+        fight(
+            ["....", ".#.."],
+            [creature("A", [0, 0], target={"reaction": "parry"})],
+            [
+                creature(
+                    "B",
+                    [3, 1],
+                    attacks=[{"name": "Spear", "attack": {"range": SPEAR_RANGE}}],
+                )
+            ],
+        ),
+        "sides[1].combatants[0].attacks[0].attack.range.use",
+        "and A Parries, which depends on the range",
+    ),
+    (
+        "a Weapon range using an unknown Basic Attack",
+        _duel(attacks=[{"name": "Spear", "attack": {"range": {**SPEAR_RANGE, "use": "Stab"}}}]),
+        "sides[0].combatants[0].attacks[0].attack.range.use",
+        "no Basic Attack named 'Stab'",
+    ),
+    (
+        "a Swarm without a map",
+        {
+            k: v
+            for k, v in fight(
+                ["...."],
+                [{**creature("A", [0, 0]), "position": None}],
+                [{**creature("B", [1, 0]), "position": None, "swarm": True}],
+            ).items()
+            if k != "map"
+        },
+        "sides[1].combatants[0].swarm",
+        "give the fight's map",
     ),
 ]
 

@@ -73,6 +73,10 @@ class RtwCombatant(Model):
     squares: int | None = Field(
         default=None, ge=MIN_COLOSSAL_SIDE, le=1000, description="On a map: side of a Colossal footprint above 6."
     )
+    swarm: bool = Field(
+        default=False,
+        description="On a map: a Swarm (an 'X Targets/Squares within Y' attack may affect it once per square).",
+    )
 
 
 class RtwAttack(Model):
@@ -163,6 +167,11 @@ class RtwFight(RoundRules):
                 raise InputError(
                     "a position is a square of the map: give the fight's map as well",
                     field=f"{fight.paths[c]}.position",
+                )
+            if fight.spec.map is None and comb.swarm:
+                raise InputError(
+                    "a Swarm is affected once per square it fills on the map: give the fight's map as well",
+                    field=f"{fight.paths[c]}.swarm",
                 )
         if fight.spec.map is not None:
             fight.cache[MAP_KEY] = FightMap(fight)
@@ -364,24 +373,26 @@ class RtwFight(RoundRules):
         who = np.maximum(actor, 0)
         pick = np.maximum(option, 0)
         attack = np.where(acting, grid.attack[who, pick], -1)
-        caught = caught[rows, pick] & acting[:, None]  # (n, C): whom the chosen placement affects
+        # (n, C): how many times the chosen placement affects each creature (a Swarm may be more than once)
+        times = grid.counts(who, caught)[rows, pick] * acting[:, None]
         self._pay(ctx, acting, actor, attack)
-        for t in range(size):
-            mask = caught[:, t]
+        for t, k in [(u, k) for u in range(size) for k in range(grid.most[u])]:
+            mask = times[:, t] > k
             if not mask.any():
                 continue
             tt = np.full(ctx.n, t, dtype=np.int64)
-            codes = grid.level_codes(actor, attack, t, adjacent)
+            codes = grid.level_codes(actor, option, t, adjacent)
             note = ""
             if ctx.narrating:
-                c, a, o = int(actor[0]), int(attack[0]), int(option[0])
-                why = grid.why_hard(c, a, t, bool(adjacent[0]))
-                note = f" ({grid.options[c][o].text}" + (f"; Hard to Hit: {why}" if why else "") + ")"
+                c, o = int(actor[0]), int(option[0])
+                why = grid.why_hard(c, o, t, bool(adjacent[0]))
+                again = f"; a Swarm, affected again ({k + 1})" if k else ""
+                note = f" ({grid.options[c][o].text}{again}" + (f"; Hard to Hit: {why}" if why else "") + ")"
             idx2, out = ctx.resolve(mask, actor, attack, tt, {HARD_TO_HIT_FIELD: codes}, note=note)
-            actor, attack, caught, adjacent, option = (
+            actor, attack, times, adjacent, option = (
                 actor[idx2],
                 attack[idx2],
-                caught[idx2],
+                times[idx2],
                 adjacent[idx2],
                 option[idx2],
             )
@@ -399,8 +410,9 @@ class RtwFight(RoundRules):
     ) -> tuple[Rows, IntArray]:
         """(idx, option) per row (-1: nothing in reach). `first`, `weakest`, `random` pick a foe and the first
         attack reaching it as without a map, then that attack's placement catching it with the fewest standing
-        allies, then the most standing foes (ties: the grid's order); `best` the option with the highest
-        expected damage to foes minus allies, from exact odds (as `tohit aim`)."""
+        allies, then the most rolls on standing foes (a Swarm may be affected more than once; ties: the grid's
+        order); `best` the option with the highest expected damage to foes minus allies, from exact odds (as
+        `tohit aim`)."""
         fight = ctx.fight
         n, size = ctx.n, fight.roster.size
         who = np.maximum(actor, 0)
@@ -424,7 +436,7 @@ class RtwFight(RoundRules):
             option = np.full(n, -1, dtype=np.int64)
             fits = on_foes[np.arange(n), :, np.maximum(target, 0)] & (grid.attack[who] == attack[:, None])
             allies = (caught & ~foe[:, None, :]).sum(axis=2)
-            foes = (caught & foe[:, None, :]).sum(axis=2)
+            foes = (grid.counts(who, caught) * foe[:, None, :]).sum(axis=2)  # rolls: a Swarm may count more
             score = np.where(fits, foes - (size + 1) * allies, np.iinfo(np.int64).min)
             chosen = others & (target >= 0) & fits.any(axis=1)
             option = np.where(chosen, np.argmax(score, axis=1), option)
@@ -448,7 +460,7 @@ class RtwFight(RoundRules):
         table = self._expected_table(fight, grid)  # (C, O, C, 2)
         sign = np.where(grid.foe, 1.0, -1.0)[who]  # (n, C)
         per = np.where(adjacent[:, None, None], table[who, :, :, 1], table[who, :, :, 0])  # (n, O, C)
-        score = (caught * per * sign[:, None, :]).sum(axis=2)
+        score = (grid.counts(who, caught) * per * sign[:, None, :]).sum(axis=2)
         return np.where(valid, score, -np.inf)
 
     @staticmethod
@@ -662,14 +674,14 @@ def _grid_entry(entry: Any, where: str, on_map: bool) -> Any:
         )
     else:
         return entry
-    if on_map and isinstance(rng, WeaponRange):
-        raise InputError(
-            "a Weapon range in a fight on a map: give the range of the Basic Attack it uses",
-            field=f"{where}.attack.range",
-        )
     new_attack = {**attack, "range": rules_range(rng)}
     if on_map:  # the grid decides whether the attack is aimed at one creature alone
-        new_attack["area"] = rng.type in AREA_TYPES or (isinstance(rng, TargetsWithinRange) and rng.count > 1)
+        # A Weapon range is its Basic Attacks' (rtw: Attack Ranges, Weapon): an area if one of them is.
+        basics = ([rng.chosen()] if rng.use else rng.basic_attacks) if isinstance(rng, WeaponRange) else []
+        plain = [b.range for b in basics] if isinstance(rng, WeaponRange) else [rng]
+        new_attack["area"] = any(
+            r.type in AREA_TYPES or (isinstance(r, TargetsWithinRange) and r.count > 1) for r in plain
+        )
     return {**entry, "attack": new_attack, "grid_range": rng.model_dump(mode="json", exclude_none=True)}
 
 

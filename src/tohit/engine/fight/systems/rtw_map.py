@@ -13,11 +13,23 @@ during a fight is who is still standing, and the arrays below turn that into wha
 - Melee reaches one standing foe adjacent to the user;
 - Projectile X reaches one standing foe within X squares along a centre-to-centre path that crosses no
   solid square and no standing combatant (a fallen one lies on the ground: it does not stop the shot);
-- X Targets within Y: the chosen standing foe and the next standing foes within Y in file order, up to X.
+- X Targets within Y: the chosen standing foe and the next standing foes within Y in file order, up to X
+  picks, each foe taking as many as it may (1, or a Swarm one per square of it within Y);
+- Weapon (rtw: Attack Ranges, Weapon): the range of the weapon's Basic Attack; with several, the attacker
+  chooses one at the moment of the attack, so every placement of every Basic Attack (or only `use`'s) is an
+  option, worded by the grid core ("Weapon (Throw Weapon: Projectile 6 at Far)"); the one case the fight
+  cannot derive (Basic Attacks the rules name differently, no `use`, a foe that is Prone or Parries: the
+  rules' range decides those) is refused, naming `attack.range.use`.
+
+Swarms (`swarm: true`; rtw: X Targets/Squares within Y Squares, "unless they are a Swarm"): X Targets within Y
+may pick a Swarm once per square of it within Y (the grid core's `swarm_squares_within`), X Squares within Y
+affects it once per chosen square it fills (`reach` repeats it); any other range affects it once. `counts`
+gives how many times an option affects each creature: one roll To-Hit and one damage each.
 
 Hard to Hit (fed to the rules as the target's `hard_to_hit`): a foe behind cover from the attacker
 (decisions 7, the fight's `options.cover_rule`), and every foe of a Projectile attack while a standing foe
-is adjacent to the attacker (rtw: Attack Ranges, Projectile X); with `several_hard_to_hit_sources_are_extreme`
+is adjacent to the attacker (rtw: Attack Ranges, Projectile X; per option, so a Weapon range's thrown Basic
+Attack is and its Strike is not); with `several_hard_to_hit_sources_are_extreme`
 two sources make it Extremely Hard to Hit, as `tohit roll` does for one attack.
 """
 
@@ -41,8 +53,17 @@ from tohit.core.grid.models import (
     TargetsWithinRange,
     WeaponRange,
 )
-from tohit.core.grid.reach import describe, melee_targets, path_squares, placements, reach, within_targets
+from tohit.core.grid.reach import (
+    describe,
+    melee_targets,
+    path_squares,
+    placements,
+    reach,
+    swarm_squares_within,
+    within_targets,
+)
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
+from tohit.systems.rtw.tactical import rules_range
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -70,6 +91,11 @@ class Option:
     lines: tuple[tuple[int, ...], ...] = ()
     #: The placement in the page's words ("Cone 3 east from (2, 3)").
     text: str = ""
+    #: Per member, how many times the option may affect it: 1, or for a Swarm under X Squares within Y the
+    #: chosen squares it fills, under X Targets within Y its squares within Y (empty: once each).
+    times: tuple[int, ...] = ()
+    #: A Projectile (directly or as a Weapon range's Basic Attack): Hard to Hit while a foe is adjacent.
+    projectile: bool = False
 
 
 def level(given: str, sources: int, several: bool) -> str:
@@ -122,6 +148,7 @@ class FightMap:
                     position=comb.position,
                     size=comb.size,
                     squares=comb.squares,
+                    swarm=comb.swarm,
                 )
             )
         map_spec: MapSpec = fight.spec.map
@@ -144,16 +171,53 @@ class FightMap:
         where = f"{self.fight.paths[c]}.attacks[{a}].attack.range"
         if rng is None:
             rng = MeleeRange(type="melee")
-        if isinstance(rng, WeaponRange):
-            raise InputError(
-                "a Weapon range in a fight on a map: give the range of the Basic Attack it uses", field=where
-            )
+        if not isinstance(rng, WeaponRange):
+            return self._placed(c, a, rng, where, describe)
+        # rtw: Attack Ranges, Weapon: the range of the weapon's Basic Attack; with several, the attacker
+        # chooses one at the moment of the attack (every one is an option, unless `use` names one).
+        self._check_weapon(c, rng, where)
+        out: list[Option] = []
+        for i, basic in enumerate(rng.basic_attacks):
+            if rng.use is not None and basic.name != rng.use:
+                continue
+
+            def say(placed: AnyRange, i: int = i, weapon: WeaponRange = rng) -> str:
+                """The grid core's words for the Weapon range with this Basic Attack chosen and placed."""
+                chosen = weapon.basic_attacks[i]
+                attacks = list(weapon.basic_attacks)
+                attacks[i] = chosen.model_copy(update={"range": placed})
+                return describe(weapon.model_copy(update={"use": chosen.name, "basic_attacks": attacks}))
+
+            out += self._placed(c, a, basic.range, f"{where}.basic_attacks[{i}].range", say)
+        return out
+
+    def _check_weapon(self, c: int, rng: WeaponRange, where: str) -> None:
+        """Refuse the one Weapon range the fight cannot derive: Basic Attacks the rules name differently (Prone
+        and Parry depend on the range) with no `use`, against a foe that is Prone or Parries."""
+        if rng.use is not None:
+            return
+        names = {b.name: rules_range(b.range) for b in rng.basic_attacks}
+        if len(set(names.values())) < 2:
+            return
+        for t in range(len(self.names)):
+            target = self.fight.target(t)
+            if self.foe[c, t] and (target.prone or target.reaction == "parry"):
+                why = "is Prone" if target.prone else "Parries"
+                ranges = ", ".join(f"{k}: {v}" for k, v in names.items())
+                raise InputError(
+                    f"the Basic Attacks of this Weapon range have different ranges ({ranges}) and {self.names[t]}"
+                    f" {why}, which depends on the range: name the Basic Attack used",
+                    field=f"{where}.use",
+                )
+
+    def _placed(self, c: int, a: int, rng: AnyRange, where: str, say: Any) -> list[Option]:
+        """The options of attack a of c with the plain range `rng` (`say` words a placement of it)."""
         user = self.names[c]
         foes = [t for t in range(len(self.names)) if self.foe[c, t]]
         if isinstance(rng, MeleeRange):
             near = set(melee_targets(self.field, user))
             return [
-                Option(a, FIXED, (t,), t, text=describe(rng.model_copy(update={"target": self.names[t]})))
+                Option(a, FIXED, (t,), t, text=say(rng.model_copy(update={"target": self.names[t]})))
                 for t in foes
                 if self.names[t] in near
             ]
@@ -165,15 +229,22 @@ class FightMap:
                     continue
                 lines = self._lines(c, t)
                 if lines:
-                    text = describe(rng.model_copy(update={"target": self.names[t]}))
-                    out.append(Option(a, PROJECTILE, (t,), t, lines=lines, text=text))
+                    text = say(rng.model_copy(update={"target": self.names[t]}))
+                    out.append(Option(a, PROJECTILE, (t,), t, lines=lines, text=text, projectile=True))
             return out
         if isinstance(rng, TargetsWithinRange):
             within = set(within_targets(self.field, user, rng.within))
             members = tuple(t for t in foes if self.names[t] in within)
-            text = f"{rng.count} Targets within {rng.within} Squares"
-            return [Option(a, WITHIN, members, t, rng.count, text=text) for t in members]
-        seen: set[tuple[int, ...]] = set()
+            # rtw: X Targets within Y: a target is affected once, however many squares it fills, unless a
+            # Swarm: then once per square of it within Y (the grid core's count).
+            me = self.field.creature(user).footprint
+            times = tuple(
+                swarm_squares_within(me, creature, rng.within) if creature.swarm else 1
+                for creature in (self.field.creature(self.names[t]) for t in members)
+            )
+            text = say(rng.model_copy(update={"targets": None}))
+            return [Option(a, WITHIN, members, t, rng.count, text=text, times=times) for t in members]
+        seen: set[tuple[tuple[int, int], ...]] = set()
         out = []
         for tried, placed in enumerate(placements(self.field, user, rng)):
             if tried >= MAX_PLACEMENTS:
@@ -186,11 +257,14 @@ class FightMap:
                 found = reach(self.field, user, placed)
             except InputError:
                 continue
-            members = tuple(sorted({self.index[n] for n in found.hits}))
-            if members in seen or not any(self.foe[c, t] for t in members):
+            # A Swarm in several chosen squares of X Squares within Y is affected once per square (`reach`
+            # repeats it); any other creature once.
+            counted = tuple(sorted({self.index[n]: found.hits.count(n) for n in found.hits}.items()))
+            if counted in seen or not any(self.foe[c, t] for t, _ in counted):
                 continue
-            seen.add(members)
-            out.append(Option(a, FIXED, members, text=found.describe()))
+            seen.add(counted)
+            members = tuple(t for t, _ in counted)
+            out.append(Option(a, FIXED, members, text=say(found.range), times=tuple(k for _, k in counted)))
         return out
 
     def _lines(self, c: int, t: int) -> tuple[tuple[int, ...], ...]:
@@ -223,11 +297,15 @@ class FightMap:
         self.rotation = np.tile(np.arange(size, dtype=np.int64), (size, width, 1))
         self.line_ok = np.zeros((size, width, lines), dtype=bool)
         self.blockers = np.zeros((size, width, lines, size), dtype=bool)
+        self.times = np.zeros((size, width, size), dtype=np.int64)
+        self.projectile = np.zeros((size, width), dtype=bool)
         for c, opts in enumerate(self.options):
             for o, opt in enumerate(opts):
                 self.attack[c, o] = opt.attack
                 self.kind[c, o] = opt.kind
                 self.members[c, o, list(opt.members)] = True
+                self.times[c, o, list(opt.members)] = opt.times or 1
+                self.projectile[c, o] = opt.projectile
                 self.chosen[c, o] = max(opt.chosen, 0)
                 self.count[c, o] = opt.count
                 if opt.kind == WITHIN:
@@ -245,28 +323,26 @@ class FightMap:
             ]
         )
         self.single |= fixed_single
-        self.projectile_attack = np.zeros((size, self.fight.max_attacks), dtype=bool)
-        for c, comb in enumerate(self.fight.combatants):
-            for a, entry in enumerate(comb.attacks):
-                self.projectile_attack[c, a] = isinstance(entry.grid_range, ProjectileRange)
+        #: The most times an option can affect each creature (a Swarm: more than once).
+        self.most: list[int] = [max(1, int(self.times[:, :, t].max(initial=1))) for t in range(size)]
         self.levels = self._levels()
 
     def _levels(self) -> IntArray:
-        """(combatants, attacks, combatants, 2): the Hard to Hit code of each target of each attack, without
+        """(combatants, options, combatants, 2): the Hard to Hit code of each target of each option, without
         and with a standing foe adjacent to the attacker."""
         fight = self.fight
         size = len(self.names)
         several = bool(fight.spec.options.several_hard_to_hit_sources_are_extreme)
-        out = np.zeros((size, fight.max_attacks, size, 2), dtype=np.int64)
+        out = np.zeros((size, self.width, size, 2), dtype=np.int64)
         levels: tuple[str, ...] = HARD_TO_HIT_LEVELS
         for c in range(size):
-            for a in range(len(fight.combatants[c].attacks)):
+            for o in range(len(self.options[c])):
                 for t in range(size):
                     given = fight.target(t).hard_to_hit
                     for adj in (0, 1):
                         sources = int(self.covers[c][t] is not None)
-                        sources += int(bool(adj) and bool(self.projectile_attack[c, a]) and bool(self.foe[c, t]))
-                        out[c, a, t, adj] = levels.index(level(given, sources, several))
+                        sources += int(bool(adj) and bool(self.projectile[c, o]) and bool(self.foe[c, t]))
+                        out[c, o, t, adj] = levels.index(level(given, sources, several))
         return out
 
     # -- a step ------------------------------------------------------------------------------------------------
@@ -290,37 +366,56 @@ class FightMap:
             valid &= (kind != PROJECTILE) | clear
         if self.any_within:
             within = kind == WITHIN
-            rot = self.rotation[who]  # (n, O, C)
-            turned = np.take_along_axis(caught, rot, axis=2)
-            keep = turned & (np.cumsum(turned, axis=2) <= self.count[who][:, :, None])
-            back = np.empty_like(keep)
-            np.put_along_axis(back, rot, keep, axis=2)
-            caught = np.where(within[:, :, None], back, caught)
+            caught = np.where(within[:, :, None], self._picks(who, caught) > 0, caught)
         adjacent: BoolArray = np.asarray((self.near[who] & self.foe[who] & standing).any(axis=1))
         return valid, caught, adjacent
 
-    def level_codes(self, actor: IntArray, attack: IntArray, target: int, adjacent: BoolArray) -> IntArray:
-        """The Hard to Hit code of `target` for each row's attack."""
-        out: IntArray = self.levels[np.maximum(actor, 0), np.maximum(attack, 0), target, adjacent.astype(np.int64)]
+    def _picks(self, who: IntArray, caught: BoolArray) -> IntArray:
+        """(rows, options, combatants): for X Targets within Y, the X picks shared out among the standing foes
+        within Y: the chosen foe first, then the next in file order, each taking as many as it may (1, or a
+        Swarm one per square within Y) until X are taken."""
+        rot = self.rotation[who]  # (n, O, C)
+        times = np.take_along_axis(self.times[who] * caught, rot, axis=2)
+        before = np.cumsum(times, axis=2) - times
+        taken = np.clip(self.count[who][:, :, None] - before, 0, times)
+        back = np.empty_like(taken)
+        np.put_along_axis(back, rot, taken, axis=2)
+        out: IntArray = back
         return out
 
-    def why_hard(self, c: int, a: int, t: int, adjacent: bool) -> str:
-        """Words for the narration: why the grid makes t Hard to Hit for c's attack a ("" when it does not)."""
+    def counts(self, who: IntArray, caught: BoolArray) -> IntArray:
+        """(rows, options, combatants): how many times each option affects each creature it catches (one roll
+        To-Hit each: rtw, "you must roll all To-Hit checks once for each foe"); a Swarm may be more than once."""
+        fixed: IntArray = self.times[who] * caught
+        if not self.any_within:
+            return fixed
+        within = (self.kind[who] == WITHIN)[:, :, None]
+        out: IntArray = np.where(within, self._picks(who, caught), fixed)
+        return out
+
+    def level_codes(self, actor: IntArray, option: IntArray, target: int, adjacent: BoolArray) -> IntArray:
+        """The Hard to Hit code of `target` for each row's option."""
+        out: IntArray = self.levels[np.maximum(actor, 0), np.maximum(option, 0), target, adjacent.astype(np.int64)]
+        return out
+
+    def why_hard(self, c: int, o: int, t: int, adjacent: bool) -> str:
+        """Words for the narration: why the grid makes t Hard to Hit for c's option o ("" when it does not)."""
         reasons = []
         cover = self.covers[c][t]
         if cover is not None:
             reasons.append(f"behind cover ({cover.describe()})")
-        if adjacent and self.projectile_attack[c, a] and self.foe[c, t]:
+        if adjacent and self.projectile[c, o] and self.foe[c, t]:
             reasons.append(f"a foe is adjacent to {self.names[c]}, so every foe is Hard to Hit for Projectiles")
         return "; ".join(reasons)
 
     def expected(self, c: int, o: int, expected: Any) -> FloatArray:
-        """(combatants, 2): the expected damage option o of c does to each combatant it may catch, without and
-        with a standing foe adjacent (`expected(c, a, t, code)` gives one value); 0 elsewhere."""
+        """(combatants, 2): the expected damage of one roll of option o of c on each combatant it may catch,
+        without and with a standing foe adjacent (`expected(c, a, t, code)` gives one value); 0 elsewhere.
+        (`counts` gives how many rolls.)"""
         size = len(self.names)
         opt = self.options[c][o]
         out = np.zeros((size, 2))
         for t in opt.members:
             for adj in (0, 1):
-                out[t, adj] = expected(c, opt.attack, t, int(self.levels[c, opt.attack, t, adj]))
+                out[t, adj] = expected(c, opt.attack, t, int(self.levels[c, o, t, adj]))
         return out
