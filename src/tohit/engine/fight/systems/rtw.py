@@ -18,6 +18,13 @@ applies: `falls`, `peril`, `durability_used`, `burning_wear`, `cost_spent`):
   cannot be used. Attacks with the same weapon share it.
 - Magic and Stamina: an attack's `cost` is spent hit or miss, from the combatant's `magic` / `stamina`
   pools when given (an attack it cannot pay for is not usable); without a pool, costs are not counted.
+- Statuses [rtw: Landing the Blow; status_effects.md]: an attack's additional `effect` that lands (the
+  system's `effect_landed`: rolled only when the attack hits; a missed Effect still deals damage) puts its
+  status on the target, as an event: Off-Balance, Prone, Halted, Blinded or Dazzled, each kept as a 0/1 stat
+  and played on the attacks that follow until it ends (Off-Balance at the start of the creature's next turn;
+  Prone when it stands up at the start of its next turn, unless Halted; Halted, Blinded and Dazzled at the
+  end of its next turn). Statuses given in a combatant's file are its starting state; another effect name
+  is refused at load. See `rtw_status`, which also lists the choices made where the rules are silent.
 
 On a map (`map`, and each combatant's `position` and `size`; attacks give `attack.range` as a mapping, as in
 a scenario file) each attack reaches what the grid says from where its user stands: see `rtw_map`. Nobody
@@ -46,6 +53,16 @@ from tohit.engine.fight.rounds import RoundRules
 from tohit.engine.fight.rows import rows_of, select
 from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 from tohit.engine.fight.systems.rtw_map import FightMap
+from tohit.engine.fight.systems.rtw_status import (
+    CITE,
+    ENDS,
+    REACTIONS,
+    STATUSES,
+    TARGET_FLAGS,
+    StatusPlay,
+    move_sight_statuses,
+    status_play,
+)
 from tohit.systems.rtw.state import HELPLESS, PERISHES, fall_outcome, in_peril
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
 from tohit.systems.rtw.tactical import GRID_RANGE, RANGE_TAG, rules_range
@@ -77,6 +94,16 @@ class RtwCombatant(Model):
         default=False,
         description="On a map: a Swarm (an 'X Targets/Squares within Y' attack may affect it once per square).",
     )
+    blinded: bool = Field(
+        default=False,
+        description="Blinded at the start (given as attacker.blinded): every foe Extremely Hard to Hit until the"
+        " end of its next turn.",
+    )
+    dazzled: bool = Field(
+        default=False,
+        description="Dazzled at the start (given as attacker.dazzled): every foe Hard to Hit until the end of its"
+        " next turn.",
+    )
 
 
 class RtwAttack(Model):
@@ -103,7 +130,7 @@ class RtwFight(RoundRules):
     attack_extra = RtwAttack
     #: Peril and Falling in Battle follow from the Health the fight applies (the system's `in_peril` and
     #: `fall_outcome`), so an attack's table does not depend on the target's Health.
-    outcome_fields = ("result", "damage", "durability_used", "burning_wear")
+    outcome_fields = ("result", "damage", "durability_used", "burning_wear", "effect_landed")
     target_stats = ("health",)
     table_stats = ()
     table_clip: ClassVar[dict[str, str]] = {}
@@ -131,6 +158,7 @@ class RtwFight(RoundRules):
         `{type: melee}` and any other plain range needs its mapping."""
         if not isinstance(data, dict):
             return data
+        data = move_sight_statuses(data)
         on_map = data.get("map") is not None
         out = dict(data)
         library = data.get("attacks")
@@ -175,6 +203,7 @@ class RtwFight(RoundRules):
                 )
         if fight.spec.map is not None:
             fight.cache[MAP_KEY] = FightMap(fight)
+        status_play(fight)  # refuses an effect the fight does not play
 
     @staticmethod
     def grid(fight: LoadedFight) -> FightMap | None:
@@ -225,6 +254,9 @@ class RtwFight(RoundRules):
             d = mine[w].durability if w < len(mine) else None
             out[f"durability{w}"] = UNBREAKABLE if d is None else int(d)
             out[f"used{w}"] = 0
+        play = status_play(fight)
+        if play is not None:
+            out.update(play.initial(fight, combatant))
         return out
 
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
@@ -317,9 +349,107 @@ class RtwFight(RoundRules):
 
     # -- a turn ----------------------------------------------------------------------------------------------
     def turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray) -> None:
+        """A turn: its start (Off-Balance ends, a Prone creature stands up), the attack, its end (Halted,
+        Blinded, Dazzled end); without statuses in play, the attack only."""
+        play = status_play(ctx.fight)
+        if play is None:
+            self._attack_turn(ctx, acting, actor, None)
+            return
+        start = ctx.parent
+        can = self._turn_start(ctx, play, acting, actor)
+        if can.any():
+            self._attack_turn(ctx, can, actor, play)
+        rows = _rows_since(ctx, start)
+        self._turn_end(ctx, play, acting[rows], actor[rows])
+
+    def _turn_start(self, ctx: StepContext, play: StatusPlay, acting: BoolArray, actor: IntArray) -> BoolArray:
+        """Off-Balance ends at the beginning of the creature's next turn; a Prone creature stands up (half its
+        Movement), unless Halted: then it cannot, and cannot attack while Prone (status_effects.md). Returns who
+        attacks this turn."""
+        rows = np.flatnonzero(acting)
+        c = actor[rows]
+        if "off_balance" in play.stats:
+            on = gather(ctx.state.per["off_balance"], rows, c) == 1
+            if on.any():
+                ctx.emit(
+                    "status_ends",
+                    [ctx.set("off_balance", rows[on], 0, c[on])],
+                    self.text(
+                        ctx,
+                        lambda: f"start of {self.name(ctx, c)}'s turn: Off-Balance ends  [{CITE}: Off-Balance]",
+                    ),
+                )
+        can = acting
+        if "prone" in play.stats:
+            prone = gather(ctx.state.per["prone"], rows, c) == 1
+            halted = np.zeros_like(prone)
+            if "halted" in play.stats:
+                halted = gather(ctx.state.per["halted"], rows, c) == 1
+            up = prone & ~halted
+            if up.any():
+                ctx.emit(
+                    "stands_up",
+                    [ctx.set("prone", rows[up], 0, c[up])],
+                    self.text(
+                        ctx, lambda: f"{self.name(ctx, c)} stands up from Prone (half its Movement)  [{CITE}: Prone]"
+                    ),
+                )
+            stuck = prone & halted
+            if stuck.any():
+                can = acting.copy()
+                can[rows[stuck]] = False
+                ctx.emit(
+                    "prone",
+                    (),
+                    self.text(
+                        ctx,
+                        lambda: (
+                            f"{self.name(ctx, c)} is Prone and Halted: it cannot stand up, and cannot attack while"
+                            f" Prone; its turn passes  [{CITE}: Prone, Halted]"
+                        ),
+                    ),
+                )
+        return can
+
+    def _turn_end(self, ctx: StepContext, play: StatusPlay, acting: BoolArray, actor: IntArray) -> None:
+        """Blinded and Dazzled end at the end of the creature's next turn (status_effects.md); Halted too (the
+        page gives no end: the fight's choice)."""
+        rows = np.flatnonzero(acting)
+        c = actor[rows]
+        for stat in ("halted", "blinded", "dazzled"):
+            if stat not in play.stats:
+                continue
+            on = gather(ctx.state.per[stat], rows, c) == 1
+            if on.any():
+                why = " (the page gives no end: the fight's choice)" if stat == "halted" else ""
+                ctx.emit(
+                    "status_ends",
+                    [ctx.set(stat, rows[on], 0, c[on])],
+                    self.text(
+                        ctx,
+                        lambda stat=stat, why=why: (
+                            f"end of {self.name(ctx, c)}'s turn: {STATUSES[stat]} ends{why}  [{CITE}: {STATUSES[stat]}]"
+                        ),
+                    ),
+                )
+
+    def _read(self, play: StatusPlay | None) -> tuple[str, ...] | None:
+        """The outcome fields a resolve reads: `effect_landed` only when some attack has an effect."""
+        if play is not None and play.has_effects:
+            return None
+        return tuple(f for f in self.outcome_fields if f != "effect_landed")
+
+    @staticmethod
+    def _status_note(ctx: StepContext, play: StatusPlay | None, actor: IntArray, target: IntArray) -> str:
+        if play is None or not ctx.narrating:
+            return ""
+        why = play.why(ctx.state, int(actor[0]), int(target[0]))
+        return f" ({why})" if why else ""
+
+    def _attack_turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray, play: StatusPlay | None) -> None:
         grid = self.grid(ctx.fight)
         if grid is not None:
-            self._map_turn(ctx, acting, actor, grid)
+            self._map_turn(ctx, acting, actor, grid, play)
             return
         options = self.options(ctx, actor)
         idx, attack, target = choose_actions(ctx, acting, actor, options)
@@ -327,10 +457,13 @@ class RtwFight(RoundRules):
         if not acting.any():
             return
         fight = ctx.fight
+        read = self._read(play)
         self._pay(ctx, acting, actor, attack)
         if not self._flags(fight)[2]:  # no area attack: one roll on the chosen foe, every fight at once
-            idx, out = ctx.resolve(acting, actor, attack, target)
-            self._apply(ctx, acting[idx], actor[idx], attack[idx], target[idx], out)
+            extra = None if play is None else play.fields(ctx.state, actor, attack, target)
+            note = self._status_note(ctx, play, actor, target)
+            idx, out = ctx.resolve(acting, actor, attack, target, extra, note=note, fields=read)
+            self._apply(ctx, acting[idx], actor[idx], attack[idx], target[idx], out, play)
             return
         # The foes each attack catches: the chosen one, and for an area attack the next standing foes.
         caught = self._caught(ctx, acting, actor, attack, target)  # (n, C) in file order
@@ -339,11 +472,15 @@ class RtwFight(RoundRules):
             if not mask.any():
                 continue
             tt = np.full(ctx.n, t, dtype=np.int64)
-            idx, out = ctx.resolve(mask, actor, attack, tt)
+            extra = None if play is None else play.fields(ctx.state, actor, attack, tt)
+            note = self._status_note(ctx, play, actor, tt)
+            idx, out = ctx.resolve(mask, actor, attack, tt, extra, note=note, fields=read)
             actor, attack, acting, caught = actor[idx], attack[idx], acting[idx], caught[idx]
-            self._apply(ctx, mask[idx], actor, attack, tt[idx], out)
+            self._apply(ctx, mask[idx], actor, attack, tt[idx], out, play)
 
-    def _map_turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray, grid: FightMap) -> None:
+    def _map_turn(
+        self, ctx: StepContext, acting: BoolArray, actor: IntArray, grid: FightMap, play: StatusPlay | None = None
+    ) -> None:
         """A turn on the map: an option (an attack and its placement) by policy, then one roll per creature
         it catches, Hard to Hit as the grid says; with no foe in reach, the combatant holds its ground."""
         fight = ctx.fight
@@ -387,8 +524,16 @@ class RtwFight(RoundRules):
                 c, o = int(actor[0]), int(option[0])
                 why = grid.why_hard(c, o, t, bool(adjacent[0]))
                 again = f"; a Swarm, affected again ({k + 1})" if k else ""
-                note = f" ({grid.options[c][o].text}{again}" + (f"; Hard to Hit: {why}" if why else "") + ")"
-            idx2, out = ctx.resolve(mask, actor, attack, tt, {HARD_TO_HIT_FIELD: codes}, note=note)
+                statuses = self._status_note(ctx, play, actor, tt)[2:-1]
+                note = (
+                    f" ({grid.options[c][o].text}{again}"
+                    + (f"; Hard to Hit: {why}" if why else "")
+                    + (f"; {statuses}" if statuses else "")
+                    + ")"
+                )
+            # The grid's Hard to Hit, with the attacker's Blinded or Dazzled folded in (the harder; decisions 5).
+            extra = {HARD_TO_HIT_FIELD: codes} if play is None else play.fields(ctx.state, actor, attack, tt, codes)
+            idx2, out = ctx.resolve(mask, actor, attack, tt, extra, note=note, fields=self._read(play))
             actor, attack, times, adjacent, option = (
                 actor[idx2],
                 attack[idx2],
@@ -396,7 +541,7 @@ class RtwFight(RoundRules):
                 adjacent[idx2],
                 option[idx2],
             )
-            self._apply(ctx, mask[idx2], actor, attack, tt[idx2], out)
+            self._apply(ctx, mask[idx2], actor, attack, tt[idx2], out, play)
 
     def _choose_on_map(
         self,
@@ -479,7 +624,15 @@ class RtwFight(RoundRules):
         return found
 
     def override_value(self, field: str, code: int) -> Any:
-        return HARD_TO_HIT_LEVELS[code] if field == "hard_to_hit" else code
+        """Target-block overrides: the Hard-to-Hit level (map, Blinded, Dazzled), the Reaction ("none" while
+        Off-Balance), the status flags."""
+        if field == "hard_to_hit":
+            return HARD_TO_HIT_LEVELS[code]
+        if field == "reaction":
+            return REACTIONS[code]
+        if field in TARGET_FLAGS:
+            return bool(code)
+        return code
 
     def _pay(self, ctx: StepContext, acting: BoolArray, actor: IntArray, attack: IntArray) -> None:
         if not self._flags(ctx.fight)[1]:
@@ -544,8 +697,10 @@ class RtwFight(RoundRules):
         attack: IntArray,
         target: IntArray,
         out: dict[str, Any],
+        play: StatusPlay | None = None,
     ) -> None:
-        """Health, Falling in Battle, Peril, weapon use and Burning wear of one resolved attack on `target`."""
+        """Health, Falling in Battle, Peril, the effect's status, weapon use and Burning wear of one resolved
+        attack on `target`."""
         rows = np.flatnonzero(mask & (out["result"] == HIT))
         if rows.size == 0:
             return
@@ -594,6 +749,8 @@ class RtwFight(RoundRules):
                     [ctx.set(stat, rows[sel], 1, t[sel])],
                     self.text(ctx, lambda w=words: f"{self.name(ctx, t)} {w} at 0 Health  [{PAGE}: Falling in Battle]"),
                 )
+        if play is not None and play.has_effects:
+            self._land(ctx, play, rows, a, k, t, out["effect_landed"][rows], after)
         slot, weapons = self._weapons(fight)
         if not self._flags(fight)[3]:  # no weapon has a Durability to lose
             return
@@ -623,6 +780,35 @@ class RtwFight(RoundRules):
                     ),
                 )
 
+    def _land(
+        self,
+        ctx: StepContext,
+        play: StatusPlay,
+        rows: IntArray,
+        a: IntArray,
+        k: IntArray,
+        t: IntArray,
+        landed: IntArray,
+        after: IntArray,
+    ) -> None:
+        """The status of an effect that landed (rtw: Landing the Blow: only on a hit; the system rolls it), on a
+        target still above 0 Health; one it has already changes nothing."""
+        code = play.effect[a, k]
+        lands = (landed == 1) & (code >= 0) & (after > 0)
+        if not lands.any():
+            return
+        for i, stat in enumerate(play.stats):
+            sel = lands & (code == i)
+            if not sel.any():
+                continue
+            r, who = rows[sel], t[sel]
+            fresh = gather(ctx.state.per[stat], r, who) == 0
+            ctx.emit(
+                "status",
+                [ctx.set(stat, r[fresh], 1, who[fresh])],
+                self.text(ctx, lambda stat=stat, fresh=fresh, who=who: _landed_text(ctx, play, stat, who, fresh)),
+            )
+
     def finish(self, ctx: StepContext, rows: Any) -> None:
         """The end of the encounter: each weapon used successfully loses 1 Durability; at 0 it shatters."""
         slot, weapons = self._weapons(ctx.fight)
@@ -649,6 +835,28 @@ class RtwFight(RoundRules):
                     ),
                 ),
             )
+
+
+def _landed_text(ctx: StepContext, play: StatusPlay, stat: str, who: IntArray, fresh: BoolArray) -> str:
+    c = int(who[0])
+    name, status = ctx.fight.roster.names[c], STATUSES[stat]
+    cite = f"  [{PAGE}: Landing the Blow; {CITE}: {status}]"
+    if not fresh[0]:
+        return f"{name} is already {status}: the effect changes nothing{cite}"
+    boss = " (a Boss: merely Dazzled)" if stat == "blinded" and play.boss[c] else ""
+    if stat == "prone":
+        until = "until it stands up at the start of its next turn"
+    else:
+        until = f"until the {ENDS[stat]} of its next turn"
+    return f"the effect lands: {name} is {status}{boss} {until}{cite}"
+
+
+def _rows_since(ctx: StepContext, start: IntArray) -> IntArray:
+    """For each row now, its row at the start of the turn (the turn's expansions, read from `ctx.parent`)."""
+    if not np.array_equal(start, np.arange(start.size)):  # pragma: no cover - a turn starts a step's rows
+        raise RuntimeError("a Reclaim the Wild turn must start on the step's own rows")
+    parent: IntArray = ctx.parent
+    return parent
 
 
 def _grid_entry(entry: Any, where: str, on_map: bool) -> Any:
