@@ -10,6 +10,9 @@ recorded attack needs the notes of a branch (a cheap guard around building them)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache
+from string import Formatter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -89,15 +92,55 @@ class Trace(Steps):
             if not rows:
                 return
         plain = {k: self._per_row(v) for k, v in values.items()}
-        varying = [k for k, v in plain.items() if isinstance(v, list) and self.n > 1]
-        fixed = {k: v for k, v in plain.items() if k not in varying}
-        columns = [plain[k] for k in varying]
+        varying = tuple(k for k, v in plain.items() if isinstance(v, list) and self.n > 1)
         head = self._per_row(value)
         head_varies = isinstance(head, list) and self.n > 1
-        fmt = text.format
         out = self.rows
+        if not varying:  # one text for every row: formatted once (a Step is immutable, so rows share it)
+            text_once = text.format(**plain)
+            if not head_varies:
+                step = Step(name, text_once, clause, head)
+                for i in rows:
+                    out[i].append(step)
+                return
+            for i in rows:
+                out[i].append(Step(name, text_once, clause, head[i]))
+            return
+        fixed = {k: v for k, v in plain.items() if k not in varying}
+        fmt = _positional(text, varying)
+        columns = [plain[k] for k in varying]
+        if fmt is None:  # a nested format spec: fields by name, row by row
+            for i in rows:
+                row = {**fixed, **{k: col[i] for k, col in zip(varying, columns, strict=True)}}
+                out[i].append(Step(name, text.format(**row), clause, head[i] if head_varies else head))
+            return
         for i in rows:
-            fields = dict(fixed)
-            for k, col in zip(varying, columns, strict=True):
-                fields[k] = col[i]
-            out[i].append(Step(name, fmt(**fields), clause, head[i] if head_varies else head))
+            line = fmt(*[col[i] for col in columns], **fixed)
+            out[i].append(Step(name, line, clause, head[i] if head_varies else head))
+
+
+@lru_cache(maxsize=4096)
+def _positional(text: str, names: tuple[str, ...]) -> Callable[..., str] | None:
+    """`text.format` with the fields `names` taken by position (in that order), the others by name: a row's
+    values then go in as a list, with no dict built per row. Each field keeps its conversion and format spec.
+    None for a template with a nested spec ("{x:{width}}"), which the caller formats by name."""
+    place = {name: i for i, name in enumerate(names)}
+    parts = []
+    for literal, field, spec, conversion in Formatter().parse(text):
+        parts.append(literal.replace("{", "{{").replace("}", "}}"))
+        if field is None:
+            continue
+        if "{" in (spec or ""):
+            return None
+        root, rest = _split_field(field)
+        key = str(place[root]) if root in place else root
+        parts.append("{" + key + rest + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}")
+    return "".join(parts).format
+
+
+def _split_field(field: str) -> tuple[str, str]:
+    """A replacement field's name and the attribute or index part after it ("x.y[0]" -> ("x", ".y[0]"))."""
+    for i, ch in enumerate(field):
+        if ch in ".[":
+            return field[:i], field[i:]
+    return field, ""
