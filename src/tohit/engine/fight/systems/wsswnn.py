@@ -39,7 +39,8 @@ Rules applied between actions (an action itself is the system's `resolve`):
   cannot Take Hold again until its grapple ends (tohit's reading).
 - Not played: the grappled foe's brace disadvantage (the system's attack roll has no disadvantage); ranged
   attacks into a grapple that hit the other grappler on an odd roll; a brace action Grapple outside Take Hold
-  and breaking arms (`break`), both refused in a fight file.
+  and breaking arms (`break`), both refused in a fight file; Mighty Blow's stamina cost; the `best` policy's
+  odds leave out the grapple's brace advantage.
 """
 
 from __future__ import annotations
@@ -584,7 +585,7 @@ class WsswnnFight(RoundRules):
                     ),
                 ),
             )
-        disarm = landed & (effect == DISARMED)
+        disarm = landed & (effect == DISARMED) & (gather(ctx.state.per["disarmed"], rows, d) == 0)
         if disarm.any():
             r, foe = select(disarm, rows, d)
             ctx.emit(
