@@ -361,7 +361,9 @@ class WsswnnFight(RoundRules):
                 ),
             )
         if strike.any():
-            idx, out = ctx.resolve(strike, actor, attack, target, self._feeds(ctx, strike, actor, target) or None)
+            feeds = self._feeds(ctx, strike, actor, target)
+            fields = None if t["braces"] else PLAIN_FIELDS  # no brace: its fields never change (faster tables)
+            idx, out = ctx.resolve(strike, actor, attack, target, feeds or None, fields=fields)
             actor, strike, target = actor[idx], strike[idx], target[idx]
             self._damage(ctx, strike, actor, target, out)
 
@@ -600,4 +602,6 @@ class WsswnnFight(RoundRules):
             )
 
 
+#: The outcome fields a fight without braces against a foe reads.
+PLAIN_FIELDS = tuple(f for f in WsswnnFight.outcome_fields if f not in ("brace_effect", "resist_stamina"))
 RULES = WsswnnFight()
