@@ -385,7 +385,7 @@ class StepContext:
                 scenario = self._scenario(c, a, t, {f: v[sel] for f, v in plain.items()}, mine)
                 fixed = {s: rules.field_value(s, g) for s, g in groups.items()}
                 tgt = self._target(t, sel, None, {**fixed, **self._target_part(codes)})
-            roles = fight.roles(c, a, t)
+            roles = fight.roles(c, a, t) if not codes else self._override_roles(c, a, t, codes, scenario, tgt)
             if self.narrating:
                 outcome = self._narrated(scenario, tgt, roles, c, a, t, kind, note, shared)
             else:
@@ -404,6 +404,19 @@ class StepContext:
             for f in fields:
                 out[f][sel] = outcome[f]
         return ALL, out
+
+    def _override_roles(
+        self, c: int, a: int, t: int, codes: dict[str, int], scenario: Any, target: Any
+    ) -> dict[str, Role]:
+        """The roles of (c, a, t) when a resolve overrides fields of the target block: a target field may change
+        the dice (WSSWNN: a foe the attacker grapples gives brace advantage), so they are the system's roles for
+        the overridden target, cached per codes (the exact chain and the table sampler build theirs from the
+        overridden target already, in `joint.build`)."""
+        key = ("override_roles", c, a, t, tuple(sorted(codes.items())))
+        found: dict[str, Role] | None = self.fight.cache.get(key)
+        if found is None:
+            found = self.fight.cache[key] = self.fight.system.roles(scenario, target)
+        return found
 
     def _resolve_table(
         self,

@@ -15,8 +15,32 @@ Rules applied between actions (an action itself is the system's `resolve`):
   against the highest Awareness among its foes; those who beat it act first, in file order with sides
   alternating, then the others in the same order. A combatant with no Maneuver die does not beat it.
   The order then holds for the whole fight.
-- Braces' effects on a foe (grappled, shoved, disarmed) and a foe paying Stamina to resist are reported in
-  the narration but not kept in the fight's state.
+- Stamina [braces; tracking-your-stats]: each combatant's Stamina (`target.stamina`, 0 when not given) is
+  fight state, fed to every brace against it; it refills only after an hour's rest, so never in a fight.
+- A foe resisting [braces: Grapple, Shove; Breaking and Disarming Arms]: on a brace's Struggle the foe may pay
+  -1 stamina to resist its effect. The choice is the combatant's `resists` (default true: it pays whenever it
+  has the stamina; false: it never pays and the effect lands).
+- Grapple [braces: Grapple; Take Hold]: a fight's Grapple is Take Hold's free brace. Success: -1 guard to the
+  foe and the foe is grappled; Struggle: grappled unless it pays to resist. The `grappling` stat is the foe a
+  combatant grapples (its index + 1; 0: none). While grappling, the grappler's attacks on that foe have brace
+  advantage (the target block's `grappled`, fed per attack). A grapple ends when the grappler takes any lethal
+  damage or is Shoved, and (tohit's reading) when the grappled foe is out of the fight.
+- Shove [braces; sources-and-gaps.md defaults]: Success: -1 guard and the foe is pushed out of the shover's
+  span or hold; Struggle: the same unless it pays to resist. The fight has no movement, so "pushed out of your
+  span or hold" is played as: it ends any grapple between the two, and the shoved foe's own grapple (it is
+  Shoved); nobody stays out of reach (every combatant can reach every foe again on its next turn).
+- Disarm [wsswnn.txt, Breaking and Disarming Arms; arms: the Axe's Hook]: a disarm brace (an attack's free
+  brace on a block, or a brace action) that lands sets `disarmed`: the combatant can no longer use its weapon
+  attacks (melee, ranged or jump-attacks with a `weapon`), only its unarmed attacks, Take Hold and braces; with
+  none it skips (+1 guard). tohit's reading: the weapon is out of reach for the rest of the fight (the fight has
+  no movement to fetch it).
+- In a grapple (grappling or grappled) both sides are limited to close melee [braces: Grapple]: their ranged
+  attacks and jump-attacks cannot be used. Take Hold needs a free hand, so a combatant already grappling
+  cannot Take Hold again until its grapple ends (tohit's reading).
+- Not played: the grappled foe's brace disadvantage (the system's attack roll has no disadvantage); ranged
+  attacks into a grapple that hit the other grappler on an odd roll; a brace action Grapple outside Take Hold
+  and breaking arms (`break`), both refused in a fight file; Mighty Blow's stamina cost; the `best` policy's
+  odds leave out the grapple's brace advantage.
 """
 
 from __future__ import annotations
@@ -36,9 +60,17 @@ from tohit.engine.fight.policy import choose_actions
 from tohit.engine.fight.rounds import RoundRules
 from tohit.engine.fight.rows import rows_of, select, take_rows
 from tohit.engine.fight.state import BoolArray, IntArray, State, gather
+from tohit.systems.wsswnn.fields import EFFECT_OF
 from tohit.systems.wsswnn.models import die_sides
+from tohit.systems.wsswnn.plan import ATTACK_KINDS
 
 PAGE = "wsswnn"
+C_BRACES = "wsswnn: braces, Grapple and Shove (sources-and-gaps.md defaults)"
+C_ARMS = "wsswnn: Breaking and Disarming Arms"
+GRAPPLED, SHOVED, DISARMED = EFFECT_OF["grapple"], EFFECT_OF["shove"], EFFECT_OF["disarm"]
+BRACE_NAMES = {GRAPPLED: "Grapple", SHOVED: "Shove", DISARMED: "disarm"}
+GRAPPLED_FIELD = "target.grappled"
+STAMINA_FIELD = "target.stamina"
 MISS = 2  # result code of a miss (a brace action's failure shares it and deals nothing either)
 NEVER = -1
 
@@ -56,10 +88,30 @@ class WsswnnCombatant(Model):
         description="Skip the action (+1 guard or awareness) when Guard is at or below this.",
     )
     skip_gains: Literal["guard", "awareness"] = Field(default="guard", description="What skipping an action gives.")
+    resists: bool = Field(
+        default=True,
+        description="On a brace's Struggle against it, pay 1 stamina to resist the effect when it has the stamina.",
+    )
 
 
 def _is_stand_fast(entry: Any) -> bool:
     return bool(entry.attack.kind == "brace" and entry.attack.brace == "stand_fast")
+
+
+def _free_brace(entry: Any) -> str | None:
+    """The brace an attack entry may roll against its foe: its brace action, Take Hold's, or a block's."""
+    attack = entry.attack
+    if attack.kind == "brace":
+        return None if attack.brace == "stand_fast" else str(attack.brace)
+    if attack.kind == "take_hold":
+        return str(attack.brace or "grapple")
+    weapon = entry.attacker.weapon
+    return attack.brace or (weapon.on_block if weapon is not None else None)
+
+
+def _uses_weapon(entry: Any) -> bool:
+    """A weapon attack: melee, ranged or a jump-attack made with a weapon (a disarmed combatant cannot)."""
+    return bool(entry.attack.kind in ATTACK_KINDS and entry.attacker.weapon is not None)
 
 
 class WsswnnFight(RoundRules):
@@ -75,6 +127,8 @@ class WsswnnFight(RoundRules):
         "falling_lethal",
         "falling_guard",
         "attacker_guard_after",
+        "brace_effect",
+        "resist_stamina",
     )
     target_stats = ("guard", "life", "awareness")
     table_stats = ("guard",)
@@ -112,6 +166,27 @@ class WsswnnFight(RoundRules):
                 )
             if comb.target.life is None:
                 raise InputError("a combatant in a fight needs its life", field=f"{fight.paths[c]}.target.life")
+            for name in ("grappled", "held"):
+                if getattr(comb.target, name):
+                    raise InputError(
+                        f"{name} is fight state in a fight: a combatant holds and grapples a foe with Take Hold's"
+                        " free Grapple (attack: {kind: take_hold}); leave it out",
+                        field=f"{fight.paths[c]}.target.{name}",
+                    )
+            for a, entry in enumerate(comb.attacks):
+                where = f"{fight.paths[c]}.attacks[{a}]"
+                if entry.attack.kind == "brace" and entry.attack.brace == "grapple":
+                    raise InputError(
+                        "in a fight a Grapple is Take Hold's free brace (attack: {kind: take_hold}): a brace action"
+                        " Grapple needs a hold the fight does not keep",
+                        field=f"{where}.attack.brace",
+                    )
+                if _free_brace(entry) == "break":
+                    field = "attack.brace" if entry.attack.brace == "break" else "attacker.weapon.on_block"
+                    raise InputError(
+                        "a fight does not play breaking arms (its defending armament is not fight state); use disarm",
+                        field=f"{where}.{field}",
+                    )
             if comb.stand_fast_at is not None and not any(_is_stand_fast(e) for e in comb.attacks):
                 raise InputError(
                     "stand_fast_at needs a Stand Fast among its attacks (attack: {kind: brace, brace: stand_fast})",
@@ -132,6 +207,9 @@ class WsswnnFight(RoundRules):
             "initiative": 0,
             "turn": fight.file_order.index(combatant),
             "dealt": 0,
+            "stamina": int(target.stamina or 0),
+            "grappling": 0,
+            "disarmed": 0,
         }
 
     def fight_stats(self, fight: LoadedFight) -> dict[str, int]:
@@ -140,9 +218,13 @@ class WsswnnFight(RoundRules):
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
         return state.per["life"] > 0
 
-    def _tables(self, fight: LoadedFight) -> dict[str, IntArray]:
+    def override_value(self, field: str, code: int) -> Any:
+        """`grappled` (a foe the attacker grapples) is a flag; `stamina` the foe's current Stamina."""
+        return bool(code) if field == "grappled" else int(code)
+
+    def _tables(self, fight: LoadedFight) -> dict[str, Any]:
         key = ("wsswnn_tables",)
-        found: dict[str, IntArray] | None = fight.cache.get(key)
+        found: dict[str, Any] | None = fight.cache.get(key)
         if found is None:
             size, na = fight.roster.size, fight.max_attacks
             stand = np.full(size, -1, dtype=np.int64)
@@ -152,12 +234,24 @@ class WsswnnFight(RoundRules):
             stand_at = np.full(size, NEVER, dtype=np.int64)
             skip_at = np.full(size, NEVER, dtype=np.int64)
             gains = np.zeros(size, dtype=np.int64)
+            weapon = np.zeros((size, na), dtype=bool)
+            hold = np.zeros((size, na), dtype=bool)
+            far = np.zeros((size, na), dtype=bool)
+            resists = np.zeros(size, dtype=bool)
+            braces: set[str] = set()
             for c, comb in enumerate(fight.combatants):
+                resists[c] = comb.resists
                 for a, entry in enumerate(comb.attacks):
                     if _is_stand_fast(entry):
                         stand[c] = a if stand[c] < 0 else stand[c]
                     else:
                         strike[c, a] = True
+                    weapon[c, a] = _uses_weapon(entry)
+                    hold[c, a] = entry.attack.kind == "take_hold"
+                    far[c, a] = entry.attack.kind in ("ranged", "jump")
+                    brace = _free_brace(entry)
+                    if brace is not None:
+                        braces.add(brace)
                 die = comb.attacker.maneuver_die
                 sides[c] = 0 if die is None else die_sides(die)
                 penalty[c] = comb.attacker.penalty_of("maneuver")
@@ -172,6 +266,13 @@ class WsswnnFight(RoundRules):
                 "stand_at": stand_at,
                 "skip_at": skip_at,
                 "gains": gains,
+                "weapon": weapon,
+                "hold": hold,
+                "far": far,
+                "resists": resists,
+                # Whether the fight has a brace against a foe at all, and a Grapple (else no state changes).
+                "braces": np.asarray(bool(braces)),
+                "grapples": np.asarray("grapple" in braces),
             }
         return found
 
@@ -236,7 +337,8 @@ class WsswnnFight(RoundRules):
         skip = acting & ~stand & (guard <= t["skip_at"][who])
         strike = acting & ~stand & ~skip
         foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
-        options: BoolArray = np.asarray(rows_of(t["strike"], who)[:, :, None] & foes[:, None, :], dtype=bool)
+        usable = self._usable(ctx, who) if t["braces"] else rows_of(t["strike"], who)
+        options: BoolArray = np.asarray(usable[:, :, None] & foes[:, None, :], dtype=bool)
         idx, attack, target = choose_actions(ctx, strike, actor, options)
         actor, stand, skip, strike = actor[idx], stand[idx], skip[idx], strike[idx]
         skip = skip | (strike & (attack < 0))  # nothing it can attack: it skips
@@ -259,9 +361,41 @@ class WsswnnFight(RoundRules):
                 ),
             )
         if strike.any():
-            idx, out = ctx.resolve(strike, actor, attack, target)
+            feeds = self._feeds(ctx, strike, actor, target)
+            fields = None if t["braces"] else PLAIN_FIELDS  # no brace: its fields never change (faster tables)
+            idx, out = ctx.resolve(strike, actor, attack, target, feeds or None, fields=fields)
             actor, strike, target = actor[idx], strike[idx], target[idx]
             self._damage(ctx, strike, actor, target, out)
+
+    def _usable(self, ctx: StepContext, who: IntArray) -> BoolArray:
+        """(fights, attacks): the attacks each actor can make now. A disarmed combatant has no weapon attacks
+        [Breaking and Disarming Arms]; one grappling has no free hand for Take Hold; in a grapple (either side)
+        only close melee: no ranged attacks or jump-attacks [braces: Grapple]."""
+        t = self._tables(ctx.fight)
+        per = ctx.state.per
+        usable = rows_of(t["strike"], who)
+        disarmed = take_rows(per["disarmed"], who) > 0
+        grappling = take_rows(per["grappling"], who) > 0
+        grappled = (per["grappling"] == (who + 1)[:, None]).any(axis=1)
+        usable = usable & ~(disarmed[:, None] & rows_of(t["weapon"], who))
+        usable = usable & ~(grappling[:, None] & rows_of(t["hold"], who))
+        out: BoolArray = usable & ~((grappling | grappled)[:, None] & rows_of(t["far"], who))
+        return out
+
+    def _feeds(self, ctx: StepContext, mask: BoolArray, actor: IntArray, target: IntArray) -> dict[str, IntArray]:
+        """Target fields fed per attack: `grappled` (the actor grapples this foe: brace advantage [braces:
+        Grapple]) and the foe's current `stamina` (what a brace must beat)."""
+        t = self._tables(ctx.fight)
+        feeds: dict[str, IntArray] = {}
+        if not t["braces"]:
+            return feeds
+        rows = np.arange(ctx.n)
+        foe = np.maximum(target, 0)
+        if t["grapples"]:
+            grapples = gather(ctx.state.per["grappling"], rows, np.maximum(actor, 0)) == foe + 1
+            feeds[GRAPPLED_FIELD] = (mask & grapples).astype(np.int64)
+        feeds[STAMINA_FIELD] = np.where(mask, gather(ctx.state.per["stamina"], rows, foe), 0)
+        return feeds
 
     def _skip(self, ctx: StepContext, mask: BoolArray, actor: IntArray) -> None:
         t = self._tables(ctx.fight)
@@ -336,6 +470,9 @@ class WsswnnFight(RoundRules):
                 return f"{self.name(ctx, d)}: " + ", ".join(parts) + down
 
             ctx.emit("damage", changes, self.text(ctx, words))
+        if self._tables(ctx.fight)["braces"]:
+            self._grapples_end(ctx, rows, d, life_after < life, life_after <= 0)
+            self._brace_effects(ctx, rows, a, d, out)
         falls = falling[rows]
         if falls.any():
             fall_l = np.where(fall_lethal[rows] == NULL_INT, 0, fall_lethal[rows])
@@ -352,5 +489,119 @@ class WsswnnFight(RoundRules):
                 self.text(ctx, lambda: f"{self.name(ctx, a)} falls: -{int(fall_l[0])} life, -{int(fall_g[0])} guard"),
             )
 
+    def _grapples_end(self, ctx: StepContext, rows: IntArray, d: IntArray, hurt: BoolArray, down: BoolArray) -> None:
+        """A grapple ends when the grappler takes any lethal damage [braces: Grapple], or (tohit's reading) when
+        the grappled foe is out of the fight."""
+        per = ctx.state.per
+        mine = gather(per["grappling"], rows, d)
+        ends = hurt & (mine > 0)
+        if ends.any():
+            r, who, foe = select(ends, rows, d, mine - 1)
+            names = ctx.fight.roster.names
+            ctx.emit(
+                "grapple_ends",
+                [ctx.set("grappling", r, 0, who)],
+                self.text(
+                    ctx,
+                    lambda: (
+                        f"{names[int(who[0])]} takes lethal damage: its grapple on {names[int(foe[0])]} ends"
+                        f"  [{C_BRACES}]"
+                    ),
+                ),
+            )
+        if down.any():
+            r, fallen = select(down, rows, d)
+            grappling = ctx.state.per["grappling"]
+            for c in range(ctx.fight.roster.size):  # each combatant that may hold the fallen (not per fight)
+                held = grappling[r, c] == fallen + 1
+                if held.any():
+                    ctx.emit(
+                        "grapple_ends",
+                        [ctx.set("grappling", r[held], 0, c)],
+                        self.text(
+                            ctx,
+                            lambda c=c: f"{ctx.fight.roster.names[c]} lets go: the foe it grappled is out of the fight",
+                        ),
+                    )
 
+    def _brace_effects(self, ctx: StepContext, rows: IntArray, a: IntArray, d: IntArray, out: dict[str, Any]) -> None:
+        """What a brace that landed does to the foe, kept as fight state: on a Struggle the foe pays 1 stamina to
+        resist if it can and `resists`; else Grapple: the attacker grapples it; Shove: grapples between the two and
+        the foe's own end; disarm: the foe is disarmed."""
+        t = self._tables(ctx.fight)
+        effect = out["brace_effect"][rows]
+        if not (effect >= 0).any():
+            return
+        names = ctx.fight.roster.names
+        per = ctx.state.per
+        pays = (out["resist_stamina"][rows] == 1) & t["resists"][d]
+        if pays.any():
+            r, who = select(pays, rows, d)
+            stamina = gather(per["stamina"], r, who)
+            ctx.emit(
+                "resist",
+                [ctx.set("stamina", r, np.maximum(0, stamina - 1), who)],
+                self.text(
+                    ctx,
+                    lambda: (
+                        f"{names[int(who[0])]} pays -1 stamina to resist the"
+                        f" {BRACE_NAMES[int(effect[pays][0])]}:"
+                        f" Stamina {int(stamina[0])} -> {int(stamina[0]) - 1}  [{C_BRACES}]"
+                    ),
+                ),
+            )
+        landed = (effect >= 0) & ~pays
+        grapple = landed & (effect == GRAPPLED)
+        if grapple.any():
+            r, who, foe = select(grapple, rows, a, d)
+            ctx.emit(
+                "grapple",
+                [ctx.set("grappling", r, foe + 1, who)],
+                self.text(
+                    ctx,
+                    lambda: (
+                        f"{names[int(who[0])]} grapples {names[int(foe[0])]}: brace advantage on its attacks"
+                        f" against it; both limited to close melee  [{C_BRACES}]"
+                    ),
+                ),
+            )
+        shove = landed & (effect == SHOVED)
+        if shove.any():
+            r, who, foe = select(shove, rows, a, d)
+            grappling = ctx.state.per["grappling"]
+            foe_holds = gather(grappling, r, foe) > 0
+            holds_foe = gather(grappling, r, who) == foe + 1
+            ctx.emit(
+                "shove",
+                [
+                    ctx.set("grappling", r[foe_holds], 0, foe[foe_holds]),
+                    ctx.set("grappling", r[holds_foe], 0, who[holds_foe]),
+                ],
+                self.text(
+                    ctx,
+                    lambda: (
+                        f"{names[int(who[0])]} shoves {names[int(foe[0])]} out of its span or hold"
+                        + ("; its grapple ends" if foe_holds[0] else "")
+                        + ("; the hold is broken" if holds_foe[0] else "")
+                        + f"  [{C_BRACES}]"
+                    ),
+                ),
+            )
+        disarm = landed & (effect == DISARMED) & (gather(ctx.state.per["disarmed"], rows, d) == 0)
+        if disarm.any():
+            r, foe = select(disarm, rows, d)
+            ctx.emit(
+                "disarm",
+                [ctx.set("disarmed", r, 1, foe)],
+                self.text(
+                    ctx,
+                    lambda: (
+                        f"{names[int(foe[0])]} is disarmed: no weapon attacks for the rest of the fight  [{C_ARMS}]"
+                    ),
+                ),
+            )
+
+
+#: The outcome fields a fight without braces against a foe reads.
+PLAIN_FIELDS = tuple(f for f in WsswnnFight.outcome_fields if f not in ("brace_effect", "resist_stamina"))
 RULES = WsswnnFight()
