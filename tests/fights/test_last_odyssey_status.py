@@ -276,3 +276,19 @@ def test_last_odyssey_fight_an_unknown_status_exits_2(tmp_path: Path) -> None:
     out = CliRunner().invoke(app, ["fight", str(path)])
     assert out.exit_code == 2
     assert "sides[0].combatants[0].attacks[0].attack.status" in out.output
+
+
+def test_last_odyssey_fight_tracker_groups_beyond_255_in_every_sampler() -> None:
+    """The tracker of Resistance is the ninth base-7 digit (7**8 and up): the direct sampler packs scalar
+    groups by their span (engine: attacker_scalar_stats and scalar groups), so exact and both samplers agree."""
+    sap = {"name": "Sap", "attack": {"kind": "debuff", "type": "ranged", "stat": "resistance", "levels": 3}}
+    a = caster("A", sap, LOCK, STRIKE, target={"hp": 20})
+    b = character("B", attacks=[STRIKE], target={"hp": 18, "resistance": 9}, attacker={"physical_attack": 6})
+    loaded = load(fight([a], [b]))
+    p = float(exact_duel(loaded).wins[0])
+    assert 0.1 < p < 0.9
+    n = 40_000
+    for method in ("table", "direct"):
+        sim = simulate_fights(loaded, n, seed=8, method=method)
+        assert abs(sim.wins(0) / n - p) < 4.5 * (p * (1 - p) / n) ** 0.5, method
+    assert packed_tracker({"resistance": -7}) > 255
