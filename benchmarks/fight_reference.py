@@ -345,3 +345,104 @@ def last_odyssey_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
             hp[t] = max(0, hp[t] - damage)
 
     return _rounds(fight, rng, act, lambda c: hp[c] > 0, hp)
+
+
+def last_odyssey_duel(fight: Any, rng: random.Random) -> tuple[int, int]:
+    """One Last Odyssey duel with statuses and the Bonus Tracker (policy first): front-row characters of no
+    known element (x1), single-target abilities, no knock-out or Body Armor. Each turn the user takes the
+    first of its abilities, in file order, that can still do something (a status its foe lacks, a debuff
+    above -7, a Self buff below +7 on an unburned user; any attack). Physical / magical attacks as in
+    `last_odyssey_fight`, with the tracker added to each statistic, Blinded halving the user's base
+    accuracies, Petrified the target's base Evasion, Paralyzed (Silenced) making physical (magical) attacks
+    miss. A status ability lands when d10 - Status Accuracy + Resistance <= 5 (no natural 1), a debuff moves
+    the foe's tracker down `levels` steps, a buff its user's up, stopping at -7 / +7 (Statuses.md,
+    Buffs-and-Debuffs.md)."""
+    from fractions import Fraction
+
+    from tohit.systems.last_odyssey.tables import BONUS_TRACKER, STATUS_OF_ELEMENT
+
+    combs = fight.combatants
+    if len(combs) != 2 or set(fight.policy) != {"first"}:
+        raise ValueError("the reference duel plays two combatants with policy first")
+    for c in combs:
+        t = c.target
+        for entry in c.attacks:
+            a = entry.attack
+            if "multi" in a.type or a.knock_out or t.element is not None or t.body_armor or t.row != "front":
+                raise ValueError("the reference duel plays plain single-target abilities only")
+    hp = [c.target.hp for c in combs]
+    shell = [0 if c.target.shell is False else int(c.target.shell) for c in combs]
+    statuses = [set(c.attacker.statuses) | set(c.target.statuses) for c in combs]
+    tracker = [{**c.attacker.buffs, **c.target.buffs} for c in combs]
+
+    def step(c: int, stat: str) -> int:
+        return int(tracker[c].get(stat, 0))
+
+    def move(c: int, stat: str, levels: int) -> None:
+        i = BONUS_TRACKER.index(step(c, stat)) + levels
+        tracker[c][stat] = BONUS_TRACKER[min(max(i, 0), len(BONUS_TRACKER) - 1)]
+
+    def accuracy(c: int, stat: str) -> int:
+        base = getattr(combs[c].attacks[0].attacker, stat)
+        return (base // 2 if "blinded" in statuses[c] else base) + step(c, stat)
+
+    def inflicts(a: Any) -> str:
+        return str(a.status) if a.status is not None else STATUS_OF_ELEMENT[a.element]
+
+    def useful(c: int, t: int, a: Any) -> bool:
+        if a.kind == "status":
+            return inflicts(a) not in statuses[t]
+        if a.kind == "debuff":
+            return step(t, a.stat) > -7
+        if a.kind == "buff":
+            return step(c, a.stat) < 7 and "burned" not in statuses[c]
+        return True
+
+    def act(c: int, t: int) -> None:
+        usable = [e for e in combs[c].attacks if useful(c, t, e.attack)]
+        if not usable:
+            return
+        entry = usable[0]
+        a, user, target = entry.attack, entry.attacker, combs[t].target
+        if a.kind == "buff":
+            move(c, a.stat, a.levels)
+            return
+        if a.kind == "debuff":
+            move(t, a.stat, -a.levels)
+            return
+        die = rng.randint(1, 10)
+        if a.kind == "status":
+            if die - accuracy(c, "status_accuracy") + target.resistance + step(t, "resistance") <= 5:
+                statuses[t].add(inflicts(a))
+            return
+        physical = a.kind == "physical"
+        acc = accuracy(c, "physical_accuracy" if physical else "magical_accuracy")
+        evasion = (target.evasion // 2 if "petrified" in statuses[t] else target.evasion) + step(t, "evasion")
+        if die > max(1, 7 + acc - evasion) or ("paralyzed" if physical else "silenced") in statuses[c]:
+            return
+        power = (user.physical_attack if physical else user.magical_attack) + step(
+            c, "physical_attack" if physical else "magical_attack"
+        )
+        defense = (target.physical_defense if physical else target.magical_defense) + step(
+            t, "physical_defense" if physical else "magical_defense"
+        )
+        base = max(1, power - defense + die)
+        m = Fraction(1)
+        for x in a.multipliers:
+            m *= x
+        if (not physical) == (shell[t] > 0):
+            m *= 2
+        exact = base * m
+        damage = int(exact + Fraction(1, 2))  # nearest, halves up
+        if shell[t] > 0:
+            if damage >= shell[t]:
+                overflow = damage - shell[t]
+                shell[t] = 0
+                if overflow >= hp[t]:
+                    hp[t] = 0
+            else:
+                shell[t] -= damage
+        else:
+            hp[t] = max(0, hp[t] - damage)
+
+    return _rounds(fight, rng, act, lambda c: hp[c] > 0, hp)

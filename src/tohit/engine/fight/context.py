@@ -43,8 +43,6 @@ ALL: Any = slice(None)
 Rows = Any  # an index array, or ALL
 #: Depth of the role tables Monte Carlo samples from (rolls beyond it come from the role's tail).
 ROLE_TABLE_DEPTH = 1
-#: Group values of a rules' `scalar_stats` run 0 to SCALAR_RADIX - 1.
-SCALAR_RADIX = 256
 #: Keys of `attack_fields` with this prefix override a field of the target block instead (an integer code the
 #: rules decode with `override_value`; the system reads it as a plain value, so rows are grouped by it).
 TARGET = "target."
@@ -350,14 +348,24 @@ class StepContext:
         key = (
             (actor * na + attack) * size + target if whole else (actor[rows] * na + attack[rows]) * size + target[rows]
         )
-        scalar = rules.scalar_stats
+        scalar, own_scalar = rules.scalar_stats, rules.attacker_scalar_stats
         t_rows = target if whole else target[rows]
-        for stat in scalar:  # rows are grouped by these too: the system reads them as plain values
-            values = rules.group_value(stat, self.state.per[stat][rows, t_rows])
-            key = key * SCALAR_RADIX + values
+        a_rows = actor if whole else actor[rows]
         coded = sorted(f for f in attack_fields if f.startswith(TARGET))
-        for f in coded:  # target overrides: plain values too
-            key = key * SCALAR_RADIX + (attack_fields[f] if whole else attack_fields[f][rows])
+        # Rows are grouped by these too: the system reads them as plain values (target and attacker scalar
+        # stats, target overrides); each is packed into the key with its own span.
+        parts = [np.asarray(rules.group_value(s, self.state.per[s][rows, t_rows]), dtype=np.int64) for s in scalar]
+        parts += [np.asarray(rules.group_value(s, self.state.per[s][rows, a_rows]), dtype=np.int64) for s in own_scalar]
+        parts += [np.asarray(attack_fields[f] if whole else attack_fields[f][rows], dtype=np.int64) for f in coded]
+        spans = []
+        radix = size * na * size
+        for part in parts:
+            span = int(part.max()) + 1 if part.size else 1  # keys keep the order of (c, a, t, groups...)
+            radix *= span
+            if radix >= 2**62:  # pragma: no cover - far beyond any fight's stats
+                raise ValueError("too many distinct attack situations to group")
+            key = key * span + part
+            spans.append(span)
         plain = {f: v for f, v in attack_fields.items() if not f.startswith(TARGET)}
         unused = rules.unused_roles
         low, high = int(key.min()), int(key.max())
@@ -365,23 +373,27 @@ class StepContext:
             grp = rows if low == high else rows[key == k]
             sel: Any = ALL if whole and grp.size == n else grp
             k = int(k)
-            codes: dict[str, int] = {}
-            for f in reversed(coded):
-                k, codes[f] = divmod(k, SCALAR_RADIX)
-            groups: dict[str, int] = {}
-            for stat in reversed(scalar):
-                k, groups[stat] = divmod(k, SCALAR_RADIX)
+            found: list[int] = []
+            for span in reversed(spans):
+                k, g = divmod(k, span)
+                found.append(g)
+            found.reverse()
+            groups = dict(zip(scalar, found[: len(scalar)], strict=True))
+            own_groups = dict(zip(own_scalar, found[len(scalar) : len(scalar) + len(own_scalar)], strict=True))
+            codes = dict(zip(coded, found[len(scalar) + len(own_scalar) :], strict=True))
             c, rest = divmod(k, na * size)
             a, t = divmod(rest, size)
             own = rules.attacker_stats
             if self.narrating:  # one fight: stats as plain scalars, as in a scenario file
-                mine = {s: int(self.state.per[s][grp[0], c]) for s in own}
+                mine: dict[str, Any] = {s: int(self.state.per[s][grp[0], c]) for s in own}
+                mine.update({s: rules.narrate_value(s, int(self.state.per[s][grp[0], c])) for s in own_scalar})
                 scenario = self._scenario(c, a, t, {f: int(v[grp][0]) for f, v in plain.items()}, mine)
                 values = {s: int(self.state.per[s][grp[0], t]) for s in rules.target_stats}
                 values.update({s: rules.narrate_value(s, int(self.state.per[s][grp[0], t])) for s in scalar})
                 tgt = self._target(t, None, {**values, **self._target_part(codes)})
             else:
                 mine = {s: self.state.per[s][sel, c] for s in own}
+                mine.update({s: rules.field_value(s, g) for s, g in own_groups.items()})
                 scenario = self._scenario(c, a, t, {f: v[sel] for f, v in plain.items()}, mine)
                 fixed = {s: rules.field_value(s, g) for s, g in groups.items()}
                 tgt = self._target(t, sel, None, {**fixed, **self._target_part(codes)})
@@ -444,11 +456,13 @@ class StepContext:
         a_rows, k_rows, t_rows = (actor, attack, target) if whole else (actor[rows], attack[rows], target[rows])
         stats = list(rules.target_stats if rules.table_stats is None else rules.table_stats)
         scalar, own, over = list(rules.scalar_stats), list(rules.attacker_stats), sorted(attack_fields)
+        own_scalar = list(rules.attacker_scalar_stats)
         comps = [a_rows, k_rows, t_rows]
         comps += [gather(per[s], rows, t_rows) for s in stats]
         comps += [np.asarray(rules.group_value(s, gather(per[s], rows, t_rows)), dtype=np.int64) for s in scalar]
         comps += [gather(per[s], rows, a_rows) for s in own]
         comps += [attack_fields[f] if whole else attack_fields[f][rows] for f in over]
+        comps += [np.asarray(rules.group_value(s, gather(per[s], rows, a_rows)), dtype=np.int64) for s in own_scalar]
         code = np.zeros(rows.size, dtype=np.int64)
         radix = 1
         for comp in comps:
@@ -466,14 +480,23 @@ class StepContext:
             groups, inverse = _dense_rank(code)
             first = np.empty(groups, dtype=np.int64)
             first[inverse[::-1]] = np.arange(rows.size - 1, -1, -1)
-        names = ("c", "a", "t", *stats, *[f"g:{s}" for s in scalar], *[f"o:{s}" for s in own], *over)
+        names = (
+            "c",
+            "a",
+            "t",
+            *stats,
+            *[f"g:{s}" for s in scalar],
+            *[f"o:{s}" for s in own],
+            *over,
+            *[f"ag:{s}" for s in own_scalar],
+        )
         found: dict[tuple[int, ...], TableSampler] = self.fight.cache.setdefault(("samplers", names), {})
         samplers = []
         for values in np.stack([comp[first] for comp in comps], axis=1).tolist():
             sm = found.get(tuple(values))
             if sm is None:
                 key = dict(zip(names, values, strict=True))
-                sm = found[tuple(values)] = self._sampler(key, stats, scalar, own, over)
+                sm = found[tuple(values)] = self._sampler(key, stats, scalar, own, over, own_scalar)
             samplers.append(sm)
         # One alias draw per row, from the alias table of its group's weights: groups with the same weights
         # (the same dice, outcomes told apart by stats) share one draw call.
@@ -542,6 +565,11 @@ class StepContext:
         sc = [np.asarray(rules.group_value(s, self.state.per[s][rows[b], comps[2][b]]), dtype=np.int64) for s in scalar]
         coded = sorted(f for f in attack_fields if f.startswith(TARGET))
         sc += [attack_fields[f][rows[b]] for f in coded]
+        own_scalar = list(rules.attacker_scalar_stats)
+        sc += [
+            np.asarray(rules.group_value(s, self.state.per[s][rows[b], comps[0][b]]), dtype=np.int64)
+            for s in own_scalar
+        ]
         keys = np.concatenate([layout, *(x[:, None] for x in sc)], axis=1) if sc else layout
         uniq, inv = np.unique(keys, axis=0, return_inverse=True)
         inv = inv.reshape(-1)
@@ -549,10 +577,12 @@ class StepContext:
             sel = b[inv == u]
             c, a, t = (int(x) for x in key[:3])
             groups = {s: int(v) for s, v in zip(scalar, key[3 : 3 + len(scalar)], strict=True)}
-            codes = {f: int(v) for f, v in zip(coded, key[3 + len(scalar) :], strict=True)}
+            at = 3 + len(scalar) + len(coded)
+            codes = {f: int(v) for f, v in zip(coded, key[3 + len(scalar) : at], strict=True)}
             sm = samplers[int(inverse[sel[0]])]
             state_rows = rows[sel]
             mine = {s: self.state.per[s][state_rows, c] for s in rules.attacker_stats}
+            mine.update({s: rules.field_value(s, int(v)) for s, v in zip(own_scalar, key[at:], strict=True)})
             plain = {f: v[state_rows] for f, v in attack_fields.items() if not f.startswith(TARGET)}
             scenario = self._scenario(c, a, t, plain, mine)
             fixed = {s: rules.field_value(s, g) for s, g in groups.items()}
@@ -563,14 +593,22 @@ class StepContext:
                 out[f][state_rows] = outcome[f]
 
     def _sampler(
-        self, key: dict[str, int], stats: list[str], scalar: list[str], own: list[str], over: list[str]
+        self,
+        key: dict[str, int],
+        stats: list[str],
+        scalar: list[str],
+        own: list[str],
+        over: list[str],
+        own_scalar: Sequence[str] = (),
     ) -> TableSampler:
         cache_key = ("sampler", tuple(sorted(key.items())))
         found: TableSampler | None = self.fight.cache.get(cache_key)
         if found is None:
             c, a, t = key["c"], key["a"], key["t"]
             rules = self.fight.rules
-            scenario = self._scenario(c, a, t, {f: key[f] for f in over}, {s: key[f"o:{s}"] for s in own})
+            mine: dict[str, Any] = {s: key[f"o:{s}"] for s in own}
+            mine.update({s: rules.field_value(s, key[f"ag:{s}"]) for s in own_scalar})
+            scenario = self._scenario(c, a, t, {f: key[f] for f in over}, mine)
             fixed = {s: rules.field_value(s, key[f"g:{s}"]) for s in scalar}
             fixed.update(self._target_part({f: key[f] for f in over}))
             target = self._target(t, None, {s: key[s] for s in stats}, fixed)
@@ -723,6 +761,11 @@ class StepContext:
         cols += [rules.group_value(s, self.state.per[s][rows_all, t_safe]) for s in scalar]
         cols += [self.state.per[s][rows_all, np.maximum(actor, 0)] for s in own]
         cols += [attack_fields[f] for f in over]
+        own_scalar = list(rules.attacker_scalar_stats)
+        cols += [
+            np.asarray(rules.group_value(s, self.state.per[s][rows_all, np.maximum(actor, 0)]), dtype=np.int64)
+            for s in own_scalar
+        ]
         keys = np.stack(cols, axis=1)
         keys[~mask] = -1
         uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
@@ -745,8 +788,10 @@ class StepContext:
             i += len(scalar)
             avals = {s: int(v) for s, v in zip(own, key[i : i + len(own)], strict=True)}
             i += len(own)
-            ovals = {f: int(v) for f, v in zip(over, key[i:], strict=True)}
-            tables[u] = self.outcome_table(c, a, t, svals, ovals, cvals, fields, avals, gvals)
+            ovals = {f: int(v) for f, v in zip(over, key[i : i + len(over)], strict=True)}
+            i += len(over)
+            agvals = {s: int(v) for s, v in zip(own_scalar, key[i:], strict=True)}
+            tables[u] = self.outcome_table(c, a, t, svals, ovals, cvals, fields, avals, gvals, agvals)
         common = lcm(*[tb.total for tb in tables.values()]) if tables else 1
         for u, key in enumerate(uniq):
             rows = np.flatnonzero(inverse == u)
@@ -786,6 +831,7 @@ class StepContext:
         fields: tuple[str, ...] | None = None,
         attacker_values: dict[str, int] | None = None,
         groups: dict[str, int] | None = None,
+        attacker_groups: dict[str, int] | None = None,
     ) -> OutcomeTable:
         """Exact outcome distribution of attack (c, a) on t at these stats, grouped by the fight's fields.
 
@@ -797,7 +843,7 @@ class StepContext:
         fields = fields or all_fields
         mine = tuple(sorted((attacker_values or {}).items()))
         grouped = tuple(sorted((groups or {}).items()))
-        key = (
+        key: tuple[Any, ...] = (
             "table",
             c,
             a,
@@ -808,10 +854,14 @@ class StepContext:
             grouped,
             self.depth,
         )
+        if attacker_groups:
+            key += (tuple(sorted(attacker_groups.items())),)
         base: OutcomeTable | None = self.fight.cache.get(key)
         if base is None:
-            scenario = self._scenario(c, a, t, dict(overrides), dict(attacker_values or {}))
             rules = self.fight.rules
+            own: dict[str, Any] = dict(attacker_values or {})
+            own.update({s: rules.field_value(s, g) for s, g in (attacker_groups or {}).items()})
+            scenario = self._scenario(c, a, t, dict(overrides), own)
             fixed = {s: rules.field_value(s, g) for s, g in (groups or {}).items()}
             tgt = self._target(t, None, stats, {**fixed, **self._target_part(overrides)})
             table = joint.build(self.fight.system, scenario, tgt, self.depth)

@@ -46,9 +46,12 @@ class FightRules(ABC):
     #: are keyed by them.
     attacker_stats: ClassVar[tuple[str, ...]] = ()
     #: Target stats the system reads as plain Python values (in an `if`): never fed as arrays; rows are
-    #: grouped by `group_value` (0..255) and each group gets `field_value`; a narrated fight gets
+    #: grouped by `group_value` (small ints from 0) and each group gets `field_value`; a narrated fight gets
     #: `narrate_value` of the stat itself. (Last Odyssey: whether a Shell is active.)
     scalar_stats: ClassVar[tuple[str, ...]] = ()
+    #: The same for the attacker block: the attacker's own stats the system reads as plain values, grouped by
+    #: `group_value` and fed as `field_value` (narrated: `narrate_value`). (Last Odyssey: the user's statuses.)
+    attacker_scalar_stats: ClassVar[tuple[str, ...]] = ()
     #: Target field fed from each stat, when its name differs (stat -> field).
     stat_fields: ClassVar[dict[str, str]] = {}
     #: The subset of `target_stats` that changes the `outcome_fields` (exact tables are keyed by these).
@@ -69,7 +72,8 @@ class FightRules(ABC):
     turn_order: ClassVar[str]
 
     def group_value(self, stat: str, values: Any) -> Any:
-        """The group of each value of a scalar stat (small ints, 0..255)."""
+        """The group of each value of a scalar stat (small ints from 0; their product over a resolve's scalar
+        stats, times attackers x attacks x targets, must stay below 2**62)."""
         return values
 
     def field_value(self, stat: str, group: int) -> Any:

@@ -15,8 +15,34 @@ and element multipliers, statuses):
   forward.
 - Multi abilities: one roll of the hit die for every target (decisions 4); a Multi ability is used on every
   foe it can reach (a Melee one: the foes' front row).
-- Statuses landed are counted (`status_hits`) and narrated; their effects are not played in a fight.
-  Buff, debuff, Self and Ally abilities are not played either (a fight uses abilities on foes).
+- Statuses [Statuses.md]: a status-inflicting ability that lands gives its target the status, kept as state
+  (`statuses`, a bitmask of the nine statuses; `status_hits` counts the landings, for reports). The system's
+  `resolve` plays their effects on later abilities: Blinded halves the user's accuracies (option
+  `blinded_halves`), Petrified halves the target's base Evasion, Paralyzed makes the user's physical attacks
+  miss, Silenced its magical ones, Burned stops buffs; the others (Confused, Frostbitten, Fatigued, Poisoned)
+  are kept and narrated only. The statuses in a combatant's file blocks (attacker and target) are its
+  starting state.
+- Buffs and debuffs [Buffs-and-Debuffs.md; the page's introduction]: they succeed no matter what. A debuff is
+  used on foes and moves the target's Bonus Tracker for `attack.stat` by `levels` steps along -7, -3, -1, 0,
+  +1, +3, +7 (stopping at the ends); a buff is a Self ability and moves its user's. The tracker (`buffs`, one
+  base-7 digit per statistic) resets after each battle, so a fight starts from the file's `buffs`; it feeds
+  both blocks of its combatant (accuracies and attacks as the user, defences as the target).
+- Downed [Death-and-Injury.md]: every effect is removed except Poisoned, Frostbitten and Burned (the Bonus
+  Tracker included).
+- Ally abilities are not played (a fight uses abilities on foes, and Self buffs on their user).
+
+Choices where the rules are silent (docs/fights.md):
+- A status lasts for the rest of the battle (or until its bearer is downed, which keeps only Poisoned,
+  Frostbitten and Burned); the pages give no duration.
+- A combatant that already has a status cannot gain it again: a status is on or off (the landing is still
+  counted in `status_hits`).
+- Policies never choose an ability that could do nothing: a status ability on a foe that already has that
+  status, a debuff on a foe whose tracker for that statistic is at -7, a Self buff whose tracker is at +7 or
+  whose user is Burned. Otherwise `first`, `weakest` and `random` take the first usable ability in file order
+  (a status ability or debuff listed first is used until it can do nothing more), on the foe they pick (a Self
+  buff: its user); `best` ranks by expected damage, so it picks a status ability, debuff or buff (expected
+  damage 0) only when no damaging ability has any. Physical attacks of a Paralyzed user and magical ones of a
+  Silenced user stay usable, and miss (the system's rule).
 
 Turn order: the order in the file, sides alternating (the page gives none); one ability per turn.
 """
@@ -34,21 +60,83 @@ from tohit.engine.fight.policy import choose_actions
 from tohit.engine.fight.rounds import RoundRules
 from tohit.engine.fight.rows import any_rows, rows_of, select, take_rows
 from tohit.engine.fight.state import BoolArray, IntArray, State, gather
+from tohit.systems.last_odyssey.effective import NAMES
+from tohit.systems.last_odyssey.tables import BONUS_TRACKER, STATUS_OF_ELEMENT, inflicted_status
 
 HIT = 0
 FRONT, BACK = 0, 1
 PAGE = "last-odyssey"
-NOT_PLAYED = ("self", "ally", "passive", "reaction")
+NOT_PLAYED = ("ally", "passive", "reaction")
+
+#: The nine statuses [Statuses.md], one bit each in the `statuses` stat. The five whose effects the system's
+#: `resolve` plays come first: their bits are the scalar group the resolves are keyed by (0..31).
+STATUSES: tuple[str, ...] = (
+    "blinded",
+    "paralyzed",
+    "silenced",
+    "petrified",
+    "burned",
+    "confused",
+    "frostbitten",
+    "fatigued",
+    "poisoned",
+)
+assert sorted(STATUSES) == sorted(STATUS_OF_ELEMENT.values())
+BIT: dict[str, int] = {name: 1 << i for i, name in enumerate(STATUSES)}
+#: Statuses whose effects the system plays (Blinded, Paralyzed, Silenced: the user; Petrified, Burned: the target).
+PLAYED_BITS = sum(BIT[s] for s in ("blinded", "paralyzed", "silenced", "petrified", "burned"))
+#: Downed removes every effect except these [Death-and-Injury.md].
+KEPT_WHEN_DOWNED = BIT["poisoned"] | BIT["frostbitten"] | BIT["burned"]
+
+#: The Bonus Tracker statistics, one base-7 digit each in the `buffs` stat (the digit of 0 is 0: no buffs = 0).
+TRACKED: tuple[str, ...] = tuple(NAMES)
+LABEL: dict[str, str] = {stat: name for stat, name in NAMES.items()}
+DIGIT_OF_STEP: dict[int, int] = {step: (i - 3) % 7 for i, step in enumerate(BONUS_TRACKER)}
+STEP_OF_DIGIT: dict[int, int] = {d: step for step, d in DIGIT_OF_STEP.items()}
+PLACE = np.asarray([7**i for i in range(len(TRACKED))], dtype=np.int64)
+#: DIGIT_LOOKUP[step + 7]: the digit of a tracker value (as an array lookup).
+DIGIT_LOOKUP = np.zeros(15, dtype=np.int64)
+for _step, _digit in DIGIT_OF_STEP.items():
+    DIGIT_LOOKUP[_step + 7] = _digit
+TOP, BOTTOM = DIGIT_OF_STEP[7], DIGIT_OF_STEP[-7]
+
+
+def status_names(mask: int) -> list[str]:
+    """The statuses of a bitmask, in STATUSES order."""
+    return [name for name in STATUSES if mask & BIT[name]]
+
+
+def status_mask(names: Any) -> int:
+    out = 0
+    for name in names:
+        out |= BIT[name]
+    return out
+
+
+def tracker_of(packed: int) -> dict[str, int]:
+    """The Bonus Tracker values (non-zero ones) of a packed `buffs` value."""
+    out = {}
+    for i, stat in enumerate(TRACKED):
+        step = STEP_OF_DIGIT[(packed // 7**i) % 7]
+        if step:
+            out[stat] = step
+    return out
+
+
+def packed_tracker(buffs: dict[str, int]) -> int:
+    return sum(DIGIT_OF_STEP[int(step)] * 7**i for i, stat in enumerate(TRACKED) if (step := buffs.get(stat, 0)))
 
 
 class LastOdysseyFight(RoundRules):
     system_id = "last-odyssey"
     health = "hp"
     health_label = "HP"
-    outcome_fields = ("result", "damage", "status_applied")
+    outcome_fields = ("result", "damage", "status_applied", "tracker")
     target_stats = ("hp",)
     table_stats = ()
-    scalar_stats = ("shell", "body_armor")
+    scalar_stats = ("shell", "body_armor", "statuses", "buffs")
+    attacker_scalar_stats = ("statuses", "buffs")
+    bookkeeping = ("dealt", "status_hits")
     odds_stats = ()
     always_usable = False
     table_clip: ClassVar[dict[str, str]] = {}
@@ -58,21 +146,33 @@ class LastOdysseyFight(RoundRules):
         " ability; a Melee one needs the front row."
     )
 
-    # -- scalar stats: the system reads Shell and Body Armor in plain `if`s ------------------------------------
+    # -- scalar stats: the system reads Shell, Body Armor, statuses and the tracker as plain values -----------
     def group_value(self, stat: str, values: Any) -> Any:
+        if stat == "statuses":  # only the statuses the system plays tell resolves apart
+            return np.asarray(values) & PLAYED_BITS
+        if stat == "buffs":
+            return np.asarray(values)
         return (np.asarray(values) > 0).astype(np.int64)
 
     def field_value(self, stat: str, group: int) -> Any:
+        if stat == "statuses":
+            return status_names(int(group))
+        if stat == "buffs":
+            return tracker_of(int(group))
         return bool(group)
 
     def narrate_value(self, stat: str, value: int) -> Any:
         # A narrated fight shows the pool itself: the system's trace then walks through the absorption.
+        if stat in ("statuses", "buffs"):
+            return self.field_value(stat, value)
         return value if stat == "shell" and value > 0 else bool(value > 0)
 
     # -- setup ------------------------------------------------------------------------------------------------
     def for_check(self, scenario: Any) -> Any:
-        """Rows change during a fight: the load-time check sees both in the front row."""
-        attacker = scenario.attacker.model_copy(update={"row": "front"})
+        """Rows change during a fight: the load-time check sees both in the front row. A Self ability is used
+        on its user (`check` checks it so); the check of it against each foe sees the foe as the user."""
+        name = scenario.targets[0].name if "self" in scenario.attack.type else scenario.attacker.name
+        attacker = scenario.attacker.model_copy(update={"row": "front", "name": name})
         targets = [t.model_copy(update={"row": "front"}) for t in scenario.targets]
         return scenario.model_copy(update={"attacker": attacker, "targets": targets})
 
@@ -86,17 +186,56 @@ class LastOdysseyFight(RoundRules):
                     "a Shell in a fight is a pool of points: give false (no Shell) or its points",
                     field=f"{where}.target.shell",
                 )
+            attacker, target = comb.attacker, comb.target
+            for stat, step in target.buffs.items():
+                if attacker.buffs.get(stat, step) != step:
+                    raise InputError(
+                        f"one Bonus Tracker per character: {NAMES[stat]} is {attacker.buffs[stat]:+d} in the"
+                        f" attacker block and {step:+d} here",
+                        field=f"{where}.target.buffs.{stat}",
+                    )
             for a, entry in enumerate(comb.attacks):
                 kind, types = entry.attack.kind, entry.attack.type
-                if kind in ("buff", "debuff") or any(t in NOT_PLAYED for t in types):
+                at = f"{where}.attacks[{a}]"
+                if any(t in NOT_PLAYED for t in types):
                     raise InputError(
-                        "a fight uses abilities on foes (physical, magical or status; not Self, Ally, Passive,"
-                        " Reaction, buff or debuff)",
-                        field=f"{where}.attacks[{a}].attack",
+                        "a fight uses abilities on foes, and Self buffs on their user (not Ally, Passive or"
+                        " Reaction abilities)",
+                        field=f"{at}.attack.type",
                     )
+                if ("self" in types) != (kind == "buff"):
+                    raise InputError(
+                        "a buff in a fight is a Self ability (used on its user), and a Self ability a buff"
+                        " (debuffs and attacks are used on foes; Ally abilities are not played)",
+                        field=f"{at}.attack.type",
+                    )
+                if "self" in types and "multi" in types:
+                    raise InputError("a Self ability targets only its user, never several", field=f"{at}.attack.type")
+                if kind == "status":
+                    status = inflicted_status(entry.attack.status, entry.attack.element)
+                    if status not in BIT:
+                        raise InputError(
+                            f"a fight keeps the statuses of Statuses.md as state ({', '.join(STATUSES)});"
+                            f" got {status!r}",
+                            field=f"{at}.attack.status",
+                        )
+                if entry.attacker.statuses != attacker.statuses or entry.attacker.buffs != attacker.buffs:
+                    raise InputError(
+                        "statuses and buffs are the combatant's fight state: give them in its attacker or"
+                        " target block, not per attack",
+                        field=f"{at}.attacker",
+                    )
+                if "self" in types:
+                    try:
+                        self_scenario = fight.scenario(c, a, c)
+                        named = self_scenario.attacker.model_copy(update={"name": comb.name})
+                        fight.system.check(self.for_check(self_scenario.model_copy(update={"attacker": named})))
+                    except InputError as exc:
+                        raise exc.located(field_prefix=at) from None
 
     def initial(self, fight: LoadedFight, combatant: int) -> dict[str, int]:
-        target = fight.combatants[combatant].target
+        comb = fight.combatants[combatant]
+        target = comb.target
         shell = target.shell
         return {
             "hp": int(target.hp),
@@ -104,6 +243,8 @@ class LastOdysseyFight(RoundRules):
             "body_armor": int(target.body_armor),
             "row": FRONT if target.row == "front" else BACK,
             "incapacitated": 0,
+            "statuses": status_mask([*comb.attacker.statuses, *target.statuses]),
+            "buffs": packed_tracker({**comb.attacker.buffs, **target.buffs}),
             "status_hits": 0,
             "dealt": 0,
         }
@@ -120,13 +261,31 @@ class LastOdysseyFight(RoundRules):
             multi = np.zeros((size, na), dtype=bool)
             physical = np.zeros((size, na), dtype=bool)
             knock = np.zeros((size, na), dtype=bool)
+            own = np.zeros((size, na), dtype=bool)  # a Self buff
+            bit = np.zeros((size, na), dtype=np.int64)  # the status a status ability inflicts
+            stat = np.full((size, na), -1, dtype=np.int64)  # the statistic a buff or debuff moves
             for c, comb in enumerate(fight.combatants):
                 for a, entry in enumerate(comb.attacks):
-                    melee[c, a] = "melee" in entry.attack.type
-                    multi[c, a] = "multi" in entry.attack.type
-                    physical[c, a] = entry.attack.kind == "physical"
-                    knock[c, a] = entry.attack.knock_out
-            found = fight.cache[key] = {"melee": melee, "multi": multi, "physical": physical, "knock": knock}
+                    ability = entry.attack
+                    melee[c, a] = "melee" in ability.type
+                    multi[c, a] = "multi" in ability.type
+                    physical[c, a] = ability.kind == "physical"
+                    knock[c, a] = ability.knock_out
+                    own[c, a] = "self" in ability.type
+                    if ability.kind == "status":
+                        bit[c, a] = BIT[inflicted_status(ability.status, ability.element)]
+                    if ability.stat is not None:
+                        stat[c, a] = TRACKED.index(ability.stat)
+            found = fight.cache[key] = {
+                "melee": melee,
+                "multi": multi,
+                "physical": physical,
+                "knock": knock,
+                "self": own,
+                "bit": bit,
+                "stat": stat,
+                "effects": bool(own.any() or (bit > 0).any() or (stat >= 0).any()),
+            }
         return found
 
     def usable(self, fight: LoadedFight, state: State) -> BoolArray:
@@ -146,14 +305,38 @@ class LastOdysseyFight(RoundRules):
         who = np.maximum(actor, 0)
         usable = self.usable_of(fight, ctx.state, who)  # (n, A)
         foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()  # (n, C)
-        melee = rows_of(self._tables(fight)["melee"], who)  # (n, A)
-        if not melee.any():
+        tables = self._tables(fight)
+        melee = rows_of(tables["melee"], who)  # (n, A)
+        if not melee.any() and not tables["effects"]:
             out: BoolArray = usable[:, :, None] & foes[:, None, :]
             return out
         front = ctx.state.per["row"] == FRONT
         reach = np.where(melee[:, :, None], (foes & front)[:, None, :], foes[:, None, :])
+        if tables["effects"]:
+            own = rows_of(tables["self"], who)  # (n, A)
+            if own.any():  # a Self buff: used on its user, not on a foe
+                me = np.arange(fight.roster.size)[None, :] == who[:, None]  # (n, C)
+                reach = np.where(own[:, :, None], me[:, None, :], reach)
+            reach = reach & self._can_do_something(ctx, who)
         out = usable[:, :, None] & reach
         return out
+
+    def _can_do_something(self, ctx: StepContext, who: IntArray) -> BoolArray:
+        """(n, A, C): where an ability could change something. A policy never uses a status ability on a foe that
+        has the status already, a debuff on a foe whose tracker is at -7 for its statistic, nor a Self buff at
+        +7 or on a Burned user (a choice: docs/fights.md)."""
+        tables = self._tables(ctx.fight)
+        per = ctx.state.per
+        bit = rows_of(tables["bit"], who)  # (n, A)
+        stat = rows_of(tables["stat"], who)  # (n, A)
+        own = rows_of(tables["self"], who)  # (n, A)
+        has = (per["statuses"][:, None, :] & bit[:, :, None]) != 0  # (n, A, C)
+        digit = (per["buffs"][:, None, :] // PLACE[np.maximum(stat, 0)][:, :, None]) % 7  # (n, A, C)
+        moved = stat[:, :, None] >= 0
+        stuck = moved & np.where(own[:, :, None], digit == TOP, digit == BOTTOM)
+        burned = own[:, :, None] & ((per["statuses"] & BIT["burned"]) != 0)[:, None, :]
+        allowed: BoolArray = ~has & ~stuck & ~burned
+        return allowed
 
     # -- a turn ----------------------------------------------------------------------------------------------
     def turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray) -> None:
@@ -166,7 +349,7 @@ class LastOdysseyFight(RoundRules):
         n, size = ctx.n, fight.roster.size
         tables = self._tables(fight)
         if not tables["multi"].any():  # one target each: one resolve for every fight
-            idx, out = ctx.resolve(acting, actor, attack, target)
+            idx, out = ctx.resolve(acting, actor, attack, target, note=self._note(ctx, actor, attack))
             self._apply(ctx, acting[idx], actor[idx], attack[idx], target[idx], out)
             self._rows(ctx)
             return
@@ -189,6 +372,15 @@ class LastOdysseyFight(RoundRules):
             n = ctx.n
             self._apply(ctx, mask[idx], actor, attack, np.full(ctx.n, t, dtype=np.int64), out)
         self._rows(ctx)
+
+    def _note(self, ctx: StepContext, actor: IntArray, attack: IntArray) -> str:
+        """The kind of a narrated ability that is not an attack ("Ogre attacks Ogre with Roar (a Self buff)")."""
+        if not ctx.narrating or not self._tables(ctx.fight)["effects"] or attack[0] < 0:
+            return ""
+        kind = ctx.fight.attack(int(actor[0]), int(attack[0])).attack.kind
+        return {"status": " (a status-inflicting ability)", "buff": " (a Self buff)", "debuff": " (a debuff)"}.get(
+            kind, ""
+        )
 
     def _apply(
         self,
@@ -222,21 +414,92 @@ class LastOdysseyFight(RoundRules):
             r, ah, th, left, lost_h = select(hurt, rows, a, t, hp - lost, lost)
             changes.append(ctx.set("hp", r, left, th))
             changes.append(ctx.set("dealt", r, gather(per["dealt"], r, ah) + lost_h, ah))
-        knocked = hurt & (lost == hp) & tables["knock"][a, k]
+        knocked = hurt & (lost == hp) & tables["knock"][a, k]  # downed by a knock-out
         if knocked.any():
             changes.append(ctx.set("incapacitated", rows[knocked], 1, t[knocked]))
         armour = (gather(per["body_armor"], rows, t) > 0) & tables["physical"][a, k]
         if armour.any():
             changes.append(ctx.set("body_armor", rows[armour], 0, t[armour]))
-        status = out["status_applied"][rows] == 1
-        if status.any():
-            rs, ts = rows[status], t[status]
-            changes.append(ctx.set("status_hits", rs, gather(per["status_hits"], rs, ts) + 1, ts))
+        downed = hurt & (lost == hp)
         if changes:
             ctx.emit(
                 "damage",
                 changes,
                 self.text(ctx, lambda: self._words(ctx, int(t[0]), damage, hp, points, absorbed, lost)),
+            )
+        if downed.any():
+            self._downed(ctx, rows[downed], t[downed])
+        if tables["effects"]:
+            self._effects(ctx, rows, k, a, t, out)
+
+    def _downed(self, ctx: StepContext, rows: IntArray, t: IntArray) -> None:
+        """Downed: every effect is removed except Poisoned, Frostbitten and Burned [Death-and-Injury.md]; the
+        Bonus Tracker is an effect too (a choice: docs/fights.md)."""
+        per = ctx.state.per
+        statuses, buffs = gather(per["statuses"], rows, t), gather(per["buffs"], rows, t)
+        kept = statuses & KEPT_WHEN_DOWNED
+        lose, reset = kept != statuses, buffs != 0
+        if not (lose.any() or reset.any()):
+            return
+        changes = [ctx.set("statuses", rows[lose], kept[lose], t[lose]), ctx.set("buffs", rows[reset], 0, t[reset])]
+
+        def words() -> str:
+            gone = [x.capitalize() for x in status_names(int(statuses[0]) & ~KEPT_WHEN_DOWNED)]
+            gone += [f"{LABEL[s]} {v:+d}" for s, v in tracker_of(int(buffs[0])).items()]
+            kept_names = [x.capitalize() for x in status_names(int(kept[0]))]
+            tail = f"; still {', '.join(kept_names)}" if kept_names else ""
+            return (
+                f"{ctx.fight.roster.names[int(t[0])]} is downed: its effects are removed"
+                f" ({', '.join(gone)}){tail}  [{PAGE}: Death-and-Injury.md]"
+            )
+
+        ctx.emit("effects", changes, self.text(ctx, words))
+
+    def _effects(
+        self, ctx: StepContext, rows: IntArray, k: IntArray, a: IntArray, t: IntArray, out: dict[str, Any]
+    ) -> None:
+        """A status that lands is the target's, if it has it not already [Statuses.md]; a buff or debuff moves the
+        target's Bonus Tracker for its statistic to the value the system gives [Buffs-and-Debuffs.md]."""
+        tables = self._tables(ctx.fight)
+        per = ctx.state.per
+        fight = ctx.fight
+        landed = out["status_applied"][rows] == 1
+        if landed.any():
+            rs, ts, bits = rows[landed], t[landed], tables["bit"][a[landed], k[landed]]
+            before = gather(per["statuses"], rs, ts)
+            new = (before & bits) == 0
+            changes = [
+                ctx.set("status_hits", rs, gather(per["status_hits"], rs, ts) + 1, ts),
+                ctx.set("statuses", rs[new], (before | bits)[new], ts[new]),
+            ]
+
+            def said() -> str:
+                name, status = fight.roster.names[int(ts[0])], status_names(int(bits[0]))[0].capitalize()
+                if not new[0]:
+                    return f"{name} is already {status}: a status is on or off  [{PAGE}: Statuses.md]"
+                return f"{name} is {status}  [{PAGE}: Statuses.md]"
+
+            ctx.emit("status", changes, self.text(ctx, said))
+        stat = tables["stat"][a, k]
+        moved = stat >= 0
+        if moved.any():
+            rm, tm, sm = rows[moved], t[moved], stat[moved]
+            place = PLACE[sm]
+            packed = gather(per["buffs"], rm, tm)
+            old = (packed // place) % 7
+            new_digit = DIGIT_LOOKUP[out["tracker"][rm] + 7]
+            changed = new_digit != old
+            after = packed + (new_digit - old) * place
+
+            def moved_words() -> str:
+                name, what = fight.roster.names[int(tm[0])], LABEL[TRACKED[int(sm[0])]]
+                was, now = STEP_OF_DIGIT[int(old[0])], STEP_OF_DIGIT[int(new_digit[0])]
+                if was == now:
+                    return f"{name}'s {what} stays at {was:+d} on the Bonus Tracker  [{PAGE}: Buffs-and-Debuffs.md]"
+                return f"{name}'s {what}: {was:+d} -> {now:+d} on the Bonus Tracker  [{PAGE}: Buffs-and-Debuffs.md]"
+
+            ctx.emit(
+                "tracker", [ctx.set("buffs", rm[changed], after[changed], tm[changed])], self.text(ctx, moved_words)
             )
 
     def _words(
