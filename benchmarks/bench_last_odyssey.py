@@ -28,7 +28,7 @@ import d20
 import icepool
 import numpy as np
 
-from benchmarks.common import Row, micros, per_second
+from benchmarks.common import ROLL_TARGET, Row, micros, per_second
 from tohit.engine.odds import odds
 from tohit.engine.roll import roll, roll_many
 from tohit.engine.scenario import Loaded, from_dict
@@ -270,6 +270,7 @@ def run(quick: bool) -> list[Row]:
                 per_second(1, times[key]),
                 f"d20 {per_second(1, times['d20'])}",
                 times["d20"] / times[key],
+                ROLL_TARGET,
             )
         )
     return rows

@@ -14,7 +14,7 @@ import d20
 import icepool
 import numpy as np
 
-from benchmarks.common import Row, best_time, micros, per_second
+from benchmarks.common import ROLL_TARGET, Row, best_time, micros, per_second
 from tohit.engine.odds import odds
 from tohit.engine.roll import roll, roll_many
 from tohit.engine.scenario import from_dict
@@ -132,11 +132,11 @@ def run(quick: bool) -> list[Row]:
     single = best_time(lambda: [roll(loaded, seed=i) for i in range(count // 10)], repeat=3) / (count // 10)
     rows.append(
         Row("rtw", "roll with trace (3 targets), 1 per call", per_second(1, single), f"d20 {per_second(1, ref_roll)}",
-            ref_roll / single)
+            ref_roll / single, ROLL_TARGET)
     )  # fmt: skip
     batch = best_time(lambda: roll_many(loaded, 1000, seed=1), repeat=3) / 1000
     rows.append(
         Row("rtw", "roll with trace (3 targets), --times 1000", per_second(1, batch), f"d20 {per_second(1, ref_roll)}",
-            ref_roll / batch)
+            ref_roll / batch, ROLL_TARGET)
     )  # fmt: skip
     return rows

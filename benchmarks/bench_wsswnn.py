@@ -12,7 +12,7 @@ from typing import Any
 import icepool
 import numpy as np
 
-from benchmarks.common import Row, best_time, micros, per_second
+from benchmarks.common import ROLL_TARGET, Row, best_time, micros, per_second
 from tohit.engine.odds import odds
 from tohit.engine.roll import roll, roll_many
 from tohit.engine.scenario import Loaded, from_dict
@@ -118,6 +118,7 @@ def run(quick: bool) -> list[Row]:
             per_second(1, traced),
             f"d20 {per_second(1, d20_time)}",
             d20_time / traced,
+            ROLL_TARGET,
         )
     )
     batch = best_time(lambda: roll_many(loaded, 1000, seed=4), repeat=3) / 1000
@@ -128,6 +129,7 @@ def run(quick: bool) -> list[Row]:
             per_second(1, batch),
             f"d20 {per_second(1, d20_time)}",
             d20_time / batch,
+            ROLL_TARGET,
         )
     )
     return rows

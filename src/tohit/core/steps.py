@@ -87,10 +87,15 @@ class Trace(Steps):
         if where is None:
             rows = range(self.n)
         else:
-            mask = np.broadcast_to(np.asarray(where, dtype=bool), (self.n,))
-            rows = np.flatnonzero(mask).tolist()
-            if not rows:
-                return
+            mask = np.asarray(where, dtype=bool)
+            if mask.size == 1:  # one answer for every row (a single roll, or a plain bool)
+                if not mask.reshape(()).item():
+                    return
+                rows = range(self.n)
+            else:
+                rows = np.flatnonzero(np.broadcast_to(mask, (self.n,))).tolist()
+                if not rows:
+                    return
         plain = {k: self._per_row(v) for k, v in values.items()}
         varying = tuple(k for k, v in plain.items() if isinstance(v, list) and self.n > 1)
         head = self._per_row(value)

@@ -1,0 +1,60 @@
+"""Profiles of the benchmark cases that miss their target (issue 9: "the note says by how much and why, from
+a profile"), with pyinstrument: `python -m benchmarks.profile [CASE ...]` (`make profile`), every case by
+default. Each case is the bench's own call, repeated; the call tree shows where its time goes."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from pyinstrument import Profiler
+
+from benchmarks import bench_kaiser, bench_rtw, bench_wsswnn
+from tohit.engine.odds import odds
+from tohit.engine.roll import roll, roll_many
+from tohit.engine.scenario import Loaded, from_dict, load
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _kaiser() -> Loaded:
+    return bench_kaiser.load_free(load(ROOT / "examples" / "kaiser" / "ceil-vs-bandit.yaml"))
+
+
+def _cases() -> dict[str, tuple[int, Callable[[], object]]]:
+    """name -> (calls, one call)."""
+    rtw = from_dict(bench_rtw.BASIC, source="bench_rtw")
+    wsswnn = from_dict(bench_wsswnn.SCENARIO, source="bench_wsswnn")
+    kaiser = _kaiser()
+    return {
+        "odds-rtw": (2000, lambda: odds(rtw)),
+        "odds-wsswnn": (2000, lambda: odds(wsswnn)),
+        "roll-kaiser": (1000, lambda: roll(kaiser, seed=1)),
+        "roll-kaiser-batch": (20, lambda: roll_many(kaiser, 1000, seed=1)),
+    }
+
+
+def main(argv: list[str]) -> int:
+    cases = _cases()
+    names = argv or list(cases)
+    unknown = [n for n in names if n not in cases]
+    if unknown:
+        print(f"error: unknown case {unknown[0]!r}; cases: {', '.join(cases)}", file=sys.stderr)
+        return 2
+    for name in names:
+        calls, call = cases[name]
+        for _ in range(min(calls, 20)):  # warm caches and imports first
+            call()
+        profiler = Profiler(interval=0.0002)
+        profiler.start()
+        for _ in range(calls):
+            call()
+        profiler.stop()
+        print(f"== {name}: {calls} calls")
+        print(profiler.output_text(unicode=False, color=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
