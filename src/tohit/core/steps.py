@@ -11,7 +11,8 @@ recorded attack needs the notes of a branch (a cheap guard around building them)
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
+from itertools import repeat
 from string import Formatter
 from typing import Any, NamedTuple
 
@@ -100,28 +101,27 @@ class Trace(Steps):
         varying = tuple(k for k, v in plain.items() if isinstance(v, list) and self.n > 1)
         head = self._per_row(value)
         head_varies = isinstance(head, list) and self.n > 1
-        out = self.rows
-        if not varying:  # one text for every row: formatted once (a Step is immutable, so rows share it)
-            text_once = text.format(**plain)
-            if not head_varies:
-                step = Step(name, text_once, clause, head)
-                for i in rows:
-                    out[i].append(step)
-                return
-            for i in rows:
-                out[i].append(Step(name, text_once, clause, head[i]))
-            return
-        fixed = {k: v for k, v in plain.items() if k not in varying}
-        fmt = _positional(text, varying)
-        columns = [plain[k] for k in varying]
-        if fmt is None:  # a nested format spec: fields by name, row by row
-            for i in rows:
-                row = {**fixed, **{k: col[i] for k, col in zip(varying, columns, strict=True)}}
-                out[i].append(Step(name, text.format(**row), clause, head[i] if head_varies else head))
-            return
-        for i in rows:
-            line = fmt(*[col[i] for col in columns], **fixed)
-            out[i].append(Step(name, line, clause, head[i] if head_varies else head))
+        whole = isinstance(rows, range)
+        targets = self.rows if whole else [self.rows[i] for i in rows]
+        heads: Any = repeat(head)
+        if head_varies:
+            heads = head if whole else [head[i] for i in rows]
+        if not varying:  # one text for every row: formatted once (a Step is immutable, so rows may share it)
+            lines: Any = repeat(text.format(**plain))
+        else:
+            fixed = {k: v for k, v in plain.items() if k not in varying}
+            columns = [plain[k] for k in varying]
+            if not whole:
+                columns = [[col[i] for i in rows] for col in columns]
+            fmt = _positional(text, varying)
+            if fmt is None:  # a nested format spec: fields by name, row by row
+                by_row = zip(*columns, strict=True)
+                lines = [text.format(**fixed, **dict(zip(varying, vals, strict=True))) for vals in by_row]
+            else:
+                lines = map(partial(fmt, **fixed) if fixed else fmt, *columns)
+        # The rows' lists each take one Step; `map` runs the loop in C (a batch is thousands of rows).
+        for _ in map(list.append, targets, map(Step, repeat(name), lines, repeat(clause), heads)):
+            pass
 
 
 @lru_cache(maxsize=4096)

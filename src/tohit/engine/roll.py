@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from tohit.core.roles import Role
 from tohit.core.steps import Step, Trace
 from tohit.core.support import Columns
 from tohit.core.system import Dice
@@ -94,7 +95,7 @@ def _roll_batch(loaded: Loaded, n: int, rng: np.random.Generator, seed: int) -> 
                 faces[name], columns[name] = role.roll_many(rng, n)
             if role.scope == "attack":
                 shared.setdefault(name, (faces[name], columns[name]))
-        text = {name: _texts([role.describe(f) for f in faces[name]]) for name, role in roles.items()}
+        text = {name: _texts(_described(role, faces[name])) for name, role in roles.items()}
         trace = Trace(n)
         outcome = system.resolve(scenario, target, Dice(columns, text), trace)
         rows = outcome.rows(system.fields)
@@ -107,6 +108,20 @@ def _roll_batch(loaded: Loaded, n: int, rng: np.random.Generator, seed: int) -> 
             per_target[i].append(TargetRoll(target.name, row, row_faces, forced_names, steps, extra))
     top = system.scenario_json(scenario)
     return [RollResult(system.id, seed, targets, top) for targets in per_target]
+
+
+def _described(role: Role, rolls: list[list[int]]) -> list[str]:
+    """`role.describe` of each roll's faces, each distinct set of faces described once (a batch of a
+    thousand 2d6 rolls has at most 36)."""
+    seen: dict[tuple[int, ...], str] = {}
+    out = []
+    for faces in rolls:
+        key = tuple(faces)
+        line = seen.get(key)
+        if line is None:
+            line = seen[key] = role.describe(faces)
+        out.append(line)
+    return out
 
 
 def _texts(items: list[str]) -> Any:
