@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pyinstrument import Profiler
 
-from benchmarks import bench_kaiser, bench_rtw, bench_wsswnn
+from benchmarks import bench_kaiser, bench_last_odyssey, bench_rtw, bench_wsswnn
 from tohit.engine.odds import odds
 from tohit.engine.roll import roll, roll_many
 from tohit.engine.scenario import Loaded, from_dict, load
@@ -27,11 +27,14 @@ def _cases() -> dict[str, tuple[int, Callable[[], object]]]:
     rtw = from_dict(bench_rtw.BASIC, source="bench_rtw")
     wsswnn = from_dict(bench_wsswnn.SCENARIO, source="bench_wsswnn")
     kaiser = _kaiser()
+    multi = from_dict(bench_last_odyssey.MULTI, source="bench_last_odyssey")
     return {
         "odds-rtw": (2000, lambda: odds(rtw)),
         "odds-wsswnn": (2000, lambda: odds(wsswnn)),
         "roll-kaiser": (1000, lambda: roll(kaiser, seed=1)),
         "roll-kaiser-batch": (20, lambda: roll_many(kaiser, 1000, seed=1)),
+        "roll-rtw-batch": (20, lambda: roll_many(rtw, 1000, seed=1)),
+        "roll-last-odyssey-batch": (20, lambda: roll_many(multi, 1000, seed=1)),
     }
 
 

@@ -120,8 +120,13 @@ class Trace(Steps):
             else:
                 lines = map(partial(fmt, **fixed) if fixed else fmt, *columns)
         # The rows' lists each take one Step; `map` runs the loop in C (a batch is thousands of rows).
-        for _ in map(list.append, targets, map(Step, repeat(name), lines, repeat(clause), heads)):
+        steps = map(_new_step, zip(repeat(name), lines, repeat(clause), heads))  # no Python frame per Step
+        for _ in map(list.append, targets, steps):
             pass
+
+
+#: `Step(*fields)` without the Python-level `__new__` a NamedTuple adds: a batch makes thousands of Steps.
+_new_step = partial(tuple.__new__, Step)
 
 
 @lru_cache(maxsize=4096)

@@ -332,7 +332,8 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
             steps.note("modifier", f.text(), clause=f.clause, value=multiplier_text(f.value), where=hit)
         how = "to nearest, halves up" if options.rounding == "nearest" else "down (option rounding: down)"
         exact = np.empty(len(base), dtype=object)
-        exact[:] = [multiplier_text(b * multiplier) for b in base.tolist()]
+        texts = {b: multiplier_text(b * multiplier) for b in set(base.tolist())}  # each distinct base once
+        exact[:] = [texts[b] for b in base.tolist()]
         steps.note(
             "final_damage",
             "final damage: {base} x {m} = {exact}, rounded " + how + ": {final}",
