@@ -127,3 +127,19 @@ def test_histograms_of_several_fields_at_once_agree_with_each_field_alone(
     got = histograms(fields, outcome, w)
     for f, col in zip(fields, columns, strict=True):
         assert got[f.name].counts == slow_group_sum(col, weights), f.name
+
+
+def test_outcome_columns_decode_labels_flags_and_nulls_as_rows_do() -> None:
+    """`Outcome.column` (a whole field at once) gives what `decode` gives code by code, nulls included."""
+    fields = (
+        Field("result", "label", "a label", labels=("hit", "miss", "critical"), nullable=True),
+        Field("landed", "flag", "a flag", nullable=True),
+        Field("damage", "int", "an int", nullable=True),
+    )
+    outcome = Outcome(5)
+    outcome.set("result", np.asarray([0, 2, -1, 1, 0]))
+    outcome.set("landed", np.asarray([1, 0, -1, 1, 0]))
+    outcome.set("damage", np.asarray([3, NULL_INT, 0, 7, NULL_INT]))
+    assert outcome.rows(fields) == [outcome.row(fields, i) for i in range(5)]
+    assert outcome.column(fields[0]) == ["hit", "critical", None, "miss", "hit"]
+    assert outcome.column(fields[1]) == [True, False, None, True, False]

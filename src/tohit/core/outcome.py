@@ -78,13 +78,13 @@ class Outcome:
 
     def column(self, field: Field) -> list[Any]:
         """One field decoded for every row (as `decode` does, a column at a time)."""
-        codes = self.values[field.name].tolist()
+        values = self.values[field.name]
         if field.kind == "int":
+            codes = values.tolist()
             return [None if c == NULL_INT else c for c in codes] if field.nullable else codes
-        if field.kind == "flag":
-            return [None if c == NULL_CODE else bool(c) for c in codes]
-        labels = self.labels.get(field.name, field.labels)
-        return [None if c == NULL_CODE else labels[c] for c in codes]
+        # Labels and flags: one lookup in an object array whose last item, at NULL_CODE (-1), is None.
+        table = (False, True) if field.kind == "flag" else self.labels.get(field.name, field.labels)
+        return list(np.asarray([*table, None], dtype=object)[values].tolist())
 
     def rows(self, fields: Sequence[Field]) -> list[dict[str, Any]]:
         """Every row as JSON values (decoded column by column)."""
