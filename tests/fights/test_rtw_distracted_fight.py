@@ -14,6 +14,9 @@ from typer.testing import CliRunner
 
 from tests.fights.helpers import load
 from tests.fights.test_rtw_fight import changes, creature, fight, kinds
+from tests.fights.test_rtw_map_fight import BOW, SHOOT
+from tests.fights.test_rtw_map_fight import creature as map_creature
+from tests.fights.test_rtw_map_fight import fight as map_fight
 from tests.fights.test_rtw_status_fight import HIT, MISS, attack_events, bash
 from tohit.cli.app import app
 from tohit.core.errors import InputError
@@ -212,6 +215,25 @@ def test_rtw_fight_best_policy_avoids_an_invisible_foe() -> None:
     data = fight([creature("B", policy="best")], foes, max_rounds=2)
     log = narrate(load(data), seed=1, script=[MISS, MISS, MISS, MISS])
     assert [to_hit(log, "B", k)[2] for k in range(2)] == ["C", "A"]
+
+
+def test_rtw_fight_best_policy_on_a_map_reads_the_statuses() -> None:
+    """On a map `best` ranks each placement at the grid's Hard to Hit with the statuses folded in: the archer
+    shoots the nearer C (Evasion 10) rather than A (Evasion 11); A Distracting it turns it on A; an Invisible C
+    (Extremely Hard to Hit) too."""
+    open_field = ["........", "........", "........"]
+
+    def shot(archer: dict[str, Any], c: dict[str, Any] | None = None) -> str:
+        foes = [map_creature("A", [7, 0], target={"evasion": 11}), map_creature("C", [7, 2], **(c or {}))]
+        data = map_fight(open_field, [archer], foes, max_rounds=1)
+        data["sides"][0]["policy"] = "best"
+        log = narrate(load(data), seed=1, script=[MISS])
+        return str(attack_events(log, "Archer")[0]["target"])
+
+    bow = {"attacker": {"weapon": BOW}, "attacks": [SHOOT]}
+    assert shot(map_creature("Archer", [0, 1], **bow)) == "C"
+    assert shot(map_creature("Archer", [0, 1], distracted_by=["A"], **bow)) == "A"
+    assert shot(map_creature("Archer", [0, 1], **bow), c={"target": {"invisible": True}}) == "A"
 
 
 # -- exact and both samplers -----------------------------------------------------------------------------------------

@@ -641,8 +641,51 @@ class RtwFight(RoundRules):
         table = self._expected_table(fight, grid)  # (C, O, C, 2)
         sign = np.where(grid.foe, 1.0, -1.0)[who]  # (n, C)
         per = np.where(adjacent[:, None, None], table[who, :, :, 1], table[who, :, :, 0])  # (n, O, C)
+        play = status_play(fight)
+        if play is not None:
+            per = self._status_expected(ctx, who, valid, caught, adjacent, grid, play, per)
         score = (grid.counts(who, caught) * per * sign[:, None, :]).sum(axis=2)
         return np.where(valid, score, -np.inf)
+
+    @staticmethod
+    def _status_expected(
+        ctx: StepContext,
+        who: IntArray,
+        valid: BoolArray,
+        caught: BoolArray,
+        adjacent: BoolArray,
+        grid: FightMap,
+        play: StatusPlay,
+        per: Any,
+    ) -> Any:
+        """`per` (rows, options, combatants) read again at the statuses in play: each roll's expected damage at the
+        overrides its resolve would get (the grid's Hard to Hit with the statuses folded in, `StatusPlay.fields`)."""
+        fight = ctx.fight
+        per = np.array(per, dtype=float)
+        live = valid.any(axis=1)
+        for c in np.unique(who[live]).tolist():
+            rc = np.flatnonzero(live & (who == c))
+            for o, opt in enumerate(grid.options[c]):
+                ro = rc[valid[rc, o]]
+                for t in opt.members if ro.size else ():
+                    sel = ro[caught[ro, o, t]]
+                    m = sel.size
+                    if m == 0:
+                        continue
+                    codes = grid.level_codes(np.full(m, c), np.full(m, o), t, adjacent[sel])
+                    fields = play.fields(
+                        ctx.state, np.full(m, c), np.full(m, opt.attack), np.full(m, t), codes, rows=sel
+                    )
+                    keys = sorted(fields)
+                    uniq, inverse = np.unique(np.stack([fields[k] for k in keys], axis=1), axis=0, return_inverse=True)
+                    means = np.asarray(
+                        [
+                            expected_damage(fight, c, opt.attack, t, {}, dict(zip(keys, map(int, u), strict=True)))
+                            for u in uniq
+                        ]
+                    )
+                    per[sel, o, t] = means[inverse.reshape(-1)]
+        return per
 
     @staticmethod
     def _expected_table(fight: LoadedFight, grid: FightMap) -> Any:

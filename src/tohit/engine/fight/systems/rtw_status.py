@@ -38,8 +38,9 @@ Prone source faces an attack Prone makes it Hard to Hit with (not Melee, Line or
 Prone's Hard into the level before the drop and feeds `target.prone` false for that roll (Prone changes nothing
 else against such an attack: its Evasion rule is for Melee, Line and X targets only).
 
-Policy `best` reads the same overrides (`odds_fields`): an attack's expected damage is the exact mean at the
-target's current statuses and the Hard-to-Hit level this attacker would face.
+Policy `best` reads the same overrides (`odds_fields`; on a map `RtwFight._status_expected`, with the grid's
+level as the base): an attack's expected damage is the exact mean at the target's current statuses and the
+Hard-to-Hit level this attacker would face.
 
 Choices where the rules are silent: Halted and Distracted (status_effects.md gives no end) end at the end of
 the creature's next turn, as Blinded and Dazzled do (a second source's Distraction joins the first and ends with
