@@ -227,7 +227,7 @@ def test_rtw_fight_an_effect_the_fight_cannot_play_is_refused(tmp_path: Path) ->
         load(data)
     message = str(err.value)
     assert message.startswith("fight.yaml: sides[0].combatants[0].attacks[0].attack.effect.name: ")
-    assert "'Frozen'" in message and "Off-Balance, Prone, Halted, Blinded and Dazzled" in message
+    assert "'Frozen'" in message and "Off-Balance, Prone, Halted, Blinded, Dazzled, Distracted and Invisible" in message
     assert "\n" not in message
     path = tmp_path / "fight.yaml"
     path.write_text(yaml.safe_dump(data))

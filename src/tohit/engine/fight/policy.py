@@ -4,7 +4,8 @@
 - `weakest`: the first usable attack, on the reachable foe with the lowest health (ties: file order);
 - `random`: the first usable attack, on a reachable foe picked uniformly at random;
 - `best`: the attack and foe with the highest expected damage, from the exact odds at the foe's current
-  stats (ties: file order, attack first).
+  stats (`odds_stats`) and the target-block overrides the attack would be resolved with now (the rules'
+  `odds_fields`, e.g. statuses) (ties: file order, attack first).
 A combatant with a `focus` attacks that foe while it stands and can be reached; the policy then only
 picks the attack (`best`: the best attack on the focus).
 """
@@ -118,14 +119,24 @@ def _expected(ctx: StepContext, actor: IntArray, opts: BoolArray, rows_mask: Boo
                 allowed = rc[opts[rc, a, t]]
                 if allowed.size == 0:
                     continue
-                if not stats:
+                extra = fight.rules.odds_fields(ctx, allowed, int(c), a, t)
+                if not stats and not extra:
                     score[allowed, a, t] = expected_damage(fight, int(c), a, t, {})
                     continue
-                values = np.stack([ctx.state.per[s][allowed, t] for s in stats], axis=1)
-                uniq, inverse = np.unique(values, axis=0, return_inverse=True)
+                coded = sorted(extra)
+                columns = [ctx.state.per[s][allowed, t] for s in stats] + [np.asarray(extra[f]) for f in coded]
+                uniq, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
+                k = len(stats)
                 means = np.asarray(
                     [
-                        expected_damage(fight, int(c), a, t, {s: int(v) for s, v in zip(stats, u, strict=True)})
+                        expected_damage(
+                            fight,
+                            int(c),
+                            a,
+                            t,
+                            {s: int(v) for s, v in zip(stats, u[:k], strict=True)},
+                            {f: int(v) for f, v in zip(coded, u[k:], strict=True)},
+                        )
                         for u in uniq
                     ]
                 )

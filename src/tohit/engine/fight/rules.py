@@ -88,6 +88,15 @@ class FightRules(ABC):
         """The value a narrated fight feeds for a scalar stat (default: its group's)."""
         return self.field_value(stat, int(self.group_value(stat, value)))
 
+    def odds_fields(
+        self, ctx: StepContext, rows: IntArray, actor: int, attack: int, target: int
+    ) -> dict[str, IntArray]:
+        """Policy `best`: the "target.<field>" overrides (codes, one per entry of `rows`, the state's rows) that
+        combatant actor's attack on target would be resolved with now, e.g. from statuses (Reclaim the Wild:
+        Prone, Off-Balance, the attacker's Blinded as the target's Hard to Hit); its expected damage is read at
+        them, beside `odds_stats`. Default: none."""
+        return {}
+
     def for_check(self, scenario: Any) -> Any:
         """The scenario the system's `check` sees at load (e.g. with a row that changes during the fight)."""
         return scenario

@@ -20,11 +20,13 @@ applies: `falls`, `peril`, `durability_used`, `burning_wear`, `cost_spent`):
   pools when given (an attack it cannot pay for is not usable); without a pool, costs are not counted.
 - Statuses [rtw: Landing the Blow; status_effects.md]: an attack's additional `effect` that lands (the
   system's `effect_landed`: rolled only when the attack hits; a missed Effect still deals damage) puts its
-  status on the target, as an event: Off-Balance, Prone, Halted, Blinded or Dazzled, each kept as a 0/1 stat
-  and played on the attacks that follow until it ends (Off-Balance at the start of the creature's next turn;
-  Prone when it stands up at the start of its next turn, unless Halted; Halted, Blinded and Dazzled at the
-  end of its next turn). Statuses given in a combatant's file are its starting state; another effect name
-  is refused at load. See `rtw_status`, which also lists the choices made where the rules are silent.
+  status on the target, as an event: Off-Balance, Prone, Halted, Blinded, Dazzled or Invisible, each kept as a
+  0/1 stat, or Distracted, kept as the bitmask of its sources (the attackers whose effect landed), and played on
+  the attacks that follow until it ends (Off-Balance at the start of the creature's next turn; Prone when it
+  stands up at the start of its next turn, unless Halted; Halted, Blinded, Dazzled and Distracted at the end of
+  its next turn; Invisible when an attack hits it or at the end of its own attack). Statuses given in a
+  combatant's file are its starting state; another effect name is refused at load. Policy `best` reads them
+  (`odds_fields`). See `rtw_status`, which also lists the choices made where the rules are silent.
 
 On a map (`map`, and each combatant's `position` and `size`; attacks give `attack.range` as a mapping, as in
 a scenario file) each attack reaches what the grid says from where its user stands: see `rtw_map`. Nobody
@@ -56,6 +58,7 @@ from tohit.engine.fight.systems.rtw_map import FightMap
 from tohit.engine.fight.systems.rtw_status import (
     CITE,
     ENDS,
+    HEADINGS,
     REACTIONS,
     STATUSES,
     TARGET_FLAGS,
@@ -103,6 +106,17 @@ class RtwCombatant(Model):
         default=False,
         description="Dazzled at the start (given as attacker.dazzled): every foe Hard to Hit until the end of its"
         " next turn.",
+    )
+    invisible: bool = Field(
+        default=False,
+        description="Invisible at the start (given as target.invisible): its attackers are treated as Blinded until"
+        " an attack hits it or it makes an attack.",
+    )
+    distracted_by: list[str] = Field(
+        default_factory=list,
+        max_length=64,
+        description="Distracted at the start, by these foes (names): every other foe Hard to Hit, these one level"
+        " less, until the end of its next turn.",
     )
 
 
@@ -412,16 +426,16 @@ class RtwFight(RoundRules):
         return can
 
     def _turn_end(self, ctx: StepContext, play: StatusPlay, acting: BoolArray, actor: IntArray) -> None:
-        """Blinded and Dazzled end at the end of the creature's next turn (status_effects.md); Halted too (the
-        page gives no end: the fight's choice)."""
+        """Blinded and Dazzled end at the end of the creature's next turn (status_effects.md); Halted and Distracted
+        too (the page gives no end: the fight's choice; every source of a Distraction at once)."""
         rows = np.flatnonzero(acting)
         c = actor[rows]
-        for stat in ("halted", "blinded", "dazzled"):
+        for stat in ("halted", "blinded", "dazzled", "distracted"):
             if stat not in play.stats:
                 continue
-            on = gather(ctx.state.per[stat], rows, c) == 1
+            on = gather(ctx.state.per[stat], rows, c) != 0
             if on.any():
-                why = " (the page gives no end: the fight's choice)" if stat == "halted" else ""
+                why = " (the page gives no end: the fight's choice)" if stat in ("halted", "distracted") else ""
                 ctx.emit(
                     "status_ends",
                     [ctx.set(stat, rows[on], 0, c[on])],
@@ -464,6 +478,7 @@ class RtwFight(RoundRules):
             note = self._status_note(ctx, play, actor, target)
             idx, out = ctx.resolve(acting, actor, attack, target, extra, note=note, fields=read)
             self._apply(ctx, acting[idx], actor[idx], attack[idx], target[idx], out, play)
+            self._attacked(ctx, play, acting[idx], actor[idx])
             return
         # The foes each attack catches: the chosen one, and for an area attack the next standing foes.
         caught = self._caught(ctx, acting, actor, attack, target)  # (n, C) in file order
@@ -477,6 +492,25 @@ class RtwFight(RoundRules):
             idx, out = ctx.resolve(mask, actor, attack, tt, extra, note=note, fields=read)
             actor, attack, acting, caught = actor[idx], attack[idx], acting[idx], caught[idx]
             self._apply(ctx, mask[idx], actor, attack, tt[idx], out, play)
+        self._attacked(ctx, play, acting, actor)
+
+    def _attacked(self, ctx: StepContext, play: StatusPlay | None, acting: BoolArray, actor: IntArray) -> None:
+        """Invisibility ends at the end of the creature's own attack (status_effects.md: Invisibility: "once you
+        ... make an attack (at the attack's end)"), hit or miss."""
+        if play is None or "invisible" not in play.stats:
+            return
+        rows = np.flatnonzero(acting)
+        c = actor[rows]
+        on = gather(ctx.state.per["invisible"], rows, c) == 1
+        if on.any():
+            ctx.emit(
+                "status_ends",
+                [ctx.set("invisible", rows[on], 0, c[on])],
+                self.text(
+                    ctx,
+                    lambda: f"{self.name(ctx, c)} has made an attack: Invisibility ends  [{CITE}: Invisibility]",
+                ),
+            )
 
     def _map_turn(
         self, ctx: StepContext, acting: BoolArray, actor: IntArray, grid: FightMap, play: StatusPlay | None = None
@@ -542,6 +576,8 @@ class RtwFight(RoundRules):
                 option[idx2],
             )
             self._apply(ctx, mask[idx2], actor, attack, tt[idx2], out, play)
+            acting = acting[idx2]
+        self._attacked(ctx, play, acting, actor)
 
     def _choose_on_map(
         self,
@@ -605,8 +641,51 @@ class RtwFight(RoundRules):
         table = self._expected_table(fight, grid)  # (C, O, C, 2)
         sign = np.where(grid.foe, 1.0, -1.0)[who]  # (n, C)
         per = np.where(adjacent[:, None, None], table[who, :, :, 1], table[who, :, :, 0])  # (n, O, C)
+        play = status_play(fight)
+        if play is not None:
+            per = self._status_expected(ctx, who, valid, caught, adjacent, grid, play, per)
         score = (grid.counts(who, caught) * per * sign[:, None, :]).sum(axis=2)
         return np.where(valid, score, -np.inf)
+
+    @staticmethod
+    def _status_expected(
+        ctx: StepContext,
+        who: IntArray,
+        valid: BoolArray,
+        caught: BoolArray,
+        adjacent: BoolArray,
+        grid: FightMap,
+        play: StatusPlay,
+        per: Any,
+    ) -> Any:
+        """`per` (rows, options, combatants) read again at the statuses in play: each roll's expected damage at the
+        overrides its resolve would get (the grid's Hard to Hit with the statuses folded in, `StatusPlay.fields`)."""
+        fight = ctx.fight
+        per = np.array(per, dtype=float)
+        live = valid.any(axis=1)
+        for c in np.unique(who[live]).tolist():
+            rc = np.flatnonzero(live & (who == c))
+            for o, opt in enumerate(grid.options[c]):
+                ro = rc[valid[rc, o]]
+                for t in opt.members if ro.size else ():
+                    sel = ro[caught[ro, o, t]]
+                    m = sel.size
+                    if m == 0:
+                        continue
+                    codes = grid.level_codes(np.full(m, c), np.full(m, o), t, adjacent[sel])
+                    fields = play.fields(
+                        ctx.state, np.full(m, c), np.full(m, opt.attack), np.full(m, t), codes, rows=sel
+                    )
+                    keys = sorted(fields)
+                    uniq, inverse = np.unique(np.stack([fields[k] for k in keys], axis=1), axis=0, return_inverse=True)
+                    means = np.asarray(
+                        [
+                            expected_damage(fight, c, opt.attack, t, {}, dict(zip(keys, map(int, u), strict=True)))
+                            for u in uniq
+                        ]
+                    )
+                    per[sel, o, t] = means[inverse.reshape(-1)]
+        return per
 
     @staticmethod
     def _expected_table(fight: LoadedFight, grid: FightMap) -> Any:
@@ -633,6 +712,21 @@ class RtwFight(RoundRules):
         if field in TARGET_FLAGS:
             return bool(code)
         return code
+
+    def odds_fields(
+        self, ctx: StepContext, rows: IntArray, actor: int, attack: int, target: int
+    ) -> dict[str, IntArray]:
+        """Policy `best` reads the statuses as a resolve does: the target's Off-Balance, Prone and Halted, and the
+        Hard to Hit the attacker's Blinded, Dazzled or Distracted and the target's Invisibility make (without a map;
+        on a map `_best_scores` reads them)."""
+        play = status_play(ctx.fight)
+        if play is None:
+            return {}
+        n = rows.size
+        full = np.full
+        return play.fields(
+            ctx.state, full(n, actor, np.int64), full(n, attack, np.int64), full(n, target, np.int64), rows=rows
+        )
 
     def _pay(self, ctx: StepContext, acting: BoolArray, actor: IntArray, attack: IntArray) -> None:
         if not self._flags(ctx.fight)[1]:
@@ -749,6 +843,14 @@ class RtwFight(RoundRules):
                     [ctx.set(stat, rows[sel], 1, t[sel])],
                     self.text(ctx, lambda w=words: f"{self.name(ctx, t)} {w} at 0 Health  [{PAGE}: Falling in Battle]"),
                 )
+        if play is not None and "invisible" in play.stats:
+            seen = gather(state.per["invisible"], rows, t) == 1
+            if seen.any():
+                ctx.emit(
+                    "status_ends",
+                    [ctx.set("invisible", rows[seen], 0, t[seen])],
+                    self.text(ctx, lambda: f"{self.name(ctx, t)} is struck: Invisibility ends  [{CITE}: Invisibility]"),
+                )
         if play is not None and play.has_effects:
             self._land(ctx, play, rows, a, k, t, out["effect_landed"][rows], after)
         slot, weapons = self._weapons(fight)
@@ -801,12 +903,17 @@ class RtwFight(RoundRules):
             sel = lands & (code == i)
             if not sel.any():
                 continue
-            r, who = rows[sel], t[sel]
-            fresh = gather(ctx.state.per[stat], r, who) == 0
+            r, who, by = rows[sel], t[sel], a[sel]
+            have = gather(ctx.state.per[stat], r, who)
+            # Distracted keeps its sources: the attacker's bit joins the others (a source again changes nothing).
+            to = have | (np.int64(1) << by) if stat == "distracted" else np.ones_like(have)
+            fresh = to != have
             ctx.emit(
                 "status",
-                [ctx.set(stat, r[fresh], 1, who[fresh])],
-                self.text(ctx, lambda stat=stat, fresh=fresh, who=who: _landed_text(ctx, play, stat, who, fresh)),
+                [ctx.set(stat, r[fresh], to[fresh], who[fresh])],
+                self.text(
+                    ctx, lambda stat=stat, fresh=fresh, who=who, by=by: _landed_text(ctx, play, stat, who, fresh, by)
+                ),
             )
 
     def finish(self, ctx: StepContext, rows: Any) -> None:
@@ -837,18 +944,24 @@ class RtwFight(RoundRules):
             )
 
 
-def _landed_text(ctx: StepContext, play: StatusPlay, stat: str, who: IntArray, fresh: BoolArray) -> str:
+def _landed_text(ctx: StepContext, play: StatusPlay, stat: str, who: IntArray, fresh: BoolArray, by: IntArray) -> str:
     c = int(who[0])
-    name, status = ctx.fight.roster.names[c], STATUSES[stat]
-    cite = f"  [{PAGE}: Landing the Blow; {CITE}: {status}]"
+    names = ctx.fight.roster.names
+    name, status = names[c], STATUSES[stat]
+    cite = f"  [{PAGE}: Landing the Blow; {CITE}: {HEADINGS[stat]}]"
+    source = f" by {names[int(by[0])]}" if stat == "distracted" else ""
     if not fresh[0]:
-        return f"{name} is already {status}: the effect changes nothing{cite}"
+        return f"{name} is already {status}{source}: the effect changes nothing{cite}"
     boss = " (a Boss: merely Dazzled)" if stat == "blinded" and play.boss[c] else ""
     if stat == "prone":
         until = "until it stands up at the start of its next turn"
+    elif stat == "invisible":
+        until = "(its attackers are treated as Blinded) until an attack hits it or it makes an attack"
+    elif stat == "distracted":
+        until = "(every foe but the sources of its Distraction Hard to Hit) until the end of its next turn"
     else:
         until = f"until the {ENDS[stat]} of its next turn"
-    return f"the effect lands: {name} is {status}{boss} {until}{cite}"
+    return f"the effect lands: {name} is {status}{source}{boss} {until}{cite}"
 
 
 def _rows_since(ctx: StepContext, start: IntArray) -> IntArray:

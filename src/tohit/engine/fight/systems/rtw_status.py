@@ -16,20 +16,44 @@ kept only for the statuses in play in the fight), as an event. The statuses a fi
   (a Mini-Boss or Boss, `attacker.boss`, is merely Dazzled); it ends at the end of the creature's next turn.
 - Dazzled [status_effects.md: Dazzled]: every foe is Hard to Hit for its attacks; ends at the end of its
   next turn.
+- Distracted [status_effects.md: Distracted]: every foe but the source of the Distraction is Hard to Hit for
+  its attacks; Distracted by several, none of the distracting foes is; a source that would otherwise be Hard to
+  Hit no longer is, Extremely Hard becomes merely Hard. The source is the attacker whose effect landed, so the
+  stat is per pair: a bitmask of the combatants distracting this one (bit s: combatant s), each landing adding
+  its attacker's bit. It ends at the end of the creature's next turn (a choice: the page gives no end).
+- Invisible [status_effects.md: Invisibility]: a foe attacking the Invisible creature is treated as Blinded
+  while trying to hit it (Extremely Hard to Hit; a Mini-Boss or Boss attacker merely Dazzled: Hard). "Typically,
+  Invisibility ends once you are struck or you make an attack (at the attack's end)": it ends when an attack
+  hits the creature (after that attack, which faced the Invisible creature) and at the end of the creature's
+  own attack (hit or miss).
 
 The target statuses reach the system as overrides of the target block (`target.off_balance`, `target.prone`,
-`target.halted`, and `target.reaction` "none" while Off-Balance); the attacker's Blinded or Dazzled as the
-target's `hard_to_hit` (the engine has no attacker-side plain value): the harder of that and the level the
-target has anyway (its own `hard_to_hit`, or on a map the grid's cover and Projectile level), never stacking
-(decisions 5), Extremely Hard when both give one and `several_hard_to_hit_sources_are_extreme` is set.
+`target.halted`, and `target.reaction` "none" while Off-Balance); the attacker's Blinded, Dazzled or Distracted
+and the target's Invisibility as the target's `hard_to_hit` (the engine has no attacker-side plain value): the
+hardest of those and the level the target has anyway (its own `hard_to_hit`, or on a map the grid's cover and
+Projectile level), never stacking (decisions 5), Extremely Hard when two or more give one and
+`several_hard_to_hit_sources_are_extreme` is set, as the system's `conditions.hard_to_hit` combines them. The
+source of the attacker's Distraction then drops one level, after every other source, Prone included: when a
+Prone source faces an attack Prone makes it Hard to Hit with (not Melee, Line or X targets), the fight folds
+Prone's Hard into the level before the drop and feeds `target.prone` false for that roll (Prone changes nothing
+else against such an attack: its Evasion rule is for Melee, Line and X targets only).
 
-Choices where the rules are silent: Halted (status_effects.md gives no end) ends at the end of the creature's
-next turn, as Blinded and Dazzled do; Prone ends when the creature stands up at the start of its next turn
-(the fights have no movement to spend); an effect that lands on a creature it leaves at 0 Health is not kept;
-an effect landing on a creature that already has the status changes nothing (it does not restart the clock).
-Statuses given in a combatant's file are its starting state (target block `off_balance`, `prone`, `halted`;
-attacker block `blinded`, `dazzled`) and end as above. An effect the fight does not play (Frozen, Cursed...)
-is refused at load: one line naming the field.
+Policy `best` reads the same overrides (`odds_fields`; on a map `RtwFight._status_expected`, with the grid's
+level as the base): an attack's expected damage is the exact mean at the target's current statuses and the
+Hard-to-Hit level this attacker would face.
+
+Choices where the rules are silent: Halted and Distracted (status_effects.md gives no end) end at the end of
+the creature's next turn, as Blinded and Dazzled do (a second source's Distraction joins the first and ends with
+it); an Invisible creature struck by an area attack is visible to the rolls after the one that hit it; an effect
+may make its target Invisible (it then hides from its attackers until struck or until it attacks); Prone ends
+when the creature stands up at the start of its next turn (the fights have no movement to spend); an effect that
+lands on a creature it leaves at 0 Health is not kept; an effect landing on a creature that already has the
+status changes nothing (it does not restart the clock; a new source of a Distraction joins the others).
+Statuses given in a combatant's file are its starting state (target block `off_balance`, `prone`, `halted`,
+`invisible`; attacker block `blinded`, `dazzled`; the combatant's `distracted_by`, the names of the foes
+distracting it) and end as above. The scenario fields `attacker.distracted` and `target.distracting` say
+nothing of who distracts whom in a fight: refused, naming `distracted_by`. An effect the fight does not play
+(Frozen, Cursed...) is refused at load: one line naming the field.
 """
 
 from __future__ import annotations
@@ -42,8 +66,8 @@ import numpy as np
 
 from tohit.core.errors import InputError
 from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.state import IntArray, gather
-from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
+from tohit.engine.fight.state import BoolArray, IntArray, gather
+from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS, PRONE_EXPOSED_RANGES
 
 #: The statuses a fight plays, by stat name, with the rulebook's name.
 STATUSES: dict[str, str] = {
@@ -52,27 +76,43 @@ STATUSES: dict[str, str] = {
     "halted": "Halted",
     "blinded": "Blinded",
     "dazzled": "Dazzled",
+    "distracted": "Distracted",
+    "invisible": "Invisible",
 }
+#: Other names of a status an effect may give (status_effects.md's heading is "Invisibility").
+ALIASES = {"invisibility": "invisible", "distraction": "distracted"}
 #: Statuses of the target block the system reads (fed as "target.<field>" overrides).
 TARGET_FLAGS = ("off_balance", "prone", "halted")
 #: Statuses of the attacker's own sight, fed as the target's Hard to Hit.
 SIGHT = ("blinded", "dazzled")
+#: Statuses folded into the target's Hard to Hit (the attacker's sight and Distraction, the target's Invisibility).
+LEVEL_STATS = ("blinded", "dazzled", "distracted", "invisible")
 REACTIONS = ("none", "deflect", "parry")
 HARD, EXTREME = HARD_TO_HIT_LEVELS.index("hard"), HARD_TO_HIT_LEVELS.index("extreme")
 CITE = "status_effects.md"
-#: When each status ends (for the narration and the docs).
+#: When each status ends (for the narration and the docs): "start" / "end" of the creature's next turn;
+#: "struck": when an attack hits it or at the end of its own attack.
 ENDS = {
     "off_balance": "start",
     "prone": "start",
     "halted": "end",
     "blinded": "end",
     "dazzled": "end",
+    "distracted": "end",
+    "invisible": "struck",
 }
+#: The rulebook's heading of each status, for citations.
+HEADINGS = {**STATUSES, "invisible": "Invisibility"}
+#: Distracted keeps its sources as bits of an int64: at most this many combatants in a fight that plays it.
+MAX_SOURCES = 62
 
 
 def status_of(name: str) -> str | None:
-    """The stat of an effect's name ("Off-Balance", "off balance", "OFF_BALANCE"... -> "off_balance"), or None."""
+    """The stat of an effect's name ("Off-Balance", "off balance", "OFF_BALANCE"... -> "off_balance";
+    "Invisibility" -> "invisible"), or None."""
     key = re.sub(r"[\s_-]+", "", name.strip().lower())
+    if key in ALIASES:
+        return ALIASES[key]
     for stat in STATUSES:
         if stat.replace("_", "") == key:
             return stat
@@ -85,8 +125,10 @@ def known_names() -> str:
 
 
 def move_sight_statuses(data: dict[str, Any]) -> dict[str, Any]:
-    """The raw fight file with each combatant's attacker-block `blinded` / `dazzled` moved to the combatant (its
-    starting status, which the fight keeps as state); refused on one attack's attacker overrides."""
+    """The raw fight file with each combatant's attacker-block `blinded` / `dazzled` and target-block `invisible`
+    moved to the combatant (its starting status, which the fight keeps as state); refused on one attack's attacker
+    overrides. The scenario's `attacker.distracted` and `target.distracting` are refused: in a fight a Distraction
+    has its sources, the combatant's `distracted_by`."""
     library = data.get("attacks")
     if isinstance(library, dict):
         for name, entry in library.items():
@@ -103,13 +145,30 @@ def move_sight_statuses(data: dict[str, Any]) -> dict[str, Any]:
         new_combs: list[Any] = []
         for j, comb in enumerate(combatants):
             if isinstance(comb, dict):
+                where = f"sides[{i}].combatants[{j}]"
                 for k, entry in enumerate(comb.get("attacks") or []):
-                    _refuse_sight(entry, f"sides[{i}].combatants[{j}].attacks[{k}]")
+                    _refuse_sight(entry, f"{where}.attacks[{k}]")
                 attacker = comb.get("attacker")
+                if isinstance(attacker, dict) and attacker.get("distracted"):
+                    raise InputError(
+                        "in a fight a Distraction has its sources: give the combatant's `distracted_by`, the names"
+                        " of the foes distracting it",
+                        field=f"{where}.attacker.distracted",
+                    )
                 if isinstance(attacker, dict) and any(f in attacker for f in SIGHT):
                     moved = {f: attacker[f] for f in SIGHT if f in attacker}
                     rest = {k: v for k, v in attacker.items() if k not in SIGHT}
                     comb = {**comb, "attacker": rest, **moved}
+                target = comb.get("target")
+                if isinstance(target, dict) and target.get("distracting"):
+                    raise InputError(
+                        "in a fight a Distraction has its sources: give the distracted combatant's `distracted_by`"
+                        " (the names of the foes distracting it)",
+                        field=f"{where}.target.distracting",
+                    )
+                if isinstance(target, dict) and "invisible" in target:
+                    rest = {k: v for k, v in target.items() if k != "invisible"}
+                    comb = {**comb, "target": rest, "invisible": target["invisible"]}
             new_combs.append(comb)
         new_sides.append({**side, "combatants": new_combs})
     return {**data, "sides": new_sides}
@@ -118,11 +177,15 @@ def move_sight_statuses(data: dict[str, Any]) -> dict[str, Any]:
 def _refuse_sight(entry: Any, where: str) -> None:
     attacker = entry.get("attacker") if isinstance(entry, dict) else None
     if isinstance(attacker, dict):
-        for f in SIGHT:
+        for f in (*SIGHT, "distracted"):
             if attacker.get(f):
                 raise InputError(
                     f"{STATUSES[f]} is a status of the combatant, not of one attack: give it in the combatant's"
-                    " attacker block (its starting state)",
+                    + (
+                        " `distracted_by` (its starting state)"
+                        if f == "distracted"
+                        else " attacker block (its starting state)"
+                    ),
                     field=f"{where}.attacker.{f}",
                 )
 
@@ -135,7 +198,8 @@ class StatusPlay:
     stats: tuple[str, ...]
     #: (combatants, attacks): the status each attack's effect inflicts (an index into `stats`), -1: none.
     effect: IntArray
-    #: (combatants, attacks): Hard-to-Hit code of a Blinded attacker (Extremely; a Boss merely Hard).
+    #: (combatants, attacks): Hard-to-Hit code of a Blinded attacker (Extremely; a Boss merely Hard), also what an
+    #: Invisible target is to it (the attacker is treated as Blinded).
     blind_level: IntArray
     #: (combatants,): whether the combatant is a Mini-Boss or Boss (any attacker block says so).
     boss: tuple[bool, ...]
@@ -144,6 +208,11 @@ class StatusPlay:
     #: (combatants,): its Reaction, as an index into REACTIONS.
     reaction: IntArray
     several: bool
+    #: (combatants, attacks): the attack's range is Melee, Line or X targets (a Prone target is never Hard to Hit).
+    exposed: BoolArray
+    #: The combatants' names (narration) and their starting Distraction masks.
+    names: tuple[str, ...]
+    distracted_by: tuple[int, ...]
 
     @property
     def any_target_flag(self) -> bool:
@@ -154,27 +223,43 @@ class StatusPlay:
         return any(s in self.stats for s in SIGHT)
 
     @property
+    def any_level(self) -> bool:
+        return any(s in self.stats for s in LEVEL_STATS)
+
+    @property
     def has_effects(self) -> bool:
         return bool((self.effect >= 0).any())
 
     def initial(self, fight: LoadedFight, c: int) -> dict[str, int]:
         comb = fight.combatants[c]
         start = {
-            "off_balance": comb.target.off_balance,
-            "prone": comb.target.prone,
-            "halted": comb.target.halted,
-            "blinded": comb.blinded,
-            "dazzled": comb.dazzled,
+            "off_balance": int(comb.target.off_balance),
+            "prone": int(comb.target.prone),
+            "halted": int(comb.target.halted),
+            "blinded": int(comb.blinded),
+            "dazzled": int(comb.dazzled),
+            "distracted": self.distracted_by[c],
+            "invisible": int(comb.invisible),
         }
-        return {s: int(start[s]) for s in self.stats}
+        return {s: start[s] for s in self.stats}
 
     def fields(
-        self, state: Any, actor: IntArray, attack: IntArray, target: IntArray, base: IntArray | None = None
+        self,
+        state: Any,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        base: IntArray | None = None,
+        rows: IntArray | None = None,
     ) -> dict[str, IntArray]:
         """The "target.<field>" overrides of each row's resolve: the target's statuses, and the attacker's sight
-        folded into the target's Hard to Hit on top of `base` (the map's code; default the target's own)."""
+        and Distraction and the target's Invisibility folded into the target's Hard to Hit on top of `base` (the
+        map's code; default the target's own), as the system's `conditions.hard_to_hit` combines its sources
+        (decisions 5): the hardest, Extremely Hard from two with `several_hard_to_hit_sources_are_extreme`, then
+        the source of a Distraction one level less. `rows`: the state's row of each entry (default: row i for
+        entry i; policy `best` asks for a few rows at a time)."""
         n = actor.size
-        rows = np.arange(n)
+        rows = np.arange(n) if rows is None else rows
         t = np.maximum(target, 0)
         c = np.maximum(actor, 0)
         out: dict[str, IntArray] = {}
@@ -183,20 +268,46 @@ class StatusPlay:
                 out[f"target.{s}"] = gather(state.per[s], rows, t)
         if "off_balance" in self.stats and (self.reaction > 0).any():
             out["target.reaction"] = np.where(out["target.off_balance"] == 1, 0, self.reaction[t])
-        if self.any_sight:
-            sight = np.zeros(n, dtype=np.int64)
-            if "dazzled" in self.stats:
-                sight = np.where(gather(state.per["dazzled"], rows, c) == 1, HARD, sight)
-            if "blinded" in self.stats:
-                blind = gather(state.per["blinded"], rows, c) == 1
-                sight = np.maximum(sight, np.where(blind, self.blind_level[c, np.maximum(attack, 0)], 0))
-            given = self.given_level[t] if base is None else base
-            level = np.maximum(given, sight)
-            if self.several:
-                level = np.where((given > 0) & (sight > 0), EXTREME, level)
-            out["target.hard_to_hit"] = level
-        elif base is not None:
-            out["target.hard_to_hit"] = base
+        if not self.any_level:
+            if base is not None:
+                out["target.hard_to_hit"] = base
+            return out
+        given = self.given_level[t] if base is None else base
+        level = np.asarray(given, dtype=np.int64)
+        count = (level > 0).astype(np.int64)
+        a = np.maximum(attack, 0)
+
+        def add(source: IntArray) -> None:
+            nonlocal level, count
+            level = np.maximum(level, source)
+            count = count + (source > 0)
+
+        if "dazzled" in self.stats:
+            add(np.where(gather(state.per["dazzled"], rows, c) == 1, HARD, 0))
+        if "blinded" in self.stats:
+            add(np.where(gather(state.per["blinded"], rows, c) == 1, self.blind_level[c, a], 0))
+        if "invisible" in self.stats:  # the attacker is treated as Blinded while trying to hit it
+            add(np.where(gather(state.per["invisible"], rows, t) == 1, self.blind_level[c, a], 0))
+        source = None
+        if "distracted" in self.stats:
+            mask = gather(state.per["distracted"], rows, c)
+            source = ((mask >> t) & 1) == 1
+            add(np.where((mask != 0) & ~source, HARD, 0))  # every foe but the sources
+        if self.several:
+            level = np.where((count >= 2) & (level == HARD), EXTREME, level)
+        if source is not None and source.any():
+            if "prone" in self.stats:
+                # Prone makes the source Hard to Hit with this attack: that counts before the drop, so it is folded
+                # in here, and the system is told the target is not Prone (nothing else of Prone applies to it).
+                folds = source & (out["target.prone"] == 1) & ~self.exposed[c, a]
+                if folds.any():
+                    with_prone = np.maximum(level, HARD)
+                    if self.several:
+                        with_prone = np.where(level > 0, EXTREME, with_prone)
+                    level = np.where(folds, with_prone, level)
+                    out["target.prone"] = np.where(folds, 0, out["target.prone"])
+            level = np.where(source, np.maximum(level - 1, 0), level)
+        out["target.hard_to_hit"] = level
         return out
 
     def why(self, state: Any, c: int, t: int) -> str:
@@ -205,12 +316,21 @@ class StatusPlay:
         for s in TARGET_FLAGS:
             if s in self.stats and state.per[s][0, t]:
                 words.append(f"target {STATUSES[s]}")
+        boss = " (a Boss: merely Dazzled)" if self.boss[c] else ""
+        blind = "Hard" if self.boss[c] else "Extremely Hard"
+        if "invisible" in self.stats and state.per["invisible"][0, t]:
+            words.append(f"target Invisible: the attacker is treated as Blinded{boss}, {blind} to Hit")
         if "blinded" in self.stats and state.per["blinded"][0, c]:
-            boss = " (a Boss: merely Dazzled)" if self.boss[c] else ""
-            level = "Hard" if self.boss[c] else "Extremely Hard"
-            words.append(f"attacker Blinded{boss}: every foe {level} to Hit")
+            words.append(f"attacker Blinded{boss}: every foe {blind} to Hit")
         elif "dazzled" in self.stats and state.per["dazzled"][0, c]:
             words.append("attacker Dazzled: every foe Hard to Hit")
+        mask = int(state.per["distracted"][0, c]) if "distracted" in self.stats else 0
+        if mask:
+            by = " and ".join(self.names[s] for s in range(len(self.names)) if mask >> s & 1)
+            if mask >> t & 1:
+                words.append(f"attacker Distracted by {by}: a source of the Distraction is one level less Hard to Hit")
+            else:
+                words.append(f"attacker Distracted by {by}: every other foe Hard to Hit")
         if not words:
             return ""
         return "; ".join(words) + f"  [{CITE}]"
@@ -224,7 +344,10 @@ def status_play(fight: LoadedFight) -> StatusPlay | None:
         found: StatusPlay | None = fight.cache[key]
         return found
     size = fight.roster.size
+    names = fight.roster.names
     wanted: set[str] = set()
+    distracted_by: list[int] = []
+    where_distracted = ""
     for c, comb in enumerate(fight.combatants):
         for a, entry in enumerate(comb.attacks):
             effect = entry.attack.effect
@@ -238,19 +361,37 @@ def status_play(fight: LoadedFight) -> StatusPlay | None:
                     field=f"{fight.paths[c]}.attacks[{a}].attack.effect.name",
                 )
             wanted.add(stat)
+            if stat == "distracted":
+                where_distracted = where_distracted or f"{fight.paths[c]}.attacks[{a}].attack.effect.name"
         target = comb.target
         for s in TARGET_FLAGS:
             if getattr(target, s):
                 wanted.add(s)
-        for s in SIGHT:
+        for s in (*SIGHT, "invisible"):
             if getattr(comb, s):
                 wanted.add(s)
+        mask = 0
+        for k, name in enumerate(comb.distracted_by):
+            field = f"{fight.paths[c]}.distracted_by[{k}]"
+            if name not in names or not fight.roster.foe_matrix[c, names.index(name)]:
+                foes = ", ".join(n for u, n in enumerate(names) if fight.roster.foe_matrix[c, u])
+                raise InputError(f"{name!r} is not a foe of {comb.name} in this fight; its foes: {foes}", field=field)
+            mask |= 1 << names.index(name)
+            wanted.add("distracted")
+            where_distracted = where_distracted or field
+        distracted_by.append(mask)
+    if "distracted" in wanted and size > MAX_SOURCES:
+        raise InputError(
+            f"the fight keeps the sources of a Distraction for at most {MAX_SOURCES} combatants, not {size}",
+            field=where_distracted,
+        )
     if not wanted:
         fight.cache[key] = None
         return None
     stats = tuple(s for s in STATUSES if s in wanted)
     effect = np.full((size, fight.max_attacks), -1, dtype=np.int64)
     blind = np.zeros((size, fight.max_attacks), dtype=np.int64)
+    exposed = np.zeros((size, fight.max_attacks), dtype=bool)
     boss = []
     for c, comb in enumerate(fight.combatants):
         boss.append(any(e.attacker.boss for e in comb.attacks))
@@ -258,6 +399,7 @@ def status_play(fight: LoadedFight) -> StatusPlay | None:
             if entry.attack.effect is not None:
                 effect[c, a] = stats.index(str(status_of(entry.attack.effect.name)))
             blind[c, a] = HARD if entry.attacker.boss else EXTREME
+            exposed[c, a] = entry.attack.range in PRONE_EXPOSED_RANGES
     play = StatusPlay(
         stats=stats,
         effect=effect,
@@ -268,6 +410,9 @@ def status_play(fight: LoadedFight) -> StatusPlay | None:
         ),
         reaction=np.asarray([REACTIONS.index(c.target.reaction) for c in fight.combatants], dtype=np.int64),
         several=bool(fight.spec.options.several_hard_to_hit_sources_are_extreme),
+        exposed=exposed,
+        names=tuple(names),
+        distracted_by=tuple(distracted_by),
     )
     fight.cache[key] = play
     return play
