@@ -4,7 +4,8 @@
 - `weakest`: the first usable attack, on the reachable foe with the lowest health (ties: file order);
 - `random`: the first usable attack, on a reachable foe picked uniformly at random;
 - `best`: the attack and foe with the highest expected damage, from the exact odds at the foe's current
-  stats (ties: file order, attack first).
+  stats (`odds_stats`) and at the current groups of the scalar stats the rules name (`odds_scalar_stats`,
+  the target's; `odds_attacker_scalar_stats`, the attacker's) (ties: file order, attack first).
 A combatant with a `focus` attacks that foe while it stands and can be reached; the policy then only
 picks the attack (`best`: the best attack on the focus).
 """
@@ -105,27 +106,45 @@ def policy_codes(fight: LoadedFight, what: str) -> IntArray:
 
 
 def _expected(ctx: StepContext, actor: IntArray, opts: BoolArray, rows_mask: BoolArray) -> np.ndarray:
-    """(rows, attacks, combatants) expected damage where allowed, -1 elsewhere."""
+    """(rows, attacks, combatants) expected damage where allowed, -1 elsewhere: at the target's current
+    `odds_stats`, and at the current groups of the target's `odds_scalar_stats` and the attacker's
+    `odds_attacker_scalar_stats` (none by default: the file's blocks)."""
     fight = ctx.fight
-    stats = fight.rules.odds_stats
+    rules = fight.rules
+    stats, scalar, own = rules.odds_stats, rules.odds_scalar_stats, rules.odds_attacker_scalar_stats
+    per = ctx.state.per
     n, na, size = opts.shape
     score = np.full((n, na, size), -1.0)
     rows = np.flatnonzero(rows_mask)
     for c in np.unique(actor[rows]):
         rc = rows[actor[rows] == c]
+        mine = [np.asarray(rules.group_value(s, per[s][rc, c]), dtype=np.int64) for s in own]
         for a in range(na):
             for t in range(size):
-                allowed = rc[opts[rc, a, t]]
+                pick = opts[rc, a, t]
+                allowed = rc[pick]
                 if allowed.size == 0:
                     continue
-                if not stats:
+                if not (stats or scalar or own):
                     score[allowed, a, t] = expected_damage(fight, int(c), a, t, {})
                     continue
-                values = np.stack([ctx.state.per[s][allowed, t] for s in stats], axis=1)
+                cols = [per[s][allowed, t] for s in stats]
+                cols += [np.asarray(rules.group_value(s, per[s][allowed, t]), dtype=np.int64) for s in scalar]
+                cols += [m[pick] for m in mine]
+                values = np.stack(cols, axis=1)
                 uniq, inverse = np.unique(values, axis=0, return_inverse=True)
+                k, g = len(stats), len(scalar)
                 means = np.asarray(
                     [
-                        expected_damage(fight, int(c), a, t, {s: int(v) for s, v in zip(stats, u, strict=True)})
+                        expected_damage(
+                            fight,
+                            int(c),
+                            a,
+                            t,
+                            {s: int(v) for s, v in zip(stats, u[:k], strict=True)},
+                            groups={s: int(v) for s, v in zip(scalar, u[k : k + g], strict=True)},
+                            attacker_groups={s: int(v) for s, v in zip(own, u[k + g :], strict=True)},
+                        )
                         for u in uniq
                     ]
                 )
