@@ -5,18 +5,24 @@ docs/fights.md)."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 from benchmarks.fight_reference import last_odyssey_duel
+from typer.testing import CliRunner
 
+from tests.conftest import EXAMPLES
 from tests.fights.helpers import load
 from tests.fights.test_last_odyssey_fight import STRIKE, changes, fight
 from tests.fights.test_last_odyssey_status import FIRE, HIT, MISS, NO_ROLL, ROAR, attacks_by, caster, character
+from tohit.cli.app import app
 from tohit.core.errors import InputError
 from tohit.engine.fight.context import expected_damage
 from tohit.engine.fight.exact import exact_duel
+from tohit.engine.fight.replay import replay
 from tohit.engine.fight.run import narrate, simulate_fights
 from tohit.engine.fight.systems.last_odyssey import BIT, packed_tracker, tracker_of
 
@@ -261,3 +267,21 @@ def test_last_odyssey_fight_a_self_buff_is_still_only_its_users() -> None:
     """Ability types (Self: only the user): Roar never goes to an ally."""
     log = narrate(load(fight([character("M"), caster("A", ROAR, STRIKE)], [character("B")], max_rounds=1)), seed=1)
     assert attacks_by(log, "A")[0]["target"] == "A"
+
+
+def test_last_odyssey_fight_replay_rebuilds_ally_buffs(tmp_path: Path) -> None:
+    """The example fight: the Imp's Dark Ward (an Ally buff) raises the Ogre's Evasion, then its own; narrated,
+    logged as tracker events, and rebuilt by replay."""
+    path = tmp_path / "events.jsonl"
+    out = CliRunner().invoke(
+        app, ["fight", str(EXAMPLES / "fights" / "last-odyssey-ogre.yaml"), "--seed", "1", "--log", str(path)]
+    )
+    assert out.exit_code == 0, out.output
+    said = " ".join(out.output.split())
+    assert "Imp attacks Ogre with Dark Ward (an Ally buff)" in said
+    assert "Ogre's Evasion: +0 -> +1 on the Bonus Tracker" in said
+    events = [json.loads(line) for line in path.read_text().splitlines()]
+    moved = {(c["who"], c["to"]) for e in events if e["kind"] == "tracker" for c in e["changes"]}
+    assert any(who == "Ogre" and tracker_of(to).get("evasion") == 1 for who, to in moved)
+    rebuilt = replay(path)
+    assert rebuilt.matches, rebuilt.mismatches
