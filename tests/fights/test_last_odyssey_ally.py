@@ -285,3 +285,13 @@ def test_last_odyssey_fight_replay_rebuilds_ally_buffs(tmp_path: Path) -> None:
     assert any(who == "Ogre" and tracker_of(to).get("evasion") == 1 for who, to in moved)
     rebuilt = replay(path)
     assert rebuilt.matches, rebuilt.mismatches
+
+
+def test_last_odyssey_fight_a_melee_ally_buff_reaches_only_the_front_row() -> None:
+    """Ability types (Melee: only characters in the front row): a Melee Ally buff skips M in the back row."""
+    wall = {"name": "Shield Wall", "attack": {"kind": "buff", "type": ["ally", "melee"], "stat": "physical_defense"}}
+    m = character("M", attacks=[FIRE], attacker={"row": "back"}, target={"row": "back"})
+    log = narrate(load(fight([m, caster("A", wall, STRIKE)], [character("B")], max_rounds=1)), seed=1)
+    assert attacks_by(log, "A")[0]["target"] == "A"
+    log = narrate(load(fight([character("M"), caster("A", wall, STRIKE)], [character("B")], max_rounds=1)), seed=1)
+    assert attacks_by(log, "A")[0]["target"] == "M"
