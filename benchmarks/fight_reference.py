@@ -348,10 +348,13 @@ def last_odyssey_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
 
 
 def last_odyssey_duel(fight: Any, rng: random.Random) -> tuple[int, int]:
-    """One Last Odyssey duel with statuses and the Bonus Tracker (policy first): front-row characters of no
-    known element (x1), single-target abilities, no knock-out or Body Armor. Each turn the user takes the
-    first of its abilities, in file order, that can still do something (a status its foe lacks, a debuff
-    above -7, a Self buff below +7 on an unburned user; any attack). Physical / magical attacks as in
+    """One Last Odyssey fight (a duel, or more combatants) with statuses and the Bonus Tracker (policy first):
+    front-row characters of no known element (x1), single-target abilities, no knock-out or Body Armor. Each
+    turn the user takes the first of its abilities, in file order, that can still do something, on the first
+    character in file order it can change (a status on a foe that lacks it, a debuff on a foe above -7, a Self
+    buff on its unburned user below +7, an Ally buff on a standing unburned ally, itself included, below +7;
+    any attack on the first standing foe); an attack its user's status makes miss (Paralyzed: physical,
+    Silenced: magical) only when it has nothing else. Physical / magical attacks as in
     `last_odyssey_fight`, with the tracker added to each statistic, Blinded halving the user's base
     accuracies, Petrified the target's base Evasion, Paralyzed (Silenced) making physical (magical) attacks
     miss. A status ability lands when d10 - Status Accuracy + Resistance <= 5 (no natural 1), a debuff moves
@@ -362,8 +365,9 @@ def last_odyssey_duel(fight: Any, rng: random.Random) -> tuple[int, int]:
     from tohit.systems.last_odyssey.tables import BONUS_TRACKER, STATUS_OF_ELEMENT
 
     combs = fight.combatants
-    if len(combs) != 2 or set(fight.policy) != {"first"}:
-        raise ValueError("the reference duel plays two combatants with policy first")
+    side = list(fight.roster.side)
+    if set(fight.policy) != {"first"}:
+        raise ValueError("the reference duel plays policy first")
     for c in combs:
         t = c.target
         for entry in c.attacks:
@@ -390,22 +394,35 @@ def last_odyssey_duel(fight: Any, rng: random.Random) -> tuple[int, int]:
         return str(a.status) if a.status is not None else STATUS_OF_ELEMENT[a.element]
 
     def useful(c: int, t: int, a: Any) -> bool:
+        if hp[t] <= 0:
+            return False
         if a.kind == "status":
-            return inflicts(a) not in statuses[t]
+            return side[t] != side[c] and inflicts(a) not in statuses[t]
         if a.kind == "debuff":
-            return step(t, a.stat) > -7
+            return side[t] != side[c] and step(t, a.stat) > -7
         if a.kind == "buff":
-            return step(c, a.stat) < 7 and "burned" not in statuses[c]
-        return True
+            mine = t == c if "self" in a.type else side[t] == side[c]
+            return mine and step(t, a.stat) < 7 and "burned" not in statuses[t]
+        return side[t] != side[c]
 
-    def act(c: int, t: int) -> None:
-        usable = [e for e in combs[c].attacks if useful(c, t, e.attack)]
+    def misses(c: int, a: Any) -> bool:
+        return (a.kind == "physical" and "paralyzed" in statuses[c]) or (
+            a.kind == "magical" and "silenced" in statuses[c]
+        )
+
+    def act(c: int, _foe: int) -> None:
+        usable = []
+        for entry in combs[c].attacks:
+            on = [t for t in range(len(combs)) if useful(c, t, entry.attack)]
+            if on:
+                usable.append((entry, on[0]))
         if not usable:
             return
-        entry = usable[0]
+        hitting = [u for u in usable if not misses(c, u[0].attack)]
+        entry, t = (hitting or usable)[0]
         a, user, target = entry.attack, entry.attacker, combs[t].target
         if a.kind == "buff":
-            move(c, a.stat, a.levels)
+            move(t, a.stat, a.levels)
             return
         if a.kind == "debuff":
             move(t, a.stat, -a.levels)

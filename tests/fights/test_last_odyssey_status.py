@@ -245,9 +245,9 @@ def test_last_odyssey_fight_replay_rebuilds_statuses_and_the_tracker(tmp_path: P
             "statuses of Statuses.md",
         ),
         (
-            {"attacks": [{"name": "Cure", "attack": {"kind": "buff", "type": "ally", "stat": "evasion"}}]},
+            {"attacks": [{"name": "Aura", "attack": {"kind": "buff", "type": "passive", "stat": "evasion"}}]},
             "attacks[0].attack.type",
-            "not Ally",
+            "not Passive or Reaction",
         ),
         (
             {"attacks": [{"name": "Boost", "attack": {"kind": "buff", "type": "ranged", "stat": "evasion"}}]},

@@ -925,16 +925,26 @@ def _grouped(columns: dict[str, IntArray], weights: npt.NDArray[Any], total: int
 
 
 def expected_damage(
-    fight: LoadedFight, c: int, a: int, t: int, stats: dict[str, int], overrides: dict[str, int] | None = None
+    fight: LoadedFight,
+    c: int,
+    a: int,
+    t: int,
+    stats: dict[str, int],
+    overrides: dict[str, int] | None = None,
+    groups: dict[str, int] | None = None,
+    attacker_groups: dict[str, int] | None = None,
 ) -> float:
     """Mean damage of combatant c's attack a on t (exact odds at the system's depth; policy `best`), with
-    `overrides` of the attack or target block as in `StepContext.resolve`'s `attack_fields`."""
+    `overrides` of the attack or target block as in `StepContext.resolve`'s `attack_fields`, and the groups of
+    the target's and the attacker's scalar stats (`odds_scalar_stats`, `odds_attacker_scalar_stats`)."""
     overrides = overrides or {}
-    key = ("mean", c, a, t, tuple(sorted(stats.items())), tuple(sorted(overrides.items())))
+    key: tuple[Any, ...] = ("mean", c, a, t, tuple(sorted(stats.items())), tuple(sorted(overrides.items())))
+    if groups or attacker_groups:
+        key += (tuple(sorted((groups or {}).items())), tuple(sorted((attacker_groups or {}).items())))
     found: float | None = fight.cache.get(key)
     if found is None:
         ctx = StepContext(fight, _one_row(fight), "enumerate")
-        table = ctx.outcome_table(c, a, t, stats, overrides)
+        table = ctx.outcome_table(c, a, t, stats, overrides, groups=groups, attacker_groups=attacker_groups)
         finite = sum(table.weights)
         dmg = table.columns["damage"]
         num = sum(int(d) * w for d, w in zip(dmg.tolist(), table.weights, strict=True) if d not in (NULL_INT,))

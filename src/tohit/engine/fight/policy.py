@@ -4,8 +4,9 @@
 - `weakest`: the first usable attack, on the reachable foe with the lowest health (ties: file order);
 - `random`: the first usable attack, on a reachable foe picked uniformly at random;
 - `best`: the attack and foe with the highest expected damage, from the exact odds at the foe's current
-  stats (`odds_stats`) and the target-block overrides the attack would be resolved with now (the rules'
-  `odds_fields`, e.g. statuses) (ties: file order, attack first).
+  stats (`odds_stats`), at the current groups of the scalar stats the rules name (`odds_scalar_stats`, the
+  target's; `odds_attacker_scalar_stats`, the attacker's) and with the target-block overrides the attack
+  would be resolved with now (the rules' `odds_fields`, e.g. statuses) (ties: file order, attack first).
 A combatant with a `focus` attacks that foe while it stands and can be reached; the policy then only
 picks the attack (`best`: the best attack on the focus).
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tohit.engine.fight.context import ALL, Rows, StepContext, expected_damage
+from tohit.engine.fight.context import ALL, Rows, StepContext, _dense_rank, expected_damage
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.rows import and_rows, count_rows, first_rows
 from tohit.engine.fight.state import BoolArray, IntArray
@@ -106,27 +107,36 @@ def policy_codes(fight: LoadedFight, what: str) -> IntArray:
 
 
 def _expected(ctx: StepContext, actor: IntArray, opts: BoolArray, rows_mask: BoolArray) -> np.ndarray:
-    """(rows, attacks, combatants) expected damage where allowed, -1 elsewhere."""
+    """(rows, attacks, combatants) expected damage where allowed, -1 elsewhere: at the target's current
+    `odds_stats`, and at the current groups of the target's `odds_scalar_stats` and the attacker's
+    `odds_attacker_scalar_stats` (none by default: the file's blocks)."""
     fight = ctx.fight
-    stats = fight.rules.odds_stats
+    rules = fight.rules
+    stats, scalar, own = rules.odds_stats, rules.odds_scalar_stats, rules.odds_attacker_scalar_stats
+    per = ctx.state.per
     n, na, size = opts.shape
     score = np.full((n, na, size), -1.0)
     rows = np.flatnonzero(rows_mask)
     for c in np.unique(actor[rows]):
         rc = rows[actor[rows] == c]
+        mine = [np.asarray(rules.group_value(s, per[s][rc, c]), dtype=np.int64) for s in own]
         for a in range(na):
             for t in range(size):
-                allowed = rc[opts[rc, a, t]]
+                pick = opts[rc, a, t]
+                allowed = rc[pick]
                 if allowed.size == 0:
                     continue
-                extra = fight.rules.odds_fields(ctx, allowed, int(c), a, t)
-                if not stats and not extra:
+                extra = rules.odds_fields(ctx, allowed, int(c), a, t)
+                if not (stats or scalar or own or extra):
                     score[allowed, a, t] = expected_damage(fight, int(c), a, t, {})
                     continue
                 coded = sorted(extra)
-                columns = [ctx.state.per[s][allowed, t] for s in stats] + [np.asarray(extra[f]) for f in coded]
-                uniq, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
-                k = len(stats)
+                cols = [per[s][allowed, t] for s in stats]
+                cols += [np.asarray(rules.group_value(s, per[s][allowed, t]), dtype=np.int64) for s in scalar]
+                cols += [m[pick] for m in mine]
+                cols += [np.broadcast_to(np.asarray(extra[f], dtype=np.int64), allowed.shape) for f in coded]
+                uniq, inverse = _distinct(cols)
+                k, g, o = len(stats), len(scalar), len(own)
                 means = np.asarray(
                     [
                         expected_damage(
@@ -135,10 +145,26 @@ def _expected(ctx: StepContext, actor: IntArray, opts: BoolArray, rows_mask: Boo
                             a,
                             t,
                             {s: int(v) for s, v in zip(stats, u[:k], strict=True)},
-                            {f: int(v) for f, v in zip(coded, u[k:], strict=True)},
+                            {f: int(v) for f, v in zip(coded, u[k + g + o :], strict=True)},
+                            groups={s: int(v) for s, v in zip(scalar, u[k : k + g], strict=True)},
+                            attacker_groups={s: int(v) for s, v in zip(own, u[k + g : k + g + o], strict=True)},
                         )
                         for u in uniq
                     ]
                 )
-                score[allowed, a, t] = means[inverse.reshape(-1)]
+                score[allowed, a, t] = means[inverse]
     return score
+
+
+def _distinct(cols: list[IntArray]) -> tuple[list[list[int]], IntArray]:
+    """The distinct rows of the columns `cols` (as lists of ints) and each row's index among them: one dense rank
+    per column, sort-free for small ranges (np.unique over rows sorts structured rows, far slower)."""
+    code = np.zeros(cols[0].size, dtype=np.int64)
+    for col in cols:
+        count, rank = _dense_rank(np.asarray(col, dtype=np.int64))
+        _, code = _dense_rank(code * count + rank)
+    groups, inverse = _dense_rank(code)
+    first = np.empty(groups, dtype=np.int64)
+    first[inverse[::-1]] = np.arange(code.size - 1, -1, -1)
+    uniq = np.stack([np.asarray(col, dtype=np.int64)[first] for col in cols], axis=1).tolist()
+    return uniq, inverse

@@ -61,6 +61,11 @@ class FightRules(ABC):
     table_clip: ClassVar[dict[str, str]] = {}
     #: The subset of `target_stats` that changes an attack's expected damage (policy `best`).
     odds_stats: ClassVar[tuple[str, ...]] = ()
+    #: The subsets of `scalar_stats` (the target's) and `attacker_scalar_stats` (the attacker's) that change an
+    #: attack's expected damage (policy `best` reads them at their current groups; default: none, the file's
+    #: blocks). (Last Odyssey: the statuses, the Bonus Tracker and whether a Shell is active.)
+    odds_scalar_stats: ClassVar[tuple[str, ...]] = ()
+    odds_attacker_scalar_stats: ClassVar[tuple[str, ...]] = ()
     #: Dice roles whose outcome no fight rule reads: Monte Carlo does not roll them (narration still does).
     unused_roles: ClassVar[tuple[str, ...]] = ()
     #: Stats kept for reports only, left out of the exact chain's state (e.g. damage dealt).

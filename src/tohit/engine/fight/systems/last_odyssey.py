@@ -24,12 +24,18 @@ and element multipliers, statuses):
   starting state.
 - Buffs and debuffs [Buffs-and-Debuffs.md; the page's introduction]: they succeed no matter what. A debuff is
   used on foes and moves the target's Bonus Tracker for `attack.stat` by `levels` steps along -7, -3, -1, 0,
-  +1, +3, +7 (stopping at the ends); a buff is a Self ability and moves its user's. The tracker (`buffs`, one
-  base-7 digit per statistic) resets after each battle, so a fight starts from the file's `buffs`; it feeds
-  both blocks of its combatant (accuracies and attacks as the user, defences as the target).
+  +1, +3, +7 (stopping at the ends); a buff is a Self ability (it moves its user's) or an Ally ability [page,
+  ability types: "Ally: this ability is defensive, and may target any character on the battlefield"]: it moves
+  the tracker of a standing ally, the user included ("any character"); a Multi Ally buff moves every standing
+  ally's. A downed ally cannot be targeted [Death-and-Injury.md: "cannot act or be targeted except by
+  revives"]. The tracker (`buffs`, one base-7 digit per statistic) resets after each battle, so a fight starts
+  from the file's `buffs`; it feeds both blocks of its combatant (accuracies and attacks as the user, defences
+  as the target). An Ally ability that is not a buff is refused (an Ally ability is defensive).
 - Downed [Death-and-Injury.md]: every effect is removed except Poisoned, Frostbitten and Burned (the Bonus
   Tracker included).
-- Ally abilities are not played (a fight uses abilities on foes, and Self buffs on their user).
+- Policy `best` reads the expected damage at the current state (`odds_scalar_stats`,
+  `odds_attacker_scalar_stats`): the user's statuses (Blinded, Paralyzed, Silenced) and tracker, the target's
+  statuses (Petrified) and tracker, and whether its Shell is active (not Body Armor, which the fight applies).
 
 Choices where the rules are silent (docs/fights.md):
 - A status lasts for the rest of the battle (or until its bearer is downed, which keeps only Poisoned,
@@ -37,12 +43,17 @@ Choices where the rules are silent (docs/fights.md):
 - A combatant that already has a status cannot gain it again: a status is on or off (the landing is still
   counted in `status_hits`).
 - Policies never choose an ability that could do nothing: a status ability on a foe that already has that
-  status, a debuff on a foe whose tracker for that statistic is at -7, a Self buff whose tracker is at +7 or
-  whose user is Burned. Otherwise `first`, `weakest` and `random` take the first usable ability in file order
-  (a status ability or debuff listed first is used until it can do nothing more), on the foe they pick (a Self
-  buff: its user); `best` ranks by expected damage, so it picks a status ability, debuff or buff (expected
-  damage 0) only when no damaging ability has any. Physical attacks of a Paralyzed user and magical ones of a
-  Silenced user stay usable, and miss (the system's rule).
+  status, a debuff on a foe whose tracker for that statistic is at -7, a Self or Ally buff on a character whose
+  tracker is at +7 or who is Burned. Otherwise `first`, `weakest` and `random` take the first usable ability in
+  file order (a status ability, debuff or buff listed first is used until it can do nothing more), on the
+  character they pick: for an attack, status ability or debuff a foe; a Self buff its user; an Ally buff a
+  standing ally it can still raise (the user included): `first` the first in file order, `weakest` the one
+  with the least HP (ties: file order), `random` one drawn uniformly. A policy never uses an Ally buff on a
+  foe. `best` ranks by expected damage at the current state, so it picks a status ability, debuff or buff
+  (expected damage 0) only when no other ability has any; among those, file order (an Ally buff: the first
+  ally in file order it can raise). A combatant with a `focus` uses only abilities on its focus while it can.
+- An attack its user's status makes miss (Paralyzed: physical, Silenced: magical) is not chosen while its user
+  has another ability it can use; with nothing else it is used, and misses (the system's rule).
 
 Turn order: the order in the file, sides alternating (the page gives none); one ability per turn.
 """
@@ -66,7 +77,7 @@ from tohit.systems.last_odyssey.tables import BONUS_TRACKER, STATUS_OF_ELEMENT, 
 HIT = 0
 FRONT, BACK = 0, 1
 PAGE = "last-odyssey"
-NOT_PLAYED = ("ally", "passive", "reaction")
+NOT_PLAYED = ("passive", "reaction")
 
 #: The nine statuses [Statuses.md], one bit each in the `statuses` stat. The five whose effects the system's
 #: `resolve` plays come first: their bits are the scalar group the resolves are keyed by (0..31).
@@ -138,6 +149,10 @@ class LastOdysseyFight(RoundRules):
     attacker_scalar_stats = ("statuses", "buffs")
     bookkeeping = ("dealt", "status_hits")
     odds_stats = ()
+    #: Policy `best` reads the expected damage at the current state: whether the target's Shell is active, its
+    #: statuses (Petrified) and tracker, the user's statuses (Blinded, Paralyzed, Silenced) and tracker.
+    odds_scalar_stats = ("shell", "statuses", "buffs")
+    odds_attacker_scalar_stats = ("statuses", "buffs")
     always_usable = False
     table_clip: ClassVar[dict[str, str]] = {}
     standing_stats = ("hp",)
@@ -166,6 +181,12 @@ class LastOdysseyFight(RoundRules):
         if stat in ("statuses", "buffs"):
             return self.field_value(stat, value)
         return value if stat == "shell" and value > 0 else bool(value > 0)
+
+    def override_value(self, field: str, code: int) -> Any:
+        """`target.side` (a narrated ability): 1 when the target is on the user's side (an ally), 0 a foe."""
+        if field == "side":
+            return "ally" if code else "enemy"
+        return code
 
     # -- setup ------------------------------------------------------------------------------------------------
     def for_check(self, scenario: Any) -> Any:
@@ -199,17 +220,24 @@ class LastOdysseyFight(RoundRules):
                 at = f"{where}.attacks[{a}]"
                 if any(t in NOT_PLAYED for t in types):
                     raise InputError(
-                        "a fight uses abilities on foes, and Self buffs on their user (not Ally, Passive or"
-                        " Reaction abilities)",
+                        "a fight uses abilities on foes, and Self and Ally buffs on their user's side (not"
+                        " Passive or Reaction abilities)",
                         field=f"{at}.attack.type",
                     )
-                if ("self" in types) != (kind == "buff"):
+                own, ally = "self" in types, "ally" in types
+                if own and ally:
                     raise InputError(
-                        "a buff in a fight is a Self ability (used on its user), and a Self ability a buff"
-                        " (debuffs and attacks are used on foes; Ally abilities are not played)",
+                        "a Self ability targets only its user, an Ally one any ally: give one of the two",
                         field=f"{at}.attack.type",
                     )
-                if "self" in types and "multi" in types:
+                if (own or ally) != (kind == "buff"):
+                    raise InputError(
+                        "a buff in a fight is a Self ability (used on its user) or an Ally ability (used on an ally"
+                        ", the user included), and a Self or Ally ability a buff (debuffs and attacks are used on"
+                        " foes)",
+                        field=f"{at}.attack.type",
+                    )
+                if own and "multi" in types:
                     raise InputError("a Self ability targets only its user, never several", field=f"{at}.attack.type")
                 if kind == "status":
                     status = inflicted_status(entry.attack.status, entry.attack.element)
@@ -225,7 +253,7 @@ class LastOdysseyFight(RoundRules):
                         " target block, not per attack",
                         field=f"{at}.attacker",
                     )
-                if "self" in types:
+                if own or ally:  # checked on its user too (an Ally buff's target may be its user)
                     try:
                         self_scenario = fight.scenario(c, a, c)
                         named = self_scenario.attacker.model_copy(update={"name": comb.name})
@@ -260,8 +288,10 @@ class LastOdysseyFight(RoundRules):
             melee = np.zeros((size, na), dtype=bool)
             multi = np.zeros((size, na), dtype=bool)
             physical = np.zeros((size, na), dtype=bool)
+            magical = np.zeros((size, na), dtype=bool)
             knock = np.zeros((size, na), dtype=bool)
             own = np.zeros((size, na), dtype=bool)  # a Self buff
+            ally = np.zeros((size, na), dtype=bool)  # an Ally buff
             bit = np.zeros((size, na), dtype=np.int64)  # the status a status ability inflicts
             stat = np.full((size, na), -1, dtype=np.int64)  # the statistic a buff or debuff moves
             for c, comb in enumerate(fight.combatants):
@@ -270,21 +300,30 @@ class LastOdysseyFight(RoundRules):
                     melee[c, a] = "melee" in ability.type
                     multi[c, a] = "multi" in ability.type
                     physical[c, a] = ability.kind == "physical"
+                    magical[c, a] = ability.kind == "magical"
                     knock[c, a] = ability.knock_out
                     own[c, a] = "self" in ability.type
+                    ally[c, a] = "ally" in ability.type
                     if ability.kind == "status":
                         bit[c, a] = BIT[inflicted_status(ability.status, ability.element)]
                     if ability.stat is not None:
                         stat[c, a] = TRACKED.index(ability.stat)
+            # A status that makes attacks miss may be in play (inflicted, or in a file block).
+            stoppers = BIT["paralyzed"] | BIT["silenced"]
+            starting = [status_mask([*comb.attacker.statuses, *comb.target.statuses]) for comb in fight.combatants]
             found = fight.cache[key] = {
                 "melee": melee,
+                "magical": magical,
+                "may_miss": bool(((bit & stoppers) != 0).any() or any(m & stoppers for m in starting)),
                 "multi": multi,
                 "physical": physical,
                 "knock": knock,
                 "self": own,
+                "ally": ally,
+                "allies": ~fight.roster.foe_matrix,  # (C, C): on the same side (oneself included)
                 "bit": bit,
                 "stat": stat,
-                "effects": bool(own.any() or (bit > 0).any() or (stat >= 0).any()),
+                "effects": bool(own.any() or ally.any() or (bit > 0).any() or (stat >= 0).any()),
             }
         return found
 
@@ -307,7 +346,7 @@ class LastOdysseyFight(RoundRules):
         foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()  # (n, C)
         tables = self._tables(fight)
         melee = rows_of(tables["melee"], who)  # (n, A)
-        if not melee.any() and not tables["effects"]:
+        if not melee.any() and not tables["effects"] and not tables["may_miss"]:
             out: BoolArray = usable[:, :, None] & foes[:, None, :]
             return out
         front = ctx.state.per["row"] == FRONT
@@ -317,19 +356,42 @@ class LastOdysseyFight(RoundRules):
             if own.any():  # a Self buff: used on its user, not on a foe
                 me = np.arange(fight.roster.size)[None, :] == who[:, None]  # (n, C)
                 reach = np.where(own[:, :, None], me[:, None, :], reach)
+            ally = rows_of(tables["ally"], who)  # (n, A)
+            if ally.any():  # an Ally buff: used on a standing ally, the user included (a Melee one: the front row)
+                friends = rows_of(tables["allies"], who) & ctx.standing()  # (n, C)
+                near = np.where(melee[:, :, None], (friends & front)[:, None, :], friends[:, None, :])
+                reach = np.where(ally[:, :, None], near, reach)
             reach = reach & self._can_do_something(ctx, who)
         out = usable[:, :, None] & reach
+        if tables["may_miss"]:
+            out = self._not_missing(ctx, who, out)
+        return out
+
+    def _not_missing(self, ctx: StepContext, who: IntArray, options: BoolArray) -> BoolArray:
+        """A policy does not choose an attack its user's status makes miss (Paralyzed: physical, Silenced:
+        magical) while it has another ability it can use; with none, it uses it (and misses) (a choice)."""
+        tables = self._tables(ctx.fight)
+        mine = take_rows(ctx.state.per["statuses"], who)  # (n,)
+        paralyzed = (mine & BIT["paralyzed"]) != 0
+        silenced = (mine & BIT["silenced"]) != 0
+        blocked = (rows_of(tables["physical"], who) & paralyzed[:, None]) | (
+            rows_of(tables["magical"], who) & silenced[:, None]
+        )  # (n, A)
+        if not blocked.any():
+            return options
+        other = (options & ~blocked[:, :, None]).any(axis=(1, 2))  # (n,)
+        out: BoolArray = options & ~(blocked & other[:, None])[:, :, None]
         return out
 
     def _can_do_something(self, ctx: StepContext, who: IntArray) -> BoolArray:
         """(n, A, C): where an ability could change something. A policy never uses a status ability on a foe that
-        has the status already, a debuff on a foe whose tracker is at -7 for its statistic, nor a Self buff at
-        +7 or on a Burned user (a choice: docs/fights.md)."""
+        has the status already, a debuff on a foe whose tracker is at -7 for its statistic, nor a Self or Ally
+        buff on a character at +7 or Burned (a choice: docs/fights.md)."""
         tables = self._tables(ctx.fight)
         per = ctx.state.per
         bit = rows_of(tables["bit"], who)  # (n, A)
         stat = rows_of(tables["stat"], who)  # (n, A)
-        own = rows_of(tables["self"], who)  # (n, A)
+        own = rows_of(tables["self"], who) | rows_of(tables["ally"], who)  # (n, A): a buff (Self or Ally)
         has = (per["statuses"][:, None, :] & bit[:, :, None]) != 0  # (n, A, C)
         digit = (per["buffs"][:, None, :] // PLACE[np.maximum(stat, 0)][:, :, None]) % 7  # (n, A, C)
         moved = stat[:, :, None] >= 0
@@ -349,7 +411,8 @@ class LastOdysseyFight(RoundRules):
         n, size = ctx.n, fight.roster.size
         tables = self._tables(fight)
         if not tables["multi"].any():  # one target each: one resolve for every fight
-            idx, out = ctx.resolve(acting, actor, attack, target, note=self._note(ctx, actor, attack))
+            sides = self._sides(ctx, actor, target)
+            idx, out = ctx.resolve(acting, actor, attack, target, sides, note=self._note(ctx, actor, attack))
             self._apply(ctx, acting[idx], actor[idx], attack[idx], target[idx], out)
             self._rows(ctx)
             return
@@ -367,20 +430,29 @@ class LastOdysseyFight(RoundRules):
             if not mask.any():
                 continue
             tt = np.full(n, t, dtype=np.int64)
-            idx, out = ctx.resolve(mask, actor, attack, tt, shared=shared)
+            idx, out = ctx.resolve(mask, actor, attack, tt, self._sides(ctx, actor, tt), shared=shared)
             actor, attack, caught = actor[idx], attack[idx], caught[idx]
             n = ctx.n
             self._apply(ctx, mask[idx], actor, attack, np.full(ctx.n, t, dtype=np.int64), out)
         self._rows(ctx)
 
+    def _sides(self, ctx: StepContext, actor: IntArray, target: IntArray) -> dict[str, IntArray] | None:
+        """A narrated fight with Ally buffs tells the system the target's side (`target.side`: an ally of the user or
+        a foe), so that the trace says which side an ability was used on; the outcome does not depend on it."""
+        if not ctx.narrating or not self._tables(ctx.fight)["ally"].any():
+            return None
+        side = ctx.fight.roster.side_array
+        same = side[np.maximum(actor, 0)] == side[np.maximum(target, 0)]
+        return {"target.side": same.astype(np.int64)}
+
     def _note(self, ctx: StepContext, actor: IntArray, attack: IntArray) -> str:
         """The kind of a narrated ability that is not an attack ("Ogre attacks Ogre with Roar (a Self buff)")."""
         if not ctx.narrating or not self._tables(ctx.fight)["effects"] or attack[0] < 0:
             return ""
-        kind = ctx.fight.attack(int(actor[0]), int(attack[0])).attack.kind
-        return {"status": " (a status-inflicting ability)", "buff": " (a Self buff)", "debuff": " (a debuff)"}.get(
-            kind, ""
-        )
+        ability = ctx.fight.attack(int(actor[0]), int(attack[0])).attack
+        if ability.kind == "buff":
+            return " (an Ally buff)" if "ally" in ability.type else " (a Self buff)"
+        return {"status": " (a status-inflicting ability)", "debuff": " (a debuff)"}.get(ability.kind, "")
 
     def _apply(
         self,
