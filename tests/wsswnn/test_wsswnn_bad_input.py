@@ -91,6 +91,14 @@ CASES: dict[str, tuple[dict[str, Any], str, str]] = {
     ),
     "disadvantage_die_not_given": (make(attack={"disadvantage": "compel"}), "attacker.compel_die", "give it"),
     "grappled_without_a_brace_die": (make(attacker={"grappled": True}), "attacker.brace_die", "grappled by a foe"),
+    "rolled_on_a_brace_action": (
+        make(
+            attacker={"brace_die": "d6", "guard": 2, "max_guard": 4},
+            attack={"kind": "brace", "brace": "stand_fast", "rolled": 3},
+        ),
+        "attack.rolled",
+        "an attack's",
+    ),
     "disadvantage_not_a_die": (make(attack={"disadvantage": "luck"}), "attack.disadvantage", "'attack'"),
     "take_hold_without_free_hand": (
         make(attacker={"brace_die": "d6", "free_hand": False}, attack={"kind": "take_hold"}),

@@ -113,3 +113,20 @@ def test_wsswnn_disadvantage_example_file() -> None:
     result = roll(load(EXAMPLES / "wsswnn" / "grappled-brace-disadvantage.yaml"))
     r = result.targets[0].row
     assert (r["result"], r["attack_roll"], r["guard_damage"]) == ("block", 3, 1)
+
+
+def test_wsswnn_a_roll_already_made_reads_no_die_and_takes_its_modifiers() -> None:
+    """attack.rolled (a missile into a grapple keeps its roll): 5, ranged at 2 spans: 5 - 2 = 3, a block with a
+    shield; advantage and disadvantage dice are not rolled again."""
+    data = make(
+        attacker={"brace_die": "d6", "grappled": True, "maneuver_die": "d6"},
+        attack={"kind": "ranged", "rolled": 5, "advantage": "maneuver"},
+        target={"shield": True},
+        dice={"attack": [1]},
+    )
+    r = rolled_row = row(data)
+    assert (r["attack_roll"], r["result"]) == (3, "block")
+    assert "the roll already made, 5: no die is rolled again" in trace(data)
+    assert set(roll(scenario(data), seed=1).targets[0].faces) == {"attack"}
+    assert dist(data, "attack_roll") == {3: 1}
+    assert rolled_row["guard_damage"] == 1

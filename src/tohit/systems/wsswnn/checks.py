@@ -35,6 +35,10 @@ def check(scenario: WsswnnScenario) -> None:
         raise InputError("throwing is a ranged attack (attack.kind: ranged)", field="attack.throw")
     if attack.target_arms and kind not in ("melee", "jump"):
         raise InputError("only a melee attack can be aimed at the foe's arms", field="attack.target_arms")
+    if attack.rolled is not None and kind == "brace":
+        raise InputError(
+            "a roll already made is an attack's (a brace action rolls its Brace die)", field="attack.rolled"
+        )
     if attack.mighty_blow and kind not in ("melee", "jump"):
         raise InputError("Mighty Blow is a melee attack", field="attack.mighty_blow")
 

@@ -146,6 +146,16 @@ class Attack(Model):
             " `disadvantage` role follow this order: the named dice, Brace (the attacker is grappled)."
         ),
     )
+    rolled: int | None = Field(
+        default=None,
+        ge=-MAX_PENALTY,
+        le=12,
+        description=(
+            "The action roll already made (after advantage and the dice's penalties, before any modifier): no"
+            " attack, advantage or disadvantage die is read. A ranged attack into a grapple that rolls an odd"
+            " number hits the other grappler with that same roll [braces: Grapple]."
+        ),
+    )
     target_arms: bool = Field(default=False, description="Aim a melee attack at the foe's defending armament.")
     modifier: int = Field(default=0, ge=-50, le=50, description="Other modifiers to the roll (signed).")
     throw: bool = Field(default=False, description="A ranged attack made by throwing the weapon.")

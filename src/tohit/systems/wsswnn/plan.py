@@ -92,6 +92,8 @@ def plan(scenario: WsswnnScenario, target: Target) -> Plan:
     main = action_die(attacker, "brace" if attack.kind == "brace" else "attack")
     pairs = advantage_names(attack, target)
     worse = disadvantage_names(attack, attacker)
+    if attack.rolled is not None:  # the roll already made: no advantage or disadvantage die is rolled again
+        pairs, worse = [], []
     cancelled: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     if pairs and worse:  # advantage and disadvantage cancel: the acting die alone
         cancelled = (tuple(r for _, r in pairs), tuple(r for _, r in worse))

@@ -9,6 +9,8 @@ action has both, they cancel and the acting die alone is read (tohit's reading; 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -21,11 +23,23 @@ C_ADVANTAGE = "wsswnn: advantage (taking-actions; decisions 2)"
 C_ACTION_DICE = "wsswnn: action dice (taking-actions; decisions 1)"
 C_DISADVANTAGE = "wsswnn: disadvantage (braces: Grapple, the foe has brace disadvantage; the mirror of advantage)"
 C_CANCEL = "wsswnn: advantage and disadvantage cancel (tohit's reading)"
+C_ROLLED = "wsswnn: braces, Grapple (a ranged attack into the grapple that rolls odd hits the other grappler)"
 
 
-def action_roll(plan: Plan, dice: Dice, role: str, steps: Steps) -> Array:
-    """The acting die's roll, or the highest advantage die's when higher."""
+def action_roll(plan: Plan, dice: Dice, role: str, steps: Steps, rolled: Any = None) -> Array:
+    """The acting die's roll, or the highest advantage die's when higher (the lowest disadvantage die's when
+    lower); `rolled` (attack.rolled: a number, or one per row in a fight) is a roll already made."""
     main: Array = dice[role]["total"]
+    if rolled is not None:
+        kept: Array = np.broadcast_to(np.asarray(rolled, dtype=np.int64), main.shape).copy()
+        steps.note(
+            "rolled",
+            "the roll already made, {kept}: no die is rolled again",
+            clause=C_ROLLED,
+            value=kept,
+            kept=kept,
+        )
+        return kept
     if plan.disadvantage:
         return _disadvantage(plan, dice, role, main, steps)
     if any(plan.cancelled):
@@ -51,7 +65,7 @@ def action_roll(plan: Plan, dice: Dice, role: str, steps: Steps) -> Array:
         )
         return main
     other: Array = dice["advantage"]["total"]
-    kept: Array = np.maximum(main, other)
+    kept = np.maximum(main, other)
     reasons = sorted(set(plan.reasons) - {"named"})
     why = f" ({', '.join(reasons)})" if reasons else ""
     steps.note(
