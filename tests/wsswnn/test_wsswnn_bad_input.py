@@ -79,6 +79,27 @@ CASES: dict[str, tuple[dict[str, Any], str, str]] = {
     "foe_without_guard": (_with(make(), targets=[{"name": "Foe", "agility": 1}]), "targets[0].guard", "required"),
     "advantage_on_the_acting_die": (make(attack={"advantage": "attack"}), "attack.advantage", "never the acting"),
     "advantage_die_not_given": (make(attack={"advantage": "compel"}), "attacker.compel_die", "give it"),
+    "disadvantage_on_the_acting_die": (
+        make(attack={"disadvantage": "attack"}),
+        "attack.disadvantage",
+        "never the acting",
+    ),
+    "disadvantage_twice": (
+        make(attacker={"brace_die": "d6"}, attack={"disadvantage": ["brace", "brace"]}),
+        "attack.disadvantage",
+        "same die twice",
+    ),
+    "disadvantage_die_not_given": (make(attack={"disadvantage": "compel"}), "attacker.compel_die", "give it"),
+    "grappled_without_a_brace_die": (make(attacker={"grappled": True}), "attacker.brace_die", "grappled by a foe"),
+    "rolled_on_a_brace_action": (
+        make(
+            attacker={"brace_die": "d6", "guard": 2, "max_guard": 4},
+            attack={"kind": "brace", "brace": "stand_fast", "rolled": 3},
+        ),
+        "attack.rolled",
+        "an attack's",
+    ),
+    "disadvantage_not_a_die": (make(attack={"disadvantage": "luck"}), "attack.disadvantage", "'attack'"),
     "take_hold_without_free_hand": (
         make(attacker={"brace_die": "d6", "free_hand": False}, attack={"kind": "take_hold"}),
         "attacker.free_hand",

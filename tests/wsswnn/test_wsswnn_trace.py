@@ -19,6 +19,7 @@ CITED = {
     "mighty-blow-club.yaml": ["Mighty Blow", "Lethal Damage", "Damage Reduction"],
     "axe-hook-at-arms.yaml": ["Targeting Arms Directly", "Breaking and Disarming Arms", "Braces"],
     "stand-fast.yaml": ["Stand Fast"],
+    "grappled-brace-disadvantage.yaml": ["disadvantage", "the foe has brace disadvantage", "Attack Actions"],
 }
 
 

@@ -46,6 +46,9 @@ ROLE_TABLE_DEPTH = 1
 #: Keys of `attack_fields` with this prefix override a field of the target block instead (an integer code the
 #: rules decode with `override_value`; the system reads it as a plain value, so rows are grouped by it).
 TARGET = "target."
+#: The same for a field of the attacker block ("attacker.<field>": WSSWNN's attacker grappled by a foe).
+ATTACKER = "attacker."
+CODED = (TARGET, ATTACKER)
 #: Depth of open-ended dice in the exact chain (the rest is reported as `beyond depth`).
 EXACT_DEPTH: int | None = None  # None: the system's default depth
 
@@ -324,7 +327,8 @@ class StepContext:
         Returns (idx, outcome): the outcome's fields (those the fight module declared) per row after
         any expansion; rows outside `mask` get 0. `attack_fields` override fields of the attack block per
         row (Kaiser's Counter bonus on the modifiers); a key "target.<field>" overrides that field of the target
-        block instead, as a code the rules decode (Reclaim the Wild on a map: Hard to Hit from cover). `fields`
+        block instead, as a code the rules decode (Reclaim the Wild on a map: Hard to Hit from cover), and a key
+        "attacker.<field>" a field of the attacker block the same way (WSSWNN: grappled by a foe). `fields`
         narrows the declared outcome fields to those this resolve's caller reads (exact mode then merges
         outcomes that differ only elsewhere). `shared` (a dict the caller keeps across the resolves of one
         ability) makes roles of scope "attack" one roll for every target of the ability (Last Odyssey's hit
@@ -351,7 +355,7 @@ class StepContext:
         scalar, own_scalar = rules.scalar_stats, rules.attacker_scalar_stats
         t_rows = target if whole else target[rows]
         a_rows = actor if whole else actor[rows]
-        coded = sorted(f for f in attack_fields if f.startswith(TARGET))
+        coded = sorted(f for f in attack_fields if f.startswith(CODED))
         # Rows are grouped by these too: the system reads them as plain values (target and attacker scalar
         # stats, target overrides); each is packed into the key with its own span.
         parts = [np.asarray(rules.group_value(s, self.state.per[s][rows, t_rows]), dtype=np.int64) for s in scalar]
@@ -366,7 +370,7 @@ class StepContext:
                 raise ValueError("too many distinct attack situations to group")
             key = key * span + part
             spans.append(span)
-        plain = {f: v for f, v in attack_fields.items() if not f.startswith(TARGET)}
+        plain = {f: v for f, v in attack_fields.items() if not f.startswith(CODED)}
         unused = rules.unused_roles
         low, high = int(key.min()), int(key.max())
         for k in [low] if low == high else np.unique(key):
@@ -387,14 +391,14 @@ class StepContext:
             if self.narrating:  # one fight: stats as plain scalars, as in a scenario file
                 mine: dict[str, Any] = {s: int(self.state.per[s][grp[0], c]) for s in own}
                 mine.update({s: rules.narrate_value(s, int(self.state.per[s][grp[0], c])) for s in own_scalar})
-                scenario = self._scenario(c, a, t, {f: int(v[grp][0]) for f, v in plain.items()}, mine)
+                scenario = self._scenario(c, a, t, {**{f: int(v[grp][0]) for f, v in plain.items()}, **codes}, mine)
                 values = {s: int(self.state.per[s][grp[0], t]) for s in rules.target_stats}
                 values.update({s: rules.narrate_value(s, int(self.state.per[s][grp[0], t])) for s in scalar})
                 tgt = self._target(t, None, {**values, **self._target_part(codes)})
             else:
                 mine = {s: self.state.per[s][sel, c] for s in own}
                 mine.update({s: rules.field_value(s, g) for s, g in own_groups.items()})
-                scenario = self._scenario(c, a, t, {f: v[sel] for f, v in plain.items()}, mine)
+                scenario = self._scenario(c, a, t, {**{f: v[sel] for f, v in plain.items()}, **codes}, mine)
                 fixed = {s: rules.field_value(s, g) for s, g in groups.items()}
                 tgt = self._target(t, sel, None, {**fixed, **self._target_part(codes)})
             roles = fight.roles(c, a, t) if not codes else self._override_roles(c, a, t, codes, scenario, tgt)
@@ -420,8 +424,9 @@ class StepContext:
     def _override_roles(
         self, c: int, a: int, t: int, codes: dict[str, int], scenario: Any, target: Any
     ) -> dict[str, Role]:
-        """The roles of (c, a, t) when a resolve overrides fields of the target block: a target field may change
-        the dice (WSSWNN: a foe the attacker grapples gives brace advantage), so they are the system's roles for
+        """The roles of (c, a, t) when a resolve overrides fields of the target or attacker block by code: such a
+        field may change the dice (WSSWNN: a foe the attacker grapples gives brace advantage; an attacker grappled
+        by a foe has brace disadvantage), so they are the system's roles for
         the overridden target, cached per codes (the exact chain and the table sampler build theirs from the
         overridden target already, in `joint.build`)."""
         key = ("override_roles", c, a, t, tuple(sorted(codes.items())))
@@ -563,7 +568,7 @@ class StepContext:
         # (c, a, t) and the scalar groups decide the table's layout and what the system reads as plain values.
         layout = np.stack([comps[0][b], comps[1][b], comps[2][b]], axis=1)
         sc = [np.asarray(rules.group_value(s, self.state.per[s][rows[b], comps[2][b]]), dtype=np.int64) for s in scalar]
-        coded = sorted(f for f in attack_fields if f.startswith(TARGET))
+        coded = sorted(f for f in attack_fields if f.startswith(CODED))
         sc += [attack_fields[f][rows[b]] for f in coded]
         own_scalar = list(rules.attacker_scalar_stats)
         sc += [
@@ -583,8 +588,8 @@ class StepContext:
             state_rows = rows[sel]
             mine = {s: self.state.per[s][state_rows, c] for s in rules.attacker_stats}
             mine.update({s: rules.field_value(s, int(v)) for s, v in zip(own_scalar, key[at:], strict=True)})
-            plain = {f: v[state_rows] for f, v in attack_fields.items() if not f.startswith(TARGET)}
-            scenario = self._scenario(c, a, t, plain, mine)
+            plain = {f: v[state_rows] for f, v in attack_fields.items() if not f.startswith(CODED)}
+            scenario = self._scenario(c, a, t, {**plain, **codes}, mine)
             fixed = {s: rules.field_value(s, g) for s, g in groups.items()}
             target = self._target(t, state_rows, None, {**fixed, **self._target_part(codes)})
             dice = Dice(sm.table.columns(local[sel], self.rng))
@@ -649,9 +654,18 @@ class StepContext:
         self, c: int, a: int, t: int, overrides: dict[str, Any], attacker_values: dict[str, Any] | None = None
     ) -> Any:
         """The scenario of (c, a, t), with attack fields overridden and the attacker's current stats fed in
-        (overrides of the target block, "target.<field>", are left to `_target`)."""
+        (overrides of the target block, "target.<field>", are left to `_target`; those of the attacker block,
+        "attacker.<field>", are codes decoded by the rules' `override_value`)."""
         scenario = self.fight.scenario(c, a, t)
-        overrides = {f: v for f, v in overrides.items() if not f.startswith(TARGET)}
+        rules = self.fight.rules
+        own_codes = {
+            f[len(ATTACKER) :]: rules.override_value(f[len(ATTACKER) :], int(v))
+            for f, v in overrides.items()
+            if f.startswith(ATTACKER)
+        }
+        if own_codes:
+            attacker_values = {**(attacker_values or {}), **own_codes}
+        overrides = {f: v for f, v in overrides.items() if not f.startswith(CODED)}
         if not overrides and not attacker_values:
             return scenario
         fields = dict(scenario)

@@ -86,7 +86,8 @@ class FightRules(ABC):
         return group
 
     def override_value(self, field: str, code: int) -> Any:
-        """The value of a target-block field a resolve overrides by code ("target.<field>"; default: the code)."""
+        """The value of a target-block field a resolve overrides by code ("target.<field>"; default: the code), or
+        of an attacker-block field ("attacker.<field>")."""
         return code
 
     def narrate_value(self, stat: str, value: int) -> Any:

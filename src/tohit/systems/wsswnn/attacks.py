@@ -68,7 +68,7 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
             clause=C_MIGHTY,
             value=1,
         )
-    result = action_roll(plan, dice, "attack", steps)
+    result = action_roll(plan, dice, "attack", steps, attack.rolled)
     n = len(result)
 
     # 2. Modifiers.

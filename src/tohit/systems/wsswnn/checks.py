@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from tohit.core.errors import InputError
 from tohit.systems.wsswnn.models import Target
-from tohit.systems.wsswnn.plan import ATTACK_KINDS, WsswnnScenario, advantage_names, free_brace
+from tohit.systems.wsswnn.plan import (
+    ATTACK_KINDS,
+    WsswnnScenario,
+    advantage_names,
+    disadvantage_names,
+    free_brace,
+)
 
 TAKE_HOLD_BRACES = ("grapple", "shove")
 ARMS_BRACES = ("disarm", "break")
@@ -29,6 +35,10 @@ def check(scenario: WsswnnScenario) -> None:
         raise InputError("throwing is a ranged attack (attack.kind: ranged)", field="attack.throw")
     if attack.target_arms and kind not in ("melee", "jump"):
         raise InputError("only a melee attack can be aimed at the foe's arms", field="attack.target_arms")
+    if attack.rolled is not None and kind == "brace":
+        raise InputError(
+            "a roll already made is an attack's (a brace action rolls its Brace die)", field="attack.rolled"
+        )
     if attack.mighty_blow and kind not in ("melee", "jump"):
         raise InputError("Mighty Blow is a melee attack", field="attack.mighty_blow")
 
@@ -75,6 +85,22 @@ def check(scenario: WsswnnScenario) -> None:
         if attacker.die(name) is None:
             raise InputError(
                 f"{name} advantage rolls the {name.capitalize()} die: give it", field=f"attacker.{name}_die"
+            )
+    worse = attack.disadvantage_dice
+    if len(set(worse)) != len(worse):
+        raise InputError("disadvantage never rolls the same die twice", field="attack.disadvantage")
+    if main in worse:
+        raise InputError(
+            f"disadvantage rolls a second die, never the acting {main.capitalize()} die itself",
+            field="attack.disadvantage",
+        )
+    for name, reason in disadvantage_names(attack, attacker):
+        if attacker.die(name) is None:
+            raise InputError(
+                "grappled by a foe: brace disadvantage rolls the Brace die: give it"
+                if reason == "grappled"
+                else f"{name} disadvantage rolls the {name.capitalize()} die: give it",
+                field=f"attacker.{name}_die",
             )
 
     brace = free_brace(attack, attacker)

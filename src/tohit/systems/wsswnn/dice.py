@@ -6,6 +6,7 @@ rolled -1. Advantage rolls the named second die (or dice) as well, its own penal
 the higher. The roles:
 - `attack` (or `brace` for a brace action): the acting die, column "total" = face - penalty;
 - `advantage`: the advantage dice, column "total" = the highest of (face - penalty);
+- `disadvantage`: the disadvantage dice, column "total" = the lowest of (face - penalty) (the mirror);
 - `brace`: a free brace rolled after the attack (Take Hold, or a disarm / break on a block);
 - `landing`: the landing Maneuver roll of a missed jump-attack.
 """
@@ -61,3 +62,15 @@ def advantage_role(dice: tuple[ActionDie, ...]) -> FacesRole:
 
     notation = ", ".join(f"{d.name} advantage {d.die}" + (f"-{d.penalty}" if d.penalty else "") for d in dice)
     return FacesRole("advantage", [d.sides for d in dice], fn, notation=notation, columns=("total",))
+
+
+@cache
+def disadvantage_role(dice: tuple[ActionDie, ...]) -> FacesRole:
+    """The disadvantage dice: "total" = the lowest of their rolls, each after its own penalty. Cached."""
+    penalties = np.asarray([d.penalty for d in dice], dtype=np.int64)
+
+    def fn(faces: npt.NDArray[np.int64]) -> Columns:
+        return {"total": (faces - penalties).min(axis=1)}
+
+    notation = ", ".join(f"{d.name} disadvantage {d.die}" + (f"-{d.penalty}" if d.penalty else "") for d in dice)
+    return FacesRole("disadvantage", [d.sides for d in dice], fn, notation=notation, columns=("total",))

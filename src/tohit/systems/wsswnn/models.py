@@ -86,6 +86,9 @@ class Attacker(Model):
     weapon: Weapon | None = Field(default=None, description="The weapon; omitted: an unarmed strike (blunted).")
     free_hand: bool = Field(default=True, description="Has a free hand (Take Hold requires one).")
     guard: int | None = Field(default=None, ge=0, le=MAX_STAT, description="Own current Guard (Stand Fast).")
+    grappled: bool = Field(
+        default=False, description="Grappled by a foe: brace disadvantage on its attacks [braces: Grapple]."
+    )
     max_guard: int | None = Field(default=None, ge=0, le=MAX_STAT, description="Own maximum Guard (Stand Fast).")
 
     @property
@@ -135,6 +138,24 @@ class Attack(Model):
             " follow this order: Maneuver (jump-attack), the named dice, Brace (grappled foe or Mighty Blow)."
         ),
     )
+    disadvantage: DieName | list[DieName] | None = Field(
+        default=None,
+        description=(
+            "Disadvantage: the second action die(s) rolled; keep the lowest (the mirror of advantage). Any"
+            " advantage and any disadvantage cancel: the acting die alone is rolled. Faces forced for the"
+            " `disadvantage` role follow this order: the named dice, Brace (the attacker is grappled)."
+        ),
+    )
+    rolled: int | None = Field(
+        default=None,
+        ge=-MAX_PENALTY,
+        le=12,
+        description=(
+            "The action roll already made (after advantage and the dice's penalties, before any modifier): no"
+            " attack, advantage or disadvantage die is read. A ranged attack into a grapple that rolls an odd"
+            " number hits the other grappler with that same roll [braces: Grapple]."
+        ),
+    )
     target_arms: bool = Field(default=False, description="Aim a melee attack at the foe's defending armament.")
     modifier: int = Field(default=0, ge=-50, le=50, description="Other modifiers to the roll (signed).")
     throw: bool = Field(default=False, description="A ranged attack made by throwing the weapon.")
@@ -147,6 +168,12 @@ class Attack(Model):
         if self.advantage is None:
             return []
         return [self.advantage] if isinstance(self.advantage, str) else list(self.advantage)
+
+    @property
+    def disadvantage_dice(self) -> list[str]:
+        if self.disadvantage is None:
+            return []
+        return [self.disadvantage] if isinstance(self.disadvantage, str) else list(self.disadvantage)
 
 
 CREATURE_FIELDS = (

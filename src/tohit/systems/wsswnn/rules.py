@@ -8,6 +8,9 @@ Readings tohit takes where the page, sources-and-gaps.md and decisions.md are si
   armor"; his Attack 2 is read as rolled); a mapping gives each action die its own. Penalties are per die,
   so an advantage die takes its own; penalties on the whole roll (range, height, `modifier`) come after
   the higher die is kept.
+- Disadvantage mirrors advantage: roll the named second action die (or dice) too, its own penalties applied,
+  and keep the lowest; the foe a combatant grapples attacks with brace disadvantage [braces: Grapple]
+  (`attacker.grappled`). Any advantage and any disadvantage cancel: the acting die alone is rolled.
 - Several advantage sources (a named die, a jump's Maneuver, Brace against a grappled foe, Mighty Blow)
   roll each named die once and keep the highest; the acting die is never an advantage die.
 - A jump-attack's guard damage is the weapon's plus 1 per height (-1 - 1 per height for the usual -1).
@@ -36,7 +39,7 @@ from tohit.core.system import Dice, ModifierRow, System
 from tohit.systems.wsswnn import checks
 from tohit.systems.wsswnn.attacks import resolve_attack
 from tohit.systems.wsswnn.brace_action import resolve_brace_action
-from tohit.systems.wsswnn.dice import action_role, advantage_role
+from tohit.systems.wsswnn.dice import action_role, advantage_role, disadvantage_role
 from tohit.systems.wsswnn.fields import FIELDS
 from tohit.systems.wsswnn.models import Attack, Attacker, Options, Target
 from tohit.systems.wsswnn.plan import WsswnnScenario, action_die, plan
@@ -54,6 +57,12 @@ MODIFIERS = (
     ModifierRow("take_hold_struggle", "brace", "-2", "The free brace of a Take Hold that was blocked."),
     ModifierRow("penalty", "dice", "-N", "Armor and shield penalties to a die; its advantage die takes its own."),
     ModifierRow("advantage", "dice", "keep higher", "Roll the named second action die too and keep the higher."),
+    ModifierRow(
+        "disadvantage",
+        "dice",
+        "keep lower",
+        "Roll the named second action die too and keep the lower (a grappled attacker: Brace); cancels advantage.",
+    ),
     ModifierRow("modifier", "any", "+/-N", "attack.modifier: any other bonus or penalty to the roll."),
 )
 
@@ -80,6 +89,8 @@ class Wsswnn(System[Attacker, Attack, Target, Options]):
         roles: dict[str, Role] = {acting: action_role(acting, p.main)}
         if p.advantage:
             roles["advantage"] = advantage_role(p.advantage)
+        if p.disadvantage:
+            roles["disadvantage"] = disadvantage_role(p.disadvantage)
         if p.free_brace is not None:
             roles["brace"] = action_role("brace", action_die(scenario.attacker, "brace"))
         if p.landing is not None:

@@ -37,10 +37,22 @@ Rules applied between actions (an action itself is the system's `resolve`):
 - In a grapple (grappling or grappled) both sides are limited to close melee [braces: Grapple]: their ranged
   attacks and jump-attacks cannot be used. Take Hold needs a free hand, so a combatant already grappling
   cannot Take Hold again until its grapple ends (tohit's reading).
-- Not played: the grappled foe's brace disadvantage (the system's attack roll has no disadvantage); ranged
-  attacks into a grapple that hit the other grappler on an odd roll; a brace action Grapple outside Take Hold
-  and breaking arms (`break`), both refused in a fight file; Mighty Blow's stamina cost; the `best` policy's
-  odds leave out the grapple's brace advantage.
+- Brace disadvantage [braces: Grapple, "the foe has brace disadvantage"]: a combatant grappled by a foe attacks
+  with brace disadvantage (`attacker.grappled`, fed per attack: the system rolls its Brace die too and keeps the
+  lower; any advantage cancels it). A combatant a foe can Grapple therefore needs a Brace die (checked at load).
+  Its brace actions have none (never the acting die twice).
+- Ranged attacks into the grapple [braces: Grapple]: a ranged attack on a combatant in a grapple whose kept
+  Attack roll (after advantage / disadvantage and the dice's penalties, before the range penalty and modifiers)
+  is odd hits the other grappler instead: it is resolved again against that one with the same roll
+  (`attack.rolled`), friend or foe (damage to an ally is not "dealt"). The other grappler: the foe the target
+  grapples, else the first combatant (file order) grappling it. Only a third combatant can shoot into a grapple
+  (its two are limited to close melee), so a duel (`--exact`) never has it.
+- Mighty Blow [champion: "costs -1 stamina"]: paid from the fight's Stamina when the blow is made, hit or miss;
+  with 0 stamina it cannot be used (tohit's reading).
+- Not played: a brace action Grapple outside Take Hold and breaking arms (`break`), both refused in a fight file
+  (the page gives no more than "the defending armament ... breaks": not which armament defends, a weapon or a
+  shield, nor what a broken one still does); the `best` policy's odds leave out the grapple's brace advantage
+  and disadvantage.
 """
 
 from __future__ import annotations
@@ -70,6 +82,10 @@ C_ARMS = "wsswnn: Breaking and Disarming Arms"
 GRAPPLED, SHOVED, DISARMED = EFFECT_OF["grapple"], EFFECT_OF["shove"], EFFECT_OF["disarm"]
 BRACE_NAMES = {GRAPPLED: "Grapple", SHOVED: "Shove", DISARMED: "disarm"}
 GRAPPLED_FIELD = "target.grappled"
+#: The attacker is grappled by a foe: brace disadvantage on its attacks [braces: Grapple].
+ATTACKER_GRAPPLED_FIELD = "attacker.grappled"
+C_INTO_GRAPPLE = "wsswnn: braces, Grapple (ranged attacks into the grapple that roll an odd number)"
+C_MIGHTY = "wsswnn: Mighty Blow (heroes/callings/champion)"
 STAMINA_FIELD = "target.stamina"
 MISS = 2  # result code of a miss (a brace action's failure shares it and deals nothing either)
 NEVER = -1
@@ -129,6 +145,7 @@ class WsswnnFight(RoundRules):
         "attacker_guard_after",
         "brace_effect",
         "resist_stamina",
+        "attack_roll",
     )
     target_stats = ("guard", "life", "awareness")
     table_stats = ("guard",)
@@ -159,6 +176,9 @@ class WsswnnFight(RoundRules):
         return data
 
     def check(self, fight: LoadedFight) -> None:
+        grapplers = [
+            c for c, comb in enumerate(fight.combatants) if any(_free_brace(e) == "grapple" for e in comb.attacks)
+        ]
         for c, comb in enumerate(fight.combatants):
             if comb.target.is_object:
                 raise InputError(
@@ -187,6 +207,14 @@ class WsswnnFight(RoundRules):
                         "a fight does not play breaking arms (its defending armament is not fight state); use disarm",
                         field=f"{where}.{field}",
                     )
+            if any(fight.roster.foe_matrix[g, c] for g in grapplers):
+                for entry in comb.attacks:
+                    if entry.attack.kind != "brace" and entry.attacker.brace_die is None:
+                        raise InputError(
+                            "a foe can Grapple it (Take Hold), and the grappled foe attacks with brace disadvantage,"
+                            " which rolls the Brace die: give it",
+                            field=f"{fight.paths[c]}.attacker.brace_die",
+                        )
             if comb.stand_fast_at is not None and not any(_is_stand_fast(e) for e in comb.attacks):
                 raise InputError(
                     "stand_fast_at needs a Stand Fast among its attacks (attack: {kind: brace, brace: stand_fast})",
@@ -238,6 +266,9 @@ class WsswnnFight(RoundRules):
             hold = np.zeros((size, na), dtype=bool)
             far = np.zeros((size, na), dtype=bool)
             resists = np.zeros(size, dtype=bool)
+            mighty = np.zeros((size, na), dtype=bool)
+            ranged = np.zeros((size, na), dtype=bool)
+            offset = np.zeros((size, na), dtype=np.int64)
             braces: set[str] = set()
             for c, comb in enumerate(fight.combatants):
                 resists[c] = comb.resists
@@ -249,6 +280,10 @@ class WsswnnFight(RoundRules):
                     weapon[c, a] = _uses_weapon(entry)
                     hold[c, a] = entry.attack.kind == "take_hold"
                     far[c, a] = entry.attack.kind in ("ranged", "jump")
+                    mighty[c, a] = entry.attack.mighty_blow
+                    ranged[c, a] = entry.attack.kind == "ranged"
+                    # The kept roll of a ranged attack = its result - modifier + the range penalty.
+                    offset[c, a] = max(2, entry.attack.spans) - entry.attack.modifier
                     brace = _free_brace(entry)
                     if brace is not None:
                         braces.add(brace)
@@ -270,6 +305,12 @@ class WsswnnFight(RoundRules):
                 "hold": hold,
                 "far": far,
                 "resists": resists,
+                "mighty": mighty,
+                "ranged": ranged,
+                "offset": offset,
+                "usable": np.asarray(bool(braces) or bool(mighty.any())),
+                # A ranged attack into a grapple needs a third combatant to shoot (the grapple's two cannot).
+                "into": np.asarray("grapple" in braces and bool(ranged.any()) and size > 2),
                 # Whether the fight has a brace against a foe at all, and a Grapple (else no state changes).
                 "braces": np.asarray(bool(braces)),
                 "grapples": np.asarray("grapple" in braces),
@@ -337,7 +378,7 @@ class WsswnnFight(RoundRules):
         skip = acting & ~stand & (guard <= t["skip_at"][who])
         strike = acting & ~stand & ~skip
         foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
-        usable = self._usable(ctx, who) if t["braces"] else rows_of(t["strike"], who)
+        usable = self._usable(ctx, who) if t["usable"] else rows_of(t["strike"], who)
         options: BoolArray = np.asarray(usable[:, :, None] & foes[:, None, :], dtype=bool)
         idx, attack, target = choose_actions(ctx, strike, actor, options)
         actor, stand, skip, strike = actor[idx], stand[idx], skip[idx], strike[idx]
@@ -361,11 +402,94 @@ class WsswnnFight(RoundRules):
                 ),
             )
         if strike.any():
+            self._pay_mighty_blow(ctx, strike, actor, attack)
             feeds = self._feeds(ctx, strike, actor, target)
-            fields = None if t["braces"] else PLAIN_FIELDS  # no brace: its fields never change (faster tables)
+            # No brace: its fields never change; no shot into a grapple: the attack roll is never read (faster
+            # tables, a smaller exact chain).
+            fields = BRACE_FIELDS if t["braces"] else PLAIN_FIELDS
+            if t["into"]:
+                fields = (*fields, "attack_roll")
             idx, out = ctx.resolve(strike, actor, attack, target, feeds or None, fields=fields)
-            actor, strike, target = actor[idx], strike[idx], target[idx]
+            actor, strike, attack, target = actor[idx], strike[idx], attack[idx], target[idx]
+            if t["into"]:
+                actor, strike, target, out = self._into_grapple(ctx, strike, actor, attack, target, out, fields)
             self._damage(ctx, strike, actor, target, out)
+
+    def _pay_mighty_blow(self, ctx: StepContext, strike: BoolArray, actor: IntArray, attack: IntArray) -> None:
+        """Mighty Blow "costs -1 stamina" [champion]: paid when the attack is made, hit or miss (`_usable` leaves
+        it out at 0 stamina: tohit's reading, a cost that cannot be paid is not paid with nothing)."""
+        t = self._tables(ctx.fight)
+        if not t["mighty"].any():
+            return
+        pays = strike & t["mighty"][np.maximum(actor, 0), np.maximum(attack, 0)]
+        if not pays.any():
+            return
+        rows = np.flatnonzero(pays)
+        c = actor[rows]
+        now = ctx.state.per["stamina"][rows, c]
+        ctx.emit(
+            "mighty_blow",
+            [ctx.set("stamina", rows, np.maximum(0, now - 1), c)],
+            self.text(
+                ctx,
+                lambda: (
+                    f"{self.name(ctx, actor[rows])} pays -1 stamina for a Mighty Blow:"
+                    f" Stamina {int(now[0])} -> {int(now[0]) - 1}  [{C_MIGHTY}]"
+                ),
+            ),
+        )
+
+    def _into_grapple(
+        self,
+        ctx: StepContext,
+        strike: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        out: dict[str, Any],
+        fields: tuple[str, ...],
+    ) -> tuple[IntArray, BoolArray, IntArray, dict[str, Any]]:
+        """ "Ranged attacks into the grapple that roll an odd number hit the other grappler" [braces: Grapple]. The
+        roll is the kept attack die (after advantage and the dice's penalties, before the range penalty and
+        modifiers); odd, the attack is resolved against the other grappler with that same roll (its own Guard,
+        Agility, Armor and Stamina decide hit, block or miss), whichever side it is on. The target's "other
+        grappler": the foe it grapples, else the first combatant (file order) grappling it."""
+        t = self._tables(ctx.fight)
+        per = ctx.state.per
+        who, k, foe = np.maximum(actor, 0), np.maximum(attack, 0), np.maximum(target, 0)
+        shot = strike & t["ranged"][who, k]
+        if not shot.any():
+            return actor, strike, target, out
+        rows = np.arange(ctx.n)
+        holds = gather(per["grappling"], rows, foe)
+        held_by = per["grappling"] == (foe + 1)[:, None]
+        partner = np.where(holds > 0, holds - 1, np.where(held_by.any(axis=1), held_by.argmax(axis=1), -1))
+        kept = out["attack_roll"] + t["offset"][who, k]
+        odd = shot & (partner >= 0) & (kept % 2 == 1)
+        if not odd.any():
+            return actor, strike, target, out
+        names = ctx.fight.roster.names
+        first = int(np.flatnonzero(odd)[0]) if ctx.narrating else 0
+        ctx.emit(
+            "into_grapple",
+            [],
+            self.text(
+                ctx,
+                lambda: (
+                    f"{names[int(actor[first])]}'s shot into the grapple rolled {int(kept[first])}, an odd number:"
+                    f" it hits the other grappler, {names[int(partner[first])]}, not {names[int(target[first])]}"
+                    f"  [{C_INTO_GRAPPLE}]"
+                ),
+            ),
+        )
+        other = np.maximum(partner, 0)
+        feeds = {"rolled": np.where(odd, kept, 0)}
+        if t["braces"]:
+            feeds[STAMINA_FIELD] = np.where(odd, gather(per["stamina"], rows, other), 0)
+        idx, diverted = ctx.resolve(odd, actor, attack, other, feeds, fields=fields, note=" (into the grapple)")
+        actor, strike, target, odd, other = actor[idx], strike[idx], target[idx], odd[idx], other[idx]
+        merged = {f: np.where(odd, diverted[f], v[idx]) for f, v in out.items()}
+        return actor, strike, np.where(odd, other, target), merged
 
     def _usable(self, ctx: StepContext, who: IntArray) -> BoolArray:
         """(fights, attacks): the attacks each actor can make now. A disarmed combatant has no weapon attacks
@@ -375,6 +499,8 @@ class WsswnnFight(RoundRules):
         per = ctx.state.per
         usable = rows_of(t["strike"], who)
         disarmed = take_rows(per["disarmed"], who) > 0
+        spent = take_rows(per["stamina"], who) < 1
+        usable = usable & ~(spent[:, None] & rows_of(t["mighty"], who))
         grappling = take_rows(per["grappling"], who) > 0
         grappled = (per["grappling"] == (who + 1)[:, None]).any(axis=1)
         usable = usable & ~(disarmed[:, None] & rows_of(t["weapon"], who))
@@ -392,8 +518,11 @@ class WsswnnFight(RoundRules):
         rows = np.arange(ctx.n)
         foe = np.maximum(target, 0)
         if t["grapples"]:
-            grapples = gather(ctx.state.per["grappling"], rows, np.maximum(actor, 0)) == foe + 1
+            grappling = ctx.state.per["grappling"]
+            grapples = gather(grappling, rows, np.maximum(actor, 0)) == foe + 1
             feeds[GRAPPLED_FIELD] = (mask & grapples).astype(np.int64)
+            grappled = (grappling == (np.maximum(actor, 0) + 1)[:, None]).any(axis=1)
+            feeds[ATTACKER_GRAPPLED_FIELD] = (mask & grappled).astype(np.int64)
         feeds[STAMINA_FIELD] = np.where(mask, gather(ctx.state.per["stamina"], rows, foe), 0)
         return feeds
 
@@ -443,7 +572,11 @@ class WsswnnFight(RoundRules):
         if hurt.any():
             r, dh, ah, lost, left = select(hurt, rows, d, a, life - life_after, life_after)
             changes.append(ctx.set("life", r, left, dh))
-            changes.append(ctx.set("dealt", r, gather(per["dealt"], r, ah) + lost, ah))
+            foe = ctx.fight.roster.foe_matrix[ah, dh]  # a shot into a grapple may strike an ally: not "dealt"
+            if foe.all():
+                changes.append(ctx.set("dealt", r, gather(per["dealt"], r, ah) + lost, ah))
+            elif foe.any():
+                changes.append(ctx.set("dealt", r[foe], gather(per["dealt"], r[foe], ah[foe]) + lost[foe], ah[foe]))
         g = guard_after != guard
         if g.any():
             changes.append(ctx.set("guard", *select(g, rows, guard_after, d)))
@@ -602,6 +735,8 @@ class WsswnnFight(RoundRules):
             )
 
 
-#: The outcome fields a fight without braces against a foe reads.
-PLAIN_FIELDS = tuple(f for f in WsswnnFight.outcome_fields if f not in ("brace_effect", "resist_stamina"))
+#: The outcome fields a fight reads (the attack roll only for a shot into a grapple); without braces against a
+#: foe, not their fields either.
+BRACE_FIELDS = tuple(f for f in WsswnnFight.outcome_fields if f != "attack_roll")
+PLAIN_FIELDS = tuple(f for f in BRACE_FIELDS if f not in ("brace_effect", "resist_stamina"))
 RULES = WsswnnFight()
