@@ -22,6 +22,7 @@ add their own fields (Kaiser: an attack's `ap_cost`). Every problem is one line 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
@@ -348,3 +349,21 @@ def _alternating(sides: list[Any]) -> tuple[int, ...]:
             if k < len(side.combatants):
                 order.append(starts[i] + k)
     return tuple(order)
+
+
+def map_raw_combatants(data: dict[str, Any], fn: Callable[[dict[str, Any], str], dict[str, Any]]) -> dict[str, Any]:
+    """The raw fight file (before validation, `FightRules.prepare`) with each combatant mapping replaced by
+    `fn(combatant, where)`, where = "sides[i].combatants[j]". Parts not shaped as a fight file are left as they
+    are, for validation to report."""
+    sides = data.get("sides")
+    if not isinstance(sides, list):
+        return data
+    new_sides: list[Any] = []
+    for i, side in enumerate(sides):
+        combatants = side.get("combatants") if isinstance(side, dict) else None
+        if not isinstance(combatants, list):
+            new_sides.append(side)
+            continue
+        new = [fn(c, f"sides[{i}].combatants[{j}]") if isinstance(c, dict) else c for j, c in enumerate(combatants)]
+        new_sides.append({**side, "combatants": new})
+    return {**data, "sides": new_sides}

@@ -64,39 +64,32 @@ def action_roll(plan: Plan, dice: Dice, role: str, steps: Steps, rolled: Any = N
             total=main,
         )
         return main
-    other: Array = dice["advantage"]["total"]
-    kept = np.maximum(main, other)
-    reasons = sorted(set(plan.reasons) - {"named"})
-    why = f" ({', '.join(reasons)})" if reasons else ""
-    steps.note(
-        "advantage",
-        "{die} = {main}; {adv}{why} = {other}: keep the higher, {kept}",
-        clause=C_ADVANTAGE,
-        value=kept,
-        die=dice.text(role),
-        main=main,
-        adv=dice.text("advantage"),
-        why=why,
-        other=other,
-        kept=kept,
-    )
-    return kept
+    return _second_die(dice, role, main, steps, "advantage", sorted(set(plan.reasons) - {"named"}))
 
 
 def _disadvantage(plan: Plan, dice: Dice, role: str, main: Array, steps: Steps) -> Array:
     """The acting die's roll, or the lowest disadvantage die's when lower."""
-    other: Array = dice["disadvantage"]["total"]
-    kept: Array = np.minimum(main, other)
     reasons = sorted(set(plan.dis_reasons) - {"named"})
-    why = f" ({', '.join('grappled by a foe' if r == 'grappled' else r for r in reasons)})" if reasons else ""
+    return _second_die(
+        dice, role, main, steps, "disadvantage", ["grappled by a foe" if r == "grappled" else r for r in reasons]
+    )
+
+
+def _second_die(dice: Dice, role: str, main: Array, steps: Steps, kind: str, reasons: list[str]) -> Array:
+    """The acting die against the `kind` role (advantage: keep the higher; disadvantage: the lower), traced
+    with the reasons it was rolled."""
+    other: Array = dice[kind]["total"]
+    higher = kind == "advantage"
+    kept: Array = np.maximum(main, other) if higher else np.minimum(main, other)
+    why = f" ({', '.join(reasons)})" if reasons else ""
     steps.note(
-        "disadvantage",
-        "{die} = {main}; {dis}{why} = {other}: keep the lower, {kept}",
-        clause=C_DISADVANTAGE,
+        kind,
+        "{die} = {main}; {second}{why} = {other}: keep the " + ("higher" if higher else "lower") + ", {kept}",
+        clause=C_ADVANTAGE if higher else C_DISADVANTAGE,
         value=kept,
         die=dice.text(role),
         main=main,
-        dis=dice.text("disadvantage"),
+        second=dice.text(kind),
         why=why,
         other=other,
         kept=kept,

@@ -49,7 +49,7 @@ from tohit.core.grid.sizes import MIN_COLOSSAL_SIDE, SizeCategory
 from tohit.core.loader import validation_error
 from tohit.core.models import Model
 from tohit.engine.fight.context import ALL, Rows, StepContext, expected_damage
-from tohit.engine.fight.model import LoadedFight
+from tohit.engine.fight.model import LoadedFight, map_raw_combatants
 from tohit.engine.fight.policy import CODES, choose_actions, policy_codes
 from tohit.engine.fight.rounds import RoundRules
 from tohit.engine.fight.rows import rows_of, select
@@ -178,24 +178,14 @@ class RtwFight(RoundRules):
         library = data.get("attacks")
         if isinstance(library, dict):
             out["attacks"] = {k: _grid_entry(v, f"attacks.{k}", on_map) for k, v in library.items()}
-        sides = data.get("sides")
-        if isinstance(sides, list):
-            new_sides: list[Any] = []
-            for i, side in enumerate(sides):
-                combatants = side.get("combatants") if isinstance(side, dict) else None
-                if not isinstance(combatants, list):
-                    new_sides.append(side)
-                    continue
-                new_combs: list[Any] = []
-                for j, comb in enumerate(combatants):
-                    attacks = comb.get("attacks") if isinstance(comb, dict) else None
-                    if isinstance(attacks, list):
-                        where = f"sides[{i}].combatants[{j}].attacks"
-                        attacks = [_grid_entry(e, f"{where}[{k}]", on_map) for k, e in enumerate(attacks)]
-                        comb = {**comb, "attacks": attacks}
-                    new_combs.append(comb)
-                new_sides.append({**side, "combatants": new_combs})
-            out["sides"] = new_sides
+
+        def grid_entries(comb: dict[str, Any], where: str) -> dict[str, Any]:
+            attacks = comb.get("attacks")
+            if not isinstance(attacks, list):
+                return comb
+            return {**comb, "attacks": [_grid_entry(e, f"{where}.attacks[{k}]", on_map) for k, e in enumerate(attacks)]}
+
+        out = map_raw_combatants(out, grid_entries)
         return out
 
     def check(self, fight: LoadedFight) -> None:

@@ -65,7 +65,7 @@ from typing import Any
 import numpy as np
 
 from tohit.core.errors import InputError
-from tohit.engine.fight.model import LoadedFight
+from tohit.engine.fight.model import LoadedFight, map_raw_combatants
 from tohit.engine.fight.state import BoolArray, IntArray, gather
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS, PRONE_EXPOSED_RANGES
 
@@ -133,45 +133,35 @@ def move_sight_statuses(data: dict[str, Any]) -> dict[str, Any]:
     if isinstance(library, dict):
         for name, entry in library.items():
             _refuse_sight(entry, f"attacks.{name}")
-    sides = data.get("sides")
-    if not isinstance(sides, list):
-        return data
-    new_sides: list[Any] = []
-    for i, side in enumerate(sides):
-        combatants = side.get("combatants") if isinstance(side, dict) else None
-        if not isinstance(combatants, list):
-            new_sides.append(side)
-            continue
-        new_combs: list[Any] = []
-        for j, comb in enumerate(combatants):
-            if isinstance(comb, dict):
-                where = f"sides[{i}].combatants[{j}]"
-                for k, entry in enumerate(comb.get("attacks") or []):
-                    _refuse_sight(entry, f"{where}.attacks[{k}]")
-                attacker = comb.get("attacker")
-                if isinstance(attacker, dict) and attacker.get("distracted"):
-                    raise InputError(
-                        "in a fight a Distraction has its sources: give the combatant's `distracted_by`, the names"
-                        " of the foes distracting it",
-                        field=f"{where}.attacker.distracted",
-                    )
-                if isinstance(attacker, dict) and any(f in attacker for f in SIGHT):
-                    moved = {f: attacker[f] for f in SIGHT if f in attacker}
-                    rest = {k: v for k, v in attacker.items() if k not in SIGHT}
-                    comb = {**comb, "attacker": rest, **moved}
-                target = comb.get("target")
-                if isinstance(target, dict) and target.get("distracting"):
-                    raise InputError(
-                        "in a fight a Distraction has its sources: give the distracted combatant's `distracted_by`"
-                        " (the names of the foes distracting it)",
-                        field=f"{where}.target.distracting",
-                    )
-                if isinstance(target, dict) and "invisible" in target:
-                    rest = {k: v for k, v in target.items() if k != "invisible"}
-                    comb = {**comb, "target": rest, "invisible": target["invisible"]}
-            new_combs.append(comb)
-        new_sides.append({**side, "combatants": new_combs})
-    return {**data, "sides": new_sides}
+    return map_raw_combatants(data, _move_sight)
+
+
+def _move_sight(comb: dict[str, Any], where: str) -> dict[str, Any]:
+    """One combatant of `move_sight_statuses`."""
+    for k, entry in enumerate(comb.get("attacks") or []):
+        _refuse_sight(entry, f"{where}.attacks[{k}]")
+    attacker = comb.get("attacker")
+    if isinstance(attacker, dict) and attacker.get("distracted"):
+        raise InputError(
+            "in a fight a Distraction has its sources: give the combatant's `distracted_by`, the names"
+            " of the foes distracting it",
+            field=f"{where}.attacker.distracted",
+        )
+    if isinstance(attacker, dict) and any(f in attacker for f in SIGHT):
+        moved = {f: attacker[f] for f in SIGHT if f in attacker}
+        rest = {k: v for k, v in attacker.items() if k not in SIGHT}
+        comb = {**comb, "attacker": rest, **moved}
+    target = comb.get("target")
+    if isinstance(target, dict) and target.get("distracting"):
+        raise InputError(
+            "in a fight a Distraction has its sources: give the distracted combatant's `distracted_by`"
+            " (the names of the foes distracting it)",
+            field=f"{where}.target.distracting",
+        )
+    if isinstance(target, dict) and "invisible" in target:
+        rest = {k: v for k, v in target.items() if k != "invisible"}
+        comb = {**comb, "target": rest, "invisible": target["invisible"]}
+    return comb
 
 
 def _refuse_sight(entry: Any, where: str) -> None:
