@@ -102,10 +102,10 @@ def _roll_batch(loaded: Loaded, n: int, rng: np.random.Generator, seed: int) -> 
         forced_names = sorted(forced)
         extra = system.target_json(scenario, target)
         names = list(roles)
-        face_columns = [faces[name] for name in names]
-        for i, (row, steps) in enumerate(zip(rows, trace.rows, strict=True)):
-            row_faces = dict(zip(names, (col[i] for col in face_columns), strict=True))
-            per_target[i].append(TargetRoll(target.name, row, row_faces, forced_names, steps, extra))
+        face_rows = zip(*[faces[name] for name in names], strict=True) if names else [()] * n
+        for row, steps, row_faces, bucket in zip(rows, trace.rows, face_rows, per_target, strict=True):
+            row_faces_named = dict(zip(names, row_faces, strict=True))
+            bucket.append(TargetRoll(target.name, row, row_faces_named, forced_names, steps, extra))
     top = system.scenario_json(scenario)
     return [RollResult(system.id, seed, targets, top) for targets in per_target]
 
