@@ -29,7 +29,8 @@ applies: `falls`, `peril`, `durability_used`, `burning_wear`, `cost_spent`):
   (`odds_fields`). See `rtw_status`, which also lists the choices made where the rules are silent.
 
 On a map (`map`, and each combatant's `position` and `size`; attacks give `attack.range` as a mapping, as in
-a scenario file) each attack reaches what the grid says from where its user stands: see `rtw_map`. Nobody
+a scenario file) each attack reaches what the grid says from where its user stands: see `rtw_map` (the
+options) and `rtw_map_turn` (the turn). Nobody
 moves (the pages give no movement rules): a combatant with no foe in reach holds its ground and skips its turn.
 
 Turn order: the page gives none: the order in the file, sides alternating, one attack per turn.
@@ -48,13 +49,14 @@ from tohit.core.grid.reach import AREA_TYPES
 from tohit.core.grid.sizes import MIN_COLOSSAL_SIDE, SizeCategory
 from tohit.core.loader import validation_error
 from tohit.core.models import Model
-from tohit.engine.fight.context import ALL, Rows, StepContext, expected_damage
+from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight, map_raw_combatants
-from tohit.engine.fight.policy import CODES, choose_actions, policy_codes
+from tohit.engine.fight.policy import choose_actions
 from tohit.engine.fight.rounds import RoundRules
 from tohit.engine.fight.rows import rows_of, select
 from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 from tohit.engine.fight.systems.rtw_map import FightMap
+from tohit.engine.fight.systems.rtw_map_turn import map_turn
 from tohit.engine.fight.systems.rtw_status import (
     CITE,
     ENDS,
@@ -71,8 +73,6 @@ from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
 from tohit.systems.rtw.tactical import GRID_RANGE, RANGE_TAG, rules_range
 
 PAGE = "rtw"
-#: The resolve override of the target's Hard to Hit (a code into HARD_TO_HIT_LEVELS) on a map.
-HARD_TO_HIT_FIELD = "target.hard_to_hit"
 MAP_KEY = ("rtw_map",)
 HIT = 0
 NO_POOL = -1
@@ -453,7 +453,7 @@ class RtwFight(RoundRules):
     def _attack_turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray, play: StatusPlay | None) -> None:
         grid = self.grid(ctx.fight)
         if grid is not None:
-            self._map_turn(ctx, acting, actor, grid, play)
+            map_turn(self, ctx, acting, actor, grid, play)
             return
         options = self.options(ctx, actor)
         idx, attack, target = choose_actions(ctx, acting, actor, options)
@@ -501,196 +501,6 @@ class RtwFight(RoundRules):
                     lambda: f"{self.name(ctx, c)} has made an attack: Invisibility ends  [{CITE}: Invisibility]",
                 ),
             )
-
-    def _map_turn(
-        self, ctx: StepContext, acting: BoolArray, actor: IntArray, grid: FightMap, play: StatusPlay | None = None
-    ) -> None:
-        """A turn on the map: an option (an attack and its placement) by policy, then one roll per creature
-        it catches, Hard to Hit as the grid says; with no foe in reach, the combatant holds its ground."""
-        fight = ctx.fight
-        n, size = ctx.n, fight.roster.size
-        who = np.maximum(actor, 0)
-        valid, caught, adjacent = grid.reachable(actor, ctx.standing())
-        attack_of = grid.attack[who]  # (n, O)
-        if not self._flags(fight)[0] and not self._flags(fight)[1]:
-            usable = np.ones_like(valid)
-        else:
-            per_attack = self.usable(fight, ctx.state)[np.arange(n), who]  # (n, A)
-            usable = np.take_along_axis(per_attack, np.maximum(attack_of, 0), axis=1)
-        valid &= usable & acting[:, None]
-        idx, option = self._choose_on_map(ctx, acting, actor, valid, caught, adjacent, grid)
-        actor, acting, caught, adjacent = actor[idx], acting[idx], caught[idx], adjacent[idx]
-        n = ctx.n
-        if ctx.narrating and bool(acting[0]) and option[0] < 0:
-            ctx.emit(
-                "hold",
-                (),
-                f"{self.name(ctx, actor)} has no foe in reach and holds its ground (nobody moves on the map)",
-            )
-        acting = acting & (option >= 0)
-        if not acting.any():
-            return
-        rows = np.arange(n)
-        who = np.maximum(actor, 0)
-        pick = np.maximum(option, 0)
-        attack = np.where(acting, grid.attack[who, pick], -1)
-        # (n, C): how many times the chosen placement affects each creature (a Swarm may be more than once)
-        times = grid.counts(who, caught)[rows, pick] * acting[:, None]
-        self._pay(ctx, acting, actor, attack)
-        for t, k in [(u, k) for u in range(size) for k in range(grid.most[u])]:
-            mask = times[:, t] > k
-            if not mask.any():
-                continue
-            tt = np.full(ctx.n, t, dtype=np.int64)
-            codes = grid.level_codes(actor, option, t, adjacent)
-            note = ""
-            if ctx.narrating:
-                c, o = int(actor[0]), int(option[0])
-                why = grid.why_hard(c, o, t, bool(adjacent[0]))
-                again = f"; a Swarm, affected again ({k + 1})" if k else ""
-                statuses = self._status_note(ctx, play, actor, tt)[2:-1]
-                note = (
-                    f" ({grid.options[c][o].text}{again}"
-                    + (f"; Hard to Hit: {why}" if why else "")
-                    + (f"; {statuses}" if statuses else "")
-                    + ")"
-                )
-            # The grid's Hard to Hit, with the attacker's Blinded or Dazzled folded in (the harder; decisions 5).
-            extra = {HARD_TO_HIT_FIELD: codes} if play is None else play.fields(ctx.state, actor, attack, tt, codes)
-            idx2, out = ctx.resolve(mask, actor, attack, tt, extra, note=note, fields=self._read(play))
-            actor, attack, times, adjacent, option = (
-                actor[idx2],
-                attack[idx2],
-                times[idx2],
-                adjacent[idx2],
-                option[idx2],
-            )
-            self._apply(ctx, mask[idx2], actor, attack, tt[idx2], out, play)
-            acting = acting[idx2]
-        self._attacked(ctx, play, acting, actor)
-
-    def _choose_on_map(
-        self,
-        ctx: StepContext,
-        acting: BoolArray,
-        actor: IntArray,
-        valid: BoolArray,
-        caught: BoolArray,
-        adjacent: BoolArray,
-        grid: FightMap,
-    ) -> tuple[Rows, IntArray]:
-        """(idx, option) per row (-1: nothing in reach). `first`, `weakest`, `random` pick a foe and the first
-        attack reaching it as without a map, then that attack's placement catching it with the fewest standing
-        allies, then the most rolls on standing foes (a Swarm may be affected more than once; ties: the grid's
-        order); `best` the option with the highest expected damage to foes minus allies, from exact odds (as
-        `tohit aim`)."""
-        fight = ctx.fight
-        n, size = ctx.n, fight.roster.size
-        who = np.maximum(actor, 0)
-        policy = policy_codes(fight, "policy")[who]
-        best = acting & (policy == CODES["best"]) & valid.any(axis=1)
-        others = acting & ~best & valid.any(axis=1)
-        option = np.full(n, -1, dtype=np.int64)
-        idx: Rows = ALL
-        foe = grid.foe[who]  # (n, C)
-        if others.any():
-            attack_of = grid.attack[who]
-            on_foes = caught & (valid & others[:, None])[:, :, None] & foe[:, None, :]  # (n, O, C)
-            pairs = np.zeros((n, fight.max_attacks, size), dtype=bool)
-            for a in range(fight.max_attacks):
-                pairs[:, a, :] = (on_foes & (attack_of == a)[:, :, None]).any(axis=1)
-            idx, attack, target = choose_actions(ctx, others, actor, pairs)
-            actor, acting, valid, caught, adjacent = actor[idx], acting[idx], valid[idx], caught[idx], adjacent[idx]
-            best, others, foe, on_foes = best[idx], others[idx], foe[idx], on_foes[idx]
-            n = ctx.n
-            who = np.maximum(actor, 0)
-            option = np.full(n, -1, dtype=np.int64)
-            fits = on_foes[np.arange(n), :, np.maximum(target, 0)] & (grid.attack[who] == attack[:, None])
-            allies = (caught & ~foe[:, None, :]).sum(axis=2)
-            foes = (grid.counts(who, caught) * foe[:, None, :]).sum(axis=2)  # rolls: a Swarm may count more
-            score = np.where(fits, foes - (size + 1) * allies, np.iinfo(np.int64).min)
-            chosen = others & (target >= 0) & fits.any(axis=1)
-            option = np.where(chosen, np.argmax(score, axis=1), option)
-        if best.any():
-            score = self._best_scores(ctx, who, valid & best[:, None], caught, adjacent, grid)
-            focus = policy_codes(fight, "focus")[who]
-            rows = np.flatnonzero(best & (focus >= 0))
-            if rows.size:
-                on_focus = caught[rows, :, focus[rows]] & valid[rows]
-                keep = on_focus.any(axis=1)
-                score[rows[keep]] = np.where(on_focus[keep], score[rows[keep]], -np.inf)
-            option = np.where(best, np.argmax(score, axis=1), option)
-        return idx, option
-
-    def _best_scores(
-        self, ctx: StepContext, who: IntArray, valid: BoolArray, caught: BoolArray, adjacent: BoolArray, grid: FightMap
-    ) -> Any:
-        """(rows, options): expected damage to the standing foes each option catches minus that to the standing
-        allies (exact odds at the Hard to Hit the grid gives), -inf where the option is not open."""
-        fight = ctx.fight
-        table = self._expected_table(fight, grid)  # (C, O, C, 2)
-        sign = np.where(grid.foe, 1.0, -1.0)[who]  # (n, C)
-        per = np.where(adjacent[:, None, None], table[who, :, :, 1], table[who, :, :, 0])  # (n, O, C)
-        play = status_play(fight)
-        if play is not None:
-            per = self._status_expected(ctx, who, valid, caught, adjacent, grid, play, per)
-        score = (grid.counts(who, caught) * per * sign[:, None, :]).sum(axis=2)
-        return np.where(valid, score, -np.inf)
-
-    @staticmethod
-    def _status_expected(
-        ctx: StepContext,
-        who: IntArray,
-        valid: BoolArray,
-        caught: BoolArray,
-        adjacent: BoolArray,
-        grid: FightMap,
-        play: StatusPlay,
-        per: Any,
-    ) -> Any:
-        """`per` (rows, options, combatants) read again at the statuses in play: each roll's expected damage at the
-        overrides its resolve would get (the grid's Hard to Hit with the statuses folded in, `StatusPlay.fields`)."""
-        fight = ctx.fight
-        per = np.array(per, dtype=float)
-        live = valid.any(axis=1)
-        for c in np.unique(who[live]).tolist():
-            rc = np.flatnonzero(live & (who == c))
-            for o, opt in enumerate(grid.options[c]):
-                ro = rc[valid[rc, o]]
-                for t in opt.members if ro.size else ():
-                    sel = ro[caught[ro, o, t]]
-                    m = sel.size
-                    if m == 0:
-                        continue
-                    codes = grid.level_codes(np.full(m, c), np.full(m, o), t, adjacent[sel])
-                    fields = play.fields(
-                        ctx.state, np.full(m, c), np.full(m, opt.attack), np.full(m, t), codes, rows=sel
-                    )
-                    keys = sorted(fields)
-                    uniq, inverse = np.unique(np.stack([fields[k] for k in keys], axis=1), axis=0, return_inverse=True)
-                    means = np.asarray(
-                        [
-                            expected_damage(fight, c, opt.attack, t, {}, dict(zip(keys, map(int, u), strict=True)))
-                            for u in uniq
-                        ]
-                    )
-                    per[sel, o, t] = means[inverse.reshape(-1)]
-        return per
-
-    @staticmethod
-    def _expected_table(fight: LoadedFight, grid: FightMap) -> Any:
-        found = fight.cache.get(("rtw_map_expected",))
-        if found is None:
-
-            def mean(c: int, a: int, t: int, code: int) -> float:
-                return expected_damage(fight, c, a, t, {}, {HARD_TO_HIT_FIELD: code})
-
-            found = np.zeros((fight.roster.size, grid.width, fight.roster.size, 2))
-            for c, opts in enumerate(grid.options):
-                for o in range(len(opts)):
-                    found[c, o] = grid.expected(c, o, mean)
-            fight.cache[("rtw_map_expected",)] = found
-        return found
 
     def override_value(self, field: str, code: int) -> Any:
         """Target-block overrides: the Hard-to-Hit level (map, Blinded, Dazzled), the Reaction ("none" while

@@ -38,7 +38,7 @@ Prone source faces an attack Prone makes it Hard to Hit with (not Melee, Line or
 Prone's Hard into the level before the drop and feeds `target.prone` false for that roll (Prone changes nothing
 else against such an attack: its Evasion rule is for Melee, Line and X targets only).
 
-Policy `best` reads the same overrides (`odds_fields`; on a map `RtwFight._status_expected`, with the grid's
+Policy `best` reads the same overrides (`odds_fields`; on a map `rtw_map_turn._status_expected`, with the grid's
 level as the base): an attack's expected damage is the exact mean at the target's current statuses and the
 Hard-to-Hit level this attacker would face.
 

@@ -1,0 +1,229 @@
+"""Reclaim the Wild fights on a map: one turn (issue 8; rtw page: ranges, areas, cover; decisions 7).
+
+`map_turn` is `RtwFight`'s turn when the fight has a map: the combatant's policy picks an option (an attack
+and one placement of its range, from `FightMap`), then each creature the placement catches gets its own roll,
+Hard to Hit as the grid says (cover, the Projectile rule) with the statuses in play folded in (`rtw_status`).
+With no foe in reach, the combatant holds its ground: nobody moves. `best` ranks options by expected damage
+to foes minus allies, from exact odds, as `tohit aim` does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from tohit.engine.fight.context import ALL, Rows, StepContext, expected_damage
+from tohit.engine.fight.model import LoadedFight
+from tohit.engine.fight.policy import CODES, choose_actions, policy_codes
+from tohit.engine.fight.state import BoolArray, IntArray
+from tohit.engine.fight.systems.rtw_map import FightMap
+from tohit.engine.fight.systems.rtw_status import StatusPlay, status_play
+
+if TYPE_CHECKING:  # the rules call `map_turn`; the annotation alone names them
+    from tohit.engine.fight.systems.rtw import RtwFight
+
+#: The resolve override of the target's Hard to Hit (a code into HARD_TO_HIT_LEVELS) on a map.
+HARD_TO_HIT_FIELD = "target.hard_to_hit"
+
+
+def map_turn(
+    rules: RtwFight,
+    ctx: StepContext,
+    acting: BoolArray,
+    actor: IntArray,
+    grid: FightMap,
+    play: StatusPlay | None = None,
+) -> None:
+    """A turn on the map: an option (an attack and its placement) by policy, then one roll per creature
+    it catches, Hard to Hit as the grid says; with no foe in reach, the combatant holds its ground."""
+    fight = ctx.fight
+    n, size = ctx.n, fight.roster.size
+    who = np.maximum(actor, 0)
+    valid, caught, adjacent = grid.reachable(actor, ctx.standing())
+    attack_of = grid.attack[who]  # (n, O)
+    if not rules._flags(fight)[0] and not rules._flags(fight)[1]:
+        usable = np.ones_like(valid)
+    else:
+        per_attack = rules.usable(fight, ctx.state)[np.arange(n), who]  # (n, A)
+        usable = np.take_along_axis(per_attack, np.maximum(attack_of, 0), axis=1)
+    valid &= usable & acting[:, None]
+    idx, option = _choose_on_map(rules, ctx, acting, actor, valid, caught, adjacent, grid)
+    actor, acting, caught, adjacent = actor[idx], acting[idx], caught[idx], adjacent[idx]
+    n = ctx.n
+    if ctx.narrating and bool(acting[0]) and option[0] < 0:
+        ctx.emit(
+            "hold",
+            (),
+            f"{rules.name(ctx, actor)} has no foe in reach and holds its ground (nobody moves on the map)",
+        )
+    acting = acting & (option >= 0)
+    if not acting.any():
+        return
+    rows = np.arange(n)
+    who = np.maximum(actor, 0)
+    pick = np.maximum(option, 0)
+    attack = np.where(acting, grid.attack[who, pick], -1)
+    # (n, C): how many times the chosen placement affects each creature (a Swarm may be more than once)
+    times = grid.counts(who, caught)[rows, pick] * acting[:, None]
+    rules._pay(ctx, acting, actor, attack)
+    for t, k in [(u, k) for u in range(size) for k in range(grid.most[u])]:
+        mask = times[:, t] > k
+        if not mask.any():
+            continue
+        tt = np.full(ctx.n, t, dtype=np.int64)
+        codes = grid.level_codes(actor, option, t, adjacent)
+        note = ""
+        if ctx.narrating:
+            c, o = int(actor[0]), int(option[0])
+            why = grid.why_hard(c, o, t, bool(adjacent[0]))
+            again = f"; a Swarm, affected again ({k + 1})" if k else ""
+            statuses = rules._status_note(ctx, play, actor, tt)[2:-1]
+            note = (
+                f" ({grid.options[c][o].text}{again}"
+                + (f"; Hard to Hit: {why}" if why else "")
+                + (f"; {statuses}" if statuses else "")
+                + ")"
+            )
+        # The grid's Hard to Hit, with the attacker's Blinded or Dazzled folded in (the harder; decisions 5).
+        extra = {HARD_TO_HIT_FIELD: codes} if play is None else play.fields(ctx.state, actor, attack, tt, codes)
+        idx2, out = ctx.resolve(mask, actor, attack, tt, extra, note=note, fields=rules._read(play))
+        actor, attack, times, adjacent, option = (
+            actor[idx2],
+            attack[idx2],
+            times[idx2],
+            adjacent[idx2],
+            option[idx2],
+        )
+        rules._apply(ctx, mask[idx2], actor, attack, tt[idx2], out, play)
+        acting = acting[idx2]
+    rules._attacked(ctx, play, acting, actor)
+
+
+def _choose_on_map(
+    rules: RtwFight,
+    ctx: StepContext,
+    acting: BoolArray,
+    actor: IntArray,
+    valid: BoolArray,
+    caught: BoolArray,
+    adjacent: BoolArray,
+    grid: FightMap,
+) -> tuple[Rows, IntArray]:
+    """(idx, option) per row (-1: nothing in reach). `first`, `weakest`, `random` pick a foe and the first
+    attack reaching it as without a map, then that attack's placement catching it with the fewest standing
+    allies, then the most rolls on standing foes (a Swarm may be affected more than once; ties: the grid's
+    order); `best` the option with the highest expected damage to foes minus allies, from exact odds (as
+    `tohit aim`)."""
+    fight = ctx.fight
+    n, size = ctx.n, fight.roster.size
+    who = np.maximum(actor, 0)
+    policy = policy_codes(fight, "policy")[who]
+    best = acting & (policy == CODES["best"]) & valid.any(axis=1)
+    others = acting & ~best & valid.any(axis=1)
+    option = np.full(n, -1, dtype=np.int64)
+    idx: Rows = ALL
+    foe = grid.foe[who]  # (n, C)
+    if others.any():
+        attack_of = grid.attack[who]
+        on_foes = caught & (valid & others[:, None])[:, :, None] & foe[:, None, :]  # (n, O, C)
+        pairs = np.zeros((n, fight.max_attacks, size), dtype=bool)
+        for a in range(fight.max_attacks):
+            pairs[:, a, :] = (on_foes & (attack_of == a)[:, :, None]).any(axis=1)
+        idx, attack, target = choose_actions(ctx, others, actor, pairs)
+        actor, acting, valid, caught, adjacent = actor[idx], acting[idx], valid[idx], caught[idx], adjacent[idx]
+        best, others, foe, on_foes = best[idx], others[idx], foe[idx], on_foes[idx]
+        n = ctx.n
+        who = np.maximum(actor, 0)
+        option = np.full(n, -1, dtype=np.int64)
+        fits = on_foes[np.arange(n), :, np.maximum(target, 0)] & (grid.attack[who] == attack[:, None])
+        allies = (caught & ~foe[:, None, :]).sum(axis=2)
+        foes = (grid.counts(who, caught) * foe[:, None, :]).sum(axis=2)  # rolls: a Swarm may count more
+        score = np.where(fits, foes - (size + 1) * allies, np.iinfo(np.int64).min)
+        chosen = others & (target >= 0) & fits.any(axis=1)
+        option = np.where(chosen, np.argmax(score, axis=1), option)
+    if best.any():
+        score = _best_scores(rules, ctx, who, valid & best[:, None], caught, adjacent, grid)
+        focus = policy_codes(fight, "focus")[who]
+        rows = np.flatnonzero(best & (focus >= 0))
+        if rows.size:
+            on_focus = caught[rows, :, focus[rows]] & valid[rows]
+            keep = on_focus.any(axis=1)
+            score[rows[keep]] = np.where(on_focus[keep], score[rows[keep]], -np.inf)
+        option = np.where(best, np.argmax(score, axis=1), option)
+    return idx, option
+
+
+def _best_scores(
+    rules: RtwFight,
+    ctx: StepContext,
+    who: IntArray,
+    valid: BoolArray,
+    caught: BoolArray,
+    adjacent: BoolArray,
+    grid: FightMap,
+) -> Any:
+    """(rows, options): expected damage to the standing foes each option catches minus that to the standing
+    allies (exact odds at the Hard to Hit the grid gives), -inf where the option is not open."""
+    fight = ctx.fight
+    table = _expected_table(fight, grid)  # (C, O, C, 2)
+    sign = np.where(grid.foe, 1.0, -1.0)[who]  # (n, C)
+    per = np.where(adjacent[:, None, None], table[who, :, :, 1], table[who, :, :, 0])  # (n, O, C)
+    play = status_play(fight)
+    if play is not None:
+        per = _status_expected(ctx, who, valid, caught, adjacent, grid, play, per)
+    score = (grid.counts(who, caught) * per * sign[:, None, :]).sum(axis=2)
+    return np.where(valid, score, -np.inf)
+
+
+def _status_expected(
+    ctx: StepContext,
+    who: IntArray,
+    valid: BoolArray,
+    caught: BoolArray,
+    adjacent: BoolArray,
+    grid: FightMap,
+    play: StatusPlay,
+    per: Any,
+) -> Any:
+    """`per` (rows, options, combatants) read again at the statuses in play: each roll's expected damage at the
+    overrides its resolve would get (the grid's Hard to Hit with the statuses folded in, `StatusPlay.fields`)."""
+    fight = ctx.fight
+    per = np.array(per, dtype=float)
+    live = valid.any(axis=1)
+    for c in np.unique(who[live]).tolist():
+        rc = np.flatnonzero(live & (who == c))
+        for o, opt in enumerate(grid.options[c]):
+            ro = rc[valid[rc, o]]
+            for t in opt.members if ro.size else ():
+                sel = ro[caught[ro, o, t]]
+                m = sel.size
+                if m == 0:
+                    continue
+                codes = grid.level_codes(np.full(m, c), np.full(m, o), t, adjacent[sel])
+                fields = play.fields(ctx.state, np.full(m, c), np.full(m, opt.attack), np.full(m, t), codes, rows=sel)
+                keys = sorted(fields)
+                uniq, inverse = np.unique(np.stack([fields[k] for k in keys], axis=1), axis=0, return_inverse=True)
+                means = np.asarray(
+                    [
+                        expected_damage(fight, c, opt.attack, t, {}, dict(zip(keys, map(int, u), strict=True)))
+                        for u in uniq
+                    ]
+                )
+                per[sel, o, t] = means[inverse.reshape(-1)]
+    return per
+
+
+def _expected_table(fight: LoadedFight, grid: FightMap) -> Any:
+    found = fight.cache.get(("rtw_map_expected",))
+    if found is None:
+
+        def mean(c: int, a: int, t: int, code: int) -> float:
+            return expected_damage(fight, c, a, t, {}, {HARD_TO_HIT_FIELD: code})
+
+        found = np.zeros((fight.roster.size, grid.width, fight.roster.size, 2))
+        for c, opts in enumerate(grid.options):
+            for o in range(len(opts)):
+                found[c, o] = grid.expected(c, o, mean)
+        fight.cache[("rtw_map_expected",)] = found
+    return found
