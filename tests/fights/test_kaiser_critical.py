@@ -52,8 +52,16 @@ def said(event: dict[str, Any]) -> str:
     return " ".join(event["text"].split())
 
 
+def combatant(name: str, **over: Any) -> dict[str, Any]:
+    """The helpers' combatant, without their high `physical_resistance` unless one is given."""
+    comb = kaiser_combatant(name, **over)
+    if "physical_resistance" not in over:
+        del comb["physical_resistance"]
+    return comb
+
+
 def crit_duel(b: dict[str, Any] | None = None, a: dict[str, Any] | None = None) -> dict[str, Any]:
-    return kaiser_fight([kaiser_combatant("A", **(a or {}))], [kaiser_combatant("B", **(b or {}))])
+    return kaiser_fight([combatant("A", **(a or {}))], [combatant("B", **(b or {}))])
 
 
 #: A hits B twice in round 1 (40 -> 26 -> 12 LP); the second hit, 14 of B's 26 LP, is a Critical:
@@ -221,8 +229,8 @@ def critical_duel() -> Any:
     """A duel where Criticals are common: 14 LP each, Base Damage 7, PhR 1 and (not given) 3."""
     return load(
         kaiser_fight(
-            [kaiser_combatant("A", target={"lp": 14}, physical_resistance=1)],
-            [kaiser_combatant("B", target={"lp": 14})],
+            [combatant("A", target={"lp": 14}, physical_resistance=1)],
+            [combatant("B", target={"lp": 14})],
         )
     )
 

@@ -156,7 +156,10 @@ class KaiserFight(FightRules):
 
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
         """Above 0 LP and not knocked out by a Critical of 16 DoF or more [damage/critical.md]."""
-        out: BoolArray = (state.per["lp"] > 0) & (state.per["knocked_out"] == 0)
+        out: BoolArray = state.per["lp"] > 0
+        knocked = state.per["knocked_out"]
+        if knocked.any():  # rare: only a Critical of 16 DoF or more
+            out &= knocked == 0
         return out
 
     # -- static tables -----------------------------------------------------------------------------------
