@@ -438,12 +438,10 @@ class KaiserFight(FightRules):
                 ),
             )
         # A Critical: half or more of the LP the target had, on a hit it survives.
-        crit_rows = rows[is_critical(damage, lp) & (new_lp > 0)]
-        if crit_rows.size == 0:
+        crit = is_critical(damage, lp) & (new_lp > 0)
+        if not crit.any():
             return ALL
-        crit = np.zeros(ctx.n, dtype=bool)
-        crit[crit_rows] = True
-        return self._critical(ctx, crit, defender, np.where(crit, out["damage"], 0), faces)
+        return self._critical(ctx, rows[crit], d[crit], damage[crit], defender, faces)
 
     def _critical_faces(self, ctx: StepContext) -> list[int] | None:
         """Narrated: the faces of the `critical` role the attack just resolved showed in its trace."""
@@ -454,16 +452,24 @@ class KaiserFight(FightRules):
         return None if found is None else [int(f) for f in found]
 
     def _critical(
-        self, ctx: StepContext, crit: BoolArray, defender: IntArray, damage: IntArray, faces: list[int] | None
+        self,
+        ctx: StepContext,
+        rows: IntArray,
+        who: IntArray,
+        damage: IntArray,
+        defender: IntArray,
+        faces: list[int] | None,
     ) -> Rows:
-        """A Critical [damage/critical.md]: level 2d6 + floor(damage / 10) (above 20 halved) against the target's
-        PhR check 2d6 + PhR (neither open nor fumbling); each DoF is -1 to all its actions and costs 1 AP; the
-        penalty of DoF <= 5 fades 1 a round, of DoF 6+ lasts; DoF 16+ knocks it unconscious."""
+        """A Critical [damage/critical.md] on the targets `who` of fights `rows`, hit for `damage` (`defender`:
+        every row's target): level 2d6 + floor(damage / 10) (above 20 halved) against the target's PhR check
+        2d6 + PhR (neither open nor fumbling); each DoF is -1 to all its actions and costs 1 AP; the penalty of
+        DoF <= 5 fades 1 a round, of DoF 6+ lasts; DoF 16+ knocks it unconscious."""
         fight = ctx.fight
-        phr = self._phr(fight)[np.maximum(defender, 0)]
+        phr = self._phr(fight)[who]
         base = damage // 10
         text = ""
-        if ctx.narrating:
+        idx: Rows = ALL
+        if ctx.narrating:  # one fight: rows == [0]
             level_faces = faces if faces is not None else [int(f) for f in ctx.rng.integers(1, 7, size=2)]
             forced = ctx.script.pop(0)["phr"] if ctx.script and "phr" in ctx.script[0] else None
             check_faces = (
@@ -473,9 +479,8 @@ class KaiserFight(FightRules):
             level = int(critical_level(sum(level_faces), int(damage[0])))
             check = sum(check_faces) + int(phr[0])
             dof = np.asarray([max(0, level - check)], dtype=np.int64)
-            idx: Rows = ALL
-            name = self._name(ctx, defender)
-            given = fight.combatants[int(defender[0])].physical_resistance is not None
+            name = self._name(ctx, who)
+            given = fight.combatants[int(who[0])].physical_resistance is not None
             text = (
                 f"{name} suffers a Critical ({int(damage[0])} damage, half or more of its LP): Critical level"
                 f" 2d6 ({level_faces[0]}, {level_faces[1]}) + {int(base[0])} = {raw}"
@@ -483,30 +488,30 @@ class KaiserFight(FightRules):
                 + f" vs PhR 2d6 ({check_faces[0]}, {check_faces[1]}) + {int(phr[0])} = {check}"
                 + ("" if given else f" ({name} has no physical_resistance: PhR {DEFAULT_PHR}, a new character's)")
             )
+            bit = dof > 0
+            failed, who, k = rows[bit], who[bit], dof[bit]
         elif ctx.mode == "sample":  # both rolls are plain 2d6: four dice per Critical, the same distribution
-            rows = np.flatnonzero(crit)
             d6 = ctx.rng.integers(1, 7, size=(rows.size, 4))
-            level = critical_level(d6[:, 0] + d6[:, 1], damage[rows])
-            dof = np.zeros(ctx.n, dtype=np.int64)
-            dof[rows] = np.maximum(0, level - (d6[:, 2] + d6[:, 3] + phr[rows]))
-            idx = ALL
+            level = critical_level(d6[:, 0] + d6[:, 1], damage)
+            dof = level - (d6[:, 2] + d6[:, 3] + phr)
+            bit = dof > 0
+            failed, who, k = rows[bit], who[bit], dof[bit]
         else:  # the exact chain: one row per DoF, with its exact weight over 6**4 (`dof_table`)
-            rows = np.flatnonzero(crit)
-            key = base[rows] * 1000 + phr[rows]
+            key = base * 1000 + phr
             uniq, inverse = np.unique(key, return_inverse=True)
+            mask = np.zeros(ctx.n, dtype=bool)
+            mask[rows] = True
             which = np.zeros(ctx.n, dtype=np.int64)
             which[rows] = inverse.reshape(-1)
-            tables = [dof_table(int(k) // 1000, int(k) % 1000) for k in uniq.tolist()]
-            idx, dof = ctx.draw(crit, which, tables)
-            if idx is not ALL:
-                crit, defender = crit[idx], defender[idx]
-        failed = np.flatnonzero(crit & (dof > 0))
+            tables = [dof_table(int(u) // 1000, int(u) % 1000) for u in uniq.tolist()]
+            idx, dof = ctx.draw(mask, which, tables)
+            failed = np.flatnonzero(mask[idx] & (dof > 0))
+            who, k = defender[idx][failed], dof[failed]
         if failed.size == 0:
             if ctx.narrating:
                 ctx.emit("critical", [], f"{text}: no DoF, no further effect  [{CRIT_PAGE}]")
             return idx
         state = ctx.state
-        who, k = defender[failed], dof[failed]
         penalty = gather(state.per["penalty"], failed, who)
         fading = gather(state.per["fading"], failed, who)
         def_mod = gather(state.per["def_mod"], failed, who)
