@@ -41,6 +41,12 @@ def kaiser_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
     order = list(fight.file_order)
     size = len(combs)
     policy = list(fight.policy)
+    # Criticals [damage/critical.md]: PhR (3 when not given), the All Action Penalty, its part that fades by 1 a
+    # round (from Criticals of 5 DoF or less), and unconscious from a Critical of 16 DoF or more.
+    phr = [3 if c.physical_resistance is None else c.physical_resistance for c in combs]
+    penalty = [0] * len(combs)
+    fading = [0] * len(combs)
+    knocked_out = [False] * len(combs)
     counter_with = []
     for c in combs:
         found = -1
@@ -55,11 +61,11 @@ def kaiser_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
         entry = combs[att].attacks[a]
         tgt = combs[dfn].target
         o, of = kaiser_roll(rng, entry.attack.advantage, special)
-        off = o + entry.attacker.offensive_skill + entry.attack.modifiers + max(bonus, 0)
+        off = o + entry.attacker.offensive_skill + entry.attack.modifiers + max(bonus, 0) - penalty[att]
         if of:
             off = max(off, 0)
         d, df = kaiser_roll(rng, tgt.advantage, special)
-        dfs = d + tgt.defensive_skill + tgt.modifiers
+        dfs = d + tgt.defensive_skill + tgt.modifiers - penalty[dfn]
         if df:
             dfs = max(dfs, 0)
         dos = off - dfs
@@ -67,17 +73,34 @@ def kaiser_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
             av = tgt.armor.get(entry.attacker.weapon.damage_type, 0)
             units = max(0, dos - tgt.absorption - av)
             base = max(1, entry.attacker.weapon.damage + characteristic_modifier(entry.attacker.strength))
-            lp[dfn] = max(0, lp[dfn] - units * base)
+            before = lp[dfn]
+            damage = units * base
+            lp[dfn] = max(0, before - damage)
             if ap[dfn] > 0:
                 ap[dfn] -= 1
+            if damage > 0 and 2 * damage >= before and lp[dfn] > 0:  # a Critical the target lives through
+                level = rng.randint(1, 6) + rng.randint(1, 6) + damage // 10
+                if level > 20:
+                    level = 20 + (level - 20) // 2
+                dof = level - (rng.randint(1, 6) + rng.randint(1, 6) + phr[dfn])
+                if dof > 0:
+                    penalty[dfn] += dof
+                    if dof <= 5:
+                        fading[dfn] += dof
+                    ap[dfn] = max(0, ap[dfn] - dof)
+                    if dof >= 16:
+                        knocked_out[dfn] = True
         elif (  # a counterattack is not countered
             dos < 0 and entry.attack.range in CLOSE and bonus < 0 and ap[dfn] >= 1 and counter_with[dfn] >= 0
         ):
             ap[dfn] -= 1
             attack(dfn, counter_with[dfn], att, (-dos) // 2)
 
+    def up(c: int) -> bool:
+        return lp[c] > 0 and not knocked_out[c]
+
     def over() -> int | None:
-        alive = {side[c] for c in range(size) if lp[c] > 0}
+        alive = {side[c] for c in range(size) if up(c)}
         if len(alive) <= 1:
             return alive.pop() if alive else -1
         return None
@@ -91,7 +114,7 @@ def kaiser_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
         for j in range(size):
             s = (cursor + j) % size
             c = order[s]
-            if lp[c] > 0 and any(ap[c] >= e.ap_cost for e in combs[c].attacks):
+            if up(c) and any(ap[c] >= e.ap_cost for e in combs[c].attacks):
                 slot = s
                 break
         if slot < 0:
@@ -99,14 +122,17 @@ def kaiser_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
             if rnd > fight.max_rounds:
                 return -1, fight.max_rounds
             for c in range(size):
-                if lp[c] > 0:
+                if up(c):
                     ap[c] = 6
+                if fading[c] > 0:
+                    fading[c] -= 1
+                    penalty[c] -= 1
             cursor = 0
             continue
         actor = order[slot]
         cursor = (slot + 1) % size
         a = next(i for i, e in enumerate(combs[actor].attacks) if ap[actor] >= e.ap_cost)
-        foes = [t for t in range(size) if side[t] != side[actor] and lp[t] > 0]
+        foes = [t for t in range(size) if side[t] != side[actor] and up(t)]
         if policy[actor] == "weakest":
             target = min(foes, key=lambda t: (lp[t], t))
         elif policy[actor] == "random":

@@ -7,11 +7,17 @@ from typing import Any
 
 from tohit.engine.fight.model import LoadedFight, fight_from_dict
 
+#: PhR so high that no Critical a combatant of 40 LP or less lives through leaves a penalty (level at most
+#: 12 + 3 = 15 <= 2 + 13): the shared fight tests built on these combatants keep the chains they had before
+#: Criticals were played; tests/fights/test_kaiser_critical.py plays Criticals that bite.
+KAISER_PHR = 13
+
 
 def kaiser_combatant(name: str, **over: Any) -> dict[str, Any]:
-    """A Kaiser combatant: Offensive Skill 10, Defensive Skill 8, long sword (Base Damage 7), 40 LP."""
+    """A Kaiser combatant: Offensive Skill 10, Defensive Skill 8, long sword (Base Damage 7), 40 LP, PhR 13."""
     comb: dict[str, Any] = {
         "name": name,
+        "physical_resistance": KAISER_PHR,
         "attacker": {"offensive_skill": 10, "strength": 8, "weapon": {"damage": 5, "damage_type": "cut"}},
         "target": {"defensive_skill": 8, "absorption": 2, "lp": 40},
         "attacks": [{"name": "sword", "attack": {"range": "hand_to_hand"}}],

@@ -308,6 +308,47 @@ class StepContext:
         self._expand(idx, weights, common)
         return idx, faces
 
+    def draw(
+        self, mask: BoolArray, which: IntArray, tables: Sequence[tuple[IntArray, Sequence[int]]]
+    ) -> tuple[Rows, IntArray]:
+        """A value for each row of `mask`, drawn from the exact integer distribution tables[which[row]] (its
+        values and their weights); 0 elsewhere. Exact mode expands each such row into one row per value, with
+        probability weight / total (a roll a fight module makes besides the attacks, e.g. Kaiser's Physical
+        Resistance check against a Critical)."""
+        n = self.n
+        which = np.asarray(which, dtype=np.int64)
+        if self.mode != "enumerate":
+            out = np.zeros(n, dtype=np.int64)
+            rows = np.flatnonzero(mask)
+            for k in np.unique(which[rows]).tolist():
+                sel = rows[which[rows] == k]
+                values, weights = tables[k]
+                cumulative = np.cumsum(np.asarray([int(w) for w in weights], dtype=np.int64))
+                u = self.rng.integers(0, int(cumulative[-1]), size=sel.size)
+                out[sel] = np.asarray(values, dtype=np.int64)[np.searchsorted(cumulative, u, side="right")]
+            return ALL, out
+        totals = [sum(int(w) for w in weights) for _, weights in tables]
+        common = lcm(*totals) if totals else 1
+        # One flat list of every table's values and weights (over `common`), then a last entry for rows outside
+        # the mask: value 0 with the whole weight.
+        sizes = np.asarray([len(values) for values, _ in tables] + [1], dtype=np.int64)
+        starts = np.cumsum(sizes) - sizes
+        flat_values = np.concatenate(
+            [np.asarray(values, dtype=np.int64) for values, _ in tables] + [np.zeros(1, dtype=np.int64)]
+        )
+        flat_weights = np.asarray(
+            [int(w) * (common // total) for (_, weights), total in zip(tables, totals, strict=True) for w in weights]
+            + [common],
+            dtype=object,
+        )
+        pick = np.where(mask, which, len(tables))
+        reps = sizes[pick]
+        idx = np.repeat(np.arange(n, dtype=np.int64), reps)
+        offset = np.arange(idx.size) - np.repeat(np.cumsum(reps) - reps, reps)
+        at = starts[pick[idx]] + offset
+        self._expand(idx, flat_weights[at], common)
+        return idx, flat_values[at]
+
     # -- attacks ---------------------------------------------------------------------------------------
     def resolve(
         self,

@@ -12,6 +12,27 @@ Rules applied between attacks (the attack itself is the system's `resolve`):
   itself countered.
 - LP lost = damage, never below 0 LP; at 0 LP a combatant is unconscious and out of the fight
   [critical.md: "LP at or below 0 means unconscious"].
+- Critical [damage/critical.md]: a single hit costing half or more of the target's current LP (the system's
+  own `is_critical`, fed the LP the target has in the fight before the hit) causes a Critical. Its level is
+  2d6 (no Open Roll or Fumble) + floor(damage / 10), any amount above 20 halved (`critical_level`). The
+  target makes a Physical Resistance check: 2d6 + its PhR (the combatant's `physical_resistance`), with no
+  Open Roll or Fumble ("A Resistance Check cannot have an Open Roll or a Fumble", dice.md; decisions.md
+  kaiser 1 covers the Offensive and Defensive Rolls only). Its Degrees of Failure are the points its total is
+  below the level, DoF = max(0, level - PhR total) (dice.md: "1 Degree of Failure for each point below the
+  target difficulty"; a tie is no failure). Each DoF gives -1 to all actions (an All Action Penalty on its
+  Offensive Rolls, counterattacks included, and its Defensive Rolls) and costs 1 AP (never below 0). A
+  penalty from a Critical of DoF 5 or less fades by 1 at the start of each round; from DoF 6 or more it lasts
+  (it recovers by Regeneration, after the fight); DoF 16 or more knocks the target unconscious wherever it
+  was hit (out of the fight). Penalties of several Criticals add up.
+
+Choices where the rules are silent (docs/fights.md): a combatant without `physical_resistance` resists with
+PhR 3, a new character's (Presence 3 + the Constitution modifier +0 of an average Constitution 5; the trace
+says so); a hit that leaves its target at 0 LP rolls no Critical (the target is unconscious
+anyway); the fading part of the penalty is one pool that fades by 1 a round, whatever the number of
+Criticals behind it; the All Action Penalty does not apply to the PhR check itself (a Resistance Check is not
+an action); AP lost to a Critical at 0 AP does not make the target Flat-Footed (only a hit does); hit
+locations are not rolled (the sources have no General Hit Location Table), so a DoF 6+ head hit and the
+lost limbs of DoF 11+ are not played; policy `best` ranks attacks at the file's blocks, penalties left out.
 
 Turn order: the order in the file, sides alternating (first of each side, then second of each...). A
 round goes round that order again and again: on its turn each standing combatant with the AP for one of
@@ -20,18 +41,20 @@ its attacks makes one attack (chosen by its policy); the round ends when nobody 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, ClassVar
 
 import numpy as np
 from pydantic import Field
 
 from tohit.core.models import Model
-from tohit.engine.fight.context import StepContext
+from tohit.engine.fight.context import ALL, Rows, StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import choose_actions
 from tohit.engine.fight.rows import min_rows, rows_of, select, take_rows
 from tohit.engine.fight.rules import FightRules
 from tohit.engine.fight.state import BoolArray, IntArray, State, gather
+from tohit.systems.kaiser.rules import critical_level, is_critical
 
 AP_PER_ROUND = 6
 DEFAULT_AP_COST = 3
@@ -42,6 +65,44 @@ HIT = 0
 CONSEQUENCES = ("result", "damage", "ap_lost", "flat_footed")
 PAGE = "kaiser: Attacking and Defending"
 AP_PAGE = "kaiser: action_points.md"
+CRIT_PAGE = "kaiser: damage/critical.md"
+#: A Critical of this many DoF or more leaves a lasting penalty (broken bones: it recovers by Regeneration).
+LASTING_DOF = 6
+#: A Critical of this many DoF or more knocks the target unconscious, wherever it was hit.
+KNOCKOUT_DOF = 16
+#: PhR of a combatant whose file gives none: Presence 3 (a new character's) + the Constitution modifier of an
+#: average Constitution 5 (+0): "Resistance values are calculated by adding your Presence to the applicable
+#: Modifier" [creation/6_final_steps.md].
+DEFAULT_PHR = 3
+#: Ways to roll each total of 2d6 (the Critical level's dice and the PhR check's: no open roll, no fumble).
+TWO_D6 = {total: 6 - abs(total - 7) for total in range(2, 13)}
+
+
+class KaiserCombatant(Model):
+    """Kaiser fight fields of a combatant."""
+
+    physical_resistance: int | None = Field(
+        default=None,
+        ge=0,
+        le=100,
+        description="Physical Resistance (PhR) = Presence + Constitution modifier, added to the 2d6 check against a"
+        " Critical; none: PhR 3 (a new character's Presence 3, Constitution modifier +0).",
+    )
+
+
+@cache
+def dof_table(base: int, phr: int) -> tuple[IntArray, tuple[int, ...]]:
+    """The exact distribution of a Critical's Degrees of Failure [damage/critical.md]: level 2d6 + `base`
+    (= floor(damage / 10)), above 20 halved, against the PhR check 2d6 + `phr`; DoF = max(0, level - check).
+    Values and their weights over 6**4 (both rolls are plain 2d6)."""
+    counts: dict[int, int] = {}
+    for crit, crit_ways in TWO_D6.items():
+        level = int(critical_level(crit, 10 * base))
+        for check, check_ways in TWO_D6.items():
+            dof = max(0, level - (check + phr))
+            counts[dof] = counts.get(dof, 0) + crit_ways * check_ways
+    values = sorted(counts)
+    return np.asarray(values, dtype=np.int64), tuple(counts[v] for v in values)
 
 
 class KaiserAttack(Model):
@@ -60,14 +121,18 @@ class KaiserFight(FightRules):
     health = "lp"
     health_label = "LP"
     attack_extra = KaiserAttack
+    combatant_extra = KaiserCombatant
     outcome_fields = ("result", "damage", "ap_lost", "flat_footed", "counter_bonus", "counterattack")
-    target_stats = ("lp", "ap")
-    table_stats = ("ap",)
+    #: `def_mod` is the Defensive Roll's modifiers: the target block's, minus the All Action Penalty.
+    target_stats = ("lp", "ap", "def_mod")
+    stat_fields: ClassVar[dict[str, str]] = {"def_mod": "modifiers"}
+    table_stats = ("ap", "def_mod")
     table_clip: ClassVar[dict[str, str]] = {"damage": "lp"}
-    #: Criticals are narrated but not played in fights (their effects need a Physical Resistance roll).
+    #: The fight rolls a Critical's level itself, with the PhR check (`dof_table`); narration reads the faces the
+    #: system's own `critical` role showed in the attack's trace.
     unused_roles = ("critical",)
     odds_stats = ()
-    standing_stats = ("lp",)
+    standing_stats = ("lp", "knocked_out")
     turn_order: ClassVar[str] = (
         "File order, sides alternating; a round goes round that order until nobody has the AP for an attack"
         " (6 AP a round, an attack costs its ap_cost); a Counterattack (1 AP) follows a failed close attack at once."
@@ -75,13 +140,27 @@ class KaiserFight(FightRules):
 
     def initial(self, fight: LoadedFight, combatant: int) -> dict[str, int]:
         target = fight.target(combatant)
-        return {"lp": int(target.lp), "ap": int(target.ap), "flat_footed": 0, "dealt": 0}
+        return {
+            "lp": int(target.lp),
+            "ap": int(target.ap),
+            "flat_footed": 0,
+            "dealt": 0,
+            "penalty": 0,
+            "fading": 0,
+            "def_mod": int(target.modifiers),
+            "knocked_out": 0,
+        }
 
     def fight_stats(self, fight: LoadedFight) -> dict[str, int]:
         return {"cursor": 0}
 
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
-        return state.per["lp"] > 0
+        """Above 0 LP and not knocked out by a Critical of 16 DoF or more [damage/critical.md]."""
+        out: BoolArray = state.per["lp"] > 0
+        knocked = state.per["knocked_out"]
+        if knocked.any():  # rare: only a Critical of 16 DoF or more
+            out &= knocked == 0
+        return out
 
     # -- static tables -----------------------------------------------------------------------------------
     def _costs(self, fight: LoadedFight) -> IntArray:
@@ -93,6 +172,18 @@ class KaiserFight(FightRules):
             for c, comb in enumerate(fight.combatants):
                 for a, entry in enumerate(comb.attacks):
                     found[c, a] = entry.ap_cost
+            fight.cache[key] = found
+        return found
+
+    def _phr(self, fight: LoadedFight) -> IntArray:
+        """Per combatant, its Physical Resistance (`DEFAULT_PHR` when the file gives none)."""
+        key = ("kaiser_phr",)
+        found: IntArray | None = fight.cache.get(key)
+        if found is None:
+            found = np.asarray(
+                [DEFAULT_PHR if c.physical_resistance is None else c.physical_resistance for c in fight.combatants],
+                dtype=np.int64,
+            )
             fight.cache[key] = found
         return found
 
@@ -162,9 +253,19 @@ class KaiserFight(FightRules):
             ),
         )
 
-        idx, out = ctx.resolve(acting, actor, attack, target)
+        fields: dict[str, IntArray] | None = None
+        note = ""
+        penalties = ctx.state.per["penalty"]
+        penalty = gather(penalties, np.arange(ctx.n), np.maximum(actor, 0)) if penalties.any() else None
+        if penalty is not None and (penalty[acting] > 0).any():  # the All Action Penalty on the Offensive Roll
+            fields = {"modifiers": self._modifiers(fight)[np.maximum(actor, 0), np.maximum(attack, 0)] - penalty}
+            note = f" (All Action Penalty -{int(penalty[0])})" if ctx.narrating and penalty[0] else ""
+        idx, out = ctx.resolve(acting, actor, attack, target, fields, note=note)
         actor, attack, target, acting = actor[idx], attack[idx], target[idx], acting[idx]
-        self._consequences(ctx, acting, actor, target, out)
+        idx = self._consequences(ctx, acting, actor, target, out, self._critical_faces(ctx))
+        if idx is not ALL:
+            actor, attack, target, acting = actor[idx], attack[idx], target[idx], acting[idx]
+            out = {k: v[idx] for k, v in out.items()}
 
         # Counterattack: the defender of a failed close attack, with 1 AP left, strikes back at once.
         n = ctx.n
@@ -174,8 +275,9 @@ class KaiserFight(FightRules):
             return
         t, a = target[maybe], actor[maybe]
         counter_with = self._counter_attack(fight)
-        lp, ap = ctx.state.per["lp"], ctx.state.per["ap"]
-        ok = (counter_with[t] >= 0) & (ap[maybe, t] >= COUNTER_AP) & (lp[maybe, t] > 0) & (lp[maybe, a] > 0)
+        ap = ctx.state.per["ap"]
+        up = ctx.standing()
+        ok = (counter_with[t] >= 0) & (ap[maybe, t] >= COUNTER_AP) & up[maybe, t] & up[maybe, a]
         counter = np.zeros(n, dtype=bool)
         counter[maybe[ok]] = True
         if not counter.any():
@@ -197,13 +299,18 @@ class KaiserFight(FightRules):
             ),
         )
         c_attack = np.where(counter, counter_with, 0)
-        modifiers = self._modifiers(fight)[np.maximum(target, 0), c_attack] + np.where(counter, bonus, 0)
-        note = f" (Counter bonus +{int(bonus[0])})" if ctx.narrating else ""
+        penalties = ctx.state.per["penalty"]
+        c_penalty = gather(penalties, np.arange(ctx.n), np.maximum(target, 0)) if penalties.any() else 0
+        modifiers = self._modifiers(fight)[np.maximum(target, 0), c_attack] + np.where(counter, bonus - c_penalty, 0)
+        note = ""
+        if ctx.narrating:
+            shown = int(np.asarray(c_penalty).reshape(-1)[0])
+            note = f" (Counter bonus +{int(bonus[0])}" + (f", All Action Penalty -{shown})" if shown else ")")
         idx, cout = ctx.resolve(
             counter, target, c_attack, actor, {"modifiers": modifiers}, kind="counter", note=note, fields=CONSEQUENCES
         )
         actor, target, counter = actor[idx], target[idx], counter[idx]
-        self._consequences(ctx, counter, target, actor, cout)
+        self._consequences(ctx, counter, target, actor, cout, self._critical_faces(ctx))
 
     # -- helpers ---------------------------------------------------------------------------------------------
     def _modifiers(self, fight: LoadedFight) -> IntArray:
@@ -233,7 +340,7 @@ class KaiserFight(FightRules):
             distance = (slot_of[None, :] - np.arange(size)[:, None]) % size
             cached = fight.cache[key] = (min_cost, distance)
         min_cost, distance = cached
-        can = (state.per["ap"] >= min_cost) & (state.per["lp"] > 0)  # (n, C)
+        can = (state.per["ap"] >= min_cost) & ctx.standing()  # (n, C)
         cursor = state.fight["cursor"]
         nearest = min_rows(np.where(can, distance[cursor], size))
         found: BoolArray = nearest < size
@@ -267,14 +374,22 @@ class KaiserFight(FightRules):
             ),
             round=int(new_round[0]) if ctx.narrating else None,
         )
+        self._fade(ctx, rows)
 
     def _consequences(
-        self, ctx: StepContext, mask: BoolArray, attacker: IntArray, defender: IntArray, out: dict[str, IntArray]
-    ) -> None:
-        """What a resolved attack does: LP lost (and damage dealt), AP lost, Flat-Footed (hits only)."""
+        self,
+        ctx: StepContext,
+        mask: BoolArray,
+        attacker: IntArray,
+        defender: IntArray,
+        out: dict[str, IntArray],
+        faces: list[int] | None = None,
+    ) -> Rows:
+        """What a resolved attack does: LP lost (and damage dealt), AP lost, Flat-Footed, then a Critical (hits
+        only). Returns the re-indexing of the rows (the exact chain expands them by the PhR check's outcomes)."""
         rows = np.flatnonzero(mask & (out["result"] == HIT))
         if rows.size == 0:
-            return
+            return ALL
         d, a = defender[rows], attacker[rows]
         state = ctx.state
         lp = gather(state.per["lp"], rows, d)
@@ -322,6 +437,140 @@ class KaiserFight(FightRules):
                     ),
                 ),
             )
+        # A Critical: half or more of the LP the target had, on a hit it survives.
+        crit = is_critical(damage, lp) & (new_lp > 0)
+        if not crit.any():
+            return ALL
+        return self._critical(ctx, rows[crit], d[crit], damage[crit], defender, faces)
+
+    def _critical_faces(self, ctx: StepContext) -> list[int] | None:
+        """Narrated: the faces of the `critical` role the attack just resolved showed in its trace."""
+        if not ctx.narrating or not ctx.log:
+            return None
+        dice = ctx.log[-1].get("dice") or {}
+        found = dice.get("critical")
+        return None if found is None else [int(f) for f in found]
+
+    def _critical(
+        self,
+        ctx: StepContext,
+        rows: IntArray,
+        who: IntArray,
+        damage: IntArray,
+        defender: IntArray,
+        faces: list[int] | None,
+    ) -> Rows:
+        """A Critical [damage/critical.md] on the targets `who` of fights `rows`, hit for `damage` (`defender`:
+        every row's target): level 2d6 + floor(damage / 10) (above 20 halved) against the target's PhR check
+        2d6 + PhR (neither open nor fumbling); each DoF is -1 to all its actions and costs 1 AP; the penalty of
+        DoF <= 5 fades 1 a round, of DoF 6+ lasts; DoF 16+ knocks it unconscious."""
+        fight = ctx.fight
+        phr = self._phr(fight)[who]
+        base = damage // 10
+        text = ""
+        idx: Rows = ALL
+        if ctx.narrating:  # one fight: rows == [0]
+            level_faces = faces if faces is not None else [int(f) for f in ctx.rng.integers(1, 7, size=2)]
+            forced = ctx.script.pop(0)["phr"] if ctx.script and "phr" in ctx.script[0] else None
+            check_faces = (
+                [int(f) for f in forced] if forced is not None else [int(f) for f in ctx.rng.integers(1, 7, 2)]
+            )
+            raw = sum(level_faces) + int(base[0])
+            level = int(critical_level(sum(level_faces), int(damage[0])))
+            check = sum(check_faces) + int(phr[0])
+            dof = np.asarray([max(0, level - check)], dtype=np.int64)
+            name = self._name(ctx, who)
+            given = fight.combatants[int(who[0])].physical_resistance is not None
+            text = (
+                f"{name} suffers a Critical ({int(damage[0])} damage, half or more of its LP): Critical level"
+                f" 2d6 ({level_faces[0]}, {level_faces[1]}) + {int(base[0])} = {raw}"
+                + (f" -> {level} (above 20 halved)" if level != raw else "")
+                + f" vs PhR 2d6 ({check_faces[0]}, {check_faces[1]}) + {int(phr[0])} = {check}"
+                + ("" if given else f" ({name} has no physical_resistance: PhR {DEFAULT_PHR}, a new character's)")
+            )
+            bit = dof > 0
+            failed, who, k = rows[bit], who[bit], dof[bit]
+        elif ctx.mode == "sample":  # both rolls are plain 2d6: four dice per Critical, the same distribution
+            d6 = ctx.rng.integers(1, 7, size=(rows.size, 4))
+            level = critical_level(d6[:, 0] + d6[:, 1], damage)
+            dof = level - (d6[:, 2] + d6[:, 3] + phr)
+            bit = dof > 0
+            failed, who, k = rows[bit], who[bit], dof[bit]
+        else:  # the exact chain: one row per DoF, with its exact weight over 6**4 (`dof_table`)
+            key = base * 1000 + phr
+            uniq, inverse = np.unique(key, return_inverse=True)
+            mask = np.zeros(ctx.n, dtype=bool)
+            mask[rows] = True
+            which = np.zeros(ctx.n, dtype=np.int64)
+            which[rows] = inverse.reshape(-1)
+            tables = [dof_table(int(u) // 1000, int(u) % 1000) for u in uniq.tolist()]
+            idx, dof = ctx.draw(mask, which, tables)
+            failed = np.flatnonzero(mask[idx] & (dof > 0))
+            who, k = defender[idx][failed], dof[failed]
+        if failed.size == 0:
+            if ctx.narrating:
+                ctx.emit("critical", [], f"{text}: no DoF, no further effect  [{CRIT_PAGE}]")
+            return idx
+        state = ctx.state
+        penalty = gather(state.per["penalty"], failed, who)
+        fading = gather(state.per["fading"], failed, who)
+        def_mod = gather(state.per["def_mod"], failed, who)
+        ap = gather(state.per["ap"], failed, who)
+        new_ap = np.maximum(0, ap - k)
+        out = k >= KNOCKOUT_DOF
+        changes = [
+            ctx.set("penalty", failed, penalty + k, who),
+            ctx.set("fading", failed, fading + np.where(k < LASTING_DOF, k, 0), who),
+            ctx.set("def_mod", failed, def_mod - k, who),
+            ctx.set("ap", failed, new_ap, who),
+            ctx.set("knocked_out", failed[out], 1, who[out]),
+        ]
+        if ctx.narrating:
+            d = int(k[0])
+            lasting = (
+                "DoF 5 or less: it fades by 1 each round"
+                if d < LASTING_DOF
+                else "DoF 6+: it lasts, recovered by Regeneration after the fight"
+            )
+            text += (
+                f": {d} DoF: -{d} to all actions ({lasting}; All Action Penalty now -{int(penalty[0]) + d}),"
+                f" -{d} AP ({int(ap[0])} -> {int(new_ap[0])})"
+                + (": unconscious (DoF 16+), out of the fight" if out[0] else "")
+                + f"  [{CRIT_PAGE}]"
+            )
+        ctx.emit("critical", changes, text)
+        return idx
+
+    def _fade(self, ctx: StepContext, rows: IntArray) -> None:
+        """A new round: the All Action Penalty of Criticals of DoF 5 or less fades by 1 [damage/critical.md]."""
+        if not ctx.state.per["fading"].any():
+            return
+        fading = ctx.state.per["fading"][rows]
+        fr, fc = np.nonzero(fading > 0)
+        if fr.size == 0:
+            return
+        r = rows[fr]
+        state = ctx.state
+        penalty = gather(state.per["penalty"], r, fc)
+        def_mod = gather(state.per["def_mod"], r, fc)
+        ctx.emit(
+            "penalty_fades",
+            [
+                ctx.set("fading", r, fading[fr, fc] - 1, fc),
+                ctx.set("penalty", r, penalty - 1, fc),
+                ctx.set("def_mod", r, def_mod + 1, fc),
+            ],
+            self._text(
+                ctx,
+                lambda: (
+                    "; ".join(
+                        f"{ctx.fight.roster.names[int(c)]}'s All Action Penalty fades by 1 (-{int(p)} -> {1 - int(p)})"
+                        for c, p in zip(fc.tolist(), penalty.tolist(), strict=True)
+                    )
+                    + f"  [{CRIT_PAGE}: DoF 5 or less]"
+                ),
+            ),
+        )
 
     @staticmethod
     def _name(ctx: StepContext, who: IntArray) -> str:
