@@ -100,6 +100,16 @@ def test_fight_exact_is_refused_past_the_state_limit() -> None:
     assert "more than 50 states" in str(err.value) and "--exact" in str(err.value)
 
 
+def test_fight_exact_is_refused_past_the_outcome_row_limit() -> None:
+    """A chain of few states whose attacks have many outcomes (Kaiser penalties stacking) is refused by the
+    work it takes, not only by its states: `max_rows` (MAX_ROWS by default) counts every state's outcome rows."""
+    fight = load(duel())
+    assert exact_duel(fight).states < 50_000  # the chain itself is small
+    with pytest.raises(InputError) as err:
+        exact_duel(fight, max_rows=500)
+    assert "more than 500 outcome rows" in str(err.value) and "--exact" in str(err.value)
+
+
 @pytest.mark.parametrize("method", ["table", "direct"])
 def test_fight_both_samplers_agree_with_the_exact_chain(method: str) -> None:
     """Monte Carlo draws attacks from their exact joint tables ("table", default) or rolls dice through

@@ -34,6 +34,7 @@ from tohit.core.system import Dice
 from tohit.engine import joint
 from tohit.engine.alias import MAX_TOTAL, Alias
 from tohit.engine.fight.model import LoadedFight
+from tohit.engine.fight.rows import dense_rank, distinct
 from tohit.engine.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change, gather
 
 Mode = Literal["narrate", "sample", "enumerate"]
@@ -523,7 +524,7 @@ class StepContext:
         if radix == 1:
             groups, inverse, first = 1, np.zeros(rows.size, dtype=np.int64), np.zeros(1, dtype=np.int64)
         else:
-            groups, inverse = _dense_rank(code)
+            groups, inverse = dense_rank(code)
             first = np.empty(groups, dtype=np.int64)
             first[inverse[::-1]] = np.arange(rows.size - 1, -1, -1)
         names = (
@@ -937,35 +938,10 @@ class StepContext:
         return found
 
 
-def _dense_rank(values: IntArray) -> tuple[int, IntArray]:
-    """(number of distinct values, rank of each value among them): np.unique's inverse, sort-free when the
-    values span a small range."""
-    if values.size == 0:
-        return 0, values.astype(np.int64)
-    lo, hi = int(values.min()), int(values.max())
-    if hi - lo < 1 << 22:
-        present = np.zeros(hi - lo + 1, dtype=bool)
-        present[values - lo] = True
-        rank = np.cumsum(present) - 1
-        return int(present.sum()), rank[values - lo].astype(np.int64)
-    uniq, inv = np.unique(values, return_inverse=True)
-    return len(uniq), inv.reshape(-1).astype(np.int64)
-
-
 def _grouped(columns: dict[str, IntArray], weights: npt.NDArray[Any], total: int, remainder: int) -> OutcomeTable:
     """Rows with equal values in every column merged, their integer weights summed exactly."""
     names = list(columns)
-    code = np.zeros(len(weights), dtype=np.int64)
-    radix = 1
-    for f in names:
-        count, inv = _dense_rank(columns[f])
-        radix *= max(1, count)
-        if radix >= 2**62:  # pragma: no cover - far more distinct outcomes than any fight has
-            raise ValueError("too many distinct outcomes to group")
-        code = code * count + inv
-    groups, inverse = _dense_rank(code)
-    first = np.empty(groups, dtype=np.int64)
-    first[inverse[::-1]] = np.arange(len(code) - 1, -1, -1)
+    first, inverse = distinct([columns[f] for f in names])
     rows = np.stack([columns[f][first] for f in names], axis=1)
     if weights.dtype != object and total < 2**62:
         summed = np.zeros(len(first), dtype=np.int64)

@@ -27,11 +27,15 @@ import numpy as np
 from tohit.core.errors import InputError
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
+from tohit.engine.fight.rows import distinct
 from tohit.engine.fight.run import ENGINE_STATS, ended, initial_state
 from tohit.engine.fight.state import State
 
 #: The exact chain is refused past this many states (simulate instead).
 MAX_STATES = 200_000
+#: ... and past this many outcome rows, all states together (the work and memory the chain takes: a chain of
+#: few states whose attacks have many distinct outcomes, e.g. Kaiser penalties stacking, is refused early).
+MAX_ROWS = 3_000_000
 CHUNK = 4096
 
 Vec = list[Fraction | None]
@@ -95,7 +99,9 @@ class _Layout:
         return State(per, fights)
 
 
-def exact_duel(fight: LoadedFight, *, limit: int = MAX_STATES, depth: int | None = None) -> ExactResult:
+def exact_duel(
+    fight: LoadedFight, *, limit: int = MAX_STATES, max_rows: int = MAX_ROWS, depth: int | None = None
+) -> ExactResult:
     """The exact outcome of a two-combatant fight (see the module docstring)."""
     roster = fight.roster
     if roster.size != 2:
@@ -123,7 +129,7 @@ def exact_duel(fight: LoadedFight, *, limit: int = MAX_STATES, depth: int | None
         )
     edges: list[dict[int, Fraction]] = [{}]
     reward: list[Fraction] = [Fraction(0)]
-    explored = 0
+    explored = rows = 0
     while explored < len(keys):
         chunk = keys[explored : explored + CHUNK]
         base = explored
@@ -132,13 +138,22 @@ def exact_duel(fight: LoadedFight, *, limit: int = MAX_STATES, depth: int | None
         fight.rules.step(ctx)
         child = ctx.state
         assert ctx.weight is not None
+        rows += child.n
+        if rows > max_rows:
+            raise InputError(
+                f"the exact chain of this fight needs more than {max_rows:,} outcome rows (at {len(keys):,} states"
+                " so far); simulate it with -n",
+                field="--exact",
+                source=fight.source,
+            )
         done, winner = ended(fight, child, None)
         target = np.where(winner >= 0, -1 - winner, draw_id)
         target = np.where(child.fight["cut"] == 1, beyond_id, target)
         live = np.flatnonzero(~done & (child.fight["cut"] == 0))
         if live.size:
             matrix = layout.matrix(child.take(live))
-            uniq, inverse = np.unique(matrix, axis=0, return_inverse=True)
+            leads, inverse = distinct(list(matrix.T))
+            uniq = matrix[leads]
             uniq_ids = np.empty(len(uniq), dtype=np.int64)
             for u, row in enumerate(uniq.tolist()):
                 key = tuple(row)
@@ -158,8 +173,8 @@ def exact_duel(fight: LoadedFight, *, limit: int = MAX_STATES, depth: int | None
                 uniq_ids[u] = found
             target[live] = uniq_ids[inverse.reshape(-1)]
         parents = ctx.parent + base
-        pairs, pair_of = np.unique(np.stack([parents, target], axis=1), axis=0, return_inverse=True)
-        pair_of = pair_of.reshape(-1)
+        leads, pair_of = distinct([parents, target])
+        pairs = np.stack([parents[leads], target[leads]], axis=1)
         order = np.argsort(pair_of, kind="stable")
         starts = np.flatnonzero(np.r_[True, np.diff(pair_of[order]) != 0])
         sums = np.add.reduceat(ctx.weight[order], starts)

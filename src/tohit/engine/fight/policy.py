@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from tohit.engine.fight.context import ALL, Rows, StepContext, _dense_rank, expected_damage
+from tohit.engine.fight.context import ALL, Rows, StepContext, expected_damage
 from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.rows import and_rows, count_rows, first_rows
+from tohit.engine.fight.rows import and_rows, count_rows, distinct, first_rows
 from tohit.engine.fight.state import BoolArray, IntArray
 
 CODES = {"first": 0, "weakest": 1, "random": 2, "best": 3}
@@ -157,14 +157,7 @@ def _expected(ctx: StepContext, actor: IntArray, opts: BoolArray, rows_mask: Boo
 
 
 def _distinct(cols: list[IntArray]) -> tuple[list[list[int]], IntArray]:
-    """The distinct rows of the columns `cols` (as lists of ints) and each row's index among them: one dense rank
-    per column, sort-free for small ranges (np.unique over rows sorts structured rows, far slower)."""
-    code = np.zeros(cols[0].size, dtype=np.int64)
-    for col in cols:
-        count, rank = _dense_rank(np.asarray(col, dtype=np.int64))
-        _, code = _dense_rank(code * count + rank)
-    groups, inverse = _dense_rank(code)
-    first = np.empty(groups, dtype=np.int64)
-    first[inverse[::-1]] = np.arange(code.size - 1, -1, -1)
+    """The distinct rows of the columns `cols` (as lists of ints) and each row's index among them."""
+    first, inverse = distinct(cols)
     uniq = np.stack([np.asarray(col, dtype=np.int64)[first] for col in cols], axis=1).tolist()
     return uniq, inverse
