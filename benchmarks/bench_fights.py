@@ -267,6 +267,6 @@ def run(quick: bool) -> list[Row]:
                     sim_s / exact_s,
                 )
             )
-    if slowest is not None:  # each worker runs whole batches (2 x 100,000): the large runs workers are for
-        rows.append(workers_row(slowest[2], slowest[1], 4 * n, repeat=1 if quick else 2))
+    if slowest is not None:  # each worker runs a whole batch of 100,000: the large runs workers are for
+        rows.append(workers_row(slowest[2], slowest[1], 2 * n, repeat=1 if quick else 2))
     return rows
