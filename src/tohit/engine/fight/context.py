@@ -618,8 +618,8 @@ class StepContext:
             for s in own_scalar
         ]
         keys = np.concatenate([layout, *(x[:, None] for x in sc)], axis=1) if sc else layout
-        uniq, inv = np.unique(keys, axis=0, return_inverse=True)
-        inv = inv.reshape(-1)
+        leads, inv = distinct(list(keys.T))
+        uniq = keys[leads]
         for u, key in enumerate(uniq):
             sel = b[inv == u]
             c, a, t = (int(x) for x in key[:3])
@@ -824,8 +824,8 @@ class StepContext:
         ]
         keys = np.stack(cols, axis=1)
         keys[~mask] = -1
-        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
-        inverse = inverse.reshape(-1)
+        leads, inverse = distinct(list(keys.T))
+        uniq = keys[leads]
         parents: list[IntArray] = []
         values: dict[str, list[IntArray]] = {f: [] for f in fields}
         weights: list[npt.NDArray[np.object_]] = []

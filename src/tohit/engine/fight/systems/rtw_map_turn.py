@@ -16,6 +16,7 @@ import numpy as np
 from tohit.engine.fight.context import ALL, Rows, StepContext, expected_damage
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import CODES, choose_actions, policy_codes
+from tohit.engine.fight.rows import distinct
 from tohit.engine.fight.state import BoolArray, IntArray
 from tohit.engine.fight.systems.rtw_map import FightMap
 from tohit.engine.fight.systems.rtw_status import StatusPlay, status_play
@@ -203,14 +204,15 @@ def _status_expected(
                 codes = grid.level_codes(np.full(m, c), np.full(m, o), t, adjacent[sel])
                 fields = play.fields(ctx.state, np.full(m, c), np.full(m, opt.attack), np.full(m, t), codes, rows=sel)
                 keys = sorted(fields)
-                uniq, inverse = np.unique(np.stack([fields[k] for k in keys], axis=1), axis=0, return_inverse=True)
+                leads, inverse = distinct([np.asarray(fields[k]) for k in keys])
+                uniq = np.stack([np.asarray(fields[k])[leads] for k in keys], axis=1)
                 means = np.asarray(
                     [
                         expected_damage(fight, c, opt.attack, t, {}, dict(zip(keys, map(int, u), strict=True)))
                         for u in uniq
                     ]
                 )
-                per[sel, o, t] = means[inverse.reshape(-1)]
+                per[sel, o, t] = means[inverse]
     return per
 
 
