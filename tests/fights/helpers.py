@@ -13,6 +13,30 @@ from tohit.engine.fight.model import LoadedFight, fight_from_dict
 KAISER_PHR = 13
 
 
+def merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """`base` (a combatant mapping) with `over` applied: a mapping given for one of its blocks (`attacker`,
+    `target`, ...) is merged into that block, anything else replaces the key."""
+    for key, value in over.items():
+        base[key] = {**base[key], **value} if isinstance(value, dict) and isinstance(base.get(key), dict) else value
+    return base
+
+
+def fight_file(system: str, *sides: list[dict[str, Any]], **over: Any) -> dict[str, Any]:
+    """A fight file of `system` with one side per list of combatants (named side0, side1, ...)."""
+    data = {"system": system, "sides": [{"name": f"side{i}", "combatants": s} for i, s in enumerate(sides)]}
+    return {**data, **over}
+
+
+def kinds(log: Any, kind: str) -> list[dict[str, Any]]:
+    """The events of one kind in a narrated fight's log."""
+    return [e for e in log.events if e["kind"] == kind]
+
+
+def changes(log: Any, kind: str) -> list[tuple[Any, ...]]:
+    """(who, stat, from, to) of every change the events of one kind made."""
+    return [(c["who"], c["stat"], c["from"], c["to"]) for e in kinds(log, kind) for c in e["changes"]]
+
+
 def kaiser_combatant(name: str, **over: Any) -> dict[str, Any]:
     """A Kaiser combatant: Offensive Skill 10, Defensive Skill 8, long sword (Base Damage 7), 40 LP, PhR 13."""
     comb: dict[str, Any] = {
@@ -22,12 +46,7 @@ def kaiser_combatant(name: str, **over: Any) -> dict[str, Any]:
         "target": {"defensive_skill": 8, "absorption": 2, "lp": 40},
         "attacks": [{"name": "sword", "attack": {"range": "hand_to_hand"}}],
     }
-    for key, value in over.items():
-        if key in ("attacker", "target") and isinstance(value, dict):
-            comb[key] = {**comb[key], **value}
-        else:
-            comb[key] = value
-    return comb
+    return merged(comb, over)
 
 
 def kaiser_fight(*sides: list[dict[str, Any]], policy: str = "first", **over: Any) -> dict[str, Any]:

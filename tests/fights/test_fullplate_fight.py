@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from benchmarks.fight_reference import fullplate_fight
 
-from tests.fights.helpers import load
+from tests.fights.helpers import fight_file, kinds, load, merged
 from tohit.core.errors import InputError
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.run import narrate, simulate_fights
@@ -21,18 +21,11 @@ def fighter(name: str, **over: Any) -> dict[str, Any]:
         "target": {"ac": 5, "hp": 20},
         "attacks": [{"name": "sword"}],
     }
-    for key, value in over.items():
-        comb[key] = {**comb[key], **value} if isinstance(value, dict) and key in comb else value
-    return comb
+    return merged(comb, over)
 
 
 def fight(*sides: list[dict[str, Any]], **over: Any) -> dict[str, Any]:
-    data = {"system": "fullplate", "sides": [{"name": f"side{i}", "combatants": s} for i, s in enumerate(sides)]}
-    return {**data, **over}
-
-
-def kinds(log: Any, kind: str) -> list[dict[str, Any]]:
-    return [e for e in log.events if e["kind"] == kind]
+    return fight_file("fullplate", *sides, **over)
 
 
 def test_fullplate_fight_a_hit_costs_hit_points_and_0_hp_is_down() -> None:

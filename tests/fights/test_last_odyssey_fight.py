@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from benchmarks.fight_reference import last_odyssey_fight
 
-from tests.fights.helpers import load
+from tests.fights.helpers import changes, fight_file, load, merged
 from tohit.core.errors import InputError
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.run import narrate, simulate_fights
@@ -25,18 +25,11 @@ def character(name: str, **over: Any) -> dict[str, Any]:
         "target": {"hp": 20, "shell": False, "evasion": 3, "physical_defense": 2, "magical_defense": 1},
         "attacks": [STRIKE],
     }
-    for key, value in over.items():
-        comb[key] = {**comb[key], **value} if isinstance(value, dict) and key in comb else value
-    return comb
+    return merged(comb, over)
 
 
 def fight(*sides: list[dict[str, Any]], **over: Any) -> dict[str, Any]:
-    data = {"system": "last-odyssey", "sides": [{"name": f"side{i}", "combatants": s} for i, s in enumerate(sides)]}
-    return {**data, **over}
-
-
-def changes(log: Any, kind: str) -> list[tuple[Any, ...]]:
-    return [(c["who"], c["stat"], c["from"], c["to"]) for e in log.events if e["kind"] == kind for c in e["changes"]]
+    return fight_file("last-odyssey", *sides, **over)
 
 
 MISS = {"hit": [10]}

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from benchmarks.fight_reference import rtw_fight
 
-from tests.fights.helpers import load
+from tests.fights.helpers import changes, fight_file, kinds, load, merged
 from tohit.core.errors import InputError
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.run import narrate, simulate_fights
@@ -30,22 +30,11 @@ def creature(name: str, **over: Any) -> dict[str, Any]:
         "target": {"evasion": 10, "health": 20, "hearts": 5},
         "attacks": [{"name": "Strike"}],
     }
-    for key, value in over.items():
-        comb[key] = {**comb[key], **value} if isinstance(value, dict) and key in comb else value
-    return comb
+    return merged(comb, over)
 
 
 def fight(*sides: list[dict[str, Any]], **over: Any) -> dict[str, Any]:
-    data = {"system": "rtw", "sides": [{"name": f"side{i}", "combatants": s} for i, s in enumerate(sides)]}
-    return {**data, **over}
-
-
-def kinds(log: Any, kind: str) -> list[dict[str, Any]]:
-    return [e for e in log.events if e["kind"] == kind]
-
-
-def changes(log: Any, kind: str) -> list[tuple[Any, ...]]:
-    return [(c["who"], c["stat"], c["from"], c["to"]) for e in kinds(log, kind) for c in e["changes"]]
+    return fight_file("rtw", *sides, **over)
 
 
 def test_rtw_fight_a_hit_costs_health_and_peril_is_health_at_most_hearts() -> None:

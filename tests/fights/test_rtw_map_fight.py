@@ -11,7 +11,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from tests.fights.helpers import load
+from tests.fights.helpers import fight_file, load, merged
 from tohit.cli.app import app
 from tohit.core.errors import InputError
 from tohit.core.grid.models import BlastRange
@@ -42,9 +42,7 @@ def creature(name: str, position: list[int], **over: Any) -> dict[str, Any]:
         "target": {"evasion": 10, "health": 20, "hearts": 5},
         "attacks": [{"name": "Strike", "attack": {"range": {"type": "melee"}}}],
     }
-    for key, value in over.items():
-        comb[key] = {**comb[key], **value} if isinstance(value, dict) and key in comb else value
-    return comb
+    return merged(comb, over)
 
 
 def archer(name: str, position: list[int], **over: Any) -> dict[str, Any]:
@@ -54,12 +52,7 @@ def archer(name: str, position: list[int], **over: Any) -> dict[str, Any]:
 
 
 def fight(rows: list[str], *sides: list[dict[str, Any]], **over: Any) -> dict[str, Any]:
-    data = {
-        "system": "rtw",
-        "map": {"rows": rows},
-        "sides": [{"name": f"side{i}", "combatants": s} for i, s in enumerate(sides)],
-    }
-    return {**data, **over}
+    return fight_file("rtw", *sides, **{"map": {"rows": rows}, **over})
 
 
 def attacks(log: Any, by: str) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from tests.fights.helpers import load
+from tests.fights.helpers import load, merged
 from tests.fights.test_wsswnn_fight import changes, fight, hero, kinds
 from tohit.cli.app import app
 from tohit.core.errors import InputError
@@ -33,12 +33,6 @@ def wrestler(name: str, **over: Any) -> dict[str, Any]:
         attacks=[TAKE_HOLD, {"name": "club"}],
     )
     return merged(base, over)
-
-
-def merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    for key, value in over.items():
-        base[key] = {**base[key], **value} if isinstance(value, dict) and key in ("attacker", "target") else value
-    return base
 
 
 def foe(name: str = "B", **over: Any) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from benchmarks.fight_reference import wsswnn_fight
 
-from tests.fights.helpers import load
+from tests.fights.helpers import changes, fight_file, kinds, load, merged
 from tohit.core.errors import InputError
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.run import narrate, simulate_fights
@@ -22,22 +22,11 @@ def hero(name: str, **over: Any) -> dict[str, Any]:
         "target": {"guard": 4, "agility": 1, "armor": 0, "life": 20, "awareness": 2},
         "attacks": [{"name": "spear"}],
     }
-    for key, value in over.items():
-        comb[key] = {**comb[key], **value} if isinstance(value, dict) and key in comb else value
-    return comb
+    return merged(comb, over)
 
 
 def fight(*sides: list[dict[str, Any]], **over: Any) -> dict[str, Any]:
-    data = {"system": "wsswnn", "sides": [{"name": f"side{i}", "combatants": s} for i, s in enumerate(sides)]}
-    return {**data, **over}
-
-
-def kinds(log: Any, kind: str) -> list[dict[str, Any]]:
-    return [e for e in log.events if e["kind"] == kind]
-
-
-def changes(log: Any, kind: str) -> list[tuple[Any, ...]]:
-    return [(c["who"], c["stat"], c["from"], c["to"]) for e in kinds(log, kind) for c in e["changes"]]
+    return fight_file("wsswnn", *sides, **over)
 
 
 def test_wsswnn_fight_lethal_damage_reduces_life_then_guard_damage_guard() -> None:
