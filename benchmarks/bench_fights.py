@@ -16,8 +16,9 @@ from typing import Any
 
 from benchmarks import fight_reference
 from benchmarks.common import Row, best_time, per_second
+from tohit.core.fight.contract import LoadedFight
 from tohit.engine.fight.exact import exact_duel
-from tohit.engine.fight.model import LoadedFight, fight_from_dict, load_fight
+from tohit.engine.fight.load import fight_from_dict, load_fight
 from tohit.engine.fight.run import simulate_fights
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "fights"

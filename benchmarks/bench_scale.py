@@ -40,7 +40,7 @@ print(json.dumps(kb // 1024))
 
 _FIGHT_PEAK = """
 import json, sys
-from tohit.engine.fight.model import load_fight
+from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.run import simulate_fights
 simulate_fights(load_fight(sys.argv[1]), int(sys.argv[2]), seed=1)
 with open("/proc/self/status") as f:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tohit.engine.fight.model import LoadedFight, fight_from_dict
+from tohit.core.fight.contract import LoadedFight
+from tohit.engine.fight.load import fight_from_dict
 
 #: PhR so high that no Critical a combatant of 40 LP or less lives through leaves a penalty (level at most
 #: 12 + 3 = 15 <= 2 + 13): the shared fight tests built on these combatants keep the chains they had before

@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import EXAMPLES
 from tohit.cli.fight import write_log
 from tohit.engine.fight.exact import exact_duel
-from tohit.engine.fight.model import load_fight
+from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.replay import replay
 from tohit.engine.fight.run import narrate, simulate_fights
 

@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import EXAMPLES
 from tohit.engine.fight import run
-from tohit.engine.fight.model import load_fight
+from tohit.engine.fight.load import load_fight
 
 
 @pytest.mark.parametrize("workers", [1, 2])

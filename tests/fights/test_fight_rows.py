@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tohit.engine.fight.rows import and_rows, any_rows, count_rows, first_rows, min_rows, rows_of, select, take_rows
+from tohit.core.fight.rows import and_rows, any_rows, count_rows, first_rows, min_rows, rows_of, select, take_rows
 
 
 @pytest.mark.parametrize("k", [0, 1, 2, 3, 4, 5, 8, 16, 17, 40])

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from tests.fights.helpers import duel, load
+from tohit.core.fight.state import Event, State, apply, change
 from tohit.engine.fight.run import initial_state, narrate
-from tohit.engine.fight.state import Event, State, apply, change
 
 
 def test_fight_apply_is_pure_and_sets_the_changed_values() -> None:

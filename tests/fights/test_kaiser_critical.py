@@ -26,10 +26,10 @@ from tohit.cli.fight import write_log
 from tohit.core.errors import InputError
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.exact import exact_duel
-from tohit.engine.fight.model import load_fight
+from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.replay import replay
 from tohit.engine.fight.run import FightLog, initial_state, narrate, simulate_fights
-from tohit.engine.fight.systems.kaiser import dof_table
+from tohit.systems.kaiser.fight import dof_table
 from tohit.systems.kaiser.rules import critical_level
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "fights"

@@ -18,7 +18,7 @@ from tohit.core.grid.models import BlastRange
 from tohit.core.grid.reach import projectile_targets, reach
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.run import narrate, simulate_fights
-from tohit.engine.fight.systems.rtw import RtwFight
+from tohit.systems.rtw.fight import RtwFight
 
 HIT = {"to_hit": [5, 4]}
 MISS = {"to_hit": [1, 1]}

@@ -15,12 +15,13 @@ from rich.text import Text
 
 from tohit.cli import render
 from tohit.core.errors import InputError
+from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.state import Roster, State
 from tohit.engine.fight.context import Method
 from tohit.engine.fight.exact import MAX_STATES, ExactResult, exact_duel
-from tohit.engine.fight.model import LoadedFight, load_fight
+from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.replay import Replay, replay, state_rows
 from tohit.engine.fight.run import FightLog, FightStats, narrate, simulate_fights
-from tohit.engine.fight.state import Roster, State
 
 MAX_FIGHTS = 100_000_000
 LONG_FRACTION = 40

@@ -9,7 +9,7 @@ from rich.rule import Rule
 from tohit.cli import render
 from tohit.cli.fight import exact_view, narration_view, stats_view
 from tohit.engine.fight.exact import exact_duel
-from tohit.engine.fight.model import load_fight
+from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.run import narrate, simulate_fights
 
 #: Fights per simulation in the demo (at most; the demo's -n caps it).

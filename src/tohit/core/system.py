@@ -77,6 +77,9 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
     #: table sampler hold them at one value instead of crossing them into the joint support. A generic test
     #: checks the claim: varying them leaves every reported field unchanged.
     detail_roles: ClassVar[frozenset[str]] = frozenset()
+    #: The module of the game's package that holds its fight rules (a module-level `RULES`, a
+    #: `tohit.core.fight.contract.FightRules`), e.g. "tohit.systems.kaiser.fight"; None: the game has none.
+    fight_module: ClassVar[str | None] = None
 
     @classmethod
     @cache
@@ -124,3 +127,7 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
             if f.name == name:
                 return f
         raise KeyError(name)
+
+
+#: A system of any models (what the registry holds).
+AnySystem = System[Any, Any, Any, Any]

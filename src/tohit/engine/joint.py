@@ -21,8 +21,7 @@ from tohit.core.outcome import Outcome
 from tohit.core.roles import Role
 from tohit.core.steps import Silent
 from tohit.core.support import Columns, Support
-from tohit.core.system import Dice
-from tohit.engine.registry import AnySystem
+from tohit.core.system import AnySystem, Dice
 from tohit.engine.scenario import AnyScenario
 
 #: Most rows the joint support of one attack may have.

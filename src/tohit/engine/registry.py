@@ -5,13 +5,10 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import cache
-from typing import Any
 
 import tohit.systems
 from tohit.core.errors import InputError
-from tohit.core.system import System
-
-AnySystem = System[Any, Any, Any, Any]
+from tohit.core.system import AnySystem, System
 
 
 @cache

@@ -9,7 +9,8 @@ from typing import Any
 from tohit.core.errors import InputError
 from tohit.core.loader import read_document, validate
 from tohit.core.models import Scenario
-from tohit.engine.registry import AnySystem, get
+from tohit.core.system import AnySystem
+from tohit.engine.registry import get
 
 AnyScenario = Scenario[Any, Any, Any, Any]
 

@@ -26,6 +26,9 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from tohit.core.fight.contract import ALL, LoadedFight, Mode, Rows
+from tohit.core.fight.rows import dense_rank, distinct
+from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change, gather
 from tohit.core.outcome import NULL_CODE, NULL_INT, Outcome
 from tohit.core.roles import Role
 from tohit.core.steps import Silent, Trace
@@ -33,15 +36,9 @@ from tohit.core.support import Support
 from tohit.core.system import Dice
 from tohit.engine import joint
 from tohit.engine.alias import MAX_TOTAL, Alias
-from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.rows import dense_rank, distinct
-from tohit.engine.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change, gather
+from tohit.engine.fight import policy
 
-Mode = Literal["narrate", "sample", "enumerate"]
 Method = Literal["table", "direct"]
-#: The identity re-indexing (a view, no copy): what `resolve` and `choose` return when rows do not expand.
-ALL: Any = slice(None)
-Rows = Any  # an index array, or ALL
 #: Depth of the role tables Monte Carlo samples from (rolls beyond it come from the role's tail).
 ROLE_TABLE_DEPTH = 1
 #: Keys of `attack_fields` with this prefix override a field of the target block instead (an integer code the
@@ -251,6 +248,24 @@ class StepContext:
         if np.ndim(to) and np.asarray(to).shape[0] == self.n and r.size != self.n:
             to = np.asarray(to)[r]
         return change(stat, r, to, who)
+
+    # -- choices -----------------------------------------------------------------------------------------
+    def choose_actions(self, acting: BoolArray, actor: IntArray, options: BoolArray) -> tuple[Rows, IntArray, IntArray]:
+        """(idx, attack, target) per row by each actor's policy (`policy.choose_actions`)."""
+        return policy.choose_actions(self, acting, actor, options)
+
+    def expected_damage(
+        self,
+        c: int,
+        a: int,
+        t: int,
+        stats: dict[str, int],
+        overrides: dict[str, int] | None = None,
+        groups: dict[str, int] | None = None,
+        attacker_groups: dict[str, int] | None = None,
+    ) -> float:
+        """Mean damage of combatant c's attack a on t (`expected_damage`)."""
+        return expected_damage(self.fight, c, a, t, stats, overrides, groups, attacker_groups)
 
     # -- expansions ------------------------------------------------------------------------------------
     def _expand(self, idx: IntArray, weights: npt.NDArray[np.object_] | None = None, denominator: int = 1) -> None:

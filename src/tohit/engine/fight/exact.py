@@ -25,11 +25,11 @@ from typing import Any
 import numpy as np
 
 from tohit.core.errors import InputError
+from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.rows import distinct
+from tohit.core.fight.state import State
 from tohit.engine.fight.context import StepContext
-from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.rows import distinct
 from tohit.engine.fight.run import ENGINE_STATS, ended, initial_state
-from tohit.engine.fight.state import State
 
 #: The exact chain is refused past this many states (simulate instead).
 MAX_STATES = 200_000

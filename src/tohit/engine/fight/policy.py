@@ -15,17 +15,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from tohit.engine.fight.context import ALL, Rows, StepContext, expected_damage
-from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.rows import and_rows, count_rows, distinct, first_rows
-from tohit.engine.fight.state import BoolArray, IntArray
+from tohit.core.fight.contract import ALL, FightContext, Rows
+from tohit.core.fight.rows import and_rows, count_rows, distinct, first_rows
+from tohit.core.fight.spec import CODES, policy_codes
+from tohit.core.fight.state import BoolArray, IntArray
 
-CODES = {"first": 0, "weakest": 1, "random": 2, "best": 3}
 BIG = np.iinfo(np.int64).max
 
 
 def choose_actions(
-    ctx: StepContext, acting: BoolArray, actor: IntArray, options: BoolArray
+    ctx: FightContext, acting: BoolArray, actor: IntArray, options: BoolArray
 ) -> tuple[Rows, IntArray, IntArray]:
     """(idx, attack, target) per row; `options` is (rows, attacks, combatants): allowed pairs.
 
@@ -96,17 +95,7 @@ def choose_actions(
     return idx, attack, target
 
 
-def policy_codes(fight: LoadedFight, what: str) -> IntArray:
-    """Per combatant: its policy code, or its focus (-1: none); built once per fight."""
-    key = ("policy_codes", what)
-    found: IntArray | None = fight.cache.get(key)
-    if found is None:
-        values = [CODES[p] for p in fight.policy] if what == "policy" else list(fight.focus)
-        found = fight.cache[key] = np.asarray(values, dtype=np.int64)
-    return found
-
-
-def _expected(ctx: StepContext, actor: IntArray, opts: BoolArray, rows_mask: BoolArray) -> np.ndarray:
+def _expected(ctx: FightContext, actor: IntArray, opts: BoolArray, rows_mask: BoolArray) -> np.ndarray:
     """(rows, attacks, combatants) expected damage where allowed, -1 elsewhere: at the target's current
     `odds_stats`, and at the current groups of the target's `odds_scalar_stats` and the attacker's
     `odds_attacker_scalar_stats` (none by default: the file's blocks)."""
@@ -128,7 +117,7 @@ def _expected(ctx: StepContext, actor: IntArray, opts: BoolArray, rows_mask: Boo
                     continue
                 extra = rules.odds_fields(ctx, allowed, int(c), a, t)
                 if not (stats or scalar or own or extra):
-                    score[allowed, a, t] = expected_damage(fight, int(c), a, t, {})
+                    score[allowed, a, t] = ctx.expected_damage(int(c), a, t, {})
                     continue
                 coded = sorted(extra)
                 cols = [per[s][allowed, t] for s in stats]
@@ -139,8 +128,7 @@ def _expected(ctx: StepContext, actor: IntArray, opts: BoolArray, rows_mask: Boo
                 k, g, o = len(stats), len(scalar), len(own)
                 means = np.asarray(
                     [
-                        expected_damage(
-                            fight,
+                        ctx.expected_damage(
                             int(c),
                             a,
                             t,

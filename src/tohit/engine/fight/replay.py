@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tohit.core.errors import InputError
-from tohit.engine.fight.state import Event, Roster, State, apply, change
+from tohit.core.fight.state import Event, Roster, State, apply, change
 
 
 @dataclass

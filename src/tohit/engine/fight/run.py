@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.rows import any_rows
+from tohit.core.fight.state import BoolArray, IntArray, State, change
 from tohit.engine.fight.context import Method, StepContext
-from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.rows import any_rows
-from tohit.engine.fight.state import BoolArray, IntArray, State, change
 from tohit.engine.simulate import fresh_seed
 from tohit.engine.stats import mean_sd, percentile, wilson
 

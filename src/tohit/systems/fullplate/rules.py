@@ -95,6 +95,7 @@ def melee_candidates(attacker: Attacker, target: Target) -> list[tuple[str, int]
 
 
 class FullPlate(System[Attacker, Attack, Target, Options]):
+    fight_module = "tohit.systems.fullplate.fight"
     id = "fullplate"
     title = "FullPlate"
     summary = "THAC0 - d20 vs AC: fumbles, natural-20 window, Critical Hits and Severity, circumstance table"

@@ -56,6 +56,7 @@ def critical_level(dice_total: Any, damage: Any) -> Any:
 
 
 class Kaiser(System[Attacker, Attack, Target, Options]):
+    fight_module = "tohit.systems.kaiser.fight"
     id = "kaiser"
     title = "Kaiser RPG"
     summary = "Opposed 2d6 + skill, open rolls and fumbles, degrees of success, Units of damage x Base Damage"

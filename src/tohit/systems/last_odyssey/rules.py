@@ -80,6 +80,7 @@ KNOCK_OUT = f"{PAGE}, knock out"
 
 
 class LastOdyssey(System[Attacker, Attack, Target, Options]):
+    fight_module = "tohit.systems.last_odyssey.fight"
     id = "last-odyssey"
     title = "Last Odyssey"
     summary = "One d10 hit die for every target: d10 - Accuracy + Evasion <= 7 (status <= 5), Shells, elements"

@@ -41,6 +41,7 @@ EFFECT = DiceRole("effect", "2d6")
 
 
 class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
+    fight_module = "tohit.systems.rtw.fight"
     id = "rtw"
     title = "Reclaim the Wild"
     summary = "2d6 + Accuracy + weapon ACC vs Evasion / Concentration / Vitality; critical hits, Weapon + k x Trait"

@@ -68,6 +68,7 @@ MODIFIERS = (
 
 
 class Wsswnn(System[Attacker, Attack, Target, Options]):
+    fight_module = "tohit.systems.wsswnn.fight"
     id = "wsswnn"
     title = "When Sky and Sea Were Not Named"
     summary = "Action die d4-d12 (advantage keeps the higher) vs Guard / Agility: hit, block or miss; lethal and guard"

@@ -65,8 +65,9 @@ from typing import Any
 import numpy as np
 
 from tohit.core.errors import InputError
-from tohit.engine.fight.model import LoadedFight, map_raw_combatants
-from tohit.engine.fight.state import BoolArray, IntArray, gather
+from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.spec import map_raw_combatants
+from tohit.core.fight.state import BoolArray, IntArray, gather
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS, PRONE_EXPOSED_RANGES
 
 #: The statuses a fight plays, by stat name, with the rulebook's name.

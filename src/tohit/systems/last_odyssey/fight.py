@@ -65,12 +65,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from tohit.core.errors import InputError
-from tohit.engine.fight.context import StepContext
-from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.policy import choose_actions
-from tohit.engine.fight.rounds import RoundRules
-from tohit.engine.fight.rows import any_rows, rows_of, select, take_rows
-from tohit.engine.fight.state import BoolArray, IntArray, State, gather
+from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.rounds import RoundRules
+from tohit.core.fight.rows import any_rows, rows_of, select, take_rows
+from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.systems.last_odyssey.effective import NAMES
 from tohit.systems.last_odyssey.tables import BONUS_TRACKER, STATUS_OF_ELEMENT, inflicted_status
 
@@ -339,7 +337,7 @@ class LastOdysseyFight(RoundRules):
         out: BoolArray = rows_of(fight.has_attack, who) & (~melee | in_front[:, None])
         return out
 
-    def options(self, ctx: StepContext, actor: IntArray) -> BoolArray:
+    def options(self, ctx: FightContext, actor: IntArray) -> BoolArray:
         fight = ctx.fight
         who = np.maximum(actor, 0)
         usable = self.usable_of(fight, ctx.state, who)  # (n, A)
@@ -367,7 +365,7 @@ class LastOdysseyFight(RoundRules):
             out = self._not_missing(ctx, who, out)
         return out
 
-    def _not_missing(self, ctx: StepContext, who: IntArray, options: BoolArray) -> BoolArray:
+    def _not_missing(self, ctx: FightContext, who: IntArray, options: BoolArray) -> BoolArray:
         """A policy does not choose an attack its user's status makes miss (Paralyzed: physical, Silenced:
         magical) while it has another ability it can use; with none, it uses it (and misses) (a choice)."""
         tables = self._tables(ctx.fight)
@@ -383,7 +381,7 @@ class LastOdysseyFight(RoundRules):
         out: BoolArray = options & ~(blocked & other[:, None])[:, :, None]
         return out
 
-    def _can_do_something(self, ctx: StepContext, who: IntArray) -> BoolArray:
+    def _can_do_something(self, ctx: FightContext, who: IntArray) -> BoolArray:
         """(n, A, C): where an ability could change something. A policy never uses a status ability on a foe that
         has the status already, a debuff on a foe whose tracker is at -7 for its statistic, nor a Self or Ally
         buff on a character at +7 or Burned (a choice: docs/fights.md)."""
@@ -401,10 +399,10 @@ class LastOdysseyFight(RoundRules):
         return allowed
 
     # -- a turn ----------------------------------------------------------------------------------------------
-    def turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray) -> None:
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
         fight = ctx.fight
         options = self.options(ctx, actor)
-        idx, attack, target = choose_actions(ctx, acting, actor, options)
+        idx, attack, target = ctx.choose_actions(acting, actor, options)
         actor, acting, options = actor[idx], acting[idx] & (attack >= 0), options[idx]
         if not acting.any():
             return
@@ -436,7 +434,7 @@ class LastOdysseyFight(RoundRules):
             self._apply(ctx, mask[idx], actor, attack, np.full(ctx.n, t, dtype=np.int64), out)
         self._rows(ctx)
 
-    def _sides(self, ctx: StepContext, actor: IntArray, target: IntArray) -> dict[str, IntArray] | None:
+    def _sides(self, ctx: FightContext, actor: IntArray, target: IntArray) -> dict[str, IntArray] | None:
         """A narrated fight with Ally buffs tells the system the target's side (`target.side`: an ally of the user or
         a foe), so that the trace says which side an ability was used on; the outcome does not depend on it."""
         if not ctx.narrating or not self._tables(ctx.fight)["ally"].any():
@@ -445,7 +443,7 @@ class LastOdysseyFight(RoundRules):
         same = side[np.maximum(actor, 0)] == side[np.maximum(target, 0)]
         return {"target.side": same.astype(np.int64)}
 
-    def _note(self, ctx: StepContext, actor: IntArray, attack: IntArray) -> str:
+    def _note(self, ctx: FightContext, actor: IntArray, attack: IntArray) -> str:
         """The kind of a narrated ability that is not an attack ("Ogre attacks Ogre with Roar (a Self buff)")."""
         if not ctx.narrating or not self._tables(ctx.fight)["effects"] or attack[0] < 0:
             return ""
@@ -456,7 +454,7 @@ class LastOdysseyFight(RoundRules):
 
     def _apply(
         self,
-        ctx: StepContext,
+        ctx: FightContext,
         mask: BoolArray,
         actor: IntArray,
         attack: IntArray,
@@ -504,7 +502,7 @@ class LastOdysseyFight(RoundRules):
         if tables["effects"]:
             self._effects(ctx, rows, k, a, t, out)
 
-    def _downed(self, ctx: StepContext, rows: IntArray, t: IntArray) -> None:
+    def _downed(self, ctx: FightContext, rows: IntArray, t: IntArray) -> None:
         """Downed: every effect is removed except Poisoned, Frostbitten and Burned [Death-and-Injury.md]; the
         Bonus Tracker is an effect too (a choice: docs/fights.md)."""
         per = ctx.state.per
@@ -528,7 +526,7 @@ class LastOdysseyFight(RoundRules):
         ctx.emit("effects", changes, self.text(ctx, words))
 
     def _effects(
-        self, ctx: StepContext, rows: IntArray, k: IntArray, a: IntArray, t: IntArray, out: dict[str, Any]
+        self, ctx: FightContext, rows: IntArray, k: IntArray, a: IntArray, t: IntArray, out: dict[str, Any]
     ) -> None:
         """A status that lands is the target's, if it has it not already [Statuses.md]; a buff or debuff moves the
         target's Bonus Tracker for its statistic to the value the system gives [Buffs-and-Debuffs.md]."""
@@ -576,7 +574,7 @@ class LastOdysseyFight(RoundRules):
 
     def _words(
         self,
-        ctx: StepContext,
+        ctx: FightContext,
         t: int,
         damage: IntArray,
         hp: IntArray,
@@ -599,7 +597,7 @@ class LastOdysseyFight(RoundRules):
             parts.append(f"HP {h} -> {h - lo}" + (": downed" if lo == h else ""))
         return f"{name}: " + "; ".join(parts) if parts else f"{name}: no effect"
 
-    def _rows(self, ctx: StepContext) -> None:
+    def _rows(self, ctx: FightContext) -> None:
         """A side whose front row has nobody standing brings its back row forward."""
         fight = ctx.fight
         row = ctx.state.per["row"]

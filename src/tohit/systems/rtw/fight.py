@@ -44,20 +44,19 @@ import numpy as np
 from pydantic import Field, ValidationError
 
 from tohit.core.errors import InputError
+from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.rounds import RoundRules
+from tohit.core.fight.rows import rows_of, select
+from tohit.core.fight.spec import map_raw_combatants
+from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.grid.models import AnyRange, MapSpec, MeleeRange, Range, SquareField, TargetsWithinRange, WeaponRange
 from tohit.core.grid.reach import AREA_TYPES
 from tohit.core.grid.sizes import MIN_COLOSSAL_SIDE, SizeCategory
 from tohit.core.loader import validation_error
 from tohit.core.models import Model
-from tohit.engine.fight.context import StepContext
-from tohit.engine.fight.model import LoadedFight, map_raw_combatants
-from tohit.engine.fight.policy import choose_actions
-from tohit.engine.fight.rounds import RoundRules
-from tohit.engine.fight.rows import rows_of, select
-from tohit.engine.fight.state import BoolArray, IntArray, State, gather
-from tohit.engine.fight.systems.rtw_map import FightMap
-from tohit.engine.fight.systems.rtw_map_turn import map_turn
-from tohit.engine.fight.systems.rtw_status import (
+from tohit.systems.rtw.fight_map import FightMap
+from tohit.systems.rtw.fight_map_turn import map_turn
+from tohit.systems.rtw.fight_status import (
     CITE,
     ENDS,
     HEADINGS,
@@ -352,7 +351,7 @@ class RtwFight(RoundRules):
         return found
 
     # -- a turn ----------------------------------------------------------------------------------------------
-    def turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray) -> None:
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
         """A turn: its start (Off-Balance ends, a Prone creature stands up), the attack, its end (Halted,
         Blinded, Dazzled end); without statuses in play, the attack only."""
         play = status_play(ctx.fight)
@@ -366,7 +365,7 @@ class RtwFight(RoundRules):
         rows = _rows_since(ctx, start)
         self._turn_end(ctx, play, acting[rows], actor[rows])
 
-    def _turn_start(self, ctx: StepContext, play: StatusPlay, acting: BoolArray, actor: IntArray) -> BoolArray:
+    def _turn_start(self, ctx: FightContext, play: StatusPlay, acting: BoolArray, actor: IntArray) -> BoolArray:
         """Off-Balance ends at the beginning of the creature's next turn; a Prone creature stands up (half its
         Movement), unless Halted: then it cannot, and cannot attack while Prone (status_effects.md). Returns who
         attacks this turn."""
@@ -415,7 +414,7 @@ class RtwFight(RoundRules):
                 )
         return can
 
-    def _turn_end(self, ctx: StepContext, play: StatusPlay, acting: BoolArray, actor: IntArray) -> None:
+    def _turn_end(self, ctx: FightContext, play: StatusPlay, acting: BoolArray, actor: IntArray) -> None:
         """Blinded and Dazzled end at the end of the creature's next turn (status_effects.md); Halted and Distracted
         too (the page gives no end: the fight's choice; every source of a Distraction at once)."""
         rows = np.flatnonzero(acting)
@@ -444,19 +443,19 @@ class RtwFight(RoundRules):
         return tuple(f for f in self.outcome_fields if f != "effect_landed")
 
     @staticmethod
-    def _status_note(ctx: StepContext, play: StatusPlay | None, actor: IntArray, target: IntArray) -> str:
+    def _status_note(ctx: FightContext, play: StatusPlay | None, actor: IntArray, target: IntArray) -> str:
         if play is None or not ctx.narrating:
             return ""
         why = play.why(ctx.state, int(actor[0]), int(target[0]))
         return f" ({why})" if why else ""
 
-    def _attack_turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray, play: StatusPlay | None) -> None:
+    def _attack_turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, play: StatusPlay | None) -> None:
         grid = self.grid(ctx.fight)
         if grid is not None:
             map_turn(self, ctx, acting, actor, grid, play)
             return
         options = self.options(ctx, actor)
-        idx, attack, target = choose_actions(ctx, acting, actor, options)
+        idx, attack, target = ctx.choose_actions(acting, actor, options)
         actor, acting = actor[idx], acting[idx] & (attack >= 0)
         if not acting.any():
             return
@@ -484,7 +483,7 @@ class RtwFight(RoundRules):
             self._apply(ctx, mask[idx], actor, attack, tt[idx], out, play)
         self._attacked(ctx, play, acting, actor)
 
-    def _attacked(self, ctx: StepContext, play: StatusPlay | None, acting: BoolArray, actor: IntArray) -> None:
+    def _attacked(self, ctx: FightContext, play: StatusPlay | None, acting: BoolArray, actor: IntArray) -> None:
         """Invisibility ends at the end of the creature's own attack (status_effects.md: Invisibility: "once you
         ... make an attack (at the attack's end)"), hit or miss."""
         if play is None or "invisible" not in play.stats:
@@ -514,7 +513,7 @@ class RtwFight(RoundRules):
         return code
 
     def odds_fields(
-        self, ctx: StepContext, rows: IntArray, actor: int, attack: int, target: int
+        self, ctx: FightContext, rows: IntArray, actor: int, attack: int, target: int
     ) -> dict[str, IntArray]:
         """Policy `best` reads the statuses as a resolve does: the target's Off-Balance, Prone and Halted, and the
         Hard to Hit the attacker's Blinded, Dazzled or Distracted and the target's Invisibility make (without a map;
@@ -528,7 +527,7 @@ class RtwFight(RoundRules):
             ctx.state, full(n, actor, np.int64), full(n, attack, np.int64), full(n, target, np.int64), rows=rows
         )
 
-    def _pay(self, ctx: StepContext, acting: BoolArray, actor: IntArray, attack: IntArray) -> None:
+    def _pay(self, ctx: FightContext, acting: BoolArray, actor: IntArray, attack: IntArray) -> None:
         if not self._flags(ctx.fight)[1]:
             return
         costs = self._costs(ctx.fight)
@@ -545,7 +544,7 @@ class RtwFight(RoundRules):
             ctx.emit("cost", changes, self.text(ctx, lambda: f"{self.name(ctx, c)} spends the attack's cost"))
 
     def _caught(
-        self, ctx: StepContext, acting: BoolArray, actor: IntArray, attack: IntArray, target: IntArray
+        self, ctx: FightContext, acting: BoolArray, actor: IntArray, attack: IntArray, target: IntArray
     ) -> BoolArray:
         fight = ctx.fight
         n, size = ctx.n, fight.roster.size
@@ -585,7 +584,7 @@ class RtwFight(RoundRules):
 
     def _apply(
         self,
-        ctx: StepContext,
+        ctx: FightContext,
         mask: BoolArray,
         actor: IntArray,
         attack: IntArray,
@@ -684,7 +683,7 @@ class RtwFight(RoundRules):
 
     def _land(
         self,
-        ctx: StepContext,
+        ctx: FightContext,
         play: StatusPlay,
         rows: IntArray,
         a: IntArray,
@@ -716,7 +715,7 @@ class RtwFight(RoundRules):
                 ),
             )
 
-    def finish(self, ctx: StepContext, rows: Any) -> None:
+    def finish(self, ctx: FightContext, rows: Any) -> None:
         """The end of the encounter: each weapon used successfully loses 1 Durability; at 0 it shatters."""
         slot, weapons = self._weapons(ctx.fight)
         rows = np.asarray(rows, dtype=np.int64)
@@ -744,7 +743,7 @@ class RtwFight(RoundRules):
             )
 
 
-def _landed_text(ctx: StepContext, play: StatusPlay, stat: str, who: IntArray, fresh: BoolArray, by: IntArray) -> str:
+def _landed_text(ctx: FightContext, play: StatusPlay, stat: str, who: IntArray, fresh: BoolArray, by: IntArray) -> str:
     c = int(who[0])
     names = ctx.fight.roster.names
     name, status = names[c], STATUSES[stat]
@@ -764,7 +763,7 @@ def _landed_text(ctx: StepContext, play: StatusPlay, stat: str, who: IntArray, f
     return f"the effect lands: {name} is {status}{source}{boss} {until}{cite}"
 
 
-def _rows_since(ctx: StepContext, start: IntArray) -> IntArray:
+def _rows_since(ctx: FightContext, start: IntArray) -> IntArray:
     """For each row now, its row at the start of the turn (the turn's expansions, read from `ctx.parent`)."""
     if not np.array_equal(start, np.arange(start.size)):  # pragma: no cover - a turn starts a step's rows
         raise RuntimeError("a Reclaim the Wild turn must start on the step's own rows")

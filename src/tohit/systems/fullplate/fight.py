@@ -24,10 +24,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from tohit.core.errors import InputError
-from tohit.engine.fight.context import StepContext
-from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.rounds import RoundRules
-from tohit.engine.fight.state import BoolArray, IntArray, State, gather
+from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.rounds import RoundRules
+from tohit.core.fight.state import BoolArray, IntArray, State, gather
 
 PAGE = "fullplate: Attacking"
 HIT = 0
@@ -66,7 +65,7 @@ class FullPlateFight(RoundRules):
         return state.per["hp"] > 0
 
     # -- an attack -----------------------------------------------------------------------------------------
-    def attack(self, ctx: StepContext, mask: BoolArray, actor: IntArray, attack: IntArray, target: IntArray) -> None:
+    def attack(self, ctx: FightContext, mask: BoolArray, actor: IntArray, attack: IntArray, target: IntArray) -> None:
         fight = ctx.fight
         idx, out = ctx.resolve(mask, actor, attack, target)
         actor, attack, target, mask = actor[idx], attack[idx], target[idx], mask[idx]
@@ -106,7 +105,7 @@ class FullPlateFight(RoundRules):
                 stat = f"ammo_hits{int(kk)}"
                 ctx.emit("ammunition", [ctx.set(stat, r[sel], ctx.state.per[stat][r[sel], by[sel]] + 1, by[sel])])
 
-    def finish(self, ctx: StepContext, rows: Any) -> None:
+    def finish(self, ctx: FightContext, rows: Any) -> None:
         """The end of the encounter: magical ammunition that hit is recovered, with its Enhancement lowered."""
         if not ctx.narrating:
             return

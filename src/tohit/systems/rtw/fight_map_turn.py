@@ -9,28 +9,56 @@ to foes minus allies, from exact odds, as `tohit aim` does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from tohit.engine.fight.context import ALL, Rows, StepContext, expected_damage
-from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.policy import CODES, choose_actions, policy_codes
-from tohit.engine.fight.rows import distinct
-from tohit.engine.fight.state import BoolArray, IntArray
-from tohit.engine.fight.systems.rtw_map import FightMap
-from tohit.engine.fight.systems.rtw_status import StatusPlay, status_play
+from tohit.core.fight.contract import ALL, FightContext, LoadedFight, Rows
+from tohit.core.fight.rows import distinct
+from tohit.core.fight.spec import CODES, policy_codes
+from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.systems.rtw.fight_map import FightMap
+from tohit.systems.rtw.fight_status import StatusPlay, status_play
 
-if TYPE_CHECKING:  # the rules call `map_turn`; the annotation alone names them
-    from tohit.engine.fight.systems.rtw import RtwFight
+
+class MapTurnRules(Protocol):
+    """What a map turn asks of the fight rules (`RtwFight`, which calls `map_turn`: typed here, not imported)."""
+
+    def _flags(self, fight: LoadedFight) -> tuple[bool, bool, bool, bool]: ...
+
+    def usable(self, fight: LoadedFight, state: State) -> BoolArray: ...
+
+    @staticmethod
+    def name(ctx: FightContext, who: IntArray) -> str: ...
+
+    def _pay(self, ctx: FightContext, acting: BoolArray, actor: IntArray, attack: IntArray) -> None: ...
+
+    @staticmethod
+    def _status_note(ctx: FightContext, play: StatusPlay | None, actor: IntArray, target: IntArray) -> str: ...
+
+    def _read(self, play: StatusPlay | None) -> tuple[str, ...] | None: ...
+
+    def _apply(
+        self,
+        ctx: FightContext,
+        mask: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        out: dict[str, Any],
+        play: StatusPlay | None = None,
+    ) -> None: ...
+
+    def _attacked(self, ctx: FightContext, play: StatusPlay | None, acting: BoolArray, actor: IntArray) -> None: ...
+
 
 #: The resolve override of the target's Hard to Hit (a code into HARD_TO_HIT_LEVELS) on a map.
 HARD_TO_HIT_FIELD = "target.hard_to_hit"
 
 
 def map_turn(
-    rules: RtwFight,
-    ctx: StepContext,
+    rules: MapTurnRules,
+    ctx: FightContext,
     acting: BoolArray,
     actor: IntArray,
     grid: FightMap,
@@ -102,8 +130,8 @@ def map_turn(
 
 
 def _choose_on_map(
-    rules: RtwFight,
-    ctx: StepContext,
+    rules: MapTurnRules,
+    ctx: FightContext,
     acting: BoolArray,
     actor: IntArray,
     valid: BoolArray,
@@ -131,7 +159,7 @@ def _choose_on_map(
         pairs = np.zeros((n, fight.max_attacks, size), dtype=bool)
         for a in range(fight.max_attacks):
             pairs[:, a, :] = (on_foes & (attack_of == a)[:, :, None]).any(axis=1)
-        idx, attack, target = choose_actions(ctx, others, actor, pairs)
+        idx, attack, target = ctx.choose_actions(others, actor, pairs)
         actor, acting, valid, caught, adjacent = actor[idx], acting[idx], valid[idx], caught[idx], adjacent[idx]
         best, others, foe, on_foes = best[idx], others[idx], foe[idx], on_foes[idx]
         n = ctx.n
@@ -156,8 +184,8 @@ def _choose_on_map(
 
 
 def _best_scores(
-    rules: RtwFight,
-    ctx: StepContext,
+    rules: MapTurnRules,
+    ctx: FightContext,
     who: IntArray,
     valid: BoolArray,
     caught: BoolArray,
@@ -167,7 +195,7 @@ def _best_scores(
     """(rows, options): expected damage to the standing foes each option catches minus that to the standing
     allies (exact odds at the Hard to Hit the grid gives), -inf where the option is not open."""
     fight = ctx.fight
-    table = _expected_table(fight, grid)  # (C, O, C, 2)
+    table = _expected_table(ctx, grid)  # (C, O, C, 2)
     sign = np.where(grid.foe, 1.0, -1.0)[who]  # (n, C)
     per = np.where(adjacent[:, None, None], table[who, :, :, 1], table[who, :, :, 0])  # (n, O, C)
     play = status_play(fight)
@@ -178,7 +206,7 @@ def _best_scores(
 
 
 def _status_expected(
-    ctx: StepContext,
+    ctx: FightContext,
     who: IntArray,
     valid: BoolArray,
     caught: BoolArray,
@@ -189,7 +217,6 @@ def _status_expected(
 ) -> Any:
     """`per` (rows, options, combatants) read again at the statuses in play: each roll's expected damage at the
     overrides its resolve would get (the grid's Hard to Hit with the statuses folded in, `StatusPlay.fields`)."""
-    fight = ctx.fight
     per = np.array(per, dtype=float)
     live = valid.any(axis=1)
     for c in np.unique(who[live]).tolist():
@@ -207,21 +234,19 @@ def _status_expected(
                 leads, inverse = distinct([np.asarray(fields[k]) for k in keys])
                 uniq = np.stack([np.asarray(fields[k])[leads] for k in keys], axis=1)
                 means = np.asarray(
-                    [
-                        expected_damage(fight, c, opt.attack, t, {}, dict(zip(keys, map(int, u), strict=True)))
-                        for u in uniq
-                    ]
+                    [ctx.expected_damage(c, opt.attack, t, {}, dict(zip(keys, map(int, u), strict=True))) for u in uniq]
                 )
                 per[sel, o, t] = means[inverse]
     return per
 
 
-def _expected_table(fight: LoadedFight, grid: FightMap) -> Any:
+def _expected_table(ctx: FightContext, grid: FightMap) -> Any:
+    fight = ctx.fight
     found = fight.cache.get(("rtw_map_expected",))
     if found is None:
 
         def mean(c: int, a: int, t: int, code: int) -> float:
-            return expected_damage(fight, c, a, t, {}, {HARD_TO_HIT_FIELD: code})
+            return ctx.expected_damage(c, a, t, {}, {HARD_TO_HIT_FIELD: code})
 
         found = np.zeros((fight.roster.size, grid.width, fight.roster.size, 2))
         for c, opts in enumerate(grid.options):

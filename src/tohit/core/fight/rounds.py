@@ -13,12 +13,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tohit.engine.fight.context import StepContext
-from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.policy import choose_actions
-from tohit.engine.fight.rows import any_rows, first_rows, rows_of, take_rows
-from tohit.engine.fight.rules import FightRules
-from tohit.engine.fight.state import BoolArray, IntArray, State
+from tohit.core.fight.contract import FightContext, FightRules, LoadedFight
+from tohit.core.fight.rows import any_rows, first_rows, rows_of, take_rows
+from tohit.core.fight.state import BoolArray, IntArray, State
 
 
 class RoundRules(FightRules):
@@ -39,10 +36,10 @@ class RoundRules(FightRules):
         """(fights, combatants): who can take a turn now (default: whoever is standing)."""
         return self.standing(fight, state)
 
-    def round_start(self, ctx: StepContext, rows: IntArray) -> None:
+    def round_start(self, ctx: FightContext, rows: IntArray) -> None:
         """Events at the start of a round after the first (refills, a new initiative order); none by default."""
 
-    def options(self, ctx: StepContext, actor: IntArray) -> BoolArray:
+    def options(self, ctx: FightContext, actor: IntArray) -> BoolArray:
         """(fights, attacks, combatants): the attacks the actor may use on each foe (default: every attack it
         has, on every standing foe)."""
         fight = ctx.fight
@@ -55,20 +52,20 @@ class RoundRules(FightRules):
             return foes[:, None, :]
         return usable[:, :, None] & foes[:, None, :]
 
-    def turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray) -> None:
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
         """A turn: pick an attack and a foe by policy, and attack (systems may do more: skip, brace...)."""
         options = self.options(ctx, actor)
-        idx, attack, target = choose_actions(ctx, acting, actor, options)
+        idx, attack, target = ctx.choose_actions(acting, actor, options)
         actor, acting = actor[idx], acting[idx] & (attack >= 0)
         if acting.any():
             self.attack(ctx, acting, actor, attack, target)
 
-    def attack(self, ctx: StepContext, mask: BoolArray, actor: IntArray, attack: IntArray, target: IntArray) -> None:
+    def attack(self, ctx: FightContext, mask: BoolArray, actor: IntArray, attack: IntArray, target: IntArray) -> None:
         """Resolve the attack and apply what it does (subclasses)."""
         raise NotImplementedError
 
     # -- the step ------------------------------------------------------------------------------------------------
-    def step(self, ctx: StepContext) -> None:
+    def step(self, ctx: FightContext) -> None:
         # Without a round_start hook, a new round changes nobody's ability to act: the first able place of
         # the next round is read from the same `able` as the rest of this round's.
         same_able = type(self).round_start is RoundRules.round_start and type(self).able is RoundRules.able
@@ -99,7 +96,7 @@ class RoundRules(FightRules):
         ctx.emit("turn", [ctx.set("cursor", acting, slot + 1)])
         self.turn(ctx, acting, actor)
 
-    def _next(self, ctx: StepContext, *, with_first: bool = False) -> tuple[IntArray, BoolArray, IntArray, Any]:
+    def _next(self, ctx: FightContext, *, with_first: bool = False) -> tuple[IntArray, BoolArray, IntArray, Any]:
         """The first place at or after the cursor whose combatant can act, this round: (place, found, who), and
         with `with_first` the same from the round's first place (else None)."""
         fight = ctx.fight
@@ -139,11 +136,11 @@ class RoundRules(FightRules):
         return order_rows
 
     @staticmethod
-    def text(ctx: StepContext, make: Any) -> str:
+    def text(ctx: FightContext, make: Any) -> str:
         return str(make()) if ctx.narrating else ""
 
     @staticmethod
-    def name(ctx: StepContext, who: IntArray) -> str:
+    def name(ctx: FightContext, who: IntArray) -> str:
         return ctx.fight.roster.names[int(np.asarray(who).reshape(-1)[0])]
 
 

@@ -64,14 +64,12 @@ import numpy as np
 from pydantic import Field
 
 from tohit.core.errors import InputError
+from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.rounds import RoundRules
+from tohit.core.fight.rows import rows_of, select, take_rows
+from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
 from tohit.core.outcome import NULL_INT
-from tohit.engine.fight.context import StepContext
-from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.policy import choose_actions
-from tohit.engine.fight.rounds import RoundRules
-from tohit.engine.fight.rows import rows_of, select, take_rows
-from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 from tohit.systems.wsswnn.fields import EFFECT_OF
 from tohit.systems.wsswnn.models import die_sides
 from tohit.systems.wsswnn.plan import ATTACK_KINDS
@@ -318,12 +316,12 @@ class WsswnnFight(RoundRules):
         return found
 
     # -- initiative --------------------------------------------------------------------------------------------
-    def step(self, ctx: StepContext) -> None:
+    def step(self, ctx: FightContext) -> None:
         if (ctx.state.fight["rolled"] == 0).any():
             self._initiative(ctx)
         super().step(ctx)
 
-    def _initiative(self, ctx: StepContext) -> None:
+    def _initiative(self, ctx: FightContext) -> None:
         fight = ctx.fight
         size = fight.roster.size
         t = self._tables(fight)
@@ -369,7 +367,7 @@ class WsswnnFight(RoundRules):
         )
 
     # -- a turn ----------------------------------------------------------------------------------------------------
-    def turn(self, ctx: StepContext, acting: BoolArray, actor: IntArray) -> None:
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
         fight = ctx.fight
         t = self._tables(fight)
         who = np.maximum(actor, 0)
@@ -380,7 +378,7 @@ class WsswnnFight(RoundRules):
         foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
         usable = self._usable(ctx, who) if t["usable"] else rows_of(t["strike"], who)
         options: BoolArray = np.asarray(usable[:, :, None] & foes[:, None, :], dtype=bool)
-        idx, attack, target = choose_actions(ctx, strike, actor, options)
+        idx, attack, target = ctx.choose_actions(strike, actor, options)
         actor, stand, skip, strike = actor[idx], stand[idx], skip[idx], strike[idx]
         skip = skip | (strike & (attack < 0))  # nothing it can attack: it skips
         strike &= attack >= 0
@@ -415,7 +413,7 @@ class WsswnnFight(RoundRules):
                 actor, strike, target, out = self._into_grapple(ctx, strike, actor, attack, target, out, fields)
             self._damage(ctx, strike, actor, target, out)
 
-    def _pay_mighty_blow(self, ctx: StepContext, strike: BoolArray, actor: IntArray, attack: IntArray) -> None:
+    def _pay_mighty_blow(self, ctx: FightContext, strike: BoolArray, actor: IntArray, attack: IntArray) -> None:
         """Mighty Blow "costs -1 stamina" [champion]: paid when the attack is made, hit or miss (`_usable` leaves
         it out at 0 stamina: tohit's reading, a cost that cannot be paid is not paid with nothing)."""
         t = self._tables(ctx.fight)
@@ -441,7 +439,7 @@ class WsswnnFight(RoundRules):
 
     def _into_grapple(
         self,
-        ctx: StepContext,
+        ctx: FightContext,
         strike: BoolArray,
         actor: IntArray,
         attack: IntArray,
@@ -491,7 +489,7 @@ class WsswnnFight(RoundRules):
         merged = {f: np.where(odd, diverted[f], v[idx]) for f, v in out.items()}
         return actor, strike, np.where(odd, other, target), merged
 
-    def _usable(self, ctx: StepContext, who: IntArray) -> BoolArray:
+    def _usable(self, ctx: FightContext, who: IntArray) -> BoolArray:
         """(fights, attacks): the attacks each actor can make now. A disarmed combatant has no weapon attacks
         [Breaking and Disarming Arms]; one grappling has no free hand for Take Hold; in a grapple (either side)
         only close melee: no ranged attacks or jump-attacks [braces: Grapple]."""
@@ -508,7 +506,7 @@ class WsswnnFight(RoundRules):
         out: BoolArray = usable & ~((grappling | grappled)[:, None] & rows_of(t["far"], who))
         return out
 
-    def _feeds(self, ctx: StepContext, mask: BoolArray, actor: IntArray, target: IntArray) -> dict[str, IntArray]:
+    def _feeds(self, ctx: FightContext, mask: BoolArray, actor: IntArray, target: IntArray) -> dict[str, IntArray]:
         """Target fields fed per attack: `grappled` (the actor grapples this foe: brace advantage [braces:
         Grapple]) and the foe's current `stamina` (what a brace must beat)."""
         t = self._tables(ctx.fight)
@@ -526,7 +524,7 @@ class WsswnnFight(RoundRules):
         feeds[STAMINA_FIELD] = np.where(mask, gather(ctx.state.per["stamina"], rows, foe), 0)
         return feeds
 
-    def _skip(self, ctx: StepContext, mask: BoolArray, actor: IntArray) -> None:
+    def _skip(self, ctx: FightContext, mask: BoolArray, actor: IntArray) -> None:
         t = self._tables(ctx.fight)
         rows = np.flatnonzero(mask)
         c = actor[rows]
@@ -551,7 +549,7 @@ class WsswnnFight(RoundRules):
             )
 
     def _damage(
-        self, ctx: StepContext, mask: BoolArray, actor: IntArray, target: IntArray, out: dict[str, Any]
+        self, ctx: FightContext, mask: BoolArray, actor: IntArray, target: IntArray, out: dict[str, Any]
     ) -> None:
         fall_lethal, fall_guard = out["falling_lethal"], out["falling_guard"]
         falling = (fall_lethal > 0) | (fall_guard > 0)
@@ -622,7 +620,7 @@ class WsswnnFight(RoundRules):
                 self.text(ctx, lambda: f"{self.name(ctx, a)} falls: -{int(fall_l[0])} life, -{int(fall_g[0])} guard"),
             )
 
-    def _grapples_end(self, ctx: StepContext, rows: IntArray, d: IntArray, hurt: BoolArray, down: BoolArray) -> None:
+    def _grapples_end(self, ctx: FightContext, rows: IntArray, d: IntArray, hurt: BoolArray, down: BoolArray) -> None:
         """A grapple ends when the grappler takes any lethal damage [braces: Grapple], or (tohit's reading) when
         the grappled foe is out of the fight."""
         per = ctx.state.per
@@ -657,7 +655,7 @@ class WsswnnFight(RoundRules):
                         ),
                     )
 
-    def _brace_effects(self, ctx: StepContext, rows: IntArray, a: IntArray, d: IntArray, out: dict[str, Any]) -> None:
+    def _brace_effects(self, ctx: FightContext, rows: IntArray, a: IntArray, d: IntArray, out: dict[str, Any]) -> None:
         """What a brace that landed does to the foe, kept as fight state: on a Struggle the foe pays 1 stamina to
         resist if it can and `resists`; else Grapple: the attacker grapples it; Shove: grapples between the two and
         the foe's own end; disarm: the foe is disarmed."""

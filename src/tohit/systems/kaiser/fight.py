@@ -47,13 +47,10 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import Field
 
+from tohit.core.fight.contract import ALL, FightContext, FightRules, LoadedFight, Rows
+from tohit.core.fight.rows import min_rows, rows_of, select, take_rows
+from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
-from tohit.engine.fight.context import ALL, Rows, StepContext
-from tohit.engine.fight.model import LoadedFight
-from tohit.engine.fight.policy import choose_actions
-from tohit.engine.fight.rows import min_rows, rows_of, select, take_rows
-from tohit.engine.fight.rules import FightRules
-from tohit.engine.fight.state import BoolArray, IntArray, State, gather
 from tohit.systems.kaiser.rules import critical_level, is_critical
 
 AP_PER_ROUND = 6
@@ -208,7 +205,7 @@ class KaiserFight(FightRules):
         return ok & self.standing(fight, state)[:, :, None]
 
     # -- one step ------------------------------------------------------------------------------------------
-    def step(self, ctx: StepContext) -> None:
+    def step(self, ctx: FightContext) -> None:
         fight = ctx.fight
         order = np.asarray(fight.file_order, dtype=np.int64)
         size = fight.roster.size
@@ -235,7 +232,7 @@ class KaiserFight(FightRules):
         attacks_ok = take_rows(state.per["ap"], who)[:, None] >= rows_of(self._costs(fight), who)  # (n, A)
         foes = rows_of(fight.roster.foe_matrix, who) & standing  # (n, C)
         options = attacks_ok[:, :, None] & foes[:, None, :]
-        idx, attack, target = choose_actions(ctx, acting, actor, options)
+        idx, attack, target = ctx.choose_actions(acting, actor, options)
         actor, acting = actor[idx], acting[idx] & (attack >= 0)
         if not acting.any():
             return
@@ -325,7 +322,7 @@ class KaiserFight(FightRules):
             fight.cache[key] = found
         return found
 
-    def _next(self, ctx: StepContext, order: IntArray) -> tuple[IntArray, BoolArray]:
+    def _next(self, ctx: FightContext, order: IntArray) -> tuple[IntArray, BoolArray]:
         """The next slot of the turn order, from the cursor, whose combatant can attack; found or not."""
         fight = ctx.fight
         state = ctx.state
@@ -348,7 +345,7 @@ class KaiserFight(FightRules):
         slot = np.where(slot >= size, slot - size, slot)
         return slot.astype(np.int64), found
 
-    def _round_start(self, ctx: StepContext, rows_mask: BoolArray) -> None:
+    def _round_start(self, ctx: FightContext, rows_mask: BoolArray) -> None:
         """A new round: 6 AP for everyone standing, Flat-Footed ends, the order starts again."""
         fight = ctx.fight
         rows = np.flatnonzero(rows_mask)
@@ -378,7 +375,7 @@ class KaiserFight(FightRules):
 
     def _consequences(
         self,
-        ctx: StepContext,
+        ctx: FightContext,
         mask: BoolArray,
         attacker: IntArray,
         defender: IntArray,
@@ -443,7 +440,7 @@ class KaiserFight(FightRules):
             return ALL
         return self._critical(ctx, rows[crit], d[crit], damage[crit], defender, faces)
 
-    def _critical_faces(self, ctx: StepContext) -> list[int] | None:
+    def _critical_faces(self, ctx: FightContext) -> list[int] | None:
         """Narrated: the faces of the `critical` role the attack just resolved showed in its trace."""
         if not ctx.narrating or not ctx.log:
             return None
@@ -453,7 +450,7 @@ class KaiserFight(FightRules):
 
     def _critical(
         self,
-        ctx: StepContext,
+        ctx: FightContext,
         rows: IntArray,
         who: IntArray,
         damage: IntArray,
@@ -541,7 +538,7 @@ class KaiserFight(FightRules):
         ctx.emit("critical", changes, text)
         return idx
 
-    def _fade(self, ctx: StepContext, rows: IntArray) -> None:
+    def _fade(self, ctx: FightContext, rows: IntArray) -> None:
         """A new round: the All Action Penalty of Criticals of DoF 5 or less fades by 1 [damage/critical.md]."""
         if not ctx.state.per["fading"].any():
             return
@@ -573,11 +570,11 @@ class KaiserFight(FightRules):
         )
 
     @staticmethod
-    def _name(ctx: StepContext, who: IntArray) -> str:
+    def _name(ctx: FightContext, who: IntArray) -> str:
         return ctx.fight.roster.names[int(who[0])]
 
     @staticmethod
-    def _text(ctx: StepContext, make: Any) -> str:
+    def _text(ctx: FightContext, make: Any) -> str:
         return str(make()) if ctx.narrating else ""
 
 

@@ -23,24 +23,21 @@ add their own fields (Kaiser: an attack's `ap_cost`). Every problem is one line 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import cache, cached_property
-from pathlib import Path
+from functools import cache
 from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field, create_model, model_validator
 
-from tohit.core.errors import InputError
-from tohit.core.loader import read_document, validate
-from tohit.core.models import Model, Scenario
-from tohit.core.roles import Role
-from tohit.engine.fight.rules import FightRules, rules_for
-from tohit.engine.fight.state import BoolArray, IntArray, Roster
-from tohit.engine.registry import AnySystem, get
+from tohit.core.fight.contract import FightRules, LoadedFight
+from tohit.core.fight.state import IntArray
+from tohit.core.models import Model
+from tohit.core.system import AnySystem
 
 Policy = Literal["first", "weakest", "random", "best"]
 POLICIES: tuple[str, ...] = ("first", "weakest", "random", "best")
+#: Each policy's code in the per-combatant arrays the engine reads (`policy_codes`).
+CODES = {"first": 0, "weakest": 1, "random": 2, "best": 3}
 DEFAULT_MAX_ROUNDS = 100
 MAX_ROUNDS_LIMIT = 100_000
 MAX_COMBATANTS = 64
@@ -185,159 +182,7 @@ def fight_model(system: AnySystem, rules: FightRules) -> type[FightBase]:
     )
 
 
-@dataclass
-class LoadedFight:
-    """A validated fight with its system, its fight rules and lookups the engine needs."""
-
-    system: AnySystem
-    rules: FightRules
-    spec: Any
-    source: str
-    roster: Roster
-    combatants: list[Any]
-    #: Turn order in the file, sides alternating (combatant indices).
-    file_order: tuple[int, ...]
-    policy: tuple[str, ...]
-    focus: tuple[int, ...]
-    #: Per combatant, its place in the file ("sides[0].combatants[1]") for error messages.
-    paths: tuple[str, ...] = ()
-    _scenarios: dict[tuple[int, int, int], Any] = field(default_factory=dict, repr=False)
-    _roles: dict[tuple[int, int, int], dict[str, Role]] = field(default_factory=dict, repr=False)
-    cache: dict[Any, Any] = field(default_factory=dict, repr=False)
-
-    @property
-    def max_rounds(self) -> int:
-        return int(self.spec.max_rounds)
-
-    @cached_property
-    def order_array(self) -> IntArray:
-        """`file_order` as an array."""
-        return np.asarray(self.file_order, dtype=np.int64)
-
-    @cached_property
-    def order_is_identity(self) -> bool:
-        """The turn order is the combatants' own order (as in a duel, or sides of one)."""
-        return self.file_order == tuple(range(self.roster.size))
-
-    @cached_property
-    def places_from(self) -> BoolArray:
-        """(places + 1, places): row k is True at the places k and after (a round's turns still to come)."""
-        size = self.roster.size
-        out: BoolArray = np.arange(size)[None, :] >= np.arange(size + 1)[:, None]
-        return out
-
-    def combatant_columns(self, n: int) -> IntArray:
-        """(n, combatants): 0, 1, ... in every row (cached per n)."""
-        key = ("combatant_columns", n)
-        found: IntArray | None = self.cache.get(key)
-        if found is None:
-            found = self.cache[key] = np.broadcast_to(
-                np.arange(self.roster.size, dtype=np.int64), (n, self.roster.size)
-            )
-        return found
-
-    @cached_property
-    def max_attacks(self) -> int:
-        return max(len(c.attacks) for c in self.combatants)
-
-    @cached_property
-    def has_attack(self) -> BoolArray:
-        """(combatants, attacks): True where the combatant has an attack at that index."""
-        out = np.zeros((self.roster.size, self.max_attacks), dtype=bool)
-        for i, c in enumerate(self.combatants):
-            out[i, : len(c.attacks)] = True
-        return out
-
-    def attack(self, c: int, a: int) -> Any:
-        return self.combatants[c].attacks[a]
-
-    def target(self, c: int) -> Any:
-        return self.combatants[c].target
-
-    def scenario(self, c: int, a: int, t: int) -> Scenario[Any, Any, Any, Any]:
-        """The scenario of combatant c's attack a against combatant t (validated parts, built once)."""
-        key = (c, a, t)
-        found = self._scenarios.get(key)
-        if found is None:
-            entry = self.attack(c, a)
-            found = self.system.scenario_model().model_construct(
-                system=self.system.id,
-                attacker=entry.attacker,
-                attack=entry.attack,
-                targets=[self.target(t)],
-                dice={},
-                options=self.spec.options,
-                seed=None,
-            )
-            self._scenarios[key] = found
-        return found
-
-    def roles(self, c: int, a: int, t: int) -> dict[str, Role]:
-        key = (c, a, t)
-        found = self._roles.get(key)
-        if found is None:
-            found = self.system.roles(self.scenario(c, a, t), self.target(t))
-            self._roles[key] = found
-        return found
-
-
-def load_fight(path: str | Path) -> LoadedFight:
-    """Read and validate a fight file."""
-    return fight_from_dict(read_document(path), source=str(path))
-
-
-def fight_from_dict(data: dict[str, Any], *, source: str = "<fight>") -> LoadedFight:
-    """Validate a fight given as a mapping."""
-    if not isinstance(data, dict):
-        raise InputError("a fight must be a mapping of fields", source=source)
-    if "system" not in data:
-        raise InputError("required field is missing", field="system", source=source)
-    try:
-        system = get(data["system"])
-        rules = rules_for(system.id)
-    except InputError as exc:
-        raise exc.located(source=source) from None
-    if "sides" not in data:
-        raise InputError("required field is missing", field="sides", source=source)
-    try:
-        prepared = rules.prepare(data)
-    except InputError as exc:
-        raise exc.located(source=source) from None
-    spec: Any = validate(fight_model(system, rules), prepared, source=source)
-    names: list[str] = []
-    side_of: list[int] = []
-    combatants: list[Any] = []
-    policy: list[str] = []
-    where: list[str] = []
-    for i, side in enumerate(spec.sides):
-        for j, comb in enumerate(side.combatants):
-            names.append(comb.name)
-            side_of.append(i)
-            combatants.append(comb)
-            policy.append(comb.policy or side.policy)
-            where.append(f"sides[{i}].combatants[{j}]")
-    roster = Roster(tuple(names), tuple(side_of), tuple(s.name for s in spec.sides))
-    focus = tuple(-1 if c.focus is None else names.index(c.focus) for c in combatants)
-    loaded = LoadedFight(
-        system, rules, spec, source, roster, combatants, _alternating(spec.sides), tuple(policy), focus, tuple(where)
-    )
-    foes = roster.foes()
-    try:
-        rules.check(loaded)
-        for c, comb in enumerate(combatants):
-            for a in range(len(comb.attacks)):
-                for t in np.flatnonzero(foes[c]):
-                    try:
-                        system.check(rules.for_check(loaded.scenario(c, a, int(t))))
-                        loaded.roles(c, a, int(t))
-                    except InputError as exc:
-                        raise exc.located(field_prefix=f"{where[c]}.attacks[{a}]") from None
-    except InputError as exc:
-        raise exc.located(source=source) from None
-    return loaded
-
-
-def _alternating(sides: list[Any]) -> tuple[int, ...]:
+def alternating(sides: list[Any]) -> tuple[int, ...]:
     """File order, sides alternating: the first of each side, then the second of each, and so on."""
     starts, offset = [], 0
     for side in sides:
@@ -367,3 +212,13 @@ def map_raw_combatants(data: dict[str, Any], fn: Callable[[dict[str, Any], str],
         new = [fn(c, f"sides[{i}].combatants[{j}]") if isinstance(c, dict) else c for j, c in enumerate(combatants)]
         new_sides.append({**side, "combatants": new})
     return {**data, "sides": new_sides}
+
+
+def policy_codes(fight: LoadedFight, what: str) -> IntArray:
+    """Per combatant: its policy code (`CODES`), or with what="focus" its focus (-1: none); built once per fight."""
+    key = ("policy_codes", what)
+    found: IntArray | None = fight.cache.get(key)
+    if found is None:
+        values = [CODES[p] for p in fight.policy] if what == "policy" else list(fight.focus)
+        found = fight.cache[key] = np.asarray(values, dtype=np.int64)
+    return found

@@ -1,0 +1,346 @@
+"""The fight contract: what a game's package writes so that tohit can fight it (design.md, "One package per
+game"), and what the engine hands it while a fight runs.
+
+- `FightRules`: a game's fight rules (its `fight.py`, named by the system's `fight_module`): the stats a
+  fight tracks, turn order, what each outcome does to the state (as events), who is still standing. The
+  attack itself stays the system's `resolve`. Class attributes under "Hints" only speed up the exact chain
+  and the samplers; a game may leave them at their defaults.
+- `LoadedFight`: a validated fight file with its system, rules and static lookups.
+- `FightContext`: the operations a step uses (resolve an attack, emit events, draw, choose); the engine
+  implements it three ways (narrate, sample, enumerate), so a game never imports the engine.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar, Literal, Protocol
+
+import numpy as np
+
+from tohit.core.errors import InputError
+from tohit.core.fight.rows import take_rows
+from tohit.core.fight.state import BoolArray, Change, IntArray, Roster, State
+from tohit.core.models import Model, Scenario
+from tohit.core.roles import Role
+from tohit.core.system import AnySystem
+
+Mode = Literal["narrate", "sample", "enumerate"]
+#: The identity re-indexing (a view, no copy): what `resolve` and `choose` return when rows do not expand.
+ALL: Any = slice(None)
+Rows = Any  # an index array, or ALL
+
+
+class NoExtra(Model):
+    """No extra fields."""
+
+
+class FightRules(ABC):
+    """One system's fight rules; see the module docstring."""
+
+    system_id: ClassVar[str]
+    #: The stat that is a combatant's health (policies `weakest`, survivors' remaining health).
+    health: ClassVar[str]
+    #: How the rulebook names it, for narration ("LP", "HP", "Health", "life").
+    health_label: ClassVar[str]
+    #: Extra fields of a combatant, of one of its attacks, and of the fight file.
+    combatant_extra: ClassVar[type[Model]] = NoExtra
+    attack_extra: ClassVar[type[Model]] = NoExtra
+    #: Outcome fields the fight reads (exact mode groups outcomes by these).
+    outcome_fields: ClassVar[tuple[str, ...]] = ("result", "damage")
+    #: State stats fed into the target model by name on every resolve (their values change in a fight).
+    target_stats: ClassVar[tuple[str, ...]] = ()
+    #: State stats fed into the attacker block by name (e.g. WSSWNN's own Guard for Stand Fast); exact tables
+    #: are keyed by them.
+    attacker_stats: ClassVar[tuple[str, ...]] = ()
+    #: Target stats the system reads as plain Python values (in an `if`): never fed as arrays; rows are
+    #: grouped by `group_value` (small ints from 0) and each group gets `field_value`; a narrated fight gets
+    #: `narrate_value` of the stat itself. (Last Odyssey: whether a Shell is active.)
+    scalar_stats: ClassVar[tuple[str, ...]] = ()
+    #: The same for the attacker block: the attacker's own stats the system reads as plain values, grouped by
+    #: `group_value` and fed as `field_value` (narrated: `narrate_value`). (Last Odyssey: the user's statuses.)
+    attacker_scalar_stats: ClassVar[tuple[str, ...]] = ()
+    #: Target field fed from each stat, when its name differs (stat -> field).
+    stat_fields: ClassVar[dict[str, str]] = {}
+    #: The subset of `target_stats` that changes the `outcome_fields` (exact tables are keyed by these).
+    table_stats: ClassVar[tuple[str, ...] | None] = None
+    #: Outcome fields the exact chain may cap at a target stat (e.g. {"damage": "lp"}: damage beyond the
+    #: LP left changes nothing), so that outcomes the fight cannot tell apart merge.
+    table_clip: ClassVar[dict[str, str]] = {}
+    #: The subset of `target_stats` that changes an attack's expected damage (policy `best`).
+    odds_stats: ClassVar[tuple[str, ...]] = ()
+    #: The subsets of `scalar_stats` (the target's) and `attacker_scalar_stats` (the attacker's) that change an
+    #: attack's expected damage (policy `best` reads them at their current groups; default: none, the file's
+    #: blocks). (Last Odyssey: the statuses, the Bonus Tracker and whether a Shell is active.)
+    odds_scalar_stats: ClassVar[tuple[str, ...]] = ()
+    odds_attacker_scalar_stats: ClassVar[tuple[str, ...]] = ()
+    #: Dice roles whose outcome no fight rule reads: Monte Carlo does not roll them (narration still does).
+    unused_roles: ClassVar[tuple[str, ...]] = ()
+    #: Stats kept for reports only, left out of the exact chain's state (e.g. damage dealt).
+    bookkeeping: ClassVar[tuple[str, ...]] = ("dealt",)
+    #: The per-combatant stats `standing` reads (a step keeps its result until an event changes one of
+    #: them); None: any change may.
+    standing_stats: ClassVar[tuple[str, ...] | None] = None
+    #: Turn order in words, for the docs and `tohit fight --help`.
+    turn_order: ClassVar[str]
+
+    def group_value(self, stat: str, values: Any) -> Any:
+        """The group of each value of a scalar stat (small ints from 0; their product over a resolve's scalar
+        stats, times attackers x attacks x targets, must stay below 2**62)."""
+        return values
+
+    def field_value(self, stat: str, group: int) -> Any:
+        """The plain value a group of a scalar stat feeds to the target block."""
+        return group
+
+    def override_value(self, field: str, code: int) -> Any:
+        """The value of a target-block field a resolve overrides by code ("target.<field>"; default: the code), or
+        of an attacker-block field ("attacker.<field>")."""
+        return code
+
+    def narrate_value(self, stat: str, value: int) -> Any:
+        """The value a narrated fight feeds for a scalar stat (default: its group's)."""
+        return self.field_value(stat, int(self.group_value(stat, value)))
+
+    def odds_fields(
+        self, ctx: FightContext, rows: IntArray, actor: int, attack: int, target: int
+    ) -> dict[str, IntArray]:
+        """Policy `best`: the "target.<field>" overrides (codes, one per entry of `rows`, the state's rows) that
+        combatant actor's attack on target would be resolved with now, e.g. from statuses (Reclaim the Wild:
+        Prone, Off-Balance, the attacker's Blinded as the target's Hard to Hit); its expected damage is read at
+        them, beside `odds_stats`. Default: none."""
+        return {}
+
+    def for_check(self, scenario: Any) -> Any:
+        """The scenario the system's `check` sees at load (e.g. with a row that changes during the fight)."""
+        return scenario
+
+    def fight_fields(self) -> dict[str, Any]:
+        """Extra top-level fields of the fight file, as pydantic `create_model` field definitions (rtw: `map`)."""
+        return {}
+
+    def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The raw fight file before validation, for a system to fill what its fight implies (default: as is)."""
+        return data
+
+    def check(self, fight: LoadedFight) -> None:  # noqa: B027 (optional hook)
+        """Cross-field checks a fight needs beyond the system's (e.g. a health to fight with); raise
+        InputError(field="sides[0].combatants[1].target.hp") naming the field (`fight.paths[c]`)."""
+
+    @abstractmethod
+    def initial(self, fight: LoadedFight, combatant: int) -> dict[str, int]:
+        """The starting per-combatant stats (every combatant gets the same keys)."""
+
+    def fight_stats(self, fight: LoadedFight) -> dict[str, int]:
+        """Starting per-fight values besides the engine's own (round, over, winner, cut)."""
+        return {}
+
+    @abstractmethod
+    def standing(self, fight: LoadedFight, state: State) -> BoolArray:
+        """(fights, combatants): who is still able to act (a side with none has lost)."""
+
+    @abstractmethod
+    def step(self, ctx: FightContext) -> None:
+        """Advance every fight in `ctx.state` by one step (at most a round's turn), by emitting events."""
+
+    def finish(self, ctx: FightContext, rows: Any) -> None:  # noqa: B027 (optional hook; nothing by default)
+        """Events at the end of the encounter for the fights at `rows` (e.g. durability); none by default."""
+
+    def health_of(self, state: State) -> Any:
+        return state.per[self.health]
+
+    def usable_of(self, fight: LoadedFight, state: State, who: IntArray) -> BoolArray:
+        """(fights, attacks): the attacks combatant who[i] may use now in fight i (`usable`, one row each)."""
+        out: BoolArray = take_rows(self.usable(fight, state), who)
+        return out
+
+    def usable(self, fight: LoadedFight, state: State) -> BoolArray:
+        """(fights, combatants, attacks): attacks each combatant may use now (default: all)."""
+        return np.ones((state.n, fight.roster.size, fight.max_attacks), dtype=bool) & fight.has_attack[None]
+
+
+def rules_for(system: AnySystem) -> FightRules:
+    """The fight rules of a system (the `RULES` of the module its `fight_module` names), or an InputError on
+    `system` when it has none."""
+    if system.fight_module is None:
+        raise InputError(f"system {system.id!r} has no fight rules yet", field="system")
+    rules: FightRules = importlib.import_module(system.fight_module).RULES
+    return rules
+
+
+@dataclass
+class LoadedFight:
+    """A validated fight with its system, its fight rules and lookups the engine needs."""
+
+    system: AnySystem
+    rules: FightRules
+    spec: Any
+    source: str
+    roster: Roster
+    combatants: list[Any]
+    #: Turn order in the file, sides alternating (combatant indices).
+    file_order: tuple[int, ...]
+    policy: tuple[str, ...]
+    focus: tuple[int, ...]
+    #: Per combatant, its place in the file ("sides[0].combatants[1]") for error messages.
+    paths: tuple[str, ...] = ()
+    _scenarios: dict[tuple[int, int, int], Any] = field(default_factory=dict, repr=False)
+    _roles: dict[tuple[int, int, int], dict[str, Role]] = field(default_factory=dict, repr=False)
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def max_rounds(self) -> int:
+        return int(self.spec.max_rounds)
+
+    @cached_property
+    def order_array(self) -> IntArray:
+        """`file_order` as an array."""
+        return np.asarray(self.file_order, dtype=np.int64)
+
+    @cached_property
+    def order_is_identity(self) -> bool:
+        """The turn order is the combatants' own order (as in a duel, or sides of one)."""
+        return self.file_order == tuple(range(self.roster.size))
+
+    @cached_property
+    def places_from(self) -> BoolArray:
+        """(places + 1, places): row k is True at the places k and after (a round's turns still to come)."""
+        size = self.roster.size
+        out: BoolArray = np.arange(size)[None, :] >= np.arange(size + 1)[:, None]
+        return out
+
+    def combatant_columns(self, n: int) -> IntArray:
+        """(n, combatants): 0, 1, ... in every row (cached per n)."""
+        key = ("combatant_columns", n)
+        found: IntArray | None = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = np.broadcast_to(
+                np.arange(self.roster.size, dtype=np.int64), (n, self.roster.size)
+            )
+        return found
+
+    @cached_property
+    def max_attacks(self) -> int:
+        return max(len(c.attacks) for c in self.combatants)
+
+    @cached_property
+    def has_attack(self) -> BoolArray:
+        """(combatants, attacks): True where the combatant has an attack at that index."""
+        out = np.zeros((self.roster.size, self.max_attacks), dtype=bool)
+        for i, c in enumerate(self.combatants):
+            out[i, : len(c.attacks)] = True
+        return out
+
+    def attack(self, c: int, a: int) -> Any:
+        return self.combatants[c].attacks[a]
+
+    def target(self, c: int) -> Any:
+        return self.combatants[c].target
+
+    def scenario(self, c: int, a: int, t: int) -> Scenario[Any, Any, Any, Any]:
+        """The scenario of combatant c's attack a against combatant t (validated parts, built once)."""
+        key = (c, a, t)
+        found = self._scenarios.get(key)
+        if found is None:
+            entry = self.attack(c, a)
+            found = self.system.scenario_model().model_construct(
+                system=self.system.id,
+                attacker=entry.attacker,
+                attack=entry.attack,
+                targets=[self.target(t)],
+                dice={},
+                options=self.spec.options,
+                seed=None,
+            )
+            self._scenarios[key] = found
+        return found
+
+    def roles(self, c: int, a: int, t: int) -> dict[str, Role]:
+        key = (c, a, t)
+        found = self._roles.get(key)
+        if found is None:
+            found = self.system.roles(self.scenario(c, a, t), self.target(t))
+            self._roles[key] = found
+        return found
+
+
+class FightContext(Protocol):
+    """What a game's fight step reads and does (the engine's `StepContext` implements it in three modes).
+
+    Expansions change the rows: `resolve`, `choose`, `die`, `draw` and `choose_actions` return `idx`, the parent
+    row of each new row, and the caller re-indexes what it holds with it (`actor = actor[idx]`); in "narrate"
+    and "sample" mode `idx` is `ALL`.
+    """
+
+    fight: LoadedFight
+    state: State
+    mode: Mode
+    rng: np.random.Generator
+    parent: IntArray
+    script: list[dict[str, list[int]]]
+    log: list[dict[str, Any]]
+
+    @property
+    def narrating(self) -> bool: ...
+
+    @property
+    def n(self) -> int: ...
+
+    def standing(self) -> BoolArray:
+        """(fights, combatants): who is able to act now."""
+
+    def emit(self, kind: str, changes: Sequence[Change], text: str = "", **info: Any) -> None:
+        """Record an event and apply it to the state."""
+
+    def set(self, stat: str, rows: Any, to: Any, who: Any = None) -> Change:
+        """A change of `stat` at `rows` (of combatant `who`, or of the fight when None) to `to`."""
+
+    def stop_at_round_limit(self, new_round: BoolArray) -> BoolArray:
+        """The fights at `new_round` past `max_rounds`: ended as draws; returns them."""
+
+    def choose(self, allowed: BoolArray) -> tuple[Rows, IntArray]:
+        """One allowed column per row, uniformly at random (exact mode: one row per choice)."""
+
+    def die(self, mask: BoolArray, sides: IntArray) -> tuple[Rows, IntArray]:
+        """A die of `sides[i]` faces per row where `mask`."""
+
+    def draw(
+        self, mask: BoolArray, which: IntArray, tables: Sequence[tuple[IntArray, Sequence[int]]]
+    ) -> tuple[Rows, IntArray]:
+        """A value per row of `mask` from the exact integer distribution tables[which[row]] (values, weights)."""
+
+    def resolve(
+        self,
+        mask: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        attack_fields: dict[str, IntArray] | None = None,
+        *,
+        kind: str = "attack",
+        note: str = "",
+        fields: tuple[str, ...] | None = None,
+        shared: dict[str, Any] | None = None,
+    ) -> tuple[Rows, dict[str, IntArray]]:
+        """The outcome of combatant actor's attack on target (the system's `resolve`) per row where `mask`:
+        the declared outcome fields (or `fields`), 0 outside `mask`. `attack_fields` override the attack block
+        per row ("target.<field>" / "attacker.<field>": a field of that block, as a code the rules decode);
+        `shared` makes roles of scope "attack" one roll for every target of one ability."""
+
+    def choose_actions(self, acting: BoolArray, actor: IntArray, options: BoolArray) -> tuple[Rows, IntArray, IntArray]:
+        """(idx, attack, target) per row by each actor's policy; `options` is (rows, attacks, combatants)."""
+
+    def expected_damage(
+        self,
+        c: int,
+        a: int,
+        t: int,
+        stats: dict[str, int],
+        overrides: dict[str, int] | None = None,
+        groups: dict[str, int] | None = None,
+        attacker_groups: dict[str, int] | None = None,
+    ) -> float:
+        """Mean damage of combatant c's attack a on t (exact odds at the system's depth)."""

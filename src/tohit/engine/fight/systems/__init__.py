@@ -1,1 +1,0 @@
-"""Per-system fight rules: one module per system id (`-` -> `_`), each exposing `RULES`."""
