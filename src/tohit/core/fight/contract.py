@@ -146,6 +146,13 @@ class FightRules(ABC):
     def step(self, ctx: FightContext) -> None:
         """Advance every fight in `ctx.state` by one step (at most a round's turn), by emitting events."""
 
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
+        """One turn of combatant actor[i] in each fight i where `acting`: what it does, the attack and target
+        chosen through `ctx.choose_actions` (its policy; in a live encounter, the game master), and every
+        consequence as events. `step` calls it in turn order; a live encounter calls it for whoever the game
+        master names. Games whose `step` does not go through `turn` cannot be played live."""
+        raise NotImplementedError(f"{self.system_id}: no turn outside the fight's own order")
+
     def finish(self, ctx: FightContext, rows: Any) -> None:  # noqa: B027 (optional hook; nothing by default)
         """Events at the end of the encounter for the fights at `rows` (e.g. durability); none by default."""
 

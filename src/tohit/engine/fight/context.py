@@ -26,6 +26,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from tohit.core.errors import InputError
 from tohit.core.fight.contract import ALL, LoadedFight, Mode, Rows
 from tohit.core.fight.rows import dense_rank, distinct
 from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change, gather
@@ -163,6 +164,9 @@ class StepContext:
         self.script = script if script is not None else []
         #: Narrated events as JSON (each change with its `from` value), in order.
         self.log: list[dict[str, Any]] = []
+        #: Narrate mode: the (attack, target) the next `choose_actions` returns instead of the policy's (a live
+        #: encounter's game master chooses); consumed by that call.
+        self.forced: tuple[int, int] | None = None
 
     @property
     def narrating(self) -> bool:
@@ -251,7 +255,12 @@ class StepContext:
 
     # -- choices -----------------------------------------------------------------------------------------
     def choose_actions(self, acting: BoolArray, actor: IntArray, options: BoolArray) -> tuple[Rows, IntArray, IntArray]:
-        """(idx, attack, target) per row by each actor's policy (`policy.choose_actions`)."""
+        """(idx, attack, target) per row by each actor's policy (`policy.choose_actions`), or the `forced` choice
+        (an InputError when the rules do not allow it now)."""
+        if self.forced is not None:
+            attack, target = self.forced
+            self.forced = None
+            return ALL, *forced_choice(self.fight, acting, actor, options, attack, target)
         return policy.choose_actions(self, acting, actor, options)
 
     def expected_damage(
@@ -997,6 +1006,29 @@ def expected_damage(
         found = float(Fraction(num, finite)) if finite else 0.0
         fight.cache[key] = found
     return found
+
+
+def forced_choice(
+    fight: LoadedFight, acting: BoolArray, actor: IntArray, options: BoolArray, attack: int, target: int
+) -> tuple[IntArray, IntArray]:
+    """One fight's (attack, target) as chosen by hand, when the rules' `options` allow it; else an InputError
+    naming what the actor may do now."""
+    who = fight.roster.names[int(actor[0])]
+    if not 0 <= attack < options.shape[1] or not fight.has_attack[int(actor[0]), attack]:
+        raise InputError(f"{who} has no attack number {attack}", field="attack")
+    if not 0 <= target < options.shape[2]:
+        raise InputError(f"no combatant number {target}", field="targets")
+    if not bool(acting[0]) or not bool(options[0, attack, target]):
+        name = fight.attack(int(actor[0]), attack).name
+        allowed = [
+            f"{fight.attack(int(actor[0]), int(a)).name} on {fight.roster.names[int(t)]}"
+            for a, t in zip(*np.nonzero(options[0]), strict=True)
+        ]
+        raise InputError(
+            f"{who} cannot use {name} on {fight.roster.names[target]} now; allowed now: {', '.join(allowed) or 'none'}",
+            field="targets",
+        )
+    return np.asarray([attack], dtype=np.int64), np.asarray([target], dtype=np.int64)
 
 
 def _one_row(fight: LoadedFight) -> State:

@@ -224,9 +224,13 @@ class KaiserFight(FightRules):
         actor = np.where(acting, order[np.maximum(slot, 0)], -1)
         if acting.any():
             ctx.emit("turn", [ctx.set("cursor", acting, (slot + 1) % size)])
+        self.turn(ctx, acting, actor)
 
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
+        """A turn: an attack it has the AP for, on a standing foe (by policy), its AP spent, the attack resolved
+        and its consequences applied, then the defender's Counterattack where it may take one."""
+        fight = ctx.fight
         state = ctx.state
-        n = ctx.n
         who = np.maximum(actor, 0)
         standing = ctx.standing()
         attacks_ok = take_rows(state.per["ap"], who)[:, None] >= rows_of(self._costs(fight), who)  # (n, A)
