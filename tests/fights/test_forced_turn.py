@@ -39,7 +39,6 @@ def test_forced_turn_attacks_the_chosen_foe_with_the_chosen_attack(name: str) ->
 
 @pytest.mark.parametrize("name", FILES)
 def test_forced_turn_on_an_ally_is_refused_naming_what_is_allowed(name: str) -> None:
-    fight = load_fight(EXAMPLES / name)
     with pytest.raises(InputError, match="allowed now") as err:
         _turn(name, 0, 0, 0)  # itself: never a foe
     assert err.value.field == "targets"

@@ -29,8 +29,8 @@ from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.replay import replay
 from tohit.engine.fight.run import FightLog, initial_state, narrate, simulate_fights
+from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.fight import dof_table
-from tohit.systems.kaiser.rules import critical_level
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "fights"
 HIT_14 = {"offense": [5, 4], "defense": [3, 4]}  # 19 vs 15: DoS 4, 2 Units x 7 = 14

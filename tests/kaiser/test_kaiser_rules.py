@@ -7,7 +7,8 @@ import pytest
 
 from tests.kaiser.helpers import ceil, row
 from tohit.engine.roll import roll
-from tohit.systems.kaiser.tables import characteristic_modifier, critical_level, fumble_dice_count
+from tohit.systems.kaiser.consequences import critical_level
+from tohit.systems.kaiser.tables import characteristic_modifier, fumble_dice_count
 
 
 # -- The page's worked example ------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from tests.rtw.helpers import exact, roll_row, roll_text, rtw
-from tohit.systems.rtw.state import (
+from tohit.systems.rtw.consequences import (
     durability_after_encounter,
     durability_after_stress,
     in_peril,

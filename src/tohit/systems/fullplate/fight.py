@@ -27,9 +27,9 @@ from tohit.core.errors import InputError
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
+from tohit.systems.fullplate.rules import HIT
 
 PAGE = "fullplate: Attacking"
-HIT = 0
 
 
 class FullPlateFight(RoundRules):

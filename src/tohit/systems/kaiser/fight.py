@@ -51,13 +51,13 @@ from tohit.core.fight.contract import ALL, FightContext, FightRules, LoadedFight
 from tohit.core.fight.rows import min_rows, rows_of, select, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
-from tohit.systems.kaiser.rules import critical_level, is_critical
+from tohit.systems.kaiser.consequences import critical_level, is_critical
+from tohit.systems.kaiser.rules import HIT
 
 AP_PER_ROUND = 6
 DEFAULT_AP_COST = 3
 COUNTER_AP = 1
 CLOSE = ("hand_to_hand", "point_blank")
-HIT = 0
 #: The outcome fields `_consequences` reads (a counterattack is not itself countered).
 CONSEQUENCES = ("result", "damage", "ap_lost", "flat_footed")
 PAGE = "kaiser: Attacking and Defending"

@@ -16,8 +16,6 @@ roll or fumble) + floor(damage / 10), the excess over 20 halved.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from tohit.core.models import Scenario
@@ -25,6 +23,7 @@ from tohit.core.outcome import Field, Outcome, null_int
 from tohit.core.roles import FacesRole, Role, sum_faces
 from tohit.core.steps import Steps
 from tohit.core.system import Dice, System
+from tohit.systems.kaiser.consequences import critical_level, is_critical
 from tohit.systems.kaiser.dice import KaiserRoll
 from tohit.systems.kaiser.models import Attack, Attacker, Options, Target
 from tohit.systems.kaiser.tables import characteristic_modifier
@@ -39,20 +38,6 @@ COUNTER_RANGES = ("hand_to_hand", "point_blank")
 def base_damage(attacker: Attacker) -> int:
     """Base Damage = weapon damage + Strength modifier, always above 0 [combat_terms.md]."""
     return max(1, attacker.weapon.damage + characteristic_modifier(attacker.strength))
-
-
-def is_critical(damage: Any, lp: Any) -> Any:
-    """A single hit costing half or more of the current LP causes a Critical [damage/critical.md] (damage > 0).
-
-    Elementwise over arrays (the fight feeds each fight's current LP)."""
-    return (damage > 0) & (2 * damage >= lp)
-
-
-def critical_level(dice_total: Any, damage: Any) -> Any:
-    """Critical level = 2d6 (no open roll or fumble) + floor(damage / 10); any amount above 20 is halved
-    (26 -> 23, 31 -> 25) [damage/critical.md]. Elementwise."""
-    level = dice_total + damage // 10
-    return np.where(level > 20, 20 + (level - 20) // 2, level)
 
 
 class Kaiser(System[Attacker, Attack, Target, Options]):

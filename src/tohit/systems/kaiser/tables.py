@@ -51,9 +51,3 @@ def fumble_dice_count(severity: int) -> int:
     if severity <= 11:
         return -5
     return -10
-
-
-def critical_level(dice: int, damage: int) -> int:
-    """Critical level = 2d6 + floor(damage / 10), any excess over 20 halved (rounded down) [critical.md]."""
-    level = dice + damage // 10
-    return level if level <= 20 else 20 + (level - 20) // 2

@@ -69,10 +69,11 @@ from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.rows import any_rows, rows_of, select, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
+from tohit.systems.last_odyssey.consequences import hp_lost, shell_hit
 from tohit.systems.last_odyssey.effective import NAMES
+from tohit.systems.last_odyssey.rules import HIT
 from tohit.systems.last_odyssey.tables import BONUS_TRACKER, STATUS_OF_ELEMENT, inflicted_status
 
-HIT = 0
 FRONT, BACK = 0, 1
 PAGE = "last-odyssey"
 NOT_PLAYED = ("passive", "reaction")
@@ -470,11 +471,8 @@ class LastOdysseyFight(RoundRules):
         per = ctx.state.per
         damage = out["damage"][rows]
         hp, points = gather(per["hp"], rows, t), gather(per["shell"], rows, t)
-        shelled = points > 0
-        absorbed = np.where(shelled, np.minimum(damage, points), 0)
-        breaks = shelled & (damage >= points) & (damage > 0)
-        overflow = np.where(breaks, damage - points, 0)
-        lost = np.where(shelled, np.where(breaks & (overflow >= hp), hp, 0), np.minimum(damage, hp))
+        absorbed = shell_hit(damage, points).absorbed
+        lost = hp_lost(damage, points, hp)
         changes = []
         took = absorbed > 0
         if took.any():

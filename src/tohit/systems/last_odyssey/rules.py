@@ -42,6 +42,7 @@ from tohit.core.roles import Role
 from tohit.core.steps import Steps
 from tohit.core.system import Dice, ModifierRow, System
 from tohit.systems.last_odyssey import checks
+from tohit.systems.last_odyssey.consequences import hp_lost, shell_hit
 from tohit.systems.last_odyssey.damage import (
     damage_factors,
     damage_multiplier,
@@ -517,19 +518,17 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
     hp = target.hp
     points = shell_points(target)
     unknown: BoolArray | None = None
-    hp_lost: IntArray | int = 0
+    lost: IntArray | int = 0
     if points is not None and points > 0:
-        absorbed = np.minimum(damage, points)
-        broken = damage >= points
-        overflow = damage - absorbed
-        out.set("shell_absorbed", absorbed)
-        out.set("overflow", np.where(broken, overflow, NULL_INT))
+        hit = shell_hit(damage, points)
+        out.set("shell_absorbed", hit.absorbed)
+        out.set("overflow", np.where(hit.broken, hit.overflow, NULL_INT))
         if hp is None:
             unknown = damage > points  # broken with an overflow above 0
         else:
-            hp_lost = (damage >= points + hp) * hp  # broken, and the overflow is at least the HP
+            lost = hp_lost(damage, points, hp)  # broken, and the overflow is at least the HP
         if steps.enabled and steps.when(damage > 0):
-            _note_shell(steps, points, absorbed, broken, overflow, damage, hp)
+            _note_shell(steps, points, hit.absorbed, hit.broken, hit.overflow, damage, hp)
     else:
         out.set("shell_absorbed", _constant(out.n, NULL_INT))
         out.set("overflow", _constant(out.n, NULL_INT))
@@ -544,7 +543,7 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
                     where=unknown,
                 )
         else:
-            hp_lost = np.minimum(damage, hp)
+            lost = hp_lost(damage, 0, hp)
     if unknown is not None:  # where HP is known to be untouched: 0 lost, not downed
         out.set("hp_lost", np.where(unknown, NULL_INT, 0))
         untouched = np.where(unknown, NULL_CODE, 0)
@@ -552,12 +551,12 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
         out.set("incapacitated", untouched)
         return
     assert hp is not None
-    downed = np.asarray(hp_lost) == hp
-    out.set("hp_lost", hp_lost)
+    downed = np.asarray(lost) == hp
+    out.set("hp_lost", lost)
     out.set("downed", downed)
     out.set("incapacitated", downed if scenario.attack.knock_out else _constant(out.n, 0))
-    if steps.enabled and steps.when(np.asarray(hp_lost) > 0):
-        lost = np.broadcast_to(np.asarray(hp_lost), damage.shape)
+    if steps.enabled and steps.when(np.asarray(lost) > 0):
+        lost = np.broadcast_to(np.asarray(lost), damage.shape)
         left = hp - lost
         values = {"hp": hp, "lost": lost, "damage": damage, "left": left}
         clause = "Attributes-and-Statistics.md (HP never below 0); Death-and-Injury.md (downed)"

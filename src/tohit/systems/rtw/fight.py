@@ -54,6 +54,15 @@ from tohit.core.grid.reach import AREA_TYPES
 from tohit.core.grid.sizes import MIN_COLOSSAL_SIDE, SizeCategory
 from tohit.core.loader import validation_error
 from tohit.core.models import Model
+from tohit.systems.rtw.consequences import (
+    HELPLESS,
+    PERISHES,
+    durability_after_encounter,
+    durability_after_stress,
+    fall_outcome,
+    health_after,
+    in_peril,
+)
 from tohit.systems.rtw.fight_map import FightMap
 from tohit.systems.rtw.fight_map_turn import map_turn
 from tohit.systems.rtw.fight_status import (
@@ -67,13 +76,12 @@ from tohit.systems.rtw.fight_status import (
     move_sight_statuses,
     status_play,
 )
-from tohit.systems.rtw.state import HELPLESS, PERISHES, fall_outcome, in_peril
+from tohit.systems.rtw.rules import HIT
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
 from tohit.systems.rtw.tactical import GRID_RANGE, RANGE_TAG, rules_range
 
 PAGE = "rtw"
 MAP_KEY = ("rtw_map",)
-HIT = 0
 NO_POOL = -1
 UNBREAKABLE = -1
 
@@ -602,7 +610,7 @@ class RtwFight(RoundRules):
         state = ctx.state
         damage = out["damage"][rows]
         before = gather(state.per["health"], rows, t)
-        after = np.maximum(0, before - damage)
+        after = health_after(before, damage)
         hurt = after < before
         if hurt.any():
             hr, ta, lost, ah, aft = select(hurt, rows, t, before - after, a, after)
@@ -667,7 +675,7 @@ class RtwFight(RoundRules):
             dur = state.per[f"durability{ww}"][rows[sel], a[sel]]
             wears = dur > 0
             if wears.any():
-                left = dur[wears] - 1
+                left, _ = durability_after_stress(dur[wears])
                 ctx.emit(
                     "durability",
                     [ctx.set(f"durability{ww}", rows[sel][wears], left, a[sel][wears])],
@@ -726,7 +734,7 @@ class RtwFight(RoundRules):
             r, c = np.nonzero(wears)
             if r.size == 0:
                 continue
-            left = dur[r, c] - 1
+            left, _ = durability_after_encounter(dur[r, c], True)
             ctx.emit(
                 "durability",
                 [ctx.set(f"durability{w}", rows[r], left, c), ctx.set(f"used{w}", rows[r], 0, c)],

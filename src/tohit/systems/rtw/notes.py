@@ -13,9 +13,9 @@ import numpy.typing as npt
 
 from tohit.core.steps import Steps
 from tohit.systems.rtw.conditions import CLAUSE_GUARD
+from tohit.systems.rtw.consequences import CLAUSE_DURABILITY, CLAUSE_FALLING, CLAUSE_PERIL, FALLS_LABELS
 from tohit.systems.rtw.damage import Damage
 from tohit.systems.rtw.plan import Plan
-from tohit.systems.rtw.state import CLAUSE_DURABILITY, CLAUSE_FALLING, CLAUSE_PERIL, FALLS_LABELS
 
 PAGE = "rtw: Landing the Blow"
 CLAUSE_CRIT = "rtw: Landing the Blow; Critical Hits (decisions 2)"

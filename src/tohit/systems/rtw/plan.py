@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from tohit.core.models import Scenario
 from tohit.systems.rtw.conditions import Defence, Guard, Standing, defence_stat, guard_stats, hard_to_hit
+from tohit.systems.rtw.consequences import fall_outcome
 from tohit.systems.rtw.damage import Damage, Item, critical_bonus, mitigate, raw_damage
 from tohit.systems.rtw.models import Attack, Attacker, Options, Target, Weapon, type_tuple
-from tohit.systems.rtw.state import fall_outcome
 from tohit.systems.rtw.tables import (
     MAX_CRIT_RANGE,
     NATURAL_CRITICAL,

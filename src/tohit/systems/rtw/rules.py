@@ -27,9 +27,9 @@ from tohit.core.roles import DiceRole, Role
 from tohit.core.steps import Steps
 from tohit.core.system import Dice, ModifierRow, System
 from tohit.systems.rtw import notes
+from tohit.systems.rtw.consequences import FALLS_LABELS, PERISHES, health_after, in_peril
 from tohit.systems.rtw.models import Attack, Attacker, Options, Target
 from tohit.systems.rtw.plan import RtwScenario, make_plan
-from tohit.systems.rtw.state import FALLS_LABELS, PERISHES
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS, PARRY_RANGES
 
 HIT, MISS = 0, 1
@@ -235,13 +235,13 @@ class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
         if target.health is None:
             out.set("health_after", _full(n, NULL_INT))
         else:
-            after = np.maximum(0, target.health - damage)
+            after = health_after(target.health, damage)
             out.set("health_after", after)
         peril = None
         if after is None or target.hearts is None:
             out.set("peril", _full(n, NULL_CODE))
         else:
-            peril = after <= target.hearts
+            peril = in_peril(after, target.hearts)
             out.set("peril", peril)
         falls = no
         if target.helpless:

@@ -70,7 +70,7 @@ from tohit.core.fight.rows import rows_of, select, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
 from tohit.core.outcome import NULL_INT
-from tohit.systems.wsswnn.fields import EFFECT_OF
+from tohit.systems.wsswnn.fields import EFFECT_OF, MISS  # a brace action's failure shares MISS: no damage
 from tohit.systems.wsswnn.models import die_sides
 from tohit.systems.wsswnn.plan import ATTACK_KINDS
 
@@ -85,7 +85,6 @@ ATTACKER_GRAPPLED_FIELD = "attacker.grappled"
 C_INTO_GRAPPLE = "wsswnn: braces, Grapple (ranged attacks into the grapple that roll an odd number)"
 C_MIGHTY = "wsswnn: Mighty Blow (heroes/callings/champion)"
 STAMINA_FIELD = "target.stamina"
-MISS = 2  # result code of a miss (a brace action's failure shares it and deals nothing either)
 NEVER = -1
 
 

@@ -1,7 +1,8 @@
-"""State an attack reports and a fight applies: Weapon Durability, Peril, Falling in Battle (rtw page).
+"""What an attack's outcome does, written once: Health, Peril, Falling in Battle, Weapon Durability (rtw page).
 
-Pure functions over scalars or numpy arrays, so `resolve` uses them on a batch and a fight uses them on one
-combatant. Nothing here changes a combatant: it says what the new value is.
+Pure functions over scalars or numpy arrays: the attack's `resolve` reports them (`health_after`, `peril`,
+`falls`) and the fight applies the same functions to the Health and Durability it tracks. Nothing here
+changes a combatant: it says what the new value is.
 """
 
 from __future__ import annotations
@@ -31,9 +32,9 @@ def in_peril(health: Any, hearts: int) -> Any:
     return np.asarray(health) <= hearts
 
 
-def health_after(health: int, damage: Any) -> Any:
-    """Health after losing `damage`, never below 0."""
-    return np.maximum(0, health - np.asarray(damage))
+def health_after(health: Any, damage: Any) -> Any:
+    """Health after losing `damage`, never below 0 (elementwise)."""
+    return np.maximum(0, np.asarray(health) - np.asarray(damage))
 
 
 def fall_outcome(*, hero: bool, mindless: bool, choice: str) -> int:
@@ -44,19 +45,20 @@ def fall_outcome(*, hero: bool, mindless: bool, choice: str) -> int:
     return PERISHES
 
 
-def durability_after_encounter(durability: int, used_successfully: bool) -> tuple[int, bool]:
-    """At the end of an encounter a weapon used successfully in it takes 1 Durability damage.
+def durability_after_encounter(durability: Any, used_successfully: Any) -> tuple[Any, Any]:
+    """At the end of an encounter a weapon used successfully in it takes 1 Durability damage (elementwise).
 
     Returns (Durability left, shattered). At 0 it shatters: unusable, unrecoverable. Weapons are not repaired,
     so nothing here ever raises Durability.
     """
-    left = max(0, durability - (1 if used_successfully else 0))
+    left = np.maximum(0, np.asarray(durability) - np.asarray(used_successfully, dtype=np.int64))
     return left, left == 0
 
 
-def durability_after_stress(durability: int, uses: int = 1) -> tuple[int, bool]:
-    """Each time a weapon is struck against anything out of combat, or otherwise stressed: 1 Durability damage."""
-    if uses < 0:
+def durability_after_stress(durability: Any, uses: Any = 1) -> tuple[Any, Any]:
+    """Each time a weapon is struck against anything out of combat, or otherwise stressed (a Burning weapon
+    that lands a blow, status_effects.md): 1 Durability damage (elementwise)."""
+    if np.any(np.asarray(uses) < 0):
         raise ValueError("uses must be at least 0")
-    left = max(0, durability - uses)
+    left = np.maximum(0, np.asarray(durability) - np.asarray(uses))
     return left, left == 0
