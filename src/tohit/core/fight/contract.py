@@ -38,8 +38,28 @@ class NoExtra(Model):
     """No extra fields."""
 
 
-class FightRules(ABC):
-    """One system's fight rules; see the module docstring."""
+class TableHints:
+    """Optional hints that only make the exact chain and the samplers faster: a game may leave every one at its
+    default and fights the same (only slower). Kept apart from the rules a game must write (`FightRules`)."""
+
+    #: The subset of `target_stats` that changes the `outcome_fields` (exact tables are keyed by these).
+    table_stats: ClassVar[tuple[str, ...] | None] = None
+    #: Outcome fields the exact chain may cap at a target stat (e.g. {"damage": "lp"}: damage beyond the
+    #: LP left changes nothing), so that outcomes the fight cannot tell apart merge.
+    table_clip: ClassVar[dict[str, str]] = {}
+    #: Dice roles whose outcome no fight rule reads: Monte Carlo does not roll them (narration still does).
+    unused_roles: ClassVar[tuple[str, ...]] = ()
+    #: Stats kept for reports only, left out of the exact chain's state (e.g. damage dealt).
+    bookkeeping: ClassVar[tuple[str, ...]] = ("dealt",)
+    #: The per-combatant stats `standing` reads (a step keeps its result until an event changes one of
+    #: them); None: any change may.
+    standing_stats: ClassVar[tuple[str, ...] | None] = None
+
+
+class FightRules(TableHints, ABC):
+    """One game's fight rules; see the module docstring. What a game must write: `system_id`, `health`,
+    `health_label`, `turn_order`, `initial`, `standing`, `step` (and `turn`, for live play); the rest has
+    defaults."""
 
     system_id: ClassVar[str]
     #: The stat that is a combatant's health (policies `weakest`, survivors' remaining health).
@@ -65,11 +85,6 @@ class FightRules(ABC):
     attacker_scalar_stats: ClassVar[tuple[str, ...]] = ()
     #: Target field fed from each stat, when its name differs (stat -> field).
     stat_fields: ClassVar[dict[str, str]] = {}
-    #: The subset of `target_stats` that changes the `outcome_fields` (exact tables are keyed by these).
-    table_stats: ClassVar[tuple[str, ...] | None] = None
-    #: Outcome fields the exact chain may cap at a target stat (e.g. {"damage": "lp"}: damage beyond the
-    #: LP left changes nothing), so that outcomes the fight cannot tell apart merge.
-    table_clip: ClassVar[dict[str, str]] = {}
     #: The subset of `target_stats` that changes an attack's expected damage (policy `best`).
     odds_stats: ClassVar[tuple[str, ...]] = ()
     #: The subsets of `scalar_stats` (the target's) and `attacker_scalar_stats` (the attacker's) that change an
@@ -77,13 +92,6 @@ class FightRules(ABC):
     #: blocks). (Last Odyssey: the statuses, the Bonus Tracker and whether a Shell is active.)
     odds_scalar_stats: ClassVar[tuple[str, ...]] = ()
     odds_attacker_scalar_stats: ClassVar[tuple[str, ...]] = ()
-    #: Dice roles whose outcome no fight rule reads: Monte Carlo does not roll them (narration still does).
-    unused_roles: ClassVar[tuple[str, ...]] = ()
-    #: Stats kept for reports only, left out of the exact chain's state (e.g. damage dealt).
-    bookkeeping: ClassVar[tuple[str, ...]] = ("dealt",)
-    #: The per-combatant stats `standing` reads (a step keeps its result until an event changes one of
-    #: them); None: any change may.
-    standing_stats: ClassVar[tuple[str, ...] | None] = None
     #: Turn order in words, for the docs and `tohit fight --help`.
     turn_order: ClassVar[str]
 
@@ -126,7 +134,7 @@ class FightRules(ABC):
         """The raw fight file before validation, for a system to fill what its fight implies (default: as is)."""
         return data
 
-    def check(self, fight: LoadedFight) -> None:  # noqa: B027 (optional hook)
+    def check(self, fight: LoadedFight) -> None:
         """Cross-field checks a fight needs beyond the system's (e.g. a health to fight with); raise
         InputError(field="sides[0].combatants[1].target.hp") naming the field (`fight.paths[c]`)."""
 
@@ -153,7 +161,7 @@ class FightRules(ABC):
         master names. Games whose `step` does not go through `turn` cannot be played live."""
         raise NotImplementedError(f"{self.system_id}: no turn outside the fight's own order")
 
-    def finish(self, ctx: FightContext, rows: Any) -> None:  # noqa: B027 (optional hook; nothing by default)
+    def finish(self, ctx: FightContext, rows: Any) -> None:
         """Events at the end of the encounter for the fights at `rows` (e.g. durability); none by default."""
 
     def health_of(self, state: State) -> Any:
