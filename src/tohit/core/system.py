@@ -78,7 +78,7 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
     #: checks the claim: varying them leaves every reported field unchanged.
     detail_roles: ClassVar[frozenset[str]] = frozenset()
     #: The module of the game's package that holds its fight rules (a module-level `RULES`, a
-    #: `tohit.core.fight.contract.FightRules`), e.g. "tohit.systems.kaiser.fight"; None: the game has none.
+    #: `tohit.core.fight.contract.FightRules`), e.g. "tohit.systems.<id>.fight"; None: the game has none.
     fight_module: ClassVar[str | None] = None
 
     @classmethod

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
 import numpy as np
 
@@ -32,6 +32,7 @@ Mode = Literal["narrate", "sample", "enumerate"]
 #: The identity re-indexing (a view, no copy): what `resolve` and `choose` return when rows do not expand.
 ALL: Any = slice(None)
 Rows = Any  # an index array, or ALL
+T = TypeVar("T")
 
 
 class NoExtra(Model):
@@ -127,7 +128,7 @@ class FightRules(TableHints, ABC):
         return scenario
 
     def fight_fields(self) -> dict[str, Any]:
-        """Extra top-level fields of the fight file, as pydantic `create_model` field definitions (rtw: `map`)."""
+        """Extra top-level fields of the fight file, as pydantic `create_model` field definitions (e.g. a `map`)."""
         return {}
 
     def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -204,7 +205,18 @@ class LoadedFight:
     paths: tuple[str, ...] = ()
     _scenarios: dict[tuple[int, int, int], Any] = field(default_factory=dict, repr=False)
     _roles: dict[tuple[int, int, int], dict[str, Role]] = field(default_factory=dict, repr=False)
+    #: The engine's memo of exact tables and samplers for this fight (keys are the engine's).
     cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+    _memo: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def memo(self, name: str, build: Callable[[], T]) -> T:
+        """The static table `name` of this fight (a game's lookup built from the file, e.g. each attack's cost),
+        built once by `build`; typed by what `build` returns."""
+        try:
+            found: T = self._memo[name]
+        except KeyError:
+            found = self._memo[name] = build()
+        return found
 
     @property
     def max_rounds(self) -> int:

@@ -4,20 +4,22 @@ A combatant is the system's own stat blocks: an `attacker` block (as in the syst
 `target` block (its defences and health; the name is the combatant's), with a list of `attacks`. Each
 attack has a `name`, the system's `attack` block and may override fields of the attacker block (another
 weapon, say); it may also be the name of an entry in the file's `attacks` library. A system's fight rules
-add their own fields (Kaiser: an attack's `ap_cost`). Every problem is one line naming the file and field.
+add their own fields (e.g. an attack's AP cost). Every problem is one line naming the file and field.
 
-    system: kaiser
+    system: <id>
     max_rounds: 100
     sides:
       - name: Heroes
         policy: best            # first | weakest | random | best
         combatants:
           - name: Ceil
-            attacker: {offensive_skill: 12, strength: 8, weapon: {damage: 5, damage_type: cut}}
-            target: {defensive_skill: 9, lp: 40}
-            attacks: [{name: long sword, attack: {range: hand_to_hand}}]
+            attacker: {...}     # the game's attacker block
+            target: {...}       # the game's target block: defences and health
+            attacks: [{name: long sword, attack: {...}}]
       - name: Bandits
         combatants: [...]
+
+Examples: examples/fights/.
 """
 
 from __future__ import annotations
@@ -216,9 +218,9 @@ def map_raw_combatants(data: dict[str, Any], fn: Callable[[dict[str, Any], str],
 
 def policy_codes(fight: LoadedFight, what: str) -> IntArray:
     """Per combatant: its policy code (`CODES`), or with what="focus" its focus (-1: none); built once per fight."""
-    key = ("policy_codes", what)
-    found: IntArray | None = fight.cache.get(key)
-    if found is None:
+
+    def build() -> IntArray:
         values = [CODES[p] for p in fight.policy] if what == "policy" else list(fight.focus)
-        found = fight.cache[key] = np.asarray(values, dtype=np.int64)
-    return found
+        return np.asarray(values, dtype=np.int64)
+
+    return fight.memo(f"policy_codes_{what}", build)

@@ -132,9 +132,8 @@ class FullPlateFight(RoundRules):
     # -- tables --------------------------------------------------------------------------------------------
     def _struck(self, fight: LoadedFight) -> IntArray:
         """(targets, creature_hit code): the combatant a hit lands on (-1: a creature not in this fight)."""
-        key = ("fullplate_struck",)
-        found: IntArray | None = fight.cache.get(key)
-        if found is None:
+
+        def build() -> IntArray:
             names = fight.roster.names
             width = 1 + max(len(c.target.engaged_with) for c in fight.combatants)
             found = np.full((fight.roster.size, width), -1, dtype=np.int64)
@@ -145,21 +144,22 @@ class FullPlateFight(RoundRules):
                 found[t, len(engaged)] = t
                 if not engaged:
                     found[t, 0] = t
-            fight.cache[key] = found
-        return found
+            return found
+
+        return fight.memo("fullplate_struck", build)
 
     def _magic_ammo(self, fight: LoadedFight) -> BoolArray:
         """(combatants, attacks): the attack fires ammunition with an Enhancement bonus."""
-        key = ("fullplate_ammo",)
-        found: BoolArray | None = fight.cache.get(key)
-        if found is None:
+
+        def build() -> BoolArray:
             found = np.zeros((fight.roster.size, fight.max_attacks), dtype=bool)
             for c, comb in enumerate(fight.combatants):
                 for a, entry in enumerate(comb.attacks):
                     ammo = entry.attacker.ammunition
                     found[c, a] = ammo is not None and ammo.enhancement > 0
-            fight.cache[key] = found
-        return found
+            return found
+
+        return fight.memo("fullplate_ammo", build)
 
 
 RULES = FullPlateFight()

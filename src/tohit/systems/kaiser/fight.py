@@ -42,7 +42,7 @@ its attacks makes one attack (chosen by its policy); the round ends when nobody 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 from pydantic import Field
@@ -73,6 +73,14 @@ KNOCKOUT_DOF = 16
 DEFAULT_PHR = 3
 #: Ways to roll each total of 2d6 (the Critical level's dice and the PhR check's: no open roll, no fumble).
 TWO_D6 = {total: 6 - abs(total - 7) for total in range(2, 13)}
+
+
+class TurnOrder(NamedTuple):
+    """Per combatant the AP of its cheapest attack, and (cursor, combatant): how many places after the cursor
+    its turn comes."""
+
+    min_cost: IntArray
+    distance: IntArray
 
 
 class KaiserCombatant(Model):
@@ -162,41 +170,41 @@ class KaiserFight(FightRules):
     # -- static tables -----------------------------------------------------------------------------------
     def _costs(self, fight: LoadedFight) -> IntArray:
         """(combatants, attacks): AP cost, a large number where there is no attack."""
-        key = ("kaiser_costs",)
-        found: IntArray | None = fight.cache.get(key)
-        if found is None:
+
+        def build() -> IntArray:
             found = np.full((fight.roster.size, fight.max_attacks), 10**6, dtype=np.int64)
             for c, comb in enumerate(fight.combatants):
                 for a, entry in enumerate(comb.attacks):
                     found[c, a] = entry.ap_cost
-            fight.cache[key] = found
-        return found
+            return found
+
+        return fight.memo("kaiser_costs", build)
 
     def _phr(self, fight: LoadedFight) -> IntArray:
         """Per combatant, its Physical Resistance (`DEFAULT_PHR` when the file gives none)."""
-        key = ("kaiser_phr",)
-        found: IntArray | None = fight.cache.get(key)
-        if found is None:
+
+        def build() -> IntArray:
             found = np.asarray(
                 [DEFAULT_PHR if c.physical_resistance is None else c.physical_resistance for c in fight.combatants],
                 dtype=np.int64,
             )
-            fight.cache[key] = found
-        return found
+            return found
+
+        return fight.memo("kaiser_phr", build)
 
     def _counter_attack(self, fight: LoadedFight) -> IntArray:
         """Per combatant, the attack it counterattacks with (its first close attack), or -1."""
-        key = ("kaiser_counter",)
-        found: IntArray | None = fight.cache.get(key)
-        if found is None:
+
+        def build() -> IntArray:
             found = np.full(fight.roster.size, -1, dtype=np.int64)
             for c, comb in enumerate(fight.combatants):
                 for a, entry in enumerate(comb.attacks):
                     if entry.attack.range in CLOSE:
                         found[c] = a
                         break
-            fight.cache[key] = found
-        return found
+            return found
+
+        return fight.memo("kaiser_counter", build)
 
     def usable(self, fight: LoadedFight, state: State) -> BoolArray:
         """(fights, combatants, attacks): standing, with the AP for that attack."""
@@ -316,31 +324,29 @@ class KaiserFight(FightRules):
     # -- helpers ---------------------------------------------------------------------------------------------
     def _modifiers(self, fight: LoadedFight) -> IntArray:
         """(combatants, attacks): each attack's own `modifiers` (the Counter bonus adds to them)."""
-        key = ("kaiser_modifiers",)
-        found: IntArray | None = fight.cache.get(key)
-        if found is None:
+
+        def build() -> IntArray:
             found = np.zeros((fight.roster.size, fight.max_attacks), dtype=np.int64)
             for c, comb in enumerate(fight.combatants):
                 for a, entry in enumerate(comb.attacks):
                     found[c, a] = entry.attack.modifiers
-            fight.cache[key] = found
-        return found
+            return found
+
+        return fight.memo("kaiser_modifiers", build)
 
     def _next(self, ctx: FightContext, order: IntArray) -> tuple[IntArray, BoolArray]:
         """The next slot of the turn order, from the cursor, whose combatant can attack; found or not."""
         fight = ctx.fight
         state = ctx.state
         size = fight.roster.size
-        key = ("kaiser_order",)
-        cached = fight.cache.get(key)
-        if cached is None:
-            min_cost = self._costs(fight).min(axis=1)
+
+        def build() -> TurnOrder:
             slot_of = np.empty(size, dtype=np.int64)
             slot_of[order] = np.arange(size)
             # distance[k, c]: how many slots after cursor k combatant c's turn comes.
-            distance = (slot_of[None, :] - np.arange(size)[:, None]) % size
-            cached = fight.cache[key] = (min_cost, distance)
-        min_cost, distance = cached
+            return TurnOrder(self._costs(fight).min(axis=1), (slot_of[None, :] - np.arange(size)[:, None]) % size)
+
+        min_cost, distance = fight.memo("kaiser_order", build)
         can = (state.per["ap"] >= min_cost) & ctx.standing()  # (n, C)
         cursor = state.fight["cursor"]
         nearest = min_rows(np.where(can, distance[cursor], size))

@@ -280,9 +280,7 @@ class LastOdysseyFight(RoundRules):
         return state.per["hp"] > 0
 
     def _tables(self, fight: LoadedFight) -> dict[str, Any]:
-        key = ("lo_tables",)
-        found: dict[str, Any] | None = fight.cache.get(key)
-        if found is None:
+        def build() -> dict[str, Any]:
             size, na = fight.roster.size, fight.max_attacks
             melee = np.zeros((size, na), dtype=bool)
             multi = np.zeros((size, na), dtype=bool)
@@ -310,7 +308,7 @@ class LastOdysseyFight(RoundRules):
             # A status that makes attacks miss may be in play (inflicted, or in a file block).
             stoppers = BIT["paralyzed"] | BIT["silenced"]
             starting = [status_mask([*comb.attacker.statuses, *comb.target.statuses]) for comb in fight.combatants]
-            found = fight.cache[key] = {
+            found = {
                 "melee": melee,
                 "magical": magical,
                 "may_miss": bool(((bit & stoppers) != 0).any() or any(m & stoppers for m in starting)),
@@ -324,7 +322,9 @@ class LastOdysseyFight(RoundRules):
                 "stat": stat,
                 "effects": bool(own.any() or ally.any() or (bit > 0).any() or (stat >= 0).any()),
             }
-        return found
+            return found
+
+        return fight.memo("lo_tables", build)
 
     def usable(self, fight: LoadedFight, state: State) -> BoolArray:
         """A Melee ability needs its user in the front row."""

@@ -38,7 +38,7 @@ Turn order: the page gives none: the order in the file, sides alternating, one a
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, NamedTuple
 
 import numpy as np
 from pydantic import Field, ValidationError
@@ -81,9 +81,42 @@ from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
 from tohit.systems.rtw.tactical import GRID_RANGE, RANGE_TAG, rules_range
 
 PAGE = "rtw"
-MAP_KEY = ("rtw_map",)
 NO_POOL = -1
 UNBREAKABLE = -1
+
+
+class Flags(NamedTuple):
+    """What a fight's attacks and combatants have, to skip what none of them needs."""
+
+    #: Some weapon can shatter mid-fight (Burning, with Durability).
+    burning: bool
+    #: Some combatant counts a Magic or Stamina cost.
+    pools: bool
+    #: Some attack is an area attack.
+    area: bool
+    #: Some weapon has a Durability to lose.
+    wears: bool
+
+
+class WeaponSlots(NamedTuple):
+    """(combatants, attacks) -> the weapon slot of each attack (-1: unarmed), and each combatant's weapons."""
+
+    slot: IntArray
+    weapons: list[list[Any]]
+
+
+class FallTables(NamedTuple):
+    """Per combatant its Hearts (-1: not given); (attacker, attack, target): what 0 Health makes of the target."""
+
+    hearts: IntArray
+    code: IntArray
+
+
+class AreaTables(NamedTuple):
+    """(combatants, attacks): whether the attack is an area attack, and how many foes it may catch."""
+
+    area: BoolArray
+    reach: IntArray
 
 
 class RtwCombatant(Model):
@@ -213,20 +246,19 @@ class RtwFight(RoundRules):
                     field=f"{fight.paths[c]}.swarm",
                 )
         if fight.spec.map is not None:
-            fight.cache[MAP_KEY] = FightMap(fight)
+            fight.memo("rtw_map", lambda: FightMap(fight))
         status_play(fight)  # refuses an effect the fight does not play
 
     @staticmethod
     def grid(fight: LoadedFight) -> FightMap | None:
         """The fight's map and what each attack reaches on it (None without a map)."""
-        found: FightMap | None = fight.cache.get(MAP_KEY)
+        found: FightMap | None = fight.memo("rtw_map", lambda: None)  # built by `check` when there is a map
         return found
 
-    def _weapons(self, fight: LoadedFight) -> tuple[IntArray, list[list[Any]]]:
+    def _weapons(self, fight: LoadedFight) -> WeaponSlots:
         """(combatants, attacks) -> weapon slot of each attack (-1: unarmed); each combatant's weapons."""
-        key = ("rtw_weapons",)
-        found: tuple[IntArray, list[list[Any]]] | None = fight.cache.get(key)
-        if found is None:
+
+        def build() -> WeaponSlots:
             slot = np.full((fight.roster.size, fight.max_attacks), -1, dtype=np.int64)
             weapons: list[list[Any]] = []
             for c, comb in enumerate(fight.combatants):
@@ -242,8 +274,10 @@ class RtwFight(RoundRules):
                         mine.append(weapon)
                     slot[c, a] = seen[k]
                 weapons.append(mine)
-            found = fight.cache[key] = (slot, weapons)
-        return found
+            found = WeaponSlots(slot, weapons)
+            return found
+
+        return fight.memo("rtw_weapons", build)
 
     def initial(self, fight: LoadedFight, combatant: int) -> dict[str, int]:
         comb = fight.combatants[combatant]
@@ -273,12 +307,11 @@ class RtwFight(RoundRules):
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
         return (state.per["health"] > 0) & (state.per["helpless"] == 0) & (state.per["perished"] == 0)
 
-    def _flags(self, fight: LoadedFight) -> tuple[bool, bool, bool, bool]:
+    def _flags(self, fight: LoadedFight) -> Flags:
         """(some weapon can shatter mid-fight (Burning, with Durability), some cost is counted, some area, some
         weapon has a Durability to lose)."""
-        key = ("rtw_flags",)
-        found: tuple[bool, bool, bool, bool] | None = fight.cache.get(key)
-        if found is None:
+
+        def build() -> Flags:
             burning = pools = area = wears = False
             for comb in fight.combatants:
                 pools |= comb.magic is not None or comb.stamina is not None
@@ -287,16 +320,17 @@ class RtwFight(RoundRules):
                     burning |= w is not None and w.burning and w.durability is not None
                     wears |= w is not None and w.durability is not None
                     area |= entry.attack.area
-            found = fight.cache[key] = (burning, pools, area, wears)
-        return found
+            found = Flags(burning, pools, area, wears)
+            return found
 
-    def _fall_tables(self, fight: LoadedFight) -> tuple[IntArray, IntArray]:
+        return fight.memo("rtw_flags", build)
+
+    def _fall_tables(self, fight: LoadedFight) -> FallTables:
         """Per combatant its Hearts (-1: not given), and (attacker, attack, target): what a creature brought to 0
         Health becomes (the system's `fall_outcome`: Heroes and mindless sources Helpless, else the attack's
         `at_zero_health`). Peril and Falling in Battle depend on the Health left, which the fight applies."""
-        key = ("rtw_fall_tables",)
-        found: tuple[IntArray, IntArray] | None = fight.cache.get(key)
-        if found is None:
+
+        def build() -> FallTables:
             size = fight.roster.size
             hearts = np.asarray([-1 if c.target.hearts is None else c.target.hearts for c in fight.combatants])
             code = np.zeros((size, fight.max_attacks, size), dtype=np.int64)
@@ -308,21 +342,23 @@ class RtwFight(RoundRules):
                             mindless=entry.attack.mindless,
                             choice=entry.attack.at_zero_health,
                         )
-            found = fight.cache[key] = (hearts.astype(np.int64), code)
-        return found
+            found = FallTables(hearts.astype(np.int64), code)
+            return found
+
+        return fight.memo("rtw_fall_tables", build)
 
     def _wearable(self, fight: LoadedFight) -> BoolArray:
         """(combatants, attacks): the attack's weapon has a Durability (a weapon without one never wears, so
         whether it was used successfully is not kept)."""
-        key = ("rtw_wearable",)
-        found: BoolArray | None = fight.cache.get(key)
-        if found is None:
+
+        def build() -> BoolArray:
             found = np.zeros((fight.roster.size, fight.max_attacks), dtype=bool)
             for c, comb in enumerate(fight.combatants):
                 for a, entry in enumerate(comb.attacks):
                     found[c, a] = entry.attacker.weapon is not None and entry.attacker.weapon.durability is not None
-            fight.cache[key] = found
-        return found
+            return found
+
+        return fight.memo("rtw_wearable", build)
 
     def usable_of(self, fight: LoadedFight, state: State, who: IntArray) -> BoolArray:
         burning, pools, _, _ = self._flags(fight)
@@ -348,15 +384,15 @@ class RtwFight(RoundRules):
 
     def _costs(self, fight: LoadedFight) -> IntArray:
         """(combatants, attacks, 2): Magic and Stamina each attack costs."""
-        key = ("rtw_costs",)
-        found: IntArray | None = fight.cache.get(key)
-        if found is None:
+
+        def build() -> IntArray:
             found = np.zeros((fight.roster.size, fight.max_attacks, 2), dtype=np.int64)
             for c, comb in enumerate(fight.combatants):
                 for a, entry in enumerate(comb.attacks):
                     found[c, a] = (entry.attack.cost.magic, entry.attack.cost.stamina)
-            fight.cache[key] = found
-        return found
+            return found
+
+        return fight.memo("rtw_costs", build)
 
     # -- a turn ----------------------------------------------------------------------------------------------
     def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
@@ -577,18 +613,18 @@ class RtwFight(RoundRules):
             caught = np.where(is_area[:, None], within, caught)
         return caught
 
-    def _area(self, fight: LoadedFight) -> tuple[BoolArray, IntArray]:
-        key = ("rtw_area",)
-        found: tuple[BoolArray, IntArray] | None = fight.cache.get(key)
-        if found is None:
+    def _area(self, fight: LoadedFight) -> AreaTables:
+        def build() -> AreaTables:
             area = np.zeros((fight.roster.size, fight.max_attacks), dtype=bool)
             reach = np.ones((fight.roster.size, fight.max_attacks), dtype=np.int64)
             for c, comb in enumerate(fight.combatants):
                 for a, entry in enumerate(comb.attacks):
                     area[c, a] = entry.attack.area
                     reach[c, a] = fight.roster.size if entry.area_size is None else entry.area_size
-            found = fight.cache[key] = (area, reach)
-        return found
+            found = AreaTables(area, reach)
+            return found
+
+        return fight.memo("rtw_area", build)
 
     def _apply(
         self,

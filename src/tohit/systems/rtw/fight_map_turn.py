@@ -241,16 +241,18 @@ def _status_expected(
 
 
 def _expected_table(ctx: FightContext, grid: FightMap) -> Any:
+    """(combatants, options, combatants, 2): each option's expected damage to each creature it catches, with
+    and without the grid's Hard to Hit (built once per fight)."""
     fight = ctx.fight
-    found = fight.cache.get(("rtw_map_expected",))
-    if found is None:
 
-        def mean(c: int, a: int, t: int, code: int) -> float:
-            return ctx.expected_damage(c, a, t, {}, {HARD_TO_HIT_FIELD: code})
+    def mean(c: int, a: int, t: int, code: int) -> float:
+        return ctx.expected_damage(c, a, t, {}, {HARD_TO_HIT_FIELD: code})
 
+    def build() -> Any:
         found = np.zeros((fight.roster.size, grid.width, fight.roster.size, 2))
         for c, opts in enumerate(grid.options):
             for o in range(len(opts)):
                 found[c, o] = grid.expected(c, o, mean)
-        fight.cache[("rtw_map_expected",)] = found
-    return found
+        return found
+
+    return fight.memo("rtw_map_expected", build)

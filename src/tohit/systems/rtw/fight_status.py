@@ -329,11 +329,11 @@ class StatusPlay:
 
 def status_play(fight: LoadedFight) -> StatusPlay | None:
     """The statuses in play in `fight` (None when none: the fight keeps no status stats), refusing an effect
-    the fight does not play."""
-    key = ("rtw_status",)
-    if key in fight.cache:
-        found: StatusPlay | None = fight.cache[key]
-        return found
+    the fight does not play (built once per fight)."""
+    return fight.memo("rtw_status", lambda: _status_play(fight))
+
+
+def _status_play(fight: LoadedFight) -> StatusPlay | None:
     size = fight.roster.size
     names = fight.roster.names
     wanted: set[str] = set()
@@ -377,7 +377,6 @@ def status_play(fight: LoadedFight) -> StatusPlay | None:
             field=where_distracted,
         )
     if not wanted:
-        fight.cache[key] = None
         return None
     stats = tuple(s for s in STATUSES if s in wanted)
     effect = np.full((size, fight.max_attacks), -1, dtype=np.int64)
@@ -405,5 +404,4 @@ def status_play(fight: LoadedFight) -> StatusPlay | None:
         names=tuple(names),
         distracted_by=tuple(distracted_by),
     )
-    fight.cache[key] = play
     return play

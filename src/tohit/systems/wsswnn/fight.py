@@ -248,9 +248,7 @@ class WsswnnFight(RoundRules):
         return bool(code) if field == "grappled" else int(code)
 
     def _tables(self, fight: LoadedFight) -> dict[str, Any]:
-        key = ("wsswnn_tables",)
-        found: dict[str, Any] | None = fight.cache.get(key)
-        if found is None:
+        def build() -> dict[str, Any]:
             size, na = fight.roster.size, fight.max_attacks
             stand = np.full(size, -1, dtype=np.int64)
             strike = np.zeros((size, na), dtype=bool)
@@ -290,7 +288,7 @@ class WsswnnFight(RoundRules):
                 stand_at[c] = NEVER if comb.stand_fast_at is None else comb.stand_fast_at
                 skip_at[c] = NEVER if comb.skip_at is None else comb.skip_at
                 gains[c] = int(comb.skip_gains == "awareness")
-            found = fight.cache[key] = {
+            found = {
                 "stand": stand,
                 "strike": strike,
                 "sides": sides,
@@ -312,7 +310,9 @@ class WsswnnFight(RoundRules):
                 "braces": np.asarray(bool(braces)),
                 "grapples": np.asarray("grapple" in braces),
             }
-        return found
+            return found
+
+        return fight.memo("wsswnn_tables", build)
 
     # -- initiative --------------------------------------------------------------------------------------------
     def step(self, ctx: FightContext) -> None:
