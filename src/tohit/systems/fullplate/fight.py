@@ -27,9 +27,8 @@ from tohit.core.errors import InputError
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
+from tohit.systems.fullplate import narrate
 from tohit.systems.fullplate.rules import HIT
-
-PAGE = "fullplate: Attacking"
 
 
 class FullPlateFight(RoundRules):
@@ -87,15 +86,12 @@ class FullPlateFight(RoundRules):
                 [ctx.set("hp", r, after[lands], who), ctx.set("dealt", r, dealt, by)],
                 self.text(
                     ctx,
-                    lambda: (
-                        f"{self.name(ctx, struck)} loses {int(damage[0])} HP ({int(before[0])} -> {int(after[0])})"
-                        + (": down, out of the fight" if after[0] <= 0 else "")
-                    ),
+                    lambda: narrate.damage(self.name(ctx, struck), int(damage[0]), int(before[0]), int(after[0])),
                 ),
             )
         missed = (struck < 0) & ctx.narrating
         if np.any(missed):
-            ctx.emit("stray", [], "the shot hits a creature that is not in this fight")
+            ctx.emit("stray", [], narrate.stray())
         # Magical ammunition: each hit is an arrow to recover, with less Enhancement, after the fight.
         magic = self._magic_ammo(fight)[a, attack[rows]]
         if magic.any():
@@ -121,8 +117,7 @@ class FullPlateFight(RoundRules):
             ctx.emit(
                 "recovered",
                 [],
-                f"{fight.roster.names[c]} recovers {hits} piece(s) of ammunition from {entry.name} that hit:"
-                f" Enhancement {ammo.enhancement:+d} -> {after:+d}  [{PAGE}, Enhancement]",
+                narrate.recovered(fight.roster.names[c], entry.name, hits, ammo.enhancement, after),
                 who=fight.roster.names[c],
                 attack=entry.name,
                 hits=hits,
