@@ -51,6 +51,7 @@ from tohit.core.fight.contract import ALL, FightContext, FightRules, LoadedFight
 from tohit.core.fight.rows import min_rows, rows_of, select, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
+from tohit.systems.kaiser import narrate
 from tohit.systems.kaiser.consequences import critical_level, is_critical
 from tohit.systems.kaiser.rules import HIT
 
@@ -60,9 +61,6 @@ COUNTER_AP = 1
 CLOSE = ("hand_to_hand", "point_blank")
 #: The outcome fields `_consequences` reads (a counterattack is not itself countered).
 CONSEQUENCES = ("result", "damage", "ap_lost", "flat_footed")
-PAGE = "kaiser: Attacking and Defending"
-AP_PAGE = "kaiser: action_points.md"
-CRIT_PAGE = "kaiser: damage/critical.md"
 #: A Critical of this many DoF or more leaves a lasting penalty (broken bones: it recovers by Regeneration).
 LASTING_DOF = 6
 #: A Critical of this many DoF or more knocks the target unconscious, wherever it was hit.
@@ -258,7 +256,9 @@ class KaiserFight(FightRules):
             [ctx.set("ap", rows, spent, actor[rows])],
             self._text(
                 ctx,
-                lambda: f"{self._name(ctx, actor)} spends {costs[actor[0], attack[0]]} AP ({a_ap[0]} -> {spent[0]})",
+                lambda: narrate.ap_spent(
+                    self._name(ctx, actor), int(costs[actor[0], attack[0]]), int(a_ap[0]), int(spent[0])
+                ),
             ),
         )
 
@@ -268,7 +268,7 @@ class KaiserFight(FightRules):
         penalty = gather(penalties, np.arange(ctx.n), np.maximum(actor, 0)) if penalties.any() else None
         if penalty is not None and (penalty[acting] > 0).any():  # the All Action Penalty on the Offensive Roll
             fields = {"modifiers": self._modifiers(fight)[np.maximum(actor, 0), np.maximum(attack, 0)] - penalty}
-            note = f" (All Action Penalty -{int(penalty[0])})" if ctx.narrating and penalty[0] else ""
+            note = narrate.penalty_note(int(penalty[0])) if ctx.narrating and penalty[0] else ""
         idx, out = ctx.resolve(acting, actor, attack, target, fields, note=note)
         actor, attack, target, acting = actor[idx], attack[idx], target[idx], acting[idx]
         idx = self._consequences(ctx, acting, actor, target, out, self._critical_faces(ctx))
@@ -301,9 +301,8 @@ class KaiserFight(FightRules):
             [ctx.set("ap", rows, t_ap[rows] - COUNTER_AP, target[rows])],
             self._text(
                 ctx,
-                lambda: (
-                    f"{self._name(ctx, target)} takes the Counterattack Reaction (1 AP, {t_ap[0]} -> "
-                    f"{t_ap[0] - COUNTER_AP}) with Counter bonus +{bonus[0]}  [{PAGE}, Failed Attack; counter.md]"
+                lambda: narrate.counter(
+                    self._name(ctx, target), int(t_ap[0]), int(t_ap[0] - COUNTER_AP), int(bonus[0])
                 ),
             ),
         )
@@ -314,7 +313,7 @@ class KaiserFight(FightRules):
         note = ""
         if ctx.narrating:
             shown = int(np.asarray(c_penalty).reshape(-1)[0])
-            note = f" (Counter bonus +{int(bonus[0])}" + (f", All Action Penalty -{shown})" if shown else ")")
+            note = narrate.counter_note(int(bonus[0]), shown)
         idx, cout = ctx.resolve(
             counter, target, c_attack, actor, {"modifiers": modifiers}, kind="counter", note=note, fields=CONSEQUENCES
         )
@@ -377,7 +376,7 @@ class KaiserFight(FightRules):
             ],
             self._text(
                 ctx,
-                lambda: f"Round {int(new_round[0])}: every standing combatant has {AP_PER_ROUND} AP  [{AP_PAGE}]",
+                lambda: narrate.new_round(int(new_round[0]), AP_PER_ROUND),
             ),
             round=int(new_round[0]) if ctx.narrating else None,
         )
@@ -411,10 +410,7 @@ class KaiserFight(FightRules):
                 [ctx.set("lp", hr, lp_h, d_h), ctx.set("dealt", hr, dealt_h, a_h)],
                 self._text(
                     ctx,
-                    lambda: (
-                        f"{self._name(ctx, defender)} loses {int(damage[0])} LP ({int(lp[0])} -> {int(new_lp[0])})"
-                        + (": unconscious, out of the fight  [kaiser: critical.md]" if new_lp[0] <= 0 else "")
-                    ),
+                    lambda: narrate.damage(self._name(ctx, defender), int(damage[0]), int(lp[0]), int(new_lp[0])),
                 ),
             )
         lost = out["ap_lost"][rows] == 1
@@ -426,10 +422,7 @@ class KaiserFight(FightRules):
                 [ctx.set("ap", lr, np.maximum(0, ap[lost] - 1), d[lost])],
                 self._text(
                     ctx,
-                    lambda: (
-                        f"{self._name(ctx, defender)} loses 1 AP ({int(ap[0])} -> {max(0, int(ap[0]) - 1)})"
-                        f"  [{PAGE}, Successful Attack]"
-                    ),
+                    lambda: narrate.ap_lost(self._name(ctx, defender), int(ap[0])),
                 ),
             )
         flat = out["flat_footed"][rows] == 1
@@ -439,9 +432,7 @@ class KaiserFight(FightRules):
                 [ctx.set("flat_footed", rows[flat], 1, d[flat])],
                 self._text(
                     ctx,
-                    lambda: (
-                        f"{self._name(ctx, defender)} is hit at 0 AP: Flat-Footed until the round ends  [{AP_PAGE}]"
-                    ),
+                    lambda: narrate.flat_footed(self._name(ctx, defender)),
                 ),
             )
         # A Critical: half or more of the LP the target had, on a hit it survives.
@@ -488,12 +479,17 @@ class KaiserFight(FightRules):
             dof = np.asarray([max(0, level - check)], dtype=np.int64)
             name = self._name(ctx, who)
             given = fight.combatants[int(who[0])].physical_resistance is not None
-            text = (
-                f"{name} suffers a Critical ({int(damage[0])} damage, half or more of its LP): Critical level"
-                f" 2d6 ({level_faces[0]}, {level_faces[1]}) + {int(base[0])} = {raw}"
-                + (f" -> {level} (above 20 halved)" if level != raw else "")
-                + f" vs PhR 2d6 ({check_faces[0]}, {check_faces[1]}) + {int(phr[0])} = {check}"
-                + ("" if given else f" ({name} has no physical_resistance: PhR {DEFAULT_PHR}, a new character's)")
+            text = narrate.critical(
+                name,
+                int(damage[0]),
+                level_faces,
+                int(base[0]),
+                raw,
+                level,
+                check_faces,
+                int(phr[0]),
+                check,
+                None if given else DEFAULT_PHR,
             )
             bit = dof > 0
             failed, who, k = rows[bit], who[bit], dof[bit]
@@ -516,7 +512,7 @@ class KaiserFight(FightRules):
             who, k = defender[idx][failed], dof[failed]
         if failed.size == 0:
             if ctx.narrating:
-                ctx.emit("critical", [], f"{text}: no DoF, no further effect  [{CRIT_PAGE}]")
+                ctx.emit("critical", [], text + narrate.no_dof())
             return idx
         state = ctx.state
         penalty = gather(state.per["penalty"], failed, who)
@@ -534,17 +530,7 @@ class KaiserFight(FightRules):
         ]
         if ctx.narrating:
             d = int(k[0])
-            lasting = (
-                "DoF 5 or less: it fades by 1 each round"
-                if d < LASTING_DOF
-                else "DoF 6+: it lasts, recovered by Regeneration after the fight"
-            )
-            text += (
-                f": {d} DoF: -{d} to all actions ({lasting}; All Action Penalty now -{int(penalty[0]) + d}),"
-                f" -{d} AP ({int(ap[0])} -> {int(new_ap[0])})"
-                + (": unconscious (DoF 16+), out of the fight" if out[0] else "")
-                + f"  [{CRIT_PAGE}]"
-            )
+            text += narrate.dof(d, d >= LASTING_DOF, int(penalty[0]) + d, int(ap[0]), int(new_ap[0]), bool(out[0]))
         ctx.emit("critical", changes, text)
         return idx
 
@@ -569,12 +555,11 @@ class KaiserFight(FightRules):
             ],
             self._text(
                 ctx,
-                lambda: (
-                    "; ".join(
-                        f"{ctx.fight.roster.names[int(c)]}'s All Action Penalty fades by 1 (-{int(p)} -> {1 - int(p)})"
+                lambda: narrate.penalty_fades(
+                    [
+                        (ctx.fight.roster.names[int(c)], int(p))
                         for c, p in zip(fc.tolist(), penalty.tolist(), strict=True)
-                    )
-                    + f"  [{CRIT_PAGE}: DoF 5 or less]"
+                    ]
                 ),
             ),
         )

@@ -69,13 +69,13 @@ from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.rows import any_rows, rows_of, select, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
+from tohit.systems.last_odyssey import narrate
 from tohit.systems.last_odyssey.consequences import hp_lost, shell_hit
 from tohit.systems.last_odyssey.effective import NAMES
 from tohit.systems.last_odyssey.rules import HIT
 from tohit.systems.last_odyssey.tables import BONUS_TRACKER, STATUS_OF_ELEMENT, inflicted_status
 
 FRONT, BACK = 0, 1
-PAGE = "last-odyssey"
 NOT_PLAYED = ("passive", "reaction")
 
 #: The nine statuses [Statuses.md], one bit each in the `statuses` stat. The five whose effects the system's
@@ -449,9 +449,7 @@ class LastOdysseyFight(RoundRules):
         if not ctx.narrating or not self._tables(ctx.fight)["effects"] or attack[0] < 0:
             return ""
         ability = ctx.fight.attack(int(actor[0]), int(attack[0])).attack
-        if ability.kind == "buff":
-            return " (an Ally buff)" if "ally" in ability.type else " (a Self buff)"
-        return {"status": " (a status-inflicting ability)", "debuff": " (a debuff)"}.get(ability.kind, "")
+        return narrate.ability_kind(ability.kind, "ally" in ability.type)
 
     def _apply(
         self,
@@ -493,7 +491,12 @@ class LastOdysseyFight(RoundRules):
             ctx.emit(
                 "damage",
                 changes,
-                self.text(ctx, lambda: self._words(ctx, int(t[0]), damage, hp, points, absorbed, lost)),
+                self.text(
+                    ctx,
+                    lambda: narrate.damage(
+                        ctx.fight.roster.names[int(t[0])], *(int(x[0]) for x in (damage, hp, points, absorbed, lost))
+                    ),
+                ),
             )
         if downed.any():
             self._downed(ctx, rows[downed], t[downed])
@@ -515,11 +518,7 @@ class LastOdysseyFight(RoundRules):
             gone = [x.capitalize() for x in status_names(int(statuses[0]) & ~KEPT_WHEN_DOWNED)]
             gone += [f"{LABEL[s]} {v:+d}" for s, v in tracker_of(int(buffs[0])).items()]
             kept_names = [x.capitalize() for x in status_names(int(kept[0]))]
-            tail = f"; still {', '.join(kept_names)}" if kept_names else ""
-            return (
-                f"{ctx.fight.roster.names[int(t[0])]} is downed: its effects are removed"
-                f" ({', '.join(gone)}){tail}  [{PAGE}: Death-and-Injury.md]"
-            )
+            return narrate.downed(ctx.fight.roster.names[int(t[0])], gone, kept_names)
 
         ctx.emit("effects", changes, self.text(ctx, words))
 
@@ -543,9 +542,7 @@ class LastOdysseyFight(RoundRules):
 
             def said() -> str:
                 name, status = fight.roster.names[int(ts[0])], status_names(int(bits[0]))[0].capitalize()
-                if not new[0]:
-                    return f"{name} is already {status}: a status is on or off  [{PAGE}: Statuses.md]"
-                return f"{name} is {status}  [{PAGE}: Statuses.md]"
+                return narrate.status(name, status, bool(new[0]))
 
             ctx.emit("status", changes, self.text(ctx, said))
         stat = tables["stat"][a, k]
@@ -562,38 +559,11 @@ class LastOdysseyFight(RoundRules):
             def moved_words() -> str:
                 name, what = fight.roster.names[int(tm[0])], LABEL[TRACKED[int(sm[0])]]
                 was, now = STEP_OF_DIGIT[int(old[0])], STEP_OF_DIGIT[int(new_digit[0])]
-                if was == now:
-                    return f"{name}'s {what} stays at {was:+d} on the Bonus Tracker  [{PAGE}: Buffs-and-Debuffs.md]"
-                return f"{name}'s {what}: {was:+d} -> {now:+d} on the Bonus Tracker  [{PAGE}: Buffs-and-Debuffs.md]"
+                return narrate.tracker(name, what, was, now)
 
             ctx.emit(
                 "tracker", [ctx.set("buffs", rm[changed], after[changed], tm[changed])], self.text(ctx, moved_words)
             )
-
-    def _words(
-        self,
-        ctx: FightContext,
-        t: int,
-        damage: IntArray,
-        hp: IntArray,
-        points: IntArray,
-        absorbed: IntArray,
-        lost: IntArray,
-    ) -> str:
-        name = ctx.fight.roster.names[t]
-        d, h, p, ab, lo = (int(x[0]) for x in (damage, hp, points, absorbed, lost))
-        parts = []
-        if d == 0:
-            parts.append("the hit deals no damage")
-        elif p > 0:
-            parts.append(f"its Shell takes {ab} ({p} -> {p - ab})")
-            if d >= p and d > 0:
-                over = d - p
-                rule = "at least" if over >= h else "less than"
-                parts.append(f"the Shell breaks; the overflow {over} is {rule} its HP {h}  [Shells.md; decisions 5]")
-        if lo:
-            parts.append(f"HP {h} -> {h - lo}" + (": downed" if lo == h else ""))
-        return f"{name}: " + "; ".join(parts) if parts else f"{name}: no effect"
 
     def _rows(self, ctx: FightContext) -> None:
         """A side whose front row has nobody standing brings its back row forward."""
@@ -612,13 +582,7 @@ class LastOdysseyFight(RoundRules):
                 ctx.emit(
                     "rows",
                     [ctx.set("row", r, FRONT, c)],
-                    self.text(
-                        ctx,
-                        lambda s=s: (
-                            f"{fight.roster.side_names[s]}'s front row has nobody standing: the back row comes"
-                            "  forward  [Starting-Battles.md]"
-                        ),
-                    ),
+                    self.text(ctx, lambda s=s: narrate.rows(fight.roster.side_names[s])),
                 )
 
 
