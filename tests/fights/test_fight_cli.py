@@ -113,3 +113,38 @@ def test_fight_cli_replay_bad_logs_exit_2(tmp_path: Path) -> None:
     log.write_text(json.dumps({"kind": "attack"}) + "\n")
     result = invoke("replay", str(log))
     assert result.exit_code == 2 and "start event" in result.output
+
+
+def test_fight_cli_exact_honours_the_fight_files_options_depth(tmp_path: Path) -> None:
+    """issue 15: "`tohit fight --exact` honours the fight file's `options.depth`" (kaiser decisions 6: "Exact odds
+    with open rolls are computed to a stated depth of re-rolls; the probability left beyond that depth is
+    reported"). Depth 1 leaves more beyond than the default 8, and equals the chain at depth 1."""
+    from fractions import Fraction
+
+    from tests.fights.helpers import load
+    from tohit.engine.fight.exact import exact_duel
+
+    data = kaiser_fight([kaiser_combatant("A", target={"lp": 14})], [kaiser_combatant("B", target={"lp": 14})])
+    shallow = {**data, "options": {"depth": 1}}
+    path = tmp_path / "duel.yaml"
+    path.write_text(yaml.safe_dump(shallow))
+    result = invoke("fight", str(path), "--exact", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.raw)
+    assert out["depth"] == 1
+    at_one = exact_duel(load(shallow))
+    given = exact_duel(load(data), depth=1)
+    assert at_one.depth == 1
+    assert (at_one.wins, at_one.draw, at_one.beyond, at_one.expected_rounds) == (
+        given.wins,
+        given.draw,
+        given.beyond,
+        given.expected_rounds,
+    )
+    assert Fraction(out["beyond_depth"]["fraction"]) == at_one.beyond
+    default = exact_duel(load(data))
+    assert default.depth == 8
+    assert at_one.beyond > default.beyond > 0
+    assert sum(at_one.wins) + at_one.draw + at_one.beyond == 1
+    text = invoke("fight", str(path), "--exact")
+    assert text.exit_code == 0 and "beyond depth 1 of open rolls" in text.output

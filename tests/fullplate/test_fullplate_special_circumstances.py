@@ -27,9 +27,22 @@ def test_fullplate_ambidextrous_has_no_off_hand_penalty() -> None:
     assert row(make(attacker={"ambidextrous": True}, attack={"forced_off_hand": True}))["effective_thac0"] == 14
 
 
-def test_fullplate_forced_onto_the_off_hand_alone_is_minus_4() -> None:
-    """ "forced to use solely their Off-Hand when they would normally use on their Main-Hand suffers a -4"."""
-    assert row(make(attack={"forced_off_hand": True}))["effective_thac0"] == 18
+def test_fullplate_forced_onto_the_off_hand_is_minus_2_on_to_hit() -> None:
+    """ "An Off-Hand suffers a -2 penalty on To-Hit rolls." The -4 is for "Any Skill Check where the character is
+    forced to use solely their Off-Hand when they would normally use on their Main-Hand": a To-Hit roll with the
+    Off-Hand is -2, forced or not (issue 15); an Ambidextrous attacker takes 0."""
+    forced = make(attack={"forced_off_hand": True}, dice={"to_hit": [10]})
+    assert row(forced)["effective_thac0"] == 16 == row(make(attack={"off_hand": True}))["effective_thac0"]
+    both = make(attack={"off_hand": True, "forced_off_hand": True})
+    assert row(both)["effective_thac0"] == 16
+    text = trace(forced)
+    assert "-2 to hit" in text and "-4 to hit" not in text
+    assert "its -4 is for Skill Checks, a To-Hit roll takes -2" in text
+    assert exact(forced).probability("result", "hit") == exact(make(attack={"off_hand": True})).probability(
+        "result", "hit"
+    )
+    ambidextrous = make(attacker={"ambidextrous": True}, attack={"forced_off_hand": True})
+    assert row(ambidextrous)["effective_thac0"] == 14
 
 
 @pytest.mark.parametrize(("hands", "main"), [(0, 0), (1, 1), (2, 1), (3, 1), (4, 2), (5, 2), (6, 3)])

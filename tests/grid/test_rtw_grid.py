@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import itertools
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -158,6 +159,54 @@ def test_rtw_grid_helpless_in_an_area_is_unharmed_unless_aimed_at_alone() -> Non
     )
     row = roll(scenario(only), seed=1).target("Fallen").row
     assert row["unharmed"] is False and row["damage"] > 0
+
+
+def test_rtw_grid_area_template_catching_only_the_helpless_creature_harms_it() -> None:
+    """rtw: Falling in Battle: "it must target that Helpless creature, and **only** that Helpless creature"
+    (decisions 9): a Blast placed so that the Helpless creature is the only one caught harms it; placed to also
+    catch another creature (with or without a targets entry), it does not ("A Helpless foe will not be further
+    harmed by an AoE that merely happens to catch them in the blast while hitting other targets")."""
+    rows = ["......", "......"]
+    fallen = stats("Fallen", helpless=True, health=0, hearts=3)
+    people = [hero(0, 0), foe("Fallen", 1, 0), foe("Bokoblin", 2, 1)]
+    blast = {"type": "blast", "size": 1, "at": [1, 0]}
+    only = grid(rows, people, blast, [fallen, stats("Bokoblin")])
+    result = roll(scenario(only), seed=1)
+    assert [t.name for t in result.targets] == ["Fallen"]
+    row = result.target("Fallen").row
+    assert (row["result"], row["unharmed"], row["damage"], row["falls"]) == ("hit", False, 7, "perishes")
+    assert odds(scenario(only)).target("Fallen").mean_damage > 0
+    both = grid(rows, people, {"type": "blast", "size": 2, "at": [1, 0]}, [fallen, stats("Bokoblin")])
+    fallen_row = roll(scenario(both), seed=1).target("Fallen").row
+    assert (fallen_row["unharmed"], fallen_row["damage"]) == (True, 0)
+    unlisted = grid(rows, people, {"type": "blast", "size": 2, "at": [1, 0]}, [fallen])
+    out = roll(scenario(unlisted), seed=1)
+    assert out.to_json()["unresolved"] == ["Bokoblin"]
+    assert (out.target("Fallen").row["unharmed"], out.target("Fallen").row["damage"]) == (True, 0)
+    assert odds(scenario(unlisted)).target("Fallen").mean_damage == 0
+
+
+def test_rtw_grid_aim_scores_an_area_catching_only_the_helpless_creature(tmp_path: Path) -> None:
+    """rtw: Falling in Battle (decisions 9), in `tohit aim`: a Blast placed on the Helpless creature alone scores its
+    damage; one that also catches the Bokoblin scores the Bokoblin's only ("will not be further harmed by an AoE
+    that merely happens to catch them in the blast while hitting other targets")."""
+    import json
+
+    import yaml
+    from typer.testing import CliRunner
+
+    from tohit.cli.app import app
+
+    fallen = stats("Fallen", helpless=True, health=0, hearts=3)
+    people = [hero(0, 1), foe("Fallen", 1, 1), foe("Bokoblin", 2, 2)]
+    data = grid(["......"] * 3, people, {"type": "blast", "size": 2}, [fallen, stats("Bokoblin")])
+    path = tmp_path / "aim.yaml"
+    path.write_text(yaml.safe_dump(data))
+    result = CliRunner().invoke(app, ["aim", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    score = {tuple(a["foes"]): Fraction(a["score"]["fraction"]) for a in json.loads(result.output)["best"]}
+    assert score[("Fallen",)] > 0
+    assert score[("Fallen", "Bokoblin")] == score[("Bokoblin",)] > 0
 
 
 def test_rtw_grid_swarm_picked_twice_is_two_targets() -> None:

@@ -143,11 +143,35 @@ def test_rtw_finishing_a_helpless_creature_is_the_attackers_choice() -> None:
     assert "the source has no whims" in roll_text(trap)
 
 
-def test_rtw_area_attack_does_not_harm_a_helpless_creature() -> None:
-    """Falling in Battle: "A Helpless foe will not be further harmed by an AoE that merely happens to catch them in
-    the blast while hitting other targets." Also an attack at several targets."""
+def test_rtw_area_attack_whose_only_target_is_the_helpless_creature_harms_it() -> None:
+    """Falling in Battle: "The attack can be of any suitable type or range, but it must target that Helpless
+    creature, and **only** that Helpless creature" (decisions 9): an area attack (`area: true`) whose only target
+    is the Helpless creature harms it, and may finish it."""
     target = {"health": 0, "hearts": 3, "helpless": True}
     area = rtw(attack={"area": True, "effect": {"name": "Burn", "against": "vitality"}}, target=target, effect=[6, 6])
+    row = roll_row(area)
+    # Guard Stats 0, so it hits: sword 5 + Combat 3 = 8; the effect lands; the attacker's whim: it perishes.
+    assert (row["result"], row["damage"], row["effect_landed"], row["falls"], row["unharmed"]) == (
+        "hit",
+        8,
+        True,
+        "perishes",
+        False,
+    )
+    text = roll_text(area)
+    assert "the area's only target (it catches nobody else): aimed at it alone" in text
+    assert "not harmed" not in text
+    assert exact(area).probability("damage", 8) + exact(area).probability("damage", 13) == 1
+    assert exact(area).probability("falls", "perishes") == 1
+
+
+def test_rtw_area_attack_does_not_harm_a_helpless_creature() -> None:
+    """Falling in Battle: "A Helpless foe will not be further harmed by an AoE that merely happens to catch them in
+    the blast while hitting other targets." An attack at several targets, or an area that also catches creatures
+    not given as targets (`catches_others: true`)."""
+    target = {"health": 0, "hearts": 3, "helpless": True}
+    effect = {"name": "Burn", "against": "vitality"}
+    area = rtw(attack={"area": True, "catches_others": True, "effect": effect}, target=target, effect=[6, 6])
     row = roll_row(area)
     assert (row["damage"], row["effect_landed"], row["falls"], row["unharmed"], row["critical"]) == (
         0,
@@ -157,6 +181,7 @@ def test_rtw_area_attack_does_not_harm_a_helpless_creature() -> None:
         False,
     )
     assert "not aimed at it alone: not harmed" in roll_text(area)
+    assert exact(area).probability("damage", 0) == 1
     several = rtw(targets=[{"name": "Fallen", "evasion": 10, "helpless": True}, {"name": "Other", "evasion": 10}])
     fallen = roll_row(several, "Fallen")
     assert (fallen["damage"], fallen["unharmed"], fallen["durability_used"]) == (0, True, False)

@@ -46,10 +46,36 @@ def test_wsswnn_jump_bonus_3_per_height_turns_a_block_into_a_hit() -> None:
     assert (r["result"], r["attack_roll"]) == ("hit", 11)
 
 
-def test_wsswnn_jump_bonus_only_when_the_result_beats_agility() -> None:
-    """decisions 5 / sources ambiguity 3: the bonus applies only if the adjusted roll beats Agility."""
+def test_wsswnn_jump_bonus_only_when_the_attack_does_not_miss() -> None:
+    """decisions 5: the bonus applies only if the attack does not miss: "An attack is a Failure if it doesn't
+    beat either the foe's Guard or Agility"."""
     r = row(jump(2, {"attack": [3], "advantage": [1], "landing": [1]}, target={"agility": 1}))
-    assert (r["result"], r["attack_roll"]) == ("miss", 1)  # 3 - 2 = 1 does not beat Agility 1: no +6
+    assert (r["result"], r["attack_roll"]) == ("miss", 1)  # 3 - 2 = 1 beats neither Agility 1 nor Guard 6: no +6
+
+
+def test_wsswnn_jump_bonus_when_the_result_beats_guard_below_agility() -> None:
+    """Jump-Attacks: "since Wandu's jump attack doesn't miss, she adds 6 to her attack result (+3 per height)";
+    an attack misses only "if it doesn't beat either the foe's Guard or Agility" (decisions 5 revised, issue 15).
+    One height at Guard 0, Agility 3; Attack die 3, Maneuver die 1: keep 3, -1 for the height: 2, which beats
+    Guard 0, so the attack does not miss: +3 makes 5, a hit for 5 lethal."""
+    data = jump(1, {"attack": [3], "advantage": [1], "landing": [1]}, target={"guard": 0, "agility": 3})
+    r = row(data)
+    assert (r["result"], r["attack_roll"], r["lethal"], r["damage"]) == ("hit", 5, 5, 5)
+    assert r["guard_damage"] == 2 and r["falling_lethal"] is None
+    assert "2 beats Guard 0: the jump-attack does not miss: +(3 + Strength 0) x 1 height(s) = +3: 5" in (trace(data))
+    # Exact odds, by hand: d6 Attack, d8 Maneuver advantage, -1: the kept k - 1 beats Guard 0 unless k = 1; then
+    # lethal k - 1 + 3 = k + 2. k = max(a, m) is 1 only on (1, 1): 1/48 a miss.
+    odds = dist(
+        make(attacker=JUMPER, attack={"kind": "jump", "heights": 1}, target={"guard": 0, "agility": 3}), "lethal"
+    )
+    kept = {k: Fraction(0) for k in range(1, 9)}
+    for a in range(1, 7):
+        for m in range(1, 9):
+            kept[max(a, m)] += Fraction(1, 48)
+    want: dict[int, Fraction] = {0: kept[1]}
+    for k in range(2, 9):
+        want[k + 2] = kept[k]
+    assert odds == want
 
 
 def test_wsswnn_jump_bonus_adds_strength_per_height() -> None:

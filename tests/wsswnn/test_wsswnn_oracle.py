@@ -98,22 +98,32 @@ JUMP = make(
 )
 
 
-def jump_rule(a: int, m: int, landing: int) -> Row:
-    roll = max(a, m - 1) - 2
-    if roll > 3:
-        roll += (3 + 1) * 2
-        res = "hit" if roll > 7 else "block"
-    else:
-        res = "miss"
-    lethal = min(max(0, roll - 7 - 1), 2) if res == "hit" else 0
-    fall = max(0, 4 - max(0, landing - 1)) if res == "miss" else None
-    return {
-        "result": res,
-        "lethal": lethal,
-        "guard_damage": 3 if res != "miss" else 0,
-        "falling_lethal": fall,
-        "falling_guard": 2 if res == "miss" else None,
-    }
+def jump_rule_for(guard: int, agility: int) -> Callable[..., Row]:
+    """The jump-attack: -1 per height; not a miss (beats Guard or Agility): + (3 + Strength) per height."""
+
+    def rule(a: int, m: int, landing: int) -> Row:
+        roll = max(a, m - 1) - 2
+        if roll > agility or roll > guard:
+            roll += (3 + 1) * 2
+            res = "hit" if roll > guard else "block"
+        else:
+            res = "miss"
+        lethal = min(max(0, roll - guard - 1), 2) if res == "hit" else 0
+        fall = max(0, 4 - max(0, landing - 1)) if res == "miss" else None
+        return {
+            "result": res,
+            "lethal": lethal,
+            "guard_damage": 3 if res != "miss" else 0,
+            "falling_lethal": fall,
+            "falling_guard": 2 if res == "miss" else None,
+        }
+
+    return rule
+
+
+jump_rule = jump_rule_for(7, 3)
+# 3b. The same jump at a worn-down foe: Guard 1 below Agility 5 (a result beating Guard only does not miss).
+JUMP_LOW_GUARD = {**JUMP, "targets": [{**JUMP["targets"][0], "guard": 1, "agility": 5}]}
 
 
 # 4. Take Hold with a Shove, against a grappled foe (brace advantage on the attack roll).
@@ -161,6 +171,7 @@ CASES: dict[str, tuple[dict[str, Any], list[int], Callable[..., Row]]] = {
     "ranged_unshielded": (ranged(False), [12, 6], ranged_rule(False)),
     "ranged_shielded": (ranged(True), [12, 6], ranged_rule(True)),
     "jump_and_fall": (JUMP, [6, 8, 8], jump_rule),
+    "jump_guard_below_agility": (JUMP_LOW_GUARD, [6, 8, 8], jump_rule_for(1, 5)),
     "take_hold_shove": (HOLD, [6, 8, 8], hold_rule),
     "thrown_at_object": (thrown_at_object(), [12], object_rule),
 }

@@ -52,6 +52,7 @@ def test_wsswnn_page_example_wandu_jump_attack() -> None:
     assert "keep the higher, 7" in text
     assert "7 - 2 = 5" in text
     assert "= +6: 11" in text
+    assert "5 beats Agility 0: the jump-attack does not miss" in text
 
 
 def test_wsswnn_page_example_chom_jump_attack_misses_and_falls() -> None:

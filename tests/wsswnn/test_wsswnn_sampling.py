@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import scenario
 from tests.wsswnn.helpers import make
-from tests.wsswnn.test_wsswnn_oracle import HOLD, JUMP, MELEE
+from tests.wsswnn.test_wsswnn_oracle import HOLD, JUMP, JUMP_LOW_GUARD, MELEE
 from tohit.engine.odds import target_odds
 from tohit.engine.simulate import Method, simulate
 
@@ -36,6 +36,7 @@ GRAPPLE = make(
 SCENARIOS: dict[str, dict[str, Any]] = {
     "melee": MELEE,
     "jump": JUMP,
+    "jump_guard_below_agility": JUMP_LOW_GUARD,
     "take_hold": HOLD,
     "object_jump": BALLOON,
     "grapple_brace": GRAPPLE,

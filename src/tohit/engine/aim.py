@@ -101,7 +101,7 @@ class Aimer:
         plain = {
             "system": "rtw",
             "attacker": self.data.get("attacker"),
-            "attack": {**self.data["attack"], "range": range_name, "area": not alone},
+            "attack": {**self.data["attack"], "range": range_name, "area": not alone, "catches_others": not alone},
             "targets": [entry],
             "options": options,
         }

@@ -111,7 +111,9 @@ def exact_duel(
             field="sides",
             source=fight.source,
         )
-    used_depth = fight.system.default_depth if depth is None else depth
+    # The depth: the caller's, else the fight file's `options.depth`, else the system's default (as -n does).
+    chosen = getattr(fight.spec.options, "depth", None)
+    used_depth = depth if depth is not None else fight.system.default_depth if chosen is None else int(chosen)
     sides = len(roster.side_names)
     # Absorbing ids: -1 - k for the k-th absorbing outcome: wins per side, draw, beyond.
     draw_id, beyond_id = -1 - sides, -2 - sides

@@ -302,7 +302,7 @@ TABLE: tuple[Circumstance, ...] = (
         "off_hand",
         -2,
         "Attacker is using Off-Hand",
-        hint="or attack.off_hand; -4 forced onto the Off-Hand alone, 0 if Ambidextrous",
+        hint="or attack.off_hand; -2 also when forced onto the Off-Hand alone, 0 if Ambidextrous",
     ),
     Circumstance("target_invisible", CONDITION, "invisible", -4, "Target is Invisible"),
     Circumstance("target_stunned", CONDITION, "stunned", +4, "Target is Stunned"),

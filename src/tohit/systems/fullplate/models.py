@@ -191,7 +191,8 @@ class Attack(Model):
     off_hand: bool = Field(default=False, description="Attacking with the Off-Hand (-2 unless Ambidextrous).")
     forced_off_hand: bool = Field(
         default=False,
-        description="Forced to use solely the Off-Hand for what the Main Hand would do (-4 unless Ambidextrous).",
+        description="Forced to use solely the Off-Hand for what the Main Hand would do: an Off-Hand attack, -2 on"
+        " To-Hit unless Ambidextrous (the page's -4 is for Skill Checks, not To-Hit rolls).",
     )
     hand: int | None = Field(
         default=None,

@@ -1,7 +1,8 @@
 """Everything about one attack on one target that does not depend on the dice (plain Python, no arrays).
 
-- Main-Hand vs Off-Hand (fullplate.txt, "Special Circumstances"): the Off-Hand row, -2, or -4 when forced
-  onto the Off-Hand alone, none when Ambidextrous; with more than two hands half (rounded down) are Main Hands.
+- Main-Hand vs Off-Hand (fullplate.txt, "Special Circumstances"): the Off-Hand row, -2 on To-Hit, forced onto
+  the Off-Hand alone or not (the page's -4 is for Skill Checks), none when Ambidextrous; with more than two hands
+  half (rounded down) are Main Hands.
 - The circumstance rows that apply (named by id, plus the Off-Hand and the Range band derived from
   `attack.distance`), each checked against the weapon, the distance and the stacking rule (decisions 5, 6).
 - Enhancement (fullplate.txt, "Enhancement"; decisions 9): to-hit, damage and Special Defence values.
@@ -89,6 +90,10 @@ class Situation:
 
 
 # -- hands --------------------------------------------------------------------------------------------
+#: fullplate.txt, Main-Hand vs Off-Hand: "An Off-Hand suffers a -2 penalty on To-Hit rolls."
+OFF_HAND_TO_HIT = -2
+
+
 def main_hands(hands: int) -> int:
     """Main Hands among `hands` hands: one of one or two; half (rounded down) of more than two; none of none.
 
@@ -104,7 +109,10 @@ def main_hands(hands: int) -> int:
 
 
 def hand_rule(attacker: Attacker, attack: Attack, named_row: str | None = None) -> Hand:
-    """The Off-Hand penalty: -2, or -4 forced onto the Off-Hand alone; none when Ambidextrous.
+    """The Off-Hand penalty on To-Hit: -2, forced or not; none when Ambidextrous.
+
+    fullplate.txt, Main-Hand vs Off-Hand: "An Off-Hand suffers a -2 penalty on To-Hit rolls." The -4 for being
+    "forced to use solely their Off-Hand" is for "Any Skill Check", not for an attack (issue 15).
 
     `named_row` is the field naming the attacker_off_hand row, when the scenario names it.
     """
@@ -135,14 +143,13 @@ def hand_rule(attacker: Attacker, attack: Attack, named_row: str | None = None) 
         reasons.append("attacking with the Off-Hand")
         where = "attack.off_hand" if attack.off_hand else str(named_row)
     if attack.forced_off_hand:
-        reasons.append("forced to use solely the Off-Hand")
+        reasons.append("forced to use solely the Off-Hand; its -4 is for Skill Checks, a To-Hit roll takes -2")
         where = "attack.forced_off_hand"
     if not reasons:
         return Hand(False, 0, "", "")
     if attacker.ambidextrous:
         return Hand(True, 0, "Ambidextrous (no Off-Hand)", where)
-    penalty = -4 if attack.forced_off_hand else -2
-    return Hand(True, penalty, "; ".join(reasons), where)
+    return Hand(True, OFF_HAND_TO_HIT, "; ".join(reasons), where)
 
 
 # -- enhancement --------------------------------------------------------------------------------------

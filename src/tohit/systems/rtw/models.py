@@ -118,7 +118,14 @@ class Attack(Model):
     against: GuardStat = Field(default="evasion", description="The Guard Stat the Roll To-Hit is compared with.")
     range: Range = Field(default="melee", description="The attack's range (Prone and Parry depend on it).")
     area: bool = Field(
-        default=False, description="An area attack: a Helpless creature caught in it is not harmed (Falling in Battle)."
+        default=False,
+        description="An area attack (in fights: it catches the next foes). It harms a Helpless creature only when"
+        " that creature is its only target and it catches nobody else (Falling in Battle; decisions 9).",
+    )
+    catches_others: bool = Field(
+        default=False,
+        description="The area also catches creatures not given as targets (on a map: filled in, the creatures"
+        " with no targets entry): a Helpless target is then not harmed (Falling in Battle).",
     )
     damage: DamageFormula | None = Field(
         default_factory=DamageFormula, description="Weapon + k x Trait; null for an attack that deals no damage."
@@ -161,6 +168,8 @@ class Attack(Model):
                 f"against: a {self.kind.capitalize()} hits automatically, and rolls vs Evasion when it must roll;"
                 " name the stat of its additional effect in attack.effect.against"
             )
+        if self.catches_others and not self.area:
+            raise ValueError("catches_others: only an area attack catches others (set area: true)")
         return self
 
     @property

@@ -93,6 +93,11 @@ def unharmed(steps: Steps, hit: BoolArray) -> None:
     _note(steps, "unharmed", text, clause=CLAUSE_FALLING, value=True, where=hit)
 
 
+def area_alone(steps: Steps, hit: BoolArray) -> None:
+    text = "Helpless, and the area's only target (it catches nobody else): aimed at it alone, so it can be harmed"
+    _note(steps, "alone", text, clause=f"{CLAUSE_FALLING} (decisions 9)", value=True, where=hit)
+
+
 def critical(p: Plan, steps: Steps, landed: BoolArray, roll_crit: BoolArray, crit: BoolArray) -> None:
     window = ""
     if p.crit_low is not None:

@@ -159,8 +159,9 @@ def make_plan(scenario: RtwScenario, target: Target) -> Plan:
         other.append("the next non-Fire attack to connect with a Frozen target is a Critical Hit")
     crit_low = NATURAL_CRITICAL - wstats.crit_range if basic and rolls else None
 
-    # Alone: the attack targets this creature and only it (Falling in Battle).
-    alone = not attack.area and len(scenario.targets) == 1
+    # Alone: the attack targets this creature and only it (Falling in Battle; decisions 9): an area attack
+    # whose only target it is counts, one that also catches anyone else does not.
+    alone = len(scenario.targets) == 1 and not attack.catches_others
     unharmed = target.helpless and not alone
 
     # Damage of a normal and of a critical hit.

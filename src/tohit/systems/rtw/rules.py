@@ -1,7 +1,7 @@
 """Reclaim the Wild: Attacking 101 (shared/rules/reclaim-the-wild.md), with decisions.md §rtw.
 
 Clauses, in the page's order (the grid ranges, cover geometry and sizes belong to the grid layer, which feeds
-`targets[].hard_to_hit` and `attack.area`):
+`targets[].hard_to_hit` and `attack.area` / `attack.catches_others`):
 - Landing the Blow: To-Hit = 2d6 + Accuracy + weapon ACC (unarmed 5), compared with the stat the attack names;
   Evasion may stand in for Concentration or Vitality unless the defender is Off-Balance. Hit when To-Hit >= stat.
   A miss does nothing (no damage, durability or effect) but a Magic or Stamina cost is spent. An Effect that
@@ -11,7 +11,8 @@ Clauses, in the page's order (the grid ranges, cover geometry and sizes belong t
 - Damage: Weapon + k x Trait, then Defense, Resistance, other factors; at least 1 unless immune.
 - Critical Hits: the Attack Power again; one critical however many sources; only for attacks that can miss.
 - Vulnerability: +4, half Resistance, never below 4, once per hit.
-- Weapon Durability, Peril, Falling in Battle: reported as outcome fields for a fight to apply.
+- Weapon Durability, Peril, Falling in Battle: reported as outcome fields for a fight to apply. A Helpless
+  creature is harmed only by an attack aimed at it alone: an area attack whose only target it is (decisions 9).
 """
 
 from __future__ import annotations
@@ -183,6 +184,8 @@ class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
         landed = no if p.unharmed else hit
         if trace and p.unharmed:
             notes.unharmed(steps, hit)
+        elif trace and target.helpless and scenario.attack.area:
+            notes.area_alone(steps, hit)
 
         # Critical Hits: one critical whatever the sources, only for attacks that can normally miss.
         if not p.able_to_miss:

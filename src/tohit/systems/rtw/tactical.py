@@ -6,9 +6,9 @@ grid layer (`tohit.core.grid`) works out the squares the range covers and the cr
 scenario's `targets` become those creatures (stats from the targets entry of the same name; a creature
 with no entry is reported as `unresolved`; a Swarm picked twice is two targets, "Keese (2)"), a target
 behind cover (decisions 7) or, for a Projectile with a foe adjacent, every foe, is Hard to Hit, and
-`attack.area` tells the rules whether the attack is aimed at one creature alone (a Helpless creature is
-harmed only then). With `abstract: true` (or `{close_together, isolated}`) there is no map and the page's
-Abstract Combat counts limit the targets.
+the rules harm a Helpless creature only when it is the one creature caught (decisions 9;
+`attack.catches_others` says the range also caught creatures with no targets entry). With `abstract: true`
+(or `{close_together, isolated}`) there is no map and the page's Abstract Combat counts limit the targets.
 
 `roll`, `odds` and `simulate` add `squares` (and `range`, `cover_rule`) to their JSON, and per target
 `cover`: null, or the blocked line, the solid square it crosses and the squares used.
@@ -207,7 +207,14 @@ def place(data: dict[str, Any]) -> dict[str, Any]:
             entry["hard_to_hit"] = _level(given, "extreme" if several and sources >= 2 else "hard")
         targets.append(entry)
         creature_of[target_name] = name
-    attack = {**data["attack"], "range": rules_range(view.reach.range), "area": len(view.reach.distinct) > 1}
+    # Aimed at one creature alone (Falling in Battle; decisions 9): the targets resolved are the creatures
+    # caught, and `catches_others` says the template also caught creatures with no targets entry.
+    attack = {
+        **data["attack"],
+        "range": rules_range(view.reach.range),
+        "area": len(view.reach.distinct) > 1,
+        "catches_others": bool(unresolved),
+    }
     tactical = Tactical(view, creature_of, unresolved=unresolved)
     return {**data, "attack": attack, "targets": targets, "grid_range": _saved(view.reach.range), "tactical": tactical}
 

@@ -5,10 +5,11 @@ Array code over a batch of faces; every branch is computed and picked with masks
 2. modifiers: the attack's own, the ranged penalty -max(2, spans) [Ranged Attack; decisions 3], -1 per
    height for a jump-attack [Jump-Attacks];
 3. hit if the result beats Guard, block if it beats only Agility, else miss ("beats": strictly greater)
-   [Attack Actions]; a jump-attack that beats Agility first adds +3 (+ Strength, option) per height, so a
-   block can become a hit [Jump-Attacks; decisions 5]; a ranged result of zero or less is a plain miss, and
-   a ranged block needs a shield [Ranged Attack]; an attack aimed at arms turns a hit into a block
-   [Targeting Arms Directly]; an object has no defenses: the result only has to beat 0 [Attacking Objects];
+   [Attack Actions]; a jump-attack that does not miss (beats Guard or Agility) first adds +3 (+ Strength,
+   option) per height, so a block can become a hit [Jump-Attacks; decisions 5]; a ranged result of zero or
+   less is a plain miss, and a ranged block needs a shield [Ranged Attack]; an attack aimed at arms turns a
+   hit into a block [Targeting Arms Directly]; an object has no defenses: the result only has to beat 0
+   [Attacking Objects];
 4. damage: lethal on a hit, guard on a hit or block, awareness on a hit [Damage]; against an object,
    Structure damage = result x guard damage - Toughness [Attacking Objects];
 5. a free brace: Take Hold's Grapple / Shove (at -2 on a block) [Take Hold], or a disarm / break on a block
@@ -124,13 +125,16 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
     # A fight feeds Guard as an array (one value per fight): no int() on it.
     guard = 0 if is_object or target.guard is None else target.guard
     agility = 0 if is_object or target.agility is None else target.agility
-    beats_agility = result > agility
+    # Not a miss: the result beats Guard or Agility [Attack Actions] (a Struggle only when it beats Agility).
+    not_miss = (result > agility) | (result > guard)
     if kind == "jump":
+        # "since Wandu's jump attack doesn't miss, she adds 6": the bonus comes when the attack does not miss,
+        # Guard below Agility included (decisions 5).
         per_height = 3 + (attacker.strength if options.jump_strength_bonus else 0)
         bonus = per_height * attack.heights
         before = result
-        result = np.where(beats_agility, result + bonus, result)
-        if steps.when(beats_agility):
+        result = np.where(not_miss, result + bonus, result)
+        if steps.when(not_miss):
             strength = (
                 f" + Strength {attacker.strength}"
                 if options.jump_strength_bonus
@@ -138,20 +142,21 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
             )
             steps.note(
                 "jump_bonus",
-                "{before} beats Agility {agility}: the jump-attack does not miss: +(3{strength}) x {h} height(s)"
+                "{before} beats {stat} {level}: the jump-attack does not miss: +(3{strength}) x {h} height(s)"
                 " = +{bonus}: {after}",
                 clause=C_JUMP,
                 value=result,
                 before=before,
-                agility=agility,
+                stat=np.where(before > guard, "Guard", "Agility"),
+                level=np.where(before > guard, guard, agility),
                 strength=strength,
                 h=attack.heights,
                 bonus=bonus,
                 after=result,
-                where=beats_agility,
+                where=not_miss,
             )
     hit = result > guard
-    block = beats_agility & ~hit
+    block = not_miss & ~hit
     plain_miss: Mask = (result <= 0) if kind == "ranged" else np.zeros(n, dtype=bool)
     hit &= ~plain_miss
     block &= ~plain_miss

@@ -52,7 +52,8 @@ MODIFIERS = (
         "jump_bonus",
         "jump-attack",
         "+3 (+ Strength) per height",
-        "A jump-attack whose result beats Agility (options.jump_strength_bonus for the Strength part).",
+        "A jump-attack that does not miss: its result beats Guard or Agility (options.jump_strength_bonus for"
+        " the Strength part).",
     ),
     ModifierRow("take_hold_struggle", "brace", "-2", "The free brace of a Take Hold that was blocked."),
     ModifierRow("penalty", "dice", "-N", "Armor and shield penalties to a die; its advantage die takes its own."),
