@@ -70,20 +70,16 @@ from tohit.core.fight.rows import rows_of, select, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
 from tohit.core.outcome import NULL_INT
+from tohit.systems.wsswnn import narrate
 from tohit.systems.wsswnn.fields import EFFECT_OF, MISS  # a brace action's failure shares MISS: no damage
 from tohit.systems.wsswnn.models import die_sides
 from tohit.systems.wsswnn.plan import ATTACK_KINDS
 
-PAGE = "wsswnn"
-C_BRACES = "wsswnn: braces, Grapple and Shove (sources-and-gaps.md defaults)"
-C_ARMS = "wsswnn: Breaking and Disarming Arms"
 GRAPPLED, SHOVED, DISARMED = EFFECT_OF["grapple"], EFFECT_OF["shove"], EFFECT_OF["disarm"]
 BRACE_NAMES = {GRAPPLED: "Grapple", SHOVED: "Shove", DISARMED: "disarm"}
 GRAPPLED_FIELD = "target.grappled"
 #: The attacker is grappled by a foe: brace disadvantage on its attacks [braces: Grapple].
 ATTACKER_GRAPPLED_FIELD = "attacker.grappled"
-C_INTO_GRAPPLE = "wsswnn: braces, Grapple (ranged attacks into the grapple that roll an odd number)"
-C_MIGHTY = "wsswnn: Mighty Blow (heroes/callings/champion)"
 STAMINA_FIELD = "target.stamina"
 NEVER = -1
 
@@ -337,14 +333,15 @@ class WsswnnFight(RoundRules):
             roll = face - t["penalty"][c]
             beats[:, c] = mask[idx] & (roll > best)
             if ctx.narrating and rows[0]:
-                verdict = "beats" if beats[0, c] else "does not beat"
                 ctx.emit(
                     "initiative_roll",
                     [],
-                    f"Initiative: {fight.roster.names[c]} rolls Maneuver "
-                    + (f"{face[0]} - {t['penalty'][c]} = {roll[0]}" if has_die else "(no Maneuver die)")
-                    + f", which {verdict} the foes' highest Awareness {int(best[0])}"
-                    + f"  [{PAGE}: maneuvers, initiative]",
+                    narrate.initiative_roll(
+                        fight.roster.names[c],
+                        f"{face[0]} - {t['penalty'][c]} = {roll[0]}" if has_die else None,
+                        bool(beats[0, c]),
+                        int(best[0]),
+                    ),
                 )
         file_pos = np.empty(size, dtype=np.int64)
         file_pos[np.asarray(fight.file_order)] = np.arange(size)
@@ -362,7 +359,7 @@ class WsswnnFight(RoundRules):
         ctx.emit(
             "initiative",
             changes,
-            self.text(ctx, lambda: "order: " + ", ".join(names[int(c)] for c in order[0])),
+            self.text(ctx, lambda: narrate.initiative([names[int(c)] for c in order[0]])),
         )
 
     # -- a turn ----------------------------------------------------------------------------------------------------
@@ -394,9 +391,7 @@ class WsswnnFight(RoundRules):
             ctx.emit(
                 "stand_fast",
                 [ctx.set("guard", rows, after, actor[rows])],
-                self.text(
-                    ctx, lambda: f"{self.name(ctx, actor)} Stands Fast: Guard {int(before[0])} -> {int(after[0])}"
-                ),
+                self.text(ctx, lambda: narrate.stand_fast(self.name(ctx, actor), int(before[0]), int(after[0]))),
             )
         if strike.any():
             self._pay_mighty_blow(ctx, strike, actor, attack)
@@ -429,10 +424,7 @@ class WsswnnFight(RoundRules):
             [ctx.set("stamina", rows, np.maximum(0, now - 1), c)],
             self.text(
                 ctx,
-                lambda: (
-                    f"{self.name(ctx, actor[rows])} pays -1 stamina for a Mighty Blow:"
-                    f" Stamina {int(now[0])} -> {int(now[0]) - 1}  [{C_MIGHTY}]"
-                ),
+                lambda: narrate.mighty_blow(self.name(ctx, actor[rows]), int(now[0])),
             ),
         )
 
@@ -472,10 +464,8 @@ class WsswnnFight(RoundRules):
             [],
             self.text(
                 ctx,
-                lambda: (
-                    f"{names[int(actor[first])]}'s shot into the grapple rolled {int(kept[first])}, an odd number:"
-                    f" it hits the other grappler, {names[int(partner[first])]}, not {names[int(target[first])]}"
-                    f"  [{C_INTO_GRAPPLE}]"
+                lambda: narrate.into_grapple(
+                    names[int(actor[first])], int(kept[first]), names[int(partner[first])], names[int(target[first])]
                 ),
             ),
         )
@@ -539,10 +529,8 @@ class WsswnnFight(RoundRules):
                 [ctx.set(stat, r, after, cc)],
                 self.text(
                     ctx,
-                    lambda stat=stat, now=now, after=after: (
-                        f"{self.name(ctx, actor[rows])} skips its action:"
-                        f" +1 {stat}, never above its maximum ({int(now[0])} -> {int(after[0])})"
-                        f"  [{PAGE}: tracking-your-stats]"
+                    lambda stat=stat, now=now, after=after: narrate.skip(
+                        self.name(ctx, actor[rows]), stat, int(now[0]), int(after[0])
                     ),
                 ),
             )
@@ -587,17 +575,15 @@ class WsswnnFight(RoundRules):
         if changes:
 
             def words() -> str:
-                parts = [
-                    f"{what} {int(x[0])} -> {int(y[0])}"
+                changed = [
+                    (what, int(x[0]), int(y[0]))
                     for what, x, y in (
                         ("life", life, life_after),
                         ("guard", guard, guard_after),
                         ("awareness", aware, aware_after),
                     )
-                    if x[0] != y[0]
                 ]
-                down = ": out of the fight" if life_after[0] <= 0 else ""
-                return f"{self.name(ctx, d)}: " + ", ".join(parts) + down
+                return narrate.damage(self.name(ctx, d), changed, bool(life_after[0] <= 0))
 
             ctx.emit("damage", changes, self.text(ctx, words))
         if self._tables(ctx.fight)["braces"]:
@@ -616,7 +602,7 @@ class WsswnnFight(RoundRules):
                     ctx.set("life", r, np.maximum(0, my_life - fall_l[falls]), aa),
                     ctx.set("guard", r, np.maximum(0, my_guard - fall_g[falls]), aa),
                 ],
-                self.text(ctx, lambda: f"{self.name(ctx, a)} falls: -{int(fall_l[0])} life, -{int(fall_g[0])} guard"),
+                self.text(ctx, lambda: narrate.fall(self.name(ctx, a), int(fall_l[0]), int(fall_g[0]))),
             )
 
     def _grapples_end(self, ctx: FightContext, rows: IntArray, d: IntArray, hurt: BoolArray, down: BoolArray) -> None:
@@ -633,10 +619,7 @@ class WsswnnFight(RoundRules):
                 [ctx.set("grappling", r, 0, who)],
                 self.text(
                     ctx,
-                    lambda: (
-                        f"{names[int(who[0])]} takes lethal damage: its grapple on {names[int(foe[0])]} ends"
-                        f"  [{C_BRACES}]"
-                    ),
+                    lambda: narrate.grapple_ends(names[int(who[0])], names[int(foe[0])]),
                 ),
             )
         if down.any():
@@ -650,7 +633,7 @@ class WsswnnFight(RoundRules):
                         [ctx.set("grappling", r[held], 0, c)],
                         self.text(
                             ctx,
-                            lambda c=c: f"{ctx.fight.roster.names[c]} lets go: the foe it grappled is out of the fight",
+                            lambda c=c: narrate.lets_go(ctx.fight.roster.names[c]),
                         ),
                     )
 
@@ -673,11 +656,7 @@ class WsswnnFight(RoundRules):
                 [ctx.set("stamina", r, np.maximum(0, stamina - 1), who)],
                 self.text(
                     ctx,
-                    lambda: (
-                        f"{names[int(who[0])]} pays -1 stamina to resist the"
-                        f" {BRACE_NAMES[int(effect[pays][0])]}:"
-                        f" Stamina {int(stamina[0])} -> {int(stamina[0]) - 1}  [{C_BRACES}]"
-                    ),
+                    lambda: narrate.resist(names[int(who[0])], BRACE_NAMES[int(effect[pays][0])], int(stamina[0])),
                 ),
             )
         landed = (effect >= 0) & ~pays
@@ -689,10 +668,7 @@ class WsswnnFight(RoundRules):
                 [ctx.set("grappling", r, foe + 1, who)],
                 self.text(
                     ctx,
-                    lambda: (
-                        f"{names[int(who[0])]} grapples {names[int(foe[0])]}: brace advantage on its attacks"
-                        f" against it; both limited to close melee  [{C_BRACES}]"
-                    ),
+                    lambda: narrate.grapple(names[int(who[0])], names[int(foe[0])]),
                 ),
             )
         shove = landed & (effect == SHOVED)
@@ -709,11 +685,8 @@ class WsswnnFight(RoundRules):
                 ],
                 self.text(
                     ctx,
-                    lambda: (
-                        f"{names[int(who[0])]} shoves {names[int(foe[0])]} out of its span or hold"
-                        + ("; its grapple ends" if foe_holds[0] else "")
-                        + ("; the hold is broken" if holds_foe[0] else "")
-                        + f"  [{C_BRACES}]"
+                    lambda: narrate.shove(
+                        names[int(who[0])], names[int(foe[0])], bool(foe_holds[0]), bool(holds_foe[0])
                     ),
                 ),
             )
@@ -725,9 +698,7 @@ class WsswnnFight(RoundRules):
                 [ctx.set("disarmed", r, 1, foe)],
                 self.text(
                     ctx,
-                    lambda: (
-                        f"{names[int(foe[0])]} is disarmed: no weapon attacks for the rest of the fight  [{C_ARMS}]"
-                    ),
+                    lambda: narrate.disarm(names[int(foe[0])]),
                 ),
             )
 
