@@ -298,7 +298,8 @@ class Target(TargetBase):
     engaged_with: list[Engaged] = Field(
         default_factory=list,
         max_length=20,
-        description="Others within 5 feet of the target: a ranged attack may hit one of them.",
+        description="Others within 5 feet of the target: a ranged attack may hit one of them, judged with its own"
+        " stats (ac, special_defence, resistance_pct, ...) or, without them, as this target.",
     )
     enemies_engaged: int = Field(
         default=0,
