@@ -42,6 +42,8 @@ def test_fullplate_stray_shot_is_judged_against_the_ac_of_the_creature_picked() 
         "orc",
     )
     assert (on_knight["target_ac"], on_knight["result"], on_knight["creature_hit"]) == (2, "miss", None)
+    # The natural needed is against the AC the roll is judged with: 4+ for the orc, 8+ for the knight.
+    assert (on_orc["natural_needed"], on_knight["natural_needed"]) == (4, 8)
     text = trace(_forced(data, to_hit=5, pick=1))
     assert "the shot goes to orc, judged against its own AC 6" in text
     assert "5 vs AC 6: a hit" in text
