@@ -126,14 +126,6 @@ class Situation:
     target: Defender
     outnumbered: int
 
-    @property
-    def ac(self) -> int:
-        return self.target.ac
-
-    @property
-    def flatfooted(self) -> bool:
-        return self.target.flatfooted
-
 
 # -- hands --------------------------------------------------------------------------------------------
 def main_hands(hands: int) -> int:
@@ -517,9 +509,3 @@ def engaged_defender(attacker: Attacker, options: Options, sit: Situation, other
         armour=other.armour or "worn",
         hp=other.hp,
     )
-
-
-def natural_needed(effective_thac0: int, ac: int) -> int:
-    """The lowest natural d20 that hits `ac`: 2 at best (a natural 1 always misses), 20 at worst (a natural
-    20 hits inside the 10-point window, and beyond it with halved damage)."""
-    return min(20, max(2, effective_thac0 - ac))
