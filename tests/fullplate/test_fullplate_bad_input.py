@@ -22,10 +22,23 @@ CASES: list[tuple[str, dict[str, Any], str, str]] = [
         "unknown circumstance 'target_cover_45'",
     ),
     (
-        "two_rows_of_one_group",
-        make(weapon=BOW, attack={"circumstances": ["target_cover_25", "visibility_50"]}),
-        "attack.circumstances[1]",
-        "both in the Visibility group",
+        # Issue 15: cover and light are separate scales and add; an engaged creature's stats start at its AC.
+        "engaged_stats_without_ac",
+        make(weapon=BOW, target={"engaged_with": [{"name": "orc", "resistance_pct": 50}]}),
+        "targets[0].engaged_with[0].resistance_pct",
+        "give its ac too",
+    ),
+    (
+        "old_stacking_option",
+        make(options={"stacking": "one_per_group"}),
+        "options.stacking",
+        "unknown field",
+    ),
+    (
+        "unknown_modifier_stacking",
+        make(options={"modifier_stacking": "one_per_group"}),
+        "options.modifier_stacking",
+        "'page' or 'all'",
     ),
     (
         "distance_beyond_extreme_range",

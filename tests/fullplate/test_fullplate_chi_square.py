@@ -29,6 +29,21 @@ SCENARIO = make(
         "resistance_pct": 25,
     },
 )
+#: Issue 15: stray shots judged against the creature's own AC, Special Defence and Resistance (decisions 7).
+STRAY = make(
+    attacker={"thac0": 15, "damage_bonus": 1},
+    weapon={"damage": "1d8", "kind": "bow_like", "critical_range": 19},
+    attack={"circumstances": ["target_cover_50", "visibility_75"]},
+    target={
+        "name": "knight",
+        "ac": 2,
+        "engaged_with": [
+            {"name": "orc", "ac": 7, "vulnerability_pct": 50, "armour": "none"},
+            {"name": "ogre", "size": "large", "ac": 5, "special_defence": 1},
+            {"name": "wisp", "size": "tiny", "ac": -19, "resistance_pct": 50},
+        ],
+    },
+)
 HALVING = make(attacker={"thac0": 20}, weapon={"damage": "2d6"}, target={"ac": -13}, attack={"automatic_hit": False})
 
 
@@ -58,7 +73,9 @@ def chi_square(expected: dict[Any, Fraction], observed: dict[Any, int], n: int) 
 
 
 @pytest.mark.parametrize("method", ["table", "direct"])
-@pytest.mark.parametrize("data", [SCENARIO, HALVING], ids=["into_melee_called", "natural_20_halving"])
+@pytest.mark.parametrize(
+    "data", [SCENARIO, HALVING, STRAY], ids=["into_melee_called", "natural_20_halving", "stray_shots_own_stats"]
+)
 def test_fullplate_simulation_agrees_with_exact_odds(method: str, data: dict[str, Any]) -> None:
     """Both samplers draw the distribution the exact odds give (p > 0.001 on every field)."""
     odds = exact(data)

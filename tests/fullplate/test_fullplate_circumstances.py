@@ -121,30 +121,32 @@ def test_fullplate_rows_of_different_groups_add() -> None:
 
 
 @pytest.mark.parametrize(
-    "pair",
+    ("pair", "modifier"),
     [
-        ("attacker_above", "attacker_climbing_above"),
-        ("visibility_75", "visibility_50"),
-        ("target_cover_25", "target_concealment_50"),
-        ("target_invisible", "target_stunned"),
-        ("range_short", "range_long"),
+        (("attacker_above", "attacker_climbing_above"), 0),  # one scale: the climbing row replaces Above
+        (("visibility_75", "visibility_50"), -2),  # one scale (light): 50% replaces 75%
+        (("target_cover_25", "target_concealment_50"), -2 - 2),  # cover and concealment: two scales, they add
+        (("target_invisible", "target_stunned"), -4 + 4),  # two Condition rows: two scales, they add
+        (("range_short", "range_long"), -5),  # one scale (range band): the worse, Long, is used
     ],
 )
-def test_fullplate_rows_of_one_group_do_not_stack(pair: tuple[str, str]) -> None:
-    """Within a group one row applies (decisions 5): naming two is refused, naming the field and the group."""
-    with pytest.raises(InputError) as err:
-        load(_with(list(pair), "bow_like"))
-    assert err.value.field == "attack.circumstances[1]"
-    assert "both in the" in err.value.message and pair[0] in err.value.message
+def test_fullplate_rows_of_one_scale_replace_each_other(pair: tuple[str, str], modifier: int) -> None:
+    """Issue 15 (decisions 5, revised): rows on one scale replace each other, the row worse for the attacker
+    used; rows on different scales add. (Naming two rows of one table group was refused before.)"""
+    out = row(_with(list(pair), "bow_like"))
+    assert out["effective_thac0"] == 14 - modifier
 
 
-def test_fullplate_one_per_kind_option_adds_rows_of_different_kinds() -> None:
-    """options.stacking: one_per_kind: cover and moonlight (both Visibility, different kinds) add; two cover rows
-    still replace each other."""
-    data = _with(["target_cover_25", "visibility_75"], "bow_like", options={"stacking": "one_per_kind"})
-    assert row(data)["effective_thac0"] == 14 + 2 + 1
-    with pytest.raises(InputError, match="replace each other"):
-        load(_with(["target_cover_25", "target_cover_50"], "bow_like", options={"stacking": "one_per_kind"}))
+def test_fullplate_modifier_stacking_all_adds_every_row() -> None:
+    """options.modifier_stacking: all ("A DM decides if multiple modifiers stack or not"): every row adds, two
+    cover rows included; the default, page, uses the worse of the two."""
+    data = _with(["target_cover_25", "target_cover_50", "visibility_75"], "bow_like")
+    assert row(data)["effective_thac0"] == 14 + 4 + 1
+    data = _with(
+        ["target_cover_25", "target_cover_50", "visibility_75"], "bow_like", options={"modifier_stacking": "all"}
+    )
+    assert row(data)["effective_thac0"] == 14 + 2 + 4 + 1
+    assert "replaced" not in trace(data)
 
 
 def test_fullplate_target_circumstances_add_to_the_attacks() -> None:
@@ -162,13 +164,14 @@ def test_fullplate_target_circumstances_add_to_the_attacks() -> None:
     result = rolled(data)
     assert result.target("behind cover").row["effective_thac0"] == 14 - 1 + 4
     assert result.target("in the open").row["effective_thac0"] == 14 - 1
-    bad = make(
+    # One scale across the two lists: the target's 50% cover replaces the attack's 25% (issue 15; refused before).
+    both = make(
         attack={"circumstances": ["target_cover_25"]},
         target={"circumstances": ["target_cover_50"]},
+        dice={"to_hit": [10], "damage": [1]},
     )
-    with pytest.raises(InputError) as err:
-        load(bad)
-    assert err.value.field == "targets[0].circumstances[0]"
+    assert row(both)["effective_thac0"] == 14 + 4
+    assert "target_cover_25 (-2, attack.circumstances[0]) is replaced by target_cover_50 (-4)" in trace(both)
 
 
 @pytest.mark.parametrize(("enemies", "bonus"), [(2, 1), (3, 2), (5, 4)])

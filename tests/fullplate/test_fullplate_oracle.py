@@ -42,6 +42,9 @@ class Case:
     armour: int = 0  # Severity points from the armour
     shares: tuple[int, ...] = ()  # firing into melee; the intended target last
     names: tuple[str, ...] = field(default=())
+    #: Each creature's own (ac, sd, res, vul, armour) when it has stats (decisions 7, issue 15); None: as the
+    #: intended target (this case's ac, sd, res, vul, armour).
+    stats: tuple[tuple[int, str, int, int, int] | None, ...] = ()
 
 
 def brute_force(c: Case) -> dict[str, Counter[Any]]:
@@ -58,6 +61,17 @@ def brute_force(c: Case) -> dict[str, Counter[Any]]:
     for nat, faces, faces2, reroll, s4, s3, face in product(
         range(1, 21), dmg_faces, again, rerolls, sev, called, range(1, pick_die + 1)
     ):
+        # Firing into melee: the creature is picked first, and the roll judged against its own stats.
+        picked = None
+        if c.shares:
+            cumulative = 0
+            for i, share in enumerate(c.shares):
+                cumulative += share
+                if face <= cumulative:
+                    picked = i
+                    break
+        own = c.stats[picked] if picked is not None and c.stats else None
+        ac, sd, res, vul, armour = own if own is not None else (c.ac, c.sd, c.res, c.vul, c.armour)
         roll = c.eff - nat
         halvings = 0
         if c.auto:
@@ -65,10 +79,10 @@ def brute_force(c: Case) -> dict[str, Counter[Any]]:
             landed = not fumble
         else:
             fumble = nat == 1
-            landed = not fumble and (roll <= c.ac or nat == 20)
-            if landed and roll > c.ac and roll - c.ac > 10:
-                halvings = ceil((roll - c.ac - 10) / 5)
-        crit = landed and nat != 1 and (nat == 20 or nat >= c.crit_range) and c.ac - roll >= 5
+            landed = not fumble and (roll <= ac or nat == 20)
+            if landed and roll > ac and roll - ac > 10:
+                halvings = ceil((roll - ac - 10) / 5)
+        crit = landed and nat != 1 and (nat == 20 or nat >= c.crit_range) and ac - roll >= 5
         base = sum(faces) + c.const + c.flat
         if crit and c.mode == "double_dice":
             base += sum(faces2)
@@ -76,8 +90,8 @@ def brute_force(c: Case) -> dict[str, Counter[Any]]:
             base = sum(c.dice) + c.const + c.flat
         base = max(1, base)
         low = max(1, len(c.dice) + c.const + c.flat)  # the weapon's least normal damage
-        dmg = {"full": base, "half": base // 2, "minimum": low, "none": 0}[c.sd]
-        dmg = dmg * (100 - c.res + c.vul) // 100
+        dmg = {"full": base, "half": base // 2, "minimum": low, "none": 0}[sd]
+        dmg = dmg * (100 - res + vul) // 100
         x = Fraction(dmg, 2**halvings)
         if halvings and dmg > 0 and x < Fraction(1, 2):
             landed = False
@@ -89,18 +103,10 @@ def brute_force(c: Case) -> dict[str, Counter[Any]]:
         severity = None
         crit_severity = crit and c.mode == "severity"
         if landed and (crit_severity or c.called or c.backstab is not None):
-            severity = (s4 if crit_severity else 0) + (s3 if c.called else 0) + (c.backstab or 0) + c.armour
+            severity = (s4 if crit_severity else 0) + (s3 if c.called else 0) + (c.backstab or 0) + armour
         who = None
         if landed:
-            if c.shares:
-                cumulative = 0
-                for name, share in zip(c.names, c.shares, strict=True):
-                    cumulative += share
-                    if face <= cumulative:
-                        who = name
-                        break
-            else:
-                who = "Target"
+            who = c.names[picked] if picked is not None else "Target"
         out["result"][result] += w
         out["damage"][dmg if landed else 0] += w
         out["critical"][crit and landed] += w
@@ -176,6 +182,76 @@ SCENARIOS: list[tuple[str, dict[str, Any], Case]] = [
             options={"game": "traditional"},
         ),
         Case(eff=9 - 2 + 2, ac=0, dice=(4, 4), const=0, flat=2, sd="none"),
+    ),
+    (
+        # Issue 15: stray shots judged with the creature's own stats. THAC0 14, 25% cover (-2), 75% and 50%
+        # Visibility (one scale: 50% replaces 75%, -2): effective 18. Shares ogre (Large) 4, orc 2, goblin
+        # (Small) 1, knight 2: a d9. The ogre: AC 7, SD +1 vs +0 (half), Vulnerability 50%, no armour (+2);
+        # the orc has no stats (the knight's); the goblin: AC -18 (a natural 20 is short by 16: two halvings,
+        # after Resistance 50%), natural armour (+1); the knight: AC 3, Resistance 25%.
+        "stray_shots_with_their_own_stats",
+        make(
+            attacker={"thac0": 14, "damage_bonus": 1},
+            weapon={"damage": "1d6", "kind": "bow_like", "critical_range": 19},
+            attack={"circumstances": ["target_cover_25", "visibility_75", "visibility_50"]},
+            target={
+                "name": "knight",
+                "ac": 3,
+                "resistance_pct": 25,
+                "engaged_with": [
+                    {
+                        "name": "ogre",
+                        "size": "large",
+                        "ac": 7,
+                        "special_defence": 1,
+                        "vulnerability_pct": 50,
+                        "armour": "none",
+                    },
+                    {"name": "orc"},
+                    {"name": "goblin", "size": "small", "ac": -18, "resistance_pct": 50, "armour": "natural"},
+                ],
+            },
+        ),
+        Case(
+            eff=18,
+            ac=3,
+            dice=(6,),
+            const=0,
+            flat=1,
+            crit_range=19,
+            res=25,
+            shares=(4, 2, 1, 2),
+            names=("ogre", "orc", "goblin", "knight"),
+            stats=((7, "half", 0, 50, 2), None, (-18, "full", 50, 0, 1), None),
+        ),
+    ),
+    (
+        # Issue 15: the page's d10 (4, 4, 2) with each ogre's own AC; +1 bow, double_dice. Effective 16 - 1 = 15.
+        "page_ogres_with_their_own_ac_double_dice",
+        make(
+            attacker={"thac0": 16},
+            weapon={"damage": "1d4", "enhancement": 1, "kind": "bow_like"},
+            target={
+                "name": "knight",
+                "ac": 2,
+                "engaged_with": [
+                    {"name": "ogre 1", "size": "large", "ac": 8},
+                    {"name": "ogre 2", "size": "large", "ac": 0, "vulnerability_pct": 25},
+                ],
+            },
+            options={"crit_damage": "double_dice"},
+        ),
+        Case(
+            eff=15,
+            ac=2,
+            dice=(4,),
+            const=0,
+            flat=1,
+            mode="double_dice",
+            shares=(4, 4, 2),
+            names=("ogre 1", "ogre 2", "knight"),
+            stats=((8, "full", 0, 0, 0), (0, "full", 0, 25, 0), None),
+        ),
     ),
     (
         # Heroic: +0 mace vs SD +2: minimum damage (2d4 + Strength 1 -> 3); crits on 20 with Severity.

@@ -68,7 +68,7 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
     options = {
         "game": draw(st.sampled_from(["traditional", "heroic", "epic"])),
         "crit_damage": draw(st.sampled_from(["severity", "double_dice", "max_damage"])),
-        "stacking": draw(st.sampled_from(["one_per_group", "one_per_kind"])),
+        "modifier_stacking": draw(st.sampled_from(["page", "all"])),
     }
     return {"system": "fullplate", "attacker": attacker, "attack": attack, "targets": [target], "options": options}
 

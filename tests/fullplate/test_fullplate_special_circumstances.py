@@ -178,5 +178,5 @@ def test_fullplate_ambidextrous_off_hand_takes_no_condition_row() -> None:
     )
     assert row(data)["effective_thac0"] == 12
     assert "Ambidextrous (no Off-Hand): no Off-Hand penalty" in trace(data)
-    with pytest.raises(InputError, match="both in the Condition group"):
-        load(make(attack={"off_hand": True, "circumstances": ["back_attack"]}))
+    # Issue 15: the Off-Hand and a back attack are separate scales and add (refused before).
+    assert row(make(attack={"off_hand": True, "circumstances": ["back_attack"]}))["effective_thac0"] == 14

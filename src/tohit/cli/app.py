@@ -173,15 +173,16 @@ def modifiers(system: Annotated[str, typer.Argument(help="System id.")], as_json
     rows = found.modifiers()
     if not rows:
         fail(f"system {system!r} has no table of named modifiers")
+    scaled = any(row.scale for row in rows)
     if as_json:
-        _print_json([row.__dict__ for row in rows])
+        _print_json([{k: v for k, v in row.__dict__.items() if k != "scale" or scaled} for row in rows])
         return
     table = Table(show_edge=False)
     table.add_column("id", no_wrap=True, overflow="fold", style="bold")
-    for col in ("group", "modifier", "description"):
+    for col in ("group", *(("scale",) if scaled else ()), "modifier", "description"):
         table.add_column(col)
     for row in rows:
-        table.add_row(row.id, row.group, row.modifier, row.description)
+        table.add_row(row.id, row.group, *((row.scale,) if scaled else ()), row.modifier, row.description)
     render.console().print(table)
 
 

@@ -53,6 +53,8 @@ class ModifierRow:
     group: str
     modifier: str
     description: str
+    #: The scale the row measures, for tables where rows on one scale replace each other ("" when none).
+    scale: str = ""
 
 
 class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):

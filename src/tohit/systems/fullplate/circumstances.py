@@ -1,11 +1,15 @@
 """The Circumstantial Modifiers table, every row, with stable ids (fullplate.txt, "Circumstantial Modifiers").
 
 Signs are the page's: + is a To-Hit bonus to the attacker, so it lowers the effective THAC0 (decisions 1).
-Each row belongs to one of the page's groups. Within a group a single row applies and groups add up
-(decisions 5, the default `stacking: one_per_group`). Each row also has a `kind`, the set of rows that are
-true alternatives of one another (cover 25% or cover 50%, never both); with `stacking: one_per_kind` the
-table's "a DM decides" is read more loosely: rows of different kinds within one group (cover and
-moonlight, say) add.
+Each row sits in one of the page's groups (the table's headings) and on one *scale* (decisions 5, revised):
+"Other modifiers replace each other - an attacker who is climbing does not gain a +1 bonus To-Hit from being
+above their opponent, nor does an attacker in Visibility 25% suffer both the penalty for Visibility 25% and
+Visibility 50% at the same time." Rows on one scale replace each other and the row worse for the attacker is
+used; rows on different scales add ("a prone target attacking with a crossbow who is able to fire at a target
+below them has a +5 To-Hit bonus"). The scales: relative position (with its climbing rows), attacker's
+stance, target's stance, balance, underwater, light (Visibility %), concealment, cover, darkness distance,
+range band; each Condition row is a scale of its own. `modifier_stacking: all` adds every row ("A DM decides
+if multiple modifiers stack or not").
 
 The Weather group is "pending" on the page and has no rows.
 """
@@ -40,7 +44,8 @@ class Circumstance:
 
     id: str
     group: str
-    kind: str
+    #: The scale the row measures (decisions 5): rows on one scale replace each other, the worse one is used.
+    scale: str
     modifier: int
     text: str
     #: The row makes the target Flatfooted ("+2, Flatfooted").
@@ -51,7 +56,7 @@ class Circumstance:
     near: bool | None = None
     #: "outnumbered": modifier per Outnumbered level; "10_feet": per full 10 feet of distance.
     per: str | None = None
-    #: A row that goes with another row of its group rather than replacing it.
+    #: The row that must apply for this one to apply (the darkness distance goes with 0% Visibility).
     companion_of: str | None = None
     #: How the scenario feeds the row, for `tohit modifiers`.
     hint: str = ""
@@ -75,27 +80,33 @@ class Circumstance:
 
 TABLE: tuple[Circumstance, ...] = (
     # Relative Position
-    Circumstance("attacker_above", RELATIVE_POSITION, "position", +1, "Attacker is Above Target"),
+    Circumstance("attacker_above", RELATIVE_POSITION, "relative_position", +1, "Attacker is Above Target"),
     Circumstance(
-        "attacker_climbing_above", RELATIVE_POSITION, "position", 0, "Attacker is Climbing and is Above Target"
+        "attacker_climbing_above", RELATIVE_POSITION, "relative_position", 0, "Attacker is Climbing and is Above Target"
     ),
-    Circumstance("attacker_same_level", RELATIVE_POSITION, "position", 0, "Attacker is At Same Level as Target"),
+    Circumstance(
+        "attacker_same_level", RELATIVE_POSITION, "relative_position", 0, "Attacker is At Same Level as Target"
+    ),
     Circumstance(
         "attacker_climbing_same_level",
         RELATIVE_POSITION,
-        "position",
+        "relative_position",
         -2,
         "Attacker is Climbing and is At Same Level as Target",
     ),
-    Circumstance("attacker_below", RELATIVE_POSITION, "position", -1, "Attacker is Below Target"),
+    Circumstance("attacker_below", RELATIVE_POSITION, "relative_position", -1, "Attacker is Below Target"),
     Circumstance(
-        "attacker_climbing_below", RELATIVE_POSITION, "position", -4, "Attacker is Climbing and is Below Target"
+        "attacker_climbing_below",
+        RELATIVE_POSITION,
+        "relative_position",
+        -4,
+        "Attacker is Climbing and is Below Target",
     ),
     # Prone Stance
     Circumstance(
         "attacker_prone_melee_weapon_smaller",
         PRONE,
-        "attacker_prone",
+        "attacker_stance",
         0,
         "Attacker is Prone and Attacking with Melee/Throwing Weapon (Size < Attacker Size)",
         weapons=MELEE_OR_THROWN,
@@ -103,7 +114,7 @@ TABLE: tuple[Circumstance, ...] = (
     Circumstance(
         "attacker_prone_melee_weapon_same_size",
         PRONE,
-        "attacker_prone",
+        "attacker_stance",
         -2,
         "Attacker is Prone and Attacking with Melee/Throwing Weapon (Size = Attacker Size)",
         weapons=MELEE_OR_THROWN,
@@ -111,7 +122,7 @@ TABLE: tuple[Circumstance, ...] = (
     Circumstance(
         "attacker_prone_melee_weapon_larger",
         PRONE,
-        "attacker_prone",
+        "attacker_stance",
         -4,
         "Attacker is Prone and Attacking with Melee/Throwing Weapon (Size > Attacker Size)",
         weapons=MELEE_OR_THROWN,
@@ -119,7 +130,7 @@ TABLE: tuple[Circumstance, ...] = (
     Circumstance(
         "attacker_prone_gun_like",
         PRONE,
-        "attacker_prone",
+        "attacker_stance",
         +4,
         "Attacker is Prone and Attacking with Ranged Weapon (Gun-like - Gun, Crossbow, Blowgun)",
         weapons=GUN_LIKE,
@@ -127,18 +138,18 @@ TABLE: tuple[Circumstance, ...] = (
     Circumstance(
         "attacker_prone_bow_like",
         PRONE,
-        "attacker_prone",
+        "attacker_stance",
         -4,
         "Attacker is Prone and Attacking with Ranged Weapon (Other - Bow, Sling)",
         weapons=BOW_LIKE,
     ),
     Circumstance(
-        "target_prone_melee", PRONE, "target_prone", +4, "Target is Prone (Melee Attack)", weapons=MELEE_KINDS
+        "target_prone_melee", PRONE, "target_stance", +4, "Target is Prone (Melee Attack)", weapons=MELEE_KINDS
     ),
     Circumstance(
         "target_prone_ranged_near",
         PRONE,
-        "target_prone",
+        "target_stance",
         0,
         "Target is Prone (Ranged Attack within 10 or less feet)",
         weapons=RANGED_KINDS,
@@ -147,7 +158,7 @@ TABLE: tuple[Circumstance, ...] = (
     Circumstance(
         "target_prone_ranged_far",
         PRONE,
-        "target_prone",
+        "target_stance",
         -2,
         "Target is Prone (Ranged Attack > 10 feet away)",
         weapons=RANGED_KINDS,
@@ -157,7 +168,7 @@ TABLE: tuple[Circumstance, ...] = (
     Circumstance(
         "attacker_kneeling_melee",
         KNEELING,
-        "attacker_kneeling",
+        "attacker_stance",
         0,
         "Attacker is Kneeling/Sitting and Attacking with Melee or Throwing Weapon",
         weapons=MELEE_OR_THROWN,
@@ -165,7 +176,7 @@ TABLE: tuple[Circumstance, ...] = (
     Circumstance(
         "attacker_kneeling_gun_like",
         KNEELING,
-        "attacker_kneeling",
+        "attacker_stance",
         +2,
         "Attacker is Kneeling/Sitting and Attacking with Ranged Weapon (Gun-like - Gun, Crossbow, Blowgun)",
         weapons=GUN_LIKE,
@@ -173,7 +184,7 @@ TABLE: tuple[Circumstance, ...] = (
     Circumstance(
         "attacker_kneeling_bow_like",
         KNEELING,
-        "attacker_kneeling",
+        "attacker_stance",
         0,
         "Attacker is Kneeling/Sitting and Attacking with Ranged (Other)",
         weapons=BOW_LIKE,
@@ -181,7 +192,7 @@ TABLE: tuple[Circumstance, ...] = (
     Circumstance(
         "target_kneeling_melee",
         KNEELING,
-        "target_kneeling",
+        "target_stance",
         +2,
         "Target is Kneeling/Sitting (Melee Attack)",
         weapons=MELEE_KINDS,
@@ -189,7 +200,7 @@ TABLE: tuple[Circumstance, ...] = (
     Circumstance(
         "target_kneeling_ranged_near",
         KNEELING,
-        "target_kneeling",
+        "target_stance",
         0,
         "Target is Kneeling/Sitting (Ranged Attack within 10 or less feet)",
         weapons=RANGED_KINDS,
@@ -198,26 +209,26 @@ TABLE: tuple[Circumstance, ...] = (
     Circumstance(
         "target_kneeling_ranged_far",
         KNEELING,
-        "target_kneeling",
+        "target_stance",
         -1,
         "Target is Kneeling/Sitting (Ranged Attack > 10 feet away)",
         weapons=RANGED_KINDS,
         near=False,
     ),
     # Balance
-    Circumstance("attacker_off_balance", BALANCE, "attacker_balance", -2, "Attacker is Off-Balance"),
-    Circumstance("target_off_balance", BALANCE, "target_balance", +2, "Target is Off-Balance"),
+    Circumstance("attacker_off_balance", BALANCE, "balance", -2, "Attacker is Off-Balance"),
+    Circumstance("target_off_balance", BALANCE, "balance", +2, "Target is Off-Balance"),
     Circumstance(
         "attacker_off_balance_narrow",
         BALANCE,
-        "attacker_balance",
+        "balance",
         -5,
         "Attacker is Off-Balance on Narrow Platform (Tightrope Walking)",
     ),
     Circumstance(
         "target_off_balance_narrow",
         BALANCE,
-        "target_balance",
+        "balance",
         +5,
         "Target is Off-Balance on Narrow Platform (Tightrope Walking)",
     ),
@@ -225,42 +236,42 @@ TABLE: tuple[Circumstance, ...] = (
     Circumstance(
         "attacker_underwater_no_swim",
         UNDERWATER,
-        "attacker_swim",
+        "underwater",
         -2,
         "Attacker is Underwater and does not have a Swim Speed",
     ),
     Circumstance(
         "target_underwater_no_swim",
         UNDERWATER,
-        "target_swim",
+        "underwater",
         +2,
         "Target is Underwater and does not have a Swim Speed",
     ),
     Circumstance(
         "attacker_underwater_piercing",
         UNDERWATER,
-        "attacker_in_water",
+        "underwater",
         0,
         "Attacker is Underwater (Piercing Melee Weapon or Net)",
     ),
     Circumstance(
         "attacker_underwater_other_weapon",
         UNDERWATER,
-        "attacker_in_water",
+        "underwater",
         -4,
         "Attacker is Underwater (Other Weapon)",
     ),
     Circumstance(
         "attacker_wading_piercing",
         UNDERWATER,
-        "attacker_in_water",
+        "underwater",
         -2,
         "Attacker is Wading, Target Underwater (Piercing Melee Weapon or Net)",
     ),
     Circumstance(
         "attacker_wading_other_weapon",
         UNDERWATER,
-        "attacker_in_water",
+        "underwater",
         -6,
         "Attacker is Wading, Target Underwater (Other Weapon)",
     ),
@@ -289,11 +300,17 @@ TABLE: tuple[Circumstance, ...] = (
         hint="applied with visibility_0 when attack.distance is given",
     ),
     # Range
-    Circumstance("range_short", RANGE, "range", 0, "Short Range", weapons=RANGED_KINDS, hint=RANGE_HINT),
-    Circumstance("range_medium", RANGE, "range", -2, "Medium Range", weapons=RANGED_KINDS, hint=RANGE_HINT),
-    Circumstance("range_long", RANGE, "range", -5, "Long Range", weapons=RANGED_KINDS, hint=RANGE_HINT),
+    Circumstance("range_short", RANGE, "range_band", 0, "Short Range", weapons=RANGED_KINDS, hint=RANGE_HINT),
+    Circumstance("range_medium", RANGE, "range_band", -2, "Medium Range", weapons=RANGED_KINDS, hint=RANGE_HINT),
+    Circumstance("range_long", RANGE, "range_band", -5, "Long Range", weapons=RANGED_KINDS, hint=RANGE_HINT),
     Circumstance(
-        "range_extreme", RANGE, "range", -10, "Extreme Range (up to 2 x Long)", weapons=RANGED_KINDS, hint=RANGE_HINT
+        "range_extreme",
+        RANGE,
+        "range_band",
+        -10,
+        "Extreme Range (up to 2 x Long)",
+        weapons=RANGED_KINDS,
+        hint=RANGE_HINT,
     ),
     # Condition
     Circumstance(

@@ -21,7 +21,7 @@ Size = Literal["tiny", "small", "medium", "large", "huge", "gargantuan"]
 Armour = Literal["none", "natural", "worn"]
 Game = Literal["traditional", "heroic", "epic"]
 CritDamage = Literal["severity", "double_dice", "max_damage"]
-Stacking = Literal["one_per_group", "one_per_kind"]
+ModifierStacking = Literal["page", "all"]
 #: A Defence[Type] type name: lower case words joined by underscores ("piercing", "cold_iron").
 DefenceType = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=40)]
 
@@ -213,10 +213,69 @@ class Attack(Model):
 
 
 class Engaged(Model):
-    """A creature within 5 feet of the target (firing into melee)."""
+    """A creature within 5 feet of the target (Firing Into Melee; decisions 7).
+
+    It may carry the defensive fields of a target: a stray shot that strikes it is judged against its own AC
+    and its own Special Defence, Resistance and Vulnerability adjust the damage. Its stats start at `ac`: an
+    entry without `ac` is judged as the intended target (the trace says so), and then gives no other stat.
+    """
 
     name: str = Field(min_length=1, description="The creature's name.")
     size: Size = Field(default="medium", description="Size category: tiny ... gargantuan.")
+    ac: int | None = Field(
+        default=None,
+        ge=-30,
+        le=30,
+        description="Its own Armour Class; without it the creature is judged as the intended target.",
+    )
+    hp: int | None = Field(default=None, ge=0, le=1_000_000, description="Its hit points before the attack.")
+    special_defence: int | None = Field(default=None, ge=0, le=10, description="Its Special Defence +N (default 0).")
+    armour: Armour | None = Field(default=None, description="none, natural or worn (default worn), for Severity.")
+    flatfooted: bool | None = Field(
+        default=None,
+        description="It is Flatfooted (default false; the attack's Flatfooted rows are about the intended target).",
+    )
+    dodge: int | None = Field(default=None, ge=0, le=20, description="Dodge part of its AC (lost while Flatfooted).")
+    deflection: int | None = Field(default=None, ge=0, le=20, description="Deflection (shield) part of its AC.")
+    shield_covers_part: bool | None = Field(
+        default=None, description="Its shield covers the body part struck: Deflection kept while Flatfooted."
+    )
+    defence: dict[DefenceType, Annotated[int, Field(ge=0, le=20)]] | None = Field(
+        default=None, description="Its Defence[Type]: +1 AC per level against attacks of that type."
+    )
+    resistance_pct: int | None = Field(default=None, ge=0, le=100, description="Its Resistance in %.")
+    vulnerability_pct: int | None = Field(default=None, ge=0, le=1000, description="Its Vulnerability in %.")
+
+    @model_validator(mode="after")
+    def _stats_start_at_ac(self) -> Engaged:
+        if self.ac is None:
+            for name in STAT_FIELDS:
+                if getattr(self, name) is not None:
+                    raise ValueError(
+                        f"{name}: {self.name!r} has no ac: give its ac too (its own stats), or drop {name}"
+                        " (without ac it is judged as the intended target)"
+                    )
+        return self
+
+    @property
+    def has_stats(self) -> bool:
+        """The entry gives its own defences (its `ac`), rather than being judged as the intended target."""
+        return self.ac is not None
+
+
+#: The defensive fields an `engaged_with` entry may carry besides `ac` (its own stats).
+STAT_FIELDS = (
+    "hp",
+    "special_defence",
+    "armour",
+    "flatfooted",
+    "dodge",
+    "deflection",
+    "shield_covers_part",
+    "defence",
+    "resistance_pct",
+    "vulnerability_pct",
+)
 
 
 class Target(TargetBase):
@@ -240,7 +299,8 @@ class Target(TargetBase):
     engaged_with: list[Engaged] = Field(
         default_factory=list,
         max_length=20,
-        description="Others within 5 feet of the target: a ranged attack may hit one of them.",
+        description="Others within 5 feet of the target: a ranged attack may hit one of them, judged with its own"
+        " stats (ac, special_defence, resistance_pct, ...) or, without them, as this target.",
     )
     enemies_engaged: int = Field(
         default=0,
@@ -279,8 +339,8 @@ class Options(OptionsBase):
         default="severity",
         description="On a Critical Hit: severity (roll 1d4 Severity), double_dice or max_damage.",
     )
-    stacking: Stacking = Field(
-        default="one_per_group",
-        description="one_per_group: one row per table group (decisions 5); one_per_kind: rows of different "
-        "kinds within a group (cover and light, say) add.",
+    modifier_stacking: ModifierStacking = Field(
+        default="page",
+        description="page: circumstance rows on one scale replace each other, the worse for the attacker is used,"
+        " and scales add (decisions 5); all: every named row adds (a DM's ruling).",
     )

@@ -6,16 +6,22 @@ Clauses, in the page's order (each has a test named after it in tests/fullplate/
    against this target with its chance.
 2. Fumble: a natural 1 always misses (the page's rule, not the wiki's later revision; decisions 2).
 3. A natural 20 hits when it is short by 10 or less; beyond, damage halves once per 5 (or part of 5) after
-   the first 10; after halving, 0.5 to 1 becomes 1 and below 0.5 becomes 0 and a miss (decisions 3).
+   the first 10; after halving, 0.5 to 1 becomes 1 and below 0.5 becomes 0 and a miss (decisions 3). The
+   natural needed and its chance are exact (window.py): "cannot hit" (0%) when even a natural 20's every
+   damage roll halves below half a point.
 4. Critical Hit: a natural 20 or a natural inside the weapon's Critical Range, and a hit by 5 or more;
    the Critical Range never grants the automatic hit. Severity 1d4 (+ Backstab, Called Attack and
    armourless points), or `crit_damage: double_dice | max_damage` instead of the 1d4 (decisions 4).
 5. Enhancement, Special Defence and the ammunition's Enhancement after a hit (decisions 9).
-6. The Circumstantial Modifiers table (circumstances.py; decisions 5, 6), with Flatfooted.
+6. The Circumstantial Modifiers table (circumstances.py; decisions 5, 6), with Flatfooted: rows on one scale
+   replace each other (the row worse for the attacker is used, the trace names the row replaced), scales
+   add; `modifier_stacking: all` adds every row.
 7. Main-Hand vs Off-Hand (situation.py).
 8. Automatic Hits: roll only for Critical Hit or Fumble; a natural 1 is rolled again and is no Fumble
    if the new roll would hit AC 0 (decisions 8).
-9. Firing Into Melee: the creature hit is drawn with shares 2^(size step) (melee.py; decisions 7);
+9. Firing Into Melee: the creature struck is picked first, with shares 2^(size step) on the page's die
+   (melee.py; decisions 7), and the roll is judged against its AC, its own Special Defence, Resistance and
+   Vulnerability adjusting the damage (a creature given without stats is judged as the intended target);
    Precision always hits the intended target.
 10. Damage: weapon dice + Strength (damage bonus) + Enhancement, then Special Defence, then Resistance or
     Vulnerability as a percentage rounded down [wiki Damage], then the natural-20 halvings.
@@ -37,9 +43,10 @@ from tohit.core.steps import Steps
 from tohit.core.system import Dice, ModifierRow, System
 from tohit.systems.fullplate.circumstances import OFF_HAND_ROW, TABLE
 from tohit.systems.fullplate.damage import halve, halvings, percent, special_defence
-from tohit.systems.fullplate.melee import shares
+from tohit.systems.fullplate.melee import faces, shares
 from tohit.systems.fullplate.models import Attack, Attacker, Options, Target
-from tohit.systems.fullplate.situation import PAGE, Situation, Term, natural_needed, situation
+from tohit.systems.fullplate.situation import PAGE, Defender, Situation, Term, engaged_defender, situation
+from tohit.systems.fullplate.window import Chance, chance, percent_text
 
 FullPlateScenario = Scenario[Attacker, Attack, Target, Options]
 Array = npt.NDArray[np.int64]
@@ -94,6 +101,34 @@ def melee_candidates(attacker: Attacker, target: Target) -> list[tuple[str, int]
     return list(zip(names, weights, strict=True))
 
 
+def per_row(values: Sequence[int], index: Array | None) -> int | Array:
+    """One value per attack: the value of the creature picked (`index`), or the one value when all agree."""
+    if index is None or len(set(values)) == 1:
+        return values[0]
+    return np.asarray(values, dtype=np.int64)[index]
+
+
+@lru_cache(maxsize=1024)
+def _chance(
+    eff: int, ac: int, expr: DiceExpr, flat: int, effect: str, resistance_pct: int, vulnerability_pct: int
+) -> Chance:
+    return chance(eff, ac, expr, flat, effect, resistance_pct, vulnerability_pct)
+
+
+def hit_chance(attacker: Attacker, sit: Situation, defender: Defender) -> Chance:
+    """The natural needed against `defender` and the exact chance to hit it (window.py)."""
+    flat = attacker.damage_bonus + sit.enhancement.damage
+    return _chance(
+        sit.effective_thac0,
+        defender.ac,
+        attacker.weapon.dice,
+        flat,
+        defender.special_defence,
+        defender.resistance_pct,
+        defender.vulnerability_pct,
+    )
+
+
 class FullPlate(System[Attacker, Attack, Target, Options]):
     fight_module = "tohit.systems.fullplate.fight"
     id = "fullplate"
@@ -110,7 +145,12 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         Field("critical", "flag", "A Critical Hit: natural 20 or in the Critical Range, and a hit by 5 or more."),
         Field("halvings", "int", "Times a natural 20 beyond the 10-point window halves the damage."),
         Field("severity", "int", "Severity points: Critical Hit 1d4, Backstab, Called 1d3, armour.", nullable=True),
-        Field("creature_hit", "label", "Who the attack hit (firing into melee may hit another).", nullable=True),
+        Field(
+            "creature_hit",
+            "label",
+            "Who the attack hit (firing into melee may hit another, judged with its own defences).",
+            nullable=True,
+        ),
         Field("to_hit_roll", "int", "Effective THAC0 - d20: the roll hits this AC or worse.", in_odds=False),
         Field(
             "ac_hit",
@@ -120,18 +160,23 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
             in_odds=False,
         ),
         Field("effective_thac0", "int", "THAC0 - To-Hit bonuses + To-Hit penalties.", in_odds=False),
-        Field("target_ac", "int", "The AC the roll is compared with (Flatfooted included).", in_odds=False),
+        Field(
+            "target_ac",
+            "int",
+            "The AC the roll is compared with (Flatfooted included; firing into melee: the creature picked).",
+            in_odds=False,
+        ),
         Field(
             "natural_needed",
             "int",
-            "Lowest natural d20 that hits this target (null for an Automatic Hit).",
+            "Lowest natural d20 that hits that AC (null for an Automatic Hit, or when even a natural 20 cannot).",
             nullable=True,
             in_odds=False,
         ),
         Field(
             "natural_chance_pct",
             "int",
-            "Chance in % of rolling the natural needed or more.",
+            "Chance in % of rolling the natural needed or more (0 when even a natural 20 cannot hit).",
             nullable=True,
             in_odds=False,
         ),
@@ -146,12 +191,12 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
 
     # -- input ---------------------------------------------------------------------------------------
     def check(self, scenario: FullPlateScenario) -> None:
-        """Every target's circumstances, hands, range band and stacking (raises InputError on the field)."""
+        """Every target's circumstances, hands and range band (raises InputError on the field)."""
         for i, target in enumerate(scenario.targets):
             situation(scenario.attacker, scenario.attack, target, scenario.options, index=i)
 
     def modifiers(self) -> Sequence[ModifierRow]:
-        return [ModifierRow(row.id, row.group, row.shown, row.description) for row in TABLE]
+        return [ModifierRow(row.id, row.group, row.shown, row.description, scale=row.scale) for row in TABLE]
 
     def roles(self, scenario: FullPlateScenario, target: Target) -> dict[str, Role]:
         attacker, attack, options = scenario.attacker, scenario.attack, scenario.options
@@ -178,8 +223,19 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         nat = dice["to_hit"]["total"]
         n = len(nat)
         out = Outcome(n)
-        eff, ac = sit.effective_thac0, sit.ac
-        self._note_setup(sit, target, attack.automatic_hit, steps)
+        eff = sit.effective_thac0
+        # Clause 9: firing into melee picks the creature struck first (decisions 7); the roll is judged
+        # against its AC. `index` runs over engaged_with + [target]; None when the shot is sure.
+        candidates = melee_candidates(attacker, target)
+        if candidates is None:
+            defenders = [sit.target]
+            index: Array | None = None
+        else:
+            defenders = [engaged_defender(attacker, options, sit, e) for e in target.engaged_with] + [sit.target]
+            index = dice["pick"]["index"]
+        chances = [hit_chance(attacker, sit, d) for d in defenders]
+        ac = per_row([d.ac for d in defenders], index)
+        self._note_setup(sit, target, defenders, chances, attack.automatic_hit, steps)
 
         # Clause 1: the To-Hit Roll and what it hits.
         roll = eff - nat
@@ -197,6 +253,8 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
                 dice=dice.text("to_hit"),
                 roll=roll,
             )
+        if candidates is not None and index is not None:
+            self._note_pick(candidates, defenders, index, dice, steps)
         if attack.automatic_hit:
             landed, fumbled, halved = self._automatic(eff, nat, dice, steps)
         else:
@@ -225,7 +283,7 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
             )
 
         # Clause 10: damage.
-        damage, halved_miss = self._damage(scenario, target, sit, dice, critical, halved, landed, steps)
+        damage, halved_miss = self._damage(scenario, defenders, index, sit, dice, critical, halved, landed, steps)
         hit = landed & ~halved_miss
         damage = np.where(hit, damage, 0).astype(np.int64)
         result = np.where(fumbled, FUMBLE, np.where(hit, HIT, MISS))
@@ -241,12 +299,13 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
             out.set("natural_needed", null_int(True, 0))
             out.set("natural_chance_pct", null_int(True, 0))
         else:
-            need = natural_needed(eff, ac)
-            out.set("natural_needed", need)
-            out.set("natural_chance_pct", 5 * (21 - need))
+            need = per_row([c.need or 0 for c in chances], index)
+            out.set("natural_needed", null_int(np.equal(need, 0), need))
+            out.set("natural_chance_pct", np.where(np.equal(need, 0), 0, 5 * (21 - np.asarray(need))))
 
-        self._severity(scenario, target, dice, critical, hit, out, steps)
-        hit_index = self._creature_hit(attacker, target, dice, hit, out, steps)
+        armour = per_row([ARMOUR_SEVERITY[d.armour] for d in defenders], index)
+        self._severity(scenario, target, armour, dice, critical, hit, out, steps)
+        hit_index = self._creature_hit(attacker, target, defenders, index, damage, hit, out, steps)
         self._ammunition(attacker, hit, out, steps)
         if target.hp is None:
             out.set("hp_left", null_int(True, 0))
@@ -255,11 +314,19 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         return out
 
     # -- pieces of resolve ---------------------------------------------------------------------------
-    def _note_setup(self, sit: Situation, target: Target, automatic: bool, steps: Steps) -> None:
+    def _note_setup(
+        self,
+        sit: Situation,
+        target: Target,
+        defenders: Sequence[Defender],
+        chances: Sequence[Chance],
+        automatic: bool,
+        steps: Steps,
+    ) -> None:
         if not steps.enabled:
             return
         enh = sit.enhancement
-        if enh.to_hit or enh.damage or target.special_defence:
+        if enh.to_hit or enh.damage or any(d.special_defence_level for d in defenders):
             steps.note(
                 "enhancement",
                 "Enhancement {hit:+d} to hit, {dmg:+d} to damage: {desc}",
@@ -290,6 +357,20 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
                 mod=a.modifier,
                 ff=", Flatfooted" if a.row.flatfooted else "",
             )
+        for r in sit.replaced:
+            steps.note(
+                "circumstance_replaced",
+                "{row} ({mod:+d}, {named}) is replaced by {by} ({by_mod:+d}): one scale, {scale}; the row worse"
+                " for the attacker is used",
+                clause=f"{PAGE}, Circumstantial Modifiers (decisions 5)",
+                value=r.row.row.id,
+                row=r.row.row.id,
+                mod=r.row.modifier,
+                named=r.row.where,
+                by=r.by.row.id,
+                by_mod=r.by.modifier,
+                scale=r.row.row.scale,
+            )
         steps.note(
             "effective_thac0",
             "Effective THAC0 = {desc}",
@@ -297,53 +378,126 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
             value=sit.effective_thac0,
             desc=thac0_text(sit.thac0, sit.terms, sit.effective_thac0),
         )
-        if sit.flatfooted:
-            steps.note(
-                "flatfooted",
-                "Flatfooted ({by}): loses Dodge and shield AC: {desc} -> AC {ac} (never above base 10 from this)",
-                clause="fullplate: Defending (wiki), Flatfooted",
-                value=sit.ac,
-                by=sit.flatfooted_by,
-                desc=sit.ac_text,
-                ac=sit.ac,
-            )
-        if sit.defence[1]:
-            kind, level = sit.defence
-            steps.note(
-                "defence",
-                "Defence[{kind}] {level}: +{level} AC against this attack: AC {before} -> {ac}",
-                clause="fullplate: Defence[Type] (wiki)",
-                value=sit.ac,
-                kind=kind.replace("_", " ").title(),
-                level=level,
-                before=sit.ac + level,
-                ac=sit.ac,
-            )
+        melee = len(defenders) > 1
+        # The intended target first, then each creature beside it that has its own stats (decisions 7).
+        ordered = [len(defenders) - 1, *range(len(defenders) - 1)]
+        for i in ordered:
+            d = defenders[i]
+            if not d.own:
+                continue
+            who = f"{d.name}: " if melee else ""
+            if d.flatfooted:
+                steps.note(
+                    "flatfooted",
+                    "{who}Flatfooted ({by}): loses Dodge and shield AC: {desc} -> AC {ac} (never above base 10"
+                    " from this)",
+                    clause="fullplate: Defending (wiki), Flatfooted",
+                    value=d.ac + d.defence[1],
+                    who=who,
+                    by=d.flatfooted_by,
+                    desc=d.ac_text,
+                    ac=d.ac + d.defence[1],
+                )
+            if d.defence[1]:
+                kind, level = d.defence
+                steps.note(
+                    "defence",
+                    "{who}Defence[{kind}] {level}: +{level} AC against this attack: AC {before} -> {ac}",
+                    clause="fullplate: Defence[Type] (wiki)",
+                    value=d.ac,
+                    kind=kind.replace("_", " ").title(),
+                    level=level,
+                    who=who,
+                    before=d.ac + level,
+                    ac=d.ac,
+                )
         if automatic:
             return
-        need = natural_needed(sit.effective_thac0, sit.ac)
-        gap = sit.effective_thac0 - sit.ac
+        like = [d.name for d in defenders if not d.own]
+        for i in ordered:
+            d = defenders[i]
+            if not d.own:
+                continue
+            who = ""
+            if melee:
+                who = f" ({d.name}"
+                if i == len(defenders) - 1 and like:
+                    who += f"; also {', '.join(like)}: no stats of their own, judged as the intended target"
+                who += ")"
+            self._note_needed(sit, d, chances[i], who, steps)
+
+    def _note_needed(self, sit: Situation, d: Defender, c: Chance, who: str, steps: Steps) -> None:
+        """ "needs N+ on the d20 (P%)", P the exact chance to hit (window.py), or "cannot hit (0%)"."""
         extra = ""
-        if gap > 20:
-            short = gap - 20
-            extra = f" (a natural 20 is short by {short}" + (
-                ": inside the 10-point window)" if short <= 10 else f", damage halved {(short - 10 + 4) // 5}x)"
+        if c.shortfall > 0:
+            extra = f" (a natural 20 is short by {c.shortfall}" + (
+                ": inside the 10-point window)"
+                if c.halvings == 0
+                else f", damage halved {c.halvings}x"
+                + (
+                    ")"
+                    if c.survives == 1
+                    else f": it hits only with damage rolls that stay at half a point or more, {c.survives} of them)"
+                )
             )
+        if c.need is None:
+            text = (
+                "Against AC {ac}{who}: cannot hit (0%): even a natural 20 is short by {s}, and {k} halvings leave"
+                " every damage roll below half a point"
+            )
+        else:
+            text = "Against AC {ac}{who}: needs {need}+ on the d20 ({pct}){extra}"
         steps.note(
             "natural_needed",
-            "Against AC {ac}: needs {need}+ on the d20 ({pct}%){extra}",
-            clause=f"{PAGE}, Making The Roll",
-            value=need,
-            ac=sit.ac,
-            need=need,
-            pct=5 * (21 - need),
+            text,
+            clause=f"{PAGE}, Making The Roll; Fumbles and Criticals",
+            value=c.need,
+            ac=d.ac,
+            who=who,
+            need=c.need,
+            pct=percent_text(c.chance),
             extra=extra,
+            s=c.shortfall,
+            k=c.halvings,
+        )
+
+    def _note_pick(
+        self,
+        candidates: Sequence[tuple[str, int]],
+        defenders: Sequence[Defender],
+        index: Array,
+        dice: Dice,
+        steps: Steps,
+    ) -> None:
+        """Firing Into Melee: the pick die's faces, the creature struck, and how it is judged."""
+        if not steps.enabled:
+            return
+        split = ", ".join(
+            f"{f} {name}" for (name, _), f in zip(candidates, faces([w for _, w in candidates]), strict=True)
+        )
+        judged = [
+            f"judged against its own AC {d.ac}"
+            if d.own
+            else f"who has no stats of its own: judged as the intended target (AC {d.ac})"
+            for d in defenders
+        ]
+        names = np.asarray([d.name for d in defenders], dtype=object)[index]
+        how = np.asarray(judged, dtype=object)[index]
+        steps.note(
+            "firing_into_melee",
+            "firing into melee: {dice} ({split}): the shot goes to {who}, {how}",
+            clause=f"{PAGE}, Firing Into Melee (decisions 7)",
+            value=names,
+            dice=dice.text("pick"),
+            split=split,
+            who=names,
+            how=how,
         )
 
     def _note_compare(
         self,
         roll: Array,
-        ac: int,
+        ac: int | Array,
         nat: Array,
         shortfall: Array,
         halved: Array,
@@ -424,7 +578,8 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
     def _damage(
         self,
         scenario: FullPlateScenario,
-        target: Target,
+        defenders: Sequence[Defender],
+        index: Array | None,
         sit: Situation,
         dice: Dice,
         critical: Mask,
@@ -449,8 +604,20 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         raw = np.maximum(1, np.where(critical, crit_raw, normal)).astype(np.int64)
         # Special Defence's "minimum damage": the weapon's least normal damage (every die a 1, plus modifiers).
         minimum = np.full_like(raw, max(1, low))
-        after_sd = special_defence(raw, sit.special_defence, minimum)
-        after_pct = percent(after_sd, target.resistance_pct, target.vulnerability_pct)
+        # The creature struck's own Special Defence, Resistance and Vulnerability (decisions 7).
+        ways = {(d.special_defence, d.resistance_pct, d.vulnerability_pct) for d in defenders}
+        if len(ways) == 1 or index is None:
+            d = defenders[-1] if index is None else defenders[0]
+            after_sd = special_defence(raw, d.special_defence, minimum)
+            after_pct = percent(after_sd, d.resistance_pct, d.vulnerability_pct)
+        else:
+            after_sd = np.zeros_like(raw)
+            after_pct = np.zeros_like(raw)
+            for i, d in enumerate(defenders):
+                mine = index == i
+                sd_i = special_defence(raw, d.special_defence, minimum)
+                after_sd = np.where(mine, sd_i, after_sd)
+                after_pct = np.where(mine, percent(sd_i, d.resistance_pct, d.vulnerability_pct), after_pct)
         final, missed = halve(after_pct, halved)
 
         if steps.when(landed):
@@ -477,32 +644,41 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
                 raw=raw,
                 floor=floor,
             )
-            if target.special_defence:
-                steps.note(
-                    "special_defence",
-                    "Special Defence +{sd} vs Enhancement {e:+d} ({how}), {game} game: {effect} damage: {raw} -> {d}",
-                    clause="fullplate: Special Defence (wiki)",
-                    value=after_sd,
-                    sd=target.special_defence,
-                    e=sit.enhancement.special_defence,
-                    how=sit.enhancement.sd_text,
-                    game=options.game,
-                    effect=sit.special_defence,
-                    raw=raw,
-                    d=after_sd,
-                )
-            if target.resistance_pct or target.vulnerability_pct:
-                steps.note(
-                    "resistance",
-                    "Resistance {r}% / Vulnerability {v}%: {d} x {scale}% = {after} (rounded down)",
-                    clause="fullplate: Damage (wiki), Resistance and Vulnerability",
-                    value=after_pct,
-                    r=target.resistance_pct,
-                    v=target.vulnerability_pct,
-                    d=after_sd,
-                    scale=max(0, 100 - target.resistance_pct + target.vulnerability_pct),
-                    after=after_pct,
-                )
+            for i, d in enumerate(defenders):
+                mine = landed if index is None else landed & (index == i)
+                if not steps.when(mine):
+                    continue
+                if d.special_defence_level:
+                    steps.note(
+                        "special_defence",
+                        "Special Defence +{sd}{who} vs Enhancement {e:+d} ({how}), {game} game: {effect} damage:"
+                        " {raw} -> {d}",
+                        clause="fullplate: Special Defence (wiki)",
+                        value=after_sd,
+                        where=mine,
+                        sd=d.special_defence_level,
+                        who=f" ({d.name})" if len(defenders) > 1 else "",
+                        e=sit.enhancement.special_defence,
+                        how=sit.enhancement.sd_text,
+                        game=options.game,
+                        effect=d.special_defence,
+                        raw=raw,
+                        d=after_sd,
+                    )
+                if d.resistance_pct or d.vulnerability_pct:
+                    steps.note(
+                        "resistance",
+                        "Resistance {r}% / Vulnerability {v}%{who}: {d} x {scale}% = {after} (rounded down)",
+                        clause="fullplate: Damage (wiki), Resistance and Vulnerability",
+                        value=after_pct,
+                        where=mine,
+                        r=d.resistance_pct,
+                        v=d.vulnerability_pct,
+                        who=f" ({d.name})" if len(defenders) > 1 else "",
+                        d=after_sd,
+                        scale=max(0, 100 - d.resistance_pct + d.vulnerability_pct),
+                        after=after_pct,
+                    )
             if steps.when(halved > 0):
                 verdict = (
                     "below half a point: no damage, the attack misses"
@@ -529,6 +705,7 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         self,
         scenario: FullPlateScenario,
         target: Target,
+        armour: int | Array,
         dice: Dice,
         critical: Mask,
         hit: Mask,
@@ -559,30 +736,39 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
             points = points + np.where(hit, dice["called"]["total"], 0)
             granted |= hit
             parts.append(f"{dice.text('called')} (Called Attack)")
-        armour = ARMOUR_SEVERITY[target.armour]
+        # `armour`: the Severity points of the armour of the creature struck (its own, firing into melee).
         points = points + np.where(granted, armour, 0)
-        if armour:
-            parts.append(f"{armour} ({'no armour' if target.armour == 'none' else 'natural armour only'})")
         out.set("severity", null_int(~granted, points))
         if steps.when(granted):
+            words = {0: "", 1: " + 1 (natural armour only)", 2: " + 2 (no armour)"}
+            extra = np.asarray([words[int(a)] for a in np.broadcast_to(armour, (n,))], dtype=object)
             steps.note(
                 "severity",
-                "Severity = {parts} = {points}",
+                "Severity = {parts}{armour} = {points}",
                 clause=SEVERITY,
                 value=points,
                 parts=" + ".join(parts),
+                armour=extra,
                 points=points,
             )
 
     def _creature_hit(
-        self, attacker: Attacker, target: Target, dice: Dice, hit: Mask, out: Outcome, steps: Steps
+        self,
+        attacker: Attacker,
+        target: Target,
+        defenders: Sequence[Defender],
+        index: Array | None,
+        damage: Array,
+        hit: Mask,
+        out: Outcome,
+        steps: Steps,
     ) -> Array:
-        """Clause 9: who the hit lands on; returns the index into engaged_with + [target]."""
-        candidates = melee_candidates(attacker, target)
+        """Clause 9: who the hit lands on (picked before the roll was judged); returns the index into
+        engaged_with + [target], -1 on a miss."""
         n = len(hit)
-        if candidates is None:
+        labels = [e.name for e in target.engaged_with] + [target.name]
+        if index is None:
             index = np.full(n, len(target.engaged_with), dtype=np.int64)
-            labels = [e.name for e in target.engaged_with] + [target.name]
             if steps.when(hit) and target.engaged_with:
                 why = (
                     "Precision proficiency: the intended target is hit"
@@ -590,22 +776,21 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
                     else "a melee attack strikes the intended target"
                 )
                 steps.note("firing_into_melee", why, clause=f"{PAGE}, Firing Into Melee", value=target.name)
-        else:
-            index = dice["pick"]["index"]
-            labels = [name for name, _ in candidates]
-            if steps.when(hit):
-                total = sum(w for _, w in candidates)
-                split = ", ".join(f"{name}: {w}" for name, w in candidates)
-                steps.note(
-                    "firing_into_melee",
-                    "firing into melee: {dice} over shares {split} (of {total}): hits {who}",
-                    clause=f"{PAGE}, Firing Into Melee (decisions 7)",
-                    value=labels[int(index[0])],
-                    dice=dice.text("pick"),
-                    split=split,
-                    total=total,
-                    who=labels[int(index[0])],
-                )
+        elif steps.enabled:
+            for i, d in enumerate(defenders[:-1]):
+                mine = hit & (index == i)
+                if d.hp is not None and steps.when(mine):
+                    steps.note(
+                        "creature_hit",
+                        "{who} takes the hit: {dmg} damage (HP {hp} -> {left})",
+                        clause=f"{PAGE}, Firing Into Melee",
+                        value=d.name,
+                        where=mine,
+                        who=d.name,
+                        dmg=damage,
+                        hp=d.hp,
+                        left=d.hp - damage,
+                    )
         out.set("creature_hit", null_code(~hit, index), labels=labels)
         return np.where(hit, index, -1)
 

@@ -4,10 +4,12 @@
   the Off-Hand alone or not (the page's -4 is for Skill Checks), none when Ambidextrous; with more than two hands
   half (rounded down) are Main Hands.
 - The circumstance rows that apply (named by id, plus the Off-Hand and the Range band derived from
-  `attack.distance`), each checked against the weapon, the distance and the stacking rule (decisions 5, 6).
+  `attack.distance`), each checked against the weapon and the distance (decisions 6); rows on one scale
+  replace each other, the row worse for the attacker is used, and scales add (decisions 5, revised).
 - Enhancement (fullplate.txt, "Enhancement"; decisions 9): to-hit, damage and Special Defence values.
 - Flatfooted (sources-and-gaps.md, "AC and Flatfooted") and Defence[Type] (wiki Defence): the AC the roll is
-  compared with.
+  compared with, for the intended target and for each creature engaged with it that carries its own stats
+  (`Defender`; Firing Into Melee, decisions 7).
 - Effective THAC0 = THAC0 - bonuses + penalties (decisions 1), as a list of signed terms for the trace.
 
 `situation(...)` raises InputError with the field at fault; `FullPlate.check` calls it for every target
@@ -16,12 +18,22 @@ before any dice are rolled, so `resolve` never sees a bad combination.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from difflib import get_close_matches
 
 from tohit.core.errors import InputError
 from tohit.systems.fullplate.circumstances import BY_ID, NEAR_FEET, OFF_HAND_ROW, RANGE, RANGE_ROWS, Circumstance
-from tohit.systems.fullplate.models import LAUNCHERS, Attack, Attacker, Game, Options, Stacking, Target
+from tohit.systems.fullplate.models import (
+    LAUNCHERS,
+    Armour,
+    Attack,
+    Attacker,
+    Engaged,
+    Game,
+    ModifierStacking,
+    Options,
+    Target,
+)
 
 PAGE = "fullplate: Attacking"
 #: AC of a creature with nothing but base AC (sources-and-gaps.md, "AC and Flatfooted").
@@ -70,22 +82,49 @@ class Enhancement:
 
 
 @dataclass(frozen=True)
+class Replaced:
+    """A circumstance row that another row on its scale replaced (decisions 5): `row` gives way to `by`."""
+
+    row: Applied
+    by: Applied
+
+
+@dataclass(frozen=True)
+class Defender:
+    """The creature a roll is judged against: its AC (Flatfooted and Defence[Type] included) and what adjusts
+    the damage it takes. `own` is False for a creature engaged with the target that has no stats of its own,
+    judged as the intended target (decisions 7)."""
+
+    name: str
+    ac: int
+    ac_text: str
+    flatfooted: bool
+    flatfooted_by: str
+    #: Defence[Type] against this attack: (type, level), level 0 when no type matches.
+    defence: tuple[str, int]
+    special_defence_level: int
+    special_defence: str
+    resistance_pct: int
+    vulnerability_pct: int
+    armour: Armour
+    hp: int | None
+    own: bool = True
+
+
+@dataclass(frozen=True)
 class Situation:
     """The dice-free part of one attack on one target."""
 
     hand: Hand
     rows: tuple[Applied, ...]
+    #: Rows given way to another row on their scale (decisions 5), for the trace.
+    replaced: tuple[Replaced, ...]
     enhancement: Enhancement
     terms: tuple[Term, ...]
     thac0: int
     effective_thac0: int
-    flatfooted: bool
-    flatfooted_by: str
-    ac: int
-    ac_text: str
-    #: Defence[Type] against this attack: (type, level), level 0 when no type matches.
-    defence: tuple[str, int]
-    special_defence: str
+    #: The intended target, as the roll judges it.
+    target: Defender
     outnumbered: int
 
 
@@ -242,8 +281,9 @@ def circumstances(
     options: Options,
     hand: Hand,
     index: int | None = None,
-) -> tuple[Applied, ...]:
-    """The rows that apply, in order, checked (decisions 5, 6); raises InputError naming the field."""
+) -> tuple[tuple[Applied, ...], tuple[Replaced, ...]]:
+    """The rows that apply, in order, checked (decisions 5, 6), and the rows replaced by another on their
+    scale; raises InputError naming the field."""
     weapon = attacker.weapon
     tpath = f"targets[{index}]" if index is not None else "target"
     outnumbered = max(0, target.enemies_engaged - 1)
@@ -313,42 +353,40 @@ def circumstances(
         steps = attack.distance // 10
         add(darkness, named_darkness[0] if named_darkness else "attack.distance", -steps, f"{attack.distance} feet")
 
-    _check_stacking(applied, options.stacking)
-    return tuple(applied)
+    return scales(applied, options.modifier_stacking)
 
 
-def _check_stacking(applied: list[Applied], stacking: Stacking) -> None:
-    """Within a group (or, with one_per_kind, a kind) one row applies (decisions 5)."""
-    seen: dict[str, Applied] = {}
+def scales(applied: list[Applied], stacking: ModifierStacking) -> tuple[tuple[Applied, ...], tuple[Replaced, ...]]:
+    """Rows on one scale replace each other and the row worse for the attacker is used (the first named of
+    equal rows); rows on different scales add (decisions 5). With `modifier_stacking: all` every row adds.
+
+    fullplate.txt, Circumstantial Modifiers: "an attacker who is climbing does not gain a +1 bonus To-Hit from
+    being above their opponent, nor does an attacker in Visibility 25% suffer both the penalty for Visibility
+    25% and Visibility 50% at the same time. A DM decides if multiple modifiers stack or not."
+    """
+    if stacking == "all":
+        return tuple(applied), ()
+    used: dict[str, Applied] = {}
     for a in applied:
-        if a.row.companion_of is not None:
-            continue
-        key = a.row.group if stacking == "one_per_group" else f"{a.row.group}/{a.row.kind}"
-        first = seen.get(key)
-        if first is None:
-            seen[key] = a
-            continue
-        if stacking == "one_per_group":
-            hint = "one row per group applies (decisions 5): keep one, or set options.stacking: one_per_kind"
-        else:
-            hint = "they replace each other: keep one"
-        raise InputError(
-            f"{a.row.id} and {first.row.id} ({first.where}) are both in the {a.row.group} group; {hint}",
-            field=a.where,
-        )
+        best = used.get(a.row.scale)
+        if best is None or a.modifier < best.modifier:
+            used[a.row.scale] = a
+    kept = tuple(a for a in applied if used[a.row.scale] is a)
+    replaced = tuple(Replaced(a, used[a.row.scale]) for a in applied if used[a.row.scale] is not a)
+    return kept, replaced
 
 
 # -- the whole situation ------------------------------------------------------------------------------
-def flatfooted_ac(target: Target) -> tuple[int, str]:
+def flatfooted_ac(ac: int, dodge: int, deflection: int, covers: bool) -> tuple[int, str]:
     """AC while Flatfooted: Dodge and Deflection (shield) AC are lost, Deflection kept when the shield covers
     the part targeted; losing them never takes AC above base 10 (sources-and-gaps.md, "AC and Flatfooted")."""
-    lost = target.dodge + (0 if target.shield_covers_part else target.deflection)
-    ac = target.ac + lost
-    if ac > BASE_AC:
-        ac = max(target.ac, BASE_AC)
-    kept = " (the shield covers the part targeted: Deflection kept)" if target.shield_covers_part else ""
-    text = f"AC {target.ac} + Dodge {target.dodge} + Deflection {target.deflection}{kept}"
-    return ac, text
+    lost = dodge + (0 if covers else deflection)
+    after = ac + lost
+    if after > BASE_AC:
+        after = max(ac, BASE_AC)
+    kept = " (the shield covers the part targeted: Deflection kept)" if covers else ""
+    text = f"AC {ac} + Dodge {dodge} + Deflection {deflection}{kept}"
+    return after, text
 
 
 def defence_against(types: list[str], defence: dict[str, int]) -> tuple[str, int]:
@@ -367,7 +405,7 @@ def situation(
     """The dice-free part of the attack on `target` (index: the target's place, for error fields)."""
     named = [where for rid, where in _named(attack, target, index) if rid == OFF_HAND_ROW]
     hand = hand_rule(attacker, attack, named[0] if named else None)
-    rows = circumstances(attacker, attack, target, options, hand, index)
+    rows, replaced = circumstances(attacker, attack, target, options, hand, index)
     enh = enhancement(attacker, attack, options.game)
     terms: list[Term] = []
     if attacker.to_hit_bonus:
@@ -384,32 +422,97 @@ def situation(
     by = [a.row.id for a in rows if a.row.flatfooted]
     if target.flatfooted:
         by.insert(0, "the target")
-    flat = bool(by)
-    if flat:
-        ac, ac_text = flatfooted_ac(target)
-    else:
-        ac, ac_text = target.ac, f"AC {target.ac}"
-    defence = defence_against(attacker.weapon.types, target.defence)
-    ac -= defence[1]
-    effect = special_defence_effect(options.game, target.special_defence, enh.special_defence)
+    defender = _defender(
+        attacker,
+        options,
+        enh,
+        name=target.name,
+        ac=target.ac,
+        flatfooted_by=by,
+        dodge=target.dodge,
+        deflection=target.deflection,
+        covers=target.shield_covers_part,
+        defence=target.defence,
+        special_defence=target.special_defence,
+        resistance_pct=target.resistance_pct,
+        vulnerability_pct=target.vulnerability_pct,
+        armour=target.armour,
+        hp=target.hp,
+    )
     return Situation(
         hand=hand,
         rows=rows,
+        replaced=replaced,
         enhancement=enh,
         terms=tuple(terms),
         thac0=attacker.thac0,
         effective_thac0=effective,
-        flatfooted=flat,
-        flatfooted_by=", ".join(by),
-        ac=ac,
-        ac_text=ac_text,
-        defence=defence,
-        special_defence=effect,
+        target=defender,
         outnumbered=max(0, target.enemies_engaged - 1),
     )
 
 
-def natural_needed(effective_thac0: int, ac: int) -> int:
-    """The lowest natural d20 that hits `ac`: 2 at best (a natural 1 always misses), 20 at worst (a natural
-    20 hits inside the 10-point window, and beyond it with halved damage)."""
-    return min(20, max(2, effective_thac0 - ac))
+def _defender(
+    attacker: Attacker,
+    options: Options,
+    enh: Enhancement,
+    *,
+    name: str,
+    ac: int,
+    flatfooted_by: list[str],
+    dodge: int,
+    deflection: int,
+    covers: bool,
+    defence: dict[str, int],
+    special_defence: int,
+    resistance_pct: int,
+    vulnerability_pct: int,
+    armour: Armour,
+    hp: int | None,
+) -> Defender:
+    flat = bool(flatfooted_by)
+    if flat:
+        judged, ac_text = flatfooted_ac(ac, dodge, deflection, covers)
+    else:
+        judged, ac_text = ac, f"AC {ac}"
+    against = defence_against(attacker.weapon.types, defence)
+    return Defender(
+        name=name,
+        ac=judged - against[1],
+        ac_text=ac_text,
+        flatfooted=flat,
+        flatfooted_by=", ".join(flatfooted_by),
+        defence=against,
+        special_defence_level=special_defence,
+        special_defence=special_defence_effect(options.game, special_defence, enh.special_defence),
+        resistance_pct=resistance_pct,
+        vulnerability_pct=vulnerability_pct,
+        armour=armour,
+        hp=hp,
+    )
+
+
+def engaged_defender(attacker: Attacker, options: Options, sit: Situation, other: Engaged) -> Defender:
+    """The creature `other`, engaged with the intended target, as a stray shot that strikes it is judged
+    (decisions 7): with its own AC, Flatfooted (its own `flatfooted` only: the attack's Flatfooted rows are
+    about the intended target), Defence[Type], Special Defence, Resistance and Vulnerability; without its
+    own stats (no `ac`), as the intended target."""
+    if other.ac is None:
+        return replace(sit.target, name=other.name, hp=None, own=False)
+    return _defender(
+        attacker,
+        options,
+        sit.enhancement,
+        name=other.name,
+        ac=other.ac,
+        flatfooted_by=["its entry"] if other.flatfooted else [],
+        dodge=other.dodge or 0,
+        deflection=other.deflection or 0,
+        covers=bool(other.shield_covers_part),
+        defence=dict(other.defence or {}),
+        special_defence=other.special_defence or 0,
+        resistance_pct=other.resistance_pct or 0,
+        vulnerability_pct=other.vulnerability_pct or 0,
+        armour=other.armour or "worn",
+        hp=other.hp,
+    )
