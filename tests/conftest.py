@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.entry_points import GamePackages
+from tohit.engine import registry
 from tohit.engine.scenario import Loaded, from_dict
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,3 +24,15 @@ def scenario(data: dict[str, Any]) -> Loaded:
 @pytest.fixture
 def examples() -> Path:
     return EXAMPLES
+
+
+@pytest.fixture
+def register_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., None]]:
+    """`register_game(name, "package.module:SYSTEM", dist=...)`: a game registered by entry point in group
+    `tohit.systems`, as an installed package registers it (tests/entry_points.py); gone after the test."""
+    root = tmp_path / "site-packages"
+    root.mkdir()
+    monkeypatch.syspath_prepend(str(root))
+    registry.systems.cache_clear()
+    yield GamePackages(root).register
+    registry.systems.cache_clear()
