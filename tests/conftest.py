@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +27,13 @@ def examples() -> Path:
 
 
 @pytest.fixture
-def register_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., None]]:
-    """`register_game(name, "package.module:SYSTEM", dist=...)`: a game registered by entry point in group
-    `tohit.systems`, as an installed package registers it (tests/entry_points.py); gone after the test."""
+def game_packages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[GamePackages]:
+    """Fake installed packages for the registry (tests/entry_points.py), gone after the test:
+    `game_packages.register(name, "package.module:SYSTEM", dist=...)` registers a game by entry point in group
+    `tohit.systems`, as an installed package registers it."""
     root = tmp_path / "site-packages"
     root.mkdir()
     monkeypatch.syspath_prepend(str(root))
     registry.systems.cache_clear()
-    yield GamePackages(root).register
+    yield GamePackages(root)
     registry.systems.cache_clear()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib
 import tomllib
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,13 +12,12 @@ import yaml
 from typer.testing import CliRunner
 
 from tests.conftest import EXAMPLES, ROOT
-from tests.entry_points import RTW_COPY
+from tests.entry_points import RTW_COPY, GamePackages
 from tohit.cli.app import app
 from tohit.core.errors import InputError
 from tohit.engine import registry
 
 BUILT_IN = {"fullplate", "kaiser", "last-odyssey", "rtw", "wsswnn"}
-Register = Callable[..., None]
 
 
 def pyproject_games() -> dict[str, str]:
@@ -52,7 +50,7 @@ def test_registry_pyproject_registers_every_built_in_game_by_its_id() -> None:
 
 
 def test_registry_built_in_games_come_from_the_entry_points_alone(
-    register_game: Register, monkeypatch: pytest.MonkeyPatch
+    game_packages: GamePackages, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """With tohit's metadata listing its games (here a `tohit` distribution first on sys.path, written from
     pyproject.toml), the package is not scanned: the entry points alone give the five."""
@@ -62,22 +60,34 @@ def test_registry_built_in_games_come_from_the_entry_points_alone(
 
     monkeypatch.setattr(registry, "built_in", no_scan)
     for name, value in pyproject_games().items():
-        register_game(name, value, dist="tohit")
+        game_packages.register(name, value, dist="tohit")
     assert set(registry.systems()) == BUILT_IN
     assert registry.get("rtw") is importlib.import_module("tohit.systems.rtw").SYSTEM
 
 
-def test_registry_finds_a_game_registered_by_entry_point(register_game: Register) -> None:
-    register_game("rtw-copy", "tests.entry_points:RTW_COPY")
+def test_registry_with_tohit_metadata_from_before_the_entry_points_scans_its_package(
+    game_packages: GamePackages,
+) -> None:
+    """The fallback: a tohit installed before it registered its games (no entry point of the group points
+    into `tohit.systems`) still has the five, found by scanning the package, beside the registered ones."""
+    game_packages.distribution("tohit")
+    assert set(registry.systems()) == BUILT_IN
+    game_packages.register("rtw-copy", "tests.entry_points:RTW_COPY")
+    assert set(registry.systems()) == {*BUILT_IN, "rtw-copy"}
+    assert registry.get("kaiser") is importlib.import_module("tohit.systems.kaiser").SYSTEM
+
+
+def test_registry_finds_a_game_registered_by_entry_point(game_packages: GamePackages) -> None:
+    game_packages.register("rtw-copy", "tests.entry_points:RTW_COPY")
     assert set(registry.systems()) == {*BUILT_IN, "rtw-copy"}
     assert registry.get("rtw-copy") is RTW_COPY
     assert registry.systems()["rtw"] is not RTW_COPY
 
 
-def test_registry_a_registered_game_with_a_map_gets_map_and_aim(register_game: Register, tmp_path: Path) -> None:
+def test_registry_a_registered_game_with_a_map_gets_map_and_aim(game_packages: GamePackages, tmp_path: Path) -> None:
     """`tohit map` and `tohit aim` find the map rules through the registry, not by the game's id: the same
     scenario under another game id that has the same map rules draws and aims the same."""
-    register_game("rtw-copy", "tests.entry_points:RTW_COPY")
+    game_packages.register("rtw-copy", "tests.entry_points:RTW_COPY")
     pillar = EXAMPLES / "rtw" / "grid-cone-behind-pillar.yaml"
     copy = tmp_path / "copy.yaml"
     copy.write_text(yaml.safe_dump({**yaml.safe_load(pillar.read_text()), "system": "rtw-copy"}))
@@ -87,10 +97,10 @@ def test_registry_a_registered_game_with_a_map_gets_map_and_aim(register_game: R
         assert (code, out) == run(*args, str(pillar))
 
 
-def test_registry_a_broken_entry_point_is_one_clear_error(register_game: Register) -> None:
+def test_registry_a_broken_entry_point_is_one_clear_error(game_packages: GamePackages) -> None:
     """A package whose game does not import stops with one line naming the entry point and its
     distribution, not a traceback, in the API and in every command."""
-    register_game("broken", "tohit_no_such_game_package:SYSTEM", dist="tohit-broken-game")
+    game_packages.register("broken", "tohit_no_such_game_package:SYSTEM", dist="tohit-broken-game")
     with pytest.raises(InputError) as info:
         registry.systems()
     message = str(info.value)
@@ -112,24 +122,26 @@ def test_registry_a_broken_entry_point_is_one_clear_error(register_game: Registe
     ],
 )
 def test_registry_an_entry_point_that_is_not_a_game_is_refused(
-    register_game: Register, name: str, value: str, expected: str
+    game_packages: GamePackages, name: str, value: str, expected: str
 ) -> None:
-    register_game(name, value)
+    game_packages.register(name, value)
     with pytest.raises(InputError, match=expected):
         registry.systems()
 
 
 @pytest.mark.parametrize("tohit_registers", [False, True], ids=["scanned", "by-entry-point"])
 def test_registry_a_game_id_taken_twice_is_refused(
-    register_game: Register, monkeypatch: pytest.MonkeyPatch, tohit_registers: bool
+    game_packages: GamePackages, monkeypatch: pytest.MonkeyPatch, tohit_registers: bool
 ) -> None:
     """A third-party game may not take a built-in game's id (nor another's): the error names the newcomer
     and the game that has the id, whether tohit's games come from its metadata or from the scan."""
     if tohit_registers:
         for name, value in pyproject_games().items():
-            register_game(name, value, dist="tohit")
+            game_packages.register(name, value, dist="tohit")
+    else:
+        game_packages.distribution("tohit")
     monkeypatch.setattr(type(RTW_COPY), "id", "rtw")
-    register_game("rtw", "tests.entry_points:RTW_COPY")
+    game_packages.register("rtw", "tests.entry_points:RTW_COPY")
     with pytest.raises(InputError) as info:
         registry.systems()
     message = str(info.value)
