@@ -1,7 +1,7 @@
 """The typed Python API for tool builders (bots, virtual tabletops, notebooks).
 
     import tohit
-    attack = tohit.load("my-attack.yaml")                            # or tohit.from_dict({...})
+    attack = tohit.load("examples/<game>/<scenario>.yaml")          # or tohit.from_dict({...})
     tohit.roll(attack).to_json()                                     # one traced resolution per target
     tohit.odds(attack).target("Bandit").probability("result", "hit") # exact Fraction
     tohit.simulate(attack, 1_000_000, seed=1).to_json()              # Monte Carlo summary

@@ -132,3 +132,7 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
             if f.name == name:
                 return f
         raise KeyError(name)
+
+
+#: A system of any models (what the registry holds).
+AnySystem = System[Any, Any, Any, Any]

@@ -26,13 +26,12 @@ import importlib
 import pkgutil
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
 
 import tohit.systems
 from tohit.core.errors import InputError
+from tohit.core.system import AnySystem as AnySystem  # re-exported: the engine imported it from here
 from tohit.core.system import System
 
-AnySystem = System[Any, Any, Any, Any]
 #: The entry-point group games register in.
 GROUP = "tohit.systems"
 #: The package of the built-in games.

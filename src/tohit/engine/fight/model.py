@@ -4,9 +4,9 @@ A combatant is the system's own stat blocks: an `attacker` block (as in the syst
 `target` block (its defences and health; the name is the combatant's), with a list of `attacks`. Each
 attack has a `name`, the system's `attack` block and may override fields of the attacker block (another
 weapon, say); it may also be the name of an entry in the file's `attacks` library. A system's fight rules
-add their own fields (e.g. an attack's `ap_cost`). Every problem is one line naming the file and field.
+add their own fields (Kaiser: an attack's `ap_cost`). Every problem is one line naming the file and field.
 
-    system: mygame
+    system: kaiser
     max_rounds: 100
     sides:
       - name: Heroes
