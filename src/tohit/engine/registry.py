@@ -22,15 +22,41 @@ scan is not used, so the entry points alone decide.
 
 from __future__ import annotations
 
-import importlib
+import importlib.metadata
 import pkgutil
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
 
 import tohit.systems
 from tohit.core.errors import InputError
-from tohit.core.system import AnySystem as AnySystem  # re-exported: the engine imported it from here
-from tohit.core.system import System
+from tohit.core.system import AnySystem, System
+
+
+@cache
+def systems() -> dict[str, AnySystem]:
+    """All registered games by id, in id order."""
+    # tohit's own games first, so that a clash names the newcomer
+    points = sorted(importlib.metadata.entry_points(group=GROUP), key=lambda p: (not _built_in(p), p.name, p.value))
+    candidates: list[tuple[AnySystem, str]] = []
+    if not any(_built_in(p) for p in points):
+        candidates += [(s, f"built-in game {s.id!r} (found in {BUILT_IN})") for s in built_in().values()]
+    candidates += [(load(p), _where(p)) for p in points]
+    found: dict[str, AnySystem] = {}
+    where: dict[str, str] = {}
+    for system, origin in candidates:
+        if system.id in found and found[system.id] is not system:
+            raise InputError(f"{origin}: game id {system.id!r} is already taken by {where[system.id]}", field="system")
+        found[system.id] = system
+        where[system.id] = origin
+    return dict(sorted(found.items()))
+
+
+def get(system_id: object) -> AnySystem:
+    """The system with this id, or an InputError on the `system` field listing the known ones."""
+    known = systems()
+    if not isinstance(system_id, str) or system_id not in known:
+        raise InputError(f"unknown system {system_id!r}; known: {', '.join(known)}", field="system")
+    return known[system_id]
+
 
 #: The entry-point group games register in.
 GROUP = "tohit.systems"
@@ -38,17 +64,17 @@ GROUP = "tohit.systems"
 BUILT_IN = tohit.systems.__name__
 
 
-def _where(point: EntryPoint) -> str:
+def _where(point: importlib.metadata.EntryPoint) -> str:
     dist = point.dist
     found_in = f", from {dist.name} {dist.version}" if dist is not None else ""
     return f"game entry point {point.name!r} ({point.value}{found_in}; group {GROUP})"
 
 
-def _built_in(point: EntryPoint) -> bool:
+def _built_in(point: importlib.metadata.EntryPoint) -> bool:
     return point.value.startswith(f"{BUILT_IN}.")
 
 
-def load(point: EntryPoint) -> AnySystem:
+def load(point: importlib.metadata.EntryPoint) -> AnySystem:
     """The game an entry point registers, checked; an InputError naming the entry point when it is broken."""
     try:
         found = point.load()
@@ -78,28 +104,5 @@ def built_in() -> dict[str, AnySystem]:
     return found
 
 
-@cache
-def systems() -> dict[str, AnySystem]:
-    """All registered games by id, in id order."""
-    # tohit's own games first, so that a clash names the newcomer
-    points = sorted(entry_points(group=GROUP), key=lambda p: (not _built_in(p), p.name, p.value))
-    candidates: list[tuple[AnySystem, str]] = []
-    if not any(_built_in(p) for p in points):
-        candidates += [(s, f"built-in game {s.id!r} (found in {BUILT_IN})") for s in built_in().values()]
-    candidates += [(load(p), _where(p)) for p in points]
-    found: dict[str, AnySystem] = {}
-    where: dict[str, str] = {}
-    for system, origin in candidates:
-        if system.id in found and found[system.id] is not system:
-            raise InputError(f"{origin}: game id {system.id!r} is already taken by {where[system.id]}", field="system")
-        found[system.id] = system
-        where[system.id] = origin
-    return dict(sorted(found.items()))
-
-
-def get(system_id: object) -> AnySystem:
-    """The system with this id, or an InputError on the `system` field listing the known ones."""
-    known = systems()
-    if not isinstance(system_id, str) or system_id not in known:
-        raise InputError(f"unknown system {system_id!r}; known: {', '.join(known)}", field="system")
-    return known[system_id]
+#: `AnySystem` is re-exported: engine modules import it from here.
+__all__ = ["BUILT_IN", "GROUP", "AnySystem", "built_in", "get", "load", "systems"]
