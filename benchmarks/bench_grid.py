@@ -102,7 +102,7 @@ def aim_rows(quick: bool) -> list[Row]:
     from tohit.engine.aim import Aimer
     from tohit.engine.odds import odds
     from tohit.engine.scenario import from_dict
-    from tohit.systems.rtw.tactical import grid_view
+    from tohit.systems.rtw.ranges import grid_view
 
     data = aim_scenario()
     start = time.perf_counter()

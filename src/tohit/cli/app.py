@@ -63,7 +63,7 @@ def _print_json(data: Any) -> None:
 @app.command()
 def systems(as_json: JsonOpt = False) -> None:
     """List the rule systems, one line each."""
-    found = registry.systems()
+    found = guarded(registry.systems)
     if as_json:
         _print_json([{"id": s.id, "title": s.title, "summary": s.summary, "page": s.page} for s in found.values()])
         return

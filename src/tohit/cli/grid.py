@@ -1,4 +1,7 @@
-"""`tohit map FILE [--png OUT]` and `tohit aim FILE`: the tactical grid of a Reclaim the Wild scenario.
+"""`tohit map FILE [--png OUT]` and `tohit aim FILE`: the tactical grid of a scenario of a game with a map.
+
+The scenario's game (its `system`, from the registry) gives its map rules (`System.map_rules()`); a game
+with no map is refused on the `system` field.
 
 - `map` draws the battlefield in the terminal (rich): the attack's squares, the creatures it reaches, and
   each creature's cover (the blocked line and the solid square), with `--png` the same with matplotlib.
@@ -21,7 +24,6 @@ from rich.table import Table
 from tohit.cli import render
 from tohit.cli.grid_draw import board_png, board_text, covers_json
 from tohit.core.errors import InputError, TohitError
-from tohit.core.grid.placement import is_placed
 from tohit.core.grid.view import GridView
 from tohit.core.loader import read_document
 
@@ -44,32 +46,16 @@ def _guard(action: Callable[[], T]) -> T:
         _fail(str(exc))
 
 
-def _as_input(exc: ValueError, source: str) -> InputError:
-    head, sep, rest = str(exc).partition(": ")
-    if sep and " " not in head:
-        return InputError(rest, field=head, source=source)
-    return InputError(str(exc), source=source)
-
-
 def load_view(path: Path, *, placed: bool) -> tuple[dict[str, Any], GridView]:
     """The scenario mapping and its grid view; `placed=False` for aim (the placement is chosen there)."""
-    from tohit.systems.rtw.tactical import grid_range, grid_view
+    from tohit.engine.aim import map_rules
 
     source = str(path)
     data = read_document(path)
-    if data.get("system") != "rtw":
-        raise InputError(
-            "the tactical grid is Reclaim the Wild's: this scenario is not system rtw", field="system", source=source
-        )
-    if data.get("map") is None:
-        raise InputError("this scenario has no map", field="map", source=source)
     try:
-        rng = grid_range(data)
-        if rng is None:
-            raise ValueError("attack.range: give the range as a mapping, e.g. {type: cone, size: 3, direction: east}")
-        return data, grid_view(data, placed=placed and is_placed(rng))
-    except ValueError as exc:
-        raise _as_input(exc, source) from None
+        return data, map_rules(data).view(data, place=placed)
+    except InputError as exc:
+        raise exc.located(source=source) from None
 
 
 def _png(view: GridView, path: Path, title: str | None = None) -> None:

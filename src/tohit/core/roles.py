@@ -189,7 +189,7 @@ class DiceRole(Role):
 class PickRole(Role):
     """A weighted choice among `len(weights)` options, read off one die of `sum(weights)` faces.
 
-    Face f picks the first option whose cumulative weight reaches f (FullPlate's d3 / d10 into a melee).
+    Face f picks the first option whose cumulative weight reaches f (e.g. a d3 or d10 for who in a melee is hit).
     Its one column is "index" (0-based).
     """
 

@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar, Generic, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 
 from pydantic import create_model
 
@@ -21,6 +21,9 @@ from tohit.core.outcome import Field, Outcome
 from tohit.core.roles import Role
 from tohit.core.steps import Steps
 from tohit.core.support import Columns
+
+if TYPE_CHECKING:
+    from tohit.core.grid.rules import MapRules
 
 
 class Dice:
@@ -75,7 +78,7 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
     #: True when every conditional note in `resolve` passes `where=`: `roll --times N` then traces N attacks
     #: in one vectorised call; otherwise it rolls them one by one.
     batch_trace: ClassVar[bool] = False
-    #: Roles that feed only fields with `in_odds=False` (e.g. Kaiser's critical-level dice): odds and the
+    #: Roles that feed only fields with `in_odds=False` (e.g. dice for a critical's level): odds and the
     #: table sampler hold them at one value instead of crossing them into the joint support. A generic test
     #: checks the claim: varying them leaves every reported field unchanged.
     detail_roles: ClassVar[frozenset[str]] = frozenset()
@@ -119,6 +122,11 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
     def depth(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT]) -> int:
         chosen = getattr(scenario.options, "depth", None)
         return self.default_depth if chosen is None else int(chosen)
+
+    def map_rules(self) -> MapRules | None:
+        """The game's map rules (`tohit.core.grid.rules`), read by `tohit map` and `tohit aim`; None (the
+        default): this game has no map, and those commands refuse its scenarios on the `system` field."""
+        return None
 
     def modifiers(self) -> Sequence[ModifierRow]:
         """The system's named modifier rows, if it has a table of them."""

@@ -1,21 +1,20 @@
 """Aiming on the grid (`tohit aim`): every legal placement of the attack, ranked by exact expected damage.
 
-Each creature's expected damage is the mean of its exact damage distribution (`engine.odds` on the same
-rules), given what the placement makes of it: Hard to Hit from cover or from a Projectile with a foe
-adjacent, and whether the attack is aimed at it alone (a Helpless creature is harmed only then); a
-creature with no targets entry counts 0 and is reported as unresolved. A placement scores the expected
-damage to foes minus the expected damage to allies, as a Fraction. The values are cached per (creature,
-Hard to Hit, alone, rules range), so a placement costs a sum.
+The game's map rules (`System.map_rules()`, found through the registry by the scenario's `system`) say
+what a placement makes of each creature (e.g. harder to hit from cover, or aimed at it alone) and give
+the one-target scenario for it. Each creature's expected damage is the mean of its exact damage
+distribution (`engine.odds` on that scenario); a creature with no targets entry counts 0 and is reported
+as unresolved. A placement scores the expected damage to foes minus the expected damage to allies, as a
+Fraction. The values are cached per (creature, the map rules' condition), so a placement costs a sum.
 
 X Targets (or Squares) within Y: every choice is tried while there are at most `MAX_CHOICES`; beyond
-that, the X best creatures (or squares) one by one, which is exact for targets since each target's
-expected damage does not depend on the others, except through the Helpless rule.
+that, the X best creatures (or squares) one by one, which is exact for targets as long as each target's
+expected damage does not depend on the others (only through being aimed at alone).
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
@@ -24,10 +23,11 @@ from typing import Any
 from tohit.core.errors import InputError
 from tohit.core.grid.models import AnyRange, SquaresWithinRange, TargetsWithinRange
 from tohit.core.grid.reach import Reach, placements, reach, within_targets
-from tohit.core.grid.view import GridView, is_projectile
+from tohit.core.grid.rules import MapRules
+from tohit.core.grid.view import GridView
+from tohit.engine import registry
 from tohit.engine.odds import odds
 from tohit.engine.scenario import from_dict
-from tohit.systems.rtw.tactical import rules_range
 
 MAX_CHOICES = 20_000
 
@@ -59,53 +59,47 @@ def _frac(p: Fraction) -> dict[str, Any]:
     return {"fraction": f"{p.numerator}/{p.denominator}", "float": float(p)}
 
 
+def map_rules(data: Mapping[str, Any]) -> MapRules:
+    """The map rules of the scenario's game, or an InputError on `system` for an unknown game or one with
+    no map (naming the registered games that have one)."""
+    system = registry.get(data.get("system"))
+    rules = system.map_rules()
+    if rules is None:
+        mapped = [s.id for s in registry.systems().values() if s.map_rules() is not None]
+        raise InputError(
+            f"system {system.id!r} has no map: map and aim need a game with a map"
+            f" ({', '.join(mapped) or 'none registered'})",
+            field="system",
+        )
+    return rules
+
+
 class Aimer:
     """Scores placements of one scenario's attack on its map."""
 
-    def __init__(self, data: dict[str, Any], view: GridView) -> None:
+    def __init__(self, data: dict[str, Any], view: GridView, rules: MapRules | None = None) -> None:
         self.data = data
         self.view = view
+        self.rules = map_rules(data) if rules is None else rules
         self.entries = {
             t["name"]: t for t in data.get("targets") or [] if isinstance(t, dict) and isinstance(t.get("name"), str)
         }
-        self.cache: dict[tuple[str, str, bool, str], Fraction] = {}
+        self.cache: dict[tuple[str, Hashable], Fraction] = {}
         #: Creatures some placement reaches that have no targets entry (no stats): counted as 0.
         self.unresolved: set[str] = set()
 
-    def hard_level(self, name: str, placed: AnyRange) -> str:
-        view = self.view
-        sources = int(view.covers.get(name) is not None)
-        sources += int(is_projectile(placed) and view.foe_adjacent and view.field.is_foe(view.user, name))
-        given = str(self.entries[name].get("hard_to_hit", "none"))
-        if not sources:
-            return given
-        options = self.data.get("options") or {}
-        several = bool(options.get("several_hard_to_hit_sources_are_extreme")) if isinstance(options, dict) else False
-        level = "extreme" if several and sources + (given != "none") >= 2 else "hard"
-        return "extreme" if "extreme" in (given, level) else level
-
     def expected(self, name: str, placed: AnyRange, alone: bool) -> Fraction:
         """Exact expected damage to `name` from this attack, as placed."""
-        if name not in self.entries:
+        entry = self.entries.get(name)
+        if entry is None:
             self.unresolved.add(name)
             return Fraction(0)
-        key = (name, self.hard_level(name, placed), alone, rules_range(placed))
+        condition = self.rules.aim_condition(self.data, self.view, entry, placed, alone)
+        key = (name, condition)
         if key not in self.cache:
-            self.cache[key] = self._odds(name, key[1], alone, key[3])
+            plain = self.rules.aim_scenario(self.data, entry, condition)
+            self.cache[key] = odds(from_dict(plain, source="aim")).targets[0].mean_damage
         return self.cache[key]
-
-    def _odds(self, name: str, level: str, alone: bool, range_name: str) -> Fraction:
-        entry = {k: v for k, v in copy.deepcopy(self.entries[name]).items() if k != "dice"}
-        entry["hard_to_hit"] = level
-        options = {k: v for k, v in (self.data.get("options") or {}).items() if k != "cover_rule"}
-        plain = {
-            "system": "rtw",
-            "attacker": self.data.get("attacker"),
-            "attack": {**self.data["attack"], "range": range_name, "area": not alone, "catches_others": not alone},
-            "targets": [entry],
-            "options": options,
-        }
-        return odds(from_dict(plain, source="aim")).targets[0].mean_damage
 
     def score(self, where: Reach) -> Aim:
         view = self.view

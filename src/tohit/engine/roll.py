@@ -1,9 +1,10 @@
 """Rolling at the table: resolutions with forced or seeded faces, each with its trace.
 
-Roles with scope "attack" are drawn once per attack and shared by every target (Last Odyssey's single hit
-die); roles with scope "target" are drawn for each target. Forced faces come from the scenario's `dice`,
-overridden role by role by a target's own `dice`. `roll_many` rolls the same attack several times (a
-volley, a crowd of goblins): for systems with `batch_trace`, in one vectorised `resolve` per target.
+Roles with scope "attack" are drawn once per attack and shared by every target (e.g. a single hit die
+for the whole attack); roles with scope "target" are drawn for each target. Forced faces come from the
+scenario's `dice`, overridden role by role by a target's own `dice`. `roll_many` rolls the same attack
+several times (a volley, a crowd of goblins): for systems with `batch_trace`, in one vectorised `resolve`
+per target.
 """
 
 from __future__ import annotations

@@ -226,8 +226,8 @@ def simulate(
 def _simulate_shared(
     loaded: Loaded, n: int, rng: np.random.Generator, progress: Progress | None
 ) -> list[TargetSim] | None:
-    """Several targets whose every role is rolled once for the whole attack (scope "attack", e.g. Last
-    Odyssey's hit die): one draw per attack serves every target, as at the table. None when this does not
+    """Several targets whose every role is rolled once for the whole attack (scope "attack", e.g. one
+    hit die for the whole attack): one draw per attack serves every target, as at the table. None when this does not
     apply (then each target is simulated on its own)."""
     system, scenario = loaded.system, loaded.scenario
     if len(scenario.targets) < 2 or system.detail_roles:

@@ -1,5 +1,6 @@
-"""Systems layer: one module (or small package) per rule system, each exposing `SYSTEM`.
+"""Systems layer: one package per game, each exposing `SYSTEM` (a `tohit.core.system.System`).
 
-Adding a system means adding its package here with a module-level `SYSTEM` instance: the engine's
-registry finds it by scanning this package; nothing else changes.
+Games are found through the `tohit.systems` entry-point group (`tohit.engine.registry`): the built-in
+games here are registered in tohit's pyproject.toml, and a third-party package registers its own game
+the same way, with no change to tohit.
 """

@@ -74,15 +74,15 @@ class FightRules(TableHints, ABC):
     outcome_fields: ClassVar[tuple[str, ...]] = ("result", "damage")
     #: State stats fed into the target model by name on every resolve (their values change in a fight).
     target_stats: ClassVar[tuple[str, ...]] = ()
-    #: State stats fed into the attacker block by name (e.g. WSSWNN's own Guard for Stand Fast); exact tables
+    #: State stats fed into the attacker block by name (e.g. the attacker's own Guard for a brace); exact tables
     #: are keyed by them.
     attacker_stats: ClassVar[tuple[str, ...]] = ()
     #: Target stats the system reads as plain Python values (in an `if`): never fed as arrays; rows are
     #: grouped by `group_value` (small ints from 0) and each group gets `field_value`; a narrated fight gets
-    #: `narrate_value` of the stat itself. (Last Odyssey: whether a Shell is active.)
+    #: `narrate_value` of the stat itself. (E.g. whether a Shell is active.)
     scalar_stats: ClassVar[tuple[str, ...]] = ()
     #: The same for the attacker block: the attacker's own stats the system reads as plain values, grouped by
-    #: `group_value` and fed as `field_value` (narrated: `narrate_value`). (Last Odyssey: the user's statuses.)
+    #: `group_value` and fed as `field_value` (narrated: `narrate_value`). (E.g. the user's statuses.)
     attacker_scalar_stats: ClassVar[tuple[str, ...]] = ()
     #: Target field fed from each stat, when its name differs (stat -> field).
     stat_fields: ClassVar[dict[str, str]] = {}
@@ -90,7 +90,7 @@ class FightRules(TableHints, ABC):
     odds_stats: ClassVar[tuple[str, ...]] = ()
     #: The subsets of `scalar_stats` (the target's) and `attacker_scalar_stats` (the attacker's) that change an
     #: attack's expected damage (policy `best` reads them at their current groups; default: none, the file's
-    #: blocks). (Last Odyssey: the statuses, the Bonus Tracker and whether a Shell is active.)
+    #: blocks). (E.g. the statuses, a bonus tracker and whether a Shell is active.)
     odds_scalar_stats: ClassVar[tuple[str, ...]] = ()
     odds_attacker_scalar_stats: ClassVar[tuple[str, ...]] = ()
     #: Turn order in words, for the docs and `tohit fight --help`.
@@ -118,8 +118,8 @@ class FightRules(TableHints, ABC):
         self, ctx: FightContext, rows: IntArray, actor: int, attack: int, target: int
     ) -> dict[str, IntArray]:
         """Policy `best`: the "target.<field>" overrides (codes, one per entry of `rows`, the state's rows) that
-        combatant actor's attack on target would be resolved with now, e.g. from statuses (Reclaim the Wild:
-        Prone, Off-Balance, the attacker's Blinded as the target's Hard to Hit); its expected damage is read at
+        combatant actor's attack on target would be resolved with now, e.g. from statuses (say Prone, or
+        the attacker's Blinded as the target's Hard to Hit); its expected damage is read at
         them, beside `odds_stats`. Default: none."""
         return {}
 

@@ -1,5 +1,5 @@
-"""Rounds of one turn each: the turn structure most systems share (FullPlate, Reclaim the Wild, Last Odyssey,
-When Sky and Sea Were Not Named; Kaiser, with its AP, has its own).
+"""Rounds of one turn each: the turn structure most systems share (a game with action points, say, has its
+own).
 
 Each round, every combatant able to act takes one turn, in the round's order: the order in the file, sides
 alternating, unless the system sets an order per fight (an initiative roll). A step plays one turn in every

@@ -7,5 +7,7 @@
   with the creatures it affects, and every legal placement;
 - `segments`, `cover`: lines against squares, cover as small predicates; `cover_kernel`: the same for
   many pairs at once with numpy;
-- `abstract`: Abstract Combat Ranges (target counts with no map); `models`: the pydantic models.
+- `abstract`: abstract combat ranges (target counts with no map); `models`: the pydantic models;
+- `view`: a placed attack seen whole; `rules`: `MapRules`, what a game with a map tells `tohit map` and
+  `tohit aim` (the game's package cites the page each piece of this geometry comes from).
 """

@@ -1,4 +1,4 @@
-"""Abstract Combat Ranges (reclaim-the-wild.md): how many targets a range hits with no map.
+"""Abstract combat ranges: how many targets a range hits with no map.
 
 - Burst X: 2 targets per 1 of range (Burst 1: 2, Burst 2: 4);
 - Blast, Cone, Line or Sweep X: 1, plus 1 per 2 of range beyond the first (Cone 2: 1, Cone 3: 2);
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from tohit.core.grid.models import AnyRange, SquaresWithinRange, TargetsWithinRange, WeaponRange
 
-CLAUSE = "rtw: Abstract Combat Ranges"
 AREA_COUNTS = frozenset({"blast", "cone", "line", "sweep"})
 
 

@@ -1,4 +1,4 @@
-"""Attack Ranges as squares (reclaim-the-wild.md, "Attack Ranges"): each a generator over the map.
+"""Attack ranges as squares: each a generator over the map.
 
 Every function returns squares on the map, in a fixed order. Areas (Blast, Burst, Cone, Sweep) leave out
 solid squares (nothing stands in them; a creature behind one is behind cover instead); a Line stops at
@@ -12,8 +12,6 @@ from collections.abc import Iterator
 from tohit.core.grid.board import Board
 from tohit.core.grid.footprint import Footprint
 from tohit.core.grid.squares import DIRECTIONS, DirectionName, Square, count_121, is_diagonal, step
-
-CLAUSE = "rtw: Attack Ranges"
 
 
 def open_squares(board: Board, squares: Iterator[Square] | list[Square], user: Footprint) -> list[Square]:

@@ -129,10 +129,10 @@ class Battlefield:
         return self.creature(of).side != self.creature(name).side
 
     def foe_adjacent(self, of: str) -> bool:
-        """Some foe is adjacent to `of` (then every foe is Hard to Hit for its Projectile attacks)."""
+        """Some foe is adjacent to `of`."""
         me = self.creature(of).footprint
         return any(adjacent(me, c.footprint) or me.distance(c.footprint) == 0 for c in self.foes(of))
 
     def cover(self, attacker: str, target: str, rule: CoverRule = "any_line") -> Cover | None:
-        """Cover of `target` from `attacker` (decisions 7), with the blocked line and square."""
+        """Cover of `target` from `attacker` under `rule`, with the blocked line and square."""
         return behind_cover(self.board, self.creature(attacker).footprint, self.creature(target).footprint, rule)

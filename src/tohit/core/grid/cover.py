@@ -1,4 +1,4 @@
-"""Cover as tiny named predicates (reclaim-the-wild.md, "Attacking Foes behind Cover"; decisions.md §rtw 7).
+"""Cover as tiny named predicates: whether a foe stands behind a solid square from the attacker.
 
 A foe is behind cover if a line from a corner of the attacker's square to a corner of the foe's square
 crosses a solid square; a line that only touches a solid square's edge or corner does not. The option
@@ -22,7 +22,6 @@ from tohit.core.grid.squares import Point, Square, corners
 
 CoverRule = Literal["any_line", "best_corner"]
 COVER_RULES: tuple[CoverRule, ...] = ("any_line", "best_corner")
-CLAUSE = "rtw: Attacking Foes behind Cover (decisions 7)"
 #: The order the 16 corner-to-corner lines are tried in (indices into `squares.corners`): the four
 #: parallel lines first (they lie furthest apart, so they are the likeliest to find a solid square).
 LINE_ORDER: tuple[tuple[int, int], ...] = (

@@ -1,8 +1,7 @@
 """Footprints: the squares a creature fills, and the 1-2-1 distance between two footprints.
 
 A footprint is a square block `side` x `side` whose top-left square is `(x, y)`. Distances between
-creatures are measured between the nearest squares of their footprints (reclaim-the-wild.md, "Counting
-Diagonals" and "The Size of Creatures").
+creatures are measured between the nearest squares of their footprints.
 """
 
 from __future__ import annotations

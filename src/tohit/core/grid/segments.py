@@ -1,6 +1,7 @@
 """Segments against squares: which square interiors a straight line crosses.
 
-Touching an edge or a corner is not crossing (decisions.md §rtw 7), so every test here is strict.
+Touching an edge or a corner is not crossing (cover needs a line through a solid square), so every test
+here is strict.
 - `crosses(p, q, square)`: the separating-axis test on the x axis, the y axis and the segment's normal,
   in integer arithmetic (exact); works for any integer end points (corners, or doubled centres).
 - `squares_crossed(p, q)`: the squares a segment between two lattice points (square corners) crosses,

@@ -1,4 +1,4 @@
-"""The Size of Creatures (reclaim-the-wild.md): categories, their footprints, and sizes in feet.
+"""Creature sizes: categories, their footprints, and sizes in feet.
 
 Medium and larger creatures fill a square block of squares (Large 2x2, Huge 3x3, Gigantic 4x4, Colossal
 6x6 or larger when given). Diminutive, Tiny and Small creatures take a fraction of one square (1/8, 1/4,

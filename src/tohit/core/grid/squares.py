@@ -1,4 +1,4 @@
-"""Squares, directions and the 1-2-1 count (reclaim-the-wild.md, "Counting Diagonals").
+"""Squares, directions and the 1-2-1 count of diagonals.
 
 A square is `(x, y)`: x counts columns from the left, y rows from the top, both from 0. Square `(x, y)`
 is the unit area `[x, x + 1] x [y, y + 1]`; its corners are the integer points around it.

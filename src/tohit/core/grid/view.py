@@ -2,7 +2,7 @@
 
 `GridView` is what the rules layer, `tohit map` and `tohit aim` share: the battlefield, the user, the
 range (placed, or not yet), the creatures it affects, the cover of each creature from the user, and
-whether a foe is adjacent to the user (then every foe is Hard to Hit for Projectile attacks).
+whether a foe is adjacent to the user (what a game makes of these is its own map rules').
 """
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ from tohit.core.grid.battlefield import Battlefield
 from tohit.core.grid.cover import Cover, CoverRule
 from tohit.core.grid.models import AnyRange, ProjectileRange, WeaponRange
 from tohit.core.grid.reach import Reach, describe
-
-CLAUSE_PROJECTILE = "rtw: Attack Ranges, Projectile X (a foe adjacent: every foe Hard to Hit)"
 
 
 def is_projectile(rng: AnyRange) -> bool:
@@ -46,21 +44,6 @@ class GridView:
     @property
     def foe_adjacent(self) -> bool:
         return self.field.foe_adjacent(self.user)
-
-    def projectile_hard(self, name: str) -> bool:
-        """A Projectile attack while a foe is adjacent: every foe is Hard to Hit."""
-        placed = self.reach.range if self.reach is not None else self.range
-        return is_projectile(placed) and self.foe_adjacent and self.field.is_foe(self.user, name)
-
-    def hard_to_hit_reasons(self, name: str) -> list[str]:
-        """Why the grid makes `name` Hard to Hit (empty when it does not)."""
-        reasons = []
-        cover = self.covers.get(name)
-        if cover is not None:
-            reasons.append(f"behind cover: {cover.describe()}")
-        if self.projectile_hard(name):
-            reasons.append("a foe is adjacent to the attacker: every foe is Hard to Hit for Projectile attacks")
-        return reasons
 
     def describe(self) -> str:
         return describe(self.reach.range if self.reach is not None else self.range)

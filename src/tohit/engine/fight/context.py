@@ -45,7 +45,7 @@ ROLE_TABLE_DEPTH = 1
 #: Keys of `attack_fields` with this prefix override a field of the target block instead (an integer code the
 #: rules decode with `override_value`; the system reads it as a plain value, so rows are grouped by it).
 TARGET = "target."
-#: The same for a field of the attacker block ("attacker.<field>": WSSWNN's attacker grappled by a foe).
+#: The same for a field of the attacker block ("attacker.<field>": e.g. an attacker grappled by a foe).
 ATTACKER = "attacker."
 CODED = (TARGET, ATTACKER)
 #: Depth of open-ended dice in the exact chain (the rest is reported as `beyond depth`).
@@ -338,7 +338,7 @@ class StepContext:
     ) -> tuple[Rows, IntArray]:
         """A value for each row of `mask`, drawn from the exact integer distribution tables[which[row]] (its
         values and their weights); 0 elsewhere. Exact mode expands each such row into one row per value, with
-        probability weight / total (a roll a fight module makes besides the attacks, e.g. Kaiser's Physical
+        probability weight / total (a roll a fight module makes besides the attacks, e.g. a Physical
         Resistance check against a Critical)."""
         n = self.n
         which = np.asarray(which, dtype=np.int64)
@@ -392,12 +392,12 @@ class StepContext:
 
         Returns (idx, outcome): the outcome's fields (those the fight module declared) per row after
         any expansion; rows outside `mask` get 0. `attack_fields` override fields of the attack block per
-        row (Kaiser's Counter bonus on the modifiers); a key "target.<field>" overrides that field of the target
-        block instead, as a code the rules decode (Reclaim the Wild on a map: Hard to Hit from cover), and a key
-        "attacker.<field>" a field of the attacker block the same way (WSSWNN: grappled by a foe). `fields`
+        row (e.g. a Counter bonus on the modifiers); a key "target.<field>" overrides that field of the target
+        block instead, as a code the rules decode (e.g. on a map: Hard to Hit from cover), and a key
+        "attacker.<field>" a field of the attacker block the same way (e.g. grappled by a foe). `fields`
         narrows the declared outcome fields to those this resolve's caller reads (exact mode then merges
         outcomes that differ only elsewhere). `shared` (a dict the caller keeps across the resolves of one
-        ability) makes roles of scope "attack" one roll for every target of the ability (Last Odyssey's hit
+        ability) makes roles of scope "attack" one roll for every target of the ability (e.g. one hit
         die for a Multi ability).
         """
         fields = fields or self.fight.rules.outcome_fields
@@ -491,7 +491,7 @@ class StepContext:
         self, c: int, a: int, t: int, codes: dict[str, int], scenario: Any, target: Any
     ) -> dict[str, Role]:
         """The roles of (c, a, t) when a resolve overrides fields of the target or attacker block by code: such a
-        field may change the dice (WSSWNN: a foe the attacker grapples gives brace advantage; an attacker grappled
+        field may change the dice (e.g. a foe the attacker grapples gives brace advantage; an attacker grappled
         by a foe has brace disadvantage), so they are the system's roles for
         the overridden target, cached per codes (the exact chain and the table sampler build theirs from the
         overridden target already, in `joint.build`)."""

@@ -34,7 +34,7 @@ from tohit.engine.fight.run import ENGINE_STATS, ended, initial_state
 #: The exact chain is refused past this many states (simulate instead).
 MAX_STATES = 200_000
 #: ... and past this many outcome rows, all states together (the work and memory the chain takes: a chain of
-#: few states whose attacks have many distinct outcomes, e.g. Kaiser penalties stacking, is refused early).
+#: few states whose attacks have many distinct outcomes, e.g. penalties stacking, is refused early).
 MAX_ROWS = 3_000_000
 CHUNK = 4096
 

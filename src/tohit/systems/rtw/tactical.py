@@ -18,51 +18,38 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import ConfigDict, Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from tohit.core.errors import InputError
-from tohit.core.grid.abstract import CLAUSE as CLAUSE_ABSTRACT
 from tohit.core.grid.abstract import abstract_problem, abstract_targets
-from tohit.core.grid.areas import CLAUSE as CLAUSE_RANGES
-from tohit.core.grid.battlefield import Battlefield
-from tohit.core.grid.cover import CLAUSE as CLAUSE_COVER
-from tohit.core.grid.cover import COVER_RULES, CoverRule
-from tohit.core.grid.models import AbstractSpec, AnyRange, CombatantSpec, MapSpec, Range, WeaponRange
-from tohit.core.grid.reach import reach
-from tohit.core.grid.view import CLAUSE_PROJECTILE, GridView
-from tohit.core.loader import validation_error
+from tohit.core.grid.cover import CoverRule
+from tohit.core.grid.models import AbstractSpec, AnyRange, CombatantSpec, MapSpec, Range
+from tohit.core.grid.rules import MapRules
+from tohit.core.grid.view import GridView
 from tohit.core.models import Scenario
 from tohit.core.outcome import Outcome
 from tohit.core.steps import Steps
 from tohit.core.system import Dice
 from tohit.systems.rtw.models import Attack, Attacker, Options, Target
+from tohit.systems.rtw.ranges import (
+    CLAUSE_ABSTRACT,
+    CLAUSE_COVER,
+    CLAUSE_PROJECTILE,
+    CLAUSE_RANGES,
+    MAP_RULES,
+    grid_range,
+    grid_view,
+    hard_to_hit_reasons,
+    projectile_hard,
+)
+from tohit.systems.rtw.ranges import GRID_RANGE as GRID_RANGE  # re-exported: the fight rules import these here
+from tohit.systems.rtw.ranges import RANGE_TAG as RANGE_TAG
+from tohit.systems.rtw.ranges import check as _check
+from tohit.systems.rtw.ranges import rules_range as rules_range
 from tohit.systems.rtw.rules import ReclaimTheWild
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
-
-GRID_RANGE: TypeAdapter[Any] = TypeAdapter(Range)
-COMBATANTS: TypeAdapter[list[CombatantSpec]] = TypeAdapter(list[CombatantSpec])
-#: The rules' name for each grid range type (Prone and Parry depend on it).
-RULES_RANGE = {
-    "blast": "blast",
-    "burst": "burst",
-    "cone": "cone",
-    "line": "line",
-    "melee": "melee",
-    "projectile": "projectile",
-    "sweep": "sweep",
-    "targets_within": "targets",
-    "squares_within": "targets",
-}
-
-
-def rules_range(rng: AnyRange) -> str:
-    """The rules' range name: a Weapon range is its chosen Basic Attack's."""
-    if isinstance(rng, WeaponRange):
-        return rules_range(rng.chosen().range)
-    return RULES_RANGE[rng.type]
 
 
 @dataclass
@@ -79,80 +66,12 @@ class Tactical:
     unresolved: list[str] = field(default_factory=list)
 
 
-#: pydantic names the tag of a range in an error's location ("attack.range.cone.direction"): dropped.
-RANGE_TAG = re.compile(r"(range)\.(?:" + "|".join([*RULES_RANGE, "weapon"]) + r")(?=\.|$)")
-
-
-def _fail(exc: InputError, prefix: str | None = None) -> NoReturn:
-    located = exc.located(field_prefix=prefix) if prefix else exc
-    where = RANGE_TAG.sub(r"\1", located.field) if located.field else None
-    raise ValueError(f"{where}: {located.message}" if where else located.message)
-
-
-def _check(model: Any, data: Any, prefix: str) -> Any:
-    try:
-        if isinstance(model, TypeAdapter):
-            return model.validate_python(data)
-        assert issubclass(model, BaseModel)
-        return model.model_validate(data)
-    except ValidationError as exc:
-        _fail(validation_error(exc, source="", prefix=prefix))
-
-
-def grid_range(data: dict[str, Any]) -> AnyRange | None:
-    """The attack's range as a grid range model, when the file gives it as a mapping (or, in a scenario
-    written back out, as `grid_range`)."""
-    attack = data.get("attack")
-    raw = attack.get("range") if isinstance(attack, dict) else None
-    if isinstance(raw, dict):
-        return _check(GRID_RANGE, raw, "attack.range")
-    saved = data.get("grid_range")
-    return _check(GRID_RANGE, saved, "grid_range") if isinstance(saved, dict) else None
-
-
 def _saved(rng: AnyRange) -> dict[str, Any]:
     return rng.model_dump(mode="json", exclude_none=True)
 
 
 #: A Swarm picked more than once: "Keese (2)" stands for the combatant "Keese".
 REPEAT = re.compile(r"^(?P<name>.+) \((?P<k>[0-9]+)\)$")
-
-
-def battlefield(data: dict[str, Any]) -> tuple[Battlefield, str, CoverRule]:
-    """The map with its combatants, the attacker's name and the cover rule, checked field by field."""
-    map_spec = _check(MapSpec, data.get("map"), "map")
-    combatants = _check(COMBATANTS, data.get("combatants") or [], "combatants")
-    try:
-        bf = Battlefield.build(map_spec, combatants)
-    except InputError as exc:
-        _fail(exc)
-    attacker = data.get("attacker")
-    name = attacker.get("name") if isinstance(attacker, dict) else None
-    if not name:
-        raise ValueError("attacker.name: with a map, name the attacker: it must be one of the combatants")
-    if not bf.has(name):
-        known = ", ".join(c.name for c in bf.creatures) or "none"
-        raise ValueError(f"attacker.name: {name!r} is not among the combatants ({known})")
-    options = data.get("options") or {}
-    rule = options.get("cover_rule", "any_line") if isinstance(options, dict) else "any_line"
-    if rule not in COVER_RULES:
-        raise ValueError(f"options.cover_rule: must be any_line or best_corner (got {rule!r})")
-    return bf, name, rule
-
-
-def grid_view(data: dict[str, Any], *, placed: bool = True) -> GridView:
-    """The grid view of a scenario mapping; with `placed=False` a range with no placement is allowed."""
-    rng = grid_range(data)
-    if rng is None:
-        raise ValueError("attack.range: with a map, give the range as a mapping, e.g. {type: cone, size: 3}")
-    bf, user, rule = battlefield(data)
-    try:
-        where = reach(bf, user, rng)
-    except InputError as exc:
-        if placed:
-            _fail(exc, "attack.range")
-        where = None
-    return GridView.build(bf, user, rng, rule, where)
 
 
 def _level(a: str, b: str) -> str:
@@ -199,7 +118,7 @@ def place(data: dict[str, Any]) -> dict[str, Any]:
         seen[name] = seen.get(name, 0) + 1
         target_name = name if seen[name] == 1 else f"{name} ({seen[name]})"
         entry = {**entries[name], "name": target_name}
-        reasons = view.hard_to_hit_reasons(name)
+        reasons = hard_to_hit_reasons(view, name)
         if reasons:
             given = entry.get("hard_to_hit", "none")
             given = given if given in HARD_TO_HIT_LEVELS else "none"
@@ -335,6 +254,10 @@ class TacticalReclaimTheWild(ReclaimTheWild):
         cover = t.view.covers.get(t.creature_of.get(target.name, target.name))
         return {"cover": cover.to_json() if cover is not None else None}
 
+    def map_rules(self) -> MapRules:
+        """The map rules `tohit map` and `tohit aim` ask for (`ranges.RtwMapRules`)."""
+        return MAP_RULES
+
     def resolve(self, scenario: Any, target: Any, dice: Dice, steps: Steps) -> Outcome:
         t = tactical_of(scenario)
         if steps.enabled and t is not None:
@@ -383,7 +306,7 @@ def _note_grid(t: Tactical, target: Target, steps: Steps) -> None:
             value=False,
             rule=rule,
         )
-    if view.projectile_hard(name):
+    if projectile_hard(view, name):
         steps.note(
             "projectile_adjacent",
             "A foe is adjacent to the attacker: every foe is Hard to Hit for Projectile attacks",
