@@ -54,6 +54,7 @@ from tohit.core.grid.reach import AREA_TYPES
 from tohit.core.grid.sizes import MIN_COLOSSAL_SIDE, SizeCategory
 from tohit.core.loader import validation_error
 from tohit.core.models import Model
+from tohit.systems.rtw import narrate
 from tohit.systems.rtw.consequences import (
     HELPLESS,
     PERISHES,
@@ -66,11 +67,7 @@ from tohit.systems.rtw.consequences import (
 from tohit.systems.rtw.fight_map import FightMap
 from tohit.systems.rtw.fight_map_turn import map_turn
 from tohit.systems.rtw.fight_status import (
-    CITE,
-    ENDS,
-    HEADINGS,
     REACTIONS,
-    STATUSES,
     TARGET_FLAGS,
     StatusPlay,
     move_sight_statuses,
@@ -80,7 +77,6 @@ from tohit.systems.rtw.rules import HIT
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
 from tohit.systems.rtw.tactical import GRID_RANGE, RANGE_TAG, rules_range
 
-PAGE = "rtw"
 NO_POOL = -1
 UNBREAKABLE = -1
 
@@ -423,7 +419,7 @@ class RtwFight(RoundRules):
                     [ctx.set("off_balance", rows[on], 0, c[on])],
                     self.text(
                         ctx,
-                        lambda: f"start of {self.name(ctx, c)}'s turn: Off-Balance ends  [{CITE}: Off-Balance]",
+                        lambda: narrate.off_balance_ends(self.name(ctx, c)),
                     ),
                 )
         can = acting
@@ -437,9 +433,7 @@ class RtwFight(RoundRules):
                 ctx.emit(
                     "stands_up",
                     [ctx.set("prone", rows[up], 0, c[up])],
-                    self.text(
-                        ctx, lambda: f"{self.name(ctx, c)} stands up from Prone (half its Movement)  [{CITE}: Prone]"
-                    ),
+                    self.text(ctx, lambda: narrate.stands_up(self.name(ctx, c))),
                 )
             stuck = prone & halted
             if stuck.any():
@@ -450,10 +444,7 @@ class RtwFight(RoundRules):
                     (),
                     self.text(
                         ctx,
-                        lambda: (
-                            f"{self.name(ctx, c)} is Prone and Halted: it cannot stand up, and cannot attack while"
-                            f" Prone; its turn passes  [{CITE}: Prone, Halted]"
-                        ),
+                        lambda: narrate.prone_and_halted(self.name(ctx, c)),
                     ),
                 )
         return can
@@ -468,15 +459,12 @@ class RtwFight(RoundRules):
                 continue
             on = gather(ctx.state.per[stat], rows, c) != 0
             if on.any():
-                why = " (the page gives no end: the fight's choice)" if stat in ("halted", "distracted") else ""
+                chosen = stat in ("halted", "distracted")
                 ctx.emit(
                     "status_ends",
                     [ctx.set(stat, rows[on], 0, c[on])],
                     self.text(
-                        ctx,
-                        lambda stat=stat, why=why: (
-                            f"end of {self.name(ctx, c)}'s turn: {STATUSES[stat]} ends{why}  [{CITE}: {STATUSES[stat]}]"
-                        ),
+                        ctx, lambda stat=stat, chosen=chosen: narrate.status_ends(self.name(ctx, c), stat, chosen)
                     ),
                 )
 
@@ -541,7 +529,7 @@ class RtwFight(RoundRules):
                 [ctx.set("invisible", rows[on], 0, c[on])],
                 self.text(
                     ctx,
-                    lambda: f"{self.name(ctx, c)} has made an attack: Invisibility ends  [{CITE}: Invisibility]",
+                    lambda: narrate.invisibility_ends_attacking(self.name(ctx, c)),
                 ),
             )
 
@@ -585,7 +573,7 @@ class RtwFight(RoundRules):
             if pays.any():
                 changes.append(ctx.set(pool, rows[pays], have[pays] - cost[pays], c[pays]))
         if changes:
-            ctx.emit("cost", changes, self.text(ctx, lambda: f"{self.name(ctx, c)} spends the attack's cost"))
+            ctx.emit("cost", changes, self.text(ctx, lambda: narrate.cost(self.name(ctx, c))))
 
     def _caught(
         self, ctx: FightContext, acting: BoolArray, actor: IntArray, attack: IntArray, target: IntArray
@@ -662,7 +650,7 @@ class RtwFight(RoundRules):
                 ],
                 self.text(
                     ctx,
-                    lambda: f"{self.name(ctx, t)} loses {int(damage[0])} Health ({int(before[0])} -> {int(after[0])})",
+                    lambda: narrate.damage(self.name(ctx, t), int(damage[0]), int(before[0]), int(after[0])),
                 ),
             )
         hearts, fall_code = self._fall_tables(fight)
@@ -674,7 +662,7 @@ class RtwFight(RoundRules):
             ctx.emit(
                 "peril",
                 [ctx.set("peril", rows[enters], 1, t[enters])],
-                self.text(ctx, lambda: f"{self.name(ctx, t)} is in Peril (Health <= Hearts)  [{PAGE}: Peril]"),
+                self.text(ctx, lambda: narrate.peril(self.name(ctx, t))),
             )
         zero = (after == 0) & (damage > 0)
         falls = np.where(zero, fall_code[a, k, t], -1) if zero.any() else zero.astype(np.int64) - 1
@@ -684,7 +672,7 @@ class RtwFight(RoundRules):
                 ctx.emit(
                     "falls",
                     [ctx.set(stat, rows[sel], 1, t[sel])],
-                    self.text(ctx, lambda w=words: f"{self.name(ctx, t)} {w} at 0 Health  [{PAGE}: Falling in Battle]"),
+                    self.text(ctx, lambda w=words: narrate.falls(self.name(ctx, t), w)),
                 )
         if play is not None and "invisible" in play.stats:
             seen = gather(state.per["invisible"], rows, t) == 1
@@ -692,7 +680,7 @@ class RtwFight(RoundRules):
                 ctx.emit(
                     "status_ends",
                     [ctx.set("invisible", rows[seen], 0, t[seen])],
-                    self.text(ctx, lambda: f"{self.name(ctx, t)} is struck: Invisibility ends  [{CITE}: Invisibility]"),
+                    self.text(ctx, lambda: narrate.invisibility_ends_struck(self.name(ctx, t))),
                 )
         if play is not None and play.has_effects:
             self._land(ctx, play, rows, a, k, t, out["effect_landed"][rows], after)
@@ -717,11 +705,7 @@ class RtwFight(RoundRules):
                     [ctx.set(f"durability{ww}", rows[sel][wears], left, a[sel][wears])],
                     self.text(
                         ctx,
-                        lambda dur=dur: (
-                            f"the Burning weapon loses 1 Durability ({int(dur[0])} -> {int(dur[0]) - 1})"
-                            + (": it shatters" if dur[0] == 1 else "")
-                            + "  [rtw: status_effects.md, Burning]"
-                        ),
+                        lambda dur=dur: narrate.burning_wear(int(dur[0])),
                     ),
                 )
 
@@ -755,7 +739,14 @@ class RtwFight(RoundRules):
                 "status",
                 [ctx.set(stat, r[fresh], to[fresh], who[fresh])],
                 self.text(
-                    ctx, lambda stat=stat, fresh=fresh, who=who, by=by: _landed_text(ctx, play, stat, who, fresh, by)
+                    ctx,
+                    lambda stat=stat, fresh=fresh, who=who, by=by: narrate.status_lands(
+                        ctx.fight.roster.names[int(who[0])],
+                        stat,
+                        ctx.fight.roster.names[int(by[0])] if stat == "distracted" else None,
+                        bool(fresh[0]),
+                        bool(play.boss[int(who[0])]),
+                    ),
                 ),
             )
 
@@ -776,35 +767,11 @@ class RtwFight(RoundRules):
                 [ctx.set(f"durability{w}", rows[r], left, c), ctx.set(f"used{w}", rows[r], 0, c)],
                 self.text(
                     ctx,
-                    lambda c=c, w=w, left=left: (
-                        f"end of the encounter: {ctx.fight.roster.names[int(c[0])]}'s"
-                        f" {weapons[int(c[0])][w].name or 'weapon'} was used successfully and loses 1 Durability"
-                        f" ({int(left[0]) + 1} -> {int(left[0])})"
-                        + (": it shatters" if left[0] == 0 else "")
-                        + f"  [{PAGE}: Weapon Durability]"
+                    lambda c=c, w=w, left=left: narrate.durability(
+                        ctx.fight.roster.names[int(c[0])], weapons[int(c[0])][w].name or "weapon", int(left[0])
                     ),
                 ),
             )
-
-
-def _landed_text(ctx: FightContext, play: StatusPlay, stat: str, who: IntArray, fresh: BoolArray, by: IntArray) -> str:
-    c = int(who[0])
-    names = ctx.fight.roster.names
-    name, status = names[c], STATUSES[stat]
-    cite = f"  [{PAGE}: Landing the Blow; {CITE}: {HEADINGS[stat]}]"
-    source = f" by {names[int(by[0])]}" if stat == "distracted" else ""
-    if not fresh[0]:
-        return f"{name} is already {status}{source}: the effect changes nothing{cite}"
-    boss = " (a Boss: merely Dazzled)" if stat == "blinded" and play.boss[c] else ""
-    if stat == "prone":
-        until = "until it stands up at the start of its next turn"
-    elif stat == "invisible":
-        until = "(its attackers are treated as Blinded) until an attack hits it or it makes an attack"
-    elif stat == "distracted":
-        until = "(every foe but the sources of its Distraction Hard to Hit) until the end of its next turn"
-    else:
-        until = f"until the {ENDS[stat]} of its next turn"
-    return f"the effect lands: {name} is {status}{source}{boss} {until}{cite}"
 
 
 def _rows_since(ctx: FightContext, start: IntArray) -> IntArray:

@@ -17,6 +17,7 @@ from tohit.core.fight.contract import ALL, FightContext, LoadedFight, Rows
 from tohit.core.fight.rows import distinct
 from tohit.core.fight.spec import CODES, policy_codes
 from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.systems.rtw import narrate
 from tohit.systems.rtw.fight_map import FightMap
 from tohit.systems.rtw.fight_status import StatusPlay, status_play
 
@@ -84,7 +85,7 @@ def map_turn(
         ctx.emit(
             "hold",
             (),
-            f"{rules.name(ctx, actor)} has no foe in reach and holds its ground (nobody moves on the map)",
+            narrate.holds_ground(rules.name(ctx, actor)),
         )
     acting = acting & (option >= 0)
     if not acting.any():
@@ -106,14 +107,8 @@ def map_turn(
         if ctx.narrating:
             c, o = int(actor[0]), int(option[0])
             why = grid.why_hard(c, o, t, bool(adjacent[0]))
-            again = f"; a Swarm, affected again ({k + 1})" if k else ""
             statuses = rules._status_note(ctx, play, actor, tt)[2:-1]
-            note = (
-                f" ({grid.options[c][o].text}{again}"
-                + (f"; Hard to Hit: {why}" if why else "")
-                + (f"; {statuses}" if statuses else "")
-                + ")"
-            )
+            note = narrate.placement_note(grid.options[c][o].text, k + 1 if k else 0, why, statuses)
         # The grid's Hard to Hit, with the attacker's Blinded or Dazzled folded in (the harder; decisions 5).
         extra = {HARD_TO_HIT_FIELD: codes} if play is None else play.fields(ctx.state, actor, attack, tt, codes)
         idx2, out = ctx.resolve(mask, actor, attack, tt, extra, note=note, fields=rules._read(play))
