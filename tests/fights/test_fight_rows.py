@@ -1,4 +1,4 @@
-"""The row-wise reductions the step code uses (engine/fight/rows.py) equal numpy's own, for every width."""
+"""The row-wise reductions the step code uses (core/fight/rows.py) equal numpy's own, for every width."""
 
 from __future__ import annotations
 

@@ -1,21 +1,23 @@
-"""The `tohit` command line: systems, roll, odds, simulate, demo, schema, modifiers.
+"""The `tohit` command line: systems, roll, odds, simulate, schema, modifiers; demo, map, aim, fight, replay.
 
 Every input problem is one line on stderr naming the file and field, exit code 2, no traceback; nothing
-is written when the input is refused.
+is written when the input is refused (the one printer: cli/errors.py). The other command modules add
+their commands here through their `register(app)` and never import this module.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from tohit.cli import render
+from tohit import __version__
+from tohit.cli import demo, fight, grid, render
+from tohit.cli.errors import OneLineErrors, fail, guarded
 from tohit.core.errors import TohitError
 from tohit.engine import registry
 from tohit.engine.odds import odds as exact_odds
@@ -25,12 +27,12 @@ from tohit.engine.simulate import Method
 from tohit.engine.simulate import simulate as run_simulation
 
 app = typer.Typer(
+    cls=OneLineErrors,
     add_completion=False,
     no_args_is_help=True,
     help="tohit: attack rules of five tabletop RPGs, as traced rolls, exact odds and simulation.",
     pretty_exceptions_enable=False,
 )
-T = TypeVar("T")
 MAX_SIMULATIONS = 10_000_000_000
 
 FileArg = Annotated[Path, typer.Argument(help="Scenario file (YAML or JSON).", show_default=False)]
@@ -38,18 +40,19 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tab
 SeedOpt = Annotated[int | None, typer.Option("--seed", min=0, help="Seed for the dice not forced.")]
 
 
-def fail(message: str) -> NoReturn:
-    """One plain line on stderr (never wrapped, easy to grep), then exit code 2."""
-    sys.stderr.write(f"error: {' '.join(message.split())}\n")
-    raise typer.Exit(2)
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"tohit {__version__}")
+        raise typer.Exit()
 
 
-def guarded(action: Callable[[], T]) -> T:
-    """Run `action`, turning input errors into one line and exit code 2."""
-    try:
-        return action()
-    except TohitError as exc:
-        fail(str(exc))
+@app.callback()
+def _options(
+    version: Annotated[
+        bool, typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    pass
 
 
 def _load(path: Path) -> Loaded:
@@ -186,33 +189,9 @@ def modifiers(system: Annotated[str, typer.Argument(help="System id.")], as_json
     render.console().print(table)
 
 
-@app.command()
-def demo(
-    examples: Annotated[Path | None, typer.Option("--examples", help="Folder of example scenarios.")] = None,
-    n: Annotated[int, typer.Option("-n", min=1, help="Attacks per target in the simulations.")] = 100_000,
-) -> None:
-    """Run every bundled example through roll, odds and simulate."""
-    from tohit.cli.demo import run_demo
-
-    guarded(lambda: run_demo(examples, n))
-
-
-def _register_grid() -> None:
-    from tohit.cli.grid import register
-
-    register(app)
-
-
-_register_grid()
-
-
-def _register_fight() -> None:
-    from tohit.cli.fight import register  # fight and replay: cli/fight.py
-
-    register(app)
-
-
-_register_fight()
+demo.register(app)  # demo: cli/demo.py
+grid.register(app)  # map and aim: cli/grid.py
+fight.register(app)  # fight and replay: cli/fight.py
 
 
 def main() -> None:

@@ -1,12 +1,17 @@
-"""`tohit demo`: every bundled example through roll, odds and simulate."""
+"""`tohit demo`: every bundled example through roll, odds and simulate (and each fight, in fight_demo)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
+import typer
 from rich.rule import Rule
 
 from tohit.cli import render
+from tohit.cli.errors import guarded
+from tohit.cli.fight_demo import run_fights
+from tohit.core.errors import InputError
 from tohit.engine.odds import odds
 from tohit.engine.roll import roll
 from tohit.engine.scenario import load
@@ -34,9 +39,24 @@ def fight_files(folder: Path) -> list[Path]:
     return [p for p in sorted((folder / "fights").glob("*")) if p.suffix in (".yaml", ".yml", ".json")]
 
 
+def register(app: typer.Typer) -> None:
+    """Add `demo` to the `tohit` command line."""
+    app.command(name="demo")(demo)
+
+
+def demo(
+    examples: Annotated[Path | None, typer.Option("--examples", help="Folder of example scenarios.")] = None,
+    n: Annotated[int, typer.Option("-n", min=1, help="Attacks per target in the simulations.")] = 100_000,
+) -> None:
+    """Run every bundled example through roll, odds and simulate."""
+    guarded(lambda: run_demo(examples, n))
+
+
 def run_demo(folder: Path | None, n: int) -> None:
     console = render.console()
     folder = folder or default_examples()
+    if not folder.is_dir():
+        raise InputError(f"folder {folder} does not exist", field="--examples")
     files = scenario_files(folder)
     if not files and not fight_files(folder):
         console.print(f"no example scenarios under {folder}")
@@ -51,6 +71,4 @@ def run_demo(folder: Path | None, n: int) -> None:
         console.print(f"[bold]simulate[/] ({n:,} attacks per target)")
         console.print(render.sim_view(simulate(loaded, n, seed=loaded.scenario.seed or 1)))
     if fight_files(folder):
-        from tohit.cli.fight_demo import run_fights
-
         run_fights(fight_files(folder), folder, n)

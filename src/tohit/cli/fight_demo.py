@@ -7,7 +7,7 @@ from pathlib import Path
 from rich.rule import Rule
 
 from tohit.cli import render
-from tohit.cli.fight import exact_view, narration_view, stats_view
+from tohit.cli.fight_views import exact_view, narration_view, stats_view
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.run import narrate, simulate_fights

@@ -14,36 +14,30 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
 from tohit.cli import render
+from tohit.cli.errors import fail, guarded
 from tohit.cli.grid_draw import board_png, board_text, covers_json
-from tohit.core.errors import InputError, TohitError
+from tohit.core.errors import InputError
 from tohit.core.grid.view import GridView
 from tohit.core.loader import read_document
 
-T = TypeVar("T")
 FileArg = Annotated[Path, typer.Argument(help="Scenario file with a map (YAML or JSON).", show_default=False)]
 PngOpt = Annotated[Path | None, typer.Option("--png", help="Also write the picture as a PNG.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of the drawing.")]
 TOP = 5
 
 
-def _fail(message: str) -> NoReturn:
-    render.console(stderr=True).print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
-    raise typer.Exit(2)
-
-
-def _guard(action: Callable[[], T]) -> T:
-    try:
-        return action()
-    except TohitError as exc:
-        _fail(str(exc))
+def _as_input(exc: ValueError, source: str) -> InputError:
+    head, sep, rest = str(exc).partition(": ")
+    if sep and " " not in head:
+        return InputError(rest, field=head, source=source)
+    return InputError(str(exc), source=source)
 
 
 def load_view(path: Path, *, placed: bool) -> tuple[dict[str, Any], GridView]:
@@ -68,9 +62,9 @@ def _png(view: GridView, path: Path, title: str | None = None) -> None:
 
 def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> None:
     """Draw the map with the attack's squares, the creatures it reaches and the cover lines."""
-    _, view = _guard(lambda: load_view(file, placed=True))
+    _, view = guarded(lambda: load_view(file, placed=True))
     if png is not None:
-        _guard(lambda: _png(view, png))
+        guarded(lambda: _png(view, png))
     if as_json:
         out = {
             **view.to_json(),
@@ -92,17 +86,17 @@ def aim_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> 
     """Try every legal placement of the attack; rank by expected damage to foes minus to allies."""
     from tohit.engine.aim import Aimer
 
-    data, view = _guard(lambda: load_view(file, placed=False))
+    data, view = guarded(lambda: load_view(file, placed=False))
     start = time.perf_counter()
     aimer = Aimer(data, view)
-    ranked = _guard(lambda: _rank(aimer, str(file)))
+    ranked = guarded(lambda: _rank(aimer, str(file)))
     seconds = time.perf_counter() - start
     unresolved = sorted(aimer.unresolved)
     if not ranked:
-        _fail(f"{file}: attack.range: no placement of the {view.describe()} reaches a creature")
+        fail(f"{file}: attack.range: no placement of the {view.describe()} reaches a creature")
     best = GridView(view.field, view.user, ranked[0].reach.range, view.rule, ranked[0].reach, view.covers)
     if png is not None:
-        _guard(lambda: _png(best, png, f"best: {best.describe()}"))
+        guarded(lambda: _png(best, png, f"best: {best.describe()}"))
     if as_json:
         out = {
             "tried": len(ranked),

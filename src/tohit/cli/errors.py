@@ -1,0 +1,72 @@
+"""The command line's one error printer: every refused input is one line on stderr and exit code 2.
+
+`error: <source>: <field>: <message>` (the parts a `TohitError` knows), never wrapped and never a
+traceback; typer's and click's own usage errors (a missing argument, an unknown option, a value out of
+range) take the same one-line form instead of a boxed panel (issue 20, item 8). Every command module
+imports this module; it imports no command module.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
+
+import typer
+from typer.core import TyperGroup
+
+from tohit.core.errors import TohitError
+
+T = TypeVar("T")
+
+
+#: click's base of usage errors, as typer raises it (recent typer carries its own copy of click).
+CLICK_EXCEPTION: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
+def fail(message: str) -> NoReturn:
+    """One plain line on stderr (never wrapped, easy to grep), then exit code 2."""
+    sys.stderr.write(f"error: {' '.join(message.split())}\n")
+    raise typer.Exit(2)
+
+
+def guarded(action: Callable[[], T]) -> T:
+    """Run `action`, turning input errors into one line and exit code 2."""
+    try:
+        return action()
+    except TohitError as exc:
+        fail(str(exc))
+
+
+def usage_message(exc: Any) -> str:
+    """A click/typer usage error as `<command>: <message> (see '<command> --help')`."""
+    message = str(exc.format_message()).strip().rstrip(".")
+    ctx = getattr(exc, "ctx", None)  # usage errors know their command
+    if ctx is None:
+        return message
+    return f"{ctx.command_path}: {message} (see '{ctx.command_path} --help')"
+
+
+def _is_help(exc: Exception) -> bool:
+    """`tohit` alone prints the help (click raises this as a usage error; typer tells it apart by name too)."""
+    return type(exc).__name__ == "NoArgsIsHelpError"
+
+
+class OneLineErrors(TyperGroup):
+    """The `tohit` command group: usage errors, the group's and every command's, go through `fail`."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except CLICK_EXCEPTION as exc:
+            if _is_help(exc):
+                raise
+            fail(usage_message(exc))
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CLICK_EXCEPTION as exc:
+            if _is_help(exc):
+                raise
+            fail(usage_message(exc))

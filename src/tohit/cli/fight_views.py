@@ -1,0 +1,145 @@
+"""The rich views of a fight: the narration, the simulation's table, the exact duel and a replayed state.
+
+Shared by `tohit fight`, `tohit replay` and `tohit demo`; imports no command module.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from tohit.core.fight.state import Roster, State
+from tohit.engine.fight.exact import ExactResult
+from tohit.engine.fight.replay import Replay, state_rows
+from tohit.engine.fight.run import FightLog, FightStats
+
+LONG_FRACTION = 40
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.2f}%"
+
+
+def _fraction(x: Any) -> str:
+    text = f"{x.numerator}/{x.denominator}"
+    if len(text) <= LONG_FRACTION:
+        return text
+    return f"{len(str(x.denominator))}-digit denominator (--json)"
+
+
+def state_table(roster: Roster, state: State, health: str | None = None) -> Table:
+    rows = state_rows(roster, state)
+    table = Table(show_edge=False)
+    keys = [k for k in rows[0] if k not in ("name", "side")] if rows else []
+    for col in ["combatant", "side", *keys]:
+        table.add_column(col, justify="left" if col in ("combatant", "side") else "right")
+    for r in rows:
+        table.add_row(r["name"], r["side"], *(str(r[k]) for k in keys))
+    return table
+
+
+def narration_view(played: FightLog) -> Group:
+    fight = played.fight
+    roster = fight.roster
+    parts: list[Any] = [
+        Text(f"{fight.system.title} fight: {' vs '.join(roster.side_names)}  (seed {played.seed})", style="bold"),
+        Text(f"turn order: {fight.rules.turn_order}", style="dim"),
+        Rule("Round 1"),
+    ]
+    for event in played.events[1:]:
+        kind = event["kind"]
+        if kind == "round":
+            parts.append(Rule(f"Round {event.get('round')}"))
+            if event["text"] != f"Round {event.get('round')}":
+                parts.append(Text(event["text"], style="dim"))
+        elif kind in ("attack", "counter"):
+            parts.append(Text(f"#{event['n']} {event['text']}", style="bold"))
+            for step in event.get("trace", []):
+                line = Text(f"    {step['text']}")
+                line.append(f"  [{step['clause']}]", style="dim")
+                parts.append(line)
+        elif kind == "end":
+            parts.append(Rule("End"))
+            parts.append(Text(event["text"], style="bold green"))
+        elif event.get("text"):
+            parts.append(Text(f"  #{event['n']} {event['text']}"))
+    parts.append(state_table(roster, played.final))
+    return Group(*parts)
+
+
+def stats_view(stats: FightStats) -> Group:
+    data = stats.to_json()
+    sides = Table(title=f"{data['n']:,} fights", show_edge=False)
+    for col in ("side", "wins", "%", "95% CI"):
+        sides.add_column(col, justify="left" if col == "side" else "right")
+    for s in data["sides"]:
+        low, high = s["ci95"]
+        sides.add_row(s["name"], f"{s['count']:,}", _pct(s["p"]), f"{_pct(low)} – {_pct(high)}")
+    d = data["draws"]
+    sides.add_row("draw", f"{d['count']:,}", _pct(d["p"]), f"{_pct(d['ci95'][0])} – {_pct(d['ci95'][1])}")
+    rounds = data["rounds"]
+    pct = "  ".join(f"p{q}={v}" for q, v in rounds["percentiles"].items())
+    who = Table(show_edge=False)
+    health = data["health"]
+    for col in ("combatant", "side", "survives", f"{health} if standing", f"{health} mean", "damage dealt"):
+        who.add_column(col, justify="left" if col in ("combatant", "side") else "right")
+    for c in data["combatants"]:
+        standing = "-" if c["health_if_standing"] is None else f"{c['health_if_standing']:.2f}"
+        who.add_row(
+            c["name"],
+            c["side"],
+            _pct(c["survives"]["p"]),
+            standing,
+            f"{c['health_mean']:.2f}",
+            f"{c['damage_dealt_mean']:.2f}",
+        )
+    text = Text(f"rounds: mean {rounds['mean']:.3f}  sd {rounds['sd']:.3f}  {pct}  (max_rounds {data['max_rounds']})")
+    return Group(sides, text, who, Text(f"seed {data['seed']}", style="dim"))
+
+
+def exact_view(result: ExactResult) -> Panel:
+    table = Table(show_edge=False)
+    table.add_column("outcome")
+    table.add_column("exact", justify="right")
+    table.add_column("%", justify="right")
+    for name, p in zip(result.fight.roster.side_names, result.wins, strict=True):
+        table.add_row(f"{name} wins", _fraction(p), f"{100 * float(p):.4f}")
+    table.add_row("draw", _fraction(result.draw), f"{100 * float(result.draw):.4f}")
+    lines: list[Any] = [table]
+    if result.beyond:
+        lines.append(
+            Text(
+                f"beyond depth {result.depth} of open rolls: {float(result.beyond):.3g} (reported, not dropped)",
+                style="dim",
+            )
+        )
+    if result.never_ends:
+        lines.append(Text(f"the fight never ends (nobody can win) with probability {float(result.never_ends):.4g}"))
+    if result.expected_rounds is None:
+        lines.append(Text("expected rounds: unbounded (the fight may never end)"))
+    else:
+        lines.append(
+            Text(f"expected rounds: {float(result.expected_rounds):.4f}  ({_fraction(result.expected_rounds)})")
+        )
+    lines.append(
+        Text(f"{result.states:,} states; the chain has no round limit (max_rounds applies to -n only)", style="dim")
+    )
+    return Panel(Group(*lines), title="exact duel odds", expand=False)
+
+
+def replay_view(result: Replay) -> Group:
+    parts: list[Any] = []
+    event = result.events[result.until]
+    parts.append(Text(f"state after event {result.until} of {len(result.events) - 1}: {event.get('text', '')}"))
+    parts.append(state_table(result.roster, result.state_at))
+    if result.matches:
+        parts.append(Text("the events rebuild the recorded end state exactly", style="green"))
+    else:
+        parts.append(Text("the rebuilt end state differs from the recorded one:", style="bold red"))
+        parts.extend(Text(f"  {m}") for m in result.mismatches)
+    return Group(*parts)
