@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.kaiser.helpers import ceil, row
+from tohit.core.errors import InputError
 from tohit.engine.roll import roll
 from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.tables import characteristic_modifier, fumble_dice_count
@@ -109,11 +110,28 @@ def test_kaiser_base_damage_is_weapon_damage_plus_strength_modifier_and_always_a
         (16, 5),
         (19, 5),
         (20, 6),
+        (21, 7),
+        (22, 7),
+        (23, 8),
+        (25, 8),
+        (26, 9),
+        (29, 9),
+        (30, 10),
     ],
 )
 def test_kaiser_strength_modifier_table(score: int, modifier: int) -> None:
     """gameplay.json index 200: the characteristic modifier table, every band edge."""
     assert characteristic_modifier(score) == modifier
+
+
+def test_kaiser_strength_modifier_table_runs_to_30() -> None:
+    """sources-and-gaps.md, Kaiser: "21-22: +7; 23-25: +8; 26-29: +9; 30: +10": a Strength 24 attacker's Base
+    Damage is the weapon's 5 + 8 = 13; 31 is refused, naming the field."""
+    r = row(ceil(offense=[5, 4], defense=[3, 4], attacker={"strength": 24}))
+    assert r["damage"] == 2 * 13
+    with pytest.raises(InputError) as err:
+        row(ceil(offense=[5, 4], defense=[3, 4], attacker={"strength": 31}))
+    assert err.value.field == "attacker.strength"
 
 
 # -- Failed Attack ---------------------------------------------------------------------------------------------

@@ -32,12 +32,16 @@ _MODIFIER_BANDS: tuple[tuple[int, int, int], ...] = (
     (13, 15, 4),
     (16, 19, 5),
     (20, 20, 6),
+    (21, 22, 7),
+    (23, 25, 8),
+    (26, 29, 9),
+    (30, 30, 10),
 )
-MIN_SCORE, MAX_SCORE = 1, 20
+MIN_SCORE, MAX_SCORE = 1, 30
 
 
 def characteristic_modifier(score: int) -> int:
-    """The modifier of a characteristic score (1-20), e.g. Strength 8 -> +2."""
+    """The modifier of a characteristic score (1-30), e.g. Strength 8 -> +2, 23-25 -> +8."""
     for low, high, mod in _MODIFIER_BANDS:
         if low <= score <= high:
             return mod
