@@ -51,9 +51,12 @@ def kaiser_combatant(name: str, **over: Any) -> dict[str, Any]:
 
 
 def kaiser_fight(*sides: list[dict[str, Any]], policy: str = "first", **over: Any) -> dict[str, Any]:
+    """A Kaiser fight of these sides. The clause tests script their dice one defense at a time, so the Multiple
+    Defense Penalty is off here unless `options` says otherwise (its own tests: test_kaiser_multiple_defense.py)."""
     data: dict[str, Any] = {
         "system": "kaiser",
         "sides": [{"name": f"side{i}", "policy": policy, "combatants": copy.deepcopy(s)} for i, s in enumerate(sides)],
+        "options": {"multiple_defense_penalty": False},
     }
     data.update(over)
     return data

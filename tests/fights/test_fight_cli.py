@@ -125,7 +125,7 @@ def test_fight_cli_exact_honours_the_fight_files_options_depth(tmp_path: Path) -
     from tohit.engine.fight.exact import exact_duel
 
     data = kaiser_fight([kaiser_combatant("A", target={"lp": 14})], [kaiser_combatant("B", target={"lp": 14})])
-    shallow = {**data, "options": {"depth": 1}}
+    shallow = {**data, "options": {**data["options"], "depth": 1}}
     path = tmp_path / "duel.yaml"
     path.write_text(yaml.safe_dump(shallow))
     result = invoke("fight", str(path), "--exact", "--json")

@@ -31,7 +31,7 @@ def test_fight_exact_one_sided_duel_matches_a_geometric_count_of_rounds() -> Non
         target={"lp": 7},
         attacks=[{"name": "sling", "attack": {"range": "ranged"}}],
     )
-    fight = load(kaiser_fight([a], [b], options={"open_rolls_and_fumbles": False}))
+    fight = load(kaiser_fight([a], [b], options={"open_rolls_and_fumbles": False, "multiple_defense_penalty": False}))
     kills = sum(1 for o1, o2, d1, d2 in product(range(1, 7), repeat=4) if (o1 + o2 + 10) - (d1 + d2 + 8) - 2 >= 1)
     p = Fraction(kills, 6**4)
     result = exact_duel(fight)

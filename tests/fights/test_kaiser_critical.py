@@ -293,6 +293,7 @@ def test_kaiser_fight_criticals_without_dof_change_nothing() -> None:
     data = yaml.safe_load((EXAMPLES / "kaiser-duel.yaml").read_text())
     for side in data["sides"]:
         side["combatants"][0]["physical_resistance"] = 13
+    data["options"] = {**(data.get("options") or {}), "multiple_defense_penalty": False}  # as before it too
     result = exact_duel(load(data))
     assert result.states == 721
     assert abs(float(result.wins[0]) - 0.7869444772953877) < 1e-12  # the chain before Criticals were played

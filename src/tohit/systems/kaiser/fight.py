@@ -56,6 +56,8 @@ from tohit.systems.kaiser.consequences import critical_level, is_critical
 from tohit.systems.kaiser.rules import HIT
 
 AP_PER_ROUND = 6
+#: Each earlier Defensive Roll in the round puts the next at this much less (the Multiple Defense Penalty).
+MDP_STEP = 2
 DEFAULT_AP_COST = 3
 COUNTER_AP = 1
 CLOSE = ("hand_to_hand", "point_blank")
@@ -151,6 +153,7 @@ class KaiserFight(FightRules):
             "penalty": 0,
             "fading": 0,
             "def_mod": int(target.modifiers),
+            "mdp": 0,
             "knocked_out": 0,
         }
 
@@ -271,6 +274,7 @@ class KaiserFight(FightRules):
             note = narrate.penalty_note(int(penalty[0])) if ctx.narrating and penalty[0] else ""
         idx, out = ctx.resolve(acting, actor, attack, target, fields, note=note)
         actor, attack, target, acting = actor[idx], attack[idx], target[idx], acting[idx]
+        self._defended(ctx, acting, target)
         idx = self._consequences(ctx, acting, actor, target, out, self._critical_faces(ctx))
         if idx is not ALL:
             actor, attack, target, acting = actor[idx], attack[idx], target[idx], acting[idx]
@@ -318,6 +322,7 @@ class KaiserFight(FightRules):
             counter, target, c_attack, actor, {"modifiers": modifiers}, kind="counter", note=note, fields=CONSEQUENCES
         )
         actor, target, counter = actor[idx], target[idx], counter[idx]
+        self._defended(ctx, counter, actor)
         self._consequences(ctx, counter, target, actor, cout, self._critical_faces(ctx))
 
     # -- helpers ---------------------------------------------------------------------------------------------
@@ -381,6 +386,35 @@ class KaiserFight(FightRules):
             round=int(new_round[0]) if ctx.narrating else None,
         )
         self._fade(ctx, rows)
+        mdp = ctx.state.per["mdp"][rows]
+        mr, mc = np.nonzero(mdp)
+        if mr.size:  # the Multiple Defense Penalty counts the defenses of one round
+            r = rows[mr]
+            ctx.emit(
+                "defense_restored",
+                [ctx.set("def_mod", r, ctx.state.per["def_mod"][r, mc] + mdp[mr, mc], mc), ctx.set("mdp", r, 0, mc)],
+                self._text(ctx, lambda: narrate.defense_restored([ctx.fight.roster.names[int(c)] for c in mc])),
+            )
+
+    def _defended(self, ctx: FightContext, mask: BoolArray, defender: IntArray) -> None:
+        """The Multiple Defense Penalty [sources-and-gaps.md, Kaiser; combat.json 200]: "2 attacks -2, 3 attacks
+        -4, 4 attacks -6, and so on": each Defensive Roll a defender has made this round puts its later ones at -2
+        more (the `mdp` stat, restored at the round's start). Option `multiple_defense_penalty` (default true)."""
+        if not ctx.fight.spec.options.multiple_defense_penalty:
+            return
+        rows = np.flatnonzero(mask)
+        if rows.size == 0:
+            return
+        d = defender[rows]
+        mdp = gather(ctx.state.per["mdp"], rows, d)
+        def_mod = gather(ctx.state.per["def_mod"], rows, d)
+        ctx.emit(
+            "defense",
+            [ctx.set("mdp", rows, mdp + MDP_STEP, d), ctx.set("def_mod", rows, def_mod - MDP_STEP, d)],
+            self._text(
+                ctx, lambda: narrate.multiple_defense(self._name(ctx, d), int(mdp[0]) // MDP_STEP + 1, int(mdp[0]) + 2)
+            ),
+        )
 
     def _consequences(
         self,

@@ -75,3 +75,8 @@ class Options(OptionsBase):
         default=True,
         description="Open rolls (double 6) and fumbles (double 1) on both rolls; false: bare 2d6.",
     )
+    multiple_defense_penalty: bool = Field(
+        default=True,
+        description="Fights: each Defensive Roll after a defender's first in a round is at -2 more (2 attacks -2,"
+        " 3 attacks -4, ...) [combat.json 200]; false: every defense at +0.",
+    )

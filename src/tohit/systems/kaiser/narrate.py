@@ -107,3 +107,16 @@ def penalty_fades(faded: Sequence[tuple[str, int]]) -> str:
         "; ".join(f"{name}'s All Action Penalty fades by 1 (-{p} -> {1 - p})" for name, p in faded)
         + f"  [{CRIT_PAGE}: DoF 5 or less]"
     )
+
+
+def multiple_defense(name: str, defenses: int, penalty: int) -> str:
+    """The Multiple Defense Penalty: 2 attacks -2, 3 attacks -4, ... in a round [combat.json 200]."""
+    return (
+        f"{name} has defended {defenses} time{'s' if defenses != 1 else ''} this round: its next Defensive Roll"
+        f" this round is at -{penalty} (Multiple Defense Penalty)  [kaiser: combat.json 200]"
+    )
+
+
+def defense_restored(names: Sequence[str]) -> str:
+    """A new round: the Multiple Defense Penalty starts again."""
+    return f"{', '.join(names)}: the Multiple Defense Penalty starts again  [kaiser: combat.json 200]"
