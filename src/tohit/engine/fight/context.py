@@ -29,7 +29,7 @@ import numpy.typing as npt
 from tohit.core.errors import InputError
 from tohit.core.fight.contract import ALL, LoadedFight, Mode, Rows
 from tohit.core.fight.rows import dense_rank, distinct
-from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change, gather
+from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change
 from tohit.core.outcome import NULL_CODE, NULL_INT, Outcome
 from tohit.core.roles import Role
 from tohit.core.steps import Silent, Trace
@@ -38,6 +38,7 @@ from tohit.core.system import Dice
 from tohit.engine import joint
 from tohit.engine.alias import MAX_TOTAL, Alias
 from tohit.engine.fight import policy
+from tohit.engine.fight.situation import Situation, SituationKey, pack
 
 Method = Literal["table", "direct"]
 #: Depth of the role tables Monte Carlo samples from (rolls beyond it come from the role's tail).
@@ -413,46 +414,29 @@ class StepContext:
             return ALL, out
         fight = self.fight
         rules = fight.rules
-        size, na = fight.roster.size, fight.max_attacks
         whole = rows.size == n
-        key = (
-            (actor * na + attack) * size + target if whole else (actor[rows] * na + attack[rows]) * size + target[rows]
-        )
         scalar, own_scalar = rules.scalar_stats, rules.attacker_scalar_stats
-        t_rows = target if whole else target[rows]
-        a_rows = actor if whole else actor[rows]
         coded = sorted(f for f in attack_fields if f.startswith(CODED))
-        # Rows are grouped by these too: the system reads them as plain values (target and attacker scalar
-        # stats, target overrides); each is packed into the key with its own span.
-        parts = [np.asarray(rules.group_value(s, self.state.per[s][rows, t_rows]), dtype=np.int64) for s in scalar]
-        parts += [np.asarray(rules.group_value(s, self.state.per[s][rows, a_rows]), dtype=np.int64) for s in own_scalar]
-        parts += [np.asarray(attack_fields[f] if whole else attack_fields[f][rows], dtype=np.int64) for f in coded]
-        spans = []
-        radix = size * na * size
-        for part in parts:
-            span = int(part.max()) + 1 if part.size else 1  # keys keep the order of (c, a, t, groups...)
-            radix *= span
-            if radix >= 2**62:  # pragma: no cover - far beyond any fight's stats
-                raise ValueError("too many distinct attack situations to group")
-            key = key * span + part
-            spans.append(span)
+        # Rows are grouped by their situation: who, which attack, whom, and what the system reads as plain
+        # values (target and attacker scalar stats, coded overrides); the rest is fed as arrays.
+        situations = SituationKey(rules, overrides=coded, own=False)
+        cols = situations.columns(
+            self.state.per,
+            rows,
+            *((actor, attack, target) if whole else (actor[rows], attack[rows], target[rows])),
+            {f: attack_fields[f] if whole else attack_fields[f][rows] for f in coded},
+        )
+        key, radix = pack(cols)
         plain = {f: v for f, v in attack_fields.items() if not f.startswith(CODED)}
         unused = rules.unused_roles
-        low, high = int(key.min()), int(key.max())
-        for k in [low] if low == high else np.unique(key):
-            grp = rows if low == high else rows[key == k]
+        for k in [None] if radix == 1 else np.unique(key):
+            in_group = None if k is None else key == k
+            grp = rows if in_group is None else rows[in_group]
             sel: Any = ALL if whole and grp.size == n else grp
-            k = int(k)
-            found: list[int] = []
-            for span in reversed(spans):
-                k, g = divmod(k, span)
-                found.append(g)
-            found.reverse()
-            groups = dict(zip(scalar, found[: len(scalar)], strict=True))
-            own_groups = dict(zip(own_scalar, found[len(scalar) : len(scalar) + len(own_scalar)], strict=True))
-            codes = dict(zip(coded, found[len(scalar) + len(own_scalar) :], strict=True))
-            c, rest = divmod(k, na * size)
-            a, t = divmod(rest, size)
+            lead = 0 if in_group is None else int(np.argmax(in_group))
+            situation = situations.decode([col[lead] for col in cols])
+            groups, own_groups, codes = situation.groups, situation.own_groups, situation.overrides
+            c, a, t = situation.c, situation.a, situation.t
             own = rules.attacker_stats
             if self.narrating:  # one fight: stats as plain scalars, as in a scenario file
                 mine: dict[str, Any] = {s: int(self.state.per[s][grp[0], c]) for s in own}
@@ -526,48 +510,26 @@ class StepContext:
         whole = rows.size == n
         a_rows, k_rows, t_rows = (actor, attack, target) if whole else (actor[rows], attack[rows], target[rows])
         stats = list(rules.target_stats if rules.table_stats is None else rules.table_stats)
-        scalar, own, over = list(rules.scalar_stats), list(rules.attacker_stats), sorted(attack_fields)
-        own_scalar = list(rules.attacker_scalar_stats)
-        comps = [a_rows, k_rows, t_rows]
-        comps += [gather(per[s], rows, t_rows) for s in stats]
-        comps += [np.asarray(rules.group_value(s, gather(per[s], rows, t_rows)), dtype=np.int64) for s in scalar]
-        comps += [gather(per[s], rows, a_rows) for s in own]
-        comps += [attack_fields[f] if whole else attack_fields[f][rows] for f in over]
-        comps += [np.asarray(rules.group_value(s, gather(per[s], rows, a_rows)), dtype=np.int64) for s in own_scalar]
-        code = np.zeros(rows.size, dtype=np.int64)
-        radix = 1
-        for comp in comps:
-            low = int(comp.min())
-            span = int(comp.max()) - low + 1
-            if span == 1:
-                continue
-            radix *= span
-            if radix >= 2**62:  # pragma: no cover - far beyond any fight's stats
-                raise ValueError("too many distinct attack situations to group")
-            code = code * span + (comp - low)
+        over = sorted(attack_fields)
+        situations = SituationKey(rules, stats=stats, overrides=over)
+        comps = situations.columns(
+            per, rows, a_rows, k_rows, t_rows, {f: attack_fields[f] if whole else attack_fields[f][rows] for f in over}
+        )
+        code, radix = pack(comps)
         if radix == 1:
             groups, inverse, first = 1, np.zeros(rows.size, dtype=np.int64), np.zeros(1, dtype=np.int64)
         else:
             groups, inverse = dense_rank(code)
             first = np.empty(groups, dtype=np.int64)
             first[inverse[::-1]] = np.arange(rows.size - 1, -1, -1)
-        names = (
-            "c",
-            "a",
-            "t",
-            *stats,
-            *[f"g:{s}" for s in scalar],
-            *[f"o:{s}" for s in own],
-            *over,
-            *[f"ag:{s}" for s in own_scalar],
+        found: dict[tuple[int, ...], TableSampler] = self.fight.cache.setdefault(
+            ("samplers", tuple(stats), tuple(over)), {}
         )
-        found: dict[tuple[int, ...], TableSampler] = self.fight.cache.setdefault(("samplers", names), {})
         samplers = []
         for values in np.stack([comp[first] for comp in comps], axis=1).tolist():
             sm = found.get(tuple(values))
             if sm is None:
-                key = dict(zip(names, values, strict=True))
-                sm = found[tuple(values)] = self._sampler(key, stats, scalar, own, over, own_scalar)
+                sm = found[tuple(values)] = self._sampler(situations.decode(values))
             samplers.append(sm)
         # One alias draw per row, from the alias table of its group's weights: groups with the same weights
         # (the same dice, outcomes told apart by stats) share one draw call.
@@ -629,31 +591,28 @@ class StepContext:
         """Resolve the rows whose draw fell beyond the table's depth: the tail dice are sampled (conditioned on
         being beyond), and `resolve` runs once per attacker, attack and target, the stats fed as arrays."""
         rules = self.fight.rules
-        scalar = list(rules.scalar_stats)
         b = np.flatnonzero(beyond)
-        # (c, a, t) and the scalar groups decide the table's layout and what the system reads as plain values.
-        layout = np.stack([comps[0][b], comps[1][b], comps[2][b]], axis=1)
-        sc = [np.asarray(rules.group_value(s, self.state.per[s][rows[b], comps[2][b]]), dtype=np.int64) for s in scalar]
+        # (c, a, t) decide the table's layout; the scalar groups and codes what the system reads as plain values.
         coded = sorted(f for f in attack_fields if f.startswith(CODED))
-        sc += [attack_fields[f][rows[b]] for f in coded]
-        own_scalar = list(rules.attacker_scalar_stats)
-        sc += [
-            np.asarray(rules.group_value(s, self.state.per[s][rows[b], comps[0][b]]), dtype=np.int64)
-            for s in own_scalar
-        ]
-        keys = np.concatenate([layout, *(x[:, None] for x in sc)], axis=1) if sc else layout
-        leads, inv = distinct(list(keys.T))
-        uniq = keys[leads]
-        for u, key in enumerate(uniq):
+        situations = SituationKey(rules, overrides=coded, own=False)
+        cols = situations.columns(
+            self.state.per,
+            rows[b],
+            comps[0][b],
+            comps[1][b],
+            comps[2][b],
+            {f: attack_fields[f][rows[b]] for f in coded},
+        )
+        leads, inv = distinct(cols)
+        for u, lead in enumerate(leads.tolist()):
             sel = b[inv == u]
-            c, a, t = (int(x) for x in key[:3])
-            groups = {s: int(v) for s, v in zip(scalar, key[3 : 3 + len(scalar)], strict=True)}
-            at = 3 + len(scalar) + len(coded)
-            codes = {f: int(v) for f, v in zip(coded, key[3 + len(scalar) : at], strict=True)}
+            situation = situations.decode([col[lead] for col in cols])
+            c, a, t = situation.c, situation.a, situation.t
+            groups, codes = situation.groups, situation.overrides
             sm = samplers[int(inverse[sel[0]])]
             state_rows = rows[sel]
             mine = {s: self.state.per[s][state_rows, c] for s in rules.attacker_stats}
-            mine.update({s: rules.field_value(s, int(v)) for s, v in zip(own_scalar, key[at:], strict=True)})
+            mine.update({s: rules.field_value(s, g) for s, g in situation.own_groups.items()})
             plain = {f: v[state_rows] for f, v in attack_fields.items() if not f.startswith(CODED)}
             scenario = self._scenario(c, a, t, {**plain, **codes}, mine)
             fixed = {s: rules.field_value(s, g) for s, g in groups.items()}
@@ -663,26 +622,18 @@ class StepContext:
             for f in out:
                 out[f][state_rows] = outcome[f]
 
-    def _sampler(
-        self,
-        key: dict[str, int],
-        stats: list[str],
-        scalar: list[str],
-        own: list[str],
-        over: list[str],
-        own_scalar: Sequence[str] = (),
-    ) -> TableSampler:
-        cache_key = ("sampler", tuple(sorted(key.items())))
+    def _sampler(self, situation: Situation) -> TableSampler:
+        cache_key = ("sampler", situation.ident)
         found: TableSampler | None = self.fight.cache.get(cache_key)
         if found is None:
-            c, a, t = key["c"], key["a"], key["t"]
+            c, a, t = situation.c, situation.a, situation.t
             rules = self.fight.rules
-            mine: dict[str, Any] = {s: key[f"o:{s}"] for s in own}
-            mine.update({s: rules.field_value(s, key[f"ag:{s}"]) for s in own_scalar})
-            scenario = self._scenario(c, a, t, {f: key[f] for f in over}, mine)
-            fixed = {s: rules.field_value(s, key[f"g:{s}"]) for s in scalar}
-            fixed.update(self._target_part({f: key[f] for f in over}))
-            target = self._target(t, None, {s: key[s] for s in stats}, fixed)
+            mine: dict[str, Any] = dict(situation.own)
+            mine.update({s: rules.field_value(s, g) for s, g in situation.own_groups.items()})
+            scenario = self._scenario(c, a, t, situation.overrides, mine)
+            fixed = {s: rules.field_value(s, g) for s, g in situation.groups.items()}
+            fixed.update(self._target_part(situation.overrides))
+            target = self._target(t, None, situation.stats, fixed)
             table = joint.build(self.fight.system, scenario, target, ROLE_TABLE_DEPTH)
             found = self.fight.cache[cache_key] = TableSampler(table, scenario, target, rules.outcome_fields)
             ids, aliases = self._layouts()
@@ -829,23 +780,12 @@ class StepContext:
         fight = self.fight
         rules = fight.rules
         stats = list(rules.target_stats if rules.table_stats is None else rules.table_stats)
-        scalar = list(rules.scalar_stats)
         clips = sorted(set(rules.table_clip.values()))
         n = self.n
-        over = sorted(attack_fields)
-        t_safe = np.maximum(target, 0)
-        rows_all = np.arange(n)
-        own = list(rules.attacker_stats)
-        cols = [actor, attack, target]
-        cols += [self.state.per[s][rows_all, t_safe] for s in stats + clips]
-        cols += [rules.group_value(s, self.state.per[s][rows_all, t_safe]) for s in scalar]
-        cols += [self.state.per[s][rows_all, np.maximum(actor, 0)] for s in own]
-        cols += [attack_fields[f] for f in over]
-        own_scalar = list(rules.attacker_scalar_stats)
-        cols += [
-            np.asarray(rules.group_value(s, self.state.per[s][rows_all, np.maximum(actor, 0)]), dtype=np.int64)
-            for s in own_scalar
-        ]
+        situations = SituationKey(rules, stats=stats, clips=clips, overrides=sorted(attack_fields))
+        cols = situations.columns(
+            self.state.per, np.arange(n), np.maximum(actor, 0), attack, np.maximum(target, 0), attack_fields
+        )
         keys = np.stack(cols, axis=1)
         keys[~mask] = -1
         leads, inverse = distinct(list(keys.T))
@@ -858,20 +798,10 @@ class StepContext:
         for u, key in enumerate(uniq):
             if key[0] < 0:
                 continue
-            c, a, t = (int(x) for x in key[:3])
-            i = 3
-            svals = {s: int(v) for s, v in zip(stats, key[i : i + len(stats)], strict=True)}
-            i += len(stats)
-            cvals = {s: int(v) for s, v in zip(clips, key[i : i + len(clips)], strict=True)}
-            i += len(clips)
-            gvals = {s: int(v) for s, v in zip(scalar, key[i : i + len(scalar)], strict=True)}
-            i += len(scalar)
-            avals = {s: int(v) for s, v in zip(own, key[i : i + len(own)], strict=True)}
-            i += len(own)
-            ovals = {f: int(v) for f, v in zip(over, key[i : i + len(over)], strict=True)}
-            i += len(over)
-            agvals = {s: int(v) for s, v in zip(own_scalar, key[i:], strict=True)}
-            tables[u] = self.outcome_table(c, a, t, svals, ovals, cvals, fields, avals, gvals, agvals)
+            s = situations.decode(key)
+            tables[u] = self.outcome_table(
+                s.c, s.a, s.t, s.stats, s.overrides, s.clips, fields, s.own, s.groups, s.own_groups
+            )
         common = lcm(*[tb.total for tb in tables.values()]) if tables else 1
         for u, key in enumerate(uniq):
             rows = np.flatnonzero(inverse == u)
