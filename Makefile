@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench profile lint typecheck pytest clean
+.PHONY: demo test bench profile lint typecheck pytest clean docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ bench: $(STAMP)
 
 profile: $(STAMP)
 	$(BIN)/python -m benchmarks.profile $(PROFILE_ARGS)
+
+docs: $(STAMP)
+	for id in $$($(BIN)/tohit systems --json | $(BIN)/python -c 'import json,sys; print(" ".join(s["id"] for s in json.load(sys.stdin)))'); do \
+		$(BIN)/tohit reference $$id > docs/$$id.md; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

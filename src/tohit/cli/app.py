@@ -16,7 +16,7 @@ import typer
 from rich.table import Table
 
 from tohit import __version__
-from tohit.cli import demo, fight, grid, render
+from tohit.cli import authoring, demo, fight, grid, render
 from tohit.cli.errors import OneLineErrors, fail, guarded
 from tohit.core.errors import TohitError
 from tohit.engine import registry
@@ -192,6 +192,7 @@ def modifiers(system: Annotated[str, typer.Argument(help="System id.")], as_json
 demo.register(app)  # demo: cli/demo.py
 grid.register(app)  # map and aim: cli/grid.py
 fight.register(app)  # fight and replay: cli/fight.py
+authoring.register(app)  # new and reference: cli/authoring.py
 
 
 def main() -> None:

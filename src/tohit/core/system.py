@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 
 from pydantic import create_model
@@ -131,6 +132,16 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
     def modifiers(self) -> Sequence[ModifierRow]:
         """The system's named modifier rows, if it has a table of them."""
         return ()
+
+    def starter(self, fight: bool = False) -> str | None:
+        """A commented starter scenario (or, with `fight`, a starter fight file) for `tohit new`: the text of
+        `starter.yaml` / `starter-fight.yaml` in the game's package; None when it ships none."""
+        package = type(self).__module__.rpartition(".")[0]
+        name = "starter-fight.yaml" if fight else "starter.yaml"
+        try:
+            return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+        except (FileNotFoundError, ModuleNotFoundError):
+            return None
 
     def field(self, name: str) -> Field:
         for f in self.fields:
