@@ -18,7 +18,6 @@ from rich.table import Table
 from tohit import __version__
 from tohit.cli import authoring, demo, fight, grid, render
 from tohit.cli.errors import OneLineErrors, fail, guarded
-from tohit.core.errors import TohitError
 from tohit.engine import registry
 from tohit.engine.odds import odds as exact_odds
 from tohit.engine.roll import MAX_TIMES, roll_many
@@ -115,28 +114,21 @@ def odds(
     as_json: JsonOpt = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write the damage distribution as a PNG.")] = None,
     depth: Annotated[int | None, typer.Option("--depth", min=0, max=40, help="Open-roll depth.")] = None,
+    log: Annotated[bool, typer.Option("--log", help="--plot: probabilities on a log scale.")] = False,
 ) -> None:
     """Exact probability of every outcome, per target, and the full damage distribution."""
     loaded = _load(file)
     result = guarded(lambda: exact_odds(loaded, depth))
     if plot is not None:
-        guarded(lambda: _plot(result, plot))
+        from tohit.cli.plot import damage_plot, write_png
+
+        guarded(lambda: write_png(plot, "--plot", lambda path: damage_plot(result, path, log=log)))
     if as_json:
         _print_json(result.to_json())
     else:
         render.console().print(render.odds_view(result))
         if plot is not None:
             render.console().print(f"wrote {plot}")
-
-
-def _plot(result: Any, path: Path) -> None:
-    from tohit.cli.plot import damage_plot
-
-    if path.suffix.lower() != ".png":
-        raise TohitError("the plot is written as PNG: give a file name ending in .png", field="--plot")
-    if not path.parent.exists():
-        raise TohitError(f"folder {path.parent} does not exist", field="--plot")
-    damage_plot(result, path)
 
 
 @app.command()
@@ -147,6 +139,9 @@ def simulate(
     as_json: JsonOpt = False,
     method: Annotated[str, typer.Option("--method", help="table (fast) or direct (dice through resolve).")] = "table",
     workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Processes to share the work.")] = 1,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Write the frequencies (95% CIs) and damage as a PNG.")
+    ] = None,
 ) -> None:
     """Monte Carlo: N independent attacks per target, with 95% confidence intervals."""
     if method not in ("table", "direct"):
@@ -156,6 +151,12 @@ def simulate(
     total = n * len(loaded.scenario.targets)
     with render.delayed_progress("simulating", "", total, after=1.0, quiet=as_json) as advance:
         result = guarded(lambda: run_simulation(loaded, n, seed, method=chosen, progress=advance, workers=workers))
+    if plot is not None:
+        from tohit.cli.plot import simulation_plot, write_png
+
+        guarded(lambda: write_png(plot, "--plot", lambda path: simulation_plot(result.to_json(), path)))
+        if not as_json:
+            render.console().print(f"wrote {plot}")
     if as_json:
         _print_json(result.to_json())
     else:

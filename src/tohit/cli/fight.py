@@ -48,6 +48,9 @@ def fight(
             "--workers", min=1, max=64, help="-n: processes to share the fights (same seed and W: same result)."
         ),
     ] = 1,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="-n: write the win rates (95% CIs) and rounds as a PNG.")
+    ] = None,
 ) -> None:
     """One fight narrated round by round (each roll traced); -n N to simulate N fights; --exact for duels."""
     if method not in ("table", "direct"):
@@ -56,6 +59,8 @@ def fight(
         fail("--exact and -n: choose one (exact odds, or a simulation)")
     if log is not None and (exact or n is not None):
         fail("--log: only a single narrated fight writes an event log")
+    if plot is not None and n is None:
+        fail("--plot: only a simulation (-n N) draws its win rates")
     if workers > 1 and n is None:
         fail("--workers: only a simulation (-n N) shares its fights among processes")
     loaded = guarded(lambda: load_fight(file))
@@ -69,6 +74,12 @@ def fight(
     if n is not None:
         chosen: Method = "direct" if method == "direct" else "table"
         stats = _simulate(loaded, n, seed, quiet=as_json, method=chosen, workers=workers)
+        if plot is not None:
+            from tohit.cli.plot import fights_plot, write_png
+
+            guarded(lambda: write_png(plot, "--plot", lambda p: fights_plot(stats.to_json(), stats.tally.rounds, p)))
+            if not as_json:
+                render.console().print(f"wrote {plot}")
         if as_json:
             _print_json(stats.to_json())
         else:
