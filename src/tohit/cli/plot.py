@@ -115,8 +115,8 @@ def fights_plot(data: dict[str, Any], rounds: dict[int, int], path: Path) -> Non
     parts = [*data["sides"], data["draws"]]
     p = [100 * s["p"] for s in parts]
     err = [
-        [a - 100 * s["ci95"][0] for a, s in zip(p, parts, strict=True)],
-        [100 * s["ci95"][1] - a for a, s in zip(p, parts, strict=True)],
+        [max(0.0, a - 100 * s["ci95"][0]) for a, s in zip(p, parts, strict=True)],
+        [max(0.0, 100 * s["ci95"][1] - a) for a, s in zip(p, parts, strict=True)],
     ]
     left.bar(names, p, yerr=err, capsize=4, color=["#4472c4", "#ed7d31", "#a5a5a5", "#70ad47"][: len(names)])
     left.set_title(f"{data['system']}: who wins ({data['n']:,} fights)")
