@@ -89,7 +89,10 @@ def simulation_plot(data: dict[str, Any], path: Path) -> None:
             labels,
             p,
             color="#4472c4",
-            yerr=[[a - b for a, b in zip(p, low, strict=True)], [b - a for a, b in zip(p, high, strict=True)]],
+            yerr=[
+                [max(0.0, a - b) for a, b in zip(p, low, strict=True)],
+                [max(0.0, b - a) for a, b in zip(p, high, strict=True)],
+            ],
             capsize=4,
         )
         left.set_title(f"{data['system']}: {target['name']} (n = {data['n']:,})")
