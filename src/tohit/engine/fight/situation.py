@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from tohit.core.fight.contract import FightRules
-from tohit.core.fight.state import IntArray
+from tohit.core.fight.state import IntArray, gather
 
 
 @dataclass(frozen=True)
@@ -80,11 +80,11 @@ class SituationKey:
         rows' own (aligned with `rows`, the state's rows)."""
         group = self.rules.group_value
         cols = [actor, attack, target]
-        cols += [per[s][rows, target] for s in self.stats + self.clips]
-        cols += [np.asarray(group(s, per[s][rows, target]), dtype=np.int64) for s in self.scalar]
-        cols += [per[s][rows, actor] for s in self.own]
-        cols += [np.asarray(attack_fields[f], dtype=np.int64) for f in self.overrides]
-        cols += [np.asarray(group(s, per[s][rows, actor]), dtype=np.int64) for s in self.own_scalar]
+        cols += [gather(per[s], rows, target) for s in self.stats + self.clips]
+        cols += [np.asarray(group(s, gather(per[s], rows, target)), dtype=np.int64) for s in self.scalar]
+        cols += [gather(per[s], rows, actor) for s in self.own]
+        cols += [attack_fields[f] for f in self.overrides]
+        cols += [np.asarray(group(s, gather(per[s], rows, actor)), dtype=np.int64) for s in self.own_scalar]
         return cols
 
     def decode(self, values: Sequence[int]) -> Situation:
