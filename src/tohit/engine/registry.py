@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 import tohit.systems
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.core.system import System
 
 AnySystem = System[Any, Any, Any, Any]
@@ -30,5 +30,5 @@ def get(system_id: object) -> AnySystem:
     """The system with this id, or an InputError on the `system` field listing the known ones."""
     known = systems()
     if not isinstance(system_id, str) or system_id not in known:
-        raise InputError(f"unknown system {system_id!r}; known: {', '.join(known)}", field="system")
+        raise InputError(f"unknown system {short_repr(system_id)}; known: {', '.join(known)}", field="system")
     return known[system_id]

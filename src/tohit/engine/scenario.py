@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.core.loader import read_document, validate
 from tohit.core.models import Scenario
 from tohit.engine.registry import AnySystem, get
@@ -47,7 +47,9 @@ def from_dict(data: dict[str, Any], *, source: str = "<scenario>") -> Loaded:
                 where = f"targets[{i}].dice.{role_name}" if role_name in target.dice else f"dice.{role_name}"
                 if role_name not in roles:
                     known = ", ".join(roles)
-                    raise InputError(f"unknown dice role {role_name!r}; this attack rolls: {known}", field=where)
+                    raise InputError(
+                        f"unknown dice role {short_repr(role_name)}; this attack rolls: {known}", field=where
+                    )
                 try:
                     roles[role_name].read(faces)
                 except InputError as exc:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.engine.fight.state import Event, Roster, State, apply, change
 
 
@@ -100,12 +100,12 @@ def _apply_checked(state: State, roster: Roster, event: dict[str, Any], source: 
             raise InputError(f"line {line}: a change needs who, stat, from and to", source=source) from None
         if who is None:
             if stat not in state.fight:
-                raise InputError(f"line {line}: unknown fight value {stat!r}", source=source)
+                raise InputError(f"line {line}: unknown fight value {short_repr(stat)}", source=source)
             current = int(state.fight[stat][0])
             c = None
         else:
             if who not in roster.names or stat not in state.per:
-                raise InputError(f"line {line}: unknown combatant or stat {who!r}.{stat}", source=source)
+                raise InputError(f"line {line}: unknown combatant or stat {short_repr(who)}.{stat}", source=source)
             c = roster.index(who)
             current = int(state.per[stat][0, c])
         if current != before:

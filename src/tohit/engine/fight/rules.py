@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.core.models import Model
 from tohit.engine.fight.state import BoolArray, IntArray, State
 
@@ -161,6 +161,6 @@ def rules_for(system_id: str) -> FightRules:
     except ModuleNotFoundError as exc:
         if exc.name != module_name:
             raise
-        raise InputError(f"system {system_id!r} has no fight rules yet", field="system") from None
+        raise InputError(f"system {short_repr(system_id)} has no fight rules yet", field="system") from None
     rules: FightRules = module.RULES
     return rules

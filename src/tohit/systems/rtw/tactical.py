@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.core.grid.abstract import CLAUSE as CLAUSE_ABSTRACT
 from tohit.core.grid.abstract import abstract_problem, abstract_targets
 from tohit.core.grid.areas import CLAUSE as CLAUSE_RANGES
@@ -132,11 +132,11 @@ def battlefield(data: dict[str, Any]) -> tuple[Battlefield, str, CoverRule]:
         raise ValueError("attacker.name: with a map, name the attacker: it must be one of the combatants")
     if not bf.has(name):
         known = ", ".join(c.name for c in bf.creatures) or "none"
-        raise ValueError(f"attacker.name: {name!r} is not among the combatants ({known})")
+        raise ValueError(f"attacker.name: {short_repr(name)} is not among the combatants ({known})")
     options = data.get("options") or {}
     rule = options.get("cover_rule", "any_line") if isinstance(options, dict) else "any_line"
     if rule not in COVER_RULES:
-        raise ValueError(f"options.cover_rule: must be any_line or best_corner (got {rule!r})")
+        raise ValueError(f"options.cover_rule: must be any_line or best_corner (got {short_repr(rule)})")
     return bf, name, rule
 
 
@@ -178,9 +178,9 @@ def place(data: dict[str, Any]) -> dict[str, Any]:
             entries.setdefault(repeat["name"], t)  # a Swarm's second pick, written back out
             continue
         if not view.field.has(name):
-            raise ValueError(f"targets[{i}].name: {name!r} is not among the combatants")
+            raise ValueError(f"targets[{i}].name: {short_repr(name)} is not among the combatants")
         if name == view.user:
-            raise ValueError(f"targets[{i}].name: {name!r} is the attacker")
+            raise ValueError(f"targets[{i}].name: {short_repr(name)} is the attacker")
         entries[name] = t
     options = data.get("options") if isinstance(data.get("options"), dict) else {}
     several = bool((options or {}).get("several_hard_to_hit_sources_are_extreme"))
@@ -219,7 +219,7 @@ def abstract(data: dict[str, Any], rng: AnyRange | None) -> dict[str, Any]:
     names = [str(t.get("name")) for t in data.get("targets") or [] if isinstance(t, dict)]
     for i, name in enumerate(spec.isolated):
         if name not in names:
-            raise ValueError(f"abstract.isolated[{i}]: {name!r} is not one of the targets")
+            raise ValueError(f"abstract.isolated[{i}]: {short_repr(name)} is not one of the targets")
     attack = dict(data.get("attack") or {})
     if rng is None:
         kind = attack.get("range", "melee")

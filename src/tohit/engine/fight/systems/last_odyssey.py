@@ -64,7 +64,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.policy import choose_actions
@@ -244,7 +244,7 @@ class LastOdysseyFight(RoundRules):
                     if status not in BIT:
                         raise InputError(
                             f"a fight keeps the statuses of Statuses.md as state ({', '.join(STATUSES)});"
-                            f" got {status!r}",
+                            f" got {short_repr(status)}",
                             field=f"{at}.attack.status",
                         )
                 if entry.attacker.statuses != attacker.statuses or entry.attacker.buffs != attacker.buffs:

@@ -64,7 +64,7 @@ from typing import Any
 
 import numpy as np
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.engine.fight.model import LoadedFight, map_raw_combatants
 from tohit.engine.fight.state import BoolArray, IntArray, gather
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS, PRONE_EXPOSED_RANGES
@@ -346,7 +346,7 @@ def status_play(fight: LoadedFight) -> StatusPlay | None:
             stat = status_of(effect.name)
             if stat is None:
                 raise InputError(
-                    f"the fight cannot play the effect {effect.name!r}: it plays {known_names()}"
+                    f"the fight cannot play the effect {short_repr(effect.name)}: it plays {known_names()}"
                     " (narrate other effects with a scenario, `tohit roll`)",
                     field=f"{fight.paths[c]}.attacks[{a}].attack.effect.name",
                 )
@@ -365,7 +365,9 @@ def status_play(fight: LoadedFight) -> StatusPlay | None:
             field = f"{fight.paths[c]}.distracted_by[{k}]"
             if name not in names or not fight.roster.foe_matrix[c, names.index(name)]:
                 foes = ", ".join(n for u, n in enumerate(names) if fight.roster.foe_matrix[c, u])
-                raise InputError(f"{name!r} is not a foe of {comb.name} in this fight; its foes: {foes}", field=field)
+                raise InputError(
+                    f"{short_repr(name)} is not a foe of {comb.name} in this fight; its foes: {foes}", field=field
+                )
             mask |= 1 << names.index(name)
             wanted.add("distracted")
             where_distracted = where_distracted or field
