@@ -127,13 +127,12 @@ def odds(
 
 
 def _plot(result: Any, path: Path) -> None:
+    from tohit.cli.output import write_file
     from tohit.cli.plot import damage_plot
 
     if path.suffix.lower() != ".png":
-        raise TohitError("the plot is written as PNG: give a file name ending in .png", field="--plot")
-    if not path.parent.exists():
-        raise TohitError(f"folder {path.parent} does not exist", field="--plot")
-    damage_plot(result, path)
+        raise TohitError(f"the plot is written as PNG: give a file name ending in .png, not {path}", field="--plot")
+    write_file(path, lambda temporary: damage_plot(result, temporary), field="--plot")
 
 
 @app.command()

@@ -14,11 +14,12 @@ from rich.table import Table
 from rich.text import Text
 
 from tohit.cli import render
-from tohit.core.errors import InputError
+from tohit.cli.output import write_file
+from tohit.core.exact_text import digit_count, is_long
 from tohit.engine.fight.context import Method
 from tohit.engine.fight.exact import MAX_STATES, ExactResult, exact_duel
 from tohit.engine.fight.model import LoadedFight, load_fight
-from tohit.engine.fight.replay import Replay, replay, state_rows
+from tohit.engine.fight.replay import Replay, chained, replay, state_rows
 from tohit.engine.fight.run import FightLog, FightStats, narrate, simulate_fights
 from tohit.engine.fight.state import Roster, State
 
@@ -125,11 +126,14 @@ def _print_json(data: Any) -> None:
 
 
 def write_log(played: FightLog, path: Path) -> None:
-    if not path.parent.exists():
-        raise InputError(f"folder {path.parent} does not exist", field="--log")
-    with path.open("w", encoding="utf-8") as out:
-        for event in played.events:
-            out.write(json.dumps(event, separators=(",", ":")) + "\n")
+    """The events as JSON lines, each chained to the one before by `prev` (replay.chained), written whole."""
+
+    def write(temporary: Path) -> None:
+        with temporary.open("w", encoding="utf-8") as out:
+            for event in chained(played.events):
+                out.write(json.dumps(event, separators=(",", ":")) + "\n")
+
+    write_file(path, write, field="--log")
 
 
 def _simulate(
@@ -146,6 +150,8 @@ def _pct(p: float) -> str:
 
 
 def _fraction(x: Any) -> str:
+    if is_long(x):
+        return f"{digit_count(x.denominator):,}-digit denominator (too long to print)"
     text = f"{x.numerator}/{x.denominator}"
     if len(text) <= LONG_FRACTION:
         return text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from fractions import Fraction
 from typing import Any
 
 from rich.console import Console, Group
@@ -13,6 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
+from tohit.core.exact_text import fraction_text, is_long
 from tohit.engine.odds import OddsResult, TargetOdds
 from tohit.engine.roll import RollResult
 from tohit.engine.simulate import PERCENTILES, SimResult
@@ -83,6 +85,10 @@ def _damage_rows(pairs: list[tuple[int, float]]) -> list[tuple[str, float]]:
     return rows
 
 
+def _exact(x: Fraction) -> str:
+    return fraction_text(x) if is_long(x) else str(x)
+
+
 def odds_target_view(t: TargetOdds) -> Panel:
     table = Table(title="result", show_edge=False)
     table.add_column("outcome")
@@ -91,7 +97,7 @@ def odds_target_view(t: TargetOdds) -> Panel:
     for value, p in t.distribution("result"):
         table.add_row(
             _fmt(value),
-            f"{p.numerator}/{p.denominator}",
+            fraction_text(p),
             f"{100 * float(p):.3f}",
         )
     others = Table(title="other outcomes", show_edge=False)
@@ -104,7 +110,7 @@ def odds_target_view(t: TargetOdds) -> Panel:
         text = ", ".join(f"{_fmt(v)}: {100 * float(p):.2f}%" for v, p in dist[:12])
         others.add_row(name, text + (" …" if len(dist) > 12 else ""))
     dmg = [(int(v), float(p)) for v, p in t.distribution("damage")]
-    body: list[Any] = [table, Text(f"mean damage {float(t.mean_damage):.4f}  ({t.mean_damage})"[:120])]
+    body: list[Any] = [table, Text(f"mean damage {float(t.mean_damage):.4f}  ({_exact(t.mean_damage)})"[:120])]
     if t.remainder:
         body.append(Text(f"beyond depth {t.depth}: {float(t.beyond_depth):.3g} (reported, not dropped)", style="dim"))
     body += [Text("damage distribution", style="bold"), _bars(_damage_rows(dmg)), others]

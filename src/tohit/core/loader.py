@@ -50,7 +50,7 @@ _SCALAR_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "int", 
 _COLLECTION_TAGS = {"mapping": "tag:yaml.org,2002:map", "sequence": "tag:yaml.org,2002:seq"}
 
 
-def read_text(path: str | Path, *, cap: int = MAX_FILE_BYTES, what: str = "scenario file") -> str:
+def read_text(path: str | Path, *, cap: int = MAX_FILE_BYTES, what: str = "a scenario file") -> str:
     """The UTF-8 text of the regular file at `path`, reading at most `cap` + 1 bytes; any problem (not a
     regular file, too large, unreadable, not UTF-8) is one InputError naming the file."""
     source = str(path)
@@ -60,15 +60,15 @@ def read_text(path: str | Path, *, cap: int = MAX_FILE_BYTES, what: str = "scena
     except FileNotFoundError:
         raise InputError("no such file", source=source) from None
     except IsADirectoryError:
-        raise InputError(f"is a directory, not a {what}", source=source) from None
+        raise InputError(f"is a directory, not {what}", source=source) from None
     except OSError as exc:
         raise InputError(f"cannot be read ({exc.strerror or exc})", source=source) from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
-            raise InputError(f"is a directory, not a {what}", source=source)
+            raise InputError(f"is a directory, not {what}", source=source)
         if not stat.S_ISREG(mode):
-            raise InputError(f"is not a regular file ({_file_kind(mode)}), not a {what}", source=source)
+            raise InputError(f"is not a regular file ({_file_kind(mode)}), not {what}", source=source)
         chunks: list[bytes] = []
         left = cap + 1
         while left > 0:
@@ -85,7 +85,7 @@ def read_text(path: str | Path, *, cap: int = MAX_FILE_BYTES, what: str = "scena
         os.close(fd)
     data = b"".join(chunks)
     if len(data) > cap:
-        raise InputError(f"file is larger than {cap:,} bytes (the cap for a {what})", source=source)
+        raise InputError(f"file is larger than {cap:,} bytes (the cap for {what})", source=source)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -140,10 +140,12 @@ def big_int_message(digits: int | None = None) -> str:
     return f"an integer of {size}; the cap is {MAX_INT_DIGITS} digits"
 
 
-def parse_json(text: str, *, source: str, where: str = "") -> Any:
-    """One JSON value, with integers capped and nesting checked (`where`, e.g. "line 3: ", prefixes errors)."""
+def parse_json(text: str, *, source: str, where: str = "", shape: bool = True) -> Any:
+    """One JSON value, with integers capped and nesting checked (`where`, e.g. "line 3: ", prefixes errors).
+    `shape=False` (for a caller that checks every value it reads against a strict model, such as replay)
+    leaves out `check_shape` and the integer cap: only Python's own limits (recursion, 4,300 digits) hold."""
     try:
-        data = json.loads(text, parse_int=_json_int)
+        data = json.loads(text, parse_int=_json_int if shape else None)
     except json.JSONDecodeError as exc:
         place = f"line {exc.lineno}, column {exc.colno}" if not where else f"column {exc.colno}"
         raise InputError(f"{where}is not valid JSON ({place}: {exc.msg})", source=source) from None
@@ -151,7 +153,10 @@ def parse_json(text: str, *, source: str, where: str = "") -> Any:
         raise InputError(f"{where}{big_int_message(exc.digits)}", source=source) from None
     except RecursionError:
         raise InputError(f"{where}is nested more than {MAX_DEPTH} deep (the cap)", source=source) from None
-    check_shape(data, source=source, where=where)
+    except ValueError:  # an integer past Python's int-to-text limit (only with shape=False)
+        raise InputError(f"{where}{big_int_message()}", source=source) from None
+    if shape:
+        check_shape(data, source=source, where=where)
     return data
 
 
@@ -403,8 +408,8 @@ def field_path(loc: tuple[int | str, ...]) -> str:
 
 
 def validate(model: type[M], data: Any, *, source: str, prefix: str | None = None) -> M:
-    """Validate `data` with `model`, turning the first pydantic error into an InputError."""
-    check_shape(data, source=source)
+    """Validate `data` with `model`, turning the first pydantic error into an InputError (`data` has passed
+    `check_shape`: `from_dict` and `fight_from_dict` check it first)."""
     try:
         return model.model_validate(data)
     except ValidationError as exc:

@@ -22,6 +22,7 @@ from math import comb
 from typing import Any
 
 from tohit.core.errors import InputError
+from tohit.core.exact_text import fraction_json
 from tohit.core.grid.models import AnyRange, SquaresWithinRange, TargetsWithinRange
 from tohit.core.grid.reach import Reach, placements, reach, within_targets
 from tohit.core.grid.view import GridView, is_projectile
@@ -56,7 +57,7 @@ class Aim:
 
 
 def _frac(p: Fraction) -> dict[str, Any]:
-    return {"fraction": f"{p.numerator}/{p.denominator}", "float": float(p)}
+    return fraction_json(p)
 
 
 class Aimer:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from tohit.core.exact_text import fraction_json
 from tohit.core.outcome import Outcome
 from tohit.engine import joint
 from tohit.engine.scenario import Loaded
@@ -18,8 +19,8 @@ from tohit.engine.tally import Histogram, odds_histograms
 
 
 def prob_json(p: Fraction) -> dict[str, Any]:
-    """A probability as an exact "p/q" string with a float beside it."""
-    return {"fraction": f"{p.numerator}/{p.denominator}", "float": float(p)}
+    """A probability as an exact "p/q" string with a float beside it (a decimal when p/q is too long)."""
+    return fraction_json(p)
 
 
 @dataclass

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tohit.core.errors import InputError, short_repr
-from tohit.core.loader import read_document, validate
+from tohit.core.loader import check_shape, read_document, validate
 from tohit.core.models import Scenario
 from tohit.engine.registry import AnySystem, get
 
@@ -32,6 +32,7 @@ def from_dict(data: dict[str, Any], *, source: str = "<scenario>") -> Loaded:
     """Validate a scenario given as a mapping (the Python API's entry point)."""
     if not isinstance(data, dict):
         raise InputError("a scenario must be a mapping of fields", source=source)
+    check_shape(data, source=source)
     if "system" not in data:
         raise InputError("required field is missing", field="system", source=source)
     try:

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from tohit.core.errors import InputError
+from tohit.core.exact_text import fraction_json
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.model import LoadedFight
 from tohit.engine.fight.rows import distinct
@@ -56,7 +57,7 @@ class ExactResult:
 
     def to_json(self) -> dict[str, Any]:
         def p(x: Fraction) -> dict[str, Any]:
-            return {"fraction": f"{x.numerator}/{x.denominator}", "float": float(x)}
+            return fraction_json(x)
 
         return {
             "system": self.fight.system.id,

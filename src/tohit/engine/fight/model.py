@@ -32,7 +32,7 @@ import numpy as np
 from pydantic import Field, create_model, model_validator
 
 from tohit.core.errors import InputError, short_repr
-from tohit.core.loader import read_document, validate
+from tohit.core.loader import check_shape, read_document, validate
 from tohit.core.models import Model, Scenario
 from tohit.core.roles import Role
 from tohit.engine.fight.rules import FightRules, rules_for
@@ -294,6 +294,7 @@ def fight_from_dict(data: dict[str, Any], *, source: str = "<fight>") -> LoadedF
     """Validate a fight given as a mapping."""
     if not isinstance(data, dict):
         raise InputError("a fight must be a mapping of fields", source=source)
+    check_shape(data, source=source)
     if "system" not in data:
         raise InputError("required field is missing", field="system", source=source)
     try:
