@@ -138,7 +138,9 @@ def read_log(path: str | Path) -> list[dict[str, Any]]:
         if events and events[-1]["kind"] == "end":
             raise InputError(f"{where}an event after the end event: the log was edited", source=source)
         if checked.prev != prev:
-            what = "has a null prev" if checked.prev is None else "has a prev that is not the hash of the event before it"
+            what = (
+                "has a null prev" if checked.prev is None else "has a prev that is not the hash of the event before it"
+            )
             if prev is None:
                 what = "is the first, so its prev must be null"
             raise InputError(
