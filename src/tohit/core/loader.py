@@ -129,6 +129,51 @@ def _json_int(text: str) -> int:
     return int(text)
 
 
+class _Duplicate(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+        self.line: int | None = None
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
+
+
+def _duplicate_line(text: str) -> int | None:
+    """The line where the first object holding a key twice begins (a second, pure-Python pass that runs only
+    once a duplicate is known to be there)."""
+    from json import scanner
+
+    make_scanner: Any = scanner.py_make_scanner  # the pure-Python scanner calls parse_object
+
+    decoder: Any = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_int=_json_int)
+    plain = decoder.parse_object
+
+    def parse_object(s_and_end: tuple[str, int], *args: Any) -> Any:
+        try:
+            return plain(s_and_end, *args)
+        except _Duplicate as exc:
+            if exc.line is None:
+                exc.line = s_and_end[0].count("\n", 0, s_and_end[1]) + 1
+            raise
+
+    decoder.parse_object = parse_object
+    decoder.scan_once = make_scanner(decoder)
+    try:
+        decoder.decode(text)
+    except _Duplicate as exc:
+        return exc.line
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
 class _BigInt(ValueError):
     def __init__(self, digits: int) -> None:
         super().__init__(digits)
@@ -145,12 +190,16 @@ def parse_json(text: str, *, source: str, where: str = "", shape: bool = True) -
     `shape=False` (for a caller that checks every value it reads against a strict model, such as replay)
     leaves out `check_shape` and the integer cap: only Python's own limits (recursion, 4,300 digits) hold."""
     try:
-        data = json.loads(text, parse_int=_json_int if shape else None)
+        data = json.loads(text, parse_int=_json_int if shape else None, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as exc:
         place = f"line {exc.lineno}, column {exc.colno}" if not where else f"column {exc.colno}"
         raise InputError(f"{where}is not valid JSON ({place}: {exc.msg})", source=source) from None
     except _BigInt as exc:
         raise InputError(f"{where}{big_int_message(exc.digits)}", source=source) from None
+    except _Duplicate as exc:
+        line = _duplicate_line(text) if not where else None
+        at = f"line {line}: the object that begins here" if line is not None else "an object"
+        raise InputError(f"{where}{at} has the key {short_repr(exc.key)} twice", source=source) from None
     except RecursionError:
         raise InputError(f"{where}is nested more than {MAX_DEPTH} deep (the cap)", source=source) from None
     except ValueError:  # an integer past Python's int-to-text limit (only with shape=False)
