@@ -150,7 +150,7 @@ def _duplicate_line(text: str) -> int | None:
     once a duplicate is known to be there)."""
     from json import scanner
 
-    make_scanner: Any = scanner.py_make_scanner  # the pure-Python scanner calls parse_object
+    make_scanner: Any = vars(scanner)["py_make_scanner"]  # the pure-Python scanner calls parse_object
 
     decoder: Any = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_int=_json_int)
     plain = decoder.parse_object
