@@ -27,9 +27,9 @@ def write_file(path: Path, write: Callable[[Path], None], *, field: str) -> None
             raise InputError(f"{path} is not a regular file", field=field)
     parent = path.parent
     if not parent.exists():
-        raise InputError(f"folder {parent} does not exist", field=field)
+        raise InputError(f"{path}: folder {parent} does not exist", field=field)
     if not parent.is_dir():
-        raise InputError(f"{parent} is not a folder", field=field)
+        raise InputError(f"{path}: {parent} is not a folder", field=field)
     try:
         fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix or ".tmp", dir=parent)
     except OSError as exc:
