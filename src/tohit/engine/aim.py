@@ -66,9 +66,10 @@ class Aimer:
     def __init__(self, data: dict[str, Any], view: GridView) -> None:
         self.data = data
         self.view = view
-        self.entries = {
-            t["name"]: t for t in data.get("targets") or [] if isinstance(t, dict) and isinstance(t.get("name"), str)
-        }
+        targets = data.get("targets")
+        if targets is not None and not isinstance(targets, list):
+            raise InputError("targets: must be a list of the creatures' stats")
+        self.entries = {t["name"]: t for t in targets or [] if isinstance(t, dict) and isinstance(t.get("name"), str)}
         self.cache: dict[tuple[str, str, bool, str], Fraction] = {}
         #: Creatures some placement reaches that have no targets entry (no stats): counted as 0.
         self.unresolved: set[str] = set()

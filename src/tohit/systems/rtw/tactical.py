@@ -242,12 +242,25 @@ def abstract(data: dict[str, Any], rng: AnyRange | None) -> dict[str, Any]:
     return {**data, "attack": attack, "abstract": spec.model_dump(), "tactical": tactical}
 
 
+_SHAPES: dict[str, type] = {"attack": dict, "attacker": dict, "targets": list, "combatants": list, "options": dict}
+
+
+def _kind_of(value: Any) -> str:
+    return {bool: "a bool", int: "a number", float: "a number", str: "text", list: "a list", dict: "a mapping"}.get(
+        type(value), type(value).__name__
+    )
+
+
 def prepare(data: Any) -> Any:
     """The scenario mapping the rules see: a map placed, an abstract attack counted, a range named."""
     if not isinstance(data, dict):
         return data
     if "tactical" in data:
         raise ValueError("tactical: unknown field")
+    for key, kind in _SHAPES.items():  # read below as plain Python: a wrong shape is refused first
+        value = data.get(key)
+        if value is not None and not isinstance(value, kind):
+            raise ValueError(f"{key}: must be a {'mapping' if kind is dict else 'list'}, not {_kind_of(value)}")
     rng = grid_range(data)
     has_map = data.get("map") is not None
     wants_abstract = data.get("abstract") not in (None, False)

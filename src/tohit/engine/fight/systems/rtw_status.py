@@ -138,7 +138,8 @@ def move_sight_statuses(data: dict[str, Any]) -> dict[str, Any]:
 
 def _move_sight(comb: dict[str, Any], where: str) -> dict[str, Any]:
     """One combatant of `move_sight_statuses`."""
-    for k, entry in enumerate(comb.get("attacks") or []):
+    attacks = comb.get("attacks")
+    for k, entry in enumerate(attacks if isinstance(attacks, list) else []):
         _refuse_sight(entry, f"{where}.attacks[{k}]")
     attacker = comb.get("attacker")
     if isinstance(attacker, dict) and attacker.get("distracted"):
