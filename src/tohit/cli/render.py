@@ -33,9 +33,13 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+#: A roll on more targets than this traces the first ones and lists the rest in one table (`--json` has all).
+TRACED_TARGETS = 20
+
+
 def roll_view(result: RollResult) -> Group:
     parts: list[Any] = []
-    for t in result.targets:
+    for t in result.targets[:TRACED_TARGETS]:
         summary = Table.grid(padding=(0, 2))
         summary.add_column(style="bold")
         summary.add_column()
@@ -48,6 +52,13 @@ def roll_view(result: RollResult) -> Group:
         dice = ", ".join(f"{k}={v}{' (forced)' if k in t.forced else ''}" for k, v in t.faces.items())
         title = f"{t.name}: {_fmt(t.row.get('result'))}"
         parts.append(Panel(Group(trace, summary, Text(f"dice: {dice}", style="dim")), title=title, expand=False))
+    rest = result.targets[TRACED_TARGETS:]
+    if rest:
+        parts.append(
+            Text(f"{len(rest):,} more targets, one line each (their traces: --json)", style="bold", no_wrap=True)
+        )
+        lines = [f"{t.name}: {_fmt(t.row.get('result'))}, damage {_fmt(t.row.get('damage'))}" for t in rest]
+        parts.append(Text("\n".join(lines), no_wrap=True, overflow="ellipsis"))
     parts.append(Text(f"seed {result.seed}", style="dim"))
     return Group(*parts)
 

@@ -240,7 +240,10 @@ class LastOdysseyFight(RoundRules):
                 if own and "multi" in types:
                     raise InputError("a Self ability targets only its user, never several", field=f"{at}.attack.type")
                 if kind == "status":
-                    status = inflicted_status(entry.attack.status, entry.attack.element)
+                    try:
+                        status = inflicted_status(entry.attack.status, entry.attack.element)
+                    except ValueError as exc:
+                        raise InputError(str(exc), field=f"{at}.attack.status") from None
                     if status not in BIT:
                         raise InputError(
                             f"a fight keeps the statuses of Statuses.md as state ({', '.join(STATUSES)});"
