@@ -387,3 +387,31 @@ def test_a_missing_value_is_null_in_odds_and_simulate_json() -> None:
     sim_keys = set(json.loads(sim.output)["targets"][0]["fields"]["counter_bonus"])
     assert "null" in odds_keys and "null" in sim_keys
     assert '"None"' not in sim.output and '"True"' not in sim.output and '"False"' not in sim.output
+
+
+# -- 4 and 7: many targets, and the exact chain's time budget ---------------------------------------------------
+def test_a_roll_on_many_targets_traces_the_first_and_lists_the_rest(tmp_path: Path) -> None:
+    """A valid 1 MB scenario with 11,106 targets takes 61 s to `roll` (most of it drawing a panel per target):
+    past TRACED_TARGETS targets the rest are one line each."""
+    from tohit.cli.render import TRACED_TARGETS
+
+    rows = "".join(f"  - {{name: Bandit {i}, defensive_skill: 7, absorption: 2, ap: 6, lp: 40}}\n" for i in range(300))
+    path = tmp_path / "many.yaml"
+    path.write_text(
+        "system: kaiser\nattacker: {offensive_skill: 12, strength: 8, weapon: {damage: 5, damage_type: cut}}\n"
+        "attack: {range: hand_to_hand}\ntargets:\n" + rows
+    )
+    with bounded(seconds=30, memory=400 * 2**20):
+        result = CliRunner().invoke(app, ["roll", str(path), "--seed", "1"])
+    assert result.exit_code == 0, result.output[-2000:]
+    assert f"{300 - TRACED_TARGETS} more targets, one line each" in result.output
+    assert "Bandit 299: " in result.output
+    assert result.output.count("dice: ") == TRACED_TARGETS
+
+
+def test_the_exact_chain_has_a_time_budget_checked_inside_the_solver() -> None:
+    """A time and state budget must be checked inside the solver."""
+    from tohit.engine.fight.exact import exact_duel
+
+    fight = load_fight(DUEL)
+    raises(lambda: exact_duel(fight, seconds=0.0), "passed its time budget of 0 s")
