@@ -17,7 +17,7 @@ from tohit.cli import render
 from tohit.cli.output import write_file
 from tohit.core.exact_text import digit_count, is_long
 from tohit.engine.fight.context import Method
-from tohit.engine.fight.exact import MAX_STATES, ExactResult, exact_duel
+from tohit.engine.fight.exact import MAX_SECONDS, MAX_STATES, ExactResult, exact_duel
 from tohit.engine.fight.model import LoadedFight, load_fight
 from tohit.engine.fight.replay import Replay, chained, replay, state_rows
 from tohit.engine.fight.run import FightLog, FightStats, narrate, simulate_fights
@@ -41,7 +41,10 @@ def fight(
         int | None, typer.Option("-n", "--n", min=1, max=MAX_FIGHTS, help="Monte Carlo: simulate N fights.")
     ] = None,
     exact: Annotated[
-        bool, typer.Option("--exact", help=f"Exact odds of a duel (Markov chain, at most {MAX_STATES:,} states).")
+        bool,
+        typer.Option(
+            "--exact", help=f"Exact odds of a duel (Markov chain, at most {MAX_STATES:,} states and {MAX_SECONDS:g} s)."
+        ),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
     method: Annotated[
