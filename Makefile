@@ -30,7 +30,7 @@ pytest: $(STAMP)
 test: lint typecheck pytest
 
 # The long fuzz campaign: tests/test_fuzz.py with the `fuzz` hypothesis profile (3,000 examples a test;
-# `make test` runs the same tests with 25). FUZZ_ARGS passes more, e.g. FUZZ_ARGS=--hypothesis-seed=1.
+# `make test` runs the same tests with 60). FUZZ_ARGS passes more, e.g. FUZZ_ARGS=--hypothesis-seed=1.
 fuzz: $(STAMP)
 	$(BIN)/python -m pytest tests/test_fuzz.py --hypothesis-profile=fuzz $(FUZZ_ARGS)
 

@@ -15,7 +15,7 @@ EXAMPLES = ROOT / "examples"
 
 # The fuzz suite (tests/test_fuzz.py): a bounded run in `make test`, the long campaign in `make fuzz`
 # (`pytest tests/test_fuzz.py --hypothesis-profile=fuzz`).
-settings.register_profile("fuzz-quick", max_examples=25, deadline=None, derandomize=True)
+settings.register_profile("fuzz-quick", max_examples=60, deadline=None, derandomize=True)
 settings.register_profile("fuzz", max_examples=3000, deadline=None)
 
 
