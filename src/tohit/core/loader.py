@@ -104,9 +104,9 @@ def _file_kind(mode: int) -> str:
     return "a special file"
 
 
-def read_document(path: str | Path) -> dict[str, Any]:
+def read_document(path: str | Path, *, what: str = "a scenario file") -> dict[str, Any]:
     """Parse a YAML or JSON file into a mapping; any problem is an InputError naming the file."""
-    text = read_text(path)
+    text = read_text(path, what=what)
     return parse_document(text, source=str(path), json_only=Path(path).suffix.lower() == ".json")
 
 

@@ -287,7 +287,7 @@ class LoadedFight:
 
 def load_fight(path: str | Path) -> LoadedFight:
     """Read and validate a fight file."""
-    return fight_from_dict(read_document(path), source=str(path))
+    return fight_from_dict(read_document(path, what="a fight file"), source=str(path))
 
 
 def fight_from_dict(data: dict[str, Any], *, source: str = "<fight>") -> LoadedFight:
