@@ -31,8 +31,9 @@ from tohit.core.errors import InputError, short_repr
 
 M = TypeVar("M", bound=BaseModel)
 
-#: Largest file read (scenario, fight or map). Measured with the event loader below on the 2-vCPU machine:
-#: a 1 MB scenario (11,106 targets) parses in about 0.3 s and a 5 MB one in about 1.5 s.
+#: Largest file read (scenario, fight or map). Measured with the event loader below on the 2-vCPU machine
+#: (busy): a 1 MB scenario (11,106 targets) parses in 0.6-0.7 s and a 4.8 MB one in 3.3 s (yaml.safe_load: 57 s
+#: and 1.6 GB; yaml.CSafeLoader: about 10 s), so a file at the cap is read in seconds.
 MAX_FILE_BYTES = 5_000_000
 #: Deepest nesting of mappings and lists (the bundled files need 6; a fight's attack damage, 7).
 MAX_DEPTH = 32
