@@ -257,7 +257,7 @@ def text_mutation(text: str, data: st.DataObject) -> str:
 
 
 def test_fuzz_cli_invocations(tmp_path: Path) -> None:
-    """Mutated example files through `roll`, `odds`, `simulate`, `fight` and `map`: exit 0 with output, or
+    """Mutated example files through `roll`, `odds`, `simulate`, `map`, `aim` and `fight`: exit 0, or
     exit 2 with exactly one `error:` line, never a traceback."""
 
     @profile()
@@ -273,9 +273,9 @@ def test_fuzz_cli_invocations(tmp_path: Path) -> None:
         if source.parent.name == "fights":
             args = ["fight", str(path), "--seed", "1", "--json"]
         else:
-            command = data.draw(st.sampled_from(["roll", "odds", "simulate", "map"]))
+            command = data.draw(st.sampled_from(["roll", "odds", "simulate", "map", "aim"]))
             args = [command, str(path), *({"simulate": ["-n", "300", "--seed", "1"]}.get(command, []))]
-            args += ["--json"] if command != "map" else []
+            args += ["--json"] if command not in ("map", "aim") else []
         with bounded():
             result = CliRunner().invoke(app, args)
         if result.exit_code == 0:
