@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from tests.entry_points import GamePackages
 from tohit.engine import registry
@@ -14,6 +15,11 @@ from tohit.engine.scenario import Loaded, from_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
+
+# The fuzz suite (tests/test_fuzz.py): a bounded run in `make test`, the long campaign in `make fuzz`
+# (`pytest tests/test_fuzz.py --hypothesis-profile=fuzz`).
+settings.register_profile("fuzz-quick", max_examples=60, deadline=None, derandomize=True)
+settings.register_profile("fuzz", max_examples=3000, deadline=None)
 
 
 def scenario(data: dict[str, Any]) -> Loaded:

@@ -58,7 +58,7 @@ CASES = [
     ("wrong face count", changed("targets.0.dice.defense", [3]), "targets[0].dice.defense", "at least 2 faces"),
     ("open roll without its die", changed("targets.0.dice.offense", [6, 6]), "targets[0].dice.offense", "open roll"),
     ("unknown damage type", changed("attacker.weapon.damage_type", "fire"), "attacker.weapon.damage_type", "cut"),
-    ("strength outside the table", changed("attacker.strength", 25), "attacker.strength", "20"),
+    ("strength outside the table", changed("attacker.strength", 31), "attacker.strength", "30"),
     ("negative AV", changed("targets.0.armor.cut", -1), "targets[0].armor.cut", "greater than or equal"),
     ("unknown range", changed("attack.range", "far"), "attack.range", "hand_to_hand"),
     ("no targets", changed("targets", []), "targets", "at least 1"),

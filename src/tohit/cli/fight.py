@@ -11,12 +11,12 @@ import typer
 from tohit.cli import render
 from tohit.cli.errors import fail, guarded
 from tohit.cli.fight_views import exact_view, narration_view, replay_view, stats_view
-from tohit.core.errors import InputError
+from tohit.cli.output import write_file
 from tohit.core.fight.contract import LoadedFight
 from tohit.engine.fight.context import Method
-from tohit.engine.fight.exact import MAX_STATES, exact_duel
+from tohit.engine.fight.exact import MAX_SECONDS, MAX_STATES, exact_duel
 from tohit.engine.fight.load import load_fight
-from tohit.engine.fight.replay import replay
+from tohit.engine.fight.replay import chained, replay
 from tohit.engine.fight.run import FightLog, FightStats, narrate, simulate_fights
 
 MAX_FIGHTS = 100_000_000
@@ -36,7 +36,10 @@ def fight(
         int | None, typer.Option("-n", "--n", min=1, max=MAX_FIGHTS, help="Monte Carlo: simulate N fights.")
     ] = None,
     exact: Annotated[
-        bool, typer.Option("--exact", help=f"Exact odds of a duel (Markov chain, at most {MAX_STATES:,} states).")
+        bool,
+        typer.Option(
+            "--exact", help=f"Exact odds of a duel (Markov chain, at most {MAX_STATES:,} states and {MAX_SECONDS:g} s)."
+        ),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
     method: Annotated[
@@ -128,11 +131,14 @@ def _print_json(data: Any) -> None:
 
 
 def write_log(played: FightLog, path: Path) -> None:
-    if not path.parent.exists():
-        raise InputError(f"folder {path.parent} does not exist", field="--log")
-    with path.open("w", encoding="utf-8") as out:
-        for event in played.events:
-            out.write(json.dumps(event, separators=(",", ":")) + "\n")
+    """The events as JSON lines, each chained to the one before by `prev` (replay.chained), written whole."""
+
+    def write(temporary: Path) -> None:
+        with temporary.open("w", encoding="utf-8") as out:
+            for event in chained(played.events):
+                out.write(json.dumps(event, separators=(",", ":")) + "\n")
+
+    write_file(path, write, field="--log")
 
 
 def _simulate(

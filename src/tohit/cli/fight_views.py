@@ -13,6 +13,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from tohit.core.exact_text import digit_count, is_long
 from tohit.core.fight.state import Roster, State
 from tohit.engine.fight.exact import ExactResult
 from tohit.engine.fight.replay import Replay, state_rows
@@ -26,6 +27,8 @@ def _pct(p: float) -> str:
 
 
 def _fraction(x: Any) -> str:
+    if is_long(x):
+        return f"{digit_count(x.denominator):,}-digit denominator (too long to print)"
     text = f"{x.numerator}/{x.denominator}"
     if len(text) <= LONG_FRACTION:
         return text

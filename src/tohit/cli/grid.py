@@ -23,6 +23,7 @@ from rich.table import Table
 from tohit.cli import render
 from tohit.cli.errors import fail, guarded
 from tohit.cli.grid_draw import board_png, board_text, covers_json
+from tohit.cli.output import write_file
 from tohit.core.errors import InputError
 from tohit.core.grid.view import GridView
 from tohit.core.loader import read_document
@@ -54,10 +55,8 @@ def load_view(path: Path, *, placed: bool) -> tuple[dict[str, Any], GridView]:
 
 def _png(view: GridView, path: Path, title: str | None = None) -> None:
     if path.suffix.lower() != ".png":
-        raise InputError("the picture is written as PNG: give a file name ending in .png", field="--png")
-    if not path.parent.exists():
-        raise InputError(f"folder {path.parent} does not exist", field="--png")
-    board_png(view, path, title)
+        raise InputError(f"the picture is written as PNG: give a file name ending in .png, not {path}", field="--png")
+    write_file(path, lambda temporary: board_png(view, temporary, title), field="--png")
 
 
 def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> None:

@@ -15,12 +15,12 @@ TAIL_CUT = 1e-6
 
 
 def write_png(path: Path, option: str, draw: Any) -> None:
-    """`draw(path)` after checking that `path` is a PNG in an existing folder (else an InputError on `option`)."""
+    """`draw(a path)` written whole to `path` (`cli/output.write_file`), a PNG (else an InputError on `option`)."""
+    from tohit.cli.output import write_file
+
     if path.suffix.lower() != ".png":
-        raise InputError("the plot is written as PNG: give a file name ending in .png", field=option)
-    if not path.parent.exists():
-        raise InputError(f"folder {path.parent} does not exist", field=option)
-    draw(path)
+        raise InputError(f"the plot is written as PNG: give a file name ending in .png, not {path}", field=option)
+    write_file(path, draw, field=option)
 
 
 def _pyplot() -> Any:

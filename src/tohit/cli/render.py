@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from fractions import Fraction
 from typing import Any
 
 from rich.console import Console, Group
@@ -13,6 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
+from tohit.core.exact_text import fraction_text, is_long
 from tohit.engine.odds import OddsResult, TargetOdds
 from tohit.engine.roll import RollResult
 from tohit.engine.simulate import PERCENTILES, SimResult
@@ -31,9 +33,13 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+#: A roll on more targets than this traces the first ones and lists the rest in one table (`--json` has all).
+TRACED_TARGETS = 20
+
+
 def roll_view(result: RollResult) -> Group:
     parts: list[Any] = []
-    for t in result.targets:
+    for t in result.targets[:TRACED_TARGETS]:
         summary = Table.grid(padding=(0, 2))
         summary.add_column(style="bold")
         summary.add_column()
@@ -46,6 +52,13 @@ def roll_view(result: RollResult) -> Group:
         dice = ", ".join(f"{k}={v}{' (forced)' if k in t.forced else ''}" for k, v in t.faces.items())
         title = f"{t.name}: {_fmt(t.row.get('result'))}"
         parts.append(Panel(Group(trace, summary, Text(f"dice: {dice}", style="dim")), title=title, expand=False))
+    rest = result.targets[TRACED_TARGETS:]
+    if rest:
+        parts.append(
+            Text(f"{len(rest):,} more targets, one line each (their traces: --json)", style="bold", no_wrap=True)
+        )
+        lines = [f"{t.name}: {_fmt(t.row.get('result'))}, damage {_fmt(t.row.get('damage'))}" for t in rest]
+        parts.append(Text("\n".join(lines), no_wrap=True, overflow="ellipsis"))
     parts.append(Text(f"seed {result.seed}", style="dim"))
     return Group(*parts)
 
@@ -83,6 +96,10 @@ def _damage_rows(pairs: list[tuple[int, float]]) -> list[tuple[str, float]]:
     return rows
 
 
+def _exact(x: Fraction) -> str:
+    return fraction_text(x) if is_long(x) else str(x)
+
+
 def odds_target_view(t: TargetOdds) -> Panel:
     table = Table(title="result", show_edge=False)
     table.add_column("outcome")
@@ -91,7 +108,7 @@ def odds_target_view(t: TargetOdds) -> Panel:
     for value, p in t.distribution("result"):
         table.add_row(
             _fmt(value),
-            f"{p.numerator}/{p.denominator}",
+            fraction_text(p),
             f"{100 * float(p):.3f}",
         )
     others = Table(title="other outcomes", show_edge=False)
@@ -104,7 +121,7 @@ def odds_target_view(t: TargetOdds) -> Panel:
         text = ", ".join(f"{_fmt(v)}: {100 * float(p):.2f}%" for v, p in dist[:12])
         others.add_row(name, text + (" …" if len(dist) > 12 else ""))
     dmg = [(int(v), float(p)) for v, p in t.distribution("damage")]
-    body: list[Any] = [table, Text(f"mean damage {float(t.mean_damage):.4f}  ({t.mean_damage})"[:120])]
+    body: list[Any] = [table, Text(f"mean damage {float(t.mean_damage):.4f}  ({_exact(t.mean_damage)})"[:120])]
     if t.remainder:
         body.append(Text(f"beyond depth {t.depth}: {float(t.beyond_depth):.3g} (reported, not dropped)", style="dim"))
     body += [Text("damage distribution", style="bold"), _bars(_damage_rows(dmg)), others]

@@ -16,7 +16,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from tohit.core.errors import DiceError, FacesError
+from tohit.core.errors import DiceError, FacesError, short_repr
 
 MAX_DICE = 1000
 MAX_FACES = 1000
@@ -117,7 +117,7 @@ class DiceExpr:
             i += term.count
             for face in chunk:
                 if not isinstance(face, int) or isinstance(face, bool) or not 1 <= face <= term.sides:
-                    raise FacesError(f"face {face!r} is not on a d{term.sides}")
+                    raise FacesError(f"face {short_repr(face)} is not on a d{term.sides}")
             total += term.sign * int(_kept_sum(np.asarray([chunk], dtype=np.int64), term)[0])
         return total
 
@@ -181,34 +181,36 @@ def parse(text: str) -> DiceExpr:
         if expect_term:
             m = _TOKEN.match(source, pos)
             if not m or m.end() == pos:
-                raise DiceError(f"cannot read {text!r} at position {pos + 1}")
+                raise DiceError(f"cannot read {short_repr(text)} at position {pos + 1}")
             if m.group("const") is not None:
                 if len(m.group("const")) > 9:
-                    raise DiceError(f"{m.group('const')!r}: a constant of more than 9 digits is refused")
+                    raise DiceError(f"{short_repr(m.group('const'))}: a constant of more than 9 digits is refused")
                 constant += sign * int(m.group("const"))
             else:
                 if len(m.group("count")) > 6 or len(m.group("sides")) > 6:
-                    raise DiceError(f"{m.group('dice')!r}: over the limits ({MAX_DICE} dice, {MAX_FACES} faces)")
+                    raise DiceError(
+                        f"{short_repr(m.group('dice'))}: over the limits ({MAX_DICE} dice, {MAX_FACES} faces)"
+                    )
                 count = int(m.group("count") or 1)
                 sides = int(m.group("sides"))
                 keep = int(m.group("kept")) if m.group("keep") else count
                 if count < 1:
-                    raise DiceError(f"{m.group('dice')!r}: roll at least one die")
+                    raise DiceError(f"{short_repr(m.group('dice'))}: roll at least one die")
                 if sides < 1:
-                    raise DiceError(f"{m.group('dice')!r}: a die needs at least one face")
+                    raise DiceError(f"{short_repr(m.group('dice'))}: a die needs at least one face")
                 if sides > MAX_FACES:
-                    raise DiceError(f"{m.group('dice')!r}: a die of more than {MAX_FACES} faces is refused")
+                    raise DiceError(f"{short_repr(m.group('dice'))}: a die of more than {MAX_FACES} faces is refused")
                 if not 1 <= keep <= count:
-                    raise DiceError(f"{m.group('dice')!r}: can keep 1 to {count} dice")
+                    raise DiceError(f"{short_repr(m.group('dice'))}: can keep 1 to {count} dice")
                 terms.append(DiceTerm(count, sides, keep, m.group("keep") != "kl", sign))
                 if sum(t.count for t in terms) > MAX_DICE:
-                    raise DiceError(f"{text!r}: more than {MAX_DICE} dice in one expression is refused")
+                    raise DiceError(f"{short_repr(text)}: more than {MAX_DICE} dice in one expression is refused")
             pos, expect_term = m.end(), False
         else:
             op = source[pos]
             if op not in "+-":
-                raise DiceError(f"cannot read {text!r} at position {pos + 1}: expected + or -")
+                raise DiceError(f"cannot read {short_repr(text)} at position {pos + 1}: expected + or -")
             sign, pos, expect_term = (1 if op == "+" else -1), pos + 1, True
     if expect_term:
-        raise DiceError(f"{text!r} ends with an operator")
+        raise DiceError(f"{short_repr(text)} ends with an operator")
     return DiceExpr(tuple(terms), constant, text.strip())

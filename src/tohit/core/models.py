@@ -12,6 +12,8 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from tohit.core.errors import short_repr
+
 Faces = list[int]
 
 
@@ -68,7 +70,7 @@ class Scenario(Model, Generic[AttackerT, AttackT, TargetT, OptionsT]):
         seen: set[str] = set()
         for i, target in enumerate(self.targets):
             if target.name in seen:
-                raise ValueError(f"targets[{i}].name: {target.name!r} is used twice")
+                raise ValueError(f"targets[{i}].name: {short_repr(target.name)} is used twice")
             seen.add(target.name)
         return self
 

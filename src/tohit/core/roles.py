@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.dice import DiceExpr, parse
-from tohit.core.errors import FacesError, InputError
+from tohit.core.errors import FacesError, InputError, short_repr
 from tohit.core.support import Columns, Support, weight_array
 
 Scope = Literal["target", "attack"]
@@ -37,7 +37,7 @@ def check_faces(faces: Sequence[object], sides: Sequence[int], what: str) -> lis
     out: list[int] = []
     for face, side in zip(faces, sides, strict=True):
         if not isinstance(face, int) or isinstance(face, bool) or not 1 <= face <= side:
-            raise FacesError(f"{what}: face {face!r} is not on a d{side}")
+            raise FacesError(f"{what}: face {short_repr(face)} is not on a d{side}")
         out.append(face)
     return out
 
@@ -66,7 +66,7 @@ class Role(ABC):
 
     def sample_beyond(self, rng: np.random.Generator, n: int, depth: int) -> Columns:
         """n outcomes drawn from the part of the distribution beyond `depth` (roles with a remainder)."""
-        raise NotImplementedError(f"role {self.name!r} has a finite support")
+        raise NotImplementedError(f"role {short_repr(self.name)} has a finite support")
 
     @abstractmethod
     def draw(self, rng: np.random.Generator) -> list[int]:
@@ -111,7 +111,9 @@ class FacesRole(Role):
         self.columns, self.scope = columns, scope
         combos = int(np.prod(self.sides, dtype=object))
         if combos > MAX_ENUMERATION:
-            raise InputError(f"role {name!r} ({notation}) has {combos} face combinations; at most {MAX_ENUMERATION}")
+            raise InputError(
+                f"role {short_repr(name)} ({notation}) has {combos} face combinations; at most {MAX_ENUMERATION}"
+            )
         self._support: Support | None = None
 
     def support(self, depth: int) -> Support:
@@ -134,7 +136,7 @@ class FacesRole(Role):
         return [int(f) for f in rng.integers(1, np.asarray(self.sides) + 1)]
 
     def read(self, faces: Sequence[object]) -> Columns:
-        checked = check_faces(faces, self.sides, f"role {self.name!r} ({self.notation})")
+        checked = check_faces(faces, self.sides, f"role {short_repr(self.name)} ({self.notation})")
         return self.fn(np.asarray([checked], dtype=np.int64))
 
     def roll_many(self, rng: np.random.Generator, n: int) -> tuple[list[list[int]], Columns]:
@@ -174,11 +176,11 @@ class DiceRole(Role):
 
     def read(self, faces: Sequence[object]) -> Columns:
         if not isinstance(faces, Sequence) or isinstance(faces, str):
-            raise FacesError(f"role {self.name!r} ({self.notation}) takes a list of faces")
+            raise FacesError(f"role {short_repr(self.name)} ({self.notation}) takes a list of faces")
         try:
             total = self.expr.read(faces)  # type: ignore[arg-type]
         except FacesError as exc:
-            raise FacesError(f"role {self.name!r}: {exc.message}") from None
+            raise FacesError(f"role {short_repr(self.name)}: {exc.message}") from None
         return one_row({"total": total})
 
     def roll_many(self, rng: np.random.Generator, n: int) -> tuple[list[list[int]], Columns]:
@@ -197,7 +199,7 @@ class PickRole(Role):
 
     def __init__(self, name: str, weights: Sequence[int], *, scope: Scope = "target") -> None:
         if not weights or any(w < 1 for w in weights):
-            raise InputError(f"role {name!r}: every option needs a positive weight")
+            raise InputError(f"role {short_repr(name)}: every option needs a positive weight")
         self.name, self.scope, self.weights = name, scope, tuple(int(w) for w in weights)
         self.cumulative = np.cumsum(np.asarray(self.weights, dtype=np.int64))
         self.die = int(self.cumulative[-1])
@@ -217,7 +219,7 @@ class PickRole(Role):
         return [int(rng.integers(1, self.die + 1))]
 
     def read(self, faces: Sequence[object]) -> Columns:
-        (face,) = check_faces(faces, (self.die,), f"role {self.name!r} ({self.notation})")
+        (face,) = check_faces(faces, (self.die,), f"role {short_repr(self.name)} ({self.notation})")
         return {"index": self._index(np.asarray([face], dtype=np.int64))}
 
     def roll_many(self, rng: np.random.Generator, n: int) -> tuple[list[list[int]], Columns]:

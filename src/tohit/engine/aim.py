@@ -21,6 +21,7 @@ from math import comb
 from typing import Any
 
 from tohit.core.errors import InputError
+from tohit.core.exact_text import fraction_json
 from tohit.core.grid.models import AnyRange, SquaresWithinRange, TargetsWithinRange
 from tohit.core.grid.reach import Reach, placements, reach, within_targets
 from tohit.core.grid.rules import MapRules
@@ -56,7 +57,7 @@ class Aim:
 
 
 def _frac(p: Fraction) -> dict[str, Any]:
-    return {"fraction": f"{p.numerator}/{p.denominator}", "float": float(p)}
+    return fraction_json(p)
 
 
 def map_rules(data: Mapping[str, Any]) -> MapRules:
@@ -81,9 +82,10 @@ class Aimer:
         self.data = data
         self.view = view
         self.rules = map_rules(data) if rules is None else rules
-        self.entries = {
-            t["name"]: t for t in data.get("targets") or [] if isinstance(t, dict) and isinstance(t.get("name"), str)
-        }
+        targets = data.get("targets")
+        if targets is not None and not isinstance(targets, list):
+            raise InputError("targets: must be a list of the creatures' stats")
+        self.entries = {t["name"]: t for t in targets or [] if isinstance(t, dict) and isinstance(t.get("name"), str)}
         self.cache: dict[tuple[str, Hashable], Fraction] = {}
         #: Creatures some placement reaches that have no targets entry (no stats): counted as 0.
         self.unresolved: set[str] = set()

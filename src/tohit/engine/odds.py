@@ -11,15 +11,16 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from tohit.core.exact_text import fraction_json
 from tohit.core.outcome import Outcome
 from tohit.engine import joint
 from tohit.engine.scenario import Loaded
-from tohit.engine.tally import Histogram, odds_histograms
+from tohit.engine.tally import Histogram, odds_histograms, value_key
 
 
 def prob_json(p: Fraction) -> dict[str, Any]:
-    """A probability as an exact "p/q" string with a float beside it."""
-    return {"fraction": f"{p.numerator}/{p.denominator}", "float": float(p)}
+    """A probability as an exact "p/q" string with a float beside it (a decimal when p/q is too long)."""
+    return fraction_json(p)
 
 
 @dataclass
@@ -66,12 +67,7 @@ class TargetOdds:
         }
 
 
-def _key(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+_key = value_key
 
 
 @dataclass

@@ -27,7 +27,7 @@ import pkgutil
 from functools import cache
 
 import tohit.systems
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.core.system import AnySystem, System
 
 
@@ -54,7 +54,7 @@ def get(system_id: object) -> AnySystem:
     """The system with this id, or an InputError on the `system` field listing the known ones."""
     known = systems()
     if not isinstance(system_id, str) or system_id not in known:
-        raise InputError(f"unknown system {system_id!r}; known: {', '.join(known)}", field="system")
+        raise InputError(f"unknown system {short_repr(system_id)}; known: {', '.join(known)}", field="system")
     return known[system_id]
 
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tohit.core.errors import InputError
-from tohit.core.loader import read_document, validate
+from tohit.core.errors import InputError, short_repr
+from tohit.core.loader import check_shape, read_document, validate
 from tohit.core.models import Scenario
 from tohit.core.system import AnySystem
 from tohit.engine.registry import get
@@ -33,6 +33,7 @@ def from_dict(data: dict[str, Any], *, source: str = "<scenario>") -> Loaded:
     """Validate a scenario given as a mapping (the Python API's entry point)."""
     if not isinstance(data, dict):
         raise InputError("a scenario must be a mapping of fields", source=source)
+    check_shape(data, source=source)
     if "system" not in data:
         raise InputError("required field is missing", field="system", source=source)
     try:
@@ -48,7 +49,9 @@ def from_dict(data: dict[str, Any], *, source: str = "<scenario>") -> Loaded:
                 where = f"targets[{i}].dice.{role_name}" if role_name in target.dice else f"dice.{role_name}"
                 if role_name not in roles:
                     known = ", ".join(roles)
-                    raise InputError(f"unknown dice role {role_name!r}; this attack rolls: {known}", field=where)
+                    raise InputError(
+                        f"unknown dice role {short_repr(role_name)}; this attack rolls: {known}", field=where
+                    )
                 try:
                     roles[role_name].read(faces)
                 except InputError as exc:

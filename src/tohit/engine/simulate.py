@@ -28,7 +28,7 @@ from tohit.engine import joint
 from tohit.engine.alias import MAX_TOTAL, Alias
 from tohit.engine.scenario import Loaded
 from tohit.engine.stats import mean_sd, percentile, wilson
-from tohit.engine.tally import Histogram
+from tohit.engine.tally import Histogram, value_key
 
 Method = Literal["table", "direct"]
 CHUNK = 1 << 18
@@ -56,16 +56,14 @@ class TargetSim:
         results = {}
         for value, count in self.histograms["result"].items(self.outcome):
             low, high = wilson(count, self.n)
-            results[str(value)] = {"count": count, "p": count / self.n, "ci95": [low, high]}
+            results[value_key(value)] = {"count": count, "p": count / self.n, "ci95": [low, high]}
         dmg = self.histograms["damage"].counts
         mean, sd = mean_sd(dmg)
         fields = {}
         for name, hist in self.histograms.items():
             if name in ("result", "damage") or not hist.field.in_odds:
                 continue
-            fields[name] = {
-                str(v).lower() if isinstance(v, bool) else str(v): c / self.n for v, c in hist.items(self.outcome)
-            }
+            fields[name] = {value_key(v): c / self.n for v, c in hist.items(self.outcome)}
         return {
             "name": self.name,
             "n": self.n,
@@ -74,7 +72,7 @@ class TargetSim:
                 "mean": mean,
                 "sd": sd,
                 "percentiles": {str(q): percentile(dmg, q) for q in PERCENTILES},
-                "histogram": {str(v): c for v, c in sorted(dmg.items())},
+                "histogram": {value_key(v): c for v, c in sorted(dmg.items())},
             },
             "fields": fields,
             **self.extra,

@@ -20,6 +20,16 @@ SLICE_BITS = 21
 SLICE_MASK = (1 << SLICE_BITS) - 1
 
 
+def value_key(value: Any) -> str:
+    """An outcome value as a JSON object key, the same in every output: a missing value is "null" (the key
+    JSON gives None), a bool "true" or "false", anything else its text."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def group_sum(values: npt.NDArray[np.int64], weights: npt.NDArray[Any]) -> dict[int, int]:
     """Sum of `weights` per distinct value of `values`, exactly (int64 or Python ints), in value order.
 

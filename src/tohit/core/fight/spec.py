@@ -31,6 +31,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field, create_model, model_validator
 
+from tohit.core.errors import short_repr
 from tohit.core.fight.contract import FightRules, LoadedFight
 from tohit.core.fight.state import IntArray
 from tohit.core.models import Model
@@ -92,12 +93,14 @@ class FightBase(Model):
             for j, comb in enumerate(side.combatants):
                 count += 1
                 if comb.name in seen:
-                    raise ValueError(f"sides[{i}].combatants[{j}].name: {comb.name!r} is used twice")
+                    raise ValueError(f"sides[{i}].combatants[{j}].name: {short_repr(comb.name)} is used twice")
                 seen[comb.name] = (i, j)
                 names = [a.name for a in comb.attacks]
                 for k, name in enumerate(names):
                     if name in names[:k]:
-                        raise ValueError(f"sides[{i}].combatants[{j}].attacks[{k}].name: {name!r} is used twice")
+                        raise ValueError(
+                            f"sides[{i}].combatants[{j}].attacks[{k}].name: {short_repr(name)} is used twice"
+                        )
         if count > MAX_COMBATANTS:
             raise ValueError(f"sides: at most {MAX_COMBATANTS} combatants in a fight, got {count}")
         for i, side in enumerate(sides):
@@ -107,10 +110,10 @@ class FightBase(Model):
                 where = f"sides[{i}].combatants[{j}].focus"
                 if comb.focus not in seen:
                     raise ValueError(
-                        f"{where}: no combatant {comb.focus!r} in this fight; combatants: {', '.join(seen)}"
+                        f"{where}: no combatant {short_repr(comb.focus)} in this fight; combatants: {', '.join(seen)}"
                     )
                 if seen[comb.focus][0] == i:
-                    raise ValueError(f"{where}: {comb.focus!r} is on the same side; focus names a foe")
+                    raise ValueError(f"{where}: {short_repr(comb.focus)} is on the same side; focus names a foe")
         return self
 
 
@@ -130,7 +133,9 @@ def _normalise_combatant(comb: Any, library: Any, where: str) -> Any:
         if isinstance(entry, str):
             if not isinstance(library, dict) or entry not in library:
                 known = ", ".join(library) if isinstance(library, dict) and library else "none"
-                raise ValueError(f"{where}.attacks[{k}]: no attack {entry!r} in the file's attacks (defined: {known})")
+                raise ValueError(
+                    f"{where}.attacks[{k}]: no attack {short_repr(entry)} in the file's attacks (defined: {known})"
+                )
             found = library[entry]
             entry = {"name": entry, **found} if isinstance(found, dict) else found
         if isinstance(entry, dict):

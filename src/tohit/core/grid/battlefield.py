@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.core.grid.board import Board
 from tohit.core.grid.cover import Cover, CoverRule, behind_cover
 from tohit.core.grid.footprint import Footprint, adjacent
@@ -66,7 +66,9 @@ class Battlefield:
         for i, spec in enumerate(combatants):
             where = f"combatants[{i}]"
             if spec.name in seen:
-                raise InputError(f"{spec.name!r} is also combatants[{seen[spec.name]}]", field=f"{where}.name")
+                raise InputError(
+                    f"{short_repr(spec.name)} is also combatants[{seen[spec.name]}]", field=f"{where}.name"
+                )
             seen[spec.name] = i
             try:
                 creature = creature_from(spec)
@@ -99,7 +101,7 @@ class Battlefield:
             return self._by_name[name]
         except KeyError:
             known = ", ".join(self._by_name) or "none"
-            raise InputError(f"no combatant named {name!r}; the combatants are {known}") from None
+            raise InputError(f"no combatant named {short_repr(name)}; the combatants are {known}") from None
 
     def has(self, name: str) -> bool:
         return name in self._by_name

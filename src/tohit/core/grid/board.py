@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tohit.core.errors import short_repr
 from tohit.core.grid.squares import Square
 
 OPEN_CHARS = frozenset(".")
@@ -38,7 +39,9 @@ class Board:
                 raise ValueError(f"row {i} has {len(row)} squares, row 0 has {width}: every row must be as long")
             bad = set(row) - OPEN_CHARS - SOLID_CHARS
             if bad:
-                raise ValueError(f"row {i} has {''.join(sorted(bad))!r}: use '.' for open and '#' for solid squares")
+                raise ValueError(
+                    f"row {i} has {short_repr(''.join(sorted(bad)))}: use '.' for open and '#' for solid squares"
+                )
         if width == 0:
             raise ValueError("a map row must hold at least one square")
         solid = np.array([[c in SOLID_CHARS for c in row] for row in rows], dtype=np.bool_)

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
 
+from tohit.core.errors import short_repr
 from tohit.core.grid.board import MAX_SIDE, Board
 from tohit.core.grid.sizes import MIN_COLOSSAL_SIDE, SizeCategory
 from tohit.core.grid.squares import DirectionName, direction_name
@@ -201,7 +202,7 @@ class WeaponRange(Model):
     def _known(self) -> WeaponRange:
         names = [b.name for b in self.basic_attacks]
         if self.use is not None and self.use not in names:
-            raise ValueError(f"use: no Basic Attack named {self.use!r}; the weapon has {', '.join(names)}")
+            raise ValueError(f"use: no Basic Attack named {short_repr(self.use)}; the weapon has {', '.join(names)}")
         return self
 
     def chosen(self) -> BasicAttackRange:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.core.grid import areas
 from tohit.core.grid.battlefield import Battlefield, Creature
 from tohit.core.grid.footprint import Footprint
@@ -272,7 +272,7 @@ def _single_target(field: Battlefield, user: str, chosen: str | None, candidates
 
 def _unknown(field: Battlefield, name: str, where: str = "target") -> None:
     known = ", ".join(c.name for c in field.creatures)
-    raise InputError(f"no combatant named {name!r}; the combatants are {known}", field=where)
+    raise InputError(f"no combatant named {short_repr(name)}; the combatants are {known}", field=where)
 
 
 def _targets_within(field: Battlefield, user: str, rng: TargetsWithinRange) -> Reach:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from tohit.core.errors import short_repr
+
 Square = tuple[int, int]
 Point = tuple[int, int]
 
@@ -48,7 +50,9 @@ def direction_name(text: str) -> DirectionName:
         return key
     if key in DIRECTION_ALIASES:
         return DIRECTION_ALIASES[key]
-    raise ValueError(f"unknown direction {text!r}; expected one of {', '.join(DIRECTIONS)} (or n, ne, e, ...)")
+    raise ValueError(
+        f"unknown direction {short_repr(text)}; expected one of {', '.join(DIRECTIONS)} (or n, ne, e, ...)"
+    )
 
 
 def is_diagonal(direction: Square) -> bool:

@@ -18,6 +18,8 @@ the difference). Expected rounds counts the round in which the fight ends, as th
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -25,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from tohit.core.errors import InputError
+from tohit.core.exact_text import fraction_json
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.rows import distinct
 from tohit.core.fight.state import State
@@ -37,6 +40,11 @@ MAX_STATES = 200_000
 #: few states whose attacks have many distinct outcomes, e.g. penalties stacking, is refused early).
 MAX_ROWS = 3_000_000
 CHUNK = 4096
+#: ... and once it has run this long, checked inside the exploration and the solver (a chain of few states
+#: whose exact values grow to thousands of digits can take minutes to solve; simulate instead).
+MAX_SECONDS = 60.0
+
+Check = Callable[[], None]
 
 Vec = list[Fraction | None]
 
@@ -56,7 +64,7 @@ class ExactResult:
 
     def to_json(self) -> dict[str, Any]:
         def p(x: Fraction) -> dict[str, Any]:
-            return {"fraction": f"{x.numerator}/{x.denominator}", "float": float(x)}
+            return fraction_json(x)
 
         return {
             "system": self.fight.system.id,
@@ -100,10 +108,27 @@ class _Layout:
 
 
 def exact_duel(
-    fight: LoadedFight, *, limit: int = MAX_STATES, max_rows: int = MAX_ROWS, depth: int | None = None
+    fight: LoadedFight,
+    *,
+    limit: int = MAX_STATES,
+    max_rows: int = MAX_ROWS,
+    depth: int | None = None,
+    seconds: float = MAX_SECONDS,
 ) -> ExactResult:
     """The exact outcome of a two-combatant fight (see the module docstring)."""
     roster = fight.roster
+    deadline = time.monotonic() + seconds
+    keys: list[tuple[int, ...]] = []
+
+    def check() -> None:
+        if time.monotonic() > deadline:
+            raise InputError(
+                f"the exact chain of this fight passed its time budget of {seconds:g} s (at {len(keys):,} states);"
+                " simulate it with -n",
+                field="--exact",
+                source=fight.source,
+            )
+
     if roster.size != 2:
         raise InputError(
             f"--exact is for a duel of two combatants, one on each side; this fight has {roster.size} combatants"
@@ -121,7 +146,7 @@ def exact_duel(
     layout = _Layout(fight, start)
     first = layout.keys(start)[0]
     ids: dict[tuple[int, ...], int] = {first: 0}
-    keys: list[tuple[int, ...]] = [first]
+    keys.append(first)
     # The start state may itself be over (a side with nobody standing).
     done, winner = ended(fight, start, None)
     if done[0]:
@@ -133,6 +158,7 @@ def exact_duel(
     reward: list[Fraction] = [Fraction(0)]
     explored = rows = 0
     while explored < len(keys):
+        check()
         chunk = keys[explored : explored + CHUNK]
         base = explored
         explored += len(chunk)
@@ -189,7 +215,7 @@ def exact_duel(
             parents[stepped].tolist(), ctx.weight[stepped].tolist(), rounds[stepped].tolist(), strict=True
         ):
             reward[p] += Fraction(w * r, den)
-    values = _solve(edges, reward, sides)
+    values = _solve(edges, reward, sides, check)
     v = values[0]
     wins = [v[s] or Fraction(0) for s in range(sides)]
     never = v[sides + 2] or Fraction(0)
@@ -200,7 +226,7 @@ def exact_duel(
     return ExactResult(fight, wins, draw, never, beyond, expected, len(keys), used_depth)
 
 
-def _solve(edges: list[dict[int, Fraction]], reward: list[Fraction], sides: int) -> list[Vec]:
+def _solve(edges: list[dict[int, Fraction]], reward: list[Fraction], sides: int, check: Check) -> list[Vec]:
     """Per transient state: [P(win side 0..), P(draw), P(beyond), P(never ends), E(round increments)]."""
     n = len(edges)
     k = sides + 4
@@ -211,6 +237,7 @@ def _solve(edges: list[dict[int, Fraction]], reward: list[Fraction], sides: int)
     absorbing[-2 - sides] = _unit(k, sides + 1)
     values: list[Vec | None] = [None] * n
     for comp in _sccs(edges):
+        check()
         members = set(comp)
         exits = any(t < 0 or t not in members for s in comp for t in edges[s])
         if not exits:  # a closed class: the fight never ends from here
@@ -221,7 +248,7 @@ def _solve(edges: list[dict[int, Fraction]], reward: list[Fraction], sides: int)
             s = comp[0]
             values[s] = _combine(edges[s], reward[s], values, absorbing, k)
             continue
-        _solve_component(comp, members, edges, reward, values, absorbing, k)
+        _solve_component(comp, members, edges, reward, values, absorbing, k, check)
     return [v if v is not None else [None] * k for v in values]
 
 
@@ -257,6 +284,7 @@ def _solve_component(
     values: list[Vec | None],
     absorbing: dict[int, Vec],
     k: int,
+    check: Check,
 ) -> None:
     """Values inside one strongly connected component, through a feedback set (module docstring)."""
     feedback = _back_edge_targets(comp, members, edges)
@@ -267,6 +295,7 @@ def _solve_component(
     consts: dict[int, Vec] = {}
     coefs: dict[int, list[Fraction]] = {}
     for s in order:
+        check()
         const: Vec = [*[Fraction(0)] * (k - 1), reward[s]]
         coef = [Fraction(0)] * m
         for t, p in edges[s].items():
@@ -287,7 +316,7 @@ def _solve_component(
     unknown = [k_i for k_i in range(k) if all(consts[f][k_i] is not None for f in feedback)]
     a = [[(Fraction(int(i == j)) - coefs[f][j]) for j in range(m)] for i, f in enumerate(feedback)]
     b = [[_known(consts[f][ki]) for ki in unknown] for f in feedback]
-    solved = _gauss(a, b)
+    solved = _gauss(a, b, check)
     fb_values: list[Vec] = []
     for i in range(m):
         vec: Vec = [None] * k
@@ -295,6 +324,7 @@ def _solve_component(
             vec[ki] = solved[i][col]
         fb_values.append(vec)
     for s in comp:
+        check()
         out: Vec = list(consts[s])
         for i, x in enumerate(coefs[s]):
             if x:
@@ -307,17 +337,19 @@ def _known(x: Fraction | None) -> Fraction:
     return x
 
 
-def _gauss(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fraction]]:
+def _gauss(a: list[list[Fraction]], b: list[list[Fraction]], check: Check) -> list[list[Fraction]]:
     """Solve a x = b exactly (a square, nonsingular; b with several columns)."""
     m = len(a)
     rows = [a[i] + b[i] for i in range(m)]
     for col in range(m):
+        check()
         pivot = next(r for r in range(col, m) if rows[r][col] != 0)
         rows[col], rows[pivot] = rows[pivot], rows[col]
         pv = rows[col][col]
         rows[col] = [x / pv for x in rows[col]]
         for r in range(m):
             if r != col and rows[r][col] != 0:
+                check()
                 factor = rows[r][col]
                 rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col], strict=True)]
     return [row[m:] for row in rows]

@@ -14,19 +14,20 @@ from tohit.core.errors import InputError
 from tohit.core.fight.contract import LoadedFight, rules_for
 from tohit.core.fight.spec import alternating, fight_model
 from tohit.core.fight.state import Roster
-from tohit.core.loader import read_document, validate
+from tohit.core.loader import check_shape, read_document, validate
 from tohit.engine.registry import get
 
 
 def load_fight(path: str | Path) -> LoadedFight:
     """Read and validate a fight file."""
-    return fight_from_dict(read_document(path), source=str(path))
+    return fight_from_dict(read_document(path, what="a fight file"), source=str(path))
 
 
 def fight_from_dict(data: dict[str, Any], *, source: str = "<fight>") -> LoadedFight:
     """Validate a fight given as a mapping."""
     if not isinstance(data, dict):
         raise InputError("a fight must be a mapping of fields", source=source)
+    check_shape(data, source=source)
     if "system" not in data:
         raise InputError("required field is missing", field="system", source=source)
     try:

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from tohit.core.dice import DiceExpr, parse
-from tohit.core.errors import DiceError
+from tohit.core.errors import DiceError, short_repr
 from tohit.core.models import Model, OptionsBase, TargetBase
 
 WeaponKind = Literal["melee", "thrown", "bow_like", "gun_like"]
@@ -40,11 +40,13 @@ def damage_dice(text: str) -> DiceExpr:
     """Parse a weapon's damage (`1d8`, `2d4+1`); refuse what is not a plain sum of a few dice."""
     expr = parse(text)
     if not expr.terms:
-        raise DiceError(f"{text!r} has no dice; a weapon's damage is dice like 1d8 or 2d4+1")
+        raise DiceError(f"{short_repr(text)} has no dice; a weapon's damage is dice like 1d8 or 2d4+1")
     if any(t.sign < 0 for t in expr.terms):
-        raise DiceError(f"{text!r} subtracts dice; give the dice as a sum, like 1d8-1")
+        raise DiceError(f"{short_repr(text)} subtracts dice; give the dice as a sum, like 1d8-1")
     if expr.dice_count > MAX_DAMAGE_DICE or any(t.sides > MAX_DAMAGE_SIDES for t in expr.terms):
-        raise DiceError(f"{text!r} is over the limits ({MAX_DAMAGE_DICE} dice of at most {MAX_DAMAGE_SIDES} faces)")
+        raise DiceError(
+            f"{short_repr(text)} is over the limits ({MAX_DAMAGE_DICE} dice of at most {MAX_DAMAGE_SIDES} faces)"
+        )
     return expr
 
 
@@ -325,7 +327,9 @@ class Target(TargetBase):
         seen = {self.name}
         for i, other in enumerate(self.engaged_with):
             if other.name in seen:
-                raise ValueError(f"engaged_with[{i}].name: {other.name!r} is used twice (names label the creature hit)")
+                raise ValueError(
+                    f"engaged_with[{i}].name: {short_repr(other.name)} is used twice (names label the creature hit)"
+                )
             seen.add(other.name)
         return self
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from difflib import get_close_matches
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.systems.fullplate.circumstances import BY_ID, NEAR_FEET, OFF_HAND_ROW, RANGE, RANGE_ROWS, Circumstance
 from tohit.systems.fullplate.models import (
     LAUNCHERS,
@@ -260,9 +260,9 @@ def range_band(distance: int, short: int, medium: int, long: int) -> str:
 
 def _unknown(name: object, where: str) -> InputError:
     close = get_close_matches(str(name), list(BY_ID), n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    hint = f" (did you mean {short_repr(close[0])}?)" if close else ""
     return InputError(
-        f"unknown circumstance {name!r}{hint}; `tohit modifiers fullplate` lists the row ids",
+        f"unknown circumstance {short_repr(name)}{hint}; `tohit modifiers fullplate` lists the row ids",
         field=where,
     )
 

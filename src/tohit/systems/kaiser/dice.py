@@ -14,7 +14,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from tohit.core.errors import FacesError
+from tohit.core.errors import FacesError, short_repr
 from tohit.core.roles import Role, Scope, check_faces
 from tohit.core.support import Columns, Support
 from tohit.systems.kaiser.tables import fumble_dice_count
@@ -142,7 +142,7 @@ class KaiserRoll(Role):
         return faces
 
     def read(self, faces: Sequence[object]) -> Columns:
-        what = f"role {self.name!r} ({self.notation})"
+        what = f"role {short_repr(self.name)} ({self.notation})"
         if not isinstance(faces, Sequence) or isinstance(faces, str) or len(faces) < self.count:
             raise FacesError(f"{what} needs at least {self.count} faces")
         checked = check_faces(faces, [6] * len(faces), what)

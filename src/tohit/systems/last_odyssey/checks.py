@@ -5,7 +5,7 @@ Each problem is an InputError naming the field, so the CLI prints one line and e
 
 from __future__ import annotations
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.core.models import Scenario
 from tohit.systems.last_odyssey.damage import MAX_PRODUCT_TERM, table_multiplier
 from tohit.systems.last_odyssey.effective import NAMES
@@ -123,7 +123,9 @@ def check_ability_type(scenario: LastOdysseyScenario) -> None:
         if attacker.name is None:
             raise InputError("a Self ability may only target the user: give the user's name", field="attacker.name")
         if targets[0].name != attacker.name:
-            raise InputError(f"a Self ability may only target the user ({attacker.name!r})", field="targets[0].name")
+            raise InputError(
+                f"a Self ability may only target the user ({short_repr(attacker.name)})", field="targets[0].name"
+            )
 
 
 def check_element(attack: Attack, target: Target, i: int) -> None:

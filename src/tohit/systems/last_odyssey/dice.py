@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from tohit.core.errors import FacesError
+from tohit.core.errors import FacesError, short_repr
 from tohit.core.roles import FacesRole, Role
 from tohit.core.support import Columns, Support, weight_array
 from tohit.systems.last_odyssey.tables import HIT_DIE
@@ -45,7 +45,7 @@ class NoRoll(Role):
 
     def read(self, faces: Sequence[object]) -> Columns:
         if not isinstance(faces, Sequence) or isinstance(faces, str) or len(faces) != 0:
-            raise FacesError(f"role {self.name!r}: a buff or debuff succeeds no matter what and rolls no die")
+            raise FacesError(f"role {short_repr(self.name)}: a buff or debuff succeeds no matter what and rolls no die")
         return {"total": np.zeros(1, dtype=np.int64)}
 
     def describe(self, faces: Sequence[int]) -> str:

@@ -64,7 +64,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.rows import any_rows, rows_of, select, take_rows
@@ -239,11 +239,14 @@ class LastOdysseyFight(RoundRules):
                 if own and "multi" in types:
                     raise InputError("a Self ability targets only its user, never several", field=f"{at}.attack.type")
                 if kind == "status":
-                    status = inflicted_status(entry.attack.status, entry.attack.element)
+                    try:
+                        status = inflicted_status(entry.attack.status, entry.attack.element)
+                    except ValueError as exc:
+                        raise InputError(str(exc), field=f"{at}.attack.status") from None
                     if status not in BIT:
                         raise InputError(
                             f"a fight keeps the statuses of Statuses.md as state ({', '.join(STATUSES)});"
-                            f" got {status!r}",
+                            f" got {short_repr(status)}",
                             field=f"{at}.attack.status",
                         )
                 if entry.attacker.statuses != attacker.statuses or entry.attacker.buffs != attacker.buffs:

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, field_validator
 
+from tohit.core.errors import short_repr
 from tohit.core.models import Model, OptionsBase, TargetBase
 from tohit.systems.last_odyssey.tables import (
     ELEMENT_MULTIPLIERS,
@@ -46,7 +47,7 @@ def exact_number(value: Any) -> Any:
         try:
             return Fraction(value.strip())
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"{value!r} is not a number such as 2, 1.5, 0.25 or 3/2") from None
+            raise ValueError(f"{short_repr(value)} is not a number such as 2, 1.5, 0.25 or 3/2") from None
     return value
 
 

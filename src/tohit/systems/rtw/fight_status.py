@@ -64,7 +64,7 @@ from typing import Any
 
 import numpy as np
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.spec import map_raw_combatants
 from tohit.core.fight.state import BoolArray, IntArray, gather
@@ -139,7 +139,8 @@ def move_sight_statuses(data: dict[str, Any]) -> dict[str, Any]:
 
 def _move_sight(comb: dict[str, Any], where: str) -> dict[str, Any]:
     """One combatant of `move_sight_statuses`."""
-    for k, entry in enumerate(comb.get("attacks") or []):
+    attacks = comb.get("attacks")
+    for k, entry in enumerate(attacks if isinstance(attacks, list) else []):
         _refuse_sight(entry, f"{where}.attacks[{k}]")
     attacker = comb.get("attacker")
     if isinstance(attacker, dict) and attacker.get("distracted"):
@@ -347,7 +348,7 @@ def _status_play(fight: LoadedFight) -> StatusPlay | None:
             stat = status_of(effect.name)
             if stat is None:
                 raise InputError(
-                    f"the fight cannot play the effect {effect.name!r}: it plays {known_names()}"
+                    f"the fight cannot play the effect {short_repr(effect.name)}: it plays {known_names()}"
                     " (narrate other effects with a scenario, `tohit roll`)",
                     field=f"{fight.paths[c]}.attacks[{a}].attack.effect.name",
                 )
@@ -366,7 +367,9 @@ def _status_play(fight: LoadedFight) -> StatusPlay | None:
             field = f"{fight.paths[c]}.distracted_by[{k}]"
             if name not in names or not fight.roster.foe_matrix[c, names.index(name)]:
                 foes = ", ".join(n for u, n in enumerate(names) if fight.roster.foe_matrix[c, u])
-                raise InputError(f"{name!r} is not a foe of {comb.name} in this fight; its foes: {foes}", field=field)
+                raise InputError(
+                    f"{short_repr(name)} is not a foe of {comb.name} in this fight; its foes: {foes}", field=field
+                )
             mask |= 1 << names.index(name)
             wanted.add("distracted")
             where_distracted = where_distracted or field

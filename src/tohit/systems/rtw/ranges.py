@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.core.grid.battlefield import Battlefield
 from tohit.core.grid.cover import COVER_RULES, CoverRule
 from tohit.core.grid.models import AnyRange, CombatantSpec, MapSpec, Range, WeaponRange
@@ -110,11 +110,11 @@ def battlefield(data: Mapping[str, Any]) -> tuple[Battlefield, str, CoverRule]:
         raise ValueError("attacker.name: with a map, name the attacker: it must be one of the combatants")
     if not bf.has(name):
         known = ", ".join(c.name for c in bf.creatures) or "none"
-        raise ValueError(f"attacker.name: {name!r} is not among the combatants ({known})")
+        raise ValueError(f"attacker.name: {short_repr(name)} is not among the combatants ({known})")
     options = data.get("options") or {}
     rule = options.get("cover_rule", "any_line") if isinstance(options, dict) else "any_line"
     if rule not in COVER_RULES:
-        raise ValueError(f"options.cover_rule: must be any_line or best_corner (got {rule!r})")
+        raise ValueError(f"options.cover_rule: must be any_line or best_corner (got {short_repr(rule)})")
     return bf, name, rule
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import ConfigDict, Field, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
+from tohit.core.errors import short_repr
 from tohit.core.grid.abstract import abstract_problem, abstract_targets
 from tohit.core.grid.cover import CoverRule
 from tohit.core.grid.models import AbstractSpec, AnyRange, CombatantSpec, MapSpec, Range
@@ -97,9 +98,9 @@ def place(data: dict[str, Any]) -> dict[str, Any]:
             entries.setdefault(repeat["name"], t)  # a Swarm's second pick, written back out
             continue
         if not view.field.has(name):
-            raise ValueError(f"targets[{i}].name: {name!r} is not among the combatants")
+            raise ValueError(f"targets[{i}].name: {short_repr(name)} is not among the combatants")
         if name == view.user:
-            raise ValueError(f"targets[{i}].name: {name!r} is the attacker")
+            raise ValueError(f"targets[{i}].name: {short_repr(name)} is the attacker")
         entries[name] = t
     options = data.get("options") if isinstance(data.get("options"), dict) else {}
     several = bool((options or {}).get("several_hard_to_hit_sources_are_extreme"))
@@ -145,7 +146,7 @@ def abstract(data: dict[str, Any], rng: AnyRange | None) -> dict[str, Any]:
     names = [str(t.get("name")) for t in data.get("targets") or [] if isinstance(t, dict)]
     for i, name in enumerate(spec.isolated):
         if name not in names:
-            raise ValueError(f"abstract.isolated[{i}]: {name!r} is not one of the targets")
+            raise ValueError(f"abstract.isolated[{i}]: {short_repr(name)} is not one of the targets")
     attack = dict(data.get("attack") or {})
     if rng is None:
         kind = attack.get("range", "melee")
@@ -168,12 +169,25 @@ def abstract(data: dict[str, Any], rng: AnyRange | None) -> dict[str, Any]:
     return {**data, "attack": attack, "abstract": spec.model_dump(), "tactical": tactical}
 
 
+_SHAPES: dict[str, type] = {"attack": dict, "attacker": dict, "targets": list, "combatants": list, "options": dict}
+
+
+def _kind_of(value: Any) -> str:
+    return {bool: "a bool", int: "a number", float: "a number", str: "text", list: "a list", dict: "a mapping"}.get(
+        type(value), type(value).__name__
+    )
+
+
 def prepare(data: Any) -> Any:
     """The scenario mapping the rules see: a map placed, an abstract attack counted, a range named."""
     if not isinstance(data, dict):
         return data
     if "tactical" in data:
         raise ValueError("tactical: unknown field")
+    for key, kind in _SHAPES.items():  # read below as plain Python: a wrong shape is refused first
+        value = data.get(key)
+        if value is not None and not isinstance(value, kind):
+            raise ValueError(f"{key}: must be a {'mapping' if kind is dict else 'list'}, not {_kind_of(value)}")
     rng = grid_range(data)
     has_map = data.get("map") is not None
     wants_abstract = data.get("abstract") not in (None, False)

@@ -156,10 +156,12 @@ class WsswnnFight(RoundRules):
     def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
         """An attacker block without `guard` / `max_guard` takes the combatant's own Guard (target block)."""
         data = copy.deepcopy(data)
-        for side in data.get("sides") or []:
+        sides = data.get("sides")
+        for side in sides if isinstance(sides, list) else []:
             if not isinstance(side, dict):
                 continue
-            for comb in side.get("combatants") or []:
+            combatants = side.get("combatants")
+            for comb in combatants if isinstance(combatants, list) else []:
                 if not isinstance(comb, dict):
                     continue
                 attacker, target = comb.get("attacker"), comb.get("target")
