@@ -17,12 +17,13 @@ Bad input is refused before anything walks it, with caps stated in the message:
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -463,13 +464,17 @@ def validate(model: type[M], data: Any, *, source: str, prefix: str | None = Non
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise validation_error(exc, source=source, prefix=prefix) from None
+        raise validation_error(exc, source=source, prefix=prefix, model=model) from None
     except RecursionError:
         raise InputError("is nested too deeply", source=source) from None
 
 
-def validation_error(exc: ValidationError, *, source: str, prefix: str | None = None) -> InputError:
-    first = exc.errors(include_url=False)[0]
+def validation_error(
+    exc: ValidationError, *, source: str, prefix: str | None = None, model: type[BaseModel] | None = None
+) -> InputError:
+    errors = exc.errors(include_url=False)
+    # An unknown field is named as unknown even when it stands in for a required one (a typo): first.
+    first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
     loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and ("[" in p or p.startswith("function-"))))
     field = field_path(loc)
     message = str(first["msg"])
@@ -482,6 +487,9 @@ def validation_error(exc: ValidationError, *, source: str, prefix: str | None = 
             message = rest
     if first["type"] == "extra_forbidden":
         message = "unknown field"
+        close = _close_field(model, loc)
+        if close:
+            message += f"; did you mean `{close}`?"
     elif first["type"] == "missing":
         message = "required field is missing"
     else:
@@ -491,6 +499,34 @@ def validation_error(exc: ValidationError, *, source: str, prefix: str | None = 
     if prefix:
         field = f"{prefix}.{field}" if field else prefix
     return InputError(short_text(message), field=field or None, source=source)
+
+
+def _close_field(model: type[BaseModel] | None, loc: tuple[int | str, ...]) -> str | None:
+    """The field of the model at `loc[:-1]` whose name is closest to the unknown `loc[-1]` (difflib), if any."""
+    if model is None or not loc or not isinstance(loc[-1], str):
+        return None
+    current: Any = model
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        found = getattr(current, "model_fields", {}).get(part)
+        current = _model_in(found.annotation) if found is not None else None
+        if current is None:
+            return None
+    names = list(getattr(current, "model_fields", {}))
+    close = difflib.get_close_matches(loc[-1], names, n=1, cutoff=0.7)
+    return close[0] if close else None
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model a field holds (itself, or inside a list, mapping, union or Annotated), if any."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in get_args(annotation):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
 
 
 def short_text(message: str, limit: int = 300) -> str:

@@ -8,7 +8,9 @@ optional `dice` (forced faces by role), `options` and `seed`.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+import types
+from functools import cache
+from typing import Annotated, Any, Generic, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -18,9 +20,64 @@ Faces = list[int]
 
 
 class Model(BaseModel):
-    """Base of every content model: frozen, unknown fields refused."""
+    """Base of every content model: frozen, unknown fields refused, no true/false for a number and no number
+    for true/false (YAML reads `true` as a bool and pydantic would take it as 1)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_bool_for_a_number(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            kinds = _field_kinds(cls)
+            for name, value in data.items():
+                kind = kinds.get(name) if isinstance(name, str) else None
+                if kind is not None:
+                    _check_kind(name, kind, value)
+        return data
+
+
+#: What a field holds, for the bool/number check: "number", "bool", or a list/mapping of numbers.
+Kind = str
+
+
+@cache
+def _field_kinds(model: type[BaseModel]) -> dict[str, Kind]:
+    kinds: dict[str, Kind] = {}
+    for name, field in model.model_fields.items():
+        kind = _kind(field.annotation)
+        if kind is not None:
+            kinds[field.alias or name] = kind
+    return kinds
+
+
+def _kind(annotation: Any) -> Kind | None:
+    origin, args = get_origin(annotation), get_args(annotation)
+    if annotation is bool:
+        return "bool"
+    if annotation in (int, float):
+        return "number"
+    if origin in (Union, types.UnionType):
+        found = {_kind(a) for a in args if a is not type(None)}
+        return found.pop() if len(found) == 1 else None
+    if origin is Annotated or hasattr(annotation, "__metadata__"):
+        return _kind(args[0]) if args else None
+    if origin is list and args and _kind(args[0]) == "number":
+        return "numbers"
+    if origin is dict and len(args) == 2 and _kind(args[1]) == "number":
+        return "number values"
+    return None
+
+
+def _check_kind(name: str, kind: Kind, value: Any) -> None:
+    if kind == "number" and isinstance(value, bool):
+        raise ValueError(f"{name}: a number, not {str(value).lower()}")
+    if kind == "bool" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        raise ValueError(f"{name}: true or false, not {short_repr(value)}")
+    if kind == "numbers" and isinstance(value, list) and any(isinstance(v, bool) for v in value):
+        raise ValueError(f"{name}: numbers, not true/false")
+    if kind == "number values" and isinstance(value, dict) and any(isinstance(v, bool) for v in value.values()):
+        raise ValueError(f"{name}: numbers, not true/false")
 
 
 class TargetBase(Model):

@@ -88,6 +88,10 @@ class FightBase(Model):
     def _names(self) -> FightBase:
         seen: dict[str, tuple[int, int]] = {}
         sides: list[Any] = getattr(self, "sides", [])  # declared by fight_model
+        side_names = [side.name for side in sides]
+        for i, name in enumerate(side_names):
+            if name in side_names[:i]:
+                raise ValueError(f"sides[{i}].name: {short_repr(name)} is used twice; each side needs its own name")
         count = 0
         for i, side in enumerate(sides):
             for j, comb in enumerate(side.combatants):

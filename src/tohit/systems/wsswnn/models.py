@@ -203,7 +203,7 @@ class Target(TargetBase):
     stamina: int | None = Field(default=None, ge=0, le=MAX_STAT, description="Stamina: a brace beating it succeeds.")
     strength: int | None = Field(default=None, ge=0, le=MAX_STAT, description="Strength: a brace beating it struggles.")
     shield: bool = Field(default=False, description="Has a shield (or a magical effect) that can block missiles.")
-    unflinching: int = Field(
+    unflinching: int | bool = Field(
         default=0, ge=0, le=MAX_STAT, description="Unflinching: guard damage reduced by this (true means 1)."
     )
     grappled: bool = Field(default=False, description="Grappled by the attacker: brace advantage on attacks.")
