@@ -114,6 +114,9 @@ def exact_view(result: ExactResult) -> Panel:
         table.add_row(f"{name} wins", _fraction(p), f"{100 * float(p):.4f}")
     table.add_row("draw", _fraction(result.draw), f"{100 * float(result.draw):.4f}")
     lines: list[Any] = [table]
+    stalemate = result.stalemate_text()
+    if stalemate is not None:
+        lines.append(Text(stalemate, style="bold"))
     if result.beyond:
         lines.append(
             Text(
@@ -125,6 +128,8 @@ def exact_view(result: ExactResult) -> Panel:
         lines.append(Text(f"the fight never ends (nobody can win) with probability {float(result.never_ends):.4g}"))
     if result.expected_rounds is None:
         lines.append(Text("expected rounds: unbounded (the fight may never end)"))
+    elif result.stalemate == "depth":
+        lines.append(Text(f"expected rounds until a roll past the depth: {float(result.expected_rounds):.4g}"))
     else:
         lines.append(
             Text(f"expected rounds: {float(result.expected_rounds):.4f}  ({_fraction(result.expected_rounds)})")

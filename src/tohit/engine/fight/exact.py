@@ -62,6 +62,30 @@ class ExactResult:
     states: int
     depth: int
 
+    @property
+    def stalemate(self) -> str | None:
+        """In words, when no side can win: "never" (the fight can never end: a draw), "depth" (only open-ended
+        dice past the depth could end it), else None."""
+        if any(self.wins):
+            return None
+        if self.never_ends and not self.beyond:
+            return "never"
+        if self.beyond and not self.draw:
+            return "depth"
+        return None
+
+    def stalemate_text(self) -> str | None:
+        """The stalemate said as a player would read it (`tohit fight --exact`)."""
+        names = " nor ".join(self.fight.roster.side_names)
+        if self.stalemate == "never":
+            return f"stalemate: neither {names} can ever win; the fight never ends, a draw"
+        if self.stalemate == "depth":
+            return (
+                f"stalemate at depth {self.depth}: neither {names} can win unless open-ended dice go past depth"
+                f" {self.depth}; every path ends beyond the depth (raise options.depth, or simulate with -n)"
+            )
+        return None
+
     def to_json(self) -> dict[str, Any]:
         def p(x: Fraction) -> dict[str, Any]:
             return fraction_json(x)
@@ -75,6 +99,7 @@ class ExactResult:
             "expected_rounds": None if self.expected_rounds is None else p(self.expected_rounds),
             "states": self.states,
             "depth": self.depth,
+            "stalemate": self.stalemate_text(),
         }
 
 
