@@ -12,6 +12,41 @@ from typing import Any
 __version__ = "0.1.0"
 
 
+#: The public API (`tohit.api`), named here so that `dir(tohit)` and autocompletion find it while importing
+#: `tohit` stays light (the engine loads on first use). tests/test_api_checks.py keeps it equal to
+#: `tohit.api.__all__`.
+__all__ = [
+    "DiceError",
+    "FacesError",
+    "InputError",
+    "Loaded",
+    "LoadedFight",
+    "OddsResult",
+    "RollResult",
+    "SimResult",
+    "TargetOdds",
+    "TargetRoll",
+    "TargetSim",
+    "TohitError",
+    "__version__",
+    "aim",
+    "fight",
+    "fight_from_dict",
+    "from_dict",
+    "list_systems",
+    "load",
+    "load_fight",
+    "odds",
+    "roll",
+    "roll_many",
+    "simulate",
+]
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 def __getattr__(name: str) -> Any:
     import importlib
 

@@ -5,24 +5,46 @@
     tohit.roll(attack).to_json()                                     # one traced resolution per target
     tohit.odds(attack).target("Bandit").probability("result", "hit") # exact Fraction
     tohit.simulate(attack, 1_000_000, seed=1).to_json()              # Monte Carlo summary
+    duel = tohit.load_fight("examples/fights/<fight>.yaml")         # or tohit.fight_from_dict({...})
+    tohit.fight(duel, seed=1)                                        # one narrated fight (its events)
+    tohit.fight(duel, n=10_000, seed=1)                              # Monte Carlo of whole fights
+    tohit.fight(duel, exact=True)                                    # exact duel odds
+    tohit.aim({...a scenario with a map...})                         # placements ranked by expected damage
 
-Every input problem raises `tohit.InputError` (with `.source`, `.field` and `.message`).
+Every input problem raises `tohit.InputError` (with `.source`, `.field` and `.message`), arguments included:
+a negative count, a seed that is not a whole number from 0, a depth past the cap, an unknown method.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any, Literal
+
 from tohit.core.errors import DiceError, FacesError, InputError, TohitError
-from tohit.engine.odds import OddsResult, TargetOdds, odds
+from tohit.core.fight.contract import LoadedFight
+from tohit.engine import odds as _odds
+from tohit.engine import roll as _roll
+from tohit.engine import simulate as _simulate
+from tohit.engine.fight import load as _fight_load
+from tohit.engine.odds import OddsResult, TargetOdds
 from tohit.engine.registry import systems as list_systems
-from tohit.engine.roll import RollResult, TargetRoll, roll, roll_many
+from tohit.engine.roll import MAX_TIMES, RollResult, TargetRoll
 from tohit.engine.scenario import Loaded, from_dict, load
-from tohit.engine.simulate import SimResult, TargetSim, simulate
+from tohit.engine.simulate import SimResult, TargetSim
+
+#: Caps on the arguments, as on the command line.
+MAX_DEPTH = 40
+MAX_ATTACKS = 10_000_000_000
+MAX_FIGHTS = 100_000_000
+MAX_WORKERS = 64
+MAX_SEED = 2**128 - 1
 
 __all__ = [
     "DiceError",
     "FacesError",
     "InputError",
     "Loaded",
+    "LoadedFight",
     "OddsResult",
     "RollResult",
     "SimResult",
@@ -30,11 +52,125 @@ __all__ = [
     "TargetRoll",
     "TargetSim",
     "TohitError",
+    "aim",
+    "fight",
+    "fight_from_dict",
     "from_dict",
     "list_systems",
     "load",
+    "load_fight",
     "odds",
     "roll",
     "roll_many",
     "simulate",
 ]
+
+
+def _whole(value: object, name: str, low: int, high: int) -> int:
+    """`value` as a whole number from `low` to `high`, else an InputError naming the argument."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"must be a whole number, not {type(value).__name__}", field=name)
+    if not low <= value <= high:
+        raise InputError(f"must be from {low:,} to {high:,}, got {value:,}", field=name)
+    return value
+
+
+def _seed(seed: object) -> int | None:
+    return None if seed is None else _whole(seed, "seed", 0, MAX_SEED)
+
+
+def _scenario(loaded: object) -> Loaded:
+    if not isinstance(loaded, Loaded):
+        raise InputError(f"expected a scenario from tohit.load or tohit.from_dict, not {type(loaded).__name__}")
+    return loaded
+
+
+def _method(method: object) -> Literal["table", "direct"]:
+    if method not in ("table", "direct"):
+        raise InputError(f"must be table or direct, got {method!r:.40}", field="method")
+    return "table" if method == "table" else "direct"
+
+
+def roll(loaded: Loaded, seed: int | None = None) -> RollResult:
+    """Resolve the attack once against each target, with a trace citing each clause."""
+    return _roll.roll(_scenario(loaded), _seed(seed))
+
+
+def roll_many(loaded: Loaded, times: int, seed: int | None = None) -> list[RollResult]:
+    """Resolve the attack `times` times against each target, each with its own dice and trace."""
+    return _roll.roll_many(_scenario(loaded), _whole(times, "times", 1, MAX_TIMES), _seed(seed))
+
+
+def odds(loaded: Loaded, depth: int | None = None) -> OddsResult:
+    """Exact odds of every outcome field, per target (open-ended dice followed to `depth`, at most 40)."""
+    chosen = None if depth is None else _whole(depth, "depth", 0, MAX_DEPTH)
+    return _odds.odds(_scenario(loaded), chosen)
+
+
+def simulate(loaded: Loaded, n: int, seed: int | None = None, *, method: str = "table", workers: int = 1) -> SimResult:
+    """Monte Carlo: `n` independent attacks per target (`method` "table" or "direct")."""
+    return _simulate.simulate(
+        _scenario(loaded),
+        _whole(n, "n", 1, MAX_ATTACKS),
+        _seed(seed),
+        method=_method(method),
+        workers=_whole(workers, "workers", 1, MAX_WORKERS),
+    )
+
+
+def load_fight(path: str | Path) -> LoadedFight:
+    """Read and validate a fight file (YAML or JSON)."""
+    return _fight_load.load_fight(path)
+
+
+def fight_from_dict(data: dict[str, Any], *, source: str = "<fight>") -> LoadedFight:
+    """Validate a fight given as a mapping."""
+    return _fight_load.fight_from_dict(data, source=source)
+
+
+def fight(
+    loaded: LoadedFight,
+    *,
+    n: int | None = None,
+    exact: bool = False,
+    seed: int | None = None,
+    method: str = "table",
+    workers: int = 1,
+    depth: int | None = None,
+) -> Any:
+    """A whole fight: narrated (the default: a `FightLog` of events), `n` fights simulated (`FightStats`), or
+    with `exact` a duel's exact odds (`ExactResult`). Every result has `to_json()` where the CLI prints JSON."""
+    if not isinstance(loaded, LoadedFight):
+        raise InputError(
+            f"expected a fight from tohit.load_fight or tohit.fight_from_dict, not {type(loaded).__name__}"
+        )
+    if exact and n is not None:
+        raise InputError("exact odds or a simulation of n fights: choose one", field="exact")
+    from tohit.engine.fight.exact import exact_duel
+    from tohit.engine.fight.run import narrate, simulate_fights
+
+    if exact:
+        return exact_duel(loaded, depth=None if depth is None else _whole(depth, "depth", 0, MAX_DEPTH))
+    if n is not None:
+        return simulate_fights(
+            loaded,
+            _whole(n, "n", 1, MAX_FIGHTS),
+            _seed(seed),
+            method=_method(method),
+            workers=_whole(workers, "workers", 1, MAX_WORKERS),
+        )
+    return narrate(loaded, _seed(seed))
+
+
+def aim(scenario: dict[str, Any] | str | Path, *, top: int = 5) -> list[dict[str, Any]]:
+    """A scenario with a map: its attack's placements ranked by exact expected damage to foes minus allies
+    (the best `top`, each as `tohit aim --json` gives it)."""
+    from tohit.core.loader import read_document
+    from tohit.engine.aim import Aimer, map_rules
+
+    data = read_document(scenario) if isinstance(scenario, (str, Path)) else scenario
+    if not isinstance(data, dict):
+        raise InputError("a scenario must be a mapping of fields")
+    rules = map_rules(data)
+    ranked = Aimer(data, rules.view(data, place=False), rules).rank()
+    return [a.to_json() for a in ranked[: _whole(top, "top", 1, 1000)]]

@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from tohit.core.errors import InputError, short_repr
 from tohit.core.exact_text import fraction_json
 from tohit.core.outcome import Outcome
 from tohit.engine import joint
-from tohit.engine.scenario import Loaded
+from tohit.engine.scenario import Loaded, pick_target
 from tohit.engine.tally import Histogram, odds_histograms, value_key
 
 
@@ -39,6 +40,14 @@ class TargetOdds:
         return [(v, Fraction(n, self.total)) for v, n in self.histograms[field].items(self.outcome)]
 
     def probability(self, field: str, value: Any) -> Fraction:
+        """The exact probability that `field` takes `value` (an InputError for an unknown field or label)."""
+        try:
+            hist = self.histograms[field]
+        except KeyError:
+            raise InputError(f"no field {short_repr(field)} in this game's outcome", field="field") from None
+        labels = self.outcome.labels.get(field) or hist.field.labels
+        if labels and value is not None and value not in labels:
+            raise InputError(f"{field} is never {short_repr(value)}; it is one of {', '.join(labels)}", field="value")
         return sum((p for v, p in self.distribution(field) if v == value), Fraction(0))
 
     @property
@@ -79,7 +88,7 @@ class OddsResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def target(self, name: str) -> TargetOdds:
-        return next(t for t in self.targets if t.name == name)
+        return pick_target(self.targets, name)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -18,7 +18,7 @@ from tohit.core.roles import Role
 from tohit.core.steps import Step, Trace
 from tohit.core.support import Columns
 from tohit.core.system import Dice
-from tohit.engine.scenario import Loaded
+from tohit.engine.scenario import Loaded, pick_target
 from tohit.engine.simulate import fresh_seed
 
 MAX_TIMES = 100_000
@@ -47,7 +47,7 @@ class RollResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def target(self, name: str) -> TargetRoll:
-        return next(t for t in self.targets if t.name == name)
+        return pick_target(self.targets, name)
 
     def to_json(self) -> dict[str, Any]:
         return {

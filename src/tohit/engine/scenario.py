@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tohit.core.errors import InputError, short_repr
 from tohit.core.loader import check_shape, read_document, validate
@@ -59,3 +60,15 @@ def from_dict(data: dict[str, Any], *, source: str = "<scenario>") -> Loaded:
     except InputError as exc:
         raise exc.located(source=source) from None
     return Loaded(system, scenario, source)
+
+
+T = TypeVar("T")
+
+
+def pick_target(targets: Sequence[T], name: str) -> T:
+    """The result of the target called `name`, or an InputError naming the known targets."""
+    for t in targets:
+        if getattr(t, "name", None) == name:
+            return t
+    known = ", ".join(str(getattr(t, "name", "?")) for t in targets)
+    raise InputError(f"no target {short_repr(name)}; targets: {known}", field="target")

@@ -26,7 +26,7 @@ from tohit.core.steps import Silent
 from tohit.core.system import Dice
 from tohit.engine import joint
 from tohit.engine.alias import MAX_TOTAL, Alias
-from tohit.engine.scenario import Loaded
+from tohit.engine.scenario import Loaded, pick_target
 from tohit.engine.stats import mean_sd, percentile, wilson
 from tohit.engine.tally import Histogram, value_key
 
@@ -90,7 +90,7 @@ class SimResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def target(self, name: str) -> TargetSim:
-        return next(t for t in self.targets if t.name == name)
+        return pick_target(self.targets, name)
 
     def to_json(self) -> dict[str, Any]:
         return {
