@@ -8,6 +8,7 @@ their commands here through their `register(app)` and never import this module.
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,7 +18,7 @@ from rich.table import Table
 
 from tohit import __version__
 from tohit.cli import authoring, demo, fight, grid, render
-from tohit.cli.errors import OneLineErrors, fail, guarded
+from tohit.cli.errors import OneLineErrors, fail, guarded, on_sigterm
 from tohit.engine import registry
 from tohit.engine.odds import odds as exact_odds
 from tohit.engine.roll import MAX_TIMES, roll_many
@@ -197,5 +198,6 @@ authoring.register(app)  # new and reference: cli/authoring.py
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point (SIGTERM stops a command as Ctrl-C does: workers ended, nothing half-written)."""
+    signal.signal(signal.SIGTERM, on_sigterm)
     app()

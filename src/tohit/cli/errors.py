@@ -70,3 +70,22 @@ class OneLineErrors(TyperGroup):
             if _is_help(exc):
                 raise
             fail(usage_message(exc))
+        except KeyboardInterrupt:
+            stopped("interrupted (Ctrl-C): stopped, nothing written", 130)
+        except Terminated:
+            stopped("terminated (SIGTERM): stopped, nothing written", 143)
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: raised where the program is, so that `finally` blocks run (workers are ended)."""
+
+
+def on_sigterm(signum: int, frame: Any) -> None:
+    """The CLI's SIGTERM handler (installed by `main`)."""
+    raise Terminated
+
+
+def stopped(message: str, code: int) -> NoReturn:
+    """A command stopped by a signal: one line, the signal's exit code (128 + its number)."""
+    sys.stderr.write(f"error: {message}\n")
+    raise typer.Exit(code)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -26,6 +26,7 @@ from tohit.core.steps import Silent
 from tohit.core.system import Dice
 from tohit.engine import joint
 from tohit.engine.alias import MAX_TOTAL, Alias
+from tohit.engine.pool import process_pool
 from tohit.engine.scenario import Loaded, pick_target
 from tohit.engine.stats import mean_sd, percentile, wilson
 from tohit.engine.tally import Histogram, value_key
@@ -199,7 +200,7 @@ def simulate(
     labels: list[dict[str, tuple[str, ...]]] = [{} for _ in targets_in]
     context = multiprocessing.get_context("fork")
     try:
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        with process_pool(workers, context) as pool:
             futures = {
                 pool.submit(_task, share, stream, method): share for share, stream in zip(shares, streams, strict=True)
             }

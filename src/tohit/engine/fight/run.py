@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +20,7 @@ from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.rows import any_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, change
 from tohit.engine.fight.context import Method, StepContext
+from tohit.engine.pool import process_pool
 from tohit.engine.simulate import fresh_seed
 from tohit.engine.stats import mean_sd, percentile, wilson
 
@@ -346,7 +347,7 @@ def _simulate_parallel(
     results: dict[int, tuple[FightTally, list[Part]]] = {}
     reported = 0
     try:
-        with ProcessPoolExecutor(len(shares), mp_context=context) as pool:
+        with process_pool(len(shares), context) as pool:
             futures = {
                 pool.submit(_task, share, stream): i
                 for i, (share, stream) in enumerate(zip(shares, streams, strict=True))
