@@ -225,23 +225,36 @@ def _apply_checked(
     fight: dict[str, int], per: dict[str, list[int]], index: dict[str, int], event: dict[str, Any], source: str
 ) -> None:
     """Apply an event's changes in order (a later one sees the earlier ones), checking each `from`."""
-    line = event["_line"]
+    apply_changes(fight, per, index, event, f"line {event['_line']}", source)
+
+
+def apply_changes(
+    fight: dict[str, int],
+    per: dict[str, list[int]],
+    index: dict[str, int],
+    event: dict[str, Any],
+    line: str,
+    source: str,
+) -> None:
+    """Fold one event's changes into plain values (fight-level values, per-stat lists by combatant index), in
+    order, checking that each change starts `from` the value there: what replay and a live encounter's store
+    both do with a logged event (`line` says where it is, for the error)."""
     for ch in event.get("changes", []):
         who, stat, before, after = ch["who"], ch["stat"], ch["from"], ch["to"]
         if who is None:
             if stat not in fight:
-                raise InputError(f"line {line}: unknown fight value {short_repr(stat)}", source=source)
+                raise InputError(f"{line}: unknown fight value {short_repr(stat)}", source=source)
             current = fight[stat]
         else:
             if who not in index or stat not in per:
                 raise InputError(
-                    f"line {line}: unknown combatant or stat {short_repr(who)}.{short_repr(stat)}", source=source
+                    f"{line}: unknown combatant or stat {short_repr(who)}.{short_repr(stat)}", source=source
                 )
             current = per[stat][index[who]]
         if current != before:
             label = stat if who is None else f"{who}.{stat}"
             raise InputError(
-                f"line {line}: {label} is {current} after the events before it, but the event changes it from"
+                f"{line}: {label} is {current} after the events before it, but the event changes it from"
                 f" {before}: the log was edited or is out of order",
                 source=source,
             )

@@ -1,0 +1,274 @@
+"""A live encounter (issue 16; design.md, "The table"): a fight file and its event log, folded into the current
+state, where a game master's actions append events.
+
+The rules are the game's, run by the engine as a narrated fight runs them: an attack the game master names is
+the game's `turn` with the engine's choice forced (`StepContext.forced`), "auto" is one `step` of the fight
+(the side's policy picks), so what an attack does (damage, AP, Shell, statuses...) is the game's
+`consequences` and never a copy. Every action appends events shaped as `tohit fight --log` writes them (the
+export is a log `tohit replay` checks); an undo is one more event that sets back what the last action changed.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tohit.core.errors import InputError, short_repr
+from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.state import State, change
+from tohit.engine.fight.context import StepContext
+from tohit.engine.fight.load import fight_from_dict
+from tohit.engine.fight.replay import apply_changes
+from tohit.engine.fight.run import ended, initial_state
+from tohit.engine.simulate import fresh_seed
+
+#: Kinds of action a game master takes (`Encounter.act`).
+ACTIONS = ("attack", "auto", "adjust", "end_turn", "undo")
+
+
+@dataclass
+class Encounter:
+    """One encounter: its fight, its events (numbered from 0, the start), and the state they fold into."""
+
+    fight: LoadedFight
+    data: dict[str, Any]
+    events: list[dict[str, Any]]
+    state: State
+    seed: int
+    #: Per event number, the action it belongs to (its first event's number); undo events carry their own.
+    actions: list[int] = field(default_factory=list)
+
+    # -- building --------------------------------------------------------------------------------------------
+    @staticmethod
+    def create(data: dict[str, Any], *, source: str = "<encounter>", seed: int | None = None) -> Encounter:
+        """A new encounter from a fight given as a mapping: its start event and starting state."""
+        fight = fight_from_dict(copy.deepcopy(data), source=source)
+        if seed is None:
+            seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
+        state = initial_state(fight, 1)
+        roster = fight.roster
+        start: dict[str, Any] = {
+            "kind": "start",
+            "text": f"{' vs '.join(roster.side_names)}: round 1",
+            "system": fight.system.id,
+            "seed": seed,
+            "source": source,
+            "sides": {
+                name: [n for n, s in zip(roster.names, roster.side, strict=True) if s == i]
+                for i, name in enumerate(roster.side_names)
+            },
+            "state": state.row(roster),
+            "changes": [],
+            "n": 0,
+        }
+        return Encounter(fight, data, [start], state, seed, [0])
+
+    @staticmethod
+    def restore(data: dict[str, Any], events: list[dict[str, Any]], *, source: str = "<encounter>") -> Encounter:
+        """An encounter rebuilt from its fight and stored events (each change checked against the state)."""
+        if not events or events[0].get("kind") != "start":
+            raise InputError("the stored events do not begin with the start event", source=source)
+        found = Encounter.create(data, source=source, seed=int(events[0]["seed"]))
+        roster = found.fight.roster
+        per = {k: [int(x) for x in v[0]] for k, v in found.state.per.items()}
+        fights = {k: int(v[0]) for k, v in found.state.fight.items()}
+        index = {name: c for c, name in enumerate(roster.names)}
+        actions = [0]
+        for n, event in enumerate(events[1:], start=1):
+            apply_changes(fights, per, index, event, f"event {n}", source)
+            actions.append(int(event.get("action", n)))
+        state = State(
+            {k: np.asarray([v], dtype=np.int64) for k, v in per.items()},
+            {k: np.asarray([v], dtype=np.int64) for k, v in fights.items()},
+        )
+        return Encounter(found.fight, data, list(events), state, found.seed, actions)
+
+    # -- reading ---------------------------------------------------------------------------------------------
+    @property
+    def seq(self) -> int:
+        """The number of the last event (0: just started)."""
+        return len(self.events) - 1
+
+    @property
+    def over(self) -> bool:
+        return self.events[-1]["kind"] == "end"
+
+    def state_json(self) -> dict[str, Any]:
+        """The state as a fight event records it: `{"fight": {...}, "combatants": {name: {stat: value}}}`."""
+        return self.state.row(self.fight.roster)
+
+    def standing(self) -> list[str]:
+        up = self.fight.rules.standing(self.fight, self.state)[0]
+        return [name for name, on in zip(self.fight.roster.names, up.tolist(), strict=True) if on]
+
+    def next_turn(self) -> str | None:
+        """Who acts next in the game's turn order (what "auto" would play), or None when the fight is over."""
+        if self.over or self._done():
+            return None
+        ctx = self._context(np.random.default_rng(0))
+        self.fight.rules.step(ctx)
+        for event in ctx.log:
+            if event.get("attacker"):
+                return str(event["attacker"])
+        return None
+
+    # -- acting ----------------------------------------------------------------------------------------------
+    def act(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """Apply one game master's action; the events it appended (already numbered)."""
+        kind = action.get("kind")
+        if kind not in ACTIONS:
+            raise InputError(f"must be one of {', '.join(ACTIONS)}, got {short_repr(kind)}", field="kind")
+        if kind == "undo":
+            return self._append(self._undo())
+        if self.over:
+            raise InputError("the fight is over: undo, or start a new encounter", field="kind")
+        seed = action.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise InputError("must be a whole number from 0", field="seed")
+        rng = np.random.default_rng([self.seed, self.seq] if seed is None else seed)
+        if kind == "adjust":
+            return self._append(self._adjust(action))
+        if kind == "end_turn":
+            return self._append(self._end_turn())
+        ctx = self._context(rng, script=_script(action.get("dice")))
+        if kind == "auto":
+            self.fight.rules.step(ctx)
+        else:
+            actor, attack, target = self._attack(action)
+            ctx.forced = (attack, target)
+            self.fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64))
+        self.state = ctx.state
+        events = ctx.log
+        if self._done():
+            events = [*events, *self._end(rng)]
+        return self._append(events)
+
+    def _context(self, rng: np.random.Generator, script: list[dict[str, list[int]]] | None = None) -> StepContext:
+        return StepContext(self.fight, self.state, "narrate", rng, max_rounds=self.fight.max_rounds, script=script)
+
+    def _done(self) -> bool:
+        done, _ = ended(self.fight, self.state, self.fight.max_rounds)
+        return bool(done[0])
+
+    def _attack(self, action: dict[str, Any]) -> tuple[int, int, int]:
+        names = self.fight.roster.names
+        attacker = action.get("attacker")
+        if attacker not in names:
+            raise InputError(f"no combatant {short_repr(attacker)}; combatants: {', '.join(names)}", field="attacker")
+        actor = names.index(attacker)
+        if attacker not in self.standing():
+            raise InputError(f"{attacker} cannot act: it is not standing", field="attacker")
+        attacks = [a.name for a in self.fight.combatants[actor].attacks]
+        name = action.get("attack", attacks[0])
+        if name not in attacks:
+            raise InputError(
+                f"{attacker} has no attack {short_repr(name)}; attacks: {', '.join(attacks)}", field="attack"
+            )
+        targets = action.get("targets")
+        if not isinstance(targets, list) or not targets:
+            raise InputError("name the target(s): a list of combatant names", field="targets")
+        if targets[0] not in names:
+            raise InputError(f"no combatant {short_repr(targets[0])}; combatants: {', '.join(names)}", field="targets")
+        return actor, attacks.index(name), names.index(targets[0])
+
+    def _adjust(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+        names = self.fight.roster.names
+        who, stat, value = action.get("combatant"), action.get("stat"), action.get("value")
+        if not isinstance(who, str) or who not in names:
+            raise InputError(f"no combatant {short_repr(who)}; combatants: {', '.join(names)}", field="combatant")
+        if not isinstance(stat, str) or stat not in self.state.per:
+            raise InputError(f"no stat {short_repr(stat)}; stats: {', '.join(self.state.per)}", field="stat")
+        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**9:
+            raise InputError("must be a whole number", field="value")
+        c = names.index(who)
+        before = int(self.state.per[stat][0, c])
+        ctx = self._context(np.random.default_rng(0))
+        ctx.emit("adjust", [change(stat, [0], value, c)], f"{who}'s {stat}: {before} -> {value} (set by the GM)")
+        self.state = ctx.state
+        return ctx.log
+
+    def _end_turn(self) -> list[dict[str, Any]]:
+        """The current place in the round's order moves on (the game's own `cursor`); in a game without one, the
+        event only marks the end of a turn."""
+        ctx = self._context(np.random.default_rng(0))
+        changes = []
+        if "cursor" in self.state.fight:
+            changes.append(change("cursor", [0], int(self.state.fight["cursor"][0]) + 1))
+        ctx.emit("end_turn", changes, "the turn ends (the GM moves on)")
+        self.state = ctx.state
+        return ctx.log
+
+    def _undo(self) -> list[dict[str, Any]]:
+        """One event that sets back every change of the last action not yet undone (latest first)."""
+        undone = {int(e["undoes"]) for e in self.events if e.get("kind") == "undo"}
+        starts = sorted({a for a, e in zip(self.actions, self.events, strict=True) if a > 0 and e["kind"] != "undo"})
+        left = [a for a in starts if a not in undone]
+        if not left:
+            raise InputError("nothing to undo", field="kind")
+        target = left[-1]
+        group = [e for a, e in zip(self.actions, self.events, strict=True) if a == target and e["kind"] != "undo"]
+        names = self.fight.roster.names
+        changes = []
+        for event in reversed(group):
+            for ch in reversed(event.get("changes", [])):
+                who = ch["who"]
+                changes.append(change(ch["stat"], [0], ch["from"], None if who is None else names.index(who)))
+        ctx = self._context(np.random.default_rng(0))
+        ctx.emit("undo", changes, f"undo: events {target} to {target + len(group) - 1} taken back", undoes=target)
+        self.state = ctx.state
+        return ctx.log
+
+    def _end(self, rng: np.random.Generator) -> list[dict[str, Any]]:
+        ctx = self._context(rng)
+        self.fight.rules.finish(ctx, np.asarray([0]))
+        _, winner = ended(self.fight, ctx.state, self.fight.max_rounds)
+        w = int(winner[0])
+        names = self.fight.roster.side_names
+        rounds = min(int(ctx.state.fight["round"][0]), self.fight.max_rounds)
+        text = f"{names[w]} win" if w >= 0 else "a draw"
+        ctx.emit(
+            "end",
+            [change("over", [0], 1), change("winner", [0], w)],
+            f"{text} after {rounds} round{'s' if rounds != 1 else ''}",
+            winner=names[w] if w >= 0 else None,
+            rounds=rounds,
+        )
+        ctx.log[-1]["state"] = ctx.state.row(self.fight.roster)
+        self.state = ctx.state
+        return ctx.log
+
+    def _append(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Number the events and keep them, each marked with its action (the number of the action's first)."""
+        first = len(self.events)
+        for i, event in enumerate(events):
+            event["n"] = first + i
+            event["action"] = first
+            self.events.append(event)
+            self.actions.append(first)
+        return events
+
+
+def _script(dice: Any) -> list[dict[str, list[int]]] | None:
+    """The faces the game master rolled by hand: a mapping of role -> faces (one attack), or a list of them
+    (one per attack or counterattack, in order)."""
+    if dice is None:
+        return None
+    items = dice if isinstance(dice, list) else [dice]
+    out = []
+    for item in items:
+        if not isinstance(item, dict) or not all(
+            isinstance(k, str)
+            and isinstance(v, list)
+            and all(isinstance(f, int) and not isinstance(f, bool) for f in v)
+            for k, v in item.items()
+        ):
+            raise InputError("dice: a mapping of role to a list of faces (or a list of such mappings)", field="dice")
+        out.append({k: list(v) for k, v in item.items()})
+    return out
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
