@@ -17,7 +17,7 @@ import typer
 from rich.table import Table
 
 from tohit import __version__
-from tohit.cli import authoring, demo, fight, grid, render
+from tohit.cli import authoring, demo, fight, grid, render, serve
 from tohit.cli.errors import OneLineErrors, fail, guarded, on_sigterm
 from tohit.engine import registry
 from tohit.engine.odds import odds as exact_odds
@@ -195,6 +195,7 @@ demo.register(app)  # demo: cli/demo.py
 grid.register(app)  # map and aim: cli/grid.py
 fight.register(app)  # fight and replay: cli/fight.py
 authoring.register(app)  # new and reference: cli/authoring.py
+serve.register(app)  # serve and db upgrade: cli/serve.py
 
 
 def main() -> None:

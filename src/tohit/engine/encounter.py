@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -115,6 +116,49 @@ class Encounter:
                 return str(event["attacker"])
         return None
 
+    def preview(self, attacker: str, attack: str | None, targets: list[str]) -> list[dict[str, Any]]:
+        """The exact odds of an attack on each target in the current state (stats, statuses, Shell, guard...
+        as the fight would resolve it now), changing nothing: per target each result's probability and the
+        mean damage (within the depth; the rest is `beyond_depth`)."""
+        actor, a, _ = self._attack({"attacker": attacker, "attack": attack, "targets": targets})
+        names = self.fight.roster.names
+        rules = self.fight.rules
+        per = self.state.per
+        ctx = StepContext(self.fight, self.state, "enumerate")
+        labels = self.fight.system.field("result").labels
+        out = []
+        for name in targets:
+            if name not in names:
+                raise InputError(f"no combatant {short_repr(name)}; combatants: {', '.join(names)}", field="targets")
+            t = names.index(name)
+            stats = {s: int(per[s][0, t]) for s in rules.target_stats}
+            groups = {s: int(rules.group_value(s, per[s][0, t])) for s in rules.scalar_stats}
+            own = {s: int(per[s][0, actor]) for s in rules.attacker_stats}
+            own_groups = {s: int(rules.group_value(s, per[s][0, actor])) for s in rules.attacker_scalar_stats}
+            codes = {
+                f: int(np.asarray(v).reshape(-1)[0])
+                for f, v in rules.odds_fields(ctx, np.zeros(1, np.int64), actor, a, t).items()
+            }
+            table = ctx.outcome_table(
+                actor, a, t, stats, codes, attacker_values=own, groups=groups,
+                attacker_groups=own_groups,
+            )  # fmt: skip
+            finite = sum(table.weights)
+            result: dict[str, Fraction] = {}
+            for code, w in zip(table.columns["result"].tolist(), table.weights, strict=True):
+                label = labels[code] if 0 <= code < len(labels) else str(code)
+                result[label] = result.get(label, Fraction(0)) + Fraction(w, table.total)
+            dealt = sum(int(d) * w for d, w in zip(table.columns["damage"].tolist(), table.weights, strict=True))
+            out.append(
+                {
+                    "name": name,
+                    "result": result,
+                    "mean_damage": Fraction(dealt, finite) if finite else Fraction(0),
+                    "beyond_depth": Fraction(table.remainder, table.total),
+                }
+            )
+        return out
+
     # -- acting ----------------------------------------------------------------------------------------------
     def act(self, action: dict[str, Any]) -> list[dict[str, Any]]:
         """Apply one game master's action; the events it appended (already numbered)."""
@@ -162,7 +206,7 @@ class Encounter:
         if attacker not in self.standing():
             raise InputError(f"{attacker} cannot act: it is not standing", field="attacker")
         attacks = [a.name for a in self.fight.combatants[actor].attacks]
-        name = action.get("attack", attacks[0])
+        name = action.get("attack") or attacks[0]
         if name not in attacks:
             raise InputError(
                 f"{attacker} has no attack {short_repr(name)}; attacks: {', '.join(attacks)}", field="attack"

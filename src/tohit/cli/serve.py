@@ -1,0 +1,66 @@
+"""`tohit serve` (the HTTP API and live encounters) and `tohit db upgrade` (the store's migrations)."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated
+
+import typer
+
+from tohit.cli.errors import fail
+
+DEFAULT_DB = "sqlite:///tohit.db"
+DbOpt = Annotated[
+    str, typer.Option("--db", help="SQLAlchemy URL: sqlite:///tohit.db, or postgresql+psycopg://user@host/db.")
+]
+
+
+def register(app: typer.Typer) -> None:
+    """Add `serve` and `db` to the `tohit` command line."""
+    app.command(name="serve")(serve)
+    db = typer.Typer(help="The encounter store.", no_args_is_help=True)
+    db.command(name="upgrade")(upgrade)
+    app.add_typer(db, name="db")
+
+
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to bind (loopback unless you mean it).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535)] = 8000,
+    db: DbOpt = DEFAULT_DB,
+    workers: Annotated[int, typer.Option("--workers", min=0, max=64, help="Processes for CPU work.")] = 2,
+    max_trials: Annotated[int, typer.Option("--max-trials", min=1, help="Cap: attacks per target.")] = 10_000_000,
+    max_fights: Annotated[int, typer.Option("--max-fights", min=1, help="Cap: fights simulated.")] = 1_000_000,
+    max_depth: Annotated[int, typer.Option("--max-depth", min=0, max=40, help="Cap: open-roll depth.")] = 20,
+    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Cap: exact duel states.")] = 50_000,
+) -> None:
+    """Serve the HTTP API (/v1, docs at /docs) and live encounters; prints a login URL with the admin token."""
+    import uvicorn
+
+    from tohit.server.app import Settings, create_app
+    from tohit.store.db import open_store
+
+    token = os.environ.get("TOHIT_ADMIN_TOKEN") or None
+    settings = Settings(
+        db=db, workers=workers, max_trials=max_trials, max_fights=max_fights, max_depth=max_depth, max_states=max_states
+    )
+    if token:
+        settings.admin_token = token
+    try:
+        store = open_store(db)
+    except Exception as exc:  # a URL or server that cannot be reached: one line, not a traceback
+        fail(f"--db: cannot open the store {db!r}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    print(f"tohit {settings.db}: open http://{shown}:{port}/docs?token={settings.admin_token}", flush=True)
+    print(f"admin token: {settings.admin_token}  (set TOHIT_ADMIN_TOKEN to choose it)", flush=True)
+    uvicorn.run(create_app(settings, store), host=host, port=port, log_level="warning")
+
+
+def upgrade(db: DbOpt = DEFAULT_DB) -> None:
+    """Apply the store's migrations (serve applies them at start too)."""
+    from tohit.store.db import open_store
+
+    try:
+        open_store(db)
+    except Exception as exc:
+        fail(f"--db: cannot open the store {db!r}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+    print(f"{db}: up to date")

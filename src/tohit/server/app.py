@@ -1,0 +1,437 @@
+"""`tohit serve`: the HTTP API (FastAPI) for play at the table and for tools (issue 16; design.md, "The table").
+
+Every route is under /v1; the OpenAPI docs are at /docs. The stateless routes answer with the CLI's `--json`
+shapes and run their CPU work in a process pool, off the event loop, within caps. An encounter is a fight file
+and its events in the store; each action is one transaction that appends events with the next seq, and the
+unique (encounter, seq) makes two writers never both win. Errors are JSON, `{"error": {"source", "field",
+"message"}}`, never a 500 for bad input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+from fastapi import FastAPI, Header, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
+from pydantic import BaseModel, Field
+
+from tohit import __version__
+from tohit.core.errors import InputError
+from tohit.core.exact_text import fraction_json
+from tohit.engine import registry
+from tohit.engine.encounter import Encounter
+from tohit.engine.fight.replay import chained
+from tohit.server import jobs
+from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
+
+
+@dataclass
+class Settings:
+    """What `tohit serve` is started with; the caps bound the work one request may ask for."""
+
+    db: str = "sqlite:///tohit.db"
+    admin_token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    #: Processes for the CPU work of stateless routes; 0 runs it in a thread (tests).
+    workers: int = 2
+    max_trials: int = 10_000_000
+    max_fights: int = 1_000_000
+    max_depth: int = 20
+    max_states: int = 50_000
+    exact_seconds: float = 30.0
+    max_body: int = 1 << 20
+    #: How often a live stream looks for new events (seconds).
+    poll: float = 0.25
+
+
+class ApiError(Exception):
+    """An answer that is an error: its status and the error body's field and message."""
+
+    def __init__(self, status: int, message: str, field: str | None = None, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.message, self.field, self.extra = status, message, field, extra
+
+
+def error_body(message: str, field: str | None = None, source: str | None = None) -> dict[str, Any]:
+    return {"error": {"source": source, "field": field, "message": message}}
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _matches(token: str, stored: str) -> bool:
+    return hmac.compare_digest(hash_token(token), stored)
+
+
+def _exact(value: Any) -> Any:
+    """Fractions (at any depth) as the CLI's JSON gives them."""
+    if isinstance(value, Fraction):
+        return fraction_json(value)
+    if isinstance(value, dict):
+        return {k: _exact(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_exact(v) for v in value]
+    return value
+
+
+# -- request bodies ------------------------------------------------------------------------------------------
+class ScenarioBody(BaseModel):
+    """A scenario file as JSON, and the options of the command."""
+
+    scenario: dict[str, Any] = Field(description="A scenario file's content (`tohit schema SYSTEM`).")
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    n: int | None = Field(default=None, ge=1, description="simulate: attacks per target; aim: placements shown.")
+    depth: int | None = Field(default=None, ge=0, le=40)
+
+
+class FightBody(BaseModel):
+    """A fight file as JSON."""
+
+    fight: dict[str, Any] = Field(description="A fight file's content (see docs/fights.md).")
+    n: int | None = Field(default=None, ge=1)
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+
+
+class CreateBody(BaseModel):
+    name: str | None = Field(default=None, max_length=200)
+    fight: dict[str, Any]
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+
+
+class ActionBody(BaseModel):
+    """One action: attack (attacker, attack, targets, dice?), auto, adjust (combatant, stat, value), end_turn."""
+
+    kind: Literal["attack", "auto", "adjust", "end_turn"]
+    attacker: str | None = None
+    attack: str | None = None
+    targets: list[str] | None = None
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    dice: dict[str, list[int]] | list[dict[str, list[int]]] | None = None
+    combatant: str | None = None
+    stat: str | None = None
+    value: int | None = None
+    expected_seq: int | None = Field(default=None, ge=0)
+
+
+class UndoBody(BaseModel):
+    expected_seq: int | None = Field(default=None, ge=0)
+
+
+class PreviewBody(BaseModel):
+    attacker: str
+    attack: str | None = None
+    targets: list[str]
+
+
+# -- the app -------------------------------------------------------------------------------------------------
+def create_app(settings: Settings | None = None, store: Store | None = None) -> FastAPI:
+    """The FastAPI app: its store opened (migrations applied) and its process pool started with it."""
+    settings = settings or Settings()
+    state: dict[str, Any] = {}
+    cache: dict[str, Encounter] = {}
+    locks: dict[str, asyncio.Lock] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        state["store"] = store or open_store(settings.db)
+        state["pool"] = ProcessPoolExecutor(settings.workers) if settings.workers > 0 else None
+        yield
+        if state["pool"] is not None:
+            state["pool"].shutdown(wait=False, cancel_futures=True)
+
+    app = FastAPI(
+        title="tohit",
+        version=__version__,
+        description="Tabletop-RPG attack rules: rolls, exact odds, simulations and live encounters.",
+        lifespan=lifespan,
+    )
+
+    def the_store() -> Store:
+        found: Store = state["store"]
+        return found
+
+    async def work(fn: Callable[..., Any], *args: Any) -> Any:
+        """CPU work off the event loop: in the process pool (or a thread when there is none)."""
+        pool = state.get("pool")
+        if pool is None:
+            return await asyncio.to_thread(fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+
+    # -- errors --------------------------------------------------------------------------------------------------
+    @app.exception_handler(InputError)
+    async def _input_error(request: Request, exc: InputError) -> JSONResponse:
+        return JSONResponse(error_body(exc.message, exc.field, exc.source), status_code=422)
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({**error_body(exc.message, exc.field), **exc.extra}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
+        return JSONResponse(error_body(str(first.get("msg")), ".".join(loc) or None), status_code=422)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug
+        return JSONResponse(error_body(f"internal error: {type(exc).__name__}"), status_code=500)
+
+    @app.middleware("http")
+    async def _body_cap(request: Request, call_next: Any) -> Any:
+        size = request.headers.get("content-length")
+        if size is not None and size.isdigit() and int(size) > settings.max_body:
+            body = error_body(f"the body is over the cap of {settings.max_body:,} bytes (max_body)", "body")
+            return JSONResponse(body, status_code=422)
+        return await call_next(request)
+
+    def cap(value: int | None, limit: int, name: str, what: str) -> None:
+        if value is not None and value > limit:
+            raise ApiError(422, f"{what} {value:,} is over the cap {name} = {limit:,} (tohit serve --{name})", name)
+
+    # -- stateless routes --------------------------------------------------------------------------------------
+    @app.get("/v1/systems")
+    async def systems() -> list[dict[str, str]]:
+        """The rule systems (as `tohit systems --json`)."""
+        return [
+            {"id": s.id, "title": s.title, "summary": s.summary, "page": s.page} for s in registry.systems().values()
+        ]
+
+    @app.get("/v1/systems/{system_id}/schema")
+    async def schema(system_id: str) -> dict[str, Any]:
+        """The JSON Schema of a system's scenario files."""
+        found: dict[str, Any] = registry.get(system_id).scenario_model().model_json_schema()
+        return found
+
+    @app.post("/v1/roll")
+    async def roll(body: ScenarioBody) -> Any:
+        """One traced resolution per target (as `tohit roll --json`)."""
+        return await work(jobs.roll_job, body.scenario, body.seed)
+
+    @app.post("/v1/odds")
+    async def odds(body: ScenarioBody) -> Any:
+        """Exact odds of every outcome, per target (as `tohit odds --json`)."""
+        cap(body.depth, settings.max_depth, "max-depth", "depth")
+        return await work(jobs.odds_job, body.scenario, body.depth)
+
+    @app.post("/v1/simulate")
+    async def simulate(body: ScenarioBody) -> Any:
+        """Monte Carlo, n attacks per target (as `tohit simulate --json`)."""
+        n = body.n or 100_000
+        cap(n, settings.max_trials, "max-trials", "n")
+        return await work(jobs.simulate_job, body.scenario, n, body.seed)
+
+    @app.post("/v1/aim")
+    async def aim(body: ScenarioBody) -> Any:
+        """A map scenario's placements ranked by exact expected damage (the best n, default 5)."""
+        return await work(jobs.aim_job, body.scenario, min(body.n or 5, 100))
+
+    @app.post("/v1/fights/simulate")
+    async def fights_simulate(body: FightBody) -> Any:
+        """Monte Carlo of whole fights (as `tohit fight -n --json`)."""
+        n = body.n or 10_000
+        cap(n, settings.max_fights, "max-fights", "n")
+        return await work(jobs.fights_simulate_job, body.fight, n, body.seed)
+
+    @app.post("/v1/fights/exact")
+    async def fights_exact(body: FightBody) -> Any:
+        """Exact duel odds (as `tohit fight --exact --json`), within the caps on states and time."""
+        return await work(jobs.fights_exact_job, body.fight, settings.max_states, settings.exact_seconds)
+
+    # -- encounters ----------------------------------------------------------------------------------------------
+    def stored(encounter_id: str) -> StoredEncounter:
+        found = the_store().get(encounter_id)
+        if found is None:
+            raise ApiError(404, f"no encounter {encounter_id!r:.40}", "id")
+        return found
+
+    def token_of(authorization: str | None) -> str:
+        if not authorization or not authorization.startswith("Bearer "):
+            raise ApiError(401, "send the encounter's token: Authorization: Bearer <token>", "Authorization")
+        return authorization[len("Bearer ") :].strip()
+
+    def role(row: StoredEncounter, authorization: str | None) -> Literal["gm", "view"]:
+        token = token_of(authorization)
+        if _matches(token, row.gm_hash):
+            return "gm"
+        if _matches(token, row.view_hash):
+            return "view"
+        raise ApiError(403, "this token is not this encounter's", "Authorization")
+
+    def gm(row: StoredEncounter, authorization: str | None) -> None:
+        if role(row, authorization) != "gm":
+            raise ApiError(403, "a view token reads; only the GM token acts", "Authorization")
+
+    def admin(authorization: str | None) -> None:
+        if not hmac.compare_digest(token_of(authorization), settings.admin_token):
+            raise ApiError(403, "listing encounters takes the admin token", "Authorization")
+
+    def load(row: StoredEncounter) -> Encounter:
+        """The encounter at the store's last seq (kept in memory while it is current)."""
+        found = cache.get(row.id)
+        last = the_store().last_seq(row.id)
+        if found is None or found.seq != last:
+            found = Encounter.restore(row.fight, the_store().events(row.id), source=row.name)
+            cache[row.id] = found
+        return found
+
+    def summary(row: StoredEncounter, enc: Encounter) -> dict[str, Any]:
+        return {
+            "id": row.id,
+            "name": row.name,
+            "system": row.system,
+            "seq": enc.seq,
+            "state": enc.state_json(),
+            "turn": enc.next_turn(),
+            "standing": enc.standing(),
+            "over": enc.over,
+        }
+
+    @app.post("/v1/encounters", status_code=201)
+    async def create(body: CreateBody) -> dict[str, Any]:
+        """A new encounter from a fight file: its id, its GM and view tokens (shown once), its state."""
+        name = body.name or "encounter"
+        enc = await asyncio.to_thread(Encounter.create, body.fight, source=name, seed=body.seed)
+        gm_token, view_token = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+        row = StoredEncounter(
+            secrets.token_hex(16),
+            name,
+            enc.fight.system.id,
+            __version__,
+            body.fight,
+            hash_token(gm_token),
+            hash_token(view_token),
+        )
+        await asyncio.to_thread(the_store().create, row, enc.events[0])
+        cache[row.id] = enc
+        return {"id": row.id, "gm_token": gm_token, "view_token": view_token, "seq": 0, "state": enc.state_json()}
+
+    @app.get("/v1/encounters")
+    async def list_encounters(authorization: str | None = Header(default=None)) -> list[dict[str, Any]]:
+        """Every encounter (the admin token)."""
+        admin(authorization)
+        rows = await asyncio.to_thread(the_store().all)
+        return [{"id": r.id, "name": r.name, "system": r.system, "seq": seq} for r, seq in rows]
+
+    @app.get("/v1/encounters/{encounter_id}")
+    async def get_encounter(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """An encounter's state and whose turn it is (the GM or the view token)."""
+        row = stored(encounter_id)
+        role(row, authorization)
+        enc = await asyncio.to_thread(load, row)
+        return summary(row, enc)
+
+    async def change(
+        encounter_id: str, authorization: str | None, action: dict[str, Any], expected: int | None
+    ) -> dict[str, Any]:
+        row = stored(encounter_id)
+        gm(row, authorization)
+        lock = locks.setdefault(encounter_id, asyncio.Lock())
+        async with lock:
+            enc = await asyncio.to_thread(load, row)
+            before = enc.seq
+            if expected is not None and expected != before:
+                raise ApiError(409, f"the encounter is at seq {before}, not {expected}", "expected_seq", seq=before)
+            nxt = enc.next_turn() if action["kind"] == "attack" else None
+            try:
+                events = await asyncio.to_thread(enc.act, action)
+                await asyncio.to_thread(the_store().append, encounter_id, before, events)
+            except StaleSeq as exc:
+                cache.pop(encounter_id, None)
+                raise ApiError(409, str(exc), "expected_seq", seq=exc.current) from None
+            except BaseException:
+                cache.pop(encounter_id, None)
+                raise
+        out = {
+            "seq": enc.seq,
+            "events": events,
+            "trace": [step for e in events for step in e.get("trace", [])],
+            "state": enc.state_json(),
+        }
+        if action["kind"] == "attack":
+            out["out_of_turn"] = nxt is not None and nxt != action.get("attacker")
+        return out
+
+    @app.post("/v1/encounters/{encounter_id}/actions", status_code=201)
+    async def act(
+        encounter_id: str, body: ActionBody, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """One GM action: attack, auto (the side's policy picks), adjust, end_turn (the GM token)."""
+        action = body.model_dump(exclude_none=True, exclude={"expected_seq"})
+        return await change(encounter_id, authorization, action, body.expected_seq)
+
+    @app.post("/v1/encounters/{encounter_id}/undo", status_code=201)
+    async def undo(
+        encounter_id: str, body: UndoBody | None = None, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """Take back the last action not yet taken back, by one more event (the log keeps both)."""
+        return await change(encounter_id, authorization, {"kind": "undo"}, body.expected_seq if body else None)
+
+    @app.post("/v1/encounters/{encounter_id}/preview")
+    async def preview(
+        encounter_id: str, body: PreviewBody, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """The exact odds of an attack on each target in the current state; changes nothing."""
+        row = stored(encounter_id)
+        role(row, authorization)
+        enc = await asyncio.to_thread(load, row)
+        found = await asyncio.to_thread(enc.preview, body.attacker, body.attack, body.targets)
+        return {"seq": enc.seq, "targets": _exact(found)}
+
+    @app.get("/v1/encounters/{encounter_id}/events")
+    async def events(
+        encounter_id: str, after: int = -1, authorization: str | None = Header(default=None)
+    ) -> list[dict[str, Any]]:
+        """The events after seq `after`, as JSON."""
+        row = stored(encounter_id)
+        role(row, authorization)
+        found: list[dict[str, Any]] = await asyncio.to_thread(the_store().events, encounter_id, after)
+        return found
+
+    @app.get("/v1/encounters/{encounter_id}/events.jsonl", response_class=PlainTextResponse)
+    async def events_jsonl(encounter_id: str, authorization: str | None = Header(default=None)) -> str:
+        """The whole log as `tohit fight --log` writes it (`tohit replay` checks it)."""
+        row = stored(encounter_id)
+        role(row, authorization)
+        found = await asyncio.to_thread(the_store().events, encounter_id)
+        return "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in chained(found))
+
+    @app.get("/v1/encounters/{encounter_id}/stream")
+    async def stream(
+        encounter_id: str, request: Request, after: int | None = None, authorization: str | None = Header(default=None)
+    ) -> StreamingResponse:
+        """New events as Server-Sent Events, for live views (the view token is enough)."""
+        row = stored(encounter_id)
+        role(row, authorization)
+        start = the_store().last_seq(encounter_id) if after is None else after
+
+        async def feed() -> AsyncIterator[str]:
+            seen = start
+            yield f": tohit encounter {encounter_id} from seq {seen}\n\n"
+            while not await request.is_disconnected():
+                for event in await asyncio.to_thread(the_store().events, encounter_id, seen):
+                    seen = int(event["n"])
+                    yield f"id: {seen}\nevent: {event['kind']}\ndata: {json.dumps(event)}\n\n"
+                await asyncio.sleep(settings.poll)
+
+        return StreamingResponse(feed(), media_type="text/event-stream")
+
+    @app.delete("/v1/encounters/{encounter_id}", status_code=204)
+    async def delete(encounter_id: str, authorization: str | None = Header(default=None)) -> None:
+        """Delete an encounter and its events (the GM token)."""
+        row = stored(encounter_id)
+        gm(row, authorization)
+        await asyncio.to_thread(the_store().delete, encounter_id)
+        cache.pop(encounter_id, None)
+
+    return app

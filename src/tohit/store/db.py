@@ -1,0 +1,161 @@
+"""Opening the store and what it does: encounters created, read, listed, deleted; events appended in one
+transaction each, never two at one seq (the unique constraint decides between two writers).
+
+    store = open_store("sqlite:///tohit.db")            # WAL, a busy timeout; migrations applied
+    store = open_store("postgresql+psycopg://user@127.0.0.1:5432/tohit")
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, delete, event, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from tohit.store.models import EncounterRow, EventRow
+
+#: SQLite waits this long for a lock another writer holds before it reports the database busy.
+BUSY_TIMEOUT_MS = 10_000
+
+
+class StaleSeq(Exception):
+    """An append whose `expected_seq` is not the encounter's last seq (another writer came first)."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"the encounter is at seq {current}")
+        self.current = current
+
+
+@dataclass(frozen=True)
+class StoredEncounter:
+    """One encounter as stored."""
+
+    id: str
+    name: str
+    system: str
+    engine_version: str
+    fight: dict[str, Any]
+    gm_hash: str
+    view_hash: str
+
+
+def _sqlite_pragmas(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+
+def upgrade(engine: Engine) -> None:
+    """Apply the store's Alembic migrations (`tohit db upgrade`; also at the start of `tohit serve`)."""
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("tohit.store") / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def open_store(url: str, *, migrate: bool = True) -> Store:
+    """The store at `url` (an SQLAlchemy URL), its migrations applied."""
+    engine = create_engine(url, future=True)
+    if engine.dialect.name == "sqlite":
+        _sqlite_pragmas(engine)
+    if migrate:
+        upgrade(engine)
+    return Store(engine)
+
+
+class Store:
+    """Encounters and their events."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+
+    def create(self, row: StoredEncounter, start: dict[str, Any]) -> None:
+        """A new encounter with its start event (seq 0), in one transaction."""
+        with self.sessions.begin() as session:
+            session.add(
+                EncounterRow(
+                    id=row.id,
+                    name=row.name,
+                    system=row.system,
+                    engine_version=row.engine_version,
+                    fight=json.dumps(row.fight),
+                    gm_hash=row.gm_hash,
+                    view_hash=row.view_hash,
+                )
+            )
+            session.flush()
+            session.add(EventRow(encounter_id=row.id, seq=0, body=json.dumps(start)))
+
+    def get(self, encounter_id: str) -> StoredEncounter | None:
+        with self.sessions() as session:
+            found = session.get(EncounterRow, encounter_id)
+            return None if found is None else _stored(found)
+
+    def all(self) -> list[tuple[StoredEncounter, int]]:
+        """Every encounter with its last seq."""
+        with self.sessions() as session:
+            last = (
+                select(EventRow.encounter_id, func.max(EventRow.seq).label("seq"))
+                .group_by(EventRow.encounter_id)
+                .subquery()
+            )
+            rows = session.execute(
+                select(EncounterRow, last.c.seq).join(last, last.c.encounter_id == EncounterRow.id)
+            ).all()
+            return [(_stored(r[0]), int(r[1])) for r in rows]
+
+    def events(self, encounter_id: str, after: int = -1) -> list[dict[str, Any]]:
+        """The events after seq `after`, in order."""
+        with self.sessions() as session:
+            rows = session.scalars(
+                select(EventRow)
+                .where(EventRow.encounter_id == encounter_id, EventRow.seq > after)
+                .order_by(EventRow.seq)
+            ).all()
+            return [json.loads(r.body) for r in rows]
+
+    def last_seq(self, encounter_id: str) -> int:
+        with self.sessions() as session:
+            found = session.scalar(select(func.max(EventRow.seq)).where(EventRow.encounter_id == encounter_id))
+            return -1 if found is None else int(found)
+
+    def append(self, encounter_id: str, expected: int, events: Sequence[dict[str, Any]]) -> None:
+        """Append events numbered expected + 1, expected + 2, ... in one transaction; StaleSeq when the
+        encounter is no longer at `expected` (the unique (encounter, seq) makes two writers never both win)."""
+        try:
+            with self.sessions.begin() as session:
+                current = session.scalar(select(func.max(EventRow.seq)).where(EventRow.encounter_id == encounter_id))
+                if current is None or int(current) != expected:
+                    raise StaleSeq(-1 if current is None else int(current))
+                for i, body in enumerate(events, start=expected + 1):
+                    session.add(EventRow(encounter_id=encounter_id, seq=i, body=json.dumps(body)))
+        except IntegrityError:
+            raise StaleSeq(self.last_seq(encounter_id)) from None
+
+    def delete(self, encounter_id: str) -> bool:
+        with self.sessions.begin() as session:
+            session.execute(delete(EventRow).where(EventRow.encounter_id == encounter_id))
+            gone = session.execute(delete(EncounterRow).where(EncounterRow.id == encounter_id))
+            return bool(gone.rowcount)  # type: ignore[attr-defined]
+
+
+def _stored(row: EncounterRow) -> StoredEncounter:
+    return StoredEncounter(
+        row.id, row.name, row.system, row.engine_version, json.loads(row.fight), row.gm_hash, row.view_hash
+    )
+
+
+__all__ = ["Session", "StaleSeq", "Store", "StoredEncounter", "open_store", "upgrade"]

@@ -1,0 +1,36 @@
+"""The store's tables: an encounter (its fight file, tokens stored hashed, the engine version it was played
+with) and its events, append-only and unique on (encounter, seq)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, func
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """The store's declarative base."""
+
+
+class EncounterRow(Base):
+    __tablename__ = "encounters"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    system: Mapped[str] = mapped_column(String(64))
+    engine_version: Mapped[str] = mapped_column(String(32))
+    fight: Mapped[str] = mapped_column(Text)
+    gm_hash: Mapped[str] = mapped_column(String(64))
+    view_hash: Mapped[str] = mapped_column(String(64))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("encounter_id", "seq", name="uq_events_encounter_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    encounter_id: Mapped[str] = mapped_column(String(32), ForeignKey("encounters.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    body: Mapped[str] = mapped_column(Text)

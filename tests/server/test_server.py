@@ -1,0 +1,207 @@
+"""`tohit serve` through FastAPI's TestClient (issue 16): the stateless routes answer with the CLI's JSON, errors
+are JSON naming the field and never a 500, encounters keep their events, tokens decide who may do what."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+
+from tests.conftest import EXAMPLES
+from tests.server.conftest import ADMIN, client_for
+from tohit.engine.fight.replay import replay
+
+CEIL = yaml.safe_load((EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml").read_text())
+DUEL = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_encounter(client: TestClient, fight: dict[str, Any] | None = None) -> dict[str, Any]:
+    response = client.post("/v1/encounters", json={"name": "duel", "fight": fight or DUEL, "seed": 1})
+    assert response.status_code == 201, response.text
+    found: dict[str, Any] = response.json()
+    return found
+
+
+def test_serve_systems_and_schema(client: TestClient) -> None:
+    ids = [s["id"] for s in client.get("/v1/systems").json()]
+    assert "kaiser" in ids
+    assert client.get("/v1/systems/kaiser/schema").json()["title"]
+    missing = client.get("/v1/systems/chess/schema")
+    assert missing.status_code == 422 and missing.json()["error"]["field"] == "system"
+
+
+def test_serve_roll_odds_simulate_answer_as_the_cli(client: TestClient) -> None:
+    rolled = client.post("/v1/roll", json={"scenario": CEIL, "seed": 3}).json()
+    assert rolled["targets"][0]["damage"] == 14  # the page's forced dice
+    odds = client.post("/v1/odds", json={"scenario": CEIL}).json()
+    assert odds["targets"][0]["result"]["hit"]["fraction"] == "3232205826279979/3656158440062976"
+    sim = client.post("/v1/simulate", json={"scenario": CEIL, "n": 2000, "seed": 1}).json()
+    assert sim["n"] == 2000
+
+
+def test_serve_fights_simulate_and_exact(client: TestClient) -> None:
+    sim = client.post("/v1/fights/simulate", json={"fight": DUEL, "n": 300, "seed": 1}).json()
+    assert sim["n"] == 300
+    exact = client.post("/v1/fights/exact", json={"fight": DUEL}).json()
+    assert "sides" in exact and exact["states"] > 0
+
+
+def test_serve_aim(client: TestClient) -> None:
+    grid = yaml.safe_load((EXAMPLES / "rtw" / "grid-cone-behind-pillar.yaml").read_text())
+    best = client.post("/v1/aim", json={"scenario": grid, "n": 2}).json()
+    assert 1 <= len(best) <= 2
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/v1/roll", {"scenario": {**CEIL, "attacker": {**CEIL["attacker"], "offensive_skill": "x"}}},
+         "attacker.offensive_skill"),
+        ("/v1/roll", {"scenario": {**CEIL, "system": "chess"}}, "system"),
+        ("/v1/roll", {}, "scenario"),
+        ("/v1/simulate", {"scenario": CEIL, "n": 10**9}, "max-trials"),
+        ("/v1/odds", {"scenario": CEIL, "depth": 39}, "max-depth"),
+        ("/v1/fights/simulate", {"fight": {**DUEL, "sides": []}, "n": 10}, "sides"),
+    ],
+)  # fmt: skip
+def test_serve_bad_input_is_a_json_422_naming_the_field(
+    client: TestClient, path: str, body: dict[str, Any], field: str
+) -> None:
+    response = client.post(path, json=body)
+    assert response.status_code == 422, response.text
+    assert response.json()["error"]["field"] == field
+
+
+def test_serve_body_over_the_cap_is_refused(client: TestClient) -> None:
+    response = client.post(
+        "/v1/roll", content=b"{" + b" " * (1 << 20) + b"}", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422 and "max_body" in response.json()["error"]["message"]
+
+
+def test_serve_encounter_play_undo_and_export(client: TestClient, tmp_path: Path) -> None:
+    created = new_encounter(client)
+    gm, view, eid = bearer(created["gm_token"]), bearer(created["view_token"]), created["id"]
+    got = client.get(f"/v1/encounters/{eid}", headers=view).json()
+    assert got["seq"] == 0 and got["turn"] == "Ceil" and got["system"] == "kaiser"
+    preview = client.post(
+        f"/v1/encounters/{eid}/preview", json={"attacker": "Ceil", "targets": ["Bandit chief"]}, headers=view
+    ).json()
+    assert "hit" in preview["targets"][0]["result"] and preview["seq"] == 0
+    attack = {
+        "kind": "attack",
+        "attacker": "Ceil",
+        "targets": ["Bandit chief"],
+        "dice": {"offense": [4, 4], "defense": [2, 3]},
+    }
+    first = client.post(f"/v1/encounters/{eid}/actions", json=attack, headers=gm)
+    assert first.status_code == 201, first.text
+    body = first.json()
+    assert body["trace"] and body["state"]["combatants"]["Bandit chief"]["lp"] < 40 and body["out_of_turn"] is False
+    auto = client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=gm).json()
+    adjust = {"kind": "adjust", "combatant": "Ceil", "stat": "lp", "value": 30}
+    client.post(f"/v1/encounters/{eid}/actions", json=adjust, headers=gm)
+    undone = client.post(f"/v1/encounters/{eid}/undo", json={}, headers=gm).json()
+    assert undone["state"] == auto["state"]
+    client.post(f"/v1/encounters/{eid}/undo", headers=gm)
+    for _ in range(300):
+        state = client.get(f"/v1/encounters/{eid}", headers=gm).json()
+        if state["over"]:
+            break
+        client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=gm)
+    assert state["over"]
+    log = tmp_path / "evening.jsonl"
+    log.write_text(client.get(f"/v1/encounters/{eid}/events.jsonl", headers=view).text)
+    rebuilt = replay(log)
+    assert rebuilt.matches, rebuilt.mismatches
+    after = client.get(f"/v1/encounters/{eid}/events", params={"after": 3}, headers=view).json()
+    assert after[0]["n"] == 4
+
+
+def test_serve_tokens_decide_who_may_act(client: TestClient) -> None:
+    one, two = new_encounter(client), new_encounter(client)
+    eid = one["id"]
+    assert client.get(f"/v1/encounters/{eid}").status_code == 401
+    assert (
+        client.post(
+            f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=bearer(one["view_token"])
+        ).status_code
+        == 403
+    )
+    assert (
+        client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=bearer(two["gm_token"])).status_code
+        == 403
+    )
+    assert client.get("/v1/encounters", headers=bearer(one["gm_token"])).status_code == 403
+    listed = client.get("/v1/encounters", headers=bearer(ADMIN)).json()
+    assert {e["id"] for e in listed} == {one["id"], two["id"]}
+    assert client.delete(f"/v1/encounters/{eid}", headers=bearer(one["gm_token"])).status_code == 204
+    assert client.get(f"/v1/encounters/{eid}", headers=bearer(one["gm_token"])).status_code == 404
+
+
+def test_serve_stale_expected_seq_is_a_409_with_the_current_seq(client: TestClient) -> None:
+    created = new_encounter(client)
+    gm, eid = bearer(created["gm_token"]), created["id"]
+    ok = client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto", "expected_seq": 0}, headers=gm)
+    assert ok.status_code == 201
+    stale = client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto", "expected_seq": 0}, headers=gm)
+    assert stale.status_code == 409 and stale.json()["seq"] == ok.json()["seq"]
+
+
+def test_serve_bad_actions_are_422_naming_the_field(client: TestClient) -> None:
+    created = new_encounter(client)
+    gm, eid = bearer(created["gm_token"]), created["id"]
+    for action, field in (
+        ({"kind": "attack", "attacker": "Nobody", "targets": ["Ceil"]}, "attacker"),
+        ({"kind": "adjust", "combatant": "Ceil", "stat": "charm", "value": 1}, "stat"),
+        ({"kind": "fly"}, "kind"),
+    ):
+        response = client.post(f"/v1/encounters/{eid}/actions", json=action, headers=gm)
+        assert response.status_code == 422, response.text
+        assert response.json()["error"]["field"] == field
+    assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["seq"] == 0
+
+
+def test_serve_stream_sends_new_events(client: TestClient) -> None:
+    created = new_encounter(client)
+    gm, eid = bearer(created["gm_token"]), created["id"]
+    client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=gm)
+    with client.stream(
+        "GET", f"/v1/encounters/{eid}/stream", params={"after": 0}, headers=bearer(created["view_token"])
+    ) as r:
+        seen = []
+        for line in r.iter_lines():
+            if line.startswith("data: "):
+                seen.append(json.loads(line[len("data: ") :]))
+                if len(seen) >= 2:
+                    break
+    assert [e["n"] for e in seen] == [1, 2]
+
+
+def test_serve_openapi_lists_every_route(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in (
+        "/v1/roll",
+        "/v1/encounters",
+        "/v1/encounters/{encounter_id}/actions",
+        "/v1/encounters/{encounter_id}/stream",
+    ):
+        assert path in paths
+
+
+def test_serve_on_postgresql(postgres: str) -> None:
+    with client_for(postgres) as client:
+        created = new_encounter(client)
+        gm, eid = bearer(created["gm_token"]), created["id"]
+        assert client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=gm).status_code == 201
+        stale = client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto", "expected_seq": 0}, headers=gm)
+        assert stale.status_code == 409
+        assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["seq"] >= 1
