@@ -23,8 +23,9 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tohit import __version__
 from tohit.core.errors import InputError
@@ -85,6 +86,32 @@ def _exact(value: Any) -> Any:
     return value
 
 
+class ErrorDetail(BaseModel):
+    source: str | None = None
+    field: str | None = None
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """Every error: where (the source and field) and what, in one line."""
+
+    error: ErrorDetail
+    seq: int | None = Field(default=None, description="409: the encounter's current seq.")
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody, "description": what}
+    for code, what in (
+        (400, "a body that is not JSON"),
+        (401, "no token"),
+        (403, "a token that may not do this"),
+        (404, "no such encounter"),
+        (409, "a stale expected_seq: another write came first"),
+        (422, "bad input, or over a cap: the field named"),
+    )
+}
+
+
 # -- request bodies ------------------------------------------------------------------------------------------
 class ScenarioBody(BaseModel):
     """A scenario file as JSON, and the options of the command."""
@@ -138,13 +165,13 @@ class PreviewBody(BaseModel):
 def create_app(settings: Settings | None = None, store: Store | None = None) -> FastAPI:
     """The FastAPI app: its store opened (migrations applied) and its process pool started with it."""
     settings = settings or Settings()
-    state: dict[str, Any] = {}
+    state: dict[str, Any] = {"store": store, "pool": None}
     cache: dict[str, Encounter] = {}
     locks: dict[str, asyncio.Lock] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        state["store"] = store or open_store(settings.db)
+        state["store"] = state["store"] or open_store(settings.db)
         state["pool"] = ProcessPoolExecutor(settings.workers) if settings.workers > 0 else None
         yield
         if state["pool"] is not None:
@@ -155,6 +182,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         version=__version__,
         description="Tabletop-RPG attack rules: rolls, exact odds, simulations and live encounters.",
         lifespan=lifespan,
+        responses=ERRORS,
     )
 
     def the_store() -> Store:
@@ -182,6 +210,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
         loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
         return JSONResponse(error_body(str(first.get("msg")), ".".join(loc) or None), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse(error_body(str(exc.detail)), status_code=exc.status_code)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug
@@ -398,13 +430,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         found: list[dict[str, Any]] = await asyncio.to_thread(the_store().events, encounter_id, after)
         return found
 
-    @app.get("/v1/encounters/{encounter_id}/events.jsonl", response_class=PlainTextResponse)
-    async def events_jsonl(encounter_id: str, authorization: str | None = Header(default=None)) -> str:
+    @app.get(
+        "/v1/encounters/{encounter_id}/events.jsonl",
+        responses={200: {"content": {"application/x-ndjson": {}}, "description": "One event a line."}},
+    )
+    async def events_jsonl(encounter_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The whole log as `tohit fight --log` writes it (`tohit replay` checks it)."""
         row = stored(encounter_id)
         role(row, authorization)
         found = await asyncio.to_thread(the_store().events, encounter_id)
-        return "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in chained(found))
+        text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in chained(found))
+        return Response(text, media_type="application/x-ndjson")
 
     @app.get("/v1/encounters/{encounter_id}/stream")
     async def stream(
