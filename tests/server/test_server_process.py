@@ -23,7 +23,7 @@ from tests.server.conftest import free_port
 from tohit.engine.fight.replay import replay
 
 ADMIN = "admin-token-for-the-process-test"
-CLIENTS, ATTACKS = 4, 25  # 4 x 25 on the 2-core machine (the 4 x 100 runs in `make fuzz`-like time)
+CLIENTS, ATTACKS = 4, 100
 
 
 def start(db: str, port: int) -> subprocess.Popen[str]:
