@@ -205,8 +205,6 @@ class LoadedFight:
     paths: tuple[str, ...] = ()
     _scenarios: dict[tuple[int, int, int], Any] = field(default_factory=dict, repr=False)
     _roles: dict[tuple[int, int, int], dict[str, Role]] = field(default_factory=dict, repr=False)
-    #: The engine's memo of exact tables and samplers for this fight (keys are the engine's).
-    cache: dict[Any, Any] = field(default_factory=dict, repr=False)
     _memo: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def memo(self, name: str, build: Callable[[], T]) -> T:
@@ -241,13 +239,8 @@ class LoadedFight:
 
     def combatant_columns(self, n: int) -> IntArray:
         """(n, combatants): 0, 1, ... in every row (cached per n)."""
-        key = ("combatant_columns", n)
-        found: IntArray | None = self.cache.get(key)
-        if found is None:
-            found = self.cache[key] = np.broadcast_to(
-                np.arange(self.roster.size, dtype=np.int64), (n, self.roster.size)
-            )
-        return found
+        size = self.roster.size
+        return self.memo(f"combatant_columns_{n}", lambda: np.broadcast_to(np.arange(size, dtype=np.int64), (n, size)))
 
     @cached_property
     def max_attacks(self) -> int:

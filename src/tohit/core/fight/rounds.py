@@ -9,6 +9,7 @@ fight of the batch; when a fight's round has no turn left, the next round starts
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -126,13 +127,12 @@ class RoundRules(FightRules):
     def _order_rows(fight: LoadedFight, turn: IntArray) -> IntArray:
         """(fights, places): who acts at each place of each fight's order (the inverse of the `turn` stat). Kept
         while the `turn` array is the same object: an event that changes it makes a new one."""
-        key = ("order_rows",)
-        cached: tuple[IntArray, IntArray] | None = fight.cache.get(key)
-        if cached is not None and cached[0] is turn:
-            return cached[1]
+        held = fight.memo("order_rows", OrderRows)
+        if held.turn is turn and held.rows is not None:
+            return held.rows
         order_rows = np.empty_like(turn)
         np.put_along_axis(order_rows, turn, fight.combatant_columns(turn.shape[0]), axis=1)
-        fight.cache[key] = (turn, order_rows)
+        held.turn, held.rows = turn, order_rows
         return order_rows
 
     @staticmethod
@@ -148,3 +148,11 @@ def take_rows_2d(arr: BoolArray, columns: IntArray) -> BoolArray:
     """arr[i, columns[i, j]] for every row i and j (np.take_along_axis along the combatants)."""
     out: BoolArray = np.take_along_axis(arr, columns, axis=1)
     return out
+
+
+@dataclass
+class OrderRows:
+    """The inverse of the `turn` stat, kept while the `turn` array is the same object."""
+
+    turn: IntArray | None = None
+    rows: IntArray | None = None

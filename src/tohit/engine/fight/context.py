@@ -19,6 +19,8 @@ the identity.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from fractions import Fraction
 from math import lcm
 from typing import Any, Literal
@@ -122,6 +124,39 @@ class TableStack:
         self.beyond[offset:need] = sm.beyond
         self.used = need
         return offset
+
+
+Key = tuple[Any, ...]
+
+
+@dataclass
+class EngineCaches:
+    """What the engine keeps for one fight while it runs it (exact tables, samplers, alias tables), typed: held
+    by the fight through `LoadedFight.memo("engine", EngineCaches)`."""
+
+    #: Roles of (c, a, t) with target or attacker fields overridden by code.
+    override_roles: dict[Key, dict[str, Role]] = dc_field(default_factory=dict)
+    #: The table sampler of each situation, by the parts its key has (target stats and overrides) and values.
+    samplers: dict[Key, dict[tuple[int, ...], TableSampler]] = dc_field(default_factory=dict)
+    #: Each sampler, by the identity of its situation.
+    sampler: dict[Key, TableSampler] = dc_field(default_factory=dict)
+    #: The alias tables, one per distinct set of joint weights, and where each set's is.
+    layout_ids: dict[tuple[int, bytes], int] = dc_field(default_factory=dict)
+    aliases: list[Alias] = dc_field(default_factory=list)
+    #: Every sampled table's outcome matrix side by side.
+    stack: TableStack | None = None
+    #: A role's exact support and its alias table (by the role object's identity).
+    role_tables: dict[int, tuple[Support, Alias]] = dc_field(default_factory=dict)
+    #: Exact outcome tables (grouped), and the same clipped to a stat's value.
+    tables: dict[Key, OutcomeTable] = dc_field(default_factory=dict)
+    clipped: dict[Key, OutcomeTable] = dc_field(default_factory=dict)
+    #: Expected damage of an attack in a situation (policy `best`).
+    means: dict[Key, float] = dc_field(default_factory=dict)
+
+
+def caches(fight: LoadedFight) -> EngineCaches:
+    """The engine's caches for `fight` (made on first use)."""
+    return fight.memo("engine", EngineCaches)
 
 
 class StepContext:
@@ -479,10 +514,11 @@ class StepContext:
         by a foe has brace disadvantage), so they are the system's roles for
         the overridden target, cached per codes (the exact chain and the table sampler build theirs from the
         overridden target already, in `joint.build`)."""
-        key = ("override_roles", c, a, t, tuple(sorted(codes.items())))
-        found: dict[str, Role] | None = self.fight.cache.get(key)
+        key = (c, a, t, tuple(sorted(codes.items())))
+        held = caches(self.fight).override_roles
+        found = held.get(key)
         if found is None:
-            found = self.fight.cache[key] = self.fight.system.roles(scenario, target)
+            found = held[key] = self.fight.system.roles(scenario, target)
         return found
 
     def _resolve_table(
@@ -522,9 +558,7 @@ class StepContext:
             groups, inverse = dense_rank(code)
             first = np.empty(groups, dtype=np.int64)
             first[inverse[::-1]] = np.arange(rows.size - 1, -1, -1)
-        found: dict[tuple[int, ...], TableSampler] = self.fight.cache.setdefault(
-            ("samplers", tuple(stats), tuple(over)), {}
-        )
+        found = caches(self.fight).samplers.setdefault((tuple(stats), tuple(over)), {})
         samplers = []
         for values in np.stack([comp[first] for comp in comps], axis=1).tolist():
             sm = found.get(tuple(values))
@@ -563,19 +597,17 @@ class StepContext:
 
     def _layouts(self) -> tuple[dict[tuple[int, bytes], int], list[Alias]]:
         """The fight's alias tables, one per distinct set of joint weights."""
-        found: tuple[dict[tuple[int, bytes], int], list[Alias]] | None = self.fight.cache.get(("layouts",))
-        if found is None:
-            found = self.fight.cache[("layouts",)] = ({}, [])
-        return found
+        held = caches(self.fight)
+        return held.layout_ids, held.aliases
 
     def _alias(self, sm: TableSampler) -> Alias:
         return self._layouts()[1][sm.layout]
 
     def _stack(self) -> TableStack:
-        found: TableStack | None = self.fight.cache.get(("stack",))
-        if found is None:
-            found = self.fight.cache[("stack",)] = TableStack(self.fight.rules.outcome_fields)
-        return found
+        held = caches(self.fight)
+        if held.stack is None:
+            held.stack = TableStack(self.fight.rules.outcome_fields)
+        return held.stack
 
     def _resolve_beyond(
         self,
@@ -623,8 +655,8 @@ class StepContext:
                 out[f][state_rows] = outcome[f]
 
     def _sampler(self, situation: Situation) -> TableSampler:
-        cache_key = ("sampler", situation.ident)
-        found: TableSampler | None = self.fight.cache.get(cache_key)
+        held = caches(self.fight).sampler
+        found = held.get(situation.ident)
         if found is None:
             c, a, t = situation.c, situation.a, situation.t
             rules = self.fight.rules
@@ -635,7 +667,7 @@ class StepContext:
             fixed.update(self._target_part(situation.overrides))
             target = self._target(t, None, situation.stats, fixed)
             table = joint.build(self.fight.system, scenario, target, ROLE_TABLE_DEPTH)
-            found = self.fight.cache[cache_key] = TableSampler(table, scenario, target, rules.outcome_fields)
+            found = held[situation.ident] = TableSampler(table, scenario, target, rules.outcome_fields)
             ids, aliases = self._layouts()
             layout = ids.get(found.weights_key)
             if layout is None:
@@ -648,14 +680,14 @@ class StepContext:
     def _sample_role(self, role: Role, m: int) -> dict[str, IntArray]:
         """m outcomes of a role, drawn from its exact support table (one alias draw each), the part beyond
         the table's depth drawn from the role's own tail: the same distribution as `role.sample`, cheaper."""
-        key = ("role_table", id(role))
-        found: tuple[Support, Alias] | None = self.fight.cache.get(key)
+        held = caches(self.fight).role_tables
+        found = held.get(id(role))
         if found is None:
             support = role.support(ROLE_TABLE_DEPTH)
             weights = [int(w) for w in support.weights] + ([support.remainder] if support.remainder else [])
             if support.total > MAX_TOTAL:  # pragma: no cover - no role has such a table
                 return role.sample(self.rng, m)
-            found = self.fight.cache[key] = (support, Alias(weights))
+            found = held[id(role)] = (support, Alias(weights))
         support, alias = found
         idx = alias.sample(self.rng, m)
         size = support.size
@@ -854,7 +886,6 @@ class StepContext:
         mine = tuple(sorted((attacker_values or {}).items()))
         grouped = tuple(sorted((groups or {}).items()))
         key: tuple[Any, ...] = (
-            "table",
             c,
             a,
             t,
@@ -866,7 +897,8 @@ class StepContext:
         )
         if attacker_groups:
             key += (tuple(sorted(attacker_groups.items())),)
-        base: OutcomeTable | None = self.fight.cache.get(key)
+        held = caches(self.fight)
+        base = held.tables.get(key)
         if base is None:
             rules = self.fight.rules
             own: dict[str, Any] = dict(attacker_values or {})
@@ -877,18 +909,18 @@ class StepContext:
             table = joint.build(self.fight.system, scenario, tgt, self.depth)
             columns = {f: table.outcome[f] for f in all_fields}
             base = _grouped(columns, table.weights[table.finite], int(table.total), int(table.remainder))
-            self.fight.cache[key] = base
+            held.tables[key] = base
         if not clips and fields == all_fields:
             return base
         ckey = (key, tuple(sorted(clips.items())), fields)
-        found: OutcomeTable | None = self.fight.cache.get(ckey)
+        found = held.clipped.get(ckey)
         if found is None:
             columns = {f: base.columns[f] for f in fields}
             for f, stat in self.fight.rules.table_clip.items():
                 if f in columns:
                     columns[f] = np.minimum(columns[f], clips[stat])
             found = _grouped(columns, np.asarray(base.weights, dtype=object), base.total, base.remainder)
-            self.fight.cache[ckey] = found
+            held.clipped[ckey] = found
         return found
 
 
@@ -923,10 +955,11 @@ def expected_damage(
     `overrides` of the attack or target block as in `StepContext.resolve`'s `attack_fields`, and the groups of
     the target's and the attacker's scalar stats (`odds_scalar_stats`, `odds_attacker_scalar_stats`)."""
     overrides = overrides or {}
-    key: tuple[Any, ...] = ("mean", c, a, t, tuple(sorted(stats.items())), tuple(sorted(overrides.items())))
+    key: tuple[Any, ...] = (c, a, t, tuple(sorted(stats.items())), tuple(sorted(overrides.items())))
     if groups or attacker_groups:
         key += (tuple(sorted((groups or {}).items())), tuple(sorted((attacker_groups or {}).items())))
-    found: float | None = fight.cache.get(key)
+    means = caches(fight).means
+    found = means.get(key)
     if found is None:
         ctx = StepContext(fight, _one_row(fight), "enumerate")
         table = ctx.outcome_table(c, a, t, stats, overrides, groups=groups, attacker_groups=attacker_groups)
@@ -934,7 +967,7 @@ def expected_damage(
         dmg = table.columns["damage"]
         num = sum(int(d) * w for d, w in zip(dmg.tolist(), table.weights, strict=True) if d not in (NULL_INT,))
         found = float(Fraction(num, finite)) if finite else 0.0
-        fight.cache[key] = found
+        means[key] = found
     return found
 
 
