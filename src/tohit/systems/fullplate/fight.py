@@ -28,6 +28,7 @@ from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.systems.fullplate import narrate
+from tohit.systems.fullplate.consequences import hp_after
 from tohit.systems.fullplate.rules import HIT
 
 
@@ -76,7 +77,7 @@ class FullPlateFight(RoundRules):
         struck = self._struck(fight)[t, np.maximum(out["creature_hit"][rows], 0)]
         damage = out["damage"][rows]
         before = gather(ctx.state.per["hp"], rows, np.maximum(struck, 0))
-        after = np.maximum(0, before - damage)
+        after = hp_after(before, damage)
         lands = (struck >= 0) & (after < before)
         if lands.any():
             r, who, by = rows[lands], struck[lands], a[lands]

@@ -26,6 +26,7 @@ from tohit.core.outcome import NULL_CODE, NULL_INT, Outcome, null_int
 from tohit.core.steps import Steps
 from tohit.core.system import Dice
 from tohit.systems.wsswnn.braces import BraceOutcome, opposed_brace
+from tohit.systems.wsswnn.consequences import worn
 from tohit.systems.wsswnn.fields import BLOCK, EFFECT_OF, HIT, MISS, SUCCESS
 from tohit.systems.wsswnn.models import Target
 from tohit.systems.wsswnn.objects import TOUGHNESS, average_toughness
@@ -440,7 +441,7 @@ def _creature_fields(
     out: Outcome, target: Target, lethal: Array, guard_damage: Array, awareness: Array, steps: Steps
 ) -> None:
     guard = 0 if target.guard is None else target.guard  # an array in a fight
-    guard_after = np.maximum(0, guard - guard_damage)
+    guard_after = worn(guard, guard_damage)
     out.set("damage", lethal)
     out.set("lethal", lethal)
     out.set("guard_damage", guard_damage)
@@ -449,7 +450,7 @@ def _creature_fields(
     if target.life is None:
         out.set("life_after", NULL_INT)
     else:
-        out.set("life_after", np.maximum(0, target.life - lethal))
+        out.set("life_after", worn(target.life, lethal))
     out.set("structure_after", NULL_INT)
     out.set("destroyed", NULL_CODE)
     if steps.enabled:
@@ -470,7 +471,7 @@ def _note_totals(
             value=lethal,
             l=lethal,
             life=target.life,
-            after=np.maximum(0, target.life - lethal),
+            after=worn(target.life, lethal),
             where=lethal > 0,
         )
     steps.note(
@@ -500,7 +501,7 @@ def _note_totals(
             value=awareness,
             a=awareness,
             aw=target.awareness,
-            after=np.maximum(0, target.awareness - awareness),
+            after=worn(target.awareness, awareness),
             where=awareness > 0,
         )
 

@@ -15,6 +15,7 @@ from tohit.core.outcome import NULL_CODE, NULL_INT, Outcome
 from tohit.core.steps import Steps
 from tohit.core.system import Dice
 from tohit.systems.wsswnn.braces import C_BRACES, C_STAND_FAST, opposed_brace
+from tohit.systems.wsswnn.consequences import worn
 from tohit.systems.wsswnn.fields import BRACE_LABELS, FAILURE, SUCCESS
 from tohit.systems.wsswnn.models import Target
 from tohit.systems.wsswnn.plan import Plan, WsswnnScenario
@@ -60,7 +61,7 @@ def resolve_brace_action(scenario: WsswnnScenario, target: Target, plan: Plan, d
     out.set("lethal", zeros)
     out.set("guard_damage", guard_damage)
     out.set("awareness_damage", zeros)
-    guard_after = np.maximum(0, guard - guard_damage)
+    guard_after = worn(guard, guard_damage)
     out.set("guard_after", guard_after)
     out.set("life_after", NULL_INT if target.life is None else target.life)
     out.set("structure_after", NULL_INT)

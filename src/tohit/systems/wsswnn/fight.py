@@ -71,6 +71,7 @@ from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
 from tohit.core.outcome import NULL_INT
 from tohit.systems.wsswnn import narrate
+from tohit.systems.wsswnn.consequences import worn
 from tohit.systems.wsswnn.fields import EFFECT_OF, MISS  # a brace action's failure shares MISS: no damage
 from tohit.systems.wsswnn.models import die_sides
 from tohit.systems.wsswnn.plan import ATTACK_KINDS
@@ -549,7 +550,7 @@ class WsswnnFight(RoundRules):
         per = ctx.state.per
         lethal = out["damage"][rows]
         life = gather(per["life"], rows, d)
-        life_after = np.maximum(0, life - lethal)
+        life_after = worn(life, lethal)
         guard = gather(per["guard"], rows, d)
         told = out["guard_after"][rows]
         guard_after = np.where(told == NULL_INT, guard, told)
@@ -570,7 +571,7 @@ class WsswnnFight(RoundRules):
         aware = aware_after = guard  # no awareness damage anywhere: nothing changes (read by the narration only)
         if (awareness_damage > 0).any():
             aware = gather(per["awareness"], rows, d)
-            aware_after = np.maximum(0, aware - np.maximum(0, awareness_damage))
+            aware_after = worn(aware, awareness_damage)
             w = aware_after != aware
             if w.any():
                 changes.append(ctx.set("awareness", rows[w], aware_after[w], d[w]))
@@ -601,8 +602,8 @@ class WsswnnFight(RoundRules):
             ctx.emit(
                 "fall",
                 [
-                    ctx.set("life", r, np.maximum(0, my_life - fall_l[falls]), aa),
-                    ctx.set("guard", r, np.maximum(0, my_guard - fall_g[falls]), aa),
+                    ctx.set("life", r, worn(my_life, fall_l[falls]), aa),
+                    ctx.set("guard", r, worn(my_guard, fall_g[falls]), aa),
                 ],
                 self.text(ctx, lambda: narrate.fall(self.name(ctx, a), int(fall_l[0]), int(fall_g[0]))),
             )
