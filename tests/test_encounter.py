@@ -93,5 +93,14 @@ def test_encounter_bad_actions_are_input_errors_naming_the_field(action: dict[st
 def test_encounter_a_downed_combatant_cannot_attack() -> None:
     enc = Encounter.create(fight_data("kaiser-duel.yaml"), seed=1)
     enc.act({"kind": "adjust", "combatant": "Ceil", "stat": "lp", "value": 0})
-    with pytest.raises(InputError, match="not standing"):
+    with pytest.raises(InputError, match=r"cannot act: it is down \(LP 0\)"):
         enc.act({"kind": "attack", "attacker": "Ceil", "targets": ["Bandit chief"]})
+
+
+def test_encounter_a_combatant_out_of_ap_is_told_so() -> None:
+    """A combatant who cannot act is a refusal naming why: out of AP for every attack (kaiser: action_points.md)."""
+    enc = Encounter.create(fight_data("kaiser-duel.yaml"), seed=1)
+    enc.act({"kind": "adjust", "combatant": "Ceil", "stat": "ap", "value": 0})
+    with pytest.raises(InputError, match="none of its attacks now") as err:
+        enc.act({"kind": "attack", "attacker": "Ceil", "targets": ["Bandit chief"]})
+    assert err.value.field == "attacker"

@@ -205,3 +205,15 @@ def test_serve_on_postgresql(postgres: str) -> None:
         stale = client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto", "expected_seq": 0}, headers=gm)
         assert stale.status_code == 409
         assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["seq"] >= 1
+
+
+def test_serve_errors_from_the_process_pool_still_name_their_field(tmp_path: Path) -> None:
+    """CPU work runs in worker processes: an error raised there keeps its field when it comes back."""
+    from tohit.server.app import Settings, create_app
+
+    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'pool.db'}", admin_token=ADMIN, workers=1))
+    with TestClient(app) as client:
+        bad = {**CEIL, "attacker": {**CEIL["attacker"], "offensive_skill": True}}
+        response = client.post("/v1/roll", json={"scenario": bad})
+        assert response.status_code == 422
+        assert response.json()["error"]["field"] == "attacker.offensive_skill"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 #: The longest message an error carries.
@@ -20,6 +20,10 @@ class TohitError(Exception):
         self.message = message
         self.field = field
         self.source = source
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its field and source (an error raised in a worker process keeps naming its field)."""
+        return (_rebuild, (type(self), self.message, self.field, self.source))
 
     def located(self, *, source: str | None = None, field_prefix: str | None = None) -> TohitError:
         """Return the same error with a file name and/or a field prefix filled in."""
@@ -96,3 +100,7 @@ def _first(items: Iterable[T], n: int) -> list[T]:
             break
         out.append(item)
     return out
+
+
+def _rebuild(kind: type[TohitError], message: str, field: str | None, source: str | None) -> TohitError:
+    return kind(message, field=field, source=source)

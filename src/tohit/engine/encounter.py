@@ -204,7 +204,14 @@ class Encounter:
             raise InputError(f"no combatant {short_repr(attacker)}; combatants: {', '.join(names)}", field="attacker")
         actor = names.index(attacker)
         if attacker not in self.standing():
-            raise InputError(f"{attacker} cannot act: it is not standing", field="attacker")
+            rules = self.fight.rules
+            health = int(self.state.per[rules.health][0, actor])
+            why = (
+                f"it is down ({rules.health_label} {health})"
+                if health <= 0
+                else "it is not standing (Helpless, knocked out or out of the fight)"
+            )
+            raise InputError(f"{attacker} cannot act: {why}", field="attacker")
         attacks = [a.name for a in self.fight.combatants[actor].attacks]
         name = action.get("attack") or attacks[0]
         if name not in attacks:

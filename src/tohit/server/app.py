@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tohit import __version__
-from tohit.core.errors import InputError
+from tohit.core.errors import TohitError
 from tohit.core.exact_text import fraction_json
 from tohit.engine import registry
 from tohit.engine.encounter import Encounter
@@ -197,8 +197,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
 
     # -- errors --------------------------------------------------------------------------------------------------
-    @app.exception_handler(InputError)
-    async def _input_error(request: Request, exc: InputError) -> JSONResponse:
+    @app.exception_handler(TohitError)
+    async def _input_error(request: Request, exc: TohitError) -> JSONResponse:
         return JSONResponse(error_body(exc.message, exc.field, exc.source), status_code=422)
 
     @app.exception_handler(ApiError)

@@ -987,8 +987,13 @@ def forced_choice(
             f"{fight.attack(int(actor[0]), int(a)).name} on {fight.roster.names[int(t)]}"
             for a, t in zip(*np.nonzero(options[0]), strict=True)
         ]
+        if not allowed:
+            raise InputError(
+                f"{who} can use none of its attacks now (no AP or cost left for any, or no foe in reach)",
+                field="attacker",
+            )
         raise InputError(
-            f"{who} cannot use {name} on {fight.roster.names[target]} now; allowed now: {', '.join(allowed) or 'none'}",
+            f"{who} cannot use {name} on {fight.roster.names[target]} now; allowed now: {', '.join(allowed)}",
             field="targets",
         )
     return np.asarray([attack], dtype=np.int64), np.asarray([target], dtype=np.int64)
