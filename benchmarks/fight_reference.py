@@ -143,11 +143,21 @@ def kaiser_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
         attack(actor, a, target, -1)
 
 
-def _rounds(fight: Any, rng: random.Random, act: Any, standing: Any, health: list[int]) -> tuple[int, int]:
-    """One turn per standing combatant per round, file order with sides alternating; (winner or -1, rounds)."""
+def _rounds(
+    fight: Any,
+    rng: random.Random,
+    act: Any,
+    standing: Any,
+    health: list[int],
+    *,
+    actions: int = 1,
+    order: list[int] | None = None,
+) -> tuple[int, int]:
+    """One turn per standing combatant per round, file order with sides alternating (or `order`), of `actions`
+    attacks each; (winner or -1, rounds)."""
     side = list(fight.roster.side)
     size = len(side)
-    order = list(fight.file_order)
+    order = list(fight.file_order) if order is None else order
     policy = list(fight.policy)
 
     def over() -> int | None:
@@ -163,14 +173,17 @@ def _rounds(fight: Any, rng: random.Random, act: Any, standing: Any, health: lis
                 return done, rnd
             if not standing(c):
                 continue
-            foes = [t for t in range(size) if side[t] != side[c] and standing(t)]
-            if policy[c] == "weakest":
-                target = min(foes, key=lambda t: (health[t], t))
-            elif policy[c] == "random":
-                target = foes[rng.randrange(len(foes))]
-            else:
-                target = foes[0]
-            act(c, target)
+            for _ in range(actions):
+                foes = [t for t in range(size) if side[t] != side[c] and standing(t)]
+                if not foes:
+                    break
+                if policy[c] == "weakest":
+                    target = min(foes, key=lambda t: (health[t], t))
+                elif policy[c] == "random":
+                    target = foes[rng.randrange(len(foes))]
+                else:
+                    target = foes[0]
+                act(c, target)
         done = over()
         if done is not None:
             return done, rnd
@@ -370,7 +383,15 @@ def last_odyssey_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
         else:
             hp[t] = max(0, hp[t] - damage)
 
-    return _rounds(fight, rng, act, lambda c: hp[c] > 0, hp)
+    # The turn structure [The-Combat-Round.md, Starting-Battles.md]: `action_points` abilities a turn, by
+    # Initiative (highest first, ties in file order) unless `turn_order: file`; no calls, no Poisoned.
+    options = fight.spec.options
+    if any(c.call is not None for c in combs):
+        raise ValueError("the plain reference plays no calls of initiative")
+    order = list(fight.file_order)
+    if options.turn_order == "initiative":
+        order.sort(key=lambda c: -(combs[c].initiative or 0))  # stable: ties keep the file's order
+    return _rounds(fight, rng, act, lambda c: hp[c] > 0, hp, actions=options.action_points, order=order)
 
 
 def last_odyssey_duel(fight: Any, rng: random.Random) -> tuple[int, int]:
@@ -394,6 +415,9 @@ def last_odyssey_duel(fight: Any, rng: random.Random) -> tuple[int, int]:
     side = list(fight.roster.side)
     if set(fight.policy) != {"first"}:
         raise ValueError("the reference duel plays policy first")
+    options = fight.spec.options
+    if (options.action_points, options.turn_order, options.effect_phase) != (1, "file", False):
+        raise ValueError("the reference duel plays one ability a turn in file order, without the Effect Phase")
     for c in combs:
         t = c.target
         for entry in c.attacks:

@@ -28,8 +28,15 @@ def character(name: str, **over: Any) -> dict[str, Any]:
     return merged(comb, over)
 
 
+#: The simpler turn structure (one ability per turn, file order, rows forward at once, no Poisoned damage): the
+#: clause tests here script their dice one ability at a time; the turn structure's own tests are in
+#: test_last_odyssey_turns.py.
+ONE_ABILITY = {"action_points": 1, "turn_order": "file", "effect_phase": False}
+
+
 def fight(*sides: list[dict[str, Any]], **over: Any) -> dict[str, Any]:
-    return fight_file("last-odyssey", *sides, **over)
+    """A Last Odyssey fight of these sides, with the simpler turn structure unless `options` are given."""
+    return fight_file("last-odyssey", *sides, **{"options": dict(ONE_ABILITY), **over})
 
 
 MISS = {"hit": [10]}

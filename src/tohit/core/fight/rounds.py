@@ -3,8 +3,10 @@ own).
 
 Each round, every combatant able to act takes one turn, in the round's order: the order in the file, sides
 alternating, unless the system sets an order per fight (an initiative roll). A step plays one turn in every
-fight of the batch; when a fight's round has no turn left, the next round starts in that step (the system's
-`round_start` hook), or the fight ends as a draw when `max_rounds` is over.
+fight of the batch; when a fight's round has no turn left, its end comes (the system's `round_end` hook, say an
+effect phase), then the next round starts in that step (the `round_start` hook), or the fight ends as a draw when
+`max_rounds` is over. A system whose turns hold several actions (`holds_turn`) keeps the cursor on the acting
+combatant: it acts again, one action a step, while it is `able`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ class RoundRules(FightRules):
     static_order: ClassVar[bool] = True
     #: True when every attack a combatant has is always usable (no costs, no shattered weapons).
     always_usable: ClassVar[bool] = True
+    #: True when a turn holds several actions (action points): a step plays one action, and the cursor stays on the
+    #: acting combatant, who acts again while `able` (the system makes it unable when its turn is over).
+    holds_turn: ClassVar[bool] = False
 
     def fight_stats(self, fight: LoadedFight) -> dict[str, int]:
         """`cursor`: the next place in the round's order."""
@@ -39,6 +44,10 @@ class RoundRules(FightRules):
 
     def round_start(self, ctx: FightContext, rows: IntArray) -> None:
         """Events at the start of a round after the first (refills, a new initiative order); none by default."""
+
+    def round_end(self, ctx: FightContext, rows: IntArray) -> None:
+        """Events at the end of a round whose turns are over, before the round limit and the next round (an effect
+        phase); none by default. Its events draw no dice (the rows do not expand)."""
 
     def options(self, ctx: FightContext, actor: IntArray) -> BoolArray:
         """(fights, attacks, combatants): the attacks the actor may use on each foe (default: every attack it
@@ -69,9 +78,13 @@ class RoundRules(FightRules):
     def step(self, ctx: FightContext) -> None:
         # Without a round_start hook, a new round changes nobody's ability to act: the first able place of
         # the next round is read from the same `able` as the rest of this round's.
-        same_able = type(self).round_start is RoundRules.round_start and type(self).able is RoundRules.able
+        hooks = ("round_start", "round_end", "able")
+        same_able = all(getattr(type(self), h) is getattr(RoundRules, h) for h in hooks)
         slot, found, actor, first = self._next(ctx, with_first=same_able)
         new_round = ~found
+        if new_round.any() and type(self).round_end is not RoundRules.round_end:
+            self.round_end(ctx, np.flatnonzero(new_round))
+            new_round &= self._sides_up(ctx)  # a fight the round's end decided starts no new round
         if new_round.any():
             late = ctx.stop_at_round_limit(new_round)
             new_round &= ~late
@@ -94,8 +107,16 @@ class RoundRules(FightRules):
         if not acting.any():
             return
         actor = np.where(acting, actor, -1)
-        ctx.emit("turn", [ctx.set("cursor", acting, slot + 1)])
+        ctx.emit("turn", [ctx.set("cursor", acting, slot if self.holds_turn else slot + 1)])
         self.turn(ctx, acting, actor)
+
+    @staticmethod
+    def _sides_up(ctx: FightContext) -> BoolArray:
+        """(fights,): two sides or more still have someone standing."""
+        up = ctx.standing()
+        sides = sum(any_rows(up[:, members]).astype(np.int64) for members in ctx.fight.roster.side_columns)
+        out: BoolArray = np.asarray(sides) >= 2
+        return out
 
     def _next(self, ctx: FightContext, *, with_first: bool = False) -> tuple[IntArray, BoolArray, IntArray, Any]:
         """The first place at or after the cursor whose combatant can act, this round: (place, found, who), and

@@ -55,20 +55,44 @@ Choices where the rules are silent (docs/fights.md):
 - An attack its user's status makes miss (Paralyzed: physical, Silenced: magical) is not chosen while its user
   has another ability it can use; with nothing else it is used, and misses (the system's rule).
 
-Turn order: the order in the file, sides alternating (the page gives none); one ability per turn.
+Turn structure [The-Combat-Round.md, Starting-Battles.md, Statuses.md; sources-and-gaps.md, Last Odyssey]:
+- Action points: "Characters of tier 1-5 have 2 AP per turn" and a Basic Attack costs 1 AP ("Most actions cost 1
+  AP unless otherwise specified"): every ability of a fight costs 1 AP, and a combatant uses abilities until its
+  AP (option `action_points`, default 2; 3 for tiers 6-10) are spent, or it has none it can use ("Once you run
+  out of Action Points during your turn, your turn ends"). `action_points: 1` restores one ability per turn.
+- Initiative: "The order in which the characters will act every round starts with the character with the highest
+  Initiative score ... in order of descending Initiative". A combatant's `initiative` is its Initiative (default
+  0: the page derives it from Mind, which a fight file does not give). Calling initiative: a player character
+  may `call` a number from 1 to 8; then the GM rolls 2d4 once, at the start of the fight; a call equal to the
+  roll counts "an Initiative of 1.5x its base value for the rest of the battle"; on a tie with an enemy a call
+  below the roll goes first, a call at or above it last. Other ties (between player characters, between
+  enemies, or with one who did not call) go by the file's order, sides alternating (the page: "player fiat",
+  "GM fiat"). Option `turn_order: file` restores the file's order.
+- The Effect Phase, at the end of each round: "damage takes precedent, ... followed by everything else":
+  first a Poisoned combatant takes 1/10 of its base maximum HP (`health`, default its starting HP), rounded
+  down, at least 1 [Statuses.md], from its HP (a Shell does not take it; a choice); then "if there are no
+  characters in the front row on one or both sides of combat, then the opposing side can choose to advance":
+  it always does (a choice), and the emptied side's back row counts as the front row. Advancing happens only
+  then, never mid-round. Option `effect_phase: false` restores the simpler reading: no Poisoned damage, and
+  the back row comes forward as soon as the front row has nobody standing.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
+from pydantic import Field
 
 from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.rows import any_rows, rows_of, select, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
+from tohit.core.models import Model
 from tohit.systems.last_odyssey import narrate
 from tohit.systems.last_odyssey.consequences import hp_lost, shell_hit
 from tohit.systems.last_odyssey.effective import NAMES
@@ -137,8 +161,95 @@ def packed_tracker(buffs: dict[str, int]) -> int:
     return sum(DIGIT_OF_STEP[int(step)] * 7**i for i, stat in enumerate(TRACKED) if (step := buffs.get(stat, 0)))
 
 
+#: The GM's 2d4 when players call initiative [Starting-Battles.md]: its values and their weights.
+CALL_ROLL: tuple[IntArray, tuple[int, ...]] = (np.arange(2, 9, dtype=np.int64), (1, 2, 3, 4, 3, 2, 1))
+
+
+@dataclass(frozen=True)
+class TurnOrder:
+    """Each combatant's place in the round's order [Starting-Battles.md]: by Initiative, highest first; a call
+    equal to the GM's 2d4 counts 1.5x Initiative; on a tie a call below the roll goes first, one at or above it
+    last; other ties in the file's order, sides alternating (`turn_order: file`: the file's order)."""
+
+    initiative: tuple[int, ...]
+    call: tuple[int | None, ...]
+    file_place: tuple[int, ...]
+    by_file: bool
+
+    @staticmethod
+    def of(fight: LoadedFight) -> TurnOrder:
+        size = fight.roster.size
+        file_place = [0] * size
+        for place, c in enumerate(fight.file_order):
+            file_place[c] = place
+        return TurnOrder(
+            initiative=tuple(int(c.initiative or 0) for c in fight.combatants),
+            call=tuple(c.call for c in fight.combatants),
+            file_place=tuple(file_place),
+            by_file=fight.spec.options.turn_order == "file",
+        )
+
+    @property
+    def calls(self) -> bool:
+        """Someone calls initiative, so the GM rolls 2d4 (never with `turn_order: file`)."""
+        return not self.by_file and any(c is not None for c in self.call)
+
+    def score(self, c: int, roll: int | None) -> Fraction:
+        """Combatant c's Initiative for the battle: 1.5x when its call equals the roll."""
+        base = Fraction(self.initiative[c])
+        return base * Fraction(3, 2) if roll is not None and self.call[c] == roll else base
+
+    def places(self, roll: int | None) -> IntArray:
+        """Each combatant's place (0 first), given the GM's roll (None: not rolled, calls left out)."""
+        size = len(self.file_place)
+        if self.by_file:
+            return np.asarray(self.file_place, dtype=np.int64)
+
+        def key(c: int) -> tuple[Fraction, int, int]:
+            call = self.call[c]
+            tie = 1 if call is None or roll is None else (0 if call < roll else 2)
+            return (-self.score(c, roll), tie, self.file_place[c])
+
+        order = sorted(range(size), key=key)
+        out = np.empty(size, dtype=np.int64)
+        out[np.asarray(order, dtype=np.int64)] = np.arange(size, dtype=np.int64)
+        return out
+
+    @cached_property
+    def by_roll(self) -> IntArray:
+        """(7, combatants): the places for each value of the 2d4, 2 to 8."""
+        return np.stack([self.places(r) for r in range(2, 9)])
+
+
+class LastOdysseyCombatant(Model):
+    """Last Odyssey fight fields of a combatant (the turn structure: The-Combat-Round.md, Starting-Battles.md)."""
+
+    initiative: int | None = Field(
+        default=None,
+        ge=0,
+        le=999,
+        description="Initiative: the higher, the sooner it acts each round (base: Mind x 2 + class bonus); none: 0.",
+    )
+    call: int | None = Field(
+        default=None,
+        ge=1,
+        le=8,
+        description="A player character's call when calling initiative (1-8): equal to the GM's 2d4, Initiative"
+        " x 1.5; below it, first on a tie with an enemy; at or above it, last.",
+    )
+    health: int | None = Field(
+        default=None,
+        ge=1,
+        le=10_000,
+        description="Health, the base maximum HP (Poisoned takes 1/10 of it each Effect Phase); none: its starting HP.",
+    )
+
+
 class LastOdysseyFight(RoundRules):
     system_id = "last-odyssey"
+    combatant_extra = LastOdysseyCombatant
+    static_order = False
+    holds_turn = True
     health = "hp"
     health_label = "HP"
     outcome_fields = ("result", "damage", "status_applied", "tracker")
@@ -156,8 +267,9 @@ class LastOdysseyFight(RoundRules):
     table_clip: ClassVar[dict[str, str]] = {}
     standing_stats = ("hp",)
     turn_order: ClassVar[str] = (
-        "File order, sides alternating (the page gives none); each round every standing combatant uses one"
-        " ability; a Melee one needs the front row."
+        "Initiative, highest first (ties: the players' calls against the GM's 2d4, then file order, sides"
+        " alternating); each turn a combatant spends its AP (2; options action_points, turn_order), one ability"
+        " each; the Effect Phase ends each round (Poisoned damage, then advancing)."
     )
 
     # -- scalar stats: the system reads Shell, Body Armor, statuses and the tracker as plain values -----------
@@ -207,6 +319,12 @@ class LastOdysseyFight(RoundRules):
                     field=f"{where}.target.shell",
                 )
             attacker, target = comb.attacker, comb.target
+            if comb.call is not None and not attacker.player_character:
+                raise InputError(
+                    "each player calls initiative [Starting-Battles.md]: an enemy (player_character: false) does not"
+                    " call",
+                    field=f"{where}.call",
+                )
             for stat, step in target.buffs.items():
                 if attacker.buffs.get(stat, step) != step:
                     raise InputError(
@@ -277,7 +395,17 @@ class LastOdysseyFight(RoundRules):
             "buffs": packed_tracker({**comb.attacker.buffs, **target.buffs}),
             "status_hits": 0,
             "dealt": 0,
+            "ap": int(fight.spec.options.action_points),
+            "turn": int(self._turns(fight).places(None)[combatant]),
         }
+
+    def fight_stats(self, fight: LoadedFight) -> dict[str, int]:
+        """`rolled`: whether the GM's 2d4 for the players' calls is rolled yet (only when someone calls)."""
+        extra = {"rolled": 0} if self._turns(fight).calls else {}
+        return {**super().fight_stats(fight), **extra}
+
+    def _turns(self, fight: LoadedFight) -> TurnOrder:
+        return fight.memo("lo_turns", lambda: TurnOrder.of(fight))
 
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
         return state.per["hp"] > 0
@@ -402,11 +530,117 @@ class LastOdysseyFight(RoundRules):
         allowed: BoolArray = ~has & ~stuck & ~burned
         return allowed
 
+    # -- the turn structure [The-Combat-Round.md, Starting-Battles.md] -------------------------------------------
+    def step(self, ctx: FightContext) -> None:
+        if "rolled" in ctx.state.fight and (ctx.state.fight["rolled"] == 0).any():
+            self._call_initiative(ctx)
+        super().step(ctx)
+
+    def _call_initiative(self, ctx: FightContext) -> None:
+        """Calling initiative [Starting-Battles.md]: "the GM rolls 2d4 and reads out the result"; each combatant's
+        place follows from it (`TurnOrder`)."""
+        fight = ctx.fight
+        turns = self._turns(fight)
+        mask = ctx.state.fight["rolled"] == 0
+        idx, roll = ctx.draw(mask, np.zeros(ctx.n, dtype=np.int64), [CALL_ROLL])
+        mask = mask[idx]
+        r = np.flatnonzero(mask)
+        places = turns.by_roll[np.clip(roll[r] - 2, 0, 6)]  # (rows, C)
+        changes = [ctx.set("turn", r, places[:, c], c) for c in range(fight.roster.size)]
+        changes.append(ctx.set("rolled", r, 1))
+
+        def words() -> str:
+            got = int(roll[r[0]])
+            names = fight.roster.names
+            calls = [(names[c], call, turns.score(c, got)) for c, call in enumerate(turns.call) if call is not None]
+            order = np.argsort(turns.by_roll[got - 2])
+            return narrate.initiative_call(got, calls, [names[int(c)] for c in order])
+
+        ctx.emit("initiative", changes, self.text(ctx, words), roll=int(roll[r[0]]) if ctx.narrating else None)
+
+    def able(self, fight: LoadedFight, state: State) -> BoolArray:
+        """Who can take a turn now: standing, with AP left this round ("Once you run out of Action Points during
+        your turn, your turn ends")."""
+        out: BoolArray = self.standing(fight, state) & (state.per["ap"] > 0)
+        return out
+
+    def round_start(self, ctx: FightContext, rows: IntArray) -> None:
+        """Each turn starts with the AP of the character's tier (option `action_points`)."""
+        ap = ctx.state.per["ap"]
+        full = int(ctx.fight.spec.options.action_points)
+        spent = ap[rows] != full
+        r, c = np.nonzero(spent)
+        if r.size:
+            ctx.emit("ap", [ctx.set("ap", rows[r], full, c)])
+
+    def round_end(self, ctx: FightContext, rows: IntArray) -> None:
+        """The Effect Phase [The-Combat-Round.md]: "damage takes precedent ... followed by everything else":
+        Poisoned damage, then a side advances on a front row left empty (option `effect_phase`)."""
+        if not ctx.fight.spec.options.effect_phase:
+            return
+        mask = np.zeros(ctx.n, dtype=bool)
+        mask[rows] = True
+        self._poison(ctx, mask)
+        self._rows(ctx, mask)
+
+    def _poison(self, ctx: FightContext, mask: BoolArray) -> None:
+        """Poisoned [Statuses.md; sources-and-gaps.md]: "a Poisoned character takes 1/10 of its base maximum HP,
+        rounded down, at least 1", at the Effect Phase; HP never below 0, downed at 0."""
+        per = ctx.state.per
+        poisoned = mask[:, None] & ((per["statuses"] & BIT["poisoned"]) != 0) & self.standing(ctx.fight, ctx.state)
+        if not poisoned.any():
+            return
+        health = self._health(ctx.fight)
+        for c in range(ctx.fight.roster.size):
+            r = np.flatnonzero(poisoned[:, c])
+            if r.size == 0:
+                continue
+            hp = per["hp"][r, c]
+            hurt = int(max(1, int(health[c]) // 10))
+            left = np.maximum(0, hp - hurt)
+            text = ""
+            if ctx.narrating:
+                text = narrate.poisoned(ctx.fight.roster.names[c], int(health[c]), hurt, int(hp[0]), int(left[0]))
+            ctx.emit("poison", [ctx.set("hp", r, left, c)], text)
+            down = r[left == 0]
+            if down.size:
+                self._downed(ctx, down, np.full(down.size, c, dtype=np.int64))
+
+    def _health(self, fight: LoadedFight) -> IntArray:
+        """Each combatant's Health, its base maximum HP: `health`, else its starting HP."""
+        return fight.memo(
+            "lo_health",
+            lambda: np.asarray(
+                [int(c.health if c.health is not None else c.target.hp) for c in fight.combatants], dtype=np.int64
+            ),
+        )
+
+    def _spend(self, ctx: FightContext, acting: BoolArray, actor: IntArray, attack: IntArray) -> None:
+        """An ability costs 1 AP ("Basic Attack: 1 AP"; "Most actions cost 1 AP"); a combatant with no ability it can
+        use ends its turn, losing the AP left ("End Turn")."""
+        rows = np.flatnonzero(acting)
+        if rows.size == 0:
+            return
+        who = actor[rows]
+        ap = gather(ctx.state.per["ap"], rows, who)
+        used = attack[rows] >= 0
+        left = np.where(used, ap - 1, 0)
+        fight = ctx.fight
+        ctx.emit(
+            "ap",
+            [ctx.set("ap", rows, left, who)],
+            self.text(
+                ctx,
+                lambda: narrate.action_points(fight.roster.names[int(who[0])], int(ap[0]), int(left[0]), bool(used[0])),
+            ),
+        )
+
     # -- a turn ----------------------------------------------------------------------------------------------
     def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
         fight = ctx.fight
         options = self.options(ctx, actor)
         idx, attack, target = ctx.choose_actions(acting, actor, options)
+        self._spend(ctx, acting[idx], actor[idx], attack)
         actor, acting, options = actor[idx], acting[idx] & (attack >= 0), options[idx]
         if not acting.any():
             return
@@ -416,7 +650,7 @@ class LastOdysseyFight(RoundRules):
             sides = self._sides(ctx, actor, target)
             idx, out = ctx.resolve(acting, actor, attack, target, sides, note=self._note(ctx, actor, attack))
             self._apply(ctx, acting[idx], actor[idx], attack[idx], target[idx], out)
-            self._rows(ctx)
+            self._advance_at_once(ctx)
             return
         multi = acting & tables["multi"][np.maximum(actor, 0), np.maximum(attack, 0)]
         caught = np.zeros((n, size), dtype=bool)
@@ -436,7 +670,7 @@ class LastOdysseyFight(RoundRules):
             actor, attack, caught = actor[idx], attack[idx], caught[idx]
             n = ctx.n
             self._apply(ctx, mask[idx], actor, attack, np.full(ctx.n, t, dtype=np.int64), out)
-        self._rows(ctx)
+        self._advance_at_once(ctx)
 
     def _sides(self, ctx: FightContext, actor: IntArray, target: IntArray) -> dict[str, IntArray] | None:
         """A narrated fight with Ally buffs tells the system the target's side (`target.side`: an ally of the user or
@@ -568,14 +802,23 @@ class LastOdysseyFight(RoundRules):
                 "tracker", [ctx.set("buffs", rm[changed], after[changed], tm[changed])], self.text(ctx, moved_words)
             )
 
-    def _rows(self, ctx: FightContext) -> None:
-        """A side whose front row has nobody standing brings its back row forward."""
+    def _advance_at_once(self, ctx: FightContext) -> None:
+        """`effect_phase: false`: the back row comes forward as soon as the front row has nobody standing."""
+        if not ctx.fight.spec.options.effect_phase:
+            self._rows(ctx, None)
+
+    def _rows(self, ctx: FightContext, mask: BoolArray | None) -> None:
+        """A side whose front row has nobody standing brings its back row forward (the opposing side advances:
+        "all of the characters on the former side now count as being in the front row"), in the fights of `mask`
+        (None: all)."""
         fight = ctx.fight
         row = ctx.state.per["row"]
         back = row == BACK
         if not back.any():  # nobody in a back row (the usual fight): nothing can come forward
             return
         standing = self.standing(fight, ctx.state)
+        if mask is not None:
+            standing = standing & mask[:, None]
         for s, members in enumerate(fight.roster.side_columns):
             front_up = any_rows(standing[:, members] & ~back[:, members])
             back_up = standing & back & (fight.roster.side_array == s)[None, :]
@@ -585,7 +828,7 @@ class LastOdysseyFight(RoundRules):
                 ctx.emit(
                     "rows",
                     [ctx.set("row", r, FRONT, c)],
-                    self.text(ctx, lambda s=s: narrate.rows(fight.roster.side_names[s])),
+                    self.text(ctx, lambda s=s: narrate.rows(fight.roster.side_names[s], mask is not None)),
                 )
 
 

@@ -54,6 +54,45 @@ def tracker(name: str, what: str, was: int, now: int) -> str:
     return f"{name}'s {what}: {was:+d} -> {now:+d} on the Bonus Tracker  [{PAGE}: Buffs-and-Debuffs.md]"
 
 
-def rows(side: str) -> str:
-    """A side whose front row has nobody standing brings its back row forward [Starting-Battles.md]."""
+def rows(side: str, effect_phase: bool) -> str:
+    """A side whose front row has nobody standing: its back row counts as the front row; at the Effect Phase
+    the opposing side advances [The-Combat-Round.md], or at once (`effect_phase: false`) [Starting-Battles.md]."""
+    if effect_phase:
+        return (
+            f"Effect Phase: {side}'s front row has nobody standing: the opposing side advances, and {side}'s back row"
+            "  now counts as the front row  [The-Combat-Round.md]"
+        )
     return f"{side}'s front row has nobody standing: the back row comes  forward  [Starting-Battles.md]"
+
+
+def action_points(name: str, before: int, after: int, used: bool) -> str:
+    """An ability costs 1 AP; with no ability it can use, a combatant ends its turn [The-Combat-Round.md]."""
+    if used:
+        return f"{name} spends 1 AP ({before} -> {after})  [The-Combat-Round.md]"
+    return f"{name} has no ability it can use: it ends its turn ({before} AP lost)  [The-Combat-Round.md]"
+
+
+def poisoned(name: str, health: int, damage: int, hp: int, left: int) -> str:
+    """Poisoned at the Effect Phase: 1/10 of the base maximum HP, rounded down, at least 1 [Statuses.md]."""
+    down = ": downed" if left == 0 else ""
+    return (
+        f"Effect Phase: {name} is Poisoned and takes {damage} (1/10 of Health {health}, rounded down, at least 1):"
+        f" HP {hp} -> {left}{down}  [{PAGE}: Statuses.md, The-Combat-Round.md]"
+    )
+
+
+def initiative_call(roll: int, calls: Sequence[tuple[str, int | None, object]], order: Sequence[str]) -> str:
+    """Calling initiative [Starting-Battles.md]: the GM's 2d4 against each player's call, and the order it gives."""
+    parts = []
+    for name, call, score in calls:
+        if call == roll:
+            parts.append(f"{name} called {call}: Initiative x 1.5 = {score}")
+        elif call is not None and call < roll:
+            parts.append(f"{name} called {call}: first on a tie with an enemy")
+        else:
+            parts.append(f"{name} called {call}: last on a tie with an enemy")
+    said = "; ".join(parts)
+    return (
+        f"Calling initiative: the GM rolls 2d4: {roll}; {said}. Order: {', '.join(order)}"
+        f"  [{PAGE}: Starting-Battles.md]"
+    )
