@@ -302,6 +302,8 @@ class FightContext(Protocol):
     parent: IntArray
     script: list[dict[str, list[int]]]
     log: list[dict[str, Any]]
+    #: A live encounter's game master: the (attack, target) the next `choose_actions` returns (None: the policy's).
+    forced: tuple[int, int] | None
 
     @property
     def narrating(self) -> bool: ...

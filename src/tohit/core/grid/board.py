@@ -1,7 +1,8 @@
 """The map: which squares exist and which are solid.
 
-A map is given as text rows (`.` open, `#` solid) or as a width, a height and a list of solid squares.
-`solid[y, x]` is a boolean array, so the vectorised kernels index it directly.
+A map is given as text rows (`.` open, `#` solid, `~` Difficult Terrain) or as a width, a height and lists of
+solid and difficult squares. `solid[y, x]` is a boolean array, so the vectorised kernels index it directly;
+`difficult[y, x]` marks open squares that cost more Movement to enter.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from tohit.core.grid.squares import Square
 
 OPEN_CHARS = frozenset(".")
 SOLID_CHARS = frozenset("#")
+DIFFICULT_CHARS = frozenset("~")
 MAX_SIDE = 1000
 
 
@@ -27,35 +29,47 @@ class Board:
     width: int
     height: int
     solid: npt.NDArray[np.bool_]
+    #: Difficult Terrain: open squares that cost more Movement to enter (None: none).
+    difficult: npt.NDArray[np.bool_] | None = None
 
     @classmethod
     def from_rows(cls, rows: Sequence[str]) -> Board:
-        """Parse text rows: `.` open, `#` solid; every row the same length (ValueError otherwise)."""
+        """Parse text rows: `.` open, `#` solid, `~` Difficult Terrain (open); every row the same length
+        (ValueError otherwise)."""
         if not rows:
             raise ValueError("a map needs at least one row")
         width = len(rows[0])
         for i, row in enumerate(rows):
             if len(row) != width:
                 raise ValueError(f"row {i} has {len(row)} squares, row 0 has {width}: every row must be as long")
-            bad = set(row) - OPEN_CHARS - SOLID_CHARS
+            bad = set(row) - OPEN_CHARS - SOLID_CHARS - DIFFICULT_CHARS
             if bad:
                 raise ValueError(
-                    f"row {i} has {short_repr(''.join(sorted(bad)))}: use '.' for open and '#' for solid squares"
+                    f"row {i} has {short_repr(''.join(sorted(bad)))}: use '.' for open and '#' for solid squares,"
+                    " '~' for Difficult Terrain"
                 )
         if width == 0:
             raise ValueError("a map row must hold at least one square")
         solid = np.array([[c in SOLID_CHARS for c in row] for row in rows], dtype=np.bool_)
-        return cls(width, len(rows), solid)
+        difficult = np.array([[c in DIFFICULT_CHARS for c in row] for row in rows], dtype=np.bool_)
+        return cls(width, len(rows), solid, difficult if difficult.any() else None)
 
     @classmethod
-    def from_solid(cls, width: int, height: int, solid: Iterable[Square] = ()) -> Board:
-        """A `width` x `height` map with the listed solid squares."""
+    def from_solid(
+        cls, width: int, height: int, solid: Iterable[Square] = (), difficult: Iterable[Square] = ()
+    ) -> Board:
+        """A `width` x `height` map with the listed solid squares (and Difficult Terrain squares)."""
         grid = np.zeros((height, width), dtype=np.bool_)
         for x, y in solid:
             if not (0 <= x < width and 0 <= y < height):
                 raise ValueError(f"solid square {[x, y]} is off the {width} x {height} map")
             grid[y, x] = True
-        return cls(width, height, grid)
+        rough = np.zeros((height, width), dtype=np.bool_)
+        for x, y in difficult:
+            if not (0 <= x < width and 0 <= y < height):
+                raise ValueError(f"difficult square {[x, y]} is off the {width} x {height} map")
+            rough[y, x] = True
+        return cls(width, height, grid, rough if rough.any() else None)
 
     def on_map(self, square: Square) -> bool:
         x, y = square
@@ -69,8 +83,16 @@ class Board:
         """A square on the map that a creature or an attack can be in."""
         return self.on_map(square) and not bool(self.solid[square[1], square[0]])
 
+    def is_difficult(self, square: Square) -> bool:
+        """An open square of Difficult Terrain."""
+        return self.difficult is not None and self.is_open(square) and bool(self.difficult[square[1], square[0]])
+
     def rows(self) -> list[str]:
-        return ["".join("#" if s else "." for s in row) for row in self.solid]
+        rough = self.difficult if self.difficult is not None else np.zeros_like(self.solid)
+        return [
+            "".join("#" if s else ("~" if d else ".") for s, d in zip(row, drow, strict=True))
+            for row, drow in zip(self.solid, rough, strict=True)
+        ]
 
     def solid_squares(self) -> list[Square]:
         ys, xs = np.nonzero(self.solid)

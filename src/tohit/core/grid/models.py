@@ -31,12 +31,18 @@ RangeSize = Annotated[int, Field(ge=1, le=MAX_RANGE, description="X, in squares.
 
 
 class MapSpec(Model):
-    """The battlefield: text `rows` (`.` open, `#` solid), or `width`, `height` and `solid` squares."""
+    """The battlefield: text `rows` (`.` open, `#` solid, `~` Difficult Terrain), or `width`, `height`, `solid`
+    and `difficult` squares."""
 
-    rows: list[str] | None = Field(default=None, description="One string per row: '.' open, '#' solid.")
+    rows: list[str] | None = Field(
+        default=None, description="One string per row: '.' open, '#' solid, '~' Difficult Terrain."
+    )
     width: int | None = Field(default=None, ge=1, le=MAX_SIDE, description="Squares from left to right.")
     height: int | None = Field(default=None, ge=1, le=MAX_SIDE, description="Squares from top to bottom.")
     solid: list[SquareField] = Field(default_factory=list, description="Solid squares [x, y] (with width).")
+    difficult: list[SquareField] = Field(
+        default_factory=list, description="Difficult Terrain squares [x, y] (with width): entering costs more."
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -48,7 +54,7 @@ class MapSpec(Model):
     @model_validator(mode="after")
     def _one_form(self) -> MapSpec:
         if self.rows is not None:
-            if self.width is not None or self.height is not None or self.solid:
+            if self.width is not None or self.height is not None or self.solid or self.difficult:
                 raise ValueError("rows: give either rows, or width, height and solid, not both")
             if len(self.rows) > MAX_SIDE or any(len(r) > MAX_SIDE for r in self.rows):
                 raise ValueError(f"rows: a map is at most {MAX_SIDE} squares a side")
@@ -62,13 +68,16 @@ class MapSpec(Model):
         for i, (x, y) in enumerate(self.solid):
             if not (0 <= x < self.width and 0 <= y < self.height):
                 raise ValueError(f"solid[{i}]: square {[x, y]} is off the {self.width} x {self.height} map")
+        for i, (x, y) in enumerate(self.difficult):
+            if not (0 <= x < self.width and 0 <= y < self.height):
+                raise ValueError(f"difficult[{i}]: square {[x, y]} is off the {self.width} x {self.height} map")
         return self
 
     def board(self) -> Board:
         if self.rows is not None:
             return Board.from_rows(self.rows)
         assert self.width is not None and self.height is not None
-        return Board.from_solid(self.width, self.height, self.solid)
+        return Board.from_solid(self.width, self.height, self.solid, self.difficult)
 
 
 class CombatantSpec(Model):

@@ -30,8 +30,9 @@ applies: `falls`, `peril`, `durability_used`, `burning_wear`, `cost_spent`):
 
 On a map (`map`, and each combatant's `position` and `size`; attacks give `attack.range` as a mapping, as in
 a scenario file) each attack reaches what the grid says from where its user stands: see `rtw_map` (the
-options) and `rtw_map_turn` (the turn). Nobody
-moves (the pages give no movement rules): a combatant with no foe in reach holds its ground and skips its turn.
+options) and `rtw_map_turn` (the attack). A combatant with no foe in reach first moves toward the foe its policy
+picks, with its `movement` (default 6; movement.md, in sources-and-gaps.md): see `rtw_fight_move`. One that
+still has no foe in reach holds its ground and skips its attack.
 
 Turn order: the page gives none: the order in the file, sides alternating, one attack per turn.
 """
@@ -65,7 +66,7 @@ from tohit.systems.rtw.consequences import (
     in_peril,
 )
 from tohit.systems.rtw.fight_map import FightMap
-from tohit.systems.rtw.fight_map_turn import map_turn
+from tohit.systems.rtw.fight_move import file_positions, grid_at, move_and_attack
 from tohit.systems.rtw.fight_status import (
     REACTIONS,
     TARGET_FLAGS,
@@ -121,7 +122,14 @@ class RtwCombatant(Model):
     magic: int | None = Field(default=None, ge=0, le=100_000, description="Magic to spend (none: not counted).")
     stamina: int | None = Field(default=None, ge=0, le=100_000, description="Stamina to spend (none: not counted).")
     position: SquareField | None = Field(
-        default=None, description="On a map: [x, y] of the top-left square of its footprint (it does not move)."
+        default=None, description="On a map: [x, y] of the top-left square of its footprint where it starts."
+    )
+    movement: int = Field(
+        default=6,
+        ge=0,
+        le=100,
+        description="On a map: Movement, the squares it may move on its turn before attacking (1-2-1 diagonals;"
+        " Difficult Terrain costs 1 more) [movement.md]; Heroes typically have 6.",
     )
     size: SizeCategory | Annotated[float, Field(gt=0, le=10_000)] = Field(
         default="medium", description="On a map: a size category (diminutive ... colossal) or a height in feet."
@@ -242,7 +250,7 @@ class RtwFight(RoundRules):
                     field=f"{fight.paths[c]}.swarm",
                 )
         if fight.spec.map is not None:
-            fight.memo("rtw_map", lambda: FightMap(fight))
+            fight.memo("rtw_map", lambda: grid_at(fight, file_positions(fight)))
         status_play(fight)  # refuses an effect the fight does not play
 
     @staticmethod
@@ -298,6 +306,8 @@ class RtwFight(RoundRules):
         play = status_play(fight)
         if play is not None:
             out.update(play.initial(fight, combatant))
+        if fight.spec.map is not None:  # where it stands: moves change it (rtw_fight_move)
+            out["x"], out["y"] = file_positions(fight)[combatant]
         return out
 
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
@@ -484,7 +494,7 @@ class RtwFight(RoundRules):
     def _attack_turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, play: StatusPlay | None) -> None:
         grid = self.grid(ctx.fight)
         if grid is not None:
-            map_turn(self, ctx, acting, actor, grid, play)
+            move_and_attack(self, ctx, acting, actor, play)
             return
         options = self.options(ctx, actor)
         idx, attack, target = ctx.choose_actions(acting, actor, options)

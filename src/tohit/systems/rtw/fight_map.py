@@ -1,11 +1,12 @@
 """Reclaim the Wild fights on a map (issue 8, "an optional `map` (rtw)"): what each combatant's attacks can
 reach, worked out once by the grid layer (`tohit.core.grid`), and read per step as arrays.
 
-Nobody moves (the rulebook pages give no movement rules): each combatant stands where the file puts it for
-the whole fight, so every placement of every attack, the squares it covers and the creatures standing in
-them, and the cover between every two combatants are fixed at load, by the same grid code `tohit roll`,
-`tohit map` and `tohit aim` use (`placements`, `reach`, `Battlefield.cover`, `path_squares`). What changes
-during a fight is who is still standing, and the arrays below turn that into what each attack reaches now:
+A `FightMap` is the battlefield with every combatant at one set of positions (the file's, or where moves
+have taken them: `rtw_fight_move`, one `FightMap` per set of positions met, built once): every placement of
+every attack, the squares it covers and the creatures standing in them, and the cover between every two
+combatants, by the same grid code `tohit roll`, `tohit map` and `tohit aim` use (`placements`, `reach`,
+`Battlefield.cover`, `path_squares`). What changes between steps at the same positions is who is still
+standing, and the arrays below turn that into what each attack reaches now:
 
 - an area placement (Blast, Burst, Cone, Line, Sweep, X Squares within Y) catches the creatures standing in
   its squares, allies included; Helpless and perished creatures in it are skipped (rtw: Falling in Battle:
@@ -98,6 +99,12 @@ class Option:
     projectile: bool = False
 
 
+def file_position(comb: Any) -> tuple[int, int]:
+    """A combatant's position in the file (checked at load: on a map every combatant has one)."""
+    x, y = comb.position or (0, 0)
+    return (int(x), int(y))
+
+
 def level(given: str, sources: int, several: bool) -> str:
     """Hard to Hit from `sources` grid reasons on top of the target's own level (as `rtw.tactical.place`)."""
     if not sources:
@@ -110,13 +117,19 @@ def level(given: str, sources: int, several: bool) -> str:
 class FightMap:
     """The battlefield of a fight and, per combatant, every option its attacks give it (see the module doc)."""
 
-    def __init__(self, fight: Any) -> None:
+    def __init__(self, fight: Any, positions: tuple[tuple[int, int], ...] | None = None) -> None:
         self.fight = fight
         roster = fight.roster
         size = roster.size
         self.names = list(roster.names)
         self.index = {name: i for i, name in enumerate(self.names)}
-        self.field = self._battlefield(fight)
+        #: Where each combatant stands (top-left squares): the file's positions unless given.
+        self.positions: tuple[tuple[int, int], ...] = (
+            positions if positions is not None else tuple(file_position(c) for c in fight.combatants)
+        )
+        self.field = self._battlefield(fight, positions)
+        #: Policy `best`: each option's expected damage on each creature (built on first use).
+        self.expected_table: Any = None
         self.rule = fight.spec.options.cover_rule
         self.foe: BoolArray = roster.foe_matrix
         self.covers: list[list[Cover | None]] = [
@@ -135,7 +148,7 @@ class FightMap:
 
     # -- building ----------------------------------------------------------------------------------------------
     @staticmethod
-    def _battlefield(fight: Any) -> Battlefield:
+    def _battlefield(fight: Any, positions: tuple[tuple[int, int], ...] | None = None) -> Battlefield:
         specs = []
         for c, comb in enumerate(fight.combatants):
             where = fight.paths[c]
@@ -145,7 +158,7 @@ class FightMap:
                 CombatantSpec(
                     name=comb.name,
                     side=str(fight.roster.side[c]),
-                    position=comb.position,
+                    position=comb.position if positions is None else positions[c],
                     size=comb.size,
                     squares=comb.squares,
                     swarm=comb.swarm,

@@ -3,8 +3,8 @@
 `map_turn` is `RtwFight`'s turn when the fight has a map: the combatant's policy picks an option (an attack
 and one placement of its range, from `FightMap`), then each creature the placement catches gets its own roll,
 Hard to Hit as the grid says (cover, the Projectile rule) with the statuses in play folded in (`rtw_status`).
-With no foe in reach, the combatant holds its ground: nobody moves. `best` ranks options by expected damage
-to foes minus allies, from exact odds, as `tohit aim` does.
+With no foe in reach (after its move, `rtw_fight_move`), the combatant holds its ground. `best` ranks options by
+expected damage to foes minus allies, from exact odds, as `tohit aim` does.
 """
 
 from __future__ import annotations
@@ -250,4 +250,6 @@ def _expected_table(ctx: FightContext, grid: FightMap) -> Any:
                 found[c, o] = grid.expected(c, o, mean)
         return found
 
-    return fight.memo("rtw_map_expected", build)
+    if grid.expected_table is None:
+        grid.expected_table = build()
+    return grid.expected_table

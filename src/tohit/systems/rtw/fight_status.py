@@ -46,7 +46,8 @@ Choices where the rules are silent: Halted and Distracted (status_effects.md giv
 the creature's next turn, as Blinded and Dazzled do (a second source's Distraction joins the first and ends with
 it); an Invisible creature struck by an area attack is visible to the rolls after the one that hit it; an effect
 may make its target Invisible (it then hides from its attackers until struck or until it attacks); Prone ends
-when the creature stands up at the start of its next turn (the fights have no movement to spend); an effect that
+when the creature stands up at the start of its next turn (its half Movement to stand up is not counted: it moves
+with its whole Movement); an effect that
 lands on a creature it leaves at 0 Health is not kept; an effect landing on a creature that already has the
 status changes nothing (it does not restart the clock; a new source of a Distraction joins the others).
 Statuses given in a combatant's file are its starting state (target block `off_balance`, `prone`, `halted`,

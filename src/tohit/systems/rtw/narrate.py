@@ -102,8 +102,19 @@ def status_lands(name: str, stat: str, source: str | None, fresh: bool, boss: bo
 
 
 def holds_ground(name: str) -> str:
-    """On a map: no foe in reach, and nobody moves."""
-    return f"{name} has no foe in reach and holds its ground (nobody moves on the map)"
+    """On a map: no foe in reach, even after its move."""
+    return f"{name} has no foe in reach and holds its ground"
+
+
+def moves(name: str, toward: str, path: list[tuple[int, int]], cost: int, movement: int) -> str:
+    """A move on the map toward a foe [movement.md, in sources-and-gaps.md]."""
+    squares = " -> ".join(f"({x}, {y})" for x, y in path)
+    spent = f"{cost} of {movement} Movement" if cost <= movement else f"{cost} Movement (of {movement}: a last square"
+    spent += "" if cost <= movement else " may cost more than is left)"
+    return (
+        f"{name} moves toward {toward}: {squares}, {spent} (1-2-1 diagonals; Difficult Terrain costs 1 more)"
+        "  [rtw: movement.md]"
+    )
 
 
 def placement_note(option: str, again: int, hard: str, statuses: str) -> str:
