@@ -158,12 +158,32 @@ def _mover(fight: LoadedFight) -> Mover:
     return fight.memo("rtw_mover", lambda: Mover(fight))
 
 
+#: Odd multipliers of a row's coordinates for a 64-bit key of its positions (`_groups`; collisions are checked).
+_MIX = np.asarray([(0x9E3779B97F4A7C15 * (2 * k + 1)) % (1 << 63) | 1 for k in range(512)], dtype=np.int64)
+
+
 def _groups(positions: IntArray) -> tuple[IntArray, IntArray]:
-    """The distinct sets of positions (k, combatants, 2) among the rows, and each row's set."""
+    """The distinct sets of positions (k, combatants, 2) among the rows, and each row's set (a 64-bit key per row,
+    sorted in one dimension: far faster than `np.unique(axis=0)`; a collision falls back to it)."""
     n = positions.shape[0]
     flat = positions.reshape(n, -1)
-    uniq, inverse = np.unique(flat, axis=0, return_inverse=True)
-    return uniq.reshape(-1, *positions.shape[1:]), np.asarray(inverse).reshape(-1)
+    width = flat.shape[1]
+    if n == 0 or width > _MIX.size:
+        uniq, inverse = np.unique(flat, axis=0, return_inverse=True)
+        return uniq.reshape(-1, *positions.shape[1:]), np.asarray(inverse).reshape(-1)
+    with np.errstate(over="ignore"):
+        key = (flat * _MIX[:width]).sum(axis=1)
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    sets = flat[first]
+    if not (sets[inverse] == flat).all():  # pragma: no cover - a 64-bit collision
+        uniq, inverse = np.unique(flat, axis=0, return_inverse=True)
+        return uniq.reshape(-1, *positions.shape[1:]), np.asarray(inverse).reshape(-1)
+    return sets.reshape(-1, *positions.shape[1:]), np.asarray(inverse).reshape(-1)
+
+
+def _index_of(sets: IntArray, block: IntArray) -> int:
+    """The index of `block` among `sets` (it is one of them)."""
+    return int(np.flatnonzero((sets == block[None]).all(axis=(1, 2)))[0])
 
 
 def _as_positions(block: IntArray) -> Positions:
@@ -286,11 +306,12 @@ def move_and_attack(
         raise RuntimeError("a Reclaim the Wild turn on a map must start on the step's own rows")
     acting0, actor0 = acting.copy(), actor.copy()
     move_phase(rules, ctx, acting, actor)
-    sets, _ = _groups(positions_of(ctx.state))
+    sets, which = _groups(positions_of(ctx.state))
     for k in range(sets.shape[0]):
         parent = np.asarray(ctx.parent)
-        now_acting, now_actor = acting0[parent], actor0[parent]
-        here = (positions_of(ctx.state) == sets[k][None]).all(axis=(1, 2))
-        mask = now_acting & here
+        if which.size != parent.size:  # the rows expanded (exact mode): find each row's set again (no attack
+            now_sets, now_which = _groups(positions_of(ctx.state))  # moves anyone: each is one of `sets`)
+            which = np.asarray([_index_of(sets, block) for block in now_sets], dtype=np.int64)[now_which]
+        mask = acting0[parent] & (which == k)
         if mask.any():
-            map_turn(rules, ctx, mask, now_actor, grid_at(fight, _as_positions(sets[k])), play)
+            map_turn(rules, ctx, mask, actor0[parent], grid_at(fight, _as_positions(sets[k])), play)
