@@ -34,6 +34,7 @@ from tohit.engine import registry
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained
 from tohit.server import jobs
+from tohit.server.limits import BodyCap
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
 
 
@@ -219,13 +220,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug
         return JSONResponse(error_body(f"internal error: {type(exc).__name__}"), status_code=500)
 
-    @app.middleware("http")
-    async def _body_cap(request: Request, call_next: Any) -> Any:
-        size = request.headers.get("content-length")
-        if size is not None and size.isdigit() and int(size) > settings.max_body:
-            body = error_body(f"the body is over the cap of {settings.max_body:,} bytes (max_body)", "body")
-            return JSONResponse(body, status_code=422)
-        return await call_next(request)
+    app.add_middleware(BodyCap, limit=settings.max_body)
 
     def cap(value: int | None, limit: int, name: str, what: str) -> None:
         if value is not None and value > limit:
@@ -254,6 +249,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def odds(body: ScenarioBody) -> Any:
         """Exact odds of every outcome, per target (as `tohit odds --json`)."""
         cap(body.depth, settings.max_depth, "max-depth", "depth")
+        options = body.scenario.get("options")
+        given = options.get("depth") if isinstance(options, dict) else None
+        if isinstance(given, int) and not isinstance(given, bool):  # the scenario's own depth: the same cap
+            cap(given, settings.max_depth, "max-depth", "options.depth")
         return await work(jobs.odds_job, body.scenario, body.depth)
 
     @app.post("/v1/simulate")
