@@ -83,3 +83,29 @@ def test_encounter_the_end_taken_back_and_played_again_replays(tmp_path: Path) -
     log.write_text("".join(json.dumps(e) + "\n" for e in chained(enc.events)))
     rebuilt = replay(log)
     assert rebuilt.matches, rebuilt.mismatches
+
+
+@pytest.mark.parametrize("path", FIGHTS, ids=[p.stem for p in FIGHTS])
+def test_encounter_preview_is_exact_odds_in_the_current_state_and_changes_nothing(path: Path) -> None:
+    enc = Encounter.create(yaml.safe_load(path.read_text()), seed=1)
+    roster = enc.fight.roster
+    foes = [n for n, s in zip(roster.names, roster.side, strict=True) if s != roster.side[0]]
+    before = enc.state_json()
+    found = enc.preview(roster.names[0], None, foes)
+    assert [t["name"] for t in found] == foes
+    for t in found:
+        assert sum(t["result"].values()) + t["beyond_depth"] == 1
+    assert enc.state_json() == before and enc.seq == 0
+
+
+def test_encounter_preview_follows_the_state() -> None:
+    """The defender's Defensive Rolls already at -4 this round (its `def_mod`, as two defenses leave it: kaiser
+    combat.json 200): Ceil's next attack is likelier to hit than at the round's start."""
+    enc = Encounter.create(duel(), seed=1)
+
+    def hit() -> Any:
+        return enc.preview("Ceil", None, ["Bandit chief"])[0]["result"]["hit"]
+
+    fresh = hit()
+    enc.act({"kind": "adjust", "combatant": "Bandit chief", "stat": "def_mod", "value": -4})
+    assert hit() > fresh
