@@ -35,7 +35,7 @@ def test_encounter_attack_on_the_next_turn_begins_the_round_it_falls_in() -> Non
     events = enc.act({"kind": "attack", "attacker": turn, "targets": ["Bandit chief"]})
     kinds = [e["kind"] for e in events]
     assert "round" in kinds and kinds.index("round") < kinds.index("attack")
-    assert enc.state_json()["fight"]["round"] == 2
+    assert enc.state_json()["fight"]["round"] == 2 and enc.in_turn is True
 
 
 def test_encounter_attack_out_of_turn_is_the_attackers_turn_alone() -> None:
@@ -44,6 +44,7 @@ def test_encounter_attack_out_of_turn_is_the_attackers_turn_alone() -> None:
     events = enc.act({"kind": "attack", "attacker": "Bandit chief", "targets": ["Ceil"]})
     assert events[0]["kind"] == "ap_spent" and "round" not in [e["kind"] for e in events]
     assert enc.state_json()["fight"]["cursor"] == 0  # the order did not move: Ceil's turn is still to come
+    assert enc.in_turn is False
 
 
 @pytest.mark.parametrize("path", FIGHTS, ids=[p.stem for p in FIGHTS])

@@ -20,7 +20,7 @@ import numpy as np
 from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import State, change
-from tohit.engine.fight.context import StepContext
+from tohit.engine.fight.context import OutOfTurn, StepContext
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.replay import apply_changes
 from tohit.engine.fight.run import ended, initial_state
@@ -41,6 +41,8 @@ class Encounter:
     seed: int
     #: Per event number, the action it belongs to (its first event's number); undo events carry their own.
     actions: list[int] = field(default_factory=list)
+    #: Whether the last attack the game master named was played on its turn in the game's order (None before any).
+    in_turn: bool | None = None
 
     # -- building --------------------------------------------------------------------------------------------
     @staticmethod
@@ -197,17 +199,17 @@ class Encounter:
         step with the choice forced, so what comes before that turn comes first (a new round where the last one
         is done: AP restored, penalties faded); out of turn, the game's `turn` for that attacker alone."""
         actor, attack, target = self._attack(action)
-        name = self.fight.roster.names[actor]
         in_order = self._context(np.random.default_rng(entropy), script=copy.deepcopy(script))
-        in_order.forced = (attack, target)
+        in_order.forced, in_order.forced_actor = (attack, target), actor
         try:
             self.fight.rules.step(in_order)
-        except InputError:
-            pass  # not this attacker's turn, or not allowed in it: judged out of turn below
+        except OutOfTurn:
+            pass  # another's turn: out of turn, below
         else:
-            first = next((e.get("attacker") for e in in_order.log if e.get("attacker")), None)
-            if first == name:
+            if in_order.forced is None:  # the step played the attacker's turn with the choice forced
+                self.in_turn = True
                 return in_order
+        self.in_turn = False
         ctx = self._context(np.random.default_rng(entropy), script=script)
         ctx.forced = (attack, target)
         self.fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64))

@@ -362,27 +362,22 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         enc = await asyncio.to_thread(load, row)
         return summary(row, enc)
 
-    async def change(
-        encounter_id: str, authorization: str | None, action: dict[str, Any], expected: int | None
-    ) -> dict[str, Any]:
-        row = stored(encounter_id)
-        gm(row, authorization)
-        lock = locks.setdefault(encounter_id, asyncio.Lock())
-        async with lock:
-            enc = await asyncio.to_thread(load, row)
-            before = enc.seq
-            if expected is not None and expected != before:
-                raise ApiError(409, f"the encounter is at seq {before}, not {expected}", "expected_seq", seq=before)
-            nxt = enc.next_turn() if action["kind"] == "attack" else None
-            try:
-                events = await asyncio.to_thread(enc.act, action)
-                await asyncio.to_thread(the_store().append, encounter_id, before, events)
-            except StaleSeq as exc:
-                cache.pop(encounter_id, None)
-                raise ApiError(409, str(exc), "expected_seq", seq=exc.current) from None
-            except BaseException:
-                cache.pop(encounter_id, None)
-                raise
+    def applied(row: StoredEncounter, action: dict[str, Any], expected: int | None) -> dict[str, Any]:
+        """One action on the encounter at the store's last seq: played, its events appended in one transaction,
+        and the answer (the seq and state this action left). Run in a worker thread under the encounter's lock."""
+        enc = load(row)
+        before = enc.seq
+        if expected is not None and expected != before:
+            raise ApiError(409, f"the encounter is at seq {before}, not {expected}", "expected_seq", seq=before)
+        try:
+            events = enc.act(action)
+            the_store().append(row.id, before, events)
+        except StaleSeq as exc:
+            cache.pop(row.id, None)
+            raise ApiError(409, str(exc), "expected_seq", seq=exc.current) from None
+        except BaseException:
+            cache.pop(row.id, None)
+            raise
         out = {
             "seq": enc.seq,
             "events": events,
@@ -390,8 +385,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             "state": enc.state_json(),
         }
         if action["kind"] == "attack":
-            out["out_of_turn"] = nxt is not None and nxt != action.get("attacker")
+            out["out_of_turn"] = not enc.in_turn
         return out
+
+    async def change(
+        encounter_id: str, authorization: str | None, action: dict[str, Any], expected: int | None
+    ) -> dict[str, Any]:
+        row = stored(encounter_id)  # as every route reads it: one indexed row
+        gm(row, authorization)
+        async with locks.setdefault(encounter_id, asyncio.Lock()):
+            found: dict[str, Any] = await asyncio.to_thread(applied, row, action, expected)
+        return found
 
     @app.post("/v1/encounters/{encounter_id}/actions", status_code=201)
     async def act(
