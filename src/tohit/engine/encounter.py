@@ -199,6 +199,12 @@ class Encounter:
         step with the choice forced, so what comes before that turn comes first (a new round where the last one
         is done: AP restored, penalties faded); out of turn, the game's `turn` for that attacker alone."""
         actor, attack, target = self._attack(action)
+        if len(action["targets"]) > 1:  # never a silent choice among the names given
+            raise InputError(
+                "an attack names one target (whom else it catches, an area's for one, the game's rules decide);"
+                f" got {len(action['targets'])}",
+                field="targets",
+            )
         in_order = self._context(np.random.default_rng(entropy), script=copy.deepcopy(script))
         in_order.forced, in_order.forced_actor = (attack, target), actor
         try:
