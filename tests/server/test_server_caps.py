@@ -53,10 +53,11 @@ def test_serve_body_in_chunks_under_the_cap_is_served(tmp_path: Path) -> None:
         assert response.json()["targets"][0]["damage"] == 14
 
 
-def test_serve_scenario_depth_over_the_cap_is_refused_naming_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("path", ["/v1/odds", "/v1/simulate", "/v1/aim"])
+def test_serve_scenario_depth_over_the_cap_is_refused_naming_it(tmp_path: Path, path: str) -> None:
     with capped(tmp_path, max_depth=3) as client:
         scenario = {**CEIL, "options": {**CEIL.get("options", {}), "depth": 10}}
-        response = client.post("/v1/odds", json={"scenario": scenario})
+        response = client.post(path, json={"scenario": scenario, "n": 10})
         assert response.status_code == 422
         assert response.json()["error"]["field"] == "max-depth"
 

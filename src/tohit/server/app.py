@@ -226,6 +226,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if value is not None and value > limit:
             raise ApiError(422, f"{what} {value:,} is over the cap {name} = {limit:,} (tohit serve --{name})", name)
 
+    def depth_cap(body: ScenarioBody) -> None:
+        """The open-roll depth asked for, in the request or in the scenario's own options: within max-depth."""
+        cap(body.depth, settings.max_depth, "max-depth", "depth")
+        options = body.scenario.get("options")
+        given = options.get("depth") if isinstance(options, dict) else None
+        if isinstance(given, int) and not isinstance(given, bool):
+            cap(given, settings.max_depth, "max-depth", "options.depth")
+
     # -- stateless routes --------------------------------------------------------------------------------------
     @app.get("/v1/systems")
     async def systems() -> list[dict[str, str]]:
@@ -248,11 +256,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.post("/v1/odds")
     async def odds(body: ScenarioBody) -> Any:
         """Exact odds of every outcome, per target (as `tohit odds --json`)."""
-        cap(body.depth, settings.max_depth, "max-depth", "depth")
-        options = body.scenario.get("options")
-        given = options.get("depth") if isinstance(options, dict) else None
-        if isinstance(given, int) and not isinstance(given, bool):  # the scenario's own depth: the same cap
-            cap(given, settings.max_depth, "max-depth", "options.depth")
+        depth_cap(body)
         return await work(jobs.odds_job, body.scenario, body.depth)
 
     @app.post("/v1/simulate")
@@ -260,11 +264,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         """Monte Carlo, n attacks per target (as `tohit simulate --json`)."""
         n = body.n or 100_000
         cap(n, settings.max_trials, "max-trials", "n")
+        depth_cap(body)
         return await work(jobs.simulate_job, body.scenario, n, body.seed)
 
     @app.post("/v1/aim")
     async def aim(body: ScenarioBody) -> Any:
         """A map scenario's placements ranked by exact expected damage (the best n, default 5)."""
+        depth_cap(body)
         return await work(jobs.aim_job, body.scenario, min(body.n or 5, 100))
 
     @app.post("/v1/fights/simulate")
