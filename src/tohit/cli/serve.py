@@ -32,6 +32,10 @@ def serve(
     max_fights: Annotated[int, typer.Option("--max-fights", min=1, help="Cap: fights simulated.")] = 1_000_000,
     max_depth: Annotated[int, typer.Option("--max-depth", min=0, max=40, help="Cap: open-roll depth.")] = 20,
     max_states: Annotated[int, typer.Option("--max-states", min=1, help="Cap: exact duel states.")] = 50_000,
+    exact_seconds: Annotated[
+        float, typer.Option("--exact-seconds", min=0.1, help="Cap: seconds of one exact duel.")
+    ] = 30.0,
+    max_body: Annotated[int, typer.Option("--max-body", min=1, help="Cap: request body bytes (1 MiB).")] = 1 << 20,
 ) -> None:
     """Serve the HTTP API (/v1, docs at /docs) and live encounters; prints a login URL with the admin token."""
     import uvicorn
@@ -41,7 +45,14 @@ def serve(
 
     token = os.environ.get("TOHIT_ADMIN_TOKEN") or None
     settings = Settings(
-        db=db, workers=workers, max_trials=max_trials, max_fights=max_fights, max_depth=max_depth, max_states=max_states
+        db=db,
+        workers=workers,
+        max_trials=max_trials,
+        max_fights=max_fights,
+        max_depth=max_depth,
+        max_states=max_states,
+        exact_seconds=exact_seconds,
+        max_body=max_body,
     )
     if token:
         settings.admin_token = token

@@ -20,7 +20,7 @@ import numpy as np
 from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import State, change
-from tohit.engine.fight.context import StepContext
+from tohit.engine.fight.context import OutOfTurn, StepContext
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.replay import apply_changes
 from tohit.engine.fight.run import ended, initial_state
@@ -41,6 +41,8 @@ class Encounter:
     seed: int
     #: Per event number, the action it belongs to (its first event's number); undo events carry their own.
     actions: list[int] = field(default_factory=list)
+    #: Whether the last attack the game master named was played on its turn in the game's order (None before any).
+    in_turn: bool | None = None
 
     # -- building --------------------------------------------------------------------------------------------
     @staticmethod
@@ -172,23 +174,52 @@ class Encounter:
         seed = action.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
             raise InputError("must be a whole number from 0", field="seed")
-        rng = np.random.default_rng([self.seed, self.seq] if seed is None else seed)
+        entropy = [self.seed, self.seq] if seed is None else seed
+        rng = np.random.default_rng(entropy)
         if kind == "adjust":
             return self._append(self._adjust(action))
         if kind == "end_turn":
             return self._append(self._end_turn())
-        ctx = self._context(rng, script=_script(action.get("dice")))
+        script = _script(action.get("dice"))
         if kind == "auto":
+            ctx = self._context(rng, script=script)
             self.fight.rules.step(ctx)
         else:
-            actor, attack, target = self._attack(action)
-            ctx.forced = (attack, target)
-            self.fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64))
+            ctx = self._gm_attack(action, entropy, script)
         self.state = ctx.state
         events = ctx.log
         if self._done():
             events = [*events, *self._end(rng)]
         return self._append(events)
+
+    def _gm_attack(
+        self, action: dict[str, Any], entropy: Any, script: list[dict[str, list[int]]] | None
+    ) -> StepContext:
+        """The game master's attack. Where it is the attacker's turn in the game's order, it is the game's own
+        step with the choice forced, so what comes before that turn comes first (a new round where the last one
+        is done: AP restored, penalties faded); out of turn, the game's `turn` for that attacker alone."""
+        actor, attack, target = self._attack(action)
+        if len(action["targets"]) > 1:  # never a silent choice among the names given
+            raise InputError(
+                "an attack names one target (whom else it catches, an area's for one, the game's rules decide);"
+                f" got {len(action['targets'])}",
+                field="targets",
+            )
+        in_order = self._context(np.random.default_rng(entropy), script=copy.deepcopy(script))
+        in_order.forced, in_order.forced_actor = (attack, target), actor
+        try:
+            self.fight.rules.step(in_order)
+        except OutOfTurn:
+            pass  # another's turn: out of turn, below
+        else:
+            if in_order.forced is None:  # the step played the attacker's turn with the choice forced
+                self.in_turn = True
+                return in_order
+        self.in_turn = False
+        ctx = self._context(np.random.default_rng(entropy), script=script)
+        ctx.forced = (attack, target)
+        self.fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64))
+        return ctx
 
     def _context(self, rng: np.random.Generator, script: list[dict[str, list[int]]] | None = None) -> StepContext:
         return StepContext(self.fight, self.state, "narrate", rng, max_rounds=self.fight.max_rounds, script=script)
@@ -262,11 +293,15 @@ class Encounter:
         target = left[-1]
         group = [e for a, e in zip(self.actions, self.events, strict=True) if a == target and e["kind"] != "undo"]
         names = self.fight.roster.names
-        changes = []
+        # Each stat the action changed goes back to its value before the action's first change of it: one change
+        # per stat, so the undo event reads as any event does (each change from the value it finds).
+        back: dict[tuple[str | None, str], int] = {}
         for event in reversed(group):
             for ch in reversed(event.get("changes", [])):
-                who = ch["who"]
-                changes.append(change(ch["stat"], [0], ch["from"], None if who is None else names.index(who)))
+                back[(ch["who"], ch["stat"])] = int(ch["from"])
+        changes = [
+            change(stat, [0], value, None if who is None else names.index(who)) for (who, stat), value in back.items()
+        ]
         ctx = self._context(np.random.default_rng(0))
         ctx.emit("undo", changes, f"undo: events {target} to {target + len(group) - 1} taken back", undoes=target)
         self.state = ctx.state

@@ -34,6 +34,7 @@ from tohit.engine import registry
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained
 from tohit.server import jobs
+from tohit.server.limits import BodyCap
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
 
 
@@ -219,17 +220,19 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug
         return JSONResponse(error_body(f"internal error: {type(exc).__name__}"), status_code=500)
 
-    @app.middleware("http")
-    async def _body_cap(request: Request, call_next: Any) -> Any:
-        size = request.headers.get("content-length")
-        if size is not None and size.isdigit() and int(size) > settings.max_body:
-            body = error_body(f"the body is over the cap of {settings.max_body:,} bytes (max_body)", "body")
-            return JSONResponse(body, status_code=422)
-        return await call_next(request)
+    app.add_middleware(BodyCap, limit=settings.max_body)
 
     def cap(value: int | None, limit: int, name: str, what: str) -> None:
         if value is not None and value > limit:
             raise ApiError(422, f"{what} {value:,} is over the cap {name} = {limit:,} (tohit serve --{name})", name)
+
+    def depth_cap(body: ScenarioBody) -> None:
+        """The open-roll depth asked for, in the request or in the scenario's own options: within max-depth."""
+        cap(body.depth, settings.max_depth, "max-depth", "depth")
+        options = body.scenario.get("options")
+        given = options.get("depth") if isinstance(options, dict) else None
+        if isinstance(given, int) and not isinstance(given, bool):
+            cap(given, settings.max_depth, "max-depth", "options.depth")
 
     # -- stateless routes --------------------------------------------------------------------------------------
     @app.get("/v1/systems")
@@ -253,7 +256,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.post("/v1/odds")
     async def odds(body: ScenarioBody) -> Any:
         """Exact odds of every outcome, per target (as `tohit odds --json`)."""
-        cap(body.depth, settings.max_depth, "max-depth", "depth")
+        depth_cap(body)
         return await work(jobs.odds_job, body.scenario, body.depth)
 
     @app.post("/v1/simulate")
@@ -261,11 +264,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         """Monte Carlo, n attacks per target (as `tohit simulate --json`)."""
         n = body.n or 100_000
         cap(n, settings.max_trials, "max-trials", "n")
+        depth_cap(body)
         return await work(jobs.simulate_job, body.scenario, n, body.seed)
 
     @app.post("/v1/aim")
     async def aim(body: ScenarioBody) -> Any:
         """A map scenario's placements ranked by exact expected damage (the best n, default 5)."""
+        depth_cap(body)
         return await work(jobs.aim_job, body.scenario, min(body.n or 5, 100))
 
     @app.post("/v1/fights/simulate")
@@ -363,27 +368,22 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         enc = await asyncio.to_thread(load, row)
         return summary(row, enc)
 
-    async def change(
-        encounter_id: str, authorization: str | None, action: dict[str, Any], expected: int | None
-    ) -> dict[str, Any]:
-        row = stored(encounter_id)
-        gm(row, authorization)
-        lock = locks.setdefault(encounter_id, asyncio.Lock())
-        async with lock:
-            enc = await asyncio.to_thread(load, row)
-            before = enc.seq
-            if expected is not None and expected != before:
-                raise ApiError(409, f"the encounter is at seq {before}, not {expected}", "expected_seq", seq=before)
-            nxt = enc.next_turn() if action["kind"] == "attack" else None
-            try:
-                events = await asyncio.to_thread(enc.act, action)
-                await asyncio.to_thread(the_store().append, encounter_id, before, events)
-            except StaleSeq as exc:
-                cache.pop(encounter_id, None)
-                raise ApiError(409, str(exc), "expected_seq", seq=exc.current) from None
-            except BaseException:
-                cache.pop(encounter_id, None)
-                raise
+    def applied(row: StoredEncounter, action: dict[str, Any], expected: int | None) -> dict[str, Any]:
+        """One action on the encounter at the store's last seq: played, its events appended in one transaction,
+        and the answer (the seq and state this action left). Run in a worker thread under the encounter's lock."""
+        enc = load(row)
+        before = enc.seq
+        if expected is not None and expected != before:
+            raise ApiError(409, f"the encounter is at seq {before}, not {expected}", "expected_seq", seq=before)
+        try:
+            events = enc.act(action)
+            the_store().append(row.id, before, events)
+        except StaleSeq as exc:
+            cache.pop(row.id, None)
+            raise ApiError(409, str(exc), "expected_seq", seq=exc.current) from None
+        except BaseException:
+            cache.pop(row.id, None)
+            raise
         out = {
             "seq": enc.seq,
             "events": events,
@@ -391,8 +391,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             "state": enc.state_json(),
         }
         if action["kind"] == "attack":
-            out["out_of_turn"] = nxt is not None and nxt != action.get("attacker")
+            out["out_of_turn"] = not enc.in_turn
         return out
+
+    async def change(
+        encounter_id: str, authorization: str | None, action: dict[str, Any], expected: int | None
+    ) -> dict[str, Any]:
+        row = stored(encounter_id)  # as every route reads it: one indexed row
+        gm(row, authorization)
+        async with locks.setdefault(encounter_id, asyncio.Lock()):
+            found: dict[str, Any] = await asyncio.to_thread(applied, row, action, expected)
+        return found
 
     @app.post("/v1/encounters/{encounter_id}/actions", status_code=201)
     async def act(

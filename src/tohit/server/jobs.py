@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tohit.engine.fight.exact import exact_duel
+from tohit.core.errors import InputError
+from tohit.engine.fight.exact import OverStates, OverTime, exact_duel
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.run import simulate_fights
 from tohit.engine.odds import odds
@@ -37,4 +38,19 @@ def fights_simulate_job(fight: dict[str, Any], n: int, seed: int | None) -> dict
 
 
 def fights_exact_job(fight: dict[str, Any], max_states: int, seconds: float) -> dict[str, Any]:
-    return exact_duel(fight_from_dict(fight, source="fight"), limit=max_states, seconds=seconds).to_json()
+    """Over the server's caps on states or time: a 422 naming the cap and its flag."""
+    loaded = fight_from_dict(fight, source="fight")
+    try:
+        return exact_duel(loaded, limit=max_states, seconds=seconds).to_json()
+    except OverStates as exc:
+        raise InputError(
+            f"{exc.message} (the cap max-states = {max_states:,}: tohit serve --max-states)",
+            field="max-states",
+            source=exc.source,
+        ) from None
+    except OverTime as exc:
+        raise InputError(
+            f"{exc.message} (the cap exact-seconds = {seconds:g}: tohit serve --exact-seconds)",
+            field="exact-seconds",
+            source=exc.source,
+        ) from None

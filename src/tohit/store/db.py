@@ -15,7 +15,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, delete, event, func, select
+from sqlalchemy import Engine, create_engine, delete, event, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -135,13 +135,17 @@ class Store:
     def append(self, encounter_id: str, expected: int, events: Sequence[dict[str, Any]]) -> None:
         """Append events numbered expected + 1, expected + 2, ... in one transaction; StaleSeq when the
         encounter is no longer at `expected` (the unique (encounter, seq) makes two writers never both win)."""
+        rows = [
+            {"encounter_id": encounter_id, "seq": i, "body": json.dumps(body)}
+            for i, body in enumerate(events, start=expected + 1)
+        ]
         try:
-            with self.sessions.begin() as session:
-                current = session.scalar(select(func.max(EventRow.seq)).where(EventRow.encounter_id == encounter_id))
+            with self.engine.begin() as connection:  # one transaction; the rows in one executemany
+                current = connection.scalar(select(func.max(EventRow.seq)).where(EventRow.encounter_id == encounter_id))
                 if current is None or int(current) != expected:
                     raise StaleSeq(-1 if current is None else int(current))
-                for i, body in enumerate(events, start=expected + 1):
-                    session.add(EventRow(encounter_id=encounter_id, seq=i, body=json.dumps(body)))
+                if rows:
+                    connection.execute(insert(EventRow), rows)
         except IntegrityError:
             raise StaleSeq(self.last_seq(encounter_id)) from None
 

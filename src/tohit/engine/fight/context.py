@@ -129,6 +129,10 @@ class TableStack:
 Key = tuple[Any, ...]
 
 
+class OutOfTurn(Exception):
+    """The forced choice's actor is not the one whose turn the step plays (`StepContext.forced_actor`)."""
+
+
 @dataclass
 class EngineCaches:
     """What the engine keeps for one fight while it runs it (exact tables, samplers, alias tables), typed: held
@@ -203,6 +207,9 @@ class StepContext:
         #: Narrate mode: the (attack, target) the next `choose_actions` returns instead of the policy's (a live
         #: encounter's game master chooses); consumed by that call.
         self.forced: tuple[int, int] | None = None
+        #: ... and whose turn it must be for that choice: another actor's turn raises `OutOfTurn` at once (before
+        #: anything is resolved), so a live encounter can tell an attack on its turn from one out of turn.
+        self.forced_actor: int | None = None
 
     @property
     def narrating(self) -> bool:
@@ -296,6 +303,8 @@ class StepContext:
         if self.forced is not None:
             attack, target = self.forced
             self.forced = None
+            if self.forced_actor is not None and not (bool(acting[0]) and int(actor[0]) == self.forced_actor):
+                raise OutOfTurn(self.forced_actor)
             return ALL, *forced_choice(self.fight, acting, actor, options, attack, target)
         return policy.choose_actions(self, acting, actor, options)
 
@@ -1003,4 +1012,4 @@ def _one_row(fight: LoadedFight) -> State:
     return State({}, {"round": np.zeros(1, dtype=np.int64)})
 
 
-__all__ = ["EXACT_DEPTH", "NULL_CODE", "Mode", "OutcomeTable", "StepContext", "expected_damage"]
+__all__ = ["EXACT_DEPTH", "NULL_CODE", "Mode", "OutOfTurn", "OutcomeTable", "StepContext", "expected_damage"]

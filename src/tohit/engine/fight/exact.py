@@ -44,6 +44,15 @@ CHUNK = 4096
 #: whose exact values grow to thousands of digits can take minutes to solve; simulate instead).
 MAX_SECONDS = 60.0
 
+
+class OverStates(InputError):
+    """The exact chain would pass its cap on states (`limit`)."""
+
+
+class OverTime(InputError):
+    """The exact chain passed its time budget (`seconds`)."""
+
+
 Check = Callable[[], None]
 
 Vec = list[Fraction | None]
@@ -147,7 +156,7 @@ def exact_duel(
 
     def check() -> None:
         if time.monotonic() > deadline:
-            raise InputError(
+            raise OverTime(
                 f"the exact chain of this fight passed its time budget of {seconds:g} s (at {len(keys):,} states);"
                 " simulate it with -n",
                 field="--exact",
@@ -214,7 +223,7 @@ def exact_duel(
                 if found is None:
                     found = len(keys)
                     if found >= limit:
-                        raise InputError(
+                        raise OverStates(
                             f"the exact chain of this fight has more than {limit:,} states; simulate it with -n",
                             field="--exact",
                             source=fight.source,

@@ -135,7 +135,9 @@ def read_log(path: str | Path) -> list[dict[str, Any]]:
             field = f"{error.field}: " if error.field else ""
             raise InputError(f"{where}{field}{error.message}", source=source) from None
         number = len(events)
-        if events and events[-1]["kind"] == "end":
+        if events and events[-1]["kind"] == "end" and event["kind"] != "undo":
+            # A live encounter's log goes on past an end only where the game master takes the end back (an undo,
+            # whose changes are checked as any event's are).
             raise InputError(f"{where}an event after the end event: the log was edited", source=source)
         if checked.prev != prev:
             what = (

@@ -1,0 +1,102 @@
+"""The work caps of `tohit serve` (issue 16, item 2): each one set by a flag, and going over one answers a 422
+naming it, whether the body announces its size or comes in chunks, and whether the depth is the request's or the
+scenario's own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from tests.conftest import EXAMPLES
+from tests.server.conftest import ADMIN
+from tohit.cli.app import app as cli
+from tohit.server.app import Settings, create_app
+
+CEIL = yaml.safe_load((EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml").read_text())
+DUEL = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
+
+
+def capped(tmp_path: Path, **caps: Any) -> TestClient:
+    db = f"sqlite:///{tmp_path / 'caps.db'}"
+    return TestClient(create_app(Settings(db=db, admin_token=ADMIN, workers=0, **caps)))
+
+
+def chunks(data: bytes, size: int = 4096) -> Iterator[bytes]:
+    """A body sent in chunks, with no Content-Length."""
+    for i in range(0, len(data), size):
+        yield data[i : i + size]
+
+
+def test_serve_body_in_chunks_over_the_cap_is_refused_naming_it(tmp_path: Path) -> None:
+    with capped(tmp_path, max_body=10_000) as client:
+        body = b'{"scenario": {}, "pad": "' + b" " * 20_000 + b'"}'
+        response = client.post("/v1/roll", content=chunks(body), headers={"content-type": "application/json"})
+        assert "content-length" not in {k.lower() for k in response.request.headers}
+        assert response.status_code == 422
+        error = response.json()["error"]
+        assert error["field"] == "body" and "--max-body" in error["message"]
+
+
+def test_serve_body_in_chunks_under_the_cap_is_served(tmp_path: Path) -> None:
+    import json
+
+    with capped(tmp_path) as client:
+        body = json.dumps({"scenario": CEIL, "seed": 3}).encode()
+        response = client.post("/v1/roll", content=chunks(body, 64), headers={"content-type": "application/json"})
+        assert response.status_code == 200, response.text
+        assert response.json()["targets"][0]["damage"] == 14
+
+
+@pytest.mark.parametrize("path", ["/v1/odds", "/v1/simulate", "/v1/aim"])
+def test_serve_scenario_depth_over_the_cap_is_refused_naming_it(tmp_path: Path, path: str) -> None:
+    with capped(tmp_path, max_depth=3) as client:
+        scenario = {**CEIL, "options": {**CEIL.get("options", {}), "depth": 10}}
+        response = client.post(path, json={"scenario": scenario, "n": 10})
+        assert response.status_code == 422
+        assert response.json()["error"]["field"] == "max-depth"
+
+
+def test_serve_exact_duel_over_the_states_cap_is_refused_naming_it(tmp_path: Path) -> None:
+    with capped(tmp_path, max_states=5) as client:
+        response = client.post("/v1/fights/exact", json={"fight": DUEL})
+        assert response.status_code == 422, response.text
+        error = response.json()["error"]
+        assert error["field"] == "max-states" and "--max-states" in error["message"]
+
+
+def test_serve_every_cap_is_a_flag(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import uvicorn
+
+    import tohit.server.app as server
+
+    seen: list[Settings] = []
+    real = server.create_app
+
+    def spy(settings: Settings, *args: Any) -> Any:
+        seen.append(settings)
+        return real(settings, *args)
+
+    monkeypatch.setattr(server, "create_app", spy)
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    monkeypatch.setenv("TOHIT_ADMIN_TOKEN", ADMIN)
+    flags = {
+        "--max-trials": "11",
+        "--max-fights": "12",
+        "--max-depth": "13",
+        "--max-states": "14",
+        "--exact-seconds": "1.5",
+        "--max-body": "1000",
+    }
+    args = ["serve", "--db", f"sqlite:///{tmp_path / 'flags.db'}", *[x for kv in flags.items() for x in kv]]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    (settings,) = seen
+    assert (settings.max_trials, settings.max_fights, settings.max_depth, settings.max_states) == (11, 12, 13, 14)
+    assert (settings.exact_seconds, settings.max_body, settings.admin_token) == (1.5, 1000, ADMIN)
+    assert f"/docs?token={ADMIN}" in result.output

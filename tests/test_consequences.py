@@ -1,0 +1,40 @@
+"""Each game's consequences, written once in its package's consequences.py (issue 14, item 1), tested where no
+other test calls them directly: numbers in, numbers out, scalars and arrays alike."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tohit.systems.fullplate.consequences import hp_after
+from tohit.systems.kaiser.consequences import is_critical
+from tohit.systems.rtw.consequences import HELPLESS, PERISHES, fall_outcome
+from tohit.systems.wsswnn.consequences import worn
+
+
+def test_rtw_falling_in_battle_heroes_and_mindless_sources_leave_helpless_else_the_attackers_choice() -> None:
+    """rtw: Falling in Battle: Heroes always fall Helpless; a source with no whims (a trap) leaves Helpless; else
+    the attacker chooses."""
+    assert fall_outcome(hero=True, mindless=False, choice="perish") == HELPLESS
+    assert fall_outcome(hero=False, mindless=True, choice="perish") == HELPLESS
+    assert fall_outcome(hero=False, mindless=False, choice="helpless") == HELPLESS
+    assert fall_outcome(hero=False, mindless=False, choice="perish") == PERISHES
+
+
+def test_kaiser_critical_is_a_hit_costing_half_or_more_of_the_current_lp() -> None:
+    """kaiser damage/critical.md: a single hit costing half or more of the current LP; no damage, no Critical."""
+    assert bool(is_critical(20, 40)) and bool(is_critical(21, 40)) and not bool(is_critical(19, 40))
+    assert bool(is_critical(1, 1)) and not bool(is_critical(0, 0))
+    found = is_critical(np.array([5, 10, 0, 3]), np.array([10, 30, 1, 5]))
+    assert found.tolist() == [True, False, False, True]
+
+
+def test_wsswnn_stats_worn_never_below_0_and_negative_damage_takes_nothing() -> None:
+    """wsswnn tracking-your-stats: life, guard and awareness lose the damage, never below 0."""
+    assert int(worn(5, 3)) == 2 and int(worn(2, 7)) == 0 and int(worn(4, -2)) == 4
+    assert worn(np.array([3, 3, 3]), np.array([0, 3, 9])).tolist() == [3, 0, 0]
+
+
+def test_fullplate_hit_points_in_a_fight_never_below_0() -> None:
+    """fullplate (a fight's choice, consequences.py): the creature struck loses the damage, never below 0 HP."""
+    assert int(hp_after(10, 4)) == 6 and int(hp_after(3, 8)) == 0
+    assert hp_after(np.array([7, 1]), np.array([7, 0])).tolist() == [0, 1]

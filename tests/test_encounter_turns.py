@@ -1,0 +1,112 @@
+"""A live encounter's turns and undos (engine/encounter.py, issue 16): a game master's attack on the turn the game's
+order gives plays that turn as the game's own step would (a new round first where the last one is done), and an
+undo of any action, however many of a stat's values it changed, is an event that replays."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.conftest import EXAMPLES
+from tohit.engine.encounter import Encounter
+from tohit.engine.fight.replay import chained, replay
+
+FIGHTS = sorted((EXAMPLES / "fights").glob("*.yaml"))
+
+
+def duel() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
+    return data
+
+
+def test_encounter_attack_on_the_next_turn_begins_the_round_it_falls_in() -> None:
+    """Every combatant out of AP: the round is done, whose turn is next is the first of the next round, and the GM's
+    attack for that combatant is played after the round begins (AP restored: kaiser action_points.md), as auto
+    would play it, never refused for the AP of the round before."""
+    enc = Encounter.create(duel(), seed=1)
+    for name in ("Ceil", "Bandit chief"):
+        enc.act({"kind": "adjust", "combatant": name, "stat": "ap", "value": 0})
+    turn = enc.next_turn()
+    assert turn == "Ceil"
+    events = enc.act({"kind": "attack", "attacker": turn, "targets": ["Bandit chief"]})
+    kinds = [e["kind"] for e in events]
+    assert "round" in kinds and kinds.index("round") < kinds.index("attack")
+    assert enc.state_json()["fight"]["round"] == 2 and enc.in_turn is True
+
+
+def test_encounter_attack_out_of_turn_is_the_attackers_turn_alone() -> None:
+    enc = Encounter.create(duel(), seed=1)
+    assert enc.next_turn() == "Ceil"
+    events = enc.act({"kind": "attack", "attacker": "Bandit chief", "targets": ["Ceil"]})
+    assert events[0]["kind"] == "ap_spent" and "round" not in [e["kind"] for e in events]
+    assert enc.state_json()["fight"]["cursor"] == 0  # the order did not move: Ceil's turn is still to come
+    assert enc.in_turn is False
+
+
+@pytest.mark.parametrize("path", FIGHTS, ids=[p.stem for p in FIGHTS])
+def test_encounter_undos_between_steps_replay_and_restore(path: Path, tmp_path: Path) -> None:
+    """Auto steps (each may change one stat several times: a round's start, a counterattack...) with every third
+    one taken back: each undo gives back the state before its action, and the log replays and restores."""
+    data = yaml.safe_load(path.read_text())
+    enc = Encounter.create(data, seed=4)
+    for k in range(1, 600):
+        if enc.over:
+            break
+        before = enc.state_json()
+        enc.act({"kind": "auto"})
+        if k % 3 == 0:
+            enc.act({"kind": "undo"})
+            assert enc.state_json() == before
+    assert enc.over
+    assert Encounter.restore(data, enc.events).state_json() == enc.state_json()
+    log = tmp_path / "evening.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in chained(enc.events)))
+    rebuilt = replay(log)
+    assert rebuilt.matches, rebuilt.mismatches
+
+
+def test_encounter_the_end_taken_back_and_played_again_replays(tmp_path: Path) -> None:
+    """The GM takes back the blow that ended the fight: the log goes on past that end with the undo, play
+    resumes, and `tohit replay` accepts the evening (any other event after an end is still refused)."""
+    enc = Encounter.create(duel(), seed=2)
+    while not enc.over:
+        enc.act({"kind": "auto"})
+    enc.act({"kind": "undo"})
+    assert not enc.over and enc.next_turn() is not None
+    while not enc.over:
+        enc.act({"kind": "auto"})
+    assert [e["kind"] for e in enc.events].count("end") == 2
+    log = tmp_path / "evening.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in chained(enc.events)))
+    rebuilt = replay(log)
+    assert rebuilt.matches, rebuilt.mismatches
+
+
+@pytest.mark.parametrize("path", FIGHTS, ids=[p.stem for p in FIGHTS])
+def test_encounter_preview_is_exact_odds_in_the_current_state_and_changes_nothing(path: Path) -> None:
+    enc = Encounter.create(yaml.safe_load(path.read_text()), seed=1)
+    roster = enc.fight.roster
+    foes = [n for n, s in zip(roster.names, roster.side, strict=True) if s != roster.side[0]]
+    before = enc.state_json()
+    found = enc.preview(roster.names[0], None, foes)
+    assert [t["name"] for t in found] == foes
+    for t in found:
+        assert sum(t["result"].values()) + t["beyond_depth"] == 1
+    assert enc.state_json() == before and enc.seq == 0
+
+
+def test_encounter_preview_follows_the_state() -> None:
+    """The defender's Defensive Rolls already at -4 this round (its `def_mod`, as two defenses leave it: kaiser
+    combat.json 200): Ceil's next attack is likelier to hit than at the round's start."""
+    enc = Encounter.create(duel(), seed=1)
+
+    def hit() -> Any:
+        return enc.preview("Ceil", None, ["Bandit chief"])[0]["result"]["hit"]
+
+    fresh = hit()
+    enc.act({"kind": "adjust", "combatant": "Bandit chief", "stat": "def_mod", "value": -4})
+    assert hit() > fresh
