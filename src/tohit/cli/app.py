@@ -1,4 +1,4 @@
-"""The `tohit` command line: systems, roll, odds, simulate, schema, modifiers; demo, map, aim, fight, replay.
+"""The `tohit` command line: systems, roll, odds, simulate, schema, modifiers; demo, map, aim, fight, replay, sweep.
 
 Every input problem is one line on stderr naming the file and field, exit code 2, no traceback; nothing
 is written when the input is refused (the one printer: cli/errors.py). The other command modules add
@@ -17,7 +17,7 @@ import typer
 from rich.table import Table
 
 from tohit import __version__
-from tohit.cli import authoring, demo, fight, grid, render, serve
+from tohit.cli import authoring, demo, fight, grid, render, serve, sweep
 from tohit.cli.errors import OneLineErrors, fail, guarded, on_sigterm
 from tohit.engine import registry
 from tohit.engine.odds import odds as exact_odds
@@ -196,6 +196,7 @@ grid.register(app)  # map and aim: cli/grid.py
 fight.register(app)  # fight and replay: cli/fight.py
 authoring.register(app)  # new and reference: cli/authoring.py
 serve.register(app)  # serve and db upgrade: cli/serve.py
+sweep.register(app)  # sweep: cli/sweep.py
 
 
 def main() -> None:
