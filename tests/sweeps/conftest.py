@@ -36,7 +36,8 @@ def local_client() -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def scheduler_address() -> Iterator[str]:
-    """`dask scheduler` and two `dask worker` processes on 127.0.0.1; yields the scheduler's address."""
+    """`dask scheduler` and two `dask worker` processes on 127.0.0.1; yields the scheduler's address. Every
+    process is ended when the session ends (SIGTERM, then SIGKILL after 5 s)."""
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
@@ -60,6 +61,7 @@ def scheduler_address() -> Iterator[str]:
                         "--nthreads",
                         "1",
                         "--no-dashboard",
+                        "--no-nanny",  # one process per worker: ending it ends the worker
                     ],
                     **quiet,
                 )
@@ -73,7 +75,7 @@ def scheduler_address() -> Iterator[str]:
     finally:
         for process in reversed(processes):
             process.terminate()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 5
         for process in processes:
             try:
                 process.wait(timeout=max(0.1, deadline - time.monotonic()))

@@ -200,5 +200,5 @@ def test_bad_input_is_one_error_line_and_exit_2(tmp_path: Path) -> None:
 
 
 def test_exact_duel_points() -> None:
-    data = tohit.sweep(DUEL, {"sides[1].combatants[0].target.lp": "10,20"}, exact=True, workers=1)
+    data = tohit.sweep(DUEL, {"sides[1].combatants[0].target.lp": "6,12"}, exact=True, workers=1)
     assert list(data["win_Ceil"]) == list(data["win_Ceil_lo"]) and data["win_Ceil"].iloc[0] > data["win_Ceil"].iloc[1]
