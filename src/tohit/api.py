@@ -182,7 +182,7 @@ def sweep(
     file: str | Path | dict[str, Any],
     vary: dict[str, str] | list[str],
     *,
-    n: int = 1_000,
+    n: int | None = None,
     seed: int | None = None,
     exact: bool = False,
     workers: int | None = None,
@@ -205,7 +205,7 @@ def sweep(
     planned = plan(
         file,
         vary,
-        n=_whole(n, "n", 1, MAX_FIGHTS),
+        n=None if n is None else _whole(n, "n", 1, MAX_FIGHTS),
         seed=_seed(seed),
         exact=bool(exact),
         method=_method(method),

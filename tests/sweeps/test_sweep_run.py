@@ -148,8 +148,8 @@ def test_an_interrupted_sweep_keeps_its_points_and_resume_finishes_it(serial: pd
         run(plan(BANDITS, FIGHT_GRID, n=60, seed=5, out=out), workers=1, progress=stop_after_two)
     kept = pd.read_parquet(out)
     assert list(kept["point"]) == [0, 1]
-    resumed = plan(BANDITS, FIGHT_GRID, n=60, out=out, resume=True)  # the seed is read back from the table
-    assert resumed.seed == 5 and sorted(resumed.done) == [0, 1] and resumed.todo == 2
+    resumed = plan(BANDITS, FIGHT_GRID, out=out, resume=True)  # the seed and n are read back from the table
+    assert resumed.seed == 5 and resumed.n == 60 and sorted(resumed.done) == [0, 1] and resumed.todo == 2
     ran = []
     table = run(resumed, workers=1, progress=ran.append)
     assert ran == [1, 1]
@@ -164,6 +164,9 @@ def test_resume_refuses_a_table_of_another_sweep(tmp_path: Path) -> None:
         plan(BANDITS, FIGHT_GRID, n=60, out=out, resume=True)
     with pytest.raises(tohit.InputError, match="--seed 5, not 6"):
         plan(BANDITS, ["count:sides[1].combatants[0]=1..2"], n=20, seed=6, out=out, resume=True)
+    with pytest.raises(tohit.InputError, match="-n 20, not 30"):
+        plan(BANDITS, ["count:sides[1].combatants[0]=1..2"], n=30, out=out, resume=True)
+    assert plan(BANDITS, ["count:sides[1].combatants[0]=1..2"], out=out, resume=True).n == 20
 
 
 def one_error(args: list[str]) -> str:

@@ -43,9 +43,12 @@ def sweep(
             show_default=False,
         ),
     ],
-    n: Annotated[int, typer.Option("-n", "--n", min=1, max=100_000_000, help="Fights per point (fight files).")] = (
-        DEFAULT_FIGHTS
-    ),
+    n: Annotated[
+        int | None,
+        typer.Option(
+            "-n", "--n", min=1, max=100_000_000, help=f"Fights per point (fight files; default {DEFAULT_FIGHTS:,})."
+        ),
+    ] = None,
     seed: Annotated[
         int | None, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the sweep (else the file's).")
     ] = None,

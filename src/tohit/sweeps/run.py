@@ -21,7 +21,7 @@ from tohit.sweeps.execute import Executor, runner
 from tohit.sweeps.grid import MAX_POINTS, Grid, check_points, make_grid
 from tohit.sweeps.measure import POINT, Task
 from tohit.sweeps.spec import parse_varies
-from tohit.sweeps.table import Table, check_out, read_done, seed_in
+from tohit.sweeps.table import Table, check_out, column_in, read_done
 
 #: Fights per point unless told otherwise.
 DEFAULT_FIGHTS = 1_000
@@ -75,7 +75,7 @@ def plan(
     source: str | Path | dict[str, Any],
     vary: Sequence[str] | dict[str, str],
     *,
-    n: int = DEFAULT_FIGHTS,
+    n: int | None = None,
     seed: int | None = None,
     exact: bool = False,
     method: Method = "table",
@@ -99,15 +99,19 @@ def plan(
         check_out(out)
     if resume and out is None:
         raise InputError("--resume finishes the table given by --out: give --out", field="--resume")
-    if resume and out is not None and seed is None:
-        seed = seed_in(out)
+    if resume and out is not None:  # what the table was run with, unless given
+        seed = column_in(out, "seed") if seed is None else seed
+        n = column_in(out, "n") if n is None else n
+    if n is None:
+        n = DEFAULT_FIGHTS
     if seed is None:
         seed = document.get("seed") if isinstance(document.get("seed"), int) else None
     if seed is None:
         seed = fresh_seed()
     if isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
         raise InputError(f"must be a whole number from 0 to {MAX_SEED:,}", field="seed")
-    done = read_done(out, grid, None if grid.kind == "attack" or exact else seed) if resume and out else {}
+    simulated = grid.kind == "fight" and not exact
+    done = read_done(out, grid, seed if simulated else None, n if simulated else None) if resume and out else {}
     sweep = Sweep(grid, n, seed, exact, method, depth, out, done)
     check_points(grid, [grid.point(i) for i in range(grid.size) if i not in done], exact=exact)
     return sweep
@@ -138,6 +142,6 @@ def run(
                     if progress:
                         progress(1)
     finally:
-        table.dirty = table.dirty or (sweep.out is not None and not sweep.out.exists())
-        table.write()
+        if table.rows:
+            table.write()
     return table

@@ -83,9 +83,9 @@ def _same(a: Any, b: Any) -> bool:
         return str(a) == str(b)
 
 
-def read_done(path: Path, grid: Grid, seed: int | None) -> dict[int, list[dict[str, Any]]]:
+def read_done(path: Path, grid: Grid, seed: int | None, n: int | None = None) -> dict[int, list[dict[str, Any]]]:
     """The points an earlier run of this sweep wrote to `path`, by index (nothing when there is no file yet);
-    a table from another sweep (other fields, values or seed) is refused rather than mixed in."""
+    a table from another sweep (other fields, values, seed or fights per point) is refused rather than mixed in."""
     if not path.exists():
         return {}
     import pandas as pd
@@ -118,12 +118,16 @@ def read_done(path: Path, grid: Grid, seed: int | None) -> dict[int, list[dict[s
                 f"{path} was run with --seed {clean['seed']}, not {seed} (leave --seed out to resume it)",
                 field="--resume",
             )
+        if n is not None and "n" in clean and clean["n"] is not None and int(clean["n"]) != n:
+            raise InputError(
+                f"{path} was run with -n {clean['n']}, not {n} (leave -n out to resume it)", field="--resume"
+            )
         done.setdefault(index, []).append(clean)
     return done
 
 
-def seed_in(path: Path) -> int | None:
-    """The sweep seed an earlier run wrote to `path` (its `seed` column), if any."""
+def column_in(path: Path, column: str) -> int | None:
+    """A whole-number column an earlier run wrote to `path` (the sweep's `seed`, its `n`), if any."""
     if not path.exists():
         return None
     import pandas as pd
@@ -132,9 +136,9 @@ def seed_in(path: Path) -> int | None:
         data = pd.read_parquet(path) if path.suffix.lower() == ".parquet" else pd.read_csv(path)
     except Exception:
         return None
-    if "seed" not in data.columns or data.empty:
+    if column not in data.columns or data.empty:
         return None
-    return int(data["seed"].iloc[0])
+    return int(data[column].iloc[0])
 
 
 def _plain(value: Any) -> Any:
