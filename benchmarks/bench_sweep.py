@@ -55,7 +55,7 @@ def run(quick: bool) -> list[Row]:
     n = 100 if quick else 300
     sweep = sweeps.plan(FILE, GRID, n=n, seed=1)
     assert sweep.grid.size == 100
-    warm = sweeps.plan(FILE, SHORT[:1] + ["count:sides[1].combatants[0]=1"], n=10, seed=1)
+    warm = sweeps.plan(FILE, [*SHORT[:1], "count:sides[1].combatants[0]=1"], n=10, seed=1)
     times: dict[str, float] = {"dask1": float("inf"), "dask2": float("inf")}
     start = time.perf_counter()
     with local_cluster(1) as one:
