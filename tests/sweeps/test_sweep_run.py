@@ -199,6 +199,9 @@ def test_bad_input_is_one_error_line_and_exit_2(tmp_path: Path) -> None:
     assert "a duel of two combatants" in one_error(
         [str(BANDITS), "--vary", "count:sides[1].combatants[0]=1", "--exact"]
     )
+    where = [str(BOW), "--vary", "targets[0].evasion=1", "--scheduler"]
+    assert "not a Dask scheduler address" in one_error([*where, "nonsense://x"])
+    assert "choose one" in one_error([*where, "tcp://127.0.0.1:1", "--workers", "2"])
     assert not out.exists()
 
 

@@ -75,7 +75,10 @@ def connect(address: str) -> Iterator[Any]:
     """A `Client` on the cluster whose scheduler is at `address` (an InputError when it does not answer)."""
     try:
         client = dask().Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, ValueError, TypeError) as exc:
+    except (ValueError, TypeError) as exc:
+        message = f"{short_repr(address)} is not a Dask scheduler address ({exc})"
+        raise InputError(message, field="--scheduler") from None
+    except OSError as exc:
         raise InputError(
             f"no Dask scheduler answers at {short_repr(address)} within {CONNECT_TIMEOUT} s ({exc})",
             field="--scheduler",
