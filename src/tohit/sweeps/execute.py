@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import as_completed as futures_completed
 from contextlib import contextmanager
@@ -52,14 +53,18 @@ def _serial(tasks: list[Task]) -> Results:
 def local_cluster(workers: int) -> Iterator[Any]:
     """A Dask `LocalCluster` in this process: `workers` worker processes of one thread each, on 127.0.0.1, no
     dashboard; a `Client` on it is yielded, and both are closed when the block ends."""
-    cluster = dask().LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
+    with warnings.catch_warnings():
+        # The scheduler's small HTTP server (health and metrics, no dashboard) asks for port 8787 on 127.0.0.1 and
+        # takes another when a second cluster holds it: nothing a user needs to read.
+        warnings.filterwarnings("ignore", message="Port .* is already in use")
+        cluster = dask().LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
     try:
         client = dask().Client(cluster)
         try:
