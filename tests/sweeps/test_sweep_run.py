@@ -231,3 +231,22 @@ def test_sigterm_keeps_the_finished_points_and_resume_gives_the_same_file(tmp_pa
     assert 1 <= len(kept) < 4 and f"{len(kept)} of 4 points written" in err and "--resume" in err
     assert runner.invoke(app, ["sweep", *args, "--out", str(part), "--resume"]).exit_code == 0
     assert part.read_bytes() == whole.read_bytes()
+
+
+def test_a_killed_worker_loses_no_point(serial: pd.DataFrame, local_client: Any) -> None:
+    """item 4: a worker killed (SIGKILL) in the middle of a sweep is replaced by Dask and its point run again; the
+    table is the one an undisturbed run makes."""
+    import os
+
+    pids = list(local_client.run(os.getpid).values())
+    killed = []
+
+    def kill_one(m: int) -> None:
+        if not killed:
+            os.kill(pids[0], signal.SIGKILL)
+            killed.append(pids[0])
+
+    data = run(plan(BANDITS, FIGHT_GRID, n=60, seed=5), client=local_client, progress=kill_one).frame()
+    assert killed
+    pd.testing.assert_frame_equal(data, serial)
+    local_client.wait_for_workers(2, timeout=60)
