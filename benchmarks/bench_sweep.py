@@ -4,12 +4,15 @@ workers against one (target 1.7x on two free cores), and against a plain Python 
 the same points (`tohit.fight_from_dict` + `tohit.fight(n=...)` per point, in this process). Then a short run
 (10 points) on a LocalCluster against a local process pool, cluster start-up included, to see which is faster
 for short runs. Wall times (the clusters are started once, outside the timed runs, except where said; the runs on
-one and two workers are interleaved, best of 2, so that a busy machine's changing load hits both alike).
+one and two workers are interleaved, best of 2, so that a busy machine's changing load hits both alike). Beside
+the wall times, the CPU seconds the workers spent: on a machine shared with other work, 2 workers can only be as
+fast as the free cores allow, and the CPU seconds show whether sharing the points costs anything.
 """
 
 from __future__ import annotations
 
 import copy
+import resource
 import time
 from pathlib import Path
 from typing import Any
@@ -36,6 +39,12 @@ def _wall(fn: Any, repeat: int = 2) -> float:
         fn()
         best = min(best, time.perf_counter() - start)
     return best
+
+
+def _cpu() -> float:
+    """CPU seconds of this process (run in each worker: what the points cost, whatever else the machine runs)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _loop(n: int) -> None:
@@ -68,8 +77,12 @@ def run(quick: bool) -> list[Row]:
             # Interleaved (1, 2, 1, 2), best of each: a busy machine's load drifts less between the two.
             for _ in range(1 if quick else 2):
                 for workers, client in ((1, one), (2, two)):
+                    before = client.run(_cpu)
                     took = _wall(lambda c=client: sweeps.run(sweep, client=c), repeat=1)
-                    times[f"dask{workers}"] = min(times[f"dask{workers}"], took)
+                    after = client.run(_cpu)
+                    if took < times[f"dask{workers}"]:
+                        times[f"dask{workers}"] = took
+                        times[f"cpu{workers}"] = sum(after[w] - before[w] for w in after)
     times["loop"] = _wall(lambda: _loop(n), repeat=1)
     times["pool2"] = _wall(lambda: sweeps.run(sweep, workers=2, executor="pool"), repeat=1)
     short = sweeps.plan(FILE, SHORT, n=n, seed=1)
@@ -84,6 +97,13 @@ def run(quick: bool) -> list[Row]:
             f"{times['dask1']:.2f} s",
             times["dask1"] / times["dask2"],
             1.7,
+        ),
+        Row(
+            "sweep",
+            f"{points}: the workers' CPU seconds, 2 workers vs 1 (1.00x: no cost to sharing the points)",
+            f"{times['cpu2']:.2f} s",
+            f"{times['cpu1']:.2f} s",
+            times["cpu1"] / times["cpu2"],
         ),
         Row(
             "sweep",
