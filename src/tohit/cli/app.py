@@ -1,4 +1,4 @@
-"""The `tohit` command line: systems, roll, odds, simulate, schema, modifiers; demo, map, aim, fight, replay.
+"""The `tohit` command line: systems, roll, odds, simulate, schema, modifiers; demo, map, aim, fight, replay, sweep.
 
 Every input problem is one line on stderr naming the file and field, exit code 2, no traceback; nothing
 is written when the input is refused (the one printer: cli/errors.py). The other command modules add
@@ -17,7 +17,7 @@ import typer
 from rich.table import Table
 
 from tohit import __version__
-from tohit.cli import authoring, demo, fight, grid, render, serve
+from tohit.cli import authoring, demo, fight, grid, render, serve, sweep
 from tohit.cli.errors import OneLineErrors, fail, guarded, on_sigterm
 from tohit.engine import registry
 from tohit.engine.odds import odds as exact_odds
@@ -38,6 +38,11 @@ MAX_SIMULATIONS = 10_000_000_000
 FileArg = Annotated[Path, typer.Argument(help="Scenario file (YAML or JSON).", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 SeedOpt = Annotated[int | None, typer.Option("--seed", min=0, help="Seed for the dice not forced.")]
+SchedulerOpt = typer.Option(
+    "--scheduler",
+    help="Run on the Dask cluster at this address (tcp://host:8786), split as --workers W splits it"
+    " (W: the cluster's workers unless given).",
+)
 
 
 def _print_version(value: bool) -> None:
@@ -143,6 +148,7 @@ def simulate(
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Write the frequencies (95% CIs) and damage as a PNG.")
     ] = None,
+    scheduler: Annotated[str | None, SchedulerOpt] = None,
 ) -> None:
     """Monte Carlo: N independent attacks per target, with 95% confidence intervals."""
     if method not in ("table", "direct"):
@@ -151,7 +157,25 @@ def simulate(
     loaded = _load(file)
     total = n * len(loaded.scenario.targets)
     with render.delayed_progress("simulating", "", total, after=1.0, quiet=as_json) as advance:
-        result = guarded(lambda: run_simulation(loaded, n, seed, method=chosen, progress=advance, workers=workers))
+        if scheduler is not None:
+            from tohit.core.loader import read_document
+            from tohit.sweeps.cluster import simulate_on
+
+            document = guarded(lambda: read_document(file))
+            result = guarded(
+                lambda: simulate_on(
+                    scheduler,
+                    document,
+                    str(file),
+                    n,
+                    seed,
+                    method=chosen,
+                    workers=workers if workers > 1 else None,
+                    progress=advance,
+                )
+            )
+        else:
+            result = guarded(lambda: run_simulation(loaded, n, seed, method=chosen, progress=advance, workers=workers))
     if plot is not None:
         from tohit.cli.plot import simulation_plot, write_png
 
@@ -196,6 +220,7 @@ grid.register(app)  # map and aim: cli/grid.py
 fight.register(app)  # fight and replay: cli/fight.py
 authoring.register(app)  # new and reference: cli/authoring.py
 serve.register(app)  # serve and db upgrade: cli/serve.py
+sweep.register(app)  # sweep: cli/sweep.py
 
 
 def main() -> None:

@@ -54,6 +54,14 @@ def fight(
     plot: Annotated[
         Path | None, typer.Option("--plot", help="-n: write the win rates (95% CIs) and rounds as a PNG.")
     ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            help="-n: run on the Dask cluster at this address (tcp://host:8786), split as --workers W splits it"
+            " (W: the cluster's workers unless given).",
+        ),
+    ] = None,
 ) -> None:
     """One fight narrated round by round (each roll traced); -n N to simulate N fights; --exact for duels."""
     if method not in ("table", "direct"):
@@ -66,6 +74,8 @@ def fight(
         fail("--plot: only a simulation (-n N) draws its win rates")
     if workers > 1 and n is None:
         fail("--workers: only a simulation (-n N) shares its fights among processes")
+    if scheduler is not None and n is None:
+        fail("--scheduler: only a simulation (-n N) runs on a cluster")
     loaded = guarded(lambda: load_fight(file))
     if exact:
         result = guarded(lambda: exact_duel(loaded))
@@ -76,7 +86,10 @@ def fight(
         return
     if n is not None:
         chosen: Method = "direct" if method == "direct" else "table"
-        stats = _simulate(loaded, n, seed, quiet=as_json, method=chosen, workers=workers)
+        if scheduler is not None:
+            stats = _on_cluster(file, scheduler, n, seed, quiet=as_json, method=chosen, workers=workers)
+        else:
+            stats = _simulate(loaded, n, seed, quiet=as_json, method=chosen, workers=workers)
         if plot is not None:
             from tohit.cli.plot import fights_plot, write_png
 
@@ -146,3 +159,25 @@ def _simulate(
 ) -> FightStats:
     with render.delayed_progress("fighting", "fights", n, after=0.5, quiet=quiet) as advance:
         return guarded(lambda: simulate_fights(loaded, n, seed, progress=advance, method=method, workers=workers))
+
+
+def _on_cluster(
+    file: Path, scheduler: str, n: int, seed: int | None, *, quiet: bool, method: Method, workers: int
+) -> FightStats:
+    from tohit.core.loader import read_document
+    from tohit.sweeps.cluster import fights_on
+
+    document = guarded(lambda: read_document(file, what="a fight file"))
+    with render.delayed_progress("fighting", "fights", n, after=0.5, quiet=quiet) as advance:
+        return guarded(
+            lambda: fights_on(
+                scheduler,
+                document,
+                str(file),
+                n,
+                seed,
+                method=method,
+                workers=workers if workers > 1 else None,
+                progress=advance,
+            )
+        )

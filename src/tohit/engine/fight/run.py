@@ -373,6 +373,34 @@ def _simulate_parallel(
     return tally, [part for i in range(len(shares)) for part in results[i][1]]
 
 
+def share_streams(n: int, seed: int, tasks: int) -> list[tuple[int, np.random.SeedSequence]]:
+    """n fights split into `tasks` shares, each with its stream spawned from the seed: the split `workers` > 1
+    makes, so a cluster given the same number of tasks gives the same result as that many local workers."""
+    shares = _shares(n, tasks)
+    return list(zip(shares, np.random.SeedSequence(seed).spawn(len(shares)), strict=True))
+
+
+def simulate_share(
+    fight: LoadedFight, n: int, stream: np.random.SeedSequence, *, method: Method = "table", keep: bool = True
+) -> tuple[FightTally, list[Part]]:
+    """One share of fights from its own stream (run wherever the share is sent: a process, a cluster worker)."""
+    return _simulate_part(fight, n, np.random.default_rng(stream), None, BATCH, method, keep)
+
+
+def stats_from_shares(
+    fight: LoadedFight, n: int, seed: int, results: list[tuple[FightTally, list[Part]]]
+) -> FightStats:
+    """The summary of n fights from their shares' results, merged in share order."""
+    tally = FightTally.empty(len(fight.roster.side_names), len(fight.roster.names))
+    for part_tally, _ in results:
+        tally.merge(part_tally)
+    if n > KEEP_FIGHTS:
+        return FightStats(fight, n, seed, tally)
+    parts = [part for _, share_parts in results for part in share_parts]
+    winner, rounds, health, standing, dealt = (np.concatenate([p[i] for p in parts]) for i in range(5))
+    return FightStats(fight, n, seed, tally, winner, rounds, health, standing, dealt)
+
+
 def _task(n: int, stream: np.random.SeedSequence) -> tuple[FightTally, list[Part]]:
     """One task in a worker process: its share of fights, from its own stream."""
     fight: LoadedFight = _SHARED["fight"]
