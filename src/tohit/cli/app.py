@@ -165,10 +165,19 @@ def simulate(
 
 
 @app.command()
-def schema(system: Annotated[str, typer.Argument(help="System id.")]) -> None:
-    """Print the JSON Schema of a system's scenario files."""
+def schema(
+    system: Annotated[str, typer.Argument(help="System id.")],
+    fight_file: Annotated[bool, typer.Option("--fight", help="The schema of its fight files instead.")] = False,
+) -> None:
+    """Print the JSON Schema (2020-12) of a system's scenario files, or with --fight of its fight files."""
     found = guarded(lambda: registry.get(system))
-    _print_json(found.scenario_model().model_json_schema())
+    if not fight_file:
+        _print_json(found.scenario_schema())
+        return
+    from tohit.core.fight.contract import rules_for
+    from tohit.core.fight.spec import fight_schema
+
+    _print_json(guarded(lambda: fight_schema(found, rules_for(found))))
 
 
 @app.command()

@@ -135,6 +135,10 @@ class FightRules(TableHints, ABC):
         """The raw fight file before validation, for a system to fill what its fight implies (default: as is)."""
         return data
 
+    def input_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """The fight file's JSON Schema widened to what `prepare` reads before validation (default: as is)."""
+        return schema
+
     def check(self, fight: LoadedFight) -> None:
         """Cross-field checks a fight needs beyond the system's (e.g. a health to fight with); raise
         InputError(field="sides[0].combatants[1].target.hp") naming the field (`fight.paths[c]`)."""
