@@ -97,12 +97,19 @@ class FightLog:
 
 
 def narrate(
-    fight: LoadedFight, seed: int | None = None, *, script: list[dict[str, list[int]]] | None = None
+    fight: LoadedFight,
+    seed: int | None = None,
+    *,
+    script: list[dict[str, list[int]]] | None = None,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
+    keep: bool = True,
 ) -> FightLog:
     """Play one fight with traced rolls, logging every event.
 
     `script` forces the dice of the first resolves, in order (one mapping of role -> faces per attack or
-    counterattack); later rolls are drawn from the seed.
+    counterattack); later rolls are drawn from the seed. `on_event` is called with each event (numbered) as
+    soon as it happens, so a caller can show a long fight as it goes; `keep=False` keeps only the first and
+    last events in the log (memory stays flat however long the fight).
     """
     script = list(script or [])
     if seed is None:
@@ -123,8 +130,12 @@ def narrate(
             },
             "state": state.row(roster),
             "changes": [],
+            "n": 0,
         }
     ]
+    count = 1
+    if on_event is not None:
+        on_event(events[0])
     limit = step_limit(fight)
     for _ in range(limit):
         done, winner = ended(fight, state, fight.max_rounds)
@@ -132,7 +143,13 @@ def narrate(
             break
         ctx = StepContext(fight, state, "narrate", rng, max_rounds=fight.max_rounds, script=script)
         fight.rules.step(ctx)
-        events.extend(ctx.log)
+        for event in ctx.log:
+            event["n"] = count
+            count += 1
+            if keep:
+                events.append(event)
+            if on_event is not None:
+                on_event(event)
         state = ctx.state
     else:  # pragma: no cover - a fight module bug
         raise RuntimeError(f"fight did not end within {limit} steps")
@@ -140,7 +157,7 @@ def narrate(
     fight.rules.finish(ctx, np.asarray([0]))
     w = int(winner[0])
     rounds = min(int(ctx.state.fight["round"][0]), fight.max_rounds)
-    text = f"{roster.side_names[w]} win" if w >= 0 else "a draw"
+    text = roster.wins(w) if w >= 0 else "a draw"
     if w < 0 and int(ctx.state.fight["round"][0]) > fight.max_rounds:
         text += f" (still fighting after round {fight.max_rounds})"
     ctx.emit(
@@ -150,10 +167,13 @@ def narrate(
         winner=roster.side_names[w] if w >= 0 else None,
         rounds=rounds,
     )
-    events.extend(ctx.log)
     ctx.log[-1]["state"] = ctx.state.row(roster)
-    for i, event in enumerate(events):
-        event["n"] = i
+    for event in ctx.log:
+        event["n"] = count
+        count += 1
+        events.append(event)
+        if on_event is not None:
+            on_event(event)
     return FightLog(fight, seed, events, ctx.state, w, rounds)
 
 

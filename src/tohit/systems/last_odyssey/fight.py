@@ -155,6 +155,7 @@ class LastOdysseyFight(RoundRules):
     always_usable = False
     table_clip: ClassVar[dict[str, str]] = {}
     standing_stats = ("hp",)
+    flag_stats = ("incapacitated",)
     turn_order: ClassVar[str] = (
         "File order, sides alternating (the page gives none); each round every standing combatant uses one"
         " ability; a Melee one needs the front row."

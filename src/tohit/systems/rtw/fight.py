@@ -188,6 +188,8 @@ class RtwFight(RoundRules):
     always_usable = False
     bookkeeping = ("dealt", "used")
     standing_stats = ("health", "helpless", "perished")
+    flag_stats = ("helpless", "perished", "peril")
+    none_stats = ("magic", "stamina", "durability")
     turn_order: ClassVar[str] = (
         "File order, sides alternating (the page gives no initiative rule); each round every combatant that is"
         " neither Helpless nor perished makes one attack."
