@@ -18,6 +18,7 @@ the difference). Expected rounds counts the round in which the fight ends, as th
 
 from __future__ import annotations
 
+import resource
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,6 +44,12 @@ CHUNK = 4096
 #: ... and once it has run this long, checked inside the exploration and the solver (a chain of few states
 #: whose exact values grow to thousands of digits can take minutes to solve; simulate instead).
 MAX_SECONDS = 60.0
+#: ... and once the memory it holds passes this (the process's resident memory grown since it began).
+MAX_MEMORY = 1_500_000_000
+#: After this long exploring, the chain's size is estimated from how it has grown so far (states found per
+#: state explored, outcome rows and seconds per state, memory per row); a chain estimated past any of the caps
+#: above is refused then, naming the estimate and the cap, instead of running into the cap much later.
+PROBE_SECONDS = 1.0
 
 Check = Callable[[], None]
 
@@ -139,10 +146,14 @@ def exact_duel(
     max_rows: int = MAX_ROWS,
     depth: int | None = None,
     seconds: float = MAX_SECONDS,
+    memory: int = MAX_MEMORY,
+    probe: float = PROBE_SECONDS,
 ) -> ExactResult:
     """The exact outcome of a two-combatant fight (see the module docstring)."""
     roster = fight.roster
-    deadline = time.monotonic() + seconds
+    began = time.monotonic()
+    deadline = began + seconds
+    memory_before = _resident()
     keys: list[tuple[int, ...]] = []
 
     def check() -> None:
@@ -150,6 +161,14 @@ def exact_duel(
             raise InputError(
                 f"the exact chain of this fight passed its time budget of {seconds:g} s (at {len(keys):,} states);"
                 " simulate it with -n",
+                field="--exact",
+                source=fight.source,
+            )
+        grown = _resident() - memory_before
+        if grown > memory:
+            raise InputError(
+                f"the exact chain of this fight passed its memory budget of {memory / 1e6:,.0f} MB (at"
+                f" {len(keys):,} states); simulate it with -n",
                 field="--exact",
                 source=fight.source,
             )
@@ -182,9 +201,24 @@ def exact_duel(
     edges: list[dict[int, Fraction]] = [{}]
     reward: list[Fraction] = [Fraction(0)]
     explored = rows = 0
+    size = 16  # states a step: doubling up to CHUNK, so the first estimate comes early
+    estimated = False
     while explored < len(keys):
         check()
-        chunk = keys[explored : explored + CHUNK]
+        elapsed = time.monotonic() - began
+        if not estimated and elapsed > probe and explored:
+            estimated = True
+            _refuse_estimate(
+                fight,
+                explored,
+                len(keys),
+                rows,
+                elapsed,
+                _resident() - memory_before,
+                (limit, max_rows, seconds, memory),
+            )
+        chunk = keys[explored : explored + size]
+        size = min(2 * size, CHUNK)
         base = explored
         explored += len(chunk)
         ctx = StepContext(fight, layout.state(chunk), "enumerate", depth=used_depth)
@@ -249,6 +283,49 @@ def exact_duel(
     rounds_left = v[sides + 3]
     expected = None if never or rounds_left is None else 1 + rounds_left
     return ExactResult(fight, wins, draw, never, beyond, expected, len(keys), used_depth)
+
+
+def _resident() -> int:
+    """The process's resident memory in bytes (Linux: /proc/self/statm; elsewhere its peak so far)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[1]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _refuse_estimate(
+    fight: LoadedFight,
+    explored: int,
+    found: int,
+    rows: int,
+    elapsed: float,
+    grown: int,
+    caps: tuple[int, int, float, int],
+) -> None:
+    """Refuse a chain whose size, estimated from its first `elapsed` seconds, passes a cap. The estimate: the
+    states found so far times the growth seen (states found per state explored), and at the rates seen, its
+    outcome rows, seconds and memory. A chain whose exploration has stopped growing is estimated at what it
+    has found."""
+    states_cap, rows_cap, seconds_cap, memory_cap = caps
+    growth = found / explored
+    states = found * growth if found > explored else found
+    per = states / explored
+    estimate = {
+        "states": (states, states_cap, f"{states:,.0f} states", f"{states_cap:,} states"),
+        "rows": (rows * per, rows_cap, f"{rows * per:,.0f} outcome rows", f"{rows_cap:,} outcome rows"),
+        "seconds": (elapsed * per, seconds_cap, f"{elapsed * per:,.0f} s", f"{seconds_cap:g} s"),
+        "memory": (grown * per, memory_cap, f"{grown * per / 1e6:,.0f} MB", f"{memory_cap / 1e6:,.0f} MB"),
+    }
+    over = [(said, cap) for value, limit, said, cap in estimate.values() if value > limit]
+    if over:
+        raise InputError(
+            "the exact chain of this fight is estimated at "
+            + ", ".join(f"{said} (the cap: {cap})" for said, cap in over)
+            + f", from its first {elapsed:.1f} s ({explored:,} states explored, {found:,} found); simulate it with -n",
+            field="--exact",
+            source=fight.source,
+        )
 
 
 def _solve(edges: list[dict[int, Fraction]], reward: list[Fraction], sides: int, check: Check) -> list[Vec]:
