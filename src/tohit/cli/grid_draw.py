@@ -30,21 +30,46 @@ def letters(view: GridView) -> dict[str, str]:
 
 
 def _window(view: GridView) -> tuple[int, int, int, int]:
-    """The part of the map to draw: everything of interest plus a margin, at most MAX_DRAWN squares a side."""
+    """The part of the map to draw, at most MAX_DRAWN squares a side: the attack (the attacker, the squares it
+    reaches, the creatures it hits and their cover squares) plus a margin; the other creatures when they fit
+    too. When the attack itself is wider than that, the window is centred on the attacker."""
     bf = view.field
+    hits = set(hit_names(view))
+    involved = [c for c in bf.creatures if c.name == view.user or c.name in hits]
     xs: list[int] = []
     ys: list[int] = []
-    for c in bf.creatures:
+    for c in involved:
         xs += [c.footprint.x, c.footprint.x1]
         ys += [c.footprint.y, c.footprint.y1]
     if view.reach is not None:
         xs += [sq[0] for sq in view.reach.squares]
         ys += [sq[1] for sq in view.reach.squares]
-    x0 = max(0, min(xs, default=0) - MARGIN)
-    y0 = max(0, min(ys, default=0) - MARGIN)
-    x1 = min(bf.board.width - 1, max(xs, default=bf.board.width - 1) + MARGIN, x0 + MAX_DRAWN - 1)
-    y1 = min(bf.board.height - 1, max(ys, default=bf.board.height - 1) + MARGIN, y0 + MAX_DRAWN - 1)
-    return x0, y0, x1, y1
+    for name, cover in view.covers.items():
+        if cover is not None and (not hits or name in hits):
+            xs.append(cover.square[0])
+            ys.append(cover.square[1])
+    everyone_x = xs + [v for c in bf.creatures for v in (c.footprint.x, c.footprint.x1)]
+    everyone_y = ys + [v for c in bf.creatures for v in (c.footprint.y, c.footprint.y1)]
+    if max(everyone_x) - min(everyone_x) < MAX_DRAWN - 2 * MARGIN and max(everyone_y) - min(everyone_y) < (
+        MAX_DRAWN - 2 * MARGIN
+    ):
+        xs, ys = everyone_x, everyone_y
+    me = bf.creature(view.user).footprint
+    return _box(_span(xs, me.x, bf.board.width), _span(ys, me.y, bf.board.height))
+
+
+def _span(values: list[int], centre: int, size: int) -> tuple[int, int]:
+    """From the lowest to the highest of `values` plus MARGIN, within the map; when that is more than
+    MAX_DRAWN squares, MAX_DRAWN squares centred on `centre` (the attacker)."""
+    low, high = max(0, min(values) - MARGIN), min(size - 1, max(values) + MARGIN)
+    if high - low + 1 > MAX_DRAWN:
+        low = max(0, min(centre - MAX_DRAWN // 2, size - MAX_DRAWN))
+        high = min(size - 1, low + MAX_DRAWN - 1)
+    return low, high
+
+
+def _box(xspan: tuple[int, int], yspan: tuple[int, int]) -> tuple[int, int, int, int]:
+    return xspan[0], yspan[0], xspan[1], yspan[1]
 
 
 def hit_names(view: GridView) -> list[str]:
@@ -69,19 +94,20 @@ def board_text(view: GridView) -> Group:
         text.append(f"{y:>3} ", "dim")
         for x in range(x0, x1 + 1):
             sq = (x, y)
-            back = " on red3" if sq in attacked else ""
+            hit = sq in attacked
+            back = " on red3" if hit else ""
             if sq in owner:
                 name = owner[sq]
                 style = "bold white" if name == view.user else ("bold red" if name in hits else "bold")
                 if name != view.user and not bf.is_foe(view.user, name):
                     style += " underline"
-                text.append(label[name] + " ", style + back)
+                text.append(label[name] + ("*" if hit else " "), style + back)
             elif bf.board.is_solid(sq):
-                text.append("██", "yellow" if sq in blocking else "grey50")
+                text.append("▓▓" if sq in blocking else "██", "yellow" if sq in blocking else "grey50")
             elif sq in lines:
                 text.append(lines[sq], "bold cyan" + back)
             else:
-                text.append(" ·", "grey35" + back)
+                text.append(" *" if hit else " ·", ("bold " if hit else "") + "grey35" + back)
         text.append("\n")
     legend = Table(show_edge=False, box=None, padding=(0, 2))
     for col in ("", "creature", "side", "size", "distance", "reached", "cover"):
@@ -99,7 +125,12 @@ def board_text(view: GridView) -> Group:
             "-" if c.name == view.user else (cover.describe() if cover is not None else "none"),
         )
     title = Text(f"{view.describe()}  (cover rule: {view.rule})", "bold")
-    return Group(title, text, legend)
+    key = Text(
+        "@ attacker, letters: creatures; * (red): squares the attack reaches (a creature there: its letter and *);"
+        " ██ solid, ▓▓ (yellow) solid giving cover to a creature hit; lines: the blocked cover lines",
+        "dim",
+    )
+    return Group(title, text, key, legend)
 
 
 def cover_lines(view: GridView, hits: set[str]) -> dict[tuple[int, int], str]:
