@@ -53,7 +53,7 @@ def test_the_picture_frames_the_attacker_and_its_target_on_a_huge_map() -> None:
 
 def test_the_picture_keeps_every_creature_when_they_fit() -> None:
     data = yaml.safe_load((EXAMPLES / "rtw" / "grid-arrow-past-the-crowd.yaml").read_text())
-    x0, y0, x1, y1 = _window(_view(data))
+    x0, y0, x1, _ = _window(_view(data))
     assert (x0, y0) == (0, 0) and x1 >= 8
 
 
