@@ -31,9 +31,9 @@ from tohit.core.errors import InputError
 from tohit.core.exact_text import fraction_json
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.rows import distinct
-from tohit.core.fight.state import State
+from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.engine.fight.context import StepContext
-from tohit.engine.fight.run import ENGINE_STATS, ended, initial_state
+from tohit.engine.fight.ending import ENGINE_STATS, ended, initial_state
 
 #: The exact chain is refused past this many states (simulate instead).
 MAX_STATES = 200_000
@@ -50,6 +50,15 @@ MAX_MEMORY = 1_500_000_000
 #: state explored, outcome rows and seconds per state, memory per row); a chain estimated past any of the caps
 #: above is refused then, naming the estimate and the cap, instead of running into the cap much later.
 PROBE_SECONDS = 1.0
+#: The check for a duel nobody can end any more (narrated and simulated fights, `never_ending`): the exact
+#: chain from the fight's state, within these small budgets; past them the answer is "not known" and the
+#: fight goes on.
+NEVER_STATES = 2_000
+NEVER_ROWS = 200_000
+NEVER_SECONDS = 0.5
+#: ... and a fight file whose checks have found this many states that can end (or past the budgets) is not
+#: checked again (a long simulation of a fight that can end pays at most this many budgets).
+NEVER_TRIES = 3
 
 Check = Callable[[], None]
 
@@ -148,8 +157,11 @@ def exact_duel(
     seconds: float = MAX_SECONDS,
     memory: int = MAX_MEMORY,
     probe: float = PROBE_SECONDS,
+    start: State | None = None,
+    reached: list[tuple[int, ...]] | None = None,
 ) -> ExactResult:
-    """The exact outcome of a two-combatant fight (see the module docstring)."""
+    """The exact outcome of a two-combatant fight (see the module docstring), from its start or from `start`
+    (one fight's state)."""
     roster = fight.roster
     began = time.monotonic()
     deadline = began + seconds
@@ -186,7 +198,7 @@ def exact_duel(
     sides = len(roster.side_names)
     # Absorbing ids: -1 - k for the k-th absorbing outcome: wins per side, draw, beyond.
     draw_id, beyond_id = -1 - sides, -2 - sides
-    start = initial_state(fight, 1)
+    start = initial_state(fight, 1) if start is None else start
     layout = _Layout(fight, start)
     first = layout.keys(start)[0]
     ids: dict[tuple[int, ...], int] = {first: 0}
@@ -274,6 +286,8 @@ def exact_duel(
             parents[stepped].tolist(), ctx.weight[stepped].tolist(), rounds[stepped].tolist(), strict=True
         ):
             reward[p] += Fraction(w * r, den)
+    if reached is not None:
+        reached.extend(keys)
     values = _solve(edges, reward, sides, check)
     v = values[0]
     wins = [v[s] or Fraction(0) for s in range(sides)]
@@ -283,6 +297,53 @@ def exact_duel(
     rounds_left = v[sides + 3]
     expected = None if never or rounds_left is None else 1 + rounds_left
     return ExactResult(fight, wins, draw, never, beyond, expected, len(keys), used_depth)
+
+
+def never_ending(fight: LoadedFight, state: State, rows: IntArray, most: int = 256) -> BoolArray:
+    """Per fight at `rows` of `state`: True when, from where it stands, the duel can never end, so it is a draw
+    at once: the exact chain from that state (within NEVER_STATES, NEVER_ROWS and NEVER_SECONDS) reaches no
+    win, no draw and nothing beyond the depth of open-ended dice (nobody can harm anybody). Sound: a chain past
+    its budgets, a fight of more than two, fights in more than `most` distinct states, or a fight file whose
+    checks found NEVER_TRIES states that can end give False. A chain
+    that never ends marks every state it reaches (none of them can end either), so the other fights' states
+    are mostly known at once; the first chain that can end (or is past its budgets) stops the checking."""
+    out = np.zeros(len(rows), dtype=bool)
+    if fight.roster.size != 2 or not len(rows):
+        return out
+    sub = state.take(rows)
+    layout = _Layout(fight, sub)
+    keys = layout.keys(sub)
+    unique = dict.fromkeys(keys)
+    if len(unique) > most:
+        return out
+    known: dict[tuple[int, ...], bool] = fight.memo("never_ending", dict)
+    failed: list[int] = fight.memo("never_ending_failed", lambda: [0])
+    for key in unique:
+        if key in known:
+            continue
+        if failed[0] >= NEVER_TRIES:
+            break
+        reached: list[tuple[int, ...]] = []
+        try:
+            result = exact_duel(
+                fight,
+                limit=NEVER_STATES,
+                max_rows=NEVER_ROWS,
+                seconds=NEVER_SECONDS,
+                probe=float("inf"),
+                start=layout.state([key]),
+                reached=reached,
+            )
+        except InputError:
+            known[key] = False
+            failed[0] += 1
+            break
+        if result.never_ends != 1:
+            known[key] = False
+            failed[0] += 1
+            break
+        known.update(dict.fromkeys(reached, True))
+    return np.asarray([known.get(k, False) for k in keys], dtype=bool)
 
 
 def _resident() -> int:
