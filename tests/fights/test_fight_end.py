@@ -28,7 +28,7 @@ def test_fight_nobody_can_hurt_anybody_never_hangs_in_simulation() -> None:
     played to max_rounds."""
     stats = simulate_fights(load(harmless()), 2_000, seed=1)
     assert stats.draws == 2_000
-    assert stats.rounds is not None and FIRST_STALL_CHECK <= stats.rounds.min() and stats.rounds.max() < 32
+    assert stats.rounds is not None and stats.rounds.min() >= FIRST_STALL_CHECK and stats.rounds.max() < 32
     assert stats.to_json()["draws"]["p"] == 1.0
 
 
@@ -92,3 +92,18 @@ def test_fight_simulation_is_repeatable_from_its_seed_and_independent_of_batch_s
     assert (one.winner == two.winner).all() and (one.rounds == two.rounds).all()
     split = simulate_fights(fight, 3_000, seed=9, batch=1_000)
     assert split.n == 3_000 and abs(split.wins(0) - one.wins(0)) < 200
+
+
+def test_simulation_work_is_capped_with_a_clear_error() -> None:
+    """Issue 21, item 8: -n x max_rounds x combatants over MAX_WORK is refused at once, naming the product."""
+    from tohit.core.errors import InputError
+    from tohit.engine.fight.run import MAX_WORK
+
+    fight = load(harmless(100_000))
+    n = MAX_WORK // (100_000 * 2) + 1
+    try:
+        simulate_fights(fight, n, seed=1)
+    except InputError as err:
+        assert err.field == "n" and "combatant-rounds at the worst" in err.message and f"{MAX_WORK:,}" in err.message
+    else:
+        raise AssertionError("not refused")

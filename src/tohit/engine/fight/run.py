@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from tohit.core.errors import InputError
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import BoolArray, IntArray, State, change
 from tohit.engine.fight.context import Method, StepContext
@@ -29,6 +30,9 @@ from tohit.engine.stats import mean_sd, percentile, wilson
 
 #: Fights advanced together in one batch (memory stays flat for any n).
 BATCH = 100_000
+#: The most work a simulation may ask for, at the worst (every fight played to max_rounds): fights x
+#: max_rounds x combatants (combatant-rounds; about an hour at the worst on one core).
+MAX_WORK = 10_000_000_000
 PERCENTILES = (5, 25, 50, 75, 95)
 Progress = Callable[[int], None]
 
@@ -282,6 +286,14 @@ def simulate_fights(
     batches as large as one process would), run by that many processes (fork), each task with its own
     stream spawned from the seed (`SeedSequence(seed).spawn(workers)`); the parts are merged in task order,
     so the same seed and worker count give the same result."""
+    work = n * fight.max_rounds * fight.roster.size
+    if work > MAX_WORK:
+        raise InputError(
+            f"{n:,} fights x max_rounds {fight.max_rounds:,} x {fight.roster.size} combatants is {work:,}"
+            f" combatant-rounds at the worst, over the cap of {MAX_WORK:,}; lower -n or max_rounds",
+            field="n",
+            source=fight.source,
+        )
     if seed is None:
         seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
     keep = n <= KEEP_FIGHTS
