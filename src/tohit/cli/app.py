@@ -168,9 +168,25 @@ def simulate(
 def schema(
     system: Annotated[str, typer.Argument(help="System id.")],
     fight_file: Annotated[bool, typer.Option("--fight", help="The schema of its fight files instead.")] = False,
+    output: Annotated[
+        str | None,
+        typer.Option(
+            "--output",
+            help="The schema of a command's --json output instead: roll, odds, simulate, fight, fights (fight -n),"
+            " exact (fight --exact) or replay.",
+        ),
+    ] = None,
 ) -> None:
-    """Print the JSON Schema (2020-12) of a system's scenario files, or with --fight of its fight files."""
+    """Print the JSON Schema (2020-12) of a system's scenario files, with --fight of its fight files, or with
+    --output KIND of what a command prints with --json."""
     found = guarded(lambda: registry.get(system))
+    if output is not None:
+        from tohit.engine.output_schemas import KINDS, output_schema
+
+        if output not in KINDS:
+            fail(f"--output: one of {', '.join(KINDS)}, not {output!r}")
+        _print_json(output_schema(found, output))
+        return
     if not fight_file:
         _print_json(found.scenario_schema())
         return
