@@ -10,7 +10,15 @@ import typer
 
 from tohit.cli import render
 from tohit.cli.errors import fail, guarded
-from tohit.cli.fight_views import event_view, exact_view, narration_header, replay_view, state_table, stats_view
+from tohit.cli.fight_views import (
+    event_view,
+    exact_view,
+    narration_header,
+    narration_view,
+    replay_view,
+    state_table,
+    stats_view,
+)
 from tohit.cli.output import write_file
 from tohit.core.errors import InputError
 from tohit.core.fight.contract import FightRules, LoadedFight
@@ -90,19 +98,21 @@ def fight(
         else:
             render.console().print(stats_view(stats))
         return
-    if as_json:
+    if as_json or log is not None:
+        # Whole or nothing: the log is written before anything is printed (an unwritable path prints no fight).
         played = guarded(lambda: narrate(loaded, seed))
         if log is not None:
             guarded(lambda: write_log(played, log))
-        _print_json(
-            {"seed": played.seed, "winner": played.winner_name, "rounds": played.rounds, "events": played.events}
-        )
-        return
-    played = _narrate_streaming(loaded, seed, keep=log is not None)
-    console = render.console()
-    if log is not None:
-        guarded(lambda: write_log(played, log))
+        if as_json:
+            _print_json(
+                {"seed": played.seed, "winner": played.winner_name, "rounds": played.rounds, "events": played.events}
+            )
+            return
+        console = render.console()
+        console.print(narration_view(played, console.width))
         console.print(f"wrote {len(played.events)} events to {log}", style="dim")
+        return
+    _narrate_streaming(loaded, seed)
 
 
 def replay_command(
@@ -155,10 +165,10 @@ def write_log(played: FightLog, path: Path) -> None:
     write_file(path, write, field="--log")
 
 
-def _narrate_streaming(loaded: LoadedFight, seed: int | None, *, keep: bool) -> FightLog:
-    """A narrated fight printed event by event as it is played (a long fight shows at once, and keeps only
-    what --log needs); when the narration goes to a file or a pipe, a progress bar of rounds on a terminal's
-    stderr."""
+def _narrate_streaming(loaded: LoadedFight, seed: int | None) -> FightLog:
+    """A narrated fight printed event by event as it is played (a long fight shows at once, and its events are
+    not kept: memory stays flat); when the narration goes to a file or a pipe, a progress bar of rounds on a
+    terminal's stderr."""
     console = render.console()
     chosen = seed if seed is not None else loaded.spec.seed if loaded.spec.seed is not None else fresh_seed()
     for line in narration_header(loaded, chosen):
@@ -172,7 +182,7 @@ def _narrate_streaming(loaded: LoadedFight, seed: int | None, *, keep: bool) -> 
             if event["kind"] == "round":
                 advance(1)
 
-        played = guarded(lambda: narrate(loaded, chosen, on_event=show, keep=keep))
+        played = guarded(lambda: narrate(loaded, chosen, on_event=show, keep=False))
     console.print(state_table(loaded.roster, played.final, loaded.rules, console.width))
     return played
 
