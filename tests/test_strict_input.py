@@ -87,3 +87,22 @@ def test_strict_two_sides_of_one_name_are_refused() -> None:
     with pytest.raises(InputError) as err:
         fight_from_dict(data, source="fight.yaml")
     assert err.value.field == "sides[1].name" and "used twice" in err.value.message
+
+
+def test_targets_are_capped_and_the_error_states_the_cap() -> None:
+    from tohit.core.models import MAX_TARGETS
+
+    data = copy.deepcopy(CEIL)
+    data["targets"] = [{**data["targets"][0], "name": f"T{i}"} for i in range(MAX_TARGETS + 1)]
+    err = refused(data)
+    assert err.field == "targets" and f"at most {MAX_TARGETS}" in err.message
+
+
+def test_odds_reports_progress_target_by_target() -> None:
+    from tohit.engine.odds import odds
+
+    data = copy.deepcopy(CEIL)
+    data["targets"] = [{**data["targets"][0], "name": f"T{i}"} for i in range(3)]
+    seen: list[int] = []
+    odds(from_dict(data, source="x"), progress=seen.append)
+    assert seen == [1, 1, 1]

@@ -119,7 +119,9 @@ def odds(
 ) -> None:
     """Exact probability of every outcome, per target, and the full damage distribution."""
     loaded = _load(file)
-    result = guarded(lambda: exact_odds(loaded, depth))
+    count = len(loaded.scenario.targets)
+    with render.delayed_progress("exact odds", "targets", count, after=1.0, quiet=as_json) as advance:
+        result = guarded(lambda: exact_odds(loaded, depth, progress=advance))
     if plot is not None:
         from tohit.cli.plot import damage_plot, write_png
 

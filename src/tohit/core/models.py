@@ -127,6 +127,10 @@ def _wrong(kind: Kind, value: Any, where: str) -> tuple[str, str] | None:
     return None
 
 
+#: Most targets in one scenario (a 1 MB file holds about 11,000; `roll` resolves them in seconds, `odds`
+#: shows a progress bar).
+MAX_TARGETS = 20_000
+
 #: The JSON Schema dialect of `tohit schema` (pydantic writes 2020-12).
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -174,7 +178,9 @@ class Scenario(Model, Generic[AttackerT, AttackT, TargetT, OptionsT]):
     system: str = Field(description="The rule system's id (see `tohit systems`).")
     attacker: AttackerT
     attack: AttackT
-    targets: list[TargetT] = Field(min_length=1)
+    targets: list[TargetT] = Field(
+        min_length=1, max_length=MAX_TARGETS, description=f"The targets, at most {MAX_TARGETS:,} (the cap)."
+    )
     dice: dict[str, Faces] = Field(default_factory=dict, description="Forced faces by role, for every target.")
     options: OptionsT
     seed: int | None = Field(default=None, ge=0, description="Seed for the dice not forced.")
