@@ -34,6 +34,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 MAX_SIMULATIONS = 10_000_000_000
+#: Below this many columns, `tohit modifiers` lists each group apart, the description under its id.
+NARROW = 110
 
 FileArg = Annotated[Path, typer.Argument(help="Scenario file (YAML or JSON).", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
@@ -209,13 +211,25 @@ def modifiers(system: Annotated[str, typer.Argument(help="System id.")], as_json
     if as_json:
         _print_json([{k: v for k, v in row.__dict__.items() if k != "scale" or scaled} for row in rows])
         return
-    table = Table(show_edge=False)
-    table.add_column("id", no_wrap=True, overflow="fold", style="bold")
-    for col in ("group", *(("scale",) if scaled else ()), "modifier", "description"):
-        table.add_column(col)
-    for row in rows:
-        table.add_row(row.id, row.group, *((row.scale,) if scaled else ()), row.modifier, row.description)
-    render.console().print(table)
+    out = render.console()
+    if out.width >= NARROW:
+        table = Table(show_edge=False)
+        table.add_column("id", no_wrap=True, overflow="fold", style="bold")
+        for col in ("group", *(("scale",) if scaled else ()), "modifier", "description"):
+            table.add_column(col)
+        for row in rows:
+            table.add_row(row.id, row.group, *((row.scale,) if scaled else ()), row.modifier, row.description)
+        out.print(table)
+        return
+    # A narrow terminal: a heading per group, the description under each id (no column squeezed to a word).
+    for group in dict.fromkeys(row.group for row in rows):
+        table = Table(show_edge=False, title=group, title_justify="left", title_style="bold")
+        table.add_column("id / description", overflow="fold")
+        table.add_column("modifier", justify="right", no_wrap=True)
+        for row in (r for r in rows if r.group == group):
+            scale = f"  ({row.scale})" if scaled and row.scale else ""
+            table.add_row(f"[bold]{row.id}[/]{scale}\n  {row.description}", row.modifier)
+        out.print(table)
 
 
 demo.register(app)  # demo: cli/demo.py
