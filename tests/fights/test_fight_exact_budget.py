@@ -21,16 +21,16 @@ DUEL = EXAMPLES / "fights" / "kaiser-duel.yaml"
 
 def test_a_chain_estimated_over_a_cap_is_refused_early_naming_estimate_and_cap() -> None:
     with pytest.raises(InputError) as caught:
-        exact_duel(load_fight(DUEL), probe=0.0, max_rows=2_000)
+        exact_duel(load_fight(DUEL), probe=0.0, max_rows=200_000)
     err = caught.value
     assert err.field == "--exact"
-    assert "is estimated at" in err.message and "outcome rows (the cap: 2,000 outcome rows)" in err.message
+    assert "is estimated at" in err.message and "outcome rows (the cap: 200,000 outcome rows)" in err.message
     assert "states explored" in err.message and "simulate it with -n" in err.message
 
 
 def test_the_estimate_names_the_state_cap_too() -> None:
-    with pytest.raises(InputError, match=r"states \(the cap: 100 states\)"):
-        exact_duel(load_fight(DUEL), probe=0.0, limit=100)
+    with pytest.raises(InputError, match=r"states \(the cap: 2,000 states\)"):
+        exact_duel(load_fight(DUEL), probe=0.0, limit=2_000)
 
 
 def test_the_memory_budget_is_checked_while_the_chain_grows() -> None:

@@ -50,6 +50,9 @@ MAX_MEMORY = 1_500_000_000
 #: state explored, outcome rows and seconds per state, memory per row); a chain estimated past any of the caps
 #: above is refused then, naming the estimate and the cap, instead of running into the cap much later.
 PROBE_SECONDS = 1.0
+#: ... once at least this many states are explored (the first states pay for building the attack tables and
+#: branch more than the rest: an estimate from fewer overshoots).
+PROBE_STATES = 256
 #: The check for a duel nobody can end any more (narrated and simulated fights, `never_ending`): the exact
 #: chain from the fight's state, within these small budgets; past them the answer is "not known" and the
 #: fight goes on.
@@ -215,17 +218,19 @@ def exact_duel(
     explored = rows = 0
     size = 16  # states a step: doubling up to CHUNK, so the first estimate comes early
     estimated = False
+    rate = 0.0  # seconds per state explored, in the last step
     while explored < len(keys):
         check()
-        elapsed = time.monotonic() - began
-        if not estimated and elapsed > probe and explored:
+        now = time.monotonic()
+        elapsed = now - began
+        if not estimated and elapsed > probe and explored >= PROBE_STATES:
             estimated = True
             _refuse_estimate(
                 fight,
                 explored,
                 len(keys),
                 rows,
-                elapsed,
+                (elapsed, rate),
                 _resident() - memory_before,
                 (limit, max_rows, seconds, memory),
             )
@@ -238,6 +243,7 @@ def exact_duel(
         child = ctx.state
         assert ctx.weight is not None
         rows += child.n
+        rate = (time.monotonic() - now) / len(chunk)
         if rows > max_rows:
             raise InputError(
                 f"the exact chain of this fight needs more than {max_rows:,} outcome rows (at {len(keys):,} states"
@@ -360,22 +366,24 @@ def _refuse_estimate(
     explored: int,
     found: int,
     rows: int,
-    elapsed: float,
+    timing: tuple[float, float],
     grown: int,
     caps: tuple[int, int, float, int],
 ) -> None:
     """Refuse a chain whose size, estimated from its first `elapsed` seconds, passes a cap. The estimate: the
-    states found so far times the growth seen (states found per state explored), and at the rates seen, its
-    outcome rows, seconds and memory. A chain whose exploration has stopped growing is estimated at what it
-    has found."""
+    states found so far times the growth seen (states found per state explored); its outcome rows and memory
+    at the rates seen so far, its time at the rate of the last step (the first steps build the attack tables).
+    A chain whose exploration has stopped growing is estimated at what it has found."""
+    elapsed, rate = timing
     states_cap, rows_cap, seconds_cap, memory_cap = caps
     growth = found / explored
     states = found * growth if found > explored else found
     per = states / explored
+    total = elapsed + (states - explored) * rate
     estimate = {
         "states": (states, states_cap, f"{states:,.0f} states", f"{states_cap:,} states"),
         "rows": (rows * per, rows_cap, f"{rows * per:,.0f} outcome rows", f"{rows_cap:,} outcome rows"),
-        "seconds": (elapsed * per, seconds_cap, f"{elapsed * per:,.0f} s", f"{seconds_cap:g} s"),
+        "seconds": (total, seconds_cap, f"{total:,.0f} s", f"{seconds_cap:g} s"),
         "memory": (grown * per, memory_cap, f"{grown * per / 1e6:,.0f} MB", f"{memory_cap / 1e6:,.0f} MB"),
     }
     over = [(said, cap) for value, limit, said, cap in estimate.values() if value > limit]

@@ -31,8 +31,8 @@ from tohit.engine.stats import mean_sd, percentile, wilson
 #: Fights advanced together in one batch (memory stays flat for any n).
 BATCH = 100_000
 #: The most work a simulation may ask for, at the worst (every fight played to max_rounds): fights x
-#: max_rounds x combatants (combatant-rounds; about an hour at the worst on one core).
-MAX_WORK = 10_000_000_000
+#: max_rounds x combatants (combatant-rounds; the CLI's largest -n, 100,000,000 duels of 100 rounds, is 2e10).
+MAX_WORK = 100_000_000_000
 PERCENTILES = (5, 25, 50, 75, 95)
 Progress = Callable[[int], None]
 
