@@ -73,3 +73,13 @@ def test_the_attacks_squares_show_without_colour() -> None:
     board = result.output.split("@ attacker")[0]
     assert board.count(" *") >= 5 and "B*" in board and "▓▓" in board
     assert "squares the attack reaches" in result.output
+
+
+def test_map_png_reports_its_progress(tmp_path: Path) -> None:
+    """Issue 20, item 4: the drawing advances a progress bar a row at a time (shown on a terminal after 0.5 s)."""
+    from tohit.cli.grid_draw import board_png, png_steps
+
+    view = _view(BIG)
+    seen: list[int] = []
+    board_png(view, tmp_path / "p.png", progress=seen.append)
+    assert len(seen) == png_steps(view) and png_steps(view) > 2

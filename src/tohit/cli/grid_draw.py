@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -154,8 +155,17 @@ def cover_lines(view: GridView, hits: set[str]) -> dict[tuple[int, int], str]:
     return out
 
 
-def board_png(view: GridView, path: Path, title: str | None = None) -> None:
-    """The same picture as a PNG: squares, creatures, the attack's squares and the cover lines."""
+def png_steps(view: GridView) -> int:
+    """How many times `board_png` calls its `progress`: once a row drawn, once for the file."""
+    _, y0, _, y1 = _window(view)
+    return y1 - y0 + 2
+
+
+def board_png(
+    view: GridView, path: Path, title: str | None = None, progress: Callable[[int], None] | None = None
+) -> None:
+    """The same picture as a PNG: squares, creatures, the attack's squares and the cover lines; `progress(1)`
+    after each row drawn and once the file is written (`png_steps` in all)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -176,6 +186,8 @@ def board_png(view: GridView, path: Path, title: str | None = None) -> None:
         for x in range(x0, x1 + 1):
             if bf.board.is_solid((x, y)):
                 ax.add_patch(Rectangle((x, y), 1, 1, color="#555555"))
+        if progress is not None:
+            progress(1)
     if view.reach is not None:
         for sx, sy in view.reach.squares:
             ax.add_patch(Rectangle((sx, sy), 1, 1, color="#e04040", alpha=0.35, lw=0))
@@ -200,6 +212,8 @@ def board_png(view: GridView, path: Path, title: str | None = None) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+    if progress is not None:
+        progress(1)
 
 
 def covers_json(view: GridView) -> dict[str, Any]:
