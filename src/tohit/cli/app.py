@@ -34,6 +34,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 MAX_SIMULATIONS = 10_000_000_000
+#: Below this many columns, `tohit modifiers` lists each group apart, the description under its id.
+NARROW = 110
 
 FileArg = Annotated[Path, typer.Argument(help="Scenario file (YAML or JSON).", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
@@ -124,7 +126,9 @@ def odds(
 ) -> None:
     """Exact probability of every outcome, per target, and the full damage distribution."""
     loaded = _load(file)
-    result = guarded(lambda: exact_odds(loaded, depth))
+    count = len(loaded.scenario.targets)
+    with render.delayed_progress("exact odds", "targets", count, after=1.0, quiet=as_json) as advance:
+        result = guarded(lambda: exact_odds(loaded, depth, progress=advance))
     if plot is not None:
         from tohit.cli.plot import damage_plot, write_png
 
@@ -189,10 +193,35 @@ def simulate(
 
 
 @app.command()
-def schema(system: Annotated[str, typer.Argument(help="System id.")]) -> None:
-    """Print the JSON Schema of a system's scenario files."""
+def schema(
+    system: Annotated[str, typer.Argument(help="System id.")],
+    fight_file: Annotated[bool, typer.Option("--fight", help="The schema of its fight files instead.")] = False,
+    output: Annotated[
+        str | None,
+        typer.Option(
+            "--output",
+            help="The schema of a command's --json output instead: roll, odds, simulate, fight, fights (fight -n),"
+            " exact (fight --exact) or replay.",
+        ),
+    ] = None,
+) -> None:
+    """Print the JSON Schema (2020-12) of a system's scenario files, with --fight of its fight files, or with
+    --output KIND of what a command prints with --json."""
     found = guarded(lambda: registry.get(system))
-    _print_json(found.scenario_model().model_json_schema())
+    if output is not None:
+        from tohit.engine.output_schemas import KINDS, output_schema
+
+        if output not in KINDS:
+            fail(f"--output: one of {', '.join(KINDS)}, not {output!r}")
+        _print_json(output_schema(found, output))
+        return
+    if not fight_file:
+        _print_json(found.scenario_schema())
+        return
+    from tohit.core.fight.contract import rules_for
+    from tohit.core.fight.spec import fight_schema
+
+    _print_json(guarded(lambda: fight_schema(found, rules_for(found))))
 
 
 @app.command()
@@ -206,13 +235,25 @@ def modifiers(system: Annotated[str, typer.Argument(help="System id.")], as_json
     if as_json:
         _print_json([{k: v for k, v in row.__dict__.items() if k != "scale" or scaled} for row in rows])
         return
-    table = Table(show_edge=False)
-    table.add_column("id", no_wrap=True, overflow="fold", style="bold")
-    for col in ("group", *(("scale",) if scaled else ()), "modifier", "description"):
-        table.add_column(col)
-    for row in rows:
-        table.add_row(row.id, row.group, *((row.scale,) if scaled else ()), row.modifier, row.description)
-    render.console().print(table)
+    out = render.console()
+    if out.width >= NARROW:
+        table = Table(show_edge=False)
+        table.add_column("id", no_wrap=True, overflow="fold", style="bold")
+        for col in ("group", *(("scale",) if scaled else ()), "modifier", "description"):
+            table.add_column(col)
+        for row in rows:
+            table.add_row(row.id, row.group, *((row.scale,) if scaled else ()), row.modifier, row.description)
+        out.print(table)
+        return
+    # A narrow terminal: a heading per group, the description under each id (no column squeezed to a word).
+    for group in dict.fromkeys(row.group for row in rows):
+        table = Table(show_edge=False, title=group, title_justify="left", title_style="bold")
+        table.add_column("id / description", overflow="fold")
+        table.add_column("modifier", justify="right", no_wrap=True)
+        for row in (r for r in rows if r.group == group):
+            scale = f"  ({row.scale})" if scaled and row.scale else ""
+            table.add_row(f"[bold]{row.id}[/]{scale}\n  {row.description}", row.modifier)
+        out.print(table)
 
 
 demo.register(app)  # demo: cli/demo.py

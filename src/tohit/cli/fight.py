@@ -10,14 +10,24 @@ import typer
 
 from tohit.cli import render
 from tohit.cli.errors import fail, guarded
-from tohit.cli.fight_views import exact_view, narration_view, replay_view, stats_view
+from tohit.cli.fight_views import (
+    event_view,
+    exact_view,
+    narration_header,
+    narration_view,
+    replay_view,
+    state_table,
+    stats_view,
+)
 from tohit.cli.output import write_file
-from tohit.core.fight.contract import LoadedFight
+from tohit.core.errors import InputError
+from tohit.core.fight.contract import FightRules, LoadedFight
 from tohit.engine.fight.context import Method
 from tohit.engine.fight.exact import MAX_SECONDS, MAX_STATES, exact_duel
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.replay import chained, replay
 from tohit.engine.fight.run import FightLog, FightStats, narrate, simulate_fights
+from tohit.engine.simulate import fresh_seed
 
 MAX_FIGHTS = 100_000_000
 
@@ -101,18 +111,21 @@ def fight(
         else:
             render.console().print(stats_view(stats))
         return
-    played = guarded(lambda: narrate(loaded, seed))
-    if log is not None:
-        guarded(lambda: write_log(played, log))
-    if as_json:
-        _print_json(
-            {"seed": played.seed, "winner": played.winner_name, "rounds": played.rounds, "events": played.events}
-        )
-        return
-    console = render.console()
-    console.print(narration_view(played))
-    if log is not None:
+    if as_json or log is not None:
+        # Whole or nothing: the log is written before anything is printed (an unwritable path prints no fight).
+        played = guarded(lambda: narrate(loaded, seed))
+        if log is not None:
+            guarded(lambda: write_log(played, log))
+        if as_json:
+            _print_json(
+                {"seed": played.seed, "winner": played.winner_name, "rounds": played.rounds, "events": played.events}
+            )
+            return
+        console = render.console()
+        console.print(narration_view(played, console.width))
         console.print(f"wrote {len(played.events)} events to {log}", style="dim")
+        return
+    _narrate_streaming(loaded, seed)
 
 
 def replay_command(
@@ -133,12 +146,23 @@ def replay_command(
             }
         )
     else:
-        render.console().print(replay_view(result))
+        render.console().print(replay_view(result, _rules_of(result.events), render.console().width))
     if not result.matches:
         raise typer.Exit(1)
 
 
 # -- helpers ----------------------------------------------------------------------------------------------------
+def _rules_of(events: list[dict[str, Any]]) -> FightRules | None:
+    """The fight rules of the system a log names (for showing its stats), if known."""
+    from tohit.core.fight.contract import rules_for
+    from tohit.engine import registry
+
+    try:
+        return rules_for(registry.get(str(events[0].get("system")))) if events else None
+    except InputError:
+        return None
+
+
 def _print_json(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2))
 
@@ -152,6 +176,28 @@ def write_log(played: FightLog, path: Path) -> None:
                 out.write(json.dumps(event, separators=(",", ":")) + "\n")
 
     write_file(path, write, field="--log")
+
+
+def _narrate_streaming(loaded: LoadedFight, seed: int | None) -> FightLog:
+    """A narrated fight printed event by event as it is played (a long fight shows at once, and its events are
+    not kept: memory stays flat); when the narration goes to a file or a pipe, a progress bar of rounds on a
+    terminal's stderr."""
+    console = render.console()
+    chosen = seed if seed is not None else loaded.spec.seed if loaded.spec.seed is not None else fresh_seed()
+    for line in narration_header(loaded, chosen):
+        console.print(line)
+    quiet = console.is_terminal
+    with render.delayed_progress("fighting", "rounds", loaded.max_rounds, after=0.5, quiet=quiet) as advance:
+
+        def show(event: dict[str, Any]) -> None:
+            for line in event_view(event):
+                console.print(line)
+            if event["kind"] == "round":
+                advance(1)
+
+        played = guarded(lambda: narrate(loaded, chosen, on_event=show, keep=False))
+    console.print(state_table(loaded.roster, played.final, loaded.rules, console.width))
+    return played
 
 
 def _simulate(

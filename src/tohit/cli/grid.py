@@ -22,7 +22,7 @@ from rich.table import Table
 
 from tohit.cli import render
 from tohit.cli.errors import fail, guarded
-from tohit.cli.grid_draw import board_png, board_text, covers_json
+from tohit.cli.grid_draw import board_png, board_text, covers_json, png_steps
 from tohit.cli.output import write_file
 from tohit.core.errors import InputError
 from tohit.core.grid.view import GridView
@@ -56,7 +56,8 @@ def load_view(path: Path, *, placed: bool) -> tuple[dict[str, Any], GridView]:
 def _png(view: GridView, path: Path, title: str | None = None) -> None:
     if path.suffix.lower() != ".png":
         raise InputError(f"the picture is written as PNG: give a file name ending in .png, not {path}", field="--png")
-    write_file(path, lambda temporary: board_png(view, temporary, title), field="--png")
+    with render.delayed_progress("drawing", "steps", png_steps(view), after=0.5, quiet=False) as advance:
+        write_file(path, lambda temporary: board_png(view, temporary, title, advance), field="--png")
 
 
 def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> None:

@@ -142,13 +142,13 @@ def sim_view(result: SimResult) -> Group:
         table.add_column("95% CI", justify="right")
         for value, count in t.histograms["result"].items(t.outcome):
             low, high = wilson(count, t.n)
-            table.add_row(_fmt(value), str(count), f"{100 * count / t.n:.3f}", f"{100 * low:.3f} – {100 * high:.3f}")
+            table.add_row(_fmt(value), f"{count:,}", f"{100 * count / t.n:.3f}", f"{100 * low:.3f} – {100 * high:.3f}")
         dmg = t.histograms["damage"].counts
         mean, sd = mean_sd(dmg)
         pct = "  ".join(f"p{q}={percentile(dmg, q)}" for q in PERCENTILES)
         text = Text(f"damage mean {mean:.4f}  sd {sd:.4f}\n{pct}")
         bars = _bars(_damage_rows([(v, c / t.n) for v, c in sorted(dmg.items())]))
-        parts.append(Panel(Group(table, text, bars), title=f"{t.name}: {t.n} attacks", expand=False))
+        parts.append(Panel(Group(table, text, bars), title=f"{t.name}: {t.n:,} attacks", expand=False))
     parts.append(Text(f"seed {result.seed}, sampler {result.method}", style="dim"))
     return Group(*parts)
 

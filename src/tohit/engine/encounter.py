@@ -314,7 +314,7 @@ class Encounter:
         w = int(winner[0])
         names = self.fight.roster.side_names
         rounds = min(int(ctx.state.fight["round"][0]), self.fight.max_rounds)
-        text = f"{names[w]} win" if w >= 0 else "a draw"
+        text = self.fight.roster.wins(w) if w >= 0 else "a draw"
         ctx.emit(
             "end",
             [change("over", [0], 1), change("winner", [0], w)],

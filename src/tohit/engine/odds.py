@@ -7,6 +7,7 @@ probabilities are of the outcomes within the depth (they sum to 1 - beyond_depth
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -111,8 +112,9 @@ def _from_table(loaded: Loaded, target: Any, table: joint.JointTable) -> TargetO
     return TargetOdds(target.name, table.total, remainder, table.depth, hists, table.outcome, extra)
 
 
-def odds(loaded: Loaded, depth: int | None = None) -> OddsResult:
-    """Exact odds of every outcome field, per target (dice shared by every target are tabled once)."""
+def odds(loaded: Loaded, depth: int | None = None, progress: Callable[[int], None] | None = None) -> OddsResult:
+    """Exact odds of every outcome field, per target (dice shared by every target are tabled once);
+    `progress(1)` after each target (a progress bar for many targets)."""
     used = loaded.system.depth(loaded.scenario) if depth is None else depth
     targets = []
     template: joint.JointTable | None = None
@@ -120,4 +122,6 @@ def odds(loaded: Loaded, depth: int | None = None) -> OddsResult:
         table = joint.build(loaded.system, loaded.scenario, t, used, template=template)
         template = template or table
         targets.append(_from_table(loaded, t, table))
+        if progress is not None:
+            progress(1)
     return OddsResult(loaded.system.id, used, targets, loaded.system.scenario_json(loaded.scenario))

@@ -245,7 +245,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.get("/v1/systems/{system_id}/schema")
     async def schema(system_id: str) -> dict[str, Any]:
         """The JSON Schema of a system's scenario files."""
-        found: dict[str, Any] = registry.get(system_id).scenario_model().model_json_schema()
+        found: dict[str, Any] = registry.get(system_id).scenario_schema()
         return found
 
     @app.post("/v1/roll")

@@ -95,6 +95,10 @@ class FightRules(TableHints, ABC):
     odds_attacker_scalar_stats: ClassVar[tuple[str, ...]] = ()
     #: Turn order in words, for the docs and `tohit fight --help`.
     turn_order: ClassVar[str]
+    #: For display only: stats that are yes/no (0/1, shown "no"/"yes"), and stats whose -1 means none (shown
+    #: "—"); a stat named with a trailing number (one per weapon, e.g. durability0) matches its stem.
+    flag_stats: ClassVar[tuple[str, ...]] = ()
+    none_stats: ClassVar[tuple[str, ...]] = ()
 
     def group_value(self, stat: str, values: Any) -> Any:
         """The group of each value of a scalar stat (small ints from 0; their product over a resolve's scalar
@@ -134,6 +138,10 @@ class FightRules(TableHints, ABC):
     def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
         """The raw fight file before validation, for a system to fill what its fight implies (default: as is)."""
         return data
+
+    def input_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """The fight file's JSON Schema widened to what `prepare` reads before validation (default: as is)."""
+        return schema
 
     def check(self, fight: LoadedFight) -> None:
         """Cross-field checks a fight needs beyond the system's (e.g. a health to fight with); raise
