@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,20 +35,21 @@ def local_client() -> Iterator[Any]:
         yield client
 
 
-@pytest.fixture(scope="session")
-def scheduler_address() -> Iterator[str]:
-    """`dask scheduler` and two `dask worker` processes on 127.0.0.1; yields the scheduler's address. Every
-    process is ended when the session ends (SIGTERM, then SIGKILL after 5 s)."""
+@contextmanager
+def external_cluster(workers: int = 2) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
+    """`dask scheduler` and `workers` `dask worker` processes on 127.0.0.1 (a random free port, no nanny: one
+    process per worker, so ending it ends the worker); yields the scheduler's address and the worker processes.
+    Every process is ended on the way out (SIGTERM, then SIGKILL after 5 s)."""
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    quiet: dict[str, Any] = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     processes = [
         subprocess.Popen(
             [str(DASK), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"], **quiet
         )
     ]
     try:
-        for _ in range(2):
+        for _ in range(workers):
             processes.append(
                 subprocess.Popen(
                     [
@@ -68,10 +70,10 @@ def scheduler_address() -> Iterator[str]:
             )
         client = dask().Client(address, timeout=START_TIMEOUT)
         try:
-            client.wait_for_workers(2, timeout=START_TIMEOUT)
+            client.wait_for_workers(workers, timeout=START_TIMEOUT)
         finally:
             client.close()
-        yield address
+        yield address, processes[1:]
     finally:
         for process in reversed(processes):
             process.terminate()
@@ -82,3 +84,10 @@ def scheduler_address() -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+@pytest.fixture(scope="session")
+def scheduler_address() -> Iterator[str]:
+    """A real cluster (`external_cluster`) for the session; yields the scheduler's address."""
+    with external_cluster(2) as (address, _):
+        yield address
