@@ -159,6 +159,60 @@ class Encounter:
             )
         return out
 
+    def sheet(self) -> dict[str, Any]:
+        """What a page shows beside the state, read from the fight (never from a game's name): the stat that is
+        health (with its word and each combatant's starting value), the sides, each combatant's side and attacks,
+        and the starting stats."""
+        roster, rules = self.fight.roster, self.fight.rules
+        start = self.events[0]["state"]["combatants"]
+        return {
+            "health": rules.health,
+            "health_label": rules.health_label,
+            "sides": list(roster.side_names),
+            "order": [roster.names[c] for c in self.fight.file_order],
+            "conditions": list(rules.condition_stats),
+            "combatants": [
+                {
+                    "name": name,
+                    "side": roster.side_names[roster.side[c]],
+                    "attacks": [a.name for a in self.fight.combatants[c].attacks],
+                    "start": start[name],
+                }
+                for c, name in enumerate(roster.names)
+            ],
+        }
+
+    def conditions(self) -> dict[str, list[str]]:
+        """Each combatant's conditions now, in words (the game's `condition_stats` that are not 0; a scalar stat
+        whose `narrate_value` is a list or mapping gives its names, e.g. statuses)."""
+        rules, per = self.fight.rules, self.state.per
+        out: dict[str, list[str]] = {}
+        for c, name in enumerate(self.fight.roster.names):
+            chips: list[str] = []
+            for stat in rules.condition_stats:
+                value = int(per[stat][0, c])
+                if value == 0:
+                    continue
+                shown = rules.narrate_value(stat, value) if stat in rules.scalar_stats else None
+                if isinstance(shown, dict):
+                    chips.extend(f"{k.replace('_', ' ')} {v:+}" for k, v in shown.items())
+                elif isinstance(shown, list | tuple | set | frozenset):
+                    chips.extend(str(k).replace("_", " ") for k in shown)
+                else:
+                    chips.append(stat.replace("_", " "))
+            out[name] = chips
+        return out
+
+    def dice(self, attacker: str, attack: str | None, target: str) -> list[dict[str, Any]]:
+        """The dice roles an attack rolls against `target`, for faces typed by hand: each role's name, its dice
+        in words, the sides of each die where every face is read as rolled (None: the role reads a varying
+        number of faces, e.g. open rolls), and whether it is rolled once per target or once per attack."""
+        actor, a, t = self._attack({"attacker": attacker, "attack": attack, "targets": [target]})
+        return [
+            {"role": name, "notation": role.notation, "sides": role.die_sides(), "scope": role.scope}
+            for name, role in self.fight.roles(actor, a, t).items()
+        ]
+
     # -- acting ----------------------------------------------------------------------------------------------
     def act(self, action: dict[str, Any]) -> list[dict[str, Any]]:
         """Apply one game master's action; the events it appended (already numbered)."""
@@ -182,6 +236,7 @@ class Encounter:
             self.fight.rules.step(ctx)
         else:
             actor, attack, target = self._attack(action)
+            self._check_dice(actor, attack, target, ctx.script)
             ctx.forced = (attack, target)
             self.fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64))
         self.state = ctx.state
@@ -224,6 +279,21 @@ class Encounter:
         if targets[0] not in names:
             raise InputError(f"no combatant {short_repr(targets[0])}; combatants: {', '.join(names)}", field="targets")
         return actor, attacks.index(name), names.index(targets[0])
+
+    def _check_dice(self, actor: int, attack: int, target: int, script: list[dict[str, list[int]]]) -> None:
+        """Faces typed by hand for the first resolve are read by their roles first, so a face off its die is
+        refused naming the role (`dice.<role>`) before anything changes."""
+        if not script:
+            return
+        roles = self.fight.roles(actor, attack, target)
+        for name, faces in script[0].items():
+            role = roles.get(name)
+            if role is None:
+                raise InputError(f"no dice role {short_repr(name)}; roles: {', '.join(roles)}", field=f"dice.{name}")
+            try:
+                role.read(faces)
+            except InputError as exc:
+                raise InputError(exc.message, field=f"dice.{name}") from None
 
     def _adjust(self, action: dict[str, Any]) -> list[dict[str, Any]]:
         names = self.fight.roster.names

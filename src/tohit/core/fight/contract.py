@@ -67,6 +67,9 @@ class FightRules(TableHints, ABC):
     health: ClassVar[str]
     #: How the rulebook names it, for narration ("LP", "HP", "Health", "life").
     health_label: ClassVar[str]
+    #: Per-combatant stats that are conditions (a page shows each as a chip while it is not 0; a scalar stat's
+    #: `narrate_value` names them when it is a list or a mapping, e.g. a bitmask of statuses).
+    condition_stats: ClassVar[tuple[str, ...]] = ()
     #: Extra fields of a combatant, of one of its attacks, and of the fight file.
     combatant_extra: ClassVar[type[Model]] = NoExtra
     attack_extra: ClassVar[type[Model]] = NoExtra

@@ -141,6 +141,7 @@ class LastOdysseyFight(RoundRules):
     system_id = "last-odyssey"
     health = "hp"
     health_label = "HP"
+    condition_stats = ("incapacitated", "statuses", "buffs")
     outcome_fields = ("result", "damage", "status_applied", "tracker")
     target_stats = ("hp",)
     table_stats = ()
