@@ -255,6 +255,7 @@ function buildControls() {
   });
   q("#attack").addEventListener("change", () => updatePreview());
   q("#adjust-who").addEventListener("change", fillAdjustValue);
+  q("#adjust-value").addEventListener("input", (e) => (e.target.dataset.typed = "true"));
   q("#adjust-stat").addEventListener("change", fillAdjustValue);
 }
 
@@ -282,10 +283,14 @@ function syncControls() {
   const stats = Object.keys(enc.state.combatants[who.value] || {});
   options(q("#adjust-stat"), stats.map((s) => [s, statLabel(s)]));
   fillAdjustValue();
-  for (const b of ["#roll", "#enter-dice", "#auto", "#end-turn", "#roll-dice"]) q(b).disabled = enc.over;
+  for (const b of ["#roll", "#enter-dice", "#auto", "#end-turn", "#roll-dice", "#adjust"]) q(b).disabled = enc.over;
 }
 
-function fillAdjustValue() {
+/** The chosen stat's current value in the value field, unless the GM has typed one (live updates keep it). */
+function fillAdjustValue(event) {
+  const input = q("#adjust-value");
+  if (event) delete input.dataset.typed;
+  if (input.dataset.typed) return;
   const stats = page.enc.state.combatants[q("#adjust-who").value] || {};
   const stat = q("#adjust-stat").value;
   if (stat in stats) q("#adjust-value").value = stats[stat];
@@ -340,6 +345,11 @@ function chosen() {
   };
 }
 
+/** A probability's exact value as text: its fraction, or (too long to write) its decimal. */
+function exact(p) {
+  return p.fraction ?? p.decimal ?? String(p.float);
+}
+
 async function updatePreview() {
   const body = chosen();
   const table = q("#preview");
@@ -349,9 +359,9 @@ async function updatePreview() {
     table.tHead.replaceChildren();
     return;
   }
-  const seq = page.enc.seq;
+  const ticket = (page.previewTicket = (page.previewTicket || 0) + 1);
   const answer = await api("POST", `/v1/encounters/${id}/preview`, body, token);
-  if (page.enc.seq !== seq) return;
+  if (ticket !== page.previewTicket) return; // a newer choice was sent meanwhile
   if (!answer.ok) {
     table.tBodies[0].replaceChildren();
     table.dataset.seq = "";
@@ -361,6 +371,7 @@ async function updatePreview() {
   error.textContent = "";
   page.preview = answer.data;
   table.dataset.seq = answer.data.seq;
+  table.dataset.request = JSON.stringify(body);
   const labels = [...new Set(answer.data.targets.flatMap((t) => Object.keys(t.result)))];
   table.tHead.replaceChildren(
     el(
@@ -380,11 +391,11 @@ async function updatePreview() {
         labels.map((l) =>
           el(
             "td",
-            { dataset: { result: l }, title: t.result[l] ? t.result[l].fraction : "0" },
+            { dataset: { result: l }, title: t.result[l] ? exact(t.result[l]) : "0" },
             t.result[l] ? percent(t.result[l]) : "0.0%",
           ),
         ),
-        el("td", { dataset: { result: "mean_damage" }, title: t.mean_damage.fraction }, t.mean_damage.float.toFixed(2)),
+        el("td", { dataset: { result: "mean_damage" }, title: exact(t.mean_damage) }, t.mean_damage.float.toFixed(2)),
       ),
     ),
   );
@@ -434,7 +445,9 @@ async function undo() {
 
 async function adjust(event) {
   event.preventDefault();
-  const value = Number(q("#adjust-value").value);
+  const input = q("#adjust-value");
+  const value = Number(input.value);
+  delete input.dataset.typed;
   await act({ kind: "adjust", combatant: q("#adjust-who").value, stat: q("#adjust-stat").value, value });
 }
 
@@ -604,7 +617,8 @@ async function start() {
   let pending = null;
   follow(id, token, page.enc.seq, (event) => {
     addEvents([event]);
-    if (!page.gm) showResult([event], "");
+    if (page.enc && event.n <= page.enc.seq) return; // this page's own action, already shown
+    if (!page.gm) showResult([...page.events.values()].filter((e) => e.action === event.action), "");
     clearTimeout(pending);
     pending = setTimeout(refresh, 30);
   });
