@@ -213,6 +213,61 @@ class Encounter:
             for name, role in self.fight.roles(actor, a, t).items()
         ]
 
+    def _map(self, attacker: str, attack: str | None, placement: dict[str, Any] | None) -> tuple[Any, Any, int]:
+        """The game's map rules, the scenario of the attack on the fight's map, and the attacker's number."""
+        actor, a, _ = self._attack({"attacker": attacker, "attack": attack, "targets": [attacker]})
+        rules = self.fight.system.map_rules()
+        data = rules.fight_scenario(self.fight, actor, a, placement) if rules is not None else None
+        if rules is None or data is None:
+            raise InputError("this encounter has no map (its game has no map rules, or its fight no map)", field="map")
+        return rules, data, actor
+
+    @property
+    def has_map(self) -> bool:
+        """True when the game has map rules and this fight a map (the web table then draws it)."""
+        rules = self.fight.system.map_rules()
+        return rules is not None and rules.fight_scenario(self.fight, 0, 0, None) is not None
+
+    def map_view(self, attacker: str, attack: str | None, placement: dict[str, Any] | None) -> dict[str, Any]:
+        """The fight's map as `tohit map --json` draws a scenario (the game's map rules): the board's size and
+        solid squares, the creatures (their side and squares), the attack's range as placed by `placement` (its
+        squares, the creatures it reaches, each creature's cover line), and which fields place it."""
+        rules, data, actor = self._map(attacker, attack, placement)
+        view = rules.view(data, place=bool(placement))
+        board, sides = view.field.board, self.fight.roster.side_names
+        rng = data["attack"]["range"]
+        fields = [f for f in type(view.range).model_fields if f not in ("type", "size", "count", "within")]
+        return {
+            "width": board.width,
+            "height": board.height,
+            "solid": [[int(x), int(y)] for y, x in zip(*np.nonzero(board.solid), strict=True)],
+            "creatures": [
+                {
+                    "name": c.name,
+                    "side": sides[int(c.side)] if c.side.isdigit() else c.side,
+                    "size": c.size,
+                    "squares": [list(sq) for sq in c.footprint.squares()],
+                }
+                for c in view.field.creatures
+            ],
+            "attacker": self.fight.roster.names[actor],
+            "range_type": view.range.type,
+            "placement_fields": fields,
+            "placement": {k: rng[k] for k in fields if k in rng},
+            **view.to_json(),
+            "reached": list(view.reach.distinct) if view.reach is not None else [],
+            "cover": {k: (c.to_json() if c is not None else None) for k, c in view.covers.items()},
+        }
+
+    def aim(self, attacker: str, attack: str | None, n: int) -> list[dict[str, Any]]:
+        """`tohit aim` for the attack on the fight's map: the best `n` placements by exact expected damage to
+        foes minus allies."""
+        from tohit.engine.aim import Aimer
+
+        rules, data, _ = self._map(attacker, attack, None)
+        view = rules.view(data, place=False)
+        return [a.to_json() for a in Aimer(data, view, rules).rank()[:n]]
+
     # -- acting ----------------------------------------------------------------------------------------------
     def act(self, action: dict[str, Any]) -> list[dict[str, Any]]:
         """Apply one game master's action; the events it appended (already numbered)."""

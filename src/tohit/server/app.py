@@ -168,6 +168,15 @@ class PreviewBody(BaseModel):
     targets: list[str]
 
 
+class MapBody(BaseModel):
+    """An attack on an encounter's map, placed by its range's fields (e.g. `at`, `direction`, `target`)."""
+
+    attacker: str
+    attack: str | None = None
+    placement: dict[str, Any] | None = None
+    n: int | None = Field(default=None, ge=1, le=20, description="aim: placements shown (default 5).")
+
+
 def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
     """The name and fight mapping of a create body (exactly one of fight, text, example)."""
     given = [k for k in ("fight", "text", "example") if getattr(body, k) is not None]
@@ -409,11 +418,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.get("/v1/encounters/{encounter_id}/sheet")
     async def sheet(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         """What a page shows beside the state: the health stat and its word, the sides, each combatant's side,
-        attacks and starting stats, and whether the game has map rules."""
+        attacks and starting stats, and whether it has a map (its game's map rules and a map in its fight)."""
         row = stored(encounter_id)
         role(row, authorization)
         enc = await asyncio.to_thread(load, row)
-        return {**enc.sheet(), "map": enc.fight.system.map_rules() is not None, "role": role(row, authorization)}
+        return {**enc.sheet(), "map": enc.has_map, "role": role(row, authorization)}
 
     @app.post("/v1/encounters/{encounter_id}/dice")
     async def dice(
@@ -428,6 +437,29 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise ApiError(422, "name the target(s): a list of combatant names", "targets")
         found = await asyncio.to_thread(enc.dice, body.attacker, body.attack, body.targets[0])
         return {"seq": enc.seq, "roles": found}
+
+    @app.post("/v1/encounters/{encounter_id}/map")
+    async def encounter_map(
+        encounter_id: str, body: MapBody, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """The encounter's map (games with map rules): the board, the creatures, and the attack placed as given:
+        its squares, the creatures it reaches and each creature's cover line (as `tohit map --json`)."""
+        row = stored(encounter_id)
+        role(row, authorization)
+        enc = await asyncio.to_thread(load, row)
+        found = await asyncio.to_thread(enc.map_view, body.attacker, body.attack, body.placement)
+        return {"seq": enc.seq, **found}
+
+    @app.post("/v1/encounters/{encounter_id}/aim")
+    async def encounter_aim(
+        encounter_id: str, body: MapBody, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """The best placements of the attack on the encounter's map (as `tohit aim --json`'s `best`)."""
+        row = stored(encounter_id)
+        role(row, authorization)
+        enc = await asyncio.to_thread(load, row)
+        found = await asyncio.to_thread(enc.aim, body.attacker, body.attack, body.n or 5)
+        return {"seq": enc.seq, "best": found}
 
     @app.post("/v1/encounters/{encounter_id}/view_token", status_code=201)
     async def new_view_token(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, str]:
