@@ -25,12 +25,12 @@ SHOWN = """() => ({range: document.querySelector('#map-svg svg').dataset.range,
   odds: [...document.querySelectorAll('#map-odds tbody tr')].map(r => r.dataset.target)})"""
 
 
-def map_scenario(user: str, attack: str, at: list[int]) -> dict[str, Any]:
-    """The fight's map and combatants as a `tohit map` scenario file: `user`'s `attack` placed at `at`."""
+def map_scenario(user: str, attack: str, placement: dict[str, Any]) -> dict[str, Any]:
+    """The fight's map and combatants as a `tohit map` scenario file: `user`'s `attack` placed by `placement`."""
     everyone = [(side["name"], c) for side in FIGHT["sides"] for c in side["combatants"]]
     me = next(c for _, c in everyone if c["name"] == user)
     entry = next(a for a in me["attacks"] if a["name"] == attack)
-    placed = {**entry["attack"], "range": {**entry["attack"]["range"], "at": at}}
+    placed = {**entry["attack"], "range": {**entry["attack"]["range"], **placement}}
     return {
         "system": FIGHT["system"],
         "map": FIGHT["map"],
@@ -67,18 +67,17 @@ def test_web_map_placement_highlights_what_tohit_map_says(page: Any, table: Tabl
 
     page.click('#map-svg [data-square="2,1"]', force=True)  # the mouse
     shown = wait_range(page, "at (2, 1)")
-    cli = tohit_map(tmp_path, map_scenario("Zelda", "Fireball", [2, 1]))
+    cli = tohit_map(tmp_path, map_scenario("Zelda", "Fireball", {"at": [2, 1]}))
     assert sorted(shown["squares"]) == sorted(f"{x},{y}" for x, y in cli["squares"])
     assert sorted(shown["reached"]) == sorted(cli["reached"])
     assert sorted(shown["odds"]) == sorted(n for n in cli["reached"] if n != "Zelda")
-    shot(page, "web-map")
 
     page.focus("#map-svg svg")  # the keys: the cursor moves from (2, 1) two squares down, Enter places there
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
     shown = wait_range(page, "at (2, 3)")
-    cli = tohit_map(tmp_path, map_scenario("Zelda", "Fireball", [2, 3]))
+    cli = tohit_map(tmp_path, map_scenario("Zelda", "Fireball", {"at": [2, 3]}))
     assert sorted(shown["squares"]) == sorted(f"{x},{y}" for x, y in cli["squares"])
     assert sorted(shown["reached"]) == sorted(cli["reached"])
 
@@ -90,6 +89,18 @@ def test_web_map_placement_highlights_what_tohit_map_says(page: Any, table: Tabl
         headers=bearer(made["gm_token"]),
     ).json()
     assert page.inner_text("#best-list li:first-child").startswith(served["best"][0]["range"])
+
+    page.select_option("#map-attack", "Magic Salvo")  # a Projectile: aimed at a creature; the rock gives cover
+    page.click('#map-svg [data-square="6,0"]', force=True)
+    shown = wait_range(page, "Bokoblin Archer")
+    cli = tohit_map(tmp_path, map_scenario("Zelda", "Magic Salvo", {"target": "Bokoblin Archer"}))
+    assert shown["reached"] == cli["reached"] == ["Bokoblin Archer"]
+    line = page.locator('#map-svg [data-cover="Bokoblin Archer"] line')
+    segment = [[int(line.get_attribute(a)) // 44 for a in pair] for pair in (("x1", "y1"), ("x2", "y2"))]
+    assert segment == cli["cover"]["Bokoblin Archer"]["segment"]
+    assert "(cover)" in page.inner_text('#map-odds tr[data-target="Bokoblin Archer"]')
+    page.locator("#map").scroll_into_view_if_needed()
+    shot(page, "web-map")
 
 
 def test_web_gridless_games_have_no_map(page: Any, table: Table) -> None:
