@@ -183,6 +183,9 @@ def test_web_read_only_view_has_no_controls_and_follows_live(page: Any, table: T
     assert view.locator("#log li").count() == now + 1
     assert view.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways scrolling on a phone
     shot(view, "web-view-390")
+    page.set_viewport_size({"width": 768, "height": 1024})  # the GM's tablet
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 768
+    shot(page, "web-tracker-768")
 
 
 def test_web_home_starts_an_example_and_shares_it(page: Any, table: Table) -> None:
