@@ -148,3 +148,26 @@ def test_table_pages_and_their_files_are_served_locally(client: TestClient) -> N
         total += len(answer.content)
     assert total < 300_000
     assert "/encounters/{encounter_id}" not in client.get("/openapi.json").json()["paths"]
+
+
+def test_table_the_gm_rolls_an_attack_placed_on_the_map(client: TestClient) -> None:
+    one = made(client, name="rtw-map.yaml", fight=MAP_FIGHT)
+    eid, gm = one["id"], bearer(one["gm_token"])
+    body = {"attacker": "Zelda", "attack": "Fireball", "placement": {"at": [2, 1]}}
+    placed = client.post(f"/v1/encounters/{eid}/map", json=body, headers=gm).json()
+    attack = {"kind": "attack", "attacker": "Zelda", "attack": "Fireball", "targets": ["Bokoblin"]}
+    rolled = client.post(f"/v1/encounters/{eid}/actions", json={**attack, "placement": placed["range"]}, headers=gm)
+    assert rolled.status_code == 201, rolled.text
+    hit = sorted(e["target"] for e in rolled.json()["events"] if e.get("attack") == "Fireball")
+    assert hit == sorted(placed["reached"])  # the squares shown are the squares rolled
+    for placement, says in (("Blast 2 at (5, 5)", "no placement"), ("Projectile 6 at Moblin", "not a placement")):
+        refused = client.post(f"/v1/encounters/{eid}/actions", json={**attack, "placement": placement}, headers=gm)
+        assert refused.status_code == 422 and refused.json()["error"]["field"] == "placement"
+        assert says in refused.json()["error"]["message"]
+    gridless = made(client, example="starter/kaiser")
+    names = list(gridless["state"]["combatants"])
+    off_map = {"kind": "attack", "attacker": names[0], "targets": [names[1]], "placement": "Blast 2 at (2, 1)"}
+    refused = client.post(
+        f"/v1/encounters/{gridless['id']}/actions", json=off_map, headers=bearer(gridless["gm_token"])
+    )
+    assert refused.status_code == 422 and refused.json()["error"]["field"] == "placement"

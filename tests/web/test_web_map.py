@@ -72,6 +72,13 @@ def test_web_map_placement_highlights_what_tohit_map_says(page: Any, table: Tabl
     assert sorted(shown["reached"]) == sorted(cli["reached"])
     assert sorted(shown["odds"]) == sorted(n for n in cli["reached"] if n != "Zelda")
 
+    before = int(page.get_attribute("#tracker", "data-seq"))  # the GM rolls the attack as placed
+    page.click("#map-roll")
+    page.wait_for_function("n => Number(document.getElementById('tracker').dataset.seq) > n", arg=before)
+    events = table.http.get(f"/v1/encounters/{made['id']}/events", headers=bearer(made["gm_token"])).json()
+    hit = sorted(e["target"] for e in events if e.get("attack") == "Fireball")
+    assert hit == sorted(cli["reached"]) and all("(Blast 2 at (2, 1))" in e["text"] for e in events if e.get("target"))
+
     page.focus("#map-svg svg")  # the keys: the cursor moves from (2, 1) two squares down, Enter places there
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")

@@ -293,7 +293,16 @@ class Encounter:
             actor, attack, target = self._attack(action)
             self._check_dice(actor, attack, target, ctx.script)
             ctx.forced = (attack, target)
+            placement = action.get("placement")
+            if placement is not None:
+                if not isinstance(placement, str) or not self.has_map:
+                    raise InputError(
+                        "a placement in words (the map's `range`), on an encounter with a map", field="placement"
+                    )
+                ctx.forced_option = placement
             self.fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64))
+        if ctx.forced_option is not None:
+            raise InputError("this attack takes no placement on the map", field="placement")
         self.state = ctx.state
         events = ctx.log
         if self._done():

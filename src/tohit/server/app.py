@@ -152,6 +152,9 @@ class ActionBody(BaseModel):
     targets: list[str] | None = None
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     dice: dict[str, list[int]] | list[dict[str, list[int]]] | None = None
+    placement: str | None = Field(
+        default=None, max_length=200, description="attack on a map: the placement in words (the map route's `range`)."
+    )
     combatant: str | None = None
     stat: str | None = None
     value: int | None = None

@@ -305,6 +305,10 @@ class FightContext(Protocol):
     parent: IntArray
     script: list[dict[str, list[int]]]
     log: list[dict[str, Any]]
+    #: Narrate mode, a live encounter: the (attack, target) the game master chose, and the placement of an
+    #: attack on a map in words (the grid's own, e.g. "Blast 2 at (2, 1)"); each consumed where it is read.
+    forced: tuple[int, int] | None
+    forced_option: str | None
 
     @property
     def narrating(self) -> bool: ...

@@ -203,6 +203,9 @@ class StepContext:
         #: Narrate mode: the (attack, target) the next `choose_actions` returns instead of the policy's (a live
         #: encounter's game master chooses); consumed by that call.
         self.forced: tuple[int, int] | None = None
+        #: Narrate mode: the placement of an attack on a map, in the grid's words, that a game with map rules
+        #: plays instead of its policy's (consumed by the game's map turn).
+        self.forced_option: str | None = None
 
     @property
     def narrating(self) -> bool:

@@ -59,6 +59,7 @@ function build(ctx) {
         ),
       ),
       el("button", { id: "best-aim", type: "button", onclick: bestAim }, "Best aim"),
+      ctx.page.gm ? el("button", { id: "map-roll", type: "button", onclick: rollPlaced }, "Roll this placement") : null,
     ),
     el("p", { id: "map-help", class: "note" }),
     el("p", { id: "map-range", "aria-live": "polite" }),
@@ -74,7 +75,11 @@ function build(ctx) {
 }
 
 function syncChoices() {
-  if (state.view) draw();
+  if (!state.view) return;
+  draw();
+  const seq = state.ctx.page.enc.seq;
+  if (state.seq !== seq) odds(); // the odds are the current state's
+  state.seq = seq;
 }
 
 function choose(attackerChanged) {
@@ -286,6 +291,18 @@ async function odds() {
       ),
     ),
   );
+}
+
+/** The GM rolls the attack as placed: the server plays it as the fight would, on the creatures it catches. */
+async function rollPlaced() {
+  const view = state.view;
+  const targets = view.reached.filter((n) => n !== view.attacker);
+  if (!view.squares.length || !targets.length) {
+    q("#map-error").textContent = "error: placement: place the attack where it reaches a creature first";
+    return;
+  }
+  const answer = await state.ctx.act({ kind: "attack", ...body({ targets }), placement: view.range });
+  if (answer && !answer.ok) q("#map-error").textContent = errorLine(answer.data);
 }
 
 async function bestAim() {

@@ -46,7 +46,7 @@ function render() {
   renderOrder();
   renderCards();
   renderRows();
-  if (sheet.map) showMap(q("#map"), { id, token, page, onChange: refresh });
+  if (sheet.map) showMap(q("#map"), { id, token, page, act });
   if (page.gm) syncControls();
 }
 
