@@ -110,6 +110,15 @@ def test_web_map_placement_highlights_what_tohit_map_says(page: Any, table: Tabl
     shot(page, "web-map")
 
 
+def test_web_map_in_the_read_only_view_has_no_controls(page: Any, table: Table) -> None:
+    made = table.create(name="rtw-map.yaml", fight=FIGHT)
+    ready(page, table.url(made["id"], made["view_token"]))
+    page.wait_for_selector("#map-svg svg [data-creature]")
+    names = page.eval_on_selector_all("#map-svg [data-creature]", "cs => cs.map(c => c.dataset.creature)")
+    assert sorted(names) == sorted(c["name"] for side in FIGHT["sides"] for c in side["combatants"])
+    assert page.locator("button, select, input, textarea").count() == 0
+
+
 def test_web_gridless_games_have_no_map(page: Any, table: Table) -> None:
     made = table.create(example="starter/kaiser")
     ready(page, table.url(made["id"], made["gm_token"]))

@@ -29,9 +29,28 @@ export function showMap(section, ctx) {
   syncChoices();
 }
 
+/** The read-only view: the board and the creatures (who is down), no placing. */
+async function buildView(ctx) {
+  const { enc, sheet } = ctx.page;
+  q("#map-body").replaceChildren(el("p", { id: "map-range" }), el("p", { id: "map-error", class: "error", role: "alert" }), el("div", { id: "map-svg" }));
+  const attacker = enc.standing[0] || sheet.combatants[0].name;
+  const answer = await api("POST", `/v1/encounters/${ctx.id}/map`, { attacker }, ctx.token);
+  if (!answer.ok) {
+    q("#map-error").textContent = errorLine(answer.data);
+    return;
+  }
+  state.view = { ...answer.data, squares: [], reached: [], cover: {} };
+  draw();
+  q("#map-range").textContent = "";
+}
+
 function build(ctx) {
   state.built = true;
   const { sheet } = ctx.page;
+  if (!ctx.page.gm) {
+    buildView(ctx);
+    return;
+  }
   q("#map-body").replaceChildren(
     el(
       "div",
@@ -78,7 +97,7 @@ function syncChoices() {
   if (!state.view) return;
   draw();
   const seq = state.ctx.page.enc.seq;
-  if (state.seq !== seq) odds(); // the odds are the current state's
+  if (state.seq !== seq && state.ctx.page.gm) odds(); // the odds are the current state's
   state.seq = seq;
 }
 
@@ -222,16 +241,29 @@ function draw() {
     {
       class: "map-svg",
       viewBox: `0 0 ${width} ${height}`,
-      role: "application",
-      tabindex: 0,
-      "aria-label": `Battle map, ${view.width} by ${view.height} squares. ${view.range}: ${view.squares.length} squares, reaching ${view.reached.join(", ") || "nobody"}. Cursor at ${cx}, ${cy}.`,
+      role: state.ctx.page.gm ? "application" : "img",
+      tabindex: state.ctx.page.gm ? 0 : undefined,
+      "aria-label": state.ctx.page.gm
+        ? `Battle map, ${view.width} by ${view.height} squares. ${view.range}: ${view.squares.length} squares, reaching ${view.reached.join(", ") || "nobody"}. Cursor at ${cx}, ${cy}.`
+        : `Battle map, ${view.width} by ${view.height} squares: ${view.creatures.map((c) => `${c.name} (${c.side})`).join(", ")}`,
       "data-range": view.range,
     },
     ...squares,
     ...lines,
     ...creatures,
-    cursor,
+    state.ctx.page.gm ? cursor : svg("g"),
   );
+  if (state.ctx.page.gm) listen(picture, view, cx, cy);
+  const hadFocus = document.activeElement && document.activeElement.closest && document.activeElement.closest("#map-svg");
+  q("#map-svg").replaceChildren(picture);
+  if (hadFocus) picture.focus();
+  if (state.ctx.page.gm) {
+    q("#map-range").textContent = `${view.range}: ${view.squares.length} square${view.squares.length === 1 ? "" : "s"}; reaches ${view.reached.join(", ") || "nobody"}`;
+  }
+}
+
+/** Mouse and keys on the GM's map: a click or Enter places at a square; the arrow keys move the cursor. */
+function listen(picture, view, cx, cy) {
   picture.addEventListener("click", (event) => {
     const box = picture.getBoundingClientRect();
     const x = Math.floor(((event.clientX - box.left) / box.width) * view.width);
@@ -252,10 +284,6 @@ function draw() {
       pick(...state.cursor);
     }
   });
-  const hadFocus = document.activeElement && document.activeElement.closest && document.activeElement.closest("#map-svg");
-  q("#map-svg").replaceChildren(picture);
-  if (hadFocus) picture.focus();
-  q("#map-range").textContent = `${view.range}: ${view.squares.length} square${view.squares.length === 1 ? "" : "s"}; reaches ${view.reached.join(", ") || "nobody"}`;
 }
 
 function short(name) {
