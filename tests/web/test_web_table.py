@@ -31,6 +31,8 @@ PREVIEW = """() => ({request: JSON.parse(document.getElementById('preview').data
   chosen: {attacker: document.getElementById('attacker').value, attack: document.getElementById('attack').value,
     targets: [...document.querySelectorAll('#targets input:checked')].map(i => i.value)}})"""
 SEQ_ABOVE = "n => Number(document.getElementById('tracker').dataset.seq) > n"
+UNLABELLED = """() => [...document.querySelectorAll('input, select, textarea')]
+  .filter(e => !e.labels.length && !e.getAttribute('aria-label')).map(e => e.id || e.name)"""
 
 
 def seq(page: Any) -> int:
@@ -117,6 +119,7 @@ def test_web_plays_an_encounter_of_every_game(page: Any, table: Table, game: str
     assert page.get_attribute("#tracker", "data-role") == "gm"
     check_cards(page, table.get(eid, gm)["state"])
     check_preview(page, table, eid, gm)
+    assert page.evaluate(UNLABELLED) == []  # every field has a label for screen readers
 
     click_and_wait(page, "#roll")  # the server rolls
     assert page.locator("#trace li cite").count() > 0  # the trace cites its clauses
@@ -144,6 +147,10 @@ def test_web_plays_an_encounter_of_every_game(page: Any, table: Table, game: str
     check_cards(page, table.get(eid, gm)["state"])
     shot(page, f"web-{game}")
 
+    page.focus("#auto")  # keys alone: the focused button takes Enter
+    before = seq(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function(SEQ_ABOVE, arg=before)
     for _ in range(12):  # auto turns through the page; a long fight is finished over the API (the page follows)
         if table.get(eid, gm)["over"]:
             break
