@@ -171,3 +171,46 @@ def test_table_the_gm_rolls_an_attack_placed_on_the_map(client: TestClient) -> N
         f"/v1/encounters/{gridless['id']}/actions", json=off_map, headers=bearer(gridless["gm_token"])
     )
     assert refused.status_code == 422 and refused.json()["error"]["field"] == "placement"
+
+
+def test_table_the_gm_moves_a_creature_on_the_map(tmp_path: Any) -> None:
+    """A move is one event with no stat change; the board follows it, after a restart too; an undo moves back;
+    a square off the map, solid or taken is a 422 naming `to`; the exported log still replays."""
+    from tests.server.conftest import client_for
+    from tohit.engine.fight.replay import replay
+
+    db = f"sqlite:///{tmp_path / 'moves.db'}"
+
+    def moblin(client: TestClient, eid: str, gm: dict[str, str]) -> Any:
+        found = client.post(f"/v1/encounters/{eid}/map", json={"attacker": "Zelda"}, headers=gm).json()
+        return next(c["squares"] for c in found["creatures"] if c["name"] == "Moblin")
+
+    with client_for(db) as client:
+        one = made(client, name="rtw-map.yaml", fight=MAP_FIGHT)
+        eid, gm = one["id"], bearer(one["gm_token"])
+        moved = client.post(
+            f"/v1/encounters/{eid}/actions", json={"kind": "move", "combatant": "Moblin", "to": [5, 4]}, headers=gm
+        )
+        assert moved.status_code == 201 and moved.json()["events"][0]["changes"] == []
+        assert moblin(client, eid, gm) == [[5, 4]]
+        for square in ([4, 2], [9, 9], [2, 1]):  # solid, off the map, Link's
+            bad = {"kind": "move", "combatant": "Moblin", "to": square}
+            refused = client.post(f"/v1/encounters/{eid}/actions", json=bad, headers=gm)
+            assert refused.status_code == 422 and refused.json()["error"]["field"] == "to"
+    with client_for(db) as client:  # a new server: the board rebuilt from the events
+        assert moblin(client, eid, gm) == [[5, 4]]
+        assert client.post(f"/v1/encounters/{eid}/undo", headers=gm).status_code == 201
+        assert moblin(client, eid, gm) == [[2, 4]]
+        for _ in range(100):
+            if client.get(f"/v1/encounters/{eid}", headers=gm).json()["over"]:
+                break
+            client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=gm)
+        log = tmp_path / "moves.jsonl"
+        log.write_text(client.get(f"/v1/encounters/{eid}/events.jsonl", headers=gm).text)
+        assert replay(log).matches
+        gridless = made(client, example="starter/kaiser")
+        who = next(iter(gridless["state"]["combatants"]))
+        off_map = {"kind": "move", "combatant": who, "to": [1, 1]}
+        path = f"/v1/encounters/{gridless['id']}/actions"
+        refused = client.post(path, json=off_map, headers=bearer(gridless["gm_token"]))
+        assert refused.status_code == 422 and refused.json()["error"]["field"] == "kind"

@@ -64,6 +64,7 @@ def test_web_map_placement_highlights_what_tohit_map_says(page: Any, table: Tabl
     page.select_option("#map-attacker", "Zelda")
     page.select_option("#map-attack", "Fireball")
     page.wait_for_selector("#map-direction-field[hidden]", state="attached")  # a Blast is placed by its corner
+    page.wait_for_function("() => (document.querySelector('#map-svg svg')?.dataset.range || '').startsWith('Blast')")
 
     page.click('#map-svg [data-square="2,1"]', force=True)  # the mouse
     shown = wait_range(page, "at (2, 1)")
@@ -98,6 +99,7 @@ def test_web_map_placement_highlights_what_tohit_map_says(page: Any, table: Tabl
     assert page.inner_text("#best-list li:first-child").startswith(served["best"][0]["range"])
 
     page.select_option("#map-attack", "Magic Salvo")  # a Projectile: aimed at a creature; the rock gives cover
+    page.wait_for_function("() => document.querySelector('#map-svg svg').dataset.range.startsWith('Projectile')")
     page.click('#map-svg [data-square="6,0"]', force=True)
     shown = wait_range(page, "Bokoblin Archer")
     cli = tohit_map(tmp_path, map_scenario("Zelda", "Magic Salvo", {"target": "Bokoblin Archer"}))
@@ -108,6 +110,44 @@ def test_web_map_placement_highlights_what_tohit_map_says(page: Any, table: Tabl
     assert "(cover)" in page.inner_text('#map-odds tr[data-target="Bokoblin Archer"]')
     page.locator("#map").scroll_into_view_if_needed()
     shot(page, "web-map")
+
+
+def test_web_map_drag_a_creature_to_move_it(page: Any, table: Table) -> None:
+    made = table.create(name="rtw-map.yaml", fight=FIGHT)
+    eid, gm = made["id"], made["gm_token"]
+    ready(page, table.url(eid, gm))
+    page.wait_for_selector('#map-svg [data-creature="Moblin"]')
+
+    def centre(square: str) -> tuple[float, float]:
+        box = page.locator(f'#map-svg [data-square="{square}"]').bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def squares_of(name: str) -> Any:
+        found = table.http.post(f"/v1/encounters/{eid}/map", json={"attacker": "Zelda"}, headers=bearer(gm)).json()
+        return next(c["squares"] for c in found["creatures"] if c["name"] == name)
+
+    page.locator("#map-svg svg").scroll_into_view_if_needed()
+    before = int(page.get_attribute("#tracker", "data-seq"))
+    page.mouse.move(*centre("2,4"))  # the mouse: Moblin dragged from (2, 4) to (5, 4)
+    page.mouse.down()
+    page.mouse.move(*centre("5,4"), steps=4)
+    page.mouse.up()
+    page.wait_for_function("n => Number(document.getElementById('tracker').dataset.seq) > n", arg=before)
+    assert squares_of("Moblin") == [[5, 4]]
+    page.wait_for_function("""() => document.querySelector('#map-svg [data-creature="Moblin"] rect').getAttribute('x')
+      === String(5 * 44 + 4)""")
+    events = table.http.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
+    assert events[-1]["kind"] == "move" and events[-1]["to"] == [5, 4] and events[-1]["changes"] == []
+
+    before = int(page.get_attribute("#tracker", "data-seq"))  # the keys: M on it, one square right, Enter
+    page.focus("#map-svg svg")
+    for key in ("m", "ArrowRight", "Enter"):
+        page.keyboard.press(key)
+    page.wait_for_function("n => Number(document.getElementById('tracker').dataset.seq) > n", arg=before)
+    assert squares_of("Moblin") == [[6, 4]]
+    page.click("#undo")  # an undo puts it back where it stood
+    page.wait_for_function("n => Number(document.getElementById('tracker').dataset.seq) > n + 1", arg=before)
+    assert squares_of("Moblin") == [[5, 4]]
 
 
 def test_web_map_in_the_read_only_view_has_no_controls(page: Any, table: Table) -> None:

@@ -27,7 +27,7 @@ from tohit.engine.fight.run import ended, initial_state
 from tohit.engine.simulate import fresh_seed
 
 #: Kinds of action a game master takes (`Encounter.act`).
-ACTIONS = ("attack", "auto", "adjust", "end_turn", "undo")
+ACTIONS = ("attack", "auto", "adjust", "end_turn", "move", "undo")
 
 
 @dataclass
@@ -78,14 +78,21 @@ class Encounter:
         fights = {k: int(v[0]) for k, v in found.state.fight.items()}
         index = {name: c for c, name in enumerate(roster.names)}
         actions = [0]
+        moves: list[tuple[str, list[int]]] = []
         for n, event in enumerate(events[1:], start=1):
             apply_changes(fights, per, index, event, f"event {n}", source)
             actions.append(int(event.get("action", n)))
+            if event.get("kind") == "move":
+                moves.append((str(event["combatant"]), list(event["to"])))
+            moves.extend((str(m["combatant"]), list(m["to"])) for m in event.get("moves", []))
         state = State(
             {k: np.asarray([v], dtype=np.int64) for k, v in per.items()},
             {k: np.asarray([v], dtype=np.int64) for k, v in fights.items()},
         )
-        return Encounter(found.fight, data, list(events), state, found.seed, actions)
+        restored = Encounter(found.fight, data, list(events), state, found.seed, actions)
+        for who, to in moves:  # where the game master moved combatants on the map
+            restored._place(who, to)
+        return restored
 
     # -- reading ---------------------------------------------------------------------------------------------
     @property
@@ -286,6 +293,8 @@ class Encounter:
             return self._append(self._adjust(action))
         if kind == "end_turn":
             return self._append(self._end_turn())
+        if kind == "move":
+            return self._append(self._move(action))
         ctx = self._context(rng, script=_script(action.get("dice")))
         if kind == "auto":
             self.fight.rules.step(ctx)
@@ -375,6 +384,38 @@ class Encounter:
         self.state = ctx.state
         return ctx.log
 
+    def _move(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """The game master moves a combatant on the map (the game's `MapRules.move`; the fight is loaded again,
+        which checks the square): one event with no stat change, naming who, from where and to where."""
+        names = self.fight.roster.names
+        who, to = action.get("combatant"), action.get("to")
+        if not self.has_map:
+            raise InputError("only a combatant on a map moves (this encounter has no map)", field="kind")
+        if not isinstance(who, str) or who not in names:
+            raise InputError(f"no combatant {short_repr(who)}; combatants: {', '.join(names)}", field="combatant")
+        if not isinstance(to, list) or len(to) != 2 or not all(_whole(v) and 0 <= v < 10_000 for v in to):
+            raise InputError("the square to move to: [x, y]", field="to")
+        before = getattr(self.fight.combatants[names.index(who)], "position", None)
+        self._place(who, list(to))
+        ctx = self._context(np.random.default_rng(0))
+        where = list(before) if before is not None else None
+        text = f"{who} moves from {tuple(where) if where else '?'} to {tuple(to)} (moved by the GM)"
+        ctx.emit("move", [], text, combatant=who, to=list(to), **{"from": where})
+        return ctx.log
+
+    def _place(self, who: str, to: list[int]) -> None:
+        """Stand `who` at `to` on the map: the fight loaded again from the moved file, its map view checked."""
+        rules = self.fight.system.map_rules()
+        moved = rules.move(self.data, who, to) if rules is not None and self.has_map else None
+        if rules is None or moved is None:
+            raise InputError("only a combatant on a map moves", field="kind")
+        try:
+            fight = fight_from_dict(copy.deepcopy(moved), source=self.fight.source)
+            rules.view(rules.fight_scenario(fight, fight.roster.names.index(who), 0, None) or {}, place=False)
+        except InputError as exc:
+            raise InputError(exc.message, field="to") from None
+        self.fight, self.data = fight, moved
+
     def _end_turn(self) -> list[dict[str, Any]]:
         """The current place in the round's order moves on (the game's own `cursor`); in a game without one, the
         event only marks the end of a turn."""
@@ -397,12 +438,18 @@ class Encounter:
         group = [e for a, e in zip(self.actions, self.events, strict=True) if a == target and e["kind"] != "undo"]
         names = self.fight.roster.names
         changes = []
+        moves = []
         for event in reversed(group):
             for ch in reversed(event.get("changes", [])):
                 who = ch["who"]
                 changes.append(change(ch["stat"], [0], ch["from"], None if who is None else names.index(who)))
+            if event["kind"] == "move" and event.get("from") is not None:
+                moves.append({"combatant": event["combatant"], "to": event["from"]})
         ctx = self._context(np.random.default_rng(0))
-        ctx.emit("undo", changes, f"undo: events {target} to {target + len(group) - 1} taken back", undoes=target)
+        text = f"undo: events {target} to {target + len(group) - 1} taken back"
+        ctx.emit("undo", changes, text, undoes=target, **({"moves": moves} if moves else {}))
+        for m in moves:
+            self._place(m["combatant"], list(m["to"]))
         self.state = ctx.state
         return ctx.log
 

@@ -144,9 +144,10 @@ class CreateBody(BaseModel):
 
 
 class ActionBody(BaseModel):
-    """One action: attack (attacker, attack, targets, dice?), auto, adjust (combatant, stat, value), end_turn."""
+    """One action: attack (attacker, attack, targets, dice?, placement?), auto, adjust (combatant, stat, value),
+    end_turn, move (combatant, to: a square on the map)."""
 
-    kind: Literal["attack", "auto", "adjust", "end_turn"]
+    kind: Literal["attack", "auto", "adjust", "end_turn", "move"]
     attacker: str | None = None
     attack: str | None = None
     targets: list[str] | None = None
@@ -156,6 +157,7 @@ class ActionBody(BaseModel):
         default=None, max_length=200, description="attack on a map: the placement in words (the map route's `range`)."
     )
     combatant: str | None = None
+    to: list[int] | None = Field(default=None, description="move: the square [x, y] on the map.")
     stat: str | None = None
     value: int | None = None
     expected_seq: int | None = Field(default=None, ge=0)
@@ -509,7 +511,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def act(
         encounter_id: str, body: ActionBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
-        """One GM action: attack, auto (the side's policy picks), adjust, end_turn (the GM token)."""
+        """One GM action: attack, auto (the side's policy picks), adjust, end_turn, move (on a map; the GM token)."""
         action = body.model_dump(exclude_none=True, exclude={"expected_seq"})
         return await change(encounter_id, authorization, action, body.expected_seq)
 

@@ -12,7 +12,8 @@ rules say how a scenario file holds its map and attack, and what a placement cha
 - `aim_scenario(...)`: the one-target scenario mapping under such a condition, whose exact odds give the
   expected damage;
 - `fight_scenario(...)` (optional): a fight's map as the scenario of one combatant's attack, placed as given, so
-  a live encounter's map (the web table) shows what `tohit map` and `tohit aim` show for it.
+  a live encounter's map (the web table) shows what `tohit map` and `tohit aim` show for it;
+- `move(...)` (optional): a fight file with one combatant standing elsewhere (the game master moves it).
 
 Every problem with the scenario is an `InputError` naming its field (no file name: the caller adds it).
 """
@@ -57,4 +58,10 @@ class MapRules(ABC):
         """The scenario mapping of combatant `attacker`'s attack number `attack` in the loaded fight `fight` on its
         map, every other combatant a target, the range's placement fields (e.g. `at`, `direction`) taken from
         `placement` (None: as the fight file gives it). None (the default): the game's fights have no map."""
+        return None
+
+    def move(self, data: Mapping[str, Any], name: str, square: list[int]) -> dict[str, Any] | None:
+        """The fight file mapping `data` with combatant `name` standing at `square` instead (a game master drags
+        it on the web table's map); the caller loads it again, which checks the square. None (the default): the
+        game's fights hold no positions."""
         return None

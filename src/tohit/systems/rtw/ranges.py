@@ -216,6 +216,19 @@ class RtwMapRules(MapRules):
             "options": {"cover_rule": fight.spec.options.cover_rule},
         }
 
+    def move(self, data: Mapping[str, Any], name: str, square: list[int]) -> dict[str, Any] | None:
+        """The fight file with `name`'s `position` set to `square` (rtw: a combatant stands where the file puts
+        it; the pages give no movement rules, so only the game master moves one)."""
+        if data.get("map") is None:
+            return None
+        out = copy.deepcopy(dict(data))
+        for side in out.get("sides") or []:
+            for comb in side.get("combatants") or []:
+                if isinstance(comb, dict) and comb.get("name") == name:
+                    comb["position"] = list(square)
+                    return out
+        raise InputError(f"no combatant {short_repr(name)} in the fight", field="combatant")
+
     def aim_condition(
         self, data: Mapping[str, Any], view: GridView, entry: Mapping[str, Any], placed: AnyRange, alone: bool
     ) -> Hashable:

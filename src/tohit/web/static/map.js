@@ -34,6 +34,7 @@ async function buildView(ctx) {
   const { enc, sheet } = ctx.page;
   q("#map-body").replaceChildren(el("p", { id: "map-range" }), el("p", { id: "map-error", class: "error", role: "alert" }), el("div", { id: "map-svg" }));
   const attacker = enc.standing[0] || sheet.combatants[0].name;
+  state.seq = enc.seq;
   const answer = await api("POST", `/v1/encounters/${ctx.id}/map`, { attacker }, ctx.token);
   if (!answer.ok) {
     q("#map-error").textContent = errorLine(answer.data);
@@ -95,10 +96,12 @@ function build(ctx) {
 
 function syncChoices() {
   if (!state.view) return;
-  draw();
   const seq = state.ctx.page.enc.seq;
-  if (state.seq !== seq && state.ctx.page.gm) odds(); // the odds are the current state's
+  const changed = state.seq !== undefined && state.seq !== seq;
   state.seq = seq;
+  if (!changed) draw();
+  else if (state.ctx.page.gm) load(); // a move changes the board, an attack the odds: asked again
+  else buildView(state.ctx);
 }
 
 function choose(attackerChanged) {
@@ -119,7 +122,11 @@ function body(extra = {}) {
 
 async function load() {
   const { id, token } = state.ctx;
-  const answer = await api("POST", `/v1/encounters/${id}/map`, body({ placement: state.placement || undefined }), token);
+  const asked = body({ placement: state.placement || undefined });
+  state.seq = state.ctx.page.enc.seq; // the board and odds asked at this seq
+  const ticket = (state.ticket = (state.ticket || 0) + 1);
+  const answer = await api("POST", `/v1/encounters/${id}/map`, asked, token);
+  if (ticket !== state.ticket) return; // a newer choice was sent meanwhile
   if (!answer.ok) {
     q("#map-error").textContent = errorLine(answer.data);
     if (state.view) state.placement = state.view.placement;
@@ -127,6 +134,7 @@ async function load() {
   }
   q("#map-error").textContent = "";
   state.view = answer.data;
+  state.viewFor = `${asked.attacker}/${asked.attack}`;
   const fields = state.view.placement_fields;
   q("#map-direction-field").hidden = !fields.includes("direction");
   if (state.view.placement.direction) q("#map-direction").value = state.view.placement.direction;
@@ -136,6 +144,10 @@ async function load() {
 }
 
 function help(fields) {
+  return `${placeHelp(fields)} Drag a creature (or M on it, arrows, Enter) to move it.`;
+}
+
+function placeHelp(fields) {
   if (fields.includes("at")) return "Click a square (or move with the arrow keys and press Enter) to place the area's corner.";
   if (fields.includes("direction")) return "Choose a direction, or click a square (arrow keys and Enter) to point the attack at it.";
   if (fields.includes("target")) return "Click a creature (arrow keys and Enter) to aim at it.";
@@ -145,7 +157,9 @@ function help(fields) {
 }
 
 function place(extra) {
-  state.placement = { ...(state.placement || state.view.placement || {}), ...extra };
+  const same = state.viewFor === `${q("#map-attacker").value}/${q("#map-attack").value}`;
+  const base = same ? state.placement || state.view.placement || {} : {};
+  state.placement = { ...base, ...extra };
   load();
 }
 
@@ -262,14 +276,37 @@ function draw() {
   }
 }
 
+/** The GM moves a creature (dragged, or M then arrows and Enter): one move event; the board is asked again. */
+async function move(name, x, y, from) {
+  const creature = state.view.creatures.find((c) => c.name === name);
+  const [ox, oy] = creature.squares[0];
+  const to = [x - (from[0] - ox), y - (from[1] - oy)]; // the square under the pointer keeps its place in the footprint
+  q("#map-help").textContent = help(state.view.placement_fields);
+  const answer = await state.ctx.act({ kind: "move", combatant: name, to });
+  if (answer && !answer.ok) q("#map-error").textContent = errorLine(answer.data);
+}
+
 /** Mouse and keys on the GM's map: a click or Enter places at a square; the arrow keys move the cursor. */
 function listen(picture, view, cx, cy) {
-  picture.addEventListener("click", (event) => {
+  const square = (event) => {
     const box = picture.getBoundingClientRect();
-    const x = Math.floor(((event.clientX - box.left) / box.width) * view.width);
-    const y = Math.floor(((event.clientY - box.top) / box.height) * view.height);
+    return [
+      Math.max(0, Math.min(view.width - 1, Math.floor(((event.clientX - box.left) / box.width) * view.width))),
+      Math.max(0, Math.min(view.height - 1, Math.floor(((event.clientY - box.top) / box.height) * view.height))),
+    ];
+  };
+  picture.addEventListener("pointerdown", (event) => {
+    const [x, y] = square(event);
+    const who = creatureAt(x, y);
+    state.drag = who ? { name: who.name, from: [x, y] } : null;
+  });
+  picture.addEventListener("pointerup", (event) => {
+    const [x, y] = square(event);
+    const drag = state.drag;
+    state.drag = null;
     state.cursor = [x, y];
-    pick(x, y);
+    if (drag && (drag.from[0] !== x || drag.from[1] !== y)) move(drag.name, x, y, drag.from);
+    else pick(x, y);
   });
   picture.addEventListener("keydown", (event) => {
     const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -279,9 +316,22 @@ function listen(picture, view, cx, cy) {
       event.preventDefault();
       draw();
       q("#map-svg svg").focus();
+    } else if ((event.key === "m" || event.key === "M") && !state.moving) {
+      const who = creatureAt(cx, cy);
+      if (who) {
+        state.moving = { name: who.name, from: [cx, cy] };
+        q("#map-help").textContent = `Moving ${who.name}: arrow keys to its new square, Enter to put it there, Escape to stop.`;
+      }
+    } else if (event.key === "Escape" && state.moving) {
+      state.moving = null;
+      q("#map-help").textContent = help(view.placement_fields);
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      pick(...state.cursor);
+      if (state.moving) {
+        const moving = state.moving;
+        state.moving = null;
+        move(moving.name, cx, cy, moving.from);
+      } else pick(...state.cursor);
     }
   });
 }
