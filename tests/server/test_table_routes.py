@@ -214,3 +214,13 @@ def test_table_the_gm_moves_a_creature_on_the_map(tmp_path: Any) -> None:
         path = f"/v1/encounters/{gridless['id']}/actions"
         refused = client.post(path, json=off_map, headers=bearer(gridless["gm_token"]))
         assert refused.status_code == 422 and refused.json()["error"]["field"] == "kind"
+
+
+def test_table_a_forced_attack_on_the_map_is_played_whatever_the_policy(client: TestClient) -> None:
+    """On a map, the GM's attack and target are played even for a combatant whose policy is `best` (Zelda): the
+    policy used to pick its own attack instead."""
+    one = made(client, name="rtw-map.yaml", fight=MAP_FIGHT)
+    attack = {"kind": "attack", "attacker": "Zelda", "attack": "Magic Salvo", "targets": ["Moblin"]}
+    played = client.post(f"/v1/encounters/{one['id']}/actions", json=attack, headers=bearer(one["gm_token"])).json()
+    hits = [(e["attack"], e["target"]) for e in played["events"] if e.get("attack")]
+    assert hits == [("Magic Salvo", "Moblin")]

@@ -170,7 +170,8 @@ def _choose_on_map(
     n, size = ctx.n, fight.roster.size
     who = np.maximum(actor, 0)
     policy = policy_codes(fight, "policy")[who]
-    best = acting & (policy == CODES["best"]) & valid.any(axis=1)
+    # A game master's forced (attack, target) goes through `choose_actions` whatever the policy (a live encounter).
+    best = acting & (policy == CODES["best"]) & valid.any(axis=1) & (ctx.forced is None)
     others = acting & ~best & valid.any(axis=1)
     option = np.full(n, -1, dtype=np.int64)
     idx: Rows = ALL
