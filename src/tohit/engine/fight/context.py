@@ -210,6 +210,9 @@ class StepContext:
         #: ... and whose turn it must be for that choice: another actor's turn raises `OutOfTurn` at once (before
         #: anything is resolved), so a live encounter can tell an attack on its turn from one out of turn.
         self.forced_actor: int | None = None
+        #: Narrate mode: the placement of an attack on a map, in the grid's words, that a game with map rules
+        #: plays instead of its policy's (consumed by the game's map turn).
+        self.forced_option: str | None = None
 
     @property
     def narrating(self) -> bool:
