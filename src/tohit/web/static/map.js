@@ -379,7 +379,8 @@ async function rollPlaced() {
     q("#map-error").textContent = "error: placement: place the attack where it reaches a creature first";
     return;
   }
-  const answer = await state.ctx.act({ kind: "attack", ...body({ targets }), placement: view.range });
+  // One target named: whom else the placed attack catches, the game's rules decide (as the map shows them).
+  const answer = await state.ctx.act({ kind: "attack", ...body({ targets: targets.slice(0, 1) }), placement: view.range });
   if (answer && !answer.ok) q("#map-error").textContent = errorLine(answer.data);
 }
 

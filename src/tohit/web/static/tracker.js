@@ -198,7 +198,7 @@ function buildControls() {
       { id: "action", class: "panel", onsubmit: (e) => e.preventDefault() },
       el("div", { class: "field" }, ...select("attacker", "Attacker", [])),
       el("div", { class: "field" }, ...select("attack", "Attack", [])),
-      el("fieldset", { id: "targets" }, el("legend", {}, "Targets")),
+      el("fieldset", { id: "targets" }, el("legend", {}, "Target")),
       el(
         "table",
         { id: "preview", class: "preview" },
@@ -317,14 +317,14 @@ function fillTargets() {
   }
   box.dataset.attacker = attacker.name;
   box.replaceChildren(
-    el("legend", {}, "Targets"),
+    el("legend", {}, "Target"),
     ...others.map((c) => {
       const key = `target-${sheet.combatants.indexOf(c)}`;
       return el(
         "div",
         { class: "check" },
         el("input", {
-          type: "checkbox",
+          type: "radio",
           id: key,
           name: "targets",
           value: c.name,
@@ -423,7 +423,7 @@ async function act(action) {
 async function attack(dice) {
   const body = chosen();
   if (!body.targets.length) {
-    q("#action-error").textContent = "error: targets: choose at least one target";
+    q("#action-error").textContent = "error: targets: choose the target";
     return null;
   }
   return act({ kind: "attack", ...body, ...(dice ? { dice } : {}) });
