@@ -174,7 +174,8 @@ def test_table_the_gm_rolls_an_attack_placed_on_the_map(client: TestClient) -> N
 
 
 def test_table_the_gm_moves_a_creature_on_the_map(tmp_path: Any) -> None:
-    """A move is one event with no stat change; the board follows it, after a restart too; an undo moves back;
+    """A move is one event changing the creature's position stats (x, y); the board follows it, after a restart
+    too; an undo moves back;
     a square off the map, solid or taken is a 422 naming `to`; the exported log still replays."""
     from tests.server.conftest import client_for
     from tohit.engine.fight.replay import replay
@@ -191,7 +192,8 @@ def test_table_the_gm_moves_a_creature_on_the_map(tmp_path: Any) -> None:
         moved = client.post(
             f"/v1/encounters/{eid}/actions", json={"kind": "move", "combatant": "Moblin", "to": [5, 4]}, headers=gm
         )
-        assert moved.status_code == 201 and moved.json()["events"][0]["changes"] == []
+        assert moved.status_code == 201
+        assert moved.json()["events"][0]["changes"] == [{"who": "Moblin", "stat": "x", "from": 2, "to": 5}]
         assert moblin(client, eid, gm) == [[5, 4]]
         for square in ([4, 2], [9, 9], [2, 1]):  # solid, off the map, Link's
             bad = {"kind": "move", "combatant": "Moblin", "to": square}

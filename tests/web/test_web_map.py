@@ -137,7 +137,8 @@ def test_web_map_drag_a_creature_to_move_it(page: Any, table: Table) -> None:
     page.wait_for_function("""() => document.querySelector('#map-svg [data-creature="Moblin"] rect').getAttribute('x')
       === String(5 * 44 + 4)""")
     events = table.http.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
-    assert events[-1]["kind"] == "move" and events[-1]["to"] == [5, 4] and events[-1]["changes"] == []
+    assert events[-1]["kind"] == "move" and events[-1]["to"] == [5, 4]
+    assert events[-1]["changes"] == [{"who": "Moblin", "stat": "x", "from": 2, "to": 5}]  # its position is state
 
     before = int(page.get_attribute("#tracker", "data-seq"))  # the keys: M on it, one square right, Enter
     page.focus("#map-svg svg")

@@ -423,7 +423,7 @@ class Encounter:
         text = f"{who} moves from {tuple(where)} to {tuple(to)} (moved by the GM)"
         ctx.emit(
             "move",
-            [change("x", [0], int(to[0]), c), change("y", [0], int(to[1]), c)],
+            [change(stat, [0], int(v), c) for stat, v, was in zip("xy", to, where, strict=True) if v != was],
             text,
             combatant=who,
             to=list(to),

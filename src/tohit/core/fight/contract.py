@@ -368,6 +368,11 @@ class FightContext(Protocol):
     def choose_actions(self, acting: BoolArray, actor: IntArray, options: BoolArray) -> tuple[Rows, IntArray, IntArray]:
         """(idx, attack, target) per row by each actor's policy; `options` is (rows, attacks, combatants)."""
 
+    def check_forced_actor(self, acting: BoolArray, actor: IntArray) -> None:
+        """Raises (a live encounter's out-of-turn signal) when the game master's forced choice is for another
+        actor than the one whose turn this is; a game that reads `forced` or `forced_option` itself calls it
+        first."""
+
     def expected_damage(
         self,
         c: int,

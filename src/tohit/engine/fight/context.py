@@ -306,10 +306,14 @@ class StepContext:
         if self.forced is not None:
             attack, target = self.forced
             self.forced = None
-            if self.forced_actor is not None and not (bool(acting[0]) and int(actor[0]) == self.forced_actor):
-                raise OutOfTurn(self.forced_actor)
+            self.check_forced_actor(acting, actor)
             return ALL, *forced_choice(self.fight, acting, actor, options, attack, target)
         return policy.choose_actions(self, acting, actor, options)
+
+    def check_forced_actor(self, acting: BoolArray, actor: IntArray) -> None:
+        """`OutOfTurn` when the forced choice is for another actor than the one whose turn this is (one row)."""
+        if self.forced_actor is not None and not (bool(acting[0]) and int(actor[0]) == self.forced_actor):
+            raise OutOfTurn(self.forced_actor)
 
     def expected_damage(
         self,

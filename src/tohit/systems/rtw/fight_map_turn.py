@@ -166,6 +166,7 @@ def _choose_on_map(
     `tohit aim`)."""
     fight = ctx.fight
     if ctx.forced_option is not None:  # a live encounter: the game master placed the attack
+        ctx.check_forced_actor(acting, actor)
         return ALL, _forced_option(ctx, actor, valid, grid)
     n, size = ctx.n, fight.roster.size
     who = np.maximum(actor, 0)
