@@ -76,6 +76,11 @@ class Role(ABC):
     def read(self, faces: Sequence[object]) -> Columns:
         """The outcome (columns of length 1) of forced faces; raises FacesError when they do not fit."""
 
+    def die_sides(self) -> list[int] | None:
+        """The sides of each die when the role reads exactly one face per die (a form's typed faces are checked
+        against them); None when the number of faces varies (open rolls)."""
+        return None
+
     def describe(self, faces: Sequence[int]) -> str:
         """The faces in words for the trace, e.g. "2d6 (6, 6)"."""
         return f"{self.notation} ({', '.join(str(f) for f in faces)})"
@@ -135,6 +140,9 @@ class FacesRole(Role):
     def draw(self, rng: np.random.Generator) -> list[int]:
         return [int(f) for f in rng.integers(1, np.asarray(self.sides) + 1)]
 
+    def die_sides(self) -> list[int] | None:
+        return list(self.sides)
+
     def read(self, faces: Sequence[object]) -> Columns:
         checked = check_faces(faces, self.sides, f"role {short_repr(self.name)} ({self.notation})")
         return self.fn(np.asarray([checked], dtype=np.int64))
@@ -173,6 +181,9 @@ class DiceRole(Role):
 
     def draw(self, rng: np.random.Generator) -> list[int]:
         return self.expr.draw(rng)
+
+    def die_sides(self) -> list[int] | None:
+        return [int(s) for s in self.expr.sides_array().tolist()]
 
     def read(self, faces: Sequence[object]) -> Columns:
         if not isinstance(faces, Sequence) or isinstance(faces, str):
@@ -217,6 +228,9 @@ class PickRole(Role):
 
     def draw(self, rng: np.random.Generator) -> list[int]:
         return [int(rng.integers(1, self.die + 1))]
+
+    def die_sides(self) -> list[int] | None:
+        return [self.die]
 
     def read(self, faces: Sequence[object]) -> Columns:
         (face,) = check_faces(faces, (self.die,), f"role {short_repr(self.name)} ({self.notation})")

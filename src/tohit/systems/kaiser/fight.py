@@ -125,6 +125,7 @@ class KaiserFight(FightRules):
     system_id = "kaiser"
     health = "lp"
     health_label = "LP"
+    condition_stats = ("flat_footed", "knocked_out")
     attack_extra = KaiserAttack
     combatant_extra = KaiserCombatant
     outcome_fields = ("result", "damage", "ap_lost", "flat_footed", "counter_bonus", "counterattack")

@@ -252,6 +252,7 @@ class LastOdysseyFight(RoundRules):
     holds_turn = True
     health = "hp"
     health_label = "HP"
+    condition_stats = ("incapacitated", "statuses", "buffs")
     outcome_fields = ("result", "damage", "status_applied", "tracker")
     target_stats = ("hp",)
     table_stats = ()

@@ -184,6 +184,7 @@ class RtwFight(RoundRules):
     system_id = "rtw"
     health = "health"
     health_label = "Health"
+    condition_stats = ("helpless", "perished")
     combatant_extra = RtwCombatant
     attack_extra = RtwAttack
     #: Peril and Falling in Battle follow from the Health the fight applies (the system's `in_peril` and

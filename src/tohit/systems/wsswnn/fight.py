@@ -128,6 +128,7 @@ class WsswnnFight(RoundRules):
     system_id = "wsswnn"
     health = "life"
     health_label = "life"
+    condition_stats = ("grappling", "disarmed")
     combatant_extra = WsswnnCombatant
     outcome_fields = (
         "result",
