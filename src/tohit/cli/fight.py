@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tohit.cli import render
 from tohit.cli.errors import fail, guarded
-from tohit.cli.fight_views import exact_view, narration_view, replay_view, stats_view
-from tohit.cli.output import write_file
-from tohit.core.fight.contract import LoadedFight
-from tohit.engine.fight.context import Method
-from tohit.engine.fight.exact import MAX_SECONDS, MAX_STATES, exact_duel
-from tohit.engine.fight.load import load_fight
-from tohit.engine.fight.replay import chained, replay
-from tohit.engine.fight.run import FightLog, FightStats, narrate, simulate_fights
+from tohit.engine.limits import MAX_SECONDS, MAX_STATES
+
+if TYPE_CHECKING:
+    from tohit.core.fight.contract import LoadedFight
+    from tohit.engine.fight.context import Method
+    from tohit.engine.fight.run import FightLog, FightStats
 
 MAX_FIGHTS = 100_000_000
 
@@ -66,6 +63,12 @@ def fight(
         fail("--plot: only a simulation (-n N) draws its win rates")
     if workers > 1 and n is None:
         fail("--workers: only a simulation (-n N) shares its fights among processes")
+    from tohit.cli import render
+    from tohit.cli.fight_views import exact_view, narration_view, stats_view
+    from tohit.engine.fight.exact import exact_duel
+    from tohit.engine.fight.load import load_fight
+    from tohit.engine.fight.run import narrate
+
     loaded = guarded(lambda: load_fight(file))
     if exact:
         result = guarded(lambda: exact_duel(loaded))
@@ -108,6 +111,10 @@ def replay_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
     """Rebuild a fight's state from its event log, check it against the recorded end, show the state after N."""
+    from tohit.cli import render
+    from tohit.cli.fight_views import replay_view
+    from tohit.engine.fight.replay import replay
+
     result = guarded(lambda: replay(events, until))
     if as_json:
         _print_json(
@@ -132,6 +139,8 @@ def _print_json(data: Any) -> None:
 
 def write_log(played: FightLog, path: Path) -> None:
     """The events as JSON lines, each chained to the one before by `prev` (replay.chained), written whole."""
+    from tohit.cli.output import write_file
+    from tohit.engine.fight.replay import chained
 
     def write(temporary: Path) -> None:
         with temporary.open("w", encoding="utf-8") as out:
@@ -144,5 +153,8 @@ def write_log(played: FightLog, path: Path) -> None:
 def _simulate(
     loaded: LoadedFight, n: int, seed: int | None, *, quiet: bool, method: Method, workers: int = 1
 ) -> FightStats:
+    from tohit.cli import render
+    from tohit.engine.fight.run import simulate_fights
+
     with render.delayed_progress("fighting", "fights", n, after=0.5, quiet=quiet) as advance:
         return guarded(lambda: simulate_fights(loaded, n, seed, progress=advance, method=method, workers=workers))

@@ -4,7 +4,8 @@ Roles with scope "attack" are drawn once per attack and shared by every target (
 for the whole attack); roles with scope "target" are drawn for each target. Forced faces come from the
 scenario's `dice`, overridden role by role by a target's own `dice`. `roll_many` rolls the same attack
 several times (a volley, a crowd of goblins): for systems with `batch_trace`, in one vectorised `resolve`
-per target.
+per target. A single roll looks its rows up in the scenario's kept rows (`engine/roll_rows.py`): the same
+dice and the same `resolve`, run once per combination of columns instead of once per call.
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from tohit.core.roles import Role
 from tohit.core.steps import Step, Trace
 from tohit.core.support import Columns
 from tohit.core.system import Dice
+from tohit.engine.limits import MAX_TIMES as MAX_TIMES
+from tohit.engine.roll_rows import scenario_rows
 from tohit.engine.scenario import Loaded, pick_target
-from tohit.engine.simulate import fresh_seed
-
-MAX_TIMES = 100_000
 
 
 @dataclass
@@ -69,11 +69,43 @@ def roll_many(loaded: Loaded, times: int, seed: int | None = None) -> list[RollR
     """Resolve the attack `times` times against each target, each with its own dice and trace."""
     system, scenario = loaded.system, loaded.scenario
     if seed is None:
+        from tohit.engine.simulate import fresh_seed  # the simulation engine, only for a fresh seed
+
         seed = scenario.seed if scenario.seed is not None else fresh_seed()
     rng = np.random.default_rng(seed)
-    if times > 1 and not system.batch_trace:
-        return [_roll_batch(loaded, 1, rng, seed)[0] for _ in range(times)]
-    return _roll_batch(loaded, times, rng, seed)
+    if times > 1 and system.batch_trace:
+        return _roll_batch(loaded, times, rng, seed)
+    return [_roll_one(loaded, rng, seed) for _ in range(times)]
+
+
+def _roll_one(loaded: Loaded, rng: np.random.Generator, seed: int) -> RollResult:
+    """One roll: the dice drawn as `_roll_batch` draws them, each target's row and trace from the kept rows."""
+    kept = scenario_rows(loaded)
+    shared: dict[str, list[int]] = {}
+    targets = []
+    for t in kept.targets:
+        t.rolls += 1
+        faces: list[list[int]] = []
+        key = []
+        said = []
+        for i, (name, role) in enumerate(zip(t.names, t.roles, strict=True)):
+            if name in t.forced:
+                drawn = list(t.forced[name])
+            elif role.scope == "attack" and name in shared:
+                drawn = shared[name]
+            else:
+                drawn = role.draw(rng)
+            if role.scope == "attack":
+                shared.setdefault(name, drawn)
+            faces.append(drawn)
+            columns, words = t.read(i, drawn)
+            key.append(columns)
+            said.append(words)
+        resolved = t.resolved(tuple(key))
+        steps = t.steps(resolved, said) if resolved.fill else list(resolved.steps)
+        named = dict(zip(t.names, faces, strict=True))
+        targets.append(TargetRoll(t.name, dict(resolved.row), named, list(t.forced_names), steps, t.extra))
+    return RollResult(loaded.system.id, seed, targets, kept.top)
 
 
 def _roll_batch(loaded: Loaded, n: int, rng: np.random.Generator, seed: int) -> list[RollResult]:
