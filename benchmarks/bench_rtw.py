@@ -15,6 +15,7 @@ import icepool
 import numpy as np
 
 from benchmarks.common import ROLL_TARGET, Row, best_time, micros, per_second
+from tohit.engine import memo
 from tohit.engine.odds import odds
 from tohit.engine.roll import roll, roll_many
 from tohit.engine.scenario import from_dict
@@ -108,6 +109,15 @@ def run(quick: bool) -> list[Row]:
         ref = best_time(lambda data=data: icepool_odds(data), repeat=repeat, number=5)
         rows.append(Row("rtw", f"odds, {label}", micros(ours), f"icepool {micros(ref)}", ref / ours, 5.0))
 
+        def first_call(loaded: Any = loaded) -> None:  # a scenario met for the first time: nothing kept
+            memo.clear(loaded.scenario)
+            odds(loaded)
+
+        cold = best_time(first_call, repeat=repeat, number=5)
+        rows.append(
+            Row("rtw", f"odds, {label}, first call (nothing kept)", micros(cold), f"icepool {micros(ref)}", ref / cold)
+        )
+
     # simulate: attacks per second (each target n times) vs generating the 2d6 those attacks need
     loaded = from_dict(BASIC)
     n = 1_000_000 if quick else 10_000_000
@@ -133,6 +143,12 @@ def run(quick: bool) -> list[Row]:
     rows.append(
         Row("rtw", "roll with trace (3 targets), 1 per call", per_second(1, single), f"d20 {per_second(1, ref_roll)}",
             ref_roll / single, ROLL_TARGET)
+    )  # fmt: skip
+    one = from_dict({**BASIC, "targets": TARGETS[:1]})
+    single_one = best_time(lambda: [roll(one, seed=i) for i in range(count // 10)], repeat=3) / (count // 10)
+    rows.append(
+        Row("rtw", "roll with trace (1 target), 1 per call", per_second(1, single_one),
+            f"d20 {per_second(1, ref_roll)}", ref_roll / single_one, ROLL_TARGET)
     )  # fmt: skip
     batch = best_time(lambda: roll_many(loaded, 1000, seed=1), repeat=3) / 1000
     rows.append(

@@ -13,6 +13,7 @@ import icepool
 import numpy as np
 
 from benchmarks.common import ROLL_TARGET, Row, best_time, micros, per_second
+from tohit.engine import memo
 from tohit.engine.odds import odds
 from tohit.engine.roll import roll, roll_many
 from tohit.engine.scenario import Loaded, from_dict
@@ -82,6 +83,16 @@ def run(quick: bool) -> list[Row]:
     what = "exact odds, d10 melee + maneuver advantage d8"
     rows.append(Row("wsswnn", what, micros(ours), f"icepool highest+map {micros(lean)}", lean / ours, 5.0))
     rows.append(Row("wsswnn", what, micros(ours), f"icepool map(d10, d8) {micros(mapped)}", mapped / ours))
+
+    def first_call() -> None:  # odds on a scenario met for the first time: nothing kept (engine/memo.py)
+        memo.clear(loaded.scenario)
+        odds(loaded)
+
+    cold = best_time(first_call, repeat=repeat, number=number)
+    rows.append(
+        Row("wsswnn", f"{what}, first call (nothing kept)", micros(cold), f"icepool highest+map {micros(lean)}",
+            lean / cold)
+    )  # fmt: skip
 
     # Simulation vs the raw dice (a d10 and a d8 per attack).
     n = 1_000_000 if quick else 10_000_000
