@@ -12,7 +12,7 @@ from typing import Any
 import icepool
 import numpy as np
 
-from benchmarks.common import ROLL_TARGET, Row, best_time, micros, per_second
+from benchmarks.common import ROLL_TARGET, SEEDS, Row, best_time, micros, per_second
 from tohit.engine import memo
 from tohit.engine.odds import odds
 from tohit.engine.roll import roll, roll_many
@@ -120,7 +120,7 @@ def run(quick: bool) -> list[Row]:
     import d20
 
     number = 200 if quick else 2000
-    traced = best_time(lambda: roll(loaded, seed=3), repeat=3, number=number)
+    traced = best_time(lambda: roll(loaded, seed=next(SEEDS)), repeat=3, number=number)
     d20_time = best_time(lambda: str(d20.roll("2d6+5")), repeat=3, number=number)
     rows.append(
         Row(

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 #: Issue 9's target for a traced roll, in every system: at least as fast as `d20.roll("2d6+5")` + `str()`.
 ROLL_TARGET = 1.0
+#: Issue 19's target for a traced roll of an attack on five targets (five resolutions traced per call).
+MULTI_ROLL_TARGET = 0.5
+#: Seeds for single traced rolls, a new one on every call (a seed met before would replay faces already seen:
+#: the rows a scenario keeps would flatter the figure).
+SEEDS = itertools.count(1_000_000)
 
 
 @dataclass(frozen=True)

@@ -86,25 +86,19 @@ def _roll_one(loaded: Loaded, rng: np.random.Generator, seed: int) -> RollResult
     for t in kept.targets:
         t.rolls += 1
         faces: list[list[int]] = []
-        key = []
-        said = []
-        for i, (name, role) in enumerate(zip(t.names, t.roles, strict=True)):
-            if name in t.forced:
-                drawn = list(t.forced[name])
-            elif role.scope == "attack" and name in shared:
+        for name, role, forced, once in t.dice:
+            if forced is not None:
+                drawn = list(forced)
+            elif once and name in shared:
                 drawn = shared[name]
             else:
                 drawn = role.draw(rng)
-            if role.scope == "attack":
+            if once:
                 shared.setdefault(name, drawn)
             faces.append(drawn)
-            columns, words = t.read(i, drawn)
-            key.append(columns)
-            said.append(words)
-        resolved = t.resolved(tuple(key))
-        steps = t.steps(resolved, said) if resolved.fill else list(resolved.steps)
+        row, steps = t.traced(faces)
         named = dict(zip(t.names, faces, strict=True))
-        targets.append(TargetRoll(t.name, dict(resolved.row), named, list(t.forced_names), steps, t.extra))
+        targets.append(TargetRoll(t.name, dict(row), named, list(t.forced_names), list(steps), t.extra))
     return RollResult(loaded.system.id, seed, targets, kept.top)
 
 

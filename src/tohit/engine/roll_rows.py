@@ -60,13 +60,30 @@ class TargetRows:
         self.names: tuple[str, ...] = tuple(roles)
         self.forced: dict[str, list[int]] = scenario.forced(target)
         self.forced_names: list[str] = sorted(self.forced)
+        #: Per role: its name, the role, its forced faces (None: rolled), and whether it is rolled once per attack.
+        self.dice = tuple((name, role, self.forced.get(name), role.scope == "attack") for name, role in roles.items())
         self.extra: dict[str, Any] = system.target_json(scenario, target)
         self.marks = tuple(placeholder(n) for n in self.names)
         #: Per role: faces -> (its columns' values, its faces in words).
         self.faces: tuple[dict[tuple[int, ...], tuple[tuple[int, ...], str]], ...] = tuple({} for _ in self.roles)
         self.rows: dict[tuple[tuple[int, ...], ...], Resolved] = {}
+        #: Per set of faces met (one tuple per role): its row and its trace, the faces in words filled in.
+        self.done: dict[tuple[tuple[int, ...], ...], tuple[dict[str, Any], tuple[Step, ...]]] = {}
         self.rolls = 0
         self.filled = False
+
+    def traced(self, faces: list[list[int]]) -> tuple[dict[str, Any], tuple[Step, ...]]:
+        """The row and trace of a roll with these faces (one list per role): kept, else put together (and kept)."""
+        key = tuple(map(tuple, faces))
+        found = self.done.get(key)
+        if found is None:
+            read = [self.read(i, f) for i, f in enumerate(faces)]
+            resolved = self.resolved(tuple(columns for columns, _ in read))
+            steps = self.steps(resolved, [words for _, words in read]) if resolved.fill else resolved.steps
+            found = (resolved.row, tuple(steps))
+            if len(self.done) < MAX_KEPT:
+                self.done[key] = found
+        return found
 
     def read(self, i: int, faces: list[int]) -> tuple[tuple[int, ...], str]:
         """Role i's columns (as a tuple, in `role.columns` order) and words for these faces."""
