@@ -19,7 +19,8 @@ from tohit.cli.demo import scenario_files
 from tohit.core.system import AnySystem, Dice
 from tohit.engine import joint, memo
 from tohit.engine.odds import odds
-from tohit.engine.roll import _roll_batch, roll
+from tohit.engine.roll import _roll_batch, roll, roll_many
+from tohit.engine.roll_rows import scenario_rows
 from tohit.engine.scenario import from_dict, load
 
 SWORD = {"name": "sword", "attack_power": 5, "acc": 3, "damage_type": "sharp", "crit_range": 1}
@@ -160,3 +161,29 @@ def test_roll_imports_only_what_a_roll_uses(examples: Path) -> None:
     assert not _loaded(modules, *unused, "tohit.engine.simulate", "tohit.cli.grid_draw", "tohit.cli.fight_views")
     others = {m.split(".")[2] for m in _loaded(modules, "tohit.systems.")}
     assert others == {"kaiser"}  # every registered game is tohit's own: the others are not loaded
+
+
+def test_roll_times_on_a_tiny_support_looks_its_rows_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--times N` of a scenario whose every combination is kept: one pass fills the rows, then no `resolve`."""
+    loaded = from_dict(copy.deepcopy(BASIC))
+    memo.clear(loaded.scenario)
+    counted = Counted(loaded.system, monkeypatch)
+    first = [r.to_json() for r in roll_many(loaded, 300, seed=5)]
+    assert counted.calls == [11, 11]
+    assert [r.to_json() for r in roll_many(loaded, 300, seed=5)] == first and len(counted.calls) == 2
+
+
+def test_a_kept_batch_is_the_batch_its_dice_give() -> None:
+    """Every example whose game traces a batch: `roll --times` from the kept rows (where the support is tiny)
+    gives the JSON of the vectorised batch on the same dice."""
+    kept = 0
+    for path in scenario_files(EXAMPLES):
+        loaded = load(path)
+        if not loaded.system.batch_trace:
+            continue
+        memo.clear(loaded.scenario)
+        kept += all(t.complete() for t in scenario_rows(loaded).targets)
+        for seed in range(3):
+            direct = _roll_batch(loaded, 25, np.random.default_rng(seed), seed)
+            assert [r.to_json() for r in roll_many(loaded, 25, seed)] == [r.to_json() for r in direct], (path, seed)
+    assert kept >= 5  # the kept path was taken

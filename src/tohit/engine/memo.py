@@ -3,8 +3,8 @@
 A validated scenario is a frozen model, so what the engine derives from it (a target's joint table and its
 resolved outcomes, the traced rows of a roll) never changes while it lives. `memo(scenario)` is a dict kept
 beside that very object (keyed by its identity, not its content: a copy, even an equal one, starts empty)
-and dropped when the object is collected. `roll` (once or `--times`), `odds`, `simulate`, an encounter and
-the server all reach it through the `Loaded` they hold, and `scenario.from_dict` hands back the same
+and dropped when the object is collected. `roll` (once, or `--times` for a game that traces one attack at
+a time) and `odds` reach it through the `Loaded` they hold, and `scenario.from_dict` hands back the same
 `Loaded` for the same document, so a server answering the same scenario twice validates and resolves once.
 """
 

@@ -11,6 +11,7 @@ dice and the same `resolve`, run once per combination of columns instead of once
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -74,6 +75,9 @@ def roll_many(loaded: Loaded, times: int, seed: int | None = None) -> list[RollR
         seed = scenario.seed if scenario.seed is not None else fresh_seed()
     rng = np.random.default_rng(seed)
     if times > 1 and system.batch_trace:
+        kept = scenario_rows(loaded)
+        if all(t.complete() for t in kept.targets):  # a tiny support: every row kept, looked up roll by roll
+            return _roll_kept(loaded, times, rng, seed)
         return _roll_batch(loaded, times, rng, seed)
     return [_roll_one(loaded, rng, seed) for _ in range(times)]
 
@@ -100,6 +104,34 @@ def _roll_one(loaded: Loaded, rng: np.random.Generator, seed: int) -> RollResult
         named = dict(zip(t.names, faces, strict=True))
         targets.append(TargetRoll(t.name, dict(row), named, list(t.forced_names), list(steps), t.extra))
     return RollResult(loaded.system.id, seed, targets, kept.top)
+
+
+def _roll_kept(loaded: Loaded, n: int, rng: np.random.Generator, seed: int) -> list[RollResult]:
+    """`_roll_batch`'s rolls (the dice drawn as it draws them, role by role for all n), each target's rows and
+    traces from the kept rows."""
+    kept = scenario_rows(loaded)
+    shared: dict[str, list[list[int]]] = {}
+    per_target: list[list[TargetRoll]] = [[] for _ in range(n)]
+    for t in kept.targets:
+        by_role: list[list[list[int]]] = []
+        for name, role, forced, once in t.dice:
+            if forced is not None:
+                drawn = [list(forced)] * n
+            elif once and name in shared:
+                drawn = shared[name]
+            else:
+                drawn = role.roll_many(rng, n)[0]
+            if once:
+                shared.setdefault(name, drawn)
+            by_role.append(drawn)
+        forced_names = list(t.forced_names)
+        rows = zip(*by_role, strict=True) if by_role else repeat((), n)
+        for row_faces, bucket in zip(rows, per_target, strict=True):
+            faces = list(row_faces)
+            row, steps = t.traced(faces)
+            named = dict(zip(t.names, faces, strict=True))
+            bucket.append(TargetRoll(t.name, dict(row), named, forced_names, list(steps), t.extra))
+    return [RollResult(loaded.system.id, seed, targets, kept.top) for targets in per_target]
 
 
 def _roll_batch(loaded: Loaded, n: int, rng: np.random.Generator, seed: int) -> list[RollResult]:

@@ -29,8 +29,9 @@ from tohit.engine.scenario import AnyScenario, Loaded
 
 #: Most rows the one-pass fill resolves (a cross of tiny supports: a 2d6 has 11, a d10 and a d8 kept high 80).
 FILL_ROWS = 2048
-#: Most combinations kept per target, and faces kept per role (open rolls have no end of them).
-MAX_KEPT = 65_536
+#: Most combinations kept per target, and faces kept per role (open rolls have no end of them): a few MB at
+#: most for a target, beside a scenario that `from_dict` keeps among its last few hundred.
+MAX_KEPT = 4096
 
 
 def placeholder(role: str) -> str:
@@ -71,6 +72,8 @@ class TargetRows:
         self.done: dict[tuple[tuple[int, ...], ...], tuple[dict[str, Any], tuple[Step, ...]]] = {}
         self.rolls = 0
         self.filled = False
+        #: Every combination of the roles' supports is kept (filled, and no role is cut at a depth).
+        self.whole = False
 
     def traced(self, faces: list[list[int]]) -> tuple[dict[str, Any], tuple[Step, ...]]:
         """The row and trace of a roll with these faces (one list per role): kept, else put together (and kept)."""
@@ -147,6 +150,13 @@ class TargetRows:
                 fill.append((i, held))
         return Resolved(row, tuple(steps), tuple(fill))
 
+    def complete(self) -> bool:
+        """Whether every roll finds its row kept: the one-pass fill done (now, if not yet) on a finite support."""
+        if not self.filled:
+            self.filled = True
+            self._fill()
+        return self.whole
+
     def _fill(self) -> None:
         """Every combination of the roles' finite supports, resolved and traced in one `resolve` call."""
         if not self.system.batch_trace:
@@ -170,6 +180,7 @@ class TargetRows:
         keys = list(zip(*per_role, strict=True)) if per_role else [()]
         for key, found in zip(keys, self._resolve(columns, size), strict=True):
             self.rows.setdefault(key, found)
+        self.whole = all(s.remainder == 0 for s in supports)
 
 
 class ScenarioRows:

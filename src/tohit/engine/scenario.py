@@ -18,7 +18,7 @@ from tohit.engine.registry import get
 
 AnyScenario = Scenario[Any, Any, Any, Any]
 #: How many validated documents `from_dict` keeps (the most recently used).
-KEPT_DOCUMENTS = 256
+KEPT_DOCUMENTS = 128
 _kept: OrderedDict[str, Loaded] = OrderedDict()
 
 

@@ -125,7 +125,7 @@ def simulate_target(
     system, scenario = loaded.system, loaded.scenario
     hists = _empty(system.fields)
     labels_from: Outcome | None = None
-    table = joint.kept(system, scenario, target, TABLE_DEPTH) if method == "table" else None
+    table = joint.build(system, scenario, target, TABLE_DEPTH) if method == "table" else None
     if table is not None and table.total > MAX_TOTAL:
         table = None
     if table is not None:
@@ -233,7 +233,7 @@ def _simulate_shared(
         return None
     tables: list[joint.JointTable] = []
     for target in scenario.targets:
-        table = joint.kept(system, scenario, target, TABLE_DEPTH, template=tables[0] if tables else None)
+        table = joint.build(system, scenario, target, TABLE_DEPTH, template=tables[0] if tables else None)
         if any(role.scope != "attack" for role in table.roles.values()) or not bool(table.finite.all()):
             return None
         tables.append(table)
