@@ -44,7 +44,7 @@ def from_dict(data: dict[str, Any], *, source: str = "<scenario>") -> Loaded:
     beside it (`engine/memo.py`). A scenario is frozen, so sharing it is safe."""
     try:
         key = json.dumps([source, data], sort_keys=True, allow_nan=False)
-    except (TypeError, ValueError):  # not plain JSON data (the Python API takes any mapping): not kept
+    except (TypeError, ValueError, RecursionError):  # not plain JSON data (the API takes any mapping), or too deep
         return _validated(data, source)
     found = _kept.get(key)
     if found is not None and _same_game(found, data):
