@@ -4,8 +4,9 @@ Roles with scope "attack" are drawn once per attack and shared by every target (
 for the whole attack); roles with scope "target" are drawn for each target. Forced faces come from the
 scenario's `dice`, overridden role by role by a target's own `dice`. `roll_many` rolls the same attack
 several times (a volley, a crowd of goblins): for systems with `batch_trace`, in one vectorised `resolve`
-per target. A single roll looks its rows up in the scenario's kept rows (`engine/roll_rows.py`): the same
-dice and the same `resolve`, run once per combination of columns instead of once per call.
+per target. A single roll, and `roll_many` on a tiny support, look their rows up in the scenario's kept rows
+(`engine/roll_rows.py`): the same dice and the same `resolve`, run once per combination of columns instead
+of once per call.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from tohit.engine.scenario import AnyScenario, Loaded
 #: Most rows the one-pass fill resolves (a cross of tiny supports: a 2d6 has 11, a d10 and a d8 kept high 80).
 FILL_ROWS = 2048
 #: Most combinations kept per target, and faces kept per role (open rolls have no end of them): a few MB at
-#: most for a target, beside a scenario that `from_dict` keeps among its last few hundred.
+#: most for a target, beside a scenario that `from_dict` keeps among its last 128 documents.
 MAX_KEPT = 4096
 
 
@@ -168,7 +168,8 @@ class TargetRows:
             size *= s.size
         if not 0 < size <= FILL_ROWS:
             return
-        grids = np.indices([s.size for s in supports], dtype=np.int64).reshape(len(supports), -1)
+        radix = [s.size for s in supports]
+        grids = np.indices(radix, dtype=np.int64).reshape(len(radix), -1) if radix else np.zeros((0, 1), np.int64)
         columns = {
             name: {c: v[grids[i]] for c, v in s.columns.items()}
             for i, (name, s) in enumerate(zip(self.names, supports, strict=True))
