@@ -2,7 +2,9 @@
 
 Every input problem is one line on stderr naming the file and field, exit code 2, no traceback; nothing
 is written when the input is refused (the one printer: cli/errors.py). The other command modules add
-their commands here through their `register(app)` and never import this module.
+their commands here through their `register(app)` and never import this module. A command imports the
+engine (and rich's tables) when it runs: `tohit --help` and a command's help load neither numpy nor
+pydantic, and `tohit roll` does not load the simulation or the fight engine.
 """
 
 from __future__ import annotations
@@ -11,20 +13,18 @@ import json
 import signal
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from tohit import __version__
-from tohit.cli import authoring, demo, fight, grid, render, serve, sweep
+from tohit.cli import authoring, demo, fight, grid, serve, sweep
 from tohit.cli.errors import OneLineErrors, fail, guarded, on_sigterm
-from tohit.engine import registry
-from tohit.engine.odds import odds as exact_odds
-from tohit.engine.roll import MAX_TIMES, roll_many
-from tohit.engine.scenario import Loaded, load
-from tohit.engine.simulate import Method
-from tohit.engine.simulate import simulate as run_simulation
+from tohit.engine.limits import MAX_TIMES
+
+if TYPE_CHECKING:
+    from tohit.engine.scenario import Loaded
+    from tohit.engine.simulate import Method
 
 app = typer.Typer(
     cls=OneLineErrors,
@@ -63,6 +63,8 @@ def _options(
 
 
 def _load(path: Path) -> Loaded:
+    from tohit.engine.scenario import load
+
     return guarded(lambda: load(path))
 
 
@@ -73,6 +75,11 @@ def _print_json(data: Any) -> None:
 @app.command()
 def systems(as_json: JsonOpt = False) -> None:
     """List the rule systems, one line each."""
+    from rich.table import Table
+
+    from tohit.cli import render
+    from tohit.engine import registry
+
     found = guarded(registry.systems)
     if as_json:
         _print_json([{"id": s.id, "title": s.title, "summary": s.summary, "page": s.page} for s in found.values()])
@@ -94,6 +101,8 @@ def roll(
     times: Annotated[int, typer.Option("--times", min=1, max=MAX_TIMES, help="Roll the attack this many times.")] = 1,
 ) -> None:
     """Resolve the attack once per target (or --times N), with a trace citing each rule applied."""
+    from tohit.engine.roll import roll_many
+
     loaded = _load(file)
     results = guarded(lambda: roll_many(loaded, times, seed))
     if as_json:
@@ -109,6 +118,8 @@ def roll(
                 }
             )
         return
+    from tohit.cli import render
+
     console = render.console()
     for i, result in enumerate(results):
         if times > 1:
@@ -125,6 +136,9 @@ def odds(
     log: Annotated[bool, typer.Option("--log", help="--plot: probabilities on a log scale.")] = False,
 ) -> None:
     """Exact probability of every outcome, per target, and the full damage distribution."""
+    from tohit.cli import render
+    from tohit.engine.odds import odds as exact_odds
+
     loaded = _load(file)
     count = len(loaded.scenario.targets)
     with render.delayed_progress("exact odds", "targets", count, after=1.0, quiet=as_json) as advance:
@@ -155,6 +169,9 @@ def simulate(
     scheduler: Annotated[str | None, SchedulerOpt] = None,
 ) -> None:
     """Monte Carlo: N independent attacks per target, with 95% confidence intervals."""
+    from tohit.cli import render
+    from tohit.engine.simulate import simulate as run_simulation
+
     if method not in ("table", "direct"):
         fail(f"--method: must be table or direct, got {method!r}")
     chosen: Method = "table" if method == "table" else "direct"
@@ -207,6 +224,8 @@ def schema(
 ) -> None:
     """Print the JSON Schema (2020-12) of a system's scenario files, with --fight of its fight files, or with
     --output KIND of what a command prints with --json."""
+    from tohit.engine import registry
+
     found = guarded(lambda: registry.get(system))
     if output is not None:
         from tohit.engine.output_schemas import KINDS, output_schema
@@ -227,6 +246,11 @@ def schema(
 @app.command()
 def modifiers(system: Annotated[str, typer.Argument(help="System id.")], as_json: JsonOpt = False) -> None:
     """List a system's named modifier rows (ids to use in scenario files)."""
+    from rich.table import Table
+
+    from tohit.cli import render
+    from tohit.engine import registry
+
     found = guarded(lambda: registry.get(system))
     rows = found.modifiers()
     if not rows:

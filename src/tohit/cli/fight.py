@@ -4,30 +4,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tohit.cli import render
 from tohit.cli.errors import fail, guarded
-from tohit.cli.fight_views import (
-    event_view,
-    exact_view,
-    narration_header,
-    narration_view,
-    replay_view,
-    state_table,
-    stats_view,
-)
-from tohit.cli.output import write_file
-from tohit.core.errors import InputError
-from tohit.core.fight.contract import FightRules, LoadedFight
-from tohit.engine.fight.context import Method
-from tohit.engine.fight.exact import MAX_SECONDS, MAX_STATES, exact_duel
-from tohit.engine.fight.load import load_fight
-from tohit.engine.fight.replay import chained, replay
-from tohit.engine.fight.run import FightLog, FightStats, narrate, simulate_fights
-from tohit.engine.simulate import fresh_seed
+from tohit.engine.limits import MAX_SECONDS, MAX_STATES
+
+if TYPE_CHECKING:
+    from tohit.core.fight.contract import FightRules, LoadedFight
+    from tohit.engine.fight.context import Method
+    from tohit.engine.fight.run import FightLog, FightStats
 
 MAX_FIGHTS = 100_000_000
 
@@ -86,6 +73,12 @@ def fight(
         fail("--workers: only a simulation (-n N) shares its fights among processes")
     if scheduler is not None and n is None:
         fail("--scheduler: only a simulation (-n N) runs on a cluster")
+    from tohit.cli import render
+    from tohit.cli.fight_views import exact_view, narration_view, stats_view
+    from tohit.engine.fight.exact import exact_duel
+    from tohit.engine.fight.load import load_fight
+    from tohit.engine.fight.run import narrate
+
     loaded = guarded(lambda: load_fight(file))
     if exact:
         result = guarded(lambda: exact_duel(loaded))
@@ -134,6 +127,10 @@ def replay_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
     """Rebuild a fight's state from its event log, check it against the recorded end, show the state after N."""
+    from tohit.cli import render
+    from tohit.cli.fight_views import replay_view
+    from tohit.engine.fight.replay import replay
+
     result = guarded(lambda: replay(events, until))
     if as_json:
         _print_json(
@@ -154,6 +151,7 @@ def replay_command(
 # -- helpers ----------------------------------------------------------------------------------------------------
 def _rules_of(events: list[dict[str, Any]]) -> FightRules | None:
     """The fight rules of the system a log names (for showing its stats), if known."""
+    from tohit.core.errors import InputError
     from tohit.core.fight.contract import rules_for
     from tohit.engine import registry
 
@@ -169,6 +167,8 @@ def _print_json(data: Any) -> None:
 
 def write_log(played: FightLog, path: Path) -> None:
     """The events as JSON lines, each chained to the one before by `prev` (replay.chained), written whole."""
+    from tohit.cli.output import write_file
+    from tohit.engine.fight.replay import chained
 
     def write(temporary: Path) -> None:
         with temporary.open("w", encoding="utf-8") as out:
@@ -182,6 +182,11 @@ def _narrate_streaming(loaded: LoadedFight, seed: int | None) -> FightLog:
     """A narrated fight printed event by event as it is played (a long fight shows at once, and its events are
     not kept: memory stays flat); when the narration goes to a file or a pipe, a progress bar of rounds on a
     terminal's stderr."""
+    from tohit.cli import render
+    from tohit.cli.fight_views import event_view, narration_header, state_table
+    from tohit.engine.fight.run import narrate
+    from tohit.engine.simulate import fresh_seed
+
     console = render.console()
     chosen = seed if seed is not None else loaded.spec.seed if loaded.spec.seed is not None else fresh_seed()
     for line in narration_header(loaded, chosen):
@@ -203,6 +208,9 @@ def _narrate_streaming(loaded: LoadedFight, seed: int | None) -> FightLog:
 def _simulate(
     loaded: LoadedFight, n: int, seed: int | None, *, quiet: bool, method: Method, workers: int = 1
 ) -> FightStats:
+    from tohit.cli import render
+    from tohit.engine.fight.run import simulate_fights
+
     with render.delayed_progress("fighting", "fights", n, after=0.5, quiet=quiet) as advance:
         return guarded(lambda: simulate_fights(loaded, n, seed, progress=advance, method=method, workers=workers))
 
@@ -210,6 +218,7 @@ def _simulate(
 def _on_cluster(
     file: Path, scheduler: str, n: int, seed: int | None, *, quiet: bool, method: Method, workers: int
 ) -> FightStats:
+    from tohit.cli import render
     from tohit.core.loader import read_document
     from tohit.sweeps.cluster import fights_on
 

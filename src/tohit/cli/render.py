@@ -6,19 +6,20 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.panel import Panel
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from tohit.core.exact_text import fraction_text, is_long
-from tohit.engine.odds import OddsResult, TargetOdds
-from tohit.engine.roll import RollResult
-from tohit.engine.simulate import PERCENTILES, SimResult
 from tohit.engine.stats import mean_sd, percentile, wilson
+
+if TYPE_CHECKING:  # the views read results; `tohit roll` need not load the odds or simulation engines
+    from tohit.engine.odds import OddsResult, TargetOdds
+    from tohit.engine.roll import RollResult
+    from tohit.engine.simulate import SimResult
 
 BAR_WIDTH = 40
 MAX_BARS = 30
@@ -133,6 +134,8 @@ def odds_view(result: OddsResult) -> Group:
 
 
 def sim_view(result: SimResult) -> Group:
+    from tohit.engine.simulate import PERCENTILES
+
     parts: list[Any] = []
     for t in result.targets:
         table = Table(show_edge=False)
@@ -161,6 +164,8 @@ def delayed_progress(
 
     Yields the `advance(count)` callback the engine calls as work is done.
     """
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
     start = time.perf_counter()
     bar = Progress(
         TextColumn(label),

@@ -34,16 +34,13 @@ from tohit.core.fight.rows import distinct
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.ending import ENGINE_STATS, ended, initial_state
+from tohit.engine.limits import MAX_SECONDS as MAX_SECONDS
+from tohit.engine.limits import MAX_STATES as MAX_STATES
 
-#: The exact chain is refused past this many states (simulate instead).
-MAX_STATES = 200_000
 #: ... and past this many outcome rows, all states together (the work and memory the chain takes: a chain of
 #: few states whose attacks have many distinct outcomes, e.g. penalties stacking, is refused early).
 MAX_ROWS = 3_000_000
 CHUNK = 4096
-#: ... and once it has run this long, checked inside the exploration and the solver (a chain of few states
-#: whose exact values grow to thousands of digits can take minutes to solve; simulate instead).
-MAX_SECONDS = 60.0
 #: ... and once the memory it holds passes this (the process's resident memory grown since it began).
 MAX_MEMORY = 1_500_000_000
 #: After this long exploring, the chain's size is estimated from how it has grown so far (states found per
