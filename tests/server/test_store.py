@@ -91,6 +91,34 @@ def test_store_keeps_the_engine_version_each_encounter_was_played_with(url: str)
     assert found is not None and found.engine_version == __version__
 
 
+def test_store_two_servers_on_one_store_each_write_finds_the_others(url: str) -> None:
+    """A server keeps each encounter it plays in memory and writes without reading the store first: the append's
+    own check of the seq, inside its transaction, finds a write another server made. An action that names no
+    seq is then played on the encounter read afresh (the log is the one a single server would have written);
+    one that names a stale seq is a 409 with the current seq."""
+    duel = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
+    settings = Settings(db=url, admin_token=ADMIN, workers=0)
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        created = one.post("/v1/encounters", json={"fight": duel, "seed": 1}).json()
+        alone = one.post("/v1/encounters", json={"fight": duel, "seed": 1}).json()
+        gm, eid = {"Authorization": f"Bearer {created['gm_token']}"}, created["id"]
+        seqs = []
+        for client in (one, two, one, two, one, one):
+            response = client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=gm)
+            assert response.status_code == 201, response.text
+            seqs.append(response.json()["seq"])
+        assert seqs == sorted(set(seqs))
+        stale = two.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto", "expected_seq": seqs[-2]}, headers=gm)
+        assert stale.status_code == 409 and stale.json()["seq"] == seqs[-1]
+        solo = {"Authorization": f"Bearer {alone['gm_token']}"}
+        for _ in seqs:
+            assert one.post(f"/v1/encounters/{alone['id']}/actions", json={"kind": "auto"}, headers=solo).is_success
+        shared = two.get(f"/v1/encounters/{eid}/events", headers=gm).json()
+        single = one.get(f"/v1/encounters/{alone['id']}/events", headers=solo).json()
+        assert [e["n"] for e in shared] == list(range(seqs[-1] + 1))
+        assert shared == single
+
+
 def test_store_sqlite_is_in_wal_with_a_busy_timeout(tmp_path: Path) -> None:
     store = open_store(f"sqlite:///{tmp_path / 'wal.db'}")
     with store.engine.connect() as db:
