@@ -141,6 +141,8 @@ class Store:
         ]
         try:
             with self.engine.begin() as connection:  # one transaction; the rows in one executemany
+                if connection.dialect.name == "sqlite":  # the write lock first: the check is inside the transaction
+                    connection.exec_driver_sql("BEGIN IMMEDIATE")
                 current = connection.scalar(select(func.max(EventRow.seq)).where(EventRow.encounter_id == encounter_id))
                 if current is None or int(current) != expected:
                     raise StaleSeq(-1 if current is None else int(current))
