@@ -74,6 +74,21 @@ def test_store_of_writers_racing_for_one_seq_exactly_one_wins(url: str) -> None:
         assert [e.get("writer") for e in store.events(eid)] == [None, won[0]]
 
 
+def test_store_append_built_with_sqlalchemy_core_too(url: str) -> None:
+    """A driver whose parameter style the append has no statements for takes SQLAlchemy Core's: the same race."""
+    store = open_store(url)
+    store._append_sql = None
+    eid = new_encounter(store)
+    won, stale, other = race(store, eid)
+    assert not other, other
+    assert len(won) == 1 and stale == [1] * (WRITERS - 1)
+    store.append(eid, 1, [{"kind": "a"}, {"kind": "b"}])
+    assert [e["kind"] for e in store.events(eid)] == ["start", "note", "a", "b"]
+    with pytest.raises(StaleSeq) as found:
+        store.append(eid, 1, [{"kind": "c"}])
+    assert found.value.current == 3
+
+
 def test_store_events_are_unique_on_encounter_and_seq(url: str) -> None:
     """The database itself refuses a second event at one seq (not only the store's check of the last seq)."""
     store = open_store(url)
