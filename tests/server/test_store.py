@@ -132,6 +132,9 @@ def test_store_two_servers_on_one_store_each_write_finds_the_others(url: str) ->
         single = one.get(f"/v1/encounters/{alone['id']}/events", headers=solo).json()
         assert [e["n"] for e in shared] == list(range(seqs[-1] + 1))
         assert shared == single
+        assert two.delete(f"/v1/encounters/{eid}", headers=gm).status_code == 204
+        for body in ({"kind": "auto", "expected_seq": seqs[-1]}, {"kind": "auto"}):
+            assert one.post(f"/v1/encounters/{eid}/actions", json=body, headers=gm).status_code == 404
 
 
 def test_store_sqlite_is_in_wal_with_a_busy_timeout(tmp_path: Path) -> None:

@@ -392,6 +392,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         try:
             return played(row, enc, action, expected)
         except StaleSeq as exc:
+            if exc.current < 0:
+                stored(row.id)  # no events: deleted by another process (a 404)
             if expected is not None:
                 raise ApiError(409, str(exc), "expected_seq", seq=exc.current) from None
         try:
