@@ -488,6 +488,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         gm(row, authorization)
         token = secrets.token_urlsafe(24)
         await asyncio.to_thread(the_store().set_view_hash, encounter_id, hash_token(token))
+        rows.pop(encounter_id, None)  # the row kept in memory holds the old view token's hash
         return {"view_token": token}
 
     def applied(row: StoredEncounter, action: dict[str, Any], expected: int | None) -> dict[str, Any]:
