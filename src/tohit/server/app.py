@@ -54,6 +54,7 @@ class Settings:
     max_states: int = 50_000
     exact_seconds: float = 30.0
     max_body: int = 1 << 20
+    max_placements: int = 100
     #: How often a live stream looks for new events (seconds).
     poll: float = 0.25
 
@@ -312,7 +313,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def aim(body: ScenarioBody) -> Any:
         """A map scenario's placements ranked by exact expected damage (the best n, default 5)."""
         depth_cap(body)
-        return await work(jobs.aim_job, body.scenario, min(body.n or 5, 100))
+        n = body.n or 5
+        cap(n, settings.max_placements, "max-placements", "n")
+        return await work(jobs.aim_job, body.scenario, n)
 
     @app.post("/v1/fights/simulate")
     async def fights_simulate(body: FightBody) -> Any:
