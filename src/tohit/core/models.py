@@ -39,8 +39,8 @@ class Model(BaseModel):
         return data
 
 
-#: What a field holds, for the exact-type check: "integer", "number", "bool", "bool_or_integer", or a list, mapping or tuple of those
-#: (("list", kind), ("dict", kind), ("tuple", (kind, ...))).
+#: What a field holds, for the exact-type check: "integer", "number", "bool", "bool_or_integer", or a list,
+#: mapping or tuple of those (("list", kind), ("dict", kind), ("tuple", (kind, ...))).
 Kind = Any
 
 
