@@ -46,13 +46,17 @@ CHUNK = 4096
 MAX_SECONDS = 60.0
 #: ... and once the memory it holds passes this (the process's resident memory grown since it began).
 MAX_MEMORY = 1_500_000_000
-#: After this long exploring, the chain's size is estimated from how it has grown so far (states found per
-#: state explored, outcome rows and seconds per state, memory per row); a chain estimated past any of the caps
-#: above is refused then, naming the estimate and the cap, instead of running into the cap much later.
-PROBE_SECONDS = 1.0
-#: ... once at least this many states are explored (the first states pay for building the attack tables and
-#: branch more than the rest: an estimate from fewer overshoots).
+#: Once this many states are explored, or this many outcome rows made (a fraction of a second either way), the
+#: chain's size is estimated from how it has grown so far (states found per state explored, outcome rows per
+#: state, memory per row), and again after every later step; a chain estimated past the caps on states, rows or
+#: memory is refused then, naming the estimate and the cap, instead of running into the cap much later. (The
+#: first states pay for building the attack tables and branch more than the rest: an estimate from fewer
+#: overshoots.)
 PROBE_STATES = 256
+PROBE_ROWS = 30_000
+#: After this long exploring, the estimate is made again with the time cap too (seconds per state of the last
+#: step; the first steps build the attack tables, so time is not estimated from them).
+PROBE_SECONDS = 1.0
 #: The check for a duel nobody can end any more (narrated and simulated fights, `never_ending`): the exact
 #: chain from the fight's state, within these small budgets; past them the answer is "not known" and the
 #: fight goes on.
@@ -226,14 +230,18 @@ def exact_duel(
     reward: list[Fraction] = [Fraction(0)]
     explored = rows = 0
     size = 16  # states a step: doubling up to CHUNK, so the first estimate comes early
-    estimated = False
+    # The size is estimated after every step from PROBE_STATES / PROBE_ROWS on (the estimate firms up as the
+    # chain grows), the time once, after `probe` seconds; `probe` infinite: no estimates.
+    estimating = probe != float("inf")
+    timed = not estimating
     rate = 0.0  # seconds per state explored, in the last step
     while explored < len(keys):
         check()
         now = time.monotonic()
         elapsed = now - began
-        if not estimated and elapsed > probe and explored >= PROBE_STATES:
-            estimated = True
+        if estimating and (explored >= PROBE_STATES or rows >= PROBE_ROWS):
+            timing = not timed and elapsed > probe
+            timed = timed or timing
             _refuse_estimate(
                 fight,
                 explored,
@@ -241,7 +249,7 @@ def exact_duel(
                 rows,
                 (elapsed, rate),
                 _resident() - memory_before,
-                (limit, max_rows, seconds, memory),
+                (limit, max_rows, seconds if timing else float("inf"), memory),
             )
         chunk = keys[explored : explored + size]
         size = min(2 * size, CHUNK)
