@@ -208,9 +208,7 @@ def exact_duel(
             field="sides",
             source=fight.source,
         )
-    # The depth: the caller's, else the fight file's `options.depth`, else the system's default (as -n does).
-    chosen = getattr(fight.spec.options, "depth", None)
-    used_depth = depth if depth is not None else fight.system.default_depth if chosen is None else int(chosen)
+    used_depth = _depth(fight, depth)
     sides = len(roster.side_names)
     # Absorbing ids: -1 - k for the k-th absorbing outcome: wins per side, draw, beyond.
     draw_id, beyond_id = -1 - sides, -2 - sides
@@ -323,15 +321,15 @@ def exact_duel(
 
 
 def never_ending(fight: LoadedFight, state: State, rows: IntArray, most: int = 256) -> BoolArray:
-    """Per fight at `rows` of `state`: True when, from where it stands, the duel can never end, so it is a draw
-    at once: the exact chain from that state (within NEVER_STATES, NEVER_ROWS and NEVER_SECONDS) reaches no
-    win, no draw and nothing beyond the depth of open-ended dice (nobody can harm anybody). Sound: a chain past
-    its budgets, a fight of more than two, fights in more than `most` distinct states, or a fight file whose
-    checks found NEVER_TRIES states that can end give False. A chain
-    that never ends marks every state it reaches (none of them can end either), so the other fights' states
-    are mostly known at once; the first chain that can end (or is past its budgets) stops the checking."""
+    """Per fight at `rows` of `state`: True when, from where it stands, the fight (of any size) can never end, so it
+    is a draw at once: its exact chain from that state (`can_end`, within NEVER_STATES, NEVER_ROWS and
+    NEVER_SECONDS) reaches no win, no draw and nothing beyond the depth of open-ended dice (nobody can harm
+    anybody enough, ever). Sound: a chain past its budgets, fights in more than `most` distinct states, or a
+    fight file whose checks found NEVER_TRIES states that can end give False. A chain that never ends marks every
+    state it reaches (none of them can end either), so the other fights' states are mostly known at once; the
+    first chain that can end (or is past its budgets) stops the checking."""
     out = np.zeros(len(rows), dtype=bool)
-    if fight.roster.size != 2 or not len(rows):
+    if not len(rows):
         return out
     sub = state.take(rows)
     layout = _Layout(fight, sub)
@@ -347,26 +345,73 @@ def never_ending(fight: LoadedFight, state: State, rows: IntArray, most: int = 2
         if failed[0] >= NEVER_TRIES:
             break
         reached: list[tuple[int, ...]] = []
-        try:
-            result = exact_duel(
-                fight,
-                limit=NEVER_STATES,
-                max_rows=NEVER_ROWS,
-                seconds=NEVER_SECONDS,
-                probe=float("inf"),
-                start=layout.state([key]),
-                reached=reached,
-            )
-        except InputError:
-            known[key] = False
-            failed[0] += 1
-            break
-        if result.never_ends != 1:
+        if can_end(fight, layout.state([key]), reached=reached) is not False:
             known[key] = False
             failed[0] += 1
             break
         known.update(dict.fromkeys(reached, True))
     return np.asarray([known.get(k, False) for k in keys], dtype=bool)
+
+
+def _depth(fight: LoadedFight, depth: int | None) -> int:
+    """The depth: the caller's, else the fight file's `options.depth`, else the system's default (as -n does)."""
+    chosen = getattr(fight.spec.options, "depth", None)
+    return depth if depth is not None else fight.system.default_depth if chosen is None else int(chosen)
+
+
+def can_end(
+    fight: LoadedFight,
+    start: State,
+    *,
+    limit: int = NEVER_STATES,
+    max_rows: int = NEVER_ROWS,
+    seconds: float = NEVER_SECONDS,
+    reached: list[tuple[int, ...]] | None = None,
+) -> bool | None:
+    """Whether a fight (any number of combatants) can still end from `start` (one fight's state): the states of
+    its exact chain are explored breadth first through the rules' own `step` in "enumerate" mode (every outcome
+    of every roll and choice with a non-zero chance), without the chain's probabilities. True as soon as one
+    outcome row ends the fight (a side's win, a draw, or past the depth of open-ended dice); False when the
+    exploration closes and none did (nobody can ever harm anybody enough to end it: a draw that never ends);
+    None past `limit` states, `max_rows` outcome rows or `seconds` (not known). `reached` gets the states
+    explored, when the answer is False."""
+    began = time.monotonic()
+    layout = _Layout(fight, start)
+    used_depth = _depth(fight, None)
+    done, _ = ended(fight, start, None)
+    if done[0]:
+        return True
+    keys = layout.keys(start)[:1]
+    seen = set(keys)
+    explored = rows = 0
+    size = 16
+    while explored < len(keys):
+        if time.monotonic() - began > seconds:
+            return None
+        chunk = keys[explored : explored + size]
+        size = min(2 * size, CHUNK)
+        explored += len(chunk)
+        ctx = StepContext(fight, layout.state(chunk), "enumerate", depth=used_depth)
+        fight.rules.step(ctx)
+        child = ctx.state
+        rows += child.n
+        done, _ = ended(fight, child, None)
+        if done.any():
+            return True
+        if rows > max_rows:
+            return None
+        matrix = layout.matrix(child)
+        leads, _ = distinct(list(matrix.T))
+        for row in matrix[leads].tolist():
+            key = tuple(row)
+            if key not in seen:
+                if len(keys) >= limit:
+                    return None
+                seen.add(key)
+                keys.append(key)
+    if reached is not None:
+        reached.extend(keys)
+    return False
 
 
 def _resident() -> int:
