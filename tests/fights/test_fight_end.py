@@ -131,3 +131,20 @@ def test_a_party_fight_that_can_still_end_is_not_called_a_stalemate() -> None:
     log = narrate(load({**kaiser_fight(*sides), "max_rounds": 40}), seed=5)
     assert log.rounds > FIRST_STALL_CHECK  # the check ran
     assert "stalemate" not in [e["kind"] for e in log.events]
+
+
+def test_can_end_answers_for_parties_from_the_rules_own_chain() -> None:
+    """`can_end` explores the fight's own chain (any size): False only when it closes with no way to end; True at
+    the first outcome that ends the fight (least healthy states first, so a party that can end is seen at once);
+    None past its budgets."""
+    from tohit.engine.fight.ending import initial_state
+    from tohit.engine.fight.exact import can_end
+
+    stuck = load(harmless_party(2))
+    reached: list[bytes] = []
+    assert can_end(stuck, initial_state(stuck, 1), limit=50_000, seconds=60, reached=reached) is False
+    assert len(reached) > 1
+    assert can_end(stuck, initial_state(stuck, 1), limit=10) is None
+    sides = [[kaiser_combatant(f"{name}{i}") for i in range(3)] for name in "AB"]
+    live = load(kaiser_fight(*sides))
+    assert can_end(live, initial_state(live, 1), limit=50_000, seconds=60) is True

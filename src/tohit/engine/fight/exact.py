@@ -18,6 +18,7 @@ the difference). Expected rounds counts the round in which the fight ends, as th
 
 from __future__ import annotations
 
+import heapq
 import resource
 import time
 from collections.abc import Callable
@@ -63,6 +64,8 @@ PROBE_SECONDS = 1.0
 NEVER_STATES = 2_000
 NEVER_ROWS = 200_000
 NEVER_SECONDS = 0.5
+#: ... and at the most this long for a fight of more than two (its budgets grow with its size).
+NEVER_PARTY_SECONDS = 10.0
 #: ... and a fight file whose checks have found this many states that can end (or past the budgets) is not
 #: checked again (a long simulation of a fight that can end pays at most this many budgets).
 NEVER_TRIES = 3
@@ -152,7 +155,16 @@ class _Layout:
     def keys(self, state: State) -> list[tuple[int, ...]]:
         return [tuple(r) for r in self.matrix(state).tolist()]
 
-    def state(self, keys: list[tuple[int, ...]]) -> State:
+    def packed(self, state: State) -> list[bytes]:
+        """Each row's key as bytes (cheaper to hash and keep than a tuple, for fights of many combatants)."""
+        m = np.ascontiguousarray(self.matrix(state), dtype=np.int64)
+        return [m[i].tobytes() for i in range(state.n)]
+
+    def unpacked(self, keys: list[bytes]) -> State:
+        """The state of rows given by `packed` keys."""
+        return self.state(np.frombuffer(b"".join(keys), dtype=np.int64).reshape(len(keys), -1))
+
+    def state(self, keys: list[tuple[int, ...]] | np.ndarray) -> State:
         m = np.asarray(keys, dtype=np.int64).reshape(len(keys), -1)
         n, size = len(keys), self.size
         per = {k: m[:, i * size : (i + 1) * size].copy() for i, k in enumerate(self.per)}
@@ -320,32 +332,52 @@ def exact_duel(
     return ExactResult(fight, wins, draw, never, beyond, expected, len(keys), used_depth)
 
 
-def never_ending(fight: LoadedFight, state: State, rows: IntArray, most: int = 256) -> BoolArray:
+def never_ending(
+    fight: LoadedFight, state: State, rows: IntArray, most: int = 256, since: IntArray | None = None
+) -> BoolArray:
     """Per fight at `rows` of `state`: True when, from where it stands, the fight (of any size) can never end, so it
     is a draw at once: its exact chain from that state (`can_end`, within NEVER_STATES, NEVER_ROWS and
     NEVER_SECONDS) reaches no win, no draw and nothing beyond the depth of open-ended dice (nobody can harm
     anybody enough, ever). Sound: a chain past its budgets, fights in more than `most` distinct states, or a
     fight file whose checks found NEVER_TRIES states that can end give False. A chain that never ends marks every
     state it reaches (none of them can end either), so the other fights' states are mostly known at once; the
-    first chain that can end (or is past its budgets) stops the checking."""
+    first chain that can end (or is past its budgets) stops the checking.
+
+    A fight of more than two has budgets that grow with its size (`NEVER_PARTY_SECONDS` at the most, up to
+    MAX_STATES states) and is checked only where nobody's health changed since `since` (each fight's health at
+    the previous check, one row per entry of `rows`, when the caller has it): a fight where someone was hurt
+    lately is not a stalemate candidate, and does not pay for a chain."""
     out = np.zeros(len(rows), dtype=bool)
     if not len(rows):
         return out
+    size = fight.roster.size
+    if size > 2 and since is not None:
+        calm = (fight.rules.health_of(state)[rows] == since).all(axis=1)
+        if not calm.all():
+            out[calm] = never_ending(fight, state, np.asarray(rows)[calm], most)
+            return out
+    party = size > 2
+    limit = MAX_STATES if party else NEVER_STATES
+    max_rows = NEVER_ROWS * size if party else NEVER_ROWS
+    seconds = min(NEVER_PARTY_SECONDS, NEVER_SECONDS * size / 2) if party else NEVER_SECONDS
     sub = state.take(rows)
     layout = _Layout(fight, sub)
-    keys = layout.keys(sub)
+    keys = layout.packed(sub)
     unique = dict.fromkeys(keys)
     if len(unique) > most:
         return out
-    known: dict[tuple[int, ...], bool] = fight.memo("never_ending", dict)
+    known: dict[bytes, bool] = fight.memo("never_ending", dict)
     failed: list[int] = fight.memo("never_ending_failed", lambda: [0])
     for key in unique:
         if key in known:
             continue
         if failed[0] >= NEVER_TRIES:
             break
-        reached: list[tuple[int, ...]] = []
-        if can_end(fight, layout.state([key]), reached=reached) is not False:
+        reached: list[bytes] = []
+        answer = can_end(
+            fight, layout.unpacked([key]), reached=reached, limit=limit, max_rows=max_rows, seconds=seconds
+        )
+        if answer is not False:
             known[key] = False
             failed[0] += 1
             break
@@ -366,7 +398,7 @@ def can_end(
     limit: int = NEVER_STATES,
     max_rows: int = NEVER_ROWS,
     seconds: float = NEVER_SECONDS,
-    reached: list[tuple[int, ...]] | None = None,
+    reached: list[bytes] | None = None,
 ) -> bool | None:
     """Whether a fight (any number of combatants) can still end from `start` (one fight's state): the states of
     its exact chain are explored breadth first through the rules' own `step` in "enumerate" mode (every outcome
@@ -381,17 +413,19 @@ def can_end(
     done, _ = ended(fight, start, None)
     if done[0]:
         return True
-    keys = layout.keys(start)[:1]
+    keys = layout.packed(start)[:1]
     seen = set(keys)
-    explored = rows = 0
+    # The least healthy states first (their total health): a fight that can end is seen to early, in a few
+    # steps, instead of after its whole chain up to there; the order changes nothing else.
+    frontier: list[tuple[int, int]] = [(0, 0)]
+    rows = 0
     size = 16
-    while explored < len(keys):
+    while frontier:
         if time.monotonic() - began > seconds:
             return None
-        chunk = keys[explored : explored + size]
+        chunk = [keys[heapq.heappop(frontier)[1]] for _ in range(min(size, len(frontier)))]
         size = min(2 * size, CHUNK)
-        explored += len(chunk)
-        ctx = StepContext(fight, layout.state(chunk), "enumerate", depth=used_depth)
+        ctx = StepContext(fight, layout.unpacked(chunk), "enumerate", depth=used_depth)
         fight.rules.step(ctx)
         child = ctx.state
         rows += child.n
@@ -400,14 +434,13 @@ def can_end(
             return True
         if rows > max_rows:
             return None
-        matrix = layout.matrix(child)
-        leads, _ = distinct(list(matrix.T))
-        for row in matrix[leads].tolist():
-            key = tuple(row)
+        health = fight.rules.health_of(child).sum(axis=1).tolist()
+        for key, h in zip(layout.packed(child), health, strict=True):
             if key not in seen:
                 if len(keys) >= limit:
                     return None
                 seen.add(key)
+                heapq.heappush(frontier, (h, len(keys)))
                 keys.append(key)
     if reached is not None:
         reached.extend(keys)

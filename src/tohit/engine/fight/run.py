@@ -108,6 +108,7 @@ def narrate(
         on_event(events[0])
     limit = step_limit(fight)
     check = FIRST_STALL_CHECK
+    health = fight.rules.health_of(state).copy()  # at the last stalemate check (`never_ending`'s `since`)
     stalled = False
     for _ in range(limit):
         done, winner = ended(fight, state, fight.max_rounds)
@@ -115,7 +116,8 @@ def narrate(
             break
         if int(state.fight["round"][0]) >= check:
             check *= 2
-            if never_ending(fight, state, np.asarray([0]))[0]:
+            calm, health = health, fight.rules.health_of(state).copy()
+            if never_ending(fight, state, np.asarray([0]), since=calm)[0]:
                 stalled = True
                 event = {"kind": "stalemate", "text": STALEMATE_TEXT, "changes": [], "n": count}
                 count += 1
@@ -438,14 +440,16 @@ def _run_batch(
     # (dropping copies every array); until then their rows stay inert: nobody acts in a fight that is over.
     recorded = np.zeros(n, dtype=bool)
     check = FIRST_STALL_CHECK
+    health = rules.health_of(state).copy()  # at the last stalemate check (`never_ending`'s `since`)
     for _ in range(limit):
         standing: BoolArray | None = rules.standing(fight, state)
         done, winner = ended(fight, state, fight.max_rounds, standing)
         live = np.flatnonzero(~done & ~recorded)
         if live.size and int(state.fight["round"][live].min()) >= check:
             check *= 2
-            stuck = live[never_ending(fight, state, live)]
+            stuck = live[never_ending(fight, state, live, since=health[live])]
             done[stuck], winner[stuck] = True, -1
+            health = rules.health_of(state).copy()
         new = done & ~recorded
         if new.any():
             rows = np.flatnonzero(new)
@@ -473,6 +477,7 @@ def _run_batch(
             if 8 * int(recorded.sum()) >= recorded.size:
                 keep = np.flatnonzero(~recorded)
                 state = state.take(keep)
+                health = health[keep]
                 standing = None if standing is None else standing[keep]
                 recorded = recorded[keep]
         ctx = StepContext(fight, state, "sample", rng, max_rounds=fight.max_rounds, method=method, standing=standing)
