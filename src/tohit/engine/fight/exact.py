@@ -186,10 +186,10 @@ def exact_duel(
     memory: int = MAX_MEMORY,
     probe: float = PROBE_SECONDS,
     start: State | None = None,
-    reached: list[tuple[int, ...]] | None = None,
+    prove: bool = True,
 ) -> ExactResult:
     """The exact outcome of a two-combatant fight (see the module docstring), from its start or from `start`
-    (one fight's state)."""
+    (one fight's state). `prove`: first ask `can_end` (within the same budgets) whether it can end at all."""
     roster = fight.roster
     began = time.monotonic()
     deadline = began + seconds
@@ -236,6 +236,15 @@ def exact_duel(
         return ExactResult(
             fight, wins, Fraction(int(winner[0] < 0)), Fraction(0), Fraction(0), Fraction(1), 1, used_depth
         )
+    # First, without probabilities: can the fight end at all from here? A fight nobody can ever end (e.g. Guard
+    # that wears down and regrows while armour stops every blow) is a draw that never ends, said at once,
+    # without the chain's values; one that can end is usually seen to within a few steps.
+    if prove:
+        reached: list[bytes] = []
+        answer = can_end(fight, start, limit=limit, max_rows=max_rows, seconds=seconds, reached=reached)
+        if answer is False:
+            zero = Fraction(0)
+            return ExactResult(fight, [zero] * sides, Fraction(1), Fraction(1), zero, None, len(reached), used_depth)
     edges: list[dict[int, Fraction]] = [{}]
     reward: list[Fraction] = [Fraction(0)]
     explored = rows = 0
@@ -319,8 +328,6 @@ def exact_duel(
             parents[stepped].tolist(), ctx.weight[stepped].tolist(), rounds[stepped].tolist(), strict=True
         ):
             reward[p] += Fraction(w * r, den)
-    if reached is not None:
-        reached.extend(keys)
     values = _solve(edges, reward, sides, check)
     v = values[0]
     wins = [v[s] or Fraction(0) for s in range(sides)]
