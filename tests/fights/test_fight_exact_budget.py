@@ -84,3 +84,24 @@ def test_the_kaiser_duel_without_physical_resistance_is_refused_in_one_line(tmp_
     assert result.exit_code == 2, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "--exact" in lines[0], lines
+
+
+def test_the_solver_reports_its_progress_to_the_time_estimate() -> None:
+    """Issue 21, item 7 (`max_guard: 100` ran past 900 s in the solver): before each strongly connected component
+    of more than one state the solver reports how many states it has solved, and that report may refuse the
+    chain (`exact_duel` refuses one whose solve, at the rate so far, passes the time cap, naming it)."""
+    from fractions import Fraction
+
+    from tohit.engine.fight.exact import _solve
+
+    half = Fraction(1, 2)
+    edges = [{1: half, -1: half}, {0: half, -2: half}, {0: Fraction(1)}]  # a 2-cycle, and a state into it
+    reports: list[int] = []
+    values = _solve(edges, [Fraction(1)] * 3, 2, lambda: None, reports.append)
+    assert reports == [0] and values[0][0] == Fraction(2, 3) and values[2][0] == Fraction(2, 3)
+
+    def refuse(solved: int) -> None:
+        raise InputError("estimated at 999 s (the cap: 60 s)", field="--exact")
+
+    with pytest.raises(InputError, match="the cap: 60 s"):
+        _solve(edges, [Fraction(1)] * 3, 2, lambda: None, refuse)

@@ -328,7 +328,26 @@ def exact_duel(
             parents[stepped].tolist(), ctx.weight[stepped].tolist(), rounds[stepped].tolist(), strict=True
         ):
             reward[p] += Fraction(w * r, den)
-    values = _solve(edges, reward, sides, check)
+    solve_began = time.monotonic()
+
+    def solving(solved: int) -> None:
+        """After `solved` of the chain's states are solved: refuse a solve estimated past the time budget, from
+        its rate so far (once it has run PROBE_SECONDS; exact values with thousands of digits make a chain of
+        few states slow to solve)."""
+        check()
+        now = time.monotonic()
+        if not estimating or not solved or now - solve_began < probe:
+            return
+        total = now - began + (now - solve_began) * (len(keys) - solved) / solved
+        if total > seconds:
+            raise OverTime(
+                f"the exact chain of this fight is estimated at {total:,.0f} s (the cap: {seconds:g} s), from"
+                f" solving {solved:,} of its {len(keys):,} states in {now - solve_began:.1f} s; simulate it with -n",
+                field="--exact",
+                source=fight.source,
+            )
+
+    values = _solve(edges, reward, sides, check, solving)
     v = values[0]
     wins = [v[s] or Fraction(0) for s in range(sides)]
     never = v[sides + 2] or Fraction(0)
@@ -499,7 +518,13 @@ def _refuse_estimate(
         )
 
 
-def _solve(edges: list[dict[int, Fraction]], reward: list[Fraction], sides: int, check: Check) -> list[Vec]:
+def _solve(
+    edges: list[dict[int, Fraction]],
+    reward: list[Fraction],
+    sides: int,
+    check: Check,
+    solving: Callable[[int], None] | None = None,
+) -> list[Vec]:
     """Per transient state: [P(win side 0..), P(draw), P(beyond), P(never ends), E(round increments)]."""
     n = len(edges)
     k = sides + 4
@@ -509,8 +534,13 @@ def _solve(edges: list[dict[int, Fraction]], reward: list[Fraction], sides: int,
     absorbing[-1 - sides] = _unit(k, sides)
     absorbing[-2 - sides] = _unit(k, sides + 1)
     values: list[Vec | None] = [None] * n
+    solved = 0
     for comp in _sccs(edges):
-        check()
+        if solving is not None and len(comp) > 1:
+            solving(solved)
+        else:
+            check()
+        solved += len(comp)
         members = set(comp)
         exits = any(t < 0 or t not in members for s in comp for t in edges[s])
         if not exits:  # a closed class: the fight never ends from here
