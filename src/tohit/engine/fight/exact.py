@@ -6,7 +6,10 @@ number and the damage-dealt bookkeeping are left out). They are found by running
 the exact probability from the system's odds (so the chain and the simulation share every rule). The
 absorbing states are a side's win, a draw (both down at once), and "beyond depth" (an open-ended roll
 went past the depth the odds follow: reported, never dropped). A set of states that can never leave
-itself (nobody can hurt anybody) is a draw that never ends.
+itself (nobody can hurt anybody) is a draw that never ends. Before the chain, `can_end` explores the same
+states without probabilities (least healthy first) and stops at the first outcome that ends the fight; when
+none is reachable the duel is a stalemate, said at once (the same check, for fights of any size, ends
+narrated and simulated fights nobody can end: `never_ending`).
 
 The chain is solved exactly, in `Fraction`s: strongly connected components in reverse topological
 order; inside a component, the values are written in terms of a small feedback set (the targets of the
@@ -58,9 +61,9 @@ PROBE_ROWS = 30_000
 #: After this long exploring, the estimate is made again with the time cap too (seconds per state of the last
 #: step; the first steps build the attack tables, so time is not estimated from them).
 PROBE_SECONDS = 1.0
-#: The check for a duel nobody can end any more (narrated and simulated fights, `never_ending`): the exact
-#: chain from the fight's state, within these small budgets; past them the answer is "not known" and the
-#: fight goes on.
+#: The check for a fight nobody can end any more (narrated and simulated fights, `never_ending`): the exact
+#: chain's states from the fight's state (`can_end`), within these small budgets for a duel; past them the
+#: answer is "not known" and the fight goes on.
 NEVER_STATES = 2_000
 NEVER_ROWS = 200_000
 NEVER_SECONDS = 0.5

@@ -43,8 +43,9 @@ def step_limit(fight: LoadedFight) -> int:
     return (fight.max_rounds + 1) * per_round
 
 
-#: A duel still on at this round (then at twice it, and so on) is checked for a stalemate: when nobody can harm
-#: anybody from where it stands (`exact.never_ending`), it ends at once as a draw.
+#: A fight (of any size) still on at this round (then at twice it, and so on) is checked for a stalemate: when
+#: nobody can harm anybody enough to end it from where it stands (`exact.never_ending`), it ends at once as a
+#: draw. A fight of more than two is checked only when nobody's health changed since the last check.
 FIRST_STALL_CHECK = 16
 STALEMATE_TEXT = "nobody can harm anybody any more (the exact chain from here never ends): a draw"
 
