@@ -107,3 +107,44 @@ def test_simulation_work_is_capped_with_a_clear_error() -> None:
         assert err.field == "n" and "combatant-rounds at the worst" in err.message and f"{MAX_WORK:,}" in err.message
     else:
         raise AssertionError("not refused")
+
+
+def harmless_party(per_side: int, max_rounds: int = 1_000) -> dict:
+    sides = [[kaiser_combatant(f"{name}{i}", target=ARMOUR) for i in range(per_side)] for name in "AB"]
+    return {**kaiser_fight(*sides), "options": {"open_rolls_and_fumbles": False}, "max_rounds": max_rounds}
+
+
+def test_a_party_fight_nobody_can_hurt_anybody_ends_at_once_as_a_draw() -> None:
+    """Issue 21, item 8: the stalemate check is for fights of any size, not duels only: two against two at
+    max_rounds 1,000 end at the first check as draws, narrated (saying why) and simulated."""
+    fight = load(harmless_party(2))
+    stats = simulate_fights(fight, 300, seed=2)
+    assert stats.draws == 300 and stats.rounds is not None and stats.rounds.max() < 32
+    log = narrate(fight, seed=3)
+    assert [e["kind"] for e in log.events][-2:] == ["stalemate", "end"] and log.rounds < 32
+
+
+def test_a_party_fight_that_can_still_end_is_not_called_a_stalemate() -> None:
+    """Sound for parties too: where a hit is possible the fight plays on past the check."""
+    slow = {"armor": {"cut": 9}}
+    sides = [[kaiser_combatant(f"{name}{i}", target=slow) for i in range(2)] for name in "AB"]
+    log = narrate(load({**kaiser_fight(*sides), "max_rounds": 40}), seed=5)
+    assert log.rounds > FIRST_STALL_CHECK  # the check ran
+    assert "stalemate" not in [e["kind"] for e in log.events]
+
+
+def test_can_end_answers_for_parties_from_the_rules_own_chain() -> None:
+    """`can_end` explores the fight's own chain (any size): False only when it closes with no way to end; True at
+    the first outcome that ends the fight (least healthy states first, so a party that can end is seen at once);
+    None past its budgets."""
+    from tohit.engine.fight.ending import initial_state
+    from tohit.engine.fight.exact import can_end
+
+    stuck = load(harmless_party(2))
+    reached: list[bytes] = []
+    assert can_end(stuck, initial_state(stuck, 1), limit=50_000, seconds=60, reached=reached) is False
+    assert len(reached) > 1
+    assert can_end(stuck, initial_state(stuck, 1), limit=10) is None
+    sides = [[kaiser_combatant(f"{name}{i}") for i in range(3)] for name in "AB"]
+    live = load(kaiser_fight(*sides))
+    assert can_end(live, initial_state(live, 1), limit=50_000, seconds=60) is True

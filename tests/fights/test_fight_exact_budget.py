@@ -1,10 +1,12 @@
-"""`fight --exact` sizes its chain up front (issue 20, item 10; issue 21, item 7): after its first second it
-estimates the states, outcome rows, time and memory the chain will take, and refuses one over a cap, naming
-the estimate and the cap; the time and memory budgets are checked inside the exploration and the solver."""
+"""`fight --exact` sizes its chain up front (issue 20, item 10; issue 21, item 7): from its first few hundred
+states explored it estimates the states, outcome rows, time and memory the chain will take, and refuses one
+over a cap, naming the estimate and the cap; the time and memory budgets are checked inside the exploration and
+the solver."""
 
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 import yaml
@@ -28,14 +30,39 @@ def test_a_chain_estimated_over_a_cap_is_refused_early_naming_estimate_and_cap()
     assert "states explored" in err.message and "simulate it with -n" in err.message
 
 
-def test_the_estimate_names_the_state_cap_too() -> None:
-    with pytest.raises(InputError, match=r"states \(the cap: 2,000 states\)"):
-        exact_duel(load_fight(DUEL), probe=0.0, limit=2_000)
-
-
 def test_the_memory_budget_is_checked_while_the_chain_grows() -> None:
     with pytest.raises(InputError, match="memory budget of 0 MB"):
         exact_duel(load_fight(DUEL), memory=0, probe=1e9)
+
+
+def test_the_estimate_names_the_state_cap_too() -> None:
+    """The duel's chain has 1,901 states: over a cap of 600, refused from the estimate."""
+    with pytest.raises(InputError, match=r"states \(the cap: 600 states\)"):
+        exact_duel(load_fight(DUEL), probe=0.0, limit=600)
+
+
+def _variant(change: str) -> dict[str, object]:
+    data = yaml.safe_load(DUEL.read_text())
+    chief = data["sides"][1]["combatants"][0]
+    ceil = data["sides"][0]["combatants"][0]
+    if change == "no chief resistance":
+        del chief["physical_resistance"]
+    elif change == "weak chief":
+        chief["physical_resistance"] = 2
+    else:  # "long duel"
+        chief["target"]["lp"] = ceil["target"]["lp"] = 120
+    return data  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("change", ["no chief resistance", "weak chief", "long duel"])
+def test_the_issues_duels_are_refused_from_an_early_estimate(change: str) -> None:
+    """Issue 20, item 10: the estimate comes from the first few hundred states explored (a fraction of a second),
+    not after a second of exploring: the chain is refused at an early exploration size, naming the cap."""
+    with pytest.raises(InputError, match="is estimated at") as caught:
+        exact_duel(fight_from_dict(_variant(change)))
+    explored = int(re.search(r"\(([\d,]+) states explored", caught.value.message)[1].replace(",", ""))  # type: ignore[index]
+    assert explored < 256, caught.value.message  # before: the first step after 1 s, at 481 states explored
+    assert "(the cap: " in caught.value.message
 
 
 def test_a_chain_within_its_caps_is_solved_as_before() -> None:
@@ -57,3 +84,24 @@ def test_the_kaiser_duel_without_physical_resistance_is_refused_in_one_line(tmp_
     assert result.exit_code == 2, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "--exact" in lines[0], lines
+
+
+def test_the_solver_reports_its_progress_to_the_time_estimate() -> None:
+    """Issue 21, item 7 (`max_guard: 100` ran past 900 s in the solver): before each strongly connected component
+    of more than one state the solver reports how many states it has solved, and that report may refuse the
+    chain (`exact_duel` refuses one whose solve, at the rate so far, passes the time cap, naming it)."""
+    from fractions import Fraction
+
+    from tohit.engine.fight.exact import _solve
+
+    half = Fraction(1, 2)
+    edges = [{1: half, -1: half}, {0: half, -2: half}, {0: Fraction(1)}]  # a 2-cycle, and a state into it
+    reports: list[int] = []
+    values = _solve(edges, [Fraction(1)] * 3, 2, lambda: None, reports.append)
+    assert reports == [0] and values[0][0] == Fraction(2, 3) and values[2][0] == Fraction(2, 3)
+
+    def refuse(solved: int) -> None:
+        raise InputError("estimated at 999 s (the cap: 60 s)", field="--exact")
+
+    with pytest.raises(InputError, match="the cap: 60 s"):
+        _solve(edges, [Fraction(1)] * 3, 2, lambda: None, refuse)

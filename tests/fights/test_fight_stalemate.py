@@ -53,3 +53,23 @@ def test_a_duel_someone_can_win_is_no_stalemate() -> None:
     data = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
     result = exact_duel(fight_from_dict(data, source="x"))
     assert result.stalemate is None and result.to_json()["stalemate"] is None
+
+
+def worn_guard(guard: int) -> dict[str, Any]:
+    """The WSSWNN wrestler-and-axe duel where armour stops every blow while Guard wears down and regrows (skips):
+    a fight nobody can ever win, whose chain is all the Guard values both can pass through."""
+    data = yaml.safe_load((EXAMPLES / "fights" / "wsswnn-wrestler-and-axe.yaml").read_text())
+    for side in data["sides"]:
+        side["combatants"][0]["target"].update({"guard": guard, "armor": 99})
+    return copy.deepcopy(data)
+
+
+def test_a_never_ending_duel_with_guard_that_regrows_is_a_draw_in_words() -> None:
+    """Issue 21, item 7: `--exact` first proves (without probabilities) that nobody can ever end the duel, and
+    says so, with the same answer the full chain gives."""
+    fight = fight_from_dict(worn_guard(6), source="x")
+    result = exact_duel(fight)
+    assert result.stalemate == "never" and result.draw == 1 and result.expected_rounds is None
+    full = exact_duel(fight_from_dict(worn_guard(6), source="x"), prove=False)
+    assert (full.wins, full.draw, full.never_ends, full.beyond) == (result.wins, result.draw, 1, 0)
+    assert full.states == result.states

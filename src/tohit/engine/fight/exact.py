@@ -6,7 +6,10 @@ number and the damage-dealt bookkeeping are left out). They are found by running
 the exact probability from the system's odds (so the chain and the simulation share every rule). The
 absorbing states are a side's win, a draw (both down at once), and "beyond depth" (an open-ended roll
 went past the depth the odds follow: reported, never dropped). A set of states that can never leave
-itself (nobody can hurt anybody) is a draw that never ends.
+itself (nobody can hurt anybody) is a draw that never ends. Before the chain, `can_end` explores the same
+states without probabilities (least healthy first) and stops at the first outcome that ends the fight; when
+none is reachable the duel is a stalemate, said at once (the same check, for fights of any size, ends
+narrated and simulated fights nobody can end: `never_ending`).
 
 The chain is solved exactly, in `Fraction`s: strongly connected components in reverse topological
 order; inside a component, the values are written in terms of a small feedback set (the targets of the
@@ -18,6 +21,7 @@ the difference). Expected rounds counts the round in which the fight ends, as th
 
 from __future__ import annotations
 
+import heapq
 import resource
 import time
 from collections.abc import Callable
@@ -43,19 +47,25 @@ MAX_ROWS = 3_000_000
 CHUNK = 4096
 #: ... and once the memory it holds passes this (the process's resident memory grown since it began).
 MAX_MEMORY = 1_500_000_000
-#: After this long exploring, the chain's size is estimated from how it has grown so far (states found per
-#: state explored, outcome rows and seconds per state, memory per row); a chain estimated past any of the caps
-#: above is refused then, naming the estimate and the cap, instead of running into the cap much later.
-PROBE_SECONDS = 1.0
-#: ... once at least this many states are explored (the first states pay for building the attack tables and
-#: branch more than the rest: an estimate from fewer overshoots).
+#: Once this many states are explored, or this many outcome rows made (a fraction of a second either way), the
+#: chain's size is estimated from how it has grown so far (states found per state explored, outcome rows per
+#: state, memory per row), and again after every later step; a chain estimated past the caps on states, rows or
+#: memory is refused then, naming the estimate and the cap, instead of running into the cap much later. (The
+#: first states pay for building the attack tables and branch more than the rest: an estimate from fewer
+#: overshoots.)
 PROBE_STATES = 256
-#: The check for a duel nobody can end any more (narrated and simulated fights, `never_ending`): the exact
-#: chain from the fight's state, within these small budgets; past them the answer is "not known" and the
-#: fight goes on.
+PROBE_ROWS = 30_000
+#: After this long exploring, the estimate is made again with the time cap too (seconds per state of the last
+#: step; the first steps build the attack tables, so time is not estimated from them).
+PROBE_SECONDS = 1.0
+#: The check for a fight nobody can end any more (narrated and simulated fights, `never_ending`): the exact
+#: chain's states from the fight's state (`can_end`), within these small budgets for a duel; past them the
+#: answer is "not known" and the fight goes on.
 NEVER_STATES = 2_000
 NEVER_ROWS = 200_000
 NEVER_SECONDS = 0.5
+#: ... and at the most this long for a fight of more than two (its budgets grow with its size).
+NEVER_PARTY_SECONDS = 10.0
 #: ... and a fight file whose checks have found this many states that can end (or past the budgets) is not
 #: checked again (a long simulation of a fight that can end pays at most this many budgets).
 NEVER_TRIES = 3
@@ -145,7 +155,16 @@ class _Layout:
     def keys(self, state: State) -> list[tuple[int, ...]]:
         return [tuple(r) for r in self.matrix(state).tolist()]
 
-    def state(self, keys: list[tuple[int, ...]]) -> State:
+    def packed(self, state: State) -> list[bytes]:
+        """Each row's key as bytes (cheaper to hash and keep than a tuple, for fights of many combatants)."""
+        m = np.ascontiguousarray(self.matrix(state), dtype=np.int64)
+        return [m[i].tobytes() for i in range(state.n)]
+
+    def unpacked(self, keys: list[bytes]) -> State:
+        """The state of rows given by `packed` keys."""
+        return self.state(np.frombuffer(b"".join(keys), dtype=np.int64).reshape(len(keys), -1))
+
+    def state(self, keys: list[tuple[int, ...]] | np.ndarray) -> State:
         m = np.asarray(keys, dtype=np.int64).reshape(len(keys), -1)
         n, size = len(keys), self.size
         per = {k: m[:, i * size : (i + 1) * size].copy() for i, k in enumerate(self.per)}
@@ -167,10 +186,10 @@ def exact_duel(
     memory: int = MAX_MEMORY,
     probe: float = PROBE_SECONDS,
     start: State | None = None,
-    reached: list[tuple[int, ...]] | None = None,
+    prove: bool = True,
 ) -> ExactResult:
     """The exact outcome of a two-combatant fight (see the module docstring), from its start or from `start`
-    (one fight's state)."""
+    (one fight's state). `prove`: first ask `can_end` (within the same budgets) whether it can end at all."""
     roster = fight.roster
     began = time.monotonic()
     deadline = began + seconds
@@ -201,9 +220,7 @@ def exact_duel(
             field="sides",
             source=fight.source,
         )
-    # The depth: the caller's, else the fight file's `options.depth`, else the system's default (as -n does).
-    chosen = getattr(fight.spec.options, "depth", None)
-    used_depth = depth if depth is not None else fight.system.default_depth if chosen is None else int(chosen)
+    used_depth = _depth(fight, depth)
     sides = len(roster.side_names)
     # Absorbing ids: -1 - k for the k-th absorbing outcome: wins per side, draw, beyond.
     draw_id, beyond_id = -1 - sides, -2 - sides
@@ -219,18 +236,31 @@ def exact_duel(
         return ExactResult(
             fight, wins, Fraction(int(winner[0] < 0)), Fraction(0), Fraction(0), Fraction(1), 1, used_depth
         )
+    # First, without probabilities: can the fight end at all from here? A fight nobody can ever end (e.g. Guard
+    # that wears down and regrows while armour stops every blow) is a draw that never ends, said at once,
+    # without the chain's values; one that can end is usually seen to within a few steps.
+    if prove:
+        reached: list[bytes] = []
+        answer = can_end(fight, start, limit=limit, max_rows=max_rows, seconds=seconds, reached=reached)
+        if answer is False:
+            zero = Fraction(0)
+            return ExactResult(fight, [zero] * sides, Fraction(1), Fraction(1), zero, None, len(reached), used_depth)
     edges: list[dict[int, Fraction]] = [{}]
     reward: list[Fraction] = [Fraction(0)]
     explored = rows = 0
     size = 16  # states a step: doubling up to CHUNK, so the first estimate comes early
-    estimated = False
+    # The size is estimated after every step from PROBE_STATES / PROBE_ROWS on (the estimate firms up as the
+    # chain grows), the time once, after `probe` seconds; `probe` infinite: no estimates.
+    estimating = probe != float("inf")
+    timed = not estimating
     rate = 0.0  # seconds per state explored, in the last step
     while explored < len(keys):
         check()
         now = time.monotonic()
         elapsed = now - began
-        if not estimated and elapsed > probe and explored >= PROBE_STATES:
-            estimated = True
+        if estimating and (explored >= PROBE_STATES or rows >= PROBE_ROWS):
+            timing = not timed and elapsed > probe
+            timed = timed or timing
             _refuse_estimate(
                 fight,
                 explored,
@@ -238,7 +268,7 @@ def exact_duel(
                 rows,
                 (elapsed, rate),
                 _resident() - memory_before,
-                (limit, max_rows, seconds, memory),
+                (limit, max_rows, seconds if timing else float("inf"), memory),
             )
         chunk = keys[explored : explored + size]
         size = min(2 * size, CHUNK)
@@ -298,9 +328,26 @@ def exact_duel(
             parents[stepped].tolist(), ctx.weight[stepped].tolist(), rounds[stepped].tolist(), strict=True
         ):
             reward[p] += Fraction(w * r, den)
-    if reached is not None:
-        reached.extend(keys)
-    values = _solve(edges, reward, sides, check)
+    solve_began = time.monotonic()
+
+    def solving(solved: int) -> None:
+        """After `solved` of the chain's states are solved: refuse a solve estimated past the time budget, from
+        its rate so far (once it has run PROBE_SECONDS; exact values with thousands of digits make a chain of
+        few states slow to solve)."""
+        check()
+        now = time.monotonic()
+        if not estimating or not solved or now - solve_began < probe:
+            return
+        total = now - began + (now - solve_began) * (len(keys) - solved) / solved
+        if total > seconds:
+            raise OverTime(
+                f"the exact chain of this fight is estimated at {total:,.0f} s (the cap: {seconds:g} s), from"
+                f" solving {solved:,} of its {len(keys):,} states in {now - solve_began:.1f} s; simulate it with -n",
+                field="--exact",
+                source=fight.source,
+            )
+
+    values = _solve(edges, reward, sides, check, solving)
     v = values[0]
     wins = [v[s] or Fraction(0) for s in range(sides)]
     never = v[sides + 2] or Fraction(0)
@@ -311,51 +358,119 @@ def exact_duel(
     return ExactResult(fight, wins, draw, never, beyond, expected, len(keys), used_depth)
 
 
-def never_ending(fight: LoadedFight, state: State, rows: IntArray, most: int = 256) -> BoolArray:
-    """Per fight at `rows` of `state`: True when, from where it stands, the duel can never end, so it is a draw
-    at once: the exact chain from that state (within NEVER_STATES, NEVER_ROWS and NEVER_SECONDS) reaches no
-    win, no draw and nothing beyond the depth of open-ended dice (nobody can harm anybody). Sound: a chain past
-    its budgets, a fight of more than two, fights in more than `most` distinct states, or a fight file whose
-    checks found NEVER_TRIES states that can end give False. A chain
-    that never ends marks every state it reaches (none of them can end either), so the other fights' states
-    are mostly known at once; the first chain that can end (or is past its budgets) stops the checking."""
+def never_ending(
+    fight: LoadedFight, state: State, rows: IntArray, most: int = 256, since: IntArray | None = None
+) -> BoolArray:
+    """Per fight at `rows` of `state`: True when, from where it stands, the fight (of any size) can never end, so it
+    is a draw at once: its exact chain from that state (`can_end`, within NEVER_STATES, NEVER_ROWS and
+    NEVER_SECONDS) reaches no win, no draw and nothing beyond the depth of open-ended dice (nobody can harm
+    anybody enough, ever). Sound: a chain past its budgets, fights in more than `most` distinct states, or a
+    fight file whose checks found NEVER_TRIES states that can end give False. A chain that never ends marks every
+    state it reaches (none of them can end either), so the other fights' states are mostly known at once; the
+    first chain that can end (or is past its budgets) stops the checking.
+
+    A fight of more than two has budgets that grow with its size (`NEVER_PARTY_SECONDS` at the most, up to
+    MAX_STATES states) and is checked only where nobody's health changed since `since` (each fight's health at
+    the previous check, one row per entry of `rows`, when the caller has it): a fight where someone was hurt
+    lately is not a stalemate candidate, and does not pay for a chain."""
     out = np.zeros(len(rows), dtype=bool)
-    if fight.roster.size != 2 or not len(rows):
+    if not len(rows):
         return out
+    size = fight.roster.size
+    if size > 2 and since is not None:
+        calm = (fight.rules.health_of(state)[rows] == since).all(axis=1)
+        if not calm.all():
+            out[calm] = never_ending(fight, state, np.asarray(rows)[calm], most)
+            return out
+    party = size > 2
+    limit = MAX_STATES if party else NEVER_STATES
+    max_rows = NEVER_ROWS * size if party else NEVER_ROWS
+    seconds = min(NEVER_PARTY_SECONDS, NEVER_SECONDS * size / 2) if party else NEVER_SECONDS
     sub = state.take(rows)
     layout = _Layout(fight, sub)
-    keys = layout.keys(sub)
+    keys = layout.packed(sub)
     unique = dict.fromkeys(keys)
     if len(unique) > most:
         return out
-    known: dict[tuple[int, ...], bool] = fight.memo("never_ending", dict)
+    known: dict[bytes, bool] = fight.memo("never_ending", dict)
     failed: list[int] = fight.memo("never_ending_failed", lambda: [0])
     for key in unique:
         if key in known:
             continue
         if failed[0] >= NEVER_TRIES:
             break
-        reached: list[tuple[int, ...]] = []
-        try:
-            result = exact_duel(
-                fight,
-                limit=NEVER_STATES,
-                max_rows=NEVER_ROWS,
-                seconds=NEVER_SECONDS,
-                probe=float("inf"),
-                start=layout.state([key]),
-                reached=reached,
-            )
-        except InputError:
-            known[key] = False
-            failed[0] += 1
-            break
-        if result.never_ends != 1:
+        reached: list[bytes] = []
+        answer = can_end(
+            fight, layout.unpacked([key]), reached=reached, limit=limit, max_rows=max_rows, seconds=seconds
+        )
+        if answer is not False:
             known[key] = False
             failed[0] += 1
             break
         known.update(dict.fromkeys(reached, True))
     return np.asarray([known.get(k, False) for k in keys], dtype=bool)
+
+
+def _depth(fight: LoadedFight, depth: int | None) -> int:
+    """The depth: the caller's, else the fight file's `options.depth`, else the system's default (as -n does)."""
+    chosen = getattr(fight.spec.options, "depth", None)
+    return depth if depth is not None else fight.system.default_depth if chosen is None else int(chosen)
+
+
+def can_end(
+    fight: LoadedFight,
+    start: State,
+    *,
+    limit: int = NEVER_STATES,
+    max_rows: int = NEVER_ROWS,
+    seconds: float = NEVER_SECONDS,
+    reached: list[bytes] | None = None,
+) -> bool | None:
+    """Whether a fight (any number of combatants) can still end from `start` (one fight's state): the states of
+    its exact chain are explored breadth first through the rules' own `step` in "enumerate" mode (every outcome
+    of every roll and choice with a non-zero chance), without the chain's probabilities. True as soon as one
+    outcome row ends the fight (a side's win, a draw, or past the depth of open-ended dice); False when the
+    exploration closes and none did (nobody can ever harm anybody enough to end it: a draw that never ends);
+    None past `limit` states, `max_rows` outcome rows or `seconds` (not known). `reached` gets the states
+    explored, when the answer is False."""
+    began = time.monotonic()
+    layout = _Layout(fight, start)
+    used_depth = _depth(fight, None)
+    done, _ = ended(fight, start, None)
+    if done[0]:
+        return True
+    keys = layout.packed(start)[:1]
+    seen = set(keys)
+    # The least healthy states first (their total health): a fight that can end is seen to early, in a few
+    # steps, instead of after its whole chain up to there; the order changes nothing else.
+    frontier: list[tuple[int, int]] = [(0, 0)]
+    rows = 0
+    size = 16
+    while frontier:
+        if time.monotonic() - began > seconds:
+            return None
+        chunk = [keys[heapq.heappop(frontier)[1]] for _ in range(min(size, len(frontier)))]
+        size = min(2 * size, CHUNK)
+        ctx = StepContext(fight, layout.unpacked(chunk), "enumerate", depth=used_depth)
+        fight.rules.step(ctx)
+        child = ctx.state
+        rows += child.n
+        done, _ = ended(fight, child, None)
+        if done.any():
+            return True
+        if rows > max_rows:
+            return None
+        health = fight.rules.health_of(child).sum(axis=1).tolist()
+        for key, h in zip(layout.packed(child), health, strict=True):
+            if key not in seen:
+                if len(keys) >= limit:
+                    return None
+                seen.add(key)
+                heapq.heappush(frontier, (h, len(keys)))
+                keys.append(key)
+    if reached is not None:
+        reached.extend(keys)
+    return False
 
 
 def _resident() -> int:
@@ -403,7 +518,13 @@ def _refuse_estimate(
         )
 
 
-def _solve(edges: list[dict[int, Fraction]], reward: list[Fraction], sides: int, check: Check) -> list[Vec]:
+def _solve(
+    edges: list[dict[int, Fraction]],
+    reward: list[Fraction],
+    sides: int,
+    check: Check,
+    solving: Callable[[int], None] | None = None,
+) -> list[Vec]:
     """Per transient state: [P(win side 0..), P(draw), P(beyond), P(never ends), E(round increments)]."""
     n = len(edges)
     k = sides + 4
@@ -413,8 +534,13 @@ def _solve(edges: list[dict[int, Fraction]], reward: list[Fraction], sides: int,
     absorbing[-1 - sides] = _unit(k, sides)
     absorbing[-2 - sides] = _unit(k, sides + 1)
     values: list[Vec | None] = [None] * n
+    solved = 0
     for comp in _sccs(edges):
-        check()
+        if solving is not None and len(comp) > 1:
+            solving(solved)
+        else:
+            check()
+        solved += len(comp)
         members = set(comp)
         exits = any(t < 0 or t not in members for s in comp for t in edges[s])
         if not exits:  # a closed class: the fight never ends from here

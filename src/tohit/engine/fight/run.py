@@ -43,8 +43,9 @@ def step_limit(fight: LoadedFight) -> int:
     return (fight.max_rounds + 1) * per_round
 
 
-#: A duel still on at this round (then at twice it, and so on) is checked for a stalemate: when nobody can harm
-#: anybody from where it stands (`exact.never_ending`), it ends at once as a draw.
+#: A fight (of any size) still on at this round (then at twice it, and so on) is checked for a stalemate: when
+#: nobody can harm anybody enough to end it from where it stands (`exact.never_ending`), it ends at once as a
+#: draw. A fight of more than two is checked only when nobody's health changed since the last check.
 FIRST_STALL_CHECK = 16
 STALEMATE_TEXT = "nobody can harm anybody any more (the exact chain from here never ends): a draw"
 
@@ -108,6 +109,7 @@ def narrate(
         on_event(events[0])
     limit = step_limit(fight)
     check = FIRST_STALL_CHECK
+    health = fight.rules.health_of(state).copy()  # at the last stalemate check (`never_ending`'s `since`)
     stalled = False
     for _ in range(limit):
         done, winner = ended(fight, state, fight.max_rounds)
@@ -115,7 +117,8 @@ def narrate(
             break
         if int(state.fight["round"][0]) >= check:
             check *= 2
-            if never_ending(fight, state, np.asarray([0]))[0]:
+            calm, health = health, fight.rules.health_of(state).copy()
+            if never_ending(fight, state, np.asarray([0]), since=calm)[0]:
                 stalled = True
                 event = {"kind": "stalemate", "text": STALEMATE_TEXT, "changes": [], "n": count}
                 count += 1
@@ -438,14 +441,16 @@ def _run_batch(
     # (dropping copies every array); until then their rows stay inert: nobody acts in a fight that is over.
     recorded = np.zeros(n, dtype=bool)
     check = FIRST_STALL_CHECK
+    health = rules.health_of(state).copy()  # at the last stalemate check (`never_ending`'s `since`)
     for _ in range(limit):
         standing: BoolArray | None = rules.standing(fight, state)
         done, winner = ended(fight, state, fight.max_rounds, standing)
         live = np.flatnonzero(~done & ~recorded)
         if live.size and int(state.fight["round"][live].min()) >= check:
             check *= 2
-            stuck = live[never_ending(fight, state, live)]
+            stuck = live[never_ending(fight, state, live, since=health[live])]
             done[stuck], winner[stuck] = True, -1
+            health = rules.health_of(state).copy()
         new = done & ~recorded
         if new.any():
             rows = np.flatnonzero(new)
@@ -473,6 +478,7 @@ def _run_batch(
             if 8 * int(recorded.sum()) >= recorded.size:
                 keep = np.flatnonzero(~recorded)
                 state = state.take(keep)
+                health = health[keep]
                 standing = None if standing is None else standing[keep]
                 recorded = recorded[keep]
         ctx = StepContext(fight, state, "sample", rng, max_rounds=fight.max_rounds, method=method, standing=standing)
