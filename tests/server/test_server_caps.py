@@ -93,6 +93,7 @@ def test_serve_every_cap_is_a_flag(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
         "--exact-seconds": "1.5",
         "--max-body": "1000",
         "--max-placements": "7",
+        "--max-dice": "9",
     }
     args = ["serve", "--db", f"sqlite:///{tmp_path / 'flags.db'}", *[x for kv in flags.items() for x in kv]]
     result = CliRunner().invoke(cli, args)
@@ -100,7 +101,7 @@ def test_serve_every_cap_is_a_flag(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     (settings,) = seen
     assert (settings.max_trials, settings.max_fights, settings.max_depth, settings.max_states) == (11, 12, 13, 14)
     assert (settings.exact_seconds, settings.max_body, settings.admin_token) == (1.5, 1000, ADMIN)
-    assert settings.max_placements == 7
+    assert (settings.max_placements, settings.max_dice) == (7, 9)
     assert f"/docs?token={ADMIN}" in result.output
 
 
@@ -114,3 +115,17 @@ def test_serve_aim_placements_over_the_cap_are_refused_naming_it(tmp_path: Path)
     error = refused.json()["error"]
     assert error["field"] == "max-placements" and "--max-placements" in error["message"]
     assert served.status_code == 200 and 1 <= len(served.json()) <= 3  # a cone has fewer placements here
+
+
+@pytest.mark.parametrize("path", ["/v1/roll", "/v1/odds", "/v1/simulate"])
+def test_serve_dice_over_the_cap_are_refused_naming_it(tmp_path: Path, path: str) -> None:
+    """An attack rolling more dice against one target than --max-dice: a 422 naming the cap, before any work;
+    at the cap it is served. (Ceil's attack rolls 2d6 offense, 2d6 defense and the Critical's 2d6: 6 dice.)"""
+    with capped(tmp_path, max_dice=5) as client:
+        refused = client.post(path, json={"scenario": CEIL, "n": 10})
+    with capped(tmp_path, max_dice=6) as client:
+        served = client.post(path, json={"scenario": CEIL, "n": 10})
+    assert refused.status_code == 422
+    error = refused.json()["error"]
+    assert error["field"] == "max-dice" and "--max-dice" in error["message"] and "Bandit" in error["message"]
+    assert served.status_code == 200, served.text

@@ -39,6 +39,9 @@ def serve(
     max_placements: Annotated[
         int, typer.Option("--max-placements", min=1, help="Cap: placements /v1/aim ranks and shows.")
     ] = 100,
+    max_dice: Annotated[
+        int, typer.Option("--max-dice", min=1, help="Cap: dice one attack rolls against one target.")
+    ] = 1000,
 ) -> None:
     """Serve the web table (/), the HTTP API (/v1, docs at /docs) and live encounters; prints a login URL with
     the admin token."""
@@ -58,6 +61,7 @@ def serve(
         exact_seconds=exact_seconds,
         max_body=max_body,
         max_placements=max_placements,
+        max_dice=max_dice,
     )
     if token:
         settings.admin_token = token

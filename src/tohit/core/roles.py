@@ -89,6 +89,12 @@ class Role(ABC):
         against them); None when the number of faces varies (open rolls)."""
         return None
 
+    def dice_count(self) -> int:
+        """How many dice the role rolls at first (open rolls may add more, bounded by the depth): what a cap on
+        the dice of one request counts. By default one per die of `die_sides`, none where it is not known."""
+        sides = self.die_sides()
+        return 0 if sides is None else len(sides)
+
     def describe(self, faces: Sequence[int]) -> str:
         """The faces in words for the trace, e.g. "2d6 (6, 6)"."""
         return f"{self.notation} ({', '.join(map(str, faces))})"

@@ -55,6 +55,7 @@ class Settings:
     exact_seconds: float = 30.0
     max_body: int = 1 << 20
     max_placements: int = 100
+    max_dice: int = 1000
     #: How often a live stream looks for new events (seconds).
     poll: float = 0.25
 
@@ -293,13 +294,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.post("/v1/roll")
     async def roll(body: ScenarioBody) -> Any:
         """One traced resolution per target (as `tohit roll --json`)."""
-        return await work(jobs.roll_job, body.scenario, body.seed)
+        return await work(jobs.roll_job, body.scenario, body.seed, settings.max_dice)
 
     @app.post("/v1/odds")
     async def odds(body: ScenarioBody) -> Any:
         """Exact odds of every outcome, per target (as `tohit odds --json`)."""
         depth_cap(body)
-        return await work(jobs.odds_job, body.scenario, body.depth)
+        return await work(jobs.odds_job, body.scenario, body.depth, settings.max_dice)
 
     @app.post("/v1/simulate")
     async def simulate(body: ScenarioBody) -> Any:
@@ -307,7 +308,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         n = body.n or 100_000
         cap(n, settings.max_trials, "max-trials", "n")
         depth_cap(body)
-        return await work(jobs.simulate_job, body.scenario, n, body.seed)
+        return await work(jobs.simulate_job, body.scenario, n, body.seed, settings.max_dice)
 
     @app.post("/v1/aim")
     async def aim(body: ScenarioBody) -> Any:

@@ -5,26 +5,43 @@ from __future__ import annotations
 
 from typing import Any
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.engine.fight.exact import OverStates, OverTime, exact_duel
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.run import simulate_fights
 from tohit.engine.odds import odds
 from tohit.engine.roll import roll
-from tohit.engine.scenario import from_dict
+from tohit.engine.scenario import Loaded, from_dict
 from tohit.engine.simulate import simulate
 
 
-def roll_job(scenario: dict[str, Any], seed: int | None) -> dict[str, Any]:
-    return roll(from_dict(scenario, source="scenario"), seed).to_json()
+def dice_capped(scenario: dict[str, Any], max_dice: int) -> Loaded:
+    """The scenario loaded, and refused (a 422 naming the cap and its flag) when its attack rolls more than
+    `max_dice` dice against one target, counted as each role counts its dice at first (`Role.dice_count`; what
+    open rolls add is bounded by the depth cap)."""
+    loaded = from_dict(scenario, source="scenario")
+    system, found = loaded.system, loaded.scenario
+    for target in found.targets:
+        count = sum(role.dice_count() for role in system.roles(found, target).values())
+        if count > max_dice:
+            raise InputError(
+                f"the attack rolls {count:,} dice against {short_repr(target.name)}, over the cap max-dice ="
+                f" {max_dice:,} (tohit serve --max-dice)",
+                field="max-dice",
+            )
+    return loaded
 
 
-def odds_job(scenario: dict[str, Any], depth: int | None) -> dict[str, Any]:
-    return odds(from_dict(scenario, source="scenario"), depth).to_json()
+def roll_job(scenario: dict[str, Any], seed: int | None, max_dice: int) -> dict[str, Any]:
+    return roll(dice_capped(scenario, max_dice), seed).to_json()
 
 
-def simulate_job(scenario: dict[str, Any], n: int, seed: int | None) -> dict[str, Any]:
-    return simulate(from_dict(scenario, source="scenario"), n, seed).to_json()
+def odds_job(scenario: dict[str, Any], depth: int | None, max_dice: int) -> dict[str, Any]:
+    return odds(dice_capped(scenario, max_dice), depth).to_json()
+
+
+def simulate_job(scenario: dict[str, Any], n: int, seed: int | None, max_dice: int) -> dict[str, Any]:
+    return simulate(dice_capped(scenario, max_dice), n, seed).to_json()
 
 
 def aim_job(scenario: dict[str, Any], top: int) -> list[dict[str, Any]]:

@@ -85,6 +85,10 @@ class KaiserRoll(Role):
         tag = "" if advantage == 0 else (f" A{advantage}" if advantage > 0 else f" D{-advantage}")
         self.notation = f"2d6{tag}" + (" (open, fumble)" if open_and_fumble else "")
 
+    def dice_count(self) -> int:
+        """2d6 and one more die per point of advantage or disadvantage (open rolls add more, to the depth)."""
+        return self.count
+
     # -- exact ---------------------------------------------------------------------------------------
     def support(self, depth: int) -> Support:
         """Open dice followed to `depth`; the chance of `depth` more sixes is the remainder."""
