@@ -26,8 +26,9 @@ DEFENDER, ATTACKER, OTHER = "defender", "attacker", "other"
 @dataclass(frozen=True)
 class Item:
     """Set `stat` of `whose` (DEFENDER, ATTACKER, or OTHER: combatant `combatant`) to `to` at `rows` (positions in
-    the rows given to `apply`), as part of the event `kind`, by the rule `clause`. An item may have no rows: its
-    event still happens (a narrated fight words it)."""
+    the rows given to `apply`), as part of the event `kind` (its `part`: consecutive items of one kind and part are
+    one event), by the rule `clause`. An item may have no rows: its event still happens (a narrated fight words
+    it)."""
 
     kind: str
     stat: str
@@ -36,17 +37,25 @@ class Item:
     whose: str = DEFENDER
     clause: str = ""
     combatant: int = -1
+    part: int = 0
 
 
 def item(
-    kind: str, stat: str, rows: Any, to: Any, whose: str = DEFENDER, clause: str = "", combatant: int = -1
+    kind: str,
+    stat: str,
+    rows: Any,
+    to: Any,
+    whose: str = DEFENDER,
+    clause: str = "",
+    combatant: int = -1,
+    part: int = 0,
 ) -> Item:
     """An Item from array-likes; `to` broadcasts to the rows."""
     r = np.asarray(rows, dtype=np.int64).reshape(-1)
     values = np.asarray(to, dtype=np.int64)
     if values.shape != r.shape:
         values = np.broadcast_to(values, r.shape).copy()
-    return Item(kind, stat, r, values, whose, clause, combatant)
+    return Item(kind, stat, r, values, whose, clause, combatant, part)
 
 
 def of_kind(items: Iterable[Item], kind: str) -> tuple[Item, ...]:
@@ -55,10 +64,10 @@ def of_kind(items: Iterable[Item], kind: str) -> tuple[Item, ...]:
 
 
 def events(items: Iterable[Item]) -> list[tuple[str, tuple[Item, ...]]]:
-    """The items as events: runs of items of one kind (and one other combatant), in order."""
+    """The items as events: runs of items of one kind and part, in order."""
     out: list[tuple[str, tuple[Item, ...]]] = []
     for it in items:
-        if out and out[-1][0] == it.kind and out[-1][1][-1].combatant == it.combatant:
+        if out and out[-1][0] == it.kind and out[-1][1][-1].part == it.part:
             out[-1] = (it.kind, (*out[-1][1], it))
         else:
             out.append((it.kind, (it,)))

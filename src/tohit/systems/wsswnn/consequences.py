@@ -143,7 +143,9 @@ def _braces(before: Before, outcome: Outcome, rows: IntArray, hurt: BoolArray, d
         for c in range(grappling.shape[1]):  # each combatant that may hold the fallen
             held = down & (grappling[:, c] == d + 1)
             if held.any():
-                items.append(item("grapple_ends", "grappling", rows[held], 0, OTHER, CLAUSE_BRACES, combatant=c))
+                items.append(
+                    item("grapple_ends", "grappling", rows[held], 0, OTHER, CLAUSE_BRACES, combatant=c, part=c + 1)
+                )
                 grappling[held, c] = 0
     effect = outcome.brace_effect[rows]
     if not (effect >= 0).any():
