@@ -32,7 +32,7 @@ def main() -> None:
     for col in ("group", "what", "tohit", "reference", "ratio", "target", ""):
         table.add_column(col, justify="right" if col in ("ratio", "target") else "left")
     for r in rows:
-        target = "" if r.target is None else f"≥ {r.target:g}x"
+        target = "" if r.target is None else f"≥ {r.target:.3g}x"
         table.add_row(r.group, r.what, r.ours, r.reference, f"{r.ratio:.2f}x", target, r.verdict)
     console.print(table)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from pyinstrument import Profiler
 
 from benchmarks import bench_kaiser, bench_last_odyssey, bench_rtw, bench_wsswnn
-from tohit.engine.odds import odds
+from benchmarks.common import SEEDS, first_odds
 from tohit.engine.roll import roll, roll_many
 from tohit.engine.scenario import Loaded, from_dict, load
 
@@ -29,9 +29,10 @@ def _cases() -> dict[str, tuple[int, Callable[[], object]]]:
     kaiser = _kaiser()
     multi = from_dict(bench_last_odyssey.MULTI, source="bench_last_odyssey")
     return {
-        "odds-rtw": (2000, lambda: odds(rtw)),
-        "odds-wsswnn": (2000, lambda: odds(wsswnn)),
-        "roll-kaiser": (1000, lambda: roll(kaiser, seed=1)),
+        "odds-rtw": (2000, lambda: first_odds(rtw)),
+        "odds-wsswnn": (2000, lambda: first_odds(wsswnn)),
+        "roll-kaiser": (1000, lambda: roll(kaiser, seed=next(SEEDS))),
+        "roll-last-odyssey": (1000, lambda: roll(multi, seed=next(SEEDS))),
         "roll-kaiser-batch": (20, lambda: roll_many(kaiser, 1000, seed=1)),
         "roll-rtw-batch": (20, lambda: roll_many(rtw, 1000, seed=1)),
         "roll-last-odyssey-batch": (20, lambda: roll_many(multi, 1000, seed=1)),

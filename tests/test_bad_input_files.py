@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from tests.conftest import EXAMPLES
 from tohit.cli.app import app
-from tohit.cli.fight import exact_view
+from tohit.cli.fight_views import exact_view
 from tohit.cli.output import write_file
 from tohit.core import loader
 from tohit.core.errors import MAX_QUOTE, InputError, short_repr

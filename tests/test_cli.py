@@ -93,3 +93,14 @@ def test_simulate_with_workers_is_repeatable_and_agrees() -> None:
     hit = a["targets"][0]["result"]["hit"]
     assert a["targets"][0]["n"] == 40000 and 0.87 < hit["p"] < 0.90
     assert sum(r["count"] for r in a["targets"][0]["result"].values()) == 40000
+
+
+def test_modifiers_read_whole_at_80_columns() -> None:
+    """Issue 20, item 8: at 80 columns the table is listed group by group, each description under its id:
+    no line past 80 characters, no id or description cut."""
+    result = CliRunner(env={"COLUMNS": "80"}).invoke(app, ["modifiers", "fullplate"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= 80 and "…" not in result.output
+    assert "attacker_climbing_same_level" in result.output
+    assert "Attacker is Climbing and is At Same Level as Target" in result.output

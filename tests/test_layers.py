@@ -2,7 +2,7 @@
 
 design.md, Layers (imports point down only; no circles):
 
-    interfaces   cli, server, web, sweep (and the Python API: `tohit.api`, `tohit/__init__.py`)
+    interfaces   cli, server, web, sweep(s) (and the Python API: `tohit.api`, `tohit/__init__.py`)
     engine       roll / odds / simulate / fight / encounter
     store        encounters as append-only events
     systems      one package per game
@@ -30,7 +30,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("systems", ("tohit.systems",)),
     ("store", ("tohit.store",)),
     ("engine", ("tohit.engine",)),
-    ("interfaces", ("tohit.cli", "tohit.server", "tohit.web", "tohit.sweep", "tohit.api", "tohit.__main__")),
+    (
+        "interfaces",
+        ("tohit.cli", "tohit.server", "tohit.web", "tohit.sweep", "tohit.sweeps", "tohit.api", "tohit.__main__"),
+    ),
 )
 #: The `tohit` package itself (`src/tohit/__init__.py`, the lazy re-export of the API) is an interface.
 TOP_PACKAGE = "tohit"

@@ -42,7 +42,22 @@ def test_strict_a_number_is_not_a_bool() -> None:
 def test_strict_bools_in_a_list_or_mapping_of_numbers() -> None:
     data = copy.deepcopy(CEIL)
     data["targets"][0]["armor"] = {"cut": True}
-    assert refused(data).field == "targets[0].armor"
+    assert refused(data).field == "targets[0].armor.cut"  # the entry itself is named
+    data["targets"][0]["armor"] = {"cut": 2}
+    data["targets"][0]["dice"] = {"offense": [5, True]}
+    assert refused(data).field == "targets[0].dice.offense[1]"
+
+
+def test_strict_no_text_for_a_number_nor_for_a_flag() -> None:
+    """pydantic would read "5" as 5 and "yes" as true; the loader, as the JSON Schema, refuses both."""
+    data = copy.deepcopy(CEIL)
+    data["targets"][0]["lp"] = "5"
+    err = refused(data)
+    assert err.field == "targets[0].lp" and err.message == "an integer, not text ('5')"
+    data = copy.deepcopy(CEIL)
+    data["options"] = {"open_rolls_and_fumbles": "yes"}
+    err = refused(data)
+    assert err.field == "options.open_rolls_and_fumbles" and "true or false" in err.message
 
 
 def test_strict_a_flag_that_means_one_may_still_be_true() -> None:
@@ -72,3 +87,22 @@ def test_strict_two_sides_of_one_name_are_refused() -> None:
     with pytest.raises(InputError) as err:
         fight_from_dict(data, source="fight.yaml")
     assert err.value.field == "sides[1].name" and "used twice" in err.value.message
+
+
+def test_targets_are_capped_and_the_error_states_the_cap() -> None:
+    from tohit.core.models import MAX_TARGETS
+
+    data = copy.deepcopy(CEIL)
+    data["targets"] = [{**data["targets"][0], "name": f"T{i}"} for i in range(MAX_TARGETS + 1)]
+    err = refused(data)
+    assert err.field == "targets" and f"at most {MAX_TARGETS}" in err.message
+
+
+def test_odds_reports_progress_target_by_target() -> None:
+    from tohit.engine.odds import odds
+
+    data = copy.deepcopy(CEIL)
+    data["targets"] = [{**data["targets"][0], "name": f"T{i}"} for i in range(3)]
+    seen: list[int] = []
+    odds(from_dict(data, source="x"), progress=seen.append)
+    assert seen == [1, 1, 1]

@@ -40,6 +40,7 @@ __all__ = [
     "roll",
     "roll_many",
     "simulate",
+    "sweep",
 ]
 
 

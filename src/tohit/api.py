@@ -10,6 +10,7 @@
     tohit.fight(duel, n=10_000, seed=1)                              # Monte Carlo of whole fights
     tohit.fight(duel, exact=True)                                    # exact duel odds
     tohit.aim({...a scenario with a map...})                         # placements ranked by expected damage
+    tohit.sweep("examples/fights/<fight>.yaml", {"count:sides[1].combatants[0]": "1..6"}, n=2000)  # a DataFrame
 
 Every input problem raises `tohit.InputError` (with `.source`, `.field` and `.message`), arguments included:
 a negative count, a seed that is not a whole number from 0, a depth past the cap, an unknown method.
@@ -63,6 +64,7 @@ __all__ = [
     "roll",
     "roll_many",
     "simulate",
+    "sweep",
 ]
 
 
@@ -174,3 +176,42 @@ def aim(scenario: dict[str, Any] | str | Path, *, top: int = 5) -> list[dict[str
     rules = map_rules(data)
     ranked = Aimer(data, rules.view(data, place=False), rules).rank()
     return [a.to_json() for a in ranked[: _whole(top, "top", 1, 1000)]]
+
+
+def sweep(
+    file: str | Path | dict[str, Any],
+    vary: dict[str, str] | list[str],
+    *,
+    n: int | None = None,
+    seed: int | None = None,
+    exact: bool = False,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client: Any = None,
+    out: str | Path | None = None,
+    resume: bool = False,
+    max_points: int = 10_000,
+    method: str = "table",
+) -> Any:
+    """A scenario or fight (a file or a mapping) across a grid of values, one pandas DataFrame row per point (per
+    target, for an attack): `vary` maps each PATH to its SPEC, e.g. `{"targets[0].evasion": "0..6"}` or
+    `{"count:sides[1].combatants[0]": "1..6"}` (or is a list of "PATH=SPEC"). Points run on a Dask `LocalCluster`
+    (`workers` processes, default one per core; 1: in this process), on the cluster at `scheduler`, or on a
+    given Dask `client`; `out` (.csv or .parquet) is written as points complete, and `resume` finishes it."""
+    from tohit.sweeps.run import plan, run
+
+    if not isinstance(vary, (dict, list)):
+        raise InputError(f"expected a mapping of PATH to SPEC, not {type(vary).__name__}", field="vary")
+    planned = plan(
+        file,
+        vary,
+        n=None if n is None else _whole(n, "n", 1, MAX_FIGHTS),
+        seed=_seed(seed),
+        exact=bool(exact),
+        method=_method(method),
+        out=None if out is None else Path(out),
+        resume=bool(resume),
+        max_points=_whole(max_points, "max_points", 1, 1_000_000),
+    )
+    chosen = None if workers is None else _whole(workers, "workers", 1, MAX_WORKERS)
+    return run(planned, workers=chosen, scheduler=scheduler, client=client).frame()

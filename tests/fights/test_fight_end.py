@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.fights.helpers import kaiser_combatant, kaiser_fight, load
-from tohit.engine.fight.run import narrate, simulate_fights
+from tohit.engine.fight.run import FIRST_STALL_CHECK, narrate, simulate_fights
 
 ARMOUR = {"armor": {"cut": 100}}
 
@@ -24,10 +24,35 @@ def test_fight_nobody_can_hurt_anybody_is_a_draw_at_max_rounds() -> None:
 
 
 def test_fight_nobody_can_hurt_anybody_never_hangs_in_simulation() -> None:
+    """Issue 21, item 8: detected at the first stalemate check (round 16) and ended there as a draw, not
+    played to max_rounds."""
     stats = simulate_fights(load(harmless()), 2_000, seed=1)
     assert stats.draws == 2_000
-    assert set(stats.rounds.tolist()) == {100}
+    assert stats.rounds is not None and stats.rounds.min() >= FIRST_STALL_CHECK and stats.rounds.max() < 32
     assert stats.to_json()["draws"]["p"] == 1.0
+
+
+def test_fight_nobody_can_hurt_anybody_ends_at_once_even_at_100000_rounds() -> None:
+    """Issue 21, item 8: a never-ending duel at max_rounds 100,000 (it narrated for 151 s and 1.5 GB) ends as a
+    draw at the first stalemate check, saying why, narrated and simulated."""
+    fight = load(harmless(100_000))
+    log = narrate(fight, seed=3)
+    kinds = [e["kind"] for e in log.events]
+    assert kinds[-2:] == ["stalemate", "end"] and log.winner < 0 and log.rounds < 32
+    assert "nobody can harm anybody" in log.events[-2]["text"]
+    assert "still fighting" not in log.events[-1]["text"] and "a draw after" in log.events[-1]["text"]
+    stats = simulate_fights(fight, 1_000, seed=2)
+    assert stats.draws == 1_000 and stats.rounds is not None and stats.rounds.max() < 32
+
+
+def test_fight_that_can_still_end_is_not_called_a_stalemate() -> None:
+    """The check is sound: a duel where a hit is possible plays on past the check (here to max_rounds or a
+    win; never a stalemate event)."""
+    slow = {"armor": {"cut": 9}}
+    data = kaiser_fight([kaiser_combatant("A", target=slow)], [kaiser_combatant("B", target=slow)])
+    log = narrate(load({**data, "max_rounds": 40}), seed=5)
+    assert log.rounds > FIRST_STALL_CHECK  # the check ran
+    assert "stalemate" not in [e["kind"] for e in log.events]
 
 
 def test_fight_three_sides_fight_until_one_is_left() -> None:
@@ -67,3 +92,18 @@ def test_fight_simulation_is_repeatable_from_its_seed_and_independent_of_batch_s
     assert (one.winner == two.winner).all() and (one.rounds == two.rounds).all()
     split = simulate_fights(fight, 3_000, seed=9, batch=1_000)
     assert split.n == 3_000 and abs(split.wins(0) - one.wins(0)) < 200
+
+
+def test_simulation_work_is_capped_with_a_clear_error() -> None:
+    """Issue 21, item 8: -n x max_rounds x combatants over MAX_WORK is refused at once, naming the product."""
+    from tohit.core.errors import InputError
+    from tohit.engine.fight.run import MAX_WORK
+
+    fight = load(harmless(100_000))
+    n = MAX_WORK // (100_000 * 2) + 1
+    try:
+        simulate_fights(fight, n, seed=1)
+    except InputError as err:
+        assert err.field == "n" and "combatant-rounds at the worst" in err.message and f"{MAX_WORK:,}" in err.message
+    else:
+        raise AssertionError("not refused")

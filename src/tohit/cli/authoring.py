@@ -9,8 +9,6 @@ from typing import Annotated
 import typer
 
 from tohit.cli.errors import fail, guarded
-from tohit.engine import registry
-from tohit.engine.reference import field_reference
 
 
 def register(app: typer.Typer) -> None:
@@ -25,6 +23,8 @@ def new(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write it here (never over a file).")] = None,
 ) -> None:
     """Print (or write) a commented starter scenario, or with --fight a starter fight, for a game."""
+    from tohit.engine import registry
+
     found = guarded(lambda: registry.get(system))
     text = found.starter(fight=fight)
     if text is None:
@@ -44,5 +44,8 @@ def new(
 
 def reference(system: Annotated[str, typer.Argument(help="System id (`tohit systems`).")]) -> None:
     """Print a game's field reference (Markdown): every field, its type, default and meaning."""
+    from tohit.engine import registry
+    from tohit.engine.reference import field_reference
+
     found = guarded(lambda: registry.get(system))
     sys.stdout.write(field_reference(found))

@@ -6,16 +6,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.rule import Rule
 
-from tohit.cli import render
 from tohit.cli.errors import guarded
-from tohit.cli.fight_demo import run_fights
 from tohit.core.errors import InputError
-from tohit.engine.odds import odds
-from tohit.engine.roll import roll
-from tohit.engine.scenario import load
-from tohit.engine.simulate import simulate
 
 
 def default_examples() -> Path:
@@ -53,6 +46,15 @@ def demo(
 
 
 def run_demo(folder: Path | None, n: int) -> None:
+    from rich.rule import Rule
+
+    from tohit.cli import render
+    from tohit.cli.fight_demo import run_fights
+    from tohit.engine.odds import odds
+    from tohit.engine.roll import roll
+    from tohit.engine.scenario import load
+    from tohit.engine.simulate import simulate
+
     console = render.console()
     folder = folder or default_examples()
     if not folder.is_dir():

@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tohit.cli import render
 from tohit.cli.errors import fail, guarded
-from tohit.cli.fight_views import exact_view, narration_view, replay_view, stats_view
-from tohit.cli.output import write_file
-from tohit.core.fight.contract import LoadedFight
-from tohit.engine.fight.context import Method
-from tohit.engine.fight.exact import MAX_SECONDS, MAX_STATES, exact_duel
-from tohit.engine.fight.load import load_fight
-from tohit.engine.fight.replay import chained, replay
-from tohit.engine.fight.run import FightLog, FightStats, narrate, simulate_fights
+from tohit.engine.limits import MAX_SECONDS, MAX_STATES
+
+if TYPE_CHECKING:
+    from tohit.core.fight.contract import FightRules, LoadedFight
+    from tohit.engine.fight.context import Method
+    from tohit.engine.fight.run import FightLog, FightStats
 
 MAX_FIGHTS = 100_000_000
 
@@ -54,6 +51,14 @@ def fight(
     plot: Annotated[
         Path | None, typer.Option("--plot", help="-n: write the win rates (95% CIs) and rounds as a PNG.")
     ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            help="-n: run on the Dask cluster at this address (tcp://host:8786), split as --workers W splits it"
+            " (W: the cluster's workers unless given).",
+        ),
+    ] = None,
 ) -> None:
     """One fight narrated round by round (each roll traced); -n N to simulate N fights; --exact for duels."""
     if method not in ("table", "direct"):
@@ -66,6 +71,14 @@ def fight(
         fail("--plot: only a simulation (-n N) draws its win rates")
     if workers > 1 and n is None:
         fail("--workers: only a simulation (-n N) shares its fights among processes")
+    if scheduler is not None and n is None:
+        fail("--scheduler: only a simulation (-n N) runs on a cluster")
+    from tohit.cli import render
+    from tohit.cli.fight_views import exact_view, narration_view, stats_view
+    from tohit.engine.fight.exact import exact_duel
+    from tohit.engine.fight.load import load_fight
+    from tohit.engine.fight.run import narrate
+
     loaded = guarded(lambda: load_fight(file))
     if exact:
         result = guarded(lambda: exact_duel(loaded))
@@ -76,7 +89,10 @@ def fight(
         return
     if n is not None:
         chosen: Method = "direct" if method == "direct" else "table"
-        stats = _simulate(loaded, n, seed, quiet=as_json, method=chosen, workers=workers)
+        if scheduler is not None:
+            stats = _on_cluster(file, scheduler, n, seed, quiet=as_json, method=chosen, workers=workers)
+        else:
+            stats = _simulate(loaded, n, seed, quiet=as_json, method=chosen, workers=workers)
         if plot is not None:
             from tohit.cli.plot import fights_plot, write_png
 
@@ -88,18 +104,21 @@ def fight(
         else:
             render.console().print(stats_view(stats))
         return
-    played = guarded(lambda: narrate(loaded, seed))
-    if log is not None:
-        guarded(lambda: write_log(played, log))
-    if as_json:
-        _print_json(
-            {"seed": played.seed, "winner": played.winner_name, "rounds": played.rounds, "events": played.events}
-        )
-        return
-    console = render.console()
-    console.print(narration_view(played))
-    if log is not None:
+    if as_json or log is not None:
+        # Whole or nothing: the log is written before anything is printed (an unwritable path prints no fight).
+        played = guarded(lambda: narrate(loaded, seed))
+        if log is not None:
+            guarded(lambda: write_log(played, log))
+        if as_json:
+            _print_json(
+                {"seed": played.seed, "winner": played.winner_name, "rounds": played.rounds, "events": played.events}
+            )
+            return
+        console = render.console()
+        console.print(narration_view(played, console.width))
         console.print(f"wrote {len(played.events)} events to {log}", style="dim")
+        return
+    _narrate_streaming(loaded, seed)
 
 
 def replay_command(
@@ -108,6 +127,10 @@ def replay_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
     """Rebuild a fight's state from its event log, check it against the recorded end, show the state after N."""
+    from tohit.cli import render
+    from tohit.cli.fight_views import replay_view
+    from tohit.engine.fight.replay import replay
+
     result = guarded(lambda: replay(events, until))
     if as_json:
         _print_json(
@@ -120,18 +143,32 @@ def replay_command(
             }
         )
     else:
-        render.console().print(replay_view(result))
+        render.console().print(replay_view(result, _rules_of(result.events), render.console().width))
     if not result.matches:
         raise typer.Exit(1)
 
 
 # -- helpers ----------------------------------------------------------------------------------------------------
+def _rules_of(events: list[dict[str, Any]]) -> FightRules | None:
+    """The fight rules of the system a log names (for showing its stats), if known."""
+    from tohit.core.errors import InputError
+    from tohit.core.fight.contract import rules_for
+    from tohit.engine import registry
+
+    try:
+        return rules_for(registry.get(str(events[0].get("system")))) if events else None
+    except InputError:
+        return None
+
+
 def _print_json(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2))
 
 
 def write_log(played: FightLog, path: Path) -> None:
     """The events as JSON lines, each chained to the one before by `prev` (replay.chained), written whole."""
+    from tohit.cli.output import write_file
+    from tohit.engine.fight.replay import chained
 
     def write(temporary: Path) -> None:
         with temporary.open("w", encoding="utf-8") as out:
@@ -141,8 +178,61 @@ def write_log(played: FightLog, path: Path) -> None:
     write_file(path, write, field="--log")
 
 
+def _narrate_streaming(loaded: LoadedFight, seed: int | None) -> FightLog:
+    """A narrated fight printed event by event as it is played (a long fight shows at once, and its events are
+    not kept: memory stays flat); when the narration goes to a file or a pipe, a progress bar of rounds on a
+    terminal's stderr."""
+    from tohit.cli import render
+    from tohit.cli.fight_views import event_view, narration_header, state_table
+    from tohit.engine.fight.run import narrate
+    from tohit.engine.simulate import fresh_seed
+
+    console = render.console()
+    chosen = seed if seed is not None else loaded.spec.seed if loaded.spec.seed is not None else fresh_seed()
+    for line in narration_header(loaded, chosen):
+        console.print(line)
+    quiet = console.is_terminal
+    with render.delayed_progress("fighting", "rounds", loaded.max_rounds, after=0.5, quiet=quiet) as advance:
+
+        def show(event: dict[str, Any]) -> None:
+            for line in event_view(event):
+                console.print(line)
+            if event["kind"] == "round":
+                advance(1)
+
+        played = guarded(lambda: narrate(loaded, chosen, on_event=show, keep=False))
+    console.print(state_table(loaded.roster, played.final, loaded.rules, console.width))
+    return played
+
+
 def _simulate(
     loaded: LoadedFight, n: int, seed: int | None, *, quiet: bool, method: Method, workers: int = 1
 ) -> FightStats:
+    from tohit.cli import render
+    from tohit.engine.fight.run import simulate_fights
+
     with render.delayed_progress("fighting", "fights", n, after=0.5, quiet=quiet) as advance:
         return guarded(lambda: simulate_fights(loaded, n, seed, progress=advance, method=method, workers=workers))
+
+
+def _on_cluster(
+    file: Path, scheduler: str, n: int, seed: int | None, *, quiet: bool, method: Method, workers: int
+) -> FightStats:
+    from tohit.cli import render
+    from tohit.core.loader import read_document
+    from tohit.sweeps.cluster import fights_on
+
+    document = guarded(lambda: read_document(file, what="a fight file"))
+    with render.delayed_progress("fighting", "fights", n, after=0.5, quiet=quiet) as advance:
+        return guarded(
+            lambda: fights_on(
+                scheduler,
+                document,
+                str(file),
+                n,
+                seed,
+                method=method,
+                workers=workers if workers > 1 else None,
+                progress=advance,
+            )
+        )

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tohit.core.exact_text import digit_count, is_long
+from tohit.core.fight.contract import FightRules, LoadedFight
 from tohit.core.fight.state import Roster, State
 from tohit.engine.fight.exact import ExactResult
 from tohit.engine.fight.replay import Replay, state_rows
@@ -35,43 +36,81 @@ def _fraction(x: Any) -> str:
     return f"{len(str(x.denominator))}-digit denominator (--json)"
 
 
-def state_table(roster: Roster, state: State, health: str | None = None) -> Table:
+def stat_text(rules: FightRules | None, stat: str, value: int) -> str:
+    """A stat as a player reads it: yes/no for a flag, "—" for none (the rules' `flag_stats`, `none_stats`)."""
+    stem = stat.rstrip("0123456789") or stat
+    if rules is not None and (stat in rules.flag_stats or stem in rules.flag_stats) and value in (0, 1):
+        return "yes" if value else "no"
+    if rules is not None and (stat in rules.none_stats or stem in rules.none_stats) and value == -1:
+        return "—"
+    return f"{value:,}"
+
+
+def state_table(roster: Roster, state: State, rules: FightRules | None = None, width: int | None = None) -> Table:
+    """Each combatant's stats: a row per combatant, or, when that is wider than the terminal (`width`), a row
+    per stat and a column per combatant, so names are never cut."""
     rows = state_rows(roster, state)
-    table = Table(show_edge=False)
     keys = [k for k in rows[0] if k not in ("name", "side")] if rows else []
-    for col in ["combatant", "side", *keys]:
-        table.add_column(col, justify="left" if col in ("combatant", "side") else "right")
+    cells = [[r["name"], r["side"], *(stat_text(rules, k, r[k]) for k in keys)] for r in rows]
+    heads = ["combatant", "side", *keys]
+    wide = sum(max(len(h), *(len(c[i]) for c in cells)) + 3 for i, h in enumerate(heads)) if cells else 0
+    table = Table(show_edge=False)
+    if width is None or wide <= width:
+        for col in heads:
+            table.add_column(col, justify="left" if col in ("combatant", "side") else "right", no_wrap=True)
+        for c in cells:
+            table.add_row(*c)
+        return table
+    table.add_column("stat", no_wrap=True)
     for r in rows:
-        table.add_row(r["name"], r["side"], *(str(r[k]) for k in keys))
+        table.add_column(r["name"], justify="right", overflow="fold")
+    for i, head in enumerate(heads[1:], start=1):
+        table.add_row(head, *(c[i] for c in cells))
     return table
 
 
-def narration_view(played: FightLog) -> Group:
-    fight = played.fight
-    roster = fight.roster
-    parts: list[Any] = [
-        Text(f"{fight.system.title} fight: {' vs '.join(roster.side_names)}  (seed {played.seed})", style="bold"),
+def narration_header(fight: LoadedFight, seed: int) -> list[Any]:
+    """The lines before the first event of a narrated fight."""
+    return [
+        Text(f"{fight.system.title} fight: {' vs '.join(fight.roster.side_names)}  (seed {seed})", style="bold"),
         Text(f"turn order: {fight.rules.turn_order}", style="dim"),
-        Rule("Round 1"),
     ]
-    for event in played.events[1:]:
-        kind = event["kind"]
-        if kind == "round":
-            parts.append(Rule(f"Round {event.get('round')}"))
-            if event["text"] != f"Round {event.get('round')}":
-                parts.append(Text(event["text"], style="dim"))
-        elif kind in ("attack", "counter"):
-            parts.append(Text(f"#{event['n']} {event['text']}", style="bold"))
-            for step in event.get("trace", []):
-                line = Text(f"    {step['text']}")
-                line.append(f"  [{step['clause']}]", style="dim")
-                parts.append(line)
-        elif kind == "end":
-            parts.append(Rule("End"))
-            parts.append(Text(event["text"], style="bold green"))
-        elif event.get("text"):
-            parts.append(Text(f"  #{event['n']} {event['text']}"))
-    parts.append(state_table(roster, played.final))
+
+
+def event_view(event: dict[str, Any]) -> list[Any]:
+    """One event of a narrated fight as it happens, numbered as in its log (every event shows its number,
+    so the numbers run on without a gap: those with no words show the changes they make, dim)."""
+    kind, n = event["kind"], event["n"]
+    if kind == "start":
+        return [Rule(f"#{n} Round 1")]
+    if kind == "round":
+        out: list[Any] = [Rule(f"#{n} Round {event.get('round')}")]
+        if event["text"] != f"Round {event.get('round')}":
+            out.append(Text(event["text"], style="dim"))
+        return out
+    if kind in ("attack", "counter"):
+        out = [Text(f"#{n} {event['text']}", style="bold")]
+        for step in event.get("trace", []):
+            line = Text(f"    {step['text']}")
+            line.append(f"  [{step['clause']}]", style="dim")
+            out.append(line)
+        return out
+    if kind == "end":
+        return [Rule(f"#{n} End"), Text(event["text"], style="bold green")]
+    if event.get("text"):
+        return [Text(f"  #{n} {event['text']}")]
+    changes = ", ".join(
+        f"{c['who'] + ' ' if c.get('who') else ''}{c['stat']} {c['from']} → {c['to']}" for c in event.get("changes", [])
+    )
+    return [Text(f"  #{n} ({kind.replace('_', ' ')}{': ' + changes if changes else ''})", style="dim")]
+
+
+def narration_view(played: FightLog, width: int | None = None) -> Group:
+    fight = played.fight
+    parts = narration_header(fight, played.seed)
+    for event in played.events:
+        parts.extend(event_view(event))
+    parts.append(state_table(fight.roster, played.final, fight.rules, width))
     return Group(*parts)
 
 
@@ -110,8 +149,8 @@ def exact_view(result: ExactResult) -> Panel:
     table.add_column("outcome")
     table.add_column("exact", justify="right")
     table.add_column("%", justify="right")
-    for name, p in zip(result.fight.roster.side_names, result.wins, strict=True):
-        table.add_row(f"{name} wins", _fraction(p), f"{100 * float(p):.4f}")
+    for side, p in enumerate(result.wins):
+        table.add_row(result.fight.roster.wins(side), _fraction(p), f"{100 * float(p):.4f}")
     table.add_row("draw", _fraction(result.draw), f"{100 * float(result.draw):.4f}")
     lines: list[Any] = [table]
     stalemate = result.stalemate_text()
@@ -140,11 +179,11 @@ def exact_view(result: ExactResult) -> Panel:
     return Panel(Group(*lines), title="exact duel odds", expand=False)
 
 
-def replay_view(result: Replay) -> Group:
+def replay_view(result: Replay, rules: FightRules | None = None, width: int | None = None) -> Group:
     parts: list[Any] = []
     event = result.events[result.until]
     parts.append(Text(f"state after event {result.until} of {len(result.events) - 1}: {event.get('text', '')}"))
-    parts.append(state_table(result.roster, result.state_at))
+    parts.append(state_table(result.roster, result.state_at, rules, width))
     if result.matches:
         parts.append(Text("the events rebuild the recorded end state exactly", style="green"))
     else:

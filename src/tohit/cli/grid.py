@@ -15,18 +15,15 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
-from tohit.cli import render
 from tohit.cli.errors import fail, guarded
-from tohit.cli.grid_draw import board_png, board_text, covers_json
-from tohit.cli.output import write_file
 from tohit.core.errors import InputError
-from tohit.core.grid.view import GridView
-from tohit.core.loader import read_document
+
+if TYPE_CHECKING:
+    from tohit.core.grid.view import GridView
 
 FileArg = Annotated[Path, typer.Argument(help="Scenario file with a map (YAML or JSON).", show_default=False)]
 PngOpt = Annotated[Path | None, typer.Option("--png", help="Also write the picture as a PNG.")]
@@ -43,6 +40,7 @@ def _as_input(exc: ValueError, source: str) -> InputError:
 
 def load_view(path: Path, *, placed: bool) -> tuple[dict[str, Any], GridView]:
     """The scenario mapping and its grid view; `placed=False` for aim (the placement is chosen there)."""
+    from tohit.core.loader import read_document
     from tohit.engine.aim import map_rules
 
     source = str(path)
@@ -54,13 +52,21 @@ def load_view(path: Path, *, placed: bool) -> tuple[dict[str, Any], GridView]:
 
 
 def _png(view: GridView, path: Path, title: str | None = None) -> None:
+    from tohit.cli import render
+    from tohit.cli.grid_draw import board_png, png_steps
+    from tohit.cli.output import write_file
+
     if path.suffix.lower() != ".png":
         raise InputError(f"the picture is written as PNG: give a file name ending in .png, not {path}", field="--png")
-    write_file(path, lambda temporary: board_png(view, temporary, title), field="--png")
+    with render.delayed_progress("drawing", "steps", png_steps(view), after=0.5, quiet=False) as advance:
+        write_file(path, lambda temporary: board_png(view, temporary, title, advance), field="--png")
 
 
 def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> None:
     """Draw the map with the attack's squares, the creatures it reaches and the cover lines."""
+    from tohit.cli import render
+    from tohit.cli.grid_draw import board_text, covers_json
+
     _, view = guarded(lambda: load_view(file, placed=True))
     if png is not None:
         guarded(lambda: _png(view, png))
@@ -83,6 +89,11 @@ def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> 
 
 def aim_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> None:
     """Try every legal placement of the attack; rank by expected damage to foes minus to allies."""
+    from rich.table import Table
+
+    from tohit.cli import render
+    from tohit.cli.grid_draw import board_text
+    from tohit.core.grid.view import GridView
     from tohit.engine.aim import Aimer
 
     data, view = guarded(lambda: load_view(file, placed=False))

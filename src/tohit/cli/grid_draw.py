@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,21 +31,46 @@ def letters(view: GridView) -> dict[str, str]:
 
 
 def _window(view: GridView) -> tuple[int, int, int, int]:
-    """The part of the map to draw: everything of interest plus a margin, at most MAX_DRAWN squares a side."""
+    """The part of the map to draw, at most MAX_DRAWN squares a side: the attack (the attacker, the squares it
+    reaches, the creatures it hits and their cover squares) plus a margin; the other creatures when they fit
+    too. When the attack itself is wider than that, the window is centred on the attacker."""
     bf = view.field
+    hits = set(hit_names(view))
+    involved = [c for c in bf.creatures if c.name == view.user or c.name in hits]
     xs: list[int] = []
     ys: list[int] = []
-    for c in bf.creatures:
+    for c in involved:
         xs += [c.footprint.x, c.footprint.x1]
         ys += [c.footprint.y, c.footprint.y1]
     if view.reach is not None:
         xs += [sq[0] for sq in view.reach.squares]
         ys += [sq[1] for sq in view.reach.squares]
-    x0 = max(0, min(xs, default=0) - MARGIN)
-    y0 = max(0, min(ys, default=0) - MARGIN)
-    x1 = min(bf.board.width - 1, max(xs, default=bf.board.width - 1) + MARGIN, x0 + MAX_DRAWN - 1)
-    y1 = min(bf.board.height - 1, max(ys, default=bf.board.height - 1) + MARGIN, y0 + MAX_DRAWN - 1)
-    return x0, y0, x1, y1
+    for name, cover in view.covers.items():
+        if cover is not None and (not hits or name in hits):
+            xs.append(cover.square[0])
+            ys.append(cover.square[1])
+    everyone_x = xs + [v for c in bf.creatures for v in (c.footprint.x, c.footprint.x1)]
+    everyone_y = ys + [v for c in bf.creatures for v in (c.footprint.y, c.footprint.y1)]
+    if max(everyone_x) - min(everyone_x) < MAX_DRAWN - 2 * MARGIN and max(everyone_y) - min(everyone_y) < (
+        MAX_DRAWN - 2 * MARGIN
+    ):
+        xs, ys = everyone_x, everyone_y
+    me = bf.creature(view.user).footprint
+    return _box(_span(xs, me.x, bf.board.width), _span(ys, me.y, bf.board.height))
+
+
+def _span(values: list[int], centre: int, size: int) -> tuple[int, int]:
+    """From the lowest to the highest of `values` plus MARGIN, within the map; when that is more than
+    MAX_DRAWN squares, MAX_DRAWN squares centred on `centre` (the attacker)."""
+    low, high = max(0, min(values) - MARGIN), min(size - 1, max(values) + MARGIN)
+    if high - low + 1 > MAX_DRAWN:
+        low = max(0, min(centre - MAX_DRAWN // 2, size - MAX_DRAWN))
+        high = min(size - 1, low + MAX_DRAWN - 1)
+    return low, high
+
+
+def _box(xspan: tuple[int, int], yspan: tuple[int, int]) -> tuple[int, int, int, int]:
+    return xspan[0], yspan[0], xspan[1], yspan[1]
 
 
 def hit_names(view: GridView) -> list[str]:
@@ -69,19 +95,20 @@ def board_text(view: GridView) -> Group:
         text.append(f"{y:>3} ", "dim")
         for x in range(x0, x1 + 1):
             sq = (x, y)
-            back = " on red3" if sq in attacked else ""
+            hit = sq in attacked
+            back = " on red3" if hit else ""
             if sq in owner:
                 name = owner[sq]
                 style = "bold white" if name == view.user else ("bold red" if name in hits else "bold")
                 if name != view.user and not bf.is_foe(view.user, name):
                     style += " underline"
-                text.append(label[name] + " ", style + back)
+                text.append(label[name] + ("*" if hit else " "), style + back)
             elif bf.board.is_solid(sq):
-                text.append("██", "yellow" if sq in blocking else "grey50")
+                text.append("▓▓" if sq in blocking else "██", "yellow" if sq in blocking else "grey50")
             elif sq in lines:
                 text.append(lines[sq], "bold cyan" + back)
             else:
-                text.append(" ·", "grey35" + back)
+                text.append(" *" if hit else " ·", ("bold " if hit else "") + "grey35" + back)
         text.append("\n")
     legend = Table(show_edge=False, box=None, padding=(0, 2))
     for col in ("", "creature", "side", "size", "distance", "reached", "cover"):
@@ -99,7 +126,12 @@ def board_text(view: GridView) -> Group:
             "-" if c.name == view.user else (cover.describe() if cover is not None else "none"),
         )
     title = Text(f"{view.describe()}  (cover rule: {view.rule})", "bold")
-    return Group(title, text, legend)
+    key = Text(
+        "@ attacker, letters: creatures; * (red): squares the attack reaches (a creature there: its letter and *);"
+        " ██ solid, ▓▓ (yellow) solid giving cover to a creature hit; lines: the blocked cover lines",
+        "dim",
+    )
+    return Group(title, text, key, legend)
 
 
 def cover_lines(view: GridView, hits: set[str]) -> dict[tuple[int, int], str]:
@@ -123,8 +155,17 @@ def cover_lines(view: GridView, hits: set[str]) -> dict[tuple[int, int], str]:
     return out
 
 
-def board_png(view: GridView, path: Path, title: str | None = None) -> None:
-    """The same picture as a PNG: squares, creatures, the attack's squares and the cover lines."""
+def png_steps(view: GridView) -> int:
+    """How many times `board_png` calls its `progress`: once a row drawn, once for the file."""
+    _, y0, _, y1 = _window(view)
+    return y1 - y0 + 2
+
+
+def board_png(
+    view: GridView, path: Path, title: str | None = None, progress: Callable[[int], None] | None = None
+) -> None:
+    """The same picture as a PNG: squares, creatures, the attack's squares and the cover lines; `progress(1)`
+    after each row drawn and once the file is written (`png_steps` in all)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -145,6 +186,8 @@ def board_png(view: GridView, path: Path, title: str | None = None) -> None:
         for x in range(x0, x1 + 1):
             if bf.board.is_solid((x, y)):
                 ax.add_patch(Rectangle((x, y), 1, 1, color="#555555"))
+        if progress is not None:
+            progress(1)
     if view.reach is not None:
         for sx, sy in view.reach.squares:
             ax.add_patch(Rectangle((sx, sy), 1, 1, color="#e04040", alpha=0.35, lw=0))
@@ -169,6 +212,8 @@ def board_png(view: GridView, path: Path, title: str | None = None) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+    if progress is not None:
+        progress(1)
 
 
 def covers_json(view: GridView) -> dict[str, Any]:

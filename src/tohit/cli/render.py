@@ -6,19 +6,20 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
 from rich.panel import Panel
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from tohit.core.exact_text import fraction_text, is_long
-from tohit.engine.odds import OddsResult, TargetOdds
-from tohit.engine.roll import RollResult
-from tohit.engine.simulate import PERCENTILES, SimResult
 from tohit.engine.stats import mean_sd, percentile, wilson
+
+if TYPE_CHECKING:  # the views read results; `tohit roll` need not load the odds or simulation engines
+    from tohit.engine.odds import OddsResult, TargetOdds
+    from tohit.engine.roll import RollResult
+    from tohit.engine.simulate import SimResult
 
 BAR_WIDTH = 40
 MAX_BARS = 30
@@ -133,6 +134,8 @@ def odds_view(result: OddsResult) -> Group:
 
 
 def sim_view(result: SimResult) -> Group:
+    from tohit.engine.simulate import PERCENTILES
+
     parts: list[Any] = []
     for t in result.targets:
         table = Table(show_edge=False)
@@ -142,13 +145,13 @@ def sim_view(result: SimResult) -> Group:
         table.add_column("95% CI", justify="right")
         for value, count in t.histograms["result"].items(t.outcome):
             low, high = wilson(count, t.n)
-            table.add_row(_fmt(value), str(count), f"{100 * count / t.n:.3f}", f"{100 * low:.3f} – {100 * high:.3f}")
+            table.add_row(_fmt(value), f"{count:,}", f"{100 * count / t.n:.3f}", f"{100 * low:.3f} – {100 * high:.3f}")
         dmg = t.histograms["damage"].counts
         mean, sd = mean_sd(dmg)
         pct = "  ".join(f"p{q}={percentile(dmg, q)}" for q in PERCENTILES)
         text = Text(f"damage mean {mean:.4f}  sd {sd:.4f}\n{pct}")
         bars = _bars(_damage_rows([(v, c / t.n) for v, c in sorted(dmg.items())]))
-        parts.append(Panel(Group(table, text, bars), title=f"{t.name}: {t.n} attacks", expand=False))
+        parts.append(Panel(Group(table, text, bars), title=f"{t.name}: {t.n:,} attacks", expand=False))
     parts.append(Text(f"seed {result.seed}, sampler {result.method}", style="dim"))
     return Group(*parts)
 
@@ -161,6 +164,8 @@ def delayed_progress(
 
     Yields the `advance(count)` callback the engine calls as work is done.
     """
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
     start = time.perf_counter()
     bar = Progress(
         TextColumn(label),

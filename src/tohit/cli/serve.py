@@ -37,7 +37,8 @@ def serve(
     ] = 30.0,
     max_body: Annotated[int, typer.Option("--max-body", min=1, help="Cap: request body bytes (1 MiB).")] = 1 << 20,
 ) -> None:
-    """Serve the HTTP API (/v1, docs at /docs) and live encounters; prints a login URL with the admin token."""
+    """Serve the web table (/), the HTTP API (/v1, docs at /docs) and live encounters; prints a login URL with
+    the admin token."""
     import uvicorn
 
     from tohit.server.app import Settings, create_app
@@ -61,7 +62,8 @@ def serve(
     except Exception as exc:  # a URL or server that cannot be reached: one line, not a traceback
         fail(f"--db: cannot open the store {db!r}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    print(f"tohit {settings.db}: open http://{shown}:{port}/docs?token={settings.admin_token}", flush=True)
+    print(f"tohit {settings.db}: open http://{shown}:{port}/?token={settings.admin_token}", flush=True)
+    print(f"API docs: http://{shown}:{port}/docs?token={settings.admin_token}", flush=True)
     print(f"admin token: {settings.admin_token}  (set TOHIT_ADMIN_TOKEN to choose it)", flush=True)
     uvicorn.run(create_app(settings, store), host=host, port=port, log_level="warning")
 

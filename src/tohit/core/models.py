@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import types
 from functools import cache
-from typing import Annotated, Any, Generic, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Generic, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -20,8 +20,10 @@ Faces = list[int]
 
 
 class Model(BaseModel):
-    """Base of every content model: frozen, unknown fields refused, no true/false for a number and no number
-    for true/false (YAML reads `true` as a bool and pydantic would take it as 1)."""
+    """Base of every content model: frozen, unknown fields refused, and a number, a flag or a list or mapping
+    of them given exactly as such: no true/false or text for a number, no number or text for true/false
+    (YAML reads `true` as a bool and pydantic would take it as 1, or "5" as 5, or "yes" as true), as the
+    JSON Schema (`tohit schema`) says."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -37,8 +39,9 @@ class Model(BaseModel):
         return data
 
 
-#: What a field holds, for the bool/number check: "number", "bool", or a list/mapping of numbers.
-Kind = str
+#: What a field holds, for the exact-type check: "integer", "number", "bool", or a list, mapping or tuple of those
+#: (("list", kind), ("dict", kind), ("tuple", (kind, ...))).
+Kind = Any
 
 
 @cache
@@ -55,29 +58,94 @@ def _kind(annotation: Any) -> Kind | None:
     origin, args = get_origin(annotation), get_args(annotation)
     if annotation is bool:
         return "bool"
-    if annotation in (int, float):
+    if annotation is int:
+        return "integer"
+    if annotation is float:
         return "number"
+    if origin is Literal and args and all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+        return "integer"  # e.g. a Bonus Tracker step: pydantic would take true for 1
     if origin in (Union, types.UnionType):
-        found = {_kind(a) for a in args if a is not type(None)}
+        # A model among the choices takes only a mapping: the plain values are the other choices'.
+        found = {_kind(a) for a in args if a is not type(None) and not _is_model(a)}
+        if found == {"integer", "number"}:
+            return "number"
         return found.pop() if len(found) == 1 else None
     if origin is Annotated or hasattr(annotation, "__metadata__"):
         return _kind(args[0]) if args else None
-    if origin is list and args and _kind(args[0]) == "number":
-        return "numbers"
-    if origin is dict and len(args) == 2 and _kind(args[1]) == "number":
-        return "number values"
+    if origin is list and args:
+        inner = _kind(args[0])
+        return None if inner is None else ("list", inner)
+    if origin is dict and len(args) == 2:
+        inner = _kind(args[1])
+        return None if inner is None else ("dict", inner)
+    if origin is tuple and args and Ellipsis not in args:
+        inners = tuple(_kind(a) for a in args)
+        return None if all(k is None for k in inners) else ("tuple", inners)
     return None
 
 
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
 def _check_kind(name: str, kind: Kind, value: Any) -> None:
-    if kind == "number" and isinstance(value, bool):
-        raise ValueError(f"{name}: a number, not {str(value).lower()}")
-    if kind == "bool" and isinstance(value, (int, float)) and not isinstance(value, bool):
-        raise ValueError(f"{name}: true or false, not {short_repr(value)}")
-    if kind == "numbers" and isinstance(value, list) and any(isinstance(v, bool) for v in value):
-        raise ValueError(f"{name}: numbers, not true/false")
-    if kind == "number values" and isinstance(value, dict) and any(isinstance(v, bool) for v in value.values()):
-        raise ValueError(f"{name}: numbers, not true/false")
+    """Raise a ValueError naming `name` (and the place inside it) when `value` is of the wrong plain type."""
+    problem = _wrong(kind, value, "")
+    if problem is not None:
+        where, what = problem
+        raise ValueError(f"{name}{where}: {what}")
+
+
+def _wrong(kind: Kind, value: Any, where: str) -> tuple[str, str] | None:
+    if kind in ("integer", "number"):
+        if isinstance(value, bool):
+            return where, f"a number, not {str(value).lower()}"
+        if isinstance(value, str):
+            return where, f"{'an integer' if kind == 'integer' else 'a number'}, not text ({short_repr(value)})"
+        return None
+    if kind == "bool":
+        if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+            return where, f"true or false, not {short_repr(value)}"
+        return None
+    shape, inner = kind
+    if shape == "list" and isinstance(value, list):
+        items: Any = enumerate(value)
+    elif shape == "dict" and isinstance(value, dict):
+        items = value.items()
+    elif shape == "tuple" and isinstance(value, (list, tuple)):
+        items = ((i, v) for i, v in enumerate(value) if i < len(inner))
+    else:
+        return None
+    for key, item in items:
+        sub = inner[key] if shape == "tuple" else inner
+        if sub is None:
+            continue
+        here = f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}" if isinstance(key, str) else where
+        found = _wrong(sub, item, here)
+        if found is not None:
+            return found
+    return None
+
+
+#: Most targets in one scenario (a 1 MB file holds about 11,000; `roll` resolves them in seconds, `odds`
+#: shows a progress bar).
+MAX_TARGETS = 20_000
+
+#: The JSON Schema dialect of `tohit schema` (pydantic writes 2020-12).
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def input_schema(schema: dict[str, Any], system: str) -> dict[str, Any]:
+    """A model's JSON Schema as a file of `system` is written: `system` is that id, `options` may be left out
+    or null (read as `{}`, see `Scenario`), and the dialect is named. (Checks across fields, such as unique
+    names or forced faces on a role's dice, stay the loader's.)"""
+    props = schema.get("properties", {})
+    if "system" in props:
+        props["system"] = {**props["system"], "const": system}
+    if "options" in props:
+        schema["required"] = [name for name in schema.get("required", []) if name != "options"]
+        props["options"] = {"anyOf": [props["options"], {"type": "null"}], "default": None}
+    return {"$schema": SCHEMA_DIALECT, **schema}
 
 
 class TargetBase(Model):
@@ -110,7 +178,9 @@ class Scenario(Model, Generic[AttackerT, AttackT, TargetT, OptionsT]):
     system: str = Field(description="The rule system's id (see `tohit systems`).")
     attacker: AttackerT
     attack: AttackT
-    targets: list[TargetT] = Field(min_length=1)
+    targets: list[TargetT] = Field(
+        min_length=1, max_length=MAX_TARGETS, description=f"The targets, at most {MAX_TARGETS:,} (the cap)."
+    )
     dice: dict[str, Faces] = Field(default_factory=dict, description="Forced faces by role, for every target.")
     options: OptionsT
     seed: int | None = Field(default=None, ge=0, description="Seed for the dice not forced.")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 
 from pydantic import create_model
 
-from tohit.core.models import AttackerT, AttackT, OptionsT, Scenario, TargetT
+from tohit.core.models import AttackerT, AttackT, OptionsT, Scenario, TargetT, input_schema
 from tohit.core.outcome import Field, Outcome
 from tohit.core.roles import Role
 from tohit.core.steps import Steps
@@ -94,6 +94,12 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
         name = "".join(p.capitalize() for p in cls.id.replace("-", "_").split("_")) + "Scenario"
         base = Scenario[cls.attacker_model, cls.attack_model, cls.target_model, cls.options_model]  # type: ignore[name-defined]
         return cast(type[Scenario[AttackerT, AttackT, TargetT, OptionsT]], create_model(name, __base__=base))
+
+    @classmethod
+    def scenario_schema(cls) -> dict[str, Any]:
+        """The JSON Schema of a scenario file (`tohit schema SYSTEM`): what the loader accepts, checks across
+        fields aside. A system whose models read a shorthand before validating may widen it here."""
+        return input_schema(cls.scenario_model().model_json_schema(), cls.id)
 
     @abstractmethod
     def roles(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT], target: TargetT) -> dict[str, Role]:

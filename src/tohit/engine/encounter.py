@@ -27,7 +27,7 @@ from tohit.engine.fight.run import ended, initial_state
 from tohit.engine.simulate import fresh_seed
 
 #: Kinds of action a game master takes (`Encounter.act`).
-ACTIONS = ("attack", "auto", "adjust", "end_turn", "undo")
+ACTIONS = ("attack", "auto", "adjust", "end_turn", "move", "undo")
 
 
 @dataclass
@@ -161,6 +161,115 @@ class Encounter:
             )
         return out
 
+    def sheet(self) -> dict[str, Any]:
+        """What a page shows beside the state, read from the fight (never from a game's name): the stat that is
+        health (with its word and each combatant's starting value), the sides, each combatant's side and attacks,
+        and the starting stats."""
+        roster, rules = self.fight.roster, self.fight.rules
+        start = self.events[0]["state"]["combatants"]
+        return {
+            "health": rules.health,
+            "health_label": rules.health_label,
+            "sides": list(roster.side_names),
+            "order": [roster.names[c] for c in self.fight.file_order],
+            "conditions": list(rules.condition_stats),
+            "combatants": [
+                {
+                    "name": name,
+                    "side": roster.side_names[roster.side[c]],
+                    "attacks": [a.name for a in self.fight.combatants[c].attacks],
+                    "start": start[name],
+                }
+                for c, name in enumerate(roster.names)
+            ],
+        }
+
+    def conditions(self) -> dict[str, list[str]]:
+        """Each combatant's conditions now, in words (the game's `condition_stats` that are not 0; a scalar stat
+        whose `narrate_value` is a list or mapping gives its names, e.g. statuses)."""
+        rules, per = self.fight.rules, self.state.per
+        out: dict[str, list[str]] = {}
+        for c, name in enumerate(self.fight.roster.names):
+            chips: list[str] = []
+            for stat in rules.condition_stats:
+                value = int(per[stat][0, c])
+                if value == 0:
+                    continue
+                shown = rules.narrate_value(stat, value) if stat in rules.scalar_stats else None
+                if isinstance(shown, dict):
+                    chips.extend(f"{k.replace('_', ' ')} {v:+}" for k, v in shown.items())
+                elif isinstance(shown, list | tuple | set | frozenset):
+                    chips.extend(str(k).replace("_", " ") for k in shown)
+                else:
+                    chips.append(stat.replace("_", " "))
+            out[name] = chips
+        return out
+
+    def dice(self, attacker: str, attack: str | None, target: str) -> list[dict[str, Any]]:
+        """The dice roles an attack rolls against `target`, for faces typed by hand: each role's name, its dice
+        in words, the sides of each die where every face is read as rolled (None: the role reads a varying
+        number of faces, e.g. open rolls), and whether it is rolled once per target or once per attack."""
+        actor, a, t = self._attack({"attacker": attacker, "attack": attack, "targets": [target]})
+        return [
+            {"role": name, "notation": role.notation, "sides": role.die_sides(), "scope": role.scope}
+            for name, role in self.fight.roles(actor, a, t).items()
+        ]
+
+    def _map(self, attacker: str, attack: str | None, placement: dict[str, Any] | None) -> tuple[Any, Any, int]:
+        """The game's map rules, the scenario of the attack on the fight's map, and the attacker's number."""
+        actor, a, _ = self._attack({"attacker": attacker, "attack": attack, "targets": [attacker]})
+        rules = self.fight.system.map_rules()
+        data = rules.fight_scenario(self.fight, self.state, actor, a, placement) if rules is not None else None
+        if rules is None or data is None:
+            raise InputError("this encounter has no map (its game has no map rules, or its fight no map)", field="map")
+        return rules, data, actor
+
+    @property
+    def has_map(self) -> bool:
+        """True when the game has map rules and this fight a map (the web table then draws it)."""
+        rules = self.fight.system.map_rules()
+        return rules is not None and rules.fight_scenario(self.fight, self.state, 0, 0, None) is not None
+
+    def map_view(self, attacker: str, attack: str | None, placement: dict[str, Any] | None) -> dict[str, Any]:
+        """The fight's map as `tohit map --json` draws a scenario (the game's map rules): the board's size and
+        solid squares, the creatures (their side and squares), the attack's range as placed by `placement` (its
+        squares, the creatures it reaches, each creature's cover line), and which fields place it."""
+        rules, data, actor = self._map(attacker, attack, placement)
+        view = rules.view(data, place=bool(placement))
+        board, sides = view.field.board, self.fight.roster.side_names
+        rng = data["attack"]["range"]
+        fields = [f for f in type(view.range).model_fields if f not in ("type", "size", "count", "within")]
+        return {
+            "width": board.width,
+            "height": board.height,
+            "solid": [[int(x), int(y)] for y, x in zip(*np.nonzero(board.solid), strict=True)],
+            "creatures": [
+                {
+                    "name": c.name,
+                    "side": sides[int(c.side)] if c.side.isdigit() else c.side,
+                    "size": c.size,
+                    "squares": [list(sq) for sq in c.footprint.squares()],
+                }
+                for c in view.field.creatures
+            ],
+            "attacker": self.fight.roster.names[actor],
+            "range_type": view.range.type,
+            "placement_fields": fields,
+            "placement": {k: rng[k] for k in fields if k in rng},
+            **view.to_json(),
+            "reached": list(view.reach.distinct) if view.reach is not None else [],
+            "cover": {k: (c.to_json() if c is not None else None) for k, c in view.covers.items()},
+        }
+
+    def aim(self, attacker: str, attack: str | None, n: int) -> list[dict[str, Any]]:
+        """`tohit aim` for the attack on the fight's map: the best `n` placements by exact expected damage to
+        foes minus allies."""
+        from tohit.engine.aim import Aimer
+
+        rules, data, _ = self._map(attacker, attack, None)
+        view = rules.view(data, place=False)
+        return [a.to_json() for a in Aimer(data, view, rules).rank()[:n]]
+
     # -- acting ----------------------------------------------------------------------------------------------
     def act(self, action: dict[str, Any]) -> list[dict[str, Any]]:
         """Apply one game master's action; the events it appended (already numbered)."""
@@ -180,12 +289,16 @@ class Encounter:
             return self._append(self._adjust(action))
         if kind == "end_turn":
             return self._append(self._end_turn())
+        if kind == "move":
+            return self._append(self._move(action))
         script = _script(action.get("dice"))
         if kind == "auto":
             ctx = self._context(rng, script=script)
             self.fight.rules.step(ctx)
         else:
             ctx = self._gm_attack(action, entropy, script)
+        if ctx.forced_option is not None:
+            raise InputError("this attack takes no placement on the map", field="placement")
         self.state = ctx.state
         events = ctx.log
         if self._done():
@@ -205,8 +318,12 @@ class Encounter:
                 f" got {len(action['targets'])}",
                 field="targets",
             )
+        self._check_dice(actor, attack, target, script or [])
+        placement = action.get("placement")
+        if placement is not None and (not isinstance(placement, str) or not self.has_map):
+            raise InputError("a placement in words (the map's `range`), on an encounter with a map", field="placement")
         in_order = self._context(np.random.default_rng(entropy), script=copy.deepcopy(script))
-        in_order.forced, in_order.forced_actor = (attack, target), actor
+        in_order.forced, in_order.forced_actor, in_order.forced_option = (attack, target), actor, placement
         try:
             self.fight.rules.step(in_order)
         except OutOfTurn:
@@ -217,7 +334,7 @@ class Encounter:
                 return in_order
         self.in_turn = False
         ctx = self._context(np.random.default_rng(entropy), script=script)
-        ctx.forced = (attack, target)
+        ctx.forced, ctx.forced_option = (attack, target), placement
         self.fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64))
         return ctx
 
@@ -256,6 +373,21 @@ class Encounter:
             raise InputError(f"no combatant {short_repr(targets[0])}; combatants: {', '.join(names)}", field="targets")
         return actor, attacks.index(name), names.index(targets[0])
 
+    def _check_dice(self, actor: int, attack: int, target: int, script: list[dict[str, list[int]]]) -> None:
+        """Faces typed by hand for the first resolve are read by their roles first, so a face off its die is
+        refused naming the role (`dice.<role>`) before anything changes."""
+        if not script:
+            return
+        roles = self.fight.roles(actor, attack, target)
+        for name, faces in script[0].items():
+            role = roles.get(name)
+            if role is None:
+                raise InputError(f"no dice role {short_repr(name)}; roles: {', '.join(roles)}", field=f"dice.{name}")
+            try:
+                role.read(faces)
+            except InputError as exc:
+                raise InputError(exc.message, field=f"dice.{name}") from None
+
     def _adjust(self, action: dict[str, Any]) -> list[dict[str, Any]]:
         names = self.fight.roster.names
         who, stat, value = action.get("combatant"), action.get("stat"), action.get("value")
@@ -269,6 +401,40 @@ class Encounter:
         before = int(self.state.per[stat][0, c])
         ctx = self._context(np.random.default_rng(0))
         ctx.emit("adjust", [change(stat, [0], value, c)], f"{who}'s {stat}: {before} -> {value} (set by the GM)")
+        self.state = ctx.state
+        return ctx.log
+
+    def _move(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """The game master moves a combatant on the map (a free move, outside the game's movement rules): one
+        event changing its position stats `x` and `y`, so undo and replay read it as any change. The map is
+        drawn again from the new positions by the game's map rules, which refuse a square off the board, solid,
+        or taken (naming `to`), and nothing is kept then."""
+        names = self.fight.roster.names
+        who, to = action.get("combatant"), action.get("to")
+        if not self.has_map or "x" not in self.state.per or "y" not in self.state.per:
+            raise InputError("only a combatant on a map moves (this encounter has no map)", field="kind")
+        if not isinstance(who, str) or who not in names:
+            raise InputError(f"no combatant {short_repr(who)}; combatants: {', '.join(names)}", field="combatant")
+        if not isinstance(to, list) or len(to) != 2 or not all(_whole(v) and 0 <= v < 10_000 for v in to):
+            raise InputError("the square to move to: [x, y]", field="to")
+        c = names.index(who)
+        where = [int(self.state.per["x"][0, c]), int(self.state.per["y"][0, c])]
+        ctx = self._context(np.random.default_rng(0))
+        text = f"{who} moves from {tuple(where)} to {tuple(to)} (moved by the GM)"
+        ctx.emit(
+            "move",
+            [change(stat, [0], int(v), c) for stat, v, was in zip("xy", to, where, strict=True) if v != was],
+            text,
+            combatant=who,
+            to=list(to),
+            **{"from": where},
+        )
+        rules = self.fight.system.map_rules()
+        assert rules is not None  # has_map
+        try:
+            rules.view(rules.fight_scenario(self.fight, ctx.state, c, 0, None) or {}, place=False)
+        except InputError as exc:
+            raise InputError(exc.message, field="to") from None
         self.state = ctx.state
         return ctx.log
 
@@ -314,7 +480,7 @@ class Encounter:
         w = int(winner[0])
         names = self.fight.roster.side_names
         rounds = min(int(ctx.state.fight["round"][0]), self.fight.max_rounds)
-        text = f"{names[w]} win" if w >= 0 else "a draw"
+        text = self.fight.roster.wins(w) if w >= 0 else "a draw"
         ctx.emit(
             "end",
             [change("over", [0], 1), change("winner", [0], w)],

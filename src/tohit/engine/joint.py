@@ -3,7 +3,9 @@
 For one target, the roles' supports are crossed into one table: a row per combination of role rows, with
 the product of their integer weights. A role cut at a depth adds a BEYOND row carrying its remainder, so
 the table always sums to its `total`. `resolve` runs once on the finite rows (rows with no BEYOND part):
-that is the exact odds, and the same table drives the fast sampler in `simulate`.
+that is the exact odds, and the same table drives the fast sampler in `simulate`. `kept` keeps each
+target's (small) table beside its validated scenario (`engine/memo.py`), so the dice are crossed and
+`resolve` runs once per scenario, target and depth, however many times `odds` asks.
 """
 
 from __future__ import annotations
@@ -22,10 +24,13 @@ from tohit.core.roles import Role
 from tohit.core.steps import Silent
 from tohit.core.support import Columns, Support
 from tohit.core.system import AnySystem, Dice
+from tohit.engine.memo import memo
 from tohit.engine.scenario import AnyScenario
 
 #: Most rows the joint support of one attack may have.
 MAX_JOINT_ROWS = 4_000_000
+#: Most rows of a table `kept` beside its scenario.
+KEEP_ROWS = 4096
 
 
 @dataclass
@@ -43,6 +48,8 @@ class JointTable:
     depth: int
     #: Role columns on the finite rows (what `resolve` was fed), kept for tables built from this one.
     finite_columns: dict[str, Columns] | None = None
+    #: What `odds` counted on this table (its histograms, by field), kept with a kept table.
+    tallies: dict[str, Any] | None = None
 
     @property
     def remainder(self) -> int:
@@ -136,3 +143,26 @@ def build(
     table.finite_columns = table.columns(finite_rows)
     table.outcome = system.resolve(scenario, target, Dice(table.finite_columns), Silent())
     return table
+
+
+def kept(
+    system: AnySystem,
+    scenario: AnyScenario,
+    target: Any,
+    depth: int | None = None,
+    *,
+    template: JointTable | None = None,
+) -> JointTable:
+    """`build`, once per validated scenario, target (by name, unique in a scenario) and depth: a table of at
+    most `KEEP_ROWS` rows is kept as long as the scenario lives, and handed back as it was built (read it,
+    never change it). A bigger one is built again on each call: its work is the rows, not a fixed cost, and
+    a server answering many scenarios keeps only small tables."""
+    depth = system.depth(scenario) if depth is None else depth
+    tables = memo(scenario)
+    key = ("joint", target.name, depth)
+    found = tables.get(key)
+    if found is None:
+        found = build(system, scenario, target, depth, template=template)
+        if len(found.weights) <= KEEP_ROWS:
+            tables[key] = found
+    return found

@@ -7,6 +7,7 @@ probabilities are of the outcomes within the depth (they sum to 1 - beyond_depth
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -100,24 +101,34 @@ class OddsResult:
 
 
 def target_odds(loaded: Loaded, target: Any, depth: int | None = None) -> TargetOdds:
-    return _from_table(loaded, target, joint.build(loaded.system, loaded.scenario, target, depth))
+    return _from_table(loaded, target, joint.kept(loaded.system, loaded.scenario, target, depth))
 
 
 def _from_table(loaded: Loaded, target: Any, table: joint.JointTable) -> TargetOdds:
-    weights = table.weights[table.finite]
-    hists = odds_histograms(loaded.system.fields, table.outcome, weights)
-    remainder = table.total - int(weights.sum())  # = table.remainder, without indexing the rows again
-    extra = loaded.system.target_json(loaded.scenario, target)
-    return TargetOdds(target.name, table.total, remainder, table.depth, hists, table.outcome, extra)
+    """A target's odds from its table; what is counted is kept with the table (a kept table is counted once)."""
+    if table.tallies is None:
+        weights = table.weights[table.finite]
+        table.tallies = {
+            "histograms": odds_histograms(loaded.system.fields, table.outcome, weights),
+            "remainder": table.total - int(weights.sum()),  # = table.remainder, without indexing the rows again
+            "extra": loaded.system.target_json(loaded.scenario, target),
+        }
+    kept = table.tallies
+    return TargetOdds(
+        target.name, table.total, kept["remainder"], table.depth, kept["histograms"], table.outcome, kept["extra"]
+    )
 
 
-def odds(loaded: Loaded, depth: int | None = None) -> OddsResult:
-    """Exact odds of every outcome field, per target (dice shared by every target are tabled once)."""
+def odds(loaded: Loaded, depth: int | None = None, progress: Callable[[int], None] | None = None) -> OddsResult:
+    """Exact odds of every outcome field, per target (dice shared by every target are tabled once);
+    `progress(1)` after each target (a progress bar for many targets)."""
     used = loaded.system.depth(loaded.scenario) if depth is None else depth
     targets = []
     template: joint.JointTable | None = None
     for t in loaded.scenario.targets:
-        table = joint.build(loaded.system, loaded.scenario, t, used, template=template)
+        table = joint.kept(loaded.system, loaded.scenario, t, used, template=template)
         template = template or table
         targets.append(_from_table(loaded, t, table))
+        if progress is not None:
+            progress(1)
     return OddsResult(loaded.system.id, used, targets, loaded.system.scenario_json(loaded.scenario))

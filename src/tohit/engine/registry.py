@@ -18,24 +18,65 @@ Fallback, for a tohit whose installed metadata predates the entry points (a sour
 points into tohit's own `tohit.systems` package, the built-in games are found by scanning that package
 for subpackages exposing `SYSTEM`, as before. Once tohit's metadata lists its games (any of them), the
 scan is not used, so the entry points alone decide.
+
+When every registered game is one of tohit's own, `get` loads the game asked for alone (a command on one
+scenario file does not import the other four); once a third party's game is registered, every game is
+loaded first, as above, so that a broken one still stops every command.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
 import pkgutil
-from functools import cache
 
 import tohit.systems
 from tohit.core.errors import InputError, short_repr
 from tohit.core.system import AnySystem, System
 
 
-@cache
-def systems() -> dict[str, AnySystem]:
-    """All registered games by id, in id order."""
-    # tohit's own games first, so that a clash names the newcomer
-    points = sorted(importlib.metadata.entry_points(group=GROUP), key=lambda p: (not _built_in(p), p.name, p.value))
+class Games:
+    """`systems()`: all registered games by id, in id order, loaded once; `systems.cache_clear()` forgets them
+    (and the entry points read), as after installing or removing a game."""
+
+    def __init__(self) -> None:
+        self._all: dict[str, AnySystem] | None = None
+        self._points: list[importlib.metadata.EntryPoint] | None = None
+        self._alone: dict[str, AnySystem] = {}
+
+    def __call__(self) -> dict[str, AnySystem]:
+        if self._all is None:
+            self._all = _load_all(self.points())
+        return self._all
+
+    def points(self) -> list[importlib.metadata.EntryPoint]:
+        """The group's entry points, tohit's own games first (so that a clash names the newcomer)."""
+        if self._points is None:
+            found = importlib.metadata.entry_points(group=GROUP)
+            self._points = sorted(found, key=lambda p: (not _built_in(p), p.name, p.value))
+        return self._points
+
+    def alone(self, system_id: str) -> AnySystem | None:
+        """The game `system_id`, loaded without the others when every registered game is tohit's own and one
+        of them has this id; None otherwise (then `systems()` decides)."""
+        if self._all is not None:
+            return self._all.get(system_id)
+        found = self._alone.get(system_id)
+        if found is None:
+            points = self.points()
+            named = [p for p in points if p.name == system_id]
+            if not points or not all(_built_in(p) for p in points) or len(named) != 1:
+                return None
+            found = self._alone[system_id] = load(named[0])
+        return found
+
+    def cache_clear(self) -> None:
+        self._all, self._points, self._alone = None, None, {}
+
+
+systems = Games()
+
+
+def _load_all(points: list[importlib.metadata.EntryPoint]) -> dict[str, AnySystem]:
     candidates: list[tuple[AnySystem, str]] = []
     if not any(_built_in(p) for p in points):
         candidates += [(s, f"built-in game {s.id!r} (found in {BUILT_IN})") for s in built_in().values()]
@@ -52,6 +93,10 @@ def systems() -> dict[str, AnySystem]:
 
 def get(system_id: object) -> AnySystem:
     """The system with this id, or an InputError on the `system` field listing the known ones."""
+    if isinstance(system_id, str):
+        alone = systems.alone(system_id)
+        if alone is not None:
+            return alone
     known = systems()
     if not isinstance(system_id, str) or system_id not in known:
         raise InputError(f"unknown system {short_repr(system_id)}; known: {', '.join(known)}", field="system")

@@ -4,12 +4,15 @@ Roles with scope "attack" are drawn once per attack and shared by every target (
 for the whole attack); roles with scope "target" are drawn for each target. Forced faces come from the
 scenario's `dice`, overridden role by role by a target's own `dice`. `roll_many` rolls the same attack
 several times (a volley, a crowd of goblins): for systems with `batch_trace`, in one vectorised `resolve`
-per target.
+per target. A single roll, and `roll_many` on a tiny support, look their rows up in the scenario's kept rows
+(`engine/roll_rows.py`): the same dice and the same `resolve`, run once per combination of columns instead
+of once per call.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -18,10 +21,9 @@ from tohit.core.roles import Role
 from tohit.core.steps import Step, Trace
 from tohit.core.support import Columns
 from tohit.core.system import Dice
+from tohit.engine.limits import MAX_TIMES as MAX_TIMES
+from tohit.engine.roll_rows import scenario_rows
 from tohit.engine.scenario import Loaded, pick_target
-from tohit.engine.simulate import fresh_seed
-
-MAX_TIMES = 100_000
 
 
 @dataclass
@@ -69,11 +71,68 @@ def roll_many(loaded: Loaded, times: int, seed: int | None = None) -> list[RollR
     """Resolve the attack `times` times against each target, each with its own dice and trace."""
     system, scenario = loaded.system, loaded.scenario
     if seed is None:
+        from tohit.engine.simulate import fresh_seed  # the simulation engine, only for a fresh seed
+
         seed = scenario.seed if scenario.seed is not None else fresh_seed()
     rng = np.random.default_rng(seed)
-    if times > 1 and not system.batch_trace:
-        return [_roll_batch(loaded, 1, rng, seed)[0] for _ in range(times)]
-    return _roll_batch(loaded, times, rng, seed)
+    if times > 1 and system.batch_trace:
+        kept = scenario_rows(loaded)
+        if all(t.complete() for t in kept.targets):  # a tiny support: every row kept, looked up roll by roll
+            return _roll_kept(loaded, times, rng, seed)
+        return _roll_batch(loaded, times, rng, seed)
+    return [_roll_one(loaded, rng, seed) for _ in range(times)]
+
+
+def _roll_one(loaded: Loaded, rng: np.random.Generator, seed: int) -> RollResult:
+    """One roll: the dice drawn as `_roll_batch` draws them, each target's row and trace from the kept rows."""
+    kept = scenario_rows(loaded)
+    shared: dict[str, list[int]] = {}
+    targets = []
+    for t in kept.targets:
+        t.rolls += 1
+        faces: list[list[int]] = []
+        for name, role, forced, once in t.dice:
+            if forced is not None:
+                drawn = list(forced)
+            elif once and name in shared:
+                drawn = shared[name]
+            else:
+                drawn = role.draw(rng)
+            if once:
+                shared.setdefault(name, drawn)
+            faces.append(drawn)
+        row, steps = t.traced(faces)
+        named = dict(zip(t.names, faces, strict=True))
+        targets.append(TargetRoll(t.name, dict(row), named, list(t.forced_names), list(steps), t.extra))
+    return RollResult(loaded.system.id, seed, targets, kept.top)
+
+
+def _roll_kept(loaded: Loaded, n: int, rng: np.random.Generator, seed: int) -> list[RollResult]:
+    """`_roll_batch`'s rolls (the dice drawn as it draws them, role by role for all n), each target's rows and
+    traces from the kept rows."""
+    kept = scenario_rows(loaded)
+    shared: dict[str, list[list[int]]] = {}
+    per_target: list[list[TargetRoll]] = [[] for _ in range(n)]
+    for t in kept.targets:
+        by_role: list[list[list[int]]] = []
+        for name, role, forced, once in t.dice:
+            if forced is not None:
+                drawn = [list(forced)] * n
+            elif once and name in shared:
+                drawn = shared[name]
+            else:
+                drawn = role.roll_many(rng, n)[0]
+            if once:
+                shared.setdefault(name, drawn)
+            by_role.append(drawn)
+        forced_names = list(t.forced_names)
+        rows = zip(*by_role, strict=True) if by_role else repeat((), n)
+        for row_faces, bucket in zip(rows, per_target, strict=True):
+            faces = list(row_faces)
+            row, steps = t.traced(faces)
+            named = dict(zip(t.names, faces, strict=True))
+            bucket.append(TargetRoll(t.name, dict(row), named, forced_names, list(steps), t.extra))
+    return [RollResult(loaded.system.id, seed, targets, kept.top) for targets in per_target]
 
 
 def _roll_batch(loaded: Loaded, n: int, rng: np.random.Generator, seed: int) -> list[RollResult]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -14,6 +17,9 @@ from tohit.core.system import AnySystem
 from tohit.engine.registry import get
 
 AnyScenario = Scenario[Any, Any, Any, Any]
+#: How many validated documents `from_dict` keeps (the most recently used).
+KEPT_DOCUMENTS = 128
+_kept: OrderedDict[str, Loaded] = OrderedDict()
 
 
 @dataclass(frozen=True)
@@ -31,7 +37,36 @@ def load(path: str | Path) -> Loaded:
 
 
 def from_dict(data: dict[str, Any], *, source: str = "<scenario>") -> Loaded:
-    """Validate a scenario given as a mapping (the Python API's entry point)."""
+    """Validate a scenario given as a mapping (the Python API's entry point).
+
+    The same document (equal as JSON) from the same source gives back the same `Loaded`, validated once: a
+    server answering the same scenario again, or a script rolling it in a loop, then finds the work kept
+    beside it (`engine/memo.py`). A scenario is frozen, so sharing it is safe."""
+    try:
+        key = json.dumps([source, data], sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):  # not plain JSON data (the API takes any mapping), or too deep
+        return _validated(data, source)
+    found = _kept.get(key)
+    if found is not None and _same_game(found, data):
+        with suppress(KeyError):  # another thread may have just let it go
+            _kept.move_to_end(key)
+        return found
+    found = _kept[key] = _validated(data, source)
+    if len(_kept) > KEPT_DOCUMENTS:
+        _kept.popitem(last=False)
+    return found
+
+
+def _same_game(found: Loaded, data: dict[str, Any]) -> bool:
+    """Whether the registry still gives the game `found` was validated with (games may be installed or
+    removed since: then the document is validated again, and refused if its game is now broken)."""
+    try:
+        return get(data["system"]) is found.system
+    except InputError:
+        return False
+
+
+def _validated(data: dict[str, Any], source: str) -> Loaded:
     if not isinstance(data, dict):
         raise InputError("a scenario must be a mapping of fields", source=source)
     check_shape(data, source=source)

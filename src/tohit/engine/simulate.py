@@ -193,27 +193,44 @@ def simulate(
         shared = _simulate_shared(loaded, n, rng, progress) if method == "table" else None
         targets = shared or [simulate_target(loaded, t, n, rng, method=method, progress=progress) for t in targets_in]
         return SimResult(loaded.system.id, n, seed, method, targets, loaded.system.scenario_json(loaded.scenario))
-    shares = _shares(n, workers * TASKS_PER_WORKER)
-    streams = np.random.SeedSequence(seed).spawn(len(shares))
     _SHARED["loaded"] = loaded
-    merged: list[dict[str, Histogram]] = [_empty(loaded.system.fields) for _ in targets_in]
-    labels: list[dict[str, tuple[str, ...]]] = [{} for _ in targets_in]
+    results: list[Share] = []
     context = multiprocessing.get_context("fork")
     try:
         with process_pool(workers, context) as pool:
-            futures = {
-                pool.submit(_task, share, stream, method): share for share, stream in zip(shares, streams, strict=True)
-            }
+            shares = share_streams(n, seed, workers)
+            futures = {pool.submit(_task, share, stream, method): share for share, stream in shares}
             for future in as_completed(futures):
-                for i, (counts, task_labels) in enumerate(future.result()):
-                    for name, hist in merged[i].items():
-                        for code, c in counts[name].items():
-                            hist.counts[code] = hist.counts.get(code, 0) + c
-                    labels[i].update(task_labels)
+                results.append(future.result())
                 if progress:
                     progress(futures[future] * len(targets_in))
     finally:
         _SHARED.clear()
+    return result_from_shares(loaded, n, seed, method, results)
+
+
+#: One share's result: per target, its histograms' counts by field and the labels of its label fields.
+Share = list[tuple[dict[str, dict[int, int]], Any]]
+
+
+def share_streams(n: int, seed: int, workers: int) -> list[tuple[int, np.random.SeedSequence]]:
+    """n attacks split into the tasks `workers` processes run (TASKS_PER_WORKER each), each with its stream spawned
+    from the seed: a cluster given the same worker count gives the same result as that many local workers."""
+    shares = _shares(n, workers * TASKS_PER_WORKER)
+    return list(zip(shares, np.random.SeedSequence(seed).spawn(len(shares)), strict=True))
+
+
+def result_from_shares(loaded: Loaded, n: int, seed: int, method: Method, results: list[Share]) -> SimResult:
+    """The summary of n attacks per target from its shares' counts (a sum: the order does not matter)."""
+    targets_in = loaded.scenario.targets
+    merged: list[dict[str, Histogram]] = [_empty(loaded.system.fields) for _ in targets_in]
+    labels: list[dict[str, tuple[str, ...]]] = [{} for _ in targets_in]
+    for result in results:
+        for i, (counts, task_labels) in enumerate(result):
+            for name, hist in merged[i].items():
+                for code, c in counts[name].items():
+                    hist.counts[code] = hist.counts.get(code, 0) + c
+            labels[i].update(task_labels)
     targets = []
     for t, hists, lab in zip(targets_in, merged, labels, strict=True):
         stub = Outcome(0)
@@ -267,9 +284,13 @@ def _shares(n: int, parts: int) -> list[int]:
     return [n // parts + (1 if i < n % parts else 0) for i in range(parts)]
 
 
-def _task(n: int, stream: np.random.SeedSequence, method: Method) -> list[tuple[dict[str, dict[int, int]], Any]]:
+def _task(n: int, stream: np.random.SeedSequence, method: Method) -> Share:
     """One task in a worker process: its share of attacks per target, as plain counts."""
-    loaded = _SHARED["loaded"]
+    return simulate_share(_SHARED["loaded"], n, stream, method)
+
+
+def simulate_share(loaded: Loaded, n: int, stream: np.random.SeedSequence, method: Method) -> Share:
+    """One share of attacks per target from its own stream, as plain counts (run wherever it is sent)."""
     rng = np.random.default_rng(stream)
     out = []
     for target in loaded.scenario.targets:

@@ -30,12 +30,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from tohit import __version__
 from tohit.core.errors import TohitError
 from tohit.core.exact_text import fraction_json
+from tohit.core.loader import parse_document
 from tohit.engine import registry
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained
-from tohit.server import jobs
+from tohit.server import examples, jobs
 from tohit.server.limits import BodyCap
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
+from tohit.web import mount_pages
 
 
 @dataclass
@@ -132,21 +134,31 @@ class FightBody(BaseModel):
 
 
 class CreateBody(BaseModel):
+    """A fight given one of three ways: as JSON (`fight`), as the text of a YAML or JSON file (`text`, read as the
+    CLI reads a file, `name` naming it in errors), or as a bundled example (`example`, an id of /v1/examples)."""
+
     name: str | None = Field(default=None, max_length=200)
-    fight: dict[str, Any]
+    fight: dict[str, Any] | None = None
+    text: str | None = Field(default=None, description="A fight file's text (YAML or JSON).")
+    example: str | None = Field(default=None, max_length=200, description="An example's id (GET /v1/examples).")
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
 
 
 class ActionBody(BaseModel):
-    """One action: attack (attacker, attack, targets, dice?), auto, adjust (combatant, stat, value), end_turn."""
+    """One action: attack (attacker, attack, targets, dice?, placement?), auto, adjust (combatant, stat, value),
+    end_turn, move (combatant, to: a square on the map)."""
 
-    kind: Literal["attack", "auto", "adjust", "end_turn"]
+    kind: Literal["attack", "auto", "adjust", "end_turn", "move"]
     attacker: str | None = None
     attack: str | None = None
     targets: list[str] | None = None
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     dice: dict[str, list[int]] | list[dict[str, list[int]]] | None = None
+    placement: str | None = Field(
+        default=None, max_length=200, description="attack on a map: the placement in words (the map route's `range`)."
+    )
     combatant: str | None = None
+    to: list[int] | None = Field(default=None, description="move: the square [x, y] on the map.")
     stat: str | None = None
     value: int | None = None
     expected_seq: int | None = Field(default=None, ge=0)
@@ -160,6 +172,31 @@ class PreviewBody(BaseModel):
     attacker: str
     attack: str | None = None
     targets: list[str]
+
+
+class MapBody(BaseModel):
+    """An attack on an encounter's map, placed by its range's fields (e.g. `at`, `direction`, `target`)."""
+
+    attacker: str
+    attack: str | None = None
+    placement: dict[str, Any] | None = None
+    n: int | None = Field(default=None, ge=1, le=20, description="aim: placements shown (default 5).")
+
+
+def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
+    """The name and fight mapping of a create body (exactly one of fight, text, example)."""
+    given = [k for k in ("fight", "text", "example") if getattr(body, k) is not None]
+    if len(given) != 1:
+        raise ApiError(422, "give exactly one of fight, text or example", "fight")
+    if body.example is not None:
+        name, fight = examples.example(body.example)
+        return body.name or name, fight
+    name = body.name or "encounter"
+    if body.text is not None:
+        suffix = name.lower().rsplit(".", 1)[-1]
+        return name, parse_document(body.text, source=name, json_only=suffix == "json")
+    assert body.fight is not None
+    return name, body.fight
 
 
 # -- the app -------------------------------------------------------------------------------------------------
@@ -180,6 +217,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     app = FastAPI(
         title="tohit",
+        docs_url="/docs",
         version=__version__,
         description="Tabletop-RPG attack rules: rolls, exact odds, simulations and live encounters.",
         lifespan=lifespan,
@@ -245,7 +283,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.get("/v1/systems/{system_id}/schema")
     async def schema(system_id: str) -> dict[str, Any]:
         """The JSON Schema of a system's scenario files."""
-        found: dict[str, Any] = registry.get(system_id).scenario_model().model_json_schema()
+        found: dict[str, Any] = registry.get(system_id).scenario_schema()
         return found
 
     @app.post("/v1/roll")
@@ -299,7 +337,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     def role(row: StoredEncounter, authorization: str | None) -> Literal["gm", "view"]:
         token = token_of(authorization)
-        if _matches(token, row.gm_hash):
+        if _matches(token, row.gm_hash) or hmac.compare_digest(token, settings.admin_token):
             return "gm"
         if _matches(token, row.view_hash):
             return "view"
@@ -332,20 +370,38 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             "turn": enc.next_turn(),
             "standing": enc.standing(),
             "over": enc.over,
+            "conditions": enc.conditions(),
         }
+
+    def listed(row: StoredEncounter) -> dict[str, Any]:
+        enc = load(row)
+        return {
+            "id": row.id,
+            "name": row.name,
+            "system": row.system,
+            "seq": enc.seq,
+            "round": enc.state_json()["fight"].get("round"),
+            "standing": enc.standing(),
+            "over": enc.over,
+        }
+
+    @app.get("/v1/examples")
+    async def list_examples() -> list[dict[str, Any]]:
+        """The bundled example fights a new encounter may start from (`example` of POST /v1/encounters)."""
+        return await asyncio.to_thread(examples.list_examples)
 
     @app.post("/v1/encounters", status_code=201)
     async def create(body: CreateBody) -> dict[str, Any]:
         """A new encounter from a fight file: its id, its GM and view tokens (shown once), its state."""
-        name = body.name or "encounter"
-        enc = await asyncio.to_thread(Encounter.create, body.fight, source=name, seed=body.seed)
+        name, fight = await asyncio.to_thread(fight_of, body)
+        enc = await asyncio.to_thread(Encounter.create, fight, source=name, seed=body.seed)
         gm_token, view_token = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         row = StoredEncounter(
             secrets.token_hex(16),
             name,
             enc.fight.system.id,
             __version__,
-            body.fight,
+            fight,
             hash_token(gm_token),
             hash_token(view_token),
         )
@@ -355,10 +411,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.get("/v1/encounters")
     async def list_encounters(authorization: str | None = Header(default=None)) -> list[dict[str, Any]]:
-        """Every encounter (the admin token)."""
+        """Every encounter (the admin token): its system, seq, round (where the game counts rounds), who is
+        standing and whether it is over. The admin token also acts as the GM of every encounter."""
         admin(authorization)
         rows = await asyncio.to_thread(the_store().all)
-        return [{"id": r.id, "name": r.name, "system": r.system, "seq": seq} for r, seq in rows]
+        return [await asyncio.to_thread(listed, r) for r, _ in rows]
 
     @app.get("/v1/encounters/{encounter_id}")
     async def get_encounter(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
@@ -367,6 +424,62 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         role(row, authorization)
         enc = await asyncio.to_thread(load, row)
         return summary(row, enc)
+
+    @app.get("/v1/encounters/{encounter_id}/sheet")
+    async def sheet(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """What a page shows beside the state: the health stat and its word, the sides, each combatant's side,
+        attacks and starting stats, and whether it has a map (its game's map rules and a map in its fight)."""
+        row = stored(encounter_id)
+        role(row, authorization)
+        enc = await asyncio.to_thread(load, row)
+        return {**enc.sheet(), "map": enc.has_map, "role": role(row, authorization)}
+
+    @app.post("/v1/encounters/{encounter_id}/dice")
+    async def dice(
+        encounter_id: str, body: PreviewBody, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """The dice roles an attack rolls against its first target, for faces typed by hand (`dice` of an
+        attack): each role's name, its dice in words and the sides of each die (None: a varying count)."""
+        row = stored(encounter_id)
+        role(row, authorization)
+        enc = await asyncio.to_thread(load, row)
+        if not body.targets:
+            raise ApiError(422, "name the target(s): a list of combatant names", "targets")
+        found = await asyncio.to_thread(enc.dice, body.attacker, body.attack, body.targets[0])
+        return {"seq": enc.seq, "roles": found}
+
+    @app.post("/v1/encounters/{encounter_id}/map")
+    async def encounter_map(
+        encounter_id: str, body: MapBody, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """The encounter's map (games with map rules): the board, the creatures, and the attack placed as given:
+        its squares, the creatures it reaches and each creature's cover line (as `tohit map --json`)."""
+        row = stored(encounter_id)
+        role(row, authorization)
+        enc = await asyncio.to_thread(load, row)
+        found = await asyncio.to_thread(enc.map_view, body.attacker, body.attack, body.placement)
+        return {"seq": enc.seq, **found}
+
+    @app.post("/v1/encounters/{encounter_id}/aim")
+    async def encounter_aim(
+        encounter_id: str, body: MapBody, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """The best placements of the attack on the encounter's map (as `tohit aim --json`'s `best`)."""
+        row = stored(encounter_id)
+        role(row, authorization)
+        enc = await asyncio.to_thread(load, row)
+        found = await asyncio.to_thread(enc.aim, body.attacker, body.attack, body.n or 5)
+        return {"seq": enc.seq, "best": found}
+
+    @app.post("/v1/encounters/{encounter_id}/view_token", status_code=201)
+    async def new_view_token(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, str]:
+        """A new view token (the GM): the share link of a read-only view. The old view token stops working
+        (tokens are kept only as hashes, so a lost one is replaced, never shown again)."""
+        row = stored(encounter_id)
+        gm(row, authorization)
+        token = secrets.token_urlsafe(24)
+        await asyncio.to_thread(the_store().set_view_hash, encounter_id, hash_token(token))
+        return {"view_token": token}
 
     def applied(row: StoredEncounter, action: dict[str, Any], expected: int | None) -> dict[str, Any]:
         """One action on the encounter at the store's last seq: played, its events appended in one transaction,
@@ -407,7 +520,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def act(
         encounter_id: str, body: ActionBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
-        """One GM action: attack, auto (the side's policy picks), adjust, end_turn (the GM token)."""
+        """One GM action: attack, auto (the side's policy picks), adjust, end_turn, move (on a map; the GM token)."""
         action = body.model_dump(exclude_none=True, exclude={"expected_seq"})
         return await change(encounter_id, authorization, action, body.expected_seq)
 
@@ -479,4 +592,5 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         await asyncio.to_thread(the_store().delete, encounter_id)
         cache.pop(encounter_id, None)
 
+    mount_pages(app)
     return app

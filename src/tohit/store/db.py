@@ -149,6 +149,13 @@ class Store:
         except IntegrityError:
             raise StaleSeq(self.last_seq(encounter_id)) from None
 
+    def set_view_hash(self, encounter_id: str, view_hash: str) -> None:
+        """Replace the encounter's view token (kept hashed)."""
+        with self.sessions.begin() as session:
+            found = session.get(EncounterRow, encounter_id)
+            if found is not None:
+                found.view_hash = view_hash
+
     def delete(self, encounter_id: str) -> bool:
         with self.sessions.begin() as session:
             session.execute(delete(EventRow).where(EventRow.encounter_id == encounter_id))

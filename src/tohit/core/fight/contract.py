@@ -67,6 +67,9 @@ class FightRules(TableHints, ABC):
     health: ClassVar[str]
     #: How the rulebook names it, for narration ("LP", "HP", "Health", "life").
     health_label: ClassVar[str]
+    #: Per-combatant stats that are conditions (a page shows each as a chip while it is not 0; a scalar stat's
+    #: `narrate_value` names them when it is a list or a mapping, e.g. a bitmask of statuses).
+    condition_stats: ClassVar[tuple[str, ...]] = ()
     #: Extra fields of a combatant, of one of its attacks, and of the fight file.
     combatant_extra: ClassVar[type[Model]] = NoExtra
     attack_extra: ClassVar[type[Model]] = NoExtra
@@ -95,6 +98,10 @@ class FightRules(TableHints, ABC):
     odds_attacker_scalar_stats: ClassVar[tuple[str, ...]] = ()
     #: Turn order in words, for the docs and `tohit fight --help`.
     turn_order: ClassVar[str]
+    #: For display only: stats that are yes/no (0/1, shown "no"/"yes"), and stats whose -1 means none (shown
+    #: "—"); a stat named with a trailing number (one per weapon, e.g. durability0) matches its stem.
+    flag_stats: ClassVar[tuple[str, ...]] = ()
+    none_stats: ClassVar[tuple[str, ...]] = ()
 
     def group_value(self, stat: str, values: Any) -> Any:
         """The group of each value of a scalar stat (small ints from 0; their product over a resolve's scalar
@@ -134,6 +141,10 @@ class FightRules(TableHints, ABC):
     def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
         """The raw fight file before validation, for a system to fill what its fight implies (default: as is)."""
         return data
+
+    def input_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """The fight file's JSON Schema widened to what `prepare` reads before validation (default: as is)."""
+        return schema
 
     def check(self, fight: LoadedFight) -> None:
         """Cross-field checks a fight needs beyond the system's (e.g. a health to fight with); raise
@@ -302,8 +313,10 @@ class FightContext(Protocol):
     parent: IntArray
     script: list[dict[str, list[int]]]
     log: list[dict[str, Any]]
-    #: A live encounter's game master: the (attack, target) the next `choose_actions` returns (None: the policy's).
+    #: Narrate mode, a live encounter: the (attack, target) the game master chose, and the placement of an
+    #: attack on a map in words (the grid's own, e.g. "Blast 2 at (2, 1)"); each consumed where it is read.
     forced: tuple[int, int] | None
+    forced_option: str | None
 
     @property
     def narrating(self) -> bool: ...
@@ -354,6 +367,11 @@ class FightContext(Protocol):
 
     def choose_actions(self, acting: BoolArray, actor: IntArray, options: BoolArray) -> tuple[Rows, IntArray, IntArray]:
         """(idx, attack, target) per row by each actor's policy; `options` is (rows, attacks, combatants)."""
+
+    def check_forced_actor(self, acting: BoolArray, actor: IntArray) -> None:
+        """Raises (a live encounter's out-of-turn signal) when the game master's forced choice is for another
+        actor than the one whose turn this is; a game that reads `forced` or `forced_option` itself calls it
+        first."""
 
     def expected_damage(
         self,

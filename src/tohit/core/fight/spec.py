@@ -34,7 +34,7 @@ from pydantic import Field, create_model, model_validator
 from tohit.core.errors import short_repr
 from tohit.core.fight.contract import FightRules, LoadedFight
 from tohit.core.fight.state import IntArray
-from tohit.core.models import Model
+from tohit.core.models import Model, input_schema
 from tohit.core.system import AnySystem
 
 Policy = Literal["first", "weakest", "random", "best"]
@@ -69,6 +69,12 @@ class FightBase(Model):
         if data.get("options") is None:
             data["options"] = {}
         library = data.get("attacks") or {}
+        if isinstance(library, dict):
+            for name, entry in library.items():
+                if not isinstance(entry, dict):
+                    raise ValueError(
+                        f"attacks.{short_repr(name)}: an attack is a mapping of fields, not {short_repr(entry)}"
+                    )
         sides = data.get("sides")
         if not isinstance(sides, list):
             return data
@@ -191,6 +197,56 @@ def fight_model(system: AnySystem, rules: FightRules) -> type[FightBase]:
         options=(system.options_model, Field(description="The system's options.")),
         **rules.fight_fields(),
     )
+
+
+def fight_schema(system: AnySystem, rules: FightRules) -> dict[str, Any]:
+    """The JSON Schema of a fight file for `system` (`tohit schema SYSTEM --fight`): the model's, widened to
+    what the file may leave out before `_normalise` and the rules' `prepare` fill it in: an attack listed by
+    its name in the file's `attacks`, an attack's `attacker` as overrides of the combatant's (any fields), its
+    `attack` left out when every field has a default, a target's `name` (the combatant's) and `options`."""
+    schema = fight_model(system, rules).model_json_schema()
+    defs: dict[str, Any] = schema["$defs"]
+    side = defs[_ref_name(schema["properties"]["sides"]["items"])]
+    combatant_name = _ref_name(side["properties"]["combatants"]["items"])
+    combatant = defs[combatant_name]
+    props = combatant["properties"]
+    attacker_name, target_name = _ref_name(props["attacker"]), _ref_name(props["target"])
+    entry_name = _ref_name(props["attacks"]["items"])
+    defs["AttackerOverrides"] = {
+        **{k: v for k, v in defs[attacker_name].items() if k != "required"},
+        "title": "AttackerOverrides",
+        "description": "Fields of the combatant's attacker block this attack changes (e.g. another weapon).",
+    }
+    defs["FightTarget"] = {
+        **defs[target_name],
+        "title": "FightTarget",
+        "required": [n for n in defs[target_name].get("required", []) if n != "name"],
+    }
+    entry = defs[entry_name]
+    attack_required = bool(defs[_ref_name(entry["properties"]["attack"])].get("required"))
+    entry["required"] = [n for n in entry["required"] if n == "name" or (n == "attack" and attack_required)]
+    entry["properties"]["attacker"] = {**entry["properties"]["attacker"], "$ref": "#/$defs/AttackerOverrides"}
+    defs["LibraryAttack"] = {
+        **entry,
+        "title": "LibraryAttack",
+        "required": [n for n in entry["required"] if n != "name"],
+    }
+    props["target"] = {**props["target"], "$ref": "#/$defs/FightTarget"}
+    props["attacks"]["items"] = {
+        "anyOf": [
+            {"type": "string", "description": "The name of an attack in the file's `attacks`."},
+            {"$ref": f"#/$defs/{entry_name}"},
+        ]
+    }
+    schema["properties"]["attacks"] = {
+        **schema["properties"]["attacks"],
+        "additionalProperties": {"$ref": "#/$defs/LibraryAttack"},
+    }
+    return rules.input_schema(input_schema(schema, system.id))
+
+
+def _ref_name(node: dict[str, Any]) -> str:
+    return str(node["$ref"]).rsplit("/", 1)[-1]
 
 
 def alternating(sides: list[Any]) -> tuple[int, ...]:

@@ -40,6 +40,14 @@ class Roster:
     def index(self, name: str) -> int:
         return self.names.index(name)
 
+    def wins(self, side: int) -> str:
+        """ "<side> wins" or "<side> win": plural for a side of several combatants or a name ending in one
+        -s ("Heroes win", "Bandits win"), singular otherwise ("Troll wins", "Ceil wins")."""
+        name = self.side_names[side]
+        several = sum(s == side for s in self.side) > 1
+        plural = several or (name.endswith("s") and not name.endswith("ss"))
+        return f"{name} {'win' if plural else 'wins'}"
+
     @cached_property
     def side_array(self) -> IntArray:
         return np.asarray(self.side, dtype=np.int64)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, ConfigDict, Field, model_validator
 
 from tohit.core.errors import short_repr
 from tohit.core.grid.board import MAX_SIDE, Board
@@ -30,6 +30,11 @@ Direction = Annotated[DirectionName, BeforeValidator(_direction)]
 RangeSize = Annotated[int, Field(ge=1, le=MAX_RANGE, description="X, in squares.")]
 
 
+def _rows_as_text(schema: dict[str, Any]) -> None:
+    """The JSON Schema of `rows`: a list of strings, or one block of text (split into lines when read)."""
+    schema["properties"]["rows"]["anyOf"].insert(1, {"type": "string"})
+
+
 class MapSpec(Model):
     """The battlefield: text `rows` (`.` open, `#` solid, `~` Difficult Terrain), or `width`, `height`, `solid`
     and `difficult` squares."""
@@ -43,6 +48,8 @@ class MapSpec(Model):
     difficult: list[SquareField] = Field(
         default_factory=list, description="Difficult Terrain squares [x, y] (with width): entering costs more."
     )
+
+    model_config = ConfigDict(json_schema_extra=lambda schema: _rows_as_text(schema))
 
     @model_validator(mode="before")
     @classmethod

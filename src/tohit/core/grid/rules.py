@@ -10,7 +10,9 @@ rules say how a scenario file holds its map and attack, and what a placement cha
 - `aim_condition(...)`: what one placement changes for one creature (given by its `targets` entry), as
   a hashable value: placements with equal values give it equal expected damage (`aim` caches on it);
 - `aim_scenario(...)`: the one-target scenario mapping under such a condition, whose exact odds give the
-  expected damage.
+  expected damage;
+- `fight_scenario(...)` (optional): a fight's map, in a fight state, as the scenario of one combatant's attack,
+  placed as given, so a live encounter's map (the web table) shows what `tohit map` and `tohit aim` show for it.
 
 Every problem with the scenario is an `InputError` naming its field (no file name: the caller adds it).
 """
@@ -48,3 +50,12 @@ class MapRules(ABC):
     def aim_scenario(self, data: Mapping[str, Any], entry: Mapping[str, Any], condition: Hashable) -> dict[str, Any]:
         """The scenario mapping with targets `entry` as its one target under `condition` (from
         `aim_condition`): its exact odds give the expected damage."""
+
+    def fight_scenario(
+        self, fight: Any, state: Any, attacker: int, attack: int, placement: Mapping[str, Any] | None
+    ) -> dict[str, Any] | None:
+        """The scenario mapping of combatant `attacker`'s attack number `attack` in the loaded fight `fight` on its
+        map, each combatant where the fight state `state` (its first row) stands it, every other combatant a
+        target, the range's placement fields (e.g. `at`, `direction`) taken from `placement` (None: as the fight
+        file gives it). None (the default): the game's fights have no map."""
+        return None

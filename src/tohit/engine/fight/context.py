@@ -210,6 +210,9 @@ class StepContext:
         #: ... and whose turn it must be for that choice: another actor's turn raises `OutOfTurn` at once (before
         #: anything is resolved), so a live encounter can tell an attack on its turn from one out of turn.
         self.forced_actor: int | None = None
+        #: Narrate mode: the placement of an attack on a map, in the grid's words, that a game with map rules
+        #: plays instead of its policy's (consumed by the game's map turn).
+        self.forced_option: str | None = None
 
     @property
     def narrating(self) -> bool:
@@ -303,10 +306,14 @@ class StepContext:
         if self.forced is not None:
             attack, target = self.forced
             self.forced = None
-            if self.forced_actor is not None and not (bool(acting[0]) and int(actor[0]) == self.forced_actor):
-                raise OutOfTurn(self.forced_actor)
+            self.check_forced_actor(acting, actor)
             return ALL, *forced_choice(self.fight, acting, actor, options, attack, target)
         return policy.choose_actions(self, acting, actor, options)
+
+    def check_forced_actor(self, acting: BoolArray, actor: IntArray) -> None:
+        """`OutOfTurn` when the forced choice is for another actor than the one whose turn this is (one row)."""
+        if self.forced_actor is not None and not (bool(acting[0]) and int(actor[0]) == self.forced_actor):
+            raise OutOfTurn(self.forced_actor)
 
     def expected_damage(
         self,

@@ -18,6 +18,7 @@ the difference). Expected rounds counts the round in which the fight ends, as th
 
 from __future__ import annotations
 
+import resource
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,19 +31,34 @@ from tohit.core.errors import InputError
 from tohit.core.exact_text import fraction_json
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.rows import distinct
-from tohit.core.fight.state import State
+from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.engine.fight.context import StepContext
-from tohit.engine.fight.run import ENGINE_STATS, ended, initial_state
+from tohit.engine.fight.ending import ENGINE_STATS, ended, initial_state
+from tohit.engine.limits import MAX_SECONDS as MAX_SECONDS
+from tohit.engine.limits import MAX_STATES as MAX_STATES
 
-#: The exact chain is refused past this many states (simulate instead).
-MAX_STATES = 200_000
 #: ... and past this many outcome rows, all states together (the work and memory the chain takes: a chain of
 #: few states whose attacks have many distinct outcomes, e.g. penalties stacking, is refused early).
 MAX_ROWS = 3_000_000
 CHUNK = 4096
-#: ... and once it has run this long, checked inside the exploration and the solver (a chain of few states
-#: whose exact values grow to thousands of digits can take minutes to solve; simulate instead).
-MAX_SECONDS = 60.0
+#: ... and once the memory it holds passes this (the process's resident memory grown since it began).
+MAX_MEMORY = 1_500_000_000
+#: After this long exploring, the chain's size is estimated from how it has grown so far (states found per
+#: state explored, outcome rows and seconds per state, memory per row); a chain estimated past any of the caps
+#: above is refused then, naming the estimate and the cap, instead of running into the cap much later.
+PROBE_SECONDS = 1.0
+#: ... once at least this many states are explored (the first states pay for building the attack tables and
+#: branch more than the rest: an estimate from fewer overshoots).
+PROBE_STATES = 256
+#: The check for a duel nobody can end any more (narrated and simulated fights, `never_ending`): the exact
+#: chain from the fight's state, within these small budgets; past them the answer is "not known" and the
+#: fight goes on.
+NEVER_STATES = 2_000
+NEVER_ROWS = 200_000
+NEVER_SECONDS = 0.5
+#: ... and a fight file whose checks have found this many states that can end (or past the budgets) is not
+#: checked again (a long simulation of a fight that can end pays at most this many budgets).
+NEVER_TRIES = 3
 
 
 class OverStates(InputError):
@@ -148,10 +164,17 @@ def exact_duel(
     max_rows: int = MAX_ROWS,
     depth: int | None = None,
     seconds: float = MAX_SECONDS,
+    memory: int = MAX_MEMORY,
+    probe: float = PROBE_SECONDS,
+    start: State | None = None,
+    reached: list[tuple[int, ...]] | None = None,
 ) -> ExactResult:
-    """The exact outcome of a two-combatant fight (see the module docstring)."""
+    """The exact outcome of a two-combatant fight (see the module docstring), from its start or from `start`
+    (one fight's state)."""
     roster = fight.roster
-    deadline = time.monotonic() + seconds
+    began = time.monotonic()
+    deadline = began + seconds
+    memory_before = _resident()
     keys: list[tuple[int, ...]] = []
 
     def check() -> None:
@@ -159,6 +182,14 @@ def exact_duel(
             raise OverTime(
                 f"the exact chain of this fight passed its time budget of {seconds:g} s (at {len(keys):,} states);"
                 " simulate it with -n",
+                field="--exact",
+                source=fight.source,
+            )
+        grown = _resident() - memory_before
+        if grown > memory:
+            raise InputError(
+                f"the exact chain of this fight passed its memory budget of {memory / 1e6:,.0f} MB (at"
+                f" {len(keys):,} states); simulate it with -n",
                 field="--exact",
                 source=fight.source,
             )
@@ -176,7 +207,7 @@ def exact_duel(
     sides = len(roster.side_names)
     # Absorbing ids: -1 - k for the k-th absorbing outcome: wins per side, draw, beyond.
     draw_id, beyond_id = -1 - sides, -2 - sides
-    start = initial_state(fight, 1)
+    start = initial_state(fight, 1) if start is None else start
     layout = _Layout(fight, start)
     first = layout.keys(start)[0]
     ids: dict[tuple[int, ...], int] = {first: 0}
@@ -191,9 +222,26 @@ def exact_duel(
     edges: list[dict[int, Fraction]] = [{}]
     reward: list[Fraction] = [Fraction(0)]
     explored = rows = 0
+    size = 16  # states a step: doubling up to CHUNK, so the first estimate comes early
+    estimated = False
+    rate = 0.0  # seconds per state explored, in the last step
     while explored < len(keys):
         check()
-        chunk = keys[explored : explored + CHUNK]
+        now = time.monotonic()
+        elapsed = now - began
+        if not estimated and elapsed > probe and explored >= PROBE_STATES:
+            estimated = True
+            _refuse_estimate(
+                fight,
+                explored,
+                len(keys),
+                rows,
+                (elapsed, rate),
+                _resident() - memory_before,
+                (limit, max_rows, seconds, memory),
+            )
+        chunk = keys[explored : explored + size]
+        size = min(2 * size, CHUNK)
         base = explored
         explored += len(chunk)
         ctx = StepContext(fight, layout.state(chunk), "enumerate", depth=used_depth)
@@ -201,6 +249,7 @@ def exact_duel(
         child = ctx.state
         assert ctx.weight is not None
         rows += child.n
+        rate = (time.monotonic() - now) / len(chunk)
         if rows > max_rows:
             raise InputError(
                 f"the exact chain of this fight needs more than {max_rows:,} outcome rows (at {len(keys):,} states"
@@ -249,6 +298,8 @@ def exact_duel(
             parents[stepped].tolist(), ctx.weight[stepped].tolist(), rounds[stepped].tolist(), strict=True
         ):
             reward[p] += Fraction(w * r, den)
+    if reached is not None:
+        reached.extend(keys)
     values = _solve(edges, reward, sides, check)
     v = values[0]
     wins = [v[s] or Fraction(0) for s in range(sides)]
@@ -258,6 +309,98 @@ def exact_duel(
     rounds_left = v[sides + 3]
     expected = None if never or rounds_left is None else 1 + rounds_left
     return ExactResult(fight, wins, draw, never, beyond, expected, len(keys), used_depth)
+
+
+def never_ending(fight: LoadedFight, state: State, rows: IntArray, most: int = 256) -> BoolArray:
+    """Per fight at `rows` of `state`: True when, from where it stands, the duel can never end, so it is a draw
+    at once: the exact chain from that state (within NEVER_STATES, NEVER_ROWS and NEVER_SECONDS) reaches no
+    win, no draw and nothing beyond the depth of open-ended dice (nobody can harm anybody). Sound: a chain past
+    its budgets, a fight of more than two, fights in more than `most` distinct states, or a fight file whose
+    checks found NEVER_TRIES states that can end give False. A chain
+    that never ends marks every state it reaches (none of them can end either), so the other fights' states
+    are mostly known at once; the first chain that can end (or is past its budgets) stops the checking."""
+    out = np.zeros(len(rows), dtype=bool)
+    if fight.roster.size != 2 or not len(rows):
+        return out
+    sub = state.take(rows)
+    layout = _Layout(fight, sub)
+    keys = layout.keys(sub)
+    unique = dict.fromkeys(keys)
+    if len(unique) > most:
+        return out
+    known: dict[tuple[int, ...], bool] = fight.memo("never_ending", dict)
+    failed: list[int] = fight.memo("never_ending_failed", lambda: [0])
+    for key in unique:
+        if key in known:
+            continue
+        if failed[0] >= NEVER_TRIES:
+            break
+        reached: list[tuple[int, ...]] = []
+        try:
+            result = exact_duel(
+                fight,
+                limit=NEVER_STATES,
+                max_rows=NEVER_ROWS,
+                seconds=NEVER_SECONDS,
+                probe=float("inf"),
+                start=layout.state([key]),
+                reached=reached,
+            )
+        except InputError:
+            known[key] = False
+            failed[0] += 1
+            break
+        if result.never_ends != 1:
+            known[key] = False
+            failed[0] += 1
+            break
+        known.update(dict.fromkeys(reached, True))
+    return np.asarray([known.get(k, False) for k in keys], dtype=bool)
+
+
+def _resident() -> int:
+    """The process's resident memory in bytes (Linux: /proc/self/statm; elsewhere its peak so far)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[1]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _refuse_estimate(
+    fight: LoadedFight,
+    explored: int,
+    found: int,
+    rows: int,
+    timing: tuple[float, float],
+    grown: int,
+    caps: tuple[int, int, float, int],
+) -> None:
+    """Refuse a chain whose size, estimated from its first `elapsed` seconds, passes a cap. The estimate: the
+    states found so far times the growth seen (states found per state explored); its outcome rows and memory
+    at the rates seen so far, its time at the rate of the last step (the first steps build the attack tables).
+    A chain whose exploration has stopped growing is estimated at what it has found."""
+    elapsed, rate = timing
+    states_cap, rows_cap, seconds_cap, memory_cap = caps
+    growth = found / explored
+    states = found * growth if found > explored else found
+    per = states / explored
+    total = elapsed + (states - explored) * rate
+    estimate = {
+        "states": (states, states_cap, f"{states:,.0f} states", f"{states_cap:,} states"),
+        "rows": (rows * per, rows_cap, f"{rows * per:,.0f} outcome rows", f"{rows_cap:,} outcome rows"),
+        "seconds": (total, seconds_cap, f"{total:,.0f} s", f"{seconds_cap:g} s"),
+        "memory": (grown * per, memory_cap, f"{grown * per / 1e6:,.0f} MB", f"{memory_cap / 1e6:,.0f} MB"),
+    }
+    over = [(said, cap) for value, limit, said, cap in estimate.values() if value > limit]
+    if over:
+        raise InputError(
+            "the exact chain of this fight is estimated at "
+            + ", ".join(f"{said} (the cap: {cap})" for said, cap in over)
+            + f", from its first {elapsed:.1f} s ({explored:,} states explored, {found:,} found); simulate it with -n",
+            field="--exact",
+            source=fight.source,
+        )
 
 
 def _solve(edges: list[dict[int, Fraction]], reward: list[Fraction], sides: int, check: Check) -> list[Vec]:

@@ -16,67 +16,37 @@ from typing import Any
 
 import numpy as np
 
+from tohit.core.errors import InputError
 from tohit.core.fight.contract import LoadedFight
-from tohit.core.fight.rows import any_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, change
 from tohit.engine.fight.context import Method, StepContext
+from tohit.engine.fight.ending import ENGINE_STATS as ENGINE_STATS
+from tohit.engine.fight.ending import ended as ended
+from tohit.engine.fight.ending import initial_state as initial_state
+from tohit.engine.fight.exact import never_ending
 from tohit.engine.pool import process_pool
 from tohit.engine.simulate import fresh_seed
 from tohit.engine.stats import mean_sd, percentile, wilson
 
 #: Fights advanced together in one batch (memory stays flat for any n).
 BATCH = 100_000
+#: The most work a simulation may ask for, at the worst (every fight played to max_rounds): fights x
+#: max_rounds x combatants (combatant-rounds; the CLI's largest -n, 100,000,000 duels of 100 rounds, is 2e10).
+MAX_WORK = 100_000_000_000
 PERCENTILES = (5, 25, 50, 75, 95)
 Progress = Callable[[int], None]
-#: Engine-owned per-fight values: round, whether it is over, the winning side (-1: draw / none), and
-#: `cut` (the exact chain went beyond the depth of open-ended dice on this path).
-ENGINE_STATS = ("round", "over", "winner", "cut")
-
-
-def initial_state(fight: LoadedFight, n: int) -> State:
-    """n copies of the fight's starting state."""
-    rules = fight.rules
-    rows = [rules.initial(fight, c) for c in range(fight.roster.size)]
-    keys = list(rows[0])
-    per = {k: np.tile(np.asarray([r[k] for r in rows], dtype=np.int64), (n, 1)) for k in keys}
-    per.setdefault("dealt", np.zeros((n, fight.roster.size), dtype=np.int64))
-    base = {"round": 1, "over": 0, "winner": -1, "cut": 0, **rules.fight_stats(fight)}
-    fights = {k: np.full(n, v, dtype=np.int64) for k, v in base.items()}
-    return State(per, fights)
-
-
-def ended(
-    fight: LoadedFight, state: State, max_rounds: int | None, standing: BoolArray | None = None
-) -> tuple[BoolArray, IntArray]:
-    """(done, winner): fights over now, and the winning side of each (-1: a draw). `standing`: the rules'
-    `standing` of this state, when the caller has it."""
-    if standing is None:
-        standing = fight.rules.standing(fight, state)
-    columns = fight.roster.side_columns
-    if len(columns) == 2:
-        up0, up1 = any_rows(standing[:, columns[0]]), any_rows(standing[:, columns[1]])
-        winner: IntArray = np.where(up0 == up1, -1, up1.astype(np.int64))
-        done = ~(up0 & up1) | (state.fight["cut"] == 1)
-    else:
-        alive = np.zeros(state.n, dtype=np.int64)
-        last = np.zeros(state.n, dtype=np.int64)  # the last side with someone standing
-        for s, members in enumerate(columns):
-            up = any_rows(standing[:, members])
-            alive += up
-            last[up] = s
-        winner = np.where(alive == 1, last, -1)
-        done = (alive <= 1) | (state.fight["cut"] == 1)
-    if max_rounds is not None:
-        late = state.fight["round"] > max_rounds
-        winner = np.where(late & ~done, -1, winner)
-        done = done | late
-    return done, winner
 
 
 def step_limit(fight: LoadedFight) -> int:
     """A bound on steps per fight that no correct fight module reaches (it stops a runaway loop)."""
     per_round = 4 * fight.roster.size * (fight.max_attacks + 8) + 8
     return (fight.max_rounds + 1) * per_round
+
+
+#: A duel still on at this round (then at twice it, and so on) is checked for a stalemate: when nobody can harm
+#: anybody from where it stands (`exact.never_ending`), it ends at once as a draw.
+FIRST_STALL_CHECK = 16
+STALEMATE_TEXT = "nobody can harm anybody any more (the exact chain from here never ends): a draw"
 
 
 # -- one narrated fight ---------------------------------------------------------------------------------------
@@ -97,12 +67,19 @@ class FightLog:
 
 
 def narrate(
-    fight: LoadedFight, seed: int | None = None, *, script: list[dict[str, list[int]]] | None = None
+    fight: LoadedFight,
+    seed: int | None = None,
+    *,
+    script: list[dict[str, list[int]]] | None = None,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
+    keep: bool = True,
 ) -> FightLog:
     """Play one fight with traced rolls, logging every event.
 
     `script` forces the dice of the first resolves, in order (one mapping of role -> faces per attack or
-    counterattack); later rolls are drawn from the seed.
+    counterattack); later rolls are drawn from the seed. `on_event` is called with each event (numbered) as
+    soon as it happens, so a caller can show a long fight as it goes; `keep=False` keeps only the first and
+    last events in the log (memory stays flat however long the fight).
     """
     script = list(script or [])
     if seed is None:
@@ -123,16 +100,40 @@ def narrate(
             },
             "state": state.row(roster),
             "changes": [],
+            "n": 0,
         }
     ]
+    count = 1
+    if on_event is not None:
+        on_event(events[0])
     limit = step_limit(fight)
+    check = FIRST_STALL_CHECK
+    stalled = False
     for _ in range(limit):
         done, winner = ended(fight, state, fight.max_rounds)
         if done[0]:
             break
+        if int(state.fight["round"][0]) >= check:
+            check *= 2
+            if never_ending(fight, state, np.asarray([0]))[0]:
+                stalled = True
+                event = {"kind": "stalemate", "text": STALEMATE_TEXT, "changes": [], "n": count}
+                count += 1
+                if keep:
+                    events.append(event)
+                if on_event is not None:
+                    on_event(event)
+                winner = np.asarray([-1])
+                break
         ctx = StepContext(fight, state, "narrate", rng, max_rounds=fight.max_rounds, script=script)
         fight.rules.step(ctx)
-        events.extend(ctx.log)
+        for event in ctx.log:
+            event["n"] = count
+            count += 1
+            if keep:
+                events.append(event)
+            if on_event is not None:
+                on_event(event)
         state = ctx.state
     else:  # pragma: no cover - a fight module bug
         raise RuntimeError(f"fight did not end within {limit} steps")
@@ -140,8 +141,8 @@ def narrate(
     fight.rules.finish(ctx, np.asarray([0]))
     w = int(winner[0])
     rounds = min(int(ctx.state.fight["round"][0]), fight.max_rounds)
-    text = f"{roster.side_names[w]} win" if w >= 0 else "a draw"
-    if w < 0 and int(ctx.state.fight["round"][0]) > fight.max_rounds:
+    text = roster.wins(w) if w >= 0 else "a draw"
+    if w < 0 and not stalled and int(ctx.state.fight["round"][0]) > fight.max_rounds:
         text += f" (still fighting after round {fight.max_rounds})"
     ctx.emit(
         "end",
@@ -150,10 +151,13 @@ def narrate(
         winner=roster.side_names[w] if w >= 0 else None,
         rounds=rounds,
     )
-    events.extend(ctx.log)
     ctx.log[-1]["state"] = ctx.state.row(roster)
-    for i, event in enumerate(events):
-        event["n"] = i
+    for event in ctx.log:
+        event["n"] = count
+        count += 1
+        events.append(event)
+        if on_event is not None:
+            on_event(event)
     return FightLog(fight, seed, events, ctx.state, w, rounds)
 
 
@@ -282,6 +286,14 @@ def simulate_fights(
     batches as large as one process would), run by that many processes (fork), each task with its own
     stream spawned from the seed (`SeedSequence(seed).spawn(workers)`); the parts are merged in task order,
     so the same seed and worker count give the same result."""
+    work = n * fight.max_rounds * fight.roster.size
+    if work > MAX_WORK:
+        raise InputError(
+            f"{n:,} fights x max_rounds {fight.max_rounds:,} x {fight.roster.size} combatants is {work:,}"
+            f" combatant-rounds at the worst, over the cap of {MAX_WORK:,}; lower -n or max_rounds",
+            field="n",
+            source=fight.source,
+        )
     if seed is None:
         seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
     keep = n <= KEEP_FIGHTS
@@ -373,6 +385,34 @@ def _simulate_parallel(
     return tally, [part for i in range(len(shares)) for part in results[i][1]]
 
 
+def share_streams(n: int, seed: int, tasks: int) -> list[tuple[int, np.random.SeedSequence]]:
+    """n fights split into `tasks` shares, each with its stream spawned from the seed: the split `workers` > 1
+    makes, so a cluster given the same number of tasks gives the same result as that many local workers."""
+    shares = _shares(n, tasks)
+    return list(zip(shares, np.random.SeedSequence(seed).spawn(len(shares)), strict=True))
+
+
+def simulate_share(
+    fight: LoadedFight, n: int, stream: np.random.SeedSequence, *, method: Method = "table", keep: bool = True
+) -> tuple[FightTally, list[Part]]:
+    """One share of fights from its own stream (run wherever the share is sent: a process, a cluster worker)."""
+    return _simulate_part(fight, n, np.random.default_rng(stream), None, BATCH, method, keep)
+
+
+def stats_from_shares(
+    fight: LoadedFight, n: int, seed: int, results: list[tuple[FightTally, list[Part]]]
+) -> FightStats:
+    """The summary of n fights from their shares' results, merged in share order."""
+    tally = FightTally.empty(len(fight.roster.side_names), len(fight.roster.names))
+    for part_tally, _ in results:
+        tally.merge(part_tally)
+    if n > KEEP_FIGHTS:
+        return FightStats(fight, n, seed, tally)
+    parts = [part for _, share_parts in results for part in share_parts]
+    winner, rounds, health, standing, dealt = (np.concatenate([p[i] for p in parts]) for i in range(5))
+    return FightStats(fight, n, seed, tally, winner, rounds, health, standing, dealt)
+
+
 def _task(n: int, stream: np.random.SeedSequence) -> tuple[FightTally, list[Part]]:
     """One task in a worker process: its share of fights, from its own stream."""
     fight: LoadedFight = _SHARED["fight"]
@@ -397,9 +437,15 @@ def _run_batch(
     # Finished fights are recorded at once, then dropped from the batch when they are an eighth of it
     # (dropping copies every array); until then their rows stay inert: nobody acts in a fight that is over.
     recorded = np.zeros(n, dtype=bool)
+    check = FIRST_STALL_CHECK
     for _ in range(limit):
         standing: BoolArray | None = rules.standing(fight, state)
         done, winner = ended(fight, state, fight.max_rounds, standing)
+        live = np.flatnonzero(~done & ~recorded)
+        if live.size and int(state.fight["round"][live].min()) >= check:
+            check *= 2
+            stuck = live[never_ending(fight, state, live)]
+            done[stuck], winner[stuck] = True, -1
         new = done & ~recorded
         if new.any():
             rows = np.flatnonzero(new)

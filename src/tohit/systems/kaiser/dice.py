@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.errors import FacesError, short_repr
-from tohit.core.roles import Role, Scope, check_faces
+from tohit.core.roles import Role, Scope, check_faces, draw_dice
 from tohit.core.support import Columns, Support
 from tohit.systems.kaiser.tables import fumble_dice_count
 
@@ -130,15 +130,18 @@ class KaiserRoll(Role):
 
     # -- faces ---------------------------------------------------------------------------------------
     def draw(self, rng: np.random.Generator) -> list[int]:
-        faces = [int(f) for f in rng.integers(1, 7, size=self.count)]
-        hi, lo = self._kept(np.asarray([faces], dtype=np.int64))
-        if self.special and hi[0] == lo[0] == 6:
+        """As `roll_many(rng, 1)` draws: the roll's dice, then the open dice or the two severity dice (die by
+        die, the same faces as one array of them, without numpy's overhead on one-element arrays)."""
+        faces = draw_dice(rng, (6,) * self.count)
+        ordered = sorted(faces)
+        lo, hi = ordered[-2:] if self.advantage >= 0 else ordered[:2]
+        if self.special and hi == lo == 6:
             while True:
                 faces.append(int(rng.integers(1, 7)))
                 if faces[-1] != 6:
                     break
-        elif self.special and hi[0] == lo[0] == 1:
-            faces += [int(f) for f in rng.integers(1, 7, size=2)]
+        elif self.special and hi == lo == 1:
+            faces += draw_dice(rng, (6, 6))
         return faces
 
     def read(self, faces: Sequence[object]) -> Columns:

@@ -122,6 +122,7 @@ class KaiserFight(FightRules):
     system_id = "kaiser"
     health = "lp"
     health_label = "LP"
+    condition_stats = ("flat_footed", "knocked_out")
     attack_extra = KaiserAttack
     combatant_extra = KaiserCombatant
     outcome_fields = ("result", "damage", "ap_lost", "flat_footed", "counter_bonus", "counterattack")
@@ -135,6 +136,7 @@ class KaiserFight(FightRules):
     unused_roles = ("critical",)
     odds_stats = ()
     standing_stats = ("lp", "knocked_out")
+    flag_stats = ("flat_footed", "knocked_out")
     turn_order: ClassVar[str] = (
         "File order, sides alternating; a round goes round that order until nobody has the AP for an attack"
         " (6 AP a round, an attack costs its ap_cost); a Counterattack (1 AP) follows a failed close attack at once."

@@ -41,13 +41,17 @@ ADVANTAGE_DOC = (
 )
 
 
+#: What `advantage` accepts (the JSON Schema): one signed number, or a list of signed sources.
+AdvantageInput = Annotated[int, Field(ge=-MAX_ADVANTAGE, le=MAX_ADVANTAGE)] | list[int]
+
+
 class Attack(Model):
     name: str | None = None
     range: Range = Field(default="hand_to_hand", description="hand_to_hand, point_blank or ranged.")
     modifiers: int = Field(default=0, ge=-100, le=100, description="Signed factors on the Offensive Roll.")
     advantage: int = Field(default=0, ge=-MAX_ADVANTAGE, le=MAX_ADVANTAGE, description=ADVANTAGE_DOC)
 
-    @field_validator("advantage", mode="before")
+    @field_validator("advantage", mode="before", json_schema_input_type=AdvantageInput)
     @classmethod
     def _net(cls, value: object) -> object:
         return net_advantage(value)
@@ -64,7 +68,7 @@ class Target(TargetBase):
     ap: int = Field(default=6, ge=0, le=100, description="Action Points left this round.")
     lp: int = Field(ge=0, le=1_000_000, description="Current Life Points (criticals are judged on them).")
 
-    @field_validator("advantage", mode="before")
+    @field_validator("advantage", mode="before", json_schema_input_type=AdvantageInput)
     @classmethod
     def _net(cls, value: object) -> object:
         return net_advantage(value)

@@ -233,6 +233,7 @@ class LastOdysseyFight(RoundRules):
     holds_turn = True
     health = "hp"
     health_label = "HP"
+    condition_stats = ("incapacitated", "statuses", "buffs")
     outcome_fields = ("result", "damage", "status_applied", "tracker")
     target_stats = ("hp",)
     table_stats = ()
@@ -247,6 +248,7 @@ class LastOdysseyFight(RoundRules):
     always_usable = False
     table_clip: ClassVar[dict[str, str]] = {}
     standing_stats = ("hp",)
+    flag_stats = ("incapacitated",)
     turn_order: ClassVar[str] = (
         "Initiative, highest first (ties: the players' calls against the GM's 2d4, then file order, sides"
         " alternating); each turn a combatant spends its AP (2; options action_points, turn_order), one ability"

@@ -87,7 +87,9 @@ class Attack(Model):
     kind: Kind = Field(
         description="physical, magical or status (these roll the hit die); buff or debuff (always succeed)."
     )
-    type: Annotated[list[AbilityType], BeforeValidator(_as_list)] = Field(
+    type: Annotated[
+        list[AbilityType], BeforeValidator(_as_list, json_schema_input_type=AbilityType | list[AbilityType])
+    ] = Field(
         min_length=1,
         description="The ability type (self, melee, ranged, ally, special, passive, multi, reaction), or a list"
         " such as [multi, melee] for Cleave.",

@@ -73,7 +73,7 @@ from tohit.systems.rtw.fight_status import (
 )
 from tohit.systems.rtw.rules import HIT
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
-from tohit.systems.rtw.tactical import GRID_RANGE, RANGE_TAG, rules_range
+from tohit.systems.rtw.tactical import GRID_RANGE, RANGE_TAG, grid_ranges_in_schema, rules_range
 
 NO_POOL = -1
 UNBREAKABLE = -1
@@ -181,6 +181,7 @@ class RtwFight(RoundRules):
     system_id = "rtw"
     health = "health"
     health_label = "Health"
+    condition_stats = ("helpless", "perished")
     combatant_extra = RtwCombatant
     attack_extra = RtwAttack
     #: Peril and Falling in Battle follow from the Health the fight applies (the system's `in_peril` and
@@ -193,6 +194,8 @@ class RtwFight(RoundRules):
     always_usable = False
     bookkeeping = ("dealt", "used")
     standing_stats = ("health", "helpless", "perished")
+    flag_stats = ("helpless", "perished", "peril")
+    none_stats = ("magic", "stamina", "durability")
     turn_order: ClassVar[str] = (
         "File order, sides alternating (the page gives no initiative rule); each round every combatant that is"
         " neither Helpless nor perished makes one attack."
@@ -206,6 +209,10 @@ class RtwFight(RoundRules):
                 Field(default=None, description="The battlefield: rows of '.' and '#', or width, height and solid."),
             )
         }
+
+    def input_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """`attack.range` may be a grid range mapping, as in a scenario file (`prepare`)."""
+        return grid_ranges_in_schema(schema)
 
     def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
         """Attacks whose `attack.range` is a mapping (a grid range, as in a scenario file): the mapping goes to

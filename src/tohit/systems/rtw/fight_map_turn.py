@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import ALL, FightContext, LoadedFight, Rows
 from tohit.core.fight.rows import distinct
 from tohit.core.fight.spec import CODES, policy_codes
@@ -124,6 +125,30 @@ def map_turn(
     rules._attacked(ctx, play, acting, actor)
 
 
+def _forced_option(ctx: FightContext, actor: IntArray, valid: BoolArray, grid: FightMap) -> IntArray:
+    """The option a game master chose by its placement in words (one row, narrated), checked against the options
+    from where the actor stands and what it may use now; it names its attack, so the forced choice is used up."""
+    placed, forced = ctx.forced_option, ctx.forced
+    ctx.forced_option = ctx.forced = None
+    c = int(actor[0])
+    name = ctx.fight.roster.names[c]
+    texts = [o.text for o in grid.options[c]]
+    if placed not in texts:
+        raise InputError(
+            f"{name} has no placement {short_repr(placed)} that reaches a foe from where it stands;"
+            f" placements: {', '.join(texts[:12]) or 'none'}",
+            field="placement",
+        )
+    o = texts.index(str(placed))
+    if forced is not None and grid.options[c][o].attack != forced[0]:
+        raise InputError(f"{placed} is not a placement of the attack chosen", field="placement")
+    if not bool(valid[0, o]):
+        raise InputError(
+            f"{name} cannot use {placed} now (no AP or cost left, or no foe standing in it)", field="placement"
+        )
+    return np.asarray([o], dtype=np.int64)
+
+
 def _choose_on_map(
     rules: MapTurnRules,
     ctx: FightContext,
@@ -140,10 +165,14 @@ def _choose_on_map(
     order); `best` the option with the highest expected damage to foes minus allies, from exact odds (as
     `tohit aim`)."""
     fight = ctx.fight
+    if ctx.forced_option is not None:  # a live encounter: the game master placed the attack
+        ctx.check_forced_actor(acting, actor)
+        return ALL, _forced_option(ctx, actor, valid, grid)
     n, size = ctx.n, fight.roster.size
     who = np.maximum(actor, 0)
     policy = policy_codes(fight, "policy")[who]
-    best = acting & (policy == CODES["best"]) & valid.any(axis=1)
+    # A game master's forced (attack, target) goes through `choose_actions` whatever the policy (a live encounter).
+    best = acting & (policy == CODES["best"]) & valid.any(axis=1) & (ctx.forced is None)
     others = acting & ~best & valid.any(axis=1)
     option = np.full(n, -1, dtype=np.int64)
     idx: Rows = ALL

@@ -150,7 +150,7 @@ class Attack(Model):
     )
     mindless: bool = Field(default=False, description="A source with no whims (a trap): creatures fall Helpless.")
 
-    @field_validator("damage_type", mode="before")
+    @field_validator("damage_type", mode="before", json_schema_input_type=DamageType | list[DamageType] | None)
     @classmethod
     def _one_or_more(cls, value: Any) -> Any:
         """One damage type may be given without a list."""

@@ -177,6 +177,48 @@ class RtwMapRules(MapRules):
         except ValueError as exc:
             raise as_input(exc) from None
 
+    def fight_scenario(
+        self, fight: Any, state: Any, attacker: int, attack: int, placement: Mapping[str, Any] | None
+    ) -> dict[str, Any] | None:
+        """A fight on a map (rtw: the fight's `map`, each combatant's `position`, and where moves took it: the
+        fight state's `x` and `y`) as the scenario of one attack: the combatants where they stand now, the
+        attack's grid range with `placement`'s fields."""
+        spec_map = getattr(fight.spec, "map", None)
+        if spec_map is None:
+            return None
+        names = fight.roster.names
+        entry = fight.attack(attacker, attack)
+        grid = getattr(entry, "grid_range", None)
+        rng = grid.model_dump(mode="json", exclude_none=True) if grid is not None else {"type": "melee"}
+        if placement:
+            rng.update({k: v for k, v in placement.items() if k not in ("type", "size")})
+        dumped = entry.attack.model_dump(mode="json", exclude_none=True)
+        body = {k: v for k, v in dumped.items() if k not in ("area", "catches_others")}
+        combatants = []
+        for c, comb in enumerate(fight.combatants):
+            one: dict[str, Any] = {"name": names[c], "side": str(fight.roster.side[c]), "size": comb.size}
+            one["position"] = list(comb.position) if comb.position is not None else None
+            if "x" in state.per and "y" in state.per:  # where it stands now (movement, a GM's move)
+                one["position"] = [int(state.per["x"][0, c]), int(state.per["y"][0, c])]
+            if comb.squares:
+                one["squares"] = comb.squares
+            if comb.swarm:
+                one["swarm"] = True
+            combatants.append(one)
+        return {
+            "system": fight.system.id,
+            "map": spec_map.model_dump(mode="json", exclude_none=True),
+            "combatants": combatants,
+            "attacker": {**entry.attacker.model_dump(mode="json", exclude_none=True), "name": names[attacker]},
+            "attack": {**body, "range": rng},
+            "targets": [
+                {**fight.target(t).model_dump(mode="json", exclude_none=True), "name": names[t]}
+                for t in range(len(names))
+                if t != attacker
+            ],
+            "options": {"cover_rule": fight.spec.options.cover_rule},
+        }
+
     def aim_condition(
         self, data: Mapping[str, Any], view: GridView, entry: Mapping[str, Any], placed: AnyRange, alone: bool
     ) -> Hashable:

@@ -239,6 +239,22 @@ class TacticalScenario(Scenario[Attacker, Attack, Target, TacticalOptions]):
         return prepare(data)
 
 
+def grid_ranges_in_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The JSON Schema with `attack.range` as it is written: a range name, or a grid range mapping (`prepare`
+    moves the mapping to `grid_range` and names the range for the rules), in a scenario or a fight file."""
+    defs = schema.get("$defs", {})
+    grid = next(
+        (m["properties"]["grid_range"] for m in [schema, *defs.values()] if "grid_range" in m.get("properties", {})),
+        None,
+    )
+    attack = defs.get("Attack", {}).get("properties", {})
+    if grid is None or "range" not in attack:
+        return schema
+    mapping = [branch for branch in grid.get("anyOf", [grid]) if branch.get("type") != "null"]
+    attack["range"] = {"anyOf": [attack["range"], *mapping], "default": attack["range"].get("default")}
+    return schema
+
+
 def tactical_of(scenario: Any) -> Tactical | None:
     found = getattr(scenario, "tactical", None)
     return found if isinstance(found, Tactical) else None
@@ -252,6 +268,10 @@ class TacticalReclaimTheWild(ReclaimTheWild):
     @classmethod
     def scenario_model(cls) -> Any:  # type: ignore[override]  # the same model, with the grid's fields
         return TacticalScenario
+
+    @classmethod
+    def scenario_schema(cls) -> dict[str, Any]:
+        return grid_ranges_in_schema(super().scenario_schema())
 
     def scenario_json(self, scenario: Any) -> dict[str, Any]:
         t = tactical_of(scenario)

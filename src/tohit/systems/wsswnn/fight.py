@@ -128,6 +128,7 @@ class WsswnnFight(RoundRules):
     system_id = "wsswnn"
     health = "life"
     health_label = "life"
+    condition_stats = ("grappling", "disarmed")
     combatant_extra = WsswnnCombatant
     outcome_fields = (
         "result",
@@ -148,6 +149,7 @@ class WsswnnFight(RoundRules):
     odds_stats = ("guard",)
     static_order = False
     standing_stats = ("life",)
+    flag_stats = ("disarmed",)
     turn_order: ClassVar[str] = (
         "Initiative: each combatant's Maneuver roll against its foes' highest Awareness; those who beat it act"
         " first, then the others, each group in file order with sides alternating; one action per round each."

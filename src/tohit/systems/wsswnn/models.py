@@ -7,7 +7,7 @@ defence is an error, not something silently ignored.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -203,8 +203,8 @@ class Target(TargetBase):
     stamina: int | None = Field(default=None, ge=0, le=MAX_STAT, description="Stamina: a brace beating it succeeds.")
     strength: int | None = Field(default=None, ge=0, le=MAX_STAT, description="Strength: a brace beating it struggles.")
     shield: bool = Field(default=False, description="Has a shield (or a magical effect) that can block missiles.")
-    unflinching: int | bool = Field(
-        default=0, ge=0, le=MAX_STAT, description="Unflinching: guard damage reduced by this (true means 1)."
+    unflinching: Annotated[int, Field(ge=0, le=MAX_STAT)] | bool = Field(
+        default=0, description="Unflinching: guard damage reduced by this (true means 1)."
     )
     grappled: bool = Field(default=False, description="Grappled by the attacker: brace advantage on attacks.")
     held: bool = Field(default=False, description="The attacker holds it (Take Hold): a Grapple brace is possible.")

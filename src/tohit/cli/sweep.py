@@ -1,0 +1,209 @@
+"""`tohit sweep`: a scenario or fight file across a grid of values (`--vary PATH=SPEC`), each point's measures
+in one tidy table (CSV or Parquet), on a Dask cluster (local by default), with a chart of the results.
+
+Every input problem (a path the file does not have, a value the game refuses, named by its point; more points
+than the cap) is one `error:` line and exit code 2 before any work starts. Ctrl-C or SIGTERM stops the run
+with every finished point written; `--resume` finishes it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table as RichTable
+
+from tohit.cli import render
+from tohit.cli.errors import Terminated, fail, guarded, stopped
+from tohit.cli.plot import write_png
+from tohit.sweeps.grid import MAX_POINTS, MAX_POINTS_LIMIT
+from tohit.sweeps.run import DEFAULT_FIGHTS, MAX_SEED, Sweep, plan, run
+from tohit.sweeps.table import Table
+
+#: Rows the terminal shows (the file and --json have them all).
+SHOWN_ROWS = 40
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `sweep` command to the CLI."""
+    app.command(name="sweep")(sweep)
+
+
+def sweep(
+    file: Annotated[Path, typer.Argument(help="Scenario or fight file (YAML or JSON).", show_default=False)],
+    vary: Annotated[
+        list[str],
+        typer.Option(
+            "--vary",
+            help="PATH=SPEC: a field (targets[0].evasion, sides[1].combatants[0].target.lp, or count:<combatant>)"
+            " and its values (A..B, A..B:STEP or v1,v2,...). Repeat for a grid.",
+            show_default=False,
+        ),
+    ],
+    n: Annotated[
+        int | None,
+        typer.Option(
+            "-n", "--n", min=1, max=100_000_000, help=f"Fights per point (fight files; default {DEFAULT_FIGHTS:,})."
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the sweep (else the file's).")
+    ] = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Fight files: solve each duel exactly.")] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", min=1, max=64, help="Local worker processes (default: one per core; 1: this one)."),
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Run on an existing Dask cluster, e.g. tcp://host:8786.")
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the table: results.csv or results.parquet.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Write a chart of the table as a PNG.")] = None,
+    measure: Annotated[
+        str | None,
+        typer.Option("--measure", help="--plot: the column drawn (default: the first side's win, or mean damage)."),
+    ] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Finish the table in --out (its points are kept).")] = False,
+    max_points: Annotated[
+        int, typer.Option("--max-points", min=1, max=MAX_POINTS_LIMIT, help="The cap on points.")
+    ] = MAX_POINTS,
+    method: Annotated[str, typer.Option("--method", help="Fights: table (fast) or direct (dice).")] = "table",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (attacks: with exact fractions).")] = False,
+) -> None:
+    """A grid of points (every combination of the --vary values), each measured: an attack's exact odds, or a
+    fight's win rates (95% CIs), rounds and survivors; as a table, a file and a chart."""
+    if method not in ("table", "direct"):
+        fail(f"--method: must be table or direct, got {method!r}")
+    if workers is not None and scheduler is not None:
+        fail("--workers and --scheduler: choose one (the cluster's workers run a --scheduler sweep)")
+    if plot is not None and plot.suffix.lower() != ".png":
+        fail(f"--plot: the plot is written as PNG: give a file name ending in .png, not {plot}")
+    planned = guarded(
+        lambda: plan(
+            file,
+            vary,
+            n=n,
+            seed=seed,
+            exact=exact,
+            method="direct" if method == "direct" else "table",
+            out=out,
+            resume=resume,
+            max_points=max_points,
+        )
+    )
+    if measure is not None and plot is None:
+        fail("--measure: only a chart (--plot) draws one measure")
+    table = _run(planned, workers=workers, scheduler=scheduler, quiet=as_json)
+    data = table.frame()
+    if plot is not None:
+        from tohit.sweeps.plot import sweep_plot
+
+        def draw(path: Path) -> None:
+            sweep_plot(
+                data,
+                list(planned.grid.varies),
+                planned.grid.document,
+                planned.grid.kind,
+                path,
+                measure=measure,
+                title=file.name,
+            )
+
+        guarded(lambda: write_png(plot, "--plot", draw))
+    if as_json:
+        _print_json(_json(planned, table))
+        return
+    console = render.console()
+    console.print(_view(data))
+    if out is not None:
+        console.print(f"wrote {planned.grid.size:,} points to {out}", style="dim")
+    if plot is not None:
+        console.print(f"wrote {plot}", style="dim")
+
+
+def _run(planned: Sweep, *, workers: int | None, scheduler: str | None, quiet: bool) -> Table:
+    total = planned.todo
+    finished = 0
+    with render.delayed_progress("sweeping", "points", total, after=0.0, quiet=quiet) as advance:
+
+        def progress(m: int) -> None:
+            nonlocal finished
+            finished += m
+            advance(m)
+
+        try:
+            return guarded(lambda: run(planned, workers=workers, scheduler=scheduler, progress=progress))
+        except KeyboardInterrupt:
+            stopped(_stop_text("interrupted (Ctrl-C)", planned, finished), 130)
+        except Terminated:
+            stopped(_stop_text("terminated (SIGTERM)", planned, finished), 143)
+
+
+def _stop_text(what: str, planned: Sweep, finished: int) -> str:
+    done = len(planned.done) + finished
+    if planned.out is None:
+        return f"{what}: stopped after {done:,} of {planned.grid.size:,} points (give --out to keep them)"
+    return (
+        f"{what}: stopped; {done:,} of {planned.grid.size:,} points written to {planned.out}"
+        " (run again with --resume to finish)"
+    )
+
+
+#: Columns the terminal leaves to the file: a win's interval is shown beside it, the rest is bookkeeping.
+HIDDEN = ("seed", "point_seed", "n", "beyond_depth", "damage_p5", "damage_p25", "damage_p75", "damage_p95")
+
+
+def _view(data: Any) -> RichTable:
+    """The table for the terminal: the varied fields and the main measures (a win with its 95% interval)."""
+    columns = [c for c in data.columns if c not in HIDDEN and not str(c).endswith(("_lo", "_hi"))]
+    table = RichTable(show_edge=False)
+    for column in columns:
+        table.add_column(str(column), no_wrap=True)
+    for record in data.head(SHOWN_ROWS).to_dict("records"):
+        cells = []
+        for column in columns:
+            value = record[column]
+            if f"{column}_lo" in record and record[f"{column}_lo"] != record[f"{column}_hi"]:
+                cells.append(f"{value:.1%} ({record[f'{column}_lo']:.1%}-{record[f'{column}_hi']:.1%})")
+            else:
+                cells.append(_cell(value))
+        table.add_row(*cells)
+    if len(data) > SHOWN_ROWS:
+        table.caption = f"{len(data) - SHOWN_ROWS:,} more rows: --out or --json has them all"
+    return table
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def _json(planned: Sweep, table: Table) -> dict[str, Any]:
+    rows = []
+    for index in sorted(table.rows):
+        for k, row in enumerate(table.rows[index]):
+            exact = table.exact.get(index, [])
+            rows.append({**row, **({"exact": exact[k]} if k < len(exact) and exact[k] else {})})
+    return {
+        "file": planned.grid.source,
+        "kind": planned.grid.kind,
+        "vary": planned.grid.columns,
+        "points": planned.grid.size,
+        **({"seed": planned.seed, "n": planned.n} if planned.grid.kind == "fight" and not planned.exact else {}),
+        "rows": rows,
+    }
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=_plain) + "\n")
+
+
+def _plain(value: Any) -> Any:
+    item = getattr(value, "item", None)
+    if callable(item):
+        return item()
+    raise TypeError(f"not JSON: {type(value).__name__}")

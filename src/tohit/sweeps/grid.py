@@ -1,0 +1,186 @@
+"""The grid of a sweep: every combination of the varied values (the first `--vary` outermost), each point a copy
+of the file with its values set, every point checked by the game's own loader before any work starts."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tohit.core.errors import InputError, short_repr
+from tohit.engine.fight.load import fight_from_dict
+from tohit.engine.scenario import from_dict
+from tohit.sweeps.spec import Step, Value, Vary, path_text
+
+Kind = Literal["attack", "fight"]
+#: The most points a sweep runs unless told otherwise (`--max-points`).
+MAX_POINTS = 10_000
+#: The most points `--max-points` may allow.
+MAX_POINTS_LIMIT = 1_000_000
+
+
+def kind_of(document: dict[str, Any]) -> Kind:
+    """A fight file has `sides`; a scenario file (one attack on its targets) does not."""
+    return "fight" if "sides" in document else "attack"
+
+
+@dataclass(frozen=True)
+class Point:
+    """One point of the grid: its index (row-major, the first --vary outermost) and its value of each --vary."""
+
+    index: int
+    values: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The base document, what varies, and how many points that makes."""
+
+    document: dict[str, Any]
+    source: str
+    varies: tuple[Vary, ...]
+    kind: Kind
+
+    @property
+    def size(self) -> int:
+        return math.prod(len(v.values) for v in self.varies)
+
+    @property
+    def columns(self) -> list[str]:
+        return [v.text for v in self.varies]
+
+    def points(self) -> Iterator[Point]:
+        for i, values in enumerate(itertools.product(*(v.values for v in self.varies))):
+            yield Point(i, values)
+
+    def point(self, index: int) -> Point:
+        """The point at `index` (row-major, as `points` counts them)."""
+        values: list[Value] = []
+        rest = index
+        for vary in reversed(self.varies):
+            rest, k = divmod(rest, len(vary.values))
+            values.append(vary.values[k])
+        return Point(index, tuple(reversed(values)))
+
+    def label(self, point: Point) -> str:
+        """`point 3 (targets[0].evasion=2, attacker.accuracy=1)`, for messages."""
+        pairs = ", ".join(f"{v.text}={short_repr(x)}" for v, x in zip(self.varies, point.values, strict=True))
+        return f"point {point.index} ({pairs})"
+
+    def document_at(self, point: Point) -> dict[str, Any]:
+        """The file with this point's values set (fields first, then the counts of combatants)."""
+        doc = copy.deepcopy(self.document)
+        pairs = list(zip(self.varies, point.values, strict=True))
+        for vary, value in pairs:
+            if not vary.count:
+                parent = _walk(doc, vary.steps[:-1], vary)
+                parent[vary.steps[-1]] = value
+        counts = [(vary, value) for vary, value in pairs if vary.count]
+        # Deepest and last first, so that a count never shifts the index of another path still to apply.
+        for vary, value in sorted(counts, key=lambda pair: pair[0].steps, reverse=True):
+            assert isinstance(value, int)
+            _copies(doc, vary, value)
+        return doc
+
+
+def make_grid(document: dict[str, Any], source: str, varies: list[Vary], *, max_points: int = MAX_POINTS) -> Grid:
+    """The grid, once every path is known to lead somewhere in the file and the points are within the cap."""
+    for vary in varies:
+        check_path(document, vary)
+    grid = Grid(document, source, tuple(varies), kind_of(document))
+    if grid.size > max_points:
+        sizes = " x ".join(f"{len(v.values):,}" for v in varies)
+        raise InputError(
+            f"{grid.size:,} points ({sizes}) is more than the cap of {max_points:,}; "
+            f"raise it with --max-points (at most {MAX_POINTS_LIMIT:,}) or vary fewer values",
+            field="--vary",
+        )
+    return grid
+
+
+def check_path(document: dict[str, Any], vary: Vary) -> None:
+    """Every step but the last must exist in the file; a count's combatant must exist too. (A last key that the
+    file leaves out may be one of the model's optional fields: the model judges it.)"""
+    steps = vary.steps if vary.count else vary.steps[:-1]
+    node = _walk(document, steps, vary)
+    if vary.count:
+        if not isinstance(node, dict):
+            raise _unknown(vary, f"{vary.where} is not a combatant")
+        return
+    last = vary.steps[-1]
+    if isinstance(last, int):
+        if not isinstance(node, list) or last >= len(node):
+            raise _unknown(vary, f"{path_text(vary.steps[:-1])} has no item [{last}]")
+    elif not isinstance(node, dict):
+        raise _unknown(vary, f"{path_text(vary.steps[:-1])} holds no fields")
+
+
+def _unknown(vary: Vary, why: str) -> InputError:
+    return InputError(f"unknown path {short_repr(vary.text)}: {why}", field="--vary")
+
+
+def _walk(document: Any, steps: tuple[Step, ...], vary: Vary) -> Any:
+    node = document
+    for i, step in enumerate(steps):
+        here = path_text(steps[:i]) or "the file"
+        if isinstance(step, int):
+            if not isinstance(node, list):
+                raise _unknown(vary, f"{here} is not a list")
+            if step >= len(node):
+                raise _unknown(vary, f"{here} has {len(node)} item{'s' if len(node) != 1 else ''}, no [{step}]")
+        else:
+            if not isinstance(node, dict):
+                raise _unknown(vary, f"{here} holds no fields")
+            if step not in node:
+                known = ", ".join(str(k) for k in node) or "none"
+                raise _unknown(vary, f"{here} has no field {short_repr(step)} (it has: {known})")
+        node = node[step]
+    return node
+
+
+def _copies(doc: dict[str, Any], vary: Vary, count: int) -> None:
+    """Replace the combatant at the path by `count` copies: the first keeps its name, the others are
+    `<name> 2`, `<name> 3`... (0 copies: it is left out)."""
+    parent = _walk(doc, vary.steps[:-1], vary)
+    index = vary.steps[-1]
+    assert isinstance(index, int)
+    original = parent[index]
+    name = str(original.get("name", "combatant"))
+    made = []
+    for k in range(count):
+        twin = copy.deepcopy(original)
+        if k:
+            twin["name"] = f"{name} {k + 1}"
+        made.append(twin)
+    parent[index : index + 1] = made
+
+
+def check_point(grid: Grid, point: Point, *, exact: bool = False) -> None:
+    """Load the point as the game's loader does; a value it refuses is an InputError naming the point (and an
+    unknown field at a varied path is an unknown path)."""
+    doc = grid.document_at(point)
+    try:
+        if grid.kind == "fight":
+            loaded = fight_from_dict(doc, source=grid.source)
+            if exact and loaded.roster.size != 2:
+                raise InputError(
+                    f"--exact is for a duel of two combatants; this point has {loaded.roster.size} (simulate with -n)",
+                    field="--exact",
+                )
+        else:
+            from_dict(doc, source=grid.source)
+    except InputError as exc:
+        for vary in grid.varies:
+            if exc.field == vary.text and exc.message.startswith("unknown field"):
+                raise InputError(f"unknown path {short_repr(vary.text)}: {exc.message}", field="--vary") from None
+        where = f"{exc.field}: " if exc.field else ""
+        raise InputError(f"{grid.label(point)}: {where}{exc.message}", source=grid.source) from None
+
+
+def check_points(grid: Grid, points: list[Point], *, exact: bool = False) -> None:
+    """Every point, before any work starts."""
+    for point in points:
+        check_point(grid, point, exact=exact)

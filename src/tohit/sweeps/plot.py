@@ -1,0 +1,208 @@
+"""A sweep's table as a chart: a line with its 95% band for one varied field, a heatmap for two, small multiples
+(one heatmap per value of the third) for three. Axes are named in the rulebook's terms: a field's last name
+as words (`targets[0].evasion` -> "Evasion"), a count as "copies of <combatant>", a win as "<side> win"."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from tohit.core.errors import InputError, short_repr
+from tohit.sweeps.spec import Vary
+
+#: The most panels of a small-multiples chart.
+MAX_PANELS = 12
+
+
+def field_label(vary: Vary, document: dict[str, Any]) -> str:
+    """`targets[0].evasion` -> "Evasion (targets[0].evasion)"; `count:...` -> "copies of <its name>"."""
+    if vary.count:
+        node: Any = document
+        for step in vary.steps:
+            node = node[step]
+        name = node.get("name", "combatants") if isinstance(node, dict) else "combatants"
+        return f"copies of {name}"
+    last = next(s for s in reversed(vary.steps) if isinstance(s, str))
+    words = last.upper() if len(last) <= 3 else last.replace("_", " ").capitalize()  # lp -> LP, ac -> AC
+    return f"{words} ({vary.text})"
+
+
+def measure_label(column: str) -> str:
+    """`win_Party` -> "Party win (share of fights)", `p_hit` -> "P(hit)", `mean_damage` -> "mean damage"."""
+    if column.startswith("win_"):
+        return f"{column[4:]} win (share of fights)"
+    if column.startswith("p_"):
+        return f"P({column[2:]})"
+    if column.startswith("survivors_"):
+        return f"{column[10:]} standing at the end (mean)"
+    if column.startswith("health_"):
+        return f"{column[7:]} health left (mean)"
+    return column.replace("_", " ")
+
+
+def default_measure(data: Any, kind: str) -> str:
+    """The first side's win rate for a fight, the mean damage for an attack."""
+    if kind == "fight":
+        wins = [c for c in data.columns if c.startswith("win_") and not c.endswith(("_lo", "_hi"))]
+        return str(wins[0])
+    return "mean_damage"
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def sweep_plot(
+    data: Any,
+    varies: list[Vary],
+    document: dict[str, Any],
+    kind: str,
+    path: Path,
+    *,
+    measure: str | None = None,
+    title: str = "",
+) -> None:
+    """Draw the table `data` (one row per point) to the PNG at `path`."""
+    if not 1 <= len(varies) <= 3:
+        raise InputError(f"--plot draws one, two or three varied fields, not {len(varies)}", field="--plot")
+    column = measure or default_measure(data, kind)
+    if column not in data.columns:
+        known = ", ".join(c for c in data.columns if c not in {v.text for v in varies})
+        raise InputError(f"no measure {short_repr(column)} in this sweep; measures: {known}", field="--measure")
+    if "target" in data.columns:
+        first = data["target"].iloc[0]
+        data = data[data["target"] == first]
+        title = f"{title}: target {first}" if title else f"target {first}"
+    plt = _pyplot()
+    labels = [field_label(v, document) for v in varies]
+    if len(varies) == 1:
+        fig = _line(plt, data, varies[0].text, labels[0], column)
+    elif len(varies) == 2:
+        fig, ax = plt.subplots(figsize=(8, 6), layout="constrained")
+        _heatmap(fig, ax, data, varies, labels, column, _scale(data, column))
+    else:
+        fig = _multiples(plt, data, varies, labels, column)
+    if title.strip():
+        fig.suptitle(title, fontsize=10)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def _line(plt: Any, data: Any, x: str, xlabel: str, column: str) -> Any:
+    """One varied field: the measure as a line, with its 95% band where it has one (`<measure>_lo/_hi`): for a
+    fight, every side's win rate; for an attack, the probability of each result beside the mean damage."""
+    from matplotlib.ticker import PercentFormatter
+
+    data = data.sort_values(x)
+    results = any(str(c).startswith("p_") for c in data.columns)
+    if column.startswith("win_") or (results and (column.startswith("p_") or column == "mean_damage")):
+        prefix = "win_" if column.startswith("win_") else "p_"
+        columns = [c for c in data.columns if c.startswith(prefix) and not c.endswith(("_lo", "_hi"))]
+    else:
+        columns = []
+    attack = bool(columns) and columns[0].startswith("p_")
+    fig, axes = plt.subplots(
+        1, 2 if attack else 1, figsize=(11 if attack else 8, 4.5), layout="constrained", squeeze=False
+    )
+    ax = axes[0, 0]
+    if columns:
+        for c in columns:
+            (line,) = ax.plot(data[x], data[c], marker="o", label=measure_label(c))
+            if f"{c}_lo" in data.columns:
+                ax.fill_between(data[x], data[f"{c}_lo"], data[f"{c}_hi"], color=line.get_color(), alpha=0.2)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.set_ylabel("share of fights, 95% CI" if not attack else "probability (exact)")
+        ax.legend(fontsize=8)
+    else:
+        ax.plot(data[x], data[column], marker="o")
+        ax.set_ylabel(measure_label(column))
+    if attack:
+        right = axes[0, 1]
+        right.plot(data[x], data["mean_damage"], marker="o", color="#ed7d31")
+        right.set_ylabel("mean damage (exact)")
+        right.set_xlabel(xlabel)
+        right.grid(alpha=0.3)
+    ax.set_xlabel(xlabel)
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def _grid_of(data: Any, xs: str, ys: str, column: str) -> tuple[list[Any], list[Any], list[list[float]]]:
+    xv = sorted(set(data[xs]), key=_order)
+    yv = sorted(set(data[ys]), key=_order)
+    cells = {(r[xs], r[ys]): float(r[column]) for r in data[[xs, ys, column]].to_dict("records")}
+    z = [[cells.get((x, y), math.nan) for x in xv] for y in yv]
+    return xv, yv, z
+
+
+def _order(value: Any) -> tuple[int, Any]:
+    return (0, value) if isinstance(value, (int, float)) else (1, str(value))
+
+
+def _heatmap(
+    fig: Any,
+    ax: Any,
+    data: Any,
+    varies: list[Vary],
+    labels: list[str],
+    column: str,
+    scale: tuple[float, float],
+    bar: bool = True,
+) -> Any:
+    """Two varied fields: the first across, the second up, each cell the measure (written in it), coloured on
+    `scale` (low, high)."""
+    xv, yv, z = _grid_of(data, varies[0].text, varies[1].text, column)
+    probability = column.startswith(("win_", "p_")) or column == "draw"
+    low, high = scale
+    image = ax.imshow(z, origin="lower", aspect="auto", cmap="viridis", vmin=low, vmax=high)
+    ax.set_xticks(range(len(xv)), [str(v) for v in xv])
+    ax.set_yticks(range(len(yv)), [str(v) for v in yv])
+    ax.set_xlabel(labels[0])
+    ax.set_ylabel(labels[1])
+    if len(xv) * len(yv) <= 150:
+        for j, row in enumerate(z):
+            for i, value in enumerate(row):
+                if not math.isnan(value):
+                    text = f"{value:.0%}" if probability else f"{value:.3g}"
+                    dark = (value - low) < 0.5 * (high - low)
+                    ax.text(i, j, text, ha="center", va="center", fontsize=9, color="white" if dark else "black")
+    if bar:
+        fig.colorbar(image, ax=ax, label=measure_label(column))
+    return image
+
+
+def _scale(data: Any, column: str) -> tuple[float, float]:
+    """The colour scale: 0 to 1 for a probability, else the measure's range over the whole table."""
+    if column.startswith(("win_", "p_")) or column == "draw":
+        return 0.0, 1.0
+    values = [float(v) for v in data[column] if v is not None and not math.isnan(float(v))]
+    low, high = (min(values), max(values)) if values else (0.0, 1.0)
+    return (low, high) if high > low else (low, low + 1.0)
+
+
+def _multiples(plt: Any, data: Any, varies: list[Vary], labels: list[str], column: str) -> Any:
+    """Three varied fields: one heatmap of the first two per value of the third, sharing one colour scale."""
+    third = varies[2].text
+    values = sorted(set(data[third]), key=_order)
+    if len(values) > MAX_PANELS:
+        raise InputError(
+            f"small multiples draw at most {MAX_PANELS} panels; {third} has {len(values)} values (list fewer)",
+            field="--plot",
+        )
+    cols = min(3, len(values))
+    rows = math.ceil(len(values) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols + 1, 3.6 * rows), squeeze=False, layout="constrained")
+    image = None
+    for ax, value in zip(axes.flat, values, strict=False):
+        image = _heatmap(fig, ax, data[data[third] == value], varies, labels, column, _scale(data, column), bar=False)
+        ax.set_title(f"{labels[2].split(' (')[0]} = {value}", fontsize=9)
+    for ax in list(axes.flat)[len(values) :]:
+        ax.axis("off")
+    fig.colorbar(image, ax=axes.ravel().tolist(), label=measure_label(column))
+    return fig

@@ -1,0 +1,166 @@
+"""What a sweep varies: `--vary PATH=SPEC`, parsed into a path through the file and a list of values.
+
+    PATH   a field of the scenario or fight file as the file spells it: `attacker.accuracy`,
+           `targets[0].evasion`, `sides[1].combatants[0].target.lp`; or `count:<path to a combatant>`, the
+           number of copies of that combatant (encounter balance).
+    SPEC   `A..B` (every whole number from A to B), `A..B:STEP` (STEP may be a decimal), or `v1,v2,...`
+           (numbers, true/false, or words such as an element's name).
+
+Every problem is an `InputError` on the field `--vary`, naming the text as written.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from tohit.core.errors import InputError, short_repr
+
+#: A value as a sweep sets it in the file.
+Value = int | float | bool | str
+#: One step of a path: a mapping key or a list index.
+Step = str | int
+
+#: Most values one --vary may list or span (the grid's cap on points is checked on top of this).
+MAX_VALUES = 1_000_000
+COUNT_PREFIX = "count:"
+#: The most copies of a combatant a count may ask for.
+MAX_COPIES = 64
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
+_INDEX = re.compile(r"\[(\d{1,6})\]")
+_INT = re.compile(r"[+-]?\d{1,18}")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+@dataclass(frozen=True)
+class Vary:
+    """One varied field: its path as written (the name of its column), the steps of the path, and the values."""
+
+    text: str
+    steps: tuple[Step, ...]
+    values: tuple[Value, ...]
+    count: bool = False
+
+    @property
+    def where(self) -> str:
+        """The path without a `count:` prefix, as the loader names fields (`sides[1].combatants[0]`)."""
+        return path_text(self.steps)
+
+
+def path_text(steps: tuple[Step, ...]) -> str:
+    """Steps back to text: `("targets", 0, "evasion")` -> `targets[0].evasion`."""
+    out = ""
+    for step in steps:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
+    return out
+
+
+def parse_path(text: str) -> tuple[Step, ...]:
+    """`sides[1].combatants[0].target.lp` -> ("sides", 1, "combatants", 0, "target", "lp")."""
+    steps: list[Step] = []
+    for part in text.split("."):
+        name = _NAME.match(part)
+        if name is None:
+            raise InputError(f"{short_repr(text)}: {short_repr(part)} is not a field name", field="--vary")
+        steps.append(name.group())
+        rest = part[name.end() :]
+        while rest:
+            index = _INDEX.match(rest)
+            if index is None:
+                raise InputError(
+                    f"{short_repr(text)}: {short_repr(rest)} is not a list index such as [0]", field="--vary"
+                )
+            steps.append(int(index.group(1)))
+            rest = rest[index.end() :]
+    return tuple(steps)
+
+
+def parse_scalar(text: str) -> Value:
+    """`3` -> 3, `2.5` -> 2.5, `true` -> True, anything else is the word itself."""
+    word = text.strip()
+    if _INT.fullmatch(word):
+        return int(word)
+    if _NUMBER.fullmatch(word):
+        return float(word)
+    if word.lower() in ("true", "false"):
+        return word.lower() == "true"
+    return word
+
+
+def _decimal(text: str, what: str, spec: str) -> Decimal:
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation:
+        raise InputError(f"{short_repr(spec)}: {what} {short_repr(text)} is not a number", field="--vary") from None
+    if not value.is_finite():
+        raise InputError(f"{short_repr(spec)}: {what} must be a finite number", field="--vary")
+    return value
+
+
+def parse_values(spec: str) -> tuple[Value, ...]:
+    """`A..B`, `A..B:STEP` or `v1,v2,...` -> the values, in order (a range counts down when B < A)."""
+    if ".." in spec:
+        span, _, step_text = spec.partition(":")
+        low_text, _, high_text = span.partition("..")
+        low = _decimal(low_text, "start", spec)
+        high = _decimal(high_text, "end", spec)
+        step = _decimal(step_text, "step", spec) if step_text else Decimal(1)
+        if step <= 0:
+            raise InputError(f"{short_repr(spec)}: the step must be more than 0", field="--vary")
+        count = int((abs(high - low) / step).to_integral_value(rounding="ROUND_FLOOR")) + 1
+        if count > MAX_VALUES:
+            raise InputError(f"{short_repr(spec)}: {count:,} values, more than {MAX_VALUES:,}", field="--vary")
+        sign = 1 if high >= low else -1
+        numbers = [low + sign * k * step for k in range(count)]
+        whole = all(n == n.to_integral_value() for n in numbers)
+        return tuple(int(n) if whole else float(n) for n in numbers)
+    words = spec.split(",")
+    if len(words) > MAX_VALUES:
+        raise InputError(f"{len(words):,} values, more than {MAX_VALUES:,}", field="--vary")
+    if any(not w.strip() for w in words):
+        raise InputError(f"{short_repr(spec)}: an empty value in the list", field="--vary")
+    values = tuple(parse_scalar(w) for w in words)
+    if any(isinstance(v, float) and not math.isfinite(v) for v in values):
+        raise InputError(f"{short_repr(spec)}: values must be finite numbers", field="--vary")
+    return values
+
+
+def parse_vary(text: str) -> Vary:
+    """One `--vary PATH=SPEC` as written."""
+    path, sep, spec = text.partition("=")
+    path = path.strip()
+    if not sep or not path or not spec.strip():
+        raise InputError(f"{short_repr(text)}: expected PATH=SPEC, e.g. targets[0].evasion=0..6", field="--vary")
+    count = path.startswith(COUNT_PREFIX)
+    steps = parse_path(path.removeprefix(COUNT_PREFIX).strip() if count else path)
+    values = parse_values(spec.strip())
+    if count:
+        bad = [v for v in values if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_COPIES]
+        if bad:
+            raise InputError(
+                f"{short_repr(path)}: a count is a whole number of copies from 0 to {MAX_COPIES}, "
+                f"not {short_repr(bad[0])}",
+                field="--vary",
+            )
+        if not isinstance(steps[-1], int):
+            raise InputError(
+                f"{short_repr(path)}: count: takes a combatant in a list, e.g. count:sides[1].combatants[0]",
+                field="--vary",
+            )
+    return Vary(path, steps, values, count)
+
+
+def parse_varies(texts: list[str]) -> list[Vary]:
+    """Every `--vary`, in order; at least one, and no field varied twice."""
+    if not texts:
+        raise InputError("give at least one --vary PATH=SPEC", field="--vary")
+    varies = [parse_vary(t) for t in texts]
+    seen: set[str] = set()
+    for vary in varies:
+        if vary.text in seen:
+            raise InputError(f"{short_repr(vary.text)} is varied twice", field="--vary")
+        seen.add(vary.text)
+    return varies

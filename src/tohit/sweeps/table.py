@@ -1,0 +1,147 @@
+"""The sweep's tidy table: one row per point (per target, for an attack on several), one column per varied
+field (named by its PATH as written) and per measure; written as CSV or Parquet, whole each time (a temporary
+file renamed over the output), so an interrupted sweep leaves a complete table of the points finished.
+`--resume` reads it back and keeps those points."""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+from tohit.core.errors import InputError, short_repr
+from tohit.sweeps.grid import Grid
+from tohit.sweeps.measure import POINT
+
+SUFFIXES = (".csv", ".parquet")
+#: Seconds between two writes of the output while points complete (the last write is always made).
+WRITE_EVERY = 0.5
+
+
+def check_out(path: Path) -> None:
+    if path.suffix.lower() not in SUFFIXES:
+        raise InputError(f"the table is written as .csv or .parquet, not {short_repr(path.name)}", field="--out")
+
+
+def frame(rows: list[dict[str, Any]]) -> Any:
+    """Rows as a pandas DataFrame, in point order."""
+    import pandas as pd
+
+    return pd.DataFrame(rows)
+
+
+class Table:
+    """The rows of the points finished so far, by point index, and the file they are written to."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.rows: dict[int, list[dict[str, Any]]] = {}
+        self.exact: dict[int, list[dict[str, Any]]] = {}
+        self.written = 0.0
+        self.dirty = False
+
+    def add(self, index: int, rows: list[dict[str, Any]], exact: list[dict[str, Any]] | None = None) -> None:
+        self.rows[index] = rows
+        if exact is not None:
+            self.exact[index] = exact
+        self.dirty = True
+        if time.monotonic() - self.written >= WRITE_EVERY:
+            self.write()
+
+    def ordered(self) -> list[dict[str, Any]]:
+        return [row for i in sorted(self.rows) for row in self.rows[i]]
+
+    def frame(self) -> Any:
+        return frame(self.ordered())
+
+    def write(self) -> None:
+        """The whole table to the file (a temporary file renamed over it), when anything changed."""
+        if self.path is None or not self.dirty:
+            return
+        from tohit.cli.output import write_file
+
+        data = self.frame()
+        path = self.path
+        if path.suffix.lower() == ".parquet":
+            write_file(path, lambda temporary: data.to_parquet(temporary, index=False), field="--out")
+        else:
+            write_file(path, lambda temporary: data.to_csv(temporary, index=False), field="--out")
+        self.written = time.monotonic()
+        self.dirty = False
+
+
+def _same(a: Any, b: Any) -> bool:
+    """A varied value as this sweep sets it and as the file read it back (CSV may turn 2 into 2.0)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return str(a).lower() == str(b).lower()
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return math.isclose(float(a), float(b), rel_tol=1e-12, abs_tol=1e-12)
+    try:
+        return float(a) == float(b)
+    except (TypeError, ValueError):
+        return str(a) == str(b)
+
+
+def read_done(path: Path, grid: Grid, seed: int | None, n: int | None = None) -> dict[int, list[dict[str, Any]]]:
+    """The points an earlier run of this sweep wrote to `path`, by index (nothing when there is no file yet);
+    a table from another sweep (other fields, values, seed or fights per point) is refused rather than mixed in."""
+    if not path.exists():
+        return {}
+    import pandas as pd
+
+    try:
+        data = pd.read_parquet(path) if path.suffix.lower() == ".parquet" else pd.read_csv(path)
+    except Exception as exc:  # pandas and pyarrow raise many kinds
+        raise InputError(f"cannot read {path} to resume it ({type(exc).__name__}: {exc})", field="--resume") from None
+    missing = [c for c in (POINT, *grid.columns) if c not in data.columns]
+    if missing:
+        raise InputError(
+            f"{path} is not a table of this sweep: it has no column {', '.join(missing)}", field="--resume"
+        )
+    done: dict[int, list[dict[str, Any]]] = {}
+    for record in data.to_dict("records"):
+        clean = {k: (None if isinstance(v, float) and math.isnan(v) else _plain(v)) for k, v in record.items()}
+        index = int(clean[POINT] or 0)
+        if not 0 <= index < grid.size:
+            raise InputError(f"{path}: point {index} is not a point of this sweep", field="--resume")
+        point = grid.point(index)
+        for column, value in zip(grid.columns, point.values, strict=True):
+            if not _same(value, clean[column]):
+                raise InputError(
+                    f"{path}: point {index} has {column}={short_repr(clean[column])}, this sweep sets "
+                    f"{short_repr(value)}: not a table of this sweep",
+                    field="--resume",
+                )
+        if seed is not None and "seed" in clean and clean["seed"] is not None and int(clean["seed"]) != seed:
+            raise InputError(
+                f"{path} was run with --seed {clean['seed']}, not {seed} (leave --seed out to resume it)",
+                field="--resume",
+            )
+        if n is not None and "n" in clean and clean["n"] is not None and int(clean["n"]) != n:
+            raise InputError(
+                f"{path} was run with -n {clean['n']}, not {n} (leave -n out to resume it)", field="--resume"
+            )
+        done.setdefault(index, []).append(clean)
+    return done
+
+
+def column_in(path: Path, column: str) -> int | None:
+    """A whole-number column an earlier run wrote to `path` (the sweep's `seed`, its `n`), if any."""
+    if not path.exists():
+        return None
+    import pandas as pd
+
+    try:
+        data = pd.read_parquet(path) if path.suffix.lower() == ".parquet" else pd.read_csv(path)
+    except Exception:
+        return None
+    if column not in data.columns or data.empty:
+        return None
+    return int(data[column].iloc[0])
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars from pandas as Python values."""
+    item = getattr(value, "item", None)
+    return item() if callable(item) else value

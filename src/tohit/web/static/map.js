@@ -1,0 +1,412 @@
+// The battle map, for encounters whose game has map rules and whose fight has a map (the server says so in the
+// sheet): an SVG grid with the solid squares and the creatures by size; an attack placed with the mouse or keys
+// shows, before any roll, the squares it covers, the creatures the rules say it reaches, the cover lines that make
+// a creature Hard to Hit, and the exact odds per creature (the encounter's preview); "Best aim" shows the aim
+// command's top placements. Every square, target and line comes from the server's map route.
+import { api, el, errorLine, percent } from "./api.js";
+
+const CELL = 44;
+const SVG = "http://www.w3.org/2000/svg";
+const DIRECTIONS = ["north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"];
+const state = { built: false, view: null, placement: null, cursor: [0, 0], ctx: null, best: null };
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, String(v));
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+function q(selector) {
+  return document.querySelector(selector);
+}
+
+/** Draw (first time) or update the map section. */
+export function showMap(section, ctx) {
+  state.ctx = ctx;
+  section.hidden = false;
+  if (!state.built) build(ctx);
+  syncChoices();
+}
+
+/** The read-only view: the board and the creatures (who is down), no placing. */
+async function buildView(ctx) {
+  const { enc, sheet } = ctx.page;
+  q("#map-body").replaceChildren(el("p", { id: "map-range" }), el("p", { id: "map-error", class: "error", role: "alert" }), el("div", { id: "map-svg" }));
+  const attacker = enc.standing[0] || sheet.combatants[0].name;
+  state.seq = enc.seq;
+  const answer = await api("POST", `/v1/encounters/${ctx.id}/map`, { attacker }, ctx.token);
+  if (!answer.ok) {
+    q("#map-error").textContent = errorLine(answer.data);
+    return;
+  }
+  state.view = { ...answer.data, squares: [], reached: [], cover: {} };
+  draw();
+  q("#map-range").textContent = "";
+}
+
+function build(ctx) {
+  state.built = true;
+  const { sheet } = ctx.page;
+  if (!ctx.page.gm) {
+    buildView(ctx);
+    return;
+  }
+  q("#map-body").replaceChildren(
+    el(
+      "div",
+      { class: "map-tools" },
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: "map-attacker" }, "Attacker"),
+        el("select", { id: "map-attacker", onchange: () => choose(true) }),
+      ),
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: "map-attack" }, "Attack"),
+        el("select", { id: "map-attack", onchange: () => choose(false) }),
+      ),
+      el(
+        "div",
+        { class: "field", id: "map-direction-field", hidden: true },
+        el("label", { for: "map-direction" }, "Direction"),
+        el(
+          "select",
+          { id: "map-direction", onchange: (e) => place({ direction: e.target.value }) },
+          DIRECTIONS.map((d) => el("option", { value: d }, d)),
+        ),
+      ),
+      el("button", { id: "best-aim", type: "button", onclick: bestAim }, "Best aim"),
+      ctx.page.gm ? el("button", { id: "map-roll", type: "button", onclick: rollPlaced }, "Roll this placement") : null,
+    ),
+    el("p", { id: "map-help", class: "note" }),
+    el("p", { id: "map-range", "aria-live": "polite" }),
+    el("p", { id: "map-error", class: "error", role: "alert" }),
+    el("div", { id: "map-svg" }),
+    el("table", { id: "map-odds", class: "preview map-odds" }, el("caption", {}, "Odds per creature reached, before the roll"), el("thead"), el("tbody")),
+    el("ol", { id: "best-list", class: "trace" }),
+  );
+  const who = q("#map-attacker");
+  who.replaceChildren(...sheet.combatants.map((c) => el("option", { value: c.name }, c.name)));
+  who.value = ctx.page.enc.turn || sheet.combatants[0].name;
+  choose(true);
+}
+
+function syncChoices() {
+  if (!state.view) return;
+  const seq = state.ctx.page.enc.seq;
+  const changed = state.seq !== undefined && state.seq !== seq;
+  state.seq = seq;
+  if (!changed) draw();
+  else if (state.ctx.page.gm) load(); // a move changes the board, an attack the odds: asked again
+  else buildView(state.ctx);
+}
+
+function choose(attackerChanged) {
+  const { sheet } = state.ctx.page;
+  const who = sheet.combatants.find((c) => c.name === q("#map-attacker").value);
+  if (attackerChanged) {
+    q("#map-attack").replaceChildren(...who.attacks.map((a) => el("option", { value: a }, a)));
+  }
+  state.placement = null;
+  state.best = null;
+  q("#best-list").replaceChildren();
+  load();
+}
+
+function body(extra = {}) {
+  return { attacker: q("#map-attacker").value, attack: q("#map-attack").value || undefined, ...extra };
+}
+
+async function load() {
+  const { id, token } = state.ctx;
+  const asked = body({ placement: state.placement || undefined });
+  state.seq = state.ctx.page.enc.seq; // the board and odds asked at this seq
+  const ticket = (state.ticket = (state.ticket || 0) + 1);
+  const answer = await api("POST", `/v1/encounters/${id}/map`, asked, token);
+  if (ticket !== state.ticket) return; // a newer choice was sent meanwhile
+  if (!answer.ok) {
+    q("#map-error").textContent = errorLine(answer.data);
+    if (state.view) state.placement = state.view.placement;
+    return;
+  }
+  q("#map-error").textContent = "";
+  state.view = answer.data;
+  state.viewFor = `${asked.attacker}/${asked.attack}`;
+  const fields = state.view.placement_fields;
+  q("#map-direction-field").hidden = !fields.includes("direction");
+  if (state.view.placement.direction) q("#map-direction").value = state.view.placement.direction;
+  q("#map-help").textContent = help(fields);
+  draw();
+  odds();
+}
+
+function help(fields) {
+  return `${placeHelp(fields)} Drag a creature (or M on it, arrows, Enter) to move it.`;
+}
+
+function placeHelp(fields) {
+  if (fields.includes("at")) return "Click a square (or move with the arrow keys and press Enter) to place the area's corner.";
+  if (fields.includes("direction")) return "Choose a direction, or click a square (arrow keys and Enter) to point the attack at it.";
+  if (fields.includes("target")) return "Click a creature (arrow keys and Enter) to aim at it.";
+  if (fields.includes("targets")) return "Click creatures (arrow keys and Enter) to choose them.";
+  if (fields.includes("squares")) return "Click squares (arrow keys and Enter) to choose them.";
+  return "This range needs no placement.";
+}
+
+function place(extra) {
+  const same = state.viewFor === `${q("#map-attacker").value}/${q("#map-attack").value}`;
+  const base = same ? state.placement || state.view.placement || {} : {};
+  state.placement = { ...base, ...extra };
+  load();
+}
+
+function creatureAt(x, y) {
+  return state.view.creatures.find((c) => c.squares.some(([a, b]) => a === x && b === y));
+}
+
+/** A click (or Enter) on square (x, y): the placement field the range takes. */
+function pick(x, y) {
+  const fields = state.view.placement_fields;
+  const current = state.placement || state.view.placement || {};
+  const who = creatureAt(x, y);
+  if (fields.includes("at")) return place({ at: [x, y] });
+  if (fields.includes("direction")) {
+    const me = state.view.creatures.find((c) => c.name === state.view.attacker);
+    const [ax, ay] = me.squares[0];
+    const angle = Math.atan2(y - ay, x - ax); // y grows southwards
+    const step = Math.round(angle / (Math.PI / 4));
+    const compass = { 0: "east", 1: "southeast", 2: "south", 3: "southwest", 4: "west", "-4": "west", "-3": "northwest", "-2": "north", "-1": "northeast" };
+    return place({ direction: compass[step] });
+  }
+  if (fields.includes("target") && who) return place({ target: who.name });
+  if (fields.includes("targets") && who) {
+    const list = new Set(current.targets || []);
+    list.has(who.name) ? list.delete(who.name) : list.add(who.name);
+    return place({ targets: [...list] });
+  }
+  if (fields.includes("squares")) {
+    const list = (current.squares || []).filter(([a, b]) => !(a === x && b === y));
+    if (list.length === (current.squares || []).length) list.push([x, y]);
+    return place({ squares: list });
+  }
+  return null;
+}
+
+function draw() {
+  const view = state.view;
+  const { enc } = state.ctx.page;
+  const standing = new Set(enc.standing);
+  const width = view.width * CELL;
+  const height = view.height * CELL;
+  const inRange = new Set(view.squares.map(([x, y]) => `${x},${y}`));
+  const best = new Set((state.best || []).map(([x, y]) => `${x},${y}`));
+  const reached = new Set(view.reached);
+  const sides = [...new Set(view.creatures.map((c) => c.side))];
+  const squares = [];
+  for (let y = 0; y < view.height; y++) {
+    for (let x = 0; x < view.width; x++) {
+      const solid = view.solid.some(([a, b]) => a === x && b === y);
+      const key = `${x},${y}`;
+      squares.push(
+        svg("rect", {
+          x: x * CELL, y: y * CELL, width: CELL, height: CELL,
+          class: ["sq", solid ? "solid" : "", inRange.has(key) ? "in-range" : "", best.has(key) ? "best" : ""].join(" ").trim(),
+          "data-square": key,
+        }),
+      );
+    }
+  }
+  const creatures = view.creatures.map((c) => {
+    const xs = c.squares.map((s) => s[0]);
+    const ys = c.squares.map((s) => s[1]);
+    const x0 = Math.min(...xs), y0 = Math.min(...ys);
+    const side = Math.max(...xs) - x0 + 1;
+    const pad = c.size === "tiny" || c.size === "small" ? 10 : 4;
+    return svg(
+      "g",
+      {
+        class: `creature side-${sides.indexOf(c.side)}${standing.has(c.name) ? "" : " down"}${reached.has(c.name) ? " reached" : ""}${c.name === view.attacker ? " user" : ""}`,
+        "data-creature": c.name,
+        "data-reached": reached.has(c.name) ? "true" : "false",
+      },
+      svg("title", {}, `${c.name} (${c.side}, ${c.size})${reached.has(c.name) ? ": reached" : ""}`),
+      svg("rect", { x: x0 * CELL + pad, y: y0 * CELL + pad, width: side * CELL - 2 * pad, height: side * CELL - 2 * pad, rx: 8 }),
+      svg("text", { x: (x0 + side / 2) * CELL, y: (y0 + side / 2) * CELL + 4, "text-anchor": "middle" }, short(c.name)),
+    );
+  });
+  const lines = Object.entries(view.cover)
+    .filter(([name, c]) => c && (reached.has(name) || !view.squares.length))
+    .map(([name, c]) =>
+      svg(
+        "g",
+        { class: "cover", "data-cover": name },
+        svg("title", {}, `${name} is behind cover: Hard to Hit`),
+        svg("line", { x1: c.segment[0][0] * CELL, y1: c.segment[0][1] * CELL, x2: c.segment[1][0] * CELL, y2: c.segment[1][1] * CELL }),
+        svg("rect", { x: c.square[0] * CELL + 3, y: c.square[1] * CELL + 3, width: CELL - 6, height: CELL - 6, class: "blocker" }),
+      ),
+    );
+  const [cx, cy] = state.cursor;
+  const cursor = svg("rect", { x: cx * CELL + 1, y: cy * CELL + 1, width: CELL - 2, height: CELL - 2, class: "cursor" });
+  const picture = svg(
+    "svg",
+    {
+      class: "map-svg",
+      viewBox: `0 0 ${width} ${height}`,
+      role: state.ctx.page.gm ? "application" : "img",
+      tabindex: state.ctx.page.gm ? 0 : undefined,
+      "aria-label": state.ctx.page.gm
+        ? `Battle map, ${view.width} by ${view.height} squares. ${view.range}: ${view.squares.length} squares, reaching ${view.reached.join(", ") || "nobody"}. Cursor at ${cx}, ${cy}.`
+        : `Battle map, ${view.width} by ${view.height} squares: ${view.creatures.map((c) => `${c.name} (${c.side})`).join(", ")}`,
+      "data-range": view.range,
+    },
+    ...squares,
+    ...lines,
+    ...creatures,
+    state.ctx.page.gm ? cursor : svg("g"),
+  );
+  if (state.ctx.page.gm) listen(picture, view, cx, cy);
+  const hadFocus = document.activeElement && document.activeElement.closest && document.activeElement.closest("#map-svg");
+  q("#map-svg").replaceChildren(picture);
+  if (hadFocus) picture.focus();
+  if (state.ctx.page.gm) {
+    q("#map-range").textContent = `${view.range}: ${view.squares.length} square${view.squares.length === 1 ? "" : "s"}; reaches ${view.reached.join(", ") || "nobody"}`;
+  }
+}
+
+/** The GM moves a creature (dragged, or M then arrows and Enter): one move event; the board is asked again. */
+async function move(name, x, y, from) {
+  const creature = state.view.creatures.find((c) => c.name === name);
+  const [ox, oy] = creature.squares[0];
+  const to = [x - (from[0] - ox), y - (from[1] - oy)]; // the square under the pointer keeps its place in the footprint
+  q("#map-help").textContent = help(state.view.placement_fields);
+  const answer = await state.ctx.act({ kind: "move", combatant: name, to });
+  if (answer && !answer.ok) q("#map-error").textContent = errorLine(answer.data);
+}
+
+/** Mouse and keys on the GM's map: a click or Enter places at a square; the arrow keys move the cursor. */
+function listen(picture, view, cx, cy) {
+  const square = (event) => {
+    const box = picture.getBoundingClientRect();
+    return [
+      Math.max(0, Math.min(view.width - 1, Math.floor(((event.clientX - box.left) / box.width) * view.width))),
+      Math.max(0, Math.min(view.height - 1, Math.floor(((event.clientY - box.top) / box.height) * view.height))),
+    ];
+  };
+  picture.addEventListener("pointerdown", (event) => {
+    const [x, y] = square(event);
+    const who = creatureAt(x, y);
+    state.drag = who ? { name: who.name, from: [x, y] } : null;
+  });
+  picture.addEventListener("pointerup", (event) => {
+    const [x, y] = square(event);
+    const drag = state.drag;
+    state.drag = null;
+    state.cursor = [x, y];
+    if (drag && (drag.from[0] !== x || drag.from[1] !== y)) move(drag.name, x, y, drag.from);
+    else pick(x, y);
+  });
+  picture.addEventListener("keydown", (event) => {
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (moves[event.key]) {
+      const [dx, dy] = moves[event.key];
+      state.cursor = [Math.max(0, Math.min(view.width - 1, cx + dx)), Math.max(0, Math.min(view.height - 1, cy + dy))];
+      event.preventDefault();
+      draw();
+      q("#map-svg svg").focus();
+    } else if ((event.key === "m" || event.key === "M") && !state.moving) {
+      const who = creatureAt(cx, cy);
+      if (who) {
+        state.moving = { name: who.name, from: [cx, cy] };
+        q("#map-help").textContent = `Moving ${who.name}: arrow keys to its new square, Enter to put it there, Escape to stop.`;
+      }
+    } else if (event.key === "Escape" && state.moving) {
+      state.moving = null;
+      q("#map-help").textContent = help(view.placement_fields);
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      if (state.moving) {
+        const moving = state.moving;
+        state.moving = null;
+        move(moving.name, cx, cy, moving.from);
+      } else pick(...state.cursor);
+    }
+  });
+}
+
+function short(name) {
+  return name.length > 8 ? `${name.slice(0, 7)}…` : name;
+}
+
+async function odds() {
+  const { id, token } = state.ctx;
+  const targets = state.view.reached.filter((n) => n !== state.view.attacker);
+  const table = q("#map-odds");
+  if (!targets.length) {
+    table.tHead.replaceChildren();
+    table.tBodies[0].replaceChildren();
+    return;
+  }
+  const answer = await api("POST", `/v1/encounters/${id}/preview`, body({ targets }), token);
+  if (!answer.ok) {
+    q("#map-error").textContent = errorLine(answer.data);
+    return;
+  }
+  const labels = [...new Set(answer.data.targets.flatMap((t) => Object.keys(t.result)))];
+  table.tHead.replaceChildren(
+    el("tr", {}, el("th", { scope: "col" }, "Creature"), labels.map((l) => el("th", { scope: "col" }, l)), el("th", { scope: "col" }, "Expected damage")),
+  );
+  table.tBodies[0].replaceChildren(
+    ...answer.data.targets.map((t) =>
+      el(
+        "tr",
+        { dataset: { target: t.name } },
+        el("th", { scope: "row" }, t.name, state.view.cover[t.name] ? " (cover)" : ""),
+        labels.map((l) => el("td", {}, t.result[l] ? percent(t.result[l]) : "0.0%")),
+        el("td", {}, t.mean_damage.float.toFixed(2)),
+      ),
+    ),
+  );
+}
+
+/** The GM rolls the attack as placed: the server plays it as the fight would, on the creatures it catches. */
+async function rollPlaced() {
+  const view = state.view;
+  const targets = view.reached.filter((n) => n !== view.attacker);
+  if (!view.squares.length || !targets.length) {
+    q("#map-error").textContent = "error: placement: place the attack where it reaches a creature first";
+    return;
+  }
+  // One target named: whom else the placed attack catches, the game's rules decide (as the map shows them).
+  const answer = await state.ctx.act({ kind: "attack", ...body({ targets: targets.slice(0, 1) }), placement: view.range });
+  if (answer && !answer.ok) q("#map-error").textContent = errorLine(answer.data);
+}
+
+async function bestAim() {
+  const { id, token } = state.ctx;
+  q("#best-list").replaceChildren(el("li", {}, "ranking every placement…"));
+  const answer = await api("POST", `/v1/encounters/${id}/aim`, body({ n: 5 }), token);
+  if (!answer.ok) {
+    q("#best-list").replaceChildren();
+    q("#map-error").textContent = errorLine(answer.data);
+    return;
+  }
+  const best = answer.data.best;
+  q("#best-list").replaceChildren(
+    ...best.map((a, i) =>
+      el(
+        "li",
+        { dataset: { aim: i } },
+        el(
+          "button",
+          { type: "button", class: "link", onclick: () => { state.best = a.squares; draw(); } },
+          `${a.range}: foes ${a.foes.join(", ") || "none"}${a.allies.length ? `, allies ${a.allies.join(", ")}` : ""}; expected damage to foes ${a.expected_to_foes.float.toFixed(2)}`,
+        ),
+      ),
+    ),
+  );
+  state.best = best.length ? best[0].squares : null;
+  draw();
+}

@@ -1,0 +1,628 @@
+// The tracker: turn order, combatant cards, the action panel (GM) with the exact preview before a roll, the
+// result with its trace, undo, auto, adjust, the event log and its export; a view token gets a read-only view
+// that follows the game live. Every number shown comes from the /v1 routes: no rules here.
+import { api, el, errorLine, follow, known, pageToken, percent } from "./api.js";
+import { showMap } from "./map.js";
+
+const id = decodeURIComponent(location.pathname.split("/").pop());
+const token = pageToken();
+const root = document.getElementById("tracker");
+const page = { sheet: null, enc: null, events: new Map(), gm: false, busy: false };
+
+function q(selector) {
+  return document.querySelector(selector);
+}
+
+function setStatus(text) {
+  q("#status").textContent = text;
+}
+
+function fail(answer, box = q("#action-error")) {
+  const line = errorLine(answer.data);
+  if (box) box.textContent = line;
+  return line;
+}
+
+// -- the state --------------------------------------------------------------------------------------------------
+async function refresh() {
+  const answer = await api("GET", `/v1/encounters/${id}`, undefined, token);
+  if (!answer.ok) {
+    q("#load-error").textContent = errorLine(answer.data);
+    return;
+  }
+  page.enc = answer.data;
+  render();
+  if (page.gm) await updatePreview();
+}
+
+function render() {
+  const { enc, sheet } = page;
+  root.dataset.seq = enc.seq;
+  const round = enc.state.fight.round;
+  q("#title").textContent = `${enc.name} · ${enc.system}`;
+  document.title = `tohit: ${enc.name}`;
+  const turn = enc.over ? "the fight is over" : enc.turn ? `${enc.turn}'s turn` : "";
+  setStatus([round !== undefined ? `round ${round}` : null, turn, `seq ${enc.seq}`].filter(Boolean).join(" · "));
+  renderOrder();
+  renderCards();
+  renderRows();
+  if (sheet.map) showMap(q("#map"), { id, token, page, act });
+  if (page.gm) syncControls();
+}
+
+function renderOrder() {
+  const { enc, sheet } = page;
+  const standing = new Set(enc.standing);
+  q("#order").replaceChildren(
+    ...sheet.order.map((name) =>
+      el(
+        "li",
+        {
+          class: [name === enc.turn ? "current" : "", standing.has(name) ? "" : "down"].join(" ").trim(),
+          "aria-current": name === enc.turn ? "true" : false,
+          dataset: { name },
+        },
+        name,
+        name === enc.turn ? el("span", { class: "sr-only" }, " (acts now)") : null,
+        standing.has(name) ? null : el("span", { class: "tag" }, " down"),
+      ),
+    ),
+  );
+}
+
+function statLabel(stat) {
+  return stat === page.sheet.health ? page.sheet.health_label : stat.replaceAll("_", " ");
+}
+
+function card(who) {
+  const { enc, sheet } = page;
+  const stats = enc.state.combatants[who.name];
+  const hp = stats[sheet.health];
+  const max = Math.max(who.start[sheet.health], hp, 1);
+  const fill = Math.max(0, Math.min(100, (100 * hp) / max));
+  const up = enc.standing.includes(who.name);
+  const chips = (enc.conditions && enc.conditions[who.name]) || [];
+  return el(
+    "article",
+    {
+      class: `card${up ? "" : " down"}${who.name === enc.turn ? " current" : ""}`,
+      dataset: { combatant: who.name },
+      "aria-label": `${who.name}, ${who.side}`,
+    },
+    el("h3", {}, who.name, el("span", { class: "side-name" }, who.side)),
+    el(
+      "div",
+      {
+        class: "health",
+        role: "meter",
+        "aria-label": sheet.health_label,
+        "aria-valuemin": 0,
+        "aria-valuemax": max,
+        "aria-valuenow": hp,
+      },
+      el("div", { class: "fill", style: `width: ${fill}%` }),
+      el("span", { class: "health-text" }, `${sheet.health_label} ${hp} / ${who.start[sheet.health]}`),
+    ),
+    el(
+      "ul",
+      { class: "chips", "aria-label": "conditions" },
+      up ? null : el("li", { class: "chip down" }, "down"),
+      chips.map((c) => el("li", { class: "chip" }, c)),
+    ),
+    el(
+      "dl",
+      { class: "stats" },
+      Object.entries(stats).map(([stat, value]) =>
+        el("div", {}, el("dt", {}, statLabel(stat)), el("dd", { dataset: { stat } }, value)),
+      ),
+    ),
+  );
+}
+
+function renderCards() {
+  const { sheet } = page;
+  q("#cards").replaceChildren(
+    ...sheet.sides.map((side) =>
+      el(
+        "div",
+        { class: "side-group", role: "group", "aria-label": side },
+        el("h3", { class: "side-title" }, side),
+        sheet.combatants.filter((c) => c.side === side).map(card),
+      ),
+    ),
+  );
+}
+
+function renderRows() {
+  const { enc, sheet } = page;
+  const has = sheet.combatants.some((c) => "row" in enc.state.combatants[c.name]);
+  q("#rows").hidden = !has;
+  if (!has) return;
+  const parts = sheet.sides.map((side) => {
+    const members = sheet.combatants.filter((c) => c.side === side);
+    const rows = [...new Set(members.map((c) => enc.state.combatants[c.name].row))].sort((a, b) => a - b);
+    return el(
+      "div",
+      { class: "rows-side" },
+      el("h3", {}, side),
+      rows.map((r) =>
+        el(
+          "p",
+          { dataset: { row: r } },
+          el("strong", {}, `row ${r}: `),
+          members.filter((c) => enc.state.combatants[c.name].row === r).map((c) => c.name).join(", "),
+        ),
+      ),
+    );
+  });
+  q("#rows-body").replaceChildren(...parts);
+}
+
+// -- the event log and the result --------------------------------------------------------------------------------
+function addEvents(events) {
+  for (const e of events) page.events.set(e.n, e);
+  const items = [...page.events.values()].sort((a, b) => a.n - b.n);
+  const log = q("#log");
+  log.replaceChildren(
+    ...items.map((e) => el("li", { value: e.n, dataset: { n: e.n, kind: e.kind } }, e.text || e.kind)),
+  );
+  log.scrollTop = log.scrollHeight;
+}
+
+function showResult(events, note) {
+  const lines = events.map((e) => e.text || e.kind).filter(Boolean);
+  q("#result-text").textContent = [note, ...lines].filter(Boolean).join(" · ") || "done";
+  const steps = events.flatMap((e) => e.trace || []);
+  q("#trace").replaceChildren(
+    ...steps.map((s) =>
+      el("li", {}, el("span", {}, s.text), s.clause ? el("cite", {}, s.clause) : null),
+    ),
+  );
+}
+
+// -- the GM's controls ----------------------------------------------------------------------------------------------
+function select(idName, label, options) {
+  return [
+    el("label", { for: idName }, label),
+    el("select", { id: idName, name: idName }, options.map(([v, t]) => el("option", { value: v }, t))),
+  ];
+}
+
+function buildControls() {
+  const box = q("#controls");
+  box.hidden = false;
+  box.replaceChildren(
+    el("h2", { id: "controls-title" }, "Action"),
+    el(
+      "form",
+      { id: "action", class: "panel", onsubmit: (e) => e.preventDefault() },
+      el("div", { class: "field" }, ...select("attacker", "Attacker", [])),
+      el("div", { class: "field" }, ...select("attack", "Attack", [])),
+      el("fieldset", { id: "targets" }, el("legend", {}, "Target")),
+      el(
+        "table",
+        { id: "preview", class: "preview" },
+        el("caption", {}, "Before the roll: exact odds in the current state"),
+        el("thead"),
+        el("tbody"),
+      ),
+      el(
+        "div",
+        { class: "buttons" },
+        el("button", { id: "roll", type: "button", onclick: () => attack(null) }, "Roll"),
+        el("button", { id: "enter-dice", type: "button", "aria-expanded": "false", onclick: toggleDice }, "Enter dice"),
+      ),
+      el(
+        "fieldset",
+        { id: "dice", hidden: true },
+        el("legend", {}, "Dice rolled at the table"),
+        el("div", { id: "dice-fields" }),
+        el("button", { id: "roll-dice", type: "button", onclick: rollTyped }, "Use these dice"),
+      ),
+      el(
+        "div",
+        { class: "buttons" },
+        el("button", { id: "auto", type: "button", onclick: () => act({ kind: "auto" }) }, "Auto turn"),
+        el("button", { id: "end-turn", type: "button", onclick: () => act({ kind: "end_turn" }) }, "End turn"),
+        el("button", { id: "undo", type: "button", onclick: undo }, "Undo"),
+      ),
+      el("p", { id: "action-error", class: "error", role: "alert" }),
+    ),
+    el(
+      "form",
+      { id: "adjust-form", class: "panel", onsubmit: adjust },
+      el("h3", {}, "Adjust a stat"),
+      el("div", { class: "field" }, ...select("adjust-who", "Combatant", [])),
+      el("div", { class: "field" }, ...select("adjust-stat", "Stat", [])),
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: "adjust-value" }, "Value"),
+        el("input", { id: "adjust-value", name: "adjust-value", type: "number", step: 1, required: true }),
+      ),
+      el("button", { id: "adjust", type: "submit" }, "Set"),
+    ),
+    el(
+      "div",
+      { class: "buttons" },
+      el("button", { id: "export", type: "button", onclick: exportLog }, "Export .jsonl"),
+    ),
+  );
+  q("#attacker").addEventListener("change", () => {
+    fillAttacks();
+    fillTargets();
+    updatePreview();
+  });
+  q("#attack").addEventListener("change", () => updatePreview());
+  q("#adjust-who").addEventListener("change", fillAdjustValue);
+  q("#adjust-value").addEventListener("input", (e) => (e.target.dataset.typed = "true"));
+  q("#adjust-stat").addEventListener("change", fillAdjustValue);
+}
+
+function options(node, pairs, keep) {
+  const before = keep ?? node.value;
+  node.replaceChildren(...pairs.map(([v, t]) => el("option", { value: v }, t)));
+  if (pairs.some(([v]) => v === before)) node.value = before;
+}
+
+function syncControls() {
+  const { enc, sheet } = page;
+  const attacker = q("#attacker");
+  const before = attacker.value;
+  const standing = new Set(enc.standing);
+  options(
+    attacker,
+    sheet.combatants.map((c) => [c.name, standing.has(c.name) ? c.name : `${c.name} (down)`]),
+    page.lastSeq === enc.seq && before ? before : enc.turn || before,
+  );
+  page.lastSeq = enc.seq;
+  fillAttacks();
+  fillTargets();
+  const who = q("#adjust-who");
+  options(who, sheet.combatants.map((c) => [c.name, c.name]));
+  const stats = Object.keys(enc.state.combatants[who.value] || {});
+  options(q("#adjust-stat"), stats.map((s) => [s, statLabel(s)]));
+  fillAdjustValue();
+  for (const b of ["#roll", "#enter-dice", "#auto", "#end-turn", "#roll-dice", "#adjust"]) q(b).disabled = enc.over;
+}
+
+/** The chosen stat's current value in the value field, unless the GM has typed one (live updates keep it). */
+function fillAdjustValue(event) {
+  const input = q("#adjust-value");
+  if (event) delete input.dataset.typed;
+  if (input.dataset.typed) return;
+  const stats = page.enc.state.combatants[q("#adjust-who").value] || {};
+  const stat = q("#adjust-stat").value;
+  if (stat in stats) q("#adjust-value").value = stats[stat];
+}
+
+function fillAttacks() {
+  const who = page.sheet.combatants.find((c) => c.name === q("#attacker").value);
+  options(q("#attack"), (who ? who.attacks : []).map((a) => [a, a]));
+}
+
+function fillTargets() {
+  const { enc, sheet } = page;
+  const attacker = sheet.combatants.find((c) => c.name === q("#attacker").value);
+  if (!attacker) return;
+  const box = q("#targets");
+  const checked = new Set([...box.querySelectorAll("input:checked")].map((i) => i.value));
+  const others = sheet.combatants.filter((c) => c.name !== attacker.name);
+  const standing = new Set(enc.standing);
+  const stillValid = [...checked].some((n) => others.some((c) => c.name === n));
+  if (!stillValid || box.dataset.attacker !== attacker.name) {
+    checked.clear();
+    const foe = others.find((c) => c.side !== attacker.side && standing.has(c.name)) || others[0];
+    if (foe) checked.add(foe.name);
+  }
+  box.dataset.attacker = attacker.name;
+  box.replaceChildren(
+    el("legend", {}, "Target"),
+    ...others.map((c) => {
+      const key = `target-${sheet.combatants.indexOf(c)}`;
+      return el(
+        "div",
+        { class: "check" },
+        el("input", {
+          type: "radio",
+          id: key,
+          name: "targets",
+          value: c.name,
+          checked: checked.has(c.name),
+          onchange: () => updatePreview(),
+        }),
+        el("label", { for: key }, c.name, c.side === attacker.side ? " (ally)" : "", standing.has(c.name) ? "" : " (down)"),
+      );
+    }),
+  );
+}
+
+function chosen() {
+  return {
+    attacker: q("#attacker").value,
+    attack: q("#attack").value || undefined,
+    targets: [...q("#targets").querySelectorAll("input:checked")].map((i) => i.value),
+  };
+}
+
+/** A probability's exact value as text: its fraction, or (too long to write) its decimal. */
+function exact(p) {
+  return p.fraction ?? p.decimal ?? String(p.float);
+}
+
+async function updatePreview() {
+  const body = chosen();
+  const table = q("#preview");
+  const error = q("#action-error");
+  if (!body.targets.length) {
+    table.tBodies[0].replaceChildren();
+    table.tHead.replaceChildren();
+    return;
+  }
+  const ticket = (page.previewTicket = (page.previewTicket || 0) + 1);
+  const answer = await api("POST", `/v1/encounters/${id}/preview`, body, token);
+  if (ticket !== page.previewTicket) return; // a newer choice was sent meanwhile
+  if (!answer.ok) {
+    table.tBodies[0].replaceChildren();
+    table.dataset.seq = "";
+    fail(answer, error);
+    return;
+  }
+  error.textContent = "";
+  page.preview = answer.data;
+  table.dataset.seq = answer.data.seq;
+  table.dataset.request = JSON.stringify(body);
+  const labels = [...new Set(answer.data.targets.flatMap((t) => Object.keys(t.result)))];
+  table.tHead.replaceChildren(
+    el(
+      "tr",
+      {},
+      el("th", { scope: "col" }, "Target"),
+      labels.map((l) => el("th", { scope: "col" }, l)),
+      el("th", { scope: "col" }, "Expected damage"),
+    ),
+  );
+  table.tBodies[0].replaceChildren(
+    ...answer.data.targets.map((t) =>
+      el(
+        "tr",
+        { dataset: { target: t.name } },
+        el("th", { scope: "row" }, t.name),
+        labels.map((l) =>
+          el(
+            "td",
+            { dataset: { result: l }, title: t.result[l] ? exact(t.result[l]) : "0" },
+            t.result[l] ? percent(t.result[l]) : "0.0%",
+          ),
+        ),
+        el("td", { dataset: { result: "mean_damage" }, title: exact(t.mean_damage) }, t.mean_damage.float.toFixed(2)),
+      ),
+    ),
+  );
+  if (!q("#dice").hidden) await loadDice();
+}
+
+// -- acting ---------------------------------------------------------------------------------------------------------
+async function act(action) {
+  if (page.busy) return null;
+  page.busy = true;
+  q("#action-error").textContent = "";
+  const answer = await api("POST", `/v1/encounters/${id}/actions`, { ...action, expected_seq: page.enc.seq }, token);
+  page.busy = false;
+  if (!answer.ok) {
+    fail(answer);
+    if (answer.status === 409) await refresh();
+    return answer;
+  }
+  addEvents(answer.data.events);
+  showResult(answer.data.events, answer.data.out_of_turn ? "(out of turn)" : "");
+  await refresh();
+  return answer;
+}
+
+async function attack(dice) {
+  const body = chosen();
+  if (!body.targets.length) {
+    q("#action-error").textContent = "error: targets: choose the target";
+    return null;
+  }
+  return act({ kind: "attack", ...body, ...(dice ? { dice } : {}) });
+}
+
+async function undo() {
+  if (page.busy) return;
+  page.busy = true;
+  const answer = await api("POST", `/v1/encounters/${id}/undo`, { expected_seq: page.enc.seq }, token);
+  page.busy = false;
+  if (!answer.ok) {
+    fail(answer);
+    return;
+  }
+  addEvents(answer.data.events);
+  showResult(answer.data.events, "");
+  await refresh();
+}
+
+async function adjust(event) {
+  event.preventDefault();
+  const input = q("#adjust-value");
+  const value = Number(input.value);
+  delete input.dataset.typed;
+  await act({ kind: "adjust", combatant: q("#adjust-who").value, stat: q("#adjust-stat").value, value });
+}
+
+async function exportLog() {
+  const response = await fetch(`/v1/encounters/${id}/events.jsonl`, { headers: { Authorization: `Bearer ${token}` } });
+  const blob = await response.blob();
+  const url = URL.createObjectURL(blob);
+  const a = el("a", { href: url, download: `${page.enc.name || id}.jsonl` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// -- dice typed by hand ---------------------------------------------------------------------------------------------
+async function toggleDice() {
+  const box = q("#dice");
+  box.hidden = !box.hidden;
+  q("#enter-dice").setAttribute("aria-expanded", String(!box.hidden));
+  if (!box.hidden) {
+    await loadDice();
+    const first = box.querySelector("input");
+    if (first) first.focus();
+  }
+}
+
+async function loadDice() {
+  const body = chosen();
+  if (!body.targets.length) return;
+  const answer = await api("POST", `/v1/encounters/${id}/dice`, body, token);
+  if (!answer.ok) {
+    fail(answer);
+    return;
+  }
+  const fields = q("#dice-fields");
+  const key = JSON.stringify(answer.data.roles);
+  if (fields.dataset.roles === key) return;
+  fields.dataset.roles = key;
+  fields.replaceChildren(
+    ...answer.data.roles.map((r) => {
+      const hint = r.sides ? `${r.sides.length} face${r.sides.length > 1 ? "s" : ""}: ${r.sides.map((s) => `d${s}`).join(" ")}` : "faces as rolled";
+      return el(
+        "div",
+        { class: "field die" },
+        el("label", { for: `die-${r.role}` }, `${r.role} (${r.notation})`),
+        el("input", {
+          id: `die-${r.role}`,
+          name: r.role,
+          inputmode: "numeric",
+          autocomplete: "off",
+          placeholder: hint,
+          "aria-describedby": `die-${r.role}-error`,
+          dataset: { sides: r.sides ? r.sides.join(" ") : "" },
+          oninput: (e) => checkFaces(e.target),
+        }),
+        el("span", { id: `die-${r.role}-error`, class: "field-error", "aria-live": "polite" }),
+      );
+    }),
+  );
+}
+
+/** The faces typed in one field, checked against its dice; sets the field's message. Returns the faces or null. */
+function checkFaces(input) {
+  const error = document.getElementById(`${input.id}-error`);
+  const text = input.value.trim();
+  const sides = input.dataset.sides ? input.dataset.sides.split(" ").map(Number) : null;
+  let message = "";
+  let faces = [];
+  if (!text) message = "type the faces rolled";
+  else {
+    faces = text.split(/[\s,]+/).map((t) => (/^\d+$/.test(t) ? Number(t) : NaN));
+    if (faces.some((f) => Number.isNaN(f) || f < 1)) message = "faces are whole numbers from 1";
+    else if (sides && faces.length !== sides.length) message = `needs ${sides.length} face${sides.length > 1 ? "s" : ""}, got ${faces.length}`;
+    else if (sides) {
+      const off = faces.findIndex((f, i) => f > sides[i]);
+      if (off >= 0) message = `face ${faces[off]} is not on a d${sides[off]}`;
+    }
+  }
+  input.setCustomValidity(message);
+  input.setAttribute("aria-invalid", message ? "true" : "false");
+  error.textContent = message;
+  return message ? null : faces;
+}
+
+async function rollTyped() {
+  const inputs = [...q("#dice-fields").querySelectorAll("input")];
+  const dice = {};
+  let bad = null;
+  for (const input of inputs) {
+    const faces = checkFaces(input);
+    if (faces === null) bad = bad || input;
+    else dice[input.name] = faces;
+  }
+  if (bad) {
+    bad.focus();
+    return;
+  }
+  const answer = await attack(dice);
+  if (answer && !answer.ok) {
+    const field = answer.data.error && answer.data.error.field;
+    const input = field && field.startsWith("dice.") ? document.getElementById(`die-${field.slice(5)}`) : null;
+    if (input) {
+      document.getElementById(`${input.id}-error`).textContent = answer.data.error.message;
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+    }
+  } else if (answer) {
+    for (const input of inputs) input.value = "";
+  }
+}
+
+// -- share ----------------------------------------------------------------------------------------------------------
+function viewLink(view) {
+  return `${location.origin}/encounters/${encodeURIComponent(id)}?token=${encodeURIComponent(view)}`;
+}
+
+function renderShare() {
+  const box = q("#share");
+  box.hidden = false;
+  const mine = known.get(id);
+  const body = q("#share-body");
+  if (mine && mine.view) {
+    const url = viewLink(mine.view);
+    body.replaceChildren(
+      el("p", {}, "Read-only view, follows live: "),
+      el("a", { id: "share-link", href: url, target: "_blank", rel: "noopener" }, url),
+    );
+  } else {
+    body.replaceChildren(
+      el("p", { class: "note" }, "The view token is shown once; make a new one (the old share link stops working)."),
+      el("button", { id: "make-share", type: "button", onclick: makeShare }, "Make a share link"),
+    );
+  }
+}
+
+async function makeShare() {
+  const answer = await api("POST", `/v1/encounters/${id}/view_token`, undefined, token);
+  if (!answer.ok) {
+    fail(answer, q("#share-body"));
+    return;
+  }
+  known.put(id, { view: answer.data.view_token, gm: token });
+  renderShare();
+}
+
+// -- start ----------------------------------------------------------------------------------------------------------
+async function start() {
+  if (!token) {
+    q("#load-error").textContent = "error: token: open this page with ?token=<the GM or view token>";
+    return;
+  }
+  const sheet = await api("GET", `/v1/encounters/${id}/sheet`, undefined, token);
+  if (!sheet.ok) {
+    q("#load-error").textContent = errorLine(sheet.data);
+    return;
+  }
+  page.sheet = sheet.data;
+  page.gm = sheet.data.role === "gm";
+  root.dataset.role = page.gm ? "gm" : "view";
+  if (page.gm) {
+    buildControls();
+    renderShare();
+  }
+  const events = await api("GET", `/v1/encounters/${id}/events`, undefined, token);
+  if (events.ok) addEvents(events.data);
+  await refresh();
+  let pending = null;
+  follow(id, token, page.enc.seq, (event) => {
+    addEvents([event]);
+    if (page.enc && event.n <= page.enc.seq) return; // this page's own action, already shown
+    if (!page.gm) showResult([...page.events.values()].filter((e) => e.action === event.action), "");
+    clearTimeout(pending);
+    pending = setTimeout(refresh, 30);
+  });
+  root.dataset.ready = "true";
+}
+
+start();

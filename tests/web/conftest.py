@@ -1,0 +1,95 @@
+"""The web table's browser tests (issue 17): `tohit serve` in-process (uvicorn in a thread on 127.0.0.1, a free
+port, a throwaway SQLite store), driven by pytest-playwright in Debian's `chromium` (never `playwright install`:
+`executable_path` points at the system browser; `.ci/run` installs it when it is missing).
+
+Screenshots are written to `artifacts/` (gitignored) as test artefacts."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from tests.server.conftest import free_port
+from tohit.server.app import Settings, create_app
+
+ADMIN = "admin-token-for-the-browser"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium")) if p and Path(p).exists()), None)
+
+
+@dataclass
+class Table:
+    """The running server: its base URL and a client for the /v1 routes."""
+
+    base: str
+    http: httpx.Client
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        answer = self.http.post("/v1/encounters", json=body)
+        assert answer.status_code == 201, answer.text
+        found: dict[str, Any] = answer.json()
+        return found
+
+    def get(self, eid: str, token: str) -> dict[str, Any]:
+        found: dict[str, Any] = self.http.get(f"/v1/encounters/{eid}", headers=bearer(token)).json()
+        return found
+
+    def url(self, eid: str, token: str) -> str:
+        return f"{self.base}/encounters/{eid}?token={token}"
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture(scope="session")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
+    """`tohit serve` in a thread: the app on uvicorn, on 127.0.0.1 and a free port."""
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    db = tmp_path_factory.mktemp("web") / "tohit.db"
+    app = create_app(Settings(db=f"sqlite:///{db}", admin_token=ADMIN, workers=0, poll=0.05))
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the server did not start")
+        time.sleep(0.05)
+    base = f"http://127.0.0.1:{port}"
+    with httpx.Client(base_url=base, timeout=30) as http:
+        yield Table(base, http)
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """pytest-playwright launches the system chromium."""
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 900}, "accept_downloads": True}
+
+
+def shot(page: Any, name: str) -> Path:
+    """Save a full-page screenshot under artifacts/."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
