@@ -60,6 +60,17 @@ def test_strict_no_text_for_a_number_nor_for_a_flag() -> None:
     assert err.field == "options.open_rolls_and_fumbles" and "true or false" in err.message
 
 
+def test_strict_no_text_for_a_flag_or_a_number() -> None:
+    """A Last Odyssey Shell is true or its points [Shells.md]; "yes" is neither, for the loader as for the JSON
+    Schema (found by the schema's property test)."""
+    data = yaml.safe_load((EXAMPLES / "last-odyssey" / "cleave-two-enemies.yaml").read_text())
+    data["targets"][0]["shell"] = "yes"
+    err = refused(data)
+    assert err.field == "targets[0].shell" and "true, false or a whole number" in err.message
+    data["targets"][0]["shell"] = 5
+    assert from_dict(data, source="x").scenario.targets[0].shell == 5
+
+
 def test_strict_a_flag_that_means_one_may_still_be_true() -> None:
     """WSSWNN's `unflinching: true` is the usual amount, 1 [Damage Reduction]: a bool by design."""
     data = yaml.safe_load((EXAMPLES / "wsswnn" / "mighty-blow-club.yaml").read_text())

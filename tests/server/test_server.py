@@ -170,6 +170,28 @@ def test_serve_bad_actions_are_422_naming_the_field(client: TestClient) -> None:
     assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["seq"] == 0
 
 
+def test_serve_a_refused_action_leaves_the_encounter_as_it_was(client: TestClient) -> None:
+    """An action the game refuses deep in its turn (Ceil's third attack: no AP left) is a 422, and the encounter
+    plays on as if it had never been sent: the same events as an encounter that was never sent it."""
+    ceil = {"kind": "attack", "attacker": "Ceil", "targets": ["Bandit chief"]}
+    bandit = {"kind": "attack", "attacker": "Bandit chief", "targets": ["Ceil"]}
+    logs = []
+    for refused in (True, False):
+        created = new_encounter(client)
+        gm, eid = bearer(created["gm_token"]), created["id"]
+        for action in (ceil, ceil, *([ceil] if refused else []), bandit, {"kind": "auto"}):
+            response = client.post(f"/v1/encounters/{eid}/actions", json=action, headers=gm)
+            if refused and action is ceil and response.status_code == 422:
+                assert response.json()["error"]["field"] == "attacker"
+                refused = False  # the one refusal, seen
+                continue
+            assert response.status_code == 201, response.text
+        assert not refused
+        logs.append(client.get(f"/v1/encounters/{eid}/events", headers=gm).json())
+    assert len(logs[0]) > 4
+    assert logs[0] == logs[1]
+
+
 def test_serve_stream_sends_new_events(client: TestClient) -> None:
     created = new_encounter(client)
     gm, eid = bearer(created["gm_token"]), created["id"]

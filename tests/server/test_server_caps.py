@@ -92,6 +92,7 @@ def test_serve_every_cap_is_a_flag(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
         "--max-states": "14",
         "--exact-seconds": "1.5",
         "--max-body": "1000",
+        "--max-placements": "7",
     }
     args = ["serve", "--db", f"sqlite:///{tmp_path / 'flags.db'}", *[x for kv in flags.items() for x in kv]]
     result = CliRunner().invoke(cli, args)
@@ -99,4 +100,17 @@ def test_serve_every_cap_is_a_flag(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     (settings,) = seen
     assert (settings.max_trials, settings.max_fights, settings.max_depth, settings.max_states) == (11, 12, 13, 14)
     assert (settings.exact_seconds, settings.max_body, settings.admin_token) == (1.5, 1000, ADMIN)
+    assert settings.max_placements == 7
     assert f"/docs?token={ADMIN}" in result.output
+
+
+def test_serve_aim_placements_over_the_cap_are_refused_naming_it(tmp_path: Path) -> None:
+    """`n` placements of /v1/aim past the cap: a 422 naming max-placements and its flag, not a silent cut."""
+    scenario = yaml.safe_load((EXAMPLES / "rtw" / "grid-cone-behind-pillar.yaml").read_text())
+    with capped(tmp_path, max_placements=3) as client:
+        refused = client.post("/v1/aim", json={"scenario": scenario, "n": 4})
+        served = client.post("/v1/aim", json={"scenario": scenario, "n": 3})
+    assert refused.status_code == 422
+    error = refused.json()["error"]
+    assert error["field"] == "max-placements" and "--max-placements" in error["message"]
+    assert served.status_code == 200 and 1 <= len(served.json()) <= 3  # a cone has fewer placements here

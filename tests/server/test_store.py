@@ -74,6 +74,21 @@ def test_store_of_writers_racing_for_one_seq_exactly_one_wins(url: str) -> None:
         assert [e.get("writer") for e in store.events(eid)] == [None, won[0]]
 
 
+def test_store_append_built_with_sqlalchemy_core_too(url: str) -> None:
+    """A driver whose parameter style the append has no statements for takes SQLAlchemy Core's: the same race."""
+    store = open_store(url)
+    store._append_sql = None
+    eid = new_encounter(store)
+    won, stale, other = race(store, eid)
+    assert not other, other
+    assert len(won) == 1 and stale == [1] * (WRITERS - 1)
+    store.append(eid, 1, [{"kind": "a"}, {"kind": "b"}])
+    assert [e["kind"] for e in store.events(eid)] == ["start", "note", "a", "b"]
+    with pytest.raises(StaleSeq) as found:
+        store.append(eid, 1, [{"kind": "c"}])
+    assert found.value.current == 3
+
+
 def test_store_events_are_unique_on_encounter_and_seq(url: str) -> None:
     """The database itself refuses a second event at one seq (not only the store's check of the last seq)."""
     store = open_store(url)
@@ -89,6 +104,37 @@ def test_store_keeps_the_engine_version_each_encounter_was_played_with(url: str)
         eid = client.post("/v1/encounters", json={"fight": duel}).json()["id"]
     found = store.get(eid)
     assert found is not None and found.engine_version == __version__
+
+
+def test_store_two_servers_on_one_store_each_write_finds_the_others(url: str) -> None:
+    """A server keeps each encounter it plays in memory and writes without reading the store first: the append's
+    own check of the seq, inside its transaction, finds a write another server made. An action that names no
+    seq is then played on the encounter read afresh (the log is the one a single server would have written);
+    one that names a stale seq is a 409 with the current seq."""
+    duel = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
+    settings = Settings(db=url, admin_token=ADMIN, workers=0)
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        created = one.post("/v1/encounters", json={"fight": duel, "seed": 1}).json()
+        alone = one.post("/v1/encounters", json={"fight": duel, "seed": 1}).json()
+        gm, eid = {"Authorization": f"Bearer {created['gm_token']}"}, created["id"]
+        seqs = []
+        for client in (one, two, one, two, one, one):
+            response = client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=gm)
+            assert response.status_code == 201, response.text
+            seqs.append(response.json()["seq"])
+        assert seqs == sorted(set(seqs))
+        stale = two.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto", "expected_seq": seqs[-2]}, headers=gm)
+        assert stale.status_code == 409 and stale.json()["seq"] == seqs[-1]
+        solo = {"Authorization": f"Bearer {alone['gm_token']}"}
+        for _ in seqs:
+            assert one.post(f"/v1/encounters/{alone['id']}/actions", json={"kind": "auto"}, headers=solo).is_success
+        shared = two.get(f"/v1/encounters/{eid}/events", headers=gm).json()
+        single = one.get(f"/v1/encounters/{alone['id']}/events", headers=solo).json()
+        assert [e["n"] for e in shared] == list(range(seqs[-1] + 1))
+        assert shared == single
+        assert two.delete(f"/v1/encounters/{eid}", headers=gm).status_code == 204
+        for body in ({"kind": "auto", "expected_seq": seqs[-1]}, {"kind": "auto"}):
+            assert one.post(f"/v1/encounters/{eid}/actions", json=body, headers=gm).status_code == 404
 
 
 def test_store_sqlite_is_in_wal_with_a_busy_timeout(tmp_path: Path) -> None:

@@ -36,6 +36,9 @@ def serve(
         float, typer.Option("--exact-seconds", min=0.1, help="Cap: seconds of one exact duel.")
     ] = 30.0,
     max_body: Annotated[int, typer.Option("--max-body", min=1, help="Cap: request body bytes (1 MiB).")] = 1 << 20,
+    max_placements: Annotated[
+        int, typer.Option("--max-placements", min=1, help="Cap: placements /v1/aim ranks and shows.")
+    ] = 100,
 ) -> None:
     """Serve the web table (/), the HTTP API (/v1, docs at /docs) and live encounters; prints a login URL with
     the admin token."""
@@ -54,6 +57,7 @@ def serve(
         max_states=max_states,
         exact_seconds=exact_seconds,
         max_body=max_body,
+        max_placements=max_placements,
     )
     if token:
         settings.admin_token = token

@@ -11,17 +11,18 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table as RichTable
 
-from tohit.cli import render
 from tohit.cli.errors import Terminated, fail, guarded, stopped
-from tohit.cli.plot import write_png
-from tohit.sweeps.grid import MAX_POINTS, MAX_POINTS_LIMIT
-from tohit.sweeps.run import DEFAULT_FIGHTS, MAX_SEED, Sweep, plan, run
-from tohit.sweeps.table import Table
+from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_POINTS, MAX_POINTS_LIMIT, MAX_SEED
+
+if TYPE_CHECKING:
+    from rich.table import Table as RichTable
+
+    from tohit.sweeps.run import Sweep
+    from tohit.sweeps.table import Table
 
 #: Rows the terminal shows (the file and --json have them all).
 SHOWN_ROWS = 40
@@ -81,6 +82,10 @@ def sweep(
         fail("--workers and --scheduler: choose one (the cluster's workers run a --scheduler sweep)")
     if plot is not None and plot.suffix.lower() != ".png":
         fail(f"--plot: the plot is written as PNG: give a file name ending in .png, not {plot}")
+    from tohit.cli import render
+    from tohit.cli.plot import write_png
+    from tohit.sweeps.run import plan
+
     planned = guarded(
         lambda: plan(
             file,
@@ -125,6 +130,9 @@ def sweep(
 
 
 def _run(planned: Sweep, *, workers: int | None, scheduler: str | None, quiet: bool) -> Table:
+    from tohit.cli import render
+    from tohit.sweeps.run import run
+
     total = planned.todo
     finished = 0
     with render.delayed_progress("sweeping", "points", total, after=0.0, quiet=quiet) as advance:
@@ -158,6 +166,8 @@ HIDDEN = ("seed", "point_seed", "n", "beyond_depth", "damage_p5", "damage_p25", 
 
 def _view(data: Any) -> RichTable:
     """The table for the terminal: the varied fields and the main measures (a win with its 95% interval)."""
+    from rich.table import Table as RichTable
+
     columns = [c for c in data.columns if c not in HIDDEN and not str(c).endswith(("_lo", "_hi"))]
     table = RichTable(show_edge=False)
     for column in columns:

@@ -39,8 +39,8 @@ class Model(BaseModel):
         return data
 
 
-#: What a field holds, for the exact-type check: "integer", "number", "bool", or a list, mapping or tuple of those
-#: (("list", kind), ("dict", kind), ("tuple", (kind, ...))).
+#: What a field holds, for the exact-type check: "integer", "number", "bool", "bool_or_integer", or a list,
+#: mapping or tuple of those (("list", kind), ("dict", kind), ("tuple", (kind, ...))).
 Kind = Any
 
 
@@ -69,6 +69,8 @@ def _kind(annotation: Any) -> Kind | None:
         found = {_kind(a) for a in args if a is not type(None) and not _is_model(a)}
         if found == {"integer", "number"}:
             return "number"
+        if found == {"bool", "integer"}:
+            return "bool_or_integer"  # e.g. a Shell: true, or its points
         return found.pop() if len(found) == 1 else None
     if origin is Annotated or hasattr(annotation, "__metadata__"):
         return _kind(args[0]) if args else None
@@ -106,6 +108,10 @@ def _wrong(kind: Kind, value: Any, where: str) -> tuple[str, str] | None:
     if kind == "bool":
         if isinstance(value, (int, float, str)) and not isinstance(value, bool):
             return where, f"true or false, not {short_repr(value)}"
+        return None
+    if kind == "bool_or_integer":
+        if isinstance(value, (float, str)):
+            return where, f"true, false or a whole number, not {short_repr(value)}"
         return None
     shape, inner = kind
     if shape == "list" and isinstance(value, list):

@@ -11,7 +11,7 @@ export is a log `tohit replay` checks); an undo is one more event that sets back
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -88,6 +88,12 @@ class Encounter:
             {k: np.asarray([v], dtype=np.int64) for k, v in fights.items()},
         )
         return Encounter(found.fight, data, list(events), state, found.seed, actions)
+
+    def fork(self) -> Encounter:
+        """A copy that acts without changing this one (an action tried on it and refused, or not stored, leaves
+        this one as it was): its own lists of events and actions; the state is shared, as no step writes its
+        input state (each array is copied on its first change)."""
+        return replace(self, events=list(self.events), actions=list(self.actions))
 
     # -- reading ---------------------------------------------------------------------------------------------
     @property

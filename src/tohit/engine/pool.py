@@ -43,3 +43,8 @@ def stop(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join(timeout=1.0)
+    # The pool's manager thread notices its workers gone and closes its wake-up pipe; waiting for it here keeps
+    # the interpreter's exit from writing to that pipe half-closed ("Exception ignored ... BrokenPipeError").
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(timeout=2.0)

@@ -54,6 +54,7 @@ class Settings:
     max_states: int = 50_000
     exact_seconds: float = 30.0
     max_body: int = 1 << 20
+    max_placements: int = 100
     #: How often a live stream looks for new events (seconds).
     poll: float = 0.25
 
@@ -205,6 +206,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     settings = settings or Settings()
     state: dict[str, Any] = {"store": store, "pool": None}
     cache: dict[str, Encounter] = {}
+    #: Each encounter's row as last read (a row does not change; a write's own check of the seq finds one
+    #: deleted by another process, and then the row is read again).
+    rows: dict[str, StoredEncounter] = {}
     locks: dict[str, asyncio.Lock] = {}
 
     @asynccontextmanager
@@ -309,7 +313,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def aim(body: ScenarioBody) -> Any:
         """A map scenario's placements ranked by exact expected damage (the best n, default 5)."""
         depth_cap(body)
-        return await work(jobs.aim_job, body.scenario, min(body.n or 5, 100))
+        n = body.n or 5
+        cap(n, settings.max_placements, "max-placements", "n")
+        return await work(jobs.aim_job, body.scenario, n)
 
     @app.post("/v1/fights/simulate")
     async def fights_simulate(body: FightBody) -> Any:
@@ -327,7 +333,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     def stored(encounter_id: str) -> StoredEncounter:
         found = the_store().get(encounter_id)
         if found is None:
+            rows.pop(encounter_id, None)
             raise ApiError(404, f"no encounter {encounter_id!r:.40}", "id")
+        rows[encounter_id] = found
         return found
 
     def token_of(authorization: str | None) -> str:
@@ -354,10 +362,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     def load(row: StoredEncounter) -> Encounter:
         """The encounter at the store's last seq (kept in memory while it is current)."""
         found = cache.get(row.id)
-        last = the_store().last_seq(row.id)
-        if found is None or found.seq != last:
-            found = Encounter.restore(row.fight, the_store().events(row.id), source=row.name)
-            cache[row.id] = found
+        if found is None or found.seq != the_store().last_seq(row.id):
+            found = fresh(row)
+        return found
+
+    def fresh(row: StoredEncounter) -> Encounter:
+        """The encounter rebuilt from the store's events, and kept in memory."""
+        found = Encounter.restore(row.fight, the_store().events(row.id), source=row.name)
+        cache[row.id] = found
         return found
 
     def summary(row: StoredEncounter, enc: Encounter) -> dict[str, Any]:
@@ -406,7 +418,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             hash_token(view_token),
         )
         await asyncio.to_thread(the_store().create, row, enc.events[0])
-        cache[row.id] = enc
+        cache[row.id], rows[row.id] = enc, row
         return {"id": row.id, "gm_token": gm_token, "view_token": view_token, "seq": 0, "state": enc.state_json()}
 
     @app.get("/v1/encounters")
@@ -479,38 +491,60 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         gm(row, authorization)
         token = secrets.token_urlsafe(24)
         await asyncio.to_thread(the_store().set_view_hash, encounter_id, hash_token(token))
+        rows.pop(encounter_id, None)  # the row kept in memory holds the old view token's hash
         return {"view_token": token}
 
     def applied(row: StoredEncounter, action: dict[str, Any], expected: int | None) -> dict[str, Any]:
-        """One action on the encounter at the store's last seq: played, its events appended in one transaction,
-        and the answer (the seq and state this action left). Run in a worker thread under the encounter's lock."""
-        enc = load(row)
+        """One action: played on a fork of the encounter held in memory, its events appended in one transaction
+        (which checks, inside it, that the store is still at the seq the fork started from), and the answer (the
+        seq and state this action left). Run in a worker thread under the encounter's lock.
+
+        The encounter in memory is not re-read before the write: the append's own check decides. Where another
+        process wrote first, the action is played again on the encounter read afresh (when the GM named the seq
+        it acts on: a 409). A refused action (bad input) or a failed append leaves the encounter in memory as
+        it was."""
+        enc = cache.get(row.id)
+        if enc is None or (expected is not None and expected != enc.seq):
+            enc = fresh(row)
+        try:
+            return played(row, enc, action, expected)
+        except StaleSeq as exc:
+            if exc.current < 0:
+                stored(row.id)  # no events: deleted by another process (a 404)
+            if expected is not None:
+                raise ApiError(409, str(exc), "expected_seq", seq=exc.current) from None
+        try:
+            return played(row, fresh(stored(row.id)), action, expected)
+        except StaleSeq as exc:
+            raise ApiError(409, str(exc), "expected_seq", seq=exc.current) from None
+
+    def played(row: StoredEncounter, enc: Encounter, action: dict[str, Any], expected: int | None) -> dict[str, Any]:
+        """`action` played on a fork of `enc` and appended at enc's seq; the fork is kept once it is stored."""
         before = enc.seq
         if expected is not None and expected != before:
             raise ApiError(409, f"the encounter is at seq {before}, not {expected}", "expected_seq", seq=before)
+        after = enc.fork()
+        events = after.act(action)
         try:
-            events = enc.act(action)
             the_store().append(row.id, before, events)
-        except StaleSeq as exc:
-            cache.pop(row.id, None)
-            raise ApiError(409, str(exc), "expected_seq", seq=exc.current) from None
         except BaseException:
-            cache.pop(row.id, None)
+            cache.pop(row.id, None)  # the store may have moved on, or not answered: read it afresh next time
             raise
+        cache[row.id] = after
         out = {
-            "seq": enc.seq,
+            "seq": after.seq,
             "events": events,
             "trace": [step for e in events for step in e.get("trace", [])],
-            "state": enc.state_json(),
+            "state": after.state_json(),
         }
         if action["kind"] == "attack":
-            out["out_of_turn"] = not enc.in_turn
+            out["out_of_turn"] = not after.in_turn
         return out
 
     async def change(
         encounter_id: str, authorization: str | None, action: dict[str, Any], expected: int | None
     ) -> dict[str, Any]:
-        row = stored(encounter_id)  # as every route reads it: one indexed row
+        row = rows.get(encounter_id) or stored(encounter_id)
         gm(row, authorization)
         async with locks.setdefault(encounter_id, asyncio.Lock()):
             found: dict[str, Any] = await asyncio.to_thread(applied, row, action, expected)
@@ -591,6 +625,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         gm(row, authorization)
         await asyncio.to_thread(the_store().delete, encounter_id)
         cache.pop(encounter_id, None)
+        rows.pop(encounter_id, None)
 
     mount_pages(app)
     return app

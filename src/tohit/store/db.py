@@ -56,6 +56,19 @@ def _sqlite_pragmas(engine: Engine) -> None:
         cursor.close()
 
 
+def _append_sql(engine: Engine) -> tuple[str, str] | None:
+    """The append's two statements (the last seq, the insert) in the driver's own SQL, so that the hot path of a
+    write neither builds nor compiles a statement; None for a driver with another parameter style (then the
+    append builds them with SQLAlchemy Core)."""
+    mark = {"qmark": "?", "format": "%s", "pyformat": "%s"}.get(engine.dialect.paramstyle)
+    if mark is None:
+        return None
+    return (
+        f"SELECT max(seq) FROM events WHERE encounter_id = {mark}",
+        f"INSERT INTO events (encounter_id, seq, body) VALUES ({mark}, {mark}, {mark})",
+    )
+
+
 def upgrade(engine: Engine) -> None:
     """Apply the store's Alembic migrations (`tohit db upgrade`; also at the start of `tohit serve`)."""
     config = Config()
@@ -81,6 +94,7 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        self._append_sql = _append_sql(engine)
 
     def create(self, row: StoredEncounter, start: dict[str, Any]) -> None:
         """A new encounter with its start event (seq 0), in one transaction."""
@@ -135,17 +149,24 @@ class Store:
     def append(self, encounter_id: str, expected: int, events: Sequence[dict[str, Any]]) -> None:
         """Append events numbered expected + 1, expected + 2, ... in one transaction; StaleSeq when the
         encounter is no longer at `expected` (the unique (encounter, seq) makes two writers never both win)."""
-        rows = [
-            {"encounter_id": encounter_id, "seq": i, "body": json.dumps(body)}
-            for i, body in enumerate(events, start=expected + 1)
-        ]
+        rows = [(encounter_id, i, json.dumps(body)) for i, body in enumerate(events, start=expected + 1)]
+        sql = self._append_sql
         try:
             with self.engine.begin() as connection:  # one transaction; the rows in one executemany
-                current = connection.scalar(select(func.max(EventRow.seq)).where(EventRow.encounter_id == encounter_id))
+                if connection.dialect.name == "sqlite":  # the write lock first: the check is inside the transaction
+                    connection.exec_driver_sql("BEGIN IMMEDIATE")
+                if sql is None:  # a driver of another parameter style
+                    where = EventRow.encounter_id == encounter_id
+                    current = connection.scalar(select(func.max(EventRow.seq)).where(where))
+                else:
+                    current = connection.exec_driver_sql(sql[0], (encounter_id,)).scalar()
                 if current is None or int(current) != expected:
                     raise StaleSeq(-1 if current is None else int(current))
-                if rows:
-                    connection.execute(insert(EventRow), rows)
+                if sql is None:
+                    keys = ("encounter_id", "seq", "body")
+                    connection.execute(insert(EventRow), [dict(zip(keys, r, strict=True)) for r in rows])
+                elif rows:
+                    connection.exec_driver_sql(sql[1], rows)
         except IntegrityError:
             raise StaleSeq(self.last_seq(encounter_id)) from None
 

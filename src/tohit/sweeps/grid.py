@@ -13,13 +13,11 @@ from typing import Any, Literal
 from tohit.core.errors import InputError, short_repr
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.scenario import from_dict
+from tohit.sweeps.limits import MAX_POINTS as MAX_POINTS
+from tohit.sweeps.limits import MAX_POINTS_LIMIT as MAX_POINTS_LIMIT
 from tohit.sweeps.spec import Step, Value, Vary, path_text
 
 Kind = Literal["attack", "fight"]
-#: The most points a sweep runs unless told otherwise (`--max-points`).
-MAX_POINTS = 10_000
-#: The most points `--max-points` may allow.
-MAX_POINTS_LIMIT = 1_000_000
 
 
 def kind_of(document: dict[str, Any]) -> Kind:

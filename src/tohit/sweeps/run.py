@@ -19,14 +19,11 @@ from tohit.engine.fight.context import Method
 from tohit.engine.simulate import fresh_seed
 from tohit.sweeps.execute import Executor, runner
 from tohit.sweeps.grid import MAX_POINTS, Grid, check_points, make_grid
+from tohit.sweeps.limits import DEFAULT_FIGHTS as DEFAULT_FIGHTS
+from tohit.sweeps.limits import MAX_SEED as MAX_SEED
 from tohit.sweeps.measure import POINT, Task
 from tohit.sweeps.spec import parse_varies
 from tohit.sweeps.table import Table, check_out, column_in, read_done
-
-#: Fights per point unless told otherwise.
-DEFAULT_FIGHTS = 1_000
-#: The largest sweep seed (kept to 63 bits: it is a column of the table).
-MAX_SEED = 2**63 - 1
 
 Progress = Callable[[int], None]
 
