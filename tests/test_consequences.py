@@ -1,10 +1,12 @@
 """Each game's consequences, written once in its package's consequences.py (issue 14, item 1), tested where no
-other test calls them directly: numbers in, numbers out, scalars and arrays alike."""
+other test calls them directly: numbers in, numbers out, scalars and arrays alike; and core's itemised
+consequences (each game's `consequences.apply` is tested as tables in its own test directory)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, changes, events, item
 from tohit.systems.fullplate.consequences import hp_after
 from tohit.systems.kaiser.consequences import is_critical
 from tohit.systems.rtw.consequences import HELPLESS, PERISHES, fall_outcome
@@ -38,3 +40,33 @@ def test_fullplate_hit_points_in_a_fight_never_below_0() -> None:
     """fullplate (a fight's choice, consequences.py): the creature struck loses the damage, never below 0 HP."""
     assert int(hp_after(10, 4)) == 6 and int(hp_after(3, 8)) == 0
     assert hp_after(np.array([7, 1]), np.array([7, 0])).tolist() == [0, 1]
+
+
+def test_consequence_items_group_into_events_by_kind_and_part_and_map_to_fight_rows_and_combatants() -> None:
+    """core consequence items (design.md: consequences.apply returns an itemised list): consecutive items of one
+    kind and part are one event, an item of no rows still makes its event; `changes` maps positions to the
+    fight's rows and whose stat it is to combatants (OTHER: the item's own combatant)."""
+    items = (
+        item("damage", "lp", [0, 2], [5, 0], DEFENDER),
+        item("damage", "dealt", [2], 9, ATTACKER),
+        item("falls", "helpless", [], [], DEFENDER, part=0),
+        item("falls", "perished", [1], 1, DEFENDER, part=1),
+        item("grapple_ends", "grappling", [1], 0, OTHER, combatant=3, part=4),
+    )
+    grouped = events(items)
+    assert [(kind, len(group)) for kind, group in grouped] == [
+        ("damage", 2),
+        ("falls", 1),
+        ("falls", 1),
+        ("grapple_ends", 1),
+    ]
+    rows = np.array([10, 11, 12])
+    who = {DEFENDER: np.array([1, 0, 1]), ATTACKER: np.array([0, 1, 0])}
+    made = changes(items, rows, who)
+    assert [(c.stat, c.rows.tolist(), c.to.tolist(), None if c.who is None else c.who.tolist()) for c in made] == [
+        ("lp", [10, 12], [5, 0], [1, 1]),
+        ("dealt", [12], [9], [0]),
+        ("helpless", [], [], []),
+        ("perished", [11], [1], [0]),
+        ("grappling", [11], [0], [3]),
+    ]

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from tohit_toy import narrate
-from tohit_toy.consequences import hp_after
+from tohit_toy import consequences, narrate
 from tohit_toy.rules import CRITICAL, HIT
 
 from tohit.core.errors import InputError
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, changes
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
@@ -46,18 +46,19 @@ class ToyFight(RoundRules):
         if rows.size == 0:
             return
         t, a = target[rows], actor[rows]
-        damage = out["damage"][rows]
-        before = gather(ctx.state.per["hp"], rows, t)
-        after = hp_after(before, damage)
-        hurt = after < before
-        if not hurt.any():
+        before = consequences.Before(gather(ctx.state.per["hp"], rows, t), gather(ctx.state.per["dealt"], rows, a))
+        outcome = consequences.Outcome(out["damage"][rows])
+        items = consequences.apply(before, outcome)
+        if not items:
             return
-        r = rows[hurt]
-        dealt = gather(ctx.state.per["dealt"], r, a[hurt]) + (before - after)[hurt]
+        after = items[0].to
         ctx.emit(
             "damage",
-            [ctx.set("hp", r, after[hurt], t[hurt]), ctx.set("dealt", r, dealt, a[hurt])],
-            self.text(ctx, lambda: narrate.damage(self.name(ctx, t), int(damage[0]), int(before[0]), int(after[0]))),
+            changes(items, rows, {DEFENDER: t, ATTACKER: a}),
+            self.text(
+                ctx,
+                lambda: narrate.damage(self.name(ctx, t), int(outcome.damage[0]), int(before.hp[0]), int(after[0])),
+            ),
         )
 
 

@@ -24,11 +24,11 @@ from typing import Any, ClassVar
 import numpy as np
 
 from tohit.core.errors import InputError
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, changes, events
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
-from tohit.systems.fullplate import narrate
-from tohit.systems.fullplate.consequences import hp_after
+from tohit.systems.fullplate import consequences, narrate
 from tohit.systems.fullplate.rules import HIT
 
 
@@ -72,35 +72,46 @@ class FullPlateFight(RoundRules):
         rows = np.flatnonzero(mask & (out["result"] == HIT))
         if rows.size == 0:
             return
-        a, t = actor[rows], target[rows]
+        a, t, k = actor[rows], target[rows], attack[rows]
         # Who took the hit: the intended target (its `hp_left`), or one engaged with it (firing into melee).
         struck = self._struck(fight)[t, np.maximum(out["creature_hit"][rows], 0)]
-        damage = out["damage"][rows]
-        before = gather(ctx.state.per["hp"], rows, np.maximum(struck, 0))
-        after = hp_after(before, damage)
-        lands = (struck >= 0) & (after < before)
-        if lands.any():
-            r, who, by = rows[lands], struck[lands], a[lands]
-            dealt = gather(ctx.state.per["dealt"], r, by) + (before - after)[lands]
-            ctx.emit(
-                "damage",
-                [ctx.set("hp", r, after[lands], who), ctx.set("dealt", r, dealt, by)],
-                self.text(
-                    ctx,
-                    lambda: narrate.damage(self.name(ctx, struck), int(damage[0]), int(before[0]), int(after[0])),
-                ),
-            )
-        missed = (struck < 0) & ctx.narrating
-        if np.any(missed):
+        per = ctx.state.per
+        magic = self._magic_ammo(fight)[a, k]
+        ammo_hits = np.zeros(rows.size, dtype=np.int64)
+        if magic.any():
+            for kk in np.unique(k[magic]):
+                sel = magic & (k == kk)
+                ammo_hits[sel] = gather(per[f"ammo_hits{int(kk)}"], rows[sel], a[sel])
+        before = consequences.Before(
+            hp=gather(per["hp"], rows, np.maximum(struck, 0)),
+            struck=struck >= 0,
+            dealt=gather(per["dealt"], rows, a),
+            magic=magic,
+            ammo_hits=ammo_hits,
+            attack=k,
+        )
+        outcome = consequences.Outcome(out["result"][rows], out["damage"][rows])
+        applied = consequences.apply(before, outcome)
+        who = {DEFENDER: struck, ATTACKER: a}
+        groups = events(applied.items)
+        for kind, items in groups:
+            if kind == "damage":
+                ctx.emit(
+                    kind,
+                    changes(items, rows, who),
+                    self.text(
+                        ctx,
+                        lambda: narrate.damage(
+                            self.name(ctx, struck), int(outcome.damage[0]), int(before.hp[0]), int(applied.hp_after[0])
+                        ),
+                    ),
+                )
+        if ctx.narrating and applied.stray.size:
             ctx.emit("stray", [], narrate.stray())
         # Magical ammunition: each hit is an arrow to recover, with less Enhancement, after the fight.
-        magic = self._magic_ammo(fight)[a, attack[rows]]
-        if magic.any():
-            r, by, k = rows[magic], a[magic], attack[rows][magic]
-            for kk in np.unique(k):
-                sel = k == kk
-                stat = f"ammo_hits{int(kk)}"
-                ctx.emit("ammunition", [ctx.set(stat, r[sel], ctx.state.per[stat][r[sel], by[sel]] + 1, by[sel])])
+        for kind, items in groups:
+            if kind == "ammunition":
+                ctx.emit(kind, changes(items, rows, who))
 
     def finish(self, ctx: FightContext, rows: Any) -> None:
         """The end of the encounter: magical ammunition that hit is recovered, with its Enhancement lowered."""

@@ -1,14 +1,21 @@
-"""What a Kaiser hit does beyond its damage, written once: the Critical [damage/critical.md].
+"""What a Kaiser attack does, written once: LP, AP, Flat-Footed and the Critical [kaiser.md; damage/critical.md].
 
-The attack's `resolve` reports a Critical and its level; the fight rolls the level and the Physical
-Resistance check against it with the same functions. Elementwise over numpy arrays or scalars.
+`apply` is the one pure transition from a resolved attack to what it changes, itemised; `critical_after` what a
+Critical's Degrees of Failure change. The attack's `resolve` reports a Critical and its level; the fight rolls
+the level and the Physical Resistance check against it with the same functions. Elementwise over numpy arrays or
+scalars.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item
+from tohit.core.fight.rows import select
+from tohit.core.fight.state import IntArray
+from tohit.systems.kaiser.tables import HIT
 
 
 def is_critical(damage: Any, lp: Any) -> Any:
@@ -23,3 +30,93 @@ def critical_level(dice_total: Any, damage: Any) -> Any:
     (26 -> 23, 31 -> 25) [damage/critical.md]. Elementwise."""
     level = dice_total + damage // 10
     return np.where(level > 20, 20 + (level - 20) // 2, level)
+
+
+CLAUSE_LP = "kaiser: LP lost = damage, never below 0 [damage/critical.md]"
+CLAUSE_AP = "kaiser: a Successful Attack costs the defender 1 AP, never below 0 [kaiser.md; action_points.md]"
+CLAUSE_FLAT = "kaiser: a hit at 0 AP leaves the defender Flat-Footed [kaiser.md; action_points.md]"
+CLAUSE_CRITICAL = "kaiser: each DoF of a Critical is -1 to all actions and costs 1 AP [damage/critical.md]"
+#: A Critical of this many DoF or more leaves a lasting penalty (broken bones: it recovers by Regeneration).
+LASTING_DOF = 6
+#: A Critical of this many DoF or more knocks the target unconscious, wherever it was hit.
+KNOCKOUT_DOF = 16
+
+
+class Before(NamedTuple):
+    """The stats an attack may change, one row per attack, before it."""
+
+    #: The defender's LP.
+    lp: IntArray
+    #: The defender's AP.
+    ap: IntArray
+    #: The damage the attacker has dealt in the fight.
+    dealt: IntArray
+
+
+class Outcome(NamedTuple):
+    """The attack's resolved columns the fight applies (`result`, `damage`, `ap_lost`, `flat_footed`)."""
+
+    result: IntArray
+    damage: IntArray
+    ap_lost: IntArray
+    flat_footed: IntArray
+
+
+class Applied(NamedTuple):
+    """What the attacks changed (`items`: events "damage", "ap_lost", "flat_footed"), and the rows whose
+    defender takes a Critical, which the fight rolls next (`critical_after` applies it)."""
+
+    items: tuple[Item, ...]
+    critical: IntArray
+
+
+def apply(before: Before, outcome: Outcome) -> Applied:
+    """What each resolved attack does (hits only): LP lost (the damage, never below 0 LP) and the damage the
+    attacker dealt, 1 AP lost (never below 0), Flat-Footed [kaiser.md, Successful Attack]; a hit costing half or
+    more of the LP and leaving the defender above 0 LP causes a Critical [damage/critical.md]."""
+    hit = np.flatnonzero(outcome.result == HIT)
+    if hit.size == 0:
+        return Applied((), hit)
+    lp, damage = before.lp[hit], outcome.damage[hit]
+    new_lp = np.maximum(0, lp - damage)
+    items: list[Item] = []
+    hurt = damage > 0
+    if hurt.any():
+        h, h_lp, h_new = select(hurt, hit, lp, new_lp)
+        items.append(item("damage", "lp", h, h_new, DEFENDER, CLAUSE_LP))
+        items.append(item("damage", "dealt", h, before.dealt[h] + (h_lp - h_new), ATTACKER, CLAUSE_LP))
+    lost = outcome.ap_lost[hit] == 1
+    if lost.any():
+        rows = hit[lost]
+        items.append(item("ap_lost", "ap", rows, np.maximum(0, before.ap[rows] - 1), DEFENDER, CLAUSE_AP))
+    flat = outcome.flat_footed[hit] == 1
+    if flat.any():
+        items.append(item("flat_footed", "flat_footed", hit[flat], 1, DEFENDER, CLAUSE_FLAT))
+    crit = is_critical(damage, lp) & (new_lp > 0)
+    return Applied(tuple(items), hit[crit])
+
+
+class CriticalBefore(NamedTuple):
+    """The stats a Critical changes, one row per Critical its target failed to resist, before it."""
+
+    penalty: IntArray
+    fading: IntArray
+    def_mod: IntArray
+    ap: IntArray
+
+
+def critical_after(before: CriticalBefore, dof: IntArray) -> tuple[Item, ...]:
+    """A Critical's Degrees of Failure (`dof` > 0 per row) on its target [damage/critical.md]: each DoF is -1 to
+    all actions (the All Action Penalty, on the Defensive Roll too) and costs 1 AP (never below 0); the penalty of
+    DoF 5 or less fades 1 a round, of DoF 6+ lasts; DoF 16+ knocks the target unconscious. Items of the event
+    "critical"."""
+    rows = np.arange(dof.size, dtype=np.int64)
+    out = dof >= KNOCKOUT_DOF
+    fading = before.fading + np.where(dof < LASTING_DOF, dof, 0)
+    return (
+        item("critical", "penalty", rows, before.penalty + dof, DEFENDER, CLAUSE_CRITICAL),
+        item("critical", "fading", rows, fading, DEFENDER, CLAUSE_CRITICAL),
+        item("critical", "def_mod", rows, before.def_mod - dof, DEFENDER, CLAUSE_CRITICAL),
+        item("critical", "ap", rows, np.maximum(0, before.ap - dof), DEFENDER, CLAUSE_CRITICAL),
+        item("critical", "knocked_out", rows[out], 1, DEFENDER, CLAUSE_CRITICAL),
+    )

@@ -47,12 +47,13 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 from pydantic import Field
 
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, of_kind
 from tohit.core.fight.contract import ALL, FightContext, FightRules, LoadedFight, Rows
-from tohit.core.fight.rows import min_rows, rows_of, select, take_rows
+from tohit.core.fight.rows import min_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
-from tohit.systems.kaiser import narrate
-from tohit.systems.kaiser.consequences import critical_level, is_critical
+from tohit.systems.kaiser import consequences, narrate
+from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.rules import HIT
 
 AP_PER_ROUND = 6
@@ -63,10 +64,6 @@ COUNTER_AP = 1
 CLOSE = ("hand_to_hand", "point_blank")
 #: The outcome fields `_consequences` reads (a counterattack is not itself countered).
 CONSEQUENCES = ("result", "damage", "ap_lost", "flat_footed")
-#: A Critical of this many DoF or more leaves a lasting penalty (broken bones: it recovers by Regeneration).
-LASTING_DOF = 6
-#: A Critical of this many DoF or more knocks the target unconscious, wherever it was hit.
-KNOCKOUT_DOF = 16
 #: PhR of a combatant whose file gives none: Presence 3 (a new character's) + the Constitution modifier of an
 #: average Constitution 5 (+0): "Resistance values are calculated by adding your Presence to the applicable
 #: Modifier" [creation/6_final_steps.md].
@@ -427,55 +424,47 @@ class KaiserFight(FightRules):
         out: dict[str, IntArray],
         faces: list[int] | None = None,
     ) -> Rows:
-        """What a resolved attack does: LP lost (and damage dealt), AP lost, Flat-Footed, then a Critical (hits
-        only). Returns the re-indexing of the rows (the exact chain expands them by the PhR check's outcomes)."""
+        """What a resolved attack does (`consequences.apply`; emitted and narrated here): LP lost (and damage
+        dealt), AP lost, Flat-Footed, then a Critical (hits only). Returns the re-indexing of the rows (the exact
+        chain expands them by the PhR check's outcomes)."""
         rows = np.flatnonzero(mask & (out["result"] == HIT))
         if rows.size == 0:
             return ALL
         d, a = defender[rows], attacker[rows]
         state = ctx.state
-        lp = gather(state.per["lp"], rows, d)
-        damage = out["damage"][rows]
-        new_lp = np.maximum(0, lp - damage)
-        hurt = damage > 0
-        if hurt.any():
-            dealt = gather(state.per["dealt"], rows, a) + (lp - new_lp)
-            hr, lp_h, d_h, dealt_h, a_h = select(hurt, rows, new_lp, d, dealt, a)
-            ctx.emit(
-                "damage",
-                [ctx.set("lp", hr, lp_h, d_h), ctx.set("dealt", hr, dealt_h, a_h)],
-                self._text(
-                    ctx,
-                    lambda: narrate.damage(self._name(ctx, defender), int(damage[0]), int(lp[0]), int(new_lp[0])),
-                ),
-            )
-        lost = out["ap_lost"][rows] == 1
-        if lost.any():
-            ap = gather(state.per["ap"], rows, d)
-            lr = rows[lost]
-            ctx.emit(
-                "ap_lost",
-                [ctx.set("ap", lr, np.maximum(0, ap[lost] - 1), d[lost])],
-                self._text(
-                    ctx,
-                    lambda: narrate.ap_lost(self._name(ctx, defender), int(ap[0])),
-                ),
-            )
-        flat = out["flat_footed"][rows] == 1
-        if flat.any():
-            ctx.emit(
-                "flat_footed",
-                [ctx.set("flat_footed", rows[flat], 1, d[flat])],
-                self._text(
-                    ctx,
-                    lambda: narrate.flat_footed(self._name(ctx, defender)),
-                ),
-            )
-        # A Critical: half or more of the LP the target had, on a hit it survives.
-        crit = is_critical(damage, lp) & (new_lp > 0)
-        if not crit.any():
+        before = consequences.Before(
+            gather(state.per["lp"], rows, d), gather(state.per["ap"], rows, d), gather(state.per["dealt"], rows, a)
+        )
+        outcome = consequences.Outcome(*(out[k][rows] for k in CONSEQUENCES))
+        applied = consequences.apply(before, outcome)
+        who = {DEFENDER: d, ATTACKER: a}
+        for kind in ("damage", "ap_lost", "flat_footed"):
+            items = of_kind(applied.items, kind)
+            if items:
+                ctx.emit(kind, changes(items, rows, who), self._said(ctx, kind, defender, before, outcome, items))
+        crit = applied.critical
+        if crit.size == 0:
             return ALL
-        return self._critical(ctx, rows[crit], d[crit], damage[crit], defender, faces)
+        return self._critical(ctx, rows[crit], d[crit], outcome.damage[crit], defender, faces)
+
+    def _said(
+        self,
+        ctx: FightContext,
+        kind: str,
+        defender: IntArray,
+        before: consequences.Before,
+        outcome: consequences.Outcome,
+        items: tuple[Item, ...],
+    ) -> str:
+        """Narrated (one fight: its one attack is row 0): the sentence of a consequence of `kind`."""
+        if not ctx.narrating:
+            return ""
+        name = self._name(ctx, defender)
+        if kind == "damage":
+            return narrate.damage(name, int(outcome.damage[0]), int(before.lp[0]), int(items[0].to[0]))
+        if kind == "ap_lost":
+            return narrate.ap_lost(name, int(before.ap[0]))
+        return narrate.flat_footed(name)
 
     def _critical_faces(self, ctx: FightContext) -> list[int] | None:
         """Narrated: the faces of the `critical` role the attack just resolved showed in its trace."""
@@ -551,23 +540,17 @@ class KaiserFight(FightRules):
                 ctx.emit("critical", [], text + narrate.no_dof())
             return idx
         state = ctx.state
-        penalty = gather(state.per["penalty"], failed, who)
-        fading = gather(state.per["fading"], failed, who)
-        def_mod = gather(state.per["def_mod"], failed, who)
-        ap = gather(state.per["ap"], failed, who)
-        new_ap = np.maximum(0, ap - k)
-        out = k >= KNOCKOUT_DOF
-        changes = [
-            ctx.set("penalty", failed, penalty + k, who),
-            ctx.set("fading", failed, fading + np.where(k < LASTING_DOF, k, 0), who),
-            ctx.set("def_mod", failed, def_mod - k, who),
-            ctx.set("ap", failed, new_ap, who),
-            ctx.set("knocked_out", failed[out], 1, who[out]),
-        ]
+        before = consequences.CriticalBefore(
+            *(gather(state.per[k], failed, who) for k in ("penalty", "fading", "def_mod", "ap"))
+        )
+        items = consequences.critical_after(before, k)
         if ctx.narrating:
-            d = int(k[0])
-            text += narrate.dof(d, d >= LASTING_DOF, int(penalty[0]) + d, int(ap[0]), int(new_ap[0]), bool(out[0]))
-        ctx.emit("critical", changes, text)
+            d, new_ap = int(k[0]), int(items[3].to[0])
+            out = d >= consequences.KNOCKOUT_DOF
+            text += narrate.dof(
+                d, d >= consequences.LASTING_DOF, int(before.penalty[0]) + d, int(before.ap[0]), new_ap, out
+            )
+        ctx.emit("critical", changes(items, failed, {DEFENDER: who}), text)
         return idx
 
     def _fade(self, ctx: FightContext, rows: IntArray) -> None:

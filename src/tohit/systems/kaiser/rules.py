@@ -26,12 +26,14 @@ from tohit.core.system import Dice, System
 from tohit.systems.kaiser.consequences import critical_level, is_critical
 from tohit.systems.kaiser.dice import KaiserRoll
 from tohit.systems.kaiser.models import Attack, Attacker, Options, Target
+from tohit.systems.kaiser.tables import HIT as HIT
+from tohit.systems.kaiser.tables import MISS as MISS
+from tohit.systems.kaiser.tables import TIE as TIE
 from tohit.systems.kaiser.tables import characteristic_modifier
 
 KaiserScenario = Scenario[Attacker, Attack, Target, Options]
 
 PAGE = "kaiser: Attacking and Defending"
-HIT, MISS, TIE = 0, 1, 2
 COUNTER_RANGES = ("hand_to_hand", "point_blank")
 
 

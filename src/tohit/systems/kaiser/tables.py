@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
+#: An attack's `result` codes (rules.py resolves them).
+HIT, MISS, TIE = 0, 1, 2
+
 #: The 12 damage types [damage/type.md], in snake_case.
 DamageType = Literal[
     "cut",

@@ -11,6 +11,42 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item
+from tohit.core.fight.state import BoolArray, IntArray
+from tohit.systems.last_odyssey.effective import NAMES
+from tohit.systems.last_odyssey.tables import BONUS_TRACKER, HIT, STATUS_OF_ELEMENT
+
+#: The nine statuses [Statuses.md], one bit each in the `statuses` stat. The five whose effects the system's
+#: `resolve` plays come first: their bits are the scalar group the resolves are keyed by (0..31).
+STATUSES: tuple[str, ...] = (
+    "blinded",
+    "paralyzed",
+    "silenced",
+    "petrified",
+    "burned",
+    "confused",
+    "frostbitten",
+    "fatigued",
+    "poisoned",
+)
+assert sorted(STATUSES) == sorted(STATUS_OF_ELEMENT.values())
+BIT: dict[str, int] = {name: 1 << i for i, name in enumerate(STATUSES)}
+#: Statuses whose effects the system plays (Blinded, Paralyzed, Silenced: the user; Petrified, Burned: the target).
+PLAYED_BITS = sum(BIT[s] for s in ("blinded", "paralyzed", "silenced", "petrified", "burned"))
+#: Downed removes every effect except these [Death-and-Injury.md].
+KEPT_WHEN_DOWNED = BIT["poisoned"] | BIT["frostbitten"] | BIT["burned"]
+
+#: The Bonus Tracker statistics, one base-7 digit each in the `buffs` stat (the digit of 0 is 0: no buffs = 0).
+TRACKED: tuple[str, ...] = tuple(NAMES)
+LABEL: dict[str, str] = {stat: name for stat, name in NAMES.items()}
+DIGIT_OF_STEP: dict[int, int] = {step: (i - 3) % 7 for i, step in enumerate(BONUS_TRACKER)}
+STEP_OF_DIGIT: dict[int, int] = {d: step for step, d in DIGIT_OF_STEP.items()}
+PLACE = np.asarray([7**i for i in range(len(TRACKED))], dtype=np.int64)
+#: DIGIT_LOOKUP[step + 7]: the digit of a tracker value (as an array lookup).
+DIGIT_LOOKUP = np.zeros(15, dtype=np.int64)
+for _step, _digit in DIGIT_OF_STEP.items():
+    DIGIT_LOOKUP[_step + 7] = _digit
+
 
 class ShellHit(NamedTuple):
     """A hit's damage against a Shell pool of `points` (0: no Shell), itemised."""
@@ -46,3 +82,125 @@ def hp_lost(damage: Any, points: Any, hp: Any) -> Any:
     points, hp = np.asarray(points), np.asarray(hp)
     hit = shell_hit(damage, points)
     return np.where(points > 0, np.where(hit.broken & (hit.overflow >= hp), hp, 0), np.minimum(damage, hp))
+
+
+CLAUSE_DAMAGE = "last-odyssey: Shells.md; decisions 5 (a Shell absorbs, breaks, overflows into HP)"
+CLAUSE_DOWNED = "last-odyssey: Death-and-Injury.md (Downed removes every effect but Poisoned, Frostbitten, Burned)"
+CLAUSE_STATUS = "last-odyssey: Statuses.md (a status that lands is the target's)"
+CLAUSE_TRACKER = "last-odyssey: Buffs-and-Debuffs.md (the Bonus Tracker moves to the value the ability gives)"
+
+
+def downed_effects(statuses: IntArray, buffs: IntArray) -> tuple[Item, ...]:
+    """Downed (one row each): every effect is removed except Poisoned, Frostbitten and Burned, the Bonus Tracker
+    too (a choice: docs/fights.md) [Death-and-Injury.md]. The items of the event "effects" (none when nothing
+    changes)."""
+    kept = statuses & KEPT_WHEN_DOWNED
+    lose, reset = kept != statuses, buffs != 0
+    if not (lose.any() or reset.any()):
+        return ()
+    return (
+        item("effects", "statuses", np.flatnonzero(lose), kept[lose], DEFENDER, CLAUSE_DOWNED),
+        item("effects", "buffs", np.flatnonzero(reset), 0, DEFENDER, CLAUSE_DOWNED),
+    )
+
+
+class Before(NamedTuple):
+    """The stats an ability may change, one row per resolved ability, before it, and what the ability is."""
+
+    #: The target's HP, Shell pool, Body Armor, statuses (bits), status hits and Bonus Tracker (base-7 digits).
+    hp: IntArray
+    shell: IntArray
+    body_armor: IntArray
+    statuses: IntArray
+    status_hits: IntArray
+    buffs: IntArray
+    #: The damage the user has dealt in the fight.
+    dealt: IntArray
+    #: The ability knocks out (downs rather than kills), is physical (Body Armor absorbs it), its status bit
+    #: (0: none), the Bonus Tracker statistic it moves (-1: none).
+    knock: BoolArray
+    physical: BoolArray
+    bit: IntArray
+    stat: IntArray
+    #: The fight plays statuses and Bonus Trackers (some ability has one).
+    effects: bool
+
+
+class Outcome(NamedTuple):
+    """The ability's resolved columns the fight applies (`status_applied`, `tracker` read with effects only)."""
+
+    result: IntArray
+    damage: IntArray
+    status_applied: IntArray
+    tracker: IntArray
+
+
+class Applied(NamedTuple):
+    """What the abilities changed (`items`: events "damage", "effects" (downed), "status", "tracker"), and per
+    hit (`hits`: positions) what the narration reads: Shell points absorbed, HP lost, the Bonus Tracker digit of
+    the moved statistic before and after."""
+
+    items: tuple[Item, ...]
+    hits: IntArray
+    absorbed: IntArray
+    lost: IntArray
+    old_digit: IntArray
+    new_digit: IntArray
+
+
+def apply(before: Before, outcome: Outcome) -> Applied:
+    """What each resolved ability does on a hit: the Shell absorbs, HP lost (`shell_hit`, `hp_lost`) and dealt,
+    a knock-out at 0 HP incapacitates, a physical hit removes Body Armor; a target Downed loses every effect but
+    Poisoned, Frostbitten and Burned, its Bonus Tracker too [Death-and-Injury.md]; then a status that lands is the
+    target's if it has it not already, and a buff or debuff moves its Bonus Tracker [Statuses.md;
+    Buffs-and-Debuffs.md]. Each reads what the earlier ones left."""
+    hits = np.flatnonzero(outcome.result == HIT)
+    damage = outcome.damage[hits]
+    hp, points = before.hp[hits], before.shell[hits]
+    absorbed = np.asarray(shell_hit(damage, points).absorbed)
+    lost = np.asarray(hp_lost(damage, points, hp))
+    items: list[Item] = []
+    took = absorbed > 0
+    if took.any():
+        items.append(item("damage", "shell", hits[took], (points - absorbed)[took], DEFENDER, CLAUSE_DAMAGE))
+    hurt = lost > 0
+    if hurt.any():
+        r = hits[hurt]
+        items.append(item("damage", "hp", r, (hp - lost)[hurt], DEFENDER, CLAUSE_DAMAGE))
+        items.append(item("damage", "dealt", r, before.dealt[r] + lost[hurt], ATTACKER, CLAUSE_DAMAGE))
+    downed = hurt & (lost == hp)
+    knocked = downed & before.knock[hits]
+    if knocked.any():
+        items.append(item("damage", "incapacitated", hits[knocked], 1, DEFENDER, CLAUSE_DAMAGE))
+    armour = (before.body_armor[hits] > 0) & before.physical[hits]
+    if armour.any():
+        items.append(item("damage", "body_armor", hits[armour], 0, DEFENDER, CLAUSE_DAMAGE))
+    statuses, buffs = before.statuses[hits], before.buffs[hits]
+    if downed.any():
+        d = np.flatnonzero(downed)
+        gone = downed_effects(statuses[d], buffs[d])
+        items += [item(it.kind, it.stat, hits[d][it.rows], it.to, it.whose, it.clause) for it in gone]
+        statuses, buffs = statuses.copy(), buffs.copy()
+        statuses[d] &= KEPT_WHEN_DOWNED
+        buffs[d] = 0
+    old, new_digit = np.zeros(hits.size, dtype=np.int64), np.zeros(hits.size, dtype=np.int64)
+    if before.effects:
+        landed = outcome.status_applied[hits] == 1
+        if landed.any():
+            bits = before.bit[hits]
+            new = landed & ((statuses & bits) == 0)
+            r = hits[landed]
+            items.append(item("status", "status_hits", r, before.status_hits[r] + 1, DEFENDER, CLAUSE_STATUS))
+            items.append(item("status", "statuses", hits[new], (statuses | bits)[new], DEFENDER, CLAUSE_STATUS))
+        stat = before.stat[hits]
+        moved = stat >= 0
+        if moved.any():
+            m = np.flatnonzero(moved)
+            place = PLACE[stat[m]]
+            old_m = (buffs[m] // place) % 7
+            new_m = DIGIT_LOOKUP[outcome.tracker[hits[m]] + 7]
+            old[m], new_digit[m] = old_m, new_m
+            changed = new_m != old_m
+            after = buffs[m] + (new_m - old_m) * place
+            items.append(item("tracker", "buffs", hits[m][changed], after[changed], DEFENDER, CLAUSE_TRACKER))
+    return Applied(tuple(items), hits, absorbed, lost, old, new_digit)

@@ -88,50 +88,31 @@ import numpy as np
 from pydantic import Field
 
 from tohit.core.errors import InputError, short_repr
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
-from tohit.core.fight.rows import any_rows, rows_of, select, take_rows
+from tohit.core.fight.rows import any_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
-from tohit.systems.last_odyssey import narrate
-from tohit.systems.last_odyssey.consequences import hp_lost, shell_hit
+from tohit.systems.last_odyssey import consequences, narrate
+from tohit.systems.last_odyssey.consequences import (
+    BIT,
+    DIGIT_OF_STEP,
+    KEPT_WHEN_DOWNED,
+    LABEL,
+    PLACE,
+    PLAYED_BITS,
+    STATUSES,
+    STEP_OF_DIGIT,
+    TRACKED,
+)
 from tohit.systems.last_odyssey.effective import NAMES
 from tohit.systems.last_odyssey.rules import HIT
-from tohit.systems.last_odyssey.tables import BONUS_TRACKER, STATUS_OF_ELEMENT, inflicted_status
+from tohit.systems.last_odyssey.tables import inflicted_status
 
 FRONT, BACK = 0, 1
 NOT_PLAYED = ("passive", "reaction")
 
-#: The nine statuses [Statuses.md], one bit each in the `statuses` stat. The five whose effects the system's
-#: `resolve` plays come first: their bits are the scalar group the resolves are keyed by (0..31).
-STATUSES: tuple[str, ...] = (
-    "blinded",
-    "paralyzed",
-    "silenced",
-    "petrified",
-    "burned",
-    "confused",
-    "frostbitten",
-    "fatigued",
-    "poisoned",
-)
-assert sorted(STATUSES) == sorted(STATUS_OF_ELEMENT.values())
-BIT: dict[str, int] = {name: 1 << i for i, name in enumerate(STATUSES)}
-#: Statuses whose effects the system plays (Blinded, Paralyzed, Silenced: the user; Petrified, Burned: the target).
-PLAYED_BITS = sum(BIT[s] for s in ("blinded", "paralyzed", "silenced", "petrified", "burned"))
-#: Downed removes every effect except these [Death-and-Injury.md].
-KEPT_WHEN_DOWNED = BIT["poisoned"] | BIT["frostbitten"] | BIT["burned"]
-
-#: The Bonus Tracker statistics, one base-7 digit each in the `buffs` stat (the digit of 0 is 0: no buffs = 0).
-TRACKED: tuple[str, ...] = tuple(NAMES)
-LABEL: dict[str, str] = {stat: name for stat, name in NAMES.items()}
-DIGIT_OF_STEP: dict[int, int] = {step: (i - 3) % 7 for i, step in enumerate(BONUS_TRACKER)}
-STEP_OF_DIGIT: dict[int, int] = {d: step for step, d in DIGIT_OF_STEP.items()}
-PLACE = np.asarray([7**i for i in range(len(TRACKED))], dtype=np.int64)
-#: DIGIT_LOOKUP[step + 7]: the digit of a tracker value (as an array lookup).
-DIGIT_LOOKUP = np.zeros(15, dtype=np.int64)
-for _step, _digit in DIGIT_OF_STEP.items():
-    DIGIT_LOOKUP[_step + 7] = _digit
 TOP, BOTTOM = DIGIT_OF_STEP[7], DIGIT_OF_STEP[-7]
 
 
@@ -608,6 +589,23 @@ class LastOdysseyFight(RoundRules):
             if down.size:
                 self._downed(ctx, down, np.full(down.size, c, dtype=np.int64))
 
+    def _downed(self, ctx: FightContext, rows: IntArray, t: IntArray) -> None:
+        """Downed by poison (`consequences.downed_effects`; emitted and narrated here)."""
+        per = ctx.state.per
+        statuses, buffs = gather(per["statuses"], rows, t), gather(per["buffs"], rows, t)
+        items = consequences.downed_effects(statuses, buffs)
+        if items:
+            ctx.emit("effects", changes(items, rows, {DEFENDER: t}), self._downed_words(ctx, statuses, buffs, t))
+
+    def _downed_words(self, ctx: FightContext, statuses: IntArray, buffs: IntArray, t: IntArray) -> str:
+        """Narrated: the effects a Downed combatant loses and keeps."""
+        if not ctx.narrating:
+            return ""
+        gone = [x.capitalize() for x in status_names(int(statuses[0]) & ~KEPT_WHEN_DOWNED)]
+        gone += [f"{LABEL[s]} {v:+d}" for s, v in tracker_of(int(buffs[0])).items()]
+        kept_names = [x.capitalize() for x in status_names(int(statuses[0]) & KEPT_WHEN_DOWNED)]
+        return narrate.downed(ctx.fight.roster.names[int(t[0])], gone, kept_names)
+
     def _health(self, fight: LoadedFight) -> IntArray:
         """Each combatant's Health, its base maximum HP: `health`, else its starting HP."""
         return fight.memo(
@@ -706,103 +704,56 @@ class LastOdysseyFight(RoundRules):
         tables = self._tables(ctx.fight)
         a, k, t = actor[rows], attack[rows], target[rows]
         per = ctx.state.per
-        damage = out["damage"][rows]
-        hp, points = gather(per["hp"], rows, t), gather(per["shell"], rows, t)
-        absorbed = shell_hit(damage, points).absorbed
-        lost = hp_lost(damage, points, hp)
-        changes = []
-        took = absorbed > 0
-        if took.any():
-            changes.append(ctx.set("shell", rows[took], (points - absorbed)[took], t[took]))
-        hurt = lost > 0
-        if hurt.any():
-            r, ah, th, left, lost_h = select(hurt, rows, a, t, hp - lost, lost)
-            changes.append(ctx.set("hp", r, left, th))
-            changes.append(ctx.set("dealt", r, gather(per["dealt"], r, ah) + lost_h, ah))
-        knocked = hurt & (lost == hp) & tables["knock"][a, k]  # downed by a knock-out
-        if knocked.any():
-            changes.append(ctx.set("incapacitated", rows[knocked], 1, t[knocked]))
-        armour = (gather(per["body_armor"], rows, t) > 0) & tables["physical"][a, k]
-        if armour.any():
-            changes.append(ctx.set("body_armor", rows[armour], 0, t[armour]))
-        downed = hurt & (lost == hp)
-        if changes:
-            ctx.emit(
-                "damage",
-                changes,
-                self.text(
-                    ctx,
-                    lambda: narrate.damage(
-                        ctx.fight.roster.names[int(t[0])], *(int(x[0]) for x in (damage, hp, points, absorbed, lost))
-                    ),
-                ),
-            )
-        if downed.any():
-            self._downed(ctx, rows[downed], t[downed])
-        if tables["effects"]:
-            self._effects(ctx, rows, k, a, t, out)
+        effects = bool(tables["effects"])
+        before = consequences.Before(
+            hp=gather(per["hp"], rows, t),
+            shell=gather(per["shell"], rows, t),
+            body_armor=gather(per["body_armor"], rows, t),
+            statuses=gather(per["statuses"], rows, t),
+            status_hits=gather(per["status_hits"], rows, t),
+            buffs=gather(per["buffs"], rows, t),
+            dealt=gather(per["dealt"], rows, a),
+            knock=tables["knock"][a, k],
+            physical=tables["physical"][a, k],
+            bit=tables["bit"][a, k] if effects else np.zeros(rows.size, dtype=np.int64),
+            stat=tables["stat"][a, k] if effects else np.full(rows.size, -1, dtype=np.int64),
+            effects=effects,
+        )
+        columns = ("result", "damage", "status_applied", "tracker") if effects else ("result", "damage")
+        given = [out[c][rows] for c in columns]
+        if not effects:
+            given += [given[0], given[0]]  # not read without effects
+        outcome = consequences.Outcome(*given)
+        applied = consequences.apply(before, outcome)
+        who = {DEFENDER: t, ATTACKER: a}
+        for kind, items in events(applied.items):
+            ctx.emit(kind, changes(items, rows, who), self._said(ctx, kind, items, before, outcome, applied, t))
 
-    def _downed(self, ctx: FightContext, rows: IntArray, t: IntArray) -> None:
-        """Downed: every effect is removed except Poisoned, Frostbitten and Burned [Death-and-Injury.md]; the
-        Bonus Tracker is an effect too (a choice: docs/fights.md)."""
-        per = ctx.state.per
-        statuses, buffs = gather(per["statuses"], rows, t), gather(per["buffs"], rows, t)
-        kept = statuses & KEPT_WHEN_DOWNED
-        lose, reset = kept != statuses, buffs != 0
-        if not (lose.any() or reset.any()):
-            return
-        changes = [ctx.set("statuses", rows[lose], kept[lose], t[lose]), ctx.set("buffs", rows[reset], 0, t[reset])]
-
-        def words() -> str:
-            gone = [x.capitalize() for x in status_names(int(statuses[0]) & ~KEPT_WHEN_DOWNED)]
-            gone += [f"{LABEL[s]} {v:+d}" for s, v in tracker_of(int(buffs[0])).items()]
-            kept_names = [x.capitalize() for x in status_names(int(kept[0]))]
-            return narrate.downed(ctx.fight.roster.names[int(t[0])], gone, kept_names)
-
-        ctx.emit("effects", changes, self.text(ctx, words))
-
-    def _effects(
-        self, ctx: FightContext, rows: IntArray, k: IntArray, a: IntArray, t: IntArray, out: dict[str, Any]
-    ) -> None:
-        """A status that lands is the target's, if it has it not already [Statuses.md]; a buff or debuff moves the
-        target's Bonus Tracker for its statistic to the value the system gives [Buffs-and-Debuffs.md]."""
-        tables = self._tables(ctx.fight)
-        per = ctx.state.per
-        fight = ctx.fight
-        landed = out["status_applied"][rows] == 1
-        if landed.any():
-            rs, ts, bits = rows[landed], t[landed], tables["bit"][a[landed], k[landed]]
-            before = gather(per["statuses"], rs, ts)
-            new = (before & bits) == 0
-            changes = [
-                ctx.set("status_hits", rs, gather(per["status_hits"], rs, ts) + 1, ts),
-                ctx.set("statuses", rs[new], (before | bits)[new], ts[new]),
-            ]
-
-            def said() -> str:
-                name, status = fight.roster.names[int(ts[0])], status_names(int(bits[0]))[0].capitalize()
-                return narrate.status(name, status, bool(new[0]))
-
-            ctx.emit("status", changes, self.text(ctx, said))
-        stat = tables["stat"][a, k]
-        moved = stat >= 0
-        if moved.any():
-            rm, tm, sm = rows[moved], t[moved], stat[moved]
-            place = PLACE[sm]
-            packed = gather(per["buffs"], rm, tm)
-            old = (packed // place) % 7
-            new_digit = DIGIT_LOOKUP[out["tracker"][rm] + 7]
-            changed = new_digit != old
-            after = packed + (new_digit - old) * place
-
-            def moved_words() -> str:
-                name, what = fight.roster.names[int(tm[0])], LABEL[TRACKED[int(sm[0])]]
-                was, now = STEP_OF_DIGIT[int(old[0])], STEP_OF_DIGIT[int(new_digit[0])]
-                return narrate.tracker(name, what, was, now)
-
-            ctx.emit(
-                "tracker", [ctx.set("buffs", rm[changed], after[changed], tm[changed])], self.text(ctx, moved_words)
-            )
+    def _said(
+        self,
+        ctx: FightContext,
+        kind: str,
+        items: tuple[Item, ...],
+        before: consequences.Before,
+        outcome: consequences.Outcome,
+        applied: consequences.Applied,
+        target: IntArray,
+    ) -> str:
+        """Narrated (one fight: its one ability is row 0): the sentence of an event of `kind`."""
+        if not ctx.narrating:
+            return ""
+        name = ctx.fight.roster.names[int(target[0])]
+        if kind == "damage":
+            shown = (outcome.damage, before.hp, before.shell, applied.absorbed, applied.lost)
+            return narrate.damage(name, *(int(x[0]) for x in shown))
+        if kind == "effects":
+            return self._downed_words(ctx, before.statuses, before.buffs, target)
+        if kind == "status":
+            status = status_names(int(before.bit[0]))[0].capitalize()
+            return narrate.status(name, status, bool(items[1].rows.size))
+        what = LABEL[TRACKED[int(before.stat[0])]]
+        was, now = STEP_OF_DIGIT[int(applied.old_digit[0])], STEP_OF_DIGIT[int(applied.new_digit[0])]
+        return narrate.tracker(name, what, was, now)
 
     def _advance_at_once(self, ctx: FightContext) -> None:
         """`effect_phase: false`: the back row comes forward as soon as the front row has nobody standing."""

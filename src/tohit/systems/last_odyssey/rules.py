@@ -66,12 +66,13 @@ from tohit.systems.last_odyssey.tables import (
     move_tracker,
     multiplier_text,
 )
+from tohit.systems.last_odyssey.tables import HIT as HIT
+from tohit.systems.last_odyssey.tables import MISS as MISS
 
 LastOdysseyScenario = Scenario[Attacker, Attack, Target, Options]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-HIT, MISS = 0, 1
 INTRO = f"{PAGE}, introduction"
 NOTES = f"{PAGE}, General Notes"
 SECTION = {"physical": f"{PAGE}, Physical Attacks", "magical": f"{PAGE}, Magical Attacks"}

@@ -8,6 +8,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
+#: An attack's `result` codes (rules.py resolves them).
+HIT, MISS = 0, 1
+
 PAGE = "last-odyssey: Attacking and Defending"
 
 #: The hit die is the outcome die, always 1d10 [Extras/Key-Terms.md; decisions.md last-odyssey 1].

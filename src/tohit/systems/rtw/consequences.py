@@ -2,16 +2,20 @@
 
 Pure functions over scalars or numpy arrays: the attack's `resolve` reports them (`health_after`, `peril`,
 `falls`) and the fight applies the same functions to the Health and Durability it tracks. Nothing here
-changes a combatant: it says what the new value is.
+changes a combatant: it says what the new value is. `apply` is the one pure transition from a resolved attack
+to what it changes, itemised (the fight emits and narrates the items).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from tohit.systems.rtw.tables import HEALTH_PER_HEART
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item
+from tohit.core.fight.rows import select
+from tohit.core.fight.state import BoolArray, IntArray
+from tohit.systems.rtw.tables import HEALTH_PER_HEART, HIT
 
 CLAUSE_DURABILITY = "rtw: Weapon Durability"
 CLAUSE_PERIL = "rtw: Peril (decisions 8)"
@@ -27,7 +31,7 @@ def max_health(hearts: int, given: int | None = None) -> int:
     return given if given is not None else HEALTH_PER_HEART * hearts
 
 
-def in_peril(health: Any, hearts: int) -> Any:
+def in_peril(health: Any, hearts: Any) -> Any:
     """In Peril when Health <= Hearts (under 25% of 4 x Hearts)."""
     return np.asarray(health) <= hearts
 
@@ -62,3 +66,133 @@ def durability_after_stress(durability: Any, uses: Any = 1) -> tuple[Any, Any]:
         raise ValueError("uses must be at least 0")
     left = np.maximum(0, np.asarray(durability) - np.asarray(uses))
     return left, left == 0
+
+
+CLAUSE_HEALTH = "rtw: a hit costs its damage in Health, never below 0"
+CLAUSE_STATUS = "rtw: Landing the Blow; status_effects.md"
+CLAUSE_INVISIBLE = "rtw: status_effects.md, Invisibility (ends when an attack hits it)"
+
+
+class Before(NamedTuple):
+    """The stats an attack may change, one row per resolved attack, before it, and what the attack is."""
+
+    #: The target's Health, and the damage the attacker has dealt (counted only against a `foe`: an area on a
+    #: map may catch allies).
+    health: IntArray
+    dealt: IntArray
+    foe: BoolArray
+    #: The target's Hearts (-1: not given, never in Peril), and what it becomes at 0 Health (HELPLESS or
+    #: PERISHES: `fall_outcome`, from the attack and the target).
+    hearts: IntArray
+    fall: IntArray
+    #: The attacker (its combatant index: a Distracted target keeps the bitmask of its sources).
+    attacker: IntArray
+    #: The target's Invisible (None: the fight keeps no such status).
+    invisible: IntArray | None = None
+    #: The status stats the fight keeps, per row the one the attack's effect inflicts (an index into them, -1:
+    #: none), and the target's value of it now (0 where none).
+    statuses: tuple[str, ...] = ()
+    effect: IntArray | None = None
+    status_now: IntArray | None = None
+    #: Per row the attacker's weapon slot that wears (-1: none), that weapon's Durability, and how many slots the
+    #: fight has (None: no weapon in the fight has a Durability to lose).
+    slot: IntArray | None = None
+    durability: IntArray | None = None
+    slots: int = 0
+
+
+class Outcome(NamedTuple):
+    """The attack's resolved columns the fight applies (`effect_landed` read with effects, `durability_used` and
+    `burning_wear` with weapons that wear)."""
+
+    result: IntArray
+    damage: IntArray
+    effect_landed: IntArray | None = None
+    durability_used: IntArray | None = None
+    burning_wear: IntArray | None = None
+
+
+class Applied(NamedTuple):
+    """What the attacks changed (`items`: events "damage", "peril", "falls" (part HELPLESS, PERISHES),
+    "status_ends", "status" (part: the status index), "weapon_used" and "durability" (part: the weapon slot)), the
+    hits (positions) and their Health after."""
+
+    items: tuple[Item, ...]
+    hits: IntArray
+    health_after: IntArray
+
+
+def apply(before: Before, outcome: Outcome) -> Applied:
+    """What each resolved attack does on a hit: Health lost (never below 0) and dealt (against a foe); Peril
+    entered (Health now <= Hearts, not before) [rtw: Peril, decisions 8]; at 0 Health with some damage it falls
+    Helpless or perishes [rtw: Falling in Battle]; a hit ends the target's Invisibility [status_effects.md]; an
+    effect that landed on a target still above 0 Health puts its status on it (Distracted: the attacker's bit
+    joins its sources) [rtw: Landing the Blow]; a weapon used successfully is marked for the end of the encounter,
+    and a Burning weapon that lands a blow loses 1 Durability [rtw: Weapon Durability; status_effects.md]."""
+    hits = np.flatnonzero(outcome.result == HIT)
+    items: list[Item] = []
+    damage = outcome.damage[hits]
+    health = before.health[hits]
+    after = health_after(health, damage)
+    hurt = after < health
+    if hurt.any():
+        r, left, lost = select(hurt, hits, after, health - after)
+        items.append(item("damage", "health", r, left, DEFENDER, CLAUSE_HEALTH))
+        foe = before.foe[r]
+        items.append(item("damage", "dealt", r[foe], before.dealt[r[foe]] + lost[foe], ATTACKER, CLAUSE_HEALTH))
+    hearts = before.hearts[hits]
+    enters = in_peril(after, hearts) & ~in_peril(health, hearts)
+    if enters.any():
+        items.append(item("peril", "peril", hits[enters], 1, DEFENDER, CLAUSE_PERIL))
+    zero = (after == 0) & (damage > 0)
+    if zero.any():
+        falls = np.where(zero, before.fall[hits], -1)
+        for code, stat in ((HELPLESS, "helpless"), (PERISHES, "perished")):
+            sel = falls == code
+            if sel.any():
+                items.append(item("falls", stat, hits[sel], 1, DEFENDER, CLAUSE_FALLING, part=code))
+    seen = np.zeros(hits.size, dtype=bool)
+    if before.invisible is not None:
+        seen = before.invisible[hits] == 1
+        if seen.any():
+            items.append(item("status_ends", "invisible", hits[seen], 0, DEFENDER, CLAUSE_INVISIBLE))
+    if before.effect is not None and before.status_now is not None and outcome.effect_landed is not None:
+        effect = before.effect[hits]
+        lands = (outcome.effect_landed[hits] == 1) & (effect >= 0) & (after > 0)
+        for i, stat in enumerate(before.statuses) if lands.any() else ():
+            sel = lands & (effect == i)
+            if not sel.any():
+                continue
+            r = hits[sel]
+            have = before.status_now[r]
+            if stat == "invisible":  # a hit that lands ended it first
+                have = np.where(seen[sel], 0, have)
+            to = have | (np.int64(1) << before.attacker[r]) if stat == "distracted" else np.ones_like(have)
+            fresh = to != have
+            items.append(item("status", stat, r[fresh], to[fresh], DEFENDER, CLAUSE_STATUS, part=i))
+    if before.slot is not None and before.durability is not None:
+        items += _weapons(before, outcome, hits)
+    return Applied(tuple(items), hits, after)
+
+
+def _weapons(before: Before, outcome: Outcome, hits: IntArray) -> list[Item]:
+    """A weapon used successfully is marked (`used<slot>`: it wears at the end of the encounter); a Burning
+    weapon that lands a blow loses 1 Durability now, unless already shattered [rtw: Weapon Durability]."""
+    assert before.slot is not None and before.durability is not None
+    assert outcome.durability_used is not None and outcome.burning_wear is not None
+    items: list[Item] = []
+    w = before.slot[hits]
+    used = (outcome.durability_used[hits] == 1) & (w >= 0)
+    for ww in range(before.slots) if used.any() else ():
+        sel = used & (w == ww)
+        if sel.any():
+            items.append(item("weapon_used", f"used{ww}", hits[sel], 1, ATTACKER, CLAUSE_DURABILITY, part=ww))
+    wear = (outcome.burning_wear[hits] == 1) & (w >= 0)
+    for ww in np.unique(w[wear]).tolist() if wear.any() else ():
+        r = hits[wear & (w == ww)]
+        dur = before.durability[r]
+        wears = dur > 0
+        if wears.any():
+            left, _ = durability_after_stress(dur[wears])
+            items.append(item("durability", f"durability{ww}", r[wears], left, ATTACKER, CLAUSE_DURABILITY, part=ww))
+    return items

@@ -45,9 +45,10 @@ import numpy as np
 from pydantic import Field, ValidationError
 
 from tohit.core.errors import InputError
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
-from tohit.core.fight.rows import rows_of, select
+from tohit.core.fight.rows import rows_of
 from tohit.core.fight.spec import map_raw_combatants
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.grid.models import AnyRange, MapSpec, MeleeRange, Range, SquareField, TargetsWithinRange, WeaponRange
@@ -55,15 +56,11 @@ from tohit.core.grid.reach import AREA_TYPES
 from tohit.core.grid.sizes import MIN_COLOSSAL_SIDE, SizeCategory
 from tohit.core.loader import validation_error
 from tohit.core.models import Model
-from tohit.systems.rtw import narrate
+from tohit.systems.rtw import consequences, narrate
 from tohit.systems.rtw.consequences import (
     HELPLESS,
-    PERISHES,
     durability_after_encounter,
-    durability_after_stress,
     fall_outcome,
-    health_after,
-    in_peril,
 )
 from tohit.systems.rtw.fight_map import FightMap
 from tohit.systems.rtw.fight_move import file_positions, grid_at, move_and_attack
@@ -642,130 +639,96 @@ class RtwFight(RoundRules):
         play: StatusPlay | None = None,
     ) -> None:
         """Health, Falling in Battle, Peril, the effect's status, weapon use and Burning wear of one resolved
-        attack on `target`."""
+        attack on `target` (`consequences.apply`; emitted and narrated here)."""
         rows = np.flatnonzero(mask & (out["result"] == HIT))
         if rows.size == 0:
             return
         fight = ctx.fight
         a, t, k = actor[rows], target[rows], attack[rows]
-        state = ctx.state
-        damage = out["damage"][rows]
-        before = gather(state.per["health"], rows, t)
-        after = health_after(before, damage)
-        hurt = after < before
-        if hurt.any():
-            hr, ta, lost, ah, aft = select(hurt, rows, t, before - after, a, after)
-            r = hr
-            if self.grid(fight) is not None:  # damage dealt counts foes only (an area on a map may catch allies)
-                foe = fight.roster.foe_matrix[ah, ta]
-                r, ah, lost = r[foe], ah[foe], lost[foe]
-            ctx.emit(
-                "damage",
-                [
-                    ctx.set("health", hr, aft, ta),
-                    ctx.set("dealt", r, gather(state.per["dealt"], r, ah) + lost, ah),
-                ],
-                self.text(
-                    ctx,
-                    lambda: narrate.damage(self.name(ctx, t), int(damage[0]), int(before[0]), int(after[0])),
-                ),
-            )
+        per = ctx.state.per
         hearts, fall_code = self._fall_tables(fight)
-        hearts_t: Any = hearts[t]  # per row (the system's rule reads scalars or arrays alike)
-        # Health only goes down: a creature enters Peril when its Health before was above its Hearts (the
-        # `peril` stat is exactly that) and now is not. Hearts -1 (not given): never in Peril.
-        enters = in_peril(after, hearts_t) & ~in_peril(before, hearts_t)
-        if enters.any():
-            ctx.emit(
-                "peril",
-                [ctx.set("peril", rows[enters], 1, t[enters])],
-                self.text(ctx, lambda: narrate.peril(self.name(ctx, t))),
-            )
-        zero = (after == 0) & (damage > 0)
-        falls = np.where(zero, fall_code[a, k, t], -1) if zero.any() else zero.astype(np.int64) - 1
-        for code, stat, words in ((HELPLESS, "helpless", "falls Helpless"), (PERISHES, "perished", "perishes")):
-            sel = falls == code
-            if sel.any():
-                ctx.emit(
-                    "falls",
-                    [ctx.set(stat, rows[sel], 1, t[sel])],
-                    self.text(ctx, lambda w=words: narrate.falls(self.name(ctx, t), w)),
-                )
-        if play is not None and "invisible" in play.stats:
-            seen = gather(state.per["invisible"], rows, t) == 1
-            if seen.any():
-                ctx.emit(
-                    "status_ends",
-                    [ctx.set("invisible", rows[seen], 0, t[seen])],
-                    self.text(ctx, lambda: narrate.invisibility_ends_struck(self.name(ctx, t))),
-                )
-        if play is not None and play.has_effects:
-            self._land(ctx, play, rows, a, k, t, out["effect_landed"][rows], after)
-        slot, weapons = self._weapons(fight)
-        if not self._flags(fight)[3]:  # no weapon has a Durability to lose
-            return
-        w = np.where(self._wearable(fight)[a, k], slot[a, k], -1)
-        used = (out["durability_used"][rows] == 1) & (w >= 0)
-        for ww in range(max(len(mine) for mine in weapons)) if used.any() else ():
-            sel = used & (w == ww)
-            if sel.any():
-                ctx.emit("weapon_used", [ctx.set(f"used{ww}", rows[sel], 1, a[sel])])
-        wear = (out["burning_wear"][rows] == 1) & (w >= 0)
-        for ww in np.unique(w[wear]) if wear.any() else ():
-            sel = wear & (w == ww)
-            dur = state.per[f"durability{ww}"][rows[sel], a[sel]]
-            wears = dur > 0
-            if wears.any():
-                left, _ = durability_after_stress(dur[wears])
-                ctx.emit(
-                    "durability",
-                    [ctx.set(f"durability{ww}", rows[sel][wears], left, a[sel][wears])],
-                    self.text(
-                        ctx,
-                        lambda dur=dur: narrate.burning_wear(int(dur[0])),
-                    ),
-                )
+        grid = self.grid(fight) is not None  # damage dealt counts foes only (an area on a map may catch allies)
+        invisible = play is not None and "invisible" in play.stats
+        effects = play is not None and play.has_effects
+        wear = bool(self._flags(fight)[3])
+        effect = status_now = None
+        if effects:
+            assert play is not None
+            effect = play.effect[a, k]
+            status_now = np.zeros(rows.size, dtype=np.int64)
+            for i, stat in enumerate(play.stats):
+                sel = effect == i
+                if sel.any():
+                    status_now[sel] = gather(per[stat], rows[sel], t[sel])
+        slot = durability = None
+        slots = 0
+        if wear:
+            slot_of, weapons = self._weapons(fight)
+            slot = np.where(self._wearable(fight)[a, k], slot_of[a, k], -1)
+            durability = np.zeros(rows.size, dtype=np.int64)
+            for ww in np.unique(slot[slot >= 0]).tolist():
+                sel = slot == ww
+                durability[sel] = gather(per[f"durability{ww}"], rows[sel], a[sel])
+            slots = max(len(mine) for mine in weapons)
+        before = consequences.Before(
+            health=gather(per["health"], rows, t),
+            dealt=gather(per["dealt"], rows, a),
+            foe=fight.roster.foe_matrix[a, t] if grid else np.ones(rows.size, dtype=bool),
+            hearts=hearts[t],
+            fall=fall_code[a, k, t],
+            attacker=a,
+            invisible=gather(per["invisible"], rows, t) if invisible else None,
+            statuses=play.stats if play is not None else (),
+            effect=effect,
+            status_now=status_now,
+            slot=slot,
+            durability=durability,
+            slots=slots,
+        )
+        outcome = consequences.Outcome(
+            out["result"][rows],
+            out["damage"][rows],
+            out["effect_landed"][rows] if effects else None,
+            out["durability_used"][rows] if wear else None,
+            out["burning_wear"][rows] if wear else None,
+        )
+        applied = consequences.apply(before, outcome)
+        who = {DEFENDER: t, ATTACKER: a}
+        for kind, items in events(applied.items):
+            text = self._said(ctx, kind, items, before, outcome, applied, t, play) if ctx.narrating else ""
+            ctx.emit(kind, changes(items, rows, who), text)
 
-    def _land(
+    def _said(
         self,
         ctx: FightContext,
-        play: StatusPlay,
-        rows: IntArray,
-        a: IntArray,
-        k: IntArray,
-        t: IntArray,
-        landed: IntArray,
-        after: IntArray,
-    ) -> None:
-        """The status of an effect that landed (rtw: Landing the Blow: only on a hit; the system rolls it), on a
-        target still above 0 Health; one it has already changes nothing."""
-        code = play.effect[a, k]
-        lands = (landed == 1) & (code >= 0) & (after > 0)
-        if not lands.any():
-            return
-        for i, stat in enumerate(play.stats):
-            sel = lands & (code == i)
-            if not sel.any():
-                continue
-            r, who, by = rows[sel], t[sel], a[sel]
-            have = gather(ctx.state.per[stat], r, who)
-            # Distracted keeps its sources: the attacker's bit joins the others (a source again changes nothing).
-            to = have | (np.int64(1) << by) if stat == "distracted" else np.ones_like(have)
-            fresh = to != have
-            ctx.emit(
-                "status",
-                [ctx.set(stat, r[fresh], to[fresh], who[fresh])],
-                self.text(
-                    ctx,
-                    lambda stat=stat, fresh=fresh, who=who, by=by: narrate.status_lands(
-                        ctx.fight.roster.names[int(who[0])],
-                        stat,
-                        ctx.fight.roster.names[int(by[0])] if stat == "distracted" else None,
-                        bool(fresh[0]),
-                        bool(play.boss[int(who[0])]),
-                    ),
-                ),
-            )
+        kind: str,
+        items: tuple[Item, ...],
+        before: consequences.Before,
+        outcome: consequences.Outcome,
+        applied: consequences.Applied,
+        target: IntArray,
+        play: StatusPlay | None,
+    ) -> str:
+        """Narrated (one fight: its one attack is row 0): the sentence of an event of `kind`."""
+        name = self.name(ctx, target)
+        if kind == "damage":
+            return narrate.damage(name, int(outcome.damage[0]), int(before.health[0]), int(applied.health_after[0]))
+        if kind == "peril":
+            return narrate.peril(name)
+        if kind == "falls":
+            return narrate.falls(name, "falls Helpless" if items[0].part == HELPLESS else "perishes")
+        if kind == "status_ends":
+            return narrate.invisibility_ends_struck(name)
+        if kind == "status":
+            assert play is not None
+            stat, by = items[0].stat, int(before.attacker[0])
+            names = ctx.fight.roster.names
+            source = names[by] if stat == "distracted" else None
+            return narrate.status_lands(name, stat, source, bool(items[0].rows.size), bool(play.boss[int(target[0])]))
+        if kind == "durability":
+            assert before.durability is not None
+            return narrate.burning_wear(int(before.durability[0]))
+        return ""
 
     def finish(self, ctx: FightContext, rows: Any) -> None:
         """The end of the encounter: each weapon used successfully loses 1 Durability; at 0 it shatters."""

@@ -32,8 +32,9 @@ from tohit.systems.rtw.consequences import FALLS_LABELS, PERISHES, health_after,
 from tohit.systems.rtw.models import Attack, Attacker, Options, Target
 from tohit.systems.rtw.plan import RtwScenario, make_plan
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS, PARRY_RANGES
+from tohit.systems.rtw.tables import HIT as HIT
+from tohit.systems.rtw.tables import MISS as MISS
 
-HIT, MISS = 0, 1
 IntArray = npt.NDArray[np.int64]
 
 #: The two dice roles; their supports are computed once and shared by every attack.

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Literal
 
+#: An attack's `result` codes (rules.py resolves them).
+HIT, MISS = 0, 1
+
 #: Damage types [creating_monsters/elements_and_monsters.md]: the seven elements and the three physical edges.
 DamageType = Literal["blunt", "sharp", "piercing", "dark", "earth", "fire", "ice", "light", "shock", "water"]
 DAMAGE_TYPES: tuple[DamageType, ...] = (

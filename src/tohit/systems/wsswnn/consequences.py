@@ -1,14 +1,172 @@
 """What a WSSWNN hit does, written once: lethal damage comes off life, guard damage off guard, awareness damage
-off awareness, none of them below 0 [tracking-your-stats]. The attack's `resolve` reports the values after
-(`life_after`, `guard_after`) and the fight applies the same function to the stats it tracks."""
+off awareness, none of them below 0 [tracking-your-stats]; a brace that lands grapples, shoves or disarms the foe,
+a grapple ends when its grappler takes lethal damage or its foe falls [braces]; a jump-attack's fall costs the
+attacker life and guard. The attack's `resolve` reports the values after (`life_after`, `guard_after`) with
+`worn`; `apply` is the one pure transition from a resolved attack to what it changes, itemised."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, item
+from tohit.core.fight.rows import select
+from tohit.core.fight.state import BoolArray, IntArray
+from tohit.core.outcome import NULL_INT
+from tohit.systems.wsswnn.fields import EFFECT_OF, MISS
+
+GRAPPLED, SHOVED, DISARMED = EFFECT_OF["grapple"], EFFECT_OF["shove"], EFFECT_OF["disarm"]
+CLAUSE_STATS = "wsswnn: tracking-your-stats (life, guard, awareness never below 0)"
+CLAUSE_BRACES = "wsswnn: braces (Grapple, Shove, disarm; a Struggle resisted for 1 stamina)"
+CLAUSE_FALL = "wsswnn: a jump-attack's fall"
 
 
 def worn(value: Any, damage: Any) -> Any:
     """A stat after `damage` (elementwise): never below 0, and a negative damage takes nothing."""
     return np.maximum(0, np.asarray(value) - np.maximum(0, np.asarray(damage)))
+
+
+class Before(NamedTuple):
+    """The stats an attack may change, one row per attack, before it. The brace stats (`grappling` onwards) only
+    when the fight has braces against a foe; `awareness` only when some attack deals awareness damage."""
+
+    #: The defender's life and guard.
+    life: IntArray
+    guard: IntArray
+    #: The damage the attacker has dealt in the fight.
+    dealt: IntArray
+    #: The attacker's life and guard (a jump-attack's fall).
+    attacker_life: IntArray
+    attacker_guard: IntArray
+    #: The attacker is the defender's foe (a shot into a grapple may strike an ally: not counted as dealt).
+    foe: BoolArray
+    awareness: IntArray | None = None
+    #: Combatant indices of the defender and the attacker, and every combatant's `grappling` (rows, combatants):
+    #: 0, or 1 + the combatant it grapples.
+    defender: IntArray | None = None
+    attacker: IntArray | None = None
+    grappling: IntArray | None = None
+    #: The defender's stamina and disarmed, and whether it pays stamina to resist a Struggle.
+    stamina: IntArray | None = None
+    disarmed: IntArray | None = None
+    resists: BoolArray | None = None
+
+
+class Outcome(NamedTuple):
+    """The attack's resolved columns the fight applies (`brace_effect` and `resist_stamina` with braces only)."""
+
+    result: IntArray
+    damage: IntArray
+    guard_after: IntArray
+    awareness_damage: IntArray
+    falling_lethal: IntArray
+    falling_guard: IntArray
+    brace_effect: IntArray | None = None
+    resist_stamina: IntArray | None = None
+
+
+class Applied(NamedTuple):
+    """What the attacks changed (`items`, events in order: "damage", "grapple_ends", "resist", "grapple",
+    "shove", "disarm", "fall"), the rows it applies to (a hit, a block, or a fall: positions), and per such row
+    the defender's life, guard and awareness after (for the narration)."""
+
+    items: tuple[Item, ...]
+    rows: IntArray
+    life_after: IntArray
+    guard_after: IntArray
+    awareness_after: IntArray | None
+
+
+def apply(before: Before, outcome: Outcome) -> Applied:
+    """What each resolved attack does: on a hit or a block, lethal damage off the defender's life (and dealt, by a
+    foe), its guard as the attack left it, awareness damage off awareness [tracking-your-stats]; with braces, a
+    grapple ends when its grappler takes lethal damage, and whoever holds a foe that falls lets go; a brace that
+    lands grapples, shoves (ending grapples between the two) or disarms, unless the foe pays 1 stamina to resist a
+    Struggle [braces]; a jump-attack's fall takes life and guard off the attacker."""
+    falling = (outcome.falling_lethal > 0) | (outcome.falling_guard > 0)
+    rows = np.flatnonzero((outcome.result != MISS) | falling)
+    items: list[Item] = []
+    life = before.life[rows]
+    life_after = worn(life, outcome.damage[rows])
+    guard = before.guard[rows]
+    told = outcome.guard_after[rows]
+    guard_after = np.where(told == NULL_INT, guard, told)
+    hurt = life_after < life
+    if hurt.any():
+        r, lost, left = select(hurt, rows, life - life_after, life_after)
+        items.append(item("damage", "life", r, left, DEFENDER, CLAUSE_STATS))
+        foe = before.foe[r]
+        if foe.any():
+            rf, lf = select(foe, r, lost)
+            items.append(item("damage", "dealt", rf, before.dealt[rf] + lf, ATTACKER, CLAUSE_STATS))
+    g = guard_after != guard
+    if g.any():
+        rg, ga = select(g, rows, guard_after)
+        items.append(item("damage", "guard", rg, ga, DEFENDER, CLAUSE_STATS))
+    aware_after = None
+    awareness_damage = outcome.awareness_damage[rows]
+    if before.awareness is not None and (awareness_damage > 0).any():
+        aware = before.awareness[rows]
+        aware_after = worn(aware, awareness_damage)
+        w = aware_after != aware
+        if w.any():
+            items.append(item("damage", "awareness", rows[w], aware_after[w], DEFENDER, CLAUSE_STATS))
+    if outcome.brace_effect is not None:
+        items += _braces(before, outcome, rows, hurt, life_after <= 0)
+    falls = falling[rows]
+    if falls.any():
+        r = rows[falls]
+        fall_l = np.where(outcome.falling_lethal[r] == NULL_INT, 0, outcome.falling_lethal[r])
+        fall_g = np.where(outcome.falling_guard[r] == NULL_INT, 0, outcome.falling_guard[r])
+        items.append(item("fall", "life", r, worn(before.attacker_life[r], fall_l), ATTACKER, CLAUSE_FALL))
+        items.append(item("fall", "guard", r, worn(before.attacker_guard[r], fall_g), ATTACKER, CLAUSE_FALL))
+    return Applied(tuple(items), rows, life_after, guard_after, aware_after)
+
+
+def _braces(before: Before, outcome: Outcome, rows: IntArray, hurt: BoolArray, down: BoolArray) -> list[Item]:
+    """Grapples that end, then what a brace that landed does [braces], as items in the order they happen (each
+    reads the grapples the earlier ones left)."""
+    assert before.grappling is not None and before.defender is not None and before.attacker is not None
+    assert before.stamina is not None and before.disarmed is not None and before.resists is not None
+    assert outcome.brace_effect is not None and outcome.resist_stamina is not None
+    items: list[Item] = []
+    d, a = before.defender[rows], before.attacker[rows]
+    grappling = before.grappling[rows].copy()  # (rows, combatants), as the items leave it
+    at = np.arange(rows.size)
+    mine = grappling[at, d]
+    ends = hurt & (mine > 0)
+    if ends.any():
+        items.append(item("grapple_ends", "grappling", rows[ends], 0, DEFENDER, CLAUSE_BRACES))
+        grappling[at[ends], d[ends]] = 0
+    if down.any():
+        for c in range(grappling.shape[1]):  # each combatant that may hold the fallen
+            held = down & (grappling[:, c] == d + 1)
+            if held.any():
+                items.append(
+                    item("grapple_ends", "grappling", rows[held], 0, OTHER, CLAUSE_BRACES, combatant=c, part=c + 1)
+                )
+                grappling[held, c] = 0
+    effect = outcome.brace_effect[rows]
+    if not (effect >= 0).any():
+        return items
+    pays = (outcome.resist_stamina[rows] == 1) & before.resists[rows]
+    if pays.any():
+        r = rows[pays]
+        items.append(item("resist", "stamina", r, np.maximum(0, before.stamina[r] - 1), DEFENDER, CLAUSE_BRACES))
+    landed = (effect >= 0) & ~pays
+    grapple = landed & (effect == GRAPPLED)
+    if grapple.any():
+        items.append(item("grapple", "grappling", rows[grapple], d[grapple] + 1, ATTACKER, CLAUSE_BRACES))
+        grappling[at[grapple], a[grapple]] = d[grapple] + 1
+    shove = landed & (effect == SHOVED)
+    if shove.any():
+        s = at[shove]
+        foe_holds = grappling[s, d[s]] > 0
+        holds_foe = grappling[s, a[s]] == d[s] + 1
+        items.append(item("shove", "grappling", rows[s[foe_holds]], 0, DEFENDER, CLAUSE_BRACES))
+        items.append(item("shove", "grappling", rows[s[holds_foe]], 0, ATTACKER, CLAUSE_BRACES))
+    disarm = landed & (effect == DISARMED) & (before.disarmed[rows] == 0)
+    if disarm.any():
+        items.append(item("disarm", "disarmed", rows[disarm], 1, DEFENDER, CLAUSE_BRACES))
+    return items

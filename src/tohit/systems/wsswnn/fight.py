@@ -64,14 +64,14 @@ import numpy as np
 from pydantic import Field
 
 from tohit.core.errors import InputError
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
-from tohit.core.fight.rows import rows_of, select, take_rows
+from tohit.core.fight.rows import rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
 from tohit.core.outcome import NULL_INT
-from tohit.systems.wsswnn import narrate
-from tohit.systems.wsswnn.consequences import worn
+from tohit.systems.wsswnn import consequences, narrate
 from tohit.systems.wsswnn.fields import EFFECT_OF, MISS  # a brace action's failure shares MISS: no damage
 from tohit.systems.wsswnn.models import die_sides
 from tohit.systems.wsswnn.plan import ATTACK_KINDS
@@ -543,169 +543,84 @@ class WsswnnFight(RoundRules):
     def _damage(
         self, ctx: FightContext, mask: BoolArray, actor: IntArray, target: IntArray, out: dict[str, Any]
     ) -> None:
-        fall_lethal, fall_guard = out["falling_lethal"], out["falling_guard"]
-        falling = (fall_lethal > 0) | (fall_guard > 0)
+        """What a resolved attack does (`consequences.apply`; emitted and narrated here)."""
+        falling = (out["falling_lethal"] > 0) | (out["falling_guard"] > 0)
         rows = np.flatnonzero(mask & ((out["result"] != MISS) | falling))
         if rows.size == 0:
             return
         a, d = actor[rows], target[rows]
         per = ctx.state.per
-        lethal = out["damage"][rows]
-        life = gather(per["life"], rows, d)
-        life_after = worn(life, lethal)
-        guard = gather(per["guard"], rows, d)
-        told = out["guard_after"][rows]
-        guard_after = np.where(told == NULL_INT, guard, told)
-        awareness_damage = out["awareness_damage"][rows]
-        changes = []
-        hurt = life_after < life
-        if hurt.any():
-            r, dh, ah, lost, left = select(hurt, rows, d, a, life - life_after, life_after)
-            changes.append(ctx.set("life", r, left, dh))
-            foe = ctx.fight.roster.foe_matrix[ah, dh]  # a shot into a grapple may strike an ally: not "dealt"
-            if foe.all():
-                changes.append(ctx.set("dealt", r, gather(per["dealt"], r, ah) + lost, ah))
-            elif foe.any():
-                changes.append(ctx.set("dealt", r[foe], gather(per["dealt"], r[foe], ah[foe]) + lost[foe], ah[foe]))
-        g = guard_after != guard
-        if g.any():
-            changes.append(ctx.set("guard", *select(g, rows, guard_after, d)))
-        aware = aware_after = guard  # no awareness damage anywhere: nothing changes (read by the narration only)
-        if (awareness_damage > 0).any():
-            aware = gather(per["awareness"], rows, d)
-            aware_after = worn(aware, awareness_damage)
-            w = aware_after != aware
-            if w.any():
-                changes.append(ctx.set("awareness", rows[w], aware_after[w], d[w]))
-        if changes:
-
-            def words() -> str:
-                changed = [
-                    (what, int(x[0]), int(y[0]))
-                    for what, x, y in (
-                        ("life", life, life_after),
-                        ("guard", guard, guard_after),
-                        ("awareness", aware, aware_after),
-                    )
-                ]
-                return narrate.damage(self.name(ctx, d), changed, bool(life_after[0] <= 0))
-
-            ctx.emit("damage", changes, self.text(ctx, words))
-        if self._tables(ctx.fight)["braces"]:
-            self._grapples_end(ctx, rows, d, life_after < life, life_after <= 0)
-            self._brace_effects(ctx, rows, a, d, out)
-        falls = falling[rows]
-        if falls.any():
-            fall_l = np.where(fall_lethal[rows] == NULL_INT, 0, fall_lethal[rows])
-            fall_g = np.where(fall_guard[rows] == NULL_INT, 0, fall_guard[rows])
-            r, aa = rows[falls], a[falls]
-            my_life = ctx.state.per["life"][r, aa]
-            my_guard = ctx.state.per["guard"][r, aa]
-            ctx.emit(
-                "fall",
-                [
-                    ctx.set("life", r, worn(my_life, fall_l[falls]), aa),
-                    ctx.set("guard", r, worn(my_guard, fall_g[falls]), aa),
-                ],
-                self.text(ctx, lambda: narrate.fall(self.name(ctx, a), int(fall_l[0]), int(fall_g[0]))),
-            )
-
-    def _grapples_end(self, ctx: FightContext, rows: IntArray, d: IntArray, hurt: BoolArray, down: BoolArray) -> None:
-        """A grapple ends when the grappler takes any lethal damage [braces: Grapple], or (tohit's reading) when
-        the grappled foe is out of the fight."""
-        per = ctx.state.per
-        mine = gather(per["grappling"], rows, d)
-        ends = hurt & (mine > 0)
-        if ends.any():
-            r, who, foe = select(ends, rows, d, mine - 1)
-            names = ctx.fight.roster.names
-            ctx.emit(
-                "grapple_ends",
-                [ctx.set("grappling", r, 0, who)],
-                self.text(
-                    ctx,
-                    lambda: narrate.grapple_ends(names[int(who[0])], names[int(foe[0])]),
-                ),
-            )
-        if down.any():
-            r, fallen = select(down, rows, d)
-            grappling = ctx.state.per["grappling"]
-            for c in range(ctx.fight.roster.size):  # each combatant that may hold the fallen (not per fight)
-                held = grappling[r, c] == fallen + 1
-                if held.any():
-                    ctx.emit(
-                        "grapple_ends",
-                        [ctx.set("grappling", r[held], 0, c)],
-                        self.text(
-                            ctx,
-                            lambda c=c: narrate.lets_go(ctx.fight.roster.names[c]),
-                        ),
-                    )
-
-    def _brace_effects(self, ctx: FightContext, rows: IntArray, a: IntArray, d: IntArray, out: dict[str, Any]) -> None:
-        """What a brace that landed does to the foe, kept as fight state: on a Struggle the foe pays 1 stamina to
-        resist if it can and `resists`; else Grapple: the attacker grapples it; Shove: grapples between the two and
-        the foe's own end; disarm: the foe is disarmed."""
         t = self._tables(ctx.fight)
-        effect = out["brace_effect"][rows]
-        if not (effect >= 0).any():
-            return
+        braces = bool(t["braces"])
+        aware = (out["awareness_damage"][rows] > 0).any()
+        before = consequences.Before(
+            life=gather(per["life"], rows, d),
+            guard=gather(per["guard"], rows, d),
+            dealt=gather(per["dealt"], rows, a),
+            attacker_life=gather(per["life"], rows, a),
+            attacker_guard=gather(per["guard"], rows, a),
+            foe=ctx.fight.roster.foe_matrix[a, d],
+            awareness=gather(per["awareness"], rows, d) if aware else None,
+            defender=d if braces else None,
+            attacker=a if braces else None,
+            grappling=per["grappling"][rows] if braces else None,
+            stamina=gather(per["stamina"], rows, d) if braces else None,
+            disarmed=gather(per["disarmed"], rows, d) if braces else None,
+            resists=t["resists"][d] if braces else None,
+        )
+        fields = consequences.Outcome._fields if braces else consequences.Outcome._fields[:-2]
+        applied = consequences.apply(before, consequences.Outcome(*(out[k][rows] for k in fields)))
+        who = {DEFENDER: d, ATTACKER: a}
+        for kind, items in events(applied.items):
+            ctx.emit(kind, changes(items, rows, who), self._said(ctx, kind, items, before, applied, out, rows, a, d))
+
+    def _said(
+        self,
+        ctx: FightContext,
+        kind: str,
+        items: tuple[Item, ...],
+        before: consequences.Before,
+        applied: consequences.Applied,
+        out: dict[str, Any],
+        rows: IntArray,
+        attacker: IntArray,
+        defender: IntArray,
+    ) -> str:
+        """Narrated (one fight: its one attack is row 0): the sentence of an event of `kind`."""
+        if not ctx.narrating:
+            return ""
         names = ctx.fight.roster.names
-        per = ctx.state.per
-        pays = (out["resist_stamina"][rows] == 1) & t["resists"][d]
-        if pays.any():
-            r, who = select(pays, rows, d)
-            stamina = gather(per["stamina"], r, who)
-            ctx.emit(
-                "resist",
-                [ctx.set("stamina", r, np.maximum(0, stamina - 1), who)],
-                self.text(
-                    ctx,
-                    lambda: narrate.resist(names[int(who[0])], BRACE_NAMES[int(effect[pays][0])], int(stamina[0])),
-                ),
-            )
-        landed = (effect >= 0) & ~pays
-        grapple = landed & (effect == GRAPPLED)
-        if grapple.any():
-            r, who, foe = select(grapple, rows, a, d)
-            ctx.emit(
-                "grapple",
-                [ctx.set("grappling", r, foe + 1, who)],
-                self.text(
-                    ctx,
-                    lambda: narrate.grapple(names[int(who[0])], names[int(foe[0])]),
-                ),
-            )
-        shove = landed & (effect == SHOVED)
-        if shove.any():
-            r, who, foe = select(shove, rows, a, d)
-            grappling = ctx.state.per["grappling"]
-            foe_holds = gather(grappling, r, foe) > 0
-            holds_foe = gather(grappling, r, who) == foe + 1
-            ctx.emit(
-                "shove",
-                [
-                    ctx.set("grappling", r[foe_holds], 0, foe[foe_holds]),
-                    ctx.set("grappling", r[holds_foe], 0, who[holds_foe]),
-                ],
-                self.text(
-                    ctx,
-                    lambda: narrate.shove(
-                        names[int(who[0])], names[int(foe[0])], bool(foe_holds[0]), bool(holds_foe[0])
-                    ),
-                ),
-            )
-        disarm = landed & (effect == DISARMED) & (gather(ctx.state.per["disarmed"], rows, d) == 0)
-        if disarm.any():
-            r, foe = select(disarm, rows, d)
-            ctx.emit(
-                "disarm",
-                [ctx.set("disarmed", r, 1, foe)],
-                self.text(
-                    ctx,
-                    lambda: narrate.disarm(names[int(foe[0])]),
-                ),
-            )
+        a, d = int(attacker[0]), int(defender[0])
+        if kind == "damage":
+            guard, guard_after = before.guard, applied.guard_after
+            aware, aware_after = guard, guard  # no awareness damage: nothing changes
+            if applied.awareness_after is not None and before.awareness is not None:
+                aware, aware_after = before.awareness, applied.awareness_after
+            changed = [
+                (what, int(x[0]), int(y[0]))
+                for what, x, y in (
+                    ("life", before.life, applied.life_after),
+                    ("guard", guard, guard_after),
+                    ("awareness", aware, aware_after),
+                )
+            ]
+            return narrate.damage(names[d], changed, bool(applied.life_after[0] <= 0))
+        if kind == "grapple_ends":
+            if items[0].whose == OTHER:
+                return narrate.lets_go(names[items[0].combatant])
+            assert before.grappling is not None
+            return narrate.grapple_ends(names[d], names[int(before.grappling[0, d]) - 1])
+        if kind == "resist":
+            assert before.stamina is not None
+            return narrate.resist(names[d], BRACE_NAMES[int(out["brace_effect"][rows][0])], int(before.stamina[0]))
+        if kind == "grapple":
+            return narrate.grapple(names[a], names[d])
+        if kind == "shove":
+            return narrate.shove(names[a], names[d], bool(items[0].rows.size), bool(items[1].rows.size))
+        if kind == "disarm":
+            return narrate.disarm(names[d])
+        fall_l, fall_g = (int(out[k][rows][0]) for k in ("falling_lethal", "falling_guard"))
+        return narrate.fall(names[a], 0 if fall_l == NULL_INT else fall_l, 0 if fall_g == NULL_INT else fall_g)
 
 
 #: The outcome fields a fight reads (the attack roll only for a shot into a grapple); without braces against a

@@ -1,0 +1,92 @@
+"""An outcome's consequences, itemised (design.md: "consequences.apply is the one place where damage, Shell, Peril,
+AP, guard, durability and statuses change ... a pure function returning an itemised list of what changed and why").
+
+A game's `consequences.apply(before, outcome)` takes the stats an attack may change, one row per attack (the
+values before it), and the attack's resolved outcome columns, and returns `Item`s: each sets one stat of the
+defender or of the attacker of some of those rows to new values, under the event kind the fight emits it as.
+Nothing here knows a fight: the fight maps an item's rows back to its own rows and combatants (`changes`) and
+words it (narration stays in the game's narrate.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tohit.core.fight.state import Change, IntArray, change
+
+#: Whose stat an item changes: the attack's target, the one who made it, or another combatant (`Item.combatant`:
+#: a third party, such as one who lets go of a grappled foe that falls).
+DEFENDER, ATTACKER, OTHER = "defender", "attacker", "other"
+
+
+@dataclass(frozen=True)
+class Item:
+    """Set `stat` of `whose` (DEFENDER, ATTACKER, or OTHER: combatant `combatant`) to `to` at `rows` (positions in
+    the rows given to `apply`), as part of the event `kind` (its `part`: consecutive items of one kind and part are
+    one event), by the rule `clause`. An item may have no rows: its event still happens (a narrated fight words
+    it)."""
+
+    kind: str
+    stat: str
+    rows: IntArray
+    to: IntArray
+    whose: str = DEFENDER
+    clause: str = ""
+    combatant: int = -1
+    part: int = 0
+
+
+def item(
+    kind: str,
+    stat: str,
+    rows: Any,
+    to: Any,
+    whose: str = DEFENDER,
+    clause: str = "",
+    combatant: int = -1,
+    part: int = 0,
+) -> Item:
+    """An Item from array-likes; `to` broadcasts to the rows."""
+    r = np.asarray(rows, dtype=np.int64).reshape(-1)
+    values = np.asarray(to, dtype=np.int64)
+    if values.shape != r.shape:
+        values = np.broadcast_to(values, r.shape).copy()
+    return Item(kind, stat, r, values, whose, clause, combatant, part)
+
+
+def of_kind(items: Iterable[Item], kind: str) -> tuple[Item, ...]:
+    """The items of one event kind, in order, leaving out those of no rows."""
+    return tuple(it for it in items if it.kind == kind and it.rows.size)
+
+
+def events(items: Iterable[Item]) -> list[tuple[str, tuple[Item, ...]]]:
+    """The items as events: runs of items of one kind and part, in order."""
+    out: list[tuple[str, tuple[Item, ...]]] = []
+    for it in items:
+        if out and out[-1][0] == it.kind and out[-1][1][-1].part == it.part:
+            out[-1] = (it.kind, (*out[-1][1], it))
+        else:
+            out.append((it.kind, (it,)))
+    return out
+
+
+def changes(items: Iterable[Item], rows: IntArray, who: Mapping[str, IntArray]) -> list[Change]:
+    """The state changes the items make: `rows` maps an item's positions to the fight's rows, `who[whose]` (one
+    combatant per position) to the combatant whose stat it is (OTHER: the item's own `combatant`)."""
+    return [
+        change(it.stat, rows[it.rows], it.to, it.combatant if it.whose == OTHER else who[it.whose][it.rows])
+        for it in items
+    ]
+
+
+def table(items: Iterable[Item]) -> list[tuple[str, str, str, list[int], list[int]]]:
+    """The items as plain rows (kind, whose, stat, positions, new values): for tests and traces (OTHER: whose is
+    "other <combatant>")."""
+    return [
+        (it.kind, it.whose if it.whose != OTHER else f"other {it.combatant}", it.stat, it.rows.tolist(), it.to.tolist())
+        for it in items
+    ]
