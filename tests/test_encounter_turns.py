@@ -110,3 +110,16 @@ def test_encounter_preview_follows_the_state() -> None:
     fresh = hit()
     enc.act({"kind": "adjust", "combatant": "Bandit chief", "stat": "def_mod", "value": -4})
     assert hit() > fresh
+
+
+def test_encounter_round_order_follows_the_games_own_order() -> None:
+    """The turn order a table shows is the game's: Last Odyssey's round goes by Initiative, highest first
+    [Starting-Battles.md], so a Cop with Initiative 9 stands first and acts first; a game of file order keeps
+    the file's order."""
+    data = yaml.safe_load((EXAMPLES / "fights" / "last-odyssey-cops.yaml").read_text())
+    data["sides"][1]["combatants"][-1]["initiative"] = 9
+    enc = Encounter.create(data, source="cops", seed=1)
+    assert enc.sheet()["order"] == ["Cop 3", "Mariana", "Cop 1", "Ilse", "Cop 2"]
+    assert enc.next_turn() == "Cop 3"
+    duel = Encounter.create(yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text()), source="d")
+    assert duel.sheet()["order"] == [duel.fight.roster.names[c] for c in duel.fight.file_order]

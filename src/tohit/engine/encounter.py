@@ -167,6 +167,15 @@ class Encounter:
             )
         return out
 
+    def round_order(self) -> list[int]:
+        """The combatants in the round's order: by each one's place (its `turn` stat) where the game orders each
+        fight's round itself (e.g. by Initiative), else the file's order, sides alternating."""
+        places = self.state.per.get("turn")
+        if places is None or getattr(self.fight.rules, "static_order", True) is not False:
+            return list(self.fight.file_order)
+        row = [int(p) for p in places[0]]
+        return sorted(range(len(row)), key=lambda c: (row[c], c))
+
     def sheet(self) -> dict[str, Any]:
         """What a page shows beside the state, read from the fight (never from a game's name): the stat that is
         health (with its word and each combatant's starting value), the sides, each combatant's side and attacks,
@@ -177,7 +186,7 @@ class Encounter:
             "health": rules.health,
             "health_label": rules.health_label,
             "sides": list(roster.side_names),
-            "order": [roster.names[c] for c in self.fight.file_order],
+            "order": [roster.names[c] for c in self.round_order()],
             "conditions": list(rules.condition_stats),
             "combatants": [
                 {
