@@ -70,6 +70,14 @@ def test_serve_exact_duel_over_the_states_cap_is_refused_naming_it(tmp_path: Pat
         assert error["field"] == "max-states" and "--max-states" in error["message"]
 
 
+def test_serve_exact_duel_over_the_time_cap_is_refused_naming_it(tmp_path: Path) -> None:
+    with capped(tmp_path, exact_seconds=1e-6) as client:
+        response = client.post("/v1/fights/exact", json={"fight": DUEL})
+        assert response.status_code == 422, response.text
+        error = response.json()["error"]
+        assert error["field"] == "exact-seconds" and "--exact-seconds" in error["message"]
+
+
 def test_serve_every_cap_is_a_flag(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import uvicorn
 

@@ -59,15 +59,10 @@ def fights_exact_job(fight: dict[str, Any], max_states: int, seconds: float) -> 
     loaded = fight_from_dict(fight, source="fight")
     try:
         return exact_duel(loaded, limit=max_states, seconds=seconds).to_json()
-    except OverStates as exc:
+    except (OverStates, OverTime) as exc:
+        name, value = (
+            ("max-states", f"{max_states:,}") if isinstance(exc, OverStates) else ("exact-seconds", f"{seconds:g}")
+        )
         raise InputError(
-            f"{exc.message} (the cap max-states = {max_states:,}: tohit serve --max-states)",
-            field="max-states",
-            source=exc.source,
-        ) from None
-    except OverTime as exc:
-        raise InputError(
-            f"{exc.message} (the cap exact-seconds = {seconds:g}: tohit serve --exact-seconds)",
-            field="exact-seconds",
-            source=exc.source,
+            f"{exc.message} (the cap {name} = {value}: tohit serve --{name})", field=name, source=exc.source
         ) from None
