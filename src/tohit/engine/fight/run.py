@@ -24,6 +24,7 @@ from tohit.engine.fight.ending import ENGINE_STATS as ENGINE_STATS
 from tohit.engine.fight.ending import ended as ended
 from tohit.engine.fight.ending import initial_state as initial_state
 from tohit.engine.fight.exact import never_ending
+from tohit.engine.heap import keep_freed_memory
 from tohit.engine.pool import process_pool
 from tohit.engine.simulate import fresh_seed
 from tohit.engine.stats import mean_sd, percentile, wilson
@@ -289,6 +290,7 @@ def simulate_fights(
     batches as large as one process would), run by that many processes (fork), each task with its own
     stream spawned from the seed (`SeedSequence(seed).spawn(workers)`); the parts are merged in task order,
     so the same seed and worker count give the same result."""
+    keep_freed_memory()  # batch steps re-allocate large arrays: keep their pages (engine/heap.py)
     work = n * fight.max_rounds * fight.roster.size
     if work > MAX_WORK:
         raise InputError(
