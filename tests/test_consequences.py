@@ -4,13 +4,21 @@ consequences (each game's `consequences.apply` is tested as tables in its own te
 
 from __future__ import annotations
 
-import numpy as np
+from pathlib import Path
+from typing import Any
 
-from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, changes, events, item
+import numpy as np
+import pytest
+
+from tohit.api import load_fight
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events, item
+from tohit.engine.fight.run import simulate_fights
 from tohit.systems.fullplate.consequences import hp_after
 from tohit.systems.kaiser.consequences import is_critical
 from tohit.systems.rtw.consequences import HELPLESS, PERISHES, fall_outcome
 from tohit.systems.wsswnn.consequences import worn
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_rtw_falling_in_battle_heroes_and_mindless_sources_leave_helpless_else_the_attackers_choice() -> None:
@@ -69,4 +77,32 @@ def test_consequence_items_group_into_events_by_kind_and_part_and_map_to_fight_r
         ("helpless", [], [], []),
         ("perished", [11], [1], [0]),
         ("grappling", [11], [0], [3]),
+    ]
+
+
+def test_items_of_every_bundled_fight_have_increasing_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """core consequence.Item: an item's positions are increasing (`changes` reads an item of as many positions as
+    the rows as every row): every item each game's `apply` makes in the bundled example fights is checked."""
+    made: list[Item] = []
+    init = Item.__init__
+
+    def checked(self: Item, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        made.append(self)
+        assert bool(np.all(np.diff(self.rows) > 0)), (self.kind, self.stat, self.rows)
+
+    monkeypatch.setattr(Item, "__init__", checked)
+    for path in sorted((ROOT / "examples" / "fights").glob("*.yaml")):
+        simulate_fights(load_fight(path), 300, seed=1)
+    assert len(made) > 100, len(made)
+
+
+def test_changes_maps_an_item_of_every_position_to_the_rows_themselves() -> None:
+    """core consequence.changes: an item of every position sets the rows given; one of some positions, theirs."""
+    rows, who = np.array([3, 5, 8]), {DEFENDER: np.array([1, 0, 1]), ATTACKER: np.array([0, 1, 0])}
+    every, some = item("damage", "hp", [0, 1, 2], 4), item("damage", "dealt", [2], 7, ATTACKER)
+    found = changes([every, some], rows, who)
+    assert [(c.rows.tolist(), c.who.tolist() if c.who is not None else None) for c in found] == [
+        ([3, 5, 8], [1, 0, 1]),
+        ([8], [0]),
     ]

@@ -10,13 +10,13 @@ words it (narration stays in the game's narrate.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from tohit.core.fight.state import Change, IntArray, change
+from tohit.core.fight.state import BoolArray, Change, IntArray, change
 
 #: Whose stat an item changes: the attack's target, the one who made it, or another combatant (`Item.combatant`:
 #: a third party, such as one who lets go of a grappled foe that falls).
@@ -25,10 +25,10 @@ DEFENDER, ATTACKER, OTHER = "defender", "attacker", "other"
 
 @dataclass(frozen=True)
 class Item:
-    """Set `stat` of `whose` (DEFENDER, ATTACKER, or OTHER: combatant `combatant`) to `to` at `rows` (positions in
-    the rows given to `apply`), as part of the event `kind` (its `part`: consecutive items of one kind and part are
-    one event), by the rule `clause`. An item may have no rows: its event still happens (a narrated fight words
-    it)."""
+    """Set `stat` of `whose` (DEFENDER, ATTACKER, or OTHER: combatant `combatant`) to `to` at `rows` (increasing
+    positions in the rows given to `apply`), as part of the event `kind` (its `part`: consecutive items of one kind
+    and part are one event), by the rule `clause`. An item may have no rows: its event still happens (a narrated
+    fight words it)."""
 
     kind: str
     stat: str
@@ -58,6 +58,20 @@ def item(
     return Item(kind, stat, r, values, whose, clause, combatant, part)
 
 
+def positions(mask: BoolArray) -> tuple[IntArray, Callable[[Any], Any]]:
+    """(the positions where `mask` holds, a function taking an array's entries at them). The fight usually gives
+    `apply` only the rows that act, so the positions are every row: the arrays are then used as they are, not
+    copied (`take` otherwise: faster than fancy indexing)."""
+    rows = np.flatnonzero(mask)
+    if rows.size == mask.size:
+        return rows, _same
+    return rows, lambda x: np.take(x, rows, axis=0)
+
+
+def _same(x: Any) -> Any:
+    return x
+
+
 def of_kind(items: Iterable[Item], kind: str) -> tuple[Item, ...]:
     """The items of one event kind, in order, leaving out those of no rows."""
     return tuple(it for it in items if it.kind == kind and it.rows.size)
@@ -76,11 +90,14 @@ def events(items: Iterable[Item]) -> list[tuple[str, tuple[Item, ...]]]:
 
 def changes(items: Iterable[Item], rows: IntArray, who: Mapping[str, IntArray]) -> list[Change]:
     """The state changes the items make: `rows` maps an item's positions to the fight's rows, `who[whose]` (one
-    combatant per position) to the combatant whose stat it is (OTHER: the item's own `combatant`)."""
-    return [
-        change(it.stat, rows[it.rows], it.to, it.combatant if it.whose == OTHER else who[it.whose][it.rows])
-        for it in items
-    ]
+    combatant per position) to the combatant whose stat it is (OTHER: the item's own `combatant`). An item's
+    positions are increasing, so an item of as many positions as `rows` is every position: its rows are `rows`."""
+    found = []
+    for it in items:
+        every = it.rows.size == rows.size
+        mine = it.combatant if it.whose == OTHER else (who[it.whose] if every else who[it.whose].take(it.rows))
+        found.append(change(it.stat, rows if every else rows.take(it.rows), it.to, mine))
+    return found
 
 
 def table(items: Iterable[Item]) -> list[tuple[str, str, str, list[int], list[int]]]:

@@ -61,6 +61,11 @@ class Roster:
     def foes(self) -> BoolArray:
         return self.foe_matrix
 
+    def are_foes(self, a: IntArray, b: IntArray) -> BoolArray:
+        """foe_matrix[a, b] elementwise, by flat index (faster than 2-D fancy indexing)."""
+        found: BoolArray = self.foe_matrix.reshape(-1).take(a * self.size + b)
+        return found
+
     @cached_property
     def side_columns(self) -> tuple[slice | IntArray, ...]:
         """Per side, its combatants' columns: a slice when they are contiguous (as in a fight file)."""

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item, positions
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.systems.fullplate.rules import HIT
 
@@ -34,11 +34,12 @@ class Before(NamedTuple):
     struck: BoolArray
     #: The damage the attacker has dealt in the fight.
     dealt: IntArray
-    #: The attack fires magical ammunition, and its hits so far (the `ammo_hits<attack>` stat).
+    #: The attack fires magical ammunition.
     magic: BoolArray
-    ammo_hits: IntArray
     #: Which of the attacker's attacks it is (the ammunition's stat).
     attack: IntArray
+    #: The hits so far of the attack's magical ammunition (the `ammo_hits<attack>` stat; None: no attack fires any).
+    ammo_hits: IntArray | None = None
 
 
 class Outcome(NamedTuple):
@@ -62,17 +63,18 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     """What each resolved attack does (hits only): the creature struck, when it is a combatant, loses the
     damage in HP, never below 0, and the attacker's dealt grows by what it lost; a hit with magical ammunition
     counts one more arrow to recover (one "ammunition" event per attack, in attack order)."""
-    hits = np.flatnonzero(outcome.result == HIT)
-    hp, struck = before.hp[hits], before.struck[hits]
-    after = hp_after(hp, outcome.damage[hits])
+    hits, at = positions(outcome.result == HIT)
+    hp, struck = at(before.hp), at(before.struck)
+    after = hp_after(hp, at(outcome.damage))
     items: list[Item] = []
     lands = struck & (after < hp)
     if lands.any():
         r = hits[lands]
         items.append(item("damage", "hp", r, after[lands], DEFENDER, CLAUSE_HP))
-        items.append(item("damage", "dealt", r, before.dealt[r] + (hp - after)[lands], ATTACKER, CLAUSE_HP))
-    magic = before.magic[hits]
+        items.append(item("damage", "dealt", r, before.dealt.take(r) + (hp - after)[lands], ATTACKER, CLAUSE_HP))
+    magic = at(before.magic)
     if magic.any():
+        assert before.ammo_hits is not None
         r = hits[magic]
         k = before.attack[r]
         for kk in np.unique(k):

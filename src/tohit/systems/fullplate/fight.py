@@ -74,11 +74,14 @@ class FullPlateFight(RoundRules):
             return
         a, t, k = actor[rows], target[rows], attack[rows]
         # Who took the hit: the intended target (its `hp_left`), or one engaged with it (firing into melee).
-        struck = self._struck(fight)[t, np.maximum(out["creature_hit"][rows], 0)]
+        struck_of = self._struck(fight)
+        struck = struck_of.reshape(-1).take(t * struck_of.shape[1] + np.maximum(out["creature_hit"].take(rows), 0))
         per = ctx.state.per
-        magic = self._magic_ammo(fight)[a, k]
-        ammo_hits = np.zeros(rows.size, dtype=np.int64)
+        magic_of = self._magic_ammo(fight)
+        magic = magic_of.reshape(-1).take(a * magic_of.shape[1] + k)
+        ammo_hits = None
         if magic.any():
+            ammo_hits = np.zeros(rows.size, dtype=np.int64)
             for kk in np.unique(k[magic]):
                 sel = magic & (k == kk)
                 ammo_hits[sel] = gather(per[f"ammo_hits{int(kk)}"], rows[sel], a[sel])
@@ -87,10 +90,10 @@ class FullPlateFight(RoundRules):
             struck=struck >= 0,
             dealt=gather(per["dealt"], rows, a),
             magic=magic,
-            ammo_hits=ammo_hits,
             attack=k,
+            ammo_hits=ammo_hits,
         )
-        outcome = consequences.Outcome(out["result"][rows], out["damage"][rows])
+        outcome = consequences.Outcome(out["result"].take(rows), out["damage"].take(rows))
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: struck, ATTACKER: a}
         groups = events(applied.items)

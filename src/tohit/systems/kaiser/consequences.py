@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item, positions
 from tohit.core.fight.rows import select
 from tohit.core.fight.state import IntArray
 from tohit.systems.kaiser.tables import HIT
@@ -74,22 +74,22 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     """What each resolved attack does (hits only): LP lost (the damage, never below 0 LP) and the damage the
     attacker dealt, 1 AP lost (never below 0), Flat-Footed [kaiser.md, Successful Attack]; a hit costing half or
     more of the LP and leaving the defender above 0 LP causes a Critical [damage/critical.md]."""
-    hit = np.flatnonzero(outcome.result == HIT)
+    hit, at = positions(outcome.result == HIT)
     if hit.size == 0:
         return Applied((), hit)
-    lp, damage = before.lp[hit], outcome.damage[hit]
+    lp, damage = at(before.lp), at(outcome.damage)
     new_lp = np.maximum(0, lp - damage)
     items: list[Item] = []
     hurt = damage > 0
     if hurt.any():
         h, h_lp, h_new = select(hurt, hit, lp, new_lp)
         items.append(item("damage", "lp", h, h_new, DEFENDER, CLAUSE_LP))
-        items.append(item("damage", "dealt", h, before.dealt[h] + (h_lp - h_new), ATTACKER, CLAUSE_LP))
-    lost = outcome.ap_lost[hit] == 1
+        items.append(item("damage", "dealt", h, before.dealt.take(h) + (h_lp - h_new), ATTACKER, CLAUSE_LP))
+    lost = at(outcome.ap_lost) == 1
     if lost.any():
         rows = hit[lost]
-        items.append(item("ap_lost", "ap", rows, np.maximum(0, before.ap[rows] - 1), DEFENDER, CLAUSE_AP))
-    flat = outcome.flat_footed[hit] == 1
+        items.append(item("ap_lost", "ap", rows, np.maximum(0, before.ap.take(rows) - 1), DEFENDER, CLAUSE_AP))
+    flat = at(outcome.flat_footed) == 1
     if flat.any():
         items.append(item("flat_footed", "flat_footed", hit[flat], 1, DEFENDER, CLAUSE_FLAT))
     crit = is_critical(damage, lp) & (new_lp > 0)

@@ -435,7 +435,7 @@ class KaiserFight(FightRules):
         before = consequences.Before(
             gather(state.per["lp"], rows, d), gather(state.per["ap"], rows, d), gather(state.per["dealt"], rows, a)
         )
-        outcome = consequences.Outcome(*(out[k][rows] for k in CONSEQUENCES))
+        outcome = consequences.Outcome(*(out[k].take(rows) for k in CONSEQUENCES))
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: d, ATTACKER: a}
         for kind in ("damage", "ap_lost", "flat_footed"):

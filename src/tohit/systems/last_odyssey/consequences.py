@@ -11,7 +11,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item, positions
+from tohit.core.fight.rows import select
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.systems.last_odyssey.effective import NAMES
 from tohit.systems.last_odyssey.tables import BONUS_TRACKER, HIT, STATUS_OF_ELEMENT
@@ -107,23 +108,25 @@ def downed_effects(statuses: IntArray, buffs: IntArray) -> tuple[Item, ...]:
 class Before(NamedTuple):
     """The stats an ability may change, one row per resolved ability, before it, and what the ability is."""
 
-    #: The target's HP, Shell pool, Body Armor, statuses (bits), status hits and Bonus Tracker (base-7 digits).
+    #: The target's HP, Shell pool and Body Armor.
     hp: IntArray
     shell: IntArray
     body_armor: IntArray
-    statuses: IntArray
-    status_hits: IntArray
-    buffs: IntArray
     #: The damage the user has dealt in the fight.
     dealt: IntArray
-    #: The ability knocks out (downs rather than kills), is physical (Body Armor absorbs it), its status bit
-    #: (0: none), the Bonus Tracker statistic it moves (-1: none).
+    #: The ability knocks out (downs rather than kills), is physical (Body Armor absorbs it).
     knock: BoolArray
     physical: BoolArray
-    bit: IntArray
-    stat: IntArray
-    #: The fight plays statuses and Bonus Trackers (some ability has one).
+    #: The fight plays statuses and Bonus Trackers (some ability has one). Without, the fields below may be None:
+    #: no one has a status or a buff.
     effects: bool
+    #: The target's statuses (bits), status hits and Bonus Tracker (base-7 digits).
+    statuses: IntArray | None = None
+    status_hits: IntArray | None = None
+    buffs: IntArray | None = None
+    #: The ability's status bit (0: none), the Bonus Tracker statistic it moves (-1: none).
+    bit: IntArray | None = None
+    stat: IntArray | None = None
 
 
 class Outcome(NamedTuple):
@@ -131,8 +134,8 @@ class Outcome(NamedTuple):
 
     result: IntArray
     damage: IntArray
-    status_applied: IntArray
-    tracker: IntArray
+    status_applied: IntArray | None = None
+    tracker: IntArray | None = None
 
 
 class Applied(NamedTuple):
@@ -154,9 +157,9 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     Poisoned, Frostbitten and Burned, its Bonus Tracker too [Death-and-Injury.md]; then a status that lands is the
     target's if it has it not already, and a buff or debuff moves its Bonus Tracker [Statuses.md;
     Buffs-and-Debuffs.md]. Each reads what the earlier ones left."""
-    hits = np.flatnonzero(outcome.result == HIT)
-    damage = outcome.damage[hits]
-    hp, points = before.hp[hits], before.shell[hits]
+    hits, at = positions(outcome.result == HIT)
+    damage = at(outcome.damage)
+    hp, points = at(before.hp), at(before.shell)
     absorbed = np.asarray(shell_hit(damage, points).absorbed)
     lost = np.asarray(hp_lost(damage, points, hp))
     items: list[Item] = []
@@ -165,17 +168,20 @@ def apply(before: Before, outcome: Outcome) -> Applied:
         items.append(item("damage", "shell", hits[took], (points - absorbed)[took], DEFENDER, CLAUSE_DAMAGE))
     hurt = lost > 0
     if hurt.any():
-        r = hits[hurt]
-        items.append(item("damage", "hp", r, (hp - lost)[hurt], DEFENDER, CLAUSE_DAMAGE))
-        items.append(item("damage", "dealt", r, before.dealt[r] + lost[hurt], ATTACKER, CLAUSE_DAMAGE))
+        r, left, lost_h = select(hurt, hits, hp - lost, lost)
+        items.append(item("damage", "hp", r, left, DEFENDER, CLAUSE_DAMAGE))
+        items.append(item("damage", "dealt", r, before.dealt.take(r) + lost_h, ATTACKER, CLAUSE_DAMAGE))
     downed = hurt & (lost == hp)
-    knocked = downed & before.knock[hits]
+    knocked = downed & at(before.knock)
     if knocked.any():
         items.append(item("damage", "incapacitated", hits[knocked], 1, DEFENDER, CLAUSE_DAMAGE))
-    armour = (before.body_armor[hits] > 0) & before.physical[hits]
+    armour = (at(before.body_armor) > 0) & at(before.physical)
     if armour.any():
         items.append(item("damage", "body_armor", hits[armour], 0, DEFENDER, CLAUSE_DAMAGE))
-    statuses, buffs = before.statuses[hits], before.buffs[hits]
+    old, new_digit = np.zeros(hits.size, dtype=np.int64), np.zeros(hits.size, dtype=np.int64)
+    if before.statuses is None or before.buffs is None:  # no statuses, no buffs: nothing more changes
+        return Applied(tuple(items), hits, absorbed, lost, old, new_digit)
+    statuses, buffs = at(before.statuses), at(before.buffs)
     if downed.any():
         d = np.flatnonzero(downed)
         gone = downed_effects(statuses[d], buffs[d])
@@ -183,16 +189,17 @@ def apply(before: Before, outcome: Outcome) -> Applied:
         statuses, buffs = statuses.copy(), buffs.copy()
         statuses[d] &= KEPT_WHEN_DOWNED
         buffs[d] = 0
-    old, new_digit = np.zeros(hits.size, dtype=np.int64), np.zeros(hits.size, dtype=np.int64)
     if before.effects:
-        landed = outcome.status_applied[hits] == 1
+        assert before.bit is not None and before.stat is not None and before.status_hits is not None
+        assert outcome.status_applied is not None and outcome.tracker is not None
+        landed = at(outcome.status_applied) == 1
         if landed.any():
-            bits = before.bit[hits]
+            bits = at(before.bit)
             new = landed & ((statuses & bits) == 0)
             r = hits[landed]
             items.append(item("status", "status_hits", r, before.status_hits[r] + 1, DEFENDER, CLAUSE_STATUS))
             items.append(item("status", "statuses", hits[new], (statuses | bits)[new], DEFENDER, CLAUSE_STATUS))
-        stat = before.stat[hits]
+        stat = at(before.stat)
         moved = stat >= 0
         if moved.any():
             m = np.flatnonzero(moved)

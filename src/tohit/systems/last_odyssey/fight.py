@@ -422,6 +422,8 @@ class LastOdysseyFight(RoundRules):
             # A status that makes attacks miss may be in play (inflicted, or in a file block).
             stoppers = BIT["paralyzed"] | BIT["silenced"]
             starting = [status_mask([*comb.attacker.statuses, *comb.target.statuses]) for comb in fight.combatants]
+            effects = bool(own.any() or ally.any() or (bit > 0).any() or (stat >= 0).any())
+            buffed = any(comb.attacker.buffs or comb.target.buffs for comb in fight.combatants)
             found = {
                 "melee": melee,
                 "magical": magical,
@@ -434,7 +436,9 @@ class LastOdysseyFight(RoundRules):
                 "allies": ~fight.roster.foe_matrix,  # (C, C): on the same side (oneself included)
                 "bit": bit,
                 "stat": stat,
-                "effects": bool(own.any() or ally.any() or (bit > 0).any() or (stat >= 0).any()),
+                "effects": effects,
+                # Someone may have a status or a buff: one that may be given, or one a combatant starts with.
+                "carried": effects or buffed or any(starting),
             }
             return found
 
@@ -705,25 +709,28 @@ class LastOdysseyFight(RoundRules):
         a, k, t = actor[rows], attack[rows], target[rows]
         per = ctx.state.per
         effects = bool(tables["effects"])
+        at = a * tables["knock"].shape[1] + k  # the ability's entry in the (combatants, abilities) tables
         before = consequences.Before(
             hp=gather(per["hp"], rows, t),
             shell=gather(per["shell"], rows, t),
             body_armor=gather(per["body_armor"], rows, t),
-            statuses=gather(per["statuses"], rows, t),
-            status_hits=gather(per["status_hits"], rows, t),
-            buffs=gather(per["buffs"], rows, t),
             dealt=gather(per["dealt"], rows, a),
-            knock=tables["knock"][a, k],
-            physical=tables["physical"][a, k],
-            bit=tables["bit"][a, k] if effects else np.zeros(rows.size, dtype=np.int64),
-            stat=tables["stat"][a, k] if effects else np.full(rows.size, -1, dtype=np.int64),
+            knock=tables["knock"].reshape(-1).take(at),
+            physical=tables["physical"].reshape(-1).take(at),
             effects=effects,
         )
-        columns = ("result", "damage", "status_applied", "tracker") if effects else ("result", "damage")
-        given = [out[c][rows] for c in columns]
-        if not effects:
-            given += [given[0], given[0]]  # not read without effects
-        outcome = consequences.Outcome(*given)
+        outcome = consequences.Outcome(out["result"].take(rows), out["damage"].take(rows))
+        if tables["carried"]:
+            before = before._replace(statuses=gather(per["statuses"], rows, t), buffs=gather(per["buffs"], rows, t))
+        if effects:
+            before = before._replace(
+                status_hits=gather(per["status_hits"], rows, t),
+                bit=tables["bit"].reshape(-1).take(at),
+                stat=tables["stat"].reshape(-1).take(at),
+            )
+            outcome = outcome._replace(
+                status_applied=out["status_applied"].take(rows), tracker=out["tracker"].take(rows)
+            )
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: t, ATTACKER: a}
         for kind, items in events(applied.items):
@@ -746,8 +753,12 @@ class LastOdysseyFight(RoundRules):
         if kind == "damage":
             shown = (outcome.damage, before.hp, before.shell, applied.absorbed, applied.lost)
             return narrate.damage(name, *(int(x[0]) for x in shown))
+        assert (
+            before.statuses is not None and before.buffs is not None
+        )  # an event past "damage": someone carries effects
         if kind == "effects":
             return self._downed_words(ctx, before.statuses, before.buffs, target)
+        assert before.bit is not None and before.stat is not None
         if kind == "status":
             status = status_names(int(before.bit[0]))[0].capitalize()
             return narrate.status(name, status, bool(items[1].rows.size))

@@ -8,11 +8,12 @@ to what it changes, itemised (the fight emits and narrates the items).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item, positions
 from tohit.core.fight.rows import select
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.systems.rtw.tables import HEALTH_PER_HEART, HIT
@@ -129,36 +130,36 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     effect that landed on a target still above 0 Health puts its status on it (Distracted: the attacker's bit
     joins its sources) [rtw: Landing the Blow]; a weapon used successfully is marked for the end of the encounter,
     and a Burning weapon that lands a blow loses 1 Durability [rtw: Weapon Durability; status_effects.md]."""
-    hits = np.flatnonzero(outcome.result == HIT)
+    hits, at = positions(outcome.result == HIT)
     items: list[Item] = []
-    damage = outcome.damage[hits]
-    health = before.health[hits]
+    damage = at(outcome.damage)
+    health = at(before.health)
     after = health_after(health, damage)
     hurt = after < health
     if hurt.any():
         r, left, lost = select(hurt, hits, after, health - after)
         items.append(item("damage", "health", r, left, DEFENDER, CLAUSE_HEALTH))
-        foe = before.foe[r]
-        items.append(item("damage", "dealt", r[foe], before.dealt[r[foe]] + lost[foe], ATTACKER, CLAUSE_HEALTH))
-    hearts = before.hearts[hits]
+        rf, lf = select(before.foe.take(r), r, lost)
+        items.append(item("damage", "dealt", rf, before.dealt.take(rf) + lf, ATTACKER, CLAUSE_HEALTH))
+    hearts = at(before.hearts)
     enters = in_peril(after, hearts) & ~in_peril(health, hearts)
     if enters.any():
         items.append(item("peril", "peril", hits[enters], 1, DEFENDER, CLAUSE_PERIL))
     zero = (after == 0) & (damage > 0)
     if zero.any():
-        falls = np.where(zero, before.fall[hits], -1)
+        falls = np.where(zero, at(before.fall), -1)
         for code, stat in ((HELPLESS, "helpless"), (PERISHES, "perished")):
             sel = falls == code
             if sel.any():
                 items.append(item("falls", stat, hits[sel], 1, DEFENDER, CLAUSE_FALLING, part=code))
     seen = np.zeros(hits.size, dtype=bool)
     if before.invisible is not None:
-        seen = before.invisible[hits] == 1
+        seen = at(before.invisible) == 1
         if seen.any():
             items.append(item("status_ends", "invisible", hits[seen], 0, DEFENDER, CLAUSE_INVISIBLE))
     if before.effect is not None and before.status_now is not None and outcome.effect_landed is not None:
-        effect = before.effect[hits]
-        lands = (outcome.effect_landed[hits] == 1) & (effect >= 0) & (after > 0)
+        effect = at(before.effect)
+        lands = (at(outcome.effect_landed) == 1) & (effect >= 0) & (after > 0)
         for i, stat in enumerate(before.statuses) if lands.any() else ():
             sel = lands & (effect == i)
             if not sel.any():
@@ -171,23 +172,23 @@ def apply(before: Before, outcome: Outcome) -> Applied:
             fresh = to != have
             items.append(item("status", stat, r[fresh], to[fresh], DEFENDER, CLAUSE_STATUS, part=i))
     if before.slot is not None and before.durability is not None:
-        items += _weapons(before, outcome, hits)
+        items += _weapons(before, outcome, hits, at)
     return Applied(tuple(items), hits, after)
 
 
-def _weapons(before: Before, outcome: Outcome, hits: IntArray) -> list[Item]:
+def _weapons(before: Before, outcome: Outcome, hits: IntArray, at: Callable[[Any], Any]) -> list[Item]:
     """A weapon used successfully is marked (`used<slot>`: it wears at the end of the encounter); a Burning
     weapon that lands a blow loses 1 Durability now, unless already shattered [rtw: Weapon Durability]."""
     assert before.slot is not None and before.durability is not None
     assert outcome.durability_used is not None and outcome.burning_wear is not None
     items: list[Item] = []
-    w = before.slot[hits]
-    used = (outcome.durability_used[hits] == 1) & (w >= 0)
+    w = at(before.slot)
+    used = (at(outcome.durability_used) == 1) & (w >= 0)
     for ww in range(before.slots) if used.any() else ():
         sel = used & (w == ww)
         if sel.any():
             items.append(item("weapon_used", f"used{ww}", hits[sel], 1, ATTACKER, CLAUSE_DURABILITY, part=ww))
-    wear = (outcome.burning_wear[hits] == 1) & (w >= 0)
+    wear = (at(outcome.burning_wear) == 1) & (w >= 0)
     for ww in np.unique(w[wear]).tolist() if wear.any() else ():
         r = hits[wear & (w == ww)]
         dur = before.durability[r]

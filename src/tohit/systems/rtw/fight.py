@@ -104,6 +104,8 @@ class FallTables(NamedTuple):
 
     hearts: IntArray
     code: IntArray
+    #: The one code of every attack on every target, when they share one (else -1).
+    only: int = -1
 
 
 class AreaTables(NamedTuple):
@@ -344,6 +346,7 @@ class RtwFight(RoundRules):
             size = fight.roster.size
             hearts = np.asarray([-1 if c.target.hearts is None else c.target.hearts for c in fight.combatants])
             code = np.zeros((size, fight.max_attacks, size), dtype=np.int64)
+            used: set[int] = set()
             for c, comb in enumerate(fight.combatants):
                 for a, entry in enumerate(comb.attacks):
                     for t in range(size):
@@ -352,7 +355,8 @@ class RtwFight(RoundRules):
                             mindless=entry.attack.mindless,
                             choice=entry.attack.at_zero_health,
                         )
-            found = FallTables(hearts.astype(np.int64), code)
+                        used.add(int(code[c, a, t]))
+            found = FallTables(hearts.astype(np.int64), code, used.pop() if len(used) == 1 else -1)
             return found
 
         return fight.memo("rtw_fall_tables", build)
@@ -646,7 +650,7 @@ class RtwFight(RoundRules):
         fight = ctx.fight
         a, t, k = actor[rows], target[rows], attack[rows]
         per = ctx.state.per
-        hearts, fall_code = self._fall_tables(fight)
+        hearts, fall_code, only = self._fall_tables(fight)
         grid = self.grid(fight) is not None  # damage dealt counts foes only (an area on a map may catch allies)
         invisible = play is not None and "invisible" in play.stats
         effects = play is not None and play.has_effects
@@ -673,9 +677,11 @@ class RtwFight(RoundRules):
         before = consequences.Before(
             health=gather(per["health"], rows, t),
             dealt=gather(per["dealt"], rows, a),
-            foe=fight.roster.foe_matrix[a, t] if grid else np.ones(rows.size, dtype=bool),
-            hearts=hearts[t],
-            fall=fall_code[a, k, t],
+            foe=fight.roster.are_foes(a, t) if grid else np.broadcast_to(True, rows.shape),
+            hearts=hearts.take(t),
+            fall=np.broadcast_to(only, rows.shape)
+            if only >= 0
+            else fall_code.reshape(-1).take((a * fall_code.shape[1] + k) * fall_code.shape[2] + t),
             attacker=a,
             invisible=gather(per["invisible"], rows, t) if invisible else None,
             statuses=play.stats if play is not None else (),
@@ -686,11 +692,11 @@ class RtwFight(RoundRules):
             slots=slots,
         )
         outcome = consequences.Outcome(
-            out["result"][rows],
-            out["damage"][rows],
-            out["effect_landed"][rows] if effects else None,
-            out["durability_used"][rows] if wear else None,
-            out["burning_wear"][rows] if wear else None,
+            np.broadcast_to(HIT, rows.shape),  # the rows are the hits
+            out["damage"].take(rows),
+            out["effect_landed"].take(rows) if effects else None,
+            out["durability_used"].take(rows) if wear else None,
+            out["burning_wear"].take(rows) if wear else None,
         )
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: t, ATTACKER: a}

@@ -6,13 +6,14 @@ attacker life and guard. The attack's `resolve` reports the values after (`life_
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, item
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, item, positions
 from tohit.core.fight.rows import select
-from tohit.core.fight.state import BoolArray, IntArray
+from tohit.core.fight.state import BoolArray, IntArray, gather
 from tohit.core.outcome import NULL_INT
 from tohit.systems.wsswnn.fields import EFFECT_OF, MISS
 
@@ -36,11 +37,11 @@ class Before(NamedTuple):
     guard: IntArray
     #: The damage the attacker has dealt in the fight.
     dealt: IntArray
-    #: The attacker's life and guard (a jump-attack's fall).
-    attacker_life: IntArray
-    attacker_guard: IntArray
     #: The attacker is the defender's foe (a shot into a grapple may strike an ally: not counted as dealt).
     foe: BoolArray
+    #: The attacker's life and guard (a jump-attack's fall: needed when some attack falls).
+    attacker_life: IntArray | None = None
+    attacker_guard: IntArray | None = None
     awareness: IntArray | None = None
     #: Combatant indices of the defender and the attacker, and every combatant's `grappling` (rows, combatants):
     #: 0, or 1 + the combatant it grapples.
@@ -54,14 +55,15 @@ class Before(NamedTuple):
 
 
 class Outcome(NamedTuple):
-    """The attack's resolved columns the fight applies (`brace_effect` and `resist_stamina` with braces only)."""
+    """The attack's resolved columns the fight applies (the falls' when some attack is a jump-attack that falls;
+    `brace_effect` and `resist_stamina` with braces only)."""
 
     result: IntArray
     damage: IntArray
     guard_after: IntArray
     awareness_damage: IntArray
-    falling_lethal: IntArray
-    falling_guard: IntArray
+    falling_lethal: IntArray | None = None
+    falling_guard: IntArray | None = None
     brace_effect: IntArray | None = None
     resist_stamina: IntArray | None = None
 
@@ -84,38 +86,40 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     grapple ends when its grappler takes lethal damage, and whoever holds a foe that falls lets go; a brace that
     lands grapples, shoves (ending grapples between the two) or disarms, unless the foe pays 1 stamina to resist a
     Struggle [braces]; a jump-attack's fall takes life and guard off the attacker."""
-    falling = (outcome.falling_lethal > 0) | (outcome.falling_guard > 0)
-    rows = np.flatnonzero((outcome.result != MISS) | falling)
+    falling = _falling(outcome)
+    rows, at = positions(outcome.result != MISS if falling is None else (outcome.result != MISS) | falling)
     items: list[Item] = []
-    life = before.life[rows]
-    life_after = worn(life, outcome.damage[rows])
-    guard = before.guard[rows]
-    told = outcome.guard_after[rows]
+    life = at(before.life)
+    life_after = worn(life, at(outcome.damage))
+    guard = at(before.guard)
+    told = at(outcome.guard_after)
     guard_after = np.where(told == NULL_INT, guard, told)
     hurt = life_after < life
     if hurt.any():
         r, lost, left = select(hurt, rows, life - life_after, life_after)
         items.append(item("damage", "life", r, left, DEFENDER, CLAUSE_STATS))
-        foe = before.foe[r]
+        foe = before.foe.take(r)
         if foe.any():
             rf, lf = select(foe, r, lost)
-            items.append(item("damage", "dealt", rf, before.dealt[rf] + lf, ATTACKER, CLAUSE_STATS))
+            items.append(item("damage", "dealt", rf, before.dealt.take(rf) + lf, ATTACKER, CLAUSE_STATS))
     g = guard_after != guard
     if g.any():
         rg, ga = select(g, rows, guard_after)
         items.append(item("damage", "guard", rg, ga, DEFENDER, CLAUSE_STATS))
     aware_after = None
-    awareness_damage = outcome.awareness_damage[rows]
+    awareness_damage = at(outcome.awareness_damage)
     if before.awareness is not None and (awareness_damage > 0).any():
-        aware = before.awareness[rows]
+        aware = at(before.awareness)
         aware_after = worn(aware, awareness_damage)
         w = aware_after != aware
         if w.any():
             items.append(item("damage", "awareness", rows[w], aware_after[w], DEFENDER, CLAUSE_STATS))
     if outcome.brace_effect is not None:
-        items += _braces(before, outcome, rows, hurt, life_after <= 0)
-    falls = falling[rows]
-    if falls.any():
+        items += _braces(before, outcome, rows, at, hurt, life_after <= 0)
+    falls = None if falling is None else at(falling)
+    if falls is not None and falls.any():
+        assert outcome.falling_lethal is not None and outcome.falling_guard is not None
+        assert before.attacker_life is not None and before.attacker_guard is not None
         r = rows[falls]
         fall_l = np.where(outcome.falling_lethal[r] == NULL_INT, 0, outcome.falling_lethal[r])
         fall_g = np.where(outcome.falling_guard[r] == NULL_INT, 0, outcome.falling_guard[r])
@@ -124,21 +128,31 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     return Applied(tuple(items), rows, life_after, guard_after, aware_after)
 
 
-def _braces(before: Before, outcome: Outcome, rows: IntArray, hurt: BoolArray, down: BoolArray) -> list[Item]:
+def _falling(outcome: Outcome) -> BoolArray | None:
+    """Which attacks fall (a jump-attack's fall costs life or guard), or None when no column is given."""
+    if outcome.falling_lethal is None or outcome.falling_guard is None:
+        return None
+    falling: BoolArray = (outcome.falling_lethal > 0) | (outcome.falling_guard > 0)
+    return falling
+
+
+def _braces(
+    before: Before, outcome: Outcome, rows: IntArray, at: Callable[[Any], Any], hurt: BoolArray, down: BoolArray
+) -> list[Item]:
     """Grapples that end, then what a brace that landed does [braces], as items in the order they happen (each
     reads the grapples the earlier ones left)."""
     assert before.grappling is not None and before.defender is not None and before.attacker is not None
     assert before.stamina is not None and before.disarmed is not None and before.resists is not None
     assert outcome.brace_effect is not None and outcome.resist_stamina is not None
     items: list[Item] = []
-    d, a = before.defender[rows], before.attacker[rows]
-    grappling = before.grappling[rows].copy()  # (rows, combatants), as the items leave it
-    at = np.arange(rows.size)
-    mine = grappling[at, d]
+    d, a = at(before.defender), at(before.attacker)
+    grappling = at(before.grappling).copy()  # (rows, combatants), as the items leave it
+    pos = np.arange(rows.size)
+    mine = gather(grappling, pos, d)
     ends = hurt & (mine > 0)
     if ends.any():
         items.append(item("grapple_ends", "grappling", rows[ends], 0, DEFENDER, CLAUSE_BRACES))
-        grappling[at[ends], d[ends]] = 0
+        grappling[pos[ends], d[ends]] = 0
     if down.any():
         for c in range(grappling.shape[1]):  # each combatant that may hold the fallen
             held = down & (grappling[:, c] == d + 1)
@@ -147,10 +161,10 @@ def _braces(before: Before, outcome: Outcome, rows: IntArray, hurt: BoolArray, d
                     item("grapple_ends", "grappling", rows[held], 0, OTHER, CLAUSE_BRACES, combatant=c, part=c + 1)
                 )
                 grappling[held, c] = 0
-    effect = outcome.brace_effect[rows]
+    effect = at(outcome.brace_effect)
     if not (effect >= 0).any():
         return items
-    pays = (outcome.resist_stamina[rows] == 1) & before.resists[rows]
+    pays = (at(outcome.resist_stamina) == 1) & at(before.resists)
     if pays.any():
         r = rows[pays]
         items.append(item("resist", "stamina", r, np.maximum(0, before.stamina[r] - 1), DEFENDER, CLAUSE_BRACES))
@@ -158,15 +172,15 @@ def _braces(before: Before, outcome: Outcome, rows: IntArray, hurt: BoolArray, d
     grapple = landed & (effect == GRAPPLED)
     if grapple.any():
         items.append(item("grapple", "grappling", rows[grapple], d[grapple] + 1, ATTACKER, CLAUSE_BRACES))
-        grappling[at[grapple], a[grapple]] = d[grapple] + 1
+        grappling[pos[grapple], a[grapple]] = d[grapple] + 1
     shove = landed & (effect == SHOVED)
     if shove.any():
-        s = at[shove]
+        s = pos[shove]
         foe_holds = grappling[s, d[s]] > 0
         holds_foe = grappling[s, a[s]] == d[s] + 1
         items.append(item("shove", "grappling", rows[s[foe_holds]], 0, DEFENDER, CLAUSE_BRACES))
         items.append(item("shove", "grappling", rows[s[holds_foe]], 0, ATTACKER, CLAUSE_BRACES))
-    disarm = landed & (effect == DISARMED) & (before.disarmed[rows] == 0)
+    disarm = landed & (effect == DISARMED) & (at(before.disarmed) == 0)
     if disarm.any():
         items.append(item("disarm", "disarmed", rows[disarm], 1, DEFENDER, CLAUSE_BRACES))
     return items

@@ -552,14 +552,17 @@ class WsswnnFight(RoundRules):
         per = ctx.state.per
         t = self._tables(ctx.fight)
         braces = bool(t["braces"])
-        aware = (out["awareness_damage"][rows] > 0).any()
+        falls = falling[rows].any()
+        read = [k for k in consequences.Outcome._fields if (braces or k not in BRACE_OUTCOME)]
+        outcome = consequences.Outcome(**{k: out[k].take(rows) for k in read if falls or k not in FALL_OUTCOME})
+        aware = (outcome.awareness_damage > 0).any()
         before = consequences.Before(
             life=gather(per["life"], rows, d),
             guard=gather(per["guard"], rows, d),
             dealt=gather(per["dealt"], rows, a),
-            attacker_life=gather(per["life"], rows, a),
-            attacker_guard=gather(per["guard"], rows, a),
-            foe=ctx.fight.roster.foe_matrix[a, d],
+            foe=ctx.fight.roster.are_foes(a, d),
+            attacker_life=gather(per["life"], rows, a) if falls else None,
+            attacker_guard=gather(per["guard"], rows, a) if falls else None,
             awareness=gather(per["awareness"], rows, d) if aware else None,
             defender=d if braces else None,
             attacker=a if braces else None,
@@ -568,8 +571,7 @@ class WsswnnFight(RoundRules):
             disarmed=gather(per["disarmed"], rows, d) if braces else None,
             resists=t["resists"][d] if braces else None,
         )
-        fields = consequences.Outcome._fields if braces else consequences.Outcome._fields[:-2]
-        applied = consequences.apply(before, consequences.Outcome(*(out[k][rows] for k in fields)))
+        applied = consequences.apply(before, outcome)
         who = {DEFENDER: d, ATTACKER: a}
         for kind, items in events(applied.items):
             ctx.emit(kind, changes(items, rows, who), self._said(ctx, kind, items, before, applied, out, rows, a, d))
@@ -627,4 +629,7 @@ class WsswnnFight(RoundRules):
 #: foe, not their fields either.
 BRACE_FIELDS = tuple(f for f in WsswnnFight.outcome_fields if f != "attack_roll")
 PLAIN_FIELDS = tuple(f for f in BRACE_FIELDS if f not in ("brace_effect", "resist_stamina"))
+#: The outcome columns `consequences.apply` reads only with braces, and only when some attack falls.
+BRACE_OUTCOME = ("brace_effect", "resist_stamina")
+FALL_OUTCOME = ("falling_lethal", "falling_guard")
 RULES = WsswnnFight()
