@@ -80,6 +80,10 @@ class FightRules(TableHints, ABC):
     #: State stats fed into the attacker block by name (e.g. the attacker's own Guard for a brace); exact tables
     #: are keyed by them.
     attacker_stats: ClassVar[tuple[str, ...]] = ()
+    #: The resolve kinds (`ctx.resolve(kind=...)`) whose rules read `attacker_stats` (None: every kind). The exact
+    #: chain keys the outcome tables of other kinds without them: one table for every value of the attacker's
+    #: stats instead of one each. (E.g. only Stand Fast reads the attacker's own Guard.)
+    attacker_stats_kinds: ClassVar[tuple[str, ...] | None] = None
     #: Target stats the system reads as plain Python values (in an `if`): never fed as arrays; rows are
     #: grouped by `group_value` (small ints from 0) and each group gets `field_value`; a narrated fight gets
     #: `narrate_value` of the stat itself. (E.g. whether a Shell is active.)

@@ -455,7 +455,9 @@ class StepContext:
         fields = fields or self.fight.rules.outcome_fields
         attack_fields = attack_fields or {}
         if self.mode == "enumerate":
-            return self._resolve_exact(mask, actor, attack, target, attack_fields, fields)
+            kinds = self.fight.rules.attacker_stats_kinds
+            reads_own = kinds is None or kind in kinds
+            return self._resolve_exact(mask, actor, attack, target, attack_fields, fields, reads_own)
         if self.mode == "sample" and self.method == "table" and shared is None:
             return ALL, self._resolve_table(mask, actor, attack, target, attack_fields, fields)
         n = self.n
@@ -824,13 +826,16 @@ class StepContext:
         target: IntArray,
         attack_fields: dict[str, IntArray],
         fields: tuple[str, ...],
+        own: bool = True,
     ) -> tuple[IntArray, dict[str, IntArray]]:
+        """Every outcome of the attacks of `mask` (one row each, with its exact weight); `own`: the rules read the
+        attacker's own stats (`attacker_stats_kinds`), so the tables are keyed by them."""
         fight = self.fight
         rules = fight.rules
         stats = list(rules.target_stats if rules.table_stats is None else rules.table_stats)
         clips = sorted(set(rules.table_clip.values()))
         n = self.n
-        situations = SituationKey(rules, stats=stats, clips=clips, overrides=sorted(attack_fields))
+        situations = SituationKey(rules, stats=stats, clips=clips, overrides=sorted(attack_fields), own=own)
         cols = situations.columns(
             self.state.per, np.arange(n), np.maximum(actor, 0), attack, np.maximum(target, 0), attack_fields
         )
@@ -940,9 +945,24 @@ class StepContext:
         return found
 
 
+#: Up to this many rows a table is grouped in plain Python (a dict of row tuples): faster than numpy's passes for
+#: the small tables of most situations.
+SMALL_TABLE = 512
+
+
 def _grouped(columns: dict[str, IntArray], weights: npt.NDArray[Any], total: int, remainder: int) -> OutcomeTable:
-    """Rows with equal values in every column merged, their integer weights summed exactly."""
+    """Rows with equal values in every column merged, their integer weights summed exactly; the rows in
+    lexicographic order of the columns."""
     names = list(columns)
+    if len(weights) <= SMALL_TABLE:
+        merged: dict[tuple[int, ...], int] = {}
+        each_row = zip(*(columns[f].tolist() for f in names), strict=True)
+        for row, w in zip(each_row, weights.tolist(), strict=True):
+            merged[row] = merged.get(row, 0) + int(w)
+        keys = sorted(merged)
+        table = np.asarray(keys, dtype=np.int64).reshape(len(keys), len(names))
+        small = {f: np.ascontiguousarray(table[:, i]) for i, f in enumerate(names)}
+        return OutcomeTable(small, [merged[k] for k in keys], total, remainder)
     first, inverse = distinct([columns[f] for f in names])
     rows = np.stack([columns[f][first] for f in names], axis=1)
     if weights.dtype != object and total < 2**62:

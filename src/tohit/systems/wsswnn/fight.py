@@ -146,6 +146,8 @@ class WsswnnFight(RoundRules):
     table_stats = ("guard",)
     table_clip: ClassVar[dict[str, str]] = {"damage": "life"}
     attacker_stats = ("guard",)
+    #: Only Stand Fast reads the attacker's own Guard (the Guard it regains up to its maximum).
+    attacker_stats_kinds = ("stand_fast",)
     odds_stats = ("guard",)
     static_order = False
     standing_stats = ("life",)
