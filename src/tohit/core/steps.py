@@ -10,7 +10,7 @@ recorded attack needs the notes of a branch (a cheap guard around building them)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from itertools import repeat
 from string import Formatter
@@ -40,6 +40,29 @@ def scalar(value: Any) -> Any:
     if isinstance(value, np.generic):
         return value.item()
     return value
+
+
+def rows_text(condition: Any, yes: Any, no: Any) -> Any:
+    """Per attack: the words `yes` where `condition` holds, else `no` (each a str or one str per attack): a note's
+    value for words that depend on the roll, so that one note traces a batch row by row (`batch_trace`)."""
+    return np.where(np.asarray(condition), np.asarray(yes, dtype=object), np.asarray(no, dtype=object))
+
+
+def each_text(template: str, **values: Any) -> Any:
+    """`template` formatted per attack with `values` (scalars, or arrays of one value per attack): one str per
+    attack (a plain str when every value is a scalar)."""
+    columns = {k: np.asarray(v).reshape(-1) for k, v in values.items()}
+    n = max((c.size for c in columns.values()), default=1)
+    if n == 1 and all(np.ndim(v) == 0 for v in values.values()):
+        return template.format(**{k: scalar(v) for k, v in values.items()})
+    rows = {k: np.broadcast_to(c, (n,)).tolist() for k, c in columns.items()}
+    found = [template.format(**{k: col[i] for k, col in rows.items()}) for i in range(n)]
+    return np.asarray(found, dtype=object)
+
+
+def joined_text(parts: Sequence[Any], sep: str = " + ") -> Any:
+    """The parts (each a str or one str per attack) joined by `sep`, per attack."""
+    return each_text(sep.join(f"{{p{i}}}" for i in range(len(parts))), **{f"p{i}": p for i, p in enumerate(parts)})
 
 
 class Steps:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -39,7 +40,7 @@ from tohit.core.dice import DiceExpr
 from tohit.core.models import Scenario
 from tohit.core.outcome import Field, Outcome, null_code, null_int
 from tohit.core.roles import DiceRole, FacesRole, PickRole, Role, sum_faces
-from tohit.core.steps import Steps
+from tohit.core.steps import Steps, each_text, joined_text, rows_text
 from tohit.core.system import Dice, ModifierRow, System
 from tohit.systems.fullplate.circumstances import OFF_HAND_ROW, TABLE
 from tohit.systems.fullplate.damage import halve, halvings, percent, special_defence
@@ -135,6 +136,9 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
     title = "FullPlate"
     summary = "THAC0 - d20 vs AC: fumbles, natural-20 window, Critical Hits and Severity, circumstance table"
     page = "fullplate.txt"
+    #: Every note whose words depend on the roll passes `where=` or takes its words per attack
+    #: (tests/fullplate/test_fullplate_batch_trace.py).
+    batch_trace = True
     attacker_model = Attacker
     attack_model = Attack
     target_model = Target
@@ -243,15 +247,15 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         nat20 = nat == 20
         shortfall = roll - ac
         if steps.enabled:
-            hits = " (a natural 1)" if steps.when(fumble) else ": hits AC {roll} or worse"
             steps.note(
                 "to_hit_roll",
-                "To-Hit Roll = {eff} - {dice} = {roll}" + hits,
+                "To-Hit Roll = {eff} - {dice} = {roll}{hits}",
                 clause=f"{PAGE}, To-Hit Roll; Making The Roll",
                 value=roll,
                 eff=eff,
                 dice=dice.text("to_hit"),
                 roll=roll,
+                hits=rows_text(fumble, " (a natural 1)", each_text(": hits AC {roll} or worse", roll=roll)),
             )
         if candidates is not None and index is not None:
             self._note_pick(candidates, defenders, index, dice, steps)
@@ -267,19 +271,21 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         in_range = nat20 | (nat >= weapon.critical_range)
         margin = ac - roll
         critical = landed & ~fumble & in_range & (margin >= 5)
-        if steps.when(landed & ~fumble & in_range):
-            which = "a natural 20" if steps.when(nat20) else f"inside the Critical Range ({weapon.critical_range}-20)"
-            verdict = "a Critical Hit" if steps.when(critical) else "not a Critical Hit (needs a hit by 5 or more)"
-            by = "hit by {margin}" if steps.when(margin >= 0) else "short of AC {ac} (the window only)"
+        judged = landed & ~fumble & in_range
+        if steps.when(judged):
             steps.note(
                 "critical",
-                "{which}, " + by + ": {verdict}",
+                "{which}, {by}: {verdict}",
                 clause=f"{PAGE}, Critical Hits",
                 value=critical,
-                which=which,
-                margin=margin,
-                ac=ac,
-                verdict=verdict,
+                where=judged,
+                which=rows_text(nat20, "a natural 20", f"inside the Critical Range ({weapon.critical_range}-20)"),
+                by=rows_text(
+                    margin >= 0,
+                    each_text("hit by {margin}", margin=margin),
+                    each_text("short of AC {ac} (the window only)", ac=ac),
+                ),
+                verdict=rows_text(critical, "a Critical Hit", "not a Critical Hit (needs a hit by 5 or more)"),
             )
 
         # Clause 10: damage.
@@ -505,44 +511,52 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
     ) -> None:
         if not steps.enabled:
             return
-        if steps.when(nat == 1):
+        fumble = nat == 1
+        window = ~fumble & (nat == 20) & (shortfall > 0)
+        hits = ~fumble & ~window & (roll <= ac)
+        misses = ~fumble & ~window & ~hits
+        if steps.when(fumble):
             steps.note(
-                "fumble", "natural 1: a Fumble, the attack fails", clause=f"{PAGE}, Fumbles and Criticals", value=True
+                "fumble",
+                "natural 1: a Fumble, the attack fails",
+                clause=f"{PAGE}, Fumbles and Criticals",
+                value=True,
+                where=fumble,
             )
-        elif steps.when(nat == 20) and steps.when(shortfall > 0):
-            if steps.when(shortfall <= 10):
-                text = "natural 20: AC {ac} is {s} below {roll}, within 10: the attack hits"
-            else:
-                text = (
-                    "natural 20: AC {ac} is {s} below {roll}: {k} halving(s) of the damage"
-                    " (one per 5, or part of 5, after the first 10)"
-                )
+        if steps.when(window):
             steps.note(
                 "natural_20",
-                text,
+                "natural 20: AC {ac} is {s} below {roll}{how}",
                 clause=f"{PAGE}, Fumbles and Criticals (natural 20 window)",
                 value=halved,
+                where=window,
                 ac=ac,
                 s=shortfall,
                 roll=roll,
-                k=halved,
+                how=rows_text(
+                    shortfall <= 10,
+                    ", within 10: the attack hits",
+                    each_text(": {k} halving(s) of the damage (one per 5, or part of 5, after the first 10)", k=halved),
+                ),
             )
-        elif steps.when(roll <= ac):
+        if steps.when(hits):
             steps.note(
                 "compare",
                 "{roll} vs AC {ac}: a hit (by {m})",
                 clause=f"{PAGE}, Making The Roll",
                 value="hit",
+                where=hits,
                 roll=roll,
                 ac=ac,
                 m=ac - roll,
             )
-        else:
+        if steps.when(misses):
             steps.note(
                 "compare",
                 "{roll} vs AC {ac}: a miss (AC {ac} is better than {roll})",
                 clause=f"{PAGE}, Making The Roll",
                 value="miss",
+                where=misses,
                 roll=roll,
                 ac=ac,
             )
@@ -555,23 +569,24 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         fumbled = (nat == 1) & ~saved
         zeros = np.zeros(len(nat), dtype=np.int64)
         if steps.when(nat == 1):
-            verdict = "hits AC 0: no Fumble, the Automatic Hit hits" if steps.when(saved) else "a Fumble"
             steps.note(
                 "automatic_hit",
                 "Automatic Hit, natural 1: rolled again: {eff} - {dice} = {again}: {verdict}",
                 clause=f"{PAGE}, Automatic Hits",
                 value=~fumbled,
+                where=nat == 1,
                 eff=eff,
                 dice=dice.text("reroll"),
                 again=again,
-                verdict=verdict,
+                verdict=rows_text(saved, "hits AC 0: no Fumble, the Automatic Hit hits", "a Fumble"),
             )
-        elif steps.enabled:
+        if steps.when(nat != 1):
             steps.note(
                 "automatic_hit",
                 "Automatic Hit: it hits; the roll only decides a Critical Hit",
                 clause=f"{PAGE}, Automatic Hits",
                 value=True,
+                where=nat != 1,
             )
         return ~fumbled, fumbled, zeros
 
@@ -623,27 +638,33 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         if steps.when(landed):
             bonus = f" + Strength/damage bonus {attacker.damage_bonus:+d}" if attacker.damage_bonus else ""
             ench = f" + Enhancement {sit.enhancement.damage:+d}" if sit.enhancement.damage else ""
-            crit = steps.when(critical)
-            if crit and mode == "double_dice":
-                dice_text = f"{dice.text('damage')} + {dice.text('damage_again')} (Critical Hit: dice twice)"
-            elif crit and mode == "max_damage":
-                dice_text = f"{expr.maximum} (Critical Hit: maximum normal damage)"
-            else:
-                dice_text = dice.text("damage")
-            floor = " (at least 1)" if steps.when(np.where(critical, crit_raw, normal) < 1) else ""
-            steps.note(
-                "damage",
-                "Damage = {dice}{bonus}{ench} = {raw}{floor}",
-                clause="fullplate: Damage (wiki); Critical Hits"
-                if crit and mode != "severity"
-                else "fullplate: Damage",
-                value=raw,
-                dice=dice_text,
-                bonus=bonus,
-                ench=ench,
-                raw=raw,
-                floor=floor,
-            )
+            floor = rows_text(np.where(critical, crit_raw, normal) < 1, " (at least 1)", "")
+            for crit in (True, False):
+                rows = landed & (critical if crit else ~critical)
+                if not steps.when(rows):
+                    continue
+                if crit and mode == "double_dice":
+                    dice_text = each_text(
+                        "{a} + {b} (Critical Hit: dice twice)", a=dice.text("damage"), b=dice.text("damage_again")
+                    )
+                elif crit and mode == "max_damage":
+                    dice_text = f"{expr.maximum} (Critical Hit: maximum normal damage)"
+                else:
+                    dice_text = dice.text("damage")
+                steps.note(
+                    "damage",
+                    "Damage = {dice}{bonus}{ench} = {raw}{floor}",
+                    clause="fullplate: Damage (wiki); Critical Hits"
+                    if crit and mode != "severity"
+                    else "fullplate: Damage",
+                    value=raw,
+                    where=rows,
+                    dice=dice_text,
+                    bonus=bonus,
+                    ench=ench,
+                    raw=raw,
+                    floor=floor,
+                )
             for i, d in enumerate(defenders):
                 mine = landed if index is None else landed & (index == i)
                 if not steps.when(mine):
@@ -679,21 +700,22 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
                         scale=max(0, 100 - d.resistance_pct + d.vulnerability_pct),
                         after=after_pct,
                     )
-            if steps.when(halved > 0):
-                verdict = (
-                    "below half a point: no damage, the attack misses"
-                    if steps.when(missed)
-                    else "from half a point up to 1: 1 point"
-                    if steps.when((final == 1) & (after_pct < np.left_shift(1, halved)))
-                    else "rounded down"
-                    if steps.when(np.left_shift(final, halved) != after_pct)
-                    else "exact"
+            if steps.when(landed & (halved > 0)):
+                verdict = rows_text(
+                    missed,
+                    "below half a point: no damage, the attack misses",
+                    rows_text(
+                        (final == 1) & (after_pct < np.left_shift(1, halved)),
+                        "from half a point up to 1: 1 point",
+                        rows_text(np.left_shift(final, halved) != after_pct, "rounded down", "exact"),
+                    ),
                 )
                 steps.note(
                     "halvings",
                     "natural 20 beyond the window: {d} / 2^{k} -> {final} ({verdict})",
                     clause=f"{PAGE}, Fumbles and Criticals (halving)",
                     value=final,
+                    where=landed & (halved > 0),
                     d=after_pct,
                     k=halved,
                     final=final,
@@ -718,13 +740,12 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         n = len(hit)
         points = np.zeros(n, dtype=np.int64)
         granted = np.zeros(n, dtype=bool)
-        parts: list[str] = []
+        parts: list[Any] = []  # each a str, or one per attack (dice in words)
+        crit: Mask = np.zeros(n, dtype=bool)
         if options.crit_damage == "severity":
             crit = critical & hit
             points = points + np.where(crit, dice["severity"]["total"], 0)
             granted |= crit
-            if steps.when(crit):
-                parts.append(f"{dice.text('severity')} (Critical Hit)")
         if attack.backstab:
             sneak = any(rid == "sneak_attack" for rid in (*attack.circumstances, *target.circumstances))
             stab = attack.backstab if sneak else attack.backstab - 1
@@ -735,19 +756,23 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         if attack.called:
             points = points + np.where(hit, dice["called"]["total"], 0)
             granted |= hit
-            parts.append(f"{dice.text('called')} (Called Attack)")
+            parts.append(each_text("{d} (Called Attack)", d=dice.text("called")))
         # `armour`: the Severity points of the armour of the creature struck (its own, firing into melee).
         points = points + np.where(granted, armour, 0)
         out.set("severity", null_int(~granted, points))
         if steps.when(granted):
             words = {0: "", 1: " + 1 (natural armour only)", 2: " + 2 (no armour)"}
             extra = np.asarray([words[int(a)] for a in np.broadcast_to(armour, (n,))], dtype=object)
+            critical_part = []
+            if options.crit_damage == "severity":
+                critical_part = [each_text("{d} (Critical Hit)", d=dice.text("severity"))]
             steps.note(
                 "severity",
                 "Severity = {parts}{armour} = {points}",
                 clause=SEVERITY,
                 value=points,
-                parts=" + ".join(parts),
+                where=granted,
+                parts=rows_text(crit, joined_text([*critical_part, *parts]), joined_text(parts)),
                 armour=extra,
                 points=points,
             )
@@ -775,7 +800,7 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
                     if attacker.precision and attacker.weapon.ranged
                     else "a melee attack strikes the intended target"
                 )
-                steps.note("firing_into_melee", why, clause=f"{PAGE}, Firing Into Melee", value=target.name)
+                steps.note("firing_into_melee", why, clause=f"{PAGE}, Firing Into Melee", value=target.name, where=hit)
         elif steps.enabled:
             for i, d in enumerate(defenders[:-1]):
                 mine = hit & (index == i)
@@ -809,6 +834,7 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
                 "the ammunition, retrieved after a hit, loses {lost} Enhancement: {e:+d} -> {after:+d}",
                 clause=f"{PAGE}, Enhancement",
                 value=after,
+                where=hit,
                 lost="all its" if ammo.loses_all_on_hit else "1",
                 e=e,
                 after=after,
