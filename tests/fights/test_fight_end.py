@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.fights.helpers import kaiser_combatant, kaiser_fight, load
 from tohit.engine.fight.run import FIRST_STALL_CHECK, narrate, simulate_fights
@@ -148,3 +149,53 @@ def test_can_end_answers_for_parties_from_the_rules_own_chain() -> None:
     sides = [[kaiser_combatant(f"{name}{i}") for i in range(3)] for name in "AB"]
     live = load(kaiser_fight(*sides))
     assert can_end(live, initial_state(live, 1), limit=50_000, seconds=60) is True
+
+
+def test_fight_only_dice_past_the_depth_could_end_is_a_draw_at_once() -> None:
+    """Issue 21, item 8, with Kaiser's open rolls on (its default): armour no roll within the depth gets through;
+    only open-ended dice past depth 8 could end the duel (`fight --exact` says "stalemate at depth 8"). Narrated
+    and simulated at max_rounds 100,000, it ends as a draw at the first stalemate check, saying why."""
+    fight = load({**harmless(100_000), "options": {"open_rolls_and_fumbles": True}})
+    log = narrate(fight, seed=3)
+    assert [e["kind"] for e in log.events][-2:] == ["stalemate", "end"] and log.winner < 0 and log.rounds < 32
+    assert "unless open-ended dice go past depth 8" in log.events[-2]["text"]
+    stats = simulate_fights(fight, 500, seed=2)
+    assert stats.draws == 500 and stats.rounds is not None and stats.rounds.max() < 32
+
+
+def test_a_simulation_with_no_fight_over_is_refused_from_its_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21, item 8 (64 combatants nobody can end, n=1,000 at 1,000 rounds, ran past 600 s): a batch in which
+    no fight is over after FIGHT_PROBE_SECONDS is estimated at the worst and refused over MAX_FIGHT_SECONDS,
+    naming the estimate and the cap; a batch in which fights end is never refused by it."""
+    from tohit.core.errors import InputError
+    from tohit.engine.fight import run
+
+    monkeypatch.setattr(run, "FIGHT_PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(run, "MAX_FIGHT_SECONDS", 1e-9)
+    monkeypatch.setattr(run, "FIRST_STALL_CHECK", 10**9)  # no stalemate check: the probe alone
+    with pytest.raises(InputError, match=r"estimated at [\d,]+ s at the worst, over the cap") as caught:
+        simulate_fights(load(harmless(1_000)), 50, seed=1)
+    assert caught.value.field == "max_rounds" and "none over after" in caught.value.message
+    data = kaiser_fight([kaiser_combatant("A")], [kaiser_combatant("B")])
+    stats = simulate_fights(load({**data, "max_rounds": 1_000}), 300, seed=1)
+    assert stats.n == 300
+
+
+def test_the_stalemate_check_of_a_big_fight_takes_few_states_a_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`can_end` explores at most CHUNK_CELLS // combatants states a step: a step's outcome rows hold every
+    combatant's stats, so memory stays flat however many fight (64 combatants took 4.5 GB before)."""
+    from tohit.engine.fight import exact
+
+    sizes: list[int] = []
+    real = exact.StepContext
+
+    def counted(fight: object, state: object, *args: object, **kwargs: object) -> object:
+        sizes.append(state.n)  # type: ignore[attr-defined]
+        return real(fight, state, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(exact, "StepContext", counted)
+    team = [kaiser_combatant(f"A{i}", target=ARMOUR) for i in range(16)]
+    foes = [kaiser_combatant(f"B{i}", target=ARMOUR) for i in range(16)]
+    fight = load({**kaiser_fight(team, foes), "options": {"open_rolls_and_fumbles": False}})
+    exact.can_end(fight, exact.initial_state(fight, 1), limit=3_000, max_rows=10**9, seconds=30)
+    assert sizes and max(sizes) <= exact.CHUNK_CELLS // 32 and len(sizes) > 3

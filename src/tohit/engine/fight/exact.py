@@ -68,7 +68,10 @@ NEVER_STATES = 2_000
 NEVER_ROWS = 200_000
 NEVER_SECONDS = 0.5
 #: ... and at the most this long for a fight of more than two (its budgets grow with its size).
-NEVER_PARTY_SECONDS = 10.0
+NEVER_PARTY_SECONDS = 3.0
+#: `can_end` explores at most this many (states x combatants) a step: a step's outcome rows hold every
+#: combatant's stats, so a fight of 64 takes 32 times fewer states a step than a duel (memory stays flat).
+CHUNK_CELLS = 2 * CHUNK
 #: ... and a fight file whose checks have found this many states that can end (or past the budgets) is not
 #: checked again (a long simulation of a fight that can end pays at most this many budgets).
 NEVER_TRIES = 3
@@ -362,7 +365,12 @@ def exact_duel(
 
 
 def never_ending(
-    fight: LoadedFight, state: State, rows: IntArray, most: int = 256, since: IntArray | None = None
+    fight: LoadedFight,
+    state: State,
+    rows: IntArray,
+    most: int = 256,
+    since: IntArray | None = None,
+    kinds: list[str] | None = None,
 ) -> BoolArray:
     """Per fight at `rows` of `state`: True when, from where it stands, the fight (of any size) can never end, so it
     is a draw at once: its exact chain from that state (`can_end`, within NEVER_STATES, NEVER_ROWS and
@@ -371,6 +379,11 @@ def never_ending(
     fight file whose checks found NEVER_TRIES states that can end give False. A chain that never ends marks every
     state it reaches (none of them can end either), so the other fights' states are mostly known at once; the
     first chain that can end (or is past its budgets) stops the checking.
+
+    An outcome past the depth of open-ended dice does not count as an end here: a fight only such dice could end
+    (exploding rolls against armour no roll within the depth gets through) is a stalemate too, "at the depth"
+    (the exact duel's verdict "depth"): it ends as a draw instead of playing out max_rounds. `kinds` gets, per
+    entry of `rows`, "never" or "depth" for a stalemate ("" otherwise).
 
     A fight of more than two has budgets that grow with its size (`NEVER_PARTY_SECONDS` at the most, up to
     MAX_STATES states) and is checked only where nobody's health changed since `since` (each fight's health at
@@ -383,7 +396,11 @@ def never_ending(
     if size > 2 and since is not None:
         calm = (fight.rules.health_of(state)[rows] == since).all(axis=1)
         if not calm.all():
-            out[calm] = never_ending(fight, state, np.asarray(rows)[calm], most)
+            some: list[str] = []
+            out[calm] = never_ending(fight, state, np.asarray(rows)[calm], most, kinds=some)
+            if kinds is not None:
+                found = iter(some)
+                kinds.extend(next(found) if c else "" for c in calm.tolist())
             return out
     party = size > 2
     limit = MAX_STATES if party else NEVER_STATES
@@ -395,7 +412,7 @@ def never_ending(
     unique = dict.fromkeys(keys)
     if len(unique) > most:
         return out
-    known: dict[bytes, bool] = fight.memo("never_ending", dict)
+    known: dict[bytes, str] = fight.memo("never_ending", dict)  # "never", "depth", or "" (it can end)
     failed: list[int] = fight.memo("never_ending_failed", lambda: [0])
     for key in unique:
         if key in known:
@@ -403,15 +420,31 @@ def never_ending(
         if failed[0] >= NEVER_TRIES:
             break
         reached: list[bytes] = []
+        cut: list[bool] = []
         answer = can_end(
-            fight, layout.unpacked([key]), reached=reached, limit=limit, max_rows=max_rows, seconds=seconds
+            fight,
+            layout.unpacked([key]),
+            reached=reached,
+            limit=limit,
+            max_rows=max_rows,
+            seconds=seconds,
+            past_depth=False,
+            cut=cut,
         )
         if answer is not False:
-            known[key] = False
+            known[key] = ""
             failed[0] += 1
             break
-        known.update(dict.fromkeys(reached, True))
-    return np.asarray([known.get(k, False) for k in keys], dtype=bool)
+        known.update(dict.fromkeys(reached, "depth" if cut else "never"))
+    said = [known.get(k, "") for k in keys]
+    if kinds is not None:
+        kinds.extend(said)
+    return np.asarray([bool(k) for k in said], dtype=bool)
+
+
+def fight_depth(fight: LoadedFight) -> int:
+    """The depth the fight's open-ended dice are followed to: its file's `options.depth`, else the system's."""
+    return _depth(fight, None)
 
 
 def _depth(fight: LoadedFight, depth: int | None) -> int:
@@ -428,6 +461,8 @@ def can_end(
     max_rows: int = NEVER_ROWS,
     seconds: float = NEVER_SECONDS,
     reached: list[bytes] | None = None,
+    past_depth: bool = True,
+    cut: list[bool] | None = None,
 ) -> bool | None:
     """Whether a fight (any number of combatants) can still end from `start` (one fight's state): the states of
     its exact chain are explored breadth first through the rules' own `step` in "enumerate" mode (every outcome
@@ -435,7 +470,11 @@ def can_end(
     outcome row ends the fight (a side's win, a draw, or past the depth of open-ended dice); False when the
     exploration closes and none did (nobody can ever harm anybody enough to end it: a draw that never ends);
     None past `limit` states, `max_rows` outcome rows or `seconds` (not known). `reached` gets the states
-    explored, when the answer is False."""
+    explored, when the answer is False.
+
+    `past_depth` False: an outcome past the depth of open-ended dice does not count as an end (it is a dead end,
+    not explored further): False then means nothing within the depth ends the fight. `cut` gets True when such
+    an outcome was met."""
     began = time.monotonic()
     layout = _Layout(fight, start)
     used_depth = _depth(fight, None)
@@ -444,6 +483,7 @@ def can_end(
         return True
     keys = layout.packed(start)[:1]
     seen = set(keys)
+    most = max(1, CHUNK_CELLS // fight.roster.size)  # states a step
     # The least healthy states first (their total health): a fight that can end is seen to early, in a few
     # steps, instead of after its whole chain up to there; the order changes nothing else.
     frontier: list[tuple[int, int]] = [(0, 0)]
@@ -453,18 +493,25 @@ def can_end(
         if time.monotonic() - began > seconds:
             return None
         chunk = [keys[heapq.heappop(frontier)[1]] for _ in range(min(size, len(frontier)))]
-        size = min(2 * size, CHUNK)
+        size = min(2 * size, most)
         ctx = StepContext(fight, layout.unpacked(chunk), "enumerate", depth=used_depth)
         fight.rules.step(ctx)
         child = ctx.state
         rows += child.n
         done, _ = ended(fight, child, None)
+        beyond = child.fight["cut"] == 1
+        if not past_depth and beyond.any():
+            if cut is not None and not cut:
+                cut.append(True)
+            done = done & ~beyond
         if done.any():
             return True
         if rows > max_rows:
             return None
         health = fight.rules.health_of(child).sum(axis=1).tolist()
-        for key, h in zip(layout.packed(child), health, strict=True):
+        for key, h, dead_end in zip(layout.packed(child), health, beyond.tolist(), strict=True):
+            if dead_end:
+                continue
             if key not in seen:
                 if len(keys) >= limit:
                     return None

@@ -9,6 +9,7 @@ finished fights drop out of the batch; there is no Python loop per fight or per 
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from tohit.engine.fight.context import Method, StepContext
 from tohit.engine.fight.ending import ENGINE_STATS as ENGINE_STATS
 from tohit.engine.fight.ending import ended as ended
 from tohit.engine.fight.ending import initial_state as initial_state
-from tohit.engine.fight.exact import never_ending
+from tohit.engine.fight.exact import fight_depth, never_ending
 from tohit.engine.heap import keep_freed_memory
 from tohit.engine.pool import process_pool
 from tohit.engine.simulate import fresh_seed
@@ -34,6 +35,12 @@ BATCH = 100_000
 #: The most work a simulation may ask for, at the worst (every fight played to max_rounds): fights x
 #: max_rounds x combatants (combatant-rounds; the CLI's largest -n, 100,000,000 duels of 100 rounds, is 2e10).
 MAX_WORK = 100_000_000_000
+#: ... and, measured as it runs: a batch in which no fight is over after FIGHT_PROBE_SECONDS is estimated at
+#: the worst (every fight played to max_rounds, at the time its rounds have taken so far); one estimated past
+#: MAX_FIGHT_SECONDS is refused then, naming the estimate and the cap (a fight of many combatants that nobody
+#: can end, too big for the stalemate check, would otherwise play every round of every fight).
+MAX_FIGHT_SECONDS = 600.0
+FIGHT_PROBE_SECONDS = 2.0
 PERCENTILES = (5, 25, 50, 75, 95)
 Progress = Callable[[int], None]
 
@@ -49,6 +56,11 @@ def step_limit(fight: LoadedFight) -> int:
 #: draw. A fight of more than two is checked only when nobody's health changed since the last check.
 FIRST_STALL_CHECK = 16
 STALEMATE_TEXT = "nobody can harm anybody any more (the exact chain from here never ends): a draw"
+#: ... and a fight only open-ended dice past the depth could end (`exact.never_ending`, "depth").
+DEPTH_STALEMATE_TEXT = (
+    "nobody can harm anybody any more unless open-ended dice go past depth {depth} (the exact chain from here"
+    " ends only beyond the depth; options.depth follows them further): a draw"
+)
 
 
 # -- one narrated fight ---------------------------------------------------------------------------------------
@@ -119,9 +131,13 @@ def narrate(
         if int(state.fight["round"][0]) >= check:
             check *= 2
             calm, health = health, fight.rules.health_of(state).copy()
-            if never_ending(fight, state, np.asarray([0]), since=calm)[0]:
+            kinds: list[str] = []
+            if never_ending(fight, state, np.asarray([0]), since=calm, kinds=kinds)[0]:
                 stalled = True
-                event = {"kind": "stalemate", "text": STALEMATE_TEXT, "changes": [], "n": count}
+                text = STALEMATE_TEXT
+                if kinds[0] == "depth":
+                    text = DEPTH_STALEMATE_TEXT.format(depth=fight_depth(fight))
+                event = {"kind": "stalemate", "text": text, "changes": [], "n": count}
                 count += 1
                 if keep:
                     events.append(event)
@@ -432,6 +448,26 @@ def _task(n: int, stream: np.random.SeedSequence) -> tuple[FightTally, list[Part
     )
 
 
+def _probe(fight: LoadedFight, n: int, live: IntArray, state: State, elapsed: float) -> bool:
+    """Refuse a batch whose fights are all still on, estimated at the worst past MAX_FIGHT_SECONDS (see there).
+    False once the probe is over (a fight ended, or the estimate is within the cap); True: probe again later."""
+    if live.size < n:
+        return False
+    rounds = int(state.fight["round"].min()) - 1  # rounds every fight has played
+    if rounds < 1:
+        return True
+    worst = elapsed / rounds * fight.max_rounds
+    if worst > MAX_FIGHT_SECONDS:
+        raise InputError(
+            f"this simulation is estimated at {worst:,.0f} s at the worst, over the cap of {MAX_FIGHT_SECONDS:g} s:"
+            f" {n:,} fights of {fight.roster.size} combatants, none over after {rounds:,} rounds in {elapsed:.1f} s,"
+            f" each played to max_rounds {fight.max_rounds:,}; lower -n or max_rounds",
+            field="max_rounds",
+            source=fight.source,
+        )
+    return False
+
+
 def _run_batch(
     fight: LoadedFight, n: int, rng: np.random.Generator, progress: Progress | None, method: Method
 ) -> list[Part]:
@@ -444,10 +480,13 @@ def _run_batch(
     recorded = np.zeros(n, dtype=bool)
     check = FIRST_STALL_CHECK
     health = rules.health_of(state).copy()  # at the last stalemate check (`never_ending`'s `since`)
+    began, probing = time.monotonic(), True
     for _ in range(limit):
         standing: BoolArray | None = rules.standing(fight, state)
         done, winner = ended(fight, state, fight.max_rounds, standing)
         live = np.flatnonzero(~done & ~recorded)
+        if probing and time.monotonic() - began > FIGHT_PROBE_SECONDS:
+            probing = _probe(fight, n, live, state, time.monotonic() - began)
         if live.size and int(state.fight["round"][live].min()) >= check:
             check *= 2
             stuck = live[never_ending(fight, state, live, since=health[live])]
