@@ -163,22 +163,44 @@ def test_fight_only_dice_past_the_depth_could_end_is_a_draw_at_once() -> None:
     assert stats.draws == 500 and stats.rounds is not None and stats.rounds.max() < 32
 
 
-def test_a_simulation_with_no_fight_over_is_refused_from_its_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 21, item 8 (64 combatants nobody can end, n=1,000 at 1,000 rounds, ran past 600 s): a batch in which
-    no fight is over after FIGHT_PROBE_SECONDS is estimated at the worst and refused over MAX_FIGHT_SECONDS,
-    naming the estimate and the cap; a batch in which fights end is never refused by it."""
+def test_a_simulation_where_nothing_happens_is_refused_from_its_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21, item 8 (64 combatants nobody can end, n=1,000 at 1,000 rounds, ran past 600 s): a batch in which,
+    past the first stalemate check (here one that cannot tell), no fight is over and nobody is hurt is estimated
+    at the worst and refused over MAX_FIGHT_SECONDS, naming the estimate and the cap. A batch where fights are
+    hurt or end is never refused by it, however long its max_rounds."""
     from tohit.core.errors import InputError
     from tohit.engine.fight import run
 
     monkeypatch.setattr(run, "FIGHT_PROBE_SECONDS", 0.0)
     monkeypatch.setattr(run, "MAX_FIGHT_SECONDS", 1e-9)
-    monkeypatch.setattr(run, "FIRST_STALL_CHECK", 10**9)  # no stalemate check: the probe alone
+    monkeypatch.setattr(run, "FIRST_STALL_CHECK", 2)
+    monkeypatch.setattr(run, "never_ending", lambda fight, state, rows, **kw: np.zeros(len(rows), dtype=bool))
     with pytest.raises(InputError, match=r"estimated at [\d,]+ s at the worst, over the cap") as caught:
         simulate_fights(load(harmless(1_000)), 50, seed=1)
-    assert caught.value.field == "max_rounds" and "none over after" in caught.value.message
+    assert caught.value.field == "max_rounds" and "none over and nobody hurt after" in caught.value.message
     data = kaiser_fight([kaiser_combatant("A")], [kaiser_combatant("B")])
-    stats = simulate_fights(load({**data, "max_rounds": 1_000}), 300, seed=1)
-    assert stats.n == 300
+    stats = simulate_fights(load({**data, "max_rounds": 100_000}), 300, seed=1)
+    assert stats.n == 300 and stats.draws < 300
+
+
+def test_never_ending_gives_one_kind_per_row() -> None:
+    """`never_ending(kinds=...)`: one entry per row, "never", "depth" or "" (several rows; a party whose rows were
+    not all calm)."""
+    from tohit.engine.fight.ending import initial_state
+    from tohit.engine.fight.exact import never_ending
+
+    fight = load(harmless(100))
+    kinds: list[str] = []
+    found = never_ending(fight, initial_state(fight, 3), np.arange(3), kinds=kinds)
+    assert found.tolist() == [True] * 3 and kinds == ["never"] * 3
+    team = [kaiser_combatant(f"A{i}", target=ARMOUR) for i in range(2)]
+    party = load({**kaiser_fight(team, [kaiser_combatant("B", target=ARMOUR)]), "max_rounds": 100})
+    state = initial_state(party, 3)
+    since = party.rules.health_of(state).copy()
+    since[1, 0] += 1  # row 1 was hurt since: not checked
+    kinds = []
+    found = never_ending(party, state, np.arange(3), since=since, kinds=kinds)
+    assert len(kinds) == 3 and kinds[1] == "" and not found[1]
 
 
 def test_the_stalemate_check_of_a_big_fight_takes_few_states_a_step(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,5 +9,14 @@ traces) is drawn by rich either way."""
 import os
 import sys
 
-if not sys.stdout.isatty():
+
+def _on_a_terminal() -> bool:
+    """Whether standard output is a terminal (False when it is closed or gone)."""
+    try:
+        return sys.stdout is not None and sys.stdout.isatty()
+    except (AttributeError, ValueError):  # no stdout, or a closed one
+        return False
+
+
+if not _on_a_terminal():
     os.environ.setdefault("TYPER_USE_RICH", "0")

@@ -39,5 +39,5 @@ def keep_freed_memory() -> bool:
         mallopt = libc.mallopt
     except (OSError, AttributeError):  # not glibc
         return False
-    _done[0] = all(mallopt(param, value) == 1 for param, value in SETTINGS)
+    _done[0] = all([mallopt(param, value) == 1 for param, value in SETTINGS])  # each is tried
     return _done[0]

@@ -389,6 +389,17 @@ def never_ending(
     MAX_STATES states) and is checked only where nobody's health changed since `since` (each fight's health at
     the previous check, one row per entry of `rows`, when the caller has it): a fight where someone was hurt
     lately is not a stalemate candidate, and does not pay for a chain."""
+    said = [""] * len(rows)
+    out = _never_ending(fight, state, rows, most, since, said)
+    if kinds is not None:
+        kinds.extend(said)
+    return out
+
+
+def _never_ending(
+    fight: LoadedFight, state: State, rows: IntArray, most: int, since: IntArray | None, said: list[str]
+) -> BoolArray:
+    """`never_ending`, writing each entry's kind into `said` (one per entry of `rows`, "" unless a stalemate)."""
     out = np.zeros(len(rows), dtype=bool)
     if not len(rows):
         return out
@@ -396,11 +407,11 @@ def never_ending(
     if size > 2 and since is not None:
         calm = (fight.rules.health_of(state)[rows] == since).all(axis=1)
         if not calm.all():
-            some: list[str] = []
-            out[calm] = never_ending(fight, state, np.asarray(rows)[calm], most, kinds=some)
-            if kinds is not None:
-                found = iter(some)
-                kinds.extend(next(found) if c else "" for c in calm.tolist())
+            where = np.flatnonzero(calm)
+            some = [""] * where.size
+            out[where] = _never_ending(fight, state, np.asarray(rows)[where], most, None, some)
+            for i, kind in zip(where.tolist(), some, strict=True):
+                said[i] = kind
             return out
     party = size > 2
     limit = MAX_STATES if party else NEVER_STATES
@@ -436,9 +447,7 @@ def never_ending(
             failed[0] += 1
             break
         known.update(dict.fromkeys(reached, "depth" if cut else "never"))
-    said = [known.get(k, "") for k in keys]
-    if kinds is not None:
-        kinds.extend(said)
+    said[:] = [known.get(k, "") for k in keys]
     return np.asarray([bool(k) for k in said], dtype=bool)
 
 

@@ -35,11 +35,13 @@ BATCH = 100_000
 #: The most work a simulation may ask for, at the worst (every fight played to max_rounds): fights x
 #: max_rounds x combatants (combatant-rounds; the CLI's largest -n, 100,000,000 duels of 100 rounds, is 2e10).
 MAX_WORK = 100_000_000_000
-#: ... and, measured as it runs: a batch in which no fight is over after FIGHT_PROBE_SECONDS is estimated at
-#: the worst (every fight played to max_rounds, at the time its rounds have taken so far); one estimated past
-#: MAX_FIGHT_SECONDS is refused then, naming the estimate and the cap (a fight of many combatants that nobody
-#: can end, too big for the stalemate check, would otherwise play every round of every fight).
-MAX_FIGHT_SECONDS = 600.0
+#: ... and, measured as it runs: a batch in which, past the first stalemate check and FIGHT_PROBE_SECONDS, no
+#: fight is over and nobody has lost any health is estimated at the worst (every fight played to max_rounds,
+#: each round at the time the rounds since that check took); one estimated past MAX_FIGHT_SECONDS is refused
+#: then, naming the estimate and the cap (a fight of many combatants that nobody can end, too big for the
+#: stalemate check to prove, would otherwise play every round of every fight). A batch where anybody is hurt
+#: or any fight ends is never refused by it.
+MAX_FIGHT_SECONDS = 60.0
 FIGHT_PROBE_SECONDS = 2.0
 PERCENTILES = (5, 25, 50, 75, 95)
 Progress = Callable[[int], None]
@@ -448,24 +450,43 @@ def _task(n: int, stream: np.random.SeedSequence) -> tuple[FightTally, list[Part
     )
 
 
-def _probe(fight: LoadedFight, n: int, live: IntArray, state: State, elapsed: float) -> bool:
-    """Refuse a batch whose fights are all still on, estimated at the worst past MAX_FIGHT_SECONDS (see there).
-    False once the probe is over (a fight ended, or the estimate is within the cap); True: probe again later."""
-    if live.size < n:
-        return False
-    rounds = int(state.fight["round"].min()) - 1  # rounds every fight has played
-    if rounds < 1:
-        return True
-    worst = elapsed / rounds * fight.max_rounds
-    if worst > MAX_FIGHT_SECONDS:
-        raise InputError(
-            f"this simulation is estimated at {worst:,.0f} s at the worst, over the cap of {MAX_FIGHT_SECONDS:g} s:"
-            f" {n:,} fights of {fight.roster.size} combatants, none over after {rounds:,} rounds in {elapsed:.1f} s,"
-            f" each played to max_rounds {fight.max_rounds:,}; lower -n or max_rounds",
-            field="max_rounds",
-            source=fight.source,
-        )
-    return False
+class _Probe:
+    """The worst-case estimate of a batch in which nothing happens (MAX_FIGHT_SECONDS): watching until a fight ends
+    or somebody is hurt, estimating once a round has passed since the first stalemate check."""
+
+    def __init__(self, fight: LoadedFight, state: State) -> None:
+        self.fight, self.began = fight, time.monotonic()
+        self.health = fight.rules.health_of(state).copy()
+        self.watching = True
+        self.since: tuple[float, int] | None = None  # (time, round) when the first stalemate check was over
+
+    def checked(self, state: State) -> None:
+        if self.since is None:
+            self.since = (time.monotonic(), int(state.fight["round"].min()))
+
+    def look(self, n: int, live: IntArray, state: State) -> None:
+        if not self.watching or self.since is None:
+            return
+        if live.size < n or not np.array_equal(self.fight.rules.health_of(state), self.health):
+            self.watching = False  # something happens: never refused
+            return
+        now = time.monotonic()
+        at, first = self.since
+        rounds = int(state.fight["round"].min())
+        if now - self.began < FIGHT_PROBE_SECONDS or rounds <= first:
+            return
+        self.watching = False
+        per_round = (now - at) / (rounds - first)
+        worst = now - self.began + per_round * max(0, self.fight.max_rounds - rounds)
+        if worst > MAX_FIGHT_SECONDS:
+            raise InputError(
+                f"this simulation is estimated at {worst:,.0f} s at the worst, over the cap of {MAX_FIGHT_SECONDS:g}"
+                f" s: {n:,} fights of {self.fight.roster.size} combatants, none over and nobody hurt after"
+                f" {rounds - 1:,} rounds (the stalemate check could not tell), each played to max_rounds"
+                f" {self.fight.max_rounds:,}; lower -n or max_rounds",
+                field="max_rounds",
+                source=self.fight.source,
+            )
 
 
 def _run_batch(
@@ -480,18 +501,18 @@ def _run_batch(
     recorded = np.zeros(n, dtype=bool)
     check = FIRST_STALL_CHECK
     health = rules.health_of(state).copy()  # at the last stalemate check (`never_ending`'s `since`)
-    began, probing = time.monotonic(), True
+    probe = _Probe(fight, state)
     for _ in range(limit):
         standing: BoolArray | None = rules.standing(fight, state)
         done, winner = ended(fight, state, fight.max_rounds, standing)
         live = np.flatnonzero(~done & ~recorded)
-        if probing and time.monotonic() - began > FIGHT_PROBE_SECONDS:
-            probing = _probe(fight, n, live, state, time.monotonic() - began)
         if live.size and int(state.fight["round"][live].min()) >= check:
             check *= 2
             stuck = live[never_ending(fight, state, live, since=health[live])]
             done[stuck], winner[stuck] = True, -1
             health = rules.health_of(state).copy()
+            probe.checked(state)
+        probe.look(n, np.flatnonzero(~done & ~recorded), state)
         new = done & ~recorded
         if new.any():
             rows = np.flatnonzero(new)
