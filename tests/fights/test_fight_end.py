@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+import yaml
+from typer.testing import CliRunner
 
 from tests.fights.helpers import kaiser_combatant, kaiser_fight, load
+from tohit.cli.app import app
 from tohit.engine.fight.run import FIRST_STALL_CHECK, narrate, simulate_fights
 
 ARMOUR = {"armor": {"cut": 100}}
@@ -221,3 +226,21 @@ def test_the_stalemate_check_of_a_big_fight_takes_few_states_a_step(monkeypatch:
     fight = load({**kaiser_fight(team, foes), "options": {"open_rolls_and_fumbles": False}})
     exact.can_end(fight, exact.initial_state(fight, 1), limit=3_000, max_rows=10**9, seconds=30)
     assert sizes and max(sizes) <= exact.CHUNK_CELLS // 32 and len(sizes) > 3
+
+
+def test_the_simulation_estimate_is_one_error_line_and_exit_2_on_the_cli(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Bad input is normal input: the refused simulation is one `error:` line naming the file and max_rounds."""
+    from tohit.engine.fight import run
+
+    monkeypatch.setattr(run, "FIGHT_PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(run, "MAX_FIGHT_SECONDS", 1e-9)
+    monkeypatch.setattr(run, "FIRST_STALL_CHECK", 2)
+    monkeypatch.setattr(run, "never_ending", lambda fight, state, rows, **kw: np.zeros(len(rows), dtype=bool))
+    path = tmp_path / "stuck.yaml"
+    path.write_text(yaml.safe_dump(harmless(1_000)))
+    result = CliRunner().invoke(app, ["fight", str(path), "-n", "50"])
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert lines[0].startswith(f"error: {path}: max_rounds: this simulation is estimated at")

@@ -16,13 +16,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+#: A cell type of a table `gather` reads (int or bool).
+Cell = TypeVar("Cell", bound=np.generic)
 
 
 @dataclass(frozen=True)
@@ -63,8 +65,7 @@ class Roster:
 
     def are_foes(self, a: IntArray, b: IntArray) -> BoolArray:
         """foe_matrix[a, b] elementwise, by flat index (faster than 2-D fancy indexing)."""
-        found: BoolArray = self.foe_matrix.reshape(-1).take(a * self.size + b)
-        return found
+        return gather(self.foe_matrix, a, b)
 
     @cached_property
     def side_columns(self) -> tuple[slice | IntArray, ...]:
@@ -175,10 +176,11 @@ def apply_owned(state: State, events: Iterable[Event], copied: set[tuple[bool, s
     return State(per, fight)
 
 
-def gather(arr: IntArray, rows: Any, who: Any) -> IntArray:
-    """arr[rows, who] for a (fights, combatants) array, by flat index (faster than 2-D fancy indexing)."""
+def gather(arr: npt.NDArray[Cell], rows: Any, who: Any) -> npt.NDArray[Cell]:
+    """arr[rows, who] for a 2-D array (fights x combatants, or any small table such as combatants x attacks), by
+    flat index (faster than 2-D fancy indexing); the array's own dtype."""
     flat = np.asarray(rows, dtype=np.int64) * arr.shape[1] + who
-    out: IntArray = np.ascontiguousarray(arr).reshape(-1).take(flat)
+    out: npt.NDArray[Cell] = np.ascontiguousarray(arr).reshape(-1).take(flat)
     return out
 
 

@@ -74,11 +74,9 @@ class FullPlateFight(RoundRules):
             return
         a, t, k = actor[rows], target[rows], attack[rows]
         # Who took the hit: the intended target (its `hp_left`), or one engaged with it (firing into melee).
-        struck_of = self._struck(fight)
-        struck = struck_of.reshape(-1).take(t * struck_of.shape[1] + np.maximum(out["creature_hit"].take(rows), 0))
+        struck = gather(self._struck(fight), t, np.maximum(out["creature_hit"].take(rows), 0))
         per = ctx.state.per
-        magic_of = self._magic_ammo(fight)
-        magic = magic_of.reshape(-1).take(a * magic_of.shape[1] + k)
+        magic = gather(self._magic_ammo(fight), a, k)
         ammo_hits = None
         if magic.any():
             ammo_hits = np.zeros(rows.size, dtype=np.int64)

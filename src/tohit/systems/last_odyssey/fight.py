@@ -709,14 +709,13 @@ class LastOdysseyFight(RoundRules):
         a, k, t = actor[rows], attack[rows], target[rows]
         per = ctx.state.per
         effects = bool(tables["effects"])
-        at = a * tables["knock"].shape[1] + k  # the ability's entry in the (combatants, abilities) tables
         before = consequences.Before(
             hp=gather(per["hp"], rows, t),
             shell=gather(per["shell"], rows, t),
             body_armor=gather(per["body_armor"], rows, t),
             dealt=gather(per["dealt"], rows, a),
-            knock=tables["knock"].reshape(-1).take(at),
-            physical=tables["physical"].reshape(-1).take(at),
+            knock=gather(tables["knock"], a, k),
+            physical=gather(tables["physical"], a, k),
             effects=effects,
         )
         outcome = consequences.Outcome(out["result"].take(rows), out["damage"].take(rows))
@@ -725,8 +724,8 @@ class LastOdysseyFight(RoundRules):
         if effects:
             before = before._replace(
                 status_hits=gather(per["status_hits"], rows, t),
-                bit=tables["bit"].reshape(-1).take(at),
-                stat=tables["stat"].reshape(-1).take(at),
+                bit=gather(tables["bit"], a, k),
+                stat=gather(tables["stat"], a, k),
             )
             outcome = outcome._replace(
                 status_applied=out["status_applied"].take(rows), tracker=out["tracker"].take(rows)

@@ -681,7 +681,7 @@ class RtwFight(RoundRules):
             hearts=hearts.take(t),
             fall=np.broadcast_to(only, rows.shape)
             if only >= 0
-            else fall_code.reshape(-1).take((a * fall_code.shape[1] + k) * fall_code.shape[2] + t),
+            else gather(fall_code.reshape(-1, fall_code.shape[2]), a * fall_code.shape[1] + k, t),
             attacker=a,
             invisible=gather(per["invisible"], rows, t) if invisible else None,
             statuses=play.stats if play is not None else (),

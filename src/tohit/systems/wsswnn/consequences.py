@@ -86,7 +86,7 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     grapple ends when its grappler takes lethal damage, and whoever holds a foe that falls lets go; a brace that
     lands grapples, shoves (ending grapples between the two) or disarms, unless the foe pays 1 stamina to resist a
     Struggle [braces]; a jump-attack's fall takes life and guard off the attacker."""
-    falling = _falling(outcome)
+    falling = None if outcome.falling_lethal is None else falls(outcome.falling_lethal, outcome.falling_guard)
     rows, at = positions(outcome.result != MISS if falling is None else (outcome.result != MISS) | falling)
     items: list[Item] = []
     life = at(before.life)
@@ -116,11 +116,11 @@ def apply(before: Before, outcome: Outcome) -> Applied:
             items.append(item("damage", "awareness", rows[w], aware_after[w], DEFENDER, CLAUSE_STATS))
     if outcome.brace_effect is not None:
         items += _braces(before, outcome, rows, at, hurt, life_after <= 0)
-    falls = None if falling is None else at(falling)
-    if falls is not None and falls.any():
+    fell = None if falling is None else at(falling)
+    if fell is not None and fell.any():
         assert outcome.falling_lethal is not None and outcome.falling_guard is not None
         assert before.attacker_life is not None and before.attacker_guard is not None
-        r = rows[falls]
+        r = rows[fell]
         fall_l = np.where(outcome.falling_lethal[r] == NULL_INT, 0, outcome.falling_lethal[r])
         fall_g = np.where(outcome.falling_guard[r] == NULL_INT, 0, outcome.falling_guard[r])
         items.append(item("fall", "life", r, worn(before.attacker_life[r], fall_l), ATTACKER, CLAUSE_FALL))
@@ -128,12 +128,11 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     return Applied(tuple(items), rows, life_after, guard_after, aware_after)
 
 
-def _falling(outcome: Outcome) -> BoolArray | None:
-    """Which attacks fall (a jump-attack's fall costs life or guard), or None when no column is given."""
-    if outcome.falling_lethal is None or outcome.falling_guard is None:
-        return None
-    falling: BoolArray = (outcome.falling_lethal > 0) | (outcome.falling_guard > 0)
-    return falling
+def falls(lethal: Any, guard: Any) -> BoolArray:
+    """Which attacks fall: a jump-attack's fall that costs the attacker life or guard (the columns
+    `falling_lethal`, `falling_guard`)."""
+    found: BoolArray = (np.asarray(lethal) > 0) | (np.asarray(guard) > 0)
+    return found
 
 
 def _braces(

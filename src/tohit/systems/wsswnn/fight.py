@@ -546,7 +546,7 @@ class WsswnnFight(RoundRules):
         self, ctx: FightContext, mask: BoolArray, actor: IntArray, target: IntArray, out: dict[str, Any]
     ) -> None:
         """What a resolved attack does (`consequences.apply`; emitted and narrated here)."""
-        falling = (out["falling_lethal"] > 0) | (out["falling_guard"] > 0)
+        falling = consequences.falls(out["falling_lethal"], out["falling_guard"])
         rows = np.flatnonzero(mask & ((out["result"] != MISS) | falling))
         if rows.size == 0:
             return
