@@ -8,6 +8,7 @@ from __future__ import annotations
 import signal
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import process as futures_process
 from contextlib import contextmanager
 from multiprocessing.context import BaseContext
 
@@ -48,3 +49,7 @@ def stop(pool: ProcessPoolExecutor) -> None:
     manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         manager.join(timeout=2.0)
+        if manager.is_alive():
+            # Still closing (a loaded machine): the exit hook would wake its pipe while the thread closes it
+            # ("Exception ignored ... OSError: Bad file descriptor"). The thread is joined at exit all the same.
+            getattr(futures_process, "_threads_wakeups", {}).pop(manager, None)
