@@ -185,7 +185,7 @@ def _narrate_streaming(loaded: LoadedFight, seed: int | None) -> FightLog:
     from tohit.cli import render
     from tohit.cli.fight_views import event_view, narration_header, state_table
     from tohit.engine.fight.run import narrate
-    from tohit.engine.simulate import fresh_seed
+    from tohit.engine.seeds import fresh_seed
 
     console = render.console()
     chosen = seed if seed is not None else loaded.spec.seed if loaded.spec.seed is not None else fresh_seed()

@@ -24,7 +24,7 @@ from tohit.engine.fight.context import OutOfTurn, StepContext
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.replay import apply_changes
 from tohit.engine.fight.run import ended, initial_state
-from tohit.engine.simulate import fresh_seed
+from tohit.engine.seeds import fresh_seed
 
 #: Kinds of action a game master takes (`Encounter.act`).
 ACTIONS = ("attack", "auto", "adjust", "end_turn", "move", "undo")

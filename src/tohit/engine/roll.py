@@ -24,6 +24,7 @@ from tohit.core.system import Dice
 from tohit.engine.limits import MAX_TIMES as MAX_TIMES
 from tohit.engine.roll_rows import scenario_rows
 from tohit.engine.scenario import Loaded, pick_target
+from tohit.engine.seeds import fresh_seed
 
 
 @dataclass
@@ -71,8 +72,6 @@ def roll_many(loaded: Loaded, times: int, seed: int | None = None) -> list[RollR
     """Resolve the attack `times` times against each target, each with its own dice and trace."""
     system, scenario = loaded.system, loaded.scenario
     if seed is None:
-        from tohit.engine.simulate import fresh_seed  # the simulation engine, only for a fresh seed
-
         seed = scenario.seed if scenario.seed is not None else fresh_seed()
     rng = np.random.default_rng(seed)
     if times > 1 and system.batch_trace:

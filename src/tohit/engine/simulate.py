@@ -28,6 +28,7 @@ from tohit.engine import joint
 from tohit.engine.alias import MAX_TOTAL, Alias
 from tohit.engine.pool import process_pool
 from tohit.engine.scenario import Loaded, pick_target
+from tohit.engine.seeds import fresh_seed as fresh_seed  # re-exported: callers before issue 19 import it here
 from tohit.engine.stats import mean_sd, percentile, wilson
 from tohit.engine.tally import Histogram, value_key
 
@@ -297,8 +298,3 @@ def simulate_share(loaded: Loaded, n: int, stream: np.random.SeedSequence, metho
         sim = simulate_target(loaded, target, n, rng, method=method)
         out.append(({name: dict(h.counts) for name, h in sim.histograms.items()}, dict(sim.outcome.labels)))
     return out
-
-
-def fresh_seed() -> int:
-    """A new seed, reported in the output so the run can be repeated."""
-    return int(np.random.SeedSequence().entropy % (1 << 63))  # type: ignore[operator]

@@ -27,7 +27,7 @@ from tohit.engine.fight.ending import initial_state as initial_state
 from tohit.engine.fight.exact import fight_depth, never_ending
 from tohit.engine.heap import keep_freed_memory
 from tohit.engine.pool import process_pool
-from tohit.engine.simulate import fresh_seed
+from tohit.engine.seeds import fresh_seed
 from tohit.engine.stats import mean_sd, percentile, wilson
 
 #: Fights advanced together in one batch (memory stays flat for any n).
