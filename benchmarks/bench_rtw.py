@@ -14,7 +14,7 @@ import d20
 import icepool
 import numpy as np
 
-from benchmarks.common import ROLL_TARGET, SEEDS, Row, best_time, first_odds, micros, per_second
+from benchmarks.common import ROLL_TARGET, SEEDS, Row, best_time, first_odds, micros, per_second, resolve_alone
 from tohit.engine.odds import odds
 from tohit.engine.roll import roll, roll_many
 from tohit.engine.scenario import from_dict
@@ -107,7 +107,12 @@ def run(quick: bool) -> list[Row]:
         ours = best_time(lambda loaded=loaded: first_odds(loaded), repeat=repeat, number=5)
         again = best_time(lambda loaded=loaded: odds(loaded), repeat=repeat, number=100)
         ref = best_time(lambda data=data: icepool_odds(data), repeat=repeat, number=5)
+        floor = best_time(resolve_alone(loaded), repeat=repeat, number=5)
         rows.append(Row("rtw", f"odds, {label}", micros(ours), f"icepool {micros(ref)}", ref / ours, 5.0))
+        rows.append(
+            Row("rtw", f"odds, {label}: floor, resolve alone once per target", micros(floor), f"icepool {micros(ref)}",
+                ref / floor)
+        )  # fmt: skip
         rows.append(
             Row("rtw", f"odds, {label}, again: tables kept", micros(again), f"icepool {micros(ref)}", ref / again)
         )

@@ -12,7 +12,7 @@ from typing import Any
 import icepool
 import numpy as np
 
-from benchmarks.common import ROLL_TARGET, SEEDS, Row, best_time, first_odds, micros, per_second
+from benchmarks.common import ROLL_TARGET, SEEDS, Row, best_time, first_odds, micros, per_second, resolve_alone
 from tohit.engine.odds import odds
 from tohit.engine.roll import roll, roll_many
 from tohit.engine.scenario import Loaded, from_dict
@@ -83,6 +83,11 @@ def run(quick: bool) -> list[Row]:
     what = "exact odds, d10 melee + maneuver advantage d8"
     rows.append(Row("wsswnn", what, micros(ours), f"icepool highest+map {micros(lean)}", lean / ours, 5.0))
     rows.append(Row("wsswnn", what, micros(ours), f"icepool map(d10, d8) {micros(mapped)}", mapped / ours))
+    floor = best_time(resolve_alone(loaded), repeat=repeat, number=number)
+    rows.append(
+        Row("wsswnn", f"{what}: floor, resolve alone", micros(floor), f"icepool highest+map {micros(lean)}",
+            lean / floor)
+    )  # fmt: skip
     rows.append(
         Row("wsswnn", f"{what}, again: tables kept", micros(again), f"icepool highest+map {micros(lean)}",
             lean / again)

@@ -28,6 +28,22 @@ def first_odds(loaded: Any, depth: int | None = None) -> object:
     return odds(loaded, depth)
 
 
+def resolve_alone(loaded: Any) -> Callable[[], object]:
+    """The game's one `resolve`, once per target, on the joint tables `odds` feeds it (built beforehand): the
+    floor under `odds` from scratch as long as each game keeps one `resolve`, run once per target (issue 19)."""
+    from tohit.core.steps import Silent
+    from tohit.core.system import Dice
+    from tohit.engine import joint
+
+    system, scenario = loaded.system, loaded.scenario
+    fed = [(target, joint.build(system, scenario, target).finite_columns) for target in scenario.targets]
+
+    def resolve() -> object:
+        return [system.resolve(scenario, target, Dice(columns or {}), Silent()) for target, columns in fed]
+
+    return resolve
+
+
 @dataclass(frozen=True)
 class Row:
     """One figure beside its reference: `ratio` is how many times better ours is (higher is better)."""
