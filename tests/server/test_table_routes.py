@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import EXAMPLES
 from tests.server.conftest import ADMIN
+from tohit.core.fight.contract import rules_for
 from tohit.engine import registry
 
 MAP_FIGHT = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
@@ -99,6 +100,27 @@ def test_table_conditions_are_the_games_condition_stats(client: TestClient) -> N
     adjust = {"kind": "adjust", "combatant": name, "stat": "helpless", "value": 1}
     assert client.post(f"/v1/encounters/{eid}/actions", json=adjust, headers=gm).status_code == 201
     assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["conditions"][name] == ["helpless"]
+
+
+def test_table_shown_reads_each_stat_as_a_player_does(client: TestClient) -> None:
+    """A card's words (`shown`): a stat the file does not track is "—", a flag "yes"/"no", a number as it is;
+    never the state's bare code (-1 for none)."""
+    one = made(client, example="file/rtw-bokoblin-camp")
+    eid, gm = one["id"], bearer(one["gm_token"])
+    got = client.get(f"/v1/encounters/{eid}", headers=gm).json()
+    rules = rules_for(registry.get("rtw"))
+    assert got["shown"] == {
+        name: {stat: rules.stat_text(stat, value) for stat, value in stats.items()}
+        for name, stats in got["state"]["combatants"].items()
+    }
+    name = next(n for n, stats in got["state"]["combatants"].items() if stats["magic"] == -1)
+    words = got["shown"][name]
+    assert (words["magic"], words["helpless"]) == ("—", "no")
+    assert words["health"] == str(got["state"]["combatants"][name]["health"])
+    assert "-1" not in [w for stats in got["shown"].values() for w in stats.values()]
+    adjust = {"kind": "adjust", "combatant": name, "stat": "helpless", "value": 1}
+    assert client.post(f"/v1/encounters/{eid}/actions", json=adjust, headers=gm).status_code == 201
+    assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["shown"][name]["helpless"] == "yes"
 
 
 def test_table_map_and_aim_of_an_encounter_on_a_map(client: TestClient) -> None:

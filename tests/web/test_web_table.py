@@ -56,10 +56,13 @@ def exact(p: dict[str, Any]) -> str:
     return str(p["fraction"] if p["fraction"] is not None else p["decimal"])
 
 
-def check_cards(page: Any, state: dict[str, Any]) -> None:
-    """Every card's data-stat values are the served state's."""
-    shown = page.evaluate(CARDS)
-    assert shown == {name: {k: str(v) for k, v in stats.items()} for name, stats in state["combatants"].items()}
+def check_cards(page: Any, served: dict[str, Any]) -> None:
+    """Every card shows each stat of the served state, as the served words read it (a number, "yes"/"no" for a
+    flag, "—" for a stat not tracked: never a bare code such as -1)."""
+    cards = page.evaluate(CARDS)
+    state, words = served["state"]["combatants"], served["shown"]
+    assert {name: set(stats) for name, stats in cards.items()} == {name: set(stats) for name, stats in state.items()}
+    assert cards == words
 
 
 def check_preview(page: Any, table: Table, eid: str, token: str) -> None:
@@ -117,21 +120,21 @@ def test_web_plays_an_encounter_of_every_game(page: Any, table: Table, game: str
     eid, gm = made["id"], made["gm_token"]
     ready(page, table.url(eid, gm))
     assert page.get_attribute("#tracker", "data-role") == "gm"
-    check_cards(page, table.get(eid, gm)["state"])
+    check_cards(page, table.get(eid, gm))
     check_preview(page, table, eid, gm)
     assert page.evaluate(UNLABELLED) == []  # every field has a label for screen readers
 
     click_and_wait(page, "#roll")  # the server rolls
     assert page.locator("#trace li cite").count() > 0  # the trace cites its clauses
-    check_cards(page, table.get(eid, gm)["state"])
+    check_cards(page, table.get(eid, gm))
     check_preview(page, table, eid, gm)
 
-    before_dice = table.get(eid, gm)["state"]
+    before_dice = table.get(eid, gm)
     type_dice(page)
-    check_cards(page, table.get(eid, gm)["state"])
+    check_cards(page, table.get(eid, gm))
 
     click_and_wait(page, "#undo")  # the hand-rolled attack taken back
-    assert table.get(eid, gm)["state"] == before_dice
+    assert table.get(eid, gm)["state"] == before_dice["state"]
     check_cards(page, before_dice)
 
     sheet = table.http.get(f"/v1/encounters/{eid}/sheet", headers=bearer(gm)).json()
@@ -144,7 +147,7 @@ def test_web_plays_an_encounter_of_every_game(page: Any, table: Table, game: str
     check_preview(page, table, eid, gm)
 
     click_and_wait(page, "#auto")
-    check_cards(page, table.get(eid, gm)["state"])
+    check_cards(page, table.get(eid, gm))
     shot(page, f"web-{game}")
 
     page.focus("#auto")  # keys alone: the focused button takes Enter
@@ -161,7 +164,7 @@ def test_web_plays_an_encounter_of_every_game(page: Any, table: Table, game: str
         table.http.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=bearer(gm))
     page.wait_for_selector("#auto[disabled]", state="attached")
     assert "over" in page.inner_text("#status")
-    check_cards(page, table.get(eid, gm)["state"])
+    check_cards(page, table.get(eid, gm))
 
     with page.expect_download() as download:
         page.click("#export")
@@ -186,7 +189,7 @@ def test_web_read_only_view_has_no_controls_and_follows_live(page: Any, table: T
     for _ in range(2):
         now = click_and_wait(page, "#auto")
         view.wait_for_function(f"() => document.getElementById('tracker').dataset.seq === '{now}'", timeout=5000)
-        check_cards(view, table.get(eid, made["view_token"])["state"])
+        check_cards(view, table.get(eid, made["view_token"]))
     assert view.locator("#log li").count() == now + 1
     assert view.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways scrolling on a phone
     shot(view, "web-view-390")

@@ -37,13 +37,8 @@ def _fraction(x: Any) -> str:
 
 
 def stat_text(rules: FightRules | None, stat: str, value: int) -> str:
-    """A stat as a player reads it: yes/no for a flag, "—" for none (the rules' `flag_stats`, `none_stats`)."""
-    stem = stat.rstrip("0123456789") or stat
-    if rules is not None and (stat in rules.flag_stats or stem in rules.flag_stats) and value in (0, 1):
-        return "yes" if value else "no"
-    if rules is not None and (stat in rules.none_stats or stem in rules.none_stats) and value == -1:
-        return "—"
-    return f"{value:,}"
+    """A stat as a player reads it (the rules' `stat_text`; without rules, the number)."""
+    return f"{value:,}" if rules is None else rules.stat_text(stat, value)
 
 
 def state_table(roster: Roster, state: State, rules: FightRules | None = None, width: int | None = None) -> Table:

@@ -199,6 +199,15 @@ class Encounter:
             ],
         }
 
+    def shown(self) -> dict[str, dict[str, str]]:
+        """Each combatant's stats now as a player reads them (the rules' `stat_text`: "yes"/"no" for a flag, "—"
+        for a stat not tracked, e.g. Reclaim the Wild's Magic when the file gives none), for a page's cards."""
+        rules = self.fight.rules
+        return {
+            name: {stat: rules.stat_text(stat, value) for stat, value in stats.items()}
+            for name, stats in self.state_json()["combatants"].items()
+        }
+
     def conditions(self) -> dict[str, list[str]]:
         """Each combatant's conditions now, in words (the game's `condition_stats` that are not 0; a scalar stat
         whose `narrate_value` is a list or mapping gives its names, e.g. statuses)."""

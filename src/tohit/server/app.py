@@ -384,6 +384,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             "standing": enc.standing(),
             "over": enc.over,
             "conditions": enc.conditions(),
+            "shown": enc.shown(),
         }
 
     def listed(row: StoredEncounter) -> dict[str, Any]:

@@ -107,6 +107,16 @@ class FightRules(TableHints, ABC):
     flag_stats: ClassVar[tuple[str, ...]] = ()
     none_stats: ClassVar[tuple[str, ...]] = ()
 
+    def stat_text(self, stat: str, value: int) -> str:
+        """A stat as a player reads it, for display only (the command line's state table, the web table's
+        cards): "yes"/"no" for a flag, "—" for none (`flag_stats`, `none_stats`), else the number."""
+        stem = stat.rstrip("0123456789") or stat
+        if (stat in self.flag_stats or stem in self.flag_stats) and value in (0, 1):
+            return "yes" if value else "no"
+        if (stat in self.none_stats or stem in self.none_stats) and value == -1:
+            return "—"
+        return f"{value:,}"
+
     def group_value(self, stat: str, values: Any) -> Any:
         """The group of each value of a scalar stat (small ints from 0; their product over a resolve's scalar
         stats, times attackers x attacks x targets, must stay below 2**62)."""

@@ -82,6 +82,7 @@ function card(who) {
   const fill = Math.max(0, Math.min(100, (100 * hp) / max));
   const up = enc.standing.includes(who.name);
   const chips = (enc.conditions && enc.conditions[who.name]) || [];
+  const shown = (enc.shown && enc.shown[who.name]) || {};
   return el(
     "article",
     {
@@ -113,7 +114,7 @@ function card(who) {
       "dl",
       { class: "stats" },
       Object.entries(stats).map(([stat, value]) =>
-        el("div", {}, el("dt", {}, statLabel(stat)), el("dd", { dataset: { stat } }, value)),
+        el("div", {}, el("dt", {}, statLabel(stat)), el("dd", { dataset: { stat } }, stat in shown ? shown[stat] : value)),
       ),
     ),
   );
