@@ -1,10 +1,10 @@
 """Cold starts (issue 19): `tohit roll FILE` and `tohit --help` as whole processes, against a Python process that
 only imports numpy, pydantic and rich.
 
-A third process imports only the stack `tohit roll` is built on, with nothing of tohit: the floor under the
+Another process imports only the stack `tohit roll` is built on, with nothing of tohit: the floor under the
 roll row, for information (issue 19's roll target, 1.5x the reference, lies below it on this machine).
 
-Each command runs as a new process, the three in turn (so a slow spell of the machine hits all three alike),
+Each command runs as a new process, the four in turn (so a slow spell of the machine hits all of them alike),
 and each figure is the median wall time of its runs; the ratio is the reference's time over tohit's. The
 processes may write their bytecode (a first untimed run of each does), as an installed tohit has it:
 without it every run would compile tohit's sources again.
@@ -25,13 +25,13 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "examples" / "rtw" / "critical-range.yaml"
 TOHIT = [sys.executable, "-c", "import sys; from tohit.cli.app import main; sys.argv[0] = 'tohit'; sys.exit(main())"]
 REFERENCE = [sys.executable, "-c", "import numpy, pydantic, rich"]
-#: What `tohit roll` cannot start without: the stack the project is built on (numpy; pydantic's models, which
-#: `import pydantic` alone defers; typer; rich's console and the trace's panel and table; PyYAML). The floor
-#: under the roll row: tohit's own code, loading a game and rolling come on top of it.
+#: What `tohit roll` cannot start without: the stack the project is built on (numpy and its random generators;
+#: pydantic's models, which `import pydantic` alone defers; typer; rich's console and the trace's panel and
+#: table; PyYAML). The floor under the roll row: tohit's own code, loading a game and rolling come on top of it.
 STACK = [
     sys.executable,
     "-c",
-    "import numpy, typer, yaml; from pydantic import BaseModel; from rich.console import Console;"
+    "import numpy, numpy.random, typer, yaml; from pydantic import BaseModel; from rich.console import Console;"
     " from rich.panel import Panel; from rich.table import Table",
 ]
 #: What each target allows: tohit's time at most this many times the reference's.

@@ -75,3 +75,24 @@ def test_long_command_stops_on_first_signal_and_leaves_no_worker(command: str, s
     assert "outcome" not in out and "win" not in out  # no result printed as if complete
     time.sleep(0.5)
     assert not [w for w in workers if alive(w)], "orphaned workers"
+
+
+def test_a_stopped_pool_leaves_its_manager_off_the_exit_hook() -> None:
+    """`stop` takes the pool's manager thread off concurrent.futures' exit hook, whose unlocked wake-up of that
+    thread's pipe raced the thread closing it ("Exception ignored ... OSError: Bad file descriptor" after a
+    stopped command's error line, seen on a loaded machine). The thread is taken before `shutdown` forgets it."""
+    import multiprocessing
+    from concurrent.futures import process as futures_process
+
+    from tohit.engine.pool import process_pool, stop
+
+    with process_pool(1, multiprocessing.get_context("fork")) as pool:
+        started = pool.submit(time.sleep, 0)
+        started.result(timeout=30)
+        pool.submit(time.sleep, 30)
+        manager = pool._executor_manager_thread  # held here, so the hook's weak entry cannot vanish by itself
+        assert manager is not None and manager in futures_process._threads_wakeups
+        stop(pool)
+        assert manager not in futures_process._threads_wakeups
+        manager.join(timeout=10)
+        assert not manager.is_alive()

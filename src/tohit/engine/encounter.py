@@ -201,7 +201,7 @@ class Encounter:
 
     def shown(self) -> dict[str, dict[str, str]]:
         """Each combatant's stats now as a player reads them (the rules' `stat_text`: "yes"/"no" for a flag, "—"
-        for a stat not tracked, e.g. Reclaim the Wild's Magic when the file gives none), for a page's cards."""
+        for a stat the fight file does not track), for a page's cards."""
         rules = self.fight.rules
         return {
             name: {stat: rules.stat_text(stat, value) for stat, value in stats.items()}

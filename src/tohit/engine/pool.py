@@ -35,6 +35,7 @@ def process_pool(workers: int, context: BaseContext) -> Iterator[ProcessPoolExec
 def stop(pool: ProcessPoolExecutor) -> None:
     """Cancel what has not started, and terminate the workers now (SIGTERM, then SIGKILL after a second)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # `shutdown` forgets it: taken first
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
@@ -44,12 +45,12 @@ def stop(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join(timeout=1.0)
-    # The pool's manager thread notices its workers gone and closes its wake-up pipe; waiting for it here keeps
-    # the interpreter's exit from writing to that pipe half-closed ("Exception ignored ... BrokenPipeError").
-    manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
+        # The pool's manager thread notices its workers gone and closes its wake-up pipe. The interpreter's exit
+        # hook (concurrent.futures' `_python_exit`) wakes every manager thread it knows through that pipe,
+        # without a lock: on a loaded machine it can write while the thread closes it ("Exception ignored ...
+        # OSError: Bad file descriptor" after the command's last line). This thread needs no wake-up (its
+        # workers are gone), so it is taken off the hook's list; as a non-daemon thread it is still joined at
+        # exit.
         manager.join(timeout=2.0)
-        if manager.is_alive():
-            # Still closing (a loaded machine): the exit hook would wake its pipe while the thread closes it
-            # ("Exception ignored ... OSError: Bad file descriptor"). The thread is joined at exit all the same.
-            getattr(futures_process, "_threads_wakeups", {}).pop(manager, None)
+        getattr(futures_process, "_threads_wakeups", {}).pop(manager, None)

@@ -17,8 +17,9 @@ from tohit.engine.fight.context import Method
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.run import FightStats, FightTally, Part, share_streams, simulate_share, stats_from_shares
 from tohit.engine.scenario import from_dict
+from tohit.engine.seeds import fresh_seed
 from tohit.engine.simulate import Share as AttackShare
-from tohit.engine.simulate import SimResult, fresh_seed, result_from_shares
+from tohit.engine.simulate import SimResult, result_from_shares
 from tohit.engine.simulate import share_streams as attack_streams
 from tohit.engine.simulate import simulate_share as attack_share
 from tohit.sweeps.execute import cluster_workers, connect, dask

@@ -16,7 +16,7 @@ from typing import Any
 from tohit.core.errors import InputError
 from tohit.core.loader import read_document
 from tohit.engine.fight.context import Method
-from tohit.engine.simulate import fresh_seed
+from tohit.engine.seeds import fresh_seed
 from tohit.sweeps.execute import Executor, runner
 from tohit.sweeps.grid import MAX_POINTS, Grid, check_points, make_grid
 from tohit.sweeps.limits import DEFAULT_FIGHTS as DEFAULT_FIGHTS
