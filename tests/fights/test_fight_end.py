@@ -148,12 +148,12 @@ def test_can_end_answers_for_parties_from_the_rules_own_chain() -> None:
 
     stuck = load(harmless_party(2))
     reached: list[bytes] = []
-    assert can_end(stuck, initial_state(stuck, 1), limit=50_000, seconds=60, reached=reached) is False
+    assert can_end(stuck, initial_state(stuck, 1), limit=50_000, reached=reached) is False
     assert len(reached) > 1
     assert can_end(stuck, initial_state(stuck, 1), limit=10) is None
     sides = [[kaiser_combatant(f"{name}{i}") for i in range(3)] for name in "AB"]
     live = load(kaiser_fight(*sides))
-    assert can_end(live, initial_state(live, 1), limit=50_000, seconds=60) is True
+    assert can_end(live, initial_state(live, 1), limit=50_000) is True
 
 
 def test_fight_only_dice_past_the_depth_could_end_is_a_draw_at_once() -> None:
@@ -166,6 +166,31 @@ def test_fight_only_dice_past_the_depth_could_end_is_a_draw_at_once() -> None:
     assert "unless open-ended dice go past depth 8" in log.events[-2]["text"]
     stats = simulate_fights(fight, 500, seed=2)
     assert stats.draws == 500 and stats.rounds is not None and stats.rounds.max() < 32
+
+
+def test_the_stalemate_check_counts_work_never_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27, item 5 ("the clock decides nothing"): the stalemate check's budgets count states and outcome rows,
+    so the duel above ends at the same round with the same log however slow the machine. Here the clock jumps an
+    hour at every reading (a machine as loaded as can be): narrated and simulated, the same bytes as on the real
+    clock, the stalemate said at the first check (round 16), not after the budget ran out several times (it ended
+    at round 16 on a quiet machine and at 64 beside three busy loops)."""
+    import json
+    import time
+
+    data = {**harmless(200), "options": {"open_rolls_and_fumbles": True}}
+
+    def played() -> tuple[str, str]:
+        log = narrate(load(data), seed=3)
+        stats = simulate_fights(load(data), 200, seed=2)
+        return json.dumps(log.events), json.dumps(stats.to_json())
+
+    quiet = played()
+    clock = iter(range(0, 10**9, 3600))
+    monkeypatch.setattr(time, "monotonic", lambda: float(next(clock)))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(clock)))
+    assert played() == quiet
+    events = json.loads(quiet[0])
+    assert events[-2]["kind"] == "stalemate" and events[-1]["rounds"] == FIRST_STALL_CHECK
 
 
 def test_a_simulation_where_nothing_happens_is_refused_from_its_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -224,7 +249,7 @@ def test_the_stalemate_check_of_a_big_fight_takes_few_states_a_step(monkeypatch:
     team = [kaiser_combatant(f"A{i}", target=ARMOUR) for i in range(16)]
     foes = [kaiser_combatant(f"B{i}", target=ARMOUR) for i in range(16)]
     fight = load({**kaiser_fight(team, foes), "options": {"open_rolls_and_fumbles": False}})
-    exact.can_end(fight, exact.initial_state(fight, 1), limit=3_000, max_rows=10**9, seconds=30)
+    exact.can_end(fight, exact.initial_state(fight, 1), limit=3_000, max_rows=10**9)
     assert sizes and max(sizes) <= exact.CHUNK_CELLS // 32 and len(sizes) > 3
 
 

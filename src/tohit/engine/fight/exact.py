@@ -27,7 +27,7 @@ import heapq
 import resource
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -63,17 +63,20 @@ PROBE_ROWS = 30_000
 PROBE_SECONDS = 1.0
 #: The check for a fight nobody can end any more (narrated and simulated fights, `never_ending`): the exact
 #: chain's states from the fight's state (`can_end`), within these small budgets for a duel; past them the
-#: answer is "not known" and the fight goes on.
+#: answer is "not known" and the fight goes on. The budgets count work, never seconds (issue 27, item 5: "the
+#: clock decides nothing"), so the same seed ends the same fight at the same round on any machine under any load.
+#: (About half a second of a duel's outcome rows on a quiet machine.)
 NEVER_STATES = 2_000
 NEVER_ROWS = 200_000
-NEVER_SECONDS = 0.5
-#: ... and at the most this long for a fight of more than two (its budgets grow with its size).
-NEVER_PARTY_SECONDS = 3.0
+#: ... and for a fight of more than two: up to MAX_STATES states and this many outcome-row cells (rows x
+#: combatants: a step's rows hold every combatant's stats), about 2-3 s on a quiet machine at any size.
+NEVER_PARTY_CELLS = 2_400_000
 #: `can_end` explores at most this many (states x combatants) a step: a step's outcome rows hold every
 #: combatant's stats, so a fight of 64 takes 32 times fewer states a step than a duel (memory stays flat).
 CHUNK_CELLS = 2 * CHUNK
-#: ... and a fight file whose checks have found this many states that can end (or past the budgets) is not
-#: checked again (a long simulation of a fight that can end pays at most this many budgets).
+#: ... and a run (a narrated fight, a share of a simulation) whose checks have found this many states that can
+#: end (or past the budgets) is not checked again (a long simulation of a fight that can end pays at most this
+#: many budgets).
 NEVER_TRIES = 3
 
 
@@ -247,7 +250,7 @@ def exact_duel(
     # without the chain's values; one that can end is usually seen to within a few steps.
     if prove:
         reached: list[bytes] = []
-        answer = can_end(fight, start, limit=limit, max_rows=max_rows, seconds=seconds, reached=reached)
+        answer = can_end(fight, start, limit=limit, max_rows=max_rows, reached=reached, check=check)
         if answer is False:
             zero = Fraction(0)
             return ExactResult(fight, [zero] * sides, Fraction(1), Fraction(1), zero, None, len(reached), used_depth)
@@ -364,6 +367,17 @@ def exact_duel(
     return ExactResult(fight, wins, draw, never, beyond, expected, len(keys), used_depth)
 
 
+@dataclass
+class Stalemates:
+    """What one run's stalemate checks found (one narrated fight, or one share of a simulation): each state
+    checked or reached, "never", "depth" or "" (it can end, or not known), and how many checks found a state that
+    can end. Kept per run, never on the fight file: a run's answers depend only on its own seed, not on which
+    runs of the same file came before it in the process (issue 27, item 5)."""
+
+    known: dict[bytes, str] = field(default_factory=dict)
+    failed: int = 0
+
+
 def never_ending(
     fight: LoadedFight,
     state: State,
@@ -371,33 +385,41 @@ def never_ending(
     most: int = 256,
     since: IntArray | None = None,
     kinds: list[str] | None = None,
+    found: Stalemates | None = None,
 ) -> BoolArray:
     """Per fight at `rows` of `state`: True when, from where it stands, the fight (of any size) can never end, so it
-    is a draw at once: its exact chain from that state (`can_end`, within NEVER_STATES, NEVER_ROWS and
-    NEVER_SECONDS) reaches no win, no draw and nothing beyond the depth of open-ended dice (nobody can harm
-    anybody enough, ever). Sound: a chain past its budgets, fights in more than `most` distinct states, or a
-    fight file whose checks found NEVER_TRIES states that can end give False. A chain that never ends marks every
-    state it reaches (none of them can end either), so the other fights' states are mostly known at once; the
-    first chain that can end (or is past its budgets) stops the checking.
+    is a draw at once: its exact chain from that state (`can_end`, within NEVER_STATES states and NEVER_ROWS
+    outcome rows: work, never seconds) reaches no win, no draw and nothing beyond the depth of open-ended dice
+    (nobody can harm anybody enough, ever). Sound: a chain past its budgets, fights in more than `most` distinct
+    states, or a run whose checks found NEVER_TRIES states that can end give False. A chain that never ends marks
+    every state it reaches (none of them can end either), so the other fights' states are mostly known at once;
+    the first chain that can end (or is past its budgets) stops the checking. `found`: the run's findings so far
+    (`Stalemates`, kept by the caller from one check to the next; a fresh one when not given).
 
     An outcome past the depth of open-ended dice does not count as an end here: a fight only such dice could end
     (exploding rolls against armour no roll within the depth gets through) is a stalemate too, "at the depth"
     (the exact duel's verdict "depth"): it ends as a draw instead of playing out max_rounds. `kinds` gets, per
     entry of `rows`, "never" or "depth" for a stalemate ("" otherwise).
 
-    A fight of more than two has budgets that grow with its size (`NEVER_PARTY_SECONDS` at the most, up to
-    MAX_STATES states) and is checked only where nobody's health changed since `since` (each fight's health at
+    A fight of more than two has budgets that grow with its size (up to MAX_STATES states and NEVER_PARTY_CELLS
+    outcome-row cells) and is checked only where nobody's health changed since `since` (each fight's health at
     the previous check, one row per entry of `rows`, when the caller has it): a fight where someone was hurt
     lately is not a stalemate candidate, and does not pay for a chain."""
     said = [""] * len(rows)
-    out = _never_ending(fight, state, rows, most, since, said)
+    out = _never_ending(fight, state, rows, most, since, said, Stalemates() if found is None else found)
     if kinds is not None:
         kinds.extend(said)
     return out
 
 
 def _never_ending(
-    fight: LoadedFight, state: State, rows: IntArray, most: int, since: IntArray | None, said: list[str]
+    fight: LoadedFight,
+    state: State,
+    rows: IntArray,
+    most: int,
+    since: IntArray | None,
+    said: list[str],
+    found: Stalemates,
 ) -> BoolArray:
     """`never_ending`, writing each entry's kind into `said` (one per entry of `rows`, "" unless a stalemate)."""
     out = np.zeros(len(rows), dtype=bool)
@@ -409,42 +431,33 @@ def _never_ending(
         if not calm.all():
             where = np.flatnonzero(calm)
             some = [""] * where.size
-            out[where] = _never_ending(fight, state, np.asarray(rows)[where], most, None, some)
+            out[where] = _never_ending(fight, state, np.asarray(rows)[where], most, None, some, found)
             for i, kind in zip(where.tolist(), some, strict=True):
                 said[i] = kind
             return out
     party = size > 2
     limit = MAX_STATES if party else NEVER_STATES
-    max_rows = NEVER_ROWS * size if party else NEVER_ROWS
-    seconds = min(NEVER_PARTY_SECONDS, NEVER_SECONDS * size / 2) if party else NEVER_SECONDS
+    max_rows = NEVER_PARTY_CELLS // size if party else NEVER_ROWS
     sub = state.take(rows)
     layout = _Layout(fight, sub)
     keys = layout.packed(sub)
     unique = dict.fromkeys(keys)
     if len(unique) > most:
         return out
-    known: dict[bytes, str] = fight.memo("never_ending", dict)  # "never", "depth", or "" (it can end)
-    failed: list[int] = fight.memo("never_ending_failed", lambda: [0])
+    known = found.known
     for key in unique:
         if key in known:
             continue
-        if failed[0] >= NEVER_TRIES:
+        if found.failed >= NEVER_TRIES:
             break
         reached: list[bytes] = []
         cut: list[bool] = []
         answer = can_end(
-            fight,
-            layout.unpacked([key]),
-            reached=reached,
-            limit=limit,
-            max_rows=max_rows,
-            seconds=seconds,
-            past_depth=False,
-            cut=cut,
+            fight, layout.unpacked([key]), reached=reached, limit=limit, max_rows=max_rows, past_depth=False, cut=cut
         )
         if answer is not False:
             known[key] = ""
-            failed[0] += 1
+            found.failed += 1
             break
         known.update(dict.fromkeys(reached, "depth" if cut else "never"))
     said[:] = [known.get(k, "") for k in keys]
@@ -468,23 +481,24 @@ def can_end(
     *,
     limit: int = NEVER_STATES,
     max_rows: int = NEVER_ROWS,
-    seconds: float = NEVER_SECONDS,
     reached: list[bytes] | None = None,
     past_depth: bool = True,
     cut: list[bool] | None = None,
+    check: Check | None = None,
 ) -> bool | None:
     """Whether a fight (any number of combatants) can still end from `start` (one fight's state): the states of
     its exact chain are explored breadth first through the rules' own `step` in "enumerate" mode (every outcome
     of every roll and choice with a non-zero chance), without the chain's probabilities. True as soon as one
     outcome row ends the fight (a side's win, a draw, or past the depth of open-ended dice); False when the
     exploration closes and none did (nobody can ever harm anybody enough to end it: a draw that never ends);
-    None past `limit` states, `max_rows` outcome rows or `seconds` (not known). `reached` gets the states
-    explored, when the answer is False.
+    None past `limit` states or `max_rows` outcome rows (not known): budgets of work, so the answer is the same on
+    any machine under any load. `reached` gets the states explored, when the answer is False. `check`, called
+    before every step, may only refuse (raise: the exact duel's time and memory caps); it never changes the
+    answer.
 
     `past_depth` False: an outcome past the depth of open-ended dice does not count as an end (it is a dead end,
     not explored further): False then means nothing within the depth ends the fight. `cut` gets True when such
     an outcome was met."""
-    began = time.monotonic()
     layout = _Layout(fight, start)
     used_depth = _depth(fight, None)
     done, _ = ended(fight, start, None)
@@ -499,8 +513,8 @@ def can_end(
     rows = 0
     size = 16
     while frontier:
-        if time.monotonic() - began > seconds:
-            return None
+        if check is not None:
+            check()
         chunk = [keys[heapq.heappop(frontier)[1]] for _ in range(min(size, len(frontier)))]
         size = min(2 * size, most)
         ctx = StepContext(fight, layout.unpacked(chunk), "enumerate", depth=used_depth)

@@ -24,7 +24,7 @@ from tohit.engine.fight.context import Method, StepContext
 from tohit.engine.fight.ending import ENGINE_STATS as ENGINE_STATS
 from tohit.engine.fight.ending import ended as ended
 from tohit.engine.fight.ending import initial_state as initial_state
-from tohit.engine.fight.exact import fight_depth, never_ending
+from tohit.engine.fight.exact import Stalemates, fight_depth, never_ending
 from tohit.engine.heap import keep_freed_memory
 from tohit.engine.pool import process_pool
 from tohit.engine.seeds import fresh_seed
@@ -126,6 +126,7 @@ def narrate(
     check = FIRST_STALL_CHECK
     health = fight.rules.health_of(state).copy()  # at the last stalemate check (`never_ending`'s `since`)
     stalled = False
+    found = Stalemates()  # this fight's stalemate checks (its own: the same seed, the same fight)
     for _ in range(limit):
         done, winner = ended(fight, state, fight.max_rounds)
         if done[0]:
@@ -134,7 +135,7 @@ def narrate(
             check *= 2
             calm, health = health, fight.rules.health_of(state).copy()
             kinds: list[str] = []
-            if never_ending(fight, state, np.asarray([0]), since=calm, kinds=kinds)[0]:
+            if never_ending(fight, state, np.asarray([0]), since=calm, kinds=kinds, found=found)[0]:
                 stalled = True
                 text = STALEMATE_TEXT
                 if kinds[0] == "depth":
@@ -343,9 +344,10 @@ def _simulate_part(
     tally = FightTally.empty(len(fight.roster.side_names), len(fight.roster.names))
     parts: list[Part] = []
     done_total = 0
+    found = Stalemates()  # this share's stalemate checks, across its batches
     while done_total < n:
         m = min(batch, n - done_total)
-        for part in _run_batch(fight, m, rng, progress, method):
+        for part in _run_batch(fight, m, rng, progress, method, found):
             tally.add(part)
             if keep:
                 parts.append(part)
@@ -490,9 +492,15 @@ class _Probe:
 
 
 def _run_batch(
-    fight: LoadedFight, n: int, rng: np.random.Generator, progress: Progress | None, method: Method
+    fight: LoadedFight,
+    n: int,
+    rng: np.random.Generator,
+    progress: Progress | None,
+    method: Method,
+    found: Stalemates | None = None,
 ) -> list[Part]:
     rules = fight.rules
+    found = Stalemates() if found is None else found
     state = initial_state(fight, n)
     out: list[Part] = []
     limit = step_limit(fight)
@@ -508,7 +516,7 @@ def _run_batch(
         live = np.flatnonzero(~done & ~recorded)
         if live.size and int(state.fight["round"][live].min()) >= check:
             check *= 2
-            stuck = live[never_ending(fight, state, live, since=health[live])]
+            stuck = live[never_ending(fight, state, live, since=health[live], found=found)]
             done[stuck], winner[stuck] = True, -1
             health = rules.health_of(state).copy()
             probe.checked(state)
