@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import tempfile
+import textwrap
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -74,10 +77,9 @@ def fight(
     if scheduler is not None and n is None:
         fail("--scheduler: only a simulation (-n N) runs on a cluster")
     from tohit.cli import render
-    from tohit.cli.fight_views import exact_view, narration_view, stats_view
+    from tohit.cli.fight_views import exact_view, stats_view
     from tohit.engine.fight.exact import exact_duel
     from tohit.engine.fight.load import load_fight
-    from tohit.engine.fight.run import narrate
 
     loaded = guarded(lambda: load_fight(file))
     if exact:
@@ -105,18 +107,7 @@ def fight(
             render.console().print(stats_view(stats))
         return
     if as_json or log is not None:
-        # Whole or nothing: the log is written before anything is printed (an unwritable path prints no fight).
-        played = guarded(lambda: narrate(loaded, seed))
-        if log is not None:
-            guarded(lambda: write_log(played, log))
-        if as_json:
-            _print_json(
-                {"seed": played.seed, "winner": played.winner_name, "rounds": played.rounds, "events": played.events}
-            )
-            return
-        console = render.console()
-        console.print(narration_view(played, console.width))
-        console.print(f"wrote {len(played.events)} events to {log}", style="dim")
+        _narrate_whole(loaded, seed, log, as_json)
         return
     _narrate_streaming(loaded, seed)
 
@@ -167,15 +158,62 @@ def _print_json(data: Any) -> None:
 
 def write_log(played: FightLog, path: Path) -> None:
     """The events as JSON lines, each chained to the one before by `prev` (replay.chained), written whole."""
+    write_events(played.events, path)
+
+
+def write_events(events: Iterable[dict[str, Any]], path: Path) -> None:
+    """`write_log` of events as they come (read back from a spool: never all in memory), written whole."""
     from tohit.cli.output import write_file
     from tohit.engine.fight.replay import chained
 
     def write(temporary: Path) -> None:
         with temporary.open("w", encoding="utf-8") as out:
-            for event in chained(played.events):
+            for event in chained(events):
                 out.write(json.dumps(event, separators=(",", ":")) + "\n")
 
     write_file(path, write, field="--log")
+
+
+def _narrate_whole(loaded: LoadedFight, seed: int | None, log: Path | None, as_json: bool) -> None:
+    """A narrated fight for --json or --log, whole or nothing (issue 27, item 6): its events go to a temporary
+    spool file as they are made (memory stays flat however long the fight), the log is written from it before
+    anything is printed (an unwritable path prints no fight, a refused fight writes no log), then the JSON or
+    the narration is printed from it, the same bytes as from a list held whole."""
+    from tohit.cli import render
+    from tohit.cli.fight_views import event_view, narration_header, state_table
+    from tohit.engine.fight.run import narrate
+
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+
+        def spooled(event: dict[str, Any]) -> None:
+            spool.write(json.dumps(event, separators=(",", ":")) + "\n")
+
+        def events() -> Iterator[dict[str, Any]]:
+            spool.seek(0)
+            for line in spool:
+                yield json.loads(line)
+
+        played = guarded(lambda: narrate(loaded, seed, on_event=spooled, keep=False))
+        spool.flush()
+        if log is not None:
+            guarded(lambda: write_events(events(), log))
+        if as_json:
+            head = json.dumps({"seed": played.seed, "winner": played.winner_name, "rounds": played.rounds}, indent=2)
+            typer.echo(head[:-2] + ',\n  "events": [\n', nl=False)
+            for i, event in enumerate(events()):
+                typer.echo(("" if i == 0 else ",\n") + textwrap.indent(json.dumps(event, indent=2), "    "), nl=False)
+            typer.echo("\n  ]\n}")
+            return
+        console = render.console()
+        for line in narration_header(loaded, played.seed):
+            console.print(line)
+        count = 0
+        for event in events():
+            count += 1
+            for line in event_view(event):
+                console.print(line)
+        console.print(state_table(loaded.roster, played.final, loaded.rules, console.width))
+        console.print(f"wrote {count} events to {log}", style="dim")
 
 
 def _narrate_streaming(loaded: LoadedFight, seed: int | None) -> FightLog:

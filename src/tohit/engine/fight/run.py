@@ -43,6 +43,14 @@ MAX_WORK = 100_000_000_000
 #: or any fight ends is never refused by it.
 MAX_FIGHT_SECONDS = 60.0
 FIGHT_PROBE_SECONDS = 2.0
+#: A narrated fight gets the same estimate at the worst, in work (issue 27, item 6: every fight answers or refuses
+#: in bounded time and memory): each attack is played with its trace, about a thousand times the cost of one in a
+#: batch (a Kaiser 3-v-3 narrates about 700 combatant-rounds a second), so one whose max_rounds x combatants is
+#: over MAX_NARRATED_WORK combatant-rounds is refused once it is still on after NARRATED_PROBE_WORK of them (and
+#: past its first stalemate check), naming the estimate and the cap. It counts rounds, never seconds: the same
+#: seed is refused, or not, on any machine. A fight that ends (or is a stalemate) before then is never refused.
+MAX_NARRATED_WORK = 40_000
+NARRATED_PROBE_WORK = 2_000
 PERCENTILES = (5, 25, 50, 75, 95)
 Progress = Callable[[int], None]
 
@@ -96,6 +104,10 @@ def narrate(
     counterattack); later rolls are drawn from the seed. `on_event` is called with each event (numbered) as
     soon as it happens, so a caller can show a long fight as it goes; `keep=False` keeps only the first and
     last events in the log (memory stays flat however long the fight).
+
+    A fight that could play past MAX_NARRATED_WORK combatant-rounds is refused (an InputError naming max_rounds)
+    when it is still on after NARRATED_PROBE_WORK of them (the events handed over so far stay handed over: a
+    caller that must print all or nothing spools them, as `tohit fight --json` and `--log` do).
     """
     script = list(script or [])
     if seed is None:
@@ -120,6 +132,8 @@ def narrate(
         }
     ]
     count = 1
+    size = roster.size
+    risky = fight.max_rounds * size > MAX_NARRATED_WORK
     if on_event is not None:
         on_event(events[0])
     limit = step_limit(fight)
@@ -148,6 +162,8 @@ def narrate(
                     on_event(event)
                 winner = np.asarray([-1])
                 break
+        if risky and _over_narration(fight, int(state.fight["round"][0])):
+            raise _narration_refused(fight, int(state.fight["round"][0]))
         ctx = StepContext(fight, state, "narrate", rng, max_rounds=fight.max_rounds, script=script)
         fight.rules.step(ctx)
         for event in ctx.log:
@@ -182,6 +198,23 @@ def narrate(
         if on_event is not None:
             on_event(event)
     return FightLog(fight, seed, events, ctx.state, w, rounds)
+
+
+def _over_narration(fight: LoadedFight, round_: int) -> bool:
+    """Whether a narrated fight still on at `round_` is past NARRATED_PROBE_WORK (and its first stalemate check)."""
+    return round_ > FIRST_STALL_CHECK and round_ * fight.roster.size >= NARRATED_PROBE_WORK
+
+
+def _narration_refused(fight: LoadedFight, round_: int) -> InputError:
+    """The one line that refuses a narrated fight estimated past MAX_NARRATED_WORK, naming the estimate and the cap."""
+    size = fight.roster.size
+    return InputError(
+        f"this narrated fight is still on at round {round_:,} and may play to max_rounds {fight.max_rounds:,}:"
+        f" {fight.max_rounds * size:,} combatant-rounds ({size} combatants) at the worst, over the cap of"
+        f" {MAX_NARRATED_WORK:,} for one narrated fight; lower max_rounds, or simulate it with -n",
+        field="max_rounds",
+        source=fight.source,
+    )
 
 
 # -- Monte Carlo --------------------------------------------------------------------------------------------
