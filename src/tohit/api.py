@@ -13,7 +13,8 @@
     tohit.sweep("examples/fights/<fight>.yaml", {"count:sides[1].combatants[0]": "1..6"}, n=2000)  # a DataFrame
 
 Every input problem raises `tohit.InputError` (with `.source`, `.field` and `.message`), arguments included:
-a negative count, a seed that is not a whole number from 0, a depth past the cap, an unknown method.
+a negative count, a seed that is not a whole number from 0 to 2**128 - 1, a depth past the cap, an unknown method.
+The caps are those of the command line and the server: `tohit.engine.requests`, their one home.
 """
 
 from __future__ import annotations
@@ -29,16 +30,13 @@ from tohit.engine import simulate as _simulate
 from tohit.engine.fight import load as _fight_load
 from tohit.engine.odds import OddsResult, TargetOdds
 from tohit.engine.registry import systems as list_systems
-from tohit.engine.roll import MAX_TIMES, RollResult, TargetRoll
+from tohit.engine.requests import MAX_ATTACKS, MAX_DEPTH, MAX_FIGHTS, MAX_TIMES, MAX_WORKERS
+from tohit.engine.requests import MAX_SEED as MAX_SEED
+from tohit.engine.requests import seed as _seed
+from tohit.engine.requests import whole as _whole
+from tohit.engine.roll import RollResult, TargetRoll
 from tohit.engine.scenario import Loaded, from_dict, load
 from tohit.engine.simulate import SimResult, TargetSim
-
-#: Caps on the arguments, as on the command line.
-MAX_DEPTH = 40
-MAX_ATTACKS = 10_000_000_000
-MAX_FIGHTS = 100_000_000
-MAX_WORKERS = 64
-MAX_SEED = 2**128 - 1
 
 __all__ = [
     "DiceError",
@@ -66,19 +64,6 @@ __all__ = [
     "simulate",
     "sweep",
 ]
-
-
-def _whole(value: object, name: str, low: int, high: int) -> int:
-    """`value` as a whole number from `low` to `high`, else an InputError naming the argument."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"must be a whole number, not {type(value).__name__}", field=name)
-    if not low <= value <= high:
-        raise InputError(f"must be from {low:,} to {high:,}, got {value:,}", field=name)
-    return value
-
-
-def _seed(seed: object) -> int | None:
-    return None if seed is None else _whole(seed, "seed", 0, MAX_SEED)
 
 
 def _scenario(loaded: object) -> Loaded:

@@ -20,7 +20,7 @@ import typer
 from tohit import __version__
 from tohit.cli import authoring, demo, fight, grid, serve, sweep
 from tohit.cli.errors import OneLineErrors, fail, guarded, on_sigterm
-from tohit.engine.limits import MAX_TIMES
+from tohit.engine.requests import MAX_ATTACKS, MAX_DEPTH, MAX_SEED, MAX_TIMES, MAX_WORKERS
 
 if TYPE_CHECKING:
     from tohit.engine.scenario import Loaded
@@ -33,13 +33,12 @@ app = typer.Typer(
     help="tohit: attack rules of five tabletop RPGs, as traced rolls, exact odds and simulation.",
     pretty_exceptions_enable=False,
 )
-MAX_SIMULATIONS = 10_000_000_000
 #: Below this many columns, `tohit modifiers` lists each group apart, the description under its id.
 NARROW = 110
 
 FileArg = Annotated[Path, typer.Argument(help="Scenario file (YAML or JSON).", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
-SeedOpt = Annotated[int | None, typer.Option("--seed", min=0, help="Seed for the dice not forced.")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed for the dice not forced.")]
 SchedulerOpt = typer.Option(
     "--scheduler",
     help="Run on the Dask cluster at this address (tcp://host:8786), split as --workers W splits it"
@@ -132,7 +131,7 @@ def odds(
     file: FileArg,
     as_json: JsonOpt = False,
     plot: Annotated[Path | None, typer.Option("--plot", help="Write the damage distribution as a PNG.")] = None,
-    depth: Annotated[int | None, typer.Option("--depth", min=0, max=40, help="Open-roll depth.")] = None,
+    depth: Annotated[int | None, typer.Option("--depth", min=0, max=MAX_DEPTH, help="Open-roll depth.")] = None,
     log: Annotated[bool, typer.Option("--log", help="--plot: probabilities on a log scale.")] = False,
 ) -> None:
     """Exact probability of every outcome, per target, and the full damage distribution."""
@@ -158,11 +157,11 @@ def odds(
 @app.command()
 def simulate(
     file: FileArg,
-    n: Annotated[int, typer.Option("-n", "--n", min=1, max=MAX_SIMULATIONS, help="Attacks per target.")] = 100_000,
+    n: Annotated[int, typer.Option("-n", "--n", min=1, max=MAX_ATTACKS, help="Attacks per target.")] = 100_000,
     seed: SeedOpt = None,
     as_json: JsonOpt = False,
     method: Annotated[str, typer.Option("--method", help="table (fast) or direct (dice through resolve).")] = "table",
-    workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Processes to share the work.")] = 1,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=MAX_WORKERS, help="Processes to share the work.")] = 1,
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Write the frequencies (95% CIs) and damage as a PNG.")
     ] = None,

@@ -12,14 +12,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from tohit.cli.errors import fail, guarded
-from tohit.engine.limits import MAX_SECONDS, MAX_STATES
+from tohit.engine.requests import MAX_FIGHTS, MAX_SECONDS, MAX_SEED, MAX_STATES, MAX_WORKERS
 
 if TYPE_CHECKING:
     from tohit.core.fight.contract import FightRules, LoadedFight
     from tohit.engine.fight.context import Method
     from tohit.engine.fight.run import FightLog, FightStats
-
-MAX_FIGHTS = 100_000_000
 
 
 def register(app: typer.Typer) -> None:
@@ -30,7 +28,9 @@ def register(app: typer.Typer) -> None:
 
 def fight(
     file: Annotated[Path, typer.Argument(help="Fight file (YAML or JSON).", show_default=False)],
-    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Seed (else the file's, else fresh).")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed (else the file's, else fresh).")
+    ] = None,
     log: Annotated[Path | None, typer.Option("--log", help="Write every event as a JSON line.")] = None,
     n: Annotated[
         int | None, typer.Option("-n", "--n", min=1, max=MAX_FIGHTS, help="Monte Carlo: simulate N fights.")
@@ -48,7 +48,10 @@ def fight(
     workers: Annotated[
         int,
         typer.Option(
-            "--workers", min=1, max=64, help="-n: processes to share the fights (same seed and W: same result)."
+            "--workers",
+            min=1,
+            max=MAX_WORKERS,
+            help="-n: processes to share the fights (same seed and W: same result).",
         ),
     ] = 1,
     plot: Annotated[

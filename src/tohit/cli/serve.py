@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from tohit.cli.errors import fail
+from tohit.engine.requests import MAX_ATTACKS, MAX_DEPTH, MAX_FIGHTS, MAX_SECONDS, MAX_STATES, MAX_WORKERS
 
 DEFAULT_DB = "sqlite:///tohit.db"
 DbOpt = Annotated[
@@ -27,13 +28,19 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="Address to bind (loopback unless you mean it).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535)] = 8000,
     db: DbOpt = DEFAULT_DB,
-    workers: Annotated[int, typer.Option("--workers", min=0, max=64, help="Processes for CPU work.")] = 2,
-    max_trials: Annotated[int, typer.Option("--max-trials", min=1, help="Cap: attacks per target.")] = 10_000_000,
-    max_fights: Annotated[int, typer.Option("--max-fights", min=1, help="Cap: fights simulated.")] = 1_000_000,
-    max_depth: Annotated[int, typer.Option("--max-depth", min=0, max=40, help="Cap: open-roll depth.")] = 20,
-    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Cap: exact duel states.")] = 50_000,
+    workers: Annotated[int, typer.Option("--workers", min=0, max=MAX_WORKERS, help="Processes for CPU work.")] = 2,
+    max_trials: Annotated[
+        int, typer.Option("--max-trials", min=1, max=MAX_ATTACKS, help="Cap: attacks per target.")
+    ] = 10_000_000,
+    max_fights: Annotated[
+        int, typer.Option("--max-fights", min=1, max=MAX_FIGHTS, help="Cap: fights simulated.")
+    ] = 1_000_000,
+    max_depth: Annotated[int, typer.Option("--max-depth", min=0, max=MAX_DEPTH, help="Cap: open-roll depth.")] = 20,
+    max_states: Annotated[
+        int, typer.Option("--max-states", min=1, max=MAX_STATES, help="Cap: exact duel states.")
+    ] = 50_000,
     exact_seconds: Annotated[
-        float, typer.Option("--exact-seconds", min=0.1, help="Cap: seconds of one exact duel.")
+        float, typer.Option("--exact-seconds", min=0.1, max=MAX_SECONDS, help="Cap: seconds of one exact duel.")
     ] = 30.0,
     max_body: Annotated[int, typer.Option("--max-body", min=1, help="Cap: request body bytes (1 MiB).")] = 1 << 20,
     max_placements: Annotated[

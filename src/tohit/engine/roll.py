@@ -21,7 +21,7 @@ from tohit.core.roles import Role
 from tohit.core.steps import Step, Trace
 from tohit.core.support import Columns
 from tohit.core.system import Dice
-from tohit.engine.limits import MAX_TIMES as MAX_TIMES
+from tohit.engine.requests import MAX_TIMES as MAX_TIMES
 from tohit.engine.roll_rows import scenario_rows
 from tohit.engine.scenario import Loaded, pick_target
 from tohit.engine.seeds import fresh_seed

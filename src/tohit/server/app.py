@@ -34,6 +34,7 @@ from tohit.core.loader import parse_document
 from tohit.engine import registry
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained
+from tohit.engine.requests import MAX_SEED
 from tohit.server import examples, jobs
 from tohit.server.limits import BodyCap
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
@@ -122,7 +123,7 @@ class ScenarioBody(BaseModel):
     """A scenario file as JSON, and the options of the command."""
 
     scenario: dict[str, Any] = Field(description="A scenario file's content (`tohit schema SYSTEM`).")
-    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
     n: int | None = Field(default=None, ge=1, description="simulate: attacks per target; aim: placements shown.")
     depth: int | None = Field(default=None, ge=0, le=40)
 
@@ -132,7 +133,7 @@ class FightBody(BaseModel):
 
     fight: dict[str, Any] = Field(description="A fight file's content (see docs/fights.md).")
     n: int | None = Field(default=None, ge=1)
-    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
 
 
 class CreateBody(BaseModel):
@@ -143,7 +144,7 @@ class CreateBody(BaseModel):
     fight: dict[str, Any] | None = None
     text: str | None = Field(default=None, description="A fight file's text (YAML or JSON).")
     example: str | None = Field(default=None, max_length=200, description="An example's id (GET /v1/examples).")
-    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
 
 
 class ActionBody(BaseModel):
@@ -154,7 +155,7 @@ class ActionBody(BaseModel):
     attacker: str | None = None
     attack: str | None = None
     targets: list[str] | None = None
-    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
     dice: dict[str, list[int]] | list[dict[str, list[int]]] | None = None
     placement: str | None = Field(
         default=None, max_length=200, description="attack on a map: the placement in words (the map route's `range`)."

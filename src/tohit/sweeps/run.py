@@ -64,7 +64,8 @@ class Sweep:
         head: dict[str, Any] = {POINT: index}
         head.update(zip(self.grid.columns, self.grid.point(index).values, strict=True))
         if self.grid.kind == "fight" and not self.exact:
-            head.update(seed=self.seed, n=self.n)
+            # A seed past 64 bits is written as text (a Parquet column of whole numbers holds 64), as `point_seed` is.
+            head.update(seed=self.seed if self.seed < 2**63 else str(self.seed), n=self.n)
         return head
 
 

@@ -41,8 +41,8 @@ from tohit.core.fight.rows import distinct
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.ending import ENGINE_STATS, ended, initial_state
-from tohit.engine.limits import MAX_SECONDS as MAX_SECONDS
-from tohit.engine.limits import MAX_STATES as MAX_STATES
+from tohit.engine.requests import MAX_SECONDS as MAX_SECONDS
+from tohit.engine.requests import MAX_STATES as MAX_STATES
 
 #: ... and past this many outcome rows, all states together (the work and memory the chain takes: a chain of
 #: few states whose attacks have many distinct outcomes, e.g. penalties stacking, is refused early).
