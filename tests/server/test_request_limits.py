@@ -121,3 +121,20 @@ def test_a_sweep_takes_the_same_seed_domain(tmp_path: Path) -> None:
     with pytest.raises(tohit.InputError) as caught:
         tohit.sweep(DUEL_FILE, vary, n=20, seed=requests.MAX_SEED + 1, workers=1)
     assert caught.value.field == "seed"
+
+
+def test_a_files_seed_has_the_same_domain(tmp_path: Path) -> None:
+    """A fight file's and a scenario's own `seed`: 2**128 - 1 is played, 2**128 is refused in one line naming
+    `seed`, through the CLI and the API (the same model checks a fight sent over HTTP)."""
+    for source, command in ((DUEL, "fight"), (CEIL, "roll")):
+        path = tmp_path / f"{command}.yaml"
+        path.write_text(yaml.safe_dump({**source, "seed": requests.MAX_SEED}))
+        result = CliRunner().invoke(cli, [command, str(path), "--json"])
+        assert result.exit_code == 0 and json.loads(result.output)["seed"] == requests.MAX_SEED, result.output
+        path.write_text(yaml.safe_dump({**source, "seed": requests.MAX_SEED + 1}))
+        result = CliRunner().invoke(cli, [command, str(path), "--json"])
+        lines = result.output.strip().splitlines()
+        assert result.exit_code == 2 and len(lines) == 1 and f"{path}: seed:" in lines[0], result.output
+    with pytest.raises(tohit.InputError) as caught:
+        tohit.fight_from_dict({**DUEL, "seed": requests.MAX_SEED + 1})
+    assert caught.value.field == "seed"

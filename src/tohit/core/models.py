@@ -15,6 +15,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar, Union, get_args, g
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from tohit.core.errors import short_repr
+from tohit.core.seeds import MAX_SEED
 
 Faces = list[int]
 
@@ -189,7 +190,7 @@ class Scenario(Model, Generic[AttackerT, AttackT, TargetT, OptionsT]):
     )
     dice: dict[str, Faces] = Field(default_factory=dict, description="Forced faces by role, for every target.")
     options: OptionsT
-    seed: int | None = Field(default=None, ge=0, description="Seed for the dice not forced.")
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED, description="Seed for the dice not forced.")
 
     @model_validator(mode="before")
     @classmethod

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from tohit.core.errors import InputError
 
-#: The seed domain of every door: whole numbers from 0 to 2**128 - 1. numpy's `default_rng` takes any whole number
-#: from 0 (its `SeedSequence` mixes 128 bits of entropy); a sweep point's seed (`sweeps.measure.point_seed`) is a
-#: 128-bit number that `tohit fight --seed` repeats, so every door takes that much. JSON carries it exactly in
-#: the CLI's and the server's output (Python's whole numbers), a sweep's table as text past 64 bits.
-MAX_SEED = 2**128 - 1
+# The seed domain of every door and every file: 0 to 2**128 - 1 (written in `tohit.core.seeds`, where the file
+# models check it too).
+from tohit.core.seeds import MAX_SEED as MAX_SEED
+
 #: Open-ended dice followed this deep at the most (`--depth`, `options.depth`).
 MAX_DEPTH = 40
 #: Most rolls of one attack in one call (`roll --times`).

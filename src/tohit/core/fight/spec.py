@@ -35,6 +35,7 @@ from tohit.core.errors import short_repr
 from tohit.core.fight.contract import FightRules, LoadedFight
 from tohit.core.fight.state import IntArray
 from tohit.core.models import Model, input_schema
+from tohit.core.seeds import MAX_SEED
 from tohit.core.system import AnySystem
 
 Policy = Literal["first", "weakest", "random", "best"]
@@ -54,7 +55,7 @@ class FightBase(Model):
     max_rounds: int = Field(
         default=DEFAULT_MAX_ROUNDS, ge=1, le=MAX_ROUNDS_LIMIT, description="A fight still on after this is a draw."
     )
-    seed: int | None = Field(default=None, ge=0, description="Seed of a narrated fight or a simulation.")
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED, description="Seed of a narrated fight or a simulation.")
     attacks: dict[str, Any] = Field(
         default_factory=dict, description="A library of attacks, by name, that combatants may list by name."
     )
