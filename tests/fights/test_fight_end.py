@@ -144,7 +144,7 @@ def test_can_end_answers_for_parties_from_the_rules_own_chain() -> None:
     the first outcome that ends the fight (least healthy states first, so a party that can end is seen at once);
     None past its budgets."""
     from tohit.engine.fight.ending import initial_state
-    from tohit.engine.fight.exact import can_end
+    from tohit.engine.fight.stalemate import can_end
 
     stuck = load(harmless_party(2))
     reached: list[bytes] = []
@@ -217,7 +217,7 @@ def test_never_ending_gives_one_kind_per_row() -> None:
     """`never_ending(kinds=...)`: one entry per row, "never", "depth" or "" (several rows; a party whose rows were
     not all calm)."""
     from tohit.engine.fight.ending import initial_state
-    from tohit.engine.fight.exact import never_ending
+    from tohit.engine.fight.stalemate import never_ending
 
     fight = load(harmless(100))
     kinds: list[str] = []
@@ -236,21 +236,22 @@ def test_never_ending_gives_one_kind_per_row() -> None:
 def test_the_stalemate_check_of_a_big_fight_takes_few_states_a_step(monkeypatch: pytest.MonkeyPatch) -> None:
     """`can_end` explores at most CHUNK_CELLS // combatants states a step: a step's outcome rows hold every
     combatant's stats, so memory stays flat however many fight (64 combatants took 4.5 GB before)."""
-    from tohit.engine.fight import exact
+    from tohit.engine.fight import stalemate
+    from tohit.engine.fight.ending import initial_state
 
     sizes: list[int] = []
-    real = exact.StepContext
+    real = stalemate.StepContext
 
     def counted(fight: object, state: object, *args: object, **kwargs: object) -> object:
         sizes.append(state.n)  # type: ignore[attr-defined]
         return real(fight, state, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(exact, "StepContext", counted)
+    monkeypatch.setattr(stalemate, "StepContext", counted)
     team = [kaiser_combatant(f"A{i}", target=ARMOUR) for i in range(16)]
     foes = [kaiser_combatant(f"B{i}", target=ARMOUR) for i in range(16)]
     fight = load({**kaiser_fight(team, foes), "options": {"open_rolls_and_fumbles": False}})
-    exact.can_end(fight, exact.initial_state(fight, 1), limit=3_000, max_rows=10**9)
-    assert sizes and max(sizes) <= exact.CHUNK_CELLS // 32 and len(sizes) > 3
+    stalemate.can_end(fight, initial_state(fight, 1), limit=3_000, max_rows=10**9)
+    assert sizes and max(sizes) <= stalemate.CHUNK_CELLS // 32 and len(sizes) > 3
 
 
 def test_the_simulation_estimate_is_one_error_line_and_exit_2_on_the_cli(

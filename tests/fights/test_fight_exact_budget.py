@@ -92,7 +92,7 @@ def test_the_solver_reports_its_progress_to_the_time_estimate() -> None:
     chain (`exact_duel` refuses one whose solve, at the rate so far, passes the time cap, naming it)."""
     from fractions import Fraction
 
-    from tohit.engine.fight.exact import _solve
+    from tohit.engine.fight.chain_solve import solve as _solve
 
     half = Fraction(1, 2)
     edges = [{1: half, -1: half}, {0: half, -2: half}, {0: Fraction(1)}]  # a 2-cycle, and a state into it

@@ -6,16 +6,14 @@ number and the damage-dealt bookkeeping are left out). They are found by running
 the exact probability from the system's odds (so the chain and the simulation share every rule). The
 absorbing states are a side's win, a draw (both down at once), and "beyond depth" (an open-ended roll
 went past the depth the odds follow: reported, never dropped). A set of states that can never leave
-itself (nobody can hurt anybody) is a draw that never ends. Before the chain, `can_end` explores the same
-states without probabilities (least healthy first) and stops at the first outcome that ends the fight; when
-none is reachable the duel is a stalemate, said at once (the same check, for fights of any size, ends
-narrated and simulated fights nobody can end: `never_ending`).
+itself (nobody can hurt anybody) is a draw that never ends. Before the chain, `stalemate.can_end` explores
+the same states without probabilities (least healthy first) and stops at the first outcome that ends the
+fight; when none is reachable the duel is a stalemate, said at once (the same check, for fights of any size,
+ends narrated and simulated fights nobody can end: `stalemate.never_ending`). The states are keyed by
+`layout.Layout`.
 
-The chain is solved exactly, in rationals (gmpy2's `mpq`: GMP's arithmetic, several times faster than
-`Fraction` on the thousand-digit values a chain reaches; the results are `Fraction`s): strongly connected
-components in reverse topological order; inside a component, the values are written in terms of a small
-feedback set (the targets of the back edges of a depth-first search) and that small system is solved by
-Gaussian elimination.
+The chain is solved exactly, in rationals (`chain_solve.solve`; the results are `Fraction`s). Its caps on
+states, rows and memory count work; its time cap only refuses (issue 27, item 5).
 
 The chain plays the fight to its end: `max_rounds` does not apply (a simulation's draws at max_rounds are
 the difference). Expected rounds counts the round in which the fight ends, as the simulation does.
@@ -23,11 +21,9 @@ the difference). Expected rounds counts the round in which the fight ends, as th
 
 from __future__ import annotations
 
-import heapq
 import resource
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -38,9 +34,17 @@ from tohit.core.errors import InputError
 from tohit.core.exact_text import fraction_json
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.rows import distinct
-from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.core.fight.state import State
+from tohit.engine.fight.chain_solve import solve
 from tohit.engine.fight.context import StepContext
-from tohit.engine.fight.ending import ENGINE_STATS, ended, initial_state
+from tohit.engine.fight.ending import ended, initial_state
+from tohit.engine.fight.layout import Layout, chosen_depth
+
+# fight_depth, Stalemates and never_ending are also read from here (where they were written before).
+from tohit.engine.fight.layout import fight_depth as fight_depth
+from tohit.engine.fight.stalemate import Stalemates as Stalemates
+from tohit.engine.fight.stalemate import can_end
+from tohit.engine.fight.stalemate import never_ending as never_ending
 from tohit.engine.requests import MAX_SECONDS as MAX_SECONDS
 from tohit.engine.requests import MAX_STATES as MAX_STATES
 
@@ -61,23 +65,6 @@ PROBE_ROWS = 30_000
 #: After this long exploring, the estimate is made again with the time cap too (seconds per state of the last
 #: step; the first steps build the attack tables, so time is not estimated from them).
 PROBE_SECONDS = 1.0
-#: The check for a fight nobody can end any more (narrated and simulated fights, `never_ending`): the exact
-#: chain's states from the fight's state (`can_end`), within these small budgets for a duel; past them the
-#: answer is "not known" and the fight goes on. The budgets count work, never seconds (issue 27, item 5: "the
-#: clock decides nothing"), so the same seed ends the same fight at the same round on any machine under any load.
-#: (About half a second of a duel's outcome rows on a quiet machine.)
-NEVER_STATES = 2_000
-NEVER_ROWS = 200_000
-#: ... and for a fight of more than two: up to MAX_STATES states and this many outcome-row cells (rows x
-#: combatants: a step's rows hold every combatant's stats), about 2-3 s on a quiet machine at any size.
-NEVER_PARTY_CELLS = 2_400_000
-#: `can_end` explores at most this many (states x combatants) a step: a step's outcome rows hold every
-#: combatant's stats, so a fight of 64 takes 32 times fewer states a step than a duel (memory stays flat).
-CHUNK_CELLS = 2 * CHUNK
-#: ... and a run (a narrated fight, a share of a simulation) whose checks have found this many states that can
-#: end (or past the budgets) is not checked again (a long simulation of a fight that can end pays at most this
-#: many budgets).
-NEVER_TRIES = 3
 
 
 class OverStates(InputError):
@@ -86,11 +73,6 @@ class OverStates(InputError):
 
 class OverTime(InputError):
     """The exact chain passed its time budget (`seconds`)."""
-
-
-Check = Callable[[], None]
-
-Vec = list[mpq | None]
 
 
 @dataclass
@@ -147,44 +129,6 @@ class ExactResult:
         }
 
 
-class _Layout:
-    """How a state row maps to a hashable key and back (round and bookkeeping left out)."""
-
-    def __init__(self, fight: LoadedFight, state: State) -> None:
-        skip = set(fight.rules.bookkeeping)
-        self.per = [k for k in sorted(state.per) if k not in skip]
-        self.skipped = [k for k in sorted(state.per) if k in skip]
-        self.fight = [k for k in sorted(state.fight) if k not in ENGINE_STATS]
-        self.size = fight.roster.size
-
-    def matrix(self, state: State) -> np.ndarray:
-        cols = [state.per[k] for k in self.per] + [state.fight[k][:, None] for k in self.fight]
-        return np.concatenate(cols, axis=1) if cols else np.zeros((state.n, 0), dtype=np.int64)
-
-    def keys(self, state: State) -> list[tuple[int, ...]]:
-        return [tuple(r) for r in self.matrix(state).tolist()]
-
-    def packed(self, state: State) -> list[bytes]:
-        """Each row's key as bytes (cheaper to hash and keep than a tuple, for fights of many combatants)."""
-        m = np.ascontiguousarray(self.matrix(state), dtype=np.int64)
-        return [m[i].tobytes() for i in range(state.n)]
-
-    def unpacked(self, keys: list[bytes]) -> State:
-        """The state of rows given by `packed` keys."""
-        return self.state(np.frombuffer(b"".join(keys), dtype=np.int64).reshape(len(keys), -1))
-
-    def state(self, keys: list[tuple[int, ...]] | np.ndarray) -> State:
-        m = np.asarray(keys, dtype=np.int64).reshape(len(keys), -1)
-        n, size = len(keys), self.size
-        per = {k: m[:, i * size : (i + 1) * size].copy() for i, k in enumerate(self.per)}
-        per.update({k: np.zeros((n, size), dtype=np.int64) for k in self.skipped})
-        base = len(self.per) * size
-        fights = {k: m[:, base + i].copy() for i, k in enumerate(self.fight)}
-        fights.update({"round": np.zeros(n, np.int64), "over": np.zeros(n, np.int64)})
-        fights.update({"winner": np.full(n, -1, np.int64), "cut": np.zeros(n, np.int64)})
-        return State(per, fights)
-
-
 def exact_duel(
     fight: LoadedFight,
     *,
@@ -229,12 +173,12 @@ def exact_duel(
             field="sides",
             source=fight.source,
         )
-    used_depth = _depth(fight, depth)
+    used_depth = chosen_depth(fight, depth)
     sides = len(roster.side_names)
     # Absorbing ids: -1 - k for the k-th absorbing outcome: wins per side, draw, beyond.
     draw_id, beyond_id = -1 - sides, -2 - sides
     start = initial_state(fight, 1) if start is None else start
-    layout = _Layout(fight, start)
+    layout = Layout(fight, start)
     first = layout.keys(start)[0]
     ids: dict[tuple[int, ...], int] = {first: 0}
     keys.append(first)
@@ -356,7 +300,7 @@ def exact_duel(
                 source=fight.source,
             )
 
-    values = _solve(edges, reward, sides, check, solving)
+    values = solve(edges, reward, sides, check, solving)
     v = values[0]
     wins = [_fraction(v[s]) for s in range(sides)]
     never = _fraction(v[sides + 2])
@@ -365,185 +309,6 @@ def exact_duel(
     rounds_left = None if v[sides + 3] is None else _fraction(v[sides + 3])
     expected = None if never or rounds_left is None else 1 + rounds_left
     return ExactResult(fight, wins, draw, never, beyond, expected, len(keys), used_depth)
-
-
-@dataclass
-class Stalemates:
-    """What one run's stalemate checks found (one narrated fight, or one share of a simulation): each state
-    checked or reached, "never", "depth" or "" (it can end, or not known), and how many checks found a state that
-    can end. Kept per run, never on the fight file: a run's answers depend only on its own seed, not on which
-    runs of the same file came before it in the process (issue 27, item 5)."""
-
-    known: dict[bytes, str] = field(default_factory=dict)
-    failed: int = 0
-
-
-def never_ending(
-    fight: LoadedFight,
-    state: State,
-    rows: IntArray,
-    most: int = 256,
-    since: IntArray | None = None,
-    kinds: list[str] | None = None,
-    found: Stalemates | None = None,
-) -> BoolArray:
-    """Per fight at `rows` of `state`: True when, from where it stands, the fight (of any size) can never end, so it
-    is a draw at once: its exact chain from that state (`can_end`, within NEVER_STATES states and NEVER_ROWS
-    outcome rows: work, never seconds) reaches no win, no draw and nothing beyond the depth of open-ended dice
-    (nobody can harm anybody enough, ever). Sound: a chain past its budgets, fights in more than `most` distinct
-    states, or a run whose checks found NEVER_TRIES states that can end give False. A chain that never ends marks
-    every state it reaches (none of them can end either), so the other fights' states are mostly known at once;
-    the first chain that can end (or is past its budgets) stops the checking. `found`: the run's findings so far
-    (`Stalemates`, kept by the caller from one check to the next; a fresh one when not given).
-
-    An outcome past the depth of open-ended dice does not count as an end here: a fight only such dice could end
-    (exploding rolls against armour no roll within the depth gets through) is a stalemate too, "at the depth"
-    (the exact duel's verdict "depth"): it ends as a draw instead of playing out max_rounds. `kinds` gets, per
-    entry of `rows`, "never" or "depth" for a stalemate ("" otherwise).
-
-    A fight of more than two has budgets that grow with its size (up to MAX_STATES states and NEVER_PARTY_CELLS
-    outcome-row cells) and is checked only where nobody's health changed since `since` (each fight's health at
-    the previous check, one row per entry of `rows`, when the caller has it): a fight where someone was hurt
-    lately is not a stalemate candidate, and does not pay for a chain."""
-    said = [""] * len(rows)
-    out = _never_ending(fight, state, rows, most, since, said, Stalemates() if found is None else found)
-    if kinds is not None:
-        kinds.extend(said)
-    return out
-
-
-def _never_ending(
-    fight: LoadedFight,
-    state: State,
-    rows: IntArray,
-    most: int,
-    since: IntArray | None,
-    said: list[str],
-    found: Stalemates,
-) -> BoolArray:
-    """`never_ending`, writing each entry's kind into `said` (one per entry of `rows`, "" unless a stalemate)."""
-    out = np.zeros(len(rows), dtype=bool)
-    if not len(rows):
-        return out
-    size = fight.roster.size
-    if size > 2 and since is not None:
-        calm = (fight.rules.health_of(state)[rows] == since).all(axis=1)
-        if not calm.all():
-            where = np.flatnonzero(calm)
-            some = [""] * where.size
-            out[where] = _never_ending(fight, state, np.asarray(rows)[where], most, None, some, found)
-            for i, kind in zip(where.tolist(), some, strict=True):
-                said[i] = kind
-            return out
-    party = size > 2
-    limit = MAX_STATES if party else NEVER_STATES
-    max_rows = NEVER_PARTY_CELLS // size if party else NEVER_ROWS
-    sub = state.take(rows)
-    layout = _Layout(fight, sub)
-    keys = layout.packed(sub)
-    unique = dict.fromkeys(keys)
-    if len(unique) > most:
-        return out
-    known = found.known
-    for key in unique:
-        if key in known:
-            continue
-        if found.failed >= NEVER_TRIES:
-            break
-        reached: list[bytes] = []
-        cut: list[bool] = []
-        answer = can_end(
-            fight, layout.unpacked([key]), reached=reached, limit=limit, max_rows=max_rows, past_depth=False, cut=cut
-        )
-        if answer is not False:
-            known[key] = ""
-            found.failed += 1
-            break
-        known.update(dict.fromkeys(reached, "depth" if cut else "never"))
-    said[:] = [known.get(k, "") for k in keys]
-    return np.asarray([bool(k) for k in said], dtype=bool)
-
-
-def fight_depth(fight: LoadedFight) -> int:
-    """The depth the fight's open-ended dice are followed to: its file's `options.depth`, else the system's."""
-    return _depth(fight, None)
-
-
-def _depth(fight: LoadedFight, depth: int | None) -> int:
-    """The depth: the caller's, else the fight file's `options.depth`, else the system's default (as -n does)."""
-    chosen = getattr(fight.spec.options, "depth", None)
-    return depth if depth is not None else fight.system.default_depth if chosen is None else int(chosen)
-
-
-def can_end(
-    fight: LoadedFight,
-    start: State,
-    *,
-    limit: int = NEVER_STATES,
-    max_rows: int = NEVER_ROWS,
-    reached: list[bytes] | None = None,
-    past_depth: bool = True,
-    cut: list[bool] | None = None,
-    check: Check | None = None,
-) -> bool | None:
-    """Whether a fight (any number of combatants) can still end from `start` (one fight's state): the states of
-    its exact chain are explored breadth first through the rules' own `step` in "enumerate" mode (every outcome
-    of every roll and choice with a non-zero chance), without the chain's probabilities. True as soon as one
-    outcome row ends the fight (a side's win, a draw, or past the depth of open-ended dice); False when the
-    exploration closes and none did (nobody can ever harm anybody enough to end it: a draw that never ends);
-    None past `limit` states or `max_rows` outcome rows (not known): budgets of work, so the answer is the same on
-    any machine under any load. `reached` gets the states explored, when the answer is False. `check`, called
-    before every step, may only refuse (raise: the exact duel's time and memory caps); it never changes the
-    answer.
-
-    `past_depth` False: an outcome past the depth of open-ended dice does not count as an end (it is a dead end,
-    not explored further): False then means nothing within the depth ends the fight. `cut` gets True when such
-    an outcome was met."""
-    layout = _Layout(fight, start)
-    used_depth = _depth(fight, None)
-    done, _ = ended(fight, start, None)
-    if done[0]:
-        return True
-    keys = layout.packed(start)[:1]
-    seen = set(keys)
-    most = max(1, CHUNK_CELLS // fight.roster.size)  # states a step
-    # The least healthy states first (their total health): a fight that can end is seen to early, in a few
-    # steps, instead of after its whole chain up to there; the order changes nothing else.
-    frontier: list[tuple[int, int]] = [(0, 0)]
-    rows = 0
-    size = 16
-    while frontier:
-        if check is not None:
-            check()
-        chunk = [keys[heapq.heappop(frontier)[1]] for _ in range(min(size, len(frontier)))]
-        size = min(2 * size, most)
-        ctx = StepContext(fight, layout.unpacked(chunk), "enumerate", depth=used_depth)
-        fight.rules.step(ctx)
-        child = ctx.state
-        rows += child.n
-        done, _ = ended(fight, child, None)
-        beyond = child.fight["cut"] == 1
-        if not past_depth and beyond.any():
-            if cut is not None and not cut:
-                cut.append(True)
-            done = done & ~beyond
-        if done.any():
-            return True
-        if rows > max_rows:
-            return None
-        health = fight.rules.health_of(child).sum(axis=1).tolist()
-        for key, h, dead_end in zip(layout.packed(child), health, beyond.tolist(), strict=True):
-            if dead_end:
-                continue
-            if key not in seen:
-                if len(keys) >= limit:
-                    return None
-                seen.add(key)
-                heapq.heappush(frontier, (h, len(keys)))
-                keys.append(key)
-    if reached is not None:
-        reached.extend(keys)
-    return False
 
 
 def _fraction(x: mpq | None) -> Fraction:
@@ -594,247 +359,3 @@ def _refuse_estimate(
             field="--exact",
             source=fight.source,
         )
-
-
-def _solve(
-    edges: list[dict[int, mpq]],
-    reward: list[mpq],
-    sides: int,
-    check: Check,
-    solving: Callable[[int], None] | None = None,
-) -> list[Vec]:
-    """Per transient state: [P(win side 0..), P(draw), P(beyond), P(never ends), E(round increments)]."""
-    n = len(edges)
-    k = sides + 4
-    absorbing: dict[int, Vec] = {}
-    for s in range(sides):
-        absorbing[-1 - s] = _unit(k, s)
-    absorbing[-1 - sides] = _unit(k, sides)
-    absorbing[-2 - sides] = _unit(k, sides + 1)
-    values: list[Vec | None] = [None] * n
-    solved = 0
-    for comp in _sccs(edges):
-        if solving is not None and len(comp) > 1:
-            solving(solved)
-        else:
-            check()
-        solved += len(comp)
-        members = set(comp)
-        exits = any(t < 0 or t not in members for s in comp for t in edges[s])
-        if not exits:  # a closed class: the fight never ends from here
-            for s in comp:
-                values[s] = [*[mpq(0)] * (sides + 2), mpq(1), None]
-            continue
-        if len(comp) == 1 and comp[0] not in edges[comp[0]]:
-            s = comp[0]
-            values[s] = _combine(edges[s], reward[s], values, absorbing, k)
-            continue
-        _solve_component(comp, members, edges, reward, values, absorbing, k, check)
-    return [v if v is not None else [None] * k for v in values]
-
-
-def _unit(k: int, i: int) -> Vec:
-    out: Vec = [*[mpq(0)] * k]
-    out[i] = mpq(1)
-    out[k - 1] = mpq(0)
-    return out
-
-
-def _combine(row: dict[int, mpq], r: mpq, values: list[Vec | None], absorbing: dict[int, Vec], k: int) -> Vec:
-    acc: Vec = [*[mpq(0)] * (k - 1), r]
-    for t, p in row.items():
-        v = absorbing[t] if t < 0 else values[t]
-        assert v is not None
-        _add_scaled(acc, v, p)
-    return acc
-
-
-def _add_scaled(acc: Vec, v: Vec, p: mpq) -> None:
-    for i, x in enumerate(v):
-        if x is None or acc[i] is None:
-            acc[i] = None
-        elif x:
-            acc[i] = acc[i] + p * x
-
-
-def _solve_component(
-    comp: list[int],
-    members: set[int],
-    edges: list[dict[int, mpq]],
-    reward: list[mpq],
-    values: list[Vec | None],
-    absorbing: dict[int, Vec],
-    k: int,
-    check: Check,
-) -> None:
-    """Values inside one strongly connected component, through a feedback set (module docstring)."""
-    feedback = _back_edge_targets(comp, members, edges)
-    order = _postorder(comp, members, edges, feedback)
-    fb_index = {f: i for i, f in enumerate(feedback)}
-    m = len(feedback)
-    # expr[s] = (constant vector, coefficients on the feedback values)
-    consts: dict[int, Vec] = {}
-    coefs: dict[int, list[mpq]] = {}
-    for s in order:
-        check()
-        const: Vec = [*[mpq(0)] * (k - 1), reward[s]]
-        coef = [mpq(0)] * m
-        for t, p in edges[s].items():
-            if t >= 0 and t in members:
-                if t in fb_index:
-                    coef[fb_index[t]] += p
-                else:
-                    _add_scaled(const, consts[t], p)
-                    for i, x in enumerate(coefs[t]):
-                        if x:
-                            coef[i] += p * x
-            else:
-                v = absorbing[t] if t < 0 else values[t]
-                assert v is not None
-                _add_scaled(const, v, p)
-        consts[s], coefs[s] = const, coef
-    # Feedback values: v_f = const_f + sum_g coef_f[g] v_g, i.e. (I - A) v = b, per component of the vector.
-    unknown = [k_i for k_i in range(k) if all(consts[f][k_i] is not None for f in feedback)]
-    a = [[(mpq(int(i == j)) - coefs[f][j]) for j in range(m)] for i, f in enumerate(feedback)]
-    b = [[_known(consts[f][ki]) for ki in unknown] for f in feedback]
-    solved = _gauss(a, b, check)
-    fb_values: list[Vec] = []
-    for i in range(m):
-        vec: Vec = [None] * k
-        for col, ki in enumerate(unknown):
-            vec[ki] = solved[i][col]
-        fb_values.append(vec)
-    for s in comp:
-        check()
-        out: Vec = list(consts[s])
-        for i, x in enumerate(coefs[s]):
-            if x:
-                _add_scaled(out, fb_values[i], x)
-        values[s] = out
-
-
-def _known(x: mpq | None) -> mpq:
-    assert x is not None
-    return x
-
-
-def _gauss(a: list[list[mpq]], b: list[list[mpq]], check: Check) -> list[list[mpq]]:
-    """Solve a x = b exactly (a square, nonsingular; b with several columns)."""
-    m = len(a)
-    rows = [a[i] + b[i] for i in range(m)]
-    for col in range(m):
-        check()
-        pivot = next(r for r in range(col, m) if rows[r][col] != 0)
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        pv = rows[col][col]
-        rows[col] = [x / pv for x in rows[col]]
-        for r in range(m):
-            if r != col and rows[r][col] != 0:
-                check()
-                factor = rows[r][col]
-                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col], strict=True)]
-    return [row[m:] for row in rows]
-
-
-def _sccs(edges: list[dict[int, mpq]]) -> list[list[int]]:
-    """Tarjan's strongly connected components (iterative), in reverse topological order."""
-    n = len(edges)
-    index = [-1] * n
-    low = [0] * n
-    on_stack = [False] * n
-    stack: list[int] = []
-    out: list[list[int]] = []
-    counter = 0
-    for root in range(n):
-        if index[root] >= 0:
-            continue
-        work = [(root, iter([t for t in edges[root] if t >= 0]))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack[root] = True
-        while work:
-            node, children = work[-1]
-            advanced = False
-            for t in children:
-                if index[t] < 0:
-                    index[t] = low[t] = counter
-                    counter += 1
-                    stack.append(t)
-                    on_stack[t] = True
-                    work.append((t, iter([x for x in edges[t] if x >= 0])))
-                    advanced = True
-                    break
-                if on_stack[t]:
-                    low[node] = min(low[node], index[t])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                comp = []
-                while True:
-                    x = stack.pop()
-                    on_stack[x] = False
-                    comp.append(x)
-                    if x == node:
-                        break
-                out.append(comp)
-    return out
-
-
-def _back_edge_targets(comp: list[int], members: set[int], edges: list[dict[int, mpq]]) -> list[int]:
-    """Targets of the back edges of a depth-first search inside the component (a feedback vertex set)."""
-    seen: set[int] = set()
-    on_path: set[int] = set()
-    targets: list[int] = []
-    found: set[int] = set()
-    start = comp[-1]
-    work = [(start, iter([t for t in edges[start] if t in members]))]
-    seen.add(start)
-    on_path.add(start)
-    while work:
-        node, children = work[-1]
-        advanced = False
-        for t in children:
-            if t in on_path:
-                if t not in found:
-                    found.add(t)
-                    targets.append(t)
-            elif t not in seen:
-                seen.add(t)
-                on_path.add(t)
-                work.append((t, iter([x for x in edges[t] if x in members])))
-                advanced = True
-                break
-        if not advanced:
-            work.pop()
-            on_path.discard(node)
-    return targets
-
-
-def _postorder(comp: list[int], members: set[int], edges: list[dict[int, mpq]], feedback: list[int]) -> list[int]:
-    """Component nodes, each after every non-feedback node it leads to (edges into feedback nodes cut)."""
-    fb = set(feedback)
-    seen: set[int] = set()
-    out: list[int] = []
-    for root in comp:
-        if root in seen:
-            continue
-        seen.add(root)
-        work = [(root, iter([t for t in edges[root] if t in members and t not in fb]))]
-        while work:
-            node, children = work[-1]
-            advanced = False
-            for t in children:
-                if t not in seen:
-                    seen.add(t)
-                    work.append((t, iter([x for x in edges[t] if x in members and x not in fb])))
-                    advanced = True
-                    break
-            if not advanced:
-                work.pop()
-                out.append(node)
-    return out

@@ -24,7 +24,8 @@ from tohit.engine.fight.context import Method, StepContext
 from tohit.engine.fight.ending import ENGINE_STATS as ENGINE_STATS
 from tohit.engine.fight.ending import ended as ended
 from tohit.engine.fight.ending import initial_state as initial_state
-from tohit.engine.fight.exact import Stalemates, fight_depth, never_ending
+from tohit.engine.fight.layout import fight_depth
+from tohit.engine.fight.stalemate import Stalemates, never_ending
 from tohit.engine.heap import keep_freed_memory
 from tohit.engine.pool import process_pool
 from tohit.engine.seeds import fresh_seed
@@ -62,11 +63,11 @@ def step_limit(fight: LoadedFight) -> int:
 
 
 #: A fight (of any size) still on at this round (then at twice it, and so on) is checked for a stalemate: when
-#: nobody can harm anybody enough to end it from where it stands (`exact.never_ending`), it ends at once as a
+#: nobody can harm anybody enough to end it from where it stands (`stalemate.never_ending`), it ends at once as a
 #: draw. A fight of more than two is checked only when nobody's health changed since the last check.
 FIRST_STALL_CHECK = 16
 STALEMATE_TEXT = "nobody can harm anybody any more (the exact chain from here never ends): a draw"
-#: ... and a fight only open-ended dice past the depth could end (`exact.never_ending`, "depth").
+#: ... and a fight only open-ended dice past the depth could end (`stalemate.never_ending`, "depth").
 DEPTH_STALEMATE_TEXT = (
     "nobody can harm anybody any more unless open-ended dice go past depth {depth} (the exact chain from here"
     " ends only beyond the depth; options.depth follows them further): a draw"
