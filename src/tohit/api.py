@@ -37,6 +37,7 @@ from tohit.engine.requests import whole as _whole
 from tohit.engine.roll import RollResult, TargetRoll
 from tohit.engine.scenario import Loaded, from_dict, load
 from tohit.engine.simulate import SimResult, TargetSim
+from tohit.sweeps.limits import MAX_POINTS, MAX_POINTS_LIMIT
 
 __all__ = [
     "DiceError",
@@ -175,7 +176,7 @@ def sweep(
     client: Any = None,
     out: str | Path | None = None,
     resume: bool = False,
-    max_points: int = 10_000,
+    max_points: int = MAX_POINTS,
     method: str = "table",
 ) -> Any:
     """A scenario or fight (a file or a mapping) across a grid of values, one pandas DataFrame row per point (per
@@ -196,7 +197,7 @@ def sweep(
         method=_method(method),
         out=None if out is None else Path(out),
         resume=bool(resume),
-        max_points=_whole(max_points, "max_points", 1, 1_000_000),
+        max_points=_whole(max_points, "max_points", 1, MAX_POINTS_LIMIT),
     )
     chosen = None if workers is None else _whole(workers, "workers", 1, MAX_WORKERS)
     return run(planned, workers=chosen, scheduler=scheduler, client=client).frame()
