@@ -6,6 +6,7 @@ with the CLI's own error line, nothing created)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +21,16 @@ from tohit.engine.fight.replay import replay
 pytestmark = pytest.mark.browser
 GAMES = sorted(s.id for s in registry.systems().values() if s.starter(fight=True) is not None)
 
-CARDS = """() => Object.fromEntries([...document.querySelectorAll('[data-combatant]')].map(card => [
+CARDS = """() => Object.fromEntries([...document.querySelectorAll('#cards [data-combatant]')].map(card => [
   card.dataset.combatant,
-  Object.fromEntries([...card.querySelectorAll('[data-stat]')].map(s => [s.dataset.stat, s.textContent]))]))"""
+  [...card.querySelectorAll('[data-stat]')].map(s => ({stat: s.dataset.stat, label: s.dataset.label,
+    text: s.textContent}))]))"""
+CARD_TEXT = "() => [...document.querySelectorAll('#cards [data-combatant]')].map(c => c.innerText).join(' ')"
 PREVIEW_READY = """() => { const t = document.getElementById('preview');
   return t && t.dataset.seq === document.getElementById('tracker').dataset.seq && t.tBodies[0].rows.length > 0; }"""
 PREVIEW = """() => ({request: JSON.parse(document.getElementById('preview').dataset.request),
   rows: [...document.querySelectorAll('#preview tbody tr')].map(r => ({name: r.dataset.target,
-    cells: Object.fromEntries([...r.querySelectorAll('td')].map(td => [td.dataset.result, td.title]))})),
+    cells: Object.fromEntries([...r.querySelectorAll('td')].map(td => [td.dataset.outcome, td.title]))})),
   chosen: {attacker: document.getElementById('attacker').value, attack: document.getElementById('attack').value,
     targets: [...document.querySelectorAll('#targets input:checked')].map(i => i.value)}})"""
 SEQ_ABOVE = "n => Number(document.getElementById('tracker').dataset.seq) > n"
@@ -57,12 +60,27 @@ def exact(p: dict[str, Any]) -> str:
 
 
 def check_cards(page: Any, served: dict[str, Any]) -> None:
-    """Every card shows each stat of the served state, as the served words read it (a number, "yes"/"no" for a
-    flag, "—" for a stat not tracked: never a bare code such as -1)."""
+    """Every card shows each stat of the served `shown` (the game's readings) under `[data-stat]` with its label
+    in `data-label`: health its value, a condition or reference one chip each while set, any other stat its
+    words (a number, "yes"/"no", "—", a name); no internal stat and no state key appears on any card."""
     cards = page.evaluate(CARDS)
-    state, words = served["state"]["combatants"], served["shown"]
-    assert {name: set(stats) for name, stats in cards.items()} == {name: set(stats) for name, stats in state.items()}
-    assert cards == words
+    expected: dict[str, list[dict[str, str]]] = {}
+    for name, entries in served["shown"].items():
+        mine = expected[name] = []
+        for e in entries:
+            if e["kind"] == "health":
+                mine.append({"stat": e["stat"], "label": e["label"], "text": str(e["value"])})
+            elif "chips" in e:
+                mine.extend({"stat": e["stat"], "label": e["label"], "text": c} for c in e["chips"])
+        for e in entries:
+            if e["kind"] != "health" and "chips" not in e:
+                mine.append({"stat": e["stat"], "label": e["label"], "text": e["text"]})
+    assert cards == expected
+    text = page.evaluate(CARD_TEXT)
+    state = served["state"]["combatants"]
+    keys = {k for stats in state.values() for k in stats if "_" in k or k[-1].isdigit() or k in ("x", "y", "turn")}
+    assert [k for k in keys if re.search(rf"(?<![\w]){re.escape(k)}(?![\w])", text)] == []
+    assert all("_" not in e["label"] for entries in cards.values() for e in entries)
 
 
 def check_preview(page: Any, table: Table, eid: str, token: str) -> None:

@@ -19,6 +19,7 @@ import numpy as np
 
 from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.readings import read_combatant
 from tohit.core.fight.state import State, change
 from tohit.engine.fight.context import OutOfTurn, StepContext
 from tohit.engine.fight.load import fight_from_dict
@@ -199,13 +200,22 @@ class Encounter:
             ],
         }
 
-    def shown(self) -> dict[str, dict[str, str]]:
-        """Each combatant's stats now as a player reads them (the rules' `stat_text`: "yes"/"no" for a flag, "—"
-        for a stat the fight file does not track), for a page's cards."""
-        rules = self.fight.rules
+    def shown(self) -> dict[str, list[dict[str, Any]]]:
+        """Each combatant's stats now as a person reads them, for a page's cards: the game's `readings`
+        (core/fight/readings.py `read_combatant`): per stat not internal, its key, label, kind and text; a
+        condition's or reference's chips (`grappling: Kulu`); health against its maximum."""
+        fight, start = self.fight, self.events[0]["state"]["combatants"]
+        names = list(fight.roster.names)
         return {
-            name: {stat: rules.stat_text(stat, value) for stat, value in stats.items()}
-            for name, stats in self.state_json()["combatants"].items()
+            name: read_combatant(
+                fight.rules.readings,
+                stats,
+                names,
+                attacks=[a.name for a in fight.combatants[c].attacks],
+                start=start[name],
+                named=fight.rules.narrate_value,
+            )
+            for c, (name, stats) in enumerate(self.state_json()["combatants"].items())
         }
 
     def conditions(self) -> dict[str, list[str]]:

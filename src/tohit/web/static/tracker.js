@@ -43,11 +43,29 @@ function render() {
   document.title = `tohit: ${enc.name}`;
   const turn = enc.over ? "the fight is over" : enc.turn ? `${enc.turn}'s turn` : "";
   setStatus([round !== undefined ? `round ${round}` : null, turn, `seq ${enc.seq}`].filter(Boolean).join(" · "));
+  renderWinner();
   renderOrder();
   renderCards();
   renderRows();
   if (sheet.map) showMap(q("#map"), { id, token, page, act });
   if (page.gm) syncControls();
+}
+
+/** At the end, the winning side (or a draw) in a banner: `[data-winner]` carries the side's name or "draw". */
+function renderWinner() {
+  const { enc, sheet } = page;
+  const box = q("#winner");
+  if (!enc.over) {
+    box.hidden = true;
+    delete box.dataset.winner;
+    return;
+  }
+  const w = enc.state.fight.winner;
+  const side = w >= 0 ? sheet.sides[w] : null;
+  const end = [...page.events.values()].filter((e) => e.kind === "end").pop();
+  box.hidden = false;
+  box.dataset.winner = side ?? "draw";
+  box.replaceChildren(el("strong", {}, end && end.text ? end.text : side ? `${side} won` : "a draw"));
 }
 
 function renderOrder() {
@@ -70,19 +88,23 @@ function renderOrder() {
   );
 }
 
-function statLabel(stat) {
-  return stat === page.sheet.health ? page.sheet.health_label : stat.replaceAll("_", " ");
+/** One combatant's stats as the game reads them (`shown`: label, kind, text; chips for conditions). */
+function readings(name) {
+  return (page.enc.shown && page.enc.shown[name]) || [];
+}
+
+function value(entry) {
+  return el("dd", { dataset: { stat: entry.stat, label: entry.label } }, entry.text);
 }
 
 function card(who) {
-  const { enc, sheet } = page;
-  const stats = enc.state.combatants[who.name];
-  const hp = stats[sheet.health];
-  const max = Math.max(who.start[sheet.health], hp, 1);
-  const fill = Math.max(0, Math.min(100, (100 * hp) / max));
+  const { enc } = page;
+  const entries = readings(who.name);
+  const health = entries.find((e) => e.kind === "health");
   const up = enc.standing.includes(who.name);
-  const chips = (enc.conditions && enc.conditions[who.name]) || [];
-  const shown = (enc.shown && enc.shown[who.name]) || {};
+  const fill = health ? Math.max(0, Math.min(100, (100 * health.value) / Math.max(health.max, 1))) : 0;
+  const chips = entries.filter((e) => e.chips && e.chips.length);
+  const rest = entries.filter((e) => e.kind !== "health" && !e.chips);
   return el(
     "article",
     {
@@ -91,31 +113,37 @@ function card(who) {
       "aria-label": `${who.name}, ${who.side}`,
     },
     el("h3", {}, who.name, el("span", { class: "side-name" }, who.side)),
-    el(
-      "div",
-      {
-        class: "health",
-        role: "meter",
-        "aria-label": sheet.health_label,
-        "aria-valuemin": 0,
-        "aria-valuemax": max,
-        "aria-valuenow": hp,
-      },
-      el("div", { class: "fill", style: `width: ${fill}%` }),
-      el("span", { class: "health-text" }, `${sheet.health_label} ${hp} / ${who.start[sheet.health]}`),
-    ),
+    health
+      ? el(
+          "div",
+          {
+            class: "health",
+            role: "meter",
+            "aria-label": health.label,
+            "aria-valuemin": 0,
+            "aria-valuemax": health.max,
+            "aria-valuenow": health.value,
+          },
+          el("div", { class: "fill", style: `width: ${fill}%` }),
+          el(
+            "span",
+            { class: "health-text" },
+            `${health.label} `,
+            el("b", { dataset: { stat: health.stat, label: health.label } }, health.value),
+            ` / ${health.max}`,
+          ),
+        )
+      : null,
     el(
       "ul",
       { class: "chips", "aria-label": "conditions" },
       up ? null : el("li", { class: "chip down" }, "down"),
-      chips.map((c) => el("li", { class: "chip" }, c)),
+      chips.flatMap((e) => e.chips.map((c) => el("li", { class: "chip", dataset: { stat: e.stat, label: e.label } }, c))),
     ),
     el(
       "dl",
       { class: "stats" },
-      Object.entries(stats).map(([stat, value]) =>
-        el("div", {}, el("dt", {}, statLabel(stat)), el("dd", { dataset: { stat } }, stat in shown ? shown[stat] : value)),
-      ),
+      rest.map((e) => el("div", {}, el("dt", { title: e.label }, e.label), value(e))),
     ),
   );
 }
@@ -163,22 +191,39 @@ function renderRows() {
 function addEvents(events) {
   for (const e of events) page.events.set(e.n, e);
   const items = [...page.events.values()].sort((a, b) => a.n - b.n);
+  const taken = new Set(items.filter((e) => e.kind === "undo").map((e) => e.undoes));
+  page.undone = (e) => e.kind !== "undo" && taken.has(e.action);
   const log = q("#log");
   log.replaceChildren(
-    ...items.map((e) => el("li", { value: e.n, dataset: { n: e.n, kind: e.kind } }, e.text || e.kind)),
+    ...items.map((e) =>
+      el(
+        "li",
+        {
+          value: e.n,
+          class: page.undone(e) ? "undone" : null,
+          dataset: { n: e.n, kind: e.kind, event: e.n, ...(page.undone(e) ? { undone: "true" } : {}) },
+          title: page.undone(e) ? "undone" : null,
+        },
+        e.text || e.kind.replaceAll("_", " "),
+        page.undone(e) ? el("span", { class: "sr-only" }, " (undone)") : null,
+      ),
+    ),
   );
   log.scrollTop = log.scrollHeight;
 }
 
 function showResult(events, note) {
   const lines = events.map((e) => e.text || e.kind).filter(Boolean);
-  q("#result-text").textContent = [note, ...lines].filter(Boolean).join(" · ") || "done";
+  const box = q("#result-text");
+  box.textContent = [note, ...lines].filter(Boolean).join(" · ") || "done";
+  box.dataset.seq = events.length ? events[events.length - 1].n : "";
   const steps = events.flatMap((e) => e.trace || []);
   q("#trace").replaceChildren(
     ...steps.map((s) =>
       el("li", {}, el("span", {}, s.text), s.clause ? el("cite", {}, s.clause) : null),
     ),
   );
+  if (page.gm) q("#result").scrollIntoView({ block: "nearest" });
 }
 
 // -- the GM's controls ----------------------------------------------------------------------------------------------
@@ -202,7 +247,7 @@ function buildControls() {
       el("fieldset", { id: "targets" }, el("legend", {}, "Target")),
       el(
         "table",
-        { id: "preview", class: "preview" },
+        { id: "preview", class: "preview", dataset: { preview: "" } },
         el("caption", {}, "Before the roll: exact odds in the current state"),
         el("thead"),
         el("tbody"),
@@ -249,6 +294,22 @@ function buildControls() {
       el("button", { id: "export", type: "button", onclick: exportLog }, "Export .jsonl"),
     ),
   );
+  q("#dice").after(q("#result")); // the result right under Roll: in view after every action
+  q("#result").classList.add("inline");
+  q("#controls").append(
+    el(
+      "p",
+      { class: "note keys-hint" },
+      "Keys: ",
+      el("button", { id: "show-keys", type: "button", class: "link", onclick: toggleKeys }, "? lists them"),
+    ),
+    el(
+      "dl",
+      { id: "keys", class: "keys", hidden: true, "aria-label": "Keyboard shortcuts" },
+      Object.entries(KEYS).map(([key, [, words]]) => el("div", {}, el("dt", {}, el("kbd", {}, key)), el("dd", {}, words))),
+    ),
+  );
+  document.addEventListener("keydown", onKey);
   q("#attacker").addEventListener("change", () => {
     fillAttacks();
     fillTargets();
@@ -271,20 +332,34 @@ function syncControls() {
   const attacker = q("#attacker");
   const before = attacker.value;
   const standing = new Set(enc.standing);
+  const able = sheet.combatants.filter((c) => standing.has(c.name));
+  const turn = enc.turn && standing.has(enc.turn) ? enc.turn : null;
   options(
     attacker,
-    sheet.combatants.map((c) => [c.name, standing.has(c.name) ? c.name : `${c.name} (down)`]),
-    page.lastSeq === enc.seq && before ? before : enc.turn || before,
+    (able.length ? able : sheet.combatants).map((c) => [c.name, c.name]),
+    page.lastSeq === enc.seq && before ? before : turn || before,
   );
   page.lastSeq = enc.seq;
   fillAttacks();
   fillTargets();
   const who = q("#adjust-who");
   options(who, sheet.combatants.map((c) => [c.name, c.name]));
-  const stats = Object.keys(enc.state.combatants[who.value] || {});
-  options(q("#adjust-stat"), stats.map((s) => [s, statLabel(s)]));
+  options(q("#adjust-stat"), readings(who.value).map((e) => [e.stat, e.label]));
   fillAdjustValue();
   for (const b of ["#roll", "#enter-dice", "#auto", "#end-turn", "#roll-dice", "#adjust"]) q(b).disabled = enc.over;
+  for (const b of ["#attacker", "#attack", "#adjust-who", "#adjust-stat", "#adjust-value"]) q(b).disabled = enc.over;
+  q("#targets").disabled = enc.over;
+  if (enc.over) {
+    q("#dice").hidden = true;
+    q("#action-error").textContent = "";
+  }
+  q("#undo").disabled = !canUndo();
+}
+
+/** Whether an action is left to take back (an undo with nothing left would only answer an error). */
+function canUndo() {
+  const undone = page.undone || (() => false);
+  return [...page.events.values()].some((e) => e.action > 0 && e.kind !== "undo" && !undone(e));
 }
 
 /** The chosen stat's current value in the value field, unless the GM has typed one (live updates keep it). */
@@ -355,7 +430,7 @@ async function updatePreview() {
   const body = chosen();
   const table = q("#preview");
   const error = q("#action-error");
-  if (!body.targets.length) {
+  if (!body.targets.length || page.enc.over) {
     table.tBodies[0].replaceChildren();
     table.tHead.replaceChildren();
     return;
@@ -392,11 +467,11 @@ async function updatePreview() {
         labels.map((l) =>
           el(
             "td",
-            { dataset: { result: l }, title: t.result[l] ? exact(t.result[l]) : "0" },
+            { dataset: { outcome: l }, title: t.result[l] ? exact(t.result[l]) : "0" },
             t.result[l] ? percent(t.result[l]) : "0.0%",
           ),
         ),
-        el("td", { dataset: { result: "mean_damage" }, title: exact(t.mean_damage) }, t.mean_damage.float.toFixed(2)),
+        el("td", { dataset: { outcome: "mean_damage" }, title: exact(t.mean_damage) }, t.mean_damage.float.toFixed(2)),
       ),
     ),
   );
@@ -461,6 +536,38 @@ async function exportLog() {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// -- keys -----------------------------------------------------------------------------------------------------------
+/** The GM's keys: each names the button it presses (a disabled one is not pressed). */
+const KEYS = {
+  r: ["#roll", "roll the attack chosen"],
+  a: ["#auto", "auto turn"],
+  e: ["#end-turn", "end the turn"],
+  u: ["#undo", "undo the last action"],
+  "?": [null, "show or hide this list"],
+};
+
+function toggleKeys() {
+  const box = q("#keys");
+  box.hidden = !box.hidden;
+  q("#show-keys").setAttribute("aria-expanded", String(!box.hidden));
+}
+
+/** A key pressed anywhere but in a field (typing a value or dice never fires one). */
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+  const t = event.target;
+  if (t && (t.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(t.tagName))) return;
+  const found = KEYS[event.key];
+  if (!found) return;
+  event.preventDefault();
+  if (found[0] === null) {
+    toggleKeys();
+    return;
+  }
+  const button = q(found[0]);
+  if (button && !button.disabled) button.click();
 }
 
 // -- dice typed by hand ---------------------------------------------------------------------------------------------
