@@ -44,7 +44,9 @@ def stat_text(
 ) -> str:
     """A stat as a player reads it (the rules' `readings`: "yes"/"no" for a flag, "—" for a stat the file does
     not track, a referenced combatant's name, "3 / 4" against its maximum in `stats`; without rules, the number)."""
-    return f"{value:,}" if rules is None else read_text(rules.readings, stat, value, names, stats)
+    if rules is None:
+        return f"{value:,}"
+    return read_text(rules.readings, stat, value, names, stats, rules.narrate_value)
 
 
 def state_table(roster: Roster, state: State, rules: FightRules | None = None, width: int | None = None) -> Table:

@@ -90,14 +90,18 @@ def stat_text(
     value: int,
     names: Sequence[str] = (),
     stats: Mapping[str, int] | None = None,
+    named: Callable[[str, int], Any] | None = None,
 ) -> str:
     """A stat's value as a person reads it: "yes"/"no" for a flag, "—" for a stat not tracked, a referenced
-    combatant's name, a number's word, "12 / 16" against its maximum, else the number."""
+    combatant's name, a named condition's names (`named`: the rules' `narrate_value`), a number's word,
+    "12 / 16" against its maximum, else the number."""
     reading = reading_of(readings, stat)
     if reading is None:
         return f"{value:,}"
     if reading.none is not None and value == reading.none:
         return NONE_TEXT
+    if reading.named and named is not None:
+        return ", ".join(chip_words(reading, stat, value, names, named)) or NONE_TEXT
     if reading.kind in ("flag", "condition") and value in (0, 1) and not reading.named:
         return "yes" if value else "no"
     if reading.kind == "reference":
@@ -122,10 +126,16 @@ def chip_words(
     if reading.named:
         shown = named(stat, value)
         if isinstance(shown, Mapping):
-            return [f"{str(k).replace('_', ' ')} {v:+}" for k, v in shown.items()]
+            return [f"{_word(k)} {v:+}" for k, v in shown.items()]
         if isinstance(shown, list | tuple | set | frozenset):
-            return [str(k).replace("_", " ") for k in shown]
+            return [_word(k) for k in shown]
     return [reading.label]
+
+
+def _word(key: object) -> str:
+    """A named status's key as a word: "physical_accuracy" -> "Physical accuracy"."""
+    text = str(key).replace("_", " ")
+    return text[:1].upper() + text[1:]
 
 
 def read_combatant(
@@ -151,7 +161,7 @@ def read_combatant(
             "stat": stat,
             "label": label_of(readings, stat, attacks),
             "kind": reading.kind,
-            "text": stat_text(readings, stat, value, names, stats),
+            "text": stat_text(readings, stat, value, names, stats, named),
         }
         if reading.kind == "health":
             top = stats.get(reading.maximum) if reading.maximum else (start or {}).get(stat)

@@ -6,7 +6,8 @@ from tohit.core.fight.readings import StatReading
 
 READINGS: dict[str, StatReading] = {
     "hp": StatReading("HP", "health"),
-    #: The hits so far of an attack's magical ammunition (one stat per attack; fullplate.txt, Ammunition).
-    "ammo_hits": StatReading("Magic ammunition hits", per="attack"),
+    #: The hits so far of an attack's magical ammunition (one stat per attack, every attack, a sword's too;
+    #: fullplate.txt, Ammunition): kept for the rules, not shown.
+    "ammo_hits": StatReading("Magic ammunition hits", "internal", per="attack"),
     "dealt": StatReading("Damage dealt"),
 }

@@ -212,7 +212,9 @@ function addEvents(events) {
   log.scrollTop = log.scrollHeight;
 }
 
-function showResult(events, note) {
+/** The latest result (`[data-result]`): its events' words and trace; scrolled into view after the page's own
+action (an action from elsewhere, followed live, never moves the page). */
+function showResult(events, note, scroll = true) {
   const lines = events.map((e) => e.text || e.kind).filter(Boolean);
   const box = q("#result-text");
   box.textContent = [note, ...lines].filter(Boolean).join(" · ") || "done";
@@ -223,7 +225,7 @@ function showResult(events, note) {
       el("li", {}, el("span", {}, s.text), s.clause ? el("cite", {}, s.clause) : null),
     ),
   );
-  if (page.gm) q("#result").scrollIntoView({ block: "nearest" });
+  if (page.gm && scroll) q("#result").scrollIntoView({ block: "nearest" });
 }
 
 // -- the GM's controls ----------------------------------------------------------------------------------------------
@@ -726,7 +728,7 @@ async function start() {
   follow(id, token, page.enc.seq, (event) => {
     addEvents([event]);
     if (page.enc && event.n <= page.enc.seq) return; // this page's own action, already shown
-    if (!page.gm) showResult([...page.events.values()].filter((e) => e.action === event.action), "");
+    showResult([...page.events.values()].filter((e) => e.action === event.action), "", false);
     clearTimeout(pending);
     pending = setTimeout(refresh, 30);
   });
