@@ -270,3 +270,27 @@ def test_table_a_forced_attack_on_the_map_is_played_whatever_the_policy(client: 
     played = client.post(f"/v1/encounters/{one['id']}/actions", json=attack, headers=bearer(one["gm_token"])).json()
     hits = [(e["attack"], e["target"]) for e in played["events"] if e.get("attack")]
     assert hits == [("Magic Salvo", "Moblin")]
+
+
+def test_table_dice_say_when_each_role_is_needed(client: TestClient) -> None:
+    """Issue 29: the dice route tells which roles every roll needs and which only after some faces (FullPlate's
+    damage after a hit); with the faces typed so far it names the roles still needed; bad faces are a 422
+    naming the role."""
+    one = made(client, example="starter/fullplate", seed=3)
+    eid, gm = one["id"], bearer(one["gm_token"])
+    sheet = client.get(f"/v1/encounters/{eid}/sheet", headers=gm).json()
+    me, foe = (
+        sheet["combatants"][0],
+        next(c for c in sheet["combatants"] if c["side"] != sheet["combatants"][0]["side"]),
+    )
+    body = {"attacker": me["name"], "attack": me["attacks"][0], "targets": [foe["name"]]}
+    roles = client.post(f"/v1/encounters/{eid}/dice", json=body, headers=gm).json()["roles"]
+    when = {r["role"]: r["when"] for r in roles}
+    assert when["to_hit"] == "always" and when["damage"] == "conditional"
+    hit = client.post(f"/v1/encounters/{eid}/dice", json={**body, "dice": {"to_hit": [18]}}, headers=gm).json()
+    assert "damage" in hit["needed"]
+    miss = client.post(f"/v1/encounters/{eid}/dice", json={**body, "dice": {"to_hit": [2]}}, headers=gm).json()
+    assert miss["needed"] == []
+    bad = client.post(f"/v1/encounters/{eid}/dice", json={**body, "dice": {"to_hit": [21]}}, headers=gm)
+    assert bad.status_code == 422 and bad.json()["error"]["field"] == "dice.to_hit"
+    assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["seq"] == one["seq"]  # nothing stored

@@ -162,3 +162,42 @@ def test_web_dark_mode_and_the_gms_phone(page: Any, table: Table, game: str) -> 
     shot(page, f"web-phone-dark-{game}")
     page.emulate_media(color_scheme="light")
     assert page.evaluate("() => getComputedStyle(document.documentElement).backgroundColor") != background
+
+
+def test_web_enter_dice_asks_a_critical_s_dice_only_when_it_happens(page: Any, table: Table) -> None:
+    """FullPlate: the first step asks the d20 alone; a hit then asks its damage dice, a miss nothing more (the
+    attack is sent at once). Kaiser: its "critical (2d6)" role, which no fight rule reads, is never asked."""
+    made = table.create(example="starter/fullplate", seed=3)
+    eid, gm = made["id"], made["gm_token"]
+    ready(page, table.url(eid, gm))
+    page.wait_for_selector("[data-preview] [data-target]")
+    page.click("#enter-dice")
+    page.wait_for_selector("#dice-fields[data-roles]", state="attached")
+    assert page.eval_on_selector_all("#dice-fields input", "xs => xs.map(x => x.name)") == ["to_hit"]
+    assert "damage" in page.inner_text("#dice-later")
+    before = seq(page)
+    page.fill("#die-to_hit", "18")
+    page.click("#roll-dice")
+    page.wait_for_selector("#dice-needed")
+    assert seq(page) == before  # nothing sent yet: the hit calls for its damage
+    assert page.eval_on_selector_all("#dice-fields input", "xs => xs.map(x => x.name)") == ["to_hit", "damage"]
+    page.fill("#die-damage", "5")
+    shot(page, "web-dice-second-step")
+    page.click("#roll-dice")
+    page.wait_for_function(f"() => Number(document.getElementById('tracker').dataset.seq) > {before}")
+    events = table.http.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
+    hit = next(e for e in reversed(events) if e["kind"] == "attack")
+    assert "18" in " ".join(s["text"] for s in hit["trace"]) and "5" in " ".join(s["text"] for s in hit["trace"])
+    page.wait_for_function("() => !document.getElementById('dice-needed')")  # back to the first step
+    before = seq(page)
+    page.fill("#die-to_hit", "2")
+    page.click("#roll-dice")
+    page.wait_for_function(f"() => Number(document.getElementById('tracker').dataset.seq) > {before}")
+
+    kaiser = table.create(example="starter/kaiser", seed=3)
+    ready(page, table.url(kaiser["id"], kaiser["gm_token"]))
+    page.wait_for_selector("[data-preview] [data-target]")
+    page.click("#enter-dice")
+    page.wait_for_selector("#dice-fields[data-roles]", state="attached")
+    assert page.locator("#die-critical").count() == 0
+    assert "critical (2d6)" in page.inner_text("#dice-never")

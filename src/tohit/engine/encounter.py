@@ -21,6 +21,7 @@ from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.readings import read_combatant
 from tohit.core.fight.state import State, change
+from tohit.engine.dice_needs import still_needed, when_needed
 from tohit.engine.fight.context import OutOfTurn, StepContext
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.replay import apply_changes
@@ -242,12 +243,26 @@ class Encounter:
     def dice(self, attacker: str, attack: str | None, target: str) -> list[dict[str, Any]]:
         """The dice roles an attack rolls against `target`, for faces typed by hand: each role's name, its dice
         in words, the sides of each die where every face is read as rolled (None: the role reads a varying
-        number of faces, e.g. open rolls), and whether it is rolled once per target or once per attack."""
+        number of faces, e.g. open rolls), whether it is rolled once per target or once per attack, and `when`
+        it is needed ("always", "conditional": only after some faces of the others, "never"; engine/dice_needs)."""
         actor, a, t = self._attack({"attacker": attacker, "attack": attack, "targets": [target]})
-        return [
+        roles: list[dict[str, Any]] = [
             {"role": name, "notation": role.notation, "sides": role.die_sides(), "scope": role.scope}
             for name, role in self.fight.roles(actor, a, t).items()
         ]
+        if self.over:
+            return roles
+        action = {"kind": "attack", "attacker": attacker, "attack": attack, "targets": [target]}
+        when = when_needed(self, action, roles)
+        return [{**r, "when": when[r["role"]]} for r in roles]
+
+    def dice_needed(self, attacker: str, attack: str | None, target: str, faces: Any) -> list[str]:
+        """The roles still to roll by hand after `faces` (role -> faces typed so far): those whose faces would
+        change what the attack does (a critical's dice after a Critical Hit); bad faces are an InputError on
+        `dice.<role>`, as the attack itself would answer."""
+        action = {"kind": "attack", "attacker": attacker, "attack": attack, "targets": [target]}
+        self.fork().act({**action, "dice": faces})  # refuses faces off their die, naming the role
+        return still_needed(self, action, self.dice(attacker, attack, target), faces)
 
     def _map(self, attacker: str, attack: str | None, placement: dict[str, Any] | None) -> tuple[Any, Any, int]:
         """The game's map rules, the scenario of the attack on the fight's map, and the attacker's number."""

@@ -584,6 +584,29 @@ async function toggleDice() {
   }
 }
 
+/** One field for a role's faces (its hint: the dice it reads). */
+function dieField(r) {
+  const hint = r.sides ? `${r.sides.length} face${r.sides.length > 1 ? "s" : ""}: ${r.sides.map((s) => `d${s}`).join(" ")}` : "faces as rolled";
+  return el(
+    "div",
+    { class: "field die", dataset: { role: r.role, when: r.when || "always" } },
+    el("label", { for: `die-${r.role}` }, `${r.role} (${r.notation})`),
+    el("input", {
+      id: `die-${r.role}`,
+      name: r.role,
+      inputmode: "numeric",
+      autocomplete: "off",
+      placeholder: hint,
+      "aria-describedby": `die-${r.role}-error`,
+      dataset: { sides: r.sides ? r.sides.join(" ") : "" },
+      oninput: (e) => checkFaces(e.target),
+    }),
+    el("span", { id: `die-${r.role}-error`, class: "field-error", "aria-live": "polite" }),
+  );
+}
+
+/** Enter dice, first step: the dice every roll of this attack needs (`when` "always"); a die read only after
+ * some faces (a critical's) is asked in a second step, when the first answer calls for it. */
 async function loadDice() {
   const body = chosen();
   if (!body.targets.length) return;
@@ -596,27 +619,20 @@ async function loadDice() {
   const key = JSON.stringify(answer.data.roles);
   if (fields.dataset.roles === key) return;
   fields.dataset.roles = key;
-  fields.replaceChildren(
-    ...answer.data.roles.map((r) => {
-      const hint = r.sides ? `${r.sides.length} face${r.sides.length > 1 ? "s" : ""}: ${r.sides.map((s) => `d${s}`).join(" ")}` : "faces as rolled";
-      return el(
-        "div",
-        { class: "field die" },
-        el("label", { for: `die-${r.role}` }, `${r.role} (${r.notation})`),
-        el("input", {
-          id: `die-${r.role}`,
-          name: r.role,
-          inputmode: "numeric",
-          autocomplete: "off",
-          placeholder: hint,
-          "aria-describedby": `die-${r.role}-error`,
-          dataset: { sides: r.sides ? r.sides.join(" ") : "" },
-          oninput: (e) => checkFaces(e.target),
-        }),
-        el("span", { id: `die-${r.role}-error`, class: "field-error", "aria-live": "polite" }),
-      );
-    }),
-  );
+  page.diceRoles = answer.data.roles;
+  const first = answer.data.roles.filter((r) => (r.when || "always") === "always");
+  const later = answer.data.roles.filter((r) => r.when === "conditional");
+  const never = answer.data.roles.filter((r) => r.when === "never");
+  const notes = [
+    first.length ? null : el("p", { class: "note", id: "dice-none" }, "No die has to be typed first."),
+    later.length
+      ? el("p", { class: "note", id: "dice-later" }, `Asked after these if the roll needs them: ${later.map((r) => `${r.role} (${r.notation})`).join(", ")}.`)
+      : null,
+    never.length
+      ? el("p", { class: "note", id: "dice-never" }, `Not asked, they change nothing here (tohit rolls them for the trace): ${never.map((r) => `${r.role} (${r.notation})`).join(", ")}.`)
+      : null,
+  ];
+  fields.replaceChildren(...first.map(dieField), ...notes.filter(Boolean));
 }
 
 /** The faces typed in one field, checked against its dice; sets the field's message. Returns the faces or null. */
@@ -655,18 +671,38 @@ async function rollTyped() {
     bad.focus();
     return;
   }
-  const answer = await attack(dice);
-  if (answer && !answer.ok) {
-    const field = answer.data.error && answer.data.error.field;
-    const input = field && field.startsWith("dice.") ? document.getElementById(`die-${field.slice(5)}`) : null;
-    if (input) {
-      document.getElementById(`${input.id}-error`).textContent = answer.data.error.message;
-      input.setAttribute("aria-invalid", "true");
-      input.focus();
+  // the second step: the dice these faces still call for (a critical's), asked only when they are needed
+  const check = await api("POST", `/v1/encounters/${id}/dice`, { ...chosen(), dice }, token);
+  if (check.ok) {
+    const missing = (check.data.needed || []).filter((role) => !(role in dice));
+    if (missing.length) {
+      const roles = page.diceRoles || check.data.roles;
+      const added = missing.map((role) => dieField(roles.find((r) => r.role === role)));
+      q("#dice-fields").append(el("p", { class: "note", id: "dice-needed" }, `These dice call for ${missing.join(", ")} too:`), ...added);
+      added[0].querySelector("input").focus();
+      return;
     }
-  } else if (answer) {
-    for (const input of inputs) input.value = "";
+  } else if (!fieldError(check)) {
+    fail(check);
+    return;
+  } else return;
+  const answer = await attack(dice);
+  if (answer && !answer.ok) fieldError(answer);
+  else if (answer) {
+    delete q("#dice-fields").dataset.roles; // the next attack starts from its first step again
+    await loadDice();
   }
+}
+
+/** An answer's error on `dice.<role>`, shown at that role's field (true when it was one). */
+function fieldError(answer) {
+  const field = answer.data.error && answer.data.error.field;
+  const input = field && field.startsWith("dice.") ? document.getElementById(`die-${field.slice(5)}`) : null;
+  if (!input) return false;
+  document.getElementById(`${input.id}-error`).textContent = answer.data.error.message;
+  input.setAttribute("aria-invalid", "true");
+  input.focus();
+  return true;
 }
 
 // -- share ----------------------------------------------------------------------------------------------------------
