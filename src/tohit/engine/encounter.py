@@ -312,12 +312,16 @@ class Encounter:
 
     def aim(self, attacker: str, attack: str | None, n: int) -> list[dict[str, Any]]:
         """`tohit aim` for the attack on the fight's map: the best `n` placements by exact expected damage to
-        foes minus allies."""
+        foes minus allies, each with its `placement` (the range's fields that place it, as the map route takes)."""
         from tohit.engine.aim import Aimer
 
         rules, data, _ = self._map(attacker, attack, None)
         view = rules.view(data, place=False)
-        return [a.to_json() for a in Aimer(data, view, rules).rank()[:n]]
+        fixed = ("type", "size", "count", "within")  # the range's own fields; the rest place it (as map_view)
+        return [
+            {**a.to_json(), "placement": a.reach.range.model_dump(mode="json", exclude_none=True, exclude=set(fixed))}
+            for a in Aimer(data, view, rules).rank()[:n]
+        ]
 
     # -- acting ----------------------------------------------------------------------------------------------
     def act(self, action: dict[str, Any]) -> list[dict[str, Any]]:

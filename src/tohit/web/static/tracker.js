@@ -215,7 +215,7 @@ function addEvents(events) {
 /** The latest result (`[data-result]`): its events' words and trace; scrolled into view after the page's own
 action (an action from elsewhere, followed live, never moves the page). */
 function showResult(events, note, scroll = true) {
-  const lines = events.map((e) => e.text || e.kind).filter(Boolean);
+  const lines = events.map((e) => e.text).filter(Boolean); // an event without words (a turn's start) adds none
   const box = q("#result-text");
   box.textContent = [note, ...lines].filter(Boolean).join(" · ") || "done";
   box.dataset.seq = events.length ? events[events.length - 1].n : "";
