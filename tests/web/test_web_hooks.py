@@ -39,7 +39,7 @@ def act(table: Table, eid: str, gm: str, body: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_web_cards_read_in_the_games_words(page: Any, table: Table, game: str) -> None:
-    """Each stat under its label, conditions and references as chips (`Distracted by: Sheik, Link`,
+    """Each stat under its label, conditions and references as chips (`Distracted: Link, Wizzrobe`,
     `Grappling: Kulu`), no state key on any card, in every game."""
     example, adjust, chips = WORDS[game]
     made = table.create(example=example, seed=3)
@@ -57,7 +57,7 @@ def test_web_cards_read_in_the_games_words(page: Any, table: Table, game: str) -
             assert found.first.inner_text() == text.format(*names)
     if game == "rtw":
         distracted = page.inner_text(f'[data-combatant="{names[0]}"] .chip[data-stat="distracted"]')
-        assert distracted == f"Distracted by: {names[1]}, {names[2]}"
+        assert distracted == f"Distracted: {names[1]}, {names[2]}"
     shot(page, f"web-words-{game}")
 
 
@@ -75,7 +75,7 @@ def test_web_hooks_from_the_first_roll_to_the_winner(page: Any, table: Table, ga
     assert rows == [t["name"] for t in served["targets"]]
     for name, entries in table.get(eid, gm)["shown"].items():  # every value under its key, with its label
         for e in entries:
-            if e["kind"] not in ("condition", "reference"):
+            if e["kind"] not in ("condition", "reference") and e.get("tracked", True):
                 node = page.locator(f'[data-combatant="{name}"] [data-stat="{e["stat"]}"]')
                 assert node.get_attribute("data-label") == e["label"]
 
@@ -84,7 +84,7 @@ def test_web_hooks_from_the_first_roll_to_the_winner(page: Any, table: Table, ga
     attack = next(e for e in reversed(events) if e["kind"] in ("attack", "counter"))
     assert page.evaluate(IN_VIEW, "[data-result] #result-text")  # the hit or miss, at 1280x800, after Roll
     assert attack["text"] in page.inner_text("[data-result]")
-    shot(page, f"web-result-{game}")
+    shot(page, f"web-result-{game}", full=False)  # what the GM sees at 1280x800 after Roll
 
     click_and_wait(page, "#undo")
     log = page.evaluate(LOG)

@@ -62,7 +62,8 @@ def exact(p: dict[str, Any]) -> str:
 def check_cards(page: Any, served: dict[str, Any]) -> None:
     """Every card shows each stat of the served `shown` (the game's readings) under `[data-stat]` with its label
     in `data-label`: health its value, a condition or reference one chip each while set, any other stat its
-    words (a number, "yes"/"no", "—", a name); no internal stat and no state key appears on any card."""
+    words (a number, "yes"/"no", a name; a stat the file does not track, "—", is left out); no internal stat and
+    no state key appears on any card."""
     cards = page.evaluate(CARDS)
     expected: dict[str, list[dict[str, str]]] = {}
     for name, entries in served["shown"].items():
@@ -73,7 +74,7 @@ def check_cards(page: Any, served: dict[str, Any]) -> None:
             elif "chips" in e:
                 mine.extend({"stat": e["stat"], "label": e["label"], "text": c} for c in e["chips"])
         for e in entries:
-            if e["kind"] != "health" and "chips" not in e:
+            if e["kind"] != "health" and "chips" not in e and e.get("tracked", True):
                 mine.append({"stat": e["stat"], "label": e["label"], "text": e["text"]})
     assert cards == expected
     text = page.evaluate(CARD_TEXT)

@@ -148,7 +148,8 @@ def read_combatant(
 ) -> list[dict[str, Any]]:
     """One combatant's stats as a card shows them, in the game's declared order (then the state's): per stat
     not internal, `stat` (the state's key, for scripts), `label`, `kind`, `text`; health and a number with a
-    maximum carry `value` and `max`; a condition or reference carries `chips` (empty while not set)."""
+    maximum carry `value` and `max`; a condition or reference carries `chips` (empty while not set); a stat at
+    its reading's `none` carries `tracked: false` (its text "—")."""
     order = {key: i for i, key in enumerate(readings)}
     keys = sorted(stats, key=lambda k: (order.get(stem(k)[0] if k not in order else k, len(order)), k))
     out: list[dict[str, Any]] = []
@@ -163,6 +164,8 @@ def read_combatant(
             "kind": reading.kind,
             "text": stat_text(readings, stat, value, names, stats, named),
         }
+        if reading.none is not None and value == reading.none:
+            entry["tracked"] = False  # not tracked by this fight file (e.g. no Magic pool): a card leaves it out
         if reading.kind == "health":
             top = stats.get(reading.maximum) if reading.maximum else (start or {}).get(stat)
             entry.update(value=value, max=max(int(top if top is not None else value), value))

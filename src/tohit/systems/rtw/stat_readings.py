@@ -12,7 +12,7 @@ READINGS: dict[str, StatReading] = {
     "peril": StatReading("Peril", "condition"),  # at or below its Hearts
     **{stat: StatReading(name, "condition") for stat, name in STATUSES.items() if stat != "distracted"},
     #: Distracted keeps its sources, one bit per combatant (status_effects.md, Distracted).
-    "distracted": StatReading("Distracted by", "reference", bits=True),
+    "distracted": StatReading("Distracted", "reference", bits=True),
     "magic": StatReading("Magic", none=-1),
     "stamina": StatReading("Stamina", none=-1),
     "durability": StatReading("Durability", none=-1, per="item"),  # one per weapon (Weapon Durability)

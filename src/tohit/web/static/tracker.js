@@ -104,7 +104,7 @@ function card(who) {
   const up = enc.standing.includes(who.name);
   const fill = health ? Math.max(0, Math.min(100, (100 * health.value) / Math.max(health.max, 1))) : 0;
   const chips = entries.filter((e) => e.chips && e.chips.length);
-  const rest = entries.filter((e) => e.kind !== "health" && !e.chips);
+  const rest = entries.filter((e) => e.kind !== "health" && !e.chips && e.tracked !== false); // "—": left out
   return el(
     "article",
     {
