@@ -2,6 +2,9 @@
 // result with its trace, undo, auto, adjust, the event log and its export; a view token gets a read-only view
 // that follows the game live. Every number shown comes from the /v1 routes: no rules here.
 import { api, el, errorLine, follow, known, pageToken, percent } from "./api.js";
+import { card, readings } from "./cards.js";
+import { loadDice, rollTyped, setUpDice, toggleDice } from "./dice.js";
+import { KEYS, onKey, toggleKeys } from "./keys.js";
 import { showMap } from "./map.js";
 
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -88,66 +91,6 @@ function renderOrder() {
   );
 }
 
-/** One combatant's stats as the game reads them (`shown`: label, kind, text; chips for conditions). */
-function readings(name) {
-  return (page.enc.shown && page.enc.shown[name]) || [];
-}
-
-function value(entry) {
-  return el("dd", { dataset: { stat: entry.stat, label: entry.label } }, entry.text);
-}
-
-function card(who) {
-  const { enc } = page;
-  const entries = readings(who.name);
-  const health = entries.find((e) => e.kind === "health");
-  const up = enc.standing.includes(who.name);
-  const fill = health ? Math.max(0, Math.min(100, (100 * health.value) / Math.max(health.max, 1))) : 0;
-  const chips = entries.filter((e) => e.chips && e.chips.length);
-  const rest = entries.filter((e) => e.kind !== "health" && !e.chips && e.tracked !== false); // "—": left out
-  return el(
-    "article",
-    {
-      class: `card${up ? "" : " down"}${who.name === enc.turn ? " current" : ""}`,
-      dataset: { combatant: who.name },
-      "aria-label": `${who.name}, ${who.side}`,
-    },
-    el("h3", {}, who.name, el("span", { class: "side-name" }, who.side)),
-    health
-      ? el(
-          "div",
-          {
-            class: "health",
-            role: "meter",
-            "aria-label": health.label,
-            "aria-valuemin": 0,
-            "aria-valuemax": health.max,
-            "aria-valuenow": health.value,
-          },
-          el("div", { class: "fill", style: `width: ${fill}%` }),
-          el(
-            "span",
-            { class: "health-text" },
-            `${health.label} `,
-            el("b", { dataset: { stat: health.stat, label: health.label } }, health.value),
-            ` / ${health.max}`,
-          ),
-        )
-      : null,
-    el(
-      "ul",
-      { class: "chips", "aria-label": "conditions" },
-      up ? null : el("li", { class: "chip down" }, "down"),
-      chips.flatMap((e) => e.chips.map((c) => el("li", { class: "chip", dataset: { stat: e.stat, label: e.label } }, c))),
-    ),
-    el(
-      "dl",
-      { class: "stats" },
-      rest.map((e) => el("div", {}, el("dt", { title: e.label }, e.label), value(e))),
-    ),
-  );
-}
-
 function renderCards() {
   const { sheet } = page;
   q("#cards").replaceChildren(
@@ -156,7 +99,7 @@ function renderCards() {
         "div",
         { class: "side-group", role: "group", "aria-label": side },
         el("h3", { class: "side-title" }, side),
-        sheet.combatants.filter((c) => c.side === side).map(card),
+        sheet.combatants.filter((c) => c.side === side).map((c) => card(c, page.enc)),
       ),
     ),
   );
@@ -346,7 +289,7 @@ function syncControls() {
   fillTargets();
   const who = q("#adjust-who");
   options(who, sheet.combatants.map((c) => [c.name, c.name]));
-  options(q("#adjust-stat"), readings(who.value).map((e) => [e.stat, e.label]));
+  options(q("#adjust-stat"), readings(enc, who.value).map((e) => [e.stat, e.label]));
   fillAdjustValue();
   for (const b of ["#roll", "#enter-dice", "#auto", "#end-turn", "#roll-dice", "#adjust"]) q(b).disabled = enc.over;
   for (const b of ["#attacker", "#attack", "#adjust-who", "#adjust-stat", "#adjust-value"]) q(b).disabled = enc.over;
@@ -540,171 +483,6 @@ async function exportLog() {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-// -- keys -----------------------------------------------------------------------------------------------------------
-/** The GM's keys: each names the button it presses (a disabled one is not pressed). */
-const KEYS = {
-  r: ["#roll", "roll the attack chosen"],
-  a: ["#auto", "auto turn"],
-  e: ["#end-turn", "end the turn"],
-  u: ["#undo", "undo the last action"],
-  "?": [null, "show or hide this list"],
-};
-
-function toggleKeys() {
-  const box = q("#keys");
-  box.hidden = !box.hidden;
-  q("#show-keys").setAttribute("aria-expanded", String(!box.hidden));
-}
-
-/** A key pressed anywhere but in a field (typing a value or dice never fires one). */
-function onKey(event) {
-  if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
-  const t = event.target;
-  if (t && (t.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(t.tagName))) return;
-  const found = KEYS[event.key];
-  if (!found) return;
-  event.preventDefault();
-  if (found[0] === null) {
-    toggleKeys();
-    return;
-  }
-  const button = q(found[0]);
-  if (button && !button.disabled) button.click();
-}
-
-// -- dice typed by hand ---------------------------------------------------------------------------------------------
-async function toggleDice() {
-  const box = q("#dice");
-  box.hidden = !box.hidden;
-  q("#enter-dice").setAttribute("aria-expanded", String(!box.hidden));
-  if (!box.hidden) {
-    await loadDice();
-    const first = box.querySelector("input");
-    if (first) first.focus();
-  }
-}
-
-/** One field for a role's faces (its hint: the dice it reads). */
-function dieField(r) {
-  const hint = r.sides ? `${r.sides.length} face${r.sides.length > 1 ? "s" : ""}: ${r.sides.map((s) => `d${s}`).join(" ")}` : "faces as rolled";
-  return el(
-    "div",
-    { class: "field die", dataset: { role: r.role, when: r.when || "always" } },
-    el("label", { for: `die-${r.role}` }, `${r.role} (${r.notation})`),
-    el("input", {
-      id: `die-${r.role}`,
-      name: r.role,
-      inputmode: "numeric",
-      autocomplete: "off",
-      placeholder: hint,
-      "aria-describedby": `die-${r.role}-error`,
-      dataset: { sides: r.sides ? r.sides.join(" ") : "" },
-      oninput: (e) => checkFaces(e.target),
-    }),
-    el("span", { id: `die-${r.role}-error`, class: "field-error", "aria-live": "polite" }),
-  );
-}
-
-/** Enter dice, first step: the dice every roll of this attack needs (`when` "always"); a die read only after
- * some faces (a critical's) is asked in a second step, when the first answer calls for it. */
-async function loadDice() {
-  const body = chosen();
-  if (!body.targets.length) return;
-  const answer = await api("POST", `/v1/encounters/${id}/dice`, body, token);
-  if (!answer.ok) {
-    fail(answer);
-    return;
-  }
-  const fields = q("#dice-fields");
-  const key = JSON.stringify(answer.data.roles);
-  if (fields.dataset.roles === key) return;
-  fields.dataset.roles = key;
-  page.diceRoles = answer.data.roles;
-  const first = answer.data.roles.filter((r) => (r.when || "always") === "always");
-  const later = answer.data.roles.filter((r) => r.when === "conditional");
-  const never = answer.data.roles.filter((r) => r.when === "never");
-  const notes = [
-    first.length ? null : el("p", { class: "note", id: "dice-none" }, "No die has to be typed first."),
-    later.length
-      ? el("p", { class: "note", id: "dice-later" }, `Asked after these if the roll needs them: ${later.map((r) => `${r.role} (${r.notation})`).join(", ")}.`)
-      : null,
-    never.length
-      ? el("p", { class: "note", id: "dice-never" }, `Not asked, they change nothing here (tohit rolls them for the trace): ${never.map((r) => `${r.role} (${r.notation})`).join(", ")}.`)
-      : null,
-  ];
-  fields.replaceChildren(...first.map(dieField), ...notes.filter(Boolean));
-}
-
-/** The faces typed in one field, checked against its dice; sets the field's message. Returns the faces or null. */
-function checkFaces(input) {
-  const error = document.getElementById(`${input.id}-error`);
-  const text = input.value.trim();
-  const sides = input.dataset.sides ? input.dataset.sides.split(" ").map(Number) : null;
-  let message = "";
-  let faces = [];
-  if (!text) message = "type the faces rolled";
-  else {
-    faces = text.split(/[\s,]+/).map((t) => (/^\d+$/.test(t) ? Number(t) : NaN));
-    if (faces.some((f) => Number.isNaN(f) || f < 1)) message = "faces are whole numbers from 1";
-    else if (sides && faces.length !== sides.length) message = `needs ${sides.length} face${sides.length > 1 ? "s" : ""}, got ${faces.length}`;
-    else if (sides) {
-      const off = faces.findIndex((f, i) => f > sides[i]);
-      if (off >= 0) message = `face ${faces[off]} is not on a d${sides[off]}`;
-    }
-  }
-  input.setCustomValidity(message);
-  input.setAttribute("aria-invalid", message ? "true" : "false");
-  error.textContent = message;
-  return message ? null : faces;
-}
-
-async function rollTyped() {
-  const inputs = [...q("#dice-fields").querySelectorAll("input")];
-  const dice = {};
-  let bad = null;
-  for (const input of inputs) {
-    const faces = checkFaces(input);
-    if (faces === null) bad = bad || input;
-    else dice[input.name] = faces;
-  }
-  if (bad) {
-    bad.focus();
-    return;
-  }
-  // the second step: the dice these faces still call for (a critical's), asked only when they are needed
-  const check = await api("POST", `/v1/encounters/${id}/dice`, { ...chosen(), dice }, token);
-  if (check.ok) {
-    const missing = (check.data.needed || []).filter((role) => !(role in dice));
-    if (missing.length) {
-      const roles = page.diceRoles || check.data.roles;
-      const added = missing.map((role) => dieField(roles.find((r) => r.role === role)));
-      q("#dice-fields").append(el("p", { class: "note", id: "dice-needed" }, `These dice call for ${missing.join(", ")} too:`), ...added);
-      added[0].querySelector("input").focus();
-      return;
-    }
-  } else if (!fieldError(check)) {
-    fail(check);
-    return;
-  } else return;
-  const answer = await attack(dice);
-  if (answer && !answer.ok) fieldError(answer);
-  else if (answer) {
-    delete q("#dice-fields").dataset.roles; // the next attack starts from its first step again
-    await loadDice();
-  }
-}
-
-/** An answer's error on `dice.<role>`, shown at that role's field (true when it was one). */
-function fieldError(answer) {
-  const field = answer.data.error && answer.data.error.field;
-  const input = field && field.startsWith("dice.") ? document.getElementById(`die-${field.slice(5)}`) : null;
-  if (!input) return false;
-  document.getElementById(`${input.id}-error`).textContent = answer.data.error.message;
-  input.setAttribute("aria-invalid", "true");
-  input.focus();
-  return true;
-}
-
 // -- share ----------------------------------------------------------------------------------------------------------
 function viewLink(view) {
   return `${location.origin}/encounters/${encodeURIComponent(id)}?token=${encodeURIComponent(view)}`;
@@ -754,6 +532,7 @@ async function start() {
   page.gm = sheet.data.role === "gm";
   root.dataset.role = page.gm ? "gm" : "view";
   if (page.gm) {
+    setUpDice({ id, token, chosen, attack, fail });
     buildControls();
     renderShare();
   }
