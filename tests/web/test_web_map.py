@@ -216,3 +216,9 @@ def test_web_map_coordinates_names_turn_and_best_aim(page: Any, table: Table) ->
     page.wait_for_function("n => Number(document.getElementById('tracker').dataset.seq) > n", arg=before)
     events = table.http.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
     assert any(f"({served[0]['range']})" in e.get("text", "") for e in events[before + 1 :])
+    for _ in range(300):  # at the end nothing on the map is left to roll or aim
+        if table.get(eid, gm)["over"]:
+            break
+        table.http.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=bearer(gm))
+    page.wait_for_selector("[data-winner]")
+    assert page.is_disabled("#map-roll") and page.is_disabled("#best-aim")

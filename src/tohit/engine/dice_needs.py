@@ -68,7 +68,11 @@ def matters(
 
 
 def when_needed(enc: Tryable, action: dict[str, Any], roles: list[dict[str, Any]]) -> dict[str, When]:
-    """Each role's "always" / "conditional" / "never" (see the module docstring)."""
+    """Each role's "always" / "conditional" / "never" (see the module docstring); every role "always" when the
+    attack itself is refused now (say its attacker is down), so the page still asks and the refusal is the
+    attack's own."""
+    if isinstance(_outcome(enc, action, {}), tuple):
+        return {role["role"]: "always" for role in roles}
     out: dict[str, When] = {}
     for role in roles:
         if not role["sides"]:

@@ -110,6 +110,10 @@ function followTurn() {
 
 function syncChoices() {
   if (!state.view) return;
+  if (state.ctx.page.gm) {
+    const over = state.ctx.page.enc.over; // at the end, nothing left to roll or aim (undo first)
+    for (const b of ["#map-roll", "#best-aim"]) q(b).disabled = over;
+  }
   if (followTurn()) return;
   const seq = state.ctx.page.enc.seq;
   const changed = state.seq !== undefined && state.seq !== seq;
