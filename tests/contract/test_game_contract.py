@@ -21,6 +21,7 @@ from tests.test_consistency import chi_square, chi_square_critical
 from tohit.cli.fight import write_log
 from tohit.core.errors import InputError
 from tohit.core.fight.contract import FightRules, rules_for
+from tohit.core.fight.readings import label_of, reading_of, unread
 from tohit.core.system import AnySystem, System
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.load import fight_from_dict, load_fight
@@ -106,3 +107,20 @@ def test_contract_exact_duel_agrees_with_simulation(game: AnySystem) -> None:
         p = float(exact.wins[side])
         sd = math.sqrt(max(p * (1 - p), 1e-12) / FIGHTS)
         assert abs(stats.wins(side) / FIGHTS - p) <= 5 * sd + float(exact.beyond) + 1e-9, (side, p)
+
+
+def test_contract_every_stat_a_game_tracks_has_a_reading(game: AnySystem) -> None:
+    """Issue 29, "Each game says how its state reads": every per-combatant stat of every bundled fight has a
+    reading (a label in the game's words and a kind), its health reads as health, and no label is a state key
+    of more than one word (`def_mod`, `ammo_hits`)."""
+    rules = rules_for(game)
+    assert rules.readings, f"{game.id}: no stat readings"
+    health = reading_of(rules.readings, rules.health)
+    assert health is not None and health.kind == "health"
+    for path in fight_examples(game):
+        fight = load_fight(path)
+        played = narrate(fight, 1)
+        stats = sorted(played.final.per)
+        assert unread(rules.readings, stats) == [], f"{path.name}: stats without a reading"
+        for stat in stats:
+            assert "_" not in label_of(rules.readings, stat), f"{path.name}: {stat} reads as a key"

@@ -66,7 +66,8 @@ def test_the_end_state_turns_when_it_would_not_fit_so_no_name_is_cut() -> None:
     console.print(state_table(played.fight.roster, played.final, played.fight.rules, 80))
     text = console.export_text()
     assert all(len(line) <= 80 for line in text.splitlines())
-    assert "Cave troll" in text and "knocked_out" in text and "…" not in text
+    assert "Cave troll" in text and "Knocked out" in text and "…" not in text
+    assert "knocked_out" not in text and "def_mod" not in text  # the game's words, never a state key
 
 
 def test_a_long_fight_prints_its_first_events_at_once(tmp_path) -> None:  # type: ignore[no-untyped-def]

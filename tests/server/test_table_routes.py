@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from tests.conftest import EXAMPLES
 from tests.server.conftest import ADMIN
 from tohit.core.fight.contract import rules_for
+from tohit.core.fight.readings import label_of
 from tohit.engine import registry
 
 MAP_FIGHT = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
@@ -103,24 +104,45 @@ def test_table_conditions_are_the_games_condition_stats(client: TestClient) -> N
 
 
 def test_table_shown_reads_each_stat_as_a_player_does(client: TestClient) -> None:
-    """A card's words (`shown`): a stat the file does not track is "—", a flag "yes"/"no", a number as it is;
-    never the state's bare code (-1 for none)."""
+    """A card's words (`shown`, the game's readings): each stat not internal with its label and text; a stat the
+    file does not track is "—", a flag "yes"/"no", health against its maximum; a condition is a chip while set;
+    never the state's bare code (-1 for none) nor a state key as a label."""
     one = made(client, example="file/rtw-bokoblin-camp")
     eid, gm = one["id"], bearer(one["gm_token"])
     got = client.get(f"/v1/encounters/{eid}", headers=gm).json()
     rules = rules_for(registry.get("rtw"))
-    assert got["shown"] == {
-        name: {stat: rules.stat_text(stat, value) for stat, value in stats.items()}
-        for name, stats in got["state"]["combatants"].items()
-    }
+    for name, entries in got["shown"].items():
+        state = got["state"]["combatants"][name]
+        assert {e["stat"] for e in entries} == {
+            s for s in state if rules.readings[s.rstrip("0123456789")].kind != "internal"
+        }
+        assert all(e["label"] == label_of(rules.readings, e["stat"]) and "_" not in e["label"] for e in entries)
     name = next(n for n, stats in got["state"]["combatants"].items() if stats["magic"] == -1)
-    words = got["shown"][name]
-    assert (words["magic"], words["helpless"]) == ("—", "no")
-    assert words["health"] == str(got["state"]["combatants"][name]["health"])
-    assert "-1" not in [w for stats in got["shown"].values() for w in stats.values()]
+    words = {e["stat"]: e for e in got["shown"][name]}
+    assert (words["magic"]["text"], words["helpless"]["chips"]) == ("—", [])
+    health = got["state"]["combatants"][name]["health"]
+    assert words["health"]["text"] == f"{health} / {health}" and words["health"]["label"] == "Health"
+    assert "-1" not in [e["text"] for entries in got["shown"].values() for e in entries]
+    assert "used0" not in words
     adjust = {"kind": "adjust", "combatant": name, "stat": "helpless", "value": 1}
     assert client.post(f"/v1/encounters/{eid}/actions", json=adjust, headers=gm).status_code == 201
-    assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["shown"][name]["helpless"] == "yes"
+    after = {e["stat"]: e for e in client.get(f"/v1/encounters/{eid}", headers=gm).json()["shown"][name]}
+    assert after["helpless"]["chips"] == ["Helpless"]
+
+
+def test_table_shown_names_the_combatant_a_reference_points_at(client: TestClient) -> None:
+    """wsswnn's Grappling reads as the foe held (`Grappling: Kulu`), never its number; Guard against its
+    maximum; its maximum itself internal."""
+    one = made(client, example="file/wsswnn-grapple-and-archer")
+    eid, gm = one["id"], bearer(one["gm_token"])
+    names = list(one["state"]["combatants"])
+    adjust = {"kind": "adjust", "combatant": names[0], "stat": "grappling", "value": 2}
+    assert client.post(f"/v1/encounters/{eid}/actions", json=adjust, headers=gm).status_code == 201
+    got = client.get(f"/v1/encounters/{eid}", headers=gm).json()
+    words = {e["stat"]: e for e in got["shown"][names[0]]}
+    assert words["grappling"]["chips"] == [f"Grappling: {names[1]}"] and words["grappling"]["text"] == names[1]
+    guard = got["state"]["combatants"][names[0]]
+    assert words["guard"]["text"] == f"{guard['guard']} / {guard['max_guard']}" and "max_guard" not in words
 
 
 def test_table_map_and_aim_of_an_encounter_on_a_map(client: TestClient) -> None:
@@ -248,3 +270,27 @@ def test_table_a_forced_attack_on_the_map_is_played_whatever_the_policy(client: 
     played = client.post(f"/v1/encounters/{one['id']}/actions", json=attack, headers=bearer(one["gm_token"])).json()
     hits = [(e["attack"], e["target"]) for e in played["events"] if e.get("attack")]
     assert hits == [("Magic Salvo", "Moblin")]
+
+
+def test_table_dice_say_when_each_role_is_needed(client: TestClient) -> None:
+    """Issue 29: the dice route tells which roles every roll needs and which only after some faces (FullPlate's
+    damage after a hit); with the faces typed so far it names the roles still needed; bad faces are a 422
+    naming the role."""
+    one = made(client, example="starter/fullplate", seed=3)
+    eid, gm = one["id"], bearer(one["gm_token"])
+    sheet = client.get(f"/v1/encounters/{eid}/sheet", headers=gm).json()
+    me, foe = (
+        sheet["combatants"][0],
+        next(c for c in sheet["combatants"] if c["side"] != sheet["combatants"][0]["side"]),
+    )
+    body = {"attacker": me["name"], "attack": me["attacks"][0], "targets": [foe["name"]]}
+    roles = client.post(f"/v1/encounters/{eid}/dice", json=body, headers=gm).json()["roles"]
+    when = {r["role"]: r["when"] for r in roles}
+    assert when["to_hit"] == "always" and when["damage"] == "conditional"
+    hit = client.post(f"/v1/encounters/{eid}/dice", json={**body, "dice": {"to_hit": [18]}}, headers=gm).json()
+    assert "damage" in hit["needed"]
+    miss = client.post(f"/v1/encounters/{eid}/dice", json={**body, "dice": {"to_hit": [2]}}, headers=gm).json()
+    assert miss["needed"] == []
+    bad = client.post(f"/v1/encounters/{eid}/dice", json={**body, "dice": {"to_hit": [21]}}, headers=gm)
+    assert bad.status_code == 422 and bad.json()["error"]["field"] == "dice.to_hit"
+    assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["seq"] == one["seq"]  # nothing stored

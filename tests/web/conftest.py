@@ -87,9 +87,9 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     return {**browser_context_args, "viewport": {"width": 1280, "height": 900}, "accept_downloads": True}
 
 
-def shot(page: Any, name: str) -> Path:
-    """Save a full-page screenshot under artifacts/."""
+def shot(page: Any, name: str, full: bool = True) -> Path:
+    """Save a screenshot under artifacts/: the full page, or (`full=False`) what the viewport shows."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full)
     return path

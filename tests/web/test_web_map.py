@@ -164,3 +164,61 @@ def test_web_gridless_games_have_no_map(page: Any, table: Table) -> None:
     made = table.create(example="starter/kaiser")
     ready(page, table.url(made["id"], made["gm_token"]))
     assert page.is_hidden("#map")
+
+
+TOKENS = """() => [...document.querySelectorAll('#map-svg [data-creature]')].map(g => {
+  const text = g.querySelector('text'), box = text.getBBox(), sq = g.querySelector('rect').getBBox();
+  return {name: g.dataset.creature, shown: [...text.querySelectorAll('tspan')].map(t => t.textContent).join(' ')
+    || text.textContent, width: box.width, height: box.height, room: Math.ceil(sq.width / 44) * 44}; })"""
+
+
+def test_web_map_coordinates_names_turn_and_best_aim(page: Any, table: Table) -> None:
+    """Issue 29: coordinates on the map's edges; every name whole and inside its token's squares; the map's
+    attacker follows the turn; Best aim places the area it names (its squares, the creatures reached, the odds),
+    and "Roll this placement" rolls that placement."""
+    made = table.create(name="rtw-map.yaml", fight=FIGHT, seed=2)
+    eid, gm = made["id"], made["gm_token"]
+    ready(page, table.url(eid, gm))
+    page.wait_for_selector("#map-svg svg [data-creature]")
+    board = table.http.post(f"/v1/encounters/{eid}/map", json={"attacker": "Zelda"}, headers=bearer(gm)).json()
+    xs = page.eval_on_selector_all("#map-svg [data-coord-x]", "ts => ts.map(t => t.textContent)")
+    ys = page.eval_on_selector_all("#map-svg [data-coord-y]", "ts => ts.map(t => t.textContent)")
+    assert xs == [str(x) for x in range(board["width"])] and ys == [str(y) for y in range(board["height"])]
+    for token in page.evaluate(TOKENS):
+        assert token["shown"] == token["name"], token  # whole, never cut
+        assert token["width"] <= token["room"] and token["height"] <= token["room"], token
+
+    turn = table.get(eid, gm)["turn"]
+    assert page.input_value("#map-attacker") == turn
+    page.click("#auto")
+    page.wait_for_function(f"() => document.getElementById('map-attacker').value !== {turn!r}")
+    now = table.get(eid, gm)["turn"]
+    assert page.input_value("#map-attacker") == now != turn
+
+    page.select_option("#map-attacker", "Zelda")
+    page.select_option("#map-attack", "Fireball")
+    page.wait_for_function("() => (document.querySelector('#map-svg svg')?.dataset.range || '').startsWith('Blast')")
+    page.click("#best-aim")
+    served = table.http.post(
+        f"/v1/encounters/{eid}/aim", json={"attacker": "Zelda", "attack": "Fireball", "n": 5}, headers=bearer(gm)
+    ).json()["best"]
+    for i in (0, 1, 0):  # the best placed at once; another, then the best again, each placed when clicked
+        if page.locator("#best-list li button").count():
+            page.click(f'#best-list li[data-aim="{i}"] button')
+        shown = wait_range(page, served[i]["range"])
+        assert shown["range"] == served[i]["range"]
+        assert sorted(shown["squares"]) == sorted(f"{x},{y}" for x, y in served[i]["squares"])
+        assert set(served[i]["foes"]) <= set(shown["reached"])
+    page.locator("#map").scroll_into_view_if_needed()
+    shot(page, "web-map-best-aim")
+    before = int(page.get_attribute("#tracker", "data-seq"))
+    page.click("#map-roll")
+    page.wait_for_function("n => Number(document.getElementById('tracker').dataset.seq) > n", arg=before)
+    events = table.http.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
+    assert any(f"({served[0]['range']})" in e.get("text", "") for e in events[before + 1 :])
+    for _ in range(300):  # at the end nothing on the map is left to roll or aim
+        if table.get(eid, gm)["over"]:
+            break
+        table.http.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=bearer(gm))
+    page.wait_for_selector("[data-winner]")
+    assert page.is_disabled("#map-roll") and page.is_disabled("#best-aim")

@@ -5,6 +5,7 @@ Shared by `tohit fight`, `tohit replay` and `tohit demo`; imports no command mod
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Group
@@ -15,6 +16,8 @@ from rich.text import Text
 
 from tohit.core.exact_text import digit_count, is_long
 from tohit.core.fight.contract import FightRules, LoadedFight
+from tohit.core.fight.readings import label_of, reading_of
+from tohit.core.fight.readings import stat_text as read_text
 from tohit.core.fight.state import Roster, State
 from tohit.engine.fight.exact import ExactResult
 from tohit.engine.fight.replay import Replay, state_rows
@@ -36,18 +39,29 @@ def _fraction(x: Any) -> str:
     return f"{len(str(x.denominator))}-digit denominator (--json)"
 
 
-def stat_text(rules: FightRules | None, stat: str, value: int) -> str:
-    """A stat as a player reads it (the rules' `stat_text`; without rules, the number)."""
-    return f"{value:,}" if rules is None else rules.stat_text(stat, value)
+def stat_text(
+    rules: FightRules | None, stat: str, value: int, names: Sequence[str] = (), stats: Mapping[str, int] | None = None
+) -> str:
+    """A stat as a player reads it (the rules' `readings`: "yes"/"no" for a flag, "—" for a stat the file does
+    not track, a referenced combatant's name, "3 / 4" against its maximum in `stats`; without rules, the number)."""
+    if rules is None:
+        return f"{value:,}"
+    return read_text(rules.readings, stat, value, names, stats, rules.narrate_value)
 
 
 def state_table(roster: Roster, state: State, rules: FightRules | None = None, width: int | None = None) -> Table:
-    """Each combatant's stats: a row per combatant, or, when that is wider than the terminal (`width`), a row
-    per stat and a column per combatant, so names are never cut."""
+    """Each combatant's stats, headed by the game's labels (its `readings`; internal stats left out): a row per
+    combatant, or, when that is wider than the terminal (`width`), a row per stat and a column per combatant,
+    so names are never cut."""
     rows = state_rows(roster, state)
     keys = [k for k in rows[0] if k not in ("name", "side")] if rows else []
-    cells = [[r["name"], r["side"], *(stat_text(rules, k, r[k]) for k in keys)] for r in rows]
-    heads = ["combatant", "side", *keys]
+    readings = rules.readings if rules is not None else {}
+    if rules is not None:
+        keys = [k for k in keys if (found := reading_of(readings, k)) is None or found.kind != "internal"]
+    names = list(roster.names)
+    cells = [[r["name"], r["side"], *(stat_text(rules, k, r[k], names, r) for k in keys)] for r in rows]
+    labels = [label_of(readings, k) if rules is not None else k for k in keys]
+    heads = ["combatant", "side", *labels]
     wide = sum(max(len(h), *(len(c[i]) for c in cells)) + 3 for i, h in enumerate(heads)) if cells else 0
     table = Table(show_edge=False)
     if width is None or wide <= width:

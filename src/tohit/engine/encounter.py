@@ -19,7 +19,9 @@ import numpy as np
 
 from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.readings import read_combatant
 from tohit.core.fight.state import State, change
+from tohit.engine.dice_needs import still_needed, when_needed
 from tohit.engine.fight.context import OutOfTurn, StepContext
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.replay import apply_changes
@@ -199,13 +201,22 @@ class Encounter:
             ],
         }
 
-    def shown(self) -> dict[str, dict[str, str]]:
-        """Each combatant's stats now as a player reads them (the rules' `stat_text`: "yes"/"no" for a flag, "—"
-        for a stat the fight file does not track), for a page's cards."""
-        rules = self.fight.rules
+    def shown(self) -> dict[str, list[dict[str, Any]]]:
+        """Each combatant's stats now as a person reads them, for a page's cards: the game's `readings`
+        (core/fight/readings.py `read_combatant`): per stat not internal, its key, label, kind and text; a
+        condition's or reference's chips (`grappling: Kulu`); health against its maximum."""
+        fight, start = self.fight, self.events[0]["state"]["combatants"]
+        names = list(fight.roster.names)
         return {
-            name: {stat: rules.stat_text(stat, value) for stat, value in stats.items()}
-            for name, stats in self.state_json()["combatants"].items()
+            name: read_combatant(
+                fight.rules.readings,
+                stats,
+                names,
+                attacks=[a.name for a in fight.combatants[c].attacks],
+                start=start[name],
+                named=fight.rules.narrate_value,
+            )
+            for c, (name, stats) in enumerate(self.state_json()["combatants"].items())
         }
 
     def conditions(self) -> dict[str, list[str]]:
@@ -232,12 +243,26 @@ class Encounter:
     def dice(self, attacker: str, attack: str | None, target: str) -> list[dict[str, Any]]:
         """The dice roles an attack rolls against `target`, for faces typed by hand: each role's name, its dice
         in words, the sides of each die where every face is read as rolled (None: the role reads a varying
-        number of faces, e.g. open rolls), and whether it is rolled once per target or once per attack."""
+        number of faces, e.g. open rolls), whether it is rolled once per target or once per attack, and `when`
+        it is needed ("always", "conditional": only after some faces of the others, "never"; engine/dice_needs)."""
         actor, a, t = self._attack({"attacker": attacker, "attack": attack, "targets": [target]})
-        return [
+        roles: list[dict[str, Any]] = [
             {"role": name, "notation": role.notation, "sides": role.die_sides(), "scope": role.scope}
             for name, role in self.fight.roles(actor, a, t).items()
         ]
+        if self.over:
+            return roles
+        action = {"kind": "attack", "attacker": attacker, "attack": attack, "targets": [target]}
+        when = when_needed(self, action, roles)
+        return [{**r, "when": when[r["role"]]} for r in roles]
+
+    def dice_needed(self, attacker: str, attack: str | None, target: str, faces: Any) -> list[str]:
+        """The roles still to roll by hand after `faces` (role -> faces typed so far): those whose faces would
+        change what the attack does (a critical's dice after a Critical Hit); bad faces are an InputError on
+        `dice.<role>`, as the attack itself would answer."""
+        action = {"kind": "attack", "attacker": attacker, "attack": attack, "targets": [target]}
+        self.fork().act({**action, "dice": faces})  # refuses faces off their die, naming the role
+        return still_needed(self, action, self.dice(attacker, attack, target), faces)
 
     def _map(self, attacker: str, attack: str | None, placement: dict[str, Any] | None) -> tuple[Any, Any, int]:
         """The game's map rules, the scenario of the attack on the fight's map, and the attacker's number."""
@@ -287,12 +312,16 @@ class Encounter:
 
     def aim(self, attacker: str, attack: str | None, n: int) -> list[dict[str, Any]]:
         """`tohit aim` for the attack on the fight's map: the best `n` placements by exact expected damage to
-        foes minus allies."""
+        foes minus allies, each with its `placement` (the range's fields that place it, as the map route takes)."""
         from tohit.engine.aim import Aimer
 
         rules, data, _ = self._map(attacker, attack, None)
         view = rules.view(data, place=False)
-        return [a.to_json() for a in Aimer(data, view, rules).rank()[:n]]
+        fixed = ("type", "size", "count", "within")  # the range's own fields; the rest place it (as map_view)
+        return [
+            {**a.to_json(), "placement": a.reach.range.model_dump(mode="json", exclude_none=True, exclude=set(fixed))}
+            for a in Aimer(data, view, rules).rank()[:n]
+        ]
 
     # -- acting ----------------------------------------------------------------------------------------------
     def act(self, action: dict[str, Any]) -> list[dict[str, Any]]:

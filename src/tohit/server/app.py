@@ -177,6 +177,12 @@ class PreviewBody(BaseModel):
     targets: list[str]
 
 
+class DiceBody(PreviewBody):
+    """The dice of an attack; with `dice` (the faces typed so far, role -> faces), also the roles still needed."""
+
+    dice: dict[str, list[int]] | None = None
+
+
 class MapBody(BaseModel):
     """An attack on an encounter's map, placed by its range's fields (e.g. `at`, `direction`, `target`)."""
 
@@ -451,17 +457,22 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.post("/v1/encounters/{encounter_id}/dice")
     async def dice(
-        encounter_id: str, body: PreviewBody, authorization: str | None = Header(default=None)
+        encounter_id: str, body: DiceBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
         """The dice roles an attack rolls against its first target, for faces typed by hand (`dice` of an
-        attack): each role's name, its dice in words and the sides of each die (None: a varying count)."""
+        attack): each role's name, its dice in words, the sides of each die (None: a varying count) and `when`
+        it is needed (always / conditional / never); given `dice` (the faces typed so far), `needed`: the roles
+        those faces still call for (a critical's dice only after a Critical Hit)."""
         row = stored(encounter_id)
         role(row, authorization)
         enc = await asyncio.to_thread(load, row)
         if not body.targets:
             raise ApiError(422, "name the target(s): a list of combatant names", "targets")
         found = await asyncio.to_thread(enc.dice, body.attacker, body.attack, body.targets[0])
-        return {"seq": enc.seq, "roles": found}
+        if body.dice is None:
+            return {"seq": enc.seq, "roles": found}
+        needed = await asyncio.to_thread(enc.dice_needed, body.attacker, body.attack, body.targets[0], body.dice)
+        return {"seq": enc.seq, "roles": found, "needed": needed}
 
     @app.post("/v1/encounters/{encounter_id}/map")
     async def encounter_map(

@@ -11,6 +11,7 @@ from tohit_toy.rules import CRITICAL, HIT
 from tohit.core.errors import InputError
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, changes
 from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.readings import StatReading
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 
@@ -21,6 +22,10 @@ class ToyFight(RoundRules):
     system_id = "toy-d20"
     health = "hp"
     health_label = "HP"
+    readings: ClassVar[dict[str, StatReading]] = {
+        "hp": StatReading("HP", "health"),
+        "dealt": StatReading("Damage dealt"),
+    }
     outcome_fields = ("result", "damage")
     target_stats = ()
     standing_stats = ("hp",)

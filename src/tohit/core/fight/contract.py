@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, ClassVar, Literal, Protocol, TypeVar
@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar
 import numpy as np
 
 from tohit.core.errors import InputError
+from tohit.core.fight.readings import StatReading
 from tohit.core.fight.rows import take_rows
 from tohit.core.fight.state import BoolArray, Change, IntArray, Roster, State
 from tohit.core.models import Model, Scenario
@@ -59,8 +60,8 @@ class TableHints:
 
 class FightRules(TableHints, ABC):
     """One game's fight rules; see the module docstring. What a game must write: `system_id`, `health`,
-    `health_label`, `turn_order`, `initial`, `standing`, `step` (and `turn`, for live play); the rest has
-    defaults."""
+    `health_label`, `turn_order`, `readings`, `initial`, `standing`, `step` (and `turn`, for live play); the
+    rest has defaults."""
 
     system_id: ClassVar[str]
     #: The stat that is a combatant's health (policies `weakest`, survivors' remaining health).
@@ -102,20 +103,10 @@ class FightRules(TableHints, ABC):
     odds_attacker_scalar_stats: ClassVar[tuple[str, ...]] = ()
     #: Turn order in words, for the docs and `tohit fight --help`.
     turn_order: ClassVar[str]
-    #: For display only: stats that are yes/no (0/1, shown "no"/"yes"), and stats whose -1 means none (shown
-    #: "—"); a stat named with a trailing number (one per weapon, e.g. durability0) matches its stem.
-    flag_stats: ClassVar[tuple[str, ...]] = ()
-    none_stats: ClassVar[tuple[str, ...]] = ()
-
-    def stat_text(self, stat: str, value: int) -> str:
-        """A stat as a player reads it, for display only (the command line's state table, the web table's
-        cards): "yes"/"no" for a flag, "—" for none (`flag_stats`, `none_stats`), else the number."""
-        stem = stat.rstrip("0123456789") or stat
-        if (stat in self.flag_stats or stem in self.flag_stats) and value in (0, 1):
-            return "yes" if value else "no"
-        if (stat in self.none_stats or stem in self.none_stats) and value == -1:
-            return "—"
-        return f"{value:,}"
+    #: How each per-combatant stat reads to a person (its label in the rulebook's words and its kind: health,
+    #: condition, reference, flag, number or internal; core/fight/readings.py): the CLI's state table, the
+    #: server's `shown` and the web table's cards read the state through it. Every stat a game keeps has one.
+    readings: ClassVar[Mapping[str, StatReading]] = {}
 
     def group_value(self, stat: str, values: Any) -> Any:
         """The group of each value of a scalar stat (small ints from 0; their product over a resolve's scalar

@@ -30,12 +30,14 @@ from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.systems.fullplate import consequences, narrate
 from tohit.systems.fullplate.rules import HIT
+from tohit.systems.fullplate.stat_readings import READINGS
 
 
 class FullPlateFight(RoundRules):
     system_id = "fullplate"
     health = "hp"
     health_label = "HP"
+    readings = READINGS
     outcome_fields = ("result", "damage", "creature_hit")
     #: Fed to `resolve` so that its trace (and `hp_left`) read the current HP; the outcome fields the fight
     #: reads do not depend on it, so exact tables are not keyed by it.

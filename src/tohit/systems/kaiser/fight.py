@@ -55,6 +55,7 @@ from tohit.core.models import Model
 from tohit.systems.kaiser import consequences, narrate
 from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.rules import HIT
+from tohit.systems.kaiser.stat_readings import READINGS
 
 AP_PER_ROUND = 6
 #: Each earlier Defensive Roll in the round puts the next at this much less (the Multiple Defense Penalty).
@@ -122,6 +123,7 @@ class KaiserFight(FightRules):
     system_id = "kaiser"
     health = "lp"
     health_label = "LP"
+    readings = READINGS
     condition_stats = ("flat_footed", "knocked_out")
     attack_extra = KaiserAttack
     combatant_extra = KaiserCombatant
@@ -136,7 +138,6 @@ class KaiserFight(FightRules):
     unused_roles = ("critical",)
     odds_stats = ()
     standing_stats = ("lp", "knocked_out")
-    flag_stats = ("flat_footed", "knocked_out")
     turn_order: ClassVar[str] = (
         "File order, sides alternating; a round goes round that order until nobody has the AP for an attack"
         " (6 AP a round, an attack costs its ap_cost); a Counterattack (1 AP) follows a failed close attack at once."

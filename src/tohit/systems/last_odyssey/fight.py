@@ -108,6 +108,7 @@ from tohit.systems.last_odyssey.consequences import (
 )
 from tohit.systems.last_odyssey.effective import NAMES
 from tohit.systems.last_odyssey.rules import HIT
+from tohit.systems.last_odyssey.stat_readings import READINGS
 from tohit.systems.last_odyssey.tables import inflicted_status
 
 FRONT, BACK = 0, 1
@@ -233,6 +234,7 @@ class LastOdysseyFight(RoundRules):
     holds_turn = True
     health = "hp"
     health_label = "HP"
+    readings = READINGS
     condition_stats = ("incapacitated", "statuses", "buffs")
     outcome_fields = ("result", "damage", "status_applied", "tracker")
     target_stats = ("hp",)
@@ -248,7 +250,6 @@ class LastOdysseyFight(RoundRules):
     always_usable = False
     table_clip: ClassVar[dict[str, str]] = {}
     standing_stats = ("hp",)
-    flag_stats = ("incapacitated",)
     turn_order: ClassVar[str] = (
         "Initiative, highest first (ties: the players' calls against the GM's 2d4, then file order, sides"
         " alternating); each turn a combatant spends its AP (2; options action_points, turn_order), one ability"

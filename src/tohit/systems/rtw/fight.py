@@ -72,6 +72,7 @@ from tohit.systems.rtw.fight_status import (
     status_play,
 )
 from tohit.systems.rtw.rules import HIT
+from tohit.systems.rtw.stat_readings import READINGS
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
 from tohit.systems.rtw.tactical import GRID_RANGE, RANGE_TAG, grid_ranges_in_schema, rules_range
 
@@ -183,6 +184,7 @@ class RtwFight(RoundRules):
     system_id = "rtw"
     health = "health"
     health_label = "Health"
+    readings = READINGS
     condition_stats = ("helpless", "perished")
     combatant_extra = RtwCombatant
     attack_extra = RtwAttack
@@ -196,8 +198,6 @@ class RtwFight(RoundRules):
     always_usable = False
     bookkeeping = ("dealt", "used")
     standing_stats = ("health", "helpless", "perished")
-    flag_stats = ("helpless", "perished", "peril")
-    none_stats = ("magic", "stamina", "durability")
     turn_order: ClassVar[str] = (
         "File order, sides alternating (the page gives no initiative rule); each round every combatant that is"
         " neither Helpless nor perished makes one attack."

@@ -75,6 +75,7 @@ from tohit.systems.wsswnn import consequences, narrate
 from tohit.systems.wsswnn.fields import EFFECT_OF, MISS  # a brace action's failure shares MISS: no damage
 from tohit.systems.wsswnn.models import die_sides
 from tohit.systems.wsswnn.plan import ATTACK_KINDS
+from tohit.systems.wsswnn.stat_readings import READINGS
 
 GRAPPLED, SHOVED, DISARMED = EFFECT_OF["grapple"], EFFECT_OF["shove"], EFFECT_OF["disarm"]
 BRACE_NAMES = {GRAPPLED: "Grapple", SHOVED: "Shove", DISARMED: "disarm"}
@@ -128,6 +129,7 @@ class WsswnnFight(RoundRules):
     system_id = "wsswnn"
     health = "life"
     health_label = "life"
+    readings = READINGS
     condition_stats = ("grappling", "disarmed")
     combatant_extra = WsswnnCombatant
     outcome_fields = (
@@ -151,7 +153,6 @@ class WsswnnFight(RoundRules):
     odds_stats = ("guard",)
     static_order = False
     standing_stats = ("life",)
-    flag_stats = ("disarmed",)
     turn_order: ClassVar[str] = (
         "Initiative: each combatant's Maneuver roll against its foes' highest Awareness; those who beat it act"
         " first, then the others, each group in file order with sides alternating; one action per round each."

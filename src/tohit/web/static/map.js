@@ -6,6 +6,8 @@
 import { api, el, errorLine, percent } from "./api.js";
 
 const CELL = 44;
+/** The margin (in the SVG's units) that carries the coordinates along the top and left edges. */
+const EDGE = 20;
 const SVG = "http://www.w3.org/2000/svg";
 const DIRECTIONS = ["north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"];
 const state = { built: false, view: null, placement: null, cursor: [0, 0], ctx: null, best: null };
@@ -91,11 +93,28 @@ function build(ctx) {
   const who = q("#map-attacker");
   who.replaceChildren(...sheet.combatants.map((c) => el("option", { value: c.name }, c.name)));
   who.value = ctx.page.enc.turn || sheet.combatants[0].name;
+  state.turn = ctx.page.enc.turn;
   choose(true);
+}
+
+/** The map's attacker follows the turn: when the turn passes to another (standing) combatant, it is chosen. */
+function followTurn() {
+  const { enc } = state.ctx.page;
+  if (!state.ctx.page.gm || !enc.turn || enc.turn === state.turn) return false;
+  state.turn = enc.turn;
+  if (!enc.standing.includes(enc.turn) || q("#map-attacker").value === enc.turn) return false;
+  q("#map-attacker").value = enc.turn;
+  choose(true);
+  return true;
 }
 
 function syncChoices() {
   if (!state.view) return;
+  if (state.ctx.page.gm) {
+    const over = state.ctx.page.enc.over; // at the end, nothing left to roll or aim (undo first)
+    for (const b of ["#map-roll", "#best-aim"]) q(b).disabled = over;
+  }
+  if (followTurn()) return;
   const seq = state.ctx.page.enc.seq;
   const changed = state.seq !== undefined && state.seq !== seq;
   state.seq = seq;
@@ -234,7 +253,7 @@ function draw() {
       },
       svg("title", {}, `${c.name} (${c.side}, ${c.size})${reached.has(c.name) ? ": reached" : ""}`),
       svg("rect", { x: x0 * CELL + pad, y: y0 * CELL + pad, width: side * CELL - 2 * pad, height: side * CELL - 2 * pad, rx: 8 }),
-      svg("text", { x: (x0 + side / 2) * CELL, y: (y0 + side / 2) * CELL + 4, "text-anchor": "middle" }, short(c.name)),
+      label(c.name, (x0 + side / 2) * CELL, (y0 + side / 2) * CELL, side * CELL - 4),
     );
   });
   const lines = Object.entries(view.cover)
@@ -250,11 +269,19 @@ function draw() {
     );
   const [cx, cy] = state.cursor;
   const cursor = svg("rect", { x: cx * CELL + 1, y: cy * CELL + 1, width: CELL - 2, height: CELL - 2, class: "cursor" });
+  const edges = [
+    ...Array.from({ length: view.width }, (_, x) =>
+      svg("text", { x: x * CELL + CELL / 2, y: -6, "text-anchor": "middle", class: "coord", "data-coord-x": x }, x),
+    ),
+    ...Array.from({ length: view.height }, (_, y) =>
+      svg("text", { x: -EDGE / 2, y: y * CELL + CELL / 2 + 4, "text-anchor": "middle", class: "coord", "data-coord-y": y }, y),
+    ),
+  ];
   const picture = svg(
     "svg",
     {
       class: "map-svg",
-      viewBox: `0 0 ${width} ${height}`,
+      viewBox: `${-EDGE} ${-EDGE} ${width + EDGE} ${height + EDGE}`,
       role: state.ctx.page.gm ? "application" : "img",
       tabindex: state.ctx.page.gm ? 0 : undefined,
       "aria-label": state.ctx.page.gm
@@ -262,6 +289,7 @@ function draw() {
         : `Battle map, ${view.width} by ${view.height} squares: ${view.creatures.map((c) => `${c.name} (${c.side})`).join(", ")}`,
       "data-range": view.range,
     },
+    ...edges,
     ...squares,
     ...lines,
     ...creatures,
@@ -290,9 +318,11 @@ async function move(name, x, y, from) {
 function listen(picture, view, cx, cy) {
   const square = (event) => {
     const box = picture.getBoundingClientRect();
+    const ux = ((event.clientX - box.left) / box.width) * (view.width * CELL + EDGE) - EDGE; // the SVG's units
+    const uy = ((event.clientY - box.top) / box.height) * (view.height * CELL + EDGE) - EDGE;
     return [
-      Math.max(0, Math.min(view.width - 1, Math.floor(((event.clientX - box.left) / box.width) * view.width))),
-      Math.max(0, Math.min(view.height - 1, Math.floor(((event.clientY - box.top) / box.height) * view.height))),
+      Math.max(0, Math.min(view.width - 1, Math.floor(ux / CELL))),
+      Math.max(0, Math.min(view.height - 1, Math.floor(uy / CELL))),
     ];
   };
   picture.addEventListener("pointerdown", (event) => {
@@ -336,8 +366,33 @@ function listen(picture, view, cx, cy) {
   });
 }
 
-function short(name) {
-  return name.length > 8 ? `${name.slice(0, 7)}…` : name;
+/** A token's name fitted to its squares: on one line or two (split at a space), in the largest type from 12 down
+ * to 7 units that fits (a glyph is about 0.6 of the type's size wide), drawn with a halo so it reads over the
+ * token's border; cut with "…" only when even 7 does not fit. */
+function label(name, x, y, room) {
+  const fits = (lines, size) => Math.max(...lines.map((l) => l.length)) * size * 0.6 <= room && lines.length * size * 1.1 <= room;
+  const words = name.split(" ");
+  const cut = Math.ceil(words.length / 2);
+  const layouts = [[name], words.length > 1 ? [words.slice(0, cut).join(" "), words.slice(cut).join(" ")] : null].filter(Boolean);
+  for (let size = 12; size >= 7; size--) {
+    const lines = layouts.find((l) => fits(l, size));
+    if (lines) return lines.length === 1 ? text1(lines[0], x, y, size, name) : text2(lines, x, y, size, name);
+  }
+  const keep = Math.max(1, Math.floor(room / (7 * 0.6)) - 1);
+  return text1(`${name.slice(0, keep)}…`, x, y, 7, name);
+}
+
+function text1(line, x, y, size, name) {
+  return svg("text", { x, y: y + size * 0.35, "text-anchor": "middle", "font-size": size, "data-name": name }, line);
+}
+
+function text2(lines, x, y, size, name) {
+  return svg(
+    "text",
+    { x, y: y - size * 0.2, "text-anchor": "middle", "font-size": size, "data-name": name },
+    svg("tspan", { x, dy: 0 }, lines[0]),
+    svg("tspan", { x, dy: size * 1.1 }, lines[1]),
+  );
 }
 
 async function odds() {
@@ -401,12 +456,20 @@ async function bestAim() {
         { dataset: { aim: i } },
         el(
           "button",
-          { type: "button", class: "link", onclick: () => { state.best = a.squares; draw(); } },
+          { type: "button", class: "link", onclick: () => placeAim(a) },
           `${a.range}: foes ${a.foes.join(", ") || "none"}${a.allies.length ? `, allies ${a.allies.join(", ")}` : ""}; expected damage to foes ${a.expected_to_foes.float.toFixed(2)}`,
         ),
       ),
     ),
   );
-  state.best = best.length ? best[0].squares : null;
-  draw();
+  if (best.length) placeAim(best[0]);
+  else draw();
+}
+
+/** A ranked placement, placed: the range, its squares, the creatures it reaches and their odds become the map's
+ * own (as a click would place it), so "Roll this placement" rolls it. */
+function placeAim(aim) {
+  state.best = aim.squares;
+  state.placement = aim.placement;
+  load();
 }

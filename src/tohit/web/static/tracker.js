@@ -2,6 +2,9 @@
 // result with its trace, undo, auto, adjust, the event log and its export; a view token gets a read-only view
 // that follows the game live. Every number shown comes from the /v1 routes: no rules here.
 import { api, el, errorLine, follow, known, pageToken, percent } from "./api.js";
+import { card, readings } from "./cards.js";
+import { loadDice, rollTyped, setUpDice, toggleDice } from "./dice.js";
+import { KEYS, onKey, toggleKeys } from "./keys.js";
 import { showMap } from "./map.js";
 
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -43,11 +46,29 @@ function render() {
   document.title = `tohit: ${enc.name}`;
   const turn = enc.over ? "the fight is over" : enc.turn ? `${enc.turn}'s turn` : "";
   setStatus([round !== undefined ? `round ${round}` : null, turn, `seq ${enc.seq}`].filter(Boolean).join(" · "));
+  renderWinner();
   renderOrder();
   renderCards();
   renderRows();
   if (sheet.map) showMap(q("#map"), { id, token, page, act });
   if (page.gm) syncControls();
+}
+
+/** At the end, the winning side (or a draw) in a banner: `[data-winner]` carries the side's name or "draw". */
+function renderWinner() {
+  const { enc, sheet } = page;
+  const box = q("#winner");
+  if (!enc.over) {
+    box.hidden = true;
+    delete box.dataset.winner;
+    return;
+  }
+  const w = enc.state.fight.winner;
+  const side = w >= 0 ? sheet.sides[w] : null;
+  const end = [...page.events.values()].filter((e) => e.kind === "end").pop();
+  box.hidden = false;
+  box.dataset.winner = side ?? "draw";
+  box.replaceChildren(el("strong", {}, end && end.text ? end.text : side ? `${side} won` : "a draw"));
 }
 
 function renderOrder() {
@@ -70,56 +91,6 @@ function renderOrder() {
   );
 }
 
-function statLabel(stat) {
-  return stat === page.sheet.health ? page.sheet.health_label : stat.replaceAll("_", " ");
-}
-
-function card(who) {
-  const { enc, sheet } = page;
-  const stats = enc.state.combatants[who.name];
-  const hp = stats[sheet.health];
-  const max = Math.max(who.start[sheet.health], hp, 1);
-  const fill = Math.max(0, Math.min(100, (100 * hp) / max));
-  const up = enc.standing.includes(who.name);
-  const chips = (enc.conditions && enc.conditions[who.name]) || [];
-  const shown = (enc.shown && enc.shown[who.name]) || {};
-  return el(
-    "article",
-    {
-      class: `card${up ? "" : " down"}${who.name === enc.turn ? " current" : ""}`,
-      dataset: { combatant: who.name },
-      "aria-label": `${who.name}, ${who.side}`,
-    },
-    el("h3", {}, who.name, el("span", { class: "side-name" }, who.side)),
-    el(
-      "div",
-      {
-        class: "health",
-        role: "meter",
-        "aria-label": sheet.health_label,
-        "aria-valuemin": 0,
-        "aria-valuemax": max,
-        "aria-valuenow": hp,
-      },
-      el("div", { class: "fill", style: `width: ${fill}%` }),
-      el("span", { class: "health-text" }, `${sheet.health_label} ${hp} / ${who.start[sheet.health]}`),
-    ),
-    el(
-      "ul",
-      { class: "chips", "aria-label": "conditions" },
-      up ? null : el("li", { class: "chip down" }, "down"),
-      chips.map((c) => el("li", { class: "chip" }, c)),
-    ),
-    el(
-      "dl",
-      { class: "stats" },
-      Object.entries(stats).map(([stat, value]) =>
-        el("div", {}, el("dt", {}, statLabel(stat)), el("dd", { dataset: { stat } }, stat in shown ? shown[stat] : value)),
-      ),
-    ),
-  );
-}
-
 function renderCards() {
   const { sheet } = page;
   q("#cards").replaceChildren(
@@ -128,7 +99,7 @@ function renderCards() {
         "div",
         { class: "side-group", role: "group", "aria-label": side },
         el("h3", { class: "side-title" }, side),
-        sheet.combatants.filter((c) => c.side === side).map(card),
+        sheet.combatants.filter((c) => c.side === side).map((c) => card(c, page.enc)),
       ),
     ),
   );
@@ -163,22 +134,41 @@ function renderRows() {
 function addEvents(events) {
   for (const e of events) page.events.set(e.n, e);
   const items = [...page.events.values()].sort((a, b) => a.n - b.n);
+  const taken = new Set(items.filter((e) => e.kind === "undo").map((e) => e.undoes));
+  page.undone = (e) => e.kind !== "undo" && taken.has(e.action);
   const log = q("#log");
   log.replaceChildren(
-    ...items.map((e) => el("li", { value: e.n, dataset: { n: e.n, kind: e.kind } }, e.text || e.kind)),
+    ...items.map((e) =>
+      el(
+        "li",
+        {
+          value: e.n,
+          class: page.undone(e) ? "undone" : null,
+          dataset: { n: e.n, kind: e.kind, event: e.n, ...(page.undone(e) ? { undone: "true" } : {}) },
+          title: page.undone(e) ? "undone" : null,
+        },
+        e.text || e.kind.replaceAll("_", " "),
+        page.undone(e) ? el("span", { class: "sr-only" }, " (undone)") : null,
+      ),
+    ),
   );
   log.scrollTop = log.scrollHeight;
 }
 
-function showResult(events, note) {
-  const lines = events.map((e) => e.text || e.kind).filter(Boolean);
-  q("#result-text").textContent = [note, ...lines].filter(Boolean).join(" · ") || "done";
+/** The latest result (`[data-result]`): its events' words and trace; scrolled into view after the page's own
+action (an action from elsewhere, followed live, never moves the page). */
+function showResult(events, note, scroll = true) {
+  const lines = events.map((e) => e.text).filter(Boolean); // an event without words (a turn's start) adds none
+  const box = q("#result-text");
+  box.textContent = [note, ...lines].filter(Boolean).join(" · ") || "done";
+  box.dataset.seq = events.length ? events[events.length - 1].n : "";
   const steps = events.flatMap((e) => e.trace || []);
   q("#trace").replaceChildren(
     ...steps.map((s) =>
       el("li", {}, el("span", {}, s.text), s.clause ? el("cite", {}, s.clause) : null),
     ),
   );
+  if (page.gm && scroll) q("#result").scrollIntoView({ block: "nearest" });
 }
 
 // -- the GM's controls ----------------------------------------------------------------------------------------------
@@ -202,7 +192,7 @@ function buildControls() {
       el("fieldset", { id: "targets" }, el("legend", {}, "Target")),
       el(
         "table",
-        { id: "preview", class: "preview" },
+        { id: "preview", class: "preview", dataset: { preview: "" } },
         el("caption", {}, "Before the roll: exact odds in the current state"),
         el("thead"),
         el("tbody"),
@@ -249,6 +239,22 @@ function buildControls() {
       el("button", { id: "export", type: "button", onclick: exportLog }, "Export .jsonl"),
     ),
   );
+  q("#dice").after(q("#result")); // the result right under Roll: in view after every action
+  q("#result").classList.add("inline");
+  q("#controls").append(
+    el(
+      "p",
+      { class: "note keys-hint" },
+      "Keys: ",
+      el("button", { id: "show-keys", type: "button", class: "link", onclick: toggleKeys }, "? lists them"),
+    ),
+    el(
+      "dl",
+      { id: "keys", class: "keys", hidden: true, "aria-label": "Keyboard shortcuts" },
+      Object.entries(KEYS).map(([key, [, words]]) => el("div", {}, el("dt", {}, el("kbd", {}, key)), el("dd", {}, words))),
+    ),
+  );
+  document.addEventListener("keydown", onKey);
   q("#attacker").addEventListener("change", () => {
     fillAttacks();
     fillTargets();
@@ -271,20 +277,34 @@ function syncControls() {
   const attacker = q("#attacker");
   const before = attacker.value;
   const standing = new Set(enc.standing);
+  const able = sheet.combatants.filter((c) => standing.has(c.name));
+  const turn = enc.turn && standing.has(enc.turn) ? enc.turn : null;
   options(
     attacker,
-    sheet.combatants.map((c) => [c.name, standing.has(c.name) ? c.name : `${c.name} (down)`]),
-    page.lastSeq === enc.seq && before ? before : enc.turn || before,
+    (able.length ? able : sheet.combatants).map((c) => [c.name, c.name]),
+    page.lastSeq === enc.seq && before ? before : turn || before,
   );
   page.lastSeq = enc.seq;
   fillAttacks();
   fillTargets();
   const who = q("#adjust-who");
   options(who, sheet.combatants.map((c) => [c.name, c.name]));
-  const stats = Object.keys(enc.state.combatants[who.value] || {});
-  options(q("#adjust-stat"), stats.map((s) => [s, statLabel(s)]));
+  options(q("#adjust-stat"), readings(enc, who.value).map((e) => [e.stat, e.label]));
   fillAdjustValue();
   for (const b of ["#roll", "#enter-dice", "#auto", "#end-turn", "#roll-dice", "#adjust"]) q(b).disabled = enc.over;
+  for (const b of ["#attacker", "#attack", "#adjust-who", "#adjust-stat", "#adjust-value"]) q(b).disabled = enc.over;
+  q("#targets").disabled = enc.over;
+  if (enc.over) {
+    q("#dice").hidden = true;
+    q("#action-error").textContent = "";
+  }
+  q("#undo").disabled = !canUndo();
+}
+
+/** Whether an action is left to take back (an undo with nothing left would only answer an error). */
+function canUndo() {
+  const undone = page.undone || (() => false);
+  return [...page.events.values()].some((e) => e.action > 0 && e.kind !== "undo" && !undone(e));
 }
 
 /** The chosen stat's current value in the value field, unless the GM has typed one (live updates keep it). */
@@ -355,7 +375,7 @@ async function updatePreview() {
   const body = chosen();
   const table = q("#preview");
   const error = q("#action-error");
-  if (!body.targets.length) {
+  if (!body.targets.length || page.enc.over) {
     table.tBodies[0].replaceChildren();
     table.tHead.replaceChildren();
     return;
@@ -392,11 +412,11 @@ async function updatePreview() {
         labels.map((l) =>
           el(
             "td",
-            { dataset: { result: l }, title: t.result[l] ? exact(t.result[l]) : "0" },
+            { dataset: { outcome: l }, title: t.result[l] ? exact(t.result[l]) : "0" },
             t.result[l] ? percent(t.result[l]) : "0.0%",
           ),
         ),
-        el("td", { dataset: { result: "mean_damage" }, title: exact(t.mean_damage) }, t.mean_damage.float.toFixed(2)),
+        el("td", { dataset: { outcome: "mean_damage" }, title: exact(t.mean_damage) }, t.mean_damage.float.toFixed(2)),
       ),
     ),
   );
@@ -463,103 +483,6 @@ async function exportLog() {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-// -- dice typed by hand ---------------------------------------------------------------------------------------------
-async function toggleDice() {
-  const box = q("#dice");
-  box.hidden = !box.hidden;
-  q("#enter-dice").setAttribute("aria-expanded", String(!box.hidden));
-  if (!box.hidden) {
-    await loadDice();
-    const first = box.querySelector("input");
-    if (first) first.focus();
-  }
-}
-
-async function loadDice() {
-  const body = chosen();
-  if (!body.targets.length) return;
-  const answer = await api("POST", `/v1/encounters/${id}/dice`, body, token);
-  if (!answer.ok) {
-    fail(answer);
-    return;
-  }
-  const fields = q("#dice-fields");
-  const key = JSON.stringify(answer.data.roles);
-  if (fields.dataset.roles === key) return;
-  fields.dataset.roles = key;
-  fields.replaceChildren(
-    ...answer.data.roles.map((r) => {
-      const hint = r.sides ? `${r.sides.length} face${r.sides.length > 1 ? "s" : ""}: ${r.sides.map((s) => `d${s}`).join(" ")}` : "faces as rolled";
-      return el(
-        "div",
-        { class: "field die" },
-        el("label", { for: `die-${r.role}` }, `${r.role} (${r.notation})`),
-        el("input", {
-          id: `die-${r.role}`,
-          name: r.role,
-          inputmode: "numeric",
-          autocomplete: "off",
-          placeholder: hint,
-          "aria-describedby": `die-${r.role}-error`,
-          dataset: { sides: r.sides ? r.sides.join(" ") : "" },
-          oninput: (e) => checkFaces(e.target),
-        }),
-        el("span", { id: `die-${r.role}-error`, class: "field-error", "aria-live": "polite" }),
-      );
-    }),
-  );
-}
-
-/** The faces typed in one field, checked against its dice; sets the field's message. Returns the faces or null. */
-function checkFaces(input) {
-  const error = document.getElementById(`${input.id}-error`);
-  const text = input.value.trim();
-  const sides = input.dataset.sides ? input.dataset.sides.split(" ").map(Number) : null;
-  let message = "";
-  let faces = [];
-  if (!text) message = "type the faces rolled";
-  else {
-    faces = text.split(/[\s,]+/).map((t) => (/^\d+$/.test(t) ? Number(t) : NaN));
-    if (faces.some((f) => Number.isNaN(f) || f < 1)) message = "faces are whole numbers from 1";
-    else if (sides && faces.length !== sides.length) message = `needs ${sides.length} face${sides.length > 1 ? "s" : ""}, got ${faces.length}`;
-    else if (sides) {
-      const off = faces.findIndex((f, i) => f > sides[i]);
-      if (off >= 0) message = `face ${faces[off]} is not on a d${sides[off]}`;
-    }
-  }
-  input.setCustomValidity(message);
-  input.setAttribute("aria-invalid", message ? "true" : "false");
-  error.textContent = message;
-  return message ? null : faces;
-}
-
-async function rollTyped() {
-  const inputs = [...q("#dice-fields").querySelectorAll("input")];
-  const dice = {};
-  let bad = null;
-  for (const input of inputs) {
-    const faces = checkFaces(input);
-    if (faces === null) bad = bad || input;
-    else dice[input.name] = faces;
-  }
-  if (bad) {
-    bad.focus();
-    return;
-  }
-  const answer = await attack(dice);
-  if (answer && !answer.ok) {
-    const field = answer.data.error && answer.data.error.field;
-    const input = field && field.startsWith("dice.") ? document.getElementById(`die-${field.slice(5)}`) : null;
-    if (input) {
-      document.getElementById(`${input.id}-error`).textContent = answer.data.error.message;
-      input.setAttribute("aria-invalid", "true");
-      input.focus();
-    }
-  } else if (answer) {
-    for (const input of inputs) input.value = "";
-  }
-}
-
 // -- share ----------------------------------------------------------------------------------------------------------
 function viewLink(view) {
   return `${location.origin}/encounters/${encodeURIComponent(id)}?token=${encodeURIComponent(view)}`;
@@ -609,6 +532,7 @@ async function start() {
   page.gm = sheet.data.role === "gm";
   root.dataset.role = page.gm ? "gm" : "view";
   if (page.gm) {
+    setUpDice({ id, token, chosen, attack, fail });
     buildControls();
     renderShare();
   }
@@ -619,7 +543,7 @@ async function start() {
   follow(id, token, page.enc.seq, (event) => {
     addEvents([event]);
     if (page.enc && event.n <= page.enc.seq) return; // this page's own action, already shown
-    if (!page.gm) showResult([...page.events.values()].filter((e) => e.action === event.action), "");
+    showResult([...page.events.values()].filter((e) => e.action === event.action), "", false);
     clearTimeout(pending);
     pending = setTimeout(refresh, 30);
   });

@@ -1,0 +1,17 @@
+"""How a Kaiser fight's state reads (issue 29): each stat's label in the rulebook's words and its kind."""
+
+from __future__ import annotations
+
+from tohit.core.fight.readings import StatReading
+
+READINGS: dict[str, StatReading] = {
+    "lp": StatReading("LP", "health"),
+    "ap": StatReading("AP"),  # action_points.md
+    "flat_footed": StatReading("Flat-Footed", "condition"),  # kaiser.md, Successful Attack
+    "knocked_out": StatReading("Knocked out", "condition"),  # damage/critical.md, DoF 16 or more
+    "penalty": StatReading("All Action Penalty"),  # damage/critical.md: -1 to all actions per DoF
+    "fading": StatReading("Fading penalty"),  # the part of it that fades by 1 a round (DoF 5 or less)
+    "def_mod": StatReading("Defensive Roll modifier"),  # the target's modifiers, less the penalties
+    "mdp": StatReading("Multiple Defense Penalty"),  # restored at the round's start
+    "dealt": StatReading("Damage dealt"),
+}

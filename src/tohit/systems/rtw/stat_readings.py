@@ -1,0 +1,23 @@
+"""How a Reclaim the Wild fight's state reads (issue 29): each stat's label in the rulebook's words and its kind."""
+
+from __future__ import annotations
+
+from tohit.core.fight.readings import StatReading
+from tohit.systems.rtw.fight_status import STATUSES
+
+READINGS: dict[str, StatReading] = {
+    "health": StatReading("Health", "health"),
+    "helpless": StatReading("Helpless", "condition"),
+    "perished": StatReading("Perished", "condition"),
+    "peril": StatReading("Peril", "condition"),  # at or below its Hearts
+    **{stat: StatReading(name, "condition") for stat, name in STATUSES.items() if stat != "distracted"},
+    #: Distracted keeps its sources, one bit per combatant (status_effects.md, Distracted).
+    "distracted": StatReading("Distracted", "reference", bits=True),
+    "magic": StatReading("Magic", none=-1),
+    "stamina": StatReading("Stamina", none=-1),
+    "durability": StatReading("Durability", none=-1, per="item"),  # one per weapon (Weapon Durability)
+    "dealt": StatReading("Damage dealt"),
+    "used": StatReading("Weapon used", "internal"),  # for the Durability lost at the encounter's end
+    "x": StatReading("x", "internal"),  # the map shows where it stands
+    "y": StatReading("y", "internal"),
+}
