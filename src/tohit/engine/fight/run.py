@@ -46,7 +46,7 @@ MAX_FIGHT_SECONDS = 60.0
 FIGHT_PROBE_SECONDS = 2.0
 #: A narrated fight gets the same estimate at the worst, in work (issue 27, item 6: every fight answers or refuses
 #: in bounded time and memory): each attack is played with its trace, about a thousand times the cost of one in a
-#: batch (a Kaiser 3-v-3 narrates about 700 combatant-rounds a second), so one whose max_rounds x combatants is
+#: batch (a 3-v-3 fight narrates about 700 combatant-rounds a second), so one whose max_rounds x combatants is
 #: over MAX_NARRATED_WORK combatant-rounds is refused once it is still on after NARRATED_PROBE_WORK of them (and
 #: past its first stalemate check), naming the estimate and the cap. It counts rounds, never seconds: the same
 #: seed is refused, or not, on any machine. A fight that ends (or is a stalemate) before then is never refused.
