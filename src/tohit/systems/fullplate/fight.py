@@ -19,6 +19,7 @@ combatant makes one attack.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, ClassVar
 
 import numpy as np
@@ -29,6 +30,7 @@ from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.systems.fullplate import consequences, narrate
+from tohit.systems.fullplate.models import STAT_FIELDS
 from tohit.systems.fullplate.rules import HIT
 
 
@@ -48,6 +50,11 @@ class FullPlateFight(RoundRules):
         "File order, sides alternating (the page gives no initiative rule); each round every standing combatant"
         " makes one attack."
     )
+
+    def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
+        """An `engaged_with` entry naming a combatant of this fight, without stats of its own, takes that
+        combatant's own (its `target` block): a stray shot into melee that strikes it is judged against its AC."""
+        return fill_engaged(data)
 
     def check(self, fight: LoadedFight) -> None:
         for c, comb in enumerate(fight.combatants):
@@ -168,6 +175,43 @@ class FullPlateFight(RoundRules):
             return found
 
         return fight.memo("fullplate_ammo", build)
+
+
+#: What an `engaged_with` entry takes from the combatant it names: its defences and its size, never its
+#: hit points (the fight tracks those).
+ENGAGED_FROM_TARGET = ("ac", "size", *(f for f in STAT_FIELDS if f != "hp"))
+
+
+def fill_engaged(data: Any) -> Any:
+    """The raw fight file with each `engaged_with` entry that names a combatant of this fight and gives no `ac`
+    filled from that combatant's `target` block [Firing Into Melee]: a combatant of the fight has its stats,
+    and those decide; only a creature not in the fight, given without stats, is judged as the intended target.
+    Fields the entry gives itself are kept."""
+    if not isinstance(data, dict) or not isinstance(data.get("sides"), list):
+        return data
+    data = copy.deepcopy(data)
+    blocks: dict[str, dict[str, Any]] = {}
+    combatants = [
+        c
+        for side in data["sides"]
+        if isinstance(side, dict) and isinstance(side.get("combatants"), list)
+        for c in side["combatants"]
+        if isinstance(c, dict)
+    ]
+    for comb in combatants:
+        if isinstance(comb.get("name"), str) and isinstance(comb.get("target"), dict):
+            blocks.setdefault(comb["name"], comb["target"])
+    for comb in combatants:
+        target = comb.get("target")
+        engaged = target.get("engaged_with") if isinstance(target, dict) else None
+        for entry in engaged if isinstance(engaged, list) else []:
+            own = blocks.get(entry.get("name")) if isinstance(entry, dict) else None
+            if own is None or own is target or "ac" in entry:
+                continue
+            for name in ENGAGED_FROM_TARGET:
+                if name in own:
+                    entry.setdefault(name, copy.deepcopy(own[name]))
+    return data
 
 
 RULES = FullPlateFight()

@@ -302,7 +302,8 @@ class Target(TargetBase):
         default_factory=list,
         max_length=20,
         description="Others within 5 feet of the target: a ranged attack may hit one of them, judged with its own"
-        " stats (ac, special_defence, resistance_pct, ...) or, without them, as this target.",
+        " stats (ac, special_defence, resistance_pct, ...) or, without them, as this target; in a fight, an entry"
+        " naming a combatant of the fight without `ac` takes that combatant's own (its `target` block).",
     )
     enemies_engaged: int = Field(
         default=0,
