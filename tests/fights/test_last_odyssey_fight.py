@@ -95,8 +95,11 @@ def test_last_odyssey_fight_melee_needs_the_front_row_and_the_back_row_comes_for
 
 
 def test_last_odyssey_fight_a_back_row_user_cannot_use_melee() -> None:
+    """A Melee ability needs its user in the front row: A, in the back row behind a standing front row (F), never
+    uses its Strike. (A side with nobody in its front row comes forward: test_last_odyssey_turns.py.)"""
     a = character("A", target={"row": "back"}, attacker={"row": "back"})
-    log = narrate(load(fight([a], [character("B")], max_rounds=2)), seed=1, script=[MISS] * 4)
+    log = narrate(load(fight([character("F"), a], [character("B")], max_rounds=2)), seed=1, script=[MISS] * 6)
+    assert [e for e in log.events if e["kind"] == "attack" and e["attacker"] == "F"]
     assert not [e for e in log.events if e["kind"] == "attack" and e["attacker"] == "A"]
 
 

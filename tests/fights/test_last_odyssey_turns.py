@@ -211,6 +211,20 @@ def test_last_odyssey_effect_phase_false_brings_the_back_row_forward_at_once() -
     assert [(e["attacker"], e["target"]) for e in kinds(log, "attack")][:2] == [("A", "F"), ("A", "K")]
 
 
+def test_last_odyssey_effect_phase_false_a_side_with_nobody_in_its_front_row_comes_forward_from_the_start() -> None:
+    """`effect_phase: false`: "the back row comes forward as soon as the front row has nobody standing", which is
+    true from the start for a side placed all in the back row: a back-row character with only a Melee ability
+    comes forward before anyone acts and strikes the foe's front row (no stalemate)."""
+    back = character("K", target={"row": "back"}, attacker={"row": "back"})
+    data = fight([back], [character("B")], max_rounds=1, options={"effect_phase": False, "turn_order": "file"})
+    log = narrate(load(data), seed=1, script=[MISS] * 4)
+    assert log.events.index(kinds(log, "rows")[0]) < log.events.index(kinds(log, "attack")[0])
+    assert changes(log, "rows") == [("K", "row", 1, 0)]  # back (1) -> front (0)
+    assert attackers(log) == ["K", "K", "B", "B"]
+    exact = exact_duel(load({**data, "max_rounds": 50}))
+    assert exact.draw == 0
+
+
 def _poison_duel() -> dict[str, Any]:
     b = character("B", target={"hp": 14, "shell": 4, "statuses": ["poisoned"]}, initiative=3, health=30)
     a = character("A", target={"hp": 14}, initiative=1, attacks=[PISTOL, STRIKE])

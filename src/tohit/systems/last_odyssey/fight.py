@@ -521,6 +521,9 @@ class LastOdysseyFight(RoundRules):
     def step(self, ctx: FightContext) -> None:
         if "rolled" in ctx.state.fight and (ctx.state.fight["rolled"] == 0).any():
             self._call_initiative(ctx)
+        # `effect_phase: false`: "as soon as the front row has nobody standing", which may be true from the start
+        # (a side placed all in the back row), before anyone acts.
+        self._advance_at_once(ctx)
         super().step(ctx)
 
     def _call_initiative(self, ctx: FightContext) -> None:
