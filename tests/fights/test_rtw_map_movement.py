@@ -125,6 +125,21 @@ def test_rtw_fight_an_archer_moves_only_until_its_shot_is_clear() -> None:
     assert [e["attacker"] for e in kinds(log, "attack")] == ["Archer"]
 
 
+def test_rtw_fight_an_archer_whose_line_is_blocked_by_a_combatant_moves_to_a_clear_line() -> None:
+    """reclaim-the-wild.md, Projectile: it "cannot go through solid objects or other combatants": the move planner
+    treats a standing combatant in the line as the attack does, so an archer whose only line runs through its
+    ally moves to a square with a clear line and shoots (only a combatant with no foe in reach even after moving
+    holds its ground)."""
+    rows = ["......", "......"]
+    side0 = [archer("Archer", [0, 0]), creature("Ally", [2, 0], movement=0)]
+    data = fight(rows, side0, [creature("B", [5, 0], movement=0)], max_rounds=1)
+    log = narrate(load(data), seed=1, script=[MISS] * 3)
+    moves_of = [e for e in kinds(log, "move") if e["changes"][0]["who"] == "Archer"]
+    assert moves_of, "the archer held its ground behind its ally"
+    assert not any("holds its ground" in e.get("text", "") and "Archer" in e.get("text", "") for e in log.events)
+    assert next((e["attacker"], e["target"]) for e in kinds(log, "attack")) == ("Archer", "B")
+
+
 def test_rtw_fight_difficult_terrain_slows_the_approach() -> None:
     """The brush between them costs 1 more a square: A (Movement 6) reaches B, ten squares away and standing
     still, in round 2 on open ground and only in round 3 through the brush."""
