@@ -158,10 +158,14 @@ def test_kaiser_fight_critical_level_above_20_is_halved_and_dof_16_knocks_out() 
 
 
 def test_kaiser_fight_no_critical_is_rolled_on_a_hit_that_leaves_0_lp() -> None:
-    """Choice: a hit that leaves its target at 0 LP (unconscious anyway) rolls no Critical."""
+    """Choice: a hit that leaves its target at 0 LP (unconscious anyway) rolls no Critical: nothing is applied, and
+    its trace prints no "Critical, level ..." line but says why (the outcome keeps the page's half-LP test)."""
     log = narrate(load(crit_duel({"target": {"lp": 10}})), seed=1, script=[HIT_14])
-    assert events(log, "attack")[0]["outcome"]["critical"] is True
+    attack = events(log, "attack")[0]
+    assert attack["outcome"]["critical"] is True
     assert not events(log, "critical")
+    assert "Critical, level" not in str(attack["trace"])
+    assert "14 damage leaves 10 LP at 0: unconscious, no Critical is rolled" in str(attack["trace"])
 
 
 def test_kaiser_fight_without_physical_resistance_resists_with_a_new_characters_phr_3_and_says_so() -> None:

@@ -174,23 +174,37 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 damage=damage,
             )
 
-        # Critical: at least half the target's current LP in one hit.
+        # Critical: at least half the target's current LP in one hit (the outcome's `critical`, the page's test). A
+        # blow that leaves the target at 0 LP has nothing applied (it is unconscious anyway; a fight rolls no
+        # Critical): its trace says so instead of giving a level.
         critical = hit & is_critical(damage, target.lp)
+        lethal = critical & (damage >= target.lp)
         level = np.where(critical, critical_level(dice["critical"]["total"], damage), 0)
         out.set("critical", critical)
         out.set("critical_level", null_int(~critical, level))
-        if steps.when(critical):
+        if steps.when(critical & ~lethal):
             steps.note(
                 "critical",
                 "{damage} damage is at least half of {lp} LP: Critical, level {dice} + floor({damage} / 10)"
                 " = {level} (excess over 20 halved)",
                 clause="kaiser: damage/critical.md",
                 value=level,
-                where=critical,
+                where=critical & ~lethal,
                 damage=damage,
                 lp=target.lp,
                 dice=dice.text("critical"),
                 level=level,
+            )
+
+        if steps.when(lethal):
+            steps.note(
+                "critical",
+                "{damage} damage leaves {lp} LP at 0: unconscious, no Critical is rolled",
+                clause="kaiser: damage/critical.md",
+                value=0,
+                where=lethal,
+                damage=damage,
+                lp=target.lp,
             )
 
         # Failed Attack: Counter bonus for close attacks only.
