@@ -89,6 +89,19 @@ def test_last_odyssey_initiative_ties_go_by_file_order_sides_alternating() -> No
     assert [names[int(c)] for c in places.argsort()] == ["P1", "E2", "E1", "P2"]  # the file: P1, E1, P2, E2
 
 
+@pytest.mark.parametrize("roll", [2, 5, 8])
+def test_last_odyssey_initiative_ties_between_two_player_characters_go_by_file_order_whatever_their_calls(
+    roll: int,
+) -> None:
+    """docs/fights.md: "on a tie with an enemy a call below the roll goes first, one at or above it last; other ties
+    go by file order": two player characters of equal Initiative, one calling below the GM's 2d4 and one at or
+    above it (or neither matching), keep the file's order between them; the call decides only against an enemy."""
+    side0 = [character("P1", initiative=4, call=8), character("P2", initiative=4, call=1)]
+    loaded = load(fight(side0, [character("E", initiative=2, attacker={"player_character": False})]))
+    places = TurnOrder.of(loaded).places(roll)
+    assert [loaded.roster.names[int(c)] for c in places.argsort()] == ["P1", "P2", "E"]
+
+
 @pytest.mark.parametrize(
     ("roll", "order"),
     [

@@ -149,13 +149,15 @@ CALL_ROLL: tuple[IntArray, tuple[int, ...]] = (np.arange(2, 9, dtype=np.int64), 
 @dataclass(frozen=True)
 class TurnOrder:
     """Each combatant's place in the round's order [Starting-Battles.md]: by Initiative, highest first; a call
-    equal to the GM's 2d4 counts 1.5x Initiative; on a tie a call below the roll goes first, one at or above it
-    last; other ties in the file's order, sides alternating (`turn_order: file`: the file's order)."""
+    equal to the GM's 2d4 counts 1.5x Initiative; on a tie with an enemy (a foe of equal Initiative) a call below
+    the roll goes first, one at or above it last; other ties (between player characters, between enemies, or
+    with one who did not call) in the file's order, sides alternating (`turn_order: file`: the file's order)."""
 
     initiative: tuple[int, ...]
     call: tuple[int | None, ...]
     file_place: tuple[int, ...]
     by_file: bool
+    side: tuple[int, ...]
 
     @staticmethod
     def of(fight: LoadedFight) -> TurnOrder:
@@ -168,6 +170,7 @@ class TurnOrder:
             call=tuple(c.call for c in fight.combatants),
             file_place=tuple(file_place),
             by_file=fight.spec.options.turn_order == "file",
+            side=tuple(int(s) for s in fight.roster.side_array),
         )
 
     @property
@@ -186,10 +189,15 @@ class TurnOrder:
         if self.by_file:
             return np.asarray(self.file_place, dtype=np.int64)
 
+        scores = [self.score(c, roll) for c in range(size)]
+
+        def tied_with_an_enemy(c: int) -> bool:
+            return any(scores[o] == scores[c] and self.side[o] != self.side[c] for o in range(size))
+
         def key(c: int) -> tuple[Fraction, int, int]:
             call = self.call[c]
-            tie = 1 if call is None or roll is None else (0 if call < roll else 2)
-            return (-self.score(c, roll), tie, self.file_place[c])
+            tie = 1 if call is None or roll is None or not tied_with_an_enemy(c) else (0 if call < roll else 2)
+            return (-scores[c], tie, self.file_place[c])
 
         order = sorted(range(size), key=key)
         out = np.empty(size, dtype=np.int64)
@@ -250,9 +258,9 @@ class LastOdysseyFight(RoundRules):
     standing_stats = ("hp",)
     flag_stats = ("incapacitated",)
     turn_order: ClassVar[str] = (
-        "Initiative, highest first (ties: the players' calls against the GM's 2d4, then file order, sides"
-        " alternating); each turn a combatant spends its AP (2; options action_points, turn_order), one ability"
-        " each; the Effect Phase ends each round (Poisoned damage, then advancing)."
+        "Initiative, highest first (a tie with an enemy: the players' calls against the GM's 2d4; other ties: file"
+        " order, sides alternating); each turn a combatant spends its AP (2; options action_points, turn_order),"
+        " one ability each; the Effect Phase ends each round (Poisoned damage, then advancing)."
     )
 
     # -- scalar stats: the system reads Shell, Body Armor, statuses and the tracker as plain values -----------
