@@ -102,7 +102,7 @@ def test_fullplate_fight_an_engaged_entry_with_its_own_ac_keeps_it() -> None:
 
 
 def test_fullplate_fight_magical_ammunition_is_recovered_one_enhancement_lower() -> None:
-    """fullplate.txt, Enhancement: ammunition retrieved after a hit loses 1 Enhancement (or all)."""
+    """Attacking, Enhancement: ammunition retrieved after a hit loses 1 Enhancement (or all)."""
     bow = {"damage": "1d6", "kind": "bow_like"}
     archer = fighter("Archer", attacker={"weapon": bow, "ammunition": {"enhancement": 2}}, attacks=[{"name": "bow"}])
     data = fight([archer], [fighter("B", target={"hp": 3})])

@@ -65,8 +65,8 @@ def steps(event: dict[str, Any]) -> list[str]:
 
 
 def test_rtw_map_fight_golden_a_foe_behind_cover_is_hard_to_hit_in_the_trace() -> None:
-    """rtw: Attacking Foes behind Cover (decisions 7): a line from a corner of the attacker's square to a corner
-    of the foe's crosses a solid square: the foe is Hard to Hit (-2). The foe in the open is not."""
+    """rtw: Attacking Foes behind Cover (docs/rtw.md#silent-cover): a line from a corner of the attacker's square to a
+    corner of the foe's crosses a solid square: the foe is Hard to Hit (-2). The foe in the open is not."""
     data = fight(
         ROCK,
         [archer("Archer", [0, 0])],

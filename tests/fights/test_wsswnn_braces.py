@@ -1,5 +1,5 @@
-"""WSSWNN fights: braces' effects as fight state (braces page via sources-and-gaps.md: Grapple, Shove and their
-defaults; wsswnn.txt, Take Hold and Breaking and Disarming Arms): Stamina paid to resist, who grapples whom,
+"""WSSWNN fights: braces' effects as fight state (braces page via the game's other pages: Grapple, Shove and their
+defaults; Taking Actions, Take Hold and Breaking and Disarming Arms): Stamina paid to resist, who grapples whom,
 shoves that break a hold, disarmed combatants."""
 
 from __future__ import annotations

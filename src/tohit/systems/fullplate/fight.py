@@ -1,14 +1,15 @@
-"""FullPlate fights: hit points, natural-20 halving, firing into melee, magical ammunition (issue 8; fullplate.txt).
+"""FullPlate fights: hit points, natural-20 halving, firing into melee, magical ammunition (issue 8; Attacking).
 
 Rules applied between attacks (the attack itself is the system's `resolve`):
 - HP: a hit costs the creature it hits its damage in hit points (the target block's `hp`, required in a
   fight); at 0 HP a combatant is down, out of the fight (hit points never go below 0 here).
 - Natural-20 halving: a natural 20 short of the AC by more than 10 still hits with its damage halved once
-  per 5 beyond the first 10, and is a miss when that leaves less than 0.5 (decisions 3): the fight takes the
-  damage `resolve` reports.
-- Firing into melee: a ranged attack at a target with others within 5 feet may hit one of them (decisions
-  7). When the creature hit is a combatant of this fight, it takes the damage; otherwise the shot is lost.
-- Magical ammunition [fullplate.txt, Enhancement]: each shot that hits is retrieved after the fight with its
+  per 5 beyond the first 10, and is a miss when that leaves less than 0.5 (docs/fullplate.md#silent-natural-20): the
+  fight takes the damage `resolve` reports.
+- Firing into melee: a ranged attack at a target with others within 5 feet may hit one of them
+  (docs/fullplate.md#silent-firing-into-melee). When the creature hit is a combatant of this fight, it takes the
+  damage; otherwise the shot is lost.
+- Magical ammunition [Attacking, Enhancement]: each shot that hits is retrieved after the fight with its
   Enhancement 1 lower (or 0 for ammunition that loses all on a hit; penalties stay). The fight counts the
   hits per attack (`ammo_hits<a>`); the `recovered` event at the end of the encounter reports the arrows
   recovered and their Enhancement. Shots during the fight use fresh ammunition at full Enhancement.
@@ -205,12 +206,13 @@ def fill_engaged(data: Any) -> Any:
         target = comb.get("target")
         engaged = target.get("engaged_with") if isinstance(target, dict) else None
         for entry in engaged if isinstance(engaged, list) else []:
-            own = blocks.get(entry.get("name")) if isinstance(entry, dict) else None
+            name = entry.get("name") if isinstance(entry, dict) else None
+            own = blocks.get(name) if isinstance(name, str) else None
             if own is None or own is target or "ac" in entry:
                 continue
-            for name in ENGAGED_FROM_TARGET:
-                if name in own:
-                    entry.setdefault(name, copy.deepcopy(own[name]))
+            for stat in ENGAGED_FROM_TARGET:
+                if stat in own:
+                    entry.setdefault(stat, copy.deepcopy(own[stat]))
     return data
 
 

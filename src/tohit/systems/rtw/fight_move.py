@@ -1,7 +1,7 @@
-"""Reclaim the Wild fights on a map: movement (issue 15, item 9; sources-and-gaps.md, Reclaim the Wild, from
-playing_the_game/movement.md), then the attack from where the move ends.
+"""Reclaim the Wild fights on a map: movement (issue 15, item 9; the game's other pages, Reclaim the Wild, from
+Movement), then the attack from where the move ends.
 
-Movement [movement.md, as sources-and-gaps.md gives it]: "entering a square costs 1 Movement; Heroes typically
+Movement [Movement, as the game's other pages gives it]: "entering a square costs 1 Movement; Heroes typically
 have 6; 1-2-1 diagonals as for ranges; a creature may enter a last square even if it costs more than it has
 left; it cannot pass through an enemy's space but may pass through an ally's; Difficult Terrain costs 1 more per
 square". Each combatant has its `movement` (default 6); walls and objects (solid squares) block; the path

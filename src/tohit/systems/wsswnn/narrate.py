@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 PAGE = "wsswnn"
-C_BRACES = "wsswnn: braces, Grapple and Shove (sources-and-gaps.md defaults)"
+C_BRACES = "wsswnn: braces, Grapple and Shove (docs/wsswnn.md#silent-braces)"
 C_ARMS = "wsswnn: Breaking and Disarming Arms"
 C_INTO_GRAPPLE = "wsswnn: braces, Grapple (ranged attacks into the grapple that roll an odd number)"
 C_MIGHTY = "wsswnn: Mighty Blow (heroes/callings/champion)"
