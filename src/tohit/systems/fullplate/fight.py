@@ -48,8 +48,8 @@ class FullPlateFight(RoundRules):
     odds_stats = ()
     standing_stats = ("hp",)
     turn_order: ClassVar[str] = (
-        "File order, sides alternating (the page gives no initiative rule); each round every standing combatant"
-        " makes one attack."
+        "File order, sides alternating (the page gives no initiative rule; docs/fullplate.md#silent-turn-order);"
+        " each round every standing combatant makes one attack."
     )
 
     def prepare(self, data: dict[str, Any]) -> dict[str, Any]:

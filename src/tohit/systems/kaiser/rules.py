@@ -202,7 +202,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
             steps.note(
                 "critical",
                 "{damage} damage leaves {lp} LP at 0: unconscious, no Critical is rolled",
-                clause="kaiser: Critical",
+                clause="kaiser: Critical (docs/kaiser.md#silent-critical-at-0-lp)",
                 value=0,
                 where=lethal,
                 damage=damage,

@@ -65,7 +65,10 @@ def rows(side: str, effect_phase: bool) -> str:
             f"Effect Phase: {side}'s front row has nobody standing: the opposing side advances, and {side}'s back row"
             "  now counts as the front row  [The Combat Round]"
         )
-    return f"{side}'s front row has nobody standing: the back row comes  forward  [Starting Battles]"
+    return (
+        f"{side}'s front row has nobody standing: the back row comes  forward"
+        "  [Starting Battles; docs/last-odyssey.md#silent-advance-at-once]"
+    )
 
 
 def action_points(name: str, before: int, after: int, used: bool) -> str:

@@ -103,7 +103,7 @@ def status_lands(name: str, stat: str, source: str | None, fresh: bool, boss: bo
 
 def holds_ground(name: str) -> str:
     """On a map: no foe in reach, even after its move."""
-    return f"{name} has no foe in reach and holds its ground"
+    return f"{name} has no foe in reach and holds its ground  [docs/rtw.md#silent-move-first]"
 
 
 def moves(name: str, toward: str, path: list[tuple[int, int]], cost: int, movement: int) -> str:
