@@ -173,7 +173,10 @@ def test_kaiser_fight_without_physical_resistance_resists_with_a_new_characters_
     character + Constitution modifier +0 [Final Steps]), and the trace says so."""
     log = narrate(load(crit_duel()), seed=1, script=[HIT_14, TIE, {**HIT_14, "critical": [4, 5]}, {"phr": [2, 3]}])
     crit = events(log, "critical")[0]
-    assert "vs PhR 2d6 (2, 3) + 3 = 8 (B has no physical_resistance: PhR 3, a new character's): 2 DoF" in said(crit)
+    assert (
+        "vs PhR 2d6 (2, 3) + 3 = 8 (B has no physical_resistance: PhR 3, a new character's;"
+        " docs/kaiser.md#silent-phr-default): 2 DoF"
+    ) in said(crit)
 
 
 def test_kaiser_fight_a_passed_phr_check_has_no_further_effect() -> None:

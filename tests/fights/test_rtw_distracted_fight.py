@@ -106,7 +106,9 @@ def test_rtw_fight_distracted_lands_from_its_source_and_ends_at_the_end_of_the_c
     assert to_hit(log, "B", 0) == (14, "hard", "C")
     ends = kinds(log, "status_ends")[0]
     assert ("B", "distracted", 1, 0) in changes(log, "status_ends")
-    assert ends["text"].startswith("end of B's turn: Distracted ends (the page gives no end: the fight's choice)")
+    assert ends["text"].startswith(
+        "end of B's turn: Distracted ends (the page gives no end: docs/rtw.md#silent-status-ends)"
+    )
     assert log.events.index(ends) > log.events.index(attack_events(log, "B")[0])
     assert to_hit(log, "B", 1) == (16, "none", "C")
 

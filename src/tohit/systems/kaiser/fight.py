@@ -138,7 +138,8 @@ class KaiserFight(FightRules):
     standing_stats = ("lp", "knocked_out")
     flag_stats = ("flat_footed", "knocked_out")
     turn_order: ClassVar[str] = (
-        "File order, sides alternating; a round goes round that order until nobody has the AP for an attack"
+        "File order, sides alternating (docs/kaiser.md#silent-turn-order); a round goes round that order until"
+        " nobody has the AP for an attack"
         " (6 AP a round, an attack costs its ap_cost); a Counterattack (1 AP) follows a failed close attack at once."
     )
 

@@ -77,7 +77,12 @@ def critical(
         f" 2d6 ({level_faces[0]}, {level_faces[1]}) + {base} = {raw}"
         + (f" -> {level} (above 20 halved)" if level != raw else "")
         + f" vs PhR 2d6 ({check_faces[0]}, {check_faces[1]}) + {phr} = {check}"
-        + ("" if default_phr is None else f" ({name} has no physical_resistance: PhR {default_phr}, a new character's)")
+        + (
+            ""
+            if default_phr is None
+            else f" ({name} has no physical_resistance: PhR {default_phr}, a new character's;"
+            " docs/kaiser.md#silent-phr-default)"
+        )
     )
 
 

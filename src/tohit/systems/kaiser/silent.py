@@ -50,4 +50,24 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         "A blow that leaves its target at 0 LP rolls no Critical: the target is unconscious anyway, nothing is"
         " applied, and the trace says so instead of giving a level.",
     ),
+    (
+        "phr-default",
+        "A combatant without Physical Resistance",
+        "A combatant whose file gives no `physical_resistance` resists a Critical with PhR 3, a new character's"
+        " (Presence 3 and the Constitution modifier +0 of an average Constitution 5); the trace says so.",
+    ),
+    (
+        "critical-penalties",
+        "What a Critical leaves",
+        "The fading part of the penalty is one pool that fades by 1 a round, however many Criticals are behind it;"
+        " the All Action Penalty does not apply to the PhR check itself (a Resistance Check is not an action); AP"
+        " lost to a Critical at 0 AP does not make the target Flat-Footed (only a hit does). Hit locations are not"
+        " rolled (no General Hit Location Table is given), so a DoF 6+ head hit and the lost limbs of DoF 11+ are"
+        " not played.",
+    ),
+    (
+        "turn-order",
+        "Turn order in a fight",
+        "The file's order, sides alternating; a round goes round that order until nobody has the AP for an attack.",
+    ),
 )

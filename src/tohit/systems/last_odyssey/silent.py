@@ -60,4 +60,11 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         "With `effect_phase: false`, a side's back row comes forward as soon as its front row has nobody standing,"
         " which may be so from the start of the fight, before anyone acts.",
     ),
+    (
+        "status-duration",
+        "How long a status lasts",
+        "A status lasts for the rest of the battle, or until its bearer is downed, which keeps only Poisoned,"
+        " Frostbitten and Burned; a character that already has a status cannot gain it again (a status is on or"
+        " off).",
+    ),
 )

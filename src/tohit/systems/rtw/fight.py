@@ -199,8 +199,8 @@ class RtwFight(RoundRules):
     flag_stats = ("helpless", "perished", "peril")
     none_stats = ("magic", "stamina", "durability")
     turn_order: ClassVar[str] = (
-        "File order, sides alternating (the page gives no initiative rule); each round every combatant that is"
-        " neither Helpless nor perished makes one attack."
+        "File order, sides alternating (the page gives no initiative rule; docs/rtw.md#silent-turn-order); each"
+        " round every combatant that is neither Helpless nor perished makes one attack."
     )
 
     # -- setup -------------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ def prone_and_halted(name: str) -> str:
 
 def status_ends(name: str, stat: str, chosen: bool) -> str:
     """A status that ends at the end of the creature's next turn (`chosen`: the page gives no end)."""
-    why = " (the page gives no end: the fight's choice)" if chosen else ""
+    why = " (the page gives no end: docs/rtw.md#silent-status-ends)" if chosen else ""
     return f"end of {name}'s turn: {STATUSES[stat]} ends{why}  [{CITE}: {STATUSES[stat]}]"
 
 

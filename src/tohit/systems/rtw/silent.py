@@ -72,4 +72,19 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         " moving; one without moves first toward the foe its policy picks, and one with no foe in reach even"
         " after moving holds its ground.",
     ),
+    (
+        "status-ends",
+        "How long a status lasts in a fight",
+        "Halted and Distracted, for which Status Effects gives no end, end at the end of the creature's next turn,"
+        " as Blinded and Dazzled do; a second source of a Distraction joins the first and ends with it. Prone ends"
+        " when the creature stands up at the start of its next turn (it then moves with its whole Movement). An"
+        " effect that lands on a creature it leaves at 0 Health is not kept, and one that lands on a creature that"
+        " already has the status changes nothing.",
+    ),
+    (
+        "turn-order",
+        "Turn order in a fight",
+        "The page gives no initiative: a fight takes the file's order, sides alternating, and each combatant that"
+        " is neither Helpless nor perished makes one attack a round.",
+    ),
 )

@@ -22,7 +22,7 @@ Array = npt.NDArray[np.int64]
 C_ADVANTAGE = "wsswnn: advantage (taking-actions; docs/wsswnn.md#silent-advantage)"
 C_ACTION_DICE = "wsswnn: action dice (taking-actions; docs/wsswnn.md#silent-action-dice)"
 C_DISADVANTAGE = "wsswnn: disadvantage (braces: Grapple, the foe has brace disadvantage; the mirror of advantage)"
-C_CANCEL = "wsswnn: advantage and disadvantage cancel (tohit's reading)"
+C_CANCEL = "wsswnn: advantage and disadvantage cancel (docs/wsswnn.md#silent-cancel)"
 C_ROLLED = "wsswnn: braces, Grapple (a ranged attack into the grapple that rolls odd hits the other grappler)"
 
 

@@ -51,4 +51,27 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         "The braces page is cut short: Grapple, Shove, Disarm, Break and Stand Fast follow the game's own readings"
         " of them as far as they go, and tohit's defaults for the rest, each described with its field.",
     ),
+    (
+        "cancel",
+        "Advantage and disadvantage together",
+        "An action with both advantage and disadvantage reads the acting die alone: they cancel, and the trace"
+        " says so.",
+    ),
+    (
+        "grapple-ends",
+        "A grapple whose foe is out of the fight",
+        "A grapple ends when the grappled foe is out of the fight, as it does when the grappler takes lethal"
+        " damage or is Shoved.",
+    ),
+    (
+        "disarmed",
+        "A disarmed combatant",
+        "A fight has no movement to fetch a weapon: a disarmed combatant keeps only its unarmed attacks, Take Hold"
+        " and braces for the rest of the fight.",
+    ),
+    (
+        "mighty-blow-cost",
+        "Paying for a Mighty Blow",
+        "A Mighty Blow's 1 stamina is paid when the blow is made, hit or miss; with 0 stamina it cannot be used.",
+    ),
 )
