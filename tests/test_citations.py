@@ -106,12 +106,13 @@ def test_a_trace_cites_the_docs_section_by_its_anchor() -> None:
     assert "silent-peril" in anchors("rtw")
 
 
-def test_the_docs_cite_nothing_private() -> None:
-    """The docs a user reads (docs/*.md, the game references included) cite no private note or rules file either."""
-    docs = Path(__file__).resolve().parents[1] / "docs"
+def test_the_docs_and_examples_cite_nothing_private() -> None:
+    """What a user reads besides traces (docs/*.md, the game references included, and the bundled examples' notes)
+    cites no private note or rules file either."""
+    root = Path(__file__).resolve().parents[1]
     bad = [
-        f"{path.name}:{n}: {hit}"
-        for path in sorted(docs.glob("*.md"))
+        f"{path.relative_to(root)}:{n}: {hit}"
+        for path in [*sorted((root / "docs").glob("*.md")), *sorted((root / "examples").rglob("*.yaml"))]
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         for hit in private_citations(line)
     ]
