@@ -75,8 +75,34 @@ def test_fullplate_fight_firing_into_melee_may_hit_an_engaged_combatant() -> Non
     assert kinds(log, "damage")[0]["changes"][0] == {"who": "Knight", "stat": "hp", "from": 20, "to": 16}
 
 
+def _stray_into_knight(entry: dict[str, Any]) -> dict[str, Any]:
+    """Archer (THAC0 15) shoots at the Orc (AC 6) engaged with the Knight (AC 3), the pick striking the Knight:
+    d20 10 gives To-Hit Roll 5, a hit against AC 6 and a miss against AC 3."""
+    archer = fighter("Archer", attacker={"weapon": {"damage": "1d6", "kind": "bow_like"}}, attacks=[{"name": "bow"}])
+    knight = fighter("Knight", target={"ac": 3, "hp": 22})
+    orc = fighter("Orc", target={"ac": 6, "engaged_with": [entry]})
+    data = fight([archer, knight], [orc])
+    data["sides"][0]["combatants"][0]["focus"] = "Orc"
+    return kinds(narrate(load(data), seed=1, script=[{"to_hit": [10], "damage": [3], "pick": [1]}]), "attack")[0]
+
+
+def test_fullplate_fight_a_stray_shot_at_a_combatant_of_the_fight_is_judged_against_its_own_stats() -> None:
+    """Firing Into Melee: the creature struck is picked first, then the roll is judged against its AC; a combatant
+    of the fight named in `engaged_with` without stats has its own (its `target` block), and those decide."""
+    attack = _stray_into_knight({"name": "Knight"})
+    # To-Hit Roll 5 against the Knight's AC 3 (not the Orc's AC 6): a miss.
+    assert attack["outcome"]["target_ac"] == 3 and attack["outcome"]["result"] == "miss"
+    assert "judged as the intended target" not in str(attack["trace"])
+
+
+def test_fullplate_fight_an_engaged_entry_with_its_own_ac_keeps_it() -> None:
+    """Stats the `engaged_with` entry gives itself are kept (the fight fills only an entry without `ac`)."""
+    attack = _stray_into_knight({"name": "Knight", "ac": 8})
+    assert attack["outcome"]["target_ac"] == 8 and attack["outcome"]["creature_hit"] == "Knight"
+
+
 def test_fullplate_fight_magical_ammunition_is_recovered_one_enhancement_lower() -> None:
-    """fullplate.txt, Enhancement: ammunition retrieved after a hit loses 1 Enhancement (or all)."""
+    """Attacking, Enhancement: ammunition retrieved after a hit loses 1 Enhancement (or all)."""
     bow = {"damage": "1d6", "kind": "bow_like"}
     archer = fighter("Archer", attacker={"weapon": bow, "ammunition": {"enhancement": 2}}, attacks=[{"name": "bow"}])
     data = fight([archer], [fighter("B", target={"hp": 3})])

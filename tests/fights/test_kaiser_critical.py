@@ -1,4 +1,4 @@
-"""Kaiser Criticals in fights, clause by clause [damage/critical.md; dice.md, Resistance Checks].
+"""Kaiser Criticals in fights, clause by clause [Critical; Dice, Resistance Checks].
 
 Dice are forced with a script: one mapping of role -> faces per attack (its `critical` faces are the
 Critical level's 2d6), then, after an attack that causes a Critical, one mapping {"phr": [a, b]} for the
@@ -70,7 +70,7 @@ ROUND_1 = [HIT_14, TIE, {**HIT_14, "critical": [4, 5]}, {"phr": [3, 3]}]
 
 
 def test_kaiser_fight_a_hit_of_half_the_current_lp_causes_a_critical() -> None:
-    """critical.md: "a single wound that makes you lose half your remaining LP": judged at the LP the target
+    """Critical: "a single wound that makes you lose half your remaining LP": judged at the LP the target
     has in the fight (14 of 40 is none; 14 of 26 is one)."""
     log = narrate(load(crit_duel({"physical_resistance": 1})), seed=1, script=[*ROUND_1, TIE])
     first = events(log, "critical")[0]
@@ -80,7 +80,7 @@ def test_kaiser_fight_a_hit_of_half_the_current_lp_causes_a_critical() -> None:
 
 
 def test_kaiser_fight_critical_dof_costs_1_ap_each_and_gives_minus_1_to_all_actions() -> None:
-    """critical.md, Effects of a Critical: an All Action Penalty equal to the DoF, and 1 AP lost per DoF."""
+    """Critical, Effects of a Critical: an All Action Penalty equal to the DoF, and 1 AP lost per DoF."""
     log = narrate(load(crit_duel({"physical_resistance": 1})), seed=1, script=[*ROUND_1, TIE])
     crit = events(log, "critical")[0]
     assert changes(crit) == [
@@ -92,7 +92,7 @@ def test_kaiser_fight_critical_dof_costs_1_ap_each_and_gives_minus_1_to_all_acti
     assert (
         "Critical level 2d6 (4, 5) + 1 = 10 vs PhR 2d6 (3, 3) + 1 = 7: 3 DoF: -3 to all actions" in said(crit)
         and "-3 AP (1 -> 0)" in said(crit)
-        and "[kaiser: damage/critical.md]" in said(crit)
+        and "[kaiser: Critical]" in said(crit)
     )
 
 
@@ -106,7 +106,7 @@ def test_kaiser_fight_the_penalty_is_on_offensive_and_defensive_rolls() -> None:
 
 
 def test_kaiser_fight_a_penalty_of_dof_5_or_less_fades_1_a_round() -> None:
-    """critical.md: DoF 5 or less: momentary shock; the penalty disappears at a rate of 1 per round."""
+    """Critical: DoF 5 or less: momentary shock; the penalty disappears at a rate of 1 per round."""
     log = narrate(load(crit_duel({"physical_resistance": 1})), seed=1, script=[*ROUND_1, *[TIE] * 8])
     fades = events(log, "penalty_fades")
     assert [changes(e) for e in fades[:3]] == [
@@ -118,7 +118,7 @@ def test_kaiser_fight_a_penalty_of_dof_5_or_less_fades_1_a_round() -> None:
 
 
 def test_kaiser_fight_a_penalty_of_dof_6_or_more_lasts() -> None:
-    """critical.md: DoF 6+: broken bones; the penalty lasts until Regeneration (after the fight)."""
+    """Critical: DoF 6+: broken bones; the penalty lasts until Regeneration (after the fight)."""
     script = [HIT_14, TIE, {**HIT_14, "critical": [6, 6]}, {"phr": [1, 2]}, *[TIE] * 8]
     log = narrate(load(crit_duel()), seed=1, script=script)
     crit = events(log, "critical")[0]  # level 12 + 1 = 13 vs 3 + PhR 3: 7 DoF
@@ -145,7 +145,7 @@ def test_kaiser_fight_penalties_of_several_criticals_add_up() -> None:
 
 
 def test_kaiser_fight_critical_level_above_20_is_halved_and_dof_16_knocks_out() -> None:
-    """critical.md: level 2d6 + floor(damage / 10), 27 -> 23 (6/2 + 20); DoF above 16+: unconscious wherever
+    """Critical: level 2d6 + floor(damage / 10), 27 -> 23 (6/2 + 20); DoF above 16+: unconscious wherever
     hit. 3 Units x Base Damage 52 = 156 of B's 300 LP; PhR 2d6 (1, 1) + 3 = 5: 18 DoF."""
     a = {"attacker": {"offensive_skill": 10, "strength": 8, "weapon": {"damage": 50, "damage_type": "cut"}}}
     hit = {"offense": [6, 4], "defense": [3, 4], "critical": [6, 6]}  # 20 vs 15: DoS 5, 3 Units
@@ -158,22 +158,29 @@ def test_kaiser_fight_critical_level_above_20_is_halved_and_dof_16_knocks_out() 
 
 
 def test_kaiser_fight_no_critical_is_rolled_on_a_hit_that_leaves_0_lp() -> None:
-    """Choice: a hit that leaves its target at 0 LP (unconscious anyway) rolls no Critical."""
+    """Choice: a hit that leaves its target at 0 LP (unconscious anyway) rolls no Critical: nothing is applied, and
+    its trace prints no "Critical, level ..." line but says why (the outcome keeps the page's half-LP test)."""
     log = narrate(load(crit_duel({"target": {"lp": 10}})), seed=1, script=[HIT_14])
-    assert events(log, "attack")[0]["outcome"]["critical"] is True
+    attack = events(log, "attack")[0]
+    assert attack["outcome"]["critical"] is True
     assert not events(log, "critical")
+    assert "Critical, level" not in str(attack["trace"])
+    assert "14 damage leaves 10 LP at 0: unconscious, no Critical is rolled" in str(attack["trace"])
 
 
 def test_kaiser_fight_without_physical_resistance_resists_with_a_new_characters_phr_3_and_says_so() -> None:
     """Choice: a combatant without `physical_resistance` makes the PhR check with PhR 3 (Presence 3 of a new
-    character + Constitution modifier +0 [creation/6_final_steps.md]), and the trace says so."""
+    character + Constitution modifier +0 [Final Steps]), and the trace says so."""
     log = narrate(load(crit_duel()), seed=1, script=[HIT_14, TIE, {**HIT_14, "critical": [4, 5]}, {"phr": [2, 3]}])
     crit = events(log, "critical")[0]
-    assert "vs PhR 2d6 (2, 3) + 3 = 8 (B has no physical_resistance: PhR 3, a new character's): 2 DoF" in said(crit)
+    assert (
+        "vs PhR 2d6 (2, 3) + 3 = 8 (B has no physical_resistance: PhR 3, a new character's;"
+        " docs/kaiser.md#silent-phr-default): 2 DoF"
+    ) in said(crit)
 
 
 def test_kaiser_fight_a_passed_phr_check_has_no_further_effect() -> None:
-    """critical.md: a total higher than the Critical passes: no penalty and no AP lost (a tie: 0 DoF too)."""
+    """Critical: a total higher than the Critical passes: no penalty and no AP lost (a tie: 0 DoF too)."""
     script = [HIT_14, TIE, {**HIT_14, "critical": [4, 5]}, {"phr": [5, 5]}]
     log = narrate(load(crit_duel({"physical_resistance": 0})), seed=1, script=script)
     crit = events(log, "critical")[0]  # 10 vs 10
@@ -190,8 +197,8 @@ def test_kaiser_fight_a_counterattack_takes_the_penalty() -> None:
 
 
 def test_kaiser_fight_phr_check_has_no_open_roll_or_fumble() -> None:
-    """dice.md: "A Resistance Check cannot have an Open Roll or a Fumble"; the Critical level's 2d6 neither
-    (critical.md). The chain's DoF table is the plain 2d6 x 2d6 count."""
+    """Dice: "A Resistance Check cannot have an Open Roll or a Fumble"; the Critical level's 2d6 neither
+    (Critical). The chain's DoF table is the plain 2d6 x 2d6 count."""
     for base, phr in ((0, 0), (2, 3), (15, 1)):
         counts: dict[int, int] = {}
         for c1, c2, r1, r2 in product(range(1, 7), repeat=4):
@@ -283,7 +290,7 @@ def test_kaiser_fight_example_troll_shows_a_critical_and_its_penalty_fading() ->
     """examples/fights/kaiser-troll.yaml at its own seed: a Critical with DoF, then the penalty fading."""
     log = narrate(load_fight(EXAMPLES / "kaiser-troll.yaml"))
     bitten = [e for e in events(log, "critical") if e["changes"]]
-    assert bitten and "vs PhR 2d6" in said(bitten[0]) and "[kaiser: damage/critical.md]" in said(bitten[0])
+    assert bitten and "vs PhR 2d6" in said(bitten[0]) and "[kaiser: Critical]" in said(bitten[0])
     assert events(log, "penalty_fades")
 
 

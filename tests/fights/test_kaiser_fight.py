@@ -1,4 +1,4 @@
-"""Kaiser fight rules, clause by clause (issue 8; kaiser.md; sources-and-gaps.md §Kaiser, AP and Counter).
+"""Kaiser fight rules, clause by clause (issue 8; Attacking and Defending; the game's other pages, AP and Counter).
 
 Dice are forced with a script (one mapping of role -> faces per attack or counterattack, in order):
 A (Offensive Skill 10) against B (Defensive Skill 8, Absorption 2, no armour), long sword Base Damage 7.
@@ -37,7 +37,7 @@ def test_kaiser_fight_an_attack_costs_its_ap_cost() -> None:
 
 
 def test_kaiser_fight_a_hit_costs_the_defender_1_ap_even_at_0_units() -> None:
-    """kaiser.md, Successful Attack: the defender loses 1 AP; action_points.md: even a 0-Unit hit."""
+    """Attacking and Defending, Successful Attack: the defender loses 1 AP; Action Points: even a 0-Unit hit."""
     log = narrate(load(duel()), seed=1, script=[HIT_0])
     first = log.events[: log.events.index(events(log, "attack")[1])]
     lost = [e for e in first if e["kind"] == "ap_lost"]
@@ -46,13 +46,14 @@ def test_kaiser_fight_a_hit_costs_the_defender_1_ap_even_at_0_units() -> None:
 
 
 def test_kaiser_fight_damage_is_life_points_lost_and_counts_as_dealt() -> None:
-    """kaiser.md, Damage Dealt = (DoS - Absorption - AV) x Base Damage: the defender loses that many LP."""
+    """Attacking and Defending, Damage Dealt = (DoS - Absorption - AV) x Base Damage: the defender loses that many
+    LP."""
     log = narrate(load(duel()), seed=1, script=[HIT_14])
     assert changes(events(log, "damage")[0]) == [("B", "lp", 40, 26), ("A", "dealt", 0, 14)]
 
 
 def test_kaiser_fight_lp_never_below_0_and_unconscious_combatant_loses() -> None:
-    """critical.md: LP at or below 0 means unconscious; the side with nobody standing loses."""
+    """Critical: LP at or below 0 means unconscious; the side with nobody standing loses."""
     data = kaiser_fight([kaiser_combatant("A")], [kaiser_combatant("B", target={"lp": 10})])
     log = narrate(load(data), seed=1, script=[HIT_14])
     assert changes(events(log, "damage")[0]) == [("B", "lp", 10, 0), ("A", "dealt", 0, 10)]
@@ -62,7 +63,7 @@ def test_kaiser_fight_lp_never_below_0_and_unconscious_combatant_loses() -> None
 
 
 def test_kaiser_fight_hit_at_0_ap_makes_the_defender_flat_footed_until_the_round_ends() -> None:
-    """action_points.md: losing AP at 0 AP makes the defender Flat-Footed; AP never goes below 0."""
+    """Action Points: losing AP at 0 AP makes the defender Flat-Footed; AP never goes below 0."""
     data = kaiser_fight([kaiser_combatant("A")], [kaiser_combatant("B", target={"ap": 0})])
     log = narrate(load(data), seed=1, script=[HIT_0, TIE])
     flat = events(log, "flat_footed")[0]
@@ -75,7 +76,7 @@ def test_kaiser_fight_hit_at_0_ap_makes_the_defender_flat_footed_until_the_round
 
 
 def test_kaiser_fight_6_ap_at_the_start_of_each_round_for_everyone_standing() -> None:
-    """action_points.md: 6 AP at the start of the round; unused AP is lost (AP is set, not added)."""
+    """Action Points: 6 AP at the start of the round; unused AP is lost (AP is set, not added)."""
     data = kaiser_fight([kaiser_combatant("A"), kaiser_combatant("A2")], [kaiser_combatant("B")])
     log = narrate(load(data), seed=1, script=[TIE] * 6)
     round_2 = events(log, "round")[0]
@@ -110,7 +111,7 @@ def test_kaiser_fight_turn_order_is_file_order_sides_alternating() -> None:
 
 
 def test_kaiser_fight_counterattack_uses_the_counter_bonus_and_costs_1_ap() -> None:
-    """kaiser.md, Failed Attack; counter.md: Counter bonus floor(DoS / 2) on the Offensive Roll, 1 AP."""
+    """Attacking and Defending, Failed Attack; Counter: Counter bonus floor(DoS / 2) on the Offensive Roll, 1 AP."""
     counter_dice = {"offense": [2, 2], "defense": [3, 3]}  # 4 + 10 + 3 = 17 vs 6 + 8 = 14
     log = narrate(load(duel()), seed=1, script=[MISS_BY_6, counter_dice])
     declared = events(log, "counter")[0]
@@ -126,7 +127,7 @@ def test_kaiser_fight_counterattack_uses_the_counter_bonus_and_costs_1_ap() -> N
 
 
 def test_kaiser_fight_no_counter_against_a_ranged_attack() -> None:
-    """kaiser.md, Failed Attack: a ranged attack (beyond point-blank) gives no Counter chance."""
+    """Attacking and Defending, Failed Attack: a ranged attack (beyond point-blank) gives no Counter chance."""
     data = duel()
     data["sides"][0]["combatants"][0]["attacks"][0]["attack"] = {"range": "ranged"}
     log = narrate(load(data), seed=1, script=[MISS_BY_6, TIE])
@@ -153,7 +154,7 @@ def test_kaiser_fight_a_counterattack_is_not_itself_countered() -> None:
 
 
 def test_kaiser_fight_point_blank_attack_allows_a_counter() -> None:
-    """kaiser.md, Failed Attack: a point-blank ranged attack does provide a Counter chance."""
+    """Attacking and Defending, Failed Attack: a point-blank ranged attack does provide a Counter chance."""
     data = duel()
     data["sides"][0]["combatants"][0]["attacks"][0]["attack"] = {"range": "point_blank"}
     log = narrate(load(data), seed=1, script=[MISS_BY_6, TIE])

@@ -1,4 +1,4 @@
-"""Kaiser fights: the Multiple Defense Penalty (issue 15, item 7; sources-and-gaps.md, Kaiser, combat.json 200).
+"""Kaiser fights: the Multiple Defense Penalty (issue 15, item 7; the game's other pages, Kaiser, combat.json 200).
 
 Three attackers (A, A2, A3) against one chief (B); dice forced with a script, one mapping per attack, in order.
 """

@@ -1,6 +1,6 @@
 """Last Odyssey Ally buffs in fights, and policy `best` at the current state (the page's table of ability types:
-"Ally: this ability is defensive, and may target any character on the battlefield"; Buffs-and-Debuffs.md,
-Statuses.md, Shells.md, Death-and-Injury.md from sources-and-gaps.md §Last Odyssey; the choices in
+"Ally: this ability is defensive, and may target any character on the battlefield"; Buffs and Debuffs,
+Statuses, Shells, Death and Injury from the game's other pages; the choices in
 docs/fights.md)."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def with_policy(data: dict[str, Any], side: int, policy: str) -> dict[str, Any]:
 
 
 def test_last_odyssey_fight_an_ally_buff_moves_an_allys_tracker() -> None:
-    """Ability types (Ally: defensive, any character); Buffs-and-Debuffs.md: A's Protect raises M's Physical
+    """Ability types (Ally: defensive, any character); Buffs and Debuffs: A's Protect raises M's Physical
     Defense 0 -> +1 (policy first: the first standing ally in file order it can still raise). The trace does not
     say it was used on the other side: M is A's ally."""
     a = caster("A", PROTECT, STRIKE)
@@ -50,7 +50,7 @@ def test_last_odyssey_fight_an_ally_buff_moves_an_allys_tracker() -> None:
 
 
 def test_last_odyssey_fight_an_ally_buff_raises_the_allys_defence_against_later_hits() -> None:
-    """Buffs-and-Debuffs.md: the tracker feeds the buffed ally's defence. Protect with 6 levels puts M's Physical
+    """Buffs and Debuffs: the tracker feeds the buffed ally's defence. Protect with 6 levels puts M's Physical
     Defense at +7: B's Strike then deals 5 - (2 + 7) + 6 = 2 base, x2 (no Shell) = 4 (unbuffed: 18)."""
     wall = {"name": "Wall", "attack": {**PROTECT["attack"], "levels": 6}}
     m, a = character("M", attacks=[STRIKE]), caster("A", wall, STRIKE)
@@ -70,7 +70,7 @@ def test_last_odyssey_fight_an_ally_buff_may_target_its_user() -> None:
 
 
 def test_last_odyssey_fight_a_downed_ally_cannot_be_targeted() -> None:
-    """Death-and-Injury.md: a downed character cannot be targeted except by revives. B downs M (HP 2) before A's
+    """Death and Injury: a downed character cannot be targeted except by revives. B downs M (HP 2) before A's
     turn, so A's Protect goes to A itself, the only ally standing."""
     m, a = character("M", target={"hp": 2}), caster("A", PROTECT, STRIKE)
     log = narrate(load(fight([m, a], [character("B")], max_rounds=1)), seed=1, script=[MISS, {"hit": [6]}, NO_ROLL])
@@ -82,7 +82,7 @@ def test_last_odyssey_fight_a_downed_ally_cannot_be_targeted() -> None:
 @pytest.mark.parametrize("m_target", [{"buffs": {"physical_defense": 7}}, {"statuses": ["burned"]}])
 def test_last_odyssey_fight_an_ally_buff_skips_an_ally_it_cannot_raise(m_target: dict[str, Any]) -> None:
     """A choice (docs/fights.md): a buff is not used on an ally at +7 for its statistic, nor on a Burned one
-    (Statuses.md: Burned cannot be buffed); A's Protect goes to the next ally in file order, A itself."""
+    (Statuses: Burned cannot be buffed); A's Protect goes to the next ally in file order, A itself."""
     m, a = character("M", target=m_target), caster("A", PROTECT, STRIKE)
     log = narrate(load(fight([m, a], [character("B")], max_rounds=1)), seed=1, script=[MISS, MISS, NO_ROLL])
     assert attacks_by(log, "A")[0]["target"] == "A"
@@ -128,7 +128,7 @@ def test_last_odyssey_fight_a_multi_ally_buff_raises_every_ally() -> None:
 
 
 def test_last_odyssey_fight_a_burned_user_still_buffs_an_ally() -> None:
-    """Statuses.md: Burned stops buffs on the Burned character, not its own buffs on others."""
+    """Statuses: Burned stops buffs on the Burned character, not its own buffs on others."""
     a = caster("A", PROTECT, STRIKE, target={"statuses": ["burned"]})
     log = narrate(load(fight([character("M"), a], [character("B")], max_rounds=1)), seed=1, script=[MISS, MISS])
     assert attacks_by(log, "A")[0]["target"] == "M"
@@ -138,7 +138,7 @@ def test_last_odyssey_fight_a_burned_user_still_buffs_an_ally() -> None:
 
 
 def test_last_odyssey_fight_best_a_paralyzed_user_uses_its_magical_attack() -> None:
-    """Statuses.md (Paralyzed: physical attacks automatically miss): B's Strike (5 - 2 + d10, x2 on no Shell)
+    """Statuses (Paralyzed: physical attacks automatically miss): B's Strike (5 - 2 + d10, x2 on no Shell)
     beats its Fire (4 - 1 + d10, x1) unparalyzed; Paralyzed, `best` uses Fire."""
     b = character("B", attacks=[STRIKE, FIRE])
     data = with_policy(fight([character("A")], [b], max_rounds=1), 1, "best")
@@ -163,7 +163,7 @@ def test_last_odyssey_fight_best_expected_damage_reads_the_current_statuses() ->
 
 
 def test_last_odyssey_fight_best_switches_when_an_ally_buff_moves_its_tracker() -> None:
-    """Buffs-and-Debuffs.md: B has a Shell (Fire x2, Strike x1): A's Fire (2 - 1 + d10, x2: 8.8 expected) beats
+    """Buffs and Debuffs: B has a Shell (Fire x2, Strike x1): A's Fire (2 - 1 + d10, x2: 8.8 expected) beats
     its Strike (5 - 2 + d10: 6.0). M's Might puts A's Physical Attack at +7 (Strike: 11.6): `best` strikes."""
     a = character("A", attacks=[FIRE, STRIKE], attacker={"magical_attack": 2}, policy="best")
     m = caster("M", MIGHT, STRIKE)
@@ -175,7 +175,7 @@ def test_last_odyssey_fight_best_switches_when_an_ally_buff_moves_its_tracker() 
 
 
 def test_last_odyssey_fight_best_switches_when_the_shell_breaks() -> None:
-    """Shells.md: while B's Shell holds, magic deals double (A's Fire); once it breaks, physical attacks do
+    """Shells: while B's Shell holds, magic deals double (A's Fire); once it breaks, physical attacks do
     (A's Strike): `best` reads whether the Shell is active now, not in the file."""
     a = character("A", attacks=[FIRE, STRIKE], policy="best")
     b = character("B", target={"shell": 5, "hp": 40})
@@ -186,7 +186,7 @@ def test_last_odyssey_fight_best_switches_when_the_shell_breaks() -> None:
 
 def test_last_odyssey_fight_an_attack_a_status_makes_miss_waits_while_another_ability_can_be_used() -> None:
     """A choice (docs/fights.md): a Paralyzed `first` user skips its Strike for its Fire; with nothing else it
-    strikes, and misses (Statuses.md)."""
+    strikes, and misses (Statuses)."""
     b = character("B", attacks=[STRIKE, FIRE], target={"statuses": ["paralyzed"]})
     log = narrate(load(fight([character("A")], [b], max_rounds=1)), seed=1, script=[MISS, HIT])
     assert attacks_by(log, "B")[0]["attack"] == "Fire"

@@ -1,5 +1,5 @@
-"""Last Odyssey fight rules (issue 8: Shell pools and their break rule (decisions 5), downed at 0 HP, front and
-back rows (a front row emptied brings the back row forward), one roll for a Multi ability)."""
+"""Last Odyssey fight rules (issue 8: Shell pools and their break rule (docs/last-odyssey.md#silent-shell), downed at
+0 HP, front and back rows (a front row emptied brings the back row forward), one roll for a Multi ability)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,8 @@ MISS = {"hit": [10]}
 
 
 def test_last_odyssey_fight_a_shell_is_a_pool_that_absorbs_damage() -> None:
-    """Shells.md; decisions 5: a hit on a Shell of 12 points: physical, Shell active, no x2: 5 - 2 + 6 = 9."""
+    """Shells; docs/last-odyssey.md#silent-shell: a hit on a Shell of 12 points: physical, Shell active, no x2: 5 - 2
+    + 6 = 9."""
     b = character("B", target={"shell": 12})
     log = narrate(load(fight([character("A")], [b], max_rounds=1)), seed=1, script=[{"hit": [6]}, MISS])
     assert changes(log, "damage")[0] == ("B", "shell", 12, 3)
@@ -51,7 +52,8 @@ def test_last_odyssey_fight_a_shell_is_a_pool_that_absorbs_damage() -> None:
 
 
 def test_last_odyssey_fight_the_breaking_hit_reaches_hp_only_with_an_overflow_at_least_the_hp() -> None:
-    """decisions 5: the overflow takes HP only if it is at least the remaining HP (then downed); else none."""
+    """docs/last-odyssey.md#silent-shell: the overflow takes HP only if it is at least the remaining HP (then downed);
+    else none."""
     b = character("B", target={"shell": 5, "hp": 10})
     log = narrate(load(fight([character("A")], [b], max_rounds=1)), seed=1, script=[{"hit": [6]}, MISS])  # 4 < 10
     assert ("B", "shell", 5, 0) in changes(log, "damage")
@@ -63,7 +65,7 @@ def test_last_odyssey_fight_the_breaking_hit_reaches_hp_only_with_an_overflow_at
 
 
 def test_last_odyssey_fight_magic_doubles_only_while_the_shell_holds() -> None:
-    """last-odyssey.md: a magical attack on an active Shell deals double; once broken, it does not."""
+    """Attacking and Defending: a magical attack on an active Shell deals double; once broken, it does not."""
     a = character("A", attacks=[FIRE])
     b = character("B", target={"shell": 1, "hp": 30, "magical_defense": 1})
     # Fire: 4 - 1 + 6 = 9, x2 on the Shell = 18: the Shell breaks (overflow 17 < 30: no HP). Then 9, no x2.
@@ -84,7 +86,7 @@ def test_last_odyssey_fight_downed_at_0_hp_and_a_knock_out_incapacitates() -> No
 
 
 def test_last_odyssey_fight_melee_needs_the_front_row_and_the_back_row_comes_forward() -> None:
-    """Starting-Battles.md: Melee reaches the front row only; a front row emptied brings the back row forward."""
+    """Starting Battles: Melee reaches the front row only; a front row emptied brings the back row forward."""
     foes = [character("F", target={"hp": 5}), character("K", target={"row": "back"})]
     log = narrate(load(fight([character("A")], foes)), seed=1, script=[{"hit": [6]}, MISS, {"hit": [6]}])
     first = next(e for e in log.events if e["kind"] == "attack")
@@ -95,13 +97,17 @@ def test_last_odyssey_fight_melee_needs_the_front_row_and_the_back_row_comes_for
 
 
 def test_last_odyssey_fight_a_back_row_user_cannot_use_melee() -> None:
+    """A Melee ability needs its user in the front row: A, in the back row behind a standing front row (F), never
+    uses its Strike. (A side with nobody in its front row comes forward: test_last_odyssey_turns.py.)"""
     a = character("A", target={"row": "back"}, attacker={"row": "back"})
-    log = narrate(load(fight([a], [character("B")], max_rounds=2)), seed=1, script=[MISS] * 4)
+    log = narrate(load(fight([character("F"), a], [character("B")], max_rounds=2)), seed=1, script=[MISS] * 6)
+    assert [e for e in log.events if e["kind"] == "attack" and e["attacker"] == "F"]
     assert not [e for e in log.events if e["kind"] == "attack" and e["attacker"] == "A"]
 
 
 def test_last_odyssey_fight_a_multi_ability_rolls_one_hit_die_for_every_target() -> None:
-    """decisions 4: one roll serves every target; a Multi ability is used on every foe it reaches."""
+    """docs/last-odyssey.md#silent-one-roll: one roll serves every target; a Multi ability is used on every foe it
+    reaches."""
     wave = {"name": "Wave", "attack": {"kind": "magical", "type": ["multi", "ranged"], "element": "fire"}}
     foes = [character("F1", target={"evasion": 0}), character("F2", target={"evasion": 6})]
     log = narrate(load(fight([character("A", attacks=[wave])], foes)), seed=1, script=[{"hit": [4]}, MISS, MISS])

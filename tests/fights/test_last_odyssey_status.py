@@ -1,5 +1,5 @@
-"""Last Odyssey statuses and the Bonus Tracker as fight state (Statuses.md, Buffs-and-Debuffs.md,
-Death-and-Injury.md from sources-and-gaps.md §Last Odyssey; the choices in docs/fights.md)."""
+"""Last Odyssey statuses and the Bonus Tracker as fight state (Statuses, Buffs and Debuffs,
+Death and Injury from the game's other pages; the choices in docs/fights.md)."""
 
 from __future__ import annotations
 
@@ -59,16 +59,16 @@ def texts(log: Any, kind: str) -> list[str]:
 
 
 def test_last_odyssey_fight_a_status_that_lands_is_the_targets_state() -> None:
-    """Statuses.md: a status-inflicting ability that lands gives the target the status (kept, narrated)."""
+    """Statuses: a status-inflicting ability that lands gives the target the status (kept, narrated)."""
     log = narrate(load(fight([caster("A", LOCK)], [character("B")], max_rounds=1)), seed=1, script=[HIT, MISS])
     assert ("B", "statuses", 0, BIT["paralyzed"]) in changes(log, "status")
     assert ("B", "status_hits", 0, 1) in changes(log, "status")
-    assert "B is Paralyzed  [last-odyssey: Statuses.md]" in texts(log, "status")
+    assert "B is Paralyzed  [last-odyssey: Statuses]" in texts(log, "status")
     assert status_names(int(log.final.per["statuses"][0, 1])) == ["paralyzed"]
 
 
 def test_last_odyssey_fight_paralyzed_physical_attacks_automatically_miss() -> None:
-    """Statuses.md (Paralyzed): once Paralyzed, B's physical attack misses even on a natural 1."""
+    """Statuses (Paralyzed): once Paralyzed, B's physical attack misses even on a natural 1."""
     log = narrate(load(fight([caster("A", LOCK)], [character("B")], max_rounds=1)), seed=1, script=[HIT, HIT])
     strike = attacks_by(log, "B")[0]
     assert strike["dice"]["hit"] == [1] and strike["outcome"]["result"] == "miss"
@@ -76,7 +76,7 @@ def test_last_odyssey_fight_paralyzed_physical_attacks_automatically_miss() -> N
 
 
 def test_last_odyssey_fight_silenced_magical_attacks_automatically_miss_from_the_files_statuses() -> None:
-    """Statuses.md (Silenced); the statuses in a combatant's file blocks are its starting state."""
+    """Statuses (Silenced); the statuses in a combatant's file blocks are its starting state."""
     b = character("B", attacks=[FIRE], target={"statuses": ["silenced"]})
     log = narrate(load(fight([character("A")], [b], max_rounds=1)), seed=1, script=[MISS, HIT])
     assert attacks_by(log, "B")[0]["outcome"]["result"] == "miss"
@@ -84,14 +84,14 @@ def test_last_odyssey_fight_silenced_magical_attacks_automatically_miss_from_the
 
 
 def test_last_odyssey_fight_blinded_halves_the_users_accuracy() -> None:
-    """Statuses.md (Blinded): Physical Accuracy 4 counts as 2: die 5 - 2 + Evasion 3 = 6 (unblinded: 4)."""
+    """Statuses (Blinded): Physical Accuracy 4 counts as 2: die 5 - 2 + Evasion 3 = 6 (unblinded: 4)."""
     log = narrate(load(fight([caster("A", BLIND)], [character("B")], max_rounds=1)), seed=1, script=[HIT, {"hit": [5]}])
     assert ("B", "statuses", 0, BIT["blinded"]) in changes(log, "status")
     assert attacks_by(log, "B")[0]["outcome"]["hit_value"] == 6
 
 
 def test_last_odyssey_fight_petrified_halves_the_targets_base_evasion() -> None:
-    """Statuses.md (Petrified): B's Evasion 3 counts as 1: A's next Strike, die 6 - 4 + 1 = 3 (else 5)."""
+    """Statuses (Petrified): B's Evasion 3 counts as 1: A's next Strike, die 6 - 4 + 1 = 3 (else 5)."""
     a = caster("A", STONE, STRIKE)
     log = narrate(load(fight([a], [character("B")], max_rounds=2)), seed=1, script=[HIT, MISS, {"hit": [6]}, MISS])
     first, second = attacks_by(log, "A")[:2]
@@ -115,17 +115,17 @@ def test_last_odyssey_fight_a_status_is_not_gained_twice_and_first_moves_on() ->
 
 
 def test_last_odyssey_fight_downed_removes_every_effect_but_poisoned_frostbitten_and_burned() -> None:
-    """Death-and-Injury.md: downed, B keeps Poisoned and Burned; Paralyzed and its tracker (-1) go."""
+    """Death and Injury: downed, B keeps Poisoned and Burned; Paralyzed and its tracker (-1) go."""
     target = {"hp": 2, "statuses": ["paralyzed", "poisoned", "burned"], "buffs": {"evasion": -1}}
     log = narrate(load(fight([character("A")], [character("B", target=target)])), seed=1, script=[{"hit": [6]}])
     keep = BIT["poisoned"] | BIT["burned"]
     assert ("B", "statuses", BIT["paralyzed"] | keep, keep) in changes(log, "effects")
     assert ("B", "buffs", packed_tracker({"evasion": -1}), 0) in changes(log, "effects")
-    assert "Death-and-Injury.md" in texts(log, "effects")[0] and "still Burned, Poisoned" in texts(log, "effects")[0]
+    assert "Death and Injury" in texts(log, "effects")[0] and "still Burned, Poisoned" in texts(log, "effects")[0]
 
 
 def test_last_odyssey_fight_a_debuff_moves_the_foes_tracker_and_later_damage() -> None:
-    """Buffs-and-Debuffs.md: a debuff succeeds without a roll; 6 levels move Physical Defense 0 to -7 (the
+    """Buffs and Debuffs: a debuff succeeds without a roll; 6 levels move Physical Defense 0 to -7 (the
     tracker stops at its end). A's Strike then deals 5 - (2 - 7) + 6 = 16 base, x2 on no Shell = 32."""
     debuff = {"name": "Armor Break", "attack": {**BREAK["attack"], "levels": 6}}
     a = caster("A", debuff, STRIKE)
@@ -139,7 +139,7 @@ def test_last_odyssey_fight_a_debuff_moves_the_foes_tracker_and_later_damage() -
 
 
 def test_last_odyssey_fight_the_tracker_stops_at_minus_7_and_first_then_attacks() -> None:
-    """Buffs-and-Debuffs.md: the tracker ends at -7 (0 -> -1 -> -3 -> -7); a debuff that can do nothing more
+    """Buffs and Debuffs: the tracker ends at -7 (0 -> -1 -> -3 -> -7); a debuff that can do nothing more
     is not used (a choice), so A's fourth turn is a Strike."""
     a, b = caster("A", BREAK, STRIKE, target={"hp": 200}), character("B", target={"hp": 200})
     log = narrate(load(fight([a], [b], max_rounds=4)), seed=1)
@@ -149,12 +149,12 @@ def test_last_odyssey_fight_the_tracker_stops_at_minus_7_and_first_then_attacks(
 
 
 def test_last_odyssey_fight_a_self_buff_moves_the_users_own_tracker() -> None:
-    """Buffs-and-Debuffs.md; ability types (Self: only the user): Roar moves A's Physical Attack 0 -> +1."""
+    """Buffs and Debuffs; ability types (Self: only the user): Roar moves A's Physical Attack 0 -> +1."""
     log = narrate(load(fight([caster("A", ROAR, STRIKE)], [character("B")], max_rounds=1)), seed=1, script=[NO_ROLL])
     roar = attacks_by(log, "A")[0]
     assert roar["attack"] == "Roar" and roar["target"] == "A"
     assert ("A", "buffs", 0, packed_tracker({"physical_attack": 1})) in changes(log, "tracker")
-    # At +7, or Burned (Statuses.md: a Burned character cannot be buffed), Roar could do nothing: A strikes.
+    # At +7, or Burned (Statuses: a Burned character cannot be buffed), Roar could do nothing: A strikes.
     for target in ({"buffs": {"physical_attack": 7}}, {"statuses": ["burned"]}):
         log = narrate(load(fight([caster("A", ROAR, STRIKE, target=target)], [character("B")], max_rounds=1)), seed=1)
         assert attacks_by(log, "A")[0]["attack"] == "Strike"
@@ -232,7 +232,7 @@ def test_last_odyssey_fight_replay_rebuilds_statuses_and_the_tracker(tmp_path: P
     rebuilt = replay(path)
     assert rebuilt.matches, rebuilt.mismatches
     said = " ".join(out.output.split())
-    assert "Ogre is Paralyzed [last-odyssey: Statuses.md]" in said
+    assert "Ogre is Paralyzed [last-odyssey: Statuses]" in said
     assert "Ogre's Physical Defense: +0 -> -1 on the Bonus Tracker" in said
 
 
@@ -242,7 +242,7 @@ def test_last_odyssey_fight_replay_rebuilds_statuses_and_the_tracker(tmp_path: P
         (
             {"attacks": [{"name": "Sleep", "attack": {"kind": "status", "type": "ranged", "status": "sleep"}}]},
             "attacks[0].attack.status",
-            "statuses of Statuses.md",
+            "statuses of Statuses",
         ),
         (
             {"attacks": [{"name": "Aura", "attack": {"kind": "buff", "type": "passive", "stat": "evasion"}}]},

@@ -1,5 +1,5 @@
-"""Last Odyssey fights: the turn structure (issue 15, item 8; sources-and-gaps.md, Last Odyssey, "Turn structure",
-from The-Combat-Round.md, Starting-Battles.md and Statuses.md): 2 AP per turn and 1 AP an ability, turns in
+"""Last Odyssey fights: the turn structure (issue 15, item 8; the game's other pages, Last Odyssey, "Turn structure",
+from The Combat Round, Starting Battles and Statuses): 2 AP per turn and 1 AP an ability, turns in
 Initiative order (the players' calls against the GM's 2d4), and the Effect Phase at the end of each round
 (Poisoned damage, then advancing). Each is the default; options restore the simpler reading."""
 
@@ -37,14 +37,14 @@ def attackers(log: Any) -> list[str]:
 
 
 def test_last_odyssey_two_ap_per_turn_a_basic_attack_costs_1_ap() -> None:
-    """The-Combat-Round.md: "Characters of tier 1-5 have 2 AP per turn"; "Basic Attack | 1 AP"; "Once you run out
+    """The Combat Round: "Characters of tier 1-5 have 2 AP per turn"; "Basic Attack | 1 AP"; "Once you run out
     of Action Points during your turn, your turn ends and the turn of the character next in the initiative order
     begins": A attacks twice, then B twice, each round."""
     log = narrate(load(fight([character("A")], [character("B")], max_rounds=2)), seed=1, script=[MISS] * 8)
     assert attackers(log) == ["A", "A", "B", "B", "A", "A", "B", "B"]
     spent = [c for c in changes(log, "ap") if c[0] == "A"]
     assert spent[:2] == [("A", "ap", 2, 1), ("A", "ap", 1, 0)]
-    assert "A spends 1 AP (2 -> 1)  [The-Combat-Round.md]" in [e["text"] for e in kinds(log, "ap")]
+    assert "A spends 1 AP (2 -> 1)  [The Combat Round]" in [e["text"] for e in kinds(log, "ap")]
     assert ("A", "ap", 0, 2) in changes(log, "ap")  # the next turn starts with 2 AP again
 
 
@@ -68,7 +68,7 @@ def test_last_odyssey_a_turn_with_no_usable_ability_ends_and_its_ap_is_lost() ->
 
 
 def test_last_odyssey_turns_follow_initiative_highest_first() -> None:
-    """Starting-Battles.md: "The order in which the characters will act every round starts with the character with
+    """Starting Battles: "The order in which the characters will act every round starts with the character with
     the highest Initiative score for the battle and goes in order of descending Initiative": B (Initiative 9)
     acts before A (4), though A is first in the file; `turn_order: file` restores the file's order."""
     a, b = character("A", initiative=4), character("B", initiative=9)
@@ -89,6 +89,19 @@ def test_last_odyssey_initiative_ties_go_by_file_order_sides_alternating() -> No
     assert [names[int(c)] for c in places.argsort()] == ["P1", "E2", "E1", "P2"]  # the file: P1, E1, P2, E2
 
 
+@pytest.mark.parametrize("roll", [2, 5, 8])
+def test_last_odyssey_initiative_ties_between_two_player_characters_go_by_file_order_whatever_their_calls(
+    roll: int,
+) -> None:
+    """docs/fights.md: "on a tie with an enemy a call below the roll goes first, one at or above it last; other ties
+    go by file order": two player characters of equal Initiative, one calling below the GM's 2d4 and one at or
+    above it (or neither matching), keep the file's order between them; the call decides only against an enemy."""
+    side0 = [character("P1", initiative=4, call=8), character("P2", initiative=4, call=1)]
+    loaded = load(fight(side0, [character("E", initiative=2, attacker={"player_character": False})]))
+    places = TurnOrder.of(loaded).places(roll)
+    assert [loaded.roster.names[int(c)] for c in places.argsort()] == ["P1", "P2", "E"]
+
+
 @pytest.mark.parametrize(
     ("roll", "order"),
     [
@@ -98,7 +111,7 @@ def test_last_odyssey_initiative_ties_go_by_file_order_sides_alternating() -> No
     ],
 )
 def test_last_odyssey_calling_initiative_against_the_gms_2d4(roll: int, order: list[str]) -> None:
-    """Starting-Battles.md: "the GM rolls 2d4 ... Players who called a number equal to the number that the GM rolled
+    """Starting Battles: "the GM rolls 2d4 ... Players who called a number equal to the number that the GM rolled
     count as having an Initiative of 1.5x its base value for the rest of the battle. Players who called a number
     equal to or above the number the GM rolled will always go last on a tie with an enemy, while players who
     called a number below the number the GM rolled will always go first on a tie with an enemy." """
@@ -155,7 +168,7 @@ def test_last_odyssey_exact_duel_weighs_the_gms_2d4() -> None:
 
 
 def test_last_odyssey_effect_phase_poisoned_takes_a_tenth_of_health_at_least_1() -> None:
-    """sources-and-gaps.md (Statuses.md): "at the end of each round comes the Effect Phase: a Poisoned character
+    """the game's other pages (Statuses): "at the end of each round comes the Effect Phase: a Poisoned character
     takes 1/10 of its base maximum HP, rounded down, at least 1": Health 24 loses 2, HP 9 (its Health) loses 1."""
     a = character("A", target={"statuses": ["poisoned"], "hp": 20}, health=24)
     b = character("B", target={"statuses": ["poisoned"], "hp": 9})
@@ -186,7 +199,7 @@ def test_last_odyssey_effect_phase_false_has_no_poisoned_damage() -> None:
 
 
 def test_last_odyssey_back_row_advances_only_at_the_effect_phase() -> None:
-    """The-Combat-Round.md: "During the Effect Phase, if there are no characters in the front row on one or both
+    """The Combat Round: "During the Effect Phase, if there are no characters in the front row on one or both
     sides of combat, then the opposing side can choose to advance" (not at once, mid-round): A's first Strike
     downs F; its second AP finds no foe in the front row (K is in the back), so its turn ends; K comes forward at
     the Effect Phase, and A strikes K in round 2."""
@@ -209,6 +222,20 @@ def test_last_odyssey_effect_phase_false_brings_the_back_row_forward_at_once() -
     data = fight([character("A")], foes, max_rounds=1, options={"effect_phase": False})
     log = narrate(load(data), seed=1, script=[HIT] + [MISS] * 4)
     assert [(e["attacker"], e["target"]) for e in kinds(log, "attack")][:2] == [("A", "F"), ("A", "K")]
+
+
+def test_last_odyssey_effect_phase_false_a_side_with_nobody_in_its_front_row_comes_forward_from_the_start() -> None:
+    """`effect_phase: false`: "the back row comes forward as soon as the front row has nobody standing", which is
+    true from the start for a side placed all in the back row: a back-row character with only a Melee ability
+    comes forward before anyone acts and strikes the foe's front row (no stalemate)."""
+    back = character("K", target={"row": "back"}, attacker={"row": "back"})
+    data = fight([back], [character("B")], max_rounds=1, options={"effect_phase": False, "turn_order": "file"})
+    log = narrate(load(data), seed=1, script=[MISS] * 4)
+    assert log.events.index(kinds(log, "rows")[0]) < log.events.index(kinds(log, "attack")[0])
+    assert changes(log, "rows") == [("K", "row", 1, 0)]  # back (1) -> front (0)
+    assert attackers(log) == ["K", "K", "B", "B"]
+    exact = exact_duel(load({**data, "max_rounds": 50}))
+    assert exact.draw == 0
 
 
 def _poison_duel() -> dict[str, Any]:

@@ -1,5 +1,5 @@
-"""Reclaim the Wild Distracted and Invisible as fight state (status_effects.md: Distracted, Invisibility, via
-sources-and-gaps.md), and policy `best` reading the statuses (rtw_status, `odds_fields`)."""
+"""Reclaim the Wild Distracted and Invisible as fight state (Status Effects: Distracted, Invisibility, via
+the game's other pages), and policy `best` reading the statuses (rtw_status, `odds_fields`)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def quad(b: dict[str, Any], a: dict[str, Any] | None = None, c: dict[str, Any] |
 
 # -- Distracted ---------------------------------------------------------------------------------------------------
 def test_rtw_fight_distracted_every_foe_but_the_source_is_hard_to_hit() -> None:
-    """status_effects.md: Distracted: all foes are Hard to Hit (-2), except the source of the Distraction. B,
+    """Status Effects: Distracted: all foes are Hard to Hit (-2), except the source of the Distraction. B,
     Distracted by A, strikes C at 16 - 2 = 14 and A at 16."""
     for focus, expected in (("C", (14, "hard", "C")), ("A", (16, "none", "A"))):
         data = trio({"distracted_by": ["A"], "focus": focus}, max_rounds=1)
@@ -61,7 +61,7 @@ def test_rtw_fight_distracted_every_foe_but_the_source_is_hard_to_hit() -> None:
 
 
 def test_rtw_fight_distracted_source_drops_one_level_of_hard_to_hit() -> None:
-    """status_effects.md: Distracted: a source that would otherwise be Hard to Hit no longer is; Extremely Hard
+    """Status Effects: Distracted: a source that would otherwise be Hard to Hit no longer is; Extremely Hard
     becomes merely Hard."""
     for level, expected in (("hard", (16, "none", "A")), ("extreme", (14, "hard", "A"))):
         data = trio({"distracted_by": ["A"], "focus": "A"}, a={"target": {"hard_to_hit": level}}, max_rounds=1)
@@ -71,7 +71,7 @@ def test_rtw_fight_distracted_source_drops_one_level_of_hard_to_hit() -> None:
 
 
 def test_rtw_fight_distracted_by_several_none_of_the_sources_is_hard_to_hit() -> None:
-    """status_effects.md: Distracted by multiple things, none of the distracting foes is Hard to Hit; the other
+    """Status Effects: Distracted by multiple things, none of the distracting foes is Hard to Hit; the other
     foes still are."""
     three = [creature("A"), creature("C"), creature("D")]
     for focus, expected in (("A", 16), ("C", 16), ("D", 14)):
@@ -81,7 +81,7 @@ def test_rtw_fight_distracted_by_several_none_of_the_sources_is_hard_to_hit() ->
 
 
 def test_rtw_fight_distracted_prone_source_is_not_hard_to_hit_with_a_projectile() -> None:
-    """status_effects.md: Prone makes a creature Hard to Hit with a Projectile; Distracted: a source that would
+    """Status Effects: Prone makes a creature Hard to Hit with a Projectile; Distracted: a source that would
     otherwise be Hard to Hit no longer is (the drop comes after Prone). A Prone non-source is Hard (-2)."""
     prone = {"target": {"prone": True}}
     for focus, expected in (("A", (16, "none", "A")), ("C", (14, "hard", "C"))):
@@ -106,7 +106,9 @@ def test_rtw_fight_distracted_lands_from_its_source_and_ends_at_the_end_of_the_c
     assert to_hit(log, "B", 0) == (14, "hard", "C")
     ends = kinds(log, "status_ends")[0]
     assert ("B", "distracted", 1, 0) in changes(log, "status_ends")
-    assert ends["text"].startswith("end of B's turn: Distracted ends (the page gives no end: the fight's choice)")
+    assert ends["text"].startswith(
+        "end of B's turn: Distracted ends (the page gives no end: docs/rtw.md#silent-status-ends)"
+    )
     assert log.events.index(ends) > log.events.index(attack_events(log, "B")[0])
     assert to_hit(log, "B", 1) == (16, "none", "C")
 
@@ -129,7 +131,7 @@ def test_rtw_fight_a_second_source_joins_the_distraction() -> None:
 
 # -- Invisible ----------------------------------------------------------------------------------------------------
 def test_rtw_fight_invisible_target_its_attacker_is_treated_as_blinded() -> None:
-    """status_effects.md: Invisibility: treat the attacker as Blinded while trying to hit it: Extremely Hard to
+    """Status Effects: Invisibility: treat the attacker as Blinded while trying to hit it: Extremely Hard to
     Hit (-5); a Boss attacker is merely Dazzled (-2)."""
     data = fight([creature("A")], [creature("B", target={"invisible": True})], max_rounds=1)
     log = narrate(load(data), seed=1, script=[HIT])
@@ -143,7 +145,7 @@ def test_rtw_fight_invisible_target_its_attacker_is_treated_as_blinded() -> None
 
 
 def test_rtw_fight_invisibility_ends_once_the_creature_is_struck() -> None:
-    """status_effects.md: Invisibility ends once the creature is struck: A's miss leaves B Invisible, C's hit (at
+    """Status Effects: Invisibility ends once the creature is struck: A's miss leaves B Invisible, C's hit (at
     -5) ends it, after the attack that struck it."""
     at_b = {"focus": "B"}
     data = quad({"target": {"invisible": True, "health": 40, "hearts": 10}}, a=at_b, c=at_b, max_rounds=2)
@@ -151,16 +153,16 @@ def test_rtw_fight_invisibility_ends_once_the_creature_is_struck() -> None:
     assert to_hit(log, "C") == (12 + 6 - 5, "extreme", "B")
     ends = kinds(log, "status_ends")
     assert changes(log, "status_ends") == [("B", "invisible", 1, 0)]
-    assert ends[0]["text"] == "B is struck: Invisibility ends  [status_effects.md: Invisibility]"
+    assert ends[0]["text"] == "B is struck: Invisibility ends  [Status Effects: Invisibility]"
     assert to_hit(log, "A", 1) == (16, "none", "B")
 
 
 def test_rtw_fight_invisibility_ends_at_the_end_of_the_creatures_own_attack() -> None:
-    """status_effects.md: Invisibility ends once the creature makes an attack (at the attack's end), hit or miss."""
+    """Status Effects: Invisibility ends once the creature makes an attack (at the attack's end), hit or miss."""
     data = fight([creature("B", target={"invisible": True})], [creature("A")], max_rounds=1)
     log = narrate(load(data), seed=1, script=[MISS, HIT])
     ends = kinds(log, "status_ends")[0]
-    assert ends["text"] == "B has made an attack: Invisibility ends  [status_effects.md: Invisibility]"
+    assert ends["text"] == "B has made an attack: Invisibility ends  [Status Effects: Invisibility]"
     assert log.events.index(ends) > log.events.index(attack_events(log, "B")[0])
     assert to_hit(log, "A") == (16, "none", "B")
 
@@ -172,7 +174,7 @@ def test_rtw_fight_an_effect_may_make_its_target_invisible() -> None:
     data = trio({"focus": "A", "target": tough}, a={"attacks": bash("Invisibility")})
     log = narrate(load({**data, "max_rounds": 1}), seed=1, script=[{**HIT, "effect": [6, 6]}, MISS, HIT])
     assert changes(log, "status")[0] == ("B", "invisible", 0, 1)
-    assert "[rtw: Landing the Blow; status_effects.md: Invisibility]" in kinds(log, "status")[0]["text"]
+    assert "[rtw: Landing the Blow; Status Effects: Invisibility]" in kinds(log, "status")[0]["text"]
     assert changes(log, "status_ends") == [("B", "invisible", 1, 0)]  # its own attack, a miss, ends it
     assert to_hit(log, "C") == (16, "none", "B")
 

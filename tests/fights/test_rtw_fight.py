@@ -38,7 +38,7 @@ def fight(*sides: list[dict[str, Any]], **over: Any) -> dict[str, Any]:
 
 
 def test_rtw_fight_a_hit_costs_health_and_peril_is_health_at_most_hearts() -> None:
-    """rtw: Peril (decisions 8): Health <= Hearts."""
+    """rtw: Peril (docs/rtw.md#silent-peril): Health <= Hearts."""
     log = narrate(load(fight([creature("A")], [creature("B", target={"health": 14})])), seed=1, script=[HIT, MISS])
     assert changes(log, "damage")[0] == ("B", "health", 14, 5)
     assert changes(log, "peril")[0] == ("B", "peril", 0, 1)
@@ -98,7 +98,7 @@ def test_rtw_fight_weapon_used_successfully_loses_1_durability_at_the_end_of_the
 
 
 def test_rtw_fight_a_burning_weapon_wears_per_hit_and_a_shattered_weapon_is_unusable() -> None:
-    """status_effects.md, Burning: 1 Durability per foe hit; rtw: at 0 it shatters and cannot be used."""
+    """Status Effects, Burning: 1 Durability per foe hit; rtw: at 0 it shatters and cannot be used."""
     burning = {
         "name": "fire rod",
         "attack_power": 6,

@@ -65,8 +65,8 @@ def steps(event: dict[str, Any]) -> list[str]:
 
 
 def test_rtw_map_fight_golden_a_foe_behind_cover_is_hard_to_hit_in_the_trace() -> None:
-    """rtw: Attacking Foes behind Cover (decisions 7): a line from a corner of the attacker's square to a corner
-    of the foe's crosses a solid square: the foe is Hard to Hit (-2). The foe in the open is not."""
+    """rtw: Attacking Foes behind Cover (docs/rtw.md#silent-cover): a line from a corner of the attacker's square to a
+    corner of the foe's crosses a solid square: the foe is Hard to Hit (-2). The foe in the open is not."""
     data = fight(
         ROCK,
         [archer("Archer", [0, 0])],
@@ -108,8 +108,8 @@ def test_rtw_map_fight_golden_a_foe_out_of_reach_is_not_attacked() -> None:
     log = narrate(load(data), seed=1, script=[HIT])
     assert [e["target"] for e in attacks(log, "Knight")] == ["Goblin"]
     held = [e["text"] for e in log.events if e["kind"] == "hold"]
-    assert "Knight has no foe in reach and holds its ground" in held
-    assert "Far has no foe in reach and holds its ground" in held
+    assert "Knight has no foe in reach and holds its ground  [docs/rtw.md#silent-move-first]" in held
+    assert "Far has no foe in reach and holds its ground  [docs/rtw.md#silent-move-first]" in held
     assert log.winner < 0 and log.rounds == 3  # nobody can reach anybody: a draw at max_rounds
 
 
@@ -137,7 +137,9 @@ def test_rtw_map_fight_projectile_with_a_foe_adjacent_and_a_path_through_combata
     assert "- 2 (Hard to Hit)" in steps(shots[0])[1]
     assert "Hard to Hit" not in shots[2]["text"] and "Hard to Hit" not in " ".join(steps(shots[2]))
     first_round = log.events[: next(i for i, e in enumerate(log.events) if e["kind"] == "round")]
-    assert "Back has no foe in reach and holds its ground" in [e["text"] for e in first_round if e["kind"] == "hold"]
+    assert "Back has no foe in reach and holds its ground  [docs/rtw.md#silent-move-first]" in [
+        e["text"] for e in first_round if e["kind"] == "hold"
+    ]
     assert [e["target"] for e in attacks(log, "Back")] == ["Archer", "Archer"]
 
 
@@ -295,7 +297,9 @@ def test_rtw_map_fight_weapon_range_use_names_the_basic_attack() -> None:
     )
     log = narrate(load(data), seed=1, script=[HIT])
     assert [e["target"] for e in attacks(log, "Hero")] == ["Near"]
-    assert "Hero has no foe in reach and holds its ground" in [e["text"] for e in log.events if e["kind"] == "hold"]
+    assert "Hero has no foe in reach and holds its ground  [docs/rtw.md#silent-move-first]" in [
+        e["text"] for e in log.events if e["kind"] == "hold"
+    ]
 
 
 def test_rtw_map_fight_weapon_range_plays_as_its_basic_attack_exactly() -> None:

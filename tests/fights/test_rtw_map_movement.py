@@ -1,5 +1,5 @@
-"""Reclaim the Wild fights on a map: movement (issue 15, item 9; sources-and-gaps.md, Reclaim the Wild, from
-playing_the_game/movement.md): Movement 6 by default, 1-2-1 diagonals, no passing through an enemy, passing
+"""Reclaim the Wild fights on a map: movement (issue 15, item 9; the game's other pages, Reclaim the Wild, from
+Movement): Movement 6 by default, 1-2-1 diagonals, no passing through an enemy, passing
 through allies, walls block, Difficult Terrain costs 1 more; a policy moves toward the foe it picks until its
 attack reaches it; the move is an event that replay checks; exact and both samplers include it."""
 
@@ -28,7 +28,7 @@ OPEN = Board.from_rows(["." * 8] * 8)
 
 
 def test_rtw_movement_entering_a_square_costs_1_and_diagonals_count_1_2_1() -> None:
-    """movement.md: "entering a square costs 1 Movement; Heroes typically have 6; 1-2-1 diagonals as for ranges":
+    """Movement: "entering a square costs 1 Movement; Heroes typically have 6; 1-2-1 diagonals as for ranges":
     6 squares straight; diagonally (1, 1) costs 1, (2, 2) 3, (3, 3) 4, (4, 4) 6."""
     found = moves(OPEN, (0, 0), 6)
     assert found[(6, 0)].cost == 6 and (7, 0) not in found
@@ -38,7 +38,7 @@ def test_rtw_movement_entering_a_square_costs_1_and_diagonals_count_1_2_1() -> N
 
 
 def test_rtw_movement_a_last_square_may_cost_more_than_is_left() -> None:
-    """movement.md: "a creature may enter a last square even if it costs more than it has left": with 5, the
+    """Movement: "a creature may enter a last square even if it costs more than it has left": with 5, the
     fourth diagonal (costing 2 with 1 left) is entered, for 6."""
     found = moves(OPEN, (0, 0), 5)
     assert found[(4, 4)].cost == 6
@@ -46,7 +46,7 @@ def test_rtw_movement_a_last_square_may_cost_more_than_is_left() -> None:
 
 
 def test_rtw_movement_difficult_terrain_costs_1_more_per_square() -> None:
-    """movement.md: "Difficult Terrain costs 1 more per square": along a row with two squares of brush, (2, 0)
+    """Movement: "Difficult Terrain costs 1 more per square": along a row with two squares of brush, (2, 0)
     costs 1 + 2, (3, 0) 5, (4, 0) 6, and (5, 0), 5 on open ground, is out of reach; with a row beside it the
     way round the brush is cheaper, and taken."""
     row = Board.from_rows(["..~~...."])
@@ -62,7 +62,7 @@ def test_rtw_movement_difficult_terrain_costs_1_more_per_square() -> None:
 
 
 def test_rtw_movement_walls_and_enemies_block_allies_do_not() -> None:
-    """movement.md: "it cannot pass through an enemy's space but may pass through an ally's"; walls and objects
+    """Movement: "it cannot pass through an enemy's space but may pass through an ally's"; walls and objects
     (solid squares) block. Nobody ends a move on another creature's square."""
     corridor = Board.from_rows(["......", "######"])
     past_ally = moves(corridor, (0, 0), 6, occupied={(1, 0)})
@@ -92,7 +92,7 @@ def test_rtw_fight_melee_fighters_move_before_they_attack() -> None:
         ("A", "y", 0, 0),
     ]
     assert first["text"].startswith("A moves toward B: (0, 0) -> (1, 0) -> (2, 0) -> (3, 0) -> (4, 0) -> (5, 0),")
-    assert "5 of 6 Movement" in first["text"] and "[rtw: movement.md]" in first["text"]
+    assert "5 of 6 Movement" in first["text"] and "[rtw: Movement]" in first["text"]
     order = [e["kind"] for e in log.events if e["kind"] in ("move", "attack")]
     assert order[:2] == ["move", "attack"]
     assert next(e for e in log.events if e["kind"] == "attack")["target"] == "B"
@@ -123,6 +123,21 @@ def test_rtw_fight_an_archer_moves_only_until_its_shot_is_clear() -> None:
     # (1, 2), two steps away, has no clear shot (its path to B crosses the wall at (2, 1)); (2, 2) has.
     assert (to["x"], to["y"]) == (2, 2)
     assert [e["attacker"] for e in kinds(log, "attack")] == ["Archer"]
+
+
+def test_rtw_fight_an_archer_whose_line_is_blocked_by_a_combatant_moves_to_a_clear_line() -> None:
+    """Attacking 101, Projectile: it "cannot go through solid objects or other combatants": the move planner
+    treats a standing combatant in the line as the attack does, so an archer whose only line runs through its
+    ally moves to a square with a clear line and shoots (only a combatant with no foe in reach even after moving
+    holds its ground)."""
+    rows = ["......", "......"]
+    side0 = [archer("Archer", [0, 0]), creature("Ally", [2, 0], movement=0)]
+    data = fight(rows, side0, [creature("B", [5, 0], movement=0)], max_rounds=1)
+    log = narrate(load(data), seed=1, script=[MISS] * 3)
+    moves_of = [e for e in kinds(log, "move") if e["changes"][0]["who"] == "Archer"]
+    assert moves_of, "the archer held its ground behind its ally"
+    assert not any("holds its ground" in e.get("text", "") and "Archer" in e.get("text", "") for e in log.events)
+    assert next((e["attacker"], e["target"]) for e in kinds(log, "attack")) == ("Archer", "B")
 
 
 def test_rtw_fight_difficult_terrain_slows_the_approach() -> None:

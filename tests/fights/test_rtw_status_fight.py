@@ -1,4 +1,4 @@
-"""Reclaim the Wild statuses as fight state (rtw: Landing the Blow; status_effects.md via sources-and-gaps.md):
+"""Reclaim the Wild statuses as fight state (rtw: Landing the Blow; Status Effects via the game's other pages):
 an additional effect that lands puts its status on the target, the status changes the attacks that follow, and
 it ends when the page says (or the fight's documented choice)."""
 
@@ -50,7 +50,7 @@ def test_rtw_fight_an_effect_that_lands_puts_its_status_on_the_target() -> None:
     log = narrate(load(duel("Prone")), seed=1, script=[{**HIT, "effect": [3, 3]}, MISS])
     assert changes(log, "status") == [("B", "prone", 0, 1)]
     text = kinds(log, "status")[0]["text"]
-    assert "B is Prone" in text and "[rtw: Landing the Blow; status_effects.md: Prone]" in text
+    assert "B is Prone" in text and "[rtw: Landing the Blow; Status Effects: Prone]" in text
 
 
 def test_rtw_fight_a_missed_attack_inflicts_no_effect() -> None:
@@ -68,19 +68,20 @@ def test_rtw_fight_a_missed_effect_still_deals_damage() -> None:
 
 
 def test_rtw_fight_off_balance_target_cannot_use_evasion_in_place_of_vitality() -> None:
-    """rtw: Landing the Blow (decisions 1): Evasion may stand in for Vitality unless the defender is Off-Balance.
-    B has Evasion 14 and Vitality 11; the effect rolls 5 + 6 = 11: it lands only on the Off-Balance B."""
+    """rtw: Landing the Blow (docs/rtw.md#silent-defence-stat): Evasion may stand in for Vitality unless the defender
+    is Off-Balance. B has Evasion 14 and Vitality 11; the effect rolls 5 + 6 = 11: it lands only on the Off-Balance
+    B."""
     steady = {"target": {"evasion": 14, "vitality": 11, "health": 40, "hearts": 10, "max_health": 40}}
     log = narrate(load(duel("Prone", b=steady)), seed=1, script=[{"to_hit": [6, 6], "effect": [2, 3]}, MISS])
     assert changes(log, "status") == []
     off = {"target": {**steady["target"], "off_balance": True}}
     log = narrate(load(duel("Prone", b=off)), seed=1, script=[{"to_hit": [6, 6], "effect": [2, 3]}, MISS])
     assert changes(log, "status") == [("B", "prone", 0, 1)]
-    assert "(target Off-Balance  [status_effects.md])" in attack_events(log, "A")[0]["text"]
+    assert "(target Off-Balance  [Status Effects])" in attack_events(log, "A")[0]["text"]
 
 
 def test_rtw_fight_off_balance_ends_at_the_start_of_the_creatures_next_turn() -> None:
-    """status_effects.md: Off-Balance ends at the beginning of the creature's next turn (sources-and-gaps)."""
+    """Status Effects: Off-Balance ends at the beginning of the creature's next turn (the game's other pages)."""
     log = narrate(load(duel("Off-Balance")), seed=1, script=[{**HIT, "effect": [6, 6]}, MISS, MISS])
     kinds_in_order = [(e["kind"], [c["stat"] for c in e["changes"]]) for e in log.events]
     landed = kinds_in_order.index(("status", ["off_balance"]))
@@ -88,13 +89,13 @@ def test_rtw_fight_off_balance_ends_at_the_start_of_the_creatures_next_turn() ->
     b_attacks = log.events.index(attack_events(log, "B")[0])
     assert landed < ends < b_attacks
     assert ("B", "off_balance", 1, 0) in changes(log, "status_ends")
-    assert "start of B's turn: Off-Balance ends  [status_effects.md: Off-Balance]" in [
+    assert "start of B's turn: Off-Balance ends  [Status Effects: Off-Balance]" in [
         e["text"] for e in kinds(log, "status_ends")
     ]
 
 
 def test_rtw_fight_off_balance_creature_cannot_use_reactions() -> None:
-    """status_effects.md: an Off-Balance creature cannot use Reactions (a Reaction is still allowed against the
+    """Status Effects: an Off-Balance creature cannot use Reactions (a Reaction is still allowed against the
     attack that set it Off-Balance). B Deflects (damage 9 halved: 4). A's Bash sets B Off-Balance; C strikes
     next: in the order A, B, C, B's turn has ended it (halved); in the order B, A, C it has not (9)."""
     guarded = creature(
@@ -109,7 +110,7 @@ def test_rtw_fight_off_balance_creature_cannot_use_reactions() -> None:
 
 
 def test_rtw_fight_prone_target_has_no_evasion_against_melee() -> None:
-    """status_effects.md: a Prone creature cannot use Evasion against Melee attacks: 2 + 6 = 8 hits Evasion 20."""
+    """Status Effects: a Prone creature cannot use Evasion against Melee attacks: 2 + 6 = 8 hits Evasion 20."""
     high = {"target": {"evasion": 20, "vitality": 12, "health": 40, "hearts": 10, "max_health": 40}}
     log = narrate(load(duel("Prone", b=high)), seed=1, script=[{**MISS, "effect": [1, 1]}])
     assert attack_events(log, "A")[0]["outcome"]["result"] == "miss"
@@ -119,7 +120,7 @@ def test_rtw_fight_prone_target_has_no_evasion_against_melee() -> None:
 
 
 def test_rtw_fight_prone_target_is_hard_to_hit_with_a_projectile() -> None:
-    """status_effects.md: a Prone creature is Hard to Hit with every attack but Melee, Line and X targets."""
+    """Status Effects: a Prone creature is Hard to Hit with every attack but Melee, Line and X targets."""
     shot = [{"name": "Shoot", "attack": {"range": "projectile"}}]
     data = fight([creature("A", attacks=shot)], [creature("B", target={"prone": True})])
     log = narrate(load(data), seed=1, script=[HIT])
@@ -127,7 +128,7 @@ def test_rtw_fight_prone_target_is_hard_to_hit_with_a_projectile() -> None:
 
 
 def test_rtw_fight_prone_creature_stands_up_at_the_start_of_its_turn_and_attacks() -> None:
-    """status_effects.md: it takes half the creature's Movement to stand up; while Prone it cannot attack."""
+    """Status Effects: it takes half the creature's Movement to stand up; while Prone it cannot attack."""
     data = fight([creature("A")], [creature("B", target={"prone": True})])
     log = narrate(load(data), seed=1, script=[MISS, MISS])
     assert ("B", "prone", 1, 0) in changes(log, "stands_up")
@@ -136,7 +137,7 @@ def test_rtw_fight_prone_creature_stands_up_at_the_start_of_its_turn_and_attacks
 
 
 def test_rtw_fight_prone_and_halted_creature_cannot_stand_up_or_attack() -> None:
-    """status_effects.md: if Halted, a Prone creature cannot stand up; while Prone it cannot make attacks. Halted
+    """Status Effects: if Halted, a Prone creature cannot stand up; while Prone it cannot make attacks. Halted
     ends at the end of its next turn (the fight's choice), then it stands up the turn after."""
     data = fight([creature("A")], [creature("B", target={"prone": True, "halted": True})], max_rounds=2)
     log = narrate(load(data), seed=1, script=[MISS, MISS, MISS])
@@ -149,7 +150,7 @@ def test_rtw_fight_prone_and_halted_creature_cannot_stand_up_or_attack() -> None
 
 
 def test_rtw_fight_halted_target_has_evasion_0() -> None:
-    """status_effects.md: while Halted, Evasion is 0: 2 + 6 = 8 hits Evasion 20."""
+    """Status Effects: while Halted, Evasion is 0: 2 + 6 = 8 hits Evasion 20."""
     data = duel(
         "Halted",
         b={"target": {"evasion": 20, "vitality": 12, "health": 40, "hearts": 10, "max_health": 40, "halted": True}},
@@ -159,7 +160,7 @@ def test_rtw_fight_halted_target_has_evasion_0() -> None:
 
 
 def test_rtw_fight_halted_blinded_dazzled_end_at_the_end_of_the_creatures_next_turn() -> None:
-    """status_effects.md: Blinded and Dazzled end at the end of the creature's next turn; Halted too (the fight's
+    """Status Effects: Blinded and Dazzled end at the end of the creature's next turn; Halted too (the fight's
     choice); each as an event after the creature's attack."""
     for effect, stat in (("Blinded", "blinded"), ("Dazzled", "dazzled"), ("Halted", "halted")):
         log = narrate(load(duel(effect)), seed=1, script=[{**HIT, "effect": [6, 6]}, MISS, MISS])
@@ -170,7 +171,7 @@ def test_rtw_fight_halted_blinded_dazzled_end_at_the_end_of_the_creatures_next_t
 
 
 def test_rtw_fight_blinded_attacker_finds_every_foe_extremely_hard_to_hit() -> None:
-    """status_effects.md: Blinded: every foe is Extremely Hard to Hit (-5); the attacker block's `blinded` is the
+    """Status Effects: Blinded: every foe is Extremely Hard to Hit (-5); the attacker block's `blinded` is the
     combatant's starting status, which ends at the end of its first turn."""
     data = fight([creature("A", attacker={"blinded": True})], [creature("B")])
     log = narrate(load(data), seed=1, script=[HIT, MISS, HIT])
@@ -182,14 +183,14 @@ def test_rtw_fight_blinded_attacker_finds_every_foe_extremely_hard_to_hit() -> N
 
 
 def test_rtw_fight_a_blinded_boss_is_merely_dazzled() -> None:
-    """status_effects.md: Blinded: Mini-Bosses and Bosses are merely Dazzled (-2)."""
+    """Status Effects: Blinded: Mini-Bosses and Bosses are merely Dazzled (-2)."""
     data = fight([creature("A", attacker={"blinded": True, "boss": True})], [creature("B")])
     log = narrate(load(data), seed=1, script=[HIT])
     assert attack_events(log, "A")[0]["outcome"]["to_hit"] == 14
 
 
 def test_rtw_fight_dazzled_attacker_finds_every_foe_hard_to_hit() -> None:
-    """status_effects.md: Dazzled: every foe is Hard to Hit (-2); a Spell must then roll To-Hit vs Evasion."""
+    """Status Effects: Dazzled: every foe is Hard to Hit (-2); a Spell must then roll To-Hit vs Evasion."""
     data = fight([creature("A", attacker={"dazzled": True})], [creature("B")])
     log = narrate(load(data), seed=1, script=[HIT])
     assert attack_events(log, "A")[0]["outcome"]["to_hit"] == 14
@@ -200,8 +201,9 @@ def test_rtw_fight_dazzled_attacker_finds_every_foe_hard_to_hit() -> None:
 
 
 def test_rtw_fight_blindness_and_hard_to_hit_never_stack() -> None:
-    """decisions 5: Hard and Extremely Hard to Hit replace each other, never stack: a Dazzled attacker against a
-    target that is Hard to Hit anyway takes -2, not -4; with `several_hard_to_hit_sources_are_extreme` -5."""
+    """docs/rtw.md#silent-hard-to-hit: Hard and Extremely Hard to Hit replace each other, never stack: a Dazzled
+    attacker against a target that is Hard to Hit anyway takes -2, not -4; with
+    `several_hard_to_hit_sources_are_extreme` -5."""
     data = fight([creature("A", attacker={"dazzled": True})], [creature("B", target={"hard_to_hit": "hard"})])
     log = narrate(load(data), seed=1, script=[HIT])
     assert attack_events(log, "A")[0]["outcome"]["to_hit"] == 14
@@ -210,8 +212,8 @@ def test_rtw_fight_blindness_and_hard_to_hit_never_stack() -> None:
 
 
 def test_rtw_fight_blindness_and_cover_on_a_map_never_stack() -> None:
-    """decisions 5 on a map: a Blinded archer shooting a foe behind cover takes -5 (Extremely), not -7; the
-    narration gives both reasons."""
+    """docs/rtw.md#silent-hard-to-hit on a map: a Blinded archer shooting a foe behind cover takes -5 (Extremely), not
+    -7; the narration gives both reasons."""
     archer = map_creature("Archer", [0, 0], attacker={"weapon": BOW, "blinded": True}, attacks=[SHOOT])
     data = map_fight(ROCK, [archer], [map_creature("Hidden", [5, 1])], max_rounds=1)
     log = narrate(load(data), seed=1, script=[{"to_hit": [6, 6]}])

@@ -1,5 +1,5 @@
-"""WSSWNN fights: braces' effects as fight state (braces page via sources-and-gaps.md: Grapple, Shove and their
-defaults; wsswnn.txt, Take Hold and Breaking and Disarming Arms): Stamina paid to resist, who grapples whom,
+"""WSSWNN fights: braces' effects as fight state (braces page via the game's other pages: Grapple, Shove and their
+defaults; Taking Actions, Take Hold and Breaking and Disarming Arms): Stamina paid to resist, who grapples whom,
 shoves that break a hold, disarmed combatants."""
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def test_wsswnn_fight_axe_hook_disarms_and_a_disarmed_foe_skips_without_an_unarm
     script = [{"attack": [3], "brace": [5]}]  # 3 beats Agility 1, not Guard 4: a block; 5 beats Stamina 2
     log = narrate(load(fight([axeman()], [foe()], max_rounds=2)), seed=1, script=script)
     assert changes(log, "disarm")[0] == ("B", "disarmed", 0, 1)
-    assert "[wsswnn: Breaking and Disarming Arms]" in kinds(log, "disarm")[0]["text"]
+    assert "[wsswnn: Breaking and Disarming Arms; docs/wsswnn.md#silent-disarmed]" in kinds(log, "disarm")[0]["text"]
     assert not [e for e in kinds(log, "attack") if e["attacker"] == "B"]
     assert changes(log, "skip")[0] == ("B", "guard", 2, 3)  # the block cost 2 guard; skipping gives 1 back
 

@@ -30,7 +30,7 @@ def fight(*sides: list[dict[str, Any]], **over: Any) -> dict[str, Any]:
 
 
 def test_wsswnn_fight_lethal_damage_reduces_life_then_guard_damage_guard() -> None:
-    """wsswnn.txt, Damage: attack 7 vs Guard 4, unarmoured: -3 life, then -1 guard (Guard 3)."""
+    """Taking Actions, Damage: attack 7 vs Guard 4, unarmoured: -3 life, then -1 guard (Guard 3)."""
     log = narrate(load(fight([hero("A")], [hero("B")])), seed=1, script=[{"attack": [7]}, {"attack": [1]}])
     first = kinds(log, "damage")[0]
     got = {(c["who"], c["stat"]): (c["from"], c["to"]) for c in first["changes"]}
@@ -39,7 +39,7 @@ def test_wsswnn_fight_lethal_damage_reduces_life_then_guard_damage_guard() -> No
 
 
 def test_wsswnn_fight_a_block_costs_guard_only_and_awareness_damage_lands_on_a_hit() -> None:
-    """wsswnn.txt: a block (beats only Agility) deals guard damage; awareness damage on a hit, no armour."""
+    """Taking Actions: a block (beats only Agility) deals guard damage; awareness damage on a hit, no armour."""
     a = hero("A", attacker={"weapon": {"name": "sling", "awareness_damage": 1}})
     log = narrate(load(fight([a], [hero("B")])), seed=1, script=[{"attack": [3]}, {"attack": [1]}, {"attack": [6]}])
     block = {(c["who"], c["stat"]): (c["from"], c["to"]) for c in kinds(log, "damage")[0]["changes"]}

@@ -1,4 +1,4 @@
-"""WSSWNN fights: the rest of the grapple (braces page via sources-and-gaps.md: "While grappling you have brace
+"""WSSWNN fights: the rest of the grapple (braces page via the game's other pages: "While grappling you have brace
 advantage on attacks against the foe, and the foe has brace disadvantage"; "Ranged attacks into the grapple that
 roll an odd number hit the other grappler") and Mighty Blow's cost (heroes/callings/champion: "costs -1
 stamina"), as fight state."""

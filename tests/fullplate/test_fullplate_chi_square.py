@@ -29,7 +29,8 @@ SCENARIO = make(
         "resistance_pct": 25,
     },
 )
-#: Issue 15: stray shots judged against the creature's own AC, Special Defence and Resistance (decisions 7).
+#: Issue 15: stray shots judged against the creature's own AC, Special Defence and Resistance
+#: (docs/fullplate.md#silent-firing-into-melee).
 STRAY = make(
     attacker={"thac0": 15, "damage_bonus": 1},
     weapon={"damage": "1d8", "kind": "bow_like", "critical_range": 19},

@@ -1,5 +1,6 @@
-"""FullPlate, Attacking: Circumstantial Modifiers, every row with the page's sign (issue #5; decisions 5, 6),
-and Flatfooted (sources-and-gaps.md "AC and Flatfooted")."""
+"""FullPlate, Attacking: Circumstantial Modifiers, every row with the page's sign (issue #5;
+docs/fullplate.md#silent-modifier-scales, docs/fullplate.md#silent-range-bands), and Flatfooted (the FullPlate wiki
+"AC and Flatfooted")."""
 
 from __future__ import annotations
 
@@ -115,7 +116,8 @@ def test_fullplate_modifiers_command_lists_every_row_of_the_table() -> None:
 
 
 def test_fullplate_rows_of_different_groups_add() -> None:
-    """Groups add (decisions 5): the page's prone crossbow shooting downward, +4 and +1, and cover -4."""
+    """Groups add (docs/fullplate.md#silent-modifier-scales): the page's prone crossbow shooting downward, +4 and +1,
+    and cover -4."""
     out = row(_with(["attacker_prone_gun_like", "attacker_above", "target_cover_50"], "gun_like"))
     assert out["effective_thac0"] == 14 - 4 - 1 + 4
 
@@ -131,8 +133,8 @@ def test_fullplate_rows_of_different_groups_add() -> None:
     ],
 )
 def test_fullplate_rows_of_one_scale_replace_each_other(pair: tuple[str, str], modifier: int) -> None:
-    """Issue 15 (decisions 5, revised): rows on one scale replace each other, the row worse for the attacker
-    used; rows on different scales add. (Naming two rows of one table group was refused before.)"""
+    """Issue 15 (docs/fullplate.md#silent-modifier-scales): rows on one scale replace each other, the row worse for
+    the attacker used; rows on different scales add. (Naming two rows of one table group was refused before.)"""
     out = row(_with(list(pair), "bow_like"))
     assert out["effective_thac0"] == 14 - modifier
 
@@ -176,7 +178,8 @@ def test_fullplate_target_circumstances_add_to_the_attacks() -> None:
 
 @pytest.mark.parametrize(("enemies", "bonus"), [(2, 1), (3, 2), (5, 4)])
 def test_fullplate_flanking_is_plus_1_per_outnumbered_level(enemies: int, bonus: int) -> None:
-    """Flanking (per Outnumbered) +1; Outnumbered level = enemies engaged with the target minus 1 (decisions 5)."""
+    """Flanking (per Outnumbered) +1; Outnumbered level = enemies engaged with the target minus 1
+    (docs/fullplate.md#silent-modifier-scales)."""
     data = _with(["flanking"], target={"enemies_engaged": enemies})
     assert row(data)["effective_thac0"] == 14 - bonus
     assert f"flanking (Outnumbered level {bonus})" in trace(data)
@@ -218,7 +221,7 @@ def test_fullplate_darkness_per_10_feet_needs_total_darkness_and_a_distance() ->
     ],
 )
 def test_fullplate_range_band_comes_from_the_distance(distance: int, band: str, modifier: int) -> None:
-    """Range: short +0, medium -2, long -5, extreme (up to 2 x long) -10 (decisions 6)."""
+    """Range: short +0, medium -2, long -5, extreme (up to 2 x long) -10 (docs/fullplate.md#silent-range-bands)."""
     data = make(
         weapon={"kind": "bow_like", "ranges": {"short": 70, "medium": 140, "long": 210}},
         attack={"distance": distance},
@@ -266,7 +269,7 @@ def test_fullplate_near_and_far_rows_must_fit_the_distance() -> None:
 
 @pytest.mark.parametrize("rid", sorted(FLATFOOTED_ROWS))
 def test_fullplate_flatfooted_rows_strip_dodge_and_shield(rid: str) -> None:
-    """ "+2, Flatfooted": the target loses Dodge and Deflection (shield) AC (sources-and-gaps.md)."""
+    """ "+2, Flatfooted": the target loses Dodge and Deflection (shield) AC (the FullPlate wiki)."""
     kind = "bow_like" if rid == "target_helpless_ranged" else "melee"
     data = _with([rid], kind, target={"ac": 2, "dodge": 1, "deflection": 2})
     out = row(data)
@@ -294,7 +297,7 @@ def test_fullplate_flatfooted_never_takes_ac_above_base_10() -> None:
 
 
 def test_fullplate_defence_type_is_1_ac_per_level_against_that_type() -> None:
-    """Defence[Type] (wiki Defence, via sources-and-gaps.md): +1 AC per level against that type (AC counts down:
+    """Defence[Type] (wiki Defence, via the FullPlate wiki): +1 AC per level against that type (AC counts down:
     AC 5 with Defence[Piercing] 2 is AC 3 against a piercing arrow); other types are unaffected."""
     target = {"ac": 5, "defence": {"piercing": 2, "fire": 4}}
     arrow = row(make(weapon={"kind": "bow_like", "types": ["piercing"]}, target=target, dice={"to_hit": [10]}))

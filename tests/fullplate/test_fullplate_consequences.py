@@ -1,6 +1,6 @@
 """fullplate consequences.apply: a resolved attack's outcome rows and the stats before it in, the itemised
-changes out (fullplate.txt: hit points, Enhancement; decisions 7: firing into melee). Positions are rows of the
-table."""
+changes out (Attacking: hit points, Enhancement; docs/fullplate.md#silent-firing-into-melee: firing into melee).
+Positions are rows of the table."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ def _a(*values: int) -> np.ndarray:
 
 def test_hit_points_lost_never_below_0_a_stray_shot_is_lost_a_miss_changes_nothing() -> None:
     """A hit costs the creature struck its damage in HP, never below 0 in a fight, and counts as dealt; a shot
-    into melee that strikes a creature not in the fight is lost (decisions 7); a miss or fumble changes nothing."""
+    into melee that strikes a creature not in the fight is lost (docs/fullplate.md#silent-firing-into-melee); a miss
+    or fumble changes nothing."""
     before = Before(
         hp=_a(10, 3, 8, 8, 8),
         struck=np.array([True, True, False, True, True]),

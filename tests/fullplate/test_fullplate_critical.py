@@ -1,4 +1,5 @@
-"""FullPlate, Attacking: Critical Hits and Severity (issue #5 clause 4; decisions 4; wiki Severity)."""
+"""FullPlate, Attacking: Critical Hits and Severity (issue #5 clause 4; docs/fullplate.md#silent-critical-hit; wiki
+Severity)."""
 
 from __future__ import annotations
 
@@ -71,7 +72,8 @@ def test_fullplate_severity_mode_keeps_normal_damage() -> None:
 
 
 def test_fullplate_double_dice_rolls_weapon_dice_twice_flat_once() -> None:
-    """crit_damage: double_dice: "roll damage twice", the weapon dice twice and flat modifiers once (decisions 4)."""
+    """crit_damage: double_dice: "roll damage twice", the weapon dice twice and flat modifiers once
+    (docs/fullplate.md#silent-critical-hit)."""
     data = make(
         attacker={"thac0": 10, "damage_bonus": 3},
         weapon={"damage": "1d8+1", "enhancement": 1},

@@ -1,4 +1,4 @@
-"""FullPlate damage (wiki Damage, via sources-and-gaps.md): weapon dice + Strength + Enhancement, then Special
+"""FullPlate damage (wiki Damage, via the FullPlate wiki): weapon dice + Strength + Enhancement, then Special
 Defence, then Resistance or Vulnerability as a percentage rounded down, then the natural-20 halvings."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""FullPlate, Attacking: Enhancement, Special Defence (wiki), magical ammunition (issue #5; decisions 9)."""
+"""FullPlate, Attacking: Enhancement, Special Defence (wiki), magical ammunition (issue #5;
+docs/fullplate.md#silent-enhancement)."""
 
 from __future__ import annotations
 

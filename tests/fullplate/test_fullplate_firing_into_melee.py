@@ -1,7 +1,7 @@
-"""FullPlate, Attacking: Firing Into Melee (issue 15, item 3; decisions 7, revised): the creature a stray shot
-strikes is picked first, then the roll is judged against its own AC, and its own Special Defence, Resistance and
-Vulnerability adjust the damage; an entry without its own stats is judged as the intended target; the pick die
-is the page's (d3 for three Medium creatures, d10 for two Large ogres and a Medium knight)."""
+"""FullPlate, Attacking: Firing Into Melee (issue 15, item 3; docs/fullplate.md#silent-firing-into-melee): the
+creature a stray shot strikes is picked first, then the roll is judged against its own AC, and its own Special
+Defence, Resistance and Vulnerability adjust the damage; an entry without its own stats is judged as the intended
+target; the pick die is the page's (d3 for three Medium creatures, d10 for two Large ogres and a Medium knight)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """FullPlate, Attacking: Circumstantial Modifiers: which rows stack and which replace each other (issue 15, item 5;
-decisions 5, revised). Rows on one scale replace each other and the row worse for the attacker is used; rows on
-different scales add; `modifier_stacking: all` adds every row."""
+docs/fullplate.md#silent-modifier-scales). Rows on one scale replace each other and the row worse for the attacker is
+used; rows on different scales add; `modifier_stacking: all` adds every row."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""FullPlate, Attacking: the natural-20 window in the trace (issue 15, item 4; decisions 3). "If this would
-reduce it below half a point of damage, then no damage is dealt and the attack probably misses": when every
-damage roll of a natural 20 halves below half a point, even a natural 20 cannot hit, and the trace says so with
+"""FullPlate, Attacking: the natural-20 window in the trace (issue 15, item 4; docs/fullplate.md#silent-natural-20).
+"If this would reduce it below half a point of damage, then no damage is dealt and the attack probably misses": when
+every damage roll of a natural 20 halves below half a point, even a natural 20 cannot hit, and the trace says so with
 0%. Every "needs N+" figure in a trace equals the exact odds."""
 
 from __future__ import annotations

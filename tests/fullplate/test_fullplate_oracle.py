@@ -42,8 +42,8 @@ class Case:
     armour: int = 0  # Severity points from the armour
     shares: tuple[int, ...] = ()  # firing into melee; the intended target last
     names: tuple[str, ...] = field(default=())
-    #: Each creature's own (ac, sd, res, vul, armour) when it has stats (decisions 7, issue 15); None: as the
-    #: intended target (this case's ac, sd, res, vul, armour).
+    #: Each creature's own (ac, sd, res, vul, armour) when it has stats (docs/fullplate.md#silent-firing-into-melee,
+    #: issue 15); None: as the intended target (this case's ac, sd, res, vul, armour).
     stats: tuple[tuple[int, str, int, int, int] | None, ...] = ()
 
 

@@ -1,4 +1,4 @@
-"""The page's worked examples (fullplate.txt; sources-and-gaps.md §FullPlate "Worked examples"), numbers in,
+"""The page's worked examples (Attacking; the FullPlate wiki "Worked examples"), numbers in,
 numbers out."""
 
 from __future__ import annotations
@@ -115,7 +115,8 @@ def test_fullplate_page_example_knight_between_two_orcs_is_1_in_3() -> None:
 
 def test_fullplate_page_example_knight_between_two_ogres_is_4_4_2_in_10() -> None:
     """Firing Into Melee: two ogres one size larger than the knight: 1-4 one ogre, 5-8 the other, the rest the
-    knight: shares 4, 4 and 2 in 10 (decisions 7; the page's d10, 1-4 / 5-8 / 9-10, since issue 15)."""
+    knight: shares 4, 4 and 2 in 10 (docs/fullplate.md#silent-firing-into-melee; the page's d10, 1-4 / 5-8 / 9-10,
+    since issue 15)."""
     data = make(
         attacker={"thac0": 19},
         weapon={"damage": "1d6", "kind": "bow_like"},

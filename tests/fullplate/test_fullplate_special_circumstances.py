@@ -1,5 +1,5 @@
 """FullPlate, Attacking: Special Circumstances: Main-Hand vs Off-Hand, Automatic Hits, Firing Into Melee
-(issue #5; decisions 7, 8)."""
+(issue #5; docs/fullplate.md#silent-firing-into-melee, docs/fullplate.md#silent-automatic-hit)."""
 
 from __future__ import annotations
 
@@ -129,8 +129,8 @@ def _melee(**target: object) -> dict[str, object]:
 
 
 def test_fullplate_firing_into_melee_draws_the_creature_hit_by_size() -> None:
-    """Firing Into Melee: shares 2^(size step from Medium) (decisions 7): a small goblin beside a medium knight
-    and a huge giant: 1 : 8 : 2."""
+    """Firing Into Melee: shares 2^(size step from Medium) (docs/fullplate.md#silent-firing-into-melee): a small
+    goblin beside a medium knight and a huge giant: 1 : 8 : 2."""
     data = _melee(engaged_with=[{"name": "goblin", "size": "small"}, {"name": "giant", "size": "huge"}])
     odds = exact(data)
     hit = p(odds, "result", "hit")

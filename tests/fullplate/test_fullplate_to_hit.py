@@ -10,7 +10,7 @@ from tests.fullplate.helpers import exact, make, p, row, trace
 
 
 def test_fullplate_effective_thac0_subtracts_bonuses_and_adds_penalties() -> None:
-    """Effective thac0: THAC0 - To-Hit Bonuses + To-Hit Penalties (decisions 1)."""
+    """Effective thac0: THAC0 - To-Hit Bonuses + To-Hit Penalties (docs/fullplate.md#silent-effective-thac0)."""
     data = make(
         attacker={"thac0": 14, "to_hit_bonus": 2},
         weapon={"enhancement": 1},

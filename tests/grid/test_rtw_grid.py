@@ -1,6 +1,6 @@
 """Reclaim the Wild on the tactical grid: the map feeds the rules (issue 4, "Commands", "Cover").
 
-Cover makes a target Hard to Hit (rtw: Attacking Foes behind Cover; decisions 7); a Projectile with a foe
+Cover makes a target Hard to Hit (rtw: Attacking Foes behind Cover; docs/rtw.md#silent-cover); a Projectile with a foe
 adjacent makes every foe Hard to Hit (rtw: Projectile X); a Helpless creature caught in an area is not
 harmed unless the attack is aimed at it alone (rtw: Falling in Battle); the targets are the creatures the
 range reaches; roll, odds and simulate JSON add `squares` and per-target `cover`."""
@@ -163,9 +163,9 @@ def test_rtw_grid_helpless_in_an_area_is_unharmed_unless_aimed_at_alone() -> Non
 
 def test_rtw_grid_area_template_catching_only_the_helpless_creature_harms_it() -> None:
     """rtw: Falling in Battle: "it must target that Helpless creature, and **only** that Helpless creature"
-    (decisions 9): a Blast placed so that the Helpless creature is the only one caught harms it; placed to also
-    catch another creature (with or without a targets entry), it does not ("A Helpless foe will not be further
-    harmed by an AoE that merely happens to catch them in the blast while hitting other targets")."""
+    (docs/rtw.md#silent-helpless-areas): a Blast placed so that the Helpless creature is the only one caught harms it;
+    placed to also catch another creature (with or without a targets entry), it does not ("A Helpless foe will not be
+    further harmed by an AoE that merely happens to catch them in the blast while hitting other targets")."""
     rows = ["......", "......"]
     fallen = stats("Fallen", helpless=True, health=0, hearts=3)
     people = [hero(0, 0), foe("Fallen", 1, 0), foe("Bokoblin", 2, 1)]
@@ -187,9 +187,9 @@ def test_rtw_grid_area_template_catching_only_the_helpless_creature_harms_it() -
 
 
 def test_rtw_grid_aim_scores_an_area_catching_only_the_helpless_creature(tmp_path: Path) -> None:
-    """rtw: Falling in Battle (decisions 9), in `tohit aim`: a Blast placed on the Helpless creature alone scores its
-    damage; one that also catches the Bokoblin scores the Bokoblin's only ("will not be further harmed by an AoE
-    that merely happens to catch them in the blast while hitting other targets")."""
+    """rtw: Falling in Battle (docs/rtw.md#silent-helpless-areas), in `tohit aim`: a Blast placed on the Helpless
+    creature alone scores its damage; one that also catches the Bokoblin scores the Bokoblin's only ("will not be
+    further harmed by an AoE that merely happens to catch them in the blast while hitting other targets")."""
     import json
 
     import yaml

@@ -1,5 +1,5 @@
 """kaiser consequences.apply: a resolved attack's outcome rows and the stats before it in, the itemised changes
-out (kaiser.md, Successful Attack; action_points.md; damage/critical.md). Positions are rows of the table."""
+out (Attacking and Defending, Successful Attack; Action Points; Critical). Positions are rows of the table."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ def _a(*values: int) -> np.ndarray:
 
 
 def test_successful_attack_lp_lost_never_below_0_dealt_ap_lost_flat_footed() -> None:
-    """kaiser.md, Successful Attack: LP lost = damage (never below 0, critical.md), the attacker's dealt grows by
-    the LP taken, 1 AP lost (never below 0), Flat-Footed when the resolve says so; a miss changes nothing."""
+    """Attacking and Defending, Successful Attack: LP lost = damage (never below 0, Critical), the attacker's dealt
+    grows by the LP taken, 1 AP lost (never below 0), Flat-Footed when the resolve says so; a miss changes nothing."""
     before = Before(lp=_a(30, 5, 30, 30), ap=_a(4, 2, 0, 6), dealt=_a(0, 7, 3, 0))
     outcome = Outcome(
         result=_a(HIT, HIT, HIT, MISS), damage=_a(8, 9, 0, 12), ap_lost=_a(1, 1, 1, 0), flat_footed=_a(0, 0, 1, 0)
@@ -32,7 +32,7 @@ def test_successful_attack_lp_lost_never_below_0_dealt_ap_lost_flat_footed() -> 
 
 
 def test_critical_on_half_or_more_of_the_lp_when_the_target_stays_up() -> None:
-    """damage/critical.md: a hit costing half or more of the current LP causes a Critical; one that leaves the
+    """Critical: a hit costing half or more of the current LP causes a Critical; one that leaves the
     target at 0 LP rolls none (a fight's choice: it is unconscious anyway)."""
     before = Before(lp=_a(20, 20, 20, 10), ap=_a(6, 6, 6, 6), dealt=_a(0, 0, 0, 0))
     outcome = Outcome(
@@ -42,13 +42,13 @@ def test_critical_on_half_or_more_of_the_lp_when_the_target_stays_up() -> None:
 
 
 def test_no_hit_no_items() -> None:
-    """kaiser.md, Failed Attack: nothing changes (the Counter bonus is the fight's, not a consequence)."""
+    """Attacking and Defending, Failed Attack: nothing changes (the Counter bonus is the fight's, not a consequence)."""
     applied = apply(Before(_a(5), _a(6), _a(0)), Outcome(_a(MISS), _a(0), _a(0), _a(0)))
     assert applied.items == () and applied.critical.size == 0
 
 
 def test_critical_dof_penalty_fades_below_6_lasts_from_6_knocks_out_from_16() -> None:
-    """damage/critical.md: each DoF -1 to all actions (def_mod too) and 1 AP (never below 0); DoF <= 5 fades,
+    """Critical: each DoF -1 to all actions (def_mod too) and 1 AP (never below 0); DoF <= 5 fades,
     DoF 6+ lasts, DoF 16+ knocks the target unconscious."""
     before = CriticalBefore(penalty=_a(0, 2, 0), fading=_a(0, 1, 0), def_mod=_a(0, -2, 1), ap=_a(6, 3, 2))
     assert table(critical_after(before, _a(3, 6, 16))) == [

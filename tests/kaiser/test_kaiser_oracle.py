@@ -106,7 +106,7 @@ def test_kaiser_bare_odds_match_icepool() -> None:
 
 
 def test_kaiser_open_roll_support_is_cut_at_a_stated_depth_and_the_rest_reported() -> None:
-    """decisions.md kaiser 6: the probability beyond the depth is reported, never dropped."""
+    """docs/kaiser.md#silent-exact-depth: the probability beyond the depth is reported, never dropped."""
     deep, shallow = odds(ceil(), depth=8).targets[0], odds(ceil(), depth=1).targets[0]
     assert 0 < deep.beyond_depth < shallow.beyond_depth
     for t in (deep, shallow):

@@ -1,5 +1,5 @@
-"""Kaiser RPG, Attacking and Defending (shared/rules/kaiser.md): one test per clause, with decisions.md §kaiser
-and the damage / dice / action-point definitions of sources-and-gaps.md §Kaiser."""
+"""Kaiser RPG, Attacking and Defending (Attacking and Defending): one test per clause, with
+docs/kaiser.md#where-the-page-is-silent and the damage / dice / action-point definitions of the game's other pages."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_kaiser_successful_attack_defender_loses_1_ap_even_at_0_units() -> None:
 
 
 def test_kaiser_ap_never_below_0_and_hit_at_0_ap_is_flat_footed() -> None:
-    """action_points.md: AP never below 0; losing AP at 0 makes the defender Flat-Footed."""
+    """Action Points: AP never below 0; losing AP at 0 makes the defender Flat-Footed."""
     r = row(ceil(offense=[5, 4], defense=[3, 4], target={"ap": 0}))
     assert (r["ap_lost"], r["flat_footed"]) == (0, True)
     assert row(ceil(offense=[5, 4], defense=[3, 4], target={"ap": 1}))["flat_footed"] is False
@@ -125,7 +125,7 @@ def test_kaiser_strength_modifier_table(score: int, modifier: int) -> None:
 
 
 def test_kaiser_strength_modifier_table_runs_to_30() -> None:
-    """sources-and-gaps.md, Kaiser: "21-22: +7; 23-25: +8; 26-29: +9; 30: +10": a Strength 24 attacker's Base
+    """the game's other pages, Kaiser: "21-22: +7; 23-25: +8; 26-29: +9; 30: +10": a Strength 24 attacker's Base
     Damage is the weapon's 5 + 8 = 13; 31 is refused, naming the field."""
     r = row(ceil(offense=[5, 4], defense=[3, 4], attacker={"strength": 24}))
     assert r["damage"] == 2 * 13
@@ -136,7 +136,7 @@ def test_kaiser_strength_modifier_table_runs_to_30() -> None:
 
 # -- Failed Attack ---------------------------------------------------------------------------------------------
 def test_kaiser_counter_bonus_defender_dos_5_on_melee_gives_plus_2() -> None:
-    """sources-and-gaps fixture: defender DoS 5 on a melee attack gives Counter +2 (half, round down)."""
+    """the game's other pages fixture: defender DoS 5 on a melee attack gives Counter +2 (half, round down)."""
     r = row(
         ceil(offense=[2, 2], defense=[6, 6], target={"defensive_skill": 9}, options={"open_rolls_and_fumbles": False})
     )
@@ -155,7 +155,7 @@ def test_kaiser_ranged_failed_attack_beyond_point_blank_gives_no_counter() -> No
 
 
 def test_kaiser_counter_bonus_0_at_1_dos_still_allows_counterattack() -> None:
-    """counter.md: allowed with 1 or more DoS; floor(1 / 2) = 0."""
+    """Counter: allowed with 1 or more DoS; floor(1 / 2) = 0."""
     r = row(ceil(offense=[2, 2], defense=[5, 5], target={"defensive_skill": 7}))  # 16 vs 17
     assert (r["counter_bonus"], r["counterattack"]) == (0, True)
 
@@ -165,7 +165,8 @@ def test_kaiser_counterattack_costs_1_ap_so_needs_ap() -> None:
     assert (r["counter_bonus"], r["counterattack"]) == (3, False)
 
 
-# -- Open rolls and fumbles (decisions.md kaiser 1) -----------------------------------------------------------
+# -- Open rolls and fumbles (docs/kaiser.md#silent-open-rolls)
+# -----------------------------------------------------------
 def test_kaiser_open_roll_double_6_adds_a_d6() -> None:
     assert row(ceil(offense=[6, 6, 3], defense=[1, 2]))["offensive_roll"] == 12 + 3 + 12
 
@@ -206,7 +207,7 @@ def test_kaiser_disadvantage_keeps_the_worst_two() -> None:
 
 
 def test_kaiser_advantage_and_disadvantage_cancel_a2_d3_is_d1() -> None:
-    """dice.md: A2 and D3 net to D1: roll 3d6 and keep the lowest 2."""
+    """Dice: A2 and D3 net to D1: roll 3d6 and keep the lowest 2."""
     loaded = ceil(offense=[6, 4, 5], defense=[1, 2], attack={"advantage": [2, -3]})
     assert loaded.scenario.attack.advantage == -1
     assert row(loaded)["offensive_roll"] == 9 + 12
@@ -220,7 +221,7 @@ def test_kaiser_defender_advantage_applies_to_the_defensive_roll() -> None:
     assert row(ceil(offense=[1, 2], defense=[1, 5, 6], target={"advantage": 1}))["defensive_roll"] == 11 + 7
 
 
-# -- Critical (damage/critical.md) -----------------------------------------------------------------------------
+# -- Critical (Critical) -----------------------------------------------------------------------------
 def test_kaiser_critical_when_a_hit_costs_at_least_half_current_lp() -> None:
     r = row(ceil(offense=[5, 4], defense=[3, 4], critical=[3, 4], target={"lp": 28}))  # 14 damage = 28 / 2
     assert (r["critical"], r["critical_level"]) == (True, 7 + 1)
@@ -229,7 +230,7 @@ def test_kaiser_critical_when_a_hit_costs_at_least_half_current_lp() -> None:
 
 
 def test_kaiser_critical_180_lp_needs_90() -> None:
-    """critical.md: 180 LP: a hit of 90 or more is a Critical."""
+    """Critical: 180 LP: a hit of 90 or more is a Critical."""
     big = {"weapon": {"damage": 88, "damage_type": "cut"}}  # Base 90 per Unit
     # 1 Unit: 16 vs 10 = 6 DoS - 2 - 3
     r = row(ceil(offense=[2, 2], defense=[1, 2], critical=[1, 1], attacker=big, target={"lp": 180}))
@@ -239,7 +240,7 @@ def test_kaiser_critical_180_lp_needs_90() -> None:
 
 
 def test_kaiser_critical_level_excess_over_20_is_halved() -> None:
-    """critical.md: critical levels of 26 and 31 become 23 and 25."""
+    """Critical: critical levels of 26 and 31 become 23 and 25."""
     assert critical_level(6, 200) == 23
     assert critical_level(11, 200) == 25
     assert critical_level(10, 100) == 20

@@ -1,5 +1,5 @@
 """last-odyssey consequences.apply: a resolved ability's outcome rows and the stats before it in, the itemised
-changes out (Combat-Rules/Shells.md; decisions 5; Death-and-Injury.md; Statuses.md; Buffs-and-Debuffs.md).
+changes out (Shells; docs/last-odyssey.md#silent-shell; Death and Injury; Statuses; Buffs and Debuffs).
 Positions are rows of the table."""
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ def _before(n: int, **given: object) -> Before:
 
 
 def test_shell_absorbs_breaks_and_overflow_downs_knock_out_incapacitates_physical_removes_body_armor() -> None:
-    """Shells.md, decisions 5: a Shell absorbs damage up to its points; damage of at least its points breaks it
-    and overflow of at least the HP downs; without a Shell HP lost is the damage up to the HP; a knock-out that
-    downs incapacitates; a physical hit removes Body Armor; a miss changes nothing."""
+    """Shells, docs/last-odyssey.md#silent-shell: a Shell absorbs damage up to its points; damage of at least its
+    points breaks it and overflow of at least the HP downs; without a Shell HP lost is the damage up to the HP; a
+    knock-out that downs incapacitates; a physical hit removes Body Armor; a miss changes nothing."""
     before = _before(
         4,
         hp=_a(10, 5, 6, 9),
@@ -71,9 +71,9 @@ def test_shell_absorbs_breaks_and_overflow_downs_knock_out_incapacitates_physica
 
 
 def test_downed_removes_every_effect_but_poisoned_frostbitten_burned_then_statuses_and_trackers() -> None:
-    """Death-and-Injury.md: Downed removes every effect except Poisoned, Frostbitten and Burned, the Bonus Tracker
-    too; then a status that lands is the target's if it has it not already (Statuses.md), a buff moves the Bonus
-    Tracker to the value the ability gives (Buffs-and-Debuffs.md), reading what Downed left."""
+    """Death and Injury: Downed removes every effect except Poisoned, Frostbitten and Burned, the Bonus Tracker
+    too; then a status that lands is the target's if it has it not already (Statuses), a buff moves the Bonus
+    Tracker to the value the ability gives (Buffs and Debuffs), reading what Downed left."""
     blinded, poisoned = BIT["blinded"], BIT["poisoned"]
     up2 = DIGIT_OF_STEP[3] * int(PLACE[0])
     before = _before(
@@ -100,5 +100,5 @@ def test_downed_removes_every_effect_but_poisoned_frostbitten_burned_then_status
 
 
 def test_downed_with_nothing_to_remove_changes_nothing() -> None:
-    """Death-and-Injury.md: a Downed target with only Poisoned, Frostbitten, Burned and no buffs keeps them."""
+    """Death and Injury: a Downed target with only Poisoned, Frostbitten, Burned and no buffs keeps them."""
     assert downed_effects(_a(BIT["burned"]), _a(0)) == ()

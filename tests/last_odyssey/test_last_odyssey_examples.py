@@ -1,4 +1,4 @@
-"""Last Odyssey: the worked examples of the page, issue 6 and sources-and-gaps.md, numbers in, numbers out."""
+"""Last Odyssey: the worked examples of the page, issue 6 and the game's other pages, numbers in, numbers out."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def test_last_odyssey_base_damage_floor_example() -> None:
 
 
 def test_last_odyssey_elemental_types_example_rounds_down_as_an_option() -> None:
-    """Elemental-Types.md: 2.5 damage counts as 2 (option rounding: down); the page's nearest gives 3."""
+    """Elemental Types: 2.5 damage counts as 2 (option rounding: down); the page's nearest gives 3."""
     data = scenario({"shell": True, "evasion": 0, "element_multiplier": 0.5}, attacker={"physical_attack": 2}, die=3)
     assert row(data)["damage"] == 3
     assert row({**data, "options": {"rounding": "down"}})["damage"] == 2
@@ -91,7 +91,7 @@ def test_last_odyssey_cop_example_fire_spell_breaks_the_shell() -> None:
 
 def test_last_odyssey_cop_example_overflow_downs() -> None:
     """The Cop (HP 10 / Shell 5): magical base 5 - 1 + 4 = 8, x2 on the Shell = 16; Shell 5 absorbs 5,
-    overflow 11 >= 10 HP: downed (Shells.md)."""
+    overflow 11 >= 10 HP: downed (Shells)."""
     data = scenario(
         COP, attacker={"magical_accuracy": 3, "magical_attack": 5}, attack={"kind": "magical", "type": "ranged"}, die=4
     )

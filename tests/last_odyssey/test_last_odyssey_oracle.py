@@ -23,7 +23,7 @@ THRESHOLDS = {Fraction(1, 2): 3, Fraction(1): 5, Fraction(2): 7}
 
 
 def oracle(face: int, data: dict[str, Any], target: dict[str, Any]) -> dict[str, Any]:
-    """One face of the d10 against one target, straight from the page, Statuses.md and Shells.md."""
+    """One face of the d10 against one target, straight from the page, Statuses and Shells."""
     user, attack = data["attacker"], data["attack"]
     options = data.get("options", {})
     kind = attack["kind"]

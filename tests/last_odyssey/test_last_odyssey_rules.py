@@ -1,4 +1,4 @@
-"""Last Odyssey: one test per clause of issue 6 and of the page (shared/rules/last-odyssey.md).
+"""Last Odyssey: one test per clause of issue 6 and of the page (Attacking and Defending).
 
 Defaults of `helpers.scenario`: the user has every accuracy 3 and every attack 2; a target has Evasion 2,
 Resistance 2, both Defenses 0 and no Shell. Each docstring cites the clause it tests.
@@ -102,7 +102,7 @@ def test_last_odyssey_status_lands_on_5_or_below() -> None:
 
 
 def test_last_odyssey_status_defaults_to_the_element_status() -> None:
-    """Statuses.md: the status a status-inflicting ability inflicts is determined by its element."""
+    """Statuses: the status a status-inflicting ability inflicts is determined by its element."""
     data = _status({"resistance": 0}, element="thunder")
     data["dice"] = {"hit": [1]}
     assert any("paralyzed inflicted" in line for line in trace(data))
@@ -119,19 +119,19 @@ def test_last_odyssey_status_defaults_to_the_element_status() -> None:
     ],
 )
 def test_last_odyssey_status_element_changes_the_threshold(multiplier: float, landing_faces: set[int]) -> None:
-    """Issue 6 / Statuses.md: x0.25 immune, x0.5 3 or less, x1 5 or less, x2 7 or less, x4 cannot be evaded."""
+    """Issue 6 / Statuses: x0.25 immune, x0.5 3 or less, x1 5 or less, x2 7 or less, x4 cannot be evaded."""
     rows = rows_by_face(_status({"resistance": 3, "element_multiplier": multiplier}, status="burned"))
     assert {face for face, r in rows.items() if r["status_applied"]} == landing_faces
 
 
 def test_last_odyssey_status_x4_lands_even_out_of_reach_and_x025_never() -> None:
-    """Statuses.md: x4 "cannot evade" whatever the Resistance; x0.25 immune whatever the roll."""
+    """Statuses: x4 "cannot evade" whatever the Resistance; x0.25 immune whatever the roll."""
     assert p(_status({"resistance": 60, "element_multiplier": 4}, status="burned"), "status_applied", True) == 1
     assert p(_status({"resistance": -60, "element_multiplier": 0.25}, status="burned"), "status_applied", True) == 0
 
 
 def test_last_odyssey_status_threshold_from_the_element_table_and_shell_element() -> None:
-    """Elemental-Types.md / Shells.md: fire vs wind is x0.25 (immune); with a Shell the target counts as its
+    """Elemental Types / Shells: fire vs wind is x0.25 (immune); with a Shell the target counts as its
     element (fire vs a water Shell: x0.5, 3 or below)."""
     assert p(_status({"resistance": 0, "element": "wind"}, element="fire"), "status_applied", True) == 0
     shelled = _status({"resistance": 0, "element": "wind", "shell": 3, "shell_element": "water"}, element="fire")
@@ -232,8 +232,8 @@ def test_last_odyssey_out_of_reach_attack_still_hits_on_a_natural_1() -> None:
 def test_last_odyssey_final_damage_rounds_to_nearest_halves_up(
     attack_stat: int, defense: int, die: int, multipliers: list[object], nearest: int, down: int
 ) -> None:
-    """General Notes + decisions 3: final = base x modifiers rounded to nearest, halves up, exactly;
-    option rounding: down follows Elemental-Types.md (2.5 -> 2)."""
+    """General Notes + docs/last-odyssey.md#silent-damage: final = base x modifiers rounded to nearest, halves up,
+    exactly; option rounding: down follows Elemental Types (2.5 -> 2)."""
     target = {"physical_defense": defense, "shell": True, "evasion": -20}
     data = scenario(target, attacker={"physical_attack": attack_stat}, attack=physical(multipliers=multipliers))
     data["dice"] = {"hit": [die]}
@@ -277,7 +277,7 @@ def test_last_odyssey_shell_doubles_magical_on_shell_and_physical_without(
 
 
 def test_last_odyssey_cop_starts_with_a_full_shell() -> None:
-    """Shells.md / sources-and-gaps.md (Cop: HP 10 / Shell 5): an enemy begins battle with its full Shell, so
+    """Shells / the game's other pages (Cop: HP 10 / Shell 5): an enemy begins battle with its full Shell, so
     a physical attack is not doubled and the Shell absorbs the damage."""
     cop = {"hp": 10, "shell": 5, "physical_defense": 2, "evasion": 1, "magical_defense": 1, "resistance": 2}
     data = scenario(cop, attacker={"physical_accuracy": 4, "physical_attack": 2}, die=2)
@@ -292,7 +292,7 @@ def test_last_odyssey_cop_starts_with_a_full_shell() -> None:
         (2, 2, 4, False, None, 0, False),  # 4 < Shell 5: absorbed, no HP lost
         (2, 3, 5, True, 0, 0, False),  # exactly 5: Shellbroken, overflow 0
         (12, 2, 5, True, 9, 0, False),  # overflow 9 < 10 HP: no HP lost
-        (12, 3, 5, True, 10, 10, True),  # overflow 10 = 10 HP: downed (decisions 5)
+        (12, 3, 5, True, 10, 10, True),  # overflow 10 = 10 HP: downed (docs/last-odyssey.md#silent-shell)
         (20, 3, 5, True, 18, 10, True),  # overflow 18 > 10 HP: downed
     ],
 )
@@ -305,8 +305,8 @@ def test_last_odyssey_shell_absorbs_and_overflow_downs_only_when_at_least_hp(
     hp_lost: int,
     downed: bool,
 ) -> None:
-    """Shells.md + decisions 5: on the hit that breaks the Shell, overflow = final - absorbed; it takes the
-    HP only if it is greater than or equal to the remaining HP (then downed), else no HP is lost."""
+    """Shells + docs/last-odyssey.md#silent-shell: on the hit that breaks the Shell, overflow = final - absorbed; it
+    takes the HP only if it is greater than or equal to the remaining HP (then downed), else no HP is lost."""
     data = scenario({"shell": 5, "hp": 10, "evasion": -20}, attacker={"physical_attack": attack_stat}, die=die)
     r = row(data)
     assert (r["shell_absorbed"], r["overflow"]) == (absorbed, overflow)
@@ -315,7 +315,7 @@ def test_last_odyssey_shell_absorbs_and_overflow_downs_only_when_at_least_hp(
 
 
 def test_last_odyssey_shell_without_points_leaves_hp_lost_unknown() -> None:
-    """Shells.md: with `shell: true` the pool is not known, so the HP lost by a damaging hit is unknown."""
+    """Shells: with `shell: true` the pool is not known, so the HP lost by a damaging hit is unknown."""
     data = scenario({"shell": True, "hp": 10, "evasion": 1})
     rows = rows_by_face(data)
     assert rows[1]["hp_lost"] is None and rows[1]["downed"] is None
@@ -327,14 +327,14 @@ def test_last_odyssey_shell_without_points_leaves_hp_lost_unknown() -> None:
 
 @pytest.mark.parametrize(("multiplier", "damage"), [(0.25, 2), (0.5, 4), (1, 7), (2, 14), (4, 28)])
 def test_last_odyssey_element_multiplier_per_attack_and_target(multiplier: float, damage: int) -> None:
-    """Issue 6 / Elemental-Types.md: an element multiplier of 0.25, 0.5, 1, 2 or 4 scales the damage
+    """Issue 6 / Elemental Types: an element multiplier of 0.25, 0.5, 1, 2 or 4 scales the damage
     (base 7: 1.75 -> 2, 3.5 -> 4)."""
     data = scenario({"shell": True, "element_multiplier": multiplier, "evasion": -20}, die=5)
     assert row(data)["damage"] == damage
 
 
 def test_last_odyssey_element_from_the_table_and_colorless_is_x1() -> None:
-    """Elemental-Types.md: the table (fire vs ice x4, fire vs water x0.5); colorless attack or target x1;
+    """Elemental Types: the table (fire vs ice x4, fire vs water x0.5); colorless attack or target x1;
     a target with a Shell counts as the Shell's element."""
     base = {"shell": True, "evasion": -20}
     fire = physical(element="fire")
@@ -357,7 +357,7 @@ def test_last_odyssey_element_multiplier_other_values_refused(bad: float) -> Non
 
 
 def test_last_odyssey_element_multiplier_must_agree_with_the_table() -> None:
-    """Elemental-Types.md: a given multiplier that contradicts the table (or x1 for colorless) is refused."""
+    """Elemental Types: a given multiplier that contradicts the table (or x1 for colorless) is refused."""
     with pytest.raises(InputError) as err:
         rolled(scenario({"element": "ice", "element_multiplier": 2}, attack=physical(element="fire")))
     assert err.value.field == "targets[0].element_multiplier"
@@ -370,7 +370,7 @@ def test_last_odyssey_element_multiplier_must_agree_with_the_table() -> None:
 
 
 def test_last_odyssey_bonus_tracker_steps_add_to_the_statistic() -> None:
-    """Buffs-and-Debuffs.md: the tracker value (-7, -3, -1, 0, +1, +3, +7) is added to the statistic."""
+    """Buffs and Debuffs: the tracker value (-7, -3, -1, 0, +1, +3, +7) is added to the statistic."""
     data = scenario(
         {"evasion": 4, "buffs": {"evasion": -1, "physical_defense": 3}, "shell": True, "physical_defense": 1},
         attacker={"buffs": {"physical_accuracy": 3, "physical_attack": 7}},
@@ -387,7 +387,7 @@ def test_last_odyssey_bonus_tracker_steps_add_to_the_statistic() -> None:
 
 
 def test_last_odyssey_buffs_and_debuffs_cancel_step_for_step() -> None:
-    """Buffs-and-Debuffs.md: each level moves one step along -7, -3, -1, 0, +1, +3, +7; one buff cancels
+    """Buffs and Debuffs: each level moves one step along -7, -3, -1, 0, +1, +3, +7; one buff cancels
     one debuff; further buffs at +7 (debuffs at -7) do nothing."""
     assert [move_tracker(0, k) for k in (1, 2, 3, 4)] == [1, 3, 7, 7]
     assert [move_tracker(0, -k) for k in (1, 2, 3, 4)] == [-1, -3, -7, -7]
@@ -405,14 +405,14 @@ def test_last_odyssey_buffs_and_debuffs_cancel_step_for_step() -> None:
 
 
 def test_last_odyssey_burned_cannot_be_buffed() -> None:
-    """Statuses.md (Burned): the character cannot be buffed; debuffs still apply."""
+    """Statuses (Burned): the character cannot be buffed; debuffs still apply."""
     burned = {"statuses": ["burned"], "buffs": {"evasion": 1}}
     assert row(scenario(burned, attack={"kind": "buff", "type": "ally", "stat": "evasion"}))["tracker"] == 1
     assert row(scenario(burned, attack={"kind": "debuff", "type": "ranged", "stat": "evasion"}))["tracker"] == 0
 
 
 def test_last_odyssey_blinded_halves_base_accuracies() -> None:
-    """Statuses.md (Blinded) + issue 6: accuracies count as half their base value, rounded down, then the
+    """Statuses (Blinded) + issue 6: accuracies count as half their base value, rounded down, then the
     tracker (option blinded_halves: total halves the value with buffs instead)."""
     attacker = {
         "physical_accuracy": 5,
@@ -429,13 +429,13 @@ def test_last_odyssey_blinded_halves_base_accuracies() -> None:
 
 
 def test_last_odyssey_petrified_halves_base_evasion_rounded_down() -> None:
-    """Statuses.md (Petrified): base Evasion counts as half, rounded down, not including buffs."""
+    """Statuses (Petrified): base Evasion counts as half, rounded down, not including buffs."""
     data = scenario({"evasion": 5, "statuses": ["petrified"], "buffs": {"evasion": 1}}, die=6)
     assert row(data)["hit_value"] == (6 - 3) + (5 // 2 + 1)
 
 
 def test_last_odyssey_paralyzed_makes_physical_attacks_miss() -> None:
-    """Statuses.md (Paralyzed): the character's physical attacks automatically miss, even on a 1."""
+    """Statuses (Paralyzed): the character's physical attacks automatically miss, even on a 1."""
     paralyzed = {"statuses": ["paralyzed"]}
     assert p(scenario({"lean_in": True}, attacker=paralyzed), "result", "hit") == 0
     magical = scenario({"evasion": 0}, attacker=paralyzed, attack={"kind": "magical", "type": "ranged"})
@@ -443,7 +443,7 @@ def test_last_odyssey_paralyzed_makes_physical_attacks_miss() -> None:
 
 
 def test_last_odyssey_silenced_makes_magical_attacks_miss() -> None:
-    """Statuses.md (Silenced): the character's magical attacks automatically miss."""
+    """Statuses (Silenced): the character's magical attacks automatically miss."""
     silenced = {"statuses": ["silenced"]}
     assert p(scenario({}, attacker=silenced, attack={"kind": "magical", "type": "ranged"}), "result", "hit") == 0
     assert p(scenario({"evasion": 0}, attacker=silenced), "result", "hit") == 1
@@ -457,7 +457,7 @@ def test_last_odyssey_silenced_makes_magical_attacks_miss() -> None:
 
 
 def test_last_odyssey_melee_needs_the_user_in_the_front_row() -> None:
-    """Ability types (Melee) + Starting-Battles.md: only usable from the front row."""
+    """Ability types (Melee) + Starting Battles: only usable from the front row."""
     with pytest.raises(InputError) as err:
         rolled(scenario({}, attacker={"row": "back"}, attack=physical(type="melee")))
     assert err.value.field == "attacker.row"
@@ -526,7 +526,7 @@ def test_last_odyssey_ability_on_the_other_side_works_as_if_the_user_stood_there
 
 
 def test_last_odyssey_target_may_lean_in_and_choose_to_be_hit() -> None:
-    """Page (leaning in) + decisions 7: the target may choose to be hit whatever the roll."""
+    """Page (leaning in) + docs/last-odyssey.md#silent-leaning-in: the target may choose to be hit whatever the roll."""
     for face, r in rows_by_face(scenario({"evasion": 30, "lean_in": True})).items():
         assert r["result"] == "hit"
         assert r["base_damage"] == 2 + face  # the damage still uses the real die
@@ -535,7 +535,7 @@ def test_last_odyssey_target_may_lean_in_and_choose_to_be_hit() -> None:
 
 
 def test_last_odyssey_leaning_in_cannot_override_immunity() -> None:
-    """Statuses.md (x0.25: immune) over leaning in: an immune target cannot receive the status."""
+    """Statuses (x0.25: immune) over leaning in: an immune target cannot receive the status."""
     data = scenario(
         {"lean_in": True, "element_multiplier": 0.25}, attack={"kind": "status", "type": "ranged", "status": "x"}
     )
@@ -546,8 +546,8 @@ def test_last_odyssey_leaning_in_cannot_override_immunity() -> None:
 
 
 def test_last_odyssey_knock_out_hits_with_the_real_roll_and_damages_as_a_1() -> None:
-    """Page (knock out) + decisions 6: declared before the roll; the hit uses the real roll; the damage is
-    computed as though the die showed 1."""
+    """Page (knock out) + docs/last-odyssey.md#silent-knock-out: declared before the roll; the hit uses the real roll;
+    the damage is computed as though the die showed 1."""
     data = scenario({"evasion": 2}, attack=physical(knock_out=True))
     rows = rows_by_face(data)
     assert rows[9]["result"] == "miss" and rows[10]["result"] == "miss"  # 9 - 3 + 2 = 8: the real roll misses
@@ -573,7 +573,7 @@ def test_last_odyssey_only_player_characters_knock_out() -> None:
 
 
 def test_last_odyssey_hp_never_goes_below_0_and_at_0_the_target_is_downed() -> None:
-    """Attributes-and-Statistics.md / Death-and-Injury.md: HP never below 0; at 0 HP the target is downed."""
+    """Attributes and Statistics / Death and Injury: HP never below 0; at 0 HP the target is downed."""
     big = row(scenario({"hp": 5, "evasion": 0}, die=6))  # (2 + 6) x 2 = 16
     assert (big["damage"], big["hp_lost"], big["downed"]) == (16, 5, True)
     small = row(scenario({"hp": 17, "evasion": 0}, die=6))
@@ -584,14 +584,15 @@ def test_last_odyssey_hp_never_goes_below_0_and_at_0_the_target_is_downed() -> N
 
 
 def test_last_odyssey_downed_target_cannot_be_targeted() -> None:
-    """Death-and-Injury.md: a downed character (0 HP) cannot be targeted except by revives."""
+    """Death and Injury: a downed character (0 HP) cannot be targeted except by revives."""
     with pytest.raises(InputError) as err:
         rolled(scenario({"hp": 0}))
     assert err.value.field == "targets[0].hp"
 
 
 def test_last_odyssey_hit_die_is_one_d10_shared_by_every_target() -> None:
-    """decisions.md last-odyssey 1, 4: the hit die is 1d10, one roll (scope "attack") for every target."""
+    """docs/last-odyssey.md#silent-hit-die, docs/last-odyssey.md#silent-one-roll: the hit die is 1d10, one roll (scope
+    "attack") for every target."""
     loaded = load(scenario({}))
     role = SYSTEM.roles(loaded.scenario, loaded.scenario.targets[0])["hit"]
     assert (role.scope, role.notation) == ("attack", "d10")

@@ -28,10 +28,10 @@ def test_last_odyssey_trace_of_the_page_example() -> None:
             f"{PAGE}, Physical Attacks; {PAGE}, General Notes (minimum base damage 1)",
         ),
         ("x2 (physical attack on a target without a Shell)", f"{PAGE}, General Notes"),
-        ("x1 (colorless)", "Elemental-Types.md"),
+        ("x1 (colorless)", "Elemental Types"),
         (
             "final damage: 4 x 2 = 8, rounded to nearest, halves up: 8",
-            f"{PAGE}, General Notes (decisions.md last-odyssey 3)",
+            f"{PAGE}, General Notes (docs/last-odyssey.md#silent-damage)",
         ),
     ]
     assert [text for text, _ in _lines("cleave-two-enemies.yaml", "First enemy")][-1] == (
@@ -40,12 +40,12 @@ def test_last_odyssey_trace_of_the_page_example() -> None:
 
 
 def test_last_odyssey_trace_of_a_shell_breaking() -> None:
-    """Shells.md: the overflow step says what the break does to HP."""
+    """Shells: the overflow step says what the break does to HP."""
     lines = _lines("fire-spell-on-cop.yaml", "Cop")
     assert [line for line in lines if line[0].startswith("Shell")] == [
         (
             "Shell 5 absorbs 5 and breaks: overflow 14 - 5 = 9, less than the remaining 10 HP: no HP lost",
-            "Shells.md (overflow damage); decisions.md last-odyssey 5",
+            "Shells (overflow damage); docs/last-odyssey.md#silent-shell",
         )
     ]
     downs = rolled(scenario({"shell": 5, "hp": 10, "evasion": 0}, attacker={"physical_attack": 20}, die=3))
@@ -56,7 +56,7 @@ def test_last_odyssey_trace_of_a_shell_breaking() -> None:
 
 
 def test_last_odyssey_trace_of_a_shell_holding() -> None:
-    """Shells.md: damage below the Shell's points is absorbed, and no HP is lost."""
+    """Shells: damage below the Shell's points is absorbed, and no HP is lost."""
     steps = [s.text for s in rolled(scenario({"shell": 9, "hp": 10, "evasion": 0}, die=3)).targets[0].steps]
     assert steps[-1] == "Shell 9 absorbs all 5: 4 Shell left, no HP lost"
     assert not any("breaks" in s for s in steps)
@@ -77,7 +77,7 @@ def test_last_odyssey_trace_of_a_knock_out() -> None:
 
 
 def test_last_odyssey_trace_of_statuses_and_the_tracker() -> None:
-    """Blinded (Statuses.md) and the Bonus Tracker each leave a step citing their page."""
+    """Blinded (Statuses) and the Bonus Tracker each leave a step citing their page."""
     data = scenario(
         {"evasion": 5, "statuses": ["petrified"]},
         attacker={"physical_accuracy": 7, "statuses": ["blinded"], "buffs": {"physical_accuracy": 1}},
@@ -86,9 +86,9 @@ def test_last_odyssey_trace_of_statuses_and_the_tracker() -> None:
     steps = [(s.text, s.clause) for s in rolled(data).targets[0].steps]
     assert (
         "Physical Accuracy 7, Blinded: half rounded down 3, Bonus Tracker +1 = 4",
-        f"{PAGE}, Physical Attacks; Statuses.md (Blinded); Buffs-and-Debuffs.md",
+        f"{PAGE}, Physical Attacks; Statuses (Blinded); Buffs and Debuffs",
     ) in steps
-    assert ("Evasion 5, Petrified: half rounded down 2", f"{PAGE}, Physical Attacks; Statuses.md (Petrified)") in steps
+    assert ("Evasion 5, Petrified: half rounded down 2", f"{PAGE}, Physical Attacks; Statuses (Petrified)") in steps
     assert ("0 + Evasion 2 = 2: 7 or below, a hit", f"{PAGE}, Physical Attacks") in steps
 
 

@@ -2,9 +2,9 @@
 
 It reads the same scenario dicts, scalar by scalar, for one pair of 2d6 totals (To-Hit, effect), and returns
 (result, damage, critical, effect_landed). It covers the common subset: Basic Attacks, Spells and Techniques,
-the named stat with Evasion standing in (decisions 1), Off-Balance, Hard to Hit as given, a Blinded or Dazzled
-attacker, the critical range (weapon `crit_range`), the option `natural_crit_always_hits`, damage formula,
-Defense, Resistance, Vulnerability, immunity, Deflect / Parry and an additional effect.
+the named stat with Evasion standing in (docs/rtw.md#silent-defence-stat), Off-Balance, Hard to Hit as given, a
+Blinded or Dazzled attacker, the critical range (weapon `crit_range`), the option `natural_crit_always_hits`, damage
+formula, Defense, Resistance, Vulnerability, immunity, Deflect / Parry and an additional effect.
 """
 
 from __future__ import annotations

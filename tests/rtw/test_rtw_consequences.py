@@ -1,6 +1,6 @@
 """rtw consequences.apply: a resolved attack's outcome rows and the stats before it in, the itemised changes out
-(reclaim-the-wild.md: Health, Peril (decisions 8), Falling in Battle, Landing the Blow, Weapon Durability;
-status_effects.md). Positions are rows of the table."""
+(Attacking 101: Health, Peril (docs/rtw.md#silent-peril), Falling in Battle, Landing the Blow, Weapon Durability;
+Status Effects). Positions are rows of the table."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_health_never_below_0_dealt_against_foes_peril_entered_and_falling_in_ba
 
 
 def test_a_hit_ends_invisibility_an_effect_lands_above_0_health_distracted_keeps_its_sources() -> None:
-    """status_effects.md: an attack that hits ends Invisibility; Landing the Blow: the effect's status goes on a
+    """Status Effects: an attack that hits ends Invisibility; Landing the Blow: the effect's status goes on a
     target still above 0 Health (one that falls gets none); one it has changes nothing; Distracted keeps the
     bitmask of its sources."""
     before = Before(

@@ -1,4 +1,5 @@
-"""Reclaim the Wild, Critical Hits: the natural 12, the range, its sources, eligibility (decisions 2)."""
+"""Reclaim the Wild, Critical Hits: the natural 12, the range, its sources, eligibility
+(docs/rtw.md#silent-natural-crit)."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def test_rtw_worked_example_sneak_attack_as_a_critical_deals_16() -> None:
 
 @pytest.mark.parametrize(("rank", "widening"), [(0, 1), (1, 1), (2, 2), (3, 2), (4, 3), (5, 3)])
 def test_rtw_critical_hit_enchantment_widens_the_range_by_1_plus_half_rank(rank: int, widening: int) -> None:
-    """enchantments.md Critical Hit: "(1 + (Rank / 2))", rounded down (decisions 4)."""
+    """Enchantments Critical Hit: "(1 + (Rank / 2))", rounded down (docs/rtw.md#silent-rounding)."""
     assert critical_hit_enchantment_range(rank) == widening
     weapon = Weapon.model_validate({**_SWORD, "enchantments": {"critical_hit": rank}})
     assert weapon_stats(weapon, Attack()).crit_range == widening
@@ -65,7 +66,7 @@ _SWORD = {"name": "sword", "attack_power": 5, "acc": 3, "damage_type": "sharp"}
 def test_rtw_perfectly_balanced_adds_acc_attack_power_and_critical_range(
     rank: int, acc: int, atk: int, crit: int
 ) -> None:
-    """enchantments.md Perfectly Balanced: ACC 0,0,1,1,2,2; ATK 1,2,2,3,3,4; CRIT 0,0,1,1,2,2 by rank."""
+    """Enchantments Perfectly Balanced: ACC 0,0,1,1,2,2; ATK 1,2,2,3,3,4; CRIT 0,0,1,1,2,2 by rank."""
     weapon = Weapon.model_validate({**_SWORD, "enchantments": {"perfectly_balanced": rank}})
     stats = weapon_stats(weapon, Attack())
     assert (stats.acc, stats.attack_power, stats.crit_range) == (3 + acc, 5 + atk, crit)
@@ -84,14 +85,15 @@ def test_rtw_range_sources_add_up() -> None:
 
 
 def test_rtw_natural_critical_only_if_the_attack_also_hits() -> None:
-    """decisions 2: a natural 12 is a Critical Hit only if the attack also hits (option natural_crit_always_hits,
-    default false)."""
+    """docs/rtw.md#silent-natural-crit: a natural 12 is a Critical Hit only if the attack also hits (option
+    natural_crit_always_hits, default false)."""
     row = roll_row(rtw(target={"evasion": 25}, to_hit=[6, 6]))  # 12 + 5 = 17 vs 25
     assert (row["result"], row["critical"], row["damage"]) == ("miss", False, 0)
 
 
 def test_rtw_option_natural_crit_always_hits() -> None:
-    """decisions 2, option `natural_crit_always_hits: true`: a natural roll in the range hits and is critical."""
+    """docs/rtw.md#silent-natural-crit, option `natural_crit_always_hits: true`: a natural roll in the range hits and
+    is critical."""
     data = rtw(target={"evasion": 25}, to_hit=[6, 6], options={"natural_crit_always_hits": True})
     row = roll_row(data)
     assert (row["result"], row["critical"], row["damage"]) == ("hit", True, 13)
@@ -102,7 +104,7 @@ def test_rtw_option_natural_crit_always_hits() -> None:
 
 
 def test_rtw_burning_weapon_makes_every_attack_critical_even_automatic_hits() -> None:
-    """status_effects.md Burning: "all attacks made with it are Critical Hits, even if they automatically hit"."""
+    """Status Effects Burning: "all attacks made with it are Critical Hits, even if they automatically hit"."""
     weapon = {"name": "branch", "attack_power": 4, "acc": 4, "damage_type": "blunt", "burning": True}
     rolled = roll_row(rtw(attacker={"weapon": weapon}, to_hit=[3, 4]))
     assert (rolled["critical"], rolled["damage"]) == (True, 4 + 3 + 4)
@@ -113,14 +115,14 @@ def test_rtw_burning_weapon_makes_every_attack_critical_even_automatic_hits() ->
 
 
 def test_rtw_burning_weapon_deals_fire_damage() -> None:
-    """status_effects.md Burning: "all attacks do Fire-type damage, regardless of their usual damage type"."""
+    """Status Effects Burning: "all attacks do Fire-type damage, regardless of their usual damage type"."""
     weapon = {"name": "branch", "attack_power": 4, "acc": 4, "damage_type": "blunt", "burning": True}
     row = roll_row(rtw(attacker={"weapon": weapon}, attack={"damage_type": "blunt"}, target={"immune": ["fire"]}))
     assert (row["result"], row["damage"]) == ("hit", 0)
 
 
 def test_rtw_frozen_target_next_non_fire_hit_is_critical() -> None:
-    """status_effects.md Frozen: "The next (non-Fire) attack to connect with you is automatically a Critical Hit";
+    """Status Effects Frozen: "The next (non-Fire) attack to connect with you is automatically a Critical Hit";
     Frozen Halts (Evasion 0), and the hit releases it."""
     row = roll_row(rtw(target={"frozen": True}, to_hit=[1, 2]))
     assert (row["defence_stat"], row["result"], row["critical"], row["damage"], row["frozen_ends"]) == (

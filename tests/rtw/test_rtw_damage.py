@@ -1,4 +1,5 @@
-"""Reclaim the Wild, Damage, Vulnerability and Reactions (decisions.md §rtw 3, 4): numbers in, numbers out."""
+"""Reclaim the Wild, Damage, Vulnerability and Reactions (docs/rtw.md#silent-damage-pipeline,
+docs/rtw.md#silent-rounding): numbers in, numbers out."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def test_rtw_worked_example_sneak_attack_deals_11() -> None:
 
 
 def test_rtw_damage_subtracts_defense_then_resistance() -> None:
-    """Damage: "subtract the target's Defense. Then, apply the target's Resistance": 2 per rank (decisions 3)."""
+    """Damage: "subtract the target's Defense. Then, apply the target's Resistance": 2 per rank
+    (docs/rtw.md#silent-damage-pipeline)."""
     row = roll_row(rtw(attack={"damage_type": "fire"}, target={"defense": 2, "resistance": {"fire": 1}}, to_hit=[4, 4]))
     assert row["damage"] == 8 - 2 - 2
     text = roll_text(rtw(target={"defense": 2, "resistance": {"sharp": 1}}, to_hit=[4, 4]))
@@ -43,12 +45,12 @@ def test_rtw_damage_subtracts_defense_then_resistance() -> None:
 
 
 def test_rtw_resistance_of_another_type_does_not_apply() -> None:
-    """status_effects.md Resistant: "Resistance always specifies the type of damage"."""
+    """Status Effects Resistant: "Resistance always specifies the type of damage"."""
     assert roll_row(rtw(target={"resistance": {"fire": 3}}, to_hit=[4, 4]))["damage"] == 8
 
 
 def test_rtw_only_the_highest_resistance_applies() -> None:
-    """status_effects.md Resistant: "If an attack triggers multiple Resistances, apply only the highest"."""
+    """Status Effects Resistant: "If an attack triggers multiple Resistances, apply only the highest"."""
     target = {"resistance": {"sharp": 1, "ice": 2}}
     assert roll_row(rtw(attack={"damage_type": ["sharp", "ice"]}, target=target, to_hit=[4, 4]))["damage"] == 8 - 4
 
@@ -62,7 +64,7 @@ def test_rtw_landed_attack_deals_at_least_1() -> None:
 
 
 def test_rtw_immune_target_takes_0() -> None:
-    """Damage + elements_and_monsters.md: immunity means 0 damage, "regardless of other damage types,
+    """Damage + Elements and Monsters: immunity means 0 damage, "regardless of other damage types,
     Vulnerabilities, or other effects"."""
     target = {"immune": ["ice"], "vulnerable": ["sharp"]}
     row = roll_row(rtw(attack={"damage_type": ["sharp", "ice"]}, target=target, to_hit=[6, 6]))
@@ -70,7 +72,8 @@ def test_rtw_immune_target_takes_0() -> None:
 
 
 def test_rtw_worked_example_vulnerable_with_2_ranks_of_resistance() -> None:
-    """Vulnerability (sources-and-gaps.md example): raw 11, Defense 3, Vulnerable, 2 ranks: 11 + 4 - 3 - 2 x 1 = 10."""
+    """Vulnerability (the game's other pages example): raw 11, Defense 3, Vulnerable, 2 ranks: 11 + 4 - 3 - 2 x 1 =
+    10."""
     damage = mitigate(11, ("fire",), defense=3, resistance={"fire": 2}, vulnerable=("fire",), immune=())
     assert damage.final == 10
     assert [i.total for i in damage.items] == [15, 12, 10]
@@ -99,7 +102,7 @@ def test_rtw_vulnerability_applies_once_per_hit() -> None:
 
 
 def test_rtw_vulnerability_halves_resistance() -> None:
-    """Vulnerability: "apply only half Resistance" (1 per rank instead of 2, status_effects.md)."""
+    """Vulnerability: "apply only half Resistance" (1 per rank instead of 2, Status Effects)."""
     resisted = roll_row(rtw(target={"resistance": {"sharp": 3}}, to_hit=[4, 4]))["damage"]
     both = roll_row(rtw(target={"resistance": {"sharp": 3}, "vulnerable": ["sharp"]}, to_hit=[4, 4]))["damage"]
     assert (resisted, both) == (8 - 6, 8 + 4 - 3)
@@ -107,19 +110,21 @@ def test_rtw_vulnerability_halves_resistance() -> None:
 
 @pytest.mark.parametrize("reaction", ["deflect", "parry"])
 def test_rtw_deflect_and_parry_halve_after_defense_rounding_down(reaction: str) -> None:
-    """basic_reactions.md: Deflect and Parry halve the damage after Defense; halving rounds down (decisions 4)."""
+    """Basic Reactions: Deflect and Parry halve the damage after Defense; halving rounds down
+    (docs/rtw.md#silent-rounding)."""
     data = rtw(target={"defense": 1, "reaction": reaction}, to_hit=[4, 4])
     assert roll_row(data)["damage"] == (8 - 1) // 2
     assert f"{reaction.capitalize()} halves: 7 / 2 = 3 (rounded down)" in roll_text(data)
 
 
 def test_rtw_halving_comes_before_the_floor() -> None:
-    """decisions 3: Reactions halve, then the floor (1, or 4 if Vulnerable) applies: 1 // 2 = 0 -> 1."""
+    """docs/rtw.md#silent-damage-pipeline: Reactions halve, then the floor (1, or 4 if Vulnerable) applies: 1 // 2 = 0
+    -> 1."""
     assert roll_row(rtw(target={"defense": 7, "reaction": "parry"}, to_hit=[4, 4]))["damage"] == 1
 
 
 def test_rtw_worked_example_vulnerable_with_a_reaction() -> None:
-    """decisions 3 order: (11 + 4 - 3 - 2) = 10, Deflect: 5; the floor of 4 does not lift it."""
+    """docs/rtw.md#silent-damage-pipeline order: (11 + 4 - 3 - 2) = 10, Deflect: 5; the floor of 4 does not lift it."""
     damage = mitigate(
         11, ("fire",), defense=3, resistance={"fire": 2}, vulnerable=("fire",), immune=(), halving="Deflect"
     )
@@ -127,7 +132,7 @@ def test_rtw_worked_example_vulnerable_with_a_reaction() -> None:
 
 
 def test_rtw_parry_only_against_line_melee_or_sweep() -> None:
-    """basic_reactions.md: Parry works against Line, Melee or Sweep attacks (others are refused as bad input)."""
+    """Basic Reactions: Parry works against Line, Melee or Sweep attacks (others are refused as bad input)."""
     for rng in ("line", "melee", "sweep"):
         assert roll_row(rtw(attack={"range": rng}, target={"reaction": "parry"}, to_hit=[4, 4]))["damage"] == 4
 
@@ -145,7 +150,7 @@ def test_rtw_intercept_hits_the_interceptor_automatically() -> None:
 
 
 def test_rtw_interceptor_feat_halves_after_defense_and_effects_roll_normally() -> None:
-    """feats.md Interceptor: halve that damage after Defense; follow-up effects roll normally."""
+    """Feats Interceptor: halve that damage after Defense; follow-up effects roll normally."""
     attack = {"effect": {"name": "Off-Balance", "against": "vitality"}}
     target = {"defense": 1, "intercepting": True, "interceptor_feat": True}
     missed = roll_row(rtw(attack=attack, target=target, effect=[1, 1]))

@@ -1,4 +1,4 @@
-"""Reclaim the Wild, "Landing the Blow": one test per clause (reclaim-the-wild.md, decisions.md §rtw)."""
+"""Reclaim the Wild, "Landing the Blow": one test per clause (Attacking 101, docs/rtw.md#where-the-page-is-silent)."""
 
 from __future__ import annotations
 
@@ -33,8 +33,8 @@ def test_rtw_attack_compares_with_the_stat_it_names() -> None:
 
 
 def test_rtw_evasion_may_stand_in_for_concentration_or_vitality() -> None:
-    """Landing the Blow + decisions 1: against Concentration or Vitality the defender uses the higher of that stat
-    and Evasion."""
+    """Landing the Blow + docs/rtw.md#silent-defence-stat: against Concentration or Vitality the defender uses the
+    higher of that stat and Evasion."""
     target = {"evasion": 14, "concentration": 9, "vitality": 11}
     row = roll_row(rtw(attack={"against": "concentration"}, target=target, to_hit=[3, 4]))
     assert (row["defence_stat"], row["result"]) == (14, "miss")
@@ -52,7 +52,7 @@ def test_rtw_off_balance_defender_cannot_use_evasion_in_place() -> None:
 
 
 def test_rtw_worked_example_off_balance_needs_11_otherwise_14() -> None:
-    """sources-and-gaps.md test idea: Evasion 14, Vitality 11, attack vs Vitality: Off-Balance needs 11, else 14."""
+    """the game's other pages test idea: Evasion 14, Vitality 11, attack vs Vitality: Off-Balance needs 11, else 14."""
     for off_balance, needed in ((True, 11), (False, 14)):
         target = {"evasion": 14, "vitality": 11, "off_balance": off_balance}
         for first in range(1, 7):
@@ -101,7 +101,8 @@ def test_rtw_effect_that_misses_still_deals_damage() -> None:
 
 
 def test_rtw_effect_roll_uses_evasion_in_place_unless_off_balance() -> None:
-    """decisions 1 applies to an effect's To-Hit too: vs max(Vitality, Evasion), unless Off-Balance."""
+    """docs/rtw.md#silent-defence-stat applies to an effect's To-Hit too: vs max(Vitality, Evasion), unless
+    Off-Balance."""
     effect = {"name": "Sick", "against": "vitality"}
     steady = roll_row(rtw(attack={"effect": effect}, to_hit=[6, 6], effect=[3, 3]))  # 11 vs max(11, 12)
     assert steady["effect_landed"] is False
@@ -126,8 +127,8 @@ def test_rtw_spells_and_techniques_hit_automatically() -> None:
 
 
 def test_rtw_spell_rolls_vs_evasion_with_the_penalty_when_target_hard_to_hit() -> None:
-    """Hard to Hit (status_effects.md; decisions 5): Spells and Techniques no longer hit automatically: they roll
-    To-Hit vs Evasion, including the penalty."""
+    """Hard to Hit (Status Effects; docs/rtw.md#silent-hard-to-hit): Spells and Techniques no longer hit
+    automatically: they roll To-Hit vs Evasion, including the penalty."""
     data = rtw(attack={"kind": "spell"}, target={"hard_to_hit": "hard"}, to_hit=[4, 4])
     row = roll_row(data)
     assert (row["to_hit"], row["defence_stat"], row["result"]) == (11, 12, "miss")  # 8 + 5 - 2
@@ -145,7 +146,7 @@ def test_rtw_spell_rolls_when_the_caster_is_distracted_or_blinded() -> None:
 
 
 def test_rtw_blinded_attacker_takes_minus_5_and_spells_must_roll() -> None:
-    """sources-and-gaps.md test idea: a Blinded attacker: -5 To-Hit, and Spells now have to roll."""
+    """the game's other pages test idea: a Blinded attacker: -5 To-Hit, and Spells now have to roll."""
     basic = roll_row(rtw(attacker={"blinded": True}, to_hit=[3, 4]))
     assert basic["to_hit"] == 7
     spell = roll_row(rtw(attack={"kind": "spell"}, attacker={"blinded": True}, to_hit=[3, 4]))
@@ -199,7 +200,7 @@ def test_rtw_other_sources_can_make_a_spell_critical() -> None:
 
 def test_rtw_unarmed_has_acc_5_and_no_weapon_damage() -> None:
     """Landing the Blow: "for unarmed attacks, you have a Weapon Accuracy bonus of 5 – but no damage bonus from an
-    equipped weapon" (a Fist of Attack Power 0, decisions 6)."""
+    equipped weapon" (a Fist of Attack Power 0, docs/rtw.md#silent-unarmed)."""
     data = rtw(attacker={"weapon": None}, to_hit=[3, 4])
     row = roll_row(data)
     assert (row["to_hit"], row["damage"], row["durability_used"]) == (14, 3, False)

@@ -65,7 +65,7 @@ def test_rtw_weapons_cannot_be_repaired() -> None:
 
 
 def test_rtw_burning_weapon_loses_1_durability_for_every_foe_it_hits() -> None:
-    """status_effects.md Burning: "1 Durability from every foe it hits" (reported as `burning_wear`)."""
+    """Status Effects Burning: "1 Durability from every foe it hits" (reported as `burning_wear`)."""
     assert roll_row(rtw(attacker={"weapon": BURNING}, to_hit=[4, 4]))["burning_wear"] is True
     assert roll_row(rtw(attacker={"weapon": BURNING}, to_hit=[1, 1]))["burning_wear"] is False
     assert roll_row(rtw(to_hit=[4, 4]))["burning_wear"] is False
@@ -73,7 +73,8 @@ def test_rtw_burning_weapon_loses_1_durability_for_every_foe_it_hits() -> None:
 
 @pytest.mark.parametrize(("health", "peril"), [(21, False), (20, False), (6, False), (5, True), (0, True)])
 def test_rtw_peril_when_health_at_most_hearts(health: int, peril: bool) -> None:
-    """Peril: "when your Health is equal to or less than your Hearts score – you are in Peril" (decisions 8)."""
+    """Peril: "when your Health is equal to or less than your Hearts score – you are in Peril"
+    (docs/rtw.md#silent-peril)."""
     assert bool(in_peril(health, 5)) is peril
 
 
@@ -88,7 +89,7 @@ def test_rtw_attack_reports_peril_after_its_damage() -> None:
 
 
 def test_rtw_max_health_is_4_times_hearts_unless_given() -> None:
-    """decisions 8: Max Health = 4 x Hearts unless given; a Health above it is refused."""
+    """docs/rtw.md#silent-peril: Max Health = 4 x Hearts unless given; a Health above it is refused."""
     assert max_health(5) == 20
     assert max_health(5, 26) == 26
     from tests.conftest import scenario
@@ -145,8 +146,8 @@ def test_rtw_finishing_a_helpless_creature_is_the_attackers_choice() -> None:
 
 def test_rtw_area_attack_whose_only_target_is_the_helpless_creature_harms_it() -> None:
     """Falling in Battle: "The attack can be of any suitable type or range, but it must target that Helpless
-    creature, and **only** that Helpless creature" (decisions 9): an area attack (`area: true`) whose only target
-    is the Helpless creature harms it, and may finish it."""
+    creature, and **only** that Helpless creature" (docs/rtw.md#silent-helpless-areas): an area attack (`area: true`)
+    whose only target is the Helpless creature harms it, and may finish it."""
     target = {"health": 0, "hearts": 3, "helpless": True}
     area = rtw(attack={"area": True, "effect": {"name": "Burn", "against": "vitality"}}, target=target, effect=[6, 6])
     row = roll_row(area)

@@ -1,6 +1,6 @@
 """WSSWNN clauses: attack actions, action dice and advantage, melee and ranged attacks, damage.
 
-Each test cites the section of shared/rules/wsswnn.txt (or sources-and-gaps.md / decisions.md) it applies.
+Each test cites the section of Taking Actions (or the game's other pages / decisions.md) it applies.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ def test_wsswnn_attack_beating_neither_is_a_miss() -> None:
 
 
 def test_wsswnn_beats_is_strictly_greater() -> None:
-    """decisions 1: "beats" is strictly greater; equal to Guard is a block, equal to Agility a miss."""
+    """docs/wsswnn.md#silent-action-dice: "beats" is strictly greater; equal to Guard is a block, equal to Agility a
+    miss."""
     assert row(make(dice={"attack": [4]}))["result"] == "block"  # 4 vs Guard 4
     assert row(make(target={"agility": 2}, dice={"attack": [2]}))["result"] == "miss"  # 2 vs Agility 2
 
@@ -51,7 +52,7 @@ def test_wsswnn_guard_worn_below_agility_beating_guard_is_a_hit() -> None:
 
 @pytest.mark.parametrize("die", ["d4", "d6", "d8", "d10", "d12"])
 def test_wsswnn_action_dice_are_d4_to_d12(die: str) -> None:
-    """decisions 1: an action die is d4, d6, d8, d10 or d12; each face is equally likely."""
+    """docs/wsswnn.md#silent-action-dice: an action die is d4, d6, d8, d10 or d12; each face is equally likely."""
     sides = int(die[1:])
     odds = dist(make(attacker={"attack_die": die}, target={"guard": 100, "agility": 100}), "attack_roll")
     assert odds == {k: Fraction(1, sides) for k in range(1, sides + 1)}
@@ -79,7 +80,7 @@ def test_wsswnn_advantage_exact_distribution_is_the_higher_of_two_dice() -> None
 
 
 def test_wsswnn_advantage_penalties_apply_to_the_advantage_die() -> None:
-    """Advantage (sources-and-gaps): penalties apply to the advantage die too: Chom's d4 at -2 rolled -1."""
+    """Advantage (the game's other pages): penalties apply to the advantage die too: Chom's d4 at -2 rolled -1."""
     data = make(
         attacker={"attack_die": "d4", "brace_die": "d6", "penalty": {"brace": 3}},
         attack={"advantage": "brace"},
@@ -166,7 +167,7 @@ RANGED_FOE = {"guard": 4, "agility": 1, "shield": True}
 
 @pytest.mark.parametrize("spans", [0, 1, 2])
 def test_wsswnn_ranged_attack_has_a_minus_2_penalty(spans: int) -> None:
-    """Ranged Attack: "All ranged attacks have a -2 penalty" (decisions 3: -max(2, spans))."""
+    """Ranged Attack: "All ranged attacks have a -2 penalty" (docs/wsswnn.md#silent-ranged-penalty: -max(2, spans))."""
     r = row(make(attack={"kind": "ranged", "spans": spans}, target=RANGED_FOE, dice={"attack": [7]}))
     assert r["attack_roll"] == 5
 
@@ -196,7 +197,8 @@ def test_wsswnn_ranged_block_needs_a_shield() -> None:
 
 
 def test_wsswnn_ranged_struggle_without_a_shield_is_a_miss() -> None:
-    """decisions 3: a Struggle on a ranged attack against a target with no shield is a miss, no guard damage."""
+    """docs/wsswnn.md#silent-ranged-penalty: a Struggle on a ranged attack against a target with no shield is a miss,
+    no guard damage."""
     data = make(attack={"kind": "ranged"}, dice={"attack": [5]})  # 5 - 2 = 3: beats Agility 1 only
     r = row(data)
     assert (r["result"], r["guard_damage"]) == ("miss", 0)
@@ -204,7 +206,8 @@ def test_wsswnn_ranged_struggle_without_a_shield_is_a_miss() -> None:
 
 
 def test_wsswnn_ranged_unshielded_struggle_option_block() -> None:
-    """decisions 3 as an option: `unshielded_ranged_struggle: block` lets an unshielded foe block."""
+    """docs/wsswnn.md#silent-ranged-penalty as an option: `unshielded_ranged_struggle: block` lets an unshielded foe
+    block."""
     r = row(make(attack={"kind": "ranged"}, dice={"attack": [5]}, options={"unshielded_ranged_struggle": "block"}))
     assert (r["result"], r["guard_damage"]) == ("block", 1)
 
@@ -235,7 +238,8 @@ def test_wsswnn_lethal_damage_is_result_minus_guard_minus_armor() -> None:
 
 
 def test_wsswnn_lethal_damage_never_below_zero() -> None:
-    """decisions 4: lethal damage on a hit is at least 0 (armor larger than the margin stops it all)."""
+    """docs/wsswnn.md#silent-lethal-damage: lethal damage on a hit is at least 0 (armor larger than the margin stops
+    it all)."""
     r = row(make(target={"armor": 5}, dice={"attack": [6]}))
     assert (r["result"], r["lethal"], r["guard_damage"]) == ("hit", 0, 1)
 
@@ -288,7 +292,7 @@ def test_wsswnn_guard_damage_comes_after_lethal_damage() -> None:
 
 
 def test_wsswnn_guard_never_below_zero() -> None:
-    """Guard Damage (decisions 4): Guard stops at 0."""
+    """Guard Damage (docs/wsswnn.md#silent-lethal-damage): Guard stops at 0."""
     assert (
         row(make(attacker={"weapon": {"guard_damage": 3}}, target={"guard": 1}, dice={"attack": [7]}))["guard_after"]
         == 0

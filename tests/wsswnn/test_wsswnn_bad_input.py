@@ -134,6 +134,11 @@ CASES: dict[str, tuple[dict[str, Any], str, str]] = {
     "throw_in_melee": (make(attack={"throw": True}), "attack.throw", "ranged"),
     "penalty_negative": (make(attacker={"penalty": -1}), "attacker.penalty", "0 to 20"),
     "forced_face_off_the_die": (make(dice={"attack": [9]}), "dice.attack", "not on a d8"),
+    "mighty_blow_on_an_object_without_a_brace_die": (
+        _with(make(attack={"mighty_blow": True}), targets=[OBJECT]),
+        "attacker.brace_die",
+        "Mighty Blow: brace advantage rolls the Brace die",
+    ),
 }
 
 
@@ -157,7 +162,14 @@ def test_wsswnn_bad_input_names_the_file_and_field(case: str, tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
-    "case", ["die_not_d4_to_d12", "ranged_negative_spans", "jump_without_heights", "object_given_guard"]
+    "case",
+    [
+        "die_not_d4_to_d12",
+        "ranged_negative_spans",
+        "jump_without_heights",
+        "object_given_guard",
+        "mighty_blow_on_an_object_without_a_brace_die",
+    ],
 )
 @pytest.mark.parametrize("command", ["roll", "odds", "simulate"])
 def test_wsswnn_bad_input_cli_exits_2_without_traceback(case: str, command: str, tmp_path: Path) -> None:
@@ -173,3 +185,16 @@ def test_wsswnn_bad_input_cli_exits_2_without_traceback(case: str, command: str,
     assert f"{path}: {field}: " in lines[0].replace("\n", "")
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_wsswnn_mighty_blow_against_an_object_without_a_brace_die_is_one_error_line_naming_the_field() -> None:
+    """A Mighty Blow rolls with brace advantage, against an object too: without a Brace die the Python API refuses
+    it with one InputError naming `attacker.brace_die` (never `ValueError: no brace die`); with one it rolls."""
+    import tohit
+
+    data = _with(make(attack={"mighty_blow": True}), targets=[OBJECT])
+    with pytest.raises(InputError) as info:
+        tohit.roll(tohit.from_dict(data), seed=1)
+    assert info.value.field == "attacker.brace_die" and "\n" not in str(info.value)
+    data["attacker"]["brace_die"] = "d6"
+    assert tohit.roll(tohit.from_dict(data), seed=1).targets

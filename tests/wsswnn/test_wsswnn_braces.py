@@ -1,6 +1,6 @@
 """WSSWNN clauses: Take Hold and braces (Grapple, Shove, Stand Fast, disarm, break) as opposed rolls.
 
-Sources: wsswnn.txt [Take Hold], [Breaking and Disarming Arms]; sources-and-gaps.md §WSSWNN "Braces"
+Sources: Taking Actions [Take Hold], [Breaking and Disarming Arms]; the game's other pages "Braces"
 (and its defaults for Shove and Stand Fast).
 """
 
@@ -152,7 +152,7 @@ def test_wsswnn_grappled_foe_gives_brace_advantage_on_attacks() -> None:
 
 
 def test_wsswnn_shove_success_pushes_and_costs_1_guard() -> None:
-    """Shove (sources-and-gaps default): Success = -1 guard and the foe is pushed out of your span or hold."""
+    """Shove (the game's other pages default): Success = -1 guard and the foe is pushed out of your span or hold."""
     data = brace_action("shove", 7)
     r = row(data)
     assert (r["brace_effect"], r["guard_damage"]) == ("shoved", 1)

@@ -1,4 +1,4 @@
-"""Disadvantage, the mirror of advantage (sources-and-gaps.md §WSSWNN, Braces: "While grappling you have brace
+"""Disadvantage, the mirror of advantage (the game's other pages, Braces: "While grappling you have brace
 advantage on attacks against the foe, and the foe has brace disadvantage"; Advantage: "roll a second die ...
 and keep the higher ... Penalties apply to that die too"). tohit's readings: disadvantage rolls the named
 second die too and keeps the lower; any advantage and any disadvantage cancel (the acting die alone)."""

@@ -1,4 +1,5 @@
-"""WSSWNN clauses: jump-attacks from on high, and falling (wsswnn.txt [Jump-Attacks]; decisions.md wsswnn 5)."""
+"""WSSWNN clauses: jump-attacks from on high, and falling (Taking Actions [Jump-Attacks];
+docs/wsswnn.md#silent-jump-attack)."""
 
 from __future__ import annotations
 
@@ -41,23 +42,24 @@ def test_wsswnn_jump_attack_minus_1_per_height() -> None:
 
 
 def test_wsswnn_jump_bonus_3_per_height_turns_a_block_into_a_hit() -> None:
-    """decisions 5: if the result beats Agility, add +3 per height, which can turn a block into a hit."""
+    """docs/wsswnn.md#silent-jump-attack: if the result beats Agility, add +3 per height, which can turn a block into
+    a hit."""
     r = row(jump(2, {"attack": [2], "advantage": [7], "landing": [1]}))
     assert (r["result"], r["attack_roll"]) == ("hit", 11)
 
 
 def test_wsswnn_jump_bonus_only_when_the_attack_does_not_miss() -> None:
-    """decisions 5: the bonus applies only if the attack does not miss: "An attack is a Failure if it doesn't
-    beat either the foe's Guard or Agility"."""
+    """docs/wsswnn.md#silent-jump-attack: the bonus applies only if the attack does not miss: "An attack is a Failure
+    if it doesn't beat either the foe's Guard or Agility"."""
     r = row(jump(2, {"attack": [3], "advantage": [1], "landing": [1]}, target={"agility": 1}))
     assert (r["result"], r["attack_roll"]) == ("miss", 1)  # 3 - 2 = 1 beats neither Agility 1 nor Guard 6: no +6
 
 
 def test_wsswnn_jump_bonus_when_the_result_beats_guard_below_agility() -> None:
     """Jump-Attacks: "since Wandu's jump attack doesn't miss, she adds 6 to her attack result (+3 per height)";
-    an attack misses only "if it doesn't beat either the foe's Guard or Agility" (decisions 5 revised, issue 15).
-    One height at Guard 0, Agility 3; Attack die 3, Maneuver die 1: keep 3, -1 for the height: 2, which beats
-    Guard 0, so the attack does not miss: +3 makes 5, a hit for 5 lethal."""
+    an attack misses only "if it doesn't beat either the foe's Guard or Agility" (docs/wsswnn.md#silent-jump-attack
+    revised, issue 15). One height at Guard 0, Agility 3; Attack die 3, Maneuver die 1: keep 3, -1 for the height: 2,
+    which beats Guard 0, so the attack does not miss: +3 makes 5, a hit for 5 lethal."""
     data = jump(1, {"attack": [3], "advantage": [1], "landing": [1]}, target={"guard": 0, "agility": 3})
     r = row(data)
     assert (r["result"], r["attack_roll"], r["lethal"], r["damage"]) == ("hit", 5, 5, 5)
@@ -79,7 +81,7 @@ def test_wsswnn_jump_bonus_when_the_result_beats_guard_below_agility() -> None:
 
 
 def test_wsswnn_jump_bonus_adds_strength_per_height() -> None:
-    """decisions 5: "+ Strength per height" (option jump_strength_bonus, default true)."""
+    """docs/wsswnn.md#silent-jump-attack: "+ Strength per height" (option jump_strength_bonus, default true)."""
     dice = {"attack": [2], "advantage": [7], "landing": [1]}
     assert row(jump(2, dice, attacker={"strength": 2}))["attack_roll"] == 5 + (3 + 2) * 2
     data = jump(2, dice, attacker={"strength": 2})
@@ -94,7 +96,8 @@ def test_wsswnn_jump_block_stays_a_block_when_the_bonus_falls_short() -> None:
 
 
 def test_wsswnn_jump_guard_damage_minus_1_minus_1_per_height() -> None:
-    """decisions 5: jump-attack guard damage is -1 - 1 per height (a heavier weapon's own guard damage + heights)."""
+    """docs/wsswnn.md#silent-jump-attack: jump-attack guard damage is -1 - 1 per height (a heavier weapon's own guard
+    damage + heights)."""
     assert row(jump(2, {"attack": [2], "advantage": [7], "landing": [1]}))["guard_damage"] == 3
     axe = {"weapon": {"guard_damage": 2}}
     assert row(jump(1, {"attack": [2], "advantage": [7], "landing": [1]}, attacker=axe))["guard_damage"] == 3
@@ -110,13 +113,14 @@ def test_wsswnn_jump_blunted_cap_still_applies() -> None:
 
 
 def test_wsswnn_missed_jump_attack_falls_2_lethal_1_guard_per_height() -> None:
-    """decisions 5: a missed jump-attack falls: 2 lethal and 1 guard per height (landing 0 here)."""
+    """docs/wsswnn.md#silent-jump-attack: a missed jump-attack falls: 2 lethal and 1 guard per height (landing 0
+    here)."""
     r = row(jump(3, {"attack": [1], "advantage": [1], "landing": [1]}, attacker={"penalty": 1}))
     assert (r["result"], r["falling_lethal"], r["falling_guard"]) == ("miss", 6, 3)
 
 
 def test_wsswnn_landing_roll_reduces_the_lethal_part_only() -> None:
-    """decisions 5: the landing Maneuver roll reduces the lethal part only, never below 0."""
+    """docs/wsswnn.md#silent-jump-attack: the landing Maneuver roll reduces the lethal part only, never below 0."""
     r = row(jump(2, {"attack": [1], "advantage": [1], "landing": [3]}))
     assert (r["falling_lethal"], r["falling_guard"]) == (1, 2)
     r = row(jump(1, {"attack": [1], "advantage": [1], "landing": [8]}, target={"agility": 5}))

@@ -1,4 +1,5 @@
-"""WSSWNN clauses: targeting arms, throwing, attacking objects (wsswnn.txt "Other Attack Rules"; decisions 6)."""
+"""WSSWNN clauses: targeting arms, throwing, attacking objects (Taking Actions "Other Attack Rules";
+docs/wsswnn.md#silent-objects)."""
 
 from __future__ import annotations
 
@@ -142,7 +143,7 @@ def test_wsswnn_object_creature_damage_fields_are_null() -> None:
     [(["cloth", "wicker"], 1), (["cloth"], 0), (["wood", "bronze"], 3), (["cloth", "bronze", "stone"], 3)],
 )
 def test_wsswnn_mixed_materials_average_toughness_rounded_down(materials: list[str], toughness: int) -> None:
-    """Attacking Objects / decisions 6: "use the average Toughness", rounded down."""
+    """Attacking Objects / docs/wsswnn.md#silent-objects: "use the average Toughness", rounded down."""
     assert average_toughness(materials) == toughness
     assert row(at_object(10, {"name": "Thing", "materials": materials, "structure": 99}))["damage"] == 10 - toughness
 

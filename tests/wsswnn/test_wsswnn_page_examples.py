@@ -1,4 +1,4 @@
-"""The page's worked examples, numbers in and numbers out (wsswnn.txt; sources-and-gaps.md §WSSWNN
+"""The page's worked examples, numbers in and numbers out (Taking Actions; the game's other pages
 "Worked examples"), both as scenario dicts with forced dice and as the bundled files in examples/wsswnn/."""
 
 from __future__ import annotations

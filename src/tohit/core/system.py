@@ -67,8 +67,12 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
     id: ClassVar[str]
     title: ClassVar[str]
     summary: ClassVar[str]
-    #: The rulebook page, under shared/rules/.
+    #: The rulebook page's file name (the chapter the game's rules come from).
     page: ClassVar[str]
+    #: Where the page is silent: (anchor, title, text) of each reading tohit takes where its page says nothing or
+    #: can be read two ways, in the project's own words. `tohit reference` lists them (docs/<id>.md, section
+    #: "Where the page is silent", each at `#silent-<anchor>`), and traces cite them by that address.
+    silent: ClassVar[tuple[tuple[str, str, str], ...]] = ()
     attacker_model: ClassVar[type[Any]]
     attack_model: ClassVar[type[Any]]
     target_model: ClassVar[type[Any]]

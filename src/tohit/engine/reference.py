@@ -99,10 +99,13 @@ def field_reference(system: AnySystem) -> str:
     lines = [
         f"# {system.title} (`{system.id}`): field reference",
         "",
-        f"Generated from the models by `tohit reference {system.id}` (`make docs`); do not edit by hand. The rulebook"
-        f" page is `../shared/rules/{system.page}`; each meaning cites the clause its field serves where the model"
-        " does. `tohit schema " + system.id + "` gives the same as a JSON Schema, `tohit new " + system.id + "` a"
-        " starter file.",
+        f"Generated from the models by `tohit reference {system.id}` (`make docs`); do not edit by hand. Each meaning"
+        " cites the clause of the rulebook page its field serves where the model does; what tohit reads where the"
+        " page is silent is at the end, under [Where the page is silent](#where-the-page-is-silent). `tohit schema "
+        + system.id
+        + "` gives the same as a JSON Schema, `tohit new "
+        + system.id
+        + "` a starter file.",
         "",
         "## Scenario files",
         "",
@@ -141,4 +144,28 @@ def field_reference(system: AnySystem) -> str:
                 meaning = " ".join((getattr(info, "description", None) or "").split())
                 lines.append(f"- `{name}` ({type_name(annotation)}): {meaning}")
             lines.append("")
+    lines += silent_section(system)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def silent_anchor(system: AnySystem, anchor: str) -> str:
+    """Where a reading of `system` is documented: `docs/<id>.md#silent-<anchor>` (what a trace cites)."""
+    return f"docs/{system.id}.md#silent-{anchor}"
+
+
+def silent_section(system: AnySystem) -> list[str]:
+    """The "Where the page is silent" section: one entry per reading the game's package takes (`System.silent`),
+    each with a stable anchor `silent-<anchor>` that traces and docstrings cite."""
+    if not system.silent:
+        return []
+    lines = [
+        "## Where the page is silent",
+        "",
+        "The readings tohit takes where the rulebook page says nothing, or can be read more than one way, in our own"
+        f" words. A trace cites one as `docs/{system.id}.md#silent-<name>`; where a table could rule differently,"
+        " an option above says so and gives this reading as its default.",
+        "",
+    ]
+    for anchor, title, text in system.silent:
+        lines += [f'<a id="silent-{anchor}"></a>', f"### {title}", "", " ".join(text.split()), ""]
+    return lines

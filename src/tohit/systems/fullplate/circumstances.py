@@ -1,14 +1,14 @@
-"""The Circumstantial Modifiers table, every row, with stable ids (fullplate.txt, "Circumstantial Modifiers").
+"""The Circumstantial Modifiers table, every row, with stable ids (Attacking, "Circumstantial Modifiers").
 
-Signs are the page's: + is a To-Hit bonus to the attacker, so it lowers the effective THAC0 (decisions 1).
-Each row sits in one of the page's groups (the table's headings) and on one *scale* (decisions 5, revised):
-"Other modifiers replace each other - an attacker who is climbing does not gain a +1 bonus To-Hit from being
-above their opponent, nor does an attacker in Visibility 25% suffer both the penalty for Visibility 25% and
-Visibility 50% at the same time." Rows on one scale replace each other and the row worse for the attacker is
-used; rows on different scales add ("a prone target attacking with a crossbow who is able to fire at a target
-below them has a +5 To-Hit bonus"). The scales: relative position (with its climbing rows), attacker's
-stance, target's stance, balance, underwater, light (Visibility %), concealment, cover, darkness distance,
-range band; each Condition row is a scale of its own. `modifier_stacking: all` adds every row ("A DM decides
+Signs are the page's: + is a To-Hit bonus to the attacker, so it lowers the effective THAC0
+(docs/fullplate.md#silent-effective-thac0). Each row sits in one of the page's groups (the table's headings) and on
+one *scale* (docs/fullplate.md#silent-modifier-scales): "Other modifiers replace each other - an attacker who is
+climbing does not gain a +1 bonus To-Hit from being above their opponent, nor does an attacker in Visibility 25%
+suffer both the penalty for Visibility 25% and Visibility 50% at the same time." Rows on one scale replace each other
+and the row worse for the attacker is used; rows on different scales add ("a prone target attacking with a crossbow
+who is able to fire at a target below them has a +5 To-Hit bonus"). The scales: relative position (with its climbing
+rows), attacker's stance, target's stance, balance, underwater, light (Visibility %), concealment, cover, darkness
+distance, range band; each Condition row is a scale of its own. `modifier_stacking: all` adds every row ("A DM decides
 if multiple modifiers stack or not").
 
 The Weather group is "pending" on the page and has no rows.
@@ -44,7 +44,8 @@ class Circumstance:
 
     id: str
     group: str
-    #: The scale the row measures (decisions 5): rows on one scale replace each other, the worse one is used.
+    #: The scale the row measures (docs/fullplate.md#silent-modifier-scales): rows on one scale replace each other,
+    #: the worse one is used.
     scale: str
     modifier: int
     text: str

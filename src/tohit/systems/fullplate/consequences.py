@@ -1,7 +1,8 @@
 """What a FullPlate hit does in a fight, written once: the creature struck loses the damage in hit points, never
 below 0 here (a fight's choice: at 0 HP it is down, out of the fight; the attack's own `hp_left` reports the
 plain difference, for a DM who plays negative hit points). A shot fired into melee may strike another creature
-(decisions 7); magical ammunition that hits is counted, to be recovered after the fight [Enhancement].
+(docs/fullplate.md#silent-firing-into-melee); magical ammunition that hits is counted, to be recovered after the fight
+[Enhancement].
 
 `apply` is the one pure transition from a resolved attack to what it changes, itemised."""
 
@@ -26,7 +27,8 @@ def hp_after(hp: Any, damage: Any) -> Any:
 
 class Before(NamedTuple):
     """The stats an attack may change, one row per attack, before it. The "defender" is the creature struck:
-    the target, or one engaged with it when a shot fired into melee strikes another (decisions 7)."""
+    the target, or one engaged with it when a shot fired into melee strikes another
+    (docs/fullplate.md#silent-firing-into-melee)."""
 
     #: The struck combatant's HP (any value where `struck` is False).
     hp: IntArray

@@ -1,4 +1,4 @@
-"""Damage arithmetic over arrays, exact in integers (sources-and-gaps.md "Damage"; decisions 3).
+"""Damage arithmetic over arrays, exact in integers (the FullPlate wiki "Damage"; docs/fullplate.md#silent-natural-20).
 
 - Resistance / Vulnerability: a percentage, rounded down (Vulnerability 25%: 6 -> 7.5 -> 7).
 - Natural-20 halvings: damage / 2^k, kept exact: the whole part when it is 1 or more; from 0.5 up to 1

@@ -1,14 +1,15 @@
-"""FullPlate fights: hit points, natural-20 halving, firing into melee, magical ammunition (issue 8; fullplate.txt).
+"""FullPlate fights: hit points, natural-20 halving, firing into melee, magical ammunition (issue 8; Attacking).
 
 Rules applied between attacks (the attack itself is the system's `resolve`):
 - HP: a hit costs the creature it hits its damage in hit points (the target block's `hp`, required in a
   fight); at 0 HP a combatant is down, out of the fight (hit points never go below 0 here).
 - Natural-20 halving: a natural 20 short of the AC by more than 10 still hits with its damage halved once
-  per 5 beyond the first 10, and is a miss when that leaves less than 0.5 (decisions 3): the fight takes the
-  damage `resolve` reports.
-- Firing into melee: a ranged attack at a target with others within 5 feet may hit one of them (decisions
-  7). When the creature hit is a combatant of this fight, it takes the damage; otherwise the shot is lost.
-- Magical ammunition [fullplate.txt, Enhancement]: each shot that hits is retrieved after the fight with its
+  per 5 beyond the first 10, and is a miss when that leaves less than 0.5 (docs/fullplate.md#silent-natural-20): the
+  fight takes the damage `resolve` reports.
+- Firing into melee: a ranged attack at a target with others within 5 feet may hit one of them
+  (docs/fullplate.md#silent-firing-into-melee). When the creature hit is a combatant of this fight, it takes the
+  damage; otherwise the shot is lost.
+- Magical ammunition [Attacking, Enhancement]: each shot that hits is retrieved after the fight with its
   Enhancement 1 lower (or 0 for ammunition that loses all on a hit; penalties stay). The fight counts the
   hits per attack (`ammo_hits<a>`); the `recovered` event at the end of the encounter reports the arrows
   recovered and their Enhancement. Shots during the fight use fresh ammunition at full Enhancement.
@@ -19,6 +20,7 @@ combatant makes one attack.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, ClassVar
 
 import numpy as np
@@ -29,6 +31,7 @@ from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.systems.fullplate import consequences, narrate
+from tohit.systems.fullplate.models import STAT_FIELDS
 from tohit.systems.fullplate.rules import HIT
 from tohit.systems.fullplate.stat_readings import READINGS
 
@@ -47,9 +50,14 @@ class FullPlateFight(RoundRules):
     odds_stats = ()
     standing_stats = ("hp",)
     turn_order: ClassVar[str] = (
-        "File order, sides alternating (the page gives no initiative rule); each round every standing combatant"
-        " makes one attack."
+        "File order, sides alternating (the page gives no initiative rule; docs/fullplate.md#silent-turn-order);"
+        " each round every standing combatant makes one attack."
     )
+
+    def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
+        """An `engaged_with` entry naming a combatant of this fight, without stats of its own, takes that
+        combatant's own (its `target` block): a stray shot into melee that strikes it is judged against its AC."""
+        return fill_engaged(data)
 
     def check(self, fight: LoadedFight) -> None:
         for c, comb in enumerate(fight.combatants):
@@ -170,6 +178,44 @@ class FullPlateFight(RoundRules):
             return found
 
         return fight.memo("fullplate_ammo", build)
+
+
+#: What an `engaged_with` entry takes from the combatant it names: its defences and its size, never its
+#: hit points (the fight tracks those).
+ENGAGED_FROM_TARGET = ("ac", "size", *(f for f in STAT_FIELDS if f != "hp"))
+
+
+def fill_engaged(data: Any) -> Any:
+    """The raw fight file with each `engaged_with` entry that names a combatant of this fight and gives no `ac`
+    filled from that combatant's `target` block [Firing Into Melee]: a combatant of the fight has its stats,
+    and those decide; only a creature not in the fight, given without stats, is judged as the intended target.
+    Fields the entry gives itself are kept."""
+    if not isinstance(data, dict) or not isinstance(data.get("sides"), list):
+        return data
+    data = copy.deepcopy(data)
+    blocks: dict[str, dict[str, Any]] = {}
+    combatants = [
+        c
+        for side in data["sides"]
+        if isinstance(side, dict) and isinstance(side.get("combatants"), list)
+        for c in side["combatants"]
+        if isinstance(c, dict)
+    ]
+    for comb in combatants:
+        if isinstance(comb.get("name"), str) and isinstance(comb.get("target"), dict):
+            blocks.setdefault(comb["name"], comb["target"])
+    for comb in combatants:
+        target = comb.get("target")
+        engaged = target.get("engaged_with") if isinstance(target, dict) else None
+        for entry in engaged if isinstance(engaged, list) else []:
+            name = entry.get("name") if isinstance(entry, dict) else None
+            own = blocks.get(name) if isinstance(name, str) else None
+            if own is None or own is target or "ac" in entry:
+                continue
+            for stat in ENGAGED_FROM_TARGET:
+                if stat in own:
+                    entry.setdefault(stat, copy.deepcopy(own[stat]))
+    return data
 
 
 RULES = FullPlateFight()

@@ -1,5 +1,5 @@
-"""Firing Into Melee (fullplate.txt; decisions 7, revised in issue 15): which creature a shot into a melee
-strikes, picked before the roll is judged.
+"""Firing Into Melee (Attacking; docs/fullplate.md#silent-firing-into-melee, revised in issue 15): which creature a
+shot into a melee strikes, picked before the roll is judged.
 
 Each creature within 5 feet of the intended target, and the target itself, takes a share of 2^(size step
 from Medium): Medium 2, Large 4, Small 1 ("larger characters take more of the 'space' in the roll"). The

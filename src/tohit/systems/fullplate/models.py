@@ -51,7 +51,8 @@ def damage_dice(text: str) -> DiceExpr:
 
 
 class Ranges(Model):
-    """Range bands of a ranged weapon, in feet: Short / Medium / Long; Extreme is up to 2 x Long (decisions 6)."""
+    """Range bands of a ranged weapon, in feet: Short / Medium / Long; Extreme is up to 2 x Long
+    (docs/fullplate.md#silent-range-bands)."""
 
     short: int = Field(ge=1, le=100_000, description="Farthest Short Range distance in feet (+0).")
     medium: int = Field(ge=1, le=100_000, description="Farthest Medium Range distance in feet (-2).")
@@ -215,7 +216,7 @@ class Attack(Model):
 
 
 class Engaged(Model):
-    """A creature within 5 feet of the target (Firing Into Melee; decisions 7).
+    """A creature within 5 feet of the target (Firing Into Melee; docs/fullplate.md#silent-firing-into-melee).
 
     It may carry the defensive fields of a target: a stray shot that strikes it is judged against its own AC
     and its own Special Defence, Resistance and Vulnerability adjust the damage. Its stats start at `ac`: an
@@ -302,7 +303,8 @@ class Target(TargetBase):
         default_factory=list,
         max_length=20,
         description="Others within 5 feet of the target: a ranged attack may hit one of them, judged with its own"
-        " stats (ac, special_defence, resistance_pct, ...) or, without them, as this target.",
+        " stats (ac, special_defence, resistance_pct, ...) or, without them, as this target; in a fight, an entry"
+        " naming a combatant of the fight without `ac` takes that combatant's own (its `target` block).",
     )
     enemies_engaged: int = Field(
         default=0,
@@ -346,5 +348,5 @@ class Options(OptionsBase):
     modifier_stacking: ModifierStacking = Field(
         default="page",
         description="page: circumstance rows on one scale replace each other, the worse for the attacker is used,"
-        " and scales add (decisions 5); all: every named row adds (a DM's ruling).",
+        " and scales add (docs/fullplate.md#silent-modifier-scales); all: every named row adds (a DM's ruling).",
     )

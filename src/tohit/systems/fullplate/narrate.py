@@ -15,7 +15,8 @@ def damage(name: str, damage: int, before: int, after: int) -> str:
 
 
 def stray() -> str:
-    """Firing into melee: the creature hit is not a combatant of this fight (decisions 7)."""
+    """Firing into melee: the creature hit is not a combatant of this fight
+    (docs/fullplate.md#silent-firing-into-melee)."""
     return "the shot hits a creature that is not in this fight"
 
 

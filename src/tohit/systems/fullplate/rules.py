@@ -1,28 +1,30 @@
-"""FullPlate: Attacking (shared/rules/fullplate.txt), with decisions.md §fullplate and issue #5.
+"""FullPlate: Attacking, with docs/fullplate.md#where-the-page-is-silent and issue #5.
 
 Clauses, in the page's order (each has a test named after it in tests/fullplate/):
 1. Effective THAC0 = THAC0 - To-Hit bonuses + To-Hit penalties; To-Hit Roll = effective THAC0 - d20. The
    roll hits every AC at or above it ("AC 6 or worse"). Reported: the AC hit, and the natural needed
    against this target with its chance.
-2. Fumble: a natural 1 always misses (the page's rule, not the wiki's later revision; decisions 2).
+2. Fumble: a natural 1 always misses (the page's rule, not the wiki's later revision;
+   docs/fullplate.md#silent-natural-1).
 3. A natural 20 hits when it is short by 10 or less; beyond, damage halves once per 5 (or part of 5) after
-   the first 10; after halving, 0.5 to 1 becomes 1 and below 0.5 becomes 0 and a miss (decisions 3). The
-   natural needed and its chance are exact (window.py): "cannot hit" (0%) when even a natural 20's every
-   damage roll halves below half a point.
+   the first 10; after halving, 0.5 to 1 becomes 1 and below 0.5 becomes 0 and a miss
+   (docs/fullplate.md#silent-natural-20). The natural needed and its chance are exact (window.py): "cannot hit" (0%)
+   when even a natural 20's every damage roll halves below half a point.
 4. Critical Hit: a natural 20 or a natural inside the weapon's Critical Range, and a hit by 5 or more;
    the Critical Range never grants the automatic hit. Severity 1d4 (+ Backstab, Called Attack and
-   armourless points), or `crit_damage: double_dice | max_damage` instead of the 1d4 (decisions 4).
-5. Enhancement, Special Defence and the ammunition's Enhancement after a hit (decisions 9).
-6. The Circumstantial Modifiers table (circumstances.py; decisions 5, 6), with Flatfooted: rows on one scale
-   replace each other (the row worse for the attacker is used, the trace names the row replaced), scales
-   add; `modifier_stacking: all` adds every row.
+   armourless points), or `crit_damage: double_dice | max_damage` instead of the 1d4
+   (docs/fullplate.md#silent-critical-hit).
+5. Enhancement, Special Defence and the ammunition's Enhancement after a hit (docs/fullplate.md#silent-enhancement).
+6. The Circumstantial Modifiers table (circumstances.py; docs/fullplate.md#silent-modifier-scales,
+   docs/fullplate.md#silent-range-bands), with Flatfooted: rows on one scale replace each other (the row worse for the
+   attacker is used, the trace names the row replaced), scales add; `modifier_stacking: all` adds every row.
 7. Main-Hand vs Off-Hand (situation.py).
 8. Automatic Hits: roll only for Critical Hit or Fumble; a natural 1 is rolled again and is no Fumble
-   if the new roll would hit AC 0 (decisions 8).
+   if the new roll would hit AC 0 (docs/fullplate.md#silent-automatic-hit).
 9. Firing Into Melee: the creature struck is picked first, with shares 2^(size step) on the page's die
-   (melee.py; decisions 7), and the roll is judged against its AC, its own Special Defence, Resistance and
-   Vulnerability adjusting the damage (a creature given without stats is judged as the intended target);
-   Precision always hits the intended target.
+   (melee.py; docs/fullplate.md#silent-firing-into-melee), and the roll is judged against its AC, its own Special
+   Defence, Resistance and Vulnerability adjusting the damage (a creature given without stats is judged as the
+   intended target); Precision always hits the intended target.
 10. Damage: weapon dice + Strength (damage bonus) + Enhancement, then Special Defence, then Resistance or
     Vulnerability as a percentage rounded down [wiki Damage], then the natural-20 halvings.
 """
@@ -46,6 +48,7 @@ from tohit.systems.fullplate.circumstances import OFF_HAND_ROW, TABLE
 from tohit.systems.fullplate.damage import halve, halvings, percent, special_defence
 from tohit.systems.fullplate.melee import faces, shares
 from tohit.systems.fullplate.models import Attack, Attacker, Options, Target
+from tohit.systems.fullplate.silent import SILENT
 from tohit.systems.fullplate.situation import PAGE, Defender, Situation, Term, engaged_defender, situation
 from tohit.systems.fullplate.window import Chance, chance, percent_text
 
@@ -136,6 +139,7 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
     title = "FullPlate"
     summary = "THAC0 - d20 vs AC: fumbles, natural-20 window, Critical Hits and Severity, circumstance table"
     page = "fullplate.txt"
+    silent = SILENT
     #: Every note whose words depend on the roll passes `where=` or takes its words per attack
     #: (tests/fullplate/test_fullplate_batch_trace.py).
     batch_trace = True
@@ -228,8 +232,8 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         n = len(nat)
         out = Outcome(n)
         eff = sit.effective_thac0
-        # Clause 9: firing into melee picks the creature struck first (decisions 7); the roll is judged
-        # against its AC. `index` runs over engaged_with + [target]; None when the shot is sure.
+        # Clause 9: firing into melee picks the creature struck first (docs/fullplate.md#silent-firing-into-melee);
+        # the roll is judged against its AC. `index` runs over engaged_with + [target]; None when the shot is sure.
         candidates = melee_candidates(attacker, target)
         if candidates is None:
             defenders = [sit.target]
@@ -368,7 +372,7 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
                 "circumstance_replaced",
                 "{row} ({mod:+d}, {named}) is replaced by {by} ({by_mod:+d}): one scale, {scale}; the row worse"
                 " for the attacker is used",
-                clause=f"{PAGE}, Circumstantial Modifiers (decisions 5)",
+                clause=f"{PAGE}, Circumstantial Modifiers (docs/fullplate.md#silent-modifier-scales)",
                 value=r.row.row.id,
                 row=r.row.row.id,
                 mod=r.row.modifier,
@@ -385,7 +389,8 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
             desc=thac0_text(sit.thac0, sit.terms, sit.effective_thac0),
         )
         melee = len(defenders) > 1
-        # The intended target first, then each creature beside it that has its own stats (decisions 7).
+        # The intended target first, then each creature beside it that has its own stats
+        # (docs/fullplate.md#silent-firing-into-melee).
         ordered = [len(defenders) - 1, *range(len(defenders) - 1)]
         for i in ordered:
             d = defenders[i]
@@ -492,7 +497,7 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         steps.note(
             "firing_into_melee",
             "firing into melee: {dice} ({split}): the shot goes to {who}, {how}",
-            clause=f"{PAGE}, Firing Into Melee (decisions 7)",
+            clause=f"{PAGE}, Firing Into Melee (docs/fullplate.md#silent-firing-into-melee)",
             value=names,
             dice=dice.text("pick"),
             split=split,
@@ -619,7 +624,8 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         raw = np.maximum(1, np.where(critical, crit_raw, normal)).astype(np.int64)
         # Special Defence's "minimum damage": the weapon's least normal damage (every die a 1, plus modifiers).
         minimum = np.full_like(raw, max(1, low))
-        # The creature struck's own Special Defence, Resistance and Vulnerability (decisions 7).
+        # The creature struck's own Special Defence, Resistance and Vulnerability
+        # (docs/fullplate.md#silent-firing-into-melee).
         ways = {(d.special_defence, d.resistance_pct, d.vulnerability_pct) for d in defenders}
         if len(ways) == 1 or index is None:
             d = defenders[-1] if index is None else defenders[0]

@@ -1,16 +1,19 @@
 """Everything about one attack on one target that does not depend on the dice (plain Python, no arrays).
 
-- Main-Hand vs Off-Hand (fullplate.txt, "Special Circumstances"): the Off-Hand row, -2 on To-Hit, forced onto
+- Main-Hand vs Off-Hand (Attacking, "Special Circumstances"): the Off-Hand row, -2 on To-Hit, forced onto
   the Off-Hand alone or not (the page's -4 is for Skill Checks), none when Ambidextrous; with more than two hands
   half (rounded down) are Main Hands.
 - The circumstance rows that apply (named by id, plus the Off-Hand and the Range band derived from
-  `attack.distance`), each checked against the weapon and the distance (decisions 6); rows on one scale
-  replace each other, the row worse for the attacker is used, and scales add (decisions 5, revised).
-- Enhancement (fullplate.txt, "Enhancement"; decisions 9): to-hit, damage and Special Defence values.
-- Flatfooted (sources-and-gaps.md, "AC and Flatfooted") and Defence[Type] (wiki Defence): the AC the roll is
+  `attack.distance`), each checked against the weapon and the distance (docs/fullplate.md#silent-range-bands); rows on
+  one scale replace each other, the row worse for the attacker is used, and scales add
+  (docs/fullplate.md#silent-modifier-scales).
+- Enhancement (Attacking, "Enhancement"; docs/fullplate.md#silent-enhancement): to-hit, damage and Special Defence
+  values.
+- Flatfooted (the FullPlate wiki, "AC and Flatfooted") and Defence[Type] (wiki Defence): the AC the roll is
   compared with, for the intended target and for each creature engaged with it that carries its own stats
-  (`Defender`; Firing Into Melee, decisions 7).
-- Effective THAC0 = THAC0 - bonuses + penalties (decisions 1), as a list of signed terms for the trace.
+  (`Defender`; Firing Into Melee, docs/fullplate.md#silent-firing-into-melee).
+- Effective THAC0 = THAC0 - bonuses + penalties (docs/fullplate.md#silent-effective-thac0), as a list of signed terms
+  for the trace.
 
 `situation(...)` raises InputError with the field at fault; `FullPlate.check` calls it for every target
 before any dice are rolled, so `resolve` never sees a bad combination.
@@ -36,7 +39,7 @@ from tohit.systems.fullplate.models import (
 )
 
 PAGE = "fullplate: Attacking"
-#: AC of a creature with nothing but base AC (sources-and-gaps.md, "AC and Flatfooted").
+#: AC of a creature with nothing but base AC (the FullPlate wiki, "AC and Flatfooted").
 BASE_AC = 10
 
 
@@ -83,7 +86,8 @@ class Enhancement:
 
 @dataclass(frozen=True)
 class Replaced:
-    """A circumstance row that another row on its scale replaced (decisions 5): `row` gives way to `by`."""
+    """A circumstance row that another row on its scale replaced (docs/fullplate.md#silent-modifier-scales): `row`
+    gives way to `by`."""
 
     row: Applied
     by: Applied
@@ -93,7 +97,7 @@ class Replaced:
 class Defender:
     """The creature a roll is judged against: its AC (Flatfooted and Defence[Type] included) and what adjusts
     the damage it takes. `own` is False for a creature engaged with the target that has no stats of its own,
-    judged as the intended target (decisions 7)."""
+    judged as the intended target (docs/fullplate.md#silent-firing-into-melee)."""
 
     name: str
     ac: int
@@ -117,7 +121,7 @@ class Situation:
 
     hand: Hand
     rows: tuple[Applied, ...]
-    #: Rows given way to another row on their scale (decisions 5), for the trace.
+    #: Rows given way to another row on their scale (docs/fullplate.md#silent-modifier-scales), for the trace.
     replaced: tuple[Replaced, ...]
     enhancement: Enhancement
     terms: tuple[Term, ...]
@@ -129,14 +133,14 @@ class Situation:
 
 
 # -- hands --------------------------------------------------------------------------------------------
-#: fullplate.txt, Main-Hand vs Off-Hand: "An Off-Hand suffers a -2 penalty on To-Hit rolls."
+#: Attacking, Main-Hand vs Off-Hand: "An Off-Hand suffers a -2 penalty on To-Hit rolls."
 OFF_HAND_TO_HIT = -2
 
 
 def main_hands(hands: int) -> int:
     """Main Hands among `hands` hands: one of one or two; half (rounded down) of more than two; none of none.
 
-    fullplate.txt, Main-Hand vs Off-Hand: "If a character possesses more than two hands, assume half of them
+    Attacking, Main-Hand vs Off-Hand: "If a character possesses more than two hands, assume half of them
     are Main-Hands, rounding down ... only one hand ... this is their Main-Hand"; a creature with only a grip
     has an off-hand for using weapons.
     """
@@ -150,7 +154,7 @@ def main_hands(hands: int) -> int:
 def hand_rule(attacker: Attacker, attack: Attack, named_row: str | None = None) -> Hand:
     """The Off-Hand penalty on To-Hit: -2, forced or not; none when Ambidextrous.
 
-    fullplate.txt, Main-Hand vs Off-Hand: "An Off-Hand suffers a -2 penalty on To-Hit rolls." The -4 for being
+    Attacking, Main-Hand vs Off-Hand: "An Off-Hand suffers a -2 penalty on To-Hit rolls." The -4 for being
     "forced to use solely their Off-Hand" is for "Any Skill Check", not for an attack (issue 15).
 
     `named_row` is the field naming the attacker_off_hand row, when the scenario names it.
@@ -193,7 +197,7 @@ def hand_rule(attacker: Attacker, attack: Attack, named_row: str | None = None) 
 
 # -- enhancement --------------------------------------------------------------------------------------
 def enhancement(attacker: Attacker, attack: Attack, game: Game) -> Enhancement:
-    """Enhancement for To-Hit and damage, and against Special Defence (decisions 9).
+    """Enhancement for To-Hit and damage, and against Special Defence (docs/fullplate.md#silent-enhancement).
 
     Launcher and ammunition add ("a +1 Longbow firing +2 Arrows has a +3 To-Hit bonus"); any other source
     does not stack: only the highest counts. Against Special Defence a weapon counts at the lower of its
@@ -228,7 +232,7 @@ def enhancement(attacker: Attacker, attack: Attack, game: Game) -> Enhancement:
 
 
 def special_defence_effect(game: Game, level: int, enh: int) -> str:
-    """full, half, minimum or none (sources-and-gaps.md, "Special Defence").
+    """full, half, minimum or none (the FullPlate wiki, "Special Defence").
 
     Heroic/Epic: Enhancement at the SD level or higher does full damage, 1 lower half, 2 lower minimum,
     3 or more lower none. Traditional: anything below the SD level does no damage.
@@ -243,7 +247,8 @@ def special_defence_effect(game: Game, level: int, enh: int) -> str:
 
 # -- circumstances ------------------------------------------------------------------------------------
 def range_band(distance: int, short: int, medium: int, long: int) -> str:
-    """Short, medium, long or extreme (up to 2 x Long); beyond that is out of range (decisions 6)."""
+    """Short, medium, long or extreme (up to 2 x Long); beyond that is out of range
+    (docs/fullplate.md#silent-range-bands)."""
     if distance <= short:
         return "short"
     if distance <= medium:
@@ -282,8 +287,9 @@ def circumstances(
     hand: Hand,
     index: int | None = None,
 ) -> tuple[tuple[Applied, ...], tuple[Replaced, ...]]:
-    """The rows that apply, in order, checked (decisions 5, 6), and the rows replaced by another on their
-    scale; raises InputError naming the field."""
+    """The rows that apply, in order, checked (docs/fullplate.md#silent-modifier-scales,
+    docs/fullplate.md#silent-range-bands), and the rows replaced by another on their scale; raises InputError naming
+    the field."""
     weapon = attacker.weapon
     tpath = f"targets[{index}]" if index is not None else "target"
     outnumbered = max(0, target.enemies_engaged - 1)
@@ -358,9 +364,10 @@ def circumstances(
 
 def scales(applied: list[Applied], stacking: ModifierStacking) -> tuple[tuple[Applied, ...], tuple[Replaced, ...]]:
     """Rows on one scale replace each other and the row worse for the attacker is used (the first named of
-    equal rows); rows on different scales add (decisions 5). With `modifier_stacking: all` every row adds.
+    equal rows); rows on different scales add (docs/fullplate.md#silent-modifier-scales). With `modifier_stacking:
+    all` every row adds.
 
-    fullplate.txt, Circumstantial Modifiers: "an attacker who is climbing does not gain a +1 bonus To-Hit from
+    Attacking, Circumstantial Modifiers: "an attacker who is climbing does not gain a +1 bonus To-Hit from
     being above their opponent, nor does an attacker in Visibility 25% suffer both the penalty for Visibility
     25% and Visibility 50% at the same time. A DM decides if multiple modifiers stack or not."
     """
@@ -379,7 +386,7 @@ def scales(applied: list[Applied], stacking: ModifierStacking) -> tuple[tuple[Ap
 # -- the whole situation ------------------------------------------------------------------------------
 def flatfooted_ac(ac: int, dodge: int, deflection: int, covers: bool) -> tuple[int, str]:
     """AC while Flatfooted: Dodge and Deflection (shield) AC are lost, Deflection kept when the shield covers
-    the part targeted; losing them never takes AC above base 10 (sources-and-gaps.md, "AC and Flatfooted")."""
+    the part targeted; losing them never takes AC above base 10 (the FullPlate wiki, "AC and Flatfooted")."""
     lost = dodge + (0 if covers else deflection)
     after = ac + lost
     if after > BASE_AC:
@@ -494,9 +501,9 @@ def _defender(
 
 def engaged_defender(attacker: Attacker, options: Options, sit: Situation, other: Engaged) -> Defender:
     """The creature `other`, engaged with the intended target, as a stray shot that strikes it is judged
-    (decisions 7): with its own AC, Flatfooted (its own `flatfooted` only: the attack's Flatfooted rows are
-    about the intended target), Defence[Type], Special Defence, Resistance and Vulnerability; without its
-    own stats (no `ac`), as the intended target."""
+    (docs/fullplate.md#silent-firing-into-melee): with its own AC, Flatfooted (its own `flatfooted` only: the attack's
+    Flatfooted rows are about the intended target), Defence[Type], Special Defence, Resistance and Vulnerability;
+    without its own stats (no `ac`), as the intended target."""
     if other.ac is None:
         return replace(sit.target, name=other.name, hp=None, own=False)
     return _defender(

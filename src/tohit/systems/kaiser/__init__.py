@@ -1,4 +1,4 @@
-"""Kaiser RPG (shared/rules/kaiser.md)."""
+"""Kaiser RPG (Attacking and Defending)."""
 
 from tohit.systems.kaiser.rules import Kaiser
 

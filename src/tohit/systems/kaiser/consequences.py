@@ -1,4 +1,4 @@
-"""What a Kaiser attack does, written once: LP, AP, Flat-Footed and the Critical [kaiser.md; damage/critical.md].
+"""What a Kaiser attack does, written once: LP, AP, Flat-Footed and the Critical [Attacking and Defending; Critical].
 
 `apply` is the one pure transition from a resolved attack to what it changes, itemised; `critical_after` what a
 Critical's Degrees of Failure change. The attack's `resolve` reports a Critical and its level; the fight rolls
@@ -19,7 +19,7 @@ from tohit.systems.kaiser.tables import HIT
 
 
 def is_critical(damage: Any, lp: Any) -> Any:
-    """A single hit costing half or more of the current LP causes a Critical [damage/critical.md] (damage > 0).
+    """A single hit costing half or more of the current LP causes a Critical [Critical] (damage > 0).
 
     Elementwise over arrays (the fight feeds each fight's current LP)."""
     return (damage > 0) & (2 * damage >= lp)
@@ -27,15 +27,17 @@ def is_critical(damage: Any, lp: Any) -> Any:
 
 def critical_level(dice_total: Any, damage: Any) -> Any:
     """Critical level = 2d6 (no open roll or fumble) + floor(damage / 10); any amount above 20 is halved
-    (26 -> 23, 31 -> 25) [damage/critical.md]. Elementwise."""
+    (26 -> 23, 31 -> 25) [Critical]. Elementwise."""
     level = dice_total + damage // 10
     return np.where(level > 20, 20 + (level - 20) // 2, level)
 
 
-CLAUSE_LP = "kaiser: LP lost = damage, never below 0 [damage/critical.md]"
-CLAUSE_AP = "kaiser: a Successful Attack costs the defender 1 AP, never below 0 [kaiser.md; action_points.md]"
-CLAUSE_FLAT = "kaiser: a hit at 0 AP leaves the defender Flat-Footed [kaiser.md; action_points.md]"
-CLAUSE_CRITICAL = "kaiser: each DoF of a Critical is -1 to all actions and costs 1 AP [damage/critical.md]"
+CLAUSE_LP = "kaiser: LP lost = damage, never below 0 [Critical]"
+CLAUSE_AP = (
+    "kaiser: a Successful Attack costs the defender 1 AP, never below 0 [Attacking and Defending; Action Points]"
+)
+CLAUSE_FLAT = "kaiser: a hit at 0 AP leaves the defender Flat-Footed [Attacking and Defending; Action Points]"
+CLAUSE_CRITICAL = "kaiser: each DoF of a Critical is -1 to all actions and costs 1 AP [Critical]"
 #: A Critical of this many DoF or more leaves a lasting penalty (broken bones: it recovers by Regeneration).
 LASTING_DOF = 6
 #: A Critical of this many DoF or more knocks the target unconscious, wherever it was hit.
@@ -72,8 +74,8 @@ class Applied(NamedTuple):
 
 def apply(before: Before, outcome: Outcome) -> Applied:
     """What each resolved attack does (hits only): LP lost (the damage, never below 0 LP) and the damage the
-    attacker dealt, 1 AP lost (never below 0), Flat-Footed [kaiser.md, Successful Attack]; a hit costing half or
-    more of the LP and leaving the defender above 0 LP causes a Critical [damage/critical.md]."""
+    attacker dealt, 1 AP lost (never below 0), Flat-Footed [Attacking and Defending, Successful Attack]; a hit costing
+    half or more of the LP and leaving the defender above 0 LP causes a Critical [Critical]."""
     hit, at = positions(outcome.result == HIT)
     if hit.size == 0:
         return Applied((), hit)
@@ -106,7 +108,7 @@ class CriticalBefore(NamedTuple):
 
 
 def critical_after(before: CriticalBefore, dof: IntArray) -> tuple[Item, ...]:
-    """A Critical's Degrees of Failure (`dof` > 0 per row) on its target [damage/critical.md]: each DoF is -1 to
+    """A Critical's Degrees of Failure (`dof` > 0 per row) on its target [Critical]: each DoF is -1 to
     all actions (the All Action Penalty, on the Defensive Roll too) and costs 1 AP (never below 0); the penalty of
     DoF 5 or less fades 1 a round, of DoF 6+ lasts; DoF 16+ knocks the target unconscious. Items of the event
     "critical"."""

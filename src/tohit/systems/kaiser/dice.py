@@ -1,4 +1,4 @@
-"""The Kaiser 2d6 roll as a dice role: advantage, open rolls and fumbles (decisions.md kaiser 1).
+"""The Kaiser 2d6 roll as a dice role: advantage, open rolls and fumbles (docs/kaiser.md#silent-open-rolls).
 
 Faces as a player writes them: the 2 + |n| dice of the roll (n = advantage), then, when the kept two are
 a double 6, the open dice (each 6 asks for another), or, when they are a double 1, the two severity dice.
@@ -75,7 +75,7 @@ def roll_support(advantage: int, special: bool, depth: int) -> Support:
 
 
 class KaiserRoll(Role):
-    """2d6 with advantage An / disadvantage Dn, open rolls and fumbles (sources-and-gaps.md §Kaiser)."""
+    """2d6 with advantage An / disadvantage Dn, open rolls and fumbles (the game's other pages)."""
 
     columns = ("dice", "open", "fumble")
 

@@ -1,29 +1,29 @@
-"""Kaiser RPG fights: AP, Counterattacks, LP (issue 8; kaiser.md, sources-and-gaps.md §Kaiser).
+"""Kaiser RPG fights: AP, Counterattacks, LP (issue 8; Attacking and Defending, the game's other pages).
 
 Rules applied between attacks (the attack itself is the system's `resolve`):
-- AP [action_points.md]: every combatant has 6 AP at the start of each round; unused AP is lost at its end.
+- AP [Action Points]: every combatant has 6 AP at the start of each round; unused AP is lost at its end.
   Round 1 starts with each combatant's `target.ap` (default 6: a surprised combatant may start lower).
 - An attack costs its `ap_cost` (default 3) AP; a combatant without the AP for any of its attacks passes.
 - A Successful Attack costs the defender 1 AP, never below 0; a hit at 0 AP makes it Flat-Footed (no
-  Active actions or Reactions) until the round ends [kaiser.md, Successful Attack; action_points.md].
+  Active actions or Reactions) until the round ends [Attacking and Defending, Successful Attack; Action Points].
 - A Failed hand-to-hand or point-blank attack gives the defender a Counter bonus of floor(DoS / 2); a
   defender with 1 AP left counterattacks at once (1 AP) with its first hand-to-hand or point-blank attack,
-  the bonus added to its Offensive Roll [kaiser.md, Failed Attack; counter.md]. A counterattack is not
+  the bonus added to its Offensive Roll [Attacking and Defending, Failed Attack; Counter]. A counterattack is not
   itself countered.
 - LP lost = damage, never below 0 LP; at 0 LP a combatant is unconscious and out of the fight
-  [critical.md: "LP at or below 0 means unconscious"].
-- Critical [damage/critical.md]: a single hit costing half or more of the target's current LP (the system's
+  [Critical: "LP at or below 0 means unconscious"].
+- Critical [Critical]: a single hit costing half or more of the target's current LP (the system's
   own `is_critical`, fed the LP the target has in the fight before the hit) causes a Critical. Its level is
   2d6 (no Open Roll or Fumble) + floor(damage / 10), any amount above 20 halved (`critical_level`). The
   target makes a Physical Resistance check: 2d6 + its PhR (the combatant's `physical_resistance`), with no
-  Open Roll or Fumble ("A Resistance Check cannot have an Open Roll or a Fumble", dice.md; decisions.md
-  kaiser 1 covers the Offensive and Defensive Rolls only). Its Degrees of Failure are the points its total is
-  below the level, DoF = max(0, level - PhR total) (dice.md: "1 Degree of Failure for each point below the
-  target difficulty"; a tie is no failure). Each DoF gives -1 to all actions (an All Action Penalty on its
-  Offensive Rolls, counterattacks included, and its Defensive Rolls) and costs 1 AP (never below 0). A
-  penalty from a Critical of DoF 5 or less fades by 1 at the start of each round; from DoF 6 or more it lasts
-  (it recovers by Regeneration, after the fight); DoF 16 or more knocks the target unconscious wherever it
-  was hit (out of the fight). Penalties of several Criticals add up.
+  Open Roll or Fumble ("A Resistance Check cannot have an Open Roll or a Fumble", Dice;
+  docs/kaiser.md#silent-open-rolls covers the Offensive and Defensive Rolls only). Its Degrees of Failure are the
+  points its total is below the level, DoF = max(0, level - PhR total) (Dice: "1 Degree of Failure for each point
+  below the target difficulty"; a tie is no failure). Each DoF gives -1 to all actions (an All Action Penalty on its
+  Offensive Rolls, counterattacks included, and its Defensive Rolls) and costs 1 AP (never below 0). A penalty from a
+  Critical of DoF 5 or less fades by 1 at the start of each round; from DoF 6 or more it lasts (it recovers by
+  Regeneration, after the fight); DoF 16 or more knocks the target unconscious wherever it was hit (out of the fight).
+  Penalties of several Criticals add up.
 
 Choices where the rules are silent (docs/fights.md): a combatant without `physical_resistance` resists with
 PhR 3, a new character's (Presence 3 + the Constitution modifier +0 of an average Constitution 5; the trace
@@ -67,7 +67,7 @@ CLOSE = ("hand_to_hand", "point_blank")
 CONSEQUENCES = ("result", "damage", "ap_lost", "flat_footed")
 #: PhR of a combatant whose file gives none: Presence 3 (a new character's) + the Constitution modifier of an
 #: average Constitution 5 (+0): "Resistance values are calculated by adding your Presence to the applicable
-#: Modifier" [creation/6_final_steps.md].
+#: Modifier" [Final Steps].
 DEFAULT_PHR = 3
 #: Ways to roll each total of 2d6 (the Critical level's dice and the PhR check's: no open roll, no fumble).
 TWO_D6 = {total: 6 - abs(total - 7) for total in range(2, 13)}
@@ -95,7 +95,7 @@ class KaiserCombatant(Model):
 
 @cache
 def dof_table(base: int, phr: int) -> tuple[IntArray, tuple[int, ...]]:
-    """The exact distribution of a Critical's Degrees of Failure [damage/critical.md]: level 2d6 + `base`
+    """The exact distribution of a Critical's Degrees of Failure [Critical]: level 2d6 + `base`
     (= floor(damage / 10)), above 20 halved, against the PhR check 2d6 + `phr`; DoF = max(0, level - check).
     Values and their weights over 6**4 (both rolls are plain 2d6)."""
     counts: dict[int, int] = {}
@@ -139,7 +139,8 @@ class KaiserFight(FightRules):
     odds_stats = ()
     standing_stats = ("lp", "knocked_out")
     turn_order: ClassVar[str] = (
-        "File order, sides alternating; a round goes round that order until nobody has the AP for an attack"
+        "File order, sides alternating (docs/kaiser.md#silent-turn-order); a round goes round that order until"
+        " nobody has the AP for an attack"
         " (6 AP a round, an attack costs its ap_cost); a Counterattack (1 AP) follows a failed close attack at once."
     )
 
@@ -161,7 +162,7 @@ class KaiserFight(FightRules):
         return {"cursor": 0}
 
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
-        """Above 0 LP and not knocked out by a Critical of 16 DoF or more [damage/critical.md]."""
+        """Above 0 LP and not knocked out by a Critical of 16 DoF or more [Critical]."""
         out: BoolArray = state.per["lp"] > 0
         knocked = state.per["knocked_out"]
         if knocked.any():  # rare: only a Critical of 16 DoF or more
@@ -397,7 +398,7 @@ class KaiserFight(FightRules):
             )
 
     def _defended(self, ctx: FightContext, mask: BoolArray, defender: IntArray) -> None:
-        """The Multiple Defense Penalty [sources-and-gaps.md, Kaiser; combat.json 200]: "2 attacks -2, 3 attacks
+        """The Multiple Defense Penalty [the game's other pages, Kaiser; combat.json 200]: "2 attacks -2, 3 attacks
         -4, 4 attacks -6, and so on": each Defensive Roll a defender has made this round puts its later ones at -2
         more (the `mdp` stat, restored at the round's start). Option `multiple_defense_penalty` (default true)."""
         if not ctx.fight.spec.options.multiple_defense_penalty:
@@ -484,7 +485,7 @@ class KaiserFight(FightRules):
         defender: IntArray,
         faces: list[int] | None,
     ) -> Rows:
-        """A Critical [damage/critical.md] on the targets `who` of fights `rows`, hit for `damage` (`defender`:
+        """A Critical [Critical] on the targets `who` of fights `rows`, hit for `damage` (`defender`:
         every row's target): level 2d6 + floor(damage / 10) (above 20 halved) against the target's PhR check
         2d6 + PhR (neither open nor fumbling); each DoF is -1 to all its actions and costs 1 AP; the penalty of
         DoF <= 5 fades 1 a round, of DoF 6+ lasts; DoF 16+ knocks it unconscious."""
@@ -555,7 +556,7 @@ class KaiserFight(FightRules):
         return idx
 
     def _fade(self, ctx: FightContext, rows: IntArray) -> None:
-        """A new round: the All Action Penalty of Criticals of DoF 5 or less fades by 1 [damage/critical.md]."""
+        """A new round: the All Action Penalty of Criticals of DoF 5 or less fades by 1 [Critical]."""
         if not ctx.state.per["fading"].any():
             return
         fading = ctx.state.per["fading"][rows]

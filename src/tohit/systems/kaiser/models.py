@@ -29,7 +29,7 @@ class Attacker(Model):
 
 
 def net_advantage(value: object) -> object:
-    """A and D cancel one for one [dice.md]: a list of signed sources (A2 = 2, D3 = -3) nets to one int."""
+    """A and D cancel one for one [Dice]: a list of signed sources (A2 = 2, D3 = -3) nets to one int."""
     if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
         return sum(value)
     return value

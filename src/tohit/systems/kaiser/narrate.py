@@ -9,20 +9,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 PAGE = "kaiser: Attacking and Defending"
-AP_PAGE = "kaiser: action_points.md"
-CRIT_PAGE = "kaiser: damage/critical.md"
+AP_PAGE = "kaiser: Action Points"
+CRIT_PAGE = "kaiser: Critical"
 
 
 def ap_spent(name: str, cost: int, before: int, after: int) -> str:
-    """An attack costs its AP [action_points.md]."""
+    """An attack costs its AP [Action Points]."""
     return f"{name} spends {cost} AP ({before} -> {after})"
 
 
 def counter(name: str, before: int, after: int, bonus: int) -> str:
-    """The defender of a failed close attack takes the Counterattack Reaction [Failed Attack; counter.md]."""
+    """The defender of a failed close attack takes the Counterattack Reaction [Failed Attack; Counter]."""
     return (
         f"{name} takes the Counterattack Reaction (1 AP, {before} -> {after}) with Counter bonus +{bonus}"
-        f"  [{PAGE}, Failed Attack; counter.md]"
+        f"  [{PAGE}, Failed Attack; Counter]"
     )
 
 
@@ -37,14 +37,14 @@ def penalty_note(penalty: int) -> str:
 
 
 def new_round(number: int, ap: int) -> str:
-    """Every standing combatant has its AP at the start of a round [action_points.md]."""
+    """Every standing combatant has its AP at the start of a round [Action Points]."""
     return f"Round {number}: every standing combatant has {ap} AP  [{AP_PAGE}]"
 
 
 def damage(name: str, damage: int, before: int, after: int) -> str:
-    """LP lost; at 0 LP unconscious [critical.md]."""
+    """LP lost; at 0 LP unconscious [Critical]."""
     return f"{name} loses {damage} LP ({before} -> {after})" + (
-        ": unconscious, out of the fight  [kaiser: critical.md]" if after <= 0 else ""
+        ": unconscious, out of the fight  [kaiser: Critical]" if after <= 0 else ""
     )
 
 
@@ -54,7 +54,7 @@ def ap_lost(name: str, before: int) -> str:
 
 
 def flat_footed(name: str) -> str:
-    """Hit at 0 AP: Flat-Footed until the round ends [action_points.md]."""
+    """Hit at 0 AP: Flat-Footed until the round ends [Action Points]."""
     return f"{name} is hit at 0 AP: Flat-Footed until the round ends  [{AP_PAGE}]"
 
 
@@ -70,14 +70,19 @@ def critical(
     check: int,
     default_phr: int | None,
 ) -> str:
-    """A Critical: its level against the PhR check [damage/critical.md] (`default_phr`: the PhR a combatant
+    """A Critical: its level against the PhR check [Critical] (`default_phr`: the PhR a combatant
     without one resists with, said as such)."""
     return (
         f"{name} suffers a Critical ({damage} damage, half or more of its LP): Critical level"
         f" 2d6 ({level_faces[0]}, {level_faces[1]}) + {base} = {raw}"
         + (f" -> {level} (above 20 halved)" if level != raw else "")
         + f" vs PhR 2d6 ({check_faces[0]}, {check_faces[1]}) + {phr} = {check}"
-        + ("" if default_phr is None else f" ({name} has no physical_resistance: PhR {default_phr}, a new character's)")
+        + (
+            ""
+            if default_phr is None
+            else f" ({name} has no physical_resistance: PhR {default_phr}, a new character's;"
+            " docs/kaiser.md#silent-phr-default)"
+        )
     )
 
 
@@ -87,7 +92,7 @@ def no_dof() -> str:
 
 
 def dof(dof: int, lasting: bool, penalty: int, ap_before: int, ap_after: int, knocked_out: bool) -> str:
-    """A Critical's Degrees of Failure: -1 to all actions and 1 AP each; DoF 16+ knocks out [damage/critical.md]."""
+    """A Critical's Degrees of Failure: -1 to all actions and 1 AP each; DoF 16+ knocks out [Critical]."""
     how = (
         "DoF 6+: it lasts, recovered by Regeneration after the fight"
         if lasting
@@ -102,7 +107,7 @@ def dof(dof: int, lasting: bool, penalty: int, ap_before: int, ap_after: int, kn
 
 
 def penalty_fades(faded: Sequence[tuple[str, int]]) -> str:
-    """The All Action Penalty of Criticals of DoF 5 or less fades by 1 a round [damage/critical.md]."""
+    """The All Action Penalty of Criticals of DoF 5 or less fades by 1 a round [Critical]."""
     return (
         "; ".join(f"{name}'s All Action Penalty fades by 1 (-{p} -> {1 - p})" for name, p in faded)
         + f"  [{CRIT_PAGE}: DoF 5 or less]"

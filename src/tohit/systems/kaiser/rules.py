@@ -1,16 +1,16 @@
-"""Kaiser RPG: Attacking and Defending (shared/rules/kaiser.md), with decisions.md §kaiser.
+"""Kaiser RPG: Attacking and Defending, with docs/kaiser.md#where-the-page-is-silent.
 
 Clauses, in the page's order:
 1. Final Offensive Roll = 2d6 + Offensive Skill + factors.
 2. Final Defensive Roll = 2d6 + Defensive Skill + modifiers.
    Both rolls are open (double 6) and fumble (double 1) unless `open_rolls_and_fumbles` is false, and take
-   advantage An / disadvantage Dn [dice.md].
+   advantage An / disadvantage Dn [Dice].
 3. Offensive greater: a Successful Attack. Defensive greater: a Failed Attack. A tie: nothing happens.
 Successful Attack: the defender loses 1 AP (never below 0; at 0 AP it becomes Flat-Footed instead
-[action_points.md]); Units = max(0, DoS - Absorption - AV[damage type]); damage = Units x Base Damage.
+[Action Points]); Units = max(0, DoS - Absorption - AV[damage type]); damage = Units x Base Damage.
 Failed Attack: for a hand-to-hand or point-blank attack the defender gains Counter bonus = floor(DoS / 2)
 and may Counterattack (1 AP); a ranged attack beyond point-blank gives no counter.
-Critical [damage/critical.md]: a hit costing at least half the target's current LP; level = 2d6 (no open
+Critical [Critical]: a hit costing at least half the target's current LP; level = 2d6 (no open
 roll or fumble) + floor(damage / 10), the excess over 20 halved.
 """
 
@@ -26,6 +26,7 @@ from tohit.core.system import Dice, System
 from tohit.systems.kaiser.consequences import critical_level, is_critical
 from tohit.systems.kaiser.dice import KaiserRoll
 from tohit.systems.kaiser.models import Attack, Attacker, Options, Target
+from tohit.systems.kaiser.silent import SILENT
 from tohit.systems.kaiser.tables import HIT as HIT
 from tohit.systems.kaiser.tables import MISS as MISS
 from tohit.systems.kaiser.tables import TIE as TIE
@@ -38,7 +39,7 @@ COUNTER_RANGES = ("hand_to_hand", "point_blank")
 
 
 def base_damage(attacker: Attacker) -> int:
-    """Base Damage = weapon damage + Strength modifier, always above 0 [combat_terms.md]."""
+    """Base Damage = weapon damage + Strength modifier, always above 0 [Combat Terms]."""
     return max(1, attacker.weapon.damage + characteristic_modifier(attacker.strength))
 
 
@@ -48,6 +49,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
     title = "Kaiser RPG"
     summary = "Opposed 2d6 + skill, open rolls and fumbles, degrees of success, Units of damage x Base Damage"
     page = "kaiser.md"
+    silent = SILENT
     attacker_model = Attacker
     attack_model = Attack
     target_model = Target
@@ -63,7 +65,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
             ("hit", "miss", "tie"),
         ),
         Field("damage", "int", "Life Points lost: Units x Base Damage."),
-        Field("critical", "flag", "The hit cost at least half the target's current LP (critical.md)."),
+        Field("critical", "flag", "The hit cost at least half the target's current LP (Critical)."),
         Field(
             "critical_level", "int", "2d6 + floor(damage / 10), excess over 20 halved.", nullable=True, in_odds=False
         ),
@@ -144,7 +146,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
             steps.note(
                 "ap_lost",
                 ap_text,
-                clause=f"{PAGE}, Successful Attack (action_points.md)",
+                clause=f"{PAGE}, Successful Attack (Action Points)",
                 value=int(target.ap > 0),
                 where=hit,
             )
@@ -174,23 +176,37 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 damage=damage,
             )
 
-        # Critical: at least half the target's current LP in one hit.
+        # Critical: at least half the target's current LP in one hit (the outcome's `critical`, the page's test). A
+        # blow that leaves the target at 0 LP has nothing applied (it is unconscious anyway; a fight rolls no
+        # Critical): its trace says so instead of giving a level.
         critical = hit & is_critical(damage, target.lp)
+        lethal = critical & (damage >= target.lp)
         level = np.where(critical, critical_level(dice["critical"]["total"], damage), 0)
         out.set("critical", critical)
         out.set("critical_level", null_int(~critical, level))
-        if steps.when(critical):
+        if steps.when(critical & ~lethal):
             steps.note(
                 "critical",
                 "{damage} damage is at least half of {lp} LP: Critical, level {dice} + floor({damage} / 10)"
                 " = {level} (excess over 20 halved)",
-                clause="kaiser: damage/critical.md",
+                clause="kaiser: Critical",
                 value=level,
-                where=critical,
+                where=critical & ~lethal,
                 damage=damage,
                 lp=target.lp,
                 dice=dice.text("critical"),
                 level=level,
+            )
+
+        if steps.when(lethal):
+            steps.note(
+                "critical",
+                "{damage} damage leaves {lp} LP at 0: unconscious, no Critical is rolled",
+                clause="kaiser: Critical (docs/kaiser.md#silent-critical-at-0-lp)",
+                value=0,
+                where=lethal,
+                damage=damage,
+                lp=target.lp,
             )
 
         # Failed Attack: Counter bonus for close attacks only.
@@ -238,7 +254,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
 def _final_roll(
     steps: Steps, dice: Dice, role: str, side: str, skill: tuple[str, int], mods: tuple[str, int], *, step: int
 ) -> np.ndarray:
-    """Steps 1 and 2: Final Roll = 2d6 + skill + modifiers (with open rolls and fumbles [dice.md]).
+    """Steps 1 and 2: Final Roll = 2d6 + skill + modifiers (with open rolls and fumbles [Dice]).
 
     On a fumble the dice count as the severity table says and the total is never below 0.
     """
@@ -259,7 +275,7 @@ def _final_roll(
         steps.note(
             f"{side.lower()}_fumble",
             f"{side} Roll fumbled: the dice count as rolled on the severity table, the total never below 0",
-            clause="kaiser: dice.md, Fumble (decisions.md kaiser 1)",
+            clause="kaiser: Dice, Fumble (docs/kaiser.md#silent-open-rolls)",
             where=cols["fumble"] == 1,
         )
     return total

@@ -1,4 +1,4 @@
-"""Kaiser RPG tables (sources-and-gaps.md §Kaiser)."""
+"""Kaiser RPG tables (the game's other pages)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Literal
 #: An attack's `result` codes (rules.py resolves them).
 HIT, MISS, TIE = 0, 1, 2
 
-#: The 12 damage types [damage/type.md], in snake_case.
+#: The 12 damage types [Damage Type], in snake_case.
 DamageType = Literal[
     "cut",
     "impact",
@@ -52,7 +52,7 @@ def characteristic_modifier(score: int) -> int:
 
 
 def fumble_dice_count(severity: int) -> int:
-    """What the two dice count as on a fumble, from the 2d6 severity (decisions.md kaiser 1)."""
+    """What the two dice count as on a fumble, from the 2d6 severity (docs/kaiser.md#silent-open-rolls)."""
     if severity <= 5:
         return 0
     if severity <= 11:

@@ -1,4 +1,4 @@
-"""Last Odyssey (shared/rules/last-odyssey.md): one d10 hit die for every target of an ability."""
+"""Last Odyssey (Attacking and Defending): one d10 hit die for every target of an ability."""
 
 from tohit.systems.last_odyssey.rules import LastOdyssey
 

@@ -1,5 +1,5 @@
-"""What a Last Odyssey hit does to a Shell and to HP, written once [Combat-Rules/Shells.md; decisions 5;
-Death-and-Injury.md].
+"""What a Last Odyssey hit does to a Shell and to HP, written once [Shells; docs/last-odyssey.md#silent-shell;
+Death and Injury].
 
 The attack's `resolve` reports it (`shell_absorbed`, `overflow`, `hp_lost`, `downed`) and the fight applies
 the same function to the Shell pool and HP it tracks. Elementwise over numpy arrays or scalars.
@@ -17,7 +17,7 @@ from tohit.core.fight.state import BoolArray, IntArray
 from tohit.systems.last_odyssey.effective import NAMES
 from tohit.systems.last_odyssey.tables import BONUS_TRACKER, HIT, STATUS_OF_ELEMENT
 
-#: The nine statuses [Statuses.md], one bit each in the `statuses` stat. The five whose effects the system's
+#: The nine statuses [Statuses], one bit each in the `statuses` stat. The five whose effects the system's
 #: `resolve` plays come first: their bits are the scalar group the resolves are keyed by (0..31).
 STATUSES: tuple[str, ...] = (
     "blinded",
@@ -34,7 +34,7 @@ assert sorted(STATUSES) == sorted(STATUS_OF_ELEMENT.values())
 BIT: dict[str, int] = {name: 1 << i for i, name in enumerate(STATUSES)}
 #: Statuses whose effects the system plays (Blinded, Paralyzed, Silenced: the user; Petrified, Burned: the target).
 PLAYED_BITS = sum(BIT[s] for s in ("blinded", "paralyzed", "silenced", "petrified", "burned"))
-#: Downed removes every effect except these [Death-and-Injury.md].
+#: Downed removes every effect except these [Death and Injury].
 KEPT_WHEN_DOWNED = BIT["poisoned"] | BIT["frostbitten"] | BIT["burned"]
 
 #: The Bonus Tracker statistics, one base-7 digit each in the `buffs` stat (the digit of 0 is 0: no buffs = 0).
@@ -62,7 +62,7 @@ class ShellHit(NamedTuple):
 
 def shell_hit(damage: Any, points: Any) -> ShellHit:
     """A Shell absorbs damage up to its points; damage of at least its points breaks it, and what is left over
-    overflows [Shells.md; decisions 5]. With no Shell (0 points) nothing is absorbed or broken."""
+    overflows [Shells; docs/last-odyssey.md#silent-shell]. With no Shell (0 points) nothing is absorbed or broken."""
     damage = np.asarray(damage)
     if isinstance(points, int) and points > 0:  # one Shell for every row (an attack's resolve): fewer steps
         return ShellHit(np.minimum(damage, points), damage >= points, np.maximum(damage - points, 0))
@@ -76,7 +76,8 @@ def shell_hit(damage: Any, points: Any) -> ShellHit:
 
 def hp_lost(damage: Any, points: Any, hp: Any) -> Any:
     """HP a hit takes: without a Shell, the damage up to the HP left; through a Shell, none unless the Shell
-    breaks and its overflow is at least the HP, which downs the character [Shells.md; decisions 5]."""
+    breaks and its overflow is at least the HP, which downs the character [Shells;
+    docs/last-odyssey.md#silent-shell]."""
     if isinstance(points, int) and isinstance(hp, int):  # one Shell and one HP for every row: fewer steps
         return (damage >= points + hp) * hp if points > 0 else np.minimum(damage, hp)
     damage = np.asarray(damage)
@@ -85,15 +86,15 @@ def hp_lost(damage: Any, points: Any, hp: Any) -> Any:
     return np.where(points > 0, np.where(hit.broken & (hit.overflow >= hp), hp, 0), np.minimum(damage, hp))
 
 
-CLAUSE_DAMAGE = "last-odyssey: Shells.md; decisions 5 (a Shell absorbs, breaks, overflows into HP)"
-CLAUSE_DOWNED = "last-odyssey: Death-and-Injury.md (Downed removes every effect but Poisoned, Frostbitten, Burned)"
-CLAUSE_STATUS = "last-odyssey: Statuses.md (a status that lands is the target's)"
-CLAUSE_TRACKER = "last-odyssey: Buffs-and-Debuffs.md (the Bonus Tracker moves to the value the ability gives)"
+CLAUSE_DAMAGE = "last-odyssey: Shells; docs/last-odyssey.md#silent-shell (a Shell absorbs, breaks, overflows into HP)"
+CLAUSE_DOWNED = "last-odyssey: Death and Injury (Downed removes every effect but Poisoned, Frostbitten, Burned)"
+CLAUSE_STATUS = "last-odyssey: Statuses (a status that lands is the target's)"
+CLAUSE_TRACKER = "last-odyssey: Buffs and Debuffs (the Bonus Tracker moves to the value the ability gives)"
 
 
 def downed_effects(statuses: IntArray, buffs: IntArray) -> tuple[Item, ...]:
     """Downed (one row each): every effect is removed except Poisoned, Frostbitten and Burned, the Bonus Tracker
-    too (a choice: docs/fights.md) [Death-and-Injury.md]. The items of the event "effects" (none when nothing
+    too (a choice: docs/fights.md) [Death and Injury]. The items of the event "effects" (none when nothing
     changes)."""
     kept = statuses & KEPT_WHEN_DOWNED
     lose, reset = kept != statuses, buffs != 0
@@ -154,9 +155,9 @@ class Applied(NamedTuple):
 def apply(before: Before, outcome: Outcome) -> Applied:
     """What each resolved ability does on a hit: the Shell absorbs, HP lost (`shell_hit`, `hp_lost`) and dealt,
     a knock-out at 0 HP incapacitates, a physical hit removes Body Armor; a target Downed loses every effect but
-    Poisoned, Frostbitten and Burned, its Bonus Tracker too [Death-and-Injury.md]; then a status that lands is the
-    target's if it has it not already, and a buff or debuff moves its Bonus Tracker [Statuses.md;
-    Buffs-and-Debuffs.md]. Each reads what the earlier ones left."""
+    Poisoned, Frostbitten and Burned, its Bonus Tracker too [Death and Injury]; then a status that lands is the
+    target's if it has it not already, and a buff or debuff moves its Bonus Tracker [Statuses;
+    Buffs and Debuffs]. Each reads what the earlier ones left."""
     hits, at = positions(outcome.result == HIT)
     damage = at(outcome.damage)
     hp, points = at(before.hp), at(before.shell)

@@ -1,7 +1,8 @@
-"""Damage modifiers and exact rounding (page, General Notes; decisions.md last-odyssey 3, 5).
+"""Damage modifiers and exact rounding (page, General Notes; docs/last-odyssey.md#silent-damage,
+docs/last-odyssey.md#silent-shell).
 
 Final damage = base damage x every relevant modifier, rounded to the nearest integer, halves up (option
-`rounding: down` follows Elemental-Types.md instead). The modifiers are exact fractions (0.25, 1.5, 2...)
+`rounding: down` follows Elemental Types instead). The modifiers are exact fractions (0.25, 1.5, 2...)
 and the rounding is integer arithmetic: floor((2 x base x p + q) / (2 x q)) for a product p/q. No float
 ever touches a damage value.
 """
@@ -50,7 +51,7 @@ def shell_points(target: Target) -> int | None:
 
 
 def counted_element(target: Target) -> Element | None:
-    """The element the target counts as: its Shell's while a Shell is active [Combat-Rules/Shells.md]."""
+    """The element the target counts as: its Shell's while a Shell is active [Shells]."""
     if shell_active(target) and target.shell_element is not None:
         return target.shell_element
     return target.element
@@ -63,7 +64,7 @@ def table_multiplier(attack: Attack, target: Target) -> Fraction | None:
 
 def element_factor(attack: Attack, target: Target) -> Factor:
     """The elemental multiplier: given per target, else from the element table, else x1 (colorless)."""
-    clause = "Elemental-Types.md"
+    clause = "Elemental Types"
     if target.element_multiplier is not None:
         return Factor(target.element_multiplier, "element multiplier", clause)
     table = table_multiplier(attack, target)

@@ -1,4 +1,5 @@
-"""The hit die (decisions.md last-odyssey 1, 4): one d10 for the whole ability, shared by every target.
+"""The hit die (docs/last-odyssey.md#silent-hit-die, docs/last-odyssey.md#silent-one-roll): one d10 for the whole
+ability, shared by every target.
 
 Buffs and debuffs succeed no matter what and roll nothing: their `hit` role is `NoRoll`, which has one
 outcome, takes no forced faces and reads "no roll" in the trace.

@@ -1,11 +1,11 @@
 """Statistics as an attack uses them: base value, statuses that halve it, and the Bonus Tracker.
 
-- Buffs and debuffs [Combat-Rules/Buffs-and-Debuffs.md]: the tracker value (-7, -3, -1, 0, +1, +3, +7) is
+- Buffs and debuffs [Buffs and Debuffs]: the tracker value (-7, -3, -1, 0, +1, +3, +7) is
   added to the statistic.
-- Blinded [Combat-Rules/Statuses.md]: Physical, Magical and Status Accuracy count as half, rounded down.
-  Option `blinded_halves`: "base" halves the base value before buffs (issue 6, sources-and-gaps.md),
-  "total" halves the value with buffs (the later wording of Statuses.md).
-- Petrified [Statuses.md]: base Evasion counts as half, rounded down, not including buffs and debuffs.
+- Blinded [Statuses]: Physical, Magical and Status Accuracy count as half, rounded down.
+  Option `blinded_halves`: "base" halves the base value before buffs (issue 6, the game's other pages),
+  "total" halves the value with buffs (the later wording of Statuses).
+- Petrified [Statuses]: base Evasion counts as half, rounded down, not including buffs and debuffs.
 """
 
 from __future__ import annotations
@@ -53,9 +53,9 @@ class StatValue(NamedTuple):
 
     @property
     def clauses(self) -> tuple[str, ...]:
-        out = [f"Statuses.md ({self.why})"] if self.halve else []
+        out = [f"Statuses ({self.why})"] if self.halve else []
         if self.step:
-            out.insert(1 if self.halve == "base" else 0, "Buffs-and-Debuffs.md")
+            out.insert(1 if self.halve == "base" else 0, "Buffs and Debuffs")
         return tuple(out)
 
 

@@ -1,37 +1,38 @@
-"""Last Odyssey fights: Shell pools, HP, rows, Multi abilities (issue 8; last-odyssey.md, decisions.md).
+"""Last Odyssey fights: Shell pools, HP, rows, Multi abilities (issue 8; Attacking and Defending,
+docs/last-odyssey.md#where-the-page-is-silent).
 
 Rules applied between attacks (the attack itself is the system's `resolve`: hit die, damage with the Shell
 and element multipliers, statuses):
-- Shell pools [Shells.md; decisions 5]: a Shell is a pool of points (the target block's `shell`: false for
-  none, or its points; `true` without points cannot be played). While it has points the Shell is active
+- Shell pools [Shells; docs/last-odyssey.md#silent-shell]: a Shell is a pool of points (the target block's `shell`:
+  false for none, or its points; `true` without points cannot be played). While it has points the Shell is active
   (magical attacks deal double, physical ones normal); a hit's damage goes to the pool; on the hit that
   breaks it, the overflow takes HP only if it is at least the remaining HP (the combatant is downed),
   else no HP is lost. Without a Shell, damage takes HP.
 - HP never goes below 0; at 0 a combatant is downed, out of the fight; downed by a knock-out it is
-  incapacitated instead of killed [Death-and-Injury.md; decisions 6].
+  incapacitated instead of killed [Death and Injury; docs/last-odyssey.md#silent-knock-out].
 - Body Armor (the Cop's passive): the first physical hit deals no damage; the armour is then used up.
-- Rows [Starting-Battles.md]: a Melee ability needs its user in the front row and reaches only the front
+- Rows [Starting Battles]: a Melee ability needs its user in the front row and reaches only the front
   row; other abilities reach any row. When a side's front row has nobody standing, its back row comes
   forward.
-- Multi abilities: one roll of the hit die for every target (decisions 4); a Multi ability is used on every
-  foe it can reach (a Melee one: the foes' front row).
-- Statuses [Statuses.md]: a status-inflicting ability that lands gives its target the status, kept as state
+- Multi abilities: one roll of the hit die for every target (docs/last-odyssey.md#silent-one-roll); a Multi ability is
+  used on every foe it can reach (a Melee one: the foes' front row).
+- Statuses [Statuses]: a status-inflicting ability that lands gives its target the status, kept as state
   (`statuses`, a bitmask of the nine statuses; `status_hits` counts the landings, for reports). The system's
   `resolve` plays their effects on later abilities: Blinded halves the user's accuracies (option
   `blinded_halves`), Petrified halves the target's base Evasion, Paralyzed makes the user's physical attacks
   miss, Silenced its magical ones, Burned stops buffs; the others (Confused, Frostbitten, Fatigued, Poisoned)
   are kept and narrated only. The statuses in a combatant's file blocks (attacker and target) are its
   starting state.
-- Buffs and debuffs [Buffs-and-Debuffs.md; the page's introduction]: they succeed no matter what. A debuff is
+- Buffs and debuffs [Buffs and Debuffs; the page's introduction]: they succeed no matter what. A debuff is
   used on foes and moves the target's Bonus Tracker for `attack.stat` by `levels` steps along -7, -3, -1, 0,
   +1, +3, +7 (stopping at the ends); a buff is a Self ability (it moves its user's) or an Ally ability [page,
   ability types: "Ally: this ability is defensive, and may target any character on the battlefield"]: it moves
   the tracker of a standing ally, the user included ("any character"); a Multi Ally buff moves every standing
-  ally's. A downed ally cannot be targeted [Death-and-Injury.md: "cannot act or be targeted except by
+  ally's. A downed ally cannot be targeted [Death and Injury: "cannot act or be targeted except by
   revives"]. The tracker (`buffs`, one base-7 digit per statistic) resets after each battle, so a fight starts
   from the file's `buffs`; it feeds both blocks of its combatant (accuracies and attacks as the user, defences
   as the target). An Ally ability that is not a buff is refused (an Ally ability is defensive).
-- Downed [Death-and-Injury.md]: every effect is removed except Poisoned, Frostbitten and Burned (the Bonus
+- Downed [Death and Injury]: every effect is removed except Poisoned, Frostbitten and Burned (the Bonus
   Tracker included).
 - Policy `best` reads the expected damage at the current state (`odds_scalar_stats`,
   `odds_attacker_scalar_stats`): the user's statuses (Blinded, Paralyzed, Silenced) and tracker, the target's
@@ -55,7 +56,7 @@ Choices where the rules are silent (docs/fights.md):
 - An attack its user's status makes miss (Paralyzed: physical, Silenced: magical) is not chosen while its user
   has another ability it can use; with nothing else it is used, and misses (the system's rule).
 
-Turn structure [The-Combat-Round.md, Starting-Battles.md, Statuses.md; sources-and-gaps.md, Last Odyssey]:
+Turn structure [The Combat Round, Starting Battles, Statuses; the game's other pages, Last Odyssey]:
 - Action points: "Characters of tier 1-5 have 2 AP per turn" and a Basic Attack costs 1 AP ("Most actions cost 1
   AP unless otherwise specified"): every ability of a fight costs 1 AP, and a combatant uses abilities until its
   AP (option `action_points`, default 2; 3 for tiers 6-10) are spent, or it has none it can use ("Once you run
@@ -70,7 +71,7 @@ Turn structure [The-Combat-Round.md, Starting-Battles.md, Statuses.md; sources-a
   "GM fiat"). Option `turn_order: file` restores the file's order.
 - The Effect Phase, at the end of each round: "damage takes precedent, ... followed by everything else":
   first a Poisoned combatant takes 1/10 of its base maximum HP (`health`, default its starting HP), rounded
-  down, at least 1 [Statuses.md], from its HP (a Shell does not take it; a choice); then "if there are no
+  down, at least 1 [Statuses], from its HP (a Shell does not take it; a choice); then "if there are no
   characters in the front row on one or both sides of combat, then the opposing side can choose to advance":
   it always does (a choice), and the emptied side's back row counts as the front row. Advancing happens only
   then, never mid-round. Option `effect_phase: false` restores the simpler reading: no Poisoned damage, and
@@ -143,20 +144,22 @@ def packed_tracker(buffs: dict[str, int]) -> int:
     return sum(DIGIT_OF_STEP[int(step)] * 7**i for i, stat in enumerate(TRACKED) if (step := buffs.get(stat, 0)))
 
 
-#: The GM's 2d4 when players call initiative [Starting-Battles.md]: its values and their weights.
+#: The GM's 2d4 when players call initiative [Starting Battles]: its values and their weights.
 CALL_ROLL: tuple[IntArray, tuple[int, ...]] = (np.arange(2, 9, dtype=np.int64), (1, 2, 3, 4, 3, 2, 1))
 
 
 @dataclass(frozen=True)
 class TurnOrder:
-    """Each combatant's place in the round's order [Starting-Battles.md]: by Initiative, highest first; a call
-    equal to the GM's 2d4 counts 1.5x Initiative; on a tie a call below the roll goes first, one at or above it
-    last; other ties in the file's order, sides alternating (`turn_order: file`: the file's order)."""
+    """Each combatant's place in the round's order [Starting Battles]: by Initiative, highest first; a call
+    equal to the GM's 2d4 counts 1.5x Initiative; on a tie with an enemy (a foe of equal Initiative) a call below
+    the roll goes first, one at or above it last; other ties (between player characters, between enemies, or
+    with one who did not call) in the file's order, sides alternating (`turn_order: file`: the file's order)."""
 
     initiative: tuple[int, ...]
     call: tuple[int | None, ...]
     file_place: tuple[int, ...]
     by_file: bool
+    side: tuple[int, ...]
 
     @staticmethod
     def of(fight: LoadedFight) -> TurnOrder:
@@ -169,6 +172,7 @@ class TurnOrder:
             call=tuple(c.call for c in fight.combatants),
             file_place=tuple(file_place),
             by_file=fight.spec.options.turn_order == "file",
+            side=tuple(int(s) for s in fight.roster.side_array),
         )
 
     @property
@@ -187,10 +191,15 @@ class TurnOrder:
         if self.by_file:
             return np.asarray(self.file_place, dtype=np.int64)
 
+        scores = [self.score(c, roll) for c in range(size)]
+
+        def tied_with_an_enemy(c: int) -> bool:
+            return any(scores[o] == scores[c] and self.side[o] != self.side[c] for o in range(size))
+
         def key(c: int) -> tuple[Fraction, int, int]:
             call = self.call[c]
-            tie = 1 if call is None or roll is None else (0 if call < roll else 2)
-            return (-self.score(c, roll), tie, self.file_place[c])
+            tie = 1 if call is None or roll is None or not tied_with_an_enemy(c) else (0 if call < roll else 2)
+            return (-scores[c], tie, self.file_place[c])
 
         order = sorted(range(size), key=key)
         out = np.empty(size, dtype=np.int64)
@@ -204,7 +213,7 @@ class TurnOrder:
 
 
 class LastOdysseyCombatant(Model):
-    """Last Odyssey fight fields of a combatant (the turn structure: The-Combat-Round.md, Starting-Battles.md)."""
+    """Last Odyssey fight fields of a combatant (the turn structure: The Combat Round, Starting Battles)."""
 
     initiative: int | None = Field(
         default=None,
@@ -251,9 +260,9 @@ class LastOdysseyFight(RoundRules):
     table_clip: ClassVar[dict[str, str]] = {}
     standing_stats = ("hp",)
     turn_order: ClassVar[str] = (
-        "Initiative, highest first (ties: the players' calls against the GM's 2d4, then file order, sides"
-        " alternating); each turn a combatant spends its AP (2; options action_points, turn_order), one ability"
-        " each; the Effect Phase ends each round (Poisoned damage, then advancing)."
+        "Initiative, highest first (a tie with an enemy: the players' calls against the GM's 2d4; other ties: file"
+        " order, sides alternating); each turn a combatant spends its AP (2; options action_points, turn_order),"
+        " one ability each; the Effect Phase ends each round (Poisoned damage, then advancing)."
     )
 
     # -- scalar stats: the system reads Shell, Body Armor, statuses and the tracker as plain values -----------
@@ -305,8 +314,7 @@ class LastOdysseyFight(RoundRules):
             attacker, target = comb.attacker, comb.target
             if comb.call is not None and not attacker.player_character:
                 raise InputError(
-                    "each player calls initiative [Starting-Battles.md]: an enemy (player_character: false) does not"
-                    " call",
+                    "each player calls initiative [Starting Battles]: an enemy (player_character: false) does not call",
                     field=f"{where}.call",
                 )
             for stat, step in target.buffs.items():
@@ -347,7 +355,7 @@ class LastOdysseyFight(RoundRules):
                         raise InputError(str(exc), field=f"{at}.attack.status") from None
                     if status not in BIT:
                         raise InputError(
-                            f"a fight keeps the statuses of Statuses.md as state ({', '.join(STATUSES)});"
+                            f"a fight keeps the statuses of Statuses as state ({', '.join(STATUSES)});"
                             f" got {short_repr(status)}",
                             field=f"{at}.attack.status",
                         )
@@ -518,14 +526,17 @@ class LastOdysseyFight(RoundRules):
         allowed: BoolArray = ~has & ~stuck & ~burned
         return allowed
 
-    # -- the turn structure [The-Combat-Round.md, Starting-Battles.md] -------------------------------------------
+    # -- the turn structure [The Combat Round, Starting Battles] -------------------------------------------
     def step(self, ctx: FightContext) -> None:
         if "rolled" in ctx.state.fight and (ctx.state.fight["rolled"] == 0).any():
             self._call_initiative(ctx)
+        # `effect_phase: false`: "as soon as the front row has nobody standing", which may be true from the start
+        # (a side placed all in the back row), before anyone acts.
+        self._advance_at_once(ctx)
         super().step(ctx)
 
     def _call_initiative(self, ctx: FightContext) -> None:
-        """Calling initiative [Starting-Battles.md]: "the GM rolls 2d4 and reads out the result"; each combatant's
+        """Calling initiative [Starting Battles]: "the GM rolls 2d4 and reads out the result"; each combatant's
         place follows from it (`TurnOrder`)."""
         fight = ctx.fight
         turns = self._turns(fight)
@@ -562,7 +573,7 @@ class LastOdysseyFight(RoundRules):
             ctx.emit("ap", [ctx.set("ap", rows[r], full, c)])
 
     def round_end(self, ctx: FightContext, rows: IntArray) -> None:
-        """The Effect Phase [The-Combat-Round.md]: "damage takes precedent ... followed by everything else":
+        """The Effect Phase [The Combat Round]: "damage takes precedent ... followed by everything else":
         Poisoned damage, then a side advances on a front row left empty (option `effect_phase`)."""
         if not ctx.fight.spec.options.effect_phase:
             return
@@ -572,7 +583,7 @@ class LastOdysseyFight(RoundRules):
         self._rows(ctx, mask)
 
     def _poison(self, ctx: FightContext, mask: BoolArray) -> None:
-        """Poisoned [Statuses.md; sources-and-gaps.md]: "a Poisoned character takes 1/10 of its base maximum HP,
+        """Poisoned [Statuses; the game's other pages]: "a Poisoned character takes 1/10 of its base maximum HP,
         rounded down, at least 1", at the Effect Phase; HP never below 0, downed at 0."""
         per = ctx.state.per
         poisoned = mask[:, None] & ((per["statuses"] & BIT["poisoned"]) != 0) & self.standing(ctx.fight, ctx.state)

@@ -194,32 +194,34 @@ class Target(TargetBase):
 
 
 class Options(OptionsBase):
-    """Readings a table could rule differently (decisions.md §last-odyssey; sources-and-gaps.md)."""
+    """Readings a table could rule differently (docs/last-odyssey.md#where-the-page-is-silent; the game's other
+    pages)."""
 
     rounding: Literal["nearest", "down"] = Field(
         default="nearest",
-        description="Final damage rounding: nearest, halves up (the page; decisions 3) or down (Elemental-Types).",
+        description="Final damage rounding: nearest, halves up (the page; docs/last-odyssey.md#silent-damage) or"
+        " down (Elemental Types).",
     )
     action_points: int = Field(
         default=2,
         ge=1,
         le=3,
         description="Fights: AP per turn, each ability 1 AP (a Basic Attack's cost): 2 for tiers 1-5, 3 for tiers"
-        " 6-10 [The-Combat-Round.md]; 1: one ability per turn.",
+        " 6-10 [The Combat Round]; 1: one ability per turn.",
     )
     turn_order: Literal["initiative", "file"] = Field(
         default="initiative",
         description="Fights: turns follow Initiative, the GM's 2d4 against the players' calls breaking ties"
-        " [Starting-Battles.md]; file: the order in the file, sides alternating.",
+        " [Starting Battles]; file: the order in the file, sides alternating.",
     )
     effect_phase: bool = Field(
         default=True,
         description="Fights: at the end of each round Poisoned takes 1/10 of base maximum HP (at least 1), then a"
-        " side advances on a front row left empty [The-Combat-Round.md]; false: no Poisoned damage, and the"
+        " side advances on a front row left empty [The Combat Round]; false: no Poisoned damage, and the"
         " back row comes forward at once.",
     )
     blinded_halves: Literal["base", "total"] = Field(
         default="base",
-        description="Blinded halves the base accuracies before buffs (issue 6, sources-and-gaps) or the total"
-        " with buffs (a later Statuses.md).",
+        description="Blinded halves the base accuracies before buffs (issue 6, the game's other pages) or the total"
+        " with buffs (a later Statuses).",
     )

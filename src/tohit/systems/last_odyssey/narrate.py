@@ -19,7 +19,7 @@ def ability_kind(kind: str, ally: bool) -> str:
 
 
 def damage(name: str, damage: int, hp: int, points: int, absorbed: int, lost: int) -> str:
-    """A hit on a Shell and on HP [Shells.md; decisions 5]."""
+    """A hit on a Shell and on HP [Shells; docs/last-odyssey.md#silent-shell]."""
     parts = []
     if damage == 0:
         parts.append("the hit deals no damage")
@@ -28,61 +28,67 @@ def damage(name: str, damage: int, hp: int, points: int, absorbed: int, lost: in
         if damage >= points and damage > 0:
             over = damage - points
             rule = "at least" if over >= hp else "less than"
-            parts.append(f"the Shell breaks; the overflow {over} is {rule} its HP {hp}  [Shells.md; decisions 5]")
+            parts.append(
+                f"the Shell breaks; the overflow {over} is {rule} its HP {hp}"
+                "  [Shells; docs/last-odyssey.md#silent-shell]"
+            )
     if lost:
         parts.append(f"HP {hp} -> {hp - lost}" + (": downed" if lost == hp else ""))
     return f"{name}: " + "; ".join(parts) if parts else f"{name}: no effect"
 
 
 def downed(name: str, gone: Sequence[str], kept: Sequence[str]) -> str:
-    """Downed: every effect removed but Poisoned, Frostbitten and Burned [Death-and-Injury.md]."""
+    """Downed: every effect removed but Poisoned, Frostbitten and Burned [Death and Injury]."""
     tail = f"; still {', '.join(kept)}" if kept else ""
-    return f"{name} is downed: its effects are removed ({', '.join(gone)}){tail}  [{PAGE}: Death-and-Injury.md]"
+    return f"{name} is downed: its effects are removed ({', '.join(gone)}){tail}  [{PAGE}: Death and Injury]"
 
 
 def status(name: str, status: str, new: bool) -> str:
-    """A status that lands; one the target has already changes nothing [Statuses.md]."""
+    """A status that lands; one the target has already changes nothing [Statuses]."""
     if not new:
-        return f"{name} is already {status}: a status is on or off  [{PAGE}: Statuses.md]"
-    return f"{name} is {status}  [{PAGE}: Statuses.md]"
+        return f"{name} is already {status}: a status is on or off  [{PAGE}: Statuses]"
+    return f"{name} is {status}  [{PAGE}: Statuses]"
 
 
 def tracker(name: str, what: str, was: int, now: int) -> str:
-    """A buff or debuff moves the Bonus Tracker [Buffs-and-Debuffs.md]."""
+    """A buff or debuff moves the Bonus Tracker [Buffs and Debuffs]."""
     if was == now:
-        return f"{name}'s {what} stays at {was:+d} on the Bonus Tracker  [{PAGE}: Buffs-and-Debuffs.md]"
-    return f"{name}'s {what}: {was:+d} -> {now:+d} on the Bonus Tracker  [{PAGE}: Buffs-and-Debuffs.md]"
+        return f"{name}'s {what} stays at {was:+d} on the Bonus Tracker  [{PAGE}: Buffs and Debuffs]"
+    return f"{name}'s {what}: {was:+d} -> {now:+d} on the Bonus Tracker  [{PAGE}: Buffs and Debuffs]"
 
 
 def rows(side: str, effect_phase: bool) -> str:
     """A side whose front row has nobody standing: its back row counts as the front row; at the Effect Phase
-    the opposing side advances [The-Combat-Round.md], or at once (`effect_phase: false`) [Starting-Battles.md]."""
+    the opposing side advances [The Combat Round], or at once (`effect_phase: false`) [Starting Battles]."""
     if effect_phase:
         return (
             f"Effect Phase: {side}'s front row has nobody standing: the opposing side advances, and {side}'s back row"
-            "  now counts as the front row  [The-Combat-Round.md]"
+            "  now counts as the front row  [The Combat Round]"
         )
-    return f"{side}'s front row has nobody standing: the back row comes  forward  [Starting-Battles.md]"
+    return (
+        f"{side}'s front row has nobody standing: the back row comes  forward"
+        "  [Starting Battles; docs/last-odyssey.md#silent-advance-at-once]"
+    )
 
 
 def action_points(name: str, before: int, after: int, used: bool) -> str:
-    """An ability costs 1 AP; with no ability it can use, a combatant ends its turn [The-Combat-Round.md]."""
+    """An ability costs 1 AP; with no ability it can use, a combatant ends its turn [The Combat Round]."""
     if used:
-        return f"{name} spends 1 AP ({before} -> {after})  [The-Combat-Round.md]"
-    return f"{name} has no ability it can use: it ends its turn ({before} AP lost)  [The-Combat-Round.md]"
+        return f"{name} spends 1 AP ({before} -> {after})  [The Combat Round]"
+    return f"{name} has no ability it can use: it ends its turn ({before} AP lost)  [The Combat Round]"
 
 
 def poisoned(name: str, health: int, damage: int, hp: int, left: int) -> str:
-    """Poisoned at the Effect Phase: 1/10 of the base maximum HP, rounded down, at least 1 [Statuses.md]."""
+    """Poisoned at the Effect Phase: 1/10 of the base maximum HP, rounded down, at least 1 [Statuses]."""
     down = ": downed" if left == 0 else ""
     return (
         f"Effect Phase: {name} is Poisoned and takes {damage} (1/10 of Health {health}, rounded down, at least 1):"
-        f" HP {hp} -> {left}{down}  [{PAGE}: Statuses.md, The-Combat-Round.md]"
+        f" HP {hp} -> {left}{down}  [{PAGE}: Statuses, The Combat Round]"
     )
 
 
 def initiative_call(roll: int, calls: Sequence[tuple[str, int | None, object]], order: Sequence[str]) -> str:
-    """Calling initiative [Starting-Battles.md]: the GM's 2d4 against each player's call, and the order it gives."""
+    """Calling initiative [Starting Battles]: the GM's 2d4 against each player's call, and the order it gives."""
     parts = []
     for name, call, score in calls:
         if call == roll:
@@ -93,6 +99,5 @@ def initiative_call(roll: int, calls: Sequence[tuple[str, int | None, object]], 
             parts.append(f"{name} called {call}: last on a tie with an enemy")
     said = "; ".join(parts)
     return (
-        f"Calling initiative: the GM rolls 2d4: {roll}; {said}. Order: {', '.join(order)}"
-        f"  [{PAGE}: Starting-Battles.md]"
+        f"Calling initiative: the GM rolls 2d4: {roll}; {said}. Order: {', '.join(order)}  [{PAGE}: Starting Battles]"
     )

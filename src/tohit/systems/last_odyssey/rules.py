@@ -1,31 +1,31 @@
-"""Last Odyssey: Attacking and Defending (shared/rules/last-odyssey.md), with decisions.md §last-odyssey.
+"""Last Odyssey: Attacking and Defending, with docs/last-odyssey.md#where-the-page-is-silent.
 
-Clauses, in the page's order (sibling pages in brackets, from sources-and-gaps.md §Last Odyssey):
+Clauses, in the page's order (sibling pages in brackets, from the game's other pages):
 1. Buffs and debuffs succeed no matter what: no roll. Each level moves the statistic one step along the
-   Bonus Tracker -7, -3, -1, 0, +1, +3, +7; buffs and debuffs cancel step for step [Buffs-and-Debuffs.md].
+   Bonus Tracker -7, -3, -1, 0, +1, +3, +7; buffs and debuffs cancel step for step [Buffs and Debuffs].
 2. Physical attack: hit die (d10) - Physical Accuracy + the target's Evasion; 7 or below hits. Base damage =
    Physical Attack - Physical Defense + the hit die, at least 1.
 3. Magical attack: the same with Magical Accuracy, Magical Attack and Magical Defense.
 4. Status-inflicting ability: d10 - Status Accuracy + Resistance; 5 or below inflicts the status. The
    element multiplier changes the threshold: x0.25 immune, x0.5 3 or less, x2 7 or less, x4 cannot be
-   evaded [Statuses.md].
+   evaded [Statuses].
 5. One roll of the hit die for every target; each target is compared with its own Evasion or Resistance
    and takes its own damage.
 6. Out of reach: a status ability cannot land; a physical or magical attack still hits on a natural 1.
 7. Final damage = base damage x every relevant modifier, rounded to nearest (halves up); it may be 0.
 8. Shell: a magical attack on an active Shell deals double; a physical attack on a target without one
    deals double. A Shell given as points absorbs the damage; on the hit that breaks it, the overflow takes
-   the target's HP only if it is at least the remaining HP (then the target is downed) [Shells.md;
-   decisions 5].
-9. Elements: a multiplier of 0.25, 0.5, 1, 2 or 4 per attack and target; colorless x1 [Elemental-Types.md].
+   the target's HP only if it is at least the remaining HP (then the target is downed) [Shells;
+   docs/last-odyssey.md#silent-shell].
+9. Elements: a multiplier of 0.25, 0.5, 1, 2 or 4 per attack and target; colorless x1 [Elemental Types].
 10. Statuses of the user and target: Blinded halves accuracies, Petrified halves base Evasion (rounded
-    down); Paralyzed makes physical attacks miss, Silenced magical ones [Statuses.md].
+    down); Paralyzed makes physical attacks miss, Silenced magical ones [Statuses].
 11. Ability types (checks.py): Self, Melee, Ranged, Ally, Special, Passive, Multi, Reaction.
 12. An ability used on the other side works as if its user stood on that side; a target may lean in and
     choose to be hit, whatever the roll.
 13. Knock-out: declared before the roll; the hit uses the real roll, the damage is computed as if the die
     showed 1; a target downed this way is incapacitated, not killed. HP never goes below 0; at 0 the
-    target is downed [Death-and-Injury.md].
+    target is downed [Death and Injury].
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from tohit.systems.last_odyssey.damage import (
 from tohit.systems.last_odyssey.dice import HIT_DIE_ROLE, NO_ROLL
 from tohit.systems.last_odyssey.effective import NAMES, StatValue, attacker_stat, target_stat
 from tohit.systems.last_odyssey.models import Attack, Attacker, Options, Target
+from tohit.systems.last_odyssey.silent import SILENT
 from tohit.systems.last_odyssey.tables import (
     ATTACK_THRESHOLD,
     BONUS_TRACKER,
@@ -87,6 +88,7 @@ class LastOdyssey(System[Attacker, Attack, Target, Options]):
     title = "Last Odyssey"
     summary = "One d10 hit die for every target: d10 - Accuracy + Evasion <= 7 (status <= 5), Shells, elements"
     page = "last-odyssey.md"
+    silent = SILENT
     attacker_model = Attacker
     attack_model = Attack
     target_model = Target
@@ -253,7 +255,7 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
         steps.note(
             "compare",
             compare + "above 7, but a natural 1 still hits",
-            clause=f"{NOTES} (decisions.md last-odyssey 2)",
+            clause=f"{NOTES} (docs/last-odyssey.md#silent-hit-check)",
             value="hit",
             where=~in_range & natural_one,
             **values,
@@ -273,7 +275,7 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
         steps.note(
             "auto_miss",
             f"the user is {blocked.capitalize()}: its {kind} attacks automatically miss",
-            clause=f"Statuses.md ({blocked.capitalize()})",
+            clause=f"Statuses ({blocked.capitalize()})",
             value="miss",
         )
 
@@ -302,7 +304,7 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
             steps.note(
                 "knock_out",
                 "knock-out declared before the roll: the hit used the real roll, the damage counts the die as 1",
-                clause=f"{KNOCK_OUT} (decisions.md last-odyssey 6)",
+                clause=f"{KNOCK_OUT} (docs/last-odyssey.md#silent-knock-out)",
                 value=1,
                 where=hit,
             )
@@ -340,7 +342,7 @@ def _attack(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
         steps.note(
             "final_damage",
             "final damage: {base} x {m} = {exact}, rounded " + how + ": {final}",
-            clause=f"{NOTES} (decisions.md last-odyssey 3)",
+            clause=f"{NOTES} (docs/last-odyssey.md#silent-damage)",
             value=final,
             where=hit,
             base=base,
@@ -377,7 +379,7 @@ def _status(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
         _note_stat(steps, "resistance", resistance, STATUS_SECTION)
     compare = "{av} + Resistance {res} = {hv}: "
     values = {"av": accuracy_value, "res": resistance.value, "hv": hit_value}
-    clause = f"{STATUS_SECTION}; Statuses.md (elemental multiplier)"
+    clause = f"{STATUS_SECTION}; Statuses (elemental multiplier)"
     element_text = f"element x{multiplier_text(element.value)} ({element.why})"
     if threshold is None:
         rolled_hit = np.zeros(len(die), dtype=bool)
@@ -400,7 +402,7 @@ def _status(scenario: LastOdysseyScenario, target: Target, die: IntArray, out: O
         steps.note(
             "lean_in",
             f"{target.name} leans in, but is immune to {status}",
-            clause=f"{OTHER_SIDE}; Statuses.md",
+            clause=f"{OTHER_SIDE}; Statuses",
             value="miss",
         )
     out.set("result", ~hit)  # HIT = 0, MISS = 1
@@ -434,7 +436,7 @@ def _always_succeeds(scenario: LastOdysseyScenario, target: Target, out: Outcome
         steps.note(
             "tracker",
             f"{target.name} is Burned and cannot be buffed: {NAMES[stat]} stays at {current:+d}",
-            clause="Statuses.md (Burned)",
+            clause="Statuses (Burned)",
             value=after,
         )
     else:
@@ -444,7 +446,7 @@ def _always_succeeds(scenario: LastOdysseyScenario, target: Target, out: Outcome
             "tracker",
             f"{NAMES[stat]}: {current:+d} moved {abs(levels)} level{plural} of {word} along the Bonus Tracker"
             f" (-7, -3, -1, 0, +1, +3, +7) = {after:+d}",
-            clause="Buffs-and-Debuffs.md (buffs and debuffs cancel step for step)",
+            clause="Buffs and Debuffs (buffs and debuffs cancel step for step)",
             value=after,
         )
     out.set("result", _constant(out.n, HIT))
@@ -479,13 +481,13 @@ def _note_stat(steps: Steps, name: str, stat: StatValue, clause: str, where: Boo
 
 
 def _lean_in(target: Target, rolled_hit: BoolArray, steps: Steps) -> BoolArray:
-    """Leaning in: the target may choose to be hit whatever the roll (decisions.md last-odyssey 7)."""
+    """Leaning in: the target may choose to be hit whatever the roll (docs/last-odyssey.md#silent-leaning-in)."""
     if not target.lean_in:
         return rolled_hit
     steps.note(
         "lean_in",
         f"{target.name} leans in and chooses to be hit: the roll is ignored for this target",
-        clause=f"{OTHER_SIDE} (leaning in; decisions.md last-odyssey 7)",
+        clause=f"{OTHER_SIDE} (leaning in; docs/last-odyssey.md#silent-leaning-in)",
         value="hit",
     )
     return np.ones_like(rolled_hit)
@@ -510,7 +512,7 @@ def _note_other_side(scenario: LastOdysseyScenario, target: Target, steps: Steps
 
 
 def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray, out: Outcome, steps: Steps) -> None:
-    """Shell absorption, overflow, HP lost and downed (Shells.md; decisions 5; Death-and-Injury.md).
+    """Shell absorption, overflow, HP lost and downed (Shells; docs/last-odyssey.md#silent-shell; Death and Injury).
 
     HP lost is null (unknown) only where HP could be lost and the target's HP, or its Shell's points, are
     not given; a target given without HP is alive (a downed character cannot be targeted), so where no HP
@@ -539,7 +541,7 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
                 steps.note(
                     "shell",
                     "the target's Shell is active but its points are not given: the HP lost is unknown",
-                    clause="Shells.md",
+                    clause="Shells",
                     value=None,
                     where=unknown,
                 )
@@ -560,7 +562,7 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
         lost = np.broadcast_to(np.asarray(lost), damage.shape)
         left = hp - lost
         values = {"hp": hp, "lost": lost, "damage": damage, "left": left}
-        clause = "Attributes-and-Statistics.md (HP never below 0); Death-and-Injury.md (downed)"
+        clause = "Attributes and Statistics (HP never below 0); Death and Injury (downed)"
         capped = (damage > hp) if points is None else np.zeros(damage.shape, dtype=bool)
         steps.note(
             "hp",
@@ -583,7 +585,7 @@ def _apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray
             steps.note(
                 "incapacitated",
                 f"{target.name} was knocked out: temporarily incapacitated instead of killed",
-                clause=f"{KNOCK_OUT} (decisions.md last-odyssey 6)",
+                clause=f"{KNOCK_OUT} (docs/last-odyssey.md#silent-knock-out)",
                 value=True,
                 where=downed,
             )
@@ -598,19 +600,19 @@ def _note_shell(
     damage: IntArray,
     hp: int | None,
 ) -> None:
-    """The Shell's part of a damaging hit, for each attack (Shells.md; decisions.md last-odyssey 5)."""
+    """The Shell's part of a damaging hit, for each attack (Shells; docs/last-odyssey.md#silent-shell)."""
     values = {"points": points, "absorbed": absorbed, "damage": damage, "overflow": overflow, "left": points - absorbed}
     hit = damage > 0
     steps.note(
         "shell",
         "Shell {points} absorbs all {damage}: {left} Shell left, no HP lost",
-        clause="Shells.md",
+        clause="Shells",
         value=absorbed,
         where=hit & ~broken,
         **values,
     )
     breaks = "Shell {points} absorbs {absorbed} and breaks: overflow {damage} - {absorbed} = {overflow}"
-    clause = "Shells.md (overflow damage); decisions.md last-odyssey 5"
+    clause = "Shells (overflow damage); docs/last-odyssey.md#silent-shell"
     if hp is None:
         steps.note("shell", breaks, clause=clause, value=absorbed, where=hit & broken, **values)
         return

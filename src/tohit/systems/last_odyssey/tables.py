@@ -1,4 +1,4 @@
-"""Last Odyssey tables: elements, statuses, the Bonus Tracker, thresholds (sources-and-gaps.md §Last Odyssey).
+"""Last Odyssey tables: elements, statuses, the Bonus Tracker, thresholds (the game's other pages).
 
 Everything here is data read from the game's pages; the rules that use it are in `rules.py`.
 """
@@ -13,7 +13,7 @@ HIT, MISS = 0, 1
 
 PAGE = "last-odyssey: Attacking and Defending"
 
-#: The hit die is the outcome die, always 1d10 [Extras/Key-Terms.md; decisions.md last-odyssey 1].
+#: The hit die is the outcome die, always 1d10 [Key Terms; docs/last-odyssey.md#silent-hit-die].
 HIT_DIE = 10
 
 #: Physical and magical attacks hit when d10 - Accuracy + Evasion is this or below [page].
@@ -47,7 +47,7 @@ ELEMENTS: tuple[Element, ...] = ("fire", "water", "earth", "wind", "thunder", "i
 
 Q, H = Fraction(1, 4), Fraction(1, 2)
 _ONE, _TWO, _FOUR = Fraction(1), Fraction(2), Fraction(4)
-#: The elemental multiplier table [Combat-Rules/Elemental-Types.md]: attack element (row) -> target element
+#: The elemental multiplier table [Elemental Types]: attack element (row) -> target element
 #: (column, in ELEMENTS order) -> multiplier.
 _TABLE_ROWS: dict[Element, tuple[Fraction, ...]] = {
     "fire": (_ONE, H, _ONE, Q, _ONE, _FOUR, _TWO, _ONE, _ONE),
@@ -84,7 +84,7 @@ def multiplier_text(m: Fraction) -> str:
     return f"{m.numerator}/{m.denominator}"
 
 
-#: Status thresholds by elemental multiplier [Combat-Rules/Statuses.md]: None = immune (x0.25), "always" =
+#: Status thresholds by elemental multiplier [Statuses]: None = immune (x0.25), "always" =
 #: cannot be evaded (x4), otherwise the highest roll that inflicts the status.
 STATUS_THRESHOLDS: dict[Fraction, int | Literal["always"] | None] = {
     Q: None,
@@ -94,7 +94,7 @@ STATUS_THRESHOLDS: dict[Fraction, int | Literal["always"] | None] = {
     _FOUR: "always",
 }
 
-#: The Bonus Tracker [Combat-Rules/Buffs-and-Debuffs.md]: seven levels, each buff one up, each debuff one down.
+#: The Bonus Tracker [Buffs and Debuffs]: seven levels, each buff one up, each debuff one down.
 BONUS_TRACKER: tuple[int, ...] = (-7, -3, -1, 0, 1, 3, 7)
 Step = Literal[-7, -3, -1, 0, 1, 3, 7]
 
@@ -115,13 +115,13 @@ def move_tracker(step: int, levels: int) -> int:
     """The tracker value after `levels` buffs (> 0) or debuffs (< 0) from `step`, stopping at +7 / -7.
 
     One level of buff cancels one level of debuff and vice versa; further buffs at +7 (debuffs at -7) do
-    nothing [Buffs-and-Debuffs.md].
+    nothing [Buffs and Debuffs].
     """
     index = BONUS_TRACKER.index(step) + levels
     return BONUS_TRACKER[min(max(index, 0), len(BONUS_TRACKER) - 1)]
 
 
-#: The nine basic statuses, one per element [Combat-Rules/Statuses.md]; the element's status is the one a
+#: The nine basic statuses, one per element [Statuses]; the element's status is the one a
 #: status-inflicting ability of that element inflicts unless the ability names another.
 STATUS_OF_ELEMENT: dict[Element, str] = {
     "fire": "burned",
@@ -140,7 +140,7 @@ Status = Literal[
 
 
 def inflicted_status(status: str | None, element: Element | None) -> str:
-    """The status a status-inflicting ability inflicts: the one it names, else its element's [Statuses.md]."""
+    """The status a status-inflicting ability inflicts: the one it names, else its element's [Statuses]."""
     if status is not None:
         return status
     if element is None or element == "colorless":

@@ -1,8 +1,9 @@
 """What a target presents to one attack: its Hard-to-Hit level and its Guard Stats (scalar rules, no dice).
 
-Sources: rtw "Landing the Blow" and "Attacking Foes behind Cover", status_effects.md (Blinded, Dazzled,
-Distracted, Frozen, Halted, Hard to Hit, Helplessness, Invisibility, Off-Balance, Prone), decisions.md §rtw 1, 5.
-Each function returns its value with the reasons, in words, for the trace.
+Sources: rtw "Landing the Blow" and "Attacking Foes behind Cover", Status Effects (Blinded, Dazzled,
+Distracted, Frozen, Halted, Hard to Hit, Helplessness, Invisibility, Off-Balance, Prone),
+docs/rtw.md#silent-defence-stat, docs/rtw.md#silent-hard-to-hit. Each function returns its value with the reasons, in
+words, for the trace.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from tohit.systems.rtw.tables import (
     HardToHit,
 )
 
-CLAUSE_GUARD = "rtw: Landing the Blow (decisions 1); status_effects.md"
+CLAUSE_GUARD = "rtw: Landing the Blow (docs/rtw.md#silent-defence-stat); Status Effects"
 
 
 @dataclass(frozen=True)
@@ -34,13 +35,13 @@ class Standing:
 
     @property
     def clause(self) -> str:
-        """E.g. "status_effects.md: Blinded, Hard to Hit (decisions 5)"."""
+        """E.g. "Status Effects: Blinded, Hard to Hit (docs/rtw.md#silent-hard-to-hit)"."""
         cited = [s for s in self.sources if s != "cover"]
         pages = []
         if "cover" in self.sources:
             pages.append("rtw: Attacking Foes behind Cover")
-        pages.append("status_effects.md: " + ", ".join([*cited, "Hard to Hit"]))
-        return "; ".join(pages) + " (decisions 5)"
+        pages.append("Status Effects: " + ", ".join([*cited, "Hard to Hit"]))
+        return "; ".join(pages) + " (docs/rtw.md#silent-hard-to-hit)"
 
 
 def _rank(level: HardToHit) -> int:
@@ -48,12 +49,13 @@ def _rank(level: HardToHit) -> int:
 
 
 def is_prone(target: Target) -> bool:
-    """Prone, or Helpless (a Helpless creature falls Prone, status_effects.md: Helplessness)."""
+    """Prone, or Helpless (a Helpless creature falls Prone, Status Effects: Helplessness)."""
     return target.prone or target.helpless
 
 
 def hard_to_hit(attacker: Attacker, attack: Attack, target: Target, *, several_are_extreme: bool = False) -> Standing:
-    """The target's Hard-to-Hit level: the highest source replaces the others, never stacks (decisions 5).
+    """The target's Hard-to-Hit level: the highest source replaces the others, never stacks
+    (docs/rtw.md#silent-hard-to-hit).
 
     Sources: the level given (cover, Defend, a Projectile with a foe adjacent: fed by the grid), the attacker's
     Blinded (Extremely; a Mini-Boss or Boss is merely Dazzled), Dazzled (Hard), Distracted (Hard, except the
@@ -115,7 +117,7 @@ class Guard:
 
 def guard_stats(attack: Attack, target: Target) -> Guard:
     """Helpless: all Guard Stats 0. Halted (and Frozen, which Halts): Evasion 0. Prone: no Evasion against Melee,
-    Line and X-targets attacks (status_effects.md)."""
+    Line and X-targets attacks (Status Effects)."""
     if target.helpless:
         return Guard(0, 0, 0, ("Helpless: Guard Stats 0",))
     evasion, reasons = target.evasion, []
@@ -138,7 +140,7 @@ class Defence:
 
 def defence_stat(name: GuardStat, guard: Guard, off_balance: bool) -> Defence:
     """The stat the attack names; against Concentration or Vitality the higher of it and Evasion, unless the
-    defender is Off-Balance (decisions 1)."""
+    defender is Off-Balance (docs/rtw.md#silent-defence-stat)."""
     named = guard.stat(name)
     if named is None:
         raise ValueError(f"target has no {name}")

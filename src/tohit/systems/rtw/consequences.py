@@ -19,7 +19,7 @@ from tohit.core.fight.state import BoolArray, IntArray
 from tohit.systems.rtw.tables import HEALTH_PER_HEART, HIT
 
 CLAUSE_DURABILITY = "rtw: Weapon Durability"
-CLAUSE_PERIL = "rtw: Peril (decisions 8)"
+CLAUSE_PERIL = "rtw: Peril (docs/rtw.md#silent-peril)"
 CLAUSE_FALLING = "rtw: Falling in Battle"
 
 #: `falls` labels: what becomes of a creature at 0 Health (or Helpless and struck by an attack at it alone).
@@ -28,7 +28,7 @@ HELPLESS, PERISHES = 0, 1
 
 
 def max_health(hearts: int, given: int | None = None) -> int:
-    """Max Health is 4 x Hearts unless given (character_traits.md; decisions 8)."""
+    """Max Health is 4 x Hearts unless given (Character Traits; docs/rtw.md#silent-peril)."""
     return given if given is not None else HEALTH_PER_HEART * hearts
 
 
@@ -62,7 +62,7 @@ def durability_after_encounter(durability: Any, used_successfully: Any) -> tuple
 
 def durability_after_stress(durability: Any, uses: Any = 1) -> tuple[Any, Any]:
     """Each time a weapon is struck against anything out of combat, or otherwise stressed (a Burning weapon
-    that lands a blow, status_effects.md): 1 Durability damage (elementwise)."""
+    that lands a blow, Status Effects): 1 Durability damage (elementwise)."""
     if np.any(np.asarray(uses) < 0):
         raise ValueError("uses must be at least 0")
     left = np.maximum(0, np.asarray(durability) - np.asarray(uses))
@@ -70,8 +70,8 @@ def durability_after_stress(durability: Any, uses: Any = 1) -> tuple[Any, Any]:
 
 
 CLAUSE_HEALTH = "rtw: a hit costs its damage in Health, never below 0"
-CLAUSE_STATUS = "rtw: Landing the Blow; status_effects.md"
-CLAUSE_INVISIBLE = "rtw: status_effects.md, Invisibility (ends when an attack hits it)"
+CLAUSE_STATUS = "rtw: Landing the Blow; Status Effects"
+CLAUSE_INVISIBLE = "rtw: Status Effects, Invisibility (ends when an attack hits it)"
 
 
 class Before(NamedTuple):
@@ -125,11 +125,11 @@ class Applied(NamedTuple):
 
 def apply(before: Before, outcome: Outcome) -> Applied:
     """What each resolved attack does on a hit: Health lost (never below 0) and dealt (against a foe); Peril
-    entered (Health now <= Hearts, not before) [rtw: Peril, decisions 8]; at 0 Health with some damage it falls
-    Helpless or perishes [rtw: Falling in Battle]; a hit ends the target's Invisibility [status_effects.md]; an
+    entered (Health now <= Hearts, not before) [rtw: Peril, docs/rtw.md#silent-peril]; at 0 Health with some damage it
+    falls Helpless or perishes [rtw: Falling in Battle]; a hit ends the target's Invisibility [Status Effects]; an
     effect that landed on a target still above 0 Health puts its status on it (Distracted: the attacker's bit
     joins its sources) [rtw: Landing the Blow]; a weapon used successfully is marked for the end of the encounter,
-    and a Burning weapon that lands a blow loses 1 Durability [rtw: Weapon Durability; status_effects.md]."""
+    and a Burning weapon that lands a blow loses 1 Durability [rtw: Weapon Durability; Status Effects]."""
     hits, at = positions(outcome.result == HIT)
     items: list[Item] = []
     damage = at(outcome.damage)

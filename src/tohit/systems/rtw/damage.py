@@ -1,8 +1,9 @@
 """The damage pipeline as a pure function, itemised for the trace (rtw: Damage, Critical Hits, Vulnerability).
 
-Order (decisions.md §rtw 3, 4): raw = Weapon Attack Power + k x Trait (+ Attack Power again on a Critical Hit)
--> +4 if Vulnerable -> - Defense -> - Resistance (highest only; 2 per rank, 1 per rank if Vulnerable)
--> halving (Deflect, Parry, the Interceptor feat; round down) -> at least 1, or 4 if Vulnerable. Immune: 0.
+Order (docs/rtw.md#silent-damage-pipeline, docs/rtw.md#silent-rounding): raw = Weapon Attack Power + k x Trait (+
+Attack Power again on a Critical Hit) -> +4 if Vulnerable -> - Defense -> - Resistance (highest only; 2 per rank, 1
+per rank if Vulnerable) -> halving (Deflect, Parry, the Interceptor feat; round down) -> at least 1, or 4 if
+Vulnerable. Immune: 0.
 """
 
 from __future__ import annotations
@@ -23,9 +24,14 @@ from tohit.systems.rtw.tables import (
 CLAUSE_DAMAGE = "rtw: Damage"
 CLAUSE_CRITICAL = "rtw: Critical Hits"
 CLAUSE_VULNERABILITY = "rtw: Vulnerability"
-CLAUSE_RESISTANCE = "status_effects.md: Resistant (decisions 3)"
-CLAUSE_REACTION = "basic_reactions.md: Deflect and Parry halve after Defense (decisions 3, 4)"
-CLAUSE_INTERCEPTOR = "feats.md: Interceptor halves after Defense (decisions 3, 4)"
+CLAUSE_RESISTANCE = "Status Effects: Resistant (docs/rtw.md#silent-damage-pipeline)"
+CLAUSE_REACTION = (
+    "Basic Reactions: Deflect and Parry halve after Defense (docs/rtw.md#silent-damage-pipeline,"
+    " docs/rtw.md#silent-rounding)"
+)
+CLAUSE_INTERCEPTOR = (
+    "Feats: Interceptor halves after Defense (docs/rtw.md#silent-damage-pipeline, docs/rtw.md#silent-rounding)"
+)
 CLAUSE_FLOOR = "rtw: Damage, at least 1 (Vulnerability: never below 4)"
 
 
@@ -79,7 +85,7 @@ def mitigate(
     immune: Sequence[DamageType],
     halving: str | None = None,
 ) -> Damage:
-    """The Health a landed hit of `raw` damage of `types` takes from the target (decisions 3).
+    """The Health a landed hit of `raw` damage of `types` takes from the target (docs/rtw.md#silent-damage-pipeline).
 
     `halving` names what halves the damage after Defense and Resistance ("Deflect", "Parry", "Interceptor"),
     or None.
@@ -87,7 +93,7 @@ def mitigate(
     immune_to = [t for t in types if t in immune]
     if immune_to:
         text = f"immune to {immune_to[0]}: 0 damage"
-        return Damage(0, (Item("immune", text, "elements_and_monsters.md: Immunity", 0),))
+        return Damage(0, (Item("immune", text, "Elements and Monsters: Immunity", 0),))
     items: list[Item] = []
     total = raw
     weak = [t for t in types if t in vulnerable]

@@ -4,7 +4,7 @@ Rules applied between attacks (the attack itself is the system's `resolve`, whic
 applies: `falls`, `peril`, `durability_used`, `burning_wear`, `cost_spent`):
 - Health: a hit costs its damage; Health never goes below 0. The target block's `health`, else its Max
   Health (4 x Hearts unless `max_health`), is where a combatant starts.
-- Peril [rtw: Peril, decisions 8]: Health <= Hearts (shown as the `peril` stat, when Hearts are given).
+- Peril [rtw: Peril, docs/rtw.md#silent-peril]: Health <= Hearts (shown as the `peril` stat, when Hearts are given).
 - Falling in Battle: at 0 Health a creature perishes or falls Helpless, as the attack's `at_zero_health`
   says; Heroes (`hero: true`) and mindless sources always leave it Helpless. A Helpless or perished
   combatant takes no actions: a side with nobody else is beaten. Policies leave Helpless foes alone ("foes
@@ -14,11 +14,11 @@ applies: `falls`, `peril`, `durability_used`, `burning_wear`, `cost_spent`):
   Helpless creatures, which an area does not harm (Falling in Battle).
 - Weapon Durability [rtw: Weapon Durability]: at the end of the encounter each weapon used successfully in
   it loses 1 Durability (a weapon with no `durability` given never wears). A Burning weapon also loses 1
-  for each foe it hits (status_effects.md), during the fight; a weapon at 0 Durability has shattered and
+  for each foe it hits (Status Effects), during the fight; a weapon at 0 Durability has shattered and
   cannot be used. Attacks with the same weapon share it.
 - Magic and Stamina: an attack's `cost` is spent hit or miss, from the combatant's `magic` / `stamina`
   pools when given (an attack it cannot pay for is not usable); without a pool, costs are not counted.
-- Statuses [rtw: Landing the Blow; status_effects.md]: an attack's additional `effect` that lands (the
+- Statuses [rtw: Landing the Blow; Status Effects]: an attack's additional `effect` that lands (the
   system's `effect_landed`: rolled only when the attack hits; a missed Effect still deals damage) puts its
   status on the target, as an event: Off-Balance, Prone, Halted, Blinded, Dazzled or Invisible, each kept as a
   0/1 stat, or Distracted, kept as the bitmask of its sources (the attackers whose effect landed), and played on
@@ -31,7 +31,7 @@ applies: `falls`, `peril`, `durability_used`, `burning_wear`, `cost_spent`):
 On a map (`map`, and each combatant's `position` and `size`; attacks give `attack.range` as a mapping, as in
 a scenario file) each attack reaches what the grid says from where its user stands: see `rtw_map` (the
 options) and `rtw_map_turn` (the attack). A combatant with no foe in reach first moves toward the foe its policy
-picks, with its `movement` (default 6; movement.md, in sources-and-gaps.md): see `rtw_fight_move`. One that
+picks, with its `movement` (default 6; Movement, in the game's other pages): see `rtw_fight_move`. One that
 still has no foe in reach holds its ground and skips its attack.
 
 Turn order: the page gives none: the order in the file, sides alternating, one attack per turn.
@@ -129,7 +129,7 @@ class RtwCombatant(Model):
         ge=0,
         le=100,
         description="On a map: Movement, the squares it may move on its turn before attacking (1-2-1 diagonals;"
-        " Difficult Terrain costs 1 more) [movement.md]; Heroes typically have 6.",
+        " Difficult Terrain costs 1 more) [Movement]; Heroes typically have 6.",
     )
     size: SizeCategory | Annotated[float, Field(gt=0, le=10_000)] = Field(
         default="medium", description="On a map: a size category (diminutive ... colossal) or a height in feet."
@@ -199,8 +199,8 @@ class RtwFight(RoundRules):
     bookkeeping = ("dealt", "used")
     standing_stats = ("health", "helpless", "perished")
     turn_order: ClassVar[str] = (
-        "File order, sides alternating (the page gives no initiative rule); each round every combatant that is"
-        " neither Helpless nor perished makes one attack."
+        "File order, sides alternating (the page gives no initiative rule; docs/rtw.md#silent-turn-order); each"
+        " round every combatant that is neither Helpless nor perished makes one attack."
     )
 
     # -- setup -------------------------------------------------------------------------------------------------
@@ -425,7 +425,7 @@ class RtwFight(RoundRules):
 
     def _turn_start(self, ctx: FightContext, play: StatusPlay, acting: BoolArray, actor: IntArray) -> BoolArray:
         """Off-Balance ends at the beginning of the creature's next turn; a Prone creature stands up (half its
-        Movement), unless Halted: then it cannot, and cannot attack while Prone (status_effects.md). Returns who
+        Movement), unless Halted: then it cannot, and cannot attack while Prone (Status Effects). Returns who
         attacks this turn."""
         rows = np.flatnonzero(acting)
         c = actor[rows]
@@ -468,7 +468,7 @@ class RtwFight(RoundRules):
         return can
 
     def _turn_end(self, ctx: FightContext, play: StatusPlay, acting: BoolArray, actor: IntArray) -> None:
-        """Blinded and Dazzled end at the end of the creature's next turn (status_effects.md); Halted and Distracted
+        """Blinded and Dazzled end at the end of the creature's next turn (Status Effects); Halted and Distracted
         too (the page gives no end: the fight's choice; every source of a Distraction at once)."""
         rows = np.flatnonzero(acting)
         c = actor[rows]
@@ -534,7 +534,7 @@ class RtwFight(RoundRules):
         self._attacked(ctx, play, acting, actor)
 
     def _attacked(self, ctx: FightContext, play: StatusPlay | None, acting: BoolArray, actor: IntArray) -> None:
-        """Invisibility ends at the end of the creature's own attack (status_effects.md: Invisibility: "once you
+        """Invisibility ends at the end of the creature's own attack (Status Effects: Invisibility: "once you
         ... make an attack (at the attack's end)"), hit or miss."""
         if play is None or "invisible" not in play.stats:
             return

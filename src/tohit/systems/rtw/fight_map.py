@@ -28,7 +28,7 @@ affects it once per chosen square it fills (`reach` repeats it); any other range
 gives how many times an option affects each creature: one roll To-Hit and one damage each.
 
 Hard to Hit (fed to the rules as the target's `hard_to_hit`): a foe behind cover from the attacker
-(decisions 7, the fight's `options.cover_rule`), and every foe of a Projectile attack while a standing foe
+(docs/rtw.md#silent-cover, the fight's `options.cover_rule`), and every foe of a Projectile attack while a standing foe
 is adjacent to the attacker (rtw: Attack Ranges, Projectile X; per option, so a Weapon range's thrown Basic
 Attack is and its Strike is not); with `several_hard_to_hit_sources_are_extreme`
 two sources make it Extremely Hard to Hit, as `tohit roll` does for one attack.

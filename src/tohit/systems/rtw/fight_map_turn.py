@@ -1,4 +1,4 @@
-"""Reclaim the Wild fights on a map: one turn (issue 8; rtw page: ranges, areas, cover; decisions 7).
+"""Reclaim the Wild fights on a map: one turn (issue 8; rtw page: ranges, areas, cover; docs/rtw.md#silent-cover).
 
 `map_turn` is `RtwFight`'s turn when the fight has a map: the combatant's policy picks an option (an attack
 and one placement of its range, from `FightMap`), then each creature the placement catches gets its own roll,
@@ -110,7 +110,8 @@ def map_turn(
             why = grid.why_hard(c, o, t, bool(adjacent[0]))
             statuses = rules._status_note(ctx, play, actor, tt)[2:-1]
             note = narrate.placement_note(grid.options[c][o].text, k + 1 if k else 0, why, statuses)
-        # The grid's Hard to Hit, with the attacker's Blinded or Dazzled folded in (the harder; decisions 5).
+        # The grid's Hard to Hit, with the attacker's Blinded or Dazzled folded in (the harder;
+        # docs/rtw.md#silent-hard-to-hit).
         extra = {HARD_TO_HIT_FIELD: codes} if play is None else play.fields(ctx.state, actor, attack, tt, codes)
         idx2, out = ctx.resolve(mask, actor, attack, tt, extra, note=note, fields=rules._read(play))
         actor, attack, times, adjacent, option = (

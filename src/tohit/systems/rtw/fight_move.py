@@ -1,23 +1,23 @@
-"""Reclaim the Wild fights on a map: movement (issue 15, item 9; sources-and-gaps.md, Reclaim the Wild, from
-playing_the_game/movement.md), then the attack from where the move ends.
+"""Reclaim the Wild fights on a map: movement (issue 15, item 9; the game's other pages, Reclaim the Wild, from
+Movement), then the attack from where the move ends.
 
-Movement [movement.md, as sources-and-gaps.md gives it]: "entering a square costs 1 Movement; Heroes typically
+Movement [Movement, as the game's other pages gives it]: "entering a square costs 1 Movement; Heroes typically
 have 6; 1-2-1 diagonals as for ranges; a creature may enter a last square even if it costs more than it has
 left; it cannot pass through an enemy's space but may pass through an ally's; Difficult Terrain costs 1 more per
 square". Each combatant has its `movement` (default 6); walls and objects (solid squares) block; the path
 search is the grid core's (`tohit.core.grid.movement`). A Helpless creature cannot move (it takes no turn).
 
-A turn on a map (`move_and_attack`): a combatant with a foe in reach of an attack it can use now attacks from
-where it stands (it does not move: tohit's reading). Otherwise its policy picks a foe (`first`: the first
-standing foe in file order, `weakest`: the one with the least Health, `random`: one drawn uniformly, `best`:
-the nearest, ties in file order; a `focus` while it stands; in a live encounter the foe the game master names)
-and it moves toward it: to the square reached for
-the least Movement from which one of its attacks reaches that foe (Melee: adjacent; Projectile X: within X
-with a path clear of solid squares; X Targets or Squares within Y: within Y; an area of size X: within X), else,
-out of its Movement, to the square nearest that foe (ties: the least Movement, then the topmost, leftmost
-square); it stays where it is when no square is nearer. Ties between squares: the least Movement, then the
-topmost, leftmost. The move is an event (`move`: the combatant's `x` and `y`), so replay checks it, and the
-narration shows the path. Then it attacks as on a map without movement (`map_turn`), from its new square.
+A turn on a map (`move_and_attack`): a combatant with a foe in reach of an attack it can use now attacks from where
+it stands (it does not move: tohit's reading). Otherwise its policy picks a foe (`first`: the first standing foe in
+file order, `weakest`: the one with the least Health, `random`: one drawn uniformly, `best`: the nearest, ties in
+file order; a `focus` while it stands; in a live encounter the foe the game master names) and it moves toward it:
+to the square reached for the least Movement from which one of its attacks reaches that foe (Melee: adjacent;
+Projectile X: within X with a path clear of solid squares and of other standing combatants, as the attack checks
+it; X Targets or Squares within Y: within Y; an area of size X: within X), else, out of its Movement, to the square
+nearest that foe (ties: the least Movement, then the topmost, leftmost square); it stays where it is when no square
+is nearer. Ties between squares: the least Movement, then the topmost, leftmost. The move is an event (`move`: the
+combatant's `x` and `y`), so replay checks it, and the narration shows the path. Then it attacks as on a map
+without movement (`map_turn`), from its new square.
 
 The state holds each combatant's `x` and `y`; the options of every attack are worked out once per set of
 positions met (`grid_at`, a `FightMap` each). A live encounter's `adjust` of `x` or `y` is the GM's free move.
@@ -104,8 +104,12 @@ class Mover:
     def footprint(self, c: int, at: tuple[int, int]) -> Footprint:
         return Footprint(at[0], at[1], self.sides[c])
 
-    def in_reach(self, c: int, at: tuple[int, int], target: Footprint) -> bool:
-        """One of c's attacks reaches `target` from `at` (see the module docstring)."""
+    def in_reach(
+        self, c: int, at: tuple[int, int], target: Footprint, others: frozenset[tuple[int, int]] = frozenset()
+    ) -> bool:
+        """One of c's attacks reaches `target` from `at` (see the module docstring); a Projectile's path must be
+        clear of solid squares and of `others`, the squares of the other standing combatants (a Projectile
+        "cannot go through solid objects or other combatants", as the attack itself checks)."""
         me = self.footprint(c, at)
         gap = me.distance(target)
         for far, projectile in self.reach[c]:
@@ -115,7 +119,7 @@ class Mover:
                 return True
             for a in me.nearest_squares(target):
                 for b in target.nearest_squares(me):
-                    if not any(self.board.is_solid(sq) for sq in path_squares(a, b)):
+                    if not any(self.board.is_solid(sq) or sq in others for sq in path_squares(a, b)):
                         return True
         return False
 
@@ -126,6 +130,7 @@ class Mover:
             return self.memo[key]
         blocked: set[tuple[int, int]] = set()
         occupied: set[tuple[int, int]] = set()
+        in_the_way: set[tuple[int, int]] = set()  # standing combatants a Projectile cannot pass through
         for o, at in enumerate(positions):
             if o == c:
                 continue
@@ -133,11 +138,14 @@ class Mover:
             occupied |= squares
             if self.foe[c, o] and standing[o]:  # an enemy's space cannot be passed through; a fallen one can
                 blocked |= squares
+            if o != t and standing[o]:
+                in_the_way |= squares
+        others = frozenset(in_the_way)
         found = moves(
             self.board, positions[c], self.movement[c], side=self.sides[c], blocked=blocked, occupied=occupied
         )
         target = self.footprint(t, positions[t])
-        reaching = [m for m in found.values() if self.in_reach(c, m.end, target)]
+        reaching = [m for m in found.values() if self.in_reach(c, m.end, target, others)]
         best: Move | None
         if reaching:
             best = min(reaching, key=lambda m: (m.cost, m.end[1], m.end[0]))

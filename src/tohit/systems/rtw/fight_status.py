@@ -1,27 +1,27 @@
 """Reclaim the Wild statuses as fight state: what an additional effect that lands leaves on its target, how long
-it lasts, and what it does to the attacks that follow (rtw: Landing the Blow; status_effects.md).
+it lasts, and what it does to the attacks that follow (rtw: Landing the Blow; Status Effects).
 
 An attack's `effect` (`{name, against}`) rolls To-Hit vs Concentration or Vitality once the attack hits; a
 missed attack inflicts no effect, a missed Effect still deals damage (the system's `resolve`, which reports
 `effect_landed`). When it lands, the fight sets the status it names on the target (one 0/1 stat per status,
 kept only for the statuses in play in the fight), as an event. The statuses a fight plays, and what they do:
 
-- Off-Balance [status_effects.md: Off-Balance]: no Evasion in place of Concentration or Vitality (decisions 1),
-  no Reactions; it ends at the beginning of the creature's next turn.
-- Prone [status_effects.md: Prone]: no Evasion against, and never Hard to Hit with, Melee, Line and X-targets
+- Off-Balance [Status Effects: Off-Balance]: no Evasion in place of Concentration or Vitality
+  (docs/rtw.md#silent-defence-stat), no Reactions; it ends at the beginning of the creature's next turn.
+- Prone [Status Effects: Prone]: no Evasion against, and never Hard to Hit with, Melee, Line and X-targets
   attacks; Hard to Hit with every other attack. A Prone creature cannot attack; it stands up (half its
   Movement) at the start of its next turn, unless it is Halted: then it cannot stand up, and its turn passes.
-- Halted [status_effects.md: Halted]: Evasion 0.
-- Blinded [status_effects.md: Blinded]: every foe is Extremely Hard to Hit for the creature's own attacks
+- Halted [Status Effects: Halted]: Evasion 0.
+- Blinded [Status Effects: Blinded]: every foe is Extremely Hard to Hit for the creature's own attacks
   (a Mini-Boss or Boss, `attacker.boss`, is merely Dazzled); it ends at the end of the creature's next turn.
-- Dazzled [status_effects.md: Dazzled]: every foe is Hard to Hit for its attacks; ends at the end of its
+- Dazzled [Status Effects: Dazzled]: every foe is Hard to Hit for its attacks; ends at the end of its
   next turn.
-- Distracted [status_effects.md: Distracted]: every foe but the source of the Distraction is Hard to Hit for
+- Distracted [Status Effects: Distracted]: every foe but the source of the Distraction is Hard to Hit for
   its attacks; Distracted by several, none of the distracting foes is; a source that would otherwise be Hard to
   Hit no longer is, Extremely Hard becomes merely Hard. The source is the attacker whose effect landed, so the
   stat is per pair: a bitmask of the combatants distracting this one (bit s: combatant s), each landing adding
   its attacker's bit. It ends at the end of the creature's next turn (a choice: the page gives no end).
-- Invisible [status_effects.md: Invisibility]: a foe attacking the Invisible creature is treated as Blinded
+- Invisible [Status Effects: Invisibility]: a foe attacking the Invisible creature is treated as Blinded
   while trying to hit it (Extremely Hard to Hit; a Mini-Boss or Boss attacker merely Dazzled: Hard). "Typically,
   Invisibility ends once you are struck or you make an attack (at the attack's end)": it ends when an attack
   hits the creature (after that attack, which faced the Invisible creature) and at the end of the creature's
@@ -31,7 +31,7 @@ The target statuses reach the system as overrides of the target block (`target.o
 `target.halted`, and `target.reaction` "none" while Off-Balance); the attacker's Blinded, Dazzled or Distracted
 and the target's Invisibility as the target's `hard_to_hit` (the engine has no attacker-side plain value): the
 hardest of those and the level the target has anyway (its own `hard_to_hit`, or on a map the grid's cover and
-Projectile level), never stacking (decisions 5), Extremely Hard when two or more give one and
+Projectile level), never stacking (docs/rtw.md#silent-hard-to-hit), Extremely Hard when two or more give one and
 `several_hard_to_hit_sources_are_extreme` is set, as the system's `conditions.hard_to_hit` combines them. The
 source of the attacker's Distraction then drops one level, after every other source, Prone included: when a
 Prone source faces an attack Prone makes it Hard to Hit with (not Melee, Line or X targets), the fight folds
@@ -42,7 +42,7 @@ Policy `best` reads the same overrides (`odds_fields`; on a map `rtw_map_turn._s
 level as the base): an attack's expected damage is the exact mean at the target's current statuses and the
 Hard-to-Hit level this attacker would face.
 
-Choices where the rules are silent: Halted and Distracted (status_effects.md gives no end) end at the end of
+Choices where the rules are silent: Halted and Distracted (Status Effects gives no end) end at the end of
 the creature's next turn, as Blinded and Dazzled do (a second source's Distraction joins the first and ends with
 it); an Invisible creature struck by an area attack is visible to the rolls after the one that hit it; an effect
 may make its target Invisible (it then hides from its attackers until struck or until it attacks); Prone ends
@@ -81,7 +81,7 @@ STATUSES: dict[str, str] = {
     "distracted": "Distracted",
     "invisible": "Invisible",
 }
-#: Other names of a status an effect may give (status_effects.md's heading is "Invisibility").
+#: Other names of a status an effect may give (Status Effects's heading is "Invisibility").
 ALIASES = {"invisibility": "invisible", "distraction": "distracted"}
 #: Statuses of the target block the system reads (fed as "target.<field>" overrides).
 TARGET_FLAGS = ("off_balance", "prone", "halted")
@@ -91,7 +91,7 @@ SIGHT = ("blinded", "dazzled")
 LEVEL_STATS = ("blinded", "dazzled", "distracted", "invisible")
 REACTIONS = ("none", "deflect", "parry")
 HARD, EXTREME = HARD_TO_HIT_LEVELS.index("hard"), HARD_TO_HIT_LEVELS.index("extreme")
-CITE = "status_effects.md"
+CITE = "Status Effects"
 #: When each status ends (for the narration and the docs): "start" / "end" of the creature's next turn;
 #: "struck": when an attack hits it or at the end of its own attack.
 ENDS = {
@@ -248,9 +248,9 @@ class StatusPlay:
         """The "target.<field>" overrides of each row's resolve: the target's statuses, and the attacker's sight
         and Distraction and the target's Invisibility folded into the target's Hard to Hit on top of `base` (the
         map's code; default the target's own), as the system's `conditions.hard_to_hit` combines its sources
-        (decisions 5): the hardest, Extremely Hard from two with `several_hard_to_hit_sources_are_extreme`, then
-        the source of a Distraction one level less. `rows`: the state's row of each entry (default: row i for
-        entry i; policy `best` asks for a few rows at a time)."""
+        (docs/rtw.md#silent-hard-to-hit): the hardest, Extremely Hard from two with
+        `several_hard_to_hit_sources_are_extreme`, then the source of a Distraction one level less. `rows`: the
+        state's row of each entry (default: row i for entry i; policy `best` asks for a few rows at a time)."""
         n = actor.size
         rows = np.arange(n) if rows is None else rows
         t = np.maximum(target, 0)

@@ -35,7 +35,7 @@ def type_tuple(value: list[DamageType] | None) -> tuple[DamageType, ...]:
 
 
 class Enchantments(Model):
-    """Weapon enchantments that touch an attack [enchantments.md]; ranks 0..5."""
+    """Weapon enchantments that touch an attack [Enchantments]; ranks 0..5."""
 
     critical_hit: Rank | None = Field(
         default=None, description="Critical Hit enchantment rank: the range widens by 1 + Rank/2 (rounded down)."
@@ -47,7 +47,7 @@ class Enchantments(Model):
 
 
 class Weapon(Model):
-    """An equipped weapon. No weapon stat may be below 1 [weapons.md]; a weapon at 0 Durability has shattered."""
+    """An equipped weapon. No weapon stat may be below 1 [Weapons]; a weapon at 0 Durability has shattered."""
 
     name: str | None = None
     attack_power: int = Field(ge=1, le=1000, description="Attack Power, before enchantments.")
@@ -120,7 +120,8 @@ class Attack(Model):
     area: bool = Field(
         default=False,
         description="An area attack (in fights: it catches the next foes). It harms a Helpless creature only when"
-        " that creature is its only target and it catches nobody else (Falling in Battle; decisions 9).",
+        " that creature is its only target and it catches nobody else (Falling in Battle;"
+        " docs/rtw.md#silent-helpless-areas).",
     )
     catches_others: bool = Field(
         default=False,
@@ -210,7 +211,7 @@ class Target(TargetBase):
 
     @property
     def health_max(self) -> int | None:
-        """Max Health: given, or 4 x Hearts (decisions 8)."""
+        """Max Health: given, or 4 x Hearts (docs/rtw.md#silent-peril)."""
         if self.max_health is not None:
             return self.max_health
         return None if self.hearts is None else HEALTH_PER_HEART * self.hearts
@@ -240,9 +241,9 @@ class Options(OptionsBase):
     natural_crit_always_hits: bool = Field(
         default=False,
         description="A Basic Attack's natural roll in the critical range hits even when the total falls short"
-        " (decisions 2; default false: it must also hit).",
+        " (docs/rtw.md#silent-natural-crit; default false: it must also hit).",
     )
     several_hard_to_hit_sources_are_extreme: bool = Field(
         default=False,
-        description="GM discretion: Hard to Hit for several reasons becomes Extremely Hard to Hit (status_effects.md).",
+        description="GM discretion: Hard to Hit for several reasons becomes Extremely Hard to Hit (Status Effects).",
     )

@@ -12,12 +12,12 @@ PAGE = "rtw"
 
 
 def off_balance_ends(name: str) -> str:
-    """Off-Balance ends at the start of the creature's next turn [status_effects.md]."""
+    """Off-Balance ends at the start of the creature's next turn [Status Effects]."""
     return f"start of {name}'s turn: Off-Balance ends  [{CITE}: Off-Balance]"
 
 
 def stands_up(name: str) -> str:
-    """A Prone creature stands up at the start of its turn (half its Movement) [status_effects.md: Prone]."""
+    """A Prone creature stands up at the start of its turn (half its Movement) [Status Effects: Prone]."""
     return f"{name} stands up from Prone (half its Movement)  [{CITE}: Prone]"
 
 
@@ -31,7 +31,7 @@ def prone_and_halted(name: str) -> str:
 
 def status_ends(name: str, stat: str, chosen: bool) -> str:
     """A status that ends at the end of the creature's next turn (`chosen`: the page gives no end)."""
-    why = " (the page gives no end: the fight's choice)" if chosen else ""
+    why = " (the page gives no end: docs/rtw.md#silent-status-ends)" if chosen else ""
     return f"end of {name}'s turn: {STATUSES[stat]} ends{why}  [{CITE}: {STATUSES[stat]}]"
 
 
@@ -66,11 +66,11 @@ def falls(name: str, words: str) -> str:
 
 
 def burning_wear(before: int) -> str:
-    """A Burning weapon loses 1 Durability when it lands a blow [status_effects.md, Burning]."""
+    """A Burning weapon loses 1 Durability when it lands a blow [Status Effects, Burning]."""
     return (
         f"the Burning weapon loses 1 Durability ({before} -> {before - 1})"
         + (": it shatters" if before == 1 else "")
-        + "  [rtw: status_effects.md, Burning]"
+        + "  [rtw: Status Effects, Burning]"
     )
 
 
@@ -83,7 +83,7 @@ def durability(name: str, weapon: str, left: int) -> str:
 
 
 def status_lands(name: str, stat: str, source: str | None, fresh: bool, boss: bool) -> str:
-    """An additional effect that lands [Landing the Blow; status_effects.md] (`source`: who distracts it)."""
+    """An additional effect that lands [Landing the Blow; Status Effects] (`source`: who distracts it)."""
     status = STATUSES[stat]
     cite = f"  [{PAGE}: Landing the Blow; {CITE}: {HEADINGS[stat]}]"
     by = f" by {source}" if source is not None else ""
@@ -103,17 +103,17 @@ def status_lands(name: str, stat: str, source: str | None, fresh: bool, boss: bo
 
 def holds_ground(name: str) -> str:
     """On a map: no foe in reach, even after its move."""
-    return f"{name} has no foe in reach and holds its ground"
+    return f"{name} has no foe in reach and holds its ground  [docs/rtw.md#silent-move-first]"
 
 
 def moves(name: str, toward: str, path: list[tuple[int, int]], cost: int, movement: int) -> str:
-    """A move on the map toward a foe [movement.md, in sources-and-gaps.md]."""
+    """A move on the map toward a foe [Movement, in the game's other pages]."""
     squares = " -> ".join(f"({x}, {y})" for x, y in path)
     spent = f"{cost} of {movement} Movement" if cost <= movement else f"{cost} Movement (of {movement}: a last square"
     spent += "" if cost <= movement else " may cost more than is left)"
     return (
         f"{name} moves toward {toward}: {squares}, {spent} (1-2-1 diagonals; Difficult Terrain costs 1 more)"
-        "  [rtw: movement.md]"
+        "  [rtw: Movement]"
     )
 
 

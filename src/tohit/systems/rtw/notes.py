@@ -18,7 +18,7 @@ from tohit.systems.rtw.damage import Damage
 from tohit.systems.rtw.plan import Plan
 
 PAGE = "rtw: Landing the Blow"
-CLAUSE_CRIT = "rtw: Landing the Blow; Critical Hits (decisions 2)"
+CLAUSE_CRIT = "rtw: Landing the Blow; Critical Hits (docs/rtw.md#silent-natural-crit)"
 CLAUSE_EFFECT = "rtw: Landing the Blow, additional effects"
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -71,7 +71,7 @@ def to_hit(p: Plan, steps: Steps, faces: Any, total: IntArray, hit: BoolArray, i
     steps.note(
         "to_hit",
         lead + "To-Hit {faces} + Accuracy {accuracy} + {acc}{penalty} = {total} vs {defence}: {verdict}",
-        clause=f"{PAGE} (decisions 1)",
+        clause=f"{PAGE} (docs/rtw.md#silent-defence-stat)",
         value=_pick(hit, "hit", "miss"),
         faces=faces,
         accuracy=p.attacker.accuracy,
@@ -85,7 +85,7 @@ def to_hit(p: Plan, steps: Steps, faces: Any, total: IntArray, hit: BoolArray, i
 
 def automatic(p: Plan, steps: Steps) -> None:
     text = p.why_auto[0].upper() + p.why_auto[1:]
-    steps.note("auto_hit", text, clause=f"{PAGE}; status_effects.md Hard to Hit", value="hit")
+    steps.note("auto_hit", text, clause=f"{PAGE}; Status Effects Hard to Hit", value="hit")
 
 
 def unharmed(steps: Steps, hit: BoolArray) -> None:
@@ -95,7 +95,7 @@ def unharmed(steps: Steps, hit: BoolArray) -> None:
 
 def area_alone(steps: Steps, hit: BoolArray) -> None:
     text = "Helpless, and the area's only target (it catches nobody else): aimed at it alone, so it can be harmed"
-    _note(steps, "alone", text, clause=f"{CLAUSE_FALLING} (decisions 9)", value=True, where=hit)
+    _note(steps, "alone", text, clause=f"{CLAUSE_FALLING} (docs/rtw.md#silent-helpless-areas)", value=True, where=hit)
 
 
 def critical(p: Plan, steps: Steps, landed: BoolArray, roll_crit: BoolArray, crit: BoolArray) -> None:
@@ -169,7 +169,7 @@ def effect(
         steps,
         "effect",
         "{effect}: To-Hit {faces} + {bonus} = {total} vs {defence}: {verdict}",
-        clause=CLAUSE_EFFECT + " (decisions 1)",
+        clause=CLAUSE_EFFECT + " (docs/rtw.md#silent-defence-stat)",
         value=effect_landed,
         where=landed,
         effect=p.effect.name,
@@ -220,7 +220,7 @@ def state(
         )
     if target.helpless:
         text = "struck while Helpless by an attack aimed at it alone: it perishes (even a Hero)"
-        clause = f"{CLAUSE_FALLING}; status_effects.md Helplessness"
+        clause = f"{CLAUSE_FALLING}; Status Effects Helplessness"
         _note(steps, "falls", text, clause=clause, value="perishes", where=falls)
         if not p.finishes:
             why = "the source has no whims" if p.attack.mindless else "the attacker chooses to spare it"

@@ -43,8 +43,8 @@ class WeaponStats:
 
 
 def weapon_stats(weapon: Weapon | None, attack: Attack) -> WeaponStats:
-    """Unarmed: a Fist with ACC 5 and Attack Power 0 (decisions 6). Perfectly Balanced adds ACC, Attack Power and
-    CRIT; the Critical Hit enchantment adds 1 + Rank/2 (rounded down); the attack may add its own range."""
+    """Unarmed: a Fist with ACC 5 and Attack Power 0 (docs/rtw.md#silent-unarmed). Perfectly Balanced adds ACC, Attack
+    Power and CRIT; the Critical Hit enchantment adds 1 + Rank/2 (rounded down); the attack may add its own range."""
     parts: list[str] = []
     if weapon is None:
         power, acc, crit, name = UNARMED_ATTACK_POWER, UNARMED_ACC, 0, "unarmed (Fist)"
@@ -118,7 +118,7 @@ class Plan:
 
 def damage_types(attack: Attack, weapon: Weapon | None, with_weapon: bool) -> tuple[DamageType, ...]:
     """The attack's types: as given, else the weapon's edge (unarmed: blunt). A Burning weapon turns every attack
-    made with it to Fire (status_effects.md: Burning)."""
+    made with it to Fire (Status Effects: Burning)."""
     if with_weapon and weapon is not None and weapon.burning:
         return ("fire",)
     given = type_tuple(attack.damage_type)
@@ -159,8 +159,8 @@ def make_plan(scenario: RtwScenario, target: Target) -> Plan:
         other.append("the next non-Fire attack to connect with a Frozen target is a Critical Hit")
     crit_low = NATURAL_CRITICAL - wstats.crit_range if basic and rolls else None
 
-    # Alone: the attack targets this creature and only it (Falling in Battle; decisions 9): an area attack
-    # whose only target it is counts, one that also catches anyone else does not.
+    # Alone: the attack targets this creature and only it (Falling in Battle; docs/rtw.md#silent-helpless-areas): an
+    # area attack whose only target it is counts, one that also catches anyone else does not.
     alone = len(scenario.targets) == 1 and not attack.catches_others
     unharmed = target.helpless and not alone
 

@@ -1,12 +1,12 @@
 """Reclaim the Wild's map and ranges: how a scenario file holds its map, and what a placement changes.
 
-The grid geometry in `tohit.core.grid` is this page's (shared/rules/reclaim-the-wild.md), cited here
+The grid geometry in `tohit.core.grid` is this page's (Attacking 101), cited here
 rather than there, since core names no game:
 - `core.grid.squares`, `footprint`: "Counting Diagonals" (the 1-2-1 count) and "The Size of Creatures";
 - `core.grid.sizes`: "The Size of Creatures" (categories, footprints, sizes in feet);
 - `core.grid.areas`, `reach`: "Attack Ranges" (Blast, Burst, Cone, Line, Sweep, X within Y, Melee,
   Projectile, Weapon);
-- `core.grid.cover`, `segments`, `cover_kernel`: "Attacking Foes behind Cover" with decisions.md §rtw 7
+- `core.grid.cover`, `segments`, `cover_kernel`: "Attacking Foes behind Cover" with docs/rtw.md#silent-cover
   (touching an edge or a corner is not crossing; the `any_line` and `best_corner` rules);
 - `core.grid.abstract`: "Abstract Combat Ranges".
 
@@ -37,7 +37,7 @@ from tohit.core.loader import validation_error
 
 CLAUSE_RANGES = "rtw: Attack Ranges"
 CLAUSE_ABSTRACT = "rtw: Abstract Combat Ranges"
-CLAUSE_COVER = "rtw: Attacking Foes behind Cover (decisions 7)"
+CLAUSE_COVER = "rtw: Attacking Foes behind Cover (docs/rtw.md#silent-cover)"
 CLAUSE_PROJECTILE = "rtw: Attack Ranges, Projectile X (a foe adjacent: every foe Hard to Hit)"
 
 GRID_RANGE: TypeAdapter[Any] = TypeAdapter(Range)

@@ -1,4 +1,4 @@
-"""Reclaim the Wild: Attacking 101 (shared/rules/reclaim-the-wild.md), with decisions.md §rtw.
+"""Reclaim the Wild: Attacking 101, with docs/rtw.md#where-the-page-is-silent.
 
 Clauses, in the page's order (the grid ranges, cover geometry and sizes belong to the grid layer, which feeds
 `targets[].hard_to_hit` and `attack.area` / `attack.catches_others`):
@@ -12,7 +12,8 @@ Clauses, in the page's order (the grid ranges, cover geometry and sizes belong t
 - Critical Hits: the Attack Power again; one critical however many sources; only for attacks that can miss.
 - Vulnerability: +4, half Resistance, never below 4, once per hit.
 - Weapon Durability, Peril, Falling in Battle: reported as outcome fields for a fight to apply. A Helpless
-  creature is harmed only by an attack aimed at it alone: an area attack whose only target it is (decisions 9).
+  creature is harmed only by an attack aimed at it alone: an area attack whose only target it is
+  (docs/rtw.md#silent-helpless-areas).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from tohit.systems.rtw import notes
 from tohit.systems.rtw.consequences import FALLS_LABELS, PERISHES, health_after, in_peril
 from tohit.systems.rtw.models import Attack, Attacker, Options, Target
 from tohit.systems.rtw.plan import RtwScenario, make_plan
+from tohit.systems.rtw.silent import SILENT
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS, PARRY_RANGES
 from tohit.systems.rtw.tables import HIT as HIT
 from tohit.systems.rtw.tables import MISS as MISS
@@ -48,6 +50,7 @@ class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
     title = "Reclaim the Wild"
     summary = "2d6 + Accuracy + weapon ACC vs Evasion / Concentration / Vitality; critical hits, Weapon + k x Trait"
     page = "reclaim-the-wild.md"
+    silent = SILENT
     attacker_model = Attacker
     attack_model = Attack
     target_model = Target
@@ -117,10 +120,10 @@ class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
         Field(
             "burning_wear",
             "flag",
-            "A Burning weapon loses 1 Durability for this foe hit (status_effects.md).",
+            "A Burning weapon loses 1 Durability for this foe hit (Status Effects).",
             in_odds=False,
         ),
-        Field("frozen_ends", "flag", "The hit releases a Frozen target (status_effects.md).", in_odds=False),
+        Field("frozen_ends", "flag", "The hit releases a Frozen target (Status Effects).", in_odds=False),
     )
 
     def roles(self, scenario: RtwScenario, target: Target) -> dict[str, Role]:
@@ -309,7 +312,7 @@ class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
                 "Every attack with it is a Critical Hit and deals Fire damage.",
             ),
             ("weapon.enchantments.critical_hit", "attacker", "+1 + rank/2", "Critical Hit range (rounded down)."),
-            ("weapon.enchantments.perfectly_balanced", "attacker", "ACC/ATK/CRIT", "By rank, per enchantments.md."),
+            ("weapon.enchantments.perfectly_balanced", "attacker", "ACC/ATK/CRIT", "By rank, per Enchantments."),
         ]
         return [ModifierRow(i, g, m, d) for i, g, m, d in rows]
 

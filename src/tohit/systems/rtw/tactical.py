@@ -5,8 +5,8 @@ given as a mapping (`{type: cone, size: 3, direction: east}`). Before the rules 
 grid layer (`tohit.core.grid`) works out the squares the range covers and the creatures it affects; the
 scenario's `targets` become those creatures (stats from the targets entry of the same name; a creature
 with no entry is reported as `unresolved`; a Swarm picked twice is two targets, "Keese (2)"), a target
-behind cover (decisions 7) or, for a Projectile with a foe adjacent, every foe, is Hard to Hit, and
-the rules harm a Helpless creature only when it is the one creature caught (decisions 9;
+behind cover (docs/rtw.md#silent-cover) or, for a Projectile with a foe adjacent, every foe, is Hard to Hit, and
+the rules harm a Helpless creature only when it is the one creature caught (docs/rtw.md#silent-helpless-areas;
 `attack.catches_others` says the range also caught creatures with no targets entry). With `abstract: true`
 (or `{close_together, isolated}`) there is no map and the page's Abstract Combat counts limit the targets.
 
@@ -127,8 +127,8 @@ def place(data: dict[str, Any]) -> dict[str, Any]:
             entry["hard_to_hit"] = _level(given, "extreme" if several and sources >= 2 else "hard")
         targets.append(entry)
         creature_of[target_name] = name
-    # Aimed at one creature alone (Falling in Battle; decisions 9): the targets resolved are the creatures
-    # caught, and `catches_others` says the template also caught creatures with no targets entry.
+    # Aimed at one creature alone (Falling in Battle; docs/rtw.md#silent-helpless-areas): the targets resolved are the
+    # creatures caught, and `catches_others` says the template also caught creatures with no targets entry.
     attack = {
         **data["attack"],
         "range": rules_range(view.reach.range),
@@ -207,7 +207,7 @@ def prepare(data: Any) -> Any:
 class TacticalOptions(Options):
     cover_rule: CoverRule = Field(
         default="any_line",
-        description="Cover (decisions 7): any_line (any corner-to-corner line blocked) or best_corner (the"
+        description="Cover (docs/rtw.md#silent-cover): any_line (any corner-to-corner line blocked) or best_corner (the"
         " attacker picks its corner; cover needs a blocked line from it).",
     )
 

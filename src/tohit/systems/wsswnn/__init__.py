@@ -1,4 +1,4 @@
-"""When Sky and Sea Were Not Named (shared/rules/wsswnn.txt)."""
+"""When Sky and Sea Were Not Named (Taking Actions)."""
 
 from tohit.systems.wsswnn.rules import Wsswnn
 

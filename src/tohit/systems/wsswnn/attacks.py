@@ -1,13 +1,14 @@
-"""Attack actions: melee, ranged (and thrown), Take Hold and jump-attacks (wsswnn.txt, decisions.md wsswnn).
+"""Attack actions: melee, ranged (and thrown), Take Hold and jump-attacks (Taking Actions,
+docs/wsswnn.md#where-the-page-is-silent).
 
 Array code over a batch of faces; every branch is computed and picked with masks. The steps, in order:
-1. the action roll: the Attack die, and the advantage dice kept if higher [advantage; decisions 2];
-2. modifiers: the attack's own, the ranged penalty -max(2, spans) [Ranged Attack; decisions 3], -1 per
-   height for a jump-attack [Jump-Attacks];
+1. the action roll: the Attack die, and the advantage dice kept if higher [advantage; docs/wsswnn.md#silent-advantage];
+2. modifiers: the attack's own, the ranged penalty -max(2, spans) [Ranged Attack;
+   docs/wsswnn.md#silent-ranged-penalty], -1 per height for a jump-attack [Jump-Attacks];
 3. hit if the result beats Guard, block if it beats only Agility, else miss ("beats": strictly greater)
    [Attack Actions]; a jump-attack that does not miss (beats Guard or Agility) first adds +3 (+ Strength,
-   option) per height, so a block can become a hit [Jump-Attacks; decisions 5]; a ranged result of zero or
-   less is a plain miss, and a ranged block needs a shield [Ranged Attack]; an attack aimed at arms turns a
+   option) per height, so a block can become a hit [Jump-Attacks; docs/wsswnn.md#silent-jump-attack]; a ranged result
+   of zero or less is a plain miss, and a ranged block needs a shield [Ranged Attack]; an attack aimed at arms turns a
    hit into a block [Targeting Arms Directly]; an object has no defenses: the result only has to beat 0
    [Attacking Objects];
 4. damage: lethal on a hit, guard on a hit or block, awareness on a hit [Damage]; against an object,
@@ -38,18 +39,18 @@ Mask = npt.NDArray[np.bool_]
 
 C_ACTIONS = "wsswnn: Attack Actions"
 C_MELEE = "wsswnn: Melee Attack"
-C_RANGED = "wsswnn: Ranged Attack (decisions 3)"
+C_RANGED = "wsswnn: Ranged Attack (docs/wsswnn.md#silent-ranged-penalty)"
 C_TAKE_HOLD = "wsswnn: Take Hold"
-C_LETHAL = "wsswnn: Lethal Damage (decisions 4)"
+C_LETHAL = "wsswnn: Lethal Damage (docs/wsswnn.md#silent-lethal-damage)"
 C_GUARD = "wsswnn: Guard Damage"
 C_AWARENESS = "wsswnn: Awareness Damage"
 C_REDUCTION = "wsswnn: Damage Reduction"
-C_JUMP = "wsswnn: Jump-Attacks (decisions 5)"
-C_FALL = "wsswnn: Jump-Attacks, falling (decisions 5)"
+C_JUMP = "wsswnn: Jump-Attacks (docs/wsswnn.md#silent-jump-attack)"
+C_FALL = "wsswnn: Jump-Attacks, falling (docs/wsswnn.md#silent-jump-attack)"
 C_ARMS = "wsswnn: Targeting Arms Directly"
 C_BREAK = "wsswnn: Breaking and Disarming Arms"
 C_THROW = "wsswnn: Throwing Weapons and Objects"
-C_OBJECTS = "wsswnn: Attacking Objects (decisions 6)"
+C_OBJECTS = "wsswnn: Attacking Objects (docs/wsswnn.md#silent-objects)"
 C_MULTIPLIER = "wsswnn: Object Toughness and Structure, damage multiplier"
 C_MIGHTY = "wsswnn: Mighty Blow (heroes/callings/champion)"
 TAKE_HOLD_STRUGGLE = 2
@@ -130,7 +131,7 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
     not_miss = (result > agility) | (result > guard)
     if kind == "jump":
         # "since Wandu's jump attack doesn't miss, she adds 6": the bonus comes when the attack does not miss,
-        # Guard below Agility included (decisions 5).
+        # Guard below Agility included (docs/wsswnn.md#silent-jump-attack).
         per_height = 3 + (attacker.strength if options.jump_strength_bonus else 0)
         bonus = per_height * attack.heights
         before = result

@@ -1,6 +1,6 @@
 """Braces: opposed Brace rolls against the foe's Stamina (success) and Strength (struggle).
 
-Sources (sources-and-gaps.md §WSSWNN "Braces", with its defaults where the braces page was cut off):
+Sources (the game's other pages "Braces", with its defaults where the braces page was cut off):
 - Grapple (needs a hold from Take Hold): success: -1 guard to the foe and it is grappled; struggle: the
   foe may pay 1 stamina to resist (else it is grappled).
 - Shove: success: -1 guard and the foe is pushed out of your span or hold; struggle: the foe may pay 1
@@ -8,7 +8,7 @@ Sources (sources-and-gaps.md §WSSWNN "Braces", with its defaults where the brac
 - Disarm and break [Breaking and Disarming Arms]: a success disarms the foe or breaks its defending
   armament; a struggle does so unless the foe pays 1 stamina (tohit's reading, as for Grapple and Shove).
 - Stand Fast: regain Guard equal to the Brace roll, up to maximum Guard + Strength (not opposed).
-"Beats" is strictly greater (decisions 1). Guard damage from a brace is reduced by Unflinching.
+"Beats" is strictly greater (docs/wsswnn.md#silent-action-dice). Guard damage from a brace is reduced by Unflinching.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from tohit.systems.wsswnn.models import Target
 
 Array = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]
-C_BRACES = "wsswnn: Braces (braces page, via sources-and-gaps)"
+C_BRACES = "wsswnn: Braces (braces page, via the game's other pages)"
 C_STAND_FAST = "wsswnn: Stand Fast (braces page; tracking-your-stats)"
 #: Braces whose success also inflicts -1 guard.
 GUARD_BRACES = ("grapple", "shove")

@@ -120,7 +120,7 @@ def _check_target(scenario: WsswnnScenario, target: Target, i: int, brace: str |
             )
         if attack.target_arms:
             raise InputError("an object has no defending arms to aim at", field="attack.target_arms")
-        return
+    # The advantage dice are rolled against an object too (a Mighty Blow's brace advantage).
     for name, reason in advantage_names(attack, target):
         if attacker.die(name) is None:
             raise InputError(
@@ -129,6 +129,8 @@ def _check_target(scenario: WsswnnScenario, target: Target, i: int, brace: str |
                 else f"{name} advantage rolls the {name.capitalize()} die: give it",
                 field=f"attacker.{name}_die",
             )
+    if target.is_object:
+        return
     opposed = (kind == "brace" and attack.brace != "stand_fast") or brace is not None
     if opposed:
         which = attack.brace if kind == "brace" else brace

@@ -1,4 +1,5 @@
-"""Action dice as roles (sources-and-gaps.md §WSSWNN "Action dice", "Advantage"; decisions.md wsswnn 1-2).
+"""Action dice as roles (the game's other pages "Action dice", "Advantage"; docs/wsswnn.md#silent-action-dice,
+docs/wsswnn.md#silent-advantage).
 
 Each combatant has four action dice, Attack, Brace, Compel and Maneuver, each d4 to d12. A roll is the
 die's face minus its penalties (armor and shield), so it can be zero or below: Chom's d4 Maneuver at -2

@@ -1,13 +1,13 @@
 """When Sky and Sea Were Not Named fights: life, guard, awareness; skipping; Stand Fast; initiative (issue 8).
 
 Rules applied between actions (an action itself is the system's `resolve`):
-- Damage [wsswnn.txt, Damage]: lethal damage reduces life, guard damage guard (after the lethal damage),
+- Damage [Taking Actions, Damage]: lethal damage reduces life, guard damage guard (after the lethal damage),
   awareness damage awareness, each never below 0; at 0 life a combatant is out of the fight. A missed
   jump-attack's fall costs the attacker life and guard.
 - Skipping an action gives +1 guard (or +1 awareness: the combatant's `skip_gains`), never above its
   maximum [tracking-your-stats]. A combatant skips when its Guard is at or below its `skip_at`, or when it has
   no attack it can make.
-- Stand Fast as a choice [braces; sources-and-gaps.md defaults]: a combatant with a Stand Fast brace among its
+- Stand Fast as a choice [braces; docs/wsswnn.md#silent-braces]: a combatant with a Stand Fast brace among its
   attacks uses it on its turn when its Guard is at or below its `stand_fast_at`; it regains Guard equal to its
   Brace roll, up to maximum Guard + Strength. Its own Guard and maximum Guard are the fight's (an attacker
   block without `guard` / `max_guard` takes the target block's Guard for both).
@@ -25,11 +25,11 @@ Rules applied between actions (an action itself is the system's `resolve`):
   combatant grapples (its index + 1; 0: none). While grappling, the grappler's attacks on that foe have brace
   advantage (the target block's `grappled`, fed per attack). A grapple ends when the grappler takes any lethal
   damage or is Shoved, and (tohit's reading) when the grappled foe is out of the fight.
-- Shove [braces; sources-and-gaps.md defaults]: Success: -1 guard and the foe is pushed out of the shover's
+- Shove [braces; docs/wsswnn.md#silent-braces]: Success: -1 guard and the foe is pushed out of the shover's
   span or hold; Struggle: the same unless it pays to resist. The fight has no movement, so "pushed out of your
   span or hold" is played as: it ends any grapple between the two, and the shoved foe's own grapple (it is
   Shoved); nobody stays out of reach (every combatant can reach every foe again on its next turn).
-- Disarm [wsswnn.txt, Breaking and Disarming Arms; arms: the Axe's Hook]: a disarm brace (an attack's free
+- Disarm [Taking Actions, Breaking and Disarming Arms; arms: the Axe's Hook]: a disarm brace (an attack's free
   brace on a block, or a brace action) that lands sets `disarmed`: the combatant can no longer use its weapon
   attacks (melee, ranged or jump-attacks with a `weapon`), only its unarmed attacks, Take Hold and braces; with
   none it skips (+1 guard). tohit's reading: the weapon is out of reach for the rest of the fight (the fight has

@@ -14,7 +14,7 @@ from pydantic import Field, field_validator, model_validator
 from tohit.core.models import Model, OptionsBase, TargetBase
 from tohit.systems.wsswnn.objects import Material
 
-#: Action dice, d4 to d12 (decisions.md wsswnn 1).
+#: Action dice, d4 to d12 (docs/wsswnn.md#silent-action-dice).
 Die = Literal["d4", "d6", "d8", "d10", "d12"]
 #: The four action dice of a combatant [taking-actions].
 DieName = Literal["attack", "brace", "compel", "maneuver"]
@@ -252,12 +252,15 @@ class Target(TargetBase):
 
 
 class Options(OptionsBase):
-    """Readings a table could rule differently (decisions.md wsswnn), with their defaults."""
+    """Readings a table could rule differently (docs/wsswnn.md#where-the-page-is-silent), with their defaults."""
 
     jump_strength_bonus: bool = Field(
-        default=True, description="A jump-attack that does not miss adds Strength per height too (decisions 5)."
+        default=True,
+        description="A jump-attack that does not miss adds Strength per height too"
+        " (docs/wsswnn.md#silent-jump-attack).",
     )
     unshielded_ranged_struggle: Literal["miss", "block"] = Field(
         default="miss",
-        description="A ranged Struggle against a foe with no shield: miss (decisions 3) or block.",
+        description="A ranged Struggle against a foe with no shield: miss (docs/wsswnn.md#silent-ranged-penalty) or"
+        " block.",
     )

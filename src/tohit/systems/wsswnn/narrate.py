@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 PAGE = "wsswnn"
-C_BRACES = "wsswnn: braces, Grapple and Shove (sources-and-gaps.md defaults)"
+C_BRACES = "wsswnn: braces, Grapple and Shove (docs/wsswnn.md#silent-braces)"
 C_ARMS = "wsswnn: Breaking and Disarming Arms"
 C_INTO_GRAPPLE = "wsswnn: braces, Grapple (ranged attacks into the grapple that roll an odd number)"
 C_MIGHTY = "wsswnn: Mighty Blow (heroes/callings/champion)"
@@ -38,7 +38,10 @@ def stand_fast(name: str, before: int, after: int) -> str:
 
 def mighty_blow(name: str, stamina: int) -> str:
     """A Mighty Blow costs 1 stamina."""
-    return f"{name} pays -1 stamina for a Mighty Blow: Stamina {stamina} -> {stamina - 1}  [{C_MIGHTY}]"
+    return (
+        f"{name} pays -1 stamina for a Mighty Blow: Stamina {stamina} -> {stamina - 1}"
+        f"  [{C_MIGHTY}; docs/wsswnn.md#silent-mighty-blow-cost]"
+    )
 
 
 def into_grapple(name: str, kept: int, partner: str, target: str) -> str:
@@ -74,8 +77,8 @@ def grapple_ends(name: str, foe: str) -> str:
 
 
 def lets_go(name: str) -> str:
-    """A grapple ends when the grappled foe is out of the fight (tohit's reading)."""
-    return f"{name} lets go: the foe it grappled is out of the fight"
+    """A grapple ends when the grappled foe is out of the fight (docs/wsswnn.md#silent-grapple-ends)."""
+    return f"{name} lets go: the foe it grappled is out of the fight  [docs/wsswnn.md#silent-grapple-ends]"
 
 
 def resist(name: str, brace: str, stamina: int) -> str:
@@ -102,4 +105,6 @@ def shove(name: str, foe: str, grapple_ends: bool, hold_broken: bool) -> str:
 
 def disarm(name: str) -> str:
     """Disarmed: no weapon attacks for the rest of the fight [Breaking and Disarming Arms]."""
-    return f"{name} is disarmed: no weapon attacks for the rest of the fight  [{C_ARMS}]"
+    return (
+        f"{name} is disarmed: no weapon attacks for the rest of the fight  [{C_ARMS}; docs/wsswnn.md#silent-disarmed]"
+    )

@@ -1,8 +1,8 @@
-"""The action roll: the acting die, or the highest advantage die if higher (decisions.md wsswnn 2), or the
+"""The action roll: the acting die, or the highest advantage die if higher (docs/wsswnn.md#silent-advantage), or the
 lowest disadvantage die if lower (the mirror: "the foe has brace disadvantage" [braces: Grapple]).
 
 "Advantage: roll a second die (the advantage die) and keep the higher ... Penalties apply to that die too"
-(sources-and-gaps.md §WSSWNN): each die is read after its own penalties, then the higher is kept, so
+(the game's other pages): each die is read after its own penalties, then the higher is kept, so
 Chom's d4 Maneuver at -2 showing -1 loses to his Attack 2. Disadvantage keeps the lower the same way. When an
 action has both, they cancel and the acting die alone is read (tohit's reading; the trace says so).
 """
@@ -19,10 +19,10 @@ from tohit.core.system import Dice
 from tohit.systems.wsswnn.plan import Plan
 
 Array = npt.NDArray[np.int64]
-C_ADVANTAGE = "wsswnn: advantage (taking-actions; decisions 2)"
-C_ACTION_DICE = "wsswnn: action dice (taking-actions; decisions 1)"
+C_ADVANTAGE = "wsswnn: advantage (taking-actions; docs/wsswnn.md#silent-advantage)"
+C_ACTION_DICE = "wsswnn: action dice (taking-actions; docs/wsswnn.md#silent-action-dice)"
 C_DISADVANTAGE = "wsswnn: disadvantage (braces: Grapple, the foe has brace disadvantage; the mirror of advantage)"
-C_CANCEL = "wsswnn: advantage and disadvantage cancel (tohit's reading)"
+C_CANCEL = "wsswnn: advantage and disadvantage cancel (docs/wsswnn.md#silent-cancel)"
 C_ROLLED = "wsswnn: braces, Grapple (a ranged attack into the grapple that rolls odd hits the other grappler)"
 
 

@@ -1,9 +1,10 @@
-"""When Sky and Sea Were Not Named: attacks (shared/rules/wsswnn.txt), with decisions.md §wsswnn.
+"""When Sky and Sea Were Not Named: attacks (Taking Actions), with docs/wsswnn.md#where-the-page-is-silent.
 
 The system: its models, outcome fields, dice roles and the dispatch of `resolve` to the action's rules
 (`attacks` for melee, ranged, Take Hold and jump-attacks; `brace_action` for a brace as the action).
 
-Readings tohit takes where the page, sources-and-gaps.md and decisions.md are silent:
+Readings tohit takes where the page and the game's other pages are silent (more in
+docs/wsswnn.md#where-the-page-is-silent):
 - A bare `penalty: N` is the Maneuver die's (Chom's "d4 Maneuver die with a -2 penalty from his shield and
   armor"; his Attack 2 is read as rolled); a mapping gives each action die its own. Penalties are per die,
   so an advantage die takes its own; penalties on the whole roll (range, height, `modifier`) come after
@@ -43,6 +44,7 @@ from tohit.systems.wsswnn.dice import action_role, advantage_role, disadvantage_
 from tohit.systems.wsswnn.fields import FIELDS
 from tohit.systems.wsswnn.models import Attack, Attacker, Options, Target
 from tohit.systems.wsswnn.plan import WsswnnScenario, action_die, plan
+from tohit.systems.wsswnn.silent import SILENT
 
 MODIFIERS = (
     ModifierRow("ranged", "range", "-2", "Every ranged attack [Ranged Attack]."),
@@ -74,6 +76,7 @@ class Wsswnn(System[Attacker, Attack, Target, Options]):
     title = "When Sky and Sea Were Not Named"
     summary = "Action die d4-d12 (advantage keeps the higher) vs Guard / Agility: hit, block or miss; lethal and guard"
     page = "wsswnn.txt"
+    silent = SILENT
     attacker_model = Attacker
     attack_model = Attack
     target_model = Target

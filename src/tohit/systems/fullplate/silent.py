@@ -1,0 +1,81 @@
+"""FullPlate: where the Attacking page is silent, the readings tohit takes. `tohit reference fullplate` lists them in
+docs/fullplate.md, section "Where the page is silent", each at its anchor `silent-<anchor>`; traces cite them by
+that address."""
+
+from __future__ import annotations
+
+#: (anchor, title, text) of each reading.
+SILENT: tuple[tuple[str, str, str], ...] = (
+    (
+        "effective-thac0",
+        "The To-Hit Roll and the signs of modifiers",
+        "To-Hit Roll = effective THAC0 - d20, and effective THAC0 = THAC0 - bonuses + penalties: a modifier in the"
+        " table is signed from the attacker's side (+ helps it). The roll hits when it is at most the target's AC.",
+    ),
+    (
+        "natural-1",
+        "A natural 1",
+        "A natural 1 always misses, as the page says (not as the game's later revision has it).",
+    ),
+    (
+        "natural-20",
+        "A natural 20 short of the AC",
+        "With a natural 20, let the shortfall be the To-Hit Roll minus the AC. Up to 10 it hits; beyond 10 it hits"
+        " with its damage halved once per 5 (or part of 5) beyond the first 10. After halving, damage from 0.5 to"
+        " below 1 becomes 1, and below 0.5 becomes 0: a miss.",
+    ),
+    (
+        "critical-hit",
+        "Critical Hits",
+        "A Critical Hit needs a natural 20 or a roll in the weapon's critical range, and a hit by 5 or more (AC"
+        " minus To-Hit Roll at least 5). The critical range never makes a miss hit. By default a Critical reports"
+        " 1d4 Severity points; option `crit_damage` may instead roll the weapon's dice twice (flat bonuses once)"
+        " or take their maximum.",
+    ),
+    (
+        "modifier-scales",
+        "Circumstance rows that overlap",
+        "Each circumstance row measures one scale (relative position with climbing, the attacker's stance, the"
+        " target's stance, balance, underwater, light, concealment, cover, darkness distance, range band, and each"
+        " Condition row on its own). Rows on one scale replace each other and the row worse for the attacker"
+        " counts; rows on different scales add; Flatfooted counts once however many rows grant it. The trace names"
+        " each row replaced. Option `modifier_stacking: all` adds every row instead. Flanking is +1 per level of"
+        " Outnumbered (enemies engaged with the target, minus one).",
+    ),
+    (
+        "range-bands",
+        "Range bands",
+        "A ranged weapon gives Short, Medium and Long distances; Extreme reaches up to twice Long, and anything"
+        " beyond is out of range, refused with a clear error.",
+    ),
+    (
+        "firing-into-melee",
+        "Firing into melee",
+        "Each creature that may be struck takes a share of the pick of 2 to the power of its size steps from"
+        " Medium (Small 1, Medium 2, Large 4). The creature struck is picked first; the roll is then judged against"
+        " its AC, and its own Special Defence, Resistance and Vulnerability adjust the damage. A creature given"
+        " without stats of its own is judged as the intended target, and the trace says so; in a fight, a"
+        " combatant of the fight named beside the target has its own stats (its `target` block), and those decide."
+        " A pick die a GM enters follows the page: equal shares reduce (three Medium creatures: d3), unequal ones"
+        " do not. Precision proficiency always strikes the intended target.",
+    ),
+    (
+        "automatic-hit",
+        "Automatic hits",
+        "An attack that hits automatically rolls only for a critical or a fumble; a natural 1 is rolled again, and"
+        " is no fumble when the new roll would hit AC 0.",
+    ),
+    (
+        "enhancement",
+        "Enhancement and Special Defence",
+        "Only the highest Enhancement counts, except that a launcher's and its ammunition's add up. Special Defence"
+        " follows the game style (`game: heroic`, `epic` or `traditional`) as the game's Special Defence page"
+        " gives it.",
+    ),
+    (
+        "turn-order",
+        "Turn order in a fight",
+        "The page gives no initiative: a fight takes the file's order, sides alternating, and each standing"
+        " combatant makes one attack a round.",
+    ),
+)
