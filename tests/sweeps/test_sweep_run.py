@@ -210,8 +210,11 @@ def test_bad_input_is_one_error_line_and_exit_2(tmp_path: Path) -> None:
 
 
 def test_exact_duel_points() -> None:
+    """issue 31, "Exact rows say so": an exact row has method "exact", its beyond_depth, and no interval."""
     data = tohit.sweep(DUEL, {"sides[1].combatants[0].target.lp": "6,12"}, exact=True, workers=1)
-    assert list(data["win_Ceil"]) == list(data["win_Ceil_lo"]) and data["win_Ceil"].iloc[0] > data["win_Ceil"].iloc[1]
+    assert data["win_Ceil"].iloc[0] > data["win_Ceil"].iloc[1]
+    assert list(data["method"]) == ["exact", "exact"] and "beyond_depth" in data.columns
+    assert not [c for c in data.columns if str(c).endswith(("_lo", "_hi"))]
 
 
 def test_sigterm_keeps_the_finished_points_and_resume_gives_the_same_file(tmp_path: Path) -> None:
