@@ -185,7 +185,8 @@ def _fight_row(task: Task) -> dict[str, Any]:
         row["beyond_depth"] = float(result.beyond)
         chances["beyond_depth"] = result.beyond
         for c, name in enumerate(fight.roster.names):  # a duel: a combatant stands at the end when its side wins
-            row[f"survives_{name}"] = float(result.wins[fight.roster.side[c]])
+            chances[f"survives_{name}"] = result.wins[fight.roster.side[c]]
+            row[f"survives_{name}"] = float(chances[f"survives_{name}"])
         row[METHOD] = "exact"
         row["exact"] = {key: fraction_text(p) for key, p in chances.items()}
         if result.expected_rounds is not None:
