@@ -1,0 +1,113 @@
+"""`tohit compare A B [--json]`: the same measures of two builds side by side with B - A (sweeps/compare.py):
+exact differences as fractions, a 95% interval for a simulated chance and whether it excludes 0."""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from tohit.cli.errors import Terminated, fail, guarded, stopped
+from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_SEED
+
+if TYPE_CHECKING:
+    from rich.table import Table as RichTable
+
+    from tohit.sweeps.compare import Comparison, Difference
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `compare` command to the CLI."""
+    app.command(name="compare")(compare)
+
+
+def compare(
+    a: Annotated[Path, typer.Argument(help="The first build: a scenario or fight file.", show_default=False)],
+    b: Annotated[Path, typer.Argument(help="The second build, of the same kind.", show_default=False)],
+    n: Annotated[
+        int | None,
+        typer.Option("-n", "--n", min=1, max=100_000_000, help=f"Fights per file (default {DEFAULT_FIGHTS:,})."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed (else A's).")] = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Fight files: solve each duel exactly.")] = False,
+    method: Annotated[str, typer.Option("--method", help="Fights: table (fast) or direct (dice).")] = "table",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (exact values as fractions).")] = False,
+) -> None:
+    """The same measures of two files side by side, with B - A: exact fractions for odds, a 95% interval for a
+    simulated win rate (and whether it excludes 0)."""
+    if method not in ("table", "direct"):
+        fail(f"--method: must be table or direct, got {method!r}")
+    from tohit.sweeps.compare import compare as run
+
+    try:
+        result = guarded(
+            lambda: run(a, b, n=n, seed=seed, exact=exact, method="direct" if method == "direct" else "table")
+        )
+    except KeyboardInterrupt:
+        stopped("interrupted (Ctrl-C): compare stopped", 130)
+    except Terminated:
+        stopped("terminated (SIGTERM): compare stopped", 143)
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
+        return
+    from tohit.cli import render
+
+    console = render.console()
+    for table in views(result):
+        console.print(table)
+    if result.n is not None:
+        console.print(f"simulated: {result.n:,} fights each, seed {result.seed}", style="dim")
+
+
+def _fraction(value: Fraction, sign: bool = False) -> str:
+    """`3/2`, `0`, or with `sign` `+3/2`."""
+    text = str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return f"+{text}" if sign and value > 0 else text
+
+
+def _shown(name: str, value: Any) -> str:
+    from tohit.cli.sweep_view import cell
+
+    if isinstance(value, Fraction):
+        return f"{_fraction(value)} ({cell(name, float(value))})" if value.denominator != 1 else _fraction(value)
+    return cell(name, value)
+
+
+def _difference(d: Difference) -> str:
+    from tohit.cli.sweep_view import cell, is_chance
+
+    if d.difference is None:
+        return "-"
+    if isinstance(d.difference, Fraction):
+        return _fraction(d.difference, sign=True)
+    if d.lo is not None and d.hi is not None:
+        return f"{d.difference:+.1%} ({d.lo:+.1%} to {d.hi:+.1%})"
+    if is_chance(d.measure):
+        return f"{d.difference:+.1%}"
+    return f"{d.difference:+.4g}" if d.difference else cell(d.measure, 0)
+
+
+def views(result: Comparison) -> list[RichTable]:
+    """One table per target (an attack) or one (a fight): measure, A, B, B - A."""
+    from rich.table import Table as RichTable
+
+    tables = []
+    simulated = result.method == "simulated"
+    for target, diffs in result.rows:
+        title = f"A: {Path(result.a).name}, B: {Path(result.b).name}" + (f"; target {target}" if target else "")
+        table = RichTable(show_edge=False, title=title)
+        for column in ("measure", "A", "B", "B - A (95% CI)" if simulated else "B - A (exact)"):
+            table.add_column(column, no_wrap=True)
+        if simulated:
+            table.add_column("excludes 0", no_wrap=True)
+        for d in diffs:
+            cells = [d.measure, _shown(d.measure, d.a), _shown(d.measure, d.b), _difference(d)]
+            if simulated:
+                cells.append("" if d.excludes_zero is None else "yes" if d.excludes_zero else "no")
+            table.add_row(*cells)
+        tables.append(table)
+    return tables
