@@ -5,13 +5,19 @@ the points' seeds do not depend on where or in which order they run.
 
 Leaving the `with` block by an exception (Ctrl-C and SIGTERM included) cancels the points not yet run and
 ends the workers this process started (a cluster given by address is left running).
+
+A script that calls `tohit.sweep` at its top level without `if __name__ == "__main__":` would be run again by
+each new Dask worker process (they start by importing the main module), which fails; so such a call runs its
+points on a local process pool (forked: nothing is imported again) with a warning, and the table is the same.
 """
 
 from __future__ import annotations
 
+import ast
 import logging
 import multiprocessing
 import os
+import sys
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import as_completed as futures_completed
@@ -122,6 +128,40 @@ def _pool(workers: int) -> Iterator[Runner]:
         yield run
 
 
+def unguarded_main() -> tuple[str, int] | None:
+    """The script (its file name and the line of the call) when this call comes from its top level outside
+    `if __name__ == "__main__":` (read from the script's syntax tree); None from a guarded block, a notebook,
+    `python -c` or a REPL."""
+    frame = sys._getframe(1)
+    while frame is not None and not (
+        frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "__main__"
+    ):
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None:
+        return None
+    path = frame.f_code.co_filename
+    try:
+        with open(path, encoding="utf-8") as source:
+            tree = ast.parse(source.read())
+    except (OSError, SyntaxError, ValueError):
+        return None if path.startswith("<") else (path, frame.f_lineno)
+    line = frame.f_lineno
+    for node in ast.walk(tree):
+        guarded = isinstance(node, ast.If) and _is_main_test(node.test) and node.end_lineno is not None
+        if guarded and node.body[0].lineno <= line <= (node.end_lineno or 0):  # type: ignore[attr-defined]
+            return None
+    return path, line
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    """`__name__ == "__main__"` (either way round)."""
+    if not isinstance(test, ast.Compare) or len(test.comparators) != 1 or not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = [test.left, test.comparators[0]]
+    named = any(isinstance(x, ast.Name) and x.id == "__name__" for x in sides)
+    return named and any(isinstance(x, ast.Constant) and x.value == "__main__" for x in sides)
+
+
 @contextmanager
 def runner(
     *, workers: int | None = None, scheduler: str | None = None, client: Any = None, executor: Executor = "dask"
@@ -139,7 +179,17 @@ def runner(
     if count <= 1:
         yield _serial
         return
-    if executor == "pool":
+    script = unguarded_main() if executor == "dask" else None
+    if script is not None:
+        warnings.warn_explicit(
+            f"tohit.sweep is called at the top level of {os.path.basename(script[0])} without "
+            '`if __name__ == "__main__":`, so Dask\'s worker processes would run the script again; '
+            f"the points run on {count} forked local processes instead (the same table)",
+            RuntimeWarning,
+            script[0],
+            script[1],
+        )
+    if executor == "pool" or script is not None:
         with _pool(count) as run:
             yield run
         return

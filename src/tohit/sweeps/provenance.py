@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
-from tohit import __version__
 from tohit.core.errors import InputError, short_repr
 
 #: The metadata key (Parquet) and the attrs key (DataFrame).
@@ -45,8 +45,9 @@ def record(
 ) -> dict[str, Any]:
     """The provenance of one sweep as plain JSON data (`n`, `seed` and `method` are null where no dice are
     rolled: an attack's points and exact fights)."""
+    version = sys.modules["tohit"].__version__  # the package above this one (importing it would be a circle)
     return {
-        "engine": f"tohit {__version__}",
+        "engine": f"tohit {version}",
         "input": source,
         "input_sha256": sha256,
         "vary": list(vary),
