@@ -17,7 +17,9 @@ import ast
 import logging
 import multiprocessing
 import os
+import signal
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import as_completed as futures_completed
@@ -56,10 +58,29 @@ def _serial(tasks: list[Task]) -> Results:
 
 
 @contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT held back while the cluster starts: the threads and worker processes started meanwhile inherit the
+    block, so a Ctrl-C sent to the whole process group (a terminal's) reaches this process alone, which stops
+    the workers itself; no worker prints a KeyboardInterrupt traceback. A Ctrl-C in the meantime is delivered
+    here as soon as the cluster is up."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # first: starting it unblocks SIGINT in the thread that starts it
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+@contextmanager
 def local_cluster(workers: int) -> Iterator[Any]:
     """A Dask `LocalCluster` in this process: `workers` worker processes of one thread each, on 127.0.0.1, no
     dashboard; a `Client` on it is yielded, and both are closed when the block ends."""
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _sigint_blocked():
         # The scheduler's small HTTP server (health and metrics, no dashboard) asks for port 8787 on 127.0.0.1 and
         # takes another when a second cluster holds it: nothing a user needs to read.
         warnings.filterwarnings("ignore", message="Port .* is already in use")
