@@ -254,3 +254,30 @@ def test_a_killed_worker_loses_no_point(serial: pd.DataFrame) -> None:
             data = run(plan(BANDITS, FIGHT_GRID, n=60, seed=5), client=client, progress=kill_one).frame()
     assert killed
     pd.testing.assert_frame_equal(data, serial)
+
+
+def test_a_killed_workers_finished_points_are_not_run_again(serial: pd.DataFrame) -> None:
+    """issue 31, item 10: the points a worker had finished (and this process had read) are let go, so killing
+    that worker makes Dask run only its unfinished points again, never a finished one."""
+
+    def memory_transitions(dask_scheduler: Any) -> dict[str, int]:
+        """On the scheduler (a nested function: pickled by value): how many times each task was computed."""
+        counts: dict[str, int] = {}
+        for entry in dask_scheduler.transition_log:
+            if entry[2] == "memory":
+                counts[str(entry[0])] = counts.get(str(entry[0]), 0) + 1
+        return counts
+
+    with external_cluster(2) as (address, workers):
+        seen: list[int] = []
+
+        def kill_after_two(m: int) -> None:
+            seen.append(m)
+            if len(seen) == 2:
+                workers[0].kill()
+
+        with connect(address) as client:
+            data = run(plan(BANDITS, FIGHT_GRID, n=60, seed=5), client=client, progress=kill_after_two).frame()
+            computed = client.run_on_scheduler(memory_transitions)
+    pd.testing.assert_frame_equal(data, serial)
+    assert computed and max(computed.values()) == 1, computed

@@ -127,11 +127,18 @@ def on_client(client: Any) -> Runner:
     def run(tasks: list[Task]) -> Results:
         futures = client.map(measure, tasks, pure=False)
         of = {future.key: task for future, task in zip(futures, tasks, strict=True)}
+        waiting = {future.key: future for future in futures}
+        finished = dask().as_completed(futures)
+        del futures
         try:
-            for future in dask().as_completed(futures):
-                yield of[future.key], future.result()
+            for future in finished:
+                rows = future.result()
+                # Let go of a point once its rows are here: a worker lost later does not make Dask run it again.
+                waiting.pop(future.key, None)
+                future.release()
+                yield of[future.key], rows
         finally:
-            client.cancel(futures)
+            client.cancel(list(waiting.values()))
 
     return run
 
