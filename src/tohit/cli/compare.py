@@ -63,9 +63,15 @@ def compare(
         console.print(f"simulated: {result.n:,} fights each, seed {result.seed}", style="dim")
 
 
+#: The longest exact fraction the terminal writes out (a longer one is shown at display precision; --json has it).
+LONGEST = 15
+
+
 def _fraction(value: Fraction, sign: bool = False) -> str:
-    """`3/2`, `0`, or with `sign` `+3/2`."""
+    """`3/2`, `0`, or with `sign` `+3/2`; empty when too long to read."""
     text = str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if len(text) > LONGEST:
+        return ""
     return f"+{text}" if sign and value > 0 else text
 
 
@@ -73,7 +79,10 @@ def _shown(name: str, value: Any) -> str:
     from tohit.cli.sweep_view import cell
 
     if isinstance(value, Fraction):
-        return f"{_fraction(value)} ({cell(name, float(value))})" if value.denominator != 1 else _fraction(value)
+        text = _fraction(value)
+        if value.denominator == 1 and text:
+            return text
+        return f"{text} ({cell(name, float(value))})" if text else cell(name, float(value))
     return cell(name, value)
 
 
@@ -83,7 +92,11 @@ def _difference(d: Difference) -> str:
     if d.difference is None:
         return "-"
     if isinstance(d.difference, Fraction):
-        return _fraction(d.difference, sign=True)
+        text = _fraction(d.difference, sign=True)
+        if text:
+            return text
+        shown = float(d.difference)
+        return f"{shown:+.2%}" if is_chance(d.measure) else f"{shown:+.4g}"
     if d.lo is not None and d.hi is not None:
         return f"{d.difference:+.1%} ({d.lo:+.1%} to {d.hi:+.1%})"
     if is_chance(d.measure):

@@ -18,6 +18,9 @@ from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_SEED
 if TYPE_CHECKING:
     from tohit.sweeps.solve import Point, Solution
 
+#: The longest exact fraction written out (a longer one is shown at display precision; --json has it).
+LONGEST = 15
+
 
 def register(app: typer.Typer) -> None:
     """Add the `solve` command to the CLI."""
@@ -107,7 +110,8 @@ def _value(solution: Solution, point: Point) -> str:
 
     if isinstance(point.measure, Fraction):
         text = f"{point.measure.numerator}/{point.measure.denominator}"
-        return f"{text} = {cell(solution.measure, float(point.measure))}"
+        shown = cell(solution.measure, float(point.measure))
+        return f"{text} = {shown}" if len(text) <= LONGEST else f"{shown}, exact"
     shown = cell(solution.measure, point.measure, point.lo, point.hi)
     return f"{shown}, {point.n:,} fights"
 
