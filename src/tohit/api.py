@@ -193,12 +193,14 @@ def sweep(
     resume: bool = False,
     max_points: int = 10_000,
     method: str = "table",
+    measure: str | None = None,
 ) -> Any:
     """A scenario or fight (a file or a mapping) across a grid of values, one pandas DataFrame row per point (per
     target, for an attack): `vary` maps each PATH to its SPEC, e.g. `{"targets[0].evasion": "0..6"}` or
     `{"count:sides[1].combatants[0]": "1..6"}` (or is a list of "PATH=SPEC"). Points run on a Dask `LocalCluster`
     (`workers` processes, default one per core; 1: in this process), on the cluster at `scheduler`, or on a
-    given Dask `client`; `out` (.csv or .parquet) is written as points complete, and `resume` finishes it."""
+    given Dask `client`; `out` (.csv or .parquet) is written as points complete, with what produced it (also in
+    `df.attrs["tohit"]`), and `resume` finishes it; `measure` (checked before any work) is recorded with it."""
     from tohit.sweeps.run import plan, run
 
     if not isinstance(vary, (dict, list)):
@@ -213,6 +215,7 @@ def sweep(
         out=None if out is None else Path(out),
         resume=bool(resume),
         max_points=_whole(max_points, "max_points", 1, 1_000_000),
+        measure=measure if measure is None else str(measure),
     )
     chosen = None if workers is None else _whole(workers, "workers", 1, MAX_WORKERS)
     return run(planned, workers=chosen, scheduler=scheduler, client=client).frame()

@@ -174,6 +174,7 @@ def _json(planned: Sweep, table: Table) -> dict[str, Any]:
         "vary": planned.grid.columns,
         "points": planned.grid.size,
         **({"seed": planned.seed, "n": planned.n} if planned.grid.kind == "fight" and not planned.exact else {}),
+        "provenance": planned.made_by,
         "rows": rows,
     }
 

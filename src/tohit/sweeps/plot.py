@@ -38,12 +38,17 @@ def how_measured(data: Any) -> str:
 
 
 def measure_label(column: str, how: str = "") -> str:
-    """`win_Party` -> "Party win (share of fights)" ("Party win (exact)" for exact rows), `p_hit` -> "P(hit)",
-    `mean_damage` -> "mean damage"."""
+    """`win_Party` -> "Party win (share of 1,000 fights)" with `how` "n = 1,000 fights per point" ("Party win
+    (exact)" for exact rows), `p_hit` -> "P(hit)", `mean_damage` -> "mean damage"."""
+    share = "share of fights"
+    if how == "exact":
+        share = "exact"
+    elif how.startswith("n = "):
+        share = f"share of {how[4:].removesuffix(' per point')}"
     if column.startswith("win_"):
-        return f"{column[4:]} win ({'exact' if how == 'exact' else 'share of fights'})"
+        return f"{column[4:]} win ({share})"
     if column.startswith("survives_"):
-        return f"{column[9:]} standing at the end ({'exact' if how == 'exact' else 'share of fights'})"
+        return f"{column[9:]} standing at the end ({share})"
     if column.startswith("dealt_"):
         return f"damage {column[6:]} deals (mean)"
     if column.startswith("p_"):

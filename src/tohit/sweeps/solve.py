@@ -9,7 +9,7 @@ budget (a count of fights, never seconds) is spent; a crossing is certain when n
 Search: when the measure is on opposite sides of P at the two ends of the range, bisection finds one crossing
 evaluating only the points it needs (about log2 of the range), which is every crossing when the measure moves
 one way along the range (monotone); otherwise, or with `scan`, every value is evaluated and every crossing
-reported.
+reported. An attack on several targets is solved for its first target (named in the answer).
 """
 
 from __future__ import annotations
