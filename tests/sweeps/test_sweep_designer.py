@@ -184,6 +184,8 @@ def test_rows_say_how_they_were_measured() -> None:
     assert how_measured(simulated) == "n = 20 fights per point"
     assert measure_label("win_Ceil", "exact") == "Ceil win (exact)"
     assert measure_label("win_Ceil", "n = 20 fights per point") == "Ceil win (share of 20 fights)"
+    assert measure_label("p_hit", "exact") == "P(hit) (exact)"
+    assert measure_label("mean_rounds", "n = 20 fights per point") == "mean rounds, n = 20 fights per point"
 
 
 def test_the_terminal_shows_the_measure_first_at_display_precision() -> None:

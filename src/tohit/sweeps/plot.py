@@ -39,7 +39,8 @@ def how_measured(data: Any) -> str:
 
 def measure_label(column: str, how: str = "") -> str:
     """`win_Party` -> "Party win (share of 1,000 fights)" with `how` "n = 1,000 fights per point" ("Party win
-    (exact)" for exact rows), `p_hit` -> "P(hit)", `mean_damage` -> "mean damage"."""
+    (exact)" for exact rows), `p_hit` -> "P(hit)" ("P(hit) (exact)"), `mean_rounds` -> "mean rounds, n = 1,000
+    fights per point"."""
     share = "share of fights"
     if how == "exact":
         share = "exact"
@@ -50,14 +51,18 @@ def measure_label(column: str, how: str = "") -> str:
     if column.startswith("survives_"):
         return f"{column[9:]} standing at the end ({share})"
     if column.startswith("dealt_"):
-        return f"damage {column[6:]} deals (mean)"
-    if column.startswith("p_"):
-        return f"P({column[2:]})"
-    if column.startswith("survivors_"):
-        return f"{column[10:]} standing at the end (mean)"
-    if column.startswith("health_"):
-        return f"{column[7:]} health left (mean)"
-    return column.replace("_", " ")
+        label = f"damage {column[6:]} deals (mean)"
+    elif column.startswith("p_"):
+        label = f"P({column[2:]})"
+    elif column.startswith("survivors_"):
+        label = f"{column[10:]} standing at the end (mean)"
+    elif column.startswith("health_"):
+        label = f"{column[7:]} health left (mean)"
+    else:
+        label = column.replace("_", " ")
+    if how == "exact":
+        return f"{label} (exact)"
+    return f"{label}, {how}" if how.startswith("n = ") else label
 
 
 def default_measure(data: Any, kind: str) -> str:
