@@ -97,10 +97,11 @@ def _difference(d: Difference) -> str:
             return text
         shown = float(d.difference)
         return f"{shown:+.2%}" if is_chance(d.measure) else f"{shown:+.4g}"
+    shown = 0.0 if abs(d.difference) < 0.0005 else d.difference  # no "-0.0%"
     if d.lo is not None and d.hi is not None:
-        return f"{d.difference:+.1%} ({d.lo:+.1%} to {d.hi:+.1%})"
+        return f"{shown:+.1%} ({d.lo:+.1%} to {d.hi:+.1%})"
     if is_chance(d.measure):
-        return f"{d.difference:+.1%}"
+        return f"{shown:+.1%}"
     return f"{d.difference:+.4g}" if d.difference else cell(d.measure, 0)
 
 

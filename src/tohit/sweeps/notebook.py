@@ -120,7 +120,8 @@ def short_repr_of(kind: str, result: Any) -> str:
         names = result.fight.roster.side_names
         wins = ", ".join(f"{n} {float(p):.1%}" for n, p in zip(names, result.wins, strict=True))
         return f"<ExactResult: {wins} (exact); .to_dataframe()>"
-    return f"<FightLog {len(result.events)} events, {result.rounds} rounds, winner {result.winner_name}>"
+    rounds = f"{result.rounds} round{'s' if result.rounds != 1 else ''}"
+    return f"<FightLog {len(result.events)} events, {rounds}, winner {result.winner_name}>"
 
 
 def side_index(names: tuple[str, ...], side: object) -> int:
