@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -103,3 +104,13 @@ def test_bad_input_is_one_line(args: list[str], says: str) -> None:
 
 def test_targets_are_read_exactly() -> None:
     assert parse_target("75%") == parse_target("0.75") == parse_target("3/4") == Fraction(3, 4)
+
+
+def test_a_simulated_solve_on_a_cluster_gives_the_same_answer(local_client: Any) -> None:
+    """The points' seeds depend on their place in the range alone: a LocalCluster of two finds what this process
+    finds, fights and intervals alike."""
+    sweep = plan(BANDITS, ["count:Bandit=1..8"], n=100, seed=3, measure="win_Party")
+    with solver(sweep, "win_Party", Fraction(1, 2), budget=2000) as here:
+        alone = here.solve(scan=False).to_json()
+    with solver(sweep, "win_Party", Fraction(1, 2), budget=2000, client=local_client) as there:
+        assert there.solve(scan=False).to_json() == alone
