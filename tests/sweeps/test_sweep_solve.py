@@ -114,3 +114,35 @@ def test_a_simulated_solve_on_a_cluster_gives_the_same_answer(local_client: Any)
         alone = here.solve(scan=False).to_json()
     with solver(sweep, "win_Party", Fraction(1, 2), budget=2000, client=local_client) as there:
         assert there.solve(scan=False).to_json() == alone
+
+
+DESIGNER = EXAMPLES.parent / "docs" / "designer"
+
+
+@pytest.mark.parametrize(
+    ("args", "lines"),
+    [
+        (
+            ["trident-vs-concentration.yaml", "--vary", "attacker.accuracy=0..10", "--target", "75%"],
+            [
+                "p_hit (Wizzrobe) reaches 75.0% between attacker.accuracy = 1 (13/18 = 72.2%) and 2 (5/6 = 83.3%)",
+                "exact, bisection: 5 of 11 values evaluated",
+            ],
+        ),
+        (
+            ["party-vs-goblins.yaml", "--vary", "count:Goblin=1..12", "--target", "50%", "-n", "500", "--seed", "1"],
+            [
+                "win_Party falls below 50.0% between count:Goblin = 3 (83.0% (79.5%-86.0%), 500 fights) and 4 "
+                "(47.9% (46.8%-49.0%), 8,000 fights)",
+                "simulated, bisection: 5 of 12 values evaluated; 12,500 fights of a budget of 25,000",
+            ],
+        ),
+    ],
+    ids=["accuracy for 75%", "goblins beaten half the time"],
+)
+def test_the_readmes_designer_questions(args: list[str], lines: list[str]) -> None:
+    """README, "A designer's questions": the answers as printed there."""
+    measure = "p_hit" if "trident" in args[0] else "win_Party"
+    result = runner.invoke(app, ["solve", str(DESIGNER / args[0]), *args[1:], "--measure", measure])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == lines
