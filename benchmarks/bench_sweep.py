@@ -7,6 +7,10 @@ for short runs. Wall times (the clusters are started once, outside the timed run
 one and two workers are interleaved, best of 2, so that a busy machine's changing load hits both alike). Beside
 the wall times, the CPU seconds the workers spent: on a machine shared with other work, 2 workers can only be as
 fast as the free cores allow, and the CPU seconds show whether sharing the points costs anything.
+
+`solve` (issue 31): the most bandits the party beats half the time, `tohit solve` (bisection, straddling points
+refined within its budget of fights) against sweeping the whole range of 1 to 16 bandits at the same -n, both in
+this process: the points each evaluated, and the time.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import copy
 import resource
 import time
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +27,7 @@ from benchmarks.common import Row
 from tohit.core.loader import read_document
 from tohit.sweeps import run as sweeps
 from tohit.sweeps.execute import local_cluster
+from tohit.sweeps.solve import solver
 
 FILE = Path(__file__).resolve().parents[1] / "examples" / "fights" / "kaiser-party-vs-bandits.yaml"
 GRID = [
@@ -89,7 +95,22 @@ def run(quick: bool) -> list[Row]:
     times["short_dask"] = _wall(lambda: sweeps.run(short, workers=2), repeat=1)
     times["short_pool"] = _wall(lambda: sweeps.run(short, workers=2, executor="pool"), repeat=1)
     points = f"100 points x {n} fights"
+    solve_range = ["count:sides[1].combatants[0]=1..16"]
+    crossing = sweeps.plan(FILE, solve_range, n=n, seed=1, measure="win_Party")
+    start = time.perf_counter()
+    with solver(crossing, "win_Party", Fraction(1, 2)) as solving:
+        solved = solving.solve(scan=False)
+    times["solve"] = time.perf_counter() - start
+    times["solve_sweep"] = _wall(lambda: sweeps.run(crossing, workers=1), repeat=1)
     return [
+        Row(
+            "sweep",
+            f"solve: the party's 50% crossing over 1-16 bandits, {len(solved.points)} of 16 points evaluated "
+            f"({solved.fights:,} fights, refinement included) vs sweeping all 16 x {n} fights (1 process each)",
+            f"{times['solve']:.2f} s",
+            f"{times['solve_sweep']:.2f} s",
+            times["solve_sweep"] / times["solve"],
+        ),
         Row(
             "sweep",
             f"{points}: LocalCluster 2 workers vs 1",

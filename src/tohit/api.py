@@ -137,6 +137,7 @@ def fight(
     from tohit.engine.fight.exact import exact_duel
     from tohit.engine.fight.run import narrate, simulate_fights
 
+    _fight_views()
     if exact:
         return exact_duel(loaded, depth=None if depth is None else _whole(depth, "depth", 0, MAX_DEPTH))
     if n is not None:
@@ -178,12 +179,14 @@ def sweep(
     resume: bool = False,
     max_points: int = MAX_POINTS,
     method: str = "table",
+    measure: str | None = None,
 ) -> Any:
     """A scenario or fight (a file or a mapping) across a grid of values, one pandas DataFrame row per point (per
     target, for an attack): `vary` maps each PATH to its SPEC, e.g. `{"targets[0].evasion": "0..6"}` or
     `{"count:sides[1].combatants[0]": "1..6"}` (or is a list of "PATH=SPEC"). Points run on a Dask `LocalCluster`
     (`workers` processes, default one per core; 1: in this process), on the cluster at `scheduler`, or on a
-    given Dask `client`; `out` (.csv or .parquet) is written as points complete, and `resume` finishes it."""
+    given Dask `client`; `out` (.csv or .parquet) is written as points complete, with what produced it (also in
+    `df.attrs["tohit"]`), and `resume` finishes it; `measure` (checked before any work) is recorded with it."""
     from tohit.sweeps.run import plan, run
 
     if not isinstance(vary, (dict, list)):
@@ -198,6 +201,48 @@ def sweep(
         out=None if out is None else Path(out),
         resume=bool(resume),
         max_points=_whole(max_points, "max_points", 1, MAX_POINTS_LIMIT),
+        measure=measure if measure is None else str(measure),
     )
     chosen = None if workers is None else _whole(workers, "workers", 1, MAX_WORKERS)
     return run(planned, workers=chosen, scheduler=scheduler, client=client).frame()
+
+
+def _views(cls: Any, kind: str, frame: Any, title: Any) -> None:
+    """Give a result class `to_dataframe()`, `_repr_html_()` (a notebook's table) and a one-line `repr()`
+    (sweeps/notebook.py)."""
+    from tohit.sweeps import notebook
+
+    cls.to_dataframe = lambda self: frame(self)
+    cls._repr_html_ = lambda self: notebook.html_table(title(self), frame(self))
+    cls.__repr__ = lambda self: notebook.short_repr_of(kind, self)
+
+
+def _result_views() -> None:
+    from tohit.sweeps import notebook
+
+    _views(OddsResult, "odds", notebook.odds_frame, lambda r: f"exact odds ({r.system})")
+    _views(SimResult, "simulate", notebook.simulate_frame, lambda r: f"{r.n:,} attacks per target, seed {r.seed}")
+
+
+def _fight_views() -> None:
+    """The fight results' views, and `FightStats.wins` by side name as well as index (once)."""
+    from tohit.engine.fight.exact import ExactResult
+    from tohit.engine.fight.run import FightLog, FightStats
+    from tohit.sweeps import notebook
+
+    if getattr(FightStats, "_tohit_views", False):
+        return
+    _views(FightStats, "fight_stats", notebook.fight_stats_frame, lambda r: f"{r.n:,} fights, seed {r.seed}")
+    _views(ExactResult, "exact_fight", notebook.exact_fight_frame, lambda r: "exact odds of the duel")
+    _views(FightLog, "fight_log", notebook.fight_log_frame, lambda r: f"one fight, seed {r.seed}")
+    by_index = FightStats.wins
+
+    def wins(self: FightStats, side: int | str) -> int:
+        """Fights won by a side, given by name (`'Ceil'`) or index."""
+        return by_index(self, notebook.side_index(self.fight.roster.side_names, side))
+
+    FightStats.wins = wins  # type: ignore[method-assign]
+    FightStats._tohit_views = True  # type: ignore[attr-defined]
+
+
+_result_views()

@@ -210,8 +210,11 @@ def test_bad_input_is_one_error_line_and_exit_2(tmp_path: Path) -> None:
 
 
 def test_exact_duel_points() -> None:
+    """issue 31, "Exact rows say so": an exact row has method "exact", its beyond_depth, and no interval."""
     data = tohit.sweep(DUEL, {"sides[1].combatants[0].target.lp": "6,12"}, exact=True, workers=1)
-    assert list(data["win_Ceil"]) == list(data["win_Ceil_lo"]) and data["win_Ceil"].iloc[0] > data["win_Ceil"].iloc[1]
+    assert data["win_Ceil"].iloc[0] > data["win_Ceil"].iloc[1]
+    assert list(data["method"]) == ["exact", "exact"] and "beyond_depth" in data.columns
+    assert not [c for c in data.columns if str(c).endswith(("_lo", "_hi"))]
 
 
 def test_sigterm_keeps_the_finished_points_and_resume_gives_the_same_file(tmp_path: Path) -> None:
@@ -251,3 +254,30 @@ def test_a_killed_worker_loses_no_point(serial: pd.DataFrame) -> None:
             data = run(plan(BANDITS, FIGHT_GRID, n=60, seed=5), client=client, progress=kill_one).frame()
     assert killed
     pd.testing.assert_frame_equal(data, serial)
+
+
+def test_a_killed_workers_finished_points_are_not_run_again(serial: pd.DataFrame) -> None:
+    """issue 31, item 10: the points a worker had finished (and this process had read) are let go, so killing
+    that worker makes Dask run only its unfinished points again, never a finished one."""
+
+    def memory_transitions(dask_scheduler: Any) -> dict[str, int]:
+        """On the scheduler (a nested function: pickled by value): how many times each task was computed."""
+        counts: dict[str, int] = {}
+        for entry in dask_scheduler.transition_log:
+            if entry[2] == "memory":
+                counts[str(entry[0])] = counts.get(str(entry[0]), 0) + 1
+        return counts
+
+    with external_cluster(2) as (address, workers):
+        seen: list[int] = []
+
+        def kill_after_two(m: int) -> None:
+            seen.append(m)
+            if len(seen) == 2:
+                workers[0].kill()
+
+        with connect(address) as client:
+            data = run(plan(BANDITS, FIGHT_GRID, n=60, seed=5), client=client, progress=kill_after_two).frame()
+            computed = client.run_on_scheduler(memory_transitions)
+    pd.testing.assert_frame_equal(data, serial)
+    assert computed and max(computed.values()) == 1, computed

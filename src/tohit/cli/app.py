@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from tohit import __version__
-from tohit.cli import authoring, demo, fight, grid, serve, sweep
+from tohit.cli import authoring, compare, demo, fight, grid, serve, solve, sweep
 from tohit.cli.errors import OneLineErrors, fail, guarded, on_sigterm
 from tohit.engine.requests import MAX_ATTACKS, MAX_DEPTH, MAX_SEED, MAX_TIMES, MAX_WORKERS
 
@@ -285,6 +285,8 @@ fight.register(app)  # fight and replay: cli/fight.py
 authoring.register(app)  # new and reference: cli/authoring.py
 serve.register(app)  # serve and db upgrade: cli/serve.py
 sweep.register(app)  # sweep: cli/sweep.py
+solve.register(app)  # solve: cli/solve.py
+compare.register(app)  # compare: cli/compare.py
 
 
 def main() -> None:

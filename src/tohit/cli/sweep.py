@@ -19,13 +19,8 @@ from tohit.cli.errors import Terminated, fail, guarded, stopped
 from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_POINTS, MAX_POINTS_LIMIT, MAX_SEED
 
 if TYPE_CHECKING:
-    from rich.table import Table as RichTable
-
     from tohit.sweeps.run import Sweep
     from tohit.sweeps.table import Table
-
-#: Rows the terminal shows (the file and --json have them all).
-SHOWN_ROWS = 40
 
 
 def register(app: typer.Typer) -> None:
@@ -65,7 +60,11 @@ def sweep(
     plot: Annotated[Path | None, typer.Option("--plot", help="Write a chart of the table as a PNG.")] = None,
     measure: Annotated[
         str | None,
-        typer.Option("--measure", help="--plot: the column drawn (default: the first side's win, or mean damage)."),
+        typer.Option(
+            "--measure",
+            help="The measure shown first and drawn by --plot (default: the first side's win, or mean damage):"
+            " p_hit, p_critical, win_<side>, survives_<combatant>, dealt_<combatant>...",
+        ),
     ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Finish the table in --out (its points are kept).")] = False,
     max_points: Annotated[
@@ -97,10 +96,9 @@ def sweep(
             out=out,
             resume=resume,
             max_points=max_points,
+            measure=measure,
         )
     )
-    if measure is not None and plot is None:
-        fail("--measure: only a chart (--plot) draws one measure")
     table = _run(planned, workers=workers, scheduler=scheduler, quiet=as_json)
     data = table.frame()
     if plot is not None:
@@ -121,8 +119,12 @@ def sweep(
     if as_json:
         _print_json(_json(planned, table))
         return
+    from tohit.cli.sweep_view import view
+    from tohit.sweeps.plot import default_measure
+
     console = render.console()
-    console.print(_view(data))
+    chosen = planned.measure or default_measure(data, planned.grid.kind)
+    console.print(view(data, planned.grid.columns, chosen, console.width))
     if out is not None:
         console.print(f"wrote {planned.grid.size:,} points to {out}", style="dim")
     if plot is not None:
@@ -160,38 +162,6 @@ def _stop_text(what: str, planned: Sweep, finished: int) -> str:
     )
 
 
-#: Columns the terminal leaves to the file: a win's interval is shown beside it, the rest is bookkeeping.
-HIDDEN = ("seed", "point_seed", "n", "beyond_depth", "damage_p5", "damage_p25", "damage_p75", "damage_p95")
-
-
-def _view(data: Any) -> RichTable:
-    """The table for the terminal: the varied fields and the main measures (a win with its 95% interval)."""
-    from rich.table import Table as RichTable
-
-    columns = [c for c in data.columns if c not in HIDDEN and not str(c).endswith(("_lo", "_hi"))]
-    table = RichTable(show_edge=False)
-    for column in columns:
-        table.add_column(str(column), no_wrap=True)
-    for record in data.head(SHOWN_ROWS).to_dict("records"):
-        cells = []
-        for column in columns:
-            value = record[column]
-            if f"{column}_lo" in record and record[f"{column}_lo"] != record[f"{column}_hi"]:
-                cells.append(f"{value:.1%} ({record[f'{column}_lo']:.1%}-{record[f'{column}_hi']:.1%})")
-            else:
-                cells.append(_cell(value))
-        table.add_row(*cells)
-    if len(data) > SHOWN_ROWS:
-        table.caption = f"{len(data) - SHOWN_ROWS:,} more rows: --out or --json has them all"
-    return table
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    return str(value)
-
-
 def _json(planned: Sweep, table: Table) -> dict[str, Any]:
     rows = []
     for index in sorted(table.rows):
@@ -204,6 +174,7 @@ def _json(planned: Sweep, table: Table) -> dict[str, Any]:
         "vary": planned.grid.columns,
         "points": planned.grid.size,
         **({"seed": planned.seed, "n": planned.n} if planned.grid.kind == "fight" and not planned.exact else {}),
+        "provenance": planned.made_by,
         "rows": rows,
     }
 

@@ -5,13 +5,21 @@ the points' seeds do not depend on where or in which order they run.
 
 Leaving the `with` block by an exception (Ctrl-C and SIGTERM included) cancels the points not yet run and
 ends the workers this process started (a cluster given by address is left running).
+
+A script that calls `tohit.sweep` at its top level without `if __name__ == "__main__":` would be run again by
+each new Dask worker process (they start by importing the main module), which fails; so such a call runs its
+points on a local process pool (forked: nothing is imported again) with a warning, and the table is the same.
 """
 
 from __future__ import annotations
 
+import ast
 import logging
 import multiprocessing
 import os
+import signal
+import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import as_completed as futures_completed
@@ -50,10 +58,29 @@ def _serial(tasks: list[Task]) -> Results:
 
 
 @contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT held back while the cluster starts: the threads and worker processes started meanwhile inherit the
+    block, so a Ctrl-C sent to the whole process group (a terminal's) reaches this process alone, which stops
+    the workers itself; no worker prints a KeyboardInterrupt traceback. A Ctrl-C in the meantime is delivered
+    here as soon as the cluster is up."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # first: starting it unblocks SIGINT in the thread that starts it
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+@contextmanager
 def local_cluster(workers: int) -> Iterator[Any]:
     """A Dask `LocalCluster` in this process: `workers` worker processes of one thread each, on 127.0.0.1, no
     dashboard; a `Client` on it is yielded, and both are closed when the block ends."""
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _sigint_blocked():
         # The scheduler's small HTTP server (health and metrics, no dashboard) asks for port 8787 on 127.0.0.1 and
         # takes another when a second cluster holds it: nothing a user needs to read.
         warnings.filterwarnings("ignore", message="Port .* is already in use")
@@ -100,11 +127,18 @@ def on_client(client: Any) -> Runner:
     def run(tasks: list[Task]) -> Results:
         futures = client.map(measure, tasks, pure=False)
         of = {future.key: task for future, task in zip(futures, tasks, strict=True)}
+        waiting = {future.key: future for future in futures}
+        finished = dask().as_completed(futures)
+        del futures
         try:
-            for future in dask().as_completed(futures):
-                yield of[future.key], future.result()
+            for future in finished:
+                rows = future.result()
+                # Let go of a point once its rows are here: a worker lost later does not make Dask run it again.
+                waiting.pop(future.key, None)
+                future.release()
+                yield of[future.key], rows
         finally:
-            client.cancel(futures)
+            client.cancel(list(waiting.values()))
 
     return run
 
@@ -120,6 +154,40 @@ def _pool(workers: int) -> Iterator[Runner]:
                 yield futures[future], future.result()
 
         yield run
+
+
+def unguarded_main() -> tuple[str, int] | None:
+    """The script (its file name and the line of the call) when this call comes from its top level outside
+    `if __name__ == "__main__":` (read from the script's syntax tree); None from a guarded block, a notebook,
+    `python -c` or a REPL."""
+    frame = sys._getframe(1)
+    while frame is not None and not (
+        frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "__main__"
+    ):
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None:
+        return None
+    path = frame.f_code.co_filename
+    try:
+        with open(path, encoding="utf-8") as source:
+            tree = ast.parse(source.read())
+    except (OSError, SyntaxError, ValueError):
+        return None if path.startswith("<") else (path, frame.f_lineno)
+    line = frame.f_lineno
+    for node in ast.walk(tree):
+        guarded = isinstance(node, ast.If) and _is_main_test(node.test) and node.end_lineno is not None
+        if guarded and node.body[0].lineno <= line <= (node.end_lineno or 0):  # type: ignore[attr-defined]
+            return None
+    return path, line
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    """`__name__ == "__main__"` (either way round)."""
+    if not isinstance(test, ast.Compare) or len(test.comparators) != 1 or not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = [test.left, test.comparators[0]]
+    named = any(isinstance(x, ast.Name) and x.id == "__name__" for x in sides)
+    return named and any(isinstance(x, ast.Constant) and x.value == "__main__" for x in sides)
 
 
 @contextmanager
@@ -139,7 +207,17 @@ def runner(
     if count <= 1:
         yield _serial
         return
-    if executor == "pool":
+    script = unguarded_main() if executor == "dask" else None
+    if script is not None:
+        warnings.warn_explicit(
+            f"tohit.sweep is called at the top level of {os.path.basename(script[0])} without "
+            '`if __name__ == "__main__":`, so Dask\'s worker processes would run the script again; '
+            f"the points run on {count} forked local processes instead (the same table)",
+            RuntimeWarning,
+            script[0],
+            script[1],
+        )
+    if executor == "pool" or script is not None:
         with _pool(count) as run:
             yield run
         return

@@ -15,7 +15,8 @@ from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.scenario import from_dict
 from tohit.sweeps.limits import MAX_POINTS as MAX_POINTS
 from tohit.sweeps.limits import MAX_POINTS_LIMIT as MAX_POINTS_LIMIT
-from tohit.sweeps.spec import Step, Value, Vary, path_text
+from tohit.sweeps.measure import attack_measures, fight_measures
+from tohit.sweeps.spec import Name, Step, Value, Vary, path_text
 
 Kind = Literal["attack", "fight"]
 
@@ -85,7 +86,9 @@ class Grid:
 
 
 def make_grid(document: dict[str, Any], source: str, varies: list[Vary], *, max_points: int = MAX_POINTS) -> Grid:
-    """The grid, once every path is known to lead somewhere in the file and the points are within the cap."""
+    """The grid, once every path is known to lead somewhere in the file (names resolved to indexes; the columns
+    keep the paths as written) and the points are within the cap."""
+    varies = [resolve(document, vary) for vary in varies]
     for vary in varies:
         check_path(document, vary)
     grid = Grid(document, source, tuple(varies), kind_of(document))
@@ -97,6 +100,51 @@ def make_grid(document: dict[str, Any], source: str, varies: list[Vary], *, max_
             field="--vary",
         )
     return grid
+
+
+def resolve(document: dict[str, Any], vary: Vary) -> Vary:
+    """The path with each list item named by its `name` (`sides[Bandits]`) replaced by its index in the file, and
+    `count:<name>` by the path to the one combatant of that name (a name that is missing or taken twice is an
+    unknown path, naming the names there are)."""
+    if not any(isinstance(step, Name) for step in vary.steps):
+        return vary
+    if vary.count and len(vary.steps) == 1:
+        wanted = str(vary.steps[0])
+        found: list[tuple[Step, ...]] = []
+        names: list[str] = []
+        for s, side in enumerate(document.get("sides") or []):
+            for c, combatant in enumerate((side.get("combatants") or []) if isinstance(side, dict) else []):
+                name = combatant.get("name") if isinstance(combatant, dict) else None
+                names.append(str(name))
+                if name == wanted:
+                    found.append(("sides", s, "combatants", c))
+        if len(found) != 1:
+            how = "no combatant" if not found else f"{len(found)} combatants"
+            raise _unknown(vary, f"{how} named {short_repr(wanted)} (the combatants: {', '.join(names) or 'none'})")
+        return Vary(vary.text, found[0], vary.values, vary.count)
+    steps: list[Step] = []
+    node: Any = document
+    for step in vary.steps:
+        if isinstance(step, Name):
+            here = path_text(tuple(steps)) or "the file"
+            if not isinstance(node, list):
+                raise _unknown(vary, f"{here} is not a list")
+            names = [str(item.get("name")) for item in node if isinstance(item, dict)]
+            matches = [i for i, item in enumerate(node) if isinstance(item, dict) and item.get("name") == step.text]
+            if len(matches) != 1:
+                how = "no item" if not matches else f"{len(matches)} items"
+                raise _unknown(
+                    vary, f"{here} has {how} named {short_repr(step.text)} (it has: {', '.join(names) or 'none'})"
+                )
+            step = matches[0]
+        steps.append(step)
+        if isinstance(node, dict) and isinstance(step, str):
+            node = node.get(step)
+        elif isinstance(node, list) and isinstance(step, int) and step < len(node):
+            node = node[step]
+        else:
+            node = None
+    return Vary(vary.text, tuple(steps), vary.values, vary.count)
 
 
 def check_path(document: dict[str, Any], vary: Vary) -> None:
@@ -124,6 +172,8 @@ def _walk(document: Any, steps: tuple[Step, ...], vary: Vary) -> Any:
     node = document
     for i, step in enumerate(steps):
         here = path_text(steps[:i]) or "the file"
+        if isinstance(step, Name):
+            raise _unknown(vary, f"{here}: {step} is not resolved")  # pragma: no cover - resolve runs first
         if isinstance(step, int):
             if not isinstance(node, list):
                 raise _unknown(vary, f"{here} is not a list")
@@ -156,9 +206,10 @@ def _copies(doc: dict[str, Any], vary: Vary, count: int) -> None:
     parent[index : index + 1] = made
 
 
-def check_point(grid: Grid, point: Point, *, exact: bool = False) -> None:
-    """Load the point as the game's loader does; a value it refuses is an InputError naming the point (and an
-    unknown field at a varied path is an unknown path)."""
+def check_point(grid: Grid, point: Point, *, exact: bool = False) -> list[str]:
+    """Load the point as the game's loader does and return its measures (the columns its rows will have); a
+    value it refuses is an InputError naming the point (and an unknown field at a varied path is an unknown
+    path)."""
     doc = grid.document_at(point)
     try:
         if grid.kind == "fight":
@@ -168,8 +219,8 @@ def check_point(grid: Grid, point: Point, *, exact: bool = False) -> None:
                     f"--exact is for a duel of two combatants; this point has {loaded.roster.size} (simulate with -n)",
                     field="--exact",
                 )
-        else:
-            from_dict(doc, source=grid.source)
+            return fight_measures(loaded.roster.side_names, loaded.roster.names, exact=exact)
+        return attack_measures(from_dict(doc, source=grid.source).system.fields)
     except InputError as exc:
         for vary in grid.varies:
             if exc.field == vary.text and exc.message.startswith("unknown field"):
@@ -178,7 +229,9 @@ def check_point(grid: Grid, point: Point, *, exact: bool = False) -> None:
         raise InputError(f"{grid.label(point)}: {where}{exc.message}", source=grid.source) from None
 
 
-def check_points(grid: Grid, points: list[Point], *, exact: bool = False) -> None:
-    """Every point, before any work starts."""
+def check_points(grid: Grid, points: list[Point], *, exact: bool = False) -> list[str]:
+    """Every point, before any work starts; the measures of them all, in the order they first appear."""
+    measures: dict[str, None] = {}
     for point in points:
-        check_point(grid, point, exact=exact)
+        measures.update(dict.fromkeys(check_point(grid, point, exact=exact)))
+    return list(measures)

@@ -28,17 +28,41 @@ def field_label(vary: Vary, document: dict[str, Any]) -> str:
     return f"{words} ({vary.text})"
 
 
-def measure_label(column: str) -> str:
-    """`win_Party` -> "Party win (share of fights)", `p_hit` -> "P(hit)", `mean_damage` -> "mean damage"."""
+def how_measured(data: Any) -> str:
+    """How the table's rows were measured, for a title: "exact", or "n = 1,000 fights per point"."""
+    methods = set(data["method"]) if "method" in data.columns else set()
+    if methods == {"exact"} or ("n" not in data.columns and not methods):
+        return "exact"
+    n = int(data["n"].iloc[0]) if "n" in data.columns and len(data) else 0
+    return f"n = {n:,} fights per point" if n else "simulated"
+
+
+def measure_label(column: str, how: str = "") -> str:
+    """`win_Party` -> "Party win (share of 1,000 fights)" with `how` "n = 1,000 fights per point" ("Party win
+    (exact)" for exact rows), `p_hit` -> "P(hit)" ("P(hit) (exact)"), `mean_rounds` -> "mean rounds, n = 1,000
+    fights per point"."""
+    share = "share of fights"
+    if how == "exact":
+        share = "exact"
+    elif how.startswith("n = "):
+        share = f"share of {how[4:].removesuffix(' per point')}"
     if column.startswith("win_"):
-        return f"{column[4:]} win (share of fights)"
-    if column.startswith("p_"):
-        return f"P({column[2:]})"
-    if column.startswith("survivors_"):
-        return f"{column[10:]} standing at the end (mean)"
-    if column.startswith("health_"):
-        return f"{column[7:]} health left (mean)"
-    return column.replace("_", " ")
+        return f"{column[4:]} win ({share})"
+    if column.startswith("survives_"):
+        return f"{column[9:]} standing at the end ({share})"
+    if column.startswith("dealt_"):
+        label = f"damage {column[6:]} deals (mean)"
+    elif column.startswith("p_"):
+        label = f"P({column[2:]})"
+    elif column.startswith("survivors_"):
+        label = f"{column[10:]} standing at the end (mean)"
+    elif column.startswith("health_"):
+        label = f"{column[7:]} health left (mean)"
+    else:
+        label = column.replace("_", " ")
+    if how == "exact":
+        return f"{label} (exact)"
+    return f"{label}, {how}" if how.startswith("n = ") else label
 
 
 def default_measure(data: Any, kind: str) -> str:
@@ -81,20 +105,20 @@ def sweep_plot(
         title = f"{title}: target {first}" if title else f"target {first}"
     plt = _pyplot()
     labels = [field_label(v, document) for v in varies]
+    how = how_measured(data)
     if len(varies) == 1:
-        fig = _line(plt, data, varies[0].text, labels[0], column)
+        fig = _line(plt, data, varies[0].text, labels[0], column, how)
     elif len(varies) == 2:
         fig, ax = plt.subplots(figsize=(8, 6), layout="constrained")
-        _heatmap(fig, ax, data, varies, labels, column, _scale(data, column))
+        _heatmap(fig, ax, data, varies, labels, column, _scale(data, column), how=how)
     else:
-        fig = _multiples(plt, data, varies, labels, column)
-    if title.strip():
-        fig.suptitle(title, fontsize=10)
+        fig = _multiples(plt, data, varies, labels, column, how)
+    fig.suptitle(f"{title} ({how})" if title.strip() else how, fontsize=10)
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
-def _line(plt: Any, data: Any, x: str, xlabel: str, column: str) -> Any:
+def _line(plt: Any, data: Any, x: str, xlabel: str, column: str, how: str) -> Any:
     """One varied field: the measure as a line, with its 95% band where it has one (`<measure>_lo/_hi`): for a
     fight, every side's win rate; for an attack, the probability of each result beside the mean damage."""
     from matplotlib.ticker import PercentFormatter
@@ -113,15 +137,15 @@ def _line(plt: Any, data: Any, x: str, xlabel: str, column: str) -> Any:
     ax = axes[0, 0]
     if columns:
         for c in columns:
-            (line,) = ax.plot(data[x], data[c], marker="o", label=measure_label(c))
+            (line,) = ax.plot(data[x], data[c], marker="o", label=measure_label(c, how))
             if f"{c}_lo" in data.columns:
                 ax.fill_between(data[x], data[f"{c}_lo"], data[f"{c}_hi"], color=line.get_color(), alpha=0.2)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-        ax.set_ylabel("share of fights, 95% CI" if not attack else "probability (exact)")
+        ax.set_ylabel("probability (exact)" if how == "exact" else "share of fights, 95% CI")
         ax.legend(fontsize=8)
     else:
         ax.plot(data[x], data[column], marker="o")
-        ax.set_ylabel(measure_label(column))
+        ax.set_ylabel(measure_label(column, how))
     if attack:
         right = axes[0, 1]
         right.plot(data[x], data["mean_damage"], marker="o", color="#ed7d31")
@@ -154,11 +178,12 @@ def _heatmap(
     column: str,
     scale: tuple[float, float],
     bar: bool = True,
+    how: str = "",
 ) -> Any:
     """Two varied fields: the first across, the second up, each cell the measure (written in it), coloured on
     `scale` (low, high)."""
     xv, yv, z = _grid_of(data, varies[0].text, varies[1].text, column)
-    probability = column.startswith(("win_", "p_")) or column == "draw"
+    probability = column.startswith(("win_", "p_", "survives_")) or column in ("draw", "beyond_depth")
     low, high = scale
     image = ax.imshow(z, origin="lower", aspect="auto", cmap="viridis", vmin=low, vmax=high)
     ax.set_xticks(range(len(xv)), [str(v) for v in xv])
@@ -173,20 +198,20 @@ def _heatmap(
                     dark = (value - low) < 0.5 * (high - low)
                     ax.text(i, j, text, ha="center", va="center", fontsize=9, color="white" if dark else "black")
     if bar:
-        fig.colorbar(image, ax=ax, label=measure_label(column))
+        fig.colorbar(image, ax=ax, label=measure_label(column, how))
     return image
 
 
 def _scale(data: Any, column: str) -> tuple[float, float]:
     """The colour scale: 0 to 1 for a probability, else the measure's range over the whole table."""
-    if column.startswith(("win_", "p_")) or column == "draw":
+    if column.startswith(("win_", "p_", "survives_")) or column in ("draw", "beyond_depth"):
         return 0.0, 1.0
     values = [float(v) for v in data[column] if v is not None and not math.isnan(float(v))]
     low, high = (min(values), max(values)) if values else (0.0, 1.0)
     return (low, high) if high > low else (low, low + 1.0)
 
 
-def _multiples(plt: Any, data: Any, varies: list[Vary], labels: list[str], column: str) -> Any:
+def _multiples(plt: Any, data: Any, varies: list[Vary], labels: list[str], column: str, how: str) -> Any:
     """Three varied fields: one heatmap of the first two per value of the third, sharing one colour scale."""
     third = varies[2].text
     values = sorted(set(data[third]), key=_order)
@@ -200,9 +225,10 @@ def _multiples(plt: Any, data: Any, varies: list[Vary], labels: list[str], colum
     fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols + 1, 3.6 * rows), squeeze=False, layout="constrained")
     image = None
     for ax, value in zip(axes.flat, values, strict=False):
-        image = _heatmap(fig, ax, data[data[third] == value], varies, labels, column, _scale(data, column), bar=False)
+        part = data[data[third] == value]
+        image = _heatmap(fig, ax, part, varies, labels, column, _scale(data, column), bar=False, how=how)
         ax.set_title(f"{labels[2].split(' (')[0]} = {value}", fontsize=9)
     for ax in list(axes.flat)[len(values) :]:
         ax.axis("off")
-    fig.colorbar(image, ax=axes.ravel().tolist(), label=measure_label(column))
+    fig.colorbar(image, ax=axes.ravel().tolist(), label=measure_label(column, how))
     return fig

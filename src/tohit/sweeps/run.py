@@ -17,13 +17,14 @@ from tohit.core.errors import InputError
 from tohit.core.loader import read_document
 from tohit.engine.fight.context import Method
 from tohit.engine.seeds import fresh_seed
+from tohit.sweeps import provenance
 from tohit.sweeps.execute import Executor, runner
 from tohit.sweeps.grid import MAX_POINTS, Grid, check_points, make_grid
 from tohit.sweeps.limits import DEFAULT_FIGHTS as DEFAULT_FIGHTS
 from tohit.sweeps.limits import MAX_SEED as MAX_SEED
 from tohit.sweeps.measure import POINT, Task
 from tohit.sweeps.spec import parse_varies
-from tohit.sweeps.table import Table, check_out, column_in, read_done
+from tohit.sweeps.table import Table, check_out, read_done
 
 Progress = Callable[[int], None]
 
@@ -40,6 +41,16 @@ class Sweep:
     depth: int | None = None
     out: Path | None = None
     done: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    #: The measure asked for (`--measure`), checked against `measures`; and every measure the rows will have.
+    measure: str | None = None
+    measures: list[str] = field(default_factory=list)
+    #: What produced the table (`provenance.record`), written with it.
+    made_by: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def simulated(self) -> bool:
+        """Whether the points roll dice (a fight not solved exactly)."""
+        return self.grid.kind == "fight" and not self.exact
 
     @property
     def todo(self) -> int:
@@ -81,9 +92,10 @@ def plan(
     out: Path | None = None,
     resume: bool = False,
     max_points: int = MAX_POINTS,
+    measure: str | None = None,
 ) -> Sweep:
-    """Parse and check everything (paths, values, the cap, every point through the game's loader, the output)
-    before any work starts; every problem is one InputError."""
+    """Parse and check everything (paths, values, the cap, every point through the game's loader, the measure,
+    the output and what made a table to resume) before any work starts; every problem is one InputError."""
     texts = [f"{path}={spec}" for path, spec in vary.items()] if isinstance(vary, dict) else list(vary)
     if isinstance(source, dict):
         document, name = source, "<sweep>"
@@ -97,9 +109,15 @@ def plan(
         check_out(out)
     if resume and out is None:
         raise InputError("--resume finishes the table given by --out: give --out", field="--resume")
-    if resume and out is not None:  # what the table was run with, unless given
-        seed = column_in(out, "seed") if seed is None else seed
-        n = column_in(out, "n") if n is None else n
+    then: dict[str, Any] | None = None
+    if resume and out is not None and out.exists():  # what the table was run with, unless given
+        then = provenance.read(out)
+        if seed is None and then.get("seed") is not None:
+            seed = int(then["seed"])
+        if n is None and then.get("n") is not None:
+            n = int(then["n"])
+        if measure is None:
+            measure = then.get("measure")
     if n is None:
         n = DEFAULT_FIGHTS
     if seed is None:
@@ -109,10 +127,32 @@ def plan(
     if isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
         raise InputError(f"must be a whole number from 0 to {MAX_SEED:,}", field="seed")
     simulated = grid.kind == "fight" and not exact
+    made_by = provenance.record(
+        source=name,
+        sha256=provenance.sha256_of(source),
+        vary=texts,
+        measure=measure,
+        n=n if simulated else None,
+        seed=seed if simulated else None,
+        exact=exact,
+        method=method if simulated else None,
+        depth=depth,
+    )
     done = read_done(out, grid, seed if simulated else None, n if simulated else None) if resume and out else {}
-    sweep = Sweep(grid, n, seed, exact, method, depth, out, done)
-    check_points(grid, [grid.point(i) for i in range(grid.size) if i not in done], exact=exact)
-    return sweep
+    if then is not None and out is not None:
+        provenance.check_same(out, then, made_by)
+    measures = check_points(grid, [grid.point(i) for i in range(grid.size) if i not in done], exact=exact)
+    for rows in done.values():
+        for row in rows:
+            measures.extend(k for k in row if k not in measures and k not in _NOT_MEASURES and k not in grid.columns)
+    if measure is not None and measure not in measures:
+        shown = ", ".join(m for m in measures if not m.endswith(("_lo", "_hi")))
+        raise InputError(f"no measure {measure!r} in this sweep; its measures: {shown}", field="--measure")
+    return Sweep(grid, n, seed, exact, method, depth, out, done, measure, measures, made_by)
+
+
+#: Columns of a row that are not measures.
+_NOT_MEASURES = (POINT, "seed", "n", "point_seed", "target", "method")
 
 
 def run(
@@ -126,7 +166,7 @@ def run(
 ) -> Table:
     """Run the points not yet done; each finished point goes to the table (and its file) as it completes. The
     table is written once more whatever ends the run (an error, Ctrl-C, SIGTERM), so no finished point is lost."""
-    table = Table(sweep.out)
+    table = Table(sweep.out, sweep.made_by)
     for index, rows in sweep.done.items():
         table.rows[index] = rows
     tasks = [sweep.task(i) for i in range(sweep.grid.size) if i not in sweep.done]

@@ -1,8 +1,9 @@
 """What a sweep varies: `--vary PATH=SPEC`, parsed into a path through the file and a list of values.
 
     PATH   a field of the scenario or fight file as the file spells it: `attacker.accuracy`,
-           `targets[0].evasion`, `sides[1].combatants[0].target.lp`; or `count:<path to a combatant>`, the
-           number of copies of that combatant (encounter balance).
+           `targets[0].evasion`, `sides[1].combatants[0].target.lp`; a list item by its name as well as by its
+           index (`sides[Bandits].combatants[Bandit chief].target.lp`); or `count:<combatant>`, the number of
+           copies of that combatant, by its path or its name alone (`count:Goblin`: encounter balance).
     SPEC   `A..B` (every whole number from A to B), `A..B:STEP` (STEP may be a decimal), or `v1,v2,...`
            (numbers, true/false, or words such as an element's name).
 
@@ -20,8 +21,20 @@ from tohit.core.errors import InputError, short_repr
 
 #: A value as a sweep sets it in the file.
 Value = int | float | bool | str
-#: One step of a path: a mapping key or a list index.
-Step = str | int
+
+
+@dataclass(frozen=True)
+class Name:
+    """A list item chosen by its `name` (`sides[Bandits]`), resolved to its index against the file."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+#: One step of a path: a mapping key, a list index, or a list item's name (until resolved against the file).
+Step = str | int | Name
 
 #: Most values one --vary may list or span (the grid's cap on points is checked on top of this).
 MAX_VALUES = 1_000_000
@@ -30,7 +43,7 @@ COUNT_PREFIX = "count:"
 MAX_COPIES = 64
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
-_INDEX = re.compile(r"\[(\d{1,6})\]")
+_INDEX = re.compile(r"\[([^\[\]]{1,200})\]")
 _INT = re.compile(r"[+-]?\d{1,18}")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
@@ -54,28 +67,35 @@ def path_text(steps: tuple[Step, ...]) -> str:
     """Steps back to text: `("targets", 0, "evasion")` -> `targets[0].evasion`."""
     out = ""
     for step in steps:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
+        out += f"[{step}]" if not isinstance(step, str) else (f".{step}" if out else step)
     return out
 
 
 def parse_path(text: str) -> tuple[Step, ...]:
     """`sides[1].combatants[0].target.lp` -> ("sides", 1, "combatants", 0, "target", "lp")."""
     steps: list[Step] = []
-    for part in text.split("."):
-        name = _NAME.match(part)
+    rest = text
+    while True:
+        name = _NAME.match(rest)
         if name is None:
-            raise InputError(f"{short_repr(text)}: {short_repr(part)} is not a field name", field="--vary")
+            raise InputError(f"{short_repr(text)}: {short_repr(rest)} is not a field name", field="--vary")
         steps.append(name.group())
-        rest = part[name.end() :]
-        while rest:
+        rest = rest[name.end() :]
+        while rest.startswith("["):
             index = _INDEX.match(rest)
-            if index is None:
+            inside = index.group(1).strip() if index else ""
+            if index is None or not inside:
                 raise InputError(
-                    f"{short_repr(text)}: {short_repr(rest)} is not a list index such as [0]", field="--vary"
+                    f"{short_repr(text)}: {short_repr(rest)} is not a list index such as [0] or [Bandits]",
+                    field="--vary",
                 )
-            steps.append(int(index.group(1)))
+            steps.append(int(inside) if inside.isdigit() and len(inside) <= 6 else Name(inside))
             rest = rest[index.end() :]
-    return tuple(steps)
+        if not rest:
+            return tuple(steps)
+        if not rest.startswith(".") or len(rest) == 1:
+            raise InputError(f"{short_repr(text)}: {short_repr(rest)} is not a field name", field="--vary")
+        rest = rest[1:]
 
 
 def parse_scalar(text: str) -> Value:
@@ -135,7 +155,11 @@ def parse_vary(text: str) -> Vary:
     if not sep or not path or not spec.strip():
         raise InputError(f"{short_repr(text)}: expected PATH=SPEC, e.g. targets[0].evasion=0..6", field="--vary")
     count = path.startswith(COUNT_PREFIX)
-    steps = parse_path(path.removeprefix(COUNT_PREFIX).strip() if count else path)
+    bare = path.removeprefix(COUNT_PREFIX).strip()
+    if count and bare and not any(mark in bare for mark in ".[]"):
+        steps: tuple[Step, ...] = (Name(bare),)  # count:Goblin: the combatant of that name, wherever it stands
+    else:
+        steps = parse_path(bare if count else path)
     values = parse_values(spec.strip())
     if count:
         bad = [v for v in values if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_COPIES]
@@ -145,9 +169,10 @@ def parse_vary(text: str) -> Vary:
                 f"not {short_repr(bad[0])}",
                 field="--vary",
             )
-        if not isinstance(steps[-1], int):
+        if isinstance(steps[-1], str):
             raise InputError(
-                f"{short_repr(path)}: count: takes a combatant in a list, e.g. count:sides[1].combatants[0]",
+                f"{short_repr(path)}: count: takes a combatant in a list, e.g. count:sides[1].combatants[0]"
+                " or count:Goblin",
                 field="--vary",
             )
     return Vary(path, steps, values, count)

@@ -5,6 +5,7 @@ file renamed over the output), so an interrupted sweep leaves a complete table o
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 from tohit.core.errors import InputError, short_repr
 from tohit.sweeps.grid import Grid
 from tohit.sweeps.measure import POINT
+from tohit.sweeps.provenance import KEY, sidecar
 
 SUFFIXES = (".csv", ".parquet")
 #: Seconds between two writes of the output while points complete (the last write is always made).
@@ -34,8 +36,10 @@ def frame(rows: list[dict[str, Any]]) -> Any:
 class Table:
     """The rows of the points finished so far, by point index, and the file they are written to."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, made_by: dict[str, Any] | None = None) -> None:
         self.path = path
+        #: What produced the table (sweeps/provenance.py): written with it, and `df.attrs["tohit"]`.
+        self.made_by = made_by or {}
         self.rows: dict[int, list[dict[str, Any]]] = {}
         self.exact: dict[int, list[dict[str, Any]]] = {}
         self.written = 0.0
@@ -53,7 +57,10 @@ class Table:
         return [row for i in sorted(self.rows) for row in self.rows[i]]
 
     def frame(self) -> Any:
-        return frame(self.ordered())
+        data = frame(self.ordered())
+        if self.made_by:
+            data.attrs[KEY] = self.made_by
+        return data
 
     def write(self) -> None:
         """The whole table to the file (a temporary file renamed over it), when anything changed."""
@@ -61,14 +68,30 @@ class Table:
             return
         from tohit.cli.output import write_file
 
-        data = self.frame()
+        data = frame(self.ordered())
         path = self.path
+        meta = json.dumps(self.made_by, sort_keys=True)
         if path.suffix.lower() == ".parquet":
-            write_file(path, lambda temporary: data.to_parquet(temporary, index=False), field="--out")
-        else:
+            write_file(path, lambda temporary: _parquet(data, meta, temporary), field="--out")
+        else:  # the sidecar first: a table on disk always has the record of what made it
+            write_file(sidecar(path), lambda temporary: _text(temporary, meta), field="--out")
             write_file(path, lambda temporary: data.to_csv(temporary, index=False), field="--out")
         self.written = time.monotonic()
         self.dirty = False
+
+
+def _text(path: Path, text: str) -> None:
+    path.write_text(text + "\n", encoding="utf-8")
+
+
+def _parquet(data: Any, meta: str, path: Path) -> None:
+    """The table as Parquet, with what made it as the key-value metadata `tohit` (JSON)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    arrow = pa.Table.from_pandas(data, preserve_index=False)
+    arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), KEY.encode(): meta.encode()})
+    pq.write_table(arrow, path)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -124,21 +147,6 @@ def read_done(path: Path, grid: Grid, seed: int | None, n: int | None = None) ->
             )
         done.setdefault(index, []).append(clean)
     return done
-
-
-def column_in(path: Path, column: str) -> int | None:
-    """A whole-number column an earlier run wrote to `path` (the sweep's `seed`, its `n`), if any."""
-    if not path.exists():
-        return None
-    import pandas as pd
-
-    try:
-        data = pd.read_parquet(path) if path.suffix.lower() == ".parquet" else pd.read_csv(path)
-    except Exception:
-        return None
-    if column not in data.columns or data.empty:
-        return None
-    return int(data[column].iloc[0])
 
 
 def _plain(value: Any) -> Any:

@@ -1,0 +1,144 @@
+"""`tohit solve FILE --vary PATH=SPEC --measure M --target P`: where a measure crosses P along one field's range
+(sweeps/solve.py), said as a designer reads it, or as JSON (`--json`). Every input problem is one `error:` line and
+exit code 2 before any work starts; Ctrl-C is one line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from tohit.cli.errors import Terminated, guarded, stopped
+from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_SEED
+
+if TYPE_CHECKING:
+    from tohit.sweeps.solve import Point, Solution
+
+#: The longest exact fraction written out (a longer one is shown at display precision; --json has it).
+LONGEST = 15
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `solve` command to the CLI."""
+    app.command(name="solve")(solve)
+
+
+def solve(
+    file: Annotated[Path, typer.Argument(help="Scenario or fight file (YAML or JSON).", show_default=False)],
+    vary: Annotated[
+        str,
+        typer.Option(
+            "--vary",
+            help="PATH=A..B: the field and its range (attacker.accuracy=0..12, count:Goblin=1..12).",
+            show_default=False,
+        ),
+    ],
+    measure: Annotated[
+        str, typer.Option("--measure", help="The measure: p_hit, p_critical, win_<side>, mean_damage...")
+    ],
+    target: Annotated[str, typer.Option("--target", help="The value it crosses: 0.75, 75% or 3/4.")],
+    n: Annotated[
+        int | None,
+        typer.Option(
+            "-n", "--n", min=1, max=100_000_000, help=f"Fights per point at first (default {DEFAULT_FIGHTS:,})."
+        ),
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed (else the file's).")] = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Fight files: solve each duel exactly.")] = False,
+    budget: Annotated[
+        int | None,
+        typer.Option("--budget", min=1, help="Fights it may run in all, refining straddling points (default 50 x -n)."),
+    ] = None,
+    scan: Annotated[bool, typer.Option("--scan", help="Evaluate every value (not bisection): every crossing.")] = False,
+    workers: Annotated[
+        int | None, typer.Option("--workers", min=1, max=64, help="Local worker processes (default: this one).")
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Run on an existing Dask cluster, e.g. tcp://host:8786.")
+    ] = None,
+    method: Annotated[str, typer.Option("--method", help="Fights: table (fast) or direct (dice).")] = "table",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (exact measures as fractions).")] = False,
+) -> None:
+    """Where a measure crosses a target along one field's range: the neighbouring values on either side of it,
+    exact (fractions) or simulated (95% intervals, refined with more fights within a budget)."""
+    from tohit.cli.errors import fail
+
+    if method not in ("table", "direct"):
+        fail(f"--method: must be table or direct, got {method!r}")
+    if workers is not None and scheduler is not None:
+        fail("--workers and --scheduler: choose one (the cluster's workers run a --scheduler solve)")
+    from tohit.sweeps.run import plan
+    from tohit.sweeps.solve import check, parse_target, solver
+
+    wanted = guarded(lambda: parse_target(target))
+    planned = guarded(
+        lambda: plan(
+            file,
+            [vary],
+            n=n,
+            seed=seed,
+            exact=exact,
+            method="direct" if method == "direct" else "table",
+            measure=measure,
+        )
+    )
+    guarded(lambda: check(planned, measure))
+
+    def work() -> Solution:
+        with solver(planned, measure, wanted, budget=budget, workers=workers or 1, scheduler=scheduler) as s:
+            return s.solve(scan)
+
+    try:
+        solution = guarded(work)
+    except KeyboardInterrupt:
+        stopped("interrupted (Ctrl-C): solve stopped", 130)
+    except Terminated:
+        stopped("terminated (SIGTERM): solve stopped", 143)
+    if as_json:
+        sys.stdout.write(json.dumps(solution.to_json(), indent=2) + "\n")
+        return
+    for line in said(solution):
+        typer.echo(line)
+
+
+def _value(solution: Solution, point: Point) -> str:
+    from tohit.cli.sweep_view import cell
+
+    if isinstance(point.measure, Fraction):
+        text = f"{point.measure.numerator}/{point.measure.denominator}"
+        shown = cell(solution.measure, float(point.measure))
+        return f"{text} = {shown}" if len(text) <= LONGEST else f"{shown}, exact"
+    shown = cell(solution.measure, point.measure, point.lo, point.hi)
+    return f"{shown}, {point.n:,} fights"
+
+
+def said(solution: Solution) -> list[str]:
+    """The answer in words: each crossing, how it was found and what it cost."""
+    from tohit.cli.sweep_view import cell, is_chance
+
+    grid = solution.sweep.grid
+    field = grid.columns[0]
+    goal = cell(solution.measure, float(solution.target)) if is_chance(solution.measure) else str(solution.target)
+    about = f" ({solution.target_name})" if solution.target_name else ""
+    lines = []
+    if not solution.crossings:
+        first, last = grid.varies[0].values[0], grid.varies[0].values[-1]
+        ends = [solution.points[0], solution.points[grid.size - 1]]
+        side = "at or above" if ends[0].above(solution.target) else "below"
+        lines.append(f"{solution.measure}{about} stays {side} {goal} for {field} from {first} to {last}")
+    for a, b in solution.crossings:
+        way = "reaches" if b.above(solution.target) else "falls below"
+        lines.append(
+            f"{solution.measure}{about} {way} {goal} between {field} = {a.value} ({_value(solution, a)}) "
+            f"and {b.value} ({_value(solution, b)})"
+        )
+        if solution.method == "simulated" and not solution.certain((a, b)):
+            lines.append("  not certain: a 95% interval still holds the target (raise --budget or -n)")
+    how = "bisection" if solution.search == "bisection" else "every value (scan)"
+    cost = f"; {solution.fights:,} fights of a budget of {solution.budget:,}" if solution.budget is not None else ""
+    lines.append(f"{solution.method}, {how}: {len(solution.points)} of {grid.size} values evaluated{cost}")
+    return lines

@@ -1,0 +1,47 @@
+"""issue 31, item 9: Ctrl-C in the middle of a sweep on a LocalCluster is one line, with no worker's traceback,
+whether the signal goes to the process alone or to its whole process group (as a terminal sends it)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import EXAMPLES
+
+TOHIT = str(Path(sys.executable).parent / "tohit")
+BANDITS = EXAMPLES / "fights" / "kaiser-party-vs-bandits.yaml"
+
+
+@pytest.mark.parametrize("group", [True, False], ids=["process group", "process"])
+def test_ctrl_c_is_one_line(tmp_path: Path, group: bool) -> None:
+    out = tmp_path / "t.csv"
+    args = [
+        TOHIT,
+        "sweep",
+        str(BANDITS),
+        "--vary",
+        "count:Bandit=1..8",
+        "--vary",
+        "sides[1].combatants[0].target.lp=20..40:5",
+    ]
+    args += ["-n", "1500", "--seed", "1", "--workers", "2", "--out", str(out)]
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 90
+    while not out.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if group:
+        os.killpg(process.pid, signal.SIGINT)
+    else:
+        process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=90)
+    if process.returncode == 0:  # pragma: no cover - the sweep ended before the signal landed
+        pytest.skip("the sweep ended before Ctrl-C arrived")
+    assert process.returncode == 130, err
+    lines = [line for line in err.splitlines() if line.strip()]  # (the progress bar may leave a blank line)
+    assert len(lines) == 1 and lines[0].startswith("error: interrupted (Ctrl-C): stopped; "), err
