@@ -48,7 +48,7 @@ import numpy as np
 from pydantic import Field
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, of_kind
-from tohit.core.fight.contract import ALL, FightContext, FightRules, LoadedFight, Rows
+from tohit.core.fight.contract import ALL, FightContext, FightRules, GMChoice, LoadedFight, Rows
 from tohit.core.fight.rows import min_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
@@ -213,11 +213,20 @@ class KaiserFight(FightRules):
         return ok & self.standing(fight, state)[:, :, None]
 
     # -- one step ------------------------------------------------------------------------------------------
-    def step(self, ctx: FightContext) -> None:
+    def step(self, ctx: FightContext, choice: GMChoice | None = None) -> None:
         fight = ctx.fight
-        order = np.asarray(fight.file_order, dtype=np.int64)
         size = fight.roster.size
+        order = fight.order_array
+        slot, acting = self._advance(ctx)
+        actor = np.where(acting, order[np.maximum(slot, 0)], -1)
+        if acting.any():
+            ctx.emit("turn", [ctx.set("cursor", acting, (slot + 1) % size)])
+        self.turn(ctx, acting, actor, choice)
 
+    def _advance(self, ctx: FightContext) -> tuple[IntArray, BoolArray]:
+        """To the next turn: where nobody has the AP for an attack, the round limit or a new round; (slot,
+        found) of the turn that comes."""
+        order = ctx.fight.order_array
         slot, found = self._next(ctx, order)
         new_round = ~found
         if new_round.any():
@@ -228,15 +237,45 @@ class KaiserFight(FightRules):
             slot2, found2 = self._next(ctx, order)
             slot = np.where(new_round, slot2, slot)
             found = np.where(new_round, found2, found)
-        acting = found
-        actor = np.where(acting, order[np.maximum(slot, 0)], -1)
-        if acting.any():
-            ctx.emit("turn", [ctx.set("cursor", acting, (slot + 1) % size)])
-        self.turn(ctx, acting, actor)
+        return slot, found
 
-    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
-        """A turn: an attack it has the AP for, on a standing foe (by policy), its AP spent, the attack resolved
-        and its consequences applied, then the defender's Counterattack where it may take one."""
+    def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
+        """AP, the Multiple Defense Penalty and the All Action Penalty (and its fading) from 0; the rest as
+        `FightRules.stat_range`."""
+        if stat in ("ap", "mdp", "penalty", "fading"):
+            return (0, 10**9)
+        return super().stat_range(fight, stat)
+
+    # -- the turn order, read and ended (a live encounter) -----------------------------------------------------
+    def next_actor(self, fight: LoadedFight, state: State) -> int | None:
+        """Whose turn comes, without dice: the nearest slot from the cursor whose combatant is standing with the
+        AP for an attack; where nobody has, the first such slot of the next round (everyone standing at 6 AP)."""
+        min_cost, distance = self._order(fight)
+        up = self.standing(fight, state)[0]
+        size = fight.roster.size
+        cursor = int(state.fight["cursor"][0])
+        for can, start in ((up & (state.per["ap"][0] >= min_cost), cursor), (up & (min_cost <= AP_PER_ROUND), 0)):
+            if can.any():
+                nearest = int(np.where(can, distance[start % size], size).min())
+                return int(fight.file_order[(start + nearest) % size])
+        return None
+
+    def end_turn(self, ctx: FightContext) -> None:
+        """The game master ends the turn that comes: where nobody has the AP for an attack, the new round starts
+        first (the round limit, 6 AP); then the cursor moves to the next slot of the order, going round it as a
+        round does (tohit's reading: the combatant keeps its AP for a later turn of the round)."""
+        slot, found = self._advance(ctx)
+        if not bool(found[0]):
+            ctx.emit("end_turn", [], "the turn ends (the GM moves on)")
+            return
+        size = ctx.fight.roster.size
+        who = ctx.fight.roster.names[int(ctx.fight.order_array[int(slot[0])])]
+        ctx.emit("end_turn", [ctx.set("cursor", found, (slot + 1) % size)], f"{who}'s turn ends (the GM moves on)")
+
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
+        """A turn: an attack it has the AP for, on a standing foe (by policy, or the game master's `choice`), its
+        AP spent, the attack resolved and its consequences applied, then the defender's Counterattack where it may
+        take one."""
         fight = ctx.fight
         state = ctx.state
         who = np.maximum(actor, 0)
@@ -244,7 +283,7 @@ class KaiserFight(FightRules):
         attacks_ok = take_rows(state.per["ap"], who)[:, None] >= rows_of(self._costs(fight), who)  # (n, A)
         foes = rows_of(fight.roster.foe_matrix, who) & standing  # (n, C)
         options = attacks_ok[:, :, None] & foes[:, None, :]
-        idx, attack, target = ctx.choose_actions(acting, actor, options)
+        idx, attack, target = ctx.choose_actions(acting, actor, options, choice)
         actor, acting = actor[idx], acting[idx] & (attack >= 0)
         if not acting.any():
             return
@@ -337,19 +376,24 @@ class KaiserFight(FightRules):
 
         return fight.memo("kaiser_modifiers", build)
 
+    def _order(self, fight: LoadedFight) -> TurnOrder:
+        """Per combatant the AP of its cheapest attack, and distance[k, c]: how many slots after cursor k
+        combatant c's turn comes."""
+        size = fight.roster.size
+
+        def build() -> TurnOrder:
+            slot_of = np.empty(size, dtype=np.int64)
+            slot_of[fight.order_array] = np.arange(size)
+            return TurnOrder(self._costs(fight).min(axis=1), (slot_of[None, :] - np.arange(size)[:, None]) % size)
+
+        return fight.memo("kaiser_order", build)
+
     def _next(self, ctx: FightContext, order: IntArray) -> tuple[IntArray, BoolArray]:
         """The next slot of the turn order, from the cursor, whose combatant can attack; found or not."""
         fight = ctx.fight
         state = ctx.state
         size = fight.roster.size
-
-        def build() -> TurnOrder:
-            slot_of = np.empty(size, dtype=np.int64)
-            slot_of[order] = np.arange(size)
-            # distance[k, c]: how many slots after cursor k combatant c's turn comes.
-            return TurnOrder(self._costs(fight).min(axis=1), (slot_of[None, :] - np.arange(size)[:, None]) % size)
-
-        min_cost, distance = fight.memo("kaiser_order", build)
+        min_cost, distance = self._order(fight)
         can = (state.per["ap"] >= min_cost) & ctx.standing()  # (n, C)
         cursor = state.fight["cursor"]
         nearest = min_rows(np.where(can, distance[cursor], size))

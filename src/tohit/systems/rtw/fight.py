@@ -46,7 +46,7 @@ from pydantic import Field, ValidationError
 
 from tohit.core.errors import InputError
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
-from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.rows import rows_of
 from tohit.core.fight.spec import map_raw_combatants
@@ -316,6 +316,21 @@ class RtwFight(RoundRules):
             out["x"], out["y"] = file_positions(fight)[combatant]
         return out
 
+    def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
+        """Where it stands (`x`, `y`) is set by a move (the map's rules check the square); Magic, Stamina and a
+        weapon's durability from -1 (none); `distracted` a mask of its foes' numbers; the rest as
+        `FightRules.stat_range`."""
+        stem = stat.rstrip("0123456789") or stat
+        if stat in ("x", "y"):
+            return None
+        if stem in ("magic", "stamina", "durability"):
+            return (-1, 10**9)
+        if stem == "used":
+            return (0, 10**9)
+        if stat == "distracted":
+            return (0, 2**fight.roster.size - 1)
+        return super().stat_range(fight, stat)
+
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
         return (state.per["health"] > 0) & (state.per["helpless"] == 0) & (state.per["perished"] == 0)
 
@@ -409,17 +424,17 @@ class RtwFight(RoundRules):
         return fight.memo("rtw_costs", build)
 
     # -- a turn ----------------------------------------------------------------------------------------------
-    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
-        """A turn: its start (Off-Balance ends, a Prone creature stands up), the attack, its end (Halted,
-        Blinded, Dazzled end); without statuses in play, the attack only."""
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
+        """A turn: its start (Off-Balance ends, a Prone creature stands up), the attack (by policy, or the game
+        master's `choice`), its end (Halted, Blinded, Dazzled end); without statuses in play, the attack only."""
         play = status_play(ctx.fight)
         if play is None:
-            self._attack_turn(ctx, acting, actor, None)
+            self._attack_turn(ctx, acting, actor, None, choice)
             return
         start = ctx.parent
         can = self._turn_start(ctx, play, acting, actor)
         if can.any():
-            self._attack_turn(ctx, can, actor, play)
+            self._attack_turn(ctx, can, actor, play, choice)
         rows = _rows_since(ctx, start)
         self._turn_end(ctx, play, acting[rows], actor[rows])
 
@@ -499,13 +514,20 @@ class RtwFight(RoundRules):
         why = play.why(ctx.state, int(actor[0]), int(target[0]))
         return f" ({why})" if why else ""
 
-    def _attack_turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, play: StatusPlay | None) -> None:
+    def _attack_turn(
+        self,
+        ctx: FightContext,
+        acting: BoolArray,
+        actor: IntArray,
+        play: StatusPlay | None,
+        choice: GMChoice | None = None,
+    ) -> None:
         grid = self.grid(ctx.fight)
         if grid is not None:
-            move_and_attack(self, ctx, acting, actor, play)
+            move_and_attack(self, ctx, acting, actor, play, choice)
             return
         options = self.options(ctx, actor)
-        idx, attack, target = ctx.choose_actions(acting, actor, options)
+        idx, attack, target = ctx.choose_actions(acting, actor, options, choice)
         actor, acting = actor[idx], acting[idx] & (attack >= 0)
         if not acting.any():
             return

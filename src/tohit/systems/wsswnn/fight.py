@@ -65,7 +65,7 @@ from pydantic import Field
 
 from tohit.core.errors import InputError
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events
-from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.rows import rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
@@ -318,10 +318,32 @@ class WsswnnFight(RoundRules):
         return fight.memo("wsswnn_tables", build)
 
     # -- initiative --------------------------------------------------------------------------------------------
-    def step(self, ctx: FightContext) -> None:
+    def step(self, ctx: FightContext, choice: GMChoice | None = None) -> None:
         if (ctx.state.fight["rolled"] == 0).any():
             self._initiative(ctx)
-        super().step(ctx)
+        super().step(ctx, choice)
+
+    def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
+        """`grappling` the foe grappled (its number + 1; 0: none), `initiative` whether it beat its foes'
+        Awareness (0 or 1), Guard, Awareness and Stamina from 0; the place in the order (`turn`) is the rules'."""
+        ranges = {
+            "grappling": (0, fight.roster.size),
+            "initiative": (0, 1),
+            "guard": (0, 10**9),
+            "max_guard": (0, 10**9),
+            "awareness": (0, 10**9),
+            "max_awareness": (0, 10**9),
+            "stamina": (0, 10**9),
+        }
+        return ranges.get(stat) or super().stat_range(fight, stat)
+
+    def opening_pending(self, state: State) -> bool:
+        """Initiative is still to roll (once, before the first turn)."""
+        return int(state.fight["rolled"][0]) == 0
+
+    def opening(self, ctx: FightContext) -> None:
+        if self.opening_pending(ctx.state):
+            self._initiative(ctx)
 
     def _initiative(self, ctx: FightContext) -> None:
         fight = ctx.fight
@@ -370,7 +392,7 @@ class WsswnnFight(RoundRules):
         )
 
     # -- a turn ----------------------------------------------------------------------------------------------------
-    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
         fight = ctx.fight
         t = self._tables(fight)
         who = np.maximum(actor, 0)
@@ -381,7 +403,7 @@ class WsswnnFight(RoundRules):
         foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
         usable = self._usable(ctx, who) if t["usable"] else rows_of(t["strike"], who)
         options: BoolArray = np.asarray(usable[:, :, None] & foes[:, None, :], dtype=bool)
-        idx, attack, target = ctx.choose_actions(strike, actor, options)
+        idx, attack, target = ctx.choose_actions(strike, actor, options, choice)
         actor, stand, skip, strike = actor[idx], stand[idx], skip[idx], strike[idx]
         skip = skip | (strike & (attack < 0))  # nothing it can attack: it skips
         strike &= attack >= 0
