@@ -42,21 +42,21 @@ its attacks makes one attack (chosen by its policy); the round ends when nobody 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 import numpy as np
 from pydantic import Field
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, of_kind
-from tohit.core.fight.contract import ALL, FightContext, FightRules, GMChoice, LoadedFight, Rows
+from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
 from tohit.core.fight.rows import min_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
 from tohit.systems.kaiser import consequences, narrate
 from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.rules import HIT
+from tohit.systems.kaiser.turns import AP_PER_ROUND, KaiserTurns
 
-AP_PER_ROUND = 6
 #: Each earlier Defensive Roll in the round puts the next at this much less (the Multiple Defense Penalty).
 MDP_STEP = 2
 DEFAULT_AP_COST = 3
@@ -70,14 +70,6 @@ CONSEQUENCES = ("result", "damage", "ap_lost", "flat_footed")
 DEFAULT_PHR = 3
 #: Ways to roll each total of 2d6 (the Critical level's dice and the PhR check's: no open roll, no fumble).
 TWO_D6 = {total: 6 - abs(total - 7) for total in range(2, 13)}
-
-
-class TurnOrder(NamedTuple):
-    """Per combatant the AP of its cheapest attack, and (cursor, combatant): how many places after the cursor
-    its turn comes."""
-
-    min_cost: IntArray
-    distance: IntArray
 
 
 class KaiserCombatant(Model):
@@ -118,7 +110,7 @@ class KaiserAttack(Model):
     )
 
 
-class KaiserFight(FightRules):
+class KaiserFight(KaiserTurns):
     system_id = "kaiser"
     health = "lp"
     health_label = "LP"
@@ -239,39 +231,6 @@ class KaiserFight(FightRules):
             found = np.where(new_round, found2, found)
         return slot, found
 
-    def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
-        """AP, the Multiple Defense Penalty and the All Action Penalty (and its fading) from 0; the rest as
-        `FightRules.stat_range`."""
-        if stat in ("ap", "mdp", "penalty", "fading"):
-            return (0, 10**9)
-        return super().stat_range(fight, stat)
-
-    # -- the turn order, read and ended (a live encounter) -----------------------------------------------------
-    def next_actor(self, fight: LoadedFight, state: State) -> int | None:
-        """Whose turn comes, without dice: the nearest slot from the cursor whose combatant is standing with the
-        AP for an attack; where nobody has, the first such slot of the next round (everyone standing at 6 AP)."""
-        min_cost, distance = self._order(fight)
-        up = self.standing(fight, state)[0]
-        size = fight.roster.size
-        cursor = int(state.fight["cursor"][0])
-        for can, start in ((up & (state.per["ap"][0] >= min_cost), cursor), (up & (min_cost <= AP_PER_ROUND), 0)):
-            if can.any():
-                nearest = int(np.where(can, distance[start % size], size).min())
-                return int(fight.file_order[(start + nearest) % size])
-        return None
-
-    def end_turn(self, ctx: FightContext) -> None:
-        """The game master ends the turn that comes: where nobody has the AP for an attack, the new round starts
-        first (the round limit, 6 AP); then the cursor moves to the next slot of the order, going round it as a
-        round does (tohit's reading: the combatant keeps its AP for a later turn of the round)."""
-        slot, found = self._advance(ctx)
-        if not bool(found[0]):
-            ctx.emit("end_turn", [], "the turn ends (the GM moves on)")
-            return
-        size = ctx.fight.roster.size
-        who = ctx.fight.roster.names[int(ctx.fight.order_array[int(slot[0])])]
-        ctx.emit("end_turn", [ctx.set("cursor", found, (slot + 1) % size)], f"{who}'s turn ends (the GM moves on)")
-
     def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
         """A turn: an attack it has the AP for, on a standing foe (by policy, or the game master's `choice`), its
         AP spent, the attack resolved and its consequences applied, then the defender's Counterattack where it may
@@ -375,18 +334,6 @@ class KaiserFight(FightRules):
             return found
 
         return fight.memo("kaiser_modifiers", build)
-
-    def _order(self, fight: LoadedFight) -> TurnOrder:
-        """Per combatant the AP of its cheapest attack, and distance[k, c]: how many slots after cursor k
-        combatant c's turn comes."""
-        size = fight.roster.size
-
-        def build() -> TurnOrder:
-            slot_of = np.empty(size, dtype=np.int64)
-            slot_of[fight.order_array] = np.arange(size)
-            return TurnOrder(self._costs(fight).min(axis=1), (slot_of[None, :] - np.arange(size)[:, None]) % size)
-
-        return fight.memo("kaiser_order", build)
 
     def _next(self, ctx: FightContext, order: IntArray) -> tuple[IntArray, BoolArray]:
         """The next slot of the turn order, from the cursor, whose combatant can attack; found or not."""

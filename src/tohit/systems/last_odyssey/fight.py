@@ -90,7 +90,6 @@ from pydantic import Field
 from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
 from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
-from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.rows import any_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
@@ -107,10 +106,10 @@ from tohit.systems.last_odyssey.consequences import (
     TRACKED,
 )
 from tohit.systems.last_odyssey.effective import NAMES
+from tohit.systems.last_odyssey.live import BACK, FRONT, LastOdysseyLive
 from tohit.systems.last_odyssey.rules import HIT
 from tohit.systems.last_odyssey.tables import inflicted_status
 
-FRONT, BACK = 0, 1
 NOT_PLAYED = ("passive", "reaction")
 
 TOP, BOTTOM = DIGIT_OF_STEP[7], DIGIT_OF_STEP[-7]
@@ -226,7 +225,7 @@ class LastOdysseyCombatant(Model):
     )
 
 
-class LastOdysseyFight(RoundRules):
+class LastOdysseyFight(LastOdysseyLive):
     system_id = "last-odyssey"
     combatant_extra = LastOdysseyCombatant
     static_order = False
@@ -522,26 +521,6 @@ class LastOdysseyFight(RoundRules):
         if "rolled" in ctx.state.fight and (ctx.state.fight["rolled"] == 0).any():
             self._call_initiative(ctx)
         super().step(ctx, choice)
-
-    def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
-        """`statuses` a bitmask of STATUSES, `buffs` a Bonus Tracker packed one base-7 digit per TRACKED stat,
-        `row` front (0) or back (1), AP from 0; the place in the order (`turn`) is the rules'."""
-        ranges = {
-            "statuses": (0, 2 ** len(STATUSES) - 1),
-            "buffs": (0, 7 ** len(TRACKED) - 1),
-            "row": (FRONT, BACK),
-            "ap": (0, 10**9),
-            "status_hits": (0, 10**9),
-        }
-        return ranges.get(stat) or super().stat_range(fight, stat)
-
-    def opening_pending(self, state: State) -> bool:
-        """The GM's 2d4 for called initiative is still to roll (someone calls: `TurnOrder.calls`)."""
-        return "rolled" in state.fight and int(state.fight["rolled"][0]) == 0
-
-    def opening(self, ctx: FightContext) -> None:
-        if self.opening_pending(ctx.state):
-            self._call_initiative(ctx)
 
     def _call_initiative(self, ctx: FightContext) -> None:
         """Calling initiative [Starting-Battles.md]: "the GM rolls 2d4 and reads out the result"; each combatant's

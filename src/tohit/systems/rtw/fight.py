@@ -47,7 +47,6 @@ from pydantic import Field, ValidationError
 from tohit.core.errors import InputError
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
 from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
-from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.rows import rows_of
 from tohit.core.fight.spec import map_raw_combatants
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
@@ -71,6 +70,7 @@ from tohit.systems.rtw.fight_status import (
     move_sight_statuses,
     status_play,
 )
+from tohit.systems.rtw.live import RtwLive
 from tohit.systems.rtw.rules import HIT
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
 from tohit.systems.rtw.tactical import GRID_RANGE, RANGE_TAG, grid_ranges_in_schema, rules_range
@@ -179,7 +179,7 @@ class RtwAttack(Model):
     )
 
 
-class RtwFight(RoundRules):
+class RtwFight(RtwLive):
     system_id = "rtw"
     health = "health"
     health_label = "Health"
@@ -315,21 +315,6 @@ class RtwFight(RoundRules):
         if fight.spec.map is not None:  # where it stands: moves change it (rtw_fight_move)
             out["x"], out["y"] = file_positions(fight)[combatant]
         return out
-
-    def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
-        """Where it stands (`x`, `y`) is set by a move (the map's rules check the square); Magic, Stamina and a
-        weapon's durability from -1 (none); `distracted` a mask of its foes' numbers; the rest as
-        `FightRules.stat_range`."""
-        stem = stat.rstrip("0123456789") or stat
-        if stat in ("x", "y"):
-            return None
-        if stem in ("magic", "stamina", "durability"):
-            return (-1, 10**9)
-        if stem == "used":
-            return (0, 10**9)
-        if stat == "distracted":
-            return (0, 2**fight.roster.size - 1)
-        return super().stat_range(fight, stat)
 
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
         return (state.per["health"] > 0) & (state.per["helpless"] == 0) & (state.per["perished"] == 0)

@@ -66,13 +66,13 @@ from pydantic import Field
 from tohit.core.errors import InputError
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events
 from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
-from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.rows import rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
 from tohit.core.outcome import NULL_INT
 from tohit.systems.wsswnn import consequences, narrate
 from tohit.systems.wsswnn.fields import EFFECT_OF, MISS  # a brace action's failure shares MISS: no damage
+from tohit.systems.wsswnn.live import WsswnnLive
 from tohit.systems.wsswnn.models import die_sides
 from tohit.systems.wsswnn.plan import ATTACK_KINDS
 
@@ -124,7 +124,7 @@ def _uses_weapon(entry: Any) -> bool:
     return bool(entry.attack.kind in ATTACK_KINDS and entry.attacker.weapon is not None)
 
 
-class WsswnnFight(RoundRules):
+class WsswnnFight(WsswnnLive):
     system_id = "wsswnn"
     health = "life"
     health_label = "life"
@@ -322,28 +322,6 @@ class WsswnnFight(RoundRules):
         if (ctx.state.fight["rolled"] == 0).any():
             self._initiative(ctx)
         super().step(ctx, choice)
-
-    def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
-        """`grappling` the foe grappled (its number + 1; 0: none), `initiative` whether it beat its foes'
-        Awareness (0 or 1), Guard, Awareness and Stamina from 0; the place in the order (`turn`) is the rules'."""
-        ranges = {
-            "grappling": (0, fight.roster.size),
-            "initiative": (0, 1),
-            "guard": (0, 10**9),
-            "max_guard": (0, 10**9),
-            "awareness": (0, 10**9),
-            "max_awareness": (0, 10**9),
-            "stamina": (0, 10**9),
-        }
-        return ranges.get(stat) or super().stat_range(fight, stat)
-
-    def opening_pending(self, state: State) -> bool:
-        """Initiative is still to roll (once, before the first turn)."""
-        return int(state.fight["rolled"][0]) == 0
-
-    def opening(self, ctx: FightContext) -> None:
-        if self.opening_pending(ctx.state):
-            self._initiative(ctx)
 
     def _initiative(self, ctx: FightContext) -> None:
         fight = ctx.fight
