@@ -36,6 +36,7 @@ from tohit.engine.actions import Action, AnyAction, Undo, field_of
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained, unfinished_event
 from tohit.server import examples, jobs
+from tohit.server.cache import Lru
 from tohit.server.limits import BodyCap
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
 from tohit.web import mount_pages
@@ -57,6 +58,8 @@ class Settings:
     max_body: int = 1 << 20
     max_placements: int = 100
     max_dice: int = 1000
+    #: Encounters kept in memory (each with its fight's tables); more are read again from the store when asked.
+    cached_encounters: int = 256
     #: How often a live stream looks for new events (seconds).
     poll: float = 0.25
 
@@ -187,10 +190,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     """The FastAPI app: its store opened (migrations applied) and its process pool started with it."""
     settings = settings or Settings()
     state: dict[str, Any] = {"store": store, "pool": None}
-    cache: dict[str, Encounter] = {}
+    #: The encounters in memory (each with its fight's memo), the least recently used forgotten first.
+    cache: Lru[str, Encounter] = Lru(settings.cached_encounters)
     #: Each encounter's row as last read (a row does not change; a write's own check of the seq finds one
     #: deleted by another process, and then the row is read again).
-    rows: dict[str, StoredEncounter] = {}
+    rows: Lru[str, StoredEncounter] = Lru(settings.cached_encounters)
     locks: dict[str, asyncio.Lock] = {}
 
     @asynccontextmanager
@@ -209,6 +213,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         lifespan=lifespan,
         responses=ERRORS,
     )
+
+    app.state.encounters = cache  # read by tests: the bound holds
 
     def the_store() -> Store:
         found: Store = state["store"]
