@@ -81,9 +81,12 @@ KINDS = ("attack", "auto", "adjust", "end_turn", "move", "undo")
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 
 
-def field_of(loc: tuple[Any, ...] | list[Any]) -> str | None:
-    """The field a validation error names, without the union's tag (`adjust.value` -> `value`), and cut where
-    pydantic names a member of a union of types (`dice.dict[str,list[int]].offense` -> `dice`)."""
+def field_of(loc: tuple[Any, ...] | list[Any], kind: str = "") -> str | None:
+    """The field a validation error (of type `kind`) names, without the union's tag (`adjust.value` -> `value`),
+    and cut where pydantic names a member of a union of types (`dice.dict[str,list[int]].offense` -> `dice`); an
+    action of no known kind names `kind`."""
+    if kind in ("union_tag_invalid", "union_tag_not_found"):
+        return ".".join([*(str(p) for p in loc), "kind"])
     parts = [str(p) for p in loc]
     if parts and parts[0] in KINDS:
         parts = parts[1:]
@@ -103,5 +106,5 @@ def parse_action(data: Any) -> AnyAction:
         found: AnyAction = _ADAPTER.validate_python(data)
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise InputError(str(first.get("msg")), field=field_of(first.get("loc", ()))) from None
+        raise InputError(str(first.get("msg")), field=field_of(first.get("loc", ()), first.get("type", ""))) from None
     return found

@@ -240,7 +240,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
         loc = [p for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
-        return JSONResponse(error_body(str(first.get("msg")), field_of(loc)), status_code=422)
+        if request.url.path.endswith("/actions"):  # an action: named without the union's tag
+            field = field_of(loc, str(first.get("type", "")))
+        else:
+            field = ".".join(str(p) for p in loc) or None
+        return JSONResponse(error_body(str(first.get("msg")), field), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
