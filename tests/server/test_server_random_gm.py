@@ -118,3 +118,23 @@ def test_server_random_gm_never_5xx_and_turn_names_a_standing_combatant_on_postg
 def test_server_random_gm_covers_every_bundled_fight() -> None:
     files = {f"file/{p.stem}" for p in (Path(__file__).resolve().parents[2] / "examples" / "fights").glob("*.yaml")}
     assert files <= set(EXAMPLES)
+
+
+def test_server_action_bodies_are_the_engines_typed_actions(sqlite_client: TestClient) -> None:
+    """The HTTP body of an action is the engine's union on `kind`: strict as a file (no true for a number, no field
+    it does not name), each refusal a 422 naming the field in the usual error shape; an adjust beyond the stat's
+    range names the stat and its range."""
+    made = sqlite_client.post("/v1/encounters", json={"example": "file/kaiser-duel", "seed": 1}).json()
+    url, gm = f"/v1/encounters/{made['id']}/actions", {"Authorization": f"Bearer {made['gm_token']}"}
+    for body, field in (
+        ({"kind": "adjust", "combatant": "Ceil", "stat": "lp", "value": True}, "value"),
+        ({"kind": "auto", "speed": 3}, "speed"),
+        ({"kind": "attack", "attacker": "Ceil", "targets": "Bandit chief"}, "targets"),
+        ({"kind": "adjust", "combatant": "Ceil", "stat": "ap", "value": -1}, "value"),
+        ({"kind": "teleport"}, "kind"),
+    ):
+        got = sqlite_client.post(url, json=body, headers=gm)
+        assert got.status_code == 422, (body, got.text)
+        assert got.json()["error"]["field"] == field, (body, got.text)
+    got = sqlite_client.post(url, json={"kind": "adjust", "combatant": "Ceil", "stat": "ap", "value": -1}, headers=gm)
+    assert "ap takes 0 to 1,000,000,000; got -1" in got.json()["error"]["message"]
