@@ -5,8 +5,10 @@ The rules are the game's, run by the engine as a narrated fight runs them: an at
 the game's `step` (on the attacker's turn, `next_actor`) or `turn` (out of turn) with the choice handed over
 as a `GMChoice`, "auto" is one `step` of the fight (the side's policy picks), "end turn" is the game's own
 `end_turn`, so what an attack does (damage, AP, Shell, statuses...) is the game's `consequences` and never a
-copy. Every action appends events shaped as `tohit fight --log` writes them (the
-export is a log `tohit replay` checks); an undo is one more event that sets back what the last action changed.
+copy. The actions are typed (`engine.actions`). Every action appends events shaped as `tohit fight --log`
+writes them (the export is a log `tohit replay` checks); an undo is one more event that sets back what the last
+action changed. A roll before the first turn (initiative) is part of the start, so whose turn it is is known
+from the first moment.
 """
 
 from __future__ import annotations
@@ -21,16 +23,13 @@ import numpy as np
 from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import GMChoice, LoadedFight
 from tohit.core.fight.state import State, change
-from tohit.engine.actions import KINDS, AnyAction, parse_action
+from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.events import emit_end, start_event
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.replay import apply_changes
 from tohit.engine.fight.run import ended, initial_state
 from tohit.engine.seeds import fresh_seed
-
-#: Kinds of action a game master takes (`Encounter.act`; their types: `engine.actions`).
-ACTIONS = KINDS
 
 
 @dataclass
