@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from tests.conftest import EXAMPLES
+from tohit.core.errors import InputError
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained, replay
 
@@ -91,12 +92,12 @@ def test_encounter_preview_is_exact_odds_in_the_current_state_and_changes_nothin
     enc = Encounter.create(yaml.safe_load(path.read_text()), seed=1)
     roster = enc.fight.roster
     foes = [n for n, s in zip(roster.names, roster.side, strict=True) if s != roster.side[0]]
-    before = enc.state_json()
+    before, seq = enc.state_json(), enc.seq
     found = enc.preview(roster.names[0], None, foes)
     assert [t["name"] for t in found] == foes
     for t in found:
         assert sum(t["result"].values()) + t["beyond_depth"] == 1
-    assert enc.state_json() == before and enc.seq == 0
+    assert enc.state_json() == before and enc.seq == seq
 
 
 def test_encounter_preview_follows_the_state() -> None:
@@ -123,3 +124,114 @@ def test_encounter_round_order_follows_the_games_own_order() -> None:
     assert enc.next_turn() == "Cop 3"
     duel = Encounter.create(yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text()), source="d")
     assert duel.sheet()["order"] == [duel.fight.roster.names[c] for c in duel.fight.file_order]
+
+
+@pytest.mark.parametrize("path", FIGHTS, ids=[p.stem for p in FIGHTS])
+def test_encounter_next_turn_is_read_without_dice_and_is_whose_turn_the_step_plays(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn-order contract answers `next_actor` from the state alone (issue 27, item 1): over a whole fight of
+    auto steps, with a GM's end of turn now and then, whose turn it names is whose turn the game's step plays
+    next, mid-round, at a new round, after a move or a combatant holding its ground."""
+    enc = Encounter.create(yaml.safe_load(path.read_text()), seed=6)
+    rules = enc.fight.rules
+    played: list[int] = []
+    turn = type(rules).turn
+
+    def spy(self: Any, ctx: Any, acting: Any, actor: Any, choice: Any = None) -> None:
+        if bool(acting[0]):
+            played.append(int(actor[0]))
+        turn(self, ctx, acting, actor, choice)
+
+    monkeypatch.setattr(type(rules), "turn", spy)
+    for k in range(120):
+        if enc.over:
+            break
+        named = enc.next_turn()
+        assert named in enc.standing(), (k, named)
+        if k % 7 == 3:
+            enc.act({"kind": "end_turn"})
+            continue
+        played.clear()
+        enc.act({"kind": "auto"})
+        if played:
+            assert enc.fight.roster.names[played[0]] == named, k
+
+
+def test_encounter_end_turn_never_leaves_the_order_in_kaiser() -> None:
+    """Kaiser: End turn once per combatant, many times over, used to push the cursor past the turn order (an
+    IndexError on every later read). The cursor stays in the order, and play goes on."""
+    enc = Encounter.create(duel(), seed=1)
+    size = enc.fight.roster.size
+    for _ in range(3 * size + 1):
+        enc.act({"kind": "end_turn"})
+        assert 0 <= enc.state_json()["fight"]["cursor"] < size
+        assert enc.next_turn() in enc.standing()
+    enc.act({"kind": "auto"})
+
+
+def test_encounter_end_turn_on_the_last_combatant_starts_the_next_round_at_once() -> None:
+    """A round of one turn each (Full Plate): the GM ends the last combatant's turn, and the next round starts
+    there (its round counter with it), its first turn named."""
+    data = yaml.safe_load((EXAMPLES / "fights" / "fullplate-skirmish.yaml").read_text())
+    enc = Encounter.create(data, seed=1)
+    size = enc.fight.roster.size
+    for _ in range(size):
+        assert enc.state_json()["fight"]["round"] == 1
+        enc.act({"kind": "end_turn"})
+    assert enc.state_json()["fight"]["round"] == 2 and enc.state_json()["fight"]["cursor"] == 0
+    assert enc.next_turn() == enc.fight.roster.names[enc.fight.file_order[0]]
+
+
+def test_encounter_initiative_is_rolled_at_the_start_so_the_first_turn_is_known() -> None:
+    """WSSWNN rolls initiative once, before the first turn: an encounter rolls it at its start (part of the start,
+    which undo never takes back), so whose turn it is is known before anyone acts."""
+    data = yaml.safe_load((EXAMPLES / "fights" / "wsswnn-kulu-brute.yaml").read_text())
+    enc = Encounter.create(data, seed=2)
+    assert [e["kind"] for e in enc.events][-1] == "initiative" and set(enc.actions) == {0}
+    first = enc.next_turn()
+    assert first in enc.standing()
+    with pytest.raises(InputError, match="nothing to undo"):
+        enc.act({"kind": "undo"})
+    assert Encounter.restore(data, enc.events).next_turn() == first
+
+
+@pytest.mark.parametrize(
+    ("name", "who", "stat", "value", "field"),
+    [
+        ("last-odyssey-cops", "Mariana", "turn", 1000, "stat"),
+        ("last-odyssey-cops", "Mariana", "turn", -1000, "stat"),
+        ("last-odyssey-cops", "Mariana", "statuses", -1, "value"),
+        ("wsswnn-grapple-and-archer", None, "grappling", 5, "value"),
+        ("kaiser-duel", "Ceil", "flat_footed", 2, "value"),
+        ("kaiser-duel", "Ceil", "ap", -1, "value"),
+    ],
+)
+def test_encounter_adjust_beyond_a_stats_range_is_refused_naming_it(
+    name: str, who: str | None, stat: str, value: int, field: str
+) -> None:
+    """A stat's range comes from its game's declaration (`stat_range`): an adjust beyond it is refused naming the
+    stat and its range (or that the rules keep it), and nothing changes (before issue 27: a later 500)."""
+    enc = Encounter.create(yaml.safe_load((EXAMPLES / "fights" / f"{name}.yaml").read_text()), seed=1)
+    who = who or enc.fight.roster.names[0]
+    before = enc.state_json()
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "adjust", "combatant": who, "stat": stat, "value": value})
+    assert err.value.field == field and stat in err.value.message
+    if field == "value":
+        low, high = enc.ranges()[stat] or [0, 0]
+        assert f"{low:,} to {high:,}" in err.value.message
+    assert enc.state_json() == before
+    enc.act({"kind": "auto"})
+
+
+def test_encounter_actions_are_typed_and_strict() -> None:
+    """The actions an encounter takes are one union on `kind` (engine.actions): a field not named is refused, and
+    so is true for a number."""
+    enc = Encounter.create(duel(), seed=1)
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "auto", "speed": 2})
+    assert err.value.field == "speed"
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "adjust", "combatant": "Ceil", "stat": "lp", "value": True})
+    assert err.value.field == "value"

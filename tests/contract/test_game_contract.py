@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -23,6 +24,7 @@ from tohit.core.errors import InputError
 from tohit.core.fight.contract import FightRules, rules_for
 from tohit.core.fight.readings import label_of, reading_of, unread
 from tohit.core.system import AnySystem, System
+from tohit.engine.encounter import Encounter
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.load import fight_from_dict, load_fight
 from tohit.engine.fight.replay import replay
@@ -124,3 +126,43 @@ def test_contract_every_stat_a_game_tracks_has_a_reading(game: AnySystem) -> Non
         assert unread(rules.readings, stats) == [], f"{path.name}: stats without a reading"
         for stat in stats:
             assert "_" not in label_of(rules.readings, stat), f"{path.name}: {stat} reads as a key"
+
+
+def test_contract_live_turn_order_is_read_without_dice_and_stats_start_in_range(
+    game: AnySystem, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The live table's part of the contract (issue 27): `next_actor` names, from the state alone, whose turn the
+    game's `step` plays; the game's `end_turn` moves the order on; every stat starts within its declared range
+    (`stat_range`; None: the rules keep it)."""
+    for path in fight_examples(game):
+        data = yaml.safe_load(path.read_text())
+        enc = Encounter.create(data, source=path.name, seed=9)
+        for stat, bounds in enc.ranges().items():
+            for value in enc.state_json()["combatants"].values():
+                assert bounds is None or bounds[0] <= value[stat] <= bounds[1], (path.name, stat, bounds)
+        played = _spy_on_turns(monkeypatch, enc.fight.rules)
+        for k in range(40):
+            if enc.over:
+                break
+            named = enc.next_turn()
+            assert named in enc.standing(), (path.name, k)
+            played.clear()
+            enc.act({"kind": "end_turn" if k % 5 == 4 else "auto"})
+            if played:
+                assert enc.fight.roster.names[played[0]] == named, (path.name, k)
+        monkeypatch.undo()
+
+
+def _spy_on_turns(monkeypatch: pytest.MonkeyPatch, rules: FightRules) -> list[int]:
+    """The actors whose turns the game's `turn` plays, recorded as it plays them (the list is cleared by the
+    caller)."""
+    played: list[int] = []
+    turn = type(rules).turn
+
+    def spy(self: Any, ctx: Any, acting: Any, actor: Any, choice: Any = None) -> None:
+        if bool(acting[0]):
+            played.append(int(actor[0]))
+        turn(self, ctx, acting, actor, choice)
+
+    monkeypatch.setattr(type(rules), "turn", spy)
+    return played

@@ -1,5 +1,5 @@
-"""A turn chosen by hand (a live encounter's game master): the fight contract's `turn`, with the engine's
-`choose_actions` returning the forced (attack, target), runs the same rules and consequences as a policy's."""
+"""A turn chosen by hand (a live encounter's game master): the fight contract's `turn`, handed a `GMChoice`
+that the engine's `choose_actions` returns, runs the same rules and consequences as a policy's."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tohit.core.errors import InputError
+from tohit.core.fight.contract import GMChoice
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.run import initial_state
@@ -20,8 +21,8 @@ FILES = sorted(p.name for p in EXAMPLES.glob("*.yaml"))
 def _turn(name: str, actor: int, attack: int, target: int, seed: int = 1) -> StepContext:
     fight = load_fight(EXAMPLES / name)
     ctx = StepContext(fight, initial_state(fight, 1), "narrate", np.random.default_rng(seed), max_rounds=10)
-    ctx.forced = (attack, target)
-    fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64))
+    choice = GMChoice(actor, attack, target)
+    fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64), choice)
     return ctx
 
 
@@ -30,7 +31,6 @@ def test_forced_turn_attacks_the_chosen_foe_with_the_chosen_attack(name: str) ->
     fight = load_fight(EXAMPLES / name)
     foe = int(np.flatnonzero(fight.roster.foes()[0])[0])
     ctx = _turn(name, 0, 0, foe)
-    assert ctx.forced is None  # consumed
     attacks = [e for e in ctx.log if e["kind"] in ("attack", "ability")]
     assert attacks, [e["kind"] for e in ctx.log]
     assert fight.roster.names[0] in attacks[0]["text"]

@@ -17,7 +17,7 @@ from tests.conftest import EXAMPLES
 from tohit.cli.app import app
 from tohit.core.errors import InputError
 from tohit.engine.fight import replay as replay_module
-from tohit.engine.fight.replay import chained, event_hash, read_log, replay
+from tohit.engine.fight.replay import chained, event_hash, read_log, replay, unfinished_event
 
 DUEL = str(EXAMPLES / "fights" / "kaiser-duel.yaml")
 
@@ -165,3 +165,52 @@ def test_replay_has_a_size_limit(tmp_path: Path, logged: list[dict[str, Any]], m
     monkeypatch.setattr(replay_module, "MAX_EVENTS", 5)
     with pytest.raises(InputError, match="line 6: more than 5 events"):
         read_log(path)
+
+
+def test_replay_reads_a_log_cut_mid_fight_and_says_where_it_stands(
+    tmp_path: Path, logged: list[dict[str, Any]]
+) -> None:
+    """An unfinished log (issue 27, item 4): every event up to the last is checked, replay says where the fight
+    stands, and exits 0."""
+    cut = copy.deepcopy(logged[:12])
+    result = CliRunner().invoke(app, ["replay", str(write(tmp_path, cut)), "--json"])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)
+    assert found["finished"] is False and found["matches_recorded_end"] is True
+    assert found["standing"].startswith("unfinished: round ") and "(after event 11)" in found["standing"]
+    shown = CliRunner().invoke(app, ["replay", str(write(tmp_path, cut))])
+    assert shown.exit_code == 0 and "unfinished: round" in shown.output
+
+
+@pytest.mark.parametrize("tamper", ["reorder", "delete", "edit"])
+def test_replay_an_unfinished_log_still_catches_tampering(
+    tmp_path: Path, logged: list[dict[str, Any]], tamper: str
+) -> None:
+    """Cut mid-fight, a log with two events swapped, one deleted or one edited is still refused."""
+    cut = copy.deepcopy(logged[:12])
+    if tamper == "reorder":
+        cut[4], cut[5] = cut[5], cut[4]
+    elif tamper == "delete":
+        del cut[5]
+    else:
+        i = next(k for k, e in enumerate(cut) if e["changes"] and k < 11)
+        cut[i]["changes"][0]["to"] += 1
+    refused(write(tmp_path, cut), "the event")
+
+
+def test_replay_an_unfinished_log_closed_by_its_state(tmp_path: Path, logged: list[dict[str, Any]]) -> None:
+    """A log exported mid-fight from a live encounter closes with an `unfinished` event (where the fight stands,
+    its state): replay compares that state, and refuses any event after it."""
+    cut = [{k: v for k, v in e.items() if k != "prev"} for e in logged[:12]]
+    state = replay(write(tmp_path, list(chained(cut)))).final
+    roster = replay(write(tmp_path, list(chained(cut)))).roster
+    closed = [*cut, unfinished_event(12, 2, "Ceil", state.row(roster))]
+    rebuilt = replay(write(tmp_path, list(chained(closed))))
+    assert rebuilt.matches and not rebuilt.finished and rebuilt.standing == "unfinished: round 2, Ceil's turn"
+    wrong = copy.deepcopy(closed)
+    name = roster.names[0]
+    wrong[-1]["state"]["combatants"][name]["lp"] += 1
+    result = CliRunner().invoke(app, ["replay", str(write(tmp_path, list(chained(wrong))))])
+    assert result.exit_code == 1 and "differs" in result.output
+    after = [*closed, {"kind": "attack", "text": "x", "changes": [], "n": 13}]
+    refused(write(tmp_path, list(chained(after))), "line 14: an event after the log's closing `unfinished` event")

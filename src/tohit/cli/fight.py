@@ -120,7 +120,8 @@ def replay_command(
     until: Annotated[int | None, typer.Option("--until", min=0, help="Show the state after event N.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
-    """Rebuild a fight's state from its event log, check it against the recorded end, show the state after N."""
+    """Rebuild a fight's state from its event log, check it against the recorded end, show the state after N. A log
+    exported mid-fight is checked up to its last event, and replay says where the fight stands."""
     from tohit.cli import render
     from tohit.cli.fight_views import replay_view
     from tohit.engine.fight.replay import replay
@@ -134,6 +135,8 @@ def replay_command(
                 "state": result.state_at.row(result.roster),
                 "matches_recorded_end": result.matches,
                 "mismatches": result.mismatches,
+                "finished": result.finished,
+                "standing": result.standing,
             }
         )
     else:

@@ -193,7 +193,9 @@ def replay_view(result: Replay, rules: FightRules | None = None, width: int | No
     event = result.events[result.until]
     parts.append(Text(f"state after event {result.until} of {len(result.events) - 1}: {event.get('text', '')}"))
     parts.append(state_table(result.roster, result.state_at, rules, width))
-    if result.matches:
+    if result.matches and not result.finished:
+        parts.append(Text(f"{result.standing}: every event checks, up to the last", style="green"))
+    elif result.matches:
         parts.append(Text("the events rebuild the recorded end state exactly", style="green"))
     else:
         parts.append(Text("the rebuilt end state differs from the recorded one:", style="bold red"))

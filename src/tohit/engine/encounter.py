@@ -2,10 +2,13 @@
 state, where a game master's actions append events.
 
 The rules are the game's, run by the engine as a narrated fight runs them: an attack the game master names is
-the game's `turn` with the engine's choice forced (`StepContext.forced`), "auto" is one `step` of the fight
-(the side's policy picks), so what an attack does (damage, AP, Shell, statuses...) is the game's
-`consequences` and never a copy. Every action appends events shaped as `tohit fight --log` writes them (the
-export is a log `tohit replay` checks); an undo is one more event that sets back what the last action changed.
+the game's `step` (on the attacker's turn, `next_actor`) or `turn` (out of turn) with the choice handed over
+as a `GMChoice`, "auto" is one `step` of the fight (the side's policy picks), "end turn" is the game's own
+`end_turn`, so what an attack does (damage, AP, Shell, statuses...) is the game's `consequences` and never a
+copy. The actions are typed (`engine.actions`). Every action appends events shaped as `tohit fight --log`
+writes them (the export is a log `tohit replay` checks); an undo is one more event that sets back what the last
+action changed. A roll before the first turn (initiative) is part of the start, so whose turn it is is known
+from the first moment.
 """
 
 from __future__ import annotations
@@ -18,18 +21,17 @@ from typing import Any
 import numpy as np
 
 from tohit.core.errors import InputError, short_repr
-from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.contract import GMChoice, LoadedFight
 from tohit.core.fight.readings import read_combatant
 from tohit.core.fight.state import State, change
+from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.dice_needs import still_needed, when_needed
-from tohit.engine.fight.context import OutOfTurn, StepContext
+from tohit.engine.fight.context import StepContext
+from tohit.engine.fight.events import emit_end, start_event
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.replay import apply_changes
 from tohit.engine.fight.run import ended, initial_state
 from tohit.engine.seeds import fresh_seed
-
-#: Kinds of action a game master takes (`Encounter.act`).
-ACTIONS = ("attack", "auto", "adjust", "end_turn", "move", "undo")
 
 
 @dataclass
@@ -54,32 +56,27 @@ class Encounter:
         if seed is None:
             seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
         state = initial_state(fight, 1)
-        roster = fight.roster
-        start: dict[str, Any] = {
-            "kind": "start",
-            "text": f"{' vs '.join(roster.side_names)}: round 1",
-            "system": fight.system.id,
-            "seed": seed,
-            "source": source,
-            "sides": {
-                name: [n for n, s in zip(roster.names, roster.side, strict=True) if s == i]
-                for i, name in enumerate(roster.side_names)
-            },
-            "state": state.row(roster),
-            "changes": [],
-            "n": 0,
-        }
-        return Encounter(fight, data, [start], state, seed, [0])
+        found = Encounter(fight, data, [start_event(fight, seed, state, source)], state, seed, [0])
+        if fight.rules.opening_pending(state):  # a roll before the first turn (initiative): part of the start
+            ctx = found._context(np.random.default_rng([seed, 0]))
+            fight.rules.opening(ctx)
+            found.state = ctx.state
+            for n, event in enumerate(ctx.log, start=1):
+                event["n"], event["action"] = n, 0
+                found.events.append(event)
+                found.actions.append(0)
+        return found
 
     @staticmethod
     def restore(data: dict[str, Any], events: list[dict[str, Any]], *, source: str = "<encounter>") -> Encounter:
         """An encounter rebuilt from its fight and stored events (each change checked against the state)."""
         if not events or events[0].get("kind") != "start":
             raise InputError("the stored events do not begin with the start event", source=source)
-        found = Encounter.create(data, source=source, seed=int(events[0]["seed"]))
-        roster = found.fight.roster
-        per = {k: [int(x) for x in v[0]] for k, v in found.state.per.items()}
-        fights = {k: int(v[0]) for k, v in found.state.fight.items()}
+        fight = fight_from_dict(copy.deepcopy(data), source=source)
+        start = initial_state(fight, 1)
+        roster = fight.roster
+        per = {k: [int(x) for x in v[0]] for k, v in start.per.items()}
+        fights = {k: int(v[0]) for k, v in start.fight.items()}
         index = {name: c for c, name in enumerate(roster.names)}
         actions = [0]
         for n, event in enumerate(events[1:], start=1):
@@ -89,7 +86,7 @@ class Encounter:
             {k: np.asarray([v], dtype=np.int64) for k, v in per.items()},
             {k: np.asarray([v], dtype=np.int64) for k, v in fights.items()},
         )
-        return Encounter(found.fight, data, list(events), state, found.seed, actions)
+        return Encounter(fight, data, list(events), state, int(events[0]["seed"]), actions)
 
     def fork(self) -> Encounter:
         """A copy that acts without changing this one (an action tried on it and refused, or not stored, leaves
@@ -116,15 +113,12 @@ class Encounter:
         return [name for name, on in zip(self.fight.roster.names, up.tolist(), strict=True) if on]
 
     def next_turn(self) -> str | None:
-        """Who acts next in the game's turn order (what "auto" would play), or None when the fight is over."""
+        """Who acts next in the game's turn order (whose turn "auto" plays), read from the state by the game's
+        `next_actor` (no dice), or None when the fight is over."""
         if self.over or self._done():
             return None
-        ctx = self._context(np.random.default_rng(0))
-        self.fight.rules.step(ctx)
-        for event in ctx.log:
-            if event.get("attacker"):
-                return str(event["attacker"])
-        return None
+        found = self.fight.rules.next_actor(self.fight, self.state)
+        return None if found is None else self.fight.roster.names[found]
 
     def preview(self, attacker: str, attack: str | None, targets: list[str]) -> list[dict[str, Any]]:
         """The exact odds of an attack on each target in the current state (stats, statuses, Shell, guard...
@@ -190,6 +184,7 @@ class Encounter:
             "sides": list(roster.side_names),
             "order": [roster.names[c] for c in self.round_order()],
             "conditions": list(rules.condition_stats),
+            "ranges": self.ranges(),
             "combatants": [
                 {
                     "name": name,
@@ -200,6 +195,13 @@ class Encounter:
                 for c, name in enumerate(roster.names)
             ],
         }
+
+    def ranges(self) -> dict[str, list[int] | None]:
+        """Each per-combatant stat's values a game master may set ([lowest, highest]), None where the game's rules
+        keep it (the game's `stat_range`)."""
+        rules = self.fight.rules
+        found = {stat: rules.stat_range(self.fight, stat) for stat in self.state.per}
+        return {stat: None if r is None else [int(r[0]), int(r[1])] for stat, r in found.items()}
 
     def shown(self) -> dict[str, list[dict[str, Any]]]:
         """Each combatant's stats now as a person reads them, for a page's cards: the game's `readings`
@@ -324,34 +326,32 @@ class Encounter:
         ]
 
     # -- acting ----------------------------------------------------------------------------------------------
-    def act(self, action: dict[str, Any]) -> list[dict[str, Any]]:
-        """Apply one game master's action; the events it appended (already numbered)."""
-        kind = action.get("kind")
-        if kind not in ACTIONS:
-            raise InputError(f"must be one of {', '.join(ACTIONS)}, got {short_repr(kind)}", field="kind")
-        if kind == "undo":
-            return self._append(self._undo())
-        if self.over:
+    def act(self, given: AnyAction | dict[str, Any]) -> list[dict[str, Any]]:
+        """Apply one game master's action (an `engine.actions` type, or a mapping read as one: an InputError
+        naming the field when it is none); the events it appended (already numbered)."""
+        parsed = parse_action(given) if isinstance(given, dict) else given
+        action = parsed.model_dump(exclude_none=True, exclude={"expected_seq"})
+        kind = action["kind"]
+        if kind != "undo" and self.over:
             raise InputError("the fight is over: undo, or start a new encounter", field="kind")
         seed = action.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-            raise InputError("must be a whole number from 0", field="seed")
         entropy = [self.seed, self.seq] if seed is None else seed
         rng = np.random.default_rng(entropy)
-        if kind == "adjust":
+        if kind == "undo":
+            return self._append(self._undo())
+        if kind == "adjust":  # the GM's hand decides nothing: the fight's next step (or attack) ends a decided fight
             return self._append(self._adjust(action))
-        if kind == "end_turn":
-            return self._append(self._end_turn())
         if kind == "move":
             return self._append(self._move(action))
         script = _script(action.get("dice"))
         if kind == "auto":
             ctx = self._context(rng, script=script)
             self.fight.rules.step(ctx)
+        elif kind == "end_turn":
+            ctx = self._context(rng)
+            self.fight.rules.end_turn(ctx)
         else:
             ctx = self._gm_attack(action, entropy, script)
-        if ctx.forced_option is not None:
-            raise InputError("this attack takes no placement on the map", field="placement")
         self.state = ctx.state
         events = ctx.log
         if self._done():
@@ -361,9 +361,10 @@ class Encounter:
     def _gm_attack(
         self, action: dict[str, Any], entropy: Any, script: list[dict[str, list[int]]] | None
     ) -> StepContext:
-        """The game master's attack. Where it is the attacker's turn in the game's order, it is the game's own
-        step with the choice forced, so what comes before that turn comes first (a new round where the last one
-        is done: AP restored, penalties faded); out of turn, the game's `turn` for that attacker alone."""
+        """The game master's attack. Where it is the attacker's turn in the game's order (`next_actor`), it is the
+        game's own step with the choice handed over, so what comes before that turn comes first (a new round
+        where the last one is done: AP restored, penalties faded); out of turn, the game's `turn` for that
+        attacker alone."""
         actor, attack, target = self._attack(action)
         if len(action["targets"]) > 1:  # never a silent choice among the names given
             raise InputError(
@@ -375,20 +376,13 @@ class Encounter:
         placement = action.get("placement")
         if placement is not None and (not isinstance(placement, str) or not self.has_map):
             raise InputError("a placement in words (the map's `range`), on an encounter with a map", field="placement")
-        in_order = self._context(np.random.default_rng(entropy), script=copy.deepcopy(script))
-        in_order.forced, in_order.forced_actor, in_order.forced_option = (attack, target), actor, placement
-        try:
-            self.fight.rules.step(in_order)
-        except OutOfTurn:
-            pass  # another's turn: out of turn, below
-        else:
-            if in_order.forced is None:  # the step played the attacker's turn with the choice forced
-                self.in_turn = True
-                return in_order
-        self.in_turn = False
+        choice = GMChoice(actor, attack, target, placement)
         ctx = self._context(np.random.default_rng(entropy), script=script)
-        ctx.forced, ctx.forced_option = (attack, target), placement
-        self.fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64))
+        self.in_turn = self.fight.rules.next_actor(self.fight, self.state) == actor
+        if self.in_turn:
+            self.fight.rules.step(ctx, choice)
+        else:
+            self.fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64), choice)
         return ctx
 
     def _context(self, rng: np.random.Generator, script: list[dict[str, list[int]]] | None = None) -> StepContext:
@@ -448,8 +442,13 @@ class Encounter:
             raise InputError(f"no combatant {short_repr(who)}; combatants: {', '.join(names)}", field="combatant")
         if not isinstance(stat, str) or stat not in self.state.per:
             raise InputError(f"no stat {short_repr(stat)}; stats: {', '.join(self.state.per)}", field="stat")
-        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10**9:
+        if isinstance(value, bool) or not isinstance(value, int):
             raise InputError("must be a whole number", field="value")
+        bounds = self.fight.rules.stat_range(self.fight, stat)
+        if bounds is None:
+            raise InputError(f"{stat} is kept by the game's rules, not set by hand", field="stat")
+        if not bounds[0] <= value <= bounds[1]:
+            raise InputError(f"{stat} takes {bounds[0]:,} to {bounds[1]:,}; got {value:,}", field="value")
         c = names.index(who)
         before = int(self.state.per[stat][0, c])
         ctx = self._context(np.random.default_rng(0))
@@ -491,17 +490,6 @@ class Encounter:
         self.state = ctx.state
         return ctx.log
 
-    def _end_turn(self) -> list[dict[str, Any]]:
-        """The current place in the round's order moves on (the game's own `cursor`); in a game without one, the
-        event only marks the end of a turn."""
-        ctx = self._context(np.random.default_rng(0))
-        changes = []
-        if "cursor" in self.state.fight:
-            changes.append(change("cursor", [0], int(self.state.fight["cursor"][0]) + 1))
-        ctx.emit("end_turn", changes, "the turn ends (the GM moves on)")
-        self.state = ctx.state
-        return ctx.log
-
     def _undo(self) -> list[dict[str, Any]]:
         """One event that sets back every change of the last action not yet undone (latest first)."""
         undone = {int(e["undoes"]) for e in self.events if e.get("kind") == "undo"}
@@ -528,20 +516,8 @@ class Encounter:
 
     def _end(self, rng: np.random.Generator) -> list[dict[str, Any]]:
         ctx = self._context(rng)
-        self.fight.rules.finish(ctx, np.asarray([0]))
         _, winner = ended(self.fight, ctx.state, self.fight.max_rounds)
-        w = int(winner[0])
-        names = self.fight.roster.side_names
-        rounds = min(int(ctx.state.fight["round"][0]), self.fight.max_rounds)
-        text = self.fight.roster.wins(w) if w >= 0 else "a draw"
-        ctx.emit(
-            "end",
-            [change("over", [0], 1), change("winner", [0], w)],
-            f"{text} after {rounds} round{'s' if rounds != 1 else ''}",
-            winner=names[w] if w >= 0 else None,
-            rounds=rounds,
-        )
-        ctx.log[-1]["state"] = ctx.state.row(self.fight.roster)
+        emit_end(ctx, int(winner[0]))
         self.state = ctx.state
         return ctx.log
 

@@ -211,6 +211,8 @@ def _replay(system: AnySystem) -> dict[str, Any]:
             "state": STATE,
             "matches_recorded_end": {"type": "boolean"},
             "mismatches": {"type": "array", "items": STR},
+            "finished": {"type": "boolean"},
+            "standing": {"type": ["string", "null"]},
         }
     )
 

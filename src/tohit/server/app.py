@@ -32,10 +32,12 @@ from tohit.core.errors import TohitError
 from tohit.core.exact_text import fraction_json
 from tohit.core.loader import parse_document
 from tohit.engine import registry
+from tohit.engine.actions import Action, AnyAction, Undo, field_of
 from tohit.engine.encounter import Encounter
-from tohit.engine.fight.replay import chained
+from tohit.engine.fight.replay import chained, unfinished_event
 from tohit.engine.requests import MAX_SEED
 from tohit.server import examples, jobs
+from tohit.server.cache import Lru
 from tohit.server.limits import BodyCap
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
 from tohit.web import mount_pages
@@ -57,6 +59,8 @@ class Settings:
     max_body: int = 1 << 20
     max_placements: int = 100
     max_dice: int = 1000
+    #: Encounters kept in memory (each with its fight's tables); more are read again from the store when asked.
+    cached_encounters: int = 256
     #: How often a live stream looks for new events (seconds).
     poll: float = 0.25
 
@@ -147,26 +151,6 @@ class CreateBody(BaseModel):
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
 
 
-class ActionBody(BaseModel):
-    """One action: attack (attacker, attack, targets, dice?, placement?), auto, adjust (combatant, stat, value),
-    end_turn, move (combatant, to: a square on the map)."""
-
-    kind: Literal["attack", "auto", "adjust", "end_turn", "move"]
-    attacker: str | None = None
-    attack: str | None = None
-    targets: list[str] | None = None
-    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
-    dice: dict[str, list[int]] | list[dict[str, list[int]]] | None = None
-    placement: str | None = Field(
-        default=None, max_length=200, description="attack on a map: the placement in words (the map route's `range`)."
-    )
-    combatant: str | None = None
-    to: list[int] | None = Field(default=None, description="move: the square [x, y] on the map.")
-    stat: str | None = None
-    value: int | None = None
-    expected_seq: int | None = Field(default=None, ge=0)
-
-
 class UndoBody(BaseModel):
     expected_seq: int | None = Field(default=None, ge=0)
 
@@ -213,10 +197,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     """The FastAPI app: its store opened (migrations applied) and its process pool started with it."""
     settings = settings or Settings()
     state: dict[str, Any] = {"store": store, "pool": None}
-    cache: dict[str, Encounter] = {}
+    #: The encounters in memory (each with its fight's memo), the least recently used forgotten first.
+    cache: Lru[str, Encounter] = Lru(settings.cached_encounters)
     #: Each encounter's row as last read (a row does not change; a write's own check of the seq finds one
     #: deleted by another process, and then the row is read again).
-    rows: dict[str, StoredEncounter] = {}
+    rows: Lru[str, StoredEncounter] = Lru(settings.cached_encounters)
     locks: dict[str, asyncio.Lock] = {}
 
     @asynccontextmanager
@@ -235,6 +220,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         lifespan=lifespan,
         responses=ERRORS,
     )
+
+    app.state.encounters = cache  # read by tests: the bound holds
 
     def the_store() -> Store:
         found: Store = state["store"]
@@ -259,8 +246,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
-        loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
-        return JSONResponse(error_body(str(first.get("msg")), ".".join(loc) or None), status_code=422)
+        loc = [p for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
+        if request.url.path.endswith("/actions"):  # an action: named without the union's tag
+            field = field_of(loc, str(first.get("type", "")))
+        else:
+            field = ".".join(str(p) for p in loc) or None
+        return JSONResponse(error_body(str(first.get("msg")), field), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -380,6 +371,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         cache[row.id] = found
         return found
 
+    def exported(row: StoredEncounter) -> list[dict[str, Any]]:
+        """The stored events, closed (mid-fight) by where the fight stands and its state, which replay checks."""
+        found = the_store().events(row.id)
+        if not found or found[-1]["kind"] == "end":
+            return found
+        enc = load(row)
+        if enc.seq != len(found) - 1:  # another write came between the two reads: the events read decide
+            enc = Encounter.restore(row.fight, found, source=row.name)
+        state = enc.state_json()
+        return [*found, unfinished_event(len(found), state["fight"].get("round"), enc.next_turn(), state)]
+
     def summary(row: StoredEncounter, enc: Encounter) -> dict[str, Any]:
         return {
             "id": row.id,
@@ -426,9 +428,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             hash_token(gm_token),
             hash_token(view_token),
         )
-        await asyncio.to_thread(the_store().create, row, enc.events[0])
+        await asyncio.to_thread(the_store().create, row, enc.events[0], enc.events[1:])
         cache[row.id], rows[row.id] = enc, row
-        return {"id": row.id, "gm_token": gm_token, "view_token": view_token, "seq": 0, "state": enc.state_json()}
+        return {"id": row.id, "gm_token": gm_token, "view_token": view_token, "seq": enc.seq, "state": enc.state_json()}
 
     @app.get("/v1/encounters")
     async def list_encounters(authorization: str | None = Header(default=None)) -> list[dict[str, Any]]:
@@ -508,7 +510,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         rows.pop(encounter_id, None)  # the row kept in memory holds the old view token's hash
         return {"view_token": token}
 
-    def applied(row: StoredEncounter, action: dict[str, Any], expected: int | None) -> dict[str, Any]:
+    def applied(row: StoredEncounter, action: AnyAction, expected: int | None) -> dict[str, Any]:
         """One action: played on a fork of the encounter held in memory, its events appended in one transaction
         (which checks, inside it, that the store is still at the seq the fork started from), and the answer (the
         seq and state this action left). Run in a worker thread under the encounter's lock.
@@ -532,7 +534,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         except StaleSeq as exc:
             raise ApiError(409, str(exc), "expected_seq", seq=exc.current) from None
 
-    def played(row: StoredEncounter, enc: Encounter, action: dict[str, Any], expected: int | None) -> dict[str, Any]:
+    def played(row: StoredEncounter, enc: Encounter, action: AnyAction, expected: int | None) -> dict[str, Any]:
         """`action` played on a fork of `enc` and appended at enc's seq; the fork is kept once it is stored."""
         before = enc.seq
         if expected is not None and expected != before:
@@ -551,12 +553,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             "trace": [step for e in events for step in e.get("trace", [])],
             "state": after.state_json(),
         }
-        if action["kind"] == "attack":
+        if action.kind == "attack":
             out["out_of_turn"] = not after.in_turn
         return out
 
     async def change(
-        encounter_id: str, authorization: str | None, action: dict[str, Any], expected: int | None
+        encounter_id: str, authorization: str | None, action: AnyAction, expected: int | None
     ) -> dict[str, Any]:
         row = rows.get(encounter_id) or stored(encounter_id)
         gm(row, authorization)
@@ -565,19 +567,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return found
 
     @app.post("/v1/encounters/{encounter_id}/actions", status_code=201)
-    async def act(
-        encounter_id: str, body: ActionBody, authorization: str | None = Header(default=None)
-    ) -> dict[str, Any]:
-        """One GM action: attack, auto (the side's policy picks), adjust, end_turn, move (on a map; the GM token)."""
-        action = body.model_dump(exclude_none=True, exclude={"expected_seq"})
-        return await change(encounter_id, authorization, action, body.expected_seq)
+    async def act(encounter_id: str, body: Action, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        """One GM action: attack, auto (the side's policy picks), adjust, end_turn, move (on a map), undo (the GM
+        token); the body is one of the engine's action types, told apart by `kind`."""
+        return await change(encounter_id, authorization, body, body.expected_seq)
 
     @app.post("/v1/encounters/{encounter_id}/undo", status_code=201)
     async def undo(
         encounter_id: str, body: UndoBody | None = None, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
         """Take back the last action not yet taken back, by one more event (the log keeps both)."""
-        return await change(encounter_id, authorization, {"kind": "undo"}, body.expected_seq if body else None)
+        return await change(encounter_id, authorization, Undo(kind="undo"), body.expected_seq if body else None)
 
     @app.post("/v1/encounters/{encounter_id}/preview")
     async def preview(
@@ -608,7 +608,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         """The whole log as `tohit fight --log` writes it (`tohit replay` checks it)."""
         row = stored(encounter_id)
         role(row, authorization)
-        found = await asyncio.to_thread(the_store().events, encounter_id)
+        found = await asyncio.to_thread(exported, row)
         text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in chained(found))
         return Response(text, media_type="application/x-ndjson")
 

@@ -96,8 +96,9 @@ class Store:
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self._append_sql = _append_sql(engine)
 
-    def create(self, row: StoredEncounter, start: dict[str, Any]) -> None:
-        """A new encounter with its start event (seq 0), in one transaction."""
+    def create(self, row: StoredEncounter, start: dict[str, Any], opening: Sequence[dict[str, Any]] = ()) -> None:
+        """A new encounter with its start event (seq 0) and what its start rolled (seq 1, 2, ...: an initiative
+        roll), in one transaction."""
         with self.sessions.begin() as session:
             session.add(
                 EncounterRow(
@@ -112,6 +113,8 @@ class Store:
             )
             session.flush()
             session.add(EventRow(encounter_id=row.id, seq=0, body=json.dumps(start)))
+            for seq, event in enumerate(opening, start=1):
+                session.add(EventRow(encounter_id=row.id, seq=seq, body=json.dumps(event)))
 
     def get(self, encounter_id: str) -> StoredEncounter | None:
         with self.sessions() as session:

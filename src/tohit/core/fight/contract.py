@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar
 import numpy as np
 
 from tohit.core.errors import InputError
-from tohit.core.fight.readings import StatReading
+from tohit.core.fight.readings import StatReading, reading_of
 from tohit.core.fight.rows import take_rows
 from tohit.core.fight.state import BoolArray, Change, IntArray, Roster, State
 from tohit.core.models import Model, Scenario
@@ -34,6 +34,23 @@ Mode = Literal["narrate", "sample", "enumerate"]
 ALL: Any = slice(None)
 Rows = Any  # an index array, or ALL
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class GMChoice:
+    """A game master's choice for one turn of a live encounter (one fight, narrated), handed to the game's
+    `step` / `turn` as an argument: who acts, with which of its attacks (its number) on whom, and where an attack
+    on a map goes (a placement in the grid's own words, e.g. "Blast 2 at (2, 1)"; None: the game's choice)."""
+
+    actor: int
+    attack: int
+    target: int
+    placement: str | None = None
+
+
+#: The range a stat takes when its game declares none (`FightRules.stat_range`): what a whole number in a
+#: fight may be.
+ANY_VALUE = (-(10**9), 10**9)
 
 
 class NoExtra(Model):
@@ -168,15 +185,44 @@ class FightRules(TableHints, ABC):
         """(fights, combatants): who is still able to act (a side with none has lost)."""
 
     @abstractmethod
-    def step(self, ctx: FightContext) -> None:
-        """Advance every fight in `ctx.state` by one step (at most a round's turn), by emitting events."""
+    def step(self, ctx: FightContext, choice: GMChoice | None = None) -> None:
+        """Advance every fight in `ctx.state` by one step (at most a round's turn), by emitting events; in a live
+        encounter, the turn it plays is the game master's `choice` (whose actor is `next_actor`'s)."""
 
-    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
         """One turn of combatant actor[i] in each fight i where `acting`: what it does, the attack and target
-        chosen through `ctx.choose_actions` (its policy; in a live encounter, the game master), and every
-        consequence as events. `step` calls it in turn order; a live encounter calls it for whoever the game
+        chosen through `ctx.choose_actions` (its policy; in a live encounter, the game master's `choice`), and
+        every consequence as events. `step` calls it in turn order; a live encounter calls it for whoever the game
         master names. Games whose `step` does not go through `turn` cannot be played live."""
         raise NotImplementedError(f"{self.system_id}: no turn outside the fight's own order")
+
+    # -- the turn order, for a live encounter (one fight) -------------------------------------------------------
+    def next_actor(self, fight: LoadedFight, state: State) -> int | None:
+        """Whose turn `step` plays next in fight 0 of `state`, read from the state alone (no dice); None when
+        nobody's (the fight is decided, or the order waits on a roll: `opening_pending`)."""
+        raise NotImplementedError(f"{self.system_id}: no turn order to read outside the fight's own step")
+
+    def end_turn(self, ctx: FightContext) -> None:
+        """The game master ends the turn that comes (fight 0), as the game's rules end a turn: the order moves on
+        and never leaves itself, and a new round starts where the rules start one. Default: an event that only
+        marks it."""
+        ctx.emit("end_turn", [], "the turn ends (the GM moves on)")
+
+    def opening_pending(self, state: State) -> bool:
+        """True while fight 0 waits on a roll before its first turn (an initiative roll: `opening`)."""
+        return False
+
+    def opening(self, ctx: FightContext) -> None:
+        """What is rolled once before the first turn (e.g. initiative), where `opening_pending`; `step` plays it
+        in a fight the engine runs, a live encounter at its start. None by default."""
+
+    def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
+        """The values a per-combatant stat may take (both ends included), for a game master's adjust; None: the
+        rules keep it (not set by hand). Default: 0 or 1 for a flag (its reading's kind), else `ANY_VALUE`."""
+        reading = reading_of(self.readings, stat)
+        if reading is not None and reading.kind == "flag":
+            return (0, 1)
+        return ANY_VALUE
 
     def finish(self, ctx: FightContext, rows: Any) -> None:
         """Events at the end of the encounter for the fights at `rows` (e.g. durability); none by default."""
@@ -318,10 +364,6 @@ class FightContext(Protocol):
     parent: IntArray
     script: list[dict[str, list[int]]]
     log: list[dict[str, Any]]
-    #: Narrate mode, a live encounter: the (attack, target) the game master chose, and the placement of an
-    #: attack on a map in words (the grid's own, e.g. "Blast 2 at (2, 1)"); each consumed where it is read.
-    forced: tuple[int, int] | None
-    forced_option: str | None
 
     @property
     def narrating(self) -> bool: ...
@@ -370,13 +412,11 @@ class FightContext(Protocol):
         per row ("target.<field>" / "attacker.<field>": a field of that block, as a code the rules decode);
         `shared` makes roles of scope "attack" one roll for every target of one ability."""
 
-    def choose_actions(self, acting: BoolArray, actor: IntArray, options: BoolArray) -> tuple[Rows, IntArray, IntArray]:
-        """(idx, attack, target) per row by each actor's policy; `options` is (rows, attacks, combatants)."""
-
-    def check_forced_actor(self, acting: BoolArray, actor: IntArray) -> None:
-        """Raises (a live encounter's out-of-turn signal) when the game master's forced choice is for another
-        actor than the one whose turn this is; a game that reads `forced` or `forced_option` itself calls it
-        first."""
+    def choose_actions(
+        self, acting: BoolArray, actor: IntArray, options: BoolArray, choice: GMChoice | None = None
+    ) -> tuple[Rows, IntArray, IntArray]:
+        """(idx, attack, target) per row by each actor's policy, or the game master's `choice` (one fight; an
+        InputError when the rules do not allow it now); `options` is (rows, attacks, combatants)."""
 
     def expected_damage(
         self,

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tohit.core.fight.contract import FightContext, FightRules, LoadedFight
+from tohit.core.fight.contract import FightContext, FightRules, GMChoice, LoadedFight
 from tohit.core.fight.rows import any_rows, first_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State
 
@@ -62,10 +62,11 @@ class RoundRules(FightRules):
             return foes[:, None, :]
         return usable[:, :, None] & foes[:, None, :]
 
-    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
-        """A turn: pick an attack and a foe by policy, and attack (systems may do more: skip, brace...)."""
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
+        """A turn: pick an attack and a foe by policy (or the game master's `choice`), and attack (systems may do
+        more: skip, brace...)."""
         options = self.options(ctx, actor)
-        idx, attack, target = ctx.choose_actions(acting, actor, options)
+        idx, attack, target = ctx.choose_actions(acting, actor, options, choice)
         actor, acting = actor[idx], acting[idx] & (attack >= 0)
         if acting.any():
             self.attack(ctx, acting, actor, attack, target)
@@ -75,7 +76,17 @@ class RoundRules(FightRules):
         raise NotImplementedError
 
     # -- the step ------------------------------------------------------------------------------------------------
-    def step(self, ctx: FightContext) -> None:
+    def step(self, ctx: FightContext, choice: GMChoice | None = None) -> None:
+        slot, acting, actor = self._advance(ctx)
+        if not acting.any():
+            return
+        actor = np.where(acting, actor, -1)
+        ctx.emit("turn", [ctx.set("cursor", acting, slot if self.holds_turn else slot + 1)])
+        self.turn(ctx, acting, actor, choice)
+
+    def _advance(self, ctx: FightContext) -> tuple[IntArray, BoolArray, IntArray]:
+        """To the next turn: where a fight's round has no turn left, its end (`round_end`), then the round limit
+        or the next round (`round_start`); (place, found, who) of the turn that comes."""
         # Without a round_start hook, a new round changes nobody's ability to act: the first able place of
         # the next round is read from the same `able` as the rest of this round's.
         hooks = ("round_start", "round_end", "able")
@@ -103,12 +114,58 @@ class RoundRules(FightRules):
                 slot = np.where(new_round, slot2, slot)
                 found = np.where(new_round, found2, found)
                 actor = np.where(new_round, actor2, actor)
-        acting = found
-        if not acting.any():
+        return slot, found, actor
+
+    # -- the turn order, read and ended (a live encounter) -----------------------------------------------------
+    def next_actor(self, fight: LoadedFight, state: State) -> int | None:
+        """Whose turn comes next in fight 0 of `state`, read from the state without dice: the first place at or
+        after the cursor whose combatant can act this round; where none is left, the first of the next round (as
+        `round_start` leaves them: `able_next_round`). None while the order waits on a roll (`opening`)."""
+        if self.opening_pending(state):
+            return None
+        able = self.standing(fight, state) if type(self).able is RoundRules.able else self.able(fight, state)
+        _, found, who, _ = self._next_at(fight, state, able)
+        if bool(found[0]):
+            return int(who[0])
+        up = self.able_next_round(fight, state)
+        order = self._order_of(fight, state)
+        for c in order:
+            if bool(up[0, c]):
+                return int(c)
+        return None
+
+    def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
+        """Where the order is rolled per fight, each combatant's place in it (`turn`) is the rules' (a place set by
+        hand would leave another place empty); the rest as `FightRules.stat_range`."""
+        if stat == "turn" and not self.static_order:
+            return None
+        return super().stat_range(fight, stat)
+
+    def able_next_round(self, fight: LoadedFight, state: State) -> BoolArray:
+        """(fights, combatants): who can act at the start of the next round (default: whoever is standing)."""
+        return self.standing(fight, state)
+
+    def _order_of(self, fight: LoadedFight, state: State) -> list[int]:
+        """Fight 0's round order (combatant numbers, place by place)."""
+        if self.static_order:
+            return list(fight.file_order)
+        turn = [int(v) for v in state.per["turn"][0]]
+        return sorted(range(len(turn)), key=lambda c: (turn[c], c))
+
+    def end_turn(self, ctx: FightContext) -> None:
+        """The game master ends the turn that comes (one fight): where the round has no turn left, the next round
+        starts first (its end, the round limit, its start); then the cursor moves past that turn's place, and
+        where the round has no turn left after it, the next round starts at once. The cursor never leaves the
+        order: it stays between 0 and the number of places."""
+        slot, found, actor = self._advance(ctx)
+        if not bool(found[0]):
+            ctx.emit("end_turn", [], "the turn ends (the GM moves on)")
             return
-        actor = np.where(acting, actor, -1)
-        ctx.emit("turn", [ctx.set("cursor", acting, slot if self.holds_turn else slot + 1)])
-        self.turn(ctx, acting, actor)
+        who = ctx.fight.roster.names[int(actor[0])]
+        ctx.emit("end_turn", [ctx.set("cursor", found, slot + 1)], f"{who}'s turn ends (the GM moves on)")
+        _, left, _, _ = self._next(ctx)
+        if not bool(left[0]):
+            self._advance(ctx)
 
     @staticmethod
     def _sides_up(ctx: FightContext) -> BoolArray:
@@ -121,11 +178,15 @@ class RoundRules(FightRules):
     def _next(self, ctx: FightContext, *, with_first: bool = False) -> tuple[IntArray, BoolArray, IntArray, Any]:
         """The first place at or after the cursor whose combatant can act, this round: (place, found, who), and
         with `with_first` the same from the round's first place (else None)."""
-        fight = ctx.fight
+        able = ctx.standing() if type(self).able is RoundRules.able else self.able(ctx.fight, ctx.state)  # (n, C)
+        return self._next_at(ctx.fight, ctx.state, able, with_first=with_first)
+
+    def _next_at(
+        self, fight: LoadedFight, state: State, able: BoolArray, *, with_first: bool = False
+    ) -> tuple[IntArray, BoolArray, IntArray, Any]:
+        """`_next` for who is `able` in `state`."""
         size = fight.roster.size
-        state = ctx.state
         cursor = state.fight["cursor"]
-        able = ctx.standing() if type(self).able is RoundRules.able else self.able(fight, state)  # (n, C)
         if self.static_order:
             order = fight.order_array
             by_place = able if fight.order_is_identity else able[:, order]  # (n, places)

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.errors import InputError
-from tohit.core.fight.contract import ALL, LoadedFight, Mode, Rows
+from tohit.core.fight.contract import ALL, GMChoice, LoadedFight, Mode, Rows
 from tohit.core.fight.rows import dense_rank, distinct
 from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change
 from tohit.core.outcome import NULL_CODE, NULL_INT, Outcome
@@ -129,10 +129,6 @@ class TableStack:
 Key = tuple[Any, ...]
 
 
-class OutOfTurn(Exception):
-    """The forced choice's actor is not the one whose turn the step plays (`StepContext.forced_actor`)."""
-
-
 @dataclass
 class EngineCaches:
     """What the engine keeps for one fight while it runs it (exact tables, samplers, alias tables), typed: held
@@ -204,15 +200,6 @@ class StepContext:
         self.script = script if script is not None else []
         #: Narrated events as JSON (each change with its `from` value), in order.
         self.log: list[dict[str, Any]] = []
-        #: Narrate mode: the (attack, target) the next `choose_actions` returns instead of the policy's (a live
-        #: encounter's game master chooses); consumed by that call.
-        self.forced: tuple[int, int] | None = None
-        #: ... and whose turn it must be for that choice: another actor's turn raises `OutOfTurn` at once (before
-        #: anything is resolved), so a live encounter can tell an attack on its turn from one out of turn.
-        self.forced_actor: int | None = None
-        #: Narrate mode: the placement of an attack on a map, in the grid's words, that a game with map rules
-        #: plays instead of its policy's (consumed by the game's map turn).
-        self.forced_option: str | None = None
 
     @property
     def narrating(self) -> bool:
@@ -300,20 +287,14 @@ class StepContext:
         return change(stat, r, to, who)
 
     # -- choices -----------------------------------------------------------------------------------------
-    def choose_actions(self, acting: BoolArray, actor: IntArray, options: BoolArray) -> tuple[Rows, IntArray, IntArray]:
-        """(idx, attack, target) per row by each actor's policy (`policy.choose_actions`), or the `forced` choice
-        (an InputError when the rules do not allow it now)."""
-        if self.forced is not None:
-            attack, target = self.forced
-            self.forced = None
-            self.check_forced_actor(acting, actor)
-            return ALL, *forced_choice(self.fight, acting, actor, options, attack, target)
+    def choose_actions(
+        self, acting: BoolArray, actor: IntArray, options: BoolArray, choice: GMChoice | None = None
+    ) -> tuple[Rows, IntArray, IntArray]:
+        """(idx, attack, target) per row by each actor's policy (`policy.choose_actions`), or the game master's
+        `choice` (an InputError when the rules do not allow it now)."""
+        if choice is not None:
+            return ALL, *forced_choice(self.fight, acting, actor, options, choice)
         return policy.choose_actions(self, acting, actor, options)
-
-    def check_forced_actor(self, acting: BoolArray, actor: IntArray) -> None:
-        """`OutOfTurn` when the forced choice is for another actor than the one whose turn this is (one row)."""
-        if self.forced_actor is not None and not (bool(acting[0]) and int(actor[0]) == self.forced_actor):
-            raise OutOfTurn(self.forced_actor)
 
     def expected_damage(
         self,
@@ -1008,11 +989,15 @@ def expected_damage(
 
 
 def forced_choice(
-    fight: LoadedFight, acting: BoolArray, actor: IntArray, options: BoolArray, attack: int, target: int
+    fight: LoadedFight, acting: BoolArray, actor: IntArray, options: BoolArray, choice: GMChoice
 ) -> tuple[IntArray, IntArray]:
     """One fight's (attack, target) as chosen by hand, when the rules' `options` allow it; else an InputError
-    naming what the actor may do now."""
-    who = fight.roster.names[int(actor[0])]
+    naming what the actor may do now (or whose turn the step plays, when it is not the choice's actor's)."""
+    attack, target, names = choice.attack, choice.target, fight.roster.names
+    if bool(acting[0]) and int(actor[0]) != choice.actor:
+        raise InputError(f"{names[choice.actor]} cannot act now: it is {names[int(actor[0])]}'s turn", field="attacker")
+    actor = np.full(1, choice.actor, dtype=np.int64)
+    who = names[choice.actor]
     if not 0 <= attack < options.shape[1] or not fight.has_attack[int(actor[0]), attack]:
         raise InputError(f"{who} has no attack number {attack}", field="attack")
     if not 0 <= target < options.shape[2]:
@@ -1039,4 +1024,4 @@ def _one_row(fight: LoadedFight) -> State:
     return State({}, {"round": np.zeros(1, dtype=np.int64)})
 
 
-__all__ = ["EXACT_DEPTH", "NULL_CODE", "Mode", "OutOfTurn", "OutcomeTable", "StepContext", "expected_damage"]
+__all__ = ["EXACT_DEPTH", "NULL_CODE", "Mode", "OutcomeTable", "StepContext", "expected_damage"]

@@ -2,7 +2,9 @@
 
 The log is JSON lines, one event each (`tohit fight FILE --log events.jsonl`). The first event, `start`,
 holds the sides and the starting state; every later event lists its changes as (who, stat, from, to);
-the last, `end`, holds the final state. Each event also carries `prev`, the SHA-256 of the event before it
+the last, `end`, holds the final state. A log exported from a live encounter mid-fight has no end: it may close
+with an `unfinished` event (the state then, and whose turn it is), and replay checks every event up to the last
+and says where the fight stands. Each event also carries `prev`, the SHA-256 of the event before it
 (`event_hash`: its canonical JSON, `prev` included; null on the first), so the events form a chain.
 
 Replaying checks every line against the event model (`LoggedEvent`), the chain and the event numbers, then
@@ -73,7 +75,9 @@ class LoggedEvent(BaseModel):
     state: LoggedState | None = None
 
 
-_KEPT = ("kind", "text", "n", "changes", "sides", "state", "winner", "rounds", "seed", "system", "source")
+_KEPT = ("kind", "text", "n", "changes", "sides", "state", "winner", "rounds", "seed", "system", "source", "turn")
+#: The kind of the event that closes a log exported mid-fight (`unfinished_event`).
+UNFINISHED = "unfinished"
 
 
 def event_hash(event: dict[str, Any]) -> str:
@@ -91,9 +95,25 @@ def chained(events: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         yield linked
 
 
+def unfinished_event(n: int, round_: int | None, turn: str | None, state: dict[str, Any]) -> dict[str, Any]:
+    """The event that closes a log exported before the fight's end (numbered n): where the fight stands (its
+    round, whose turn it is) and its state then, which replay checks as it checks an end's."""
+    where = ", ".join([f"round {round_:,}"] * (round_ is not None) + [f"{turn}'s turn"] * (turn is not None))
+    return {
+        "kind": UNFINISHED,
+        "text": f"unfinished: {where}" if where else "unfinished",
+        "turn": turn,
+        "state": state,
+        "changes": [],
+        "n": n,
+    }
+
+
 @dataclass
 class Replay:
-    """A rebuilt fight: its roster, the events, the state after event `until` and at the end."""
+    """A rebuilt fight: its roster, the events, the state after event `until` and at the end. `finished`: the log
+    ends with the fight's end event; else `standing` says where the fight stands ("unfinished: round 3, Ceil's
+    turn") and `matches` is whether every event checked (and a closing `unfinished` state, where there is one)."""
 
     roster: Roster
     events: list[dict[str, Any]]
@@ -103,6 +123,8 @@ class Replay:
     recorded_end: dict[str, Any] | None
     matches: bool
     mismatches: list[str]
+    finished: bool = True
+    standing: str | None = None
 
 
 def read_log(path: str | Path) -> list[dict[str, Any]]:
@@ -135,6 +157,10 @@ def read_log(path: str | Path) -> list[dict[str, Any]]:
             field = f"{error.field}: " if error.field else ""
             raise InputError(f"{where}{field}{error.message}", source=source) from None
         number = len(events)
+        if events and events[-1]["kind"] == UNFINISHED:
+            raise InputError(
+                f"{where}an event after the log's closing `unfinished` event: the log was edited", source=source
+            )
         if events and events[-1]["kind"] == "end" and event["kind"] != "undo":
             # A live encounter's log goes on past an end only where the game master takes the end back (an undo,
             # whose changes are checked as any event's are).
@@ -199,9 +225,19 @@ def replay(path: str | Path, until: int | None = None) -> Replay:
         if n == target:
             state_at = _state(per, fight)
     final = _state(per, fight)
-    recorded = events[-1].get("state") if events[-1]["kind"] == "end" else None
-    mismatches = _compare(roster, final, recorded) if recorded is not None else ["the log has no end event"]
-    return Replay(roster, events, target, state_at, final, recorded, not mismatches, mismatches)
+    closing = events[-1]["kind"]
+    if closing not in ("end", UNFINISHED):  # a log cut mid-fight: every event checked, and where it stands
+        rounds = fight.get("round")
+        standing = "unfinished" + (f": round {rounds:,}" if rounds is not None else "") + f" (after event {last})"
+        return Replay(roster, events, target, state_at, final, None, True, [], False, standing)
+    recorded = events[-1].get("state")
+    if not isinstance(recorded, dict):
+        raise InputError(f"line {events[-1]['_line']}: the {closing} event lacks its state", source=source)
+    mismatches = _compare(roster, final, recorded)
+    if closing == "end":
+        return Replay(roster, events, target, state_at, final, recorded, not mismatches, mismatches)
+    text = str(events[-1].get("text") or "unfinished")
+    return Replay(roster, events, target, state_at, final, recorded, not mismatches, mismatches, False, text)
 
 
 def _stats(roster: Roster, row: dict[str, Any], where: str, source: str) -> list[str]:

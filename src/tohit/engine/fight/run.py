@@ -24,6 +24,7 @@ from tohit.engine.fight.context import Method, StepContext
 from tohit.engine.fight.ending import ENGINE_STATS as ENGINE_STATS
 from tohit.engine.fight.ending import ended as ended
 from tohit.engine.fight.ending import initial_state as initial_state
+from tohit.engine.fight.events import emit_end, stalemate_event, start_event
 from tohit.engine.fight.layout import fight_depth
 from tohit.engine.fight.stalemate import Stalemates, never_ending
 from tohit.engine.heap import keep_freed_memory
@@ -115,25 +116,9 @@ def narrate(
         seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
     rng = np.random.default_rng(seed)
     state = initial_state(fight, 1)
-    roster = fight.roster
-    events: list[dict[str, Any]] = [
-        {
-            "kind": "start",
-            "text": f"{' vs '.join(roster.side_names)}: round 1",
-            "system": fight.system.id,
-            "seed": seed,
-            "source": fight.source,
-            "sides": {
-                name: [n for n, s in zip(roster.names, roster.side, strict=True) if s == i]
-                for i, name in enumerate(roster.side_names)
-            },
-            "state": state.row(roster),
-            "changes": [],
-            "n": 0,
-        }
-    ]
+    events: list[dict[str, Any]] = [start_event(fight, seed, state, fight.source)]
     count = 1
-    size = roster.size
+    size = fight.roster.size
     risky = fight.max_rounds * size > MAX_NARRATED_WORK
     if on_event is not None:
         on_event(events[0])
@@ -155,7 +140,7 @@ def narrate(
                 text = STALEMATE_TEXT
                 if kinds[0] == "depth":
                     text = DEPTH_STALEMATE_TEXT.format(depth=fight_depth(fight))
-                event = {"kind": "stalemate", "text": text, "changes": [], "n": count}
+                event = stalemate_event(text, count)
                 count += 1
                 if keep:
                     events.append(event)
@@ -178,20 +163,9 @@ def narrate(
     else:  # pragma: no cover - a fight module bug
         raise RuntimeError(f"fight did not end within {limit} steps")
     ctx = StepContext(fight, state, "narrate", rng, max_rounds=fight.max_rounds)
-    fight.rules.finish(ctx, np.asarray([0]))
     w = int(winner[0])
-    rounds = min(int(ctx.state.fight["round"][0]), fight.max_rounds)
-    text = roster.wins(w) if w >= 0 else "a draw"
-    if w < 0 and not stalled and int(ctx.state.fight["round"][0]) > fight.max_rounds:
-        text += f" (still fighting after round {fight.max_rounds})"
-    ctx.emit(
-        "end",
-        [change("over", [0], 1), change("winner", [0], w)],
-        f"{text} after {rounds} round{'s' if rounds != 1 else ''}",
-        winner=roster.side_names[w] if w >= 0 else None,
-        rounds=rounds,
-    )
-    ctx.log[-1]["state"] = ctx.state.row(roster)
+    emit_end(ctx, w, stalled=stalled)
+    rounds = int(ctx.log[-1]["rounds"])
     for event in ctx.log:
         event["n"] = count
         count += 1

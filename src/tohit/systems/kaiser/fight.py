@@ -42,13 +42,13 @@ its attacks makes one attack (chosen by its policy); the round ends when nobody 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 import numpy as np
 from pydantic import Field
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, of_kind
-from tohit.core.fight.contract import ALL, FightContext, FightRules, LoadedFight, Rows
+from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
 from tohit.core.fight.rows import min_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
@@ -56,8 +56,8 @@ from tohit.systems.kaiser import consequences, narrate
 from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.rules import HIT
 from tohit.systems.kaiser.stat_readings import READINGS
+from tohit.systems.kaiser.turns import AP_PER_ROUND, KaiserTurns
 
-AP_PER_ROUND = 6
 #: Each earlier Defensive Roll in the round puts the next at this much less (the Multiple Defense Penalty).
 MDP_STEP = 2
 DEFAULT_AP_COST = 3
@@ -71,14 +71,6 @@ CONSEQUENCES = ("result", "damage", "ap_lost", "flat_footed")
 DEFAULT_PHR = 3
 #: Ways to roll each total of 2d6 (the Critical level's dice and the PhR check's: no open roll, no fumble).
 TWO_D6 = {total: 6 - abs(total - 7) for total in range(2, 13)}
-
-
-class TurnOrder(NamedTuple):
-    """Per combatant the AP of its cheapest attack, and (cursor, combatant): how many places after the cursor
-    its turn comes."""
-
-    min_cost: IntArray
-    distance: IntArray
 
 
 class KaiserCombatant(Model):
@@ -119,7 +111,7 @@ class KaiserAttack(Model):
     )
 
 
-class KaiserFight(FightRules):
+class KaiserFight(KaiserTurns):
     system_id = "kaiser"
     health = "lp"
     health_label = "LP"
@@ -215,11 +207,20 @@ class KaiserFight(FightRules):
         return ok & self.standing(fight, state)[:, :, None]
 
     # -- one step ------------------------------------------------------------------------------------------
-    def step(self, ctx: FightContext) -> None:
+    def step(self, ctx: FightContext, choice: GMChoice | None = None) -> None:
         fight = ctx.fight
-        order = np.asarray(fight.file_order, dtype=np.int64)
         size = fight.roster.size
+        order = fight.order_array
+        slot, acting = self._advance(ctx)
+        actor = np.where(acting, order[np.maximum(slot, 0)], -1)
+        if acting.any():
+            ctx.emit("turn", [ctx.set("cursor", acting, (slot + 1) % size)])
+        self.turn(ctx, acting, actor, choice)
 
+    def _advance(self, ctx: FightContext) -> tuple[IntArray, BoolArray]:
+        """To the next turn: where nobody has the AP for an attack, the round limit or a new round; (slot,
+        found) of the turn that comes."""
+        order = ctx.fight.order_array
         slot, found = self._next(ctx, order)
         new_round = ~found
         if new_round.any():
@@ -230,15 +231,12 @@ class KaiserFight(FightRules):
             slot2, found2 = self._next(ctx, order)
             slot = np.where(new_round, slot2, slot)
             found = np.where(new_round, found2, found)
-        acting = found
-        actor = np.where(acting, order[np.maximum(slot, 0)], -1)
-        if acting.any():
-            ctx.emit("turn", [ctx.set("cursor", acting, (slot + 1) % size)])
-        self.turn(ctx, acting, actor)
+        return slot, found
 
-    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
-        """A turn: an attack it has the AP for, on a standing foe (by policy), its AP spent, the attack resolved
-        and its consequences applied, then the defender's Counterattack where it may take one."""
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
+        """A turn: an attack it has the AP for, on a standing foe (by policy, or the game master's `choice`), its
+        AP spent, the attack resolved and its consequences applied, then the defender's Counterattack where it may
+        take one."""
         fight = ctx.fight
         state = ctx.state
         who = np.maximum(actor, 0)
@@ -246,7 +244,7 @@ class KaiserFight(FightRules):
         attacks_ok = take_rows(state.per["ap"], who)[:, None] >= rows_of(self._costs(fight), who)  # (n, A)
         foes = rows_of(fight.roster.foe_matrix, who) & standing  # (n, C)
         options = attacks_ok[:, :, None] & foes[:, None, :]
-        idx, attack, target = ctx.choose_actions(acting, actor, options)
+        idx, attack, target = ctx.choose_actions(acting, actor, options, choice)
         actor, acting = actor[idx], acting[idx] & (attack >= 0)
         if not acting.any():
             return
@@ -344,14 +342,7 @@ class KaiserFight(FightRules):
         fight = ctx.fight
         state = ctx.state
         size = fight.roster.size
-
-        def build() -> TurnOrder:
-            slot_of = np.empty(size, dtype=np.int64)
-            slot_of[order] = np.arange(size)
-            # distance[k, c]: how many slots after cursor k combatant c's turn comes.
-            return TurnOrder(self._costs(fight).min(axis=1), (slot_of[None, :] - np.arange(size)[:, None]) % size)
-
-        min_cost, distance = fight.memo("kaiser_order", build)
+        min_cost, distance = self._order(fight)
         can = (state.per["ap"] >= min_cost) & ctx.standing()  # (n, C)
         cursor = state.fight["cursor"]
         nearest = min_rows(np.where(can, distance[cursor], size))

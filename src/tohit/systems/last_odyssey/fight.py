@@ -90,8 +90,7 @@ from pydantic import Field
 
 from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
-from tohit.core.fight.contract import FightContext, LoadedFight
-from tohit.core.fight.rounds import RoundRules
+from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
 from tohit.core.fight.rows import any_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
@@ -108,11 +107,11 @@ from tohit.systems.last_odyssey.consequences import (
     TRACKED,
 )
 from tohit.systems.last_odyssey.effective import NAMES
+from tohit.systems.last_odyssey.live import BACK, FRONT, LastOdysseyLive
 from tohit.systems.last_odyssey.rules import HIT
 from tohit.systems.last_odyssey.stat_readings import READINGS
 from tohit.systems.last_odyssey.tables import inflicted_status
 
-FRONT, BACK = 0, 1
 NOT_PLAYED = ("passive", "reaction")
 
 TOP, BOTTOM = DIGIT_OF_STEP[7], DIGIT_OF_STEP[-7]
@@ -236,7 +235,7 @@ class LastOdysseyCombatant(Model):
     )
 
 
-class LastOdysseyFight(RoundRules):
+class LastOdysseyFight(LastOdysseyLive):
     system_id = "last-odyssey"
     combatant_extra = LastOdysseyCombatant
     static_order = False
@@ -527,13 +526,13 @@ class LastOdysseyFight(RoundRules):
         return allowed
 
     # -- the turn structure [The Combat Round, Starting Battles] -------------------------------------------
-    def step(self, ctx: FightContext) -> None:
+    def step(self, ctx: FightContext, choice: GMChoice | None = None) -> None:
         if "rolled" in ctx.state.fight and (ctx.state.fight["rolled"] == 0).any():
             self._call_initiative(ctx)
         # `effect_phase: false`: "as soon as the front row has nobody standing", which may be true from the start
         # (a side placed all in the back row), before anyone acts.
         self._advance_at_once(ctx)
-        super().step(ctx)
+        super().step(ctx, choice)
 
     def _call_initiative(self, ctx: FightContext) -> None:
         """Calling initiative [Starting Battles]: "the GM rolls 2d4 and reads out the result"; each combatant's
@@ -652,10 +651,10 @@ class LastOdysseyFight(RoundRules):
         )
 
     # -- a turn ----------------------------------------------------------------------------------------------
-    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
         fight = ctx.fight
         options = self.options(ctx, actor)
-        idx, attack, target = ctx.choose_actions(acting, actor, options)
+        idx, attack, target = ctx.choose_actions(acting, actor, options, choice)
         self._spend(ctx, acting[idx], actor[idx], attack)
         actor, acting, options = actor[idx], acting[idx] & (attack >= 0), options[idx]
         if not acting.any():

@@ -46,8 +46,7 @@ from pydantic import Field, ValidationError
 
 from tohit.core.errors import InputError
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
-from tohit.core.fight.contract import FightContext, LoadedFight
-from tohit.core.fight.rounds import RoundRules
+from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
 from tohit.core.fight.rows import rows_of
 from tohit.core.fight.spec import map_raw_combatants
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
@@ -71,6 +70,7 @@ from tohit.systems.rtw.fight_status import (
     move_sight_statuses,
     status_play,
 )
+from tohit.systems.rtw.live import RtwLive
 from tohit.systems.rtw.rules import HIT
 from tohit.systems.rtw.stat_readings import READINGS
 from tohit.systems.rtw.tables import HARD_TO_HIT_LEVELS
@@ -180,7 +180,7 @@ class RtwAttack(Model):
     )
 
 
-class RtwFight(RoundRules):
+class RtwFight(RtwLive):
     system_id = "rtw"
     health = "health"
     health_label = "Health"
@@ -409,17 +409,17 @@ class RtwFight(RoundRules):
         return fight.memo("rtw_costs", build)
 
     # -- a turn ----------------------------------------------------------------------------------------------
-    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
-        """A turn: its start (Off-Balance ends, a Prone creature stands up), the attack, its end (Halted,
-        Blinded, Dazzled end); without statuses in play, the attack only."""
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
+        """A turn: its start (Off-Balance ends, a Prone creature stands up), the attack (by policy, or the game
+        master's `choice`), its end (Halted, Blinded, Dazzled end); without statuses in play, the attack only."""
         play = status_play(ctx.fight)
         if play is None:
-            self._attack_turn(ctx, acting, actor, None)
+            self._attack_turn(ctx, acting, actor, None, choice)
             return
         start = ctx.parent
         can = self._turn_start(ctx, play, acting, actor)
         if can.any():
-            self._attack_turn(ctx, can, actor, play)
+            self._attack_turn(ctx, can, actor, play, choice)
         rows = _rows_since(ctx, start)
         self._turn_end(ctx, play, acting[rows], actor[rows])
 
@@ -499,13 +499,20 @@ class RtwFight(RoundRules):
         why = play.why(ctx.state, int(actor[0]), int(target[0]))
         return f" ({why})" if why else ""
 
-    def _attack_turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, play: StatusPlay | None) -> None:
+    def _attack_turn(
+        self,
+        ctx: FightContext,
+        acting: BoolArray,
+        actor: IntArray,
+        play: StatusPlay | None,
+        choice: GMChoice | None = None,
+    ) -> None:
         grid = self.grid(ctx.fight)
         if grid is not None:
-            move_and_attack(self, ctx, acting, actor, play)
+            move_and_attack(self, ctx, acting, actor, play, choice)
             return
         options = self.options(ctx, actor)
-        idx, attack, target = ctx.choose_actions(acting, actor, options)
+        idx, attack, target = ctx.choose_actions(acting, actor, options, choice)
         actor, acting = actor[idx], acting[idx] & (attack >= 0)
         if not acting.any():
             return

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from tohit.core.errors import InputError, short_repr
-from tohit.core.fight.contract import ALL, FightContext, LoadedFight, Rows
+from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
 from tohit.core.fight.rows import distinct
 from tohit.core.fight.spec import CODES, policy_codes
 from tohit.core.fight.state import BoolArray, IntArray, State
@@ -65,9 +65,11 @@ def map_turn(
     actor: IntArray,
     grid: FightMap,
     play: StatusPlay | None = None,
+    choice: GMChoice | None = None,
 ) -> None:
-    """A turn on the map: an option (an attack and its placement) by policy, then one roll per creature
-    it catches, Hard to Hit as the grid says; with no foe in reach, the combatant holds its ground."""
+    """A turn on the map: an option (an attack and its placement) by policy (or the game master's `choice`), then
+    one roll per creature it catches, Hard to Hit as the grid says; with no foe in reach, the combatant holds its
+    ground."""
     fight = ctx.fight
     n, size = ctx.n, fight.roster.size
     who = np.maximum(actor, 0)
@@ -79,7 +81,7 @@ def map_turn(
         per_attack = rules.usable(fight, ctx.state)[np.arange(n), who]  # (n, A)
         usable = np.take_along_axis(per_attack, np.maximum(attack_of, 0), axis=1)
     valid &= usable & acting[:, None]
-    idx, option = _choose_on_map(rules, ctx, acting, actor, valid, caught, adjacent, grid)
+    idx, option = _choose_on_map(rules, ctx, acting, actor, valid, caught, adjacent, grid, choice)
     actor, acting, caught, adjacent = actor[idx], acting[idx], caught[idx], adjacent[idx]
     n = ctx.n
     if ctx.narrating and bool(acting[0]) and option[0] < 0:
@@ -126,13 +128,17 @@ def map_turn(
     rules._attacked(ctx, play, acting, actor)
 
 
-def _forced_option(ctx: FightContext, actor: IntArray, valid: BoolArray, grid: FightMap) -> IntArray:
+def _placed_option(
+    ctx: FightContext, acting: BoolArray, actor: IntArray, valid: BoolArray, grid: FightMap, choice: GMChoice
+) -> IntArray:
     """The option a game master chose by its placement in words (one row, narrated), checked against the options
-    from where the actor stands and what it may use now; it names its attack, so the forced choice is used up."""
-    placed, forced = ctx.forced_option, ctx.forced
-    ctx.forced_option = ctx.forced = None
+    from where the actor stands and what it may use now, and against the attack chosen."""
+    placed = choice.placement
     c = int(actor[0])
-    name = ctx.fight.roster.names[c]
+    names = ctx.fight.roster.names
+    if bool(acting[0]) and c != choice.actor:
+        raise InputError(f"{names[choice.actor]} cannot act now: it is {names[c]}'s turn", field="attacker")
+    name = names[c]
     texts = [o.text for o in grid.options[c]]
     if placed not in texts:
         raise InputError(
@@ -141,7 +147,7 @@ def _forced_option(ctx: FightContext, actor: IntArray, valid: BoolArray, grid: F
             field="placement",
         )
     o = texts.index(str(placed))
-    if forced is not None and grid.options[c][o].attack != forced[0]:
+    if grid.options[c][o].attack != choice.attack:
         raise InputError(f"{placed} is not a placement of the attack chosen", field="placement")
     if not bool(valid[0, o]):
         raise InputError(
@@ -159,6 +165,7 @@ def _choose_on_map(
     caught: BoolArray,
     adjacent: BoolArray,
     grid: FightMap,
+    choice: GMChoice | None = None,
 ) -> tuple[Rows, IntArray]:
     """(idx, option) per row (-1: nothing in reach). `first`, `weakest`, `random` pick a foe and the first
     attack reaching it as without a map, then that attack's placement catching it with the fewest standing
@@ -166,14 +173,13 @@ def _choose_on_map(
     order); `best` the option with the highest expected damage to foes minus allies, from exact odds (as
     `tohit aim`)."""
     fight = ctx.fight
-    if ctx.forced_option is not None:  # a live encounter: the game master placed the attack
-        ctx.check_forced_actor(acting, actor)
-        return ALL, _forced_option(ctx, actor, valid, grid)
+    if choice is not None and choice.placement is not None:  # a live encounter: the game master placed the attack
+        return ALL, _placed_option(ctx, acting, actor, valid, grid, choice)
     n, size = ctx.n, fight.roster.size
     who = np.maximum(actor, 0)
     policy = policy_codes(fight, "policy")[who]
-    # A game master's forced (attack, target) goes through `choose_actions` whatever the policy (a live encounter).
-    best = acting & (policy == CODES["best"]) & valid.any(axis=1) & (ctx.forced is None)
+    # A game master's (attack, target) goes through `choose_actions` whatever the policy (a live encounter).
+    best = acting & (policy == CODES["best"]) & valid.any(axis=1) & (choice is None)
     others = acting & ~best & valid.any(axis=1)
     option = np.full(n, -1, dtype=np.int64)
     idx: Rows = ALL
@@ -184,7 +190,7 @@ def _choose_on_map(
         pairs = np.zeros((n, fight.max_attacks, size), dtype=bool)
         for a in range(fight.max_attacks):
             pairs[:, a, :] = (on_foes & (attack_of == a)[:, :, None]).any(axis=1)
-        idx, attack, target = ctx.choose_actions(others, actor, pairs)
+        idx, attack, target = ctx.choose_actions(others, actor, pairs, choice)
         actor, acting, valid, caught, adjacent = actor[idx], acting[idx], valid[idx], caught[idx], adjacent[idx]
         best, others, foe, on_foes = best[idx], others[idx], foe[idx], on_foes[idx]
         n = ctx.n

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
 from tohit.core.fight.spec import CODES, policy_codes
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.core.grid.footprint import Footprint
@@ -219,8 +219,11 @@ def _in_reach(rules: MapTurnRules, ctx: FightContext, acting: BoolArray, actor: 
     return out
 
 
-def _targets(ctx: FightContext, movers: BoolArray, actor: IntArray) -> tuple[Any, IntArray]:
-    """(idx, target) of each mover by its policy (see the module docstring); -1 where it has no foe."""
+def _targets(
+    ctx: FightContext, movers: BoolArray, actor: IntArray, choice: GMChoice | None = None
+) -> tuple[Any, IntArray]:
+    """(idx, target) of each mover by its policy (see the module docstring), or toward the foe the game
+    master's `choice` names; -1 where it has no foe."""
     fight = ctx.fight
     n, size = ctx.n, fight.roster.size
     who = np.maximum(actor, 0)
@@ -248,8 +251,8 @@ def _targets(ctx: FightContext, movers: BoolArray, actor: IntArray) -> tuple[Any
     if has_focus.any():
         on = foes[np.arange(n), np.maximum(focus, 0)] & has_focus
         target = np.where(on, focus, target)
-    if ctx.forced is not None:  # a live encounter's game master names the foe: the move goes toward it
-        named = ctx.forced[1]
+    if choice is not None:  # a live encounter's game master names the foe: the move goes toward it
+        named = choice.target
         return slice(None), np.where(movers & foes[:, named], named, target)
     idx: Any = slice(None)
     random = movers & (policy == CODES["random"]) & foes.any(axis=1) & ~(has_focus & (target == focus))
@@ -259,13 +262,15 @@ def _targets(ctx: FightContext, movers: BoolArray, actor: IntArray) -> tuple[Any
     return idx, target
 
 
-def move_phase(rules: MapTurnRules, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
+def move_phase(
+    rules: MapTurnRules, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None
+) -> None:
     """Each acting combatant with no foe in reach moves toward the foe its policy picks (an event `move`)."""
     fight = ctx.fight
     movers = acting & ~_in_reach(rules, ctx, acting, actor)
     if not movers.any():
         return
-    idx, target = _targets(ctx, movers, actor)
+    idx, target = _targets(ctx, movers, actor, choice)
     movers, actor = movers[idx], actor[idx]
     mover = _mover(fight)
     pos = positions_of(ctx.state)
@@ -303,7 +308,12 @@ def move_phase(rules: MapTurnRules, ctx: FightContext, acting: BoolArray, actor:
 
 
 def move_and_attack(
-    rules: MapTurnRules, ctx: FightContext, acting: BoolArray, actor: IntArray, play: StatusPlay | None
+    rules: MapTurnRules,
+    ctx: FightContext,
+    acting: BoolArray,
+    actor: IntArray,
+    play: StatusPlay | None,
+    choice: GMChoice | None = None,
 ) -> None:
     """A turn on a map: the move (`move_phase`), then the attack from each row's positions (`map_turn` with the
     `FightMap` of those positions). The rows are followed through the turn's expansions by `ctx.parent` (a turn
@@ -313,7 +323,7 @@ def move_and_attack(
     if not np.array_equal(start, np.arange(start.size)):  # pragma: no cover - a turn starts a step's rows
         raise RuntimeError("a Reclaim the Wild turn on a map must start on the step's own rows")
     acting0, actor0 = acting.copy(), actor.copy()
-    move_phase(rules, ctx, acting, actor)
+    move_phase(rules, ctx, acting, actor, choice)
     sets, which = _groups(positions_of(ctx.state))
     for k in range(sets.shape[0]):
         parent = np.asarray(ctx.parent)
@@ -322,4 +332,4 @@ def move_and_attack(
             which = np.asarray([_index_of(sets, block) for block in now_sets], dtype=np.int64)[now_which]
         mask = acting0[parent] & (which == k)
         if mask.any():
-            map_turn(rules, ctx, mask, actor0[parent], grid_at(fight, _as_positions(sets[k])), play)
+            map_turn(rules, ctx, mask, actor0[parent], grid_at(fight, _as_positions(sets[k])), play, choice)

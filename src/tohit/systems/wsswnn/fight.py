@@ -65,14 +65,14 @@ from pydantic import Field
 
 from tohit.core.errors import InputError
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events
-from tohit.core.fight.contract import FightContext, LoadedFight
-from tohit.core.fight.rounds import RoundRules
+from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
 from tohit.core.fight.rows import rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
 from tohit.core.outcome import NULL_INT
 from tohit.systems.wsswnn import consequences, narrate
 from tohit.systems.wsswnn.fields import EFFECT_OF, MISS  # a brace action's failure shares MISS: no damage
+from tohit.systems.wsswnn.live import WsswnnLive
 from tohit.systems.wsswnn.models import die_sides
 from tohit.systems.wsswnn.plan import ATTACK_KINDS
 from tohit.systems.wsswnn.stat_readings import READINGS
@@ -125,7 +125,7 @@ def _uses_weapon(entry: Any) -> bool:
     return bool(entry.attack.kind in ATTACK_KINDS and entry.attacker.weapon is not None)
 
 
-class WsswnnFight(RoundRules):
+class WsswnnFight(WsswnnLive):
     system_id = "wsswnn"
     health = "life"
     health_label = "life"
@@ -319,10 +319,10 @@ class WsswnnFight(RoundRules):
         return fight.memo("wsswnn_tables", build)
 
     # -- initiative --------------------------------------------------------------------------------------------
-    def step(self, ctx: FightContext) -> None:
+    def step(self, ctx: FightContext, choice: GMChoice | None = None) -> None:
         if (ctx.state.fight["rolled"] == 0).any():
             self._initiative(ctx)
-        super().step(ctx)
+        super().step(ctx, choice)
 
     def _initiative(self, ctx: FightContext) -> None:
         fight = ctx.fight
@@ -371,7 +371,7 @@ class WsswnnFight(RoundRules):
         )
 
     # -- a turn ----------------------------------------------------------------------------------------------------
-    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray) -> None:
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
         fight = ctx.fight
         t = self._tables(fight)
         who = np.maximum(actor, 0)
@@ -382,7 +382,7 @@ class WsswnnFight(RoundRules):
         foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
         usable = self._usable(ctx, who) if t["usable"] else rows_of(t["strike"], who)
         options: BoolArray = np.asarray(usable[:, :, None] & foes[:, None, :], dtype=bool)
-        idx, attack, target = ctx.choose_actions(strike, actor, options)
+        idx, attack, target = ctx.choose_actions(strike, actor, options, choice)
         actor, stand, skip, strike = actor[idx], stand[idx], skip[idx], strike[idx]
         skip = skip | (strike & (attack < 0))  # nothing it can attack: it skips
         strike &= attack >= 0

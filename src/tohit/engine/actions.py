@@ -1,0 +1,111 @@
+"""The actions a game master takes in a live encounter (issue 27, item 3), as types: one pydantic model per
+kind, joined in a union on `kind`. The server takes it as the HTTP body of an action and `Encounter.act` plays
+it, so what the server accepts and what the encounter reads are one declaration. Strict as a fight file is: a
+field not named here is refused, and no true/false passes for a number."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from tohit.core.errors import InputError
+from tohit.core.seeds import MAX_SEED
+
+#: Seeds an action may give: the seed domain of every door (engine/requests, core/seeds).
+Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
+#: Faces typed by hand: role -> faces (one attack), or one such mapping per attack or counterattack, in order.
+Dice = dict[str, list[int]] | list[dict[str, list[int]]]
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    expected_seq: int | None = Field(default=None, ge=0, description="The seq the GM acts on (else a 409).")
+    seed: Seed | None = Field(default=None, description="The dice's seed (default: the encounter's, and its seq).")
+
+
+class Attack(_Action):
+    """The GM's attack: who attacks, with which attack (default: its first), on whom, with faces typed by hand."""
+
+    kind: Literal["attack"]
+    attacker: str
+    attack: str | None = None
+    targets: list[str] = Field(min_length=1)
+    dice: Dice | None = None
+    placement: str | None = Field(
+        default=None, max_length=200, description="attack on a map: the placement in words (the map route's `range`)."
+    )
+
+
+class Auto(_Action):
+    """One step of the fight as the game's order and the side's policy play it."""
+
+    kind: Literal["auto"]
+    dice: Dice | None = None
+
+
+class Adjust(_Action):
+    """The GM sets a combatant's stat (within the range its game declares for it)."""
+
+    kind: Literal["adjust"]
+    combatant: str
+    stat: str
+    value: int
+
+
+class EndTurn(_Action):
+    """The turn that comes ends (the game's own end of turn)."""
+
+    kind: Literal["end_turn"]
+
+
+class Move(_Action):
+    """The GM moves a combatant on the map (a free move) to the square [x, y]."""
+
+    kind: Literal["move"]
+    combatant: str
+    to: list[int] = Field(min_length=2, max_length=2, description="move: the square [x, y] on the map.")
+
+
+class Undo(_Action):
+    """The last action not yet taken back is taken back, by one more event."""
+
+    kind: Literal["undo"]
+
+
+#: Any one action (a value), and the union as a type to validate against (told apart by `kind`).
+AnyAction = Attack | Auto | Adjust | EndTurn | Move | Undo
+Action = Annotated[AnyAction, Field(discriminator="kind")]
+#: The kinds of action, in the order they are listed to a person.
+KINDS = ("attack", "auto", "adjust", "end_turn", "move", "undo")
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
+
+
+def field_of(loc: tuple[Any, ...] | list[Any], kind: str = "") -> str | None:
+    """The field a validation error (of type `kind`) names, without the union's tag (`adjust.value` -> `value`),
+    and cut where pydantic names a member of a union of types (`dice.dict[str,list[int]].offense` -> `dice`); an
+    action of no known kind names `kind`."""
+    if kind in ("union_tag_invalid", "union_tag_not_found"):
+        return ".".join([*(str(p) for p in loc), "kind"])
+    parts = [str(p) for p in loc]
+    if parts and parts[0] in KINDS:
+        parts = parts[1:]
+    for i, part in enumerate(parts):
+        if "[" in part:
+            parts = parts[:i]
+            break
+    return ".".join(parts) or None
+
+
+def parse_action(data: Any) -> AnyAction:
+    """An action from a mapping (as JSON gives it), or an InputError naming the field."""
+    if not isinstance(data, dict) or data.get("kind") not in KINDS:
+        kind = data.get("kind") if isinstance(data, dict) else None
+        raise InputError(f"must be one of {', '.join(KINDS)}, got {kind!r}", field="kind")
+    try:
+        found: AnyAction = _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise InputError(str(first.get("msg")), field=field_of(first.get("loc", ()), first.get("type", ""))) from None
+    return found

@@ -1,0 +1,82 @@
+"""Kaiser RPG's turn order as a live encounter reads and ends it (issue 27): whose turn comes, without dice,
+and the game master's end of a turn, which never takes the cursor out of the order [action_points.md: 6 AP a
+round, the order goes round until nobody has the AP for an attack]; and the ranges of the stats a game master
+sets by hand. `KaiserFight` (fight.py) plays the turns."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import NamedTuple
+
+import numpy as np
+
+from tohit.core.fight.contract import FightContext, FightRules, LoadedFight
+from tohit.core.fight.state import BoolArray, IntArray, State
+
+#: AP every combatant standing has at the start of a round [action_points.md].
+AP_PER_ROUND = 6
+
+
+class TurnOrder(NamedTuple):
+    """Per combatant the AP of its cheapest attack, and (cursor, combatant): how many places after the cursor
+    its turn comes."""
+
+    min_cost: IntArray
+    distance: IntArray
+
+
+class KaiserTurns(FightRules):
+    """The turn order's reading and ending, over what `KaiserFight` keeps: each attack's AP cost and its step
+    to the next turn (`_advance`: a new round where nobody has the AP for an attack)."""
+
+    @abstractmethod
+    def _costs(self, fight: LoadedFight) -> IntArray:
+        """(combatants, attacks): AP cost, a large number where there is no attack."""
+
+    @abstractmethod
+    def _advance(self, ctx: FightContext) -> tuple[IntArray, BoolArray]:
+        """To the next turn; (slot, found) of the turn that comes."""
+
+    def _order(self, fight: LoadedFight) -> TurnOrder:
+        """Per combatant the AP of its cheapest attack, and distance[k, c]: how many slots after cursor k
+        combatant c's turn comes."""
+        size = fight.roster.size
+
+        def build() -> TurnOrder:
+            slot_of = np.empty(size, dtype=np.int64)
+            slot_of[fight.order_array] = np.arange(size)
+            return TurnOrder(self._costs(fight).min(axis=1), (slot_of[None, :] - np.arange(size)[:, None]) % size)
+
+        return fight.memo("kaiser_order", build)
+
+    def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
+        """AP, the Multiple Defense Penalty and the All Action Penalty (and its fading) from 0; the rest as
+        `FightRules.stat_range`."""
+        if stat in ("ap", "mdp", "penalty", "fading"):
+            return (0, 10**9)
+        return super().stat_range(fight, stat)
+
+    def next_actor(self, fight: LoadedFight, state: State) -> int | None:
+        """Whose turn comes, without dice: the nearest slot from the cursor whose combatant is standing with the
+        AP for an attack; where nobody has, the first such slot of the next round (everyone standing at 6 AP)."""
+        min_cost, distance = self._order(fight)
+        up = self.standing(fight, state)[0]
+        size = fight.roster.size
+        cursor = int(state.fight["cursor"][0])
+        for can, start in ((up & (state.per["ap"][0] >= min_cost), cursor), (up & (min_cost <= AP_PER_ROUND), 0)):
+            if can.any():
+                nearest = int(np.where(can, distance[start % size], size).min())
+                return int(fight.file_order[(start + nearest) % size])
+        return None
+
+    def end_turn(self, ctx: FightContext) -> None:
+        """The game master ends the turn that comes: where nobody has the AP for an attack, the new round starts
+        first (the round limit, 6 AP); then the cursor moves to the next slot of the order, going round it as a
+        round does (tohit's reading: the combatant keeps its AP for a later turn of the round)."""
+        slot, found = self._advance(ctx)
+        if not bool(found[0]):
+            ctx.emit("end_turn", [], "the turn ends (the GM moves on)")
+            return
+        size = ctx.fight.roster.size
+        who = ctx.fight.roster.names[int(ctx.fight.order_array[int(slot[0])])]
+        ctx.emit("end_turn", [ctx.set("cursor", found, (slot + 1) % size)], f"{who}'s turn ends (the GM moves on)")

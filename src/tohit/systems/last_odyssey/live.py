@@ -1,0 +1,43 @@
+"""What a live encounter of Last Odyssey asks beyond the turns (issue 27): the GM's 2d4 for called initiative,
+rolled once at the start [Starting-Battles.md], and the range of each stat a game master sets by hand.
+`LastOdysseyFight` (fight.py) plays the turns."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+
+from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.rounds import RoundRules
+from tohit.core.fight.state import State
+from tohit.systems.last_odyssey.consequences import STATUSES, TRACKED
+
+#: The rows of a side [The-Combat-Round.md]: the `row` stat.
+FRONT, BACK = 0, 1
+
+
+class LastOdysseyLive(RoundRules):
+    """The opening roll and the stats' ranges, over the initiative call `LastOdysseyFight` makes."""
+
+    @abstractmethod
+    def _call_initiative(self, ctx: FightContext) -> None:
+        """The GM's 2d4 read out, each combatant's place from it."""
+
+    def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
+        """`statuses` a bitmask of STATUSES, `buffs` a Bonus Tracker packed one base-7 digit per TRACKED stat,
+        `row` front (0) or back (1), AP from 0; the place in the order (`turn`) is the rules'."""
+        ranges = {
+            "statuses": (0, 2 ** len(STATUSES) - 1),
+            "buffs": (0, 7 ** len(TRACKED) - 1),
+            "row": (FRONT, BACK),
+            "ap": (0, 10**9),
+            "status_hits": (0, 10**9),
+        }
+        return ranges.get(stat) or super().stat_range(fight, stat)
+
+    def opening_pending(self, state: State) -> bool:
+        """The GM's 2d4 for called initiative is still to roll (someone calls: `TurnOrder.calls`)."""
+        return "rolled" in state.fight and int(state.fight["rolled"][0]) == 0
+
+    def opening(self, ctx: FightContext) -> None:
+        if self.opening_pending(ctx.state):
+            self._call_initiative(ctx)

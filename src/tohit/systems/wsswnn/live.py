@@ -1,0 +1,41 @@
+"""What a live encounter of WSSWNN asks beyond the turns (issue 27): initiative, rolled once at the start (each
+combatant's Maneuver roll against its foes' highest Awareness), and the range of each stat a game master sets by
+hand. `WsswnnFight` (fight.py) plays the turns."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+
+from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.rounds import RoundRules
+from tohit.core.fight.state import State
+
+
+class WsswnnLive(RoundRules):
+    """The opening roll and the stats' ranges, over the initiative `WsswnnFight` rolls."""
+
+    @abstractmethod
+    def _initiative(self, ctx: FightContext) -> None:
+        """Each combatant's initiative roll, and the round's order from it."""
+
+    def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
+        """`grappling` the foe grappled (its number + 1; 0: none), `initiative` whether it beat its foes'
+        Awareness (0 or 1), Guard, Awareness and Stamina from 0; the place in the order (`turn`) is the rules'."""
+        ranges = {
+            "grappling": (0, fight.roster.size),
+            "initiative": (0, 1),
+            "guard": (0, 10**9),
+            "max_guard": (0, 10**9),
+            "awareness": (0, 10**9),
+            "max_awareness": (0, 10**9),
+            "stamina": (0, 10**9),
+        }
+        return ranges.get(stat) or super().stat_range(fight, stat)
+
+    def opening_pending(self, state: State) -> bool:
+        """Initiative is still to roll (once, before the first turn)."""
+        return int(state.fight["rolled"][0]) == 0
+
+    def opening(self, ctx: FightContext) -> None:
+        if self.opening_pending(ctx.state):
+            self._initiative(ctx)
