@@ -218,8 +218,10 @@ class FightRules(TableHints, ABC):
 
     def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
         """The values a per-combatant stat may take (both ends included), for a game master's adjust; None: the
-        rules keep it (not set by hand). Default: 0 or 1 for a flag (its reading's kind), else `ANY_VALUE`."""
+        rules keep it (not set by hand). Default: its reading's `values`, 0 or 1 for a flag, else `ANY_VALUE`."""
         reading = reading_of(self.readings, stat)
+        if reading is not None and reading.values is not None:
+            return reading.values
         if reading is not None and reading.kind == "flag":
             return (0, 1)
         return ANY_VALUE

@@ -45,6 +45,9 @@ class StatReading:
     words: Mapping[int, str] = field(default_factory=dict)
     #: A stat per weapon or per attack (`durability0`): its label's suffix is the number, or the attack's name.
     per: Literal["item", "attack"] | None = None
+    #: The values the stat takes (both ends included) where the rules bound it more tightly than any number, e.g.
+    #: (0, 1) for a condition that is on or off: a game master's adjust is held to them (`FightRules.stat_range`).
+    values: tuple[int, int] | None = None
 
 
 def stem(stat: str) -> tuple[str, int | None]:

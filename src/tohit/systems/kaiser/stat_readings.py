@@ -7,8 +7,8 @@ from tohit.core.fight.readings import StatReading
 READINGS: dict[str, StatReading] = {
     "lp": StatReading("LP", "health"),
     "ap": StatReading("AP"),  # action_points.md
-    "flat_footed": StatReading("Flat-Footed", "condition"),  # kaiser.md, Successful Attack
-    "knocked_out": StatReading("Knocked out", "condition"),  # damage/critical.md, DoF 16 or more
+    "flat_footed": StatReading("Flat-Footed", "condition", values=(0, 1)),  # kaiser.md, Successful Attack
+    "knocked_out": StatReading("Knocked out", "condition", values=(0, 1)),  # damage/critical.md, DoF 16 or more
     "penalty": StatReading("All Action Penalty"),  # damage/critical.md: -1 to all actions per DoF
     "fading": StatReading("Fading penalty"),  # the part of it that fades by 1 a round (DoF 5 or less)
     "def_mod": StatReading("Defensive Roll modifier"),  # the target's modifiers, less the penalties

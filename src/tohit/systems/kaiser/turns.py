@@ -1,5 +1,5 @@
 """Kaiser RPG's turn order as a live encounter reads and ends it (issue 27): whose turn comes, without dice,
-and the game master's end of a turn, which never takes the cursor out of the order [action_points.md: 6 AP a
+and the game master's end of a turn, which never takes the cursor out of the order [Action Points: 6 AP a
 round, the order goes round until nobody has the AP for an attack]; and the ranges of the stats a game master
 sets by hand. `KaiserFight` (fight.py) plays the turns."""
 
@@ -13,7 +13,7 @@ import numpy as np
 from tohit.core.fight.contract import FightContext, FightRules, LoadedFight
 from tohit.core.fight.state import BoolArray, IntArray, State
 
-#: AP every combatant standing has at the start of a round [action_points.md].
+#: AP every combatant standing has at the start of a round [Action Points].
 AP_PER_ROUND = 6
 
 

@@ -1,5 +1,5 @@
 """What a live encounter of Last Odyssey asks beyond the turns (issue 27): the GM's 2d4 for called initiative,
-rolled once at the start [Starting-Battles.md], and the range of each stat a game master sets by hand.
+rolled once at the start [Starting Battles], and the range of each stat a game master sets by hand.
 `LastOdysseyFight` (fight.py) plays the turns."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.state import State
 from tohit.systems.last_odyssey.consequences import STATUSES, TRACKED
 
-#: The rows of a side [The-Combat-Round.md]: the `row` stat.
+#: The rows of a side [The Combat Round]: the `row` stat.
 FRONT, BACK = 0, 1
 
 

@@ -10,7 +10,7 @@ READINGS: dict[str, StatReading] = {
     "body_armor": StatReading("Body Armor", "flag"),
     "row": StatReading("Row", words={0: "front", 1: "back"}),
     "ap": StatReading("AP"),
-    "incapacitated": StatReading("Incapacitated", "condition"),
+    "incapacitated": StatReading("Incapacitated", "condition", values=(0, 1)),
     #: A bitmask of statuses and a tracker of buffs: the rules' `narrate_value` names each as a chip.
     "statuses": StatReading("Statuses", "condition", named=True),
     "buffs": StatReading("Buffs", "condition", named=True),

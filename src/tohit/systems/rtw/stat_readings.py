@@ -7,9 +7,9 @@ from tohit.systems.rtw.fight_status import STATUSES
 
 READINGS: dict[str, StatReading] = {
     "health": StatReading("Health", "health"),
-    "helpless": StatReading("Helpless", "condition"),
-    "perished": StatReading("Perished", "condition"),
-    "peril": StatReading("Peril", "condition"),  # at or below its Hearts
+    "helpless": StatReading("Helpless", "condition", values=(0, 1)),
+    "perished": StatReading("Perished", "condition", values=(0, 1)),
+    "peril": StatReading("Peril", "condition", values=(0, 1)),  # at or below its Hearts
     **{stat: StatReading(name, "condition") for stat, name in STATUSES.items() if stat != "distracted"},
     #: Distracted keeps its sources, one bit per combatant (status_effects.md, Distracted).
     "distracted": StatReading("Distracted", "reference", bits=True),

@@ -11,7 +11,7 @@ READINGS: dict[str, StatReading] = {
     "stamina": StatReading("Stamina"),
     #: The foe it holds (its index + 1; 0: none).
     "grappling": StatReading("Grappling", "reference"),
-    "disarmed": StatReading("Disarmed", "condition"),
+    "disarmed": StatReading("Disarmed", "condition", values=(0, 1)),
     "initiative": StatReading("Won the Initiative", "flag"),
     "dealt": StatReading("Damage dealt"),
     "max_guard": StatReading("Guard at most", "internal"),  # shown as Guard's maximum
