@@ -11,7 +11,7 @@ READINGS: dict[str, StatReading] = {
     "perished": StatReading("Perished", "condition", values=(0, 1)),
     "peril": StatReading("Peril", "condition", values=(0, 1)),  # at or below its Hearts
     **{stat: StatReading(name, "condition") for stat, name in STATUSES.items() if stat != "distracted"},
-    #: Distracted keeps its sources, one bit per combatant (status_effects.md, Distracted).
+    #: Distracted keeps its sources, one bit per combatant (Status Effects, Distracted).
     "distracted": StatReading("Distracted", "reference", bits=True),
     "magic": StatReading("Magic", none=-1),
     "stamina": StatReading("Stamina", none=-1),
