@@ -10,8 +10,6 @@ unique (encounter, seq) makes two writers never both win. Errors are JSON, `{"er
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 import secrets
 from collections.abc import AsyncIterator, Callable
@@ -19,9 +17,9 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
@@ -36,6 +34,7 @@ from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained
 from tohit.server import examples, jobs
 from tohit.server.limits import BodyCap
+from tohit.server.security import SecurityHeaders, hash_token, matches, same_token
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
 from tohit.web import mount_pages
 
@@ -70,14 +69,6 @@ class ApiError(Exception):
 
 def error_body(message: str, field: str | None = None, source: str | None = None) -> dict[str, Any]:
     return {"error": {"source": source, "field": field, "message": message}}
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def _matches(token: str, stored: str) -> bool:
-    return hmac.compare_digest(hash_token(token), stored)
 
 
 def _exact(value: Any) -> Any:
@@ -164,6 +155,10 @@ class ActionBody(BaseModel):
     stat: str | None = None
     value: int | None = None
     expected_seq: int | None = Field(default=None, ge=0)
+
+
+#: A seq to read after: -1 (from the start) up to the largest seq a store holds (a 422 naming `after` past it).
+After = Annotated[int, Query(ge=-1, le=2**31 - 1, description="The seq to read after (-1: from the start).")]
 
 
 class UndoBody(BaseModel):
@@ -264,6 +259,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return JSONResponse(error_body(f"internal error: {type(exc).__name__}"), status_code=500)
 
     app.add_middleware(BodyCap, limit=settings.max_body)
+    app.add_middleware(SecurityHeaders)
 
     def cap(value: int | None, limit: int, name: str, what: str) -> None:
         if value is not None and value > limit:
@@ -346,9 +342,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     def role(row: StoredEncounter, authorization: str | None) -> Literal["gm", "view"]:
         token = token_of(authorization)
-        if _matches(token, row.gm_hash) or hmac.compare_digest(token, settings.admin_token):
+        if matches(token, row.gm_hash) or same_token(token, settings.admin_token):
             return "gm"
-        if _matches(token, row.view_hash):
+        if matches(token, row.view_hash):
             return "view"
         raise ApiError(403, "this token is not this encounter's", "Authorization")
 
@@ -357,7 +353,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise ApiError(403, "a view token reads; only the GM token acts", "Authorization")
 
     def admin(authorization: str | None) -> None:
-        if not hmac.compare_digest(token_of(authorization), settings.admin_token):
+        if not same_token(token_of(authorization), settings.admin_token):
             raise ApiError(403, "listing encounters takes the admin token", "Authorization")
 
     def load(row: StoredEncounter) -> Encounter:
@@ -580,7 +576,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.get("/v1/encounters/{encounter_id}/events")
     async def events(
-        encounter_id: str, after: int = -1, authorization: str | None = Header(default=None)
+        encounter_id: str, after: After = -1, authorization: str | None = Header(default=None)
     ) -> list[dict[str, Any]]:
         """The events after seq `after`, as JSON."""
         row = stored(encounter_id)
@@ -602,7 +598,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.get("/v1/encounters/{encounter_id}/stream")
     async def stream(
-        encounter_id: str, request: Request, after: int | None = None, authorization: str | None = Header(default=None)
+        encounter_id: str,
+        request: Request,
+        after: After | None = None,
+        authorization: str | None = Header(default=None),
     ) -> StreamingResponse:
         """New events as Server-Sent Events, for live views (the view token is enough)."""
         row = stored(encounter_id)
