@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import yaml
 from fastapi.testclient import TestClient
 
 from tests.conftest import EXAMPLES
-from tests.server.conftest import ADMIN
+from tests.server.conftest import ADMIN, free_port
+from tohit.server import jobs
+from tohit.server.app import Settings, create_app
 
 DUEL = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
 HUGE = "99999999999999999999"
@@ -66,3 +75,125 @@ def test_abuse_every_answer_sends_the_security_headers(client: TestClient, path:
     assert answer.headers["referrer-policy"] == "no-referrer"
     assert answer.headers["x-content-type-options"] == "nosniff"
     assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+
+
+# -- items 3 and 16: the pool heals, and its workers die with the server ---------------------------------------
+CEIL = yaml.safe_load((EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml").read_text())
+
+
+def pooled(tmp_path: Path) -> TestClient:
+    settings = Settings(db=f"sqlite:///{tmp_path / 'tohit.db'}", admin_token=ADMIN, workers=1)
+    return TestClient(create_app(settings), raise_server_exceptions=False)
+
+
+def workers_started(before: set[int]) -> list[int]:
+    return [p.pid for p in multiprocessing.active_children() if p.pid is not None and p.pid not in before]
+
+
+def test_abuse_a_worker_killed_under_a_request_costs_that_request_a_503_and_the_next_one_succeeds(
+    tmp_path: Path,
+) -> None:
+    before = {p.pid for p in multiprocessing.active_children() if p.pid is not None}
+    with pooled(tmp_path) as client:
+        assert client.post("/v1/roll", json={"scenario": CEIL, "seed": 3}).status_code == 200
+        (worker,) = workers_started(before)
+        answers: list[httpx.Response] = []
+        heavy = {"fight": DUEL, "n": 1_000_000, "seed": 1}
+        thread = threading.Thread(target=lambda: answers.append(client.post("/v1/fights/simulate", json=heavy)))
+        thread.start()
+        time.sleep(1.0)  # the worker is busy with it
+        os.kill(worker, signal.SIGKILL)
+        thread.join(60)
+        (lost,) = answers
+        assert lost.status_code == 503, lost.text
+        assert lost.headers["retry-after"] == "1"
+        assert "worker" in lost.json()["error"]["message"]
+        for _ in range(3):
+            again = client.post("/v1/roll", json={"scenario": CEIL, "seed": 3})
+            assert again.status_code == 200, again.text
+
+
+def test_abuse_a_worker_killed_while_idle_costs_no_request(tmp_path: Path) -> None:
+    before = {p.pid for p in multiprocessing.active_children() if p.pid is not None}
+    with pooled(tmp_path) as client:
+        assert client.post("/v1/roll", json={"scenario": CEIL, "seed": 3}).status_code == 200
+        (worker,) = workers_started(before)
+        os.kill(worker, signal.SIGKILL)
+        time.sleep(0.5)  # the pool notices its worker gone
+        again = client.post("/v1/roll", json={"scenario": CEIL, "seed": 3})
+        assert again.status_code == 200, again.text
+
+
+def hungry(*args: Any) -> dict[str, Any]:
+    """A job that asks for a terabyte (a real MemoryError, raised in the worker)."""
+    return {"size": len(bytearray(1 << 40))}
+
+
+def test_abuse_a_worker_out_of_memory_is_a_422_not_a_500(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jobs, "roll_job", hungry)
+    with pooled(tmp_path) as client:
+        answer = client.post("/v1/roll", json={"scenario": CEIL, "seed": 3})
+        assert answer.status_code == 422, answer.text
+        assert "memory" in answer.json()["error"]["message"]
+        assert client.post("/v1/odds", json={"scenario": CEIL}).status_code == 200  # the worker lives on
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def alive(pid: int) -> bool:
+    """A process that exists and is not a zombie (a dead child its new parent has not reaped yet)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+def serve(tmp_path: Path, port: int) -> Any:
+    from tests.server.test_server_process import start
+
+    return start(f"sqlite:///{tmp_path / 'tohit.db'}", port, workers=2)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_abuse_pool_workers_die_with_a_server_killed_with_kill_9(tmp_path: Path) -> None:
+    port = free_port()
+    proc = serve(tmp_path, port)
+    try:
+        assert httpx.post(f"http://127.0.0.1:{port}/v1/roll", json={"scenario": CEIL}, timeout=30).status_code == 200
+        workers = children(proc.pid)
+        assert len(workers) == 2
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        deadline = time.monotonic() + 10
+        while any(alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(w) for w in workers)
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_abuse_a_pool_worker_ends_on_sigterm_and_the_server_replaces_it(tmp_path: Path) -> None:
+    port = free_port()
+    proc = serve(tmp_path, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        assert httpx.post(f"{base}/v1/roll", json={"scenario": CEIL}, timeout=30).status_code == 200
+        worker = children(proc.pid)[0]
+        os.kill(worker, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not alive(worker)
+        time.sleep(0.5)
+        assert httpx.post(f"{base}/v1/roll", json={"scenario": CEIL}, timeout=30).status_code == 200
+    finally:
+        proc.kill()
+        proc.wait(10)

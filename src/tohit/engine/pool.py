@@ -1,22 +1,118 @@
 """Worker processes that stop when asked (issue 20, item 1): a long run interrupted by Ctrl-C or SIGTERM
 cancels its pending tasks and ends its workers at once, instead of waiting for every task (what leaving a
 `with ProcessPoolExecutor(...)` block does) or leaving orphans behind.
+
+A long-lived pool heals (issue 28, items 3 and 16): `HealingPool` replaces a pool one of whose workers died
+(the task that lost it fails with `WorkerLost`; the next task runs in the new pool), and its workers die with
+the process that started them (Linux's parent-death signal).
 """
 
 from __future__ import annotations
 
+import ctypes
+import os
 import signal
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import process as futures_process
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from multiprocessing.context import BaseContext
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: prctl's option that sets the signal a process gets when the thread that started it ends (linux/prctl.h).
+PR_SET_PDEATHSIG = 1
 
 
 def _worker_init() -> None:
     """In a worker: Ctrl-C is the parent's to handle (it ends the workers); SIGTERM ends the worker at once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _die_with_parent(parent: int) -> None:
+    """In a worker of a long-lived pool: `_worker_init`, and on Linux the kernel sends SIGKILL to this worker
+    when its parent ends, however it ends (kill -9 included). The signal follows the *thread* that started the
+    worker, so a `HealingPool` is submitted to from one long-lived thread (a server's event loop). A parent
+    that ended before the signal was set is seen by its pid: the worker ends at once."""
+    _worker_init()
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+class WorkerLost(Exception):
+    """A task whose worker process died under it (killed, or out of memory); the pool has been replaced."""
+
+
+class HealingPool:
+    """A process pool of `workers` processes that replaces itself when one of its workers dies: a task
+    submitted to a broken pool is submitted again to its replacement (no work was lost), a task running when
+    its worker died fails with `WorkerLost`, and the tasks after it run in the new pool."""
+
+    def __init__(self, workers: int, context: BaseContext | None = None) -> None:
+        self.workers, self.context = workers, context
+        self._lock = threading.Lock()
+        self._pool = self._new()
+        #: How many times the pool was replaced (for tests and logs).
+        self.replaced = 0
+
+    def _new(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            self.workers, mp_context=self.context, initializer=_die_with_parent, initargs=(os.getpid(),)
+        )
+
+    def _renew(self, broken: ProcessPoolExecutor) -> ProcessPoolExecutor:
+        """The pool after `broken`: a new one, unless another task renewed it already."""
+        with self._lock:
+            if self._pool is broken:
+                self._pool = self._new()
+                self.replaced += 1
+                threading.Thread(target=stop, args=(broken,), daemon=True).start()
+            return self._pool
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> Future[T]:
+        """`fn(*args)` in a worker. Its future fails with `WorkerLost` when the worker dies under it."""
+        pool = self._pool
+        try:
+            inner = pool.submit(fn, *args)
+        except BrokenProcessPool:
+            pool = self._renew(pool)
+            inner = pool.submit(fn, *args)
+        outer: Future[T] = Future()
+
+        def settle(done: Future[T]) -> None:
+            if done.cancelled():
+                outer.cancel()
+                return
+            error = done.exception()
+            if isinstance(error, BrokenProcessPool):
+                self._renew(pool)
+                outer.set_exception(WorkerLost("a worker process died under this request"))
+            elif error is not None:
+                outer.set_exception(error)
+            else:
+                outer.set_result(done.result())
+
+        outer.set_running_or_notify_cancel()
+        inner.add_done_callback(settle)
+        return outer
+
+    def pids(self) -> list[int]:
+        """The pids of the current pool's workers (those started so far)."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        return [int(pid) for pid in processes]
+
+    def close(self) -> None:
+        """Cancel what has not started and end the workers now."""
+        with self._lock:
+            stop(self._pool)
 
 
 @contextmanager

@@ -13,26 +13,24 @@ import asyncio
 import json
 import secrets
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, Field
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tohit import __version__
-from tohit.core.errors import TohitError
 from tohit.core.exact_text import fraction_json
 from tohit.core.loader import parse_document
 from tohit.engine import registry
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained
-from tohit.server import examples, jobs
+from tohit.engine.pool import HealingPool
+from tohit.server import errors, examples, jobs
+from tohit.server.errors import ERRORS, ApiError
 from tohit.server.limits import BodyCap
 from tohit.server.security import SecurityHeaders, hash_token, matches, same_token
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
@@ -59,18 +57,6 @@ class Settings:
     poll: float = 0.25
 
 
-class ApiError(Exception):
-    """An answer that is an error: its status and the error body's field and message."""
-
-    def __init__(self, status: int, message: str, field: str | None = None, **extra: Any) -> None:
-        super().__init__(message)
-        self.status, self.message, self.field, self.extra = status, message, field, extra
-
-
-def error_body(message: str, field: str | None = None, source: str | None = None) -> dict[str, Any]:
-    return {"error": {"source": source, "field": field, "message": message}}
-
-
 def _exact(value: Any) -> Any:
     """Fractions (at any depth) as the CLI's JSON gives them."""
     if isinstance(value, Fraction):
@@ -80,32 +66,6 @@ def _exact(value: Any) -> Any:
     if isinstance(value, list):
         return [_exact(v) for v in value]
     return value
-
-
-class ErrorDetail(BaseModel):
-    source: str | None = None
-    field: str | None = None
-    message: str
-
-
-class ErrorBody(BaseModel):
-    """Every error: where (the source and field) and what, in one line."""
-
-    error: ErrorDetail
-    seq: int | None = Field(default=None, description="409: the encounter's current seq.")
-
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody, "description": what}
-    for code, what in (
-        (400, "a body that is not JSON"),
-        (401, "no token"),
-        (403, "a token that may not do this"),
-        (404, "no such encounter"),
-        (409, "a stale expected_seq: another write came first"),
-        (422, "bad input, or over a cap: the field named"),
-    )
-}
 
 
 # -- request bodies ------------------------------------------------------------------------------------------
@@ -210,10 +170,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         state["store"] = state["store"] or open_store(settings.db)
-        state["pool"] = ProcessPoolExecutor(settings.workers) if settings.workers > 0 else None
+        state["pool"] = HealingPool(settings.workers) if settings.workers > 0 else None
         yield
         if state["pool"] is not None:
-            state["pool"].shutdown(wait=False, cancel_futures=True)
+            state["pool"].close()
 
     app = FastAPI(
         title="tohit",
@@ -230,34 +190,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     async def work(fn: Callable[..., Any], *args: Any) -> Any:
         """CPU work off the event loop: in the process pool (or a thread when there is none)."""
-        pool = state.get("pool")
+        pool: HealingPool | None = state.get("pool")
         if pool is None:
             return await asyncio.to_thread(fn, *args)
-        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        return await asyncio.wrap_future(pool.submit(fn, *args))
 
-    # -- errors --------------------------------------------------------------------------------------------------
-    @app.exception_handler(TohitError)
-    async def _input_error(request: Request, exc: TohitError) -> JSONResponse:
-        return JSONResponse(error_body(exc.message, exc.field, exc.source), status_code=422)
-
-    @app.exception_handler(ApiError)
-    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({**error_body(exc.message, exc.field), **exc.extra}, status_code=exc.status)
-
-    @app.exception_handler(RequestValidationError)
-    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
-        loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
-        return JSONResponse(error_body(str(first.get("msg")), ".".join(loc) or None), status_code=422)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse(error_body(str(exc.detail)), status_code=exc.status_code)
-
-    @app.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug
-        return JSONResponse(error_body(f"internal error: {type(exc).__name__}"), status_code=500)
-
+    errors.install(app)
     app.add_middleware(BodyCap, limit=settings.max_body)
     app.add_middleware(SecurityHeaders)
 
