@@ -22,6 +22,7 @@ from tohit.server.app import Settings, create_app
 
 DUEL = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
 HUGE = "99999999999999999999"
+CEIL_SCENARIO = yaml.safe_load((EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml").read_text())
 
 
 def new_encounter(client: TestClient) -> dict[str, Any]:
@@ -197,3 +198,56 @@ def test_abuse_a_pool_worker_ends_on_sigterm_and_the_server_replaces_it(tmp_path
     finally:
         proc.kill()
         proc.wait(10)
+
+
+# -- item 14: the API's contract --------------------------------------------------------------------------------
+def test_abuse_a_wrong_method_is_a_405_that_says_what_is_allowed(client: TestClient) -> None:
+    answer = client.put("/v1/roll", json={})
+    assert answer.status_code == 405
+    assert answer.headers["allow"] == "POST"
+    assert answer.json()["error"]["message"]
+
+
+def test_abuse_an_unknown_system_is_a_404(client: TestClient) -> None:
+    answer = client.get("/v1/systems/chess/schema")
+    assert answer.status_code == 404 and answer.json()["error"]["field"] == "system"
+
+
+def test_abuse_openapi_has_a_bearer_scheme_and_the_encounter_routes_use_it(client: TestClient) -> None:
+    doc = client.get("/openapi.json").json()
+    assert doc["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+    operation = doc["paths"]["/v1/encounters/{encounter_id}"]["get"]
+    assert operation["security"] == [{"bearer": []}]
+    assert all(p["in"] != "header" for p in operation.get("parameters", []))
+    assert "security" not in doc["paths"]["/v1/roll"]["post"]
+
+
+def test_abuse_openapi_documents_the_stream_as_server_sent_events(client: TestClient) -> None:
+    doc = client.get("/openapi.json").json()
+    content = doc["paths"]["/v1/encounters/{encounter_id}/stream"]["get"]["responses"]["200"]["content"]
+    assert list(content) == ["text/event-stream"]
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/v1/roll", {"scenario": CEIL_SCENARIO, "seed": 3}),
+        ("/v1/odds", {"scenario": CEIL_SCENARIO}),
+        ("/v1/simulate", {"scenario": CEIL_SCENARIO, "n": 500, "seed": 1}),
+        ("/v1/fights/simulate", {"fight": DUEL, "n": 50, "seed": 1}),
+        ("/v1/fights/exact", {"fight": DUEL}),
+    ],
+)
+def test_abuse_openapi_response_schemas_hold_what_the_routes_answer(
+    client: TestClient, path: str, body: dict[str, Any]
+) -> None:
+    import jsonschema
+
+    doc = client.get("/openapi.json").json()
+    schema = doc["paths"][path]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert schema != {}
+    answer = client.post(path, json=body)
+    assert answer.status_code == 200, answer.text
+    jsonschema.Draft202012Validator(schema).validate(answer.json())
+    systems = doc["paths"]["/v1/systems"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert systems["type"] == "array" and "$ref" in systems["items"]

@@ -30,11 +30,18 @@ from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained
 from tohit.engine.pool import HealingPool
 from tohit.server import errors, examples, jobs
+from tohit.server.contract import SystemInfo, describe
+from tohit.server.docs import mount_docs
 from tohit.server.errors import ERRORS, ApiError
 from tohit.server.limits import BodyCap
 from tohit.server.security import SecurityHeaders, hash_token, matches, same_token
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
 from tohit.web import mount_pages
+
+#: How many times an action that names no `expected_seq` is played when other processes keep writing first
+#: (issue 28, item 10): each try reads the encounter afresh, and some writer lands every time, so only a
+#: crowd of that many writers on one encounter could beat one action every time.
+WRITE_ATTEMPTS = 50
 
 
 @dataclass
@@ -177,7 +184,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     app = FastAPI(
         title="tohit",
-        docs_url="/docs",
+        docs_url=None,  # served by the server itself (server/docs.py)
+        redoc_url=None,
         version=__version__,
         description="Tabletop-RPG attack rules: rolls, exact odds, simulations and live encounters.",
         lifespan=lifespan,
@@ -213,15 +221,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     # -- stateless routes --------------------------------------------------------------------------------------
     @app.get("/v1/systems")
-    async def systems() -> list[dict[str, str]]:
+    async def systems() -> list[SystemInfo]:
         """The rule systems (as `tohit systems --json`)."""
-        return [
-            {"id": s.id, "title": s.title, "summary": s.summary, "page": s.page} for s in registry.systems().values()
-        ]
+        return [SystemInfo(id=s.id, title=s.title, summary=s.summary, page=s.page) for s in registry.systems().values()]
 
     @app.get("/v1/systems/{system_id}/schema")
     async def schema(system_id: str) -> dict[str, Any]:
         """The JSON Schema of a system's scenario files."""
+        if system_id not in registry.systems():
+            raise ApiError(404, f"no system {system_id!r:.40}; GET /v1/systems lists them", "system")
         found: dict[str, Any] = registry.get(system_id).scenario_schema()
         return found
 
@@ -436,23 +444,23 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         seq and state this action left). Run in a worker thread under the encounter's lock.
 
         The encounter in memory is not re-read before the write: the append's own check decides. Where another
-        process wrote first, the action is played again on the encounter read afresh (when the GM named the seq
-        it acts on: a 409). A refused action (bad input) or a failed append leaves the encounter in memory as
-        it was."""
+        process wrote first, the action is played again on the encounter read afresh, up to WRITE_ATTEMPTS
+        times in all (when the GM named the seq it acts on: a 409 at once). A refused action (bad input) or a
+        failed append leaves the encounter in memory as it was."""
         enc = cache.get(row.id)
         if enc is None or (expected is not None and expected != enc.seq):
             enc = fresh(row)
-        try:
-            return played(row, enc, action, expected)
-        except StaleSeq as exc:
-            if exc.current < 0:
-                stored(row.id)  # no events: deleted by another process (a 404)
-            if expected is not None:
-                raise ApiError(409, str(exc), "expected_seq", seq=exc.current) from None
-        try:
-            return played(row, fresh(stored(row.id)), action, expected)
-        except StaleSeq as exc:
-            raise ApiError(409, str(exc), "expected_seq", seq=exc.current) from None
+        for attempt in range(1, WRITE_ATTEMPTS + 1):
+            try:
+                return played(row, enc, action, expected)
+            except StaleSeq as exc:
+                if exc.current < 0:
+                    stored(row.id)  # no events: deleted by another process (a 404)
+                if expected is not None or attempt == WRITE_ATTEMPTS:
+                    tries = "" if expected is not None else f" ({WRITE_ATTEMPTS} tries, each beaten by another writer)"
+                    raise ApiError(409, f"{exc}{tries}", "expected_seq", seq=exc.current) from None
+            enc = fresh(stored(row.id))
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def played(row: StoredEncounter, enc: Encounter, action: dict[str, Any], expected: int | None) -> dict[str, Any]:
         """`action` played on a fork of `enc` and appended at enc's seq; the fork is kept once it is stored."""
@@ -566,5 +574,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         cache.pop(encounter_id, None)
         rows.pop(encounter_id, None)
 
+    mount_docs(app, "tohit")
+    describe(app)
     mount_pages(app)
     return app
