@@ -251,3 +251,51 @@ def test_abuse_openapi_response_schemas_hold_what_the_routes_answer(
     jsonschema.Draft202012Validator(schema).validate(answer.json())
     systems = doc["paths"]["/v1/systems"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert systems["type"] == "array" and "$ref" in systems["items"]
+
+
+# -- item 15: strict JSON bodies --------------------------------------------------------------------------------
+def post_text(client: TestClient, path: str, text: str, token: str | None = None) -> httpx.Response:
+    headers = {"Content-Type": "application/json", **(bearer(token) if token else {})}
+    return client.post(path, content=text.encode(), headers=headers)
+
+
+def test_abuse_a_body_with_a_duplicate_key_is_refused_naming_the_key(client: TestClient) -> None:
+    answer = post_text(client, "/v1/roll", '{"scenario": {}, "scenario": {"system": "kaiser"}}')
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"]["field"] == "body"
+    assert "'scenario' twice" in answer.json()["error"]["message"]
+    nested = '{"scenario": {"system": "kaiser", "system": "rtw"}}'
+    assert post_text(client, "/v1/odds", nested).status_code == 422
+    enc = new_encounter(client)
+    action = '{"kind": "adjust", "combatant": "a", "stat": "lp", "value": 1, "value": 2}'
+    refused = post_text(client, f"/v1/encounters/{enc['id']}/actions", action, enc["gm_token"])
+    assert refused.status_code == 422 and "'value' twice" in refused.json()["error"]["message"]
+    events = client.get(f"/v1/encounters/{enc['id']}/events", headers=bearer(enc["gm_token"])).json()
+    assert len(events) == 1  # nothing written
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/v1/roll", {"scenario": CEIL_SCENARIO, "seed": True}, "seed"),
+        ("/v1/simulate", {"scenario": CEIL_SCENARIO, "n": True}, "n"),
+        ("/v1/fights/simulate", {"fight": DUEL, "n": True}, "n"),
+        ("/v1/encounters", {"fight": DUEL, "seed": False}, "seed"),
+    ],
+)
+def test_abuse_true_is_not_a_number(client: TestClient, path: str, body: dict[str, Any], field: str) -> None:
+    answer = client.post(path, json=body)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"]["field"] == field
+
+
+def test_abuse_true_is_not_an_adjusted_value(client: TestClient) -> None:
+    enc = new_encounter(client)
+    action = {"kind": "adjust", "combatant": "x", "stat": "lp", "value": True}
+    answer = client.post(f"/v1/encounters/{enc['id']}/actions", json=action, headers=bearer(enc["gm_token"]))
+    assert answer.status_code == 422 and answer.json()["error"]["field"] == "value", answer.text
+
+
+def test_abuse_a_body_that_is_not_json_is_still_a_422(client: TestClient) -> None:
+    answer = post_text(client, "/v1/roll", '{"scenario": ')
+    assert answer.status_code == 422 and answer.json()["error"]["field"] == "body"

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from tohit import __version__
 from tohit.core.exact_text import fraction_json
@@ -35,6 +35,7 @@ from tohit.server.docs import mount_docs
 from tohit.server.errors import ERRORS, ApiError
 from tohit.server.limits import BodyCap
 from tohit.server.security import SecurityHeaders, hash_token, matches, same_token
+from tohit.server.strict_json import StrictJson
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
 from tohit.web import mount_pages
 
@@ -76,7 +77,13 @@ def _exact(value: Any) -> Any:
 
 
 # -- request bodies ------------------------------------------------------------------------------------------
-class ScenarioBody(BaseModel):
+class StrictBody(BaseModel):
+    """A request body, read strictly (issue 28, item 15): `true` is not a number, `"3"` not an integer."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class ScenarioBody(StrictBody):
     """A scenario file as JSON, and the options of the command."""
 
     scenario: dict[str, Any] = Field(description="A scenario file's content (`tohit schema SYSTEM`).")
@@ -85,7 +92,7 @@ class ScenarioBody(BaseModel):
     depth: int | None = Field(default=None, ge=0, le=40)
 
 
-class FightBody(BaseModel):
+class FightBody(StrictBody):
     """A fight file as JSON."""
 
     fight: dict[str, Any] = Field(description="A fight file's content (see docs/fights.md).")
@@ -93,7 +100,7 @@ class FightBody(BaseModel):
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
 
 
-class CreateBody(BaseModel):
+class CreateBody(StrictBody):
     """A fight given one of three ways: as JSON (`fight`), as the text of a YAML or JSON file (`text`, read as the
     CLI reads a file, `name` naming it in errors), or as a bundled example (`example`, an id of /v1/examples)."""
 
@@ -104,7 +111,7 @@ class CreateBody(BaseModel):
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
 
 
-class ActionBody(BaseModel):
+class ActionBody(StrictBody):
     """One action: attack (attacker, attack, targets, dice?, placement?), auto, adjust (combatant, stat, value),
     end_turn, move (combatant, to: a square on the map)."""
 
@@ -128,17 +135,17 @@ class ActionBody(BaseModel):
 After = Annotated[int, Query(ge=-1, le=2**31 - 1, description="The seq to read after (-1: from the start).")]
 
 
-class UndoBody(BaseModel):
+class UndoBody(StrictBody):
     expected_seq: int | None = Field(default=None, ge=0)
 
 
-class PreviewBody(BaseModel):
+class PreviewBody(StrictBody):
     attacker: str
     attack: str | None = None
     targets: list[str]
 
 
-class MapBody(BaseModel):
+class MapBody(StrictBody):
     """An attack on an encounter's map, placed by its range's fields (e.g. `at`, `direction`, `target`)."""
 
     attacker: str
@@ -204,6 +211,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return await asyncio.wrap_future(pool.submit(fn, *args))
 
     errors.install(app)
+    app.add_middleware(StrictJson)  # inside the body cap: reads a body the cap has bounded
     app.add_middleware(BodyCap, limit=settings.max_body)
     app.add_middleware(SecurityHeaders)
 

@@ -51,10 +51,10 @@ class BodyCap:
             chunks.append(body)
             if not message.get("more_body", False):
                 break
-        await self.app(scope, _replay(b"".join(chunks), receive), send)
+        await self.app(scope, replay_body(b"".join(chunks), receive), send)
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
+def replay_body(body: bytes, receive: Receive) -> Receive:
     """A `receive` that gives the body read already, then what the client sends next (a disconnect)."""
     given = False
 
