@@ -96,7 +96,7 @@ def test_abuse_a_worker_killed_under_a_request_costs_that_request_a_503_and_the_
 ) -> None:
     before = {p.pid for p in multiprocessing.active_children() if p.pid is not None}
     with pooled(tmp_path) as client:
-        assert client.post("/v1/roll", json={"scenario": CEIL, "seed": 3}).status_code == 200
+        assert client.post("/v1/odds", json={"scenario": CEIL, "seed": 3}).status_code == 200
         (worker,) = workers_started(before)
         answers: list[httpx.Response] = []
         heavy = {"fight": DUEL, "n": 1_000_000, "seed": 1}
@@ -110,18 +110,18 @@ def test_abuse_a_worker_killed_under_a_request_costs_that_request_a_503_and_the_
         assert lost.headers["retry-after"] == "1"
         assert "worker" in lost.json()["error"]["message"]
         for _ in range(3):
-            again = client.post("/v1/roll", json={"scenario": CEIL, "seed": 3})
+            again = client.post("/v1/odds", json={"scenario": CEIL, "seed": 3})
             assert again.status_code == 200, again.text
 
 
 def test_abuse_a_worker_killed_while_idle_costs_no_request(tmp_path: Path) -> None:
     before = {p.pid for p in multiprocessing.active_children() if p.pid is not None}
     with pooled(tmp_path) as client:
-        assert client.post("/v1/roll", json={"scenario": CEIL, "seed": 3}).status_code == 200
+        assert client.post("/v1/odds", json={"scenario": CEIL, "seed": 3}).status_code == 200
         (worker,) = workers_started(before)
         os.kill(worker, signal.SIGKILL)
         time.sleep(0.5)  # the pool notices its worker gone
-        again = client.post("/v1/roll", json={"scenario": CEIL, "seed": 3})
+        again = client.post("/v1/odds", json={"scenario": CEIL, "seed": 3})
         assert again.status_code == 200, again.text
 
 
@@ -131,12 +131,12 @@ def hungry(*args: Any) -> dict[str, Any]:
 
 
 def test_abuse_a_worker_out_of_memory_is_a_422_not_a_500(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(jobs, "roll_job", hungry)
+    monkeypatch.setattr(jobs, "odds_job", hungry)
     with pooled(tmp_path) as client:
-        answer = client.post("/v1/roll", json={"scenario": CEIL, "seed": 3})
+        answer = client.post("/v1/odds", json={"scenario": CEIL, "seed": 3})
         assert answer.status_code == 422, answer.text
         assert "memory" in answer.json()["error"]["message"]
-        assert client.post("/v1/odds", json={"scenario": CEIL}).status_code == 200  # the worker lives on
+        assert client.post("/v1/simulate", json={"scenario": CEIL, "n": 1000}).status_code == 200  # the worker lives on
 
 
 def children(pid: int) -> list[int]:
@@ -166,7 +166,7 @@ def test_abuse_pool_workers_die_with_a_server_killed_with_kill_9(tmp_path: Path)
     port = free_port()
     proc = serve(tmp_path, port)
     try:
-        assert httpx.post(f"http://127.0.0.1:{port}/v1/roll", json={"scenario": CEIL}, timeout=30).status_code == 200
+        assert httpx.post(f"http://127.0.0.1:{port}/v1/odds", json={"scenario": CEIL}, timeout=30).status_code == 200
         workers = children(proc.pid)
         assert len(workers) == 2
         os.kill(proc.pid, signal.SIGKILL)
@@ -186,7 +186,7 @@ def test_abuse_a_pool_worker_ends_on_sigterm_and_the_server_replaces_it(tmp_path
     proc = serve(tmp_path, port)
     base = f"http://127.0.0.1:{port}"
     try:
-        assert httpx.post(f"{base}/v1/roll", json={"scenario": CEIL}, timeout=30).status_code == 200
+        assert httpx.post(f"{base}/v1/odds", json={"scenario": CEIL}, timeout=30).status_code == 200
         worker = children(proc.pid)[0]
         os.kill(worker, signal.SIGTERM)
         deadline = time.monotonic() + 10
@@ -194,7 +194,7 @@ def test_abuse_a_pool_worker_ends_on_sigterm_and_the_server_replaces_it(tmp_path
             time.sleep(0.1)
         assert not alive(worker)
         time.sleep(0.5)
-        assert httpx.post(f"{base}/v1/roll", json={"scenario": CEIL}, timeout=30).status_code == 200
+        assert httpx.post(f"{base}/v1/odds", json={"scenario": CEIL}, timeout=30).status_code == 200
     finally:
         proc.kill()
         proc.wait(10)

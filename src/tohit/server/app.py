@@ -29,10 +29,12 @@ from tohit.engine import registry
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained
 from tohit.engine.pool import HealingPool
-from tohit.server import errors, examples, jobs
+from tohit.server import admission, errors, examples, jobs, limits
+from tohit.server.admission import Admission
 from tohit.server.contract import SystemInfo, describe
 from tohit.server.docs import mount_docs
 from tohit.server.errors import ERRORS, ApiError
+from tohit.server.fanout import Fanout
 from tohit.server.limits import BodyCap
 from tohit.server.security import SecurityHeaders, hash_token, matches, same_token
 from tohit.server.strict_json import StrictJson
@@ -61,6 +63,11 @@ class Settings:
     max_body: int = 1 << 20
     max_placements: int = 100
     max_dice: int = 1000
+    request_seconds: float = limits.REQUEST_SECONDS
+    max_targets: int = limits.MAX_TARGETS
+    max_target_dice: int = limits.MAX_TARGET_DICE
+    max_combatant_fights: int = limits.MAX_COMBATANT_FIGHTS
+    max_response: int = limits.MAX_RESPONSE
     #: How often a live stream looks for new events (seconds).
     poll: float = 0.25
 
@@ -174,7 +181,8 @@ def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
 def create_app(settings: Settings | None = None, store: Store | None = None) -> FastAPI:
     """The FastAPI app: its store opened (migrations applied) and its process pool started with it."""
     settings = settings or Settings()
-    state: dict[str, Any] = {"store": store, "pool": None}
+    state: dict[str, Any] = {"store": store, "pool": None, "admission": Admission(None, 0, settings.request_seconds)}
+    caps = jobs.Caps(settings.max_dice, settings.max_target_dice, settings.max_response)
     cache: dict[str, Encounter] = {}
     #: Each encounter's row as last read (a row does not change; a write's own check of the seq finds one
     #: deleted by another process, and then the row is read again).
@@ -185,7 +193,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         state["store"] = state["store"] or open_store(settings.db)
         state["pool"] = HealingPool(settings.workers) if settings.workers > 0 else None
+        state["admission"] = Admission(state["pool"], settings.workers, settings.request_seconds)
+        state["fanout"] = Fanout(the_store, settings.poll)
         yield
+        state["admission"].close()
         if state["pool"] is not None:
             state["pool"].close()
 
@@ -203,14 +214,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         found: Store = state["store"]
         return found
 
-    async def work(fn: Callable[..., Any], *args: Any) -> Any:
-        """CPU work off the event loop: in the process pool (or a thread when there is none)."""
-        pool: HealingPool | None = state.get("pool")
-        if pool is None:
-            return await asyncio.to_thread(fn, *args)
-        return await asyncio.wrap_future(pool.submit(fn, *args))
+    async def work(kind: str, request: Request, fn: Callable[..., Any], *args: Any) -> Any:
+        """CPU work off the event loop, in its kind's lane, within the deadline (server/admission.py)."""
+        return await state["admission"].run(kind, request, fn, *args)
 
     errors.install(app)
+    admission.install(app)
     app.add_middleware(StrictJson)  # inside the body cap: reads a body the cap has bounded
     app.add_middleware(BodyCap, limit=settings.max_body)
     app.add_middleware(SecurityHeaders)
@@ -220,7 +229,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise ApiError(422, f"{what} {value:,} is over the cap {name} = {limit:,} (tohit serve --{name})", name)
 
     def depth_cap(body: ScenarioBody) -> None:
-        """The open-roll depth asked for, in the request or in the scenario's own options: within max-depth."""
+        """The open-roll depth asked for (in the request or the scenario's options) and the targets: within caps."""
+        limits.count_targets(body.scenario, settings.max_targets)
         cap(body.depth, settings.max_depth, "max-depth", "depth")
         options = body.scenario.get("options")
         given = options.get("depth") if isinstance(options, dict) else None
@@ -242,43 +252,46 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return found
 
     @app.post("/v1/roll")
-    async def roll(body: ScenarioBody) -> Any:
+    async def roll(body: ScenarioBody, request: Request) -> Any:
         """One traced resolution per target (as `tohit roll --json`)."""
-        return await work(jobs.roll_job, body.scenario, body.seed, settings.max_dice)
+        limits.count_targets(body.scenario, settings.max_targets)
+        return await work("roll", request, jobs.roll_job, body.scenario, body.seed, caps)
 
     @app.post("/v1/odds")
-    async def odds(body: ScenarioBody) -> Any:
+    async def odds(body: ScenarioBody, request: Request) -> Any:
         """Exact odds of every outcome, per target (as `tohit odds --json`)."""
         depth_cap(body)
-        return await work(jobs.odds_job, body.scenario, body.depth, settings.max_dice)
+        return await work("odds", request, jobs.odds_job, body.scenario, body.depth, caps)
 
     @app.post("/v1/simulate")
-    async def simulate(body: ScenarioBody) -> Any:
+    async def simulate(body: ScenarioBody, request: Request) -> Any:
         """Monte Carlo, n attacks per target (as `tohit simulate --json`)."""
         n = body.n or 100_000
         cap(n, settings.max_trials, "max-trials", "n")
         depth_cap(body)
-        return await work(jobs.simulate_job, body.scenario, n, body.seed, settings.max_dice)
+        return await work("simulate", request, jobs.simulate_job, body.scenario, n, body.seed, caps)
 
     @app.post("/v1/aim")
-    async def aim(body: ScenarioBody) -> Any:
+    async def aim(body: ScenarioBody, request: Request) -> Any:
         """A map scenario's placements ranked by exact expected damage (the best n, default 5)."""
         depth_cap(body)
         n = body.n or 5
         cap(n, settings.max_placements, "max-placements", "n")
-        return await work(jobs.aim_job, body.scenario, n)
+        return await work("aim", request, jobs.aim_job, body.scenario, n)
 
     @app.post("/v1/fights/simulate")
-    async def fights_simulate(body: FightBody) -> Any:
+    async def fights_simulate(body: FightBody, request: Request) -> Any:
         """Monte Carlo of whole fights (as `tohit fight -n --json`)."""
         n = body.n or 10_000
         cap(n, settings.max_fights, "max-fights", "n")
-        return await work(jobs.fights_simulate_job, body.fight, n, body.seed)
+        limits.count_combatant_fights(body.fight, n, settings.max_combatant_fights)
+        return await work("fights-simulate", request, jobs.fights_simulate_job, body.fight, n, body.seed, caps)
 
     @app.post("/v1/fights/exact")
-    async def fights_exact(body: FightBody) -> Any:
+    async def fights_exact(body: FightBody, request: Request) -> Any:
         """Exact duel odds (as `tohit fight --exact --json`), within the caps on states and time."""
-        return await work(jobs.fights_exact_job, body.fight, settings.max_states, settings.exact_seconds)
+        args = (body.fight, settings.max_states, settings.exact_seconds)
+        return await work("fights-exact", request, jobs.fights_exact_job, *args)
 
     # -- encounters ----------------------------------------------------------------------------------------------
     def stored(encounter_id: str) -> StoredEncounter:
@@ -521,7 +534,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def preview(
         encounter_id: str, body: PreviewBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
-        """The exact odds of an attack on each target in the current state; changes nothing."""
+        """The exact odds of an attack on each target in the current state; changes nothing. Its targets are
+        capped (a view token may ask it: limits.PREVIEW_TARGETS)."""
+        limits.count_preview(body.targets)
         row = stored(encounter_id)
         role(row, authorization)
         enc = await asyncio.to_thread(load, row)
@@ -553,7 +568,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.get("/v1/encounters/{encounter_id}/stream")
     async def stream(
         encounter_id: str,
-        request: Request,
         after: After | None = None,
         authorization: str | None = Header(default=None),
     ) -> StreamingResponse:
@@ -563,13 +577,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         start = the_store().last_seq(encounter_id) if after is None else after
 
         async def feed() -> AsyncIterator[str]:
-            seen = start
-            yield f": tohit encounter {encounter_id} from seq {seen}\n\n"
-            while not await request.is_disconnected():
-                for event in await asyncio.to_thread(the_store().events, encounter_id, seen):
-                    seen = int(event["n"])
-                    yield f"id: {seen}\nevent: {event['kind']}\ndata: {json.dumps(event)}\n\n"
-                await asyncio.sleep(settings.poll)
+            yield f": tohit encounter {encounter_id} from seq {start}\n\n"
+            async for event in state["fanout"].follow(encounter_id, start):  # one poll shared by all followers
+                yield f"id: {event['n']}\nevent: {event['kind']}\ndata: {json.dumps(event)}\n\n"
 
         return StreamingResponse(feed(), media_type="text/event-stream")
 

@@ -53,7 +53,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (404, "no such encounter or system"),
         (409, "a stale expected_seq: another write came first"),
         (422, "bad input, or over a cap: the field named"),
-        (503, "a worker process was lost: try again (Retry-After)"),
+        (429, "too many requests of this kind at once: try again (Retry-After)"),
+        (503, "a worker process was lost, or the request passed its deadline: try again (Retry-After)"),
     )
 }
 

@@ -39,6 +39,7 @@ from tohit.core.exact_text import fraction_json
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.rows import distinct
 from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.engine import cancel
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.ending import ENGINE_STATS, ended, initial_state
 from tohit.engine.limits import MAX_SECONDS as MAX_SECONDS
@@ -203,6 +204,7 @@ def exact_duel(
     keys: list[tuple[int, ...]] = []
 
     def check() -> None:
+        cancel.check()  # stopped when its asker went away (issue 28, item 1)
         if time.monotonic() > deadline:
             raise OverTime(
                 f"the exact chain of this fight passed its time budget of {seconds:g} s (at {len(keys):,} states);"
