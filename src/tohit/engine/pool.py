@@ -30,7 +30,7 @@ from tohit.engine import cancel
 T = TypeVar("T")
 
 #: Tasks of a `HealingPool` that can be stopped at once (running or queued); more are run, unstoppable.
-SLOTS = 256
+SLOTS = 4096
 #: In a worker of a `HealingPool`: one byte per task slot, 1 when the task in that slot is to stop.
 _FLAGS: Any = None
 

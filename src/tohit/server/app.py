@@ -182,6 +182,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     """The FastAPI app: its store opened (migrations applied) and its process pool started with it."""
     settings = settings or Settings()
     state: dict[str, Any] = {"store": store, "pool": None, "admission": Admission(None, 0, settings.request_seconds)}
+    state["fanout"] = Fanout(lambda: state["store"], settings.poll)
     caps = jobs.Caps(settings.max_dice, settings.max_target_dice, settings.max_response)
     cache: dict[str, Encounter] = {}
     #: Each encounter's row as last read (a row does not change; a write's own check of the seq finds one
@@ -194,7 +195,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         state["store"] = state["store"] or open_store(settings.db)
         state["pool"] = HealingPool(settings.workers) if settings.workers > 0 else None
         state["admission"] = Admission(state["pool"], settings.workers, settings.request_seconds)
-        state["fanout"] = Fanout(the_store, settings.poll)
         yield
         state["admission"].close()
         if state["pool"] is not None:
