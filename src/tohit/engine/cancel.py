@@ -17,16 +17,10 @@ class Cancelled(Exception):
     """The work was cancelled by its asker (a client that hung up, a deadline that passed)."""
 
 
-#: How many times work noticed it was cancelled and stopped, in this process (for tests and logs).
-stopped = 0
-
-
 def check() -> None:
     """Between two chunks of work: stop (raise `Cancelled`) when the asker has cancelled it."""
-    global stopped
     asked = _CANCELLED.get()
     if asked is not None and asked():
-        stopped += 1
         raise Cancelled("the work was cancelled")
 
 
