@@ -3,10 +3,15 @@ clients, of `POST /v1/roll` and of an encounter attack (its durable commit inclu
 route returning a constant and one doing one SQLite insert, all served by uvicorn on 127.0.0.1 in the same run.
 Target: an encounter attack's p50 at most 3x the bare insert's (the ratio shown is insert p50 / attack p50,
 higher is better, target >= 1/3). With 8 clients each plays its own encounter (eight tables at once): actions on
-one encounter are one sequence, taken one at a time."""
+one encounter are one sequence, taken one at a time.
+
+Issue 28 adds two rows: the p50 / p99 of `POST /v1/roll` while two heavy fight simulations, abandoned by their
+client after 2 s, hold the server's worker (target: p99 under 5x the quiet p99, the 1-client row's), and the
+CPU of the server with 300 idle followers of one encounter's live stream (target: under 0.1 of a core)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -137,8 +142,93 @@ def run(quick: bool) -> list[Row]:
                         0.33 if name == "attack" else None,  # insert p50 / attack p50: attack at most 3x
                     )
                 )
+        quiet = next(r for r in rows if r.what.startswith("POST /v1/roll, 1 client"))
+        rows.append(_abandoned(base, scenario, each, quiet))
+        rows.append(_idle_followers(base, tohit.pid, fight, 5.0 if quick else 10.0))
     finally:
         for proc in (tohit, ref):
             proc.terminate()
             proc.wait(timeout=10)
     return rows
+
+
+#: Heavy work for the one worker: minutes of fights (rtw-map has 5 combatants: 3,500,000 combatant-fights).
+HEAVY_FIGHTS = 700_000
+
+
+def _abandoned(base: str, scenario: Any, each: int, quiet: Row) -> Row:
+    """Rolls while two heavy fight simulations run, both abandoned by their client after 2 s (issue 28, item 1):
+    the rolls are timed from 0.5 s after the heavy ones were sent, through their abandonment."""
+    fight = yaml.safe_load((ROOT / "examples" / "fights" / "rtw-map.yaml").read_text())
+
+    def abandon() -> None:
+        with contextlib.suppress(httpx.HTTPError):
+            httpx.post(f"{base}/v1/fights/simulate", json={"fight": fight, "n": HEAVY_FIGHTS}, timeout=2)
+
+    heavy = [threading.Thread(target=abandon) for _ in range(2)]
+    for thread in heavy:
+        thread.start()
+    time.sleep(0.5)
+    p50, p99, _ = _measure([(f"{base}/v1/roll", {})], [{"scenario": scenario}], 1, each)
+    for thread in heavy:
+        thread.join()
+    start = time.perf_counter()
+    small = httpx.post(f"{base}/v1/fights/simulate", json={"fight": fight, "n": 100}, timeout=600)
+    freed = time.perf_counter() - start
+    if not small.is_success:
+        raise RuntimeError(f"/v1/fights/simulate after the abandoned ones: {small.status_code} {small.text[:200]}")
+    quiet_p99 = float(quiet.ours.split(" / ")[1].split()[0]) / 1e3
+    return Row(
+        GROUP,
+        "POST /v1/roll while 2 abandoned heavy fights run: p50 / p99",
+        f"{p50 * 1e3:.1f} / {p99 * 1e3:.1f} ms",
+        f"quiet p99 {quiet_p99 * 1e3:.1f} ms; the worker's next fight answered in {freed:.2f} s",
+        quiet_p99 / p99,
+        0.2,  # quiet p99 / loaded p99: the loaded p99 at most 5x the quiet one
+    )
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux: /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _idle_followers(base: str, pid: int, fight: Any, window: float, followers: int = 300) -> Row:
+    """The server's CPU (cores) while `followers` clients follow one encounter's stream and nothing happens
+    (issue 28, item 12), beside its CPU with none."""
+    created = httpx.post(f"{base}/v1/encounters", json={"fight": fight, "seed": 1}, timeout=30).json()
+    host, port = base.removeprefix("http://").split(":")
+    head = (
+        f"GET /v1/encounters/{created['id']}/stream HTTP/1.1\r\nHost: {host}\r\n"
+        f"Authorization: Bearer {created['view_token']}\r\n\r\n"
+    ).encode()
+
+    def cores() -> float:
+        began, cpu = time.perf_counter(), _cpu_seconds(pid)
+        time.sleep(window)
+        return (_cpu_seconds(pid) - cpu) / (time.perf_counter() - began)
+
+    alone = cores()
+    streams = []
+    try:
+        for _ in range(followers):
+            stream = socket.create_connection((host, int(port)), timeout=30)
+            stream.sendall(head)
+            streams.append(stream)
+        for stream in streams:
+            if b"200 OK" not in stream.recv(4096):
+                raise RuntimeError("a follower's stream did not open")
+        time.sleep(1.0)
+        followed = cores()
+    finally:
+        for stream in streams:
+            stream.close()
+    return Row(
+        GROUP,
+        f"CPU of the server with {followers} idle stream followers",
+        f"{followed:.3f} core",
+        f"{alone:.3f} core with none",
+        0.1 / max(followed, 1e-6),
+        1.0,  # 0.1 core / the CPU: under 0.1 of a core
+    )

@@ -35,7 +35,7 @@ def test_serve_systems_and_schema(client: TestClient) -> None:
     assert "kaiser" in ids
     assert client.get("/v1/systems/kaiser/schema").json()["title"]
     missing = client.get("/v1/systems/chess/schema")
-    assert missing.status_code == 422 and missing.json()["error"]["field"] == "system"
+    assert missing.status_code == 404 and missing.json()["error"]["field"] == "system"  # issue 28, item 14
 
 
 def test_serve_roll_odds_simulate_answer_as_the_cli(client: TestClient) -> None:

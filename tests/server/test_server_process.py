@@ -26,11 +26,11 @@ ADMIN = "admin-token-for-the-process-test"
 CLIENTS, ATTACKS = 4, 100
 
 
-def start(db: str, port: int) -> subprocess.Popen[str]:
+def start(db: str, port: int, workers: int = 0, *flags: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "TOHIT_ADMIN_TOKEN": ADMIN}
     code = "import sys; from tohit.cli.app import main; sys.argv[0] = 'tohit'; main()"
     proc = subprocess.Popen(
-        [sys.executable, "-c", code, "serve", "--port", str(port), "--db", db, "--workers", "0"],
+        [sys.executable, "-c", code, "serve", "--port", str(port), "--db", db, "--workers", str(workers), *flags],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

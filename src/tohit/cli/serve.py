@@ -49,6 +49,17 @@ def serve(
     max_dice: Annotated[
         int, typer.Option("--max-dice", min=1, help="Cap: dice one attack rolls against one target.")
     ] = 1000,
+    request_seconds: Annotated[
+        float, typer.Option("--request-seconds", min=0.1, help="Deadline: seconds one request may take (then a 503).")
+    ] = 30.0,
+    max_targets: Annotated[int, typer.Option("--max-targets", min=1, help="Cap: targets of one scenario.")] = 100,
+    max_target_dice: Annotated[
+        int, typer.Option("--max-target-dice", min=1, help="Cap: dice one attack rolls against all its targets.")
+    ] = 20_000,
+    max_combatant_fights: Annotated[
+        int, typer.Option("--max-combatant-fights", min=1, help="Cap: fights x combatants of one simulation.")
+    ] = 4_000_000,
+    max_response: Annotated[int, typer.Option("--max-response", min=1, help="Cap: bytes of one answer.")] = 32 << 20,
 ) -> None:
     """Serve the web table (/), the HTTP API (/v1, docs at /docs) and live encounters; prints a login URL with
     the admin token."""
@@ -69,6 +80,11 @@ def serve(
         max_body=max_body,
         max_placements=max_placements,
         max_dice=max_dice,
+        request_seconds=request_seconds,
+        max_targets=max_targets,
+        max_target_dice=max_target_dice,
+        max_combatant_fights=max_combatant_fights,
+        max_response=max_response,
     )
     if token:
         settings.admin_token = token

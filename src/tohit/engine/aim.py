@@ -26,7 +26,7 @@ from tohit.core.grid.models import AnyRange, SquaresWithinRange, TargetsWithinRa
 from tohit.core.grid.reach import Reach, placements, reach, within_targets
 from tohit.core.grid.rules import MapRules
 from tohit.core.grid.view import GridView
-from tohit.engine import registry
+from tohit.engine import cancel, registry
 from tohit.engine.odds import odds
 from tohit.engine.scenario import from_dict
 
@@ -163,6 +163,7 @@ class Aimer:
         """Every legal placement that reaches a creature, best first (ties: in the order tried)."""
         out = []
         for placed in self.candidates():
+            cancel.check()  # between placements: stopped when its asker went away (issue 28, item 1)
             try:
                 where = reach(self.view.field, self.view.user, placed)
             except InputError:

@@ -24,7 +24,7 @@ import numpy as np
 from tohit.core.outcome import Field, Outcome
 from tohit.core.steps import Silent
 from tohit.core.system import Dice
-from tohit.engine import joint
+from tohit.engine import cancel, joint
 from tohit.engine.alias import MAX_TOTAL, Alias
 from tohit.engine.pool import process_pool
 from tohit.engine.scenario import Loaded, pick_target
@@ -135,6 +135,7 @@ def simulate_target(
         done = 0
         all_finite = bool(table.finite.all())
         while done < n:
+            cancel.check()
             m = min(CHUNK, n - done)
             if all_finite:  # nothing beyond the depth: only the counts per support point are needed
                 counts += sampler.counts(rng, m)
@@ -151,6 +152,7 @@ def simulate_target(
         if beyond.size:
             rows = np.repeat(beyond, counts[beyond])
             for start in range(0, rows.size, CHUNK):
+                cancel.check()  # between chunks: stopped when its asker went away (issue 28, item 1)
                 part = rows[start : start + CHUNK]
                 extra = system.resolve(scenario, target, Dice(table.columns(part, rng)), Silent())
                 _add(hists, extra, np.ones(extra.n, dtype=np.int64))
@@ -159,6 +161,7 @@ def simulate_target(
         roles = system.roles(scenario, target)
         done = 0
         while done < n:
+            cancel.check()
             m = min(CHUNK, n - done)
             dice = Dice({name: role.sample(rng, m) for name, role in roles.items()})
             out = system.resolve(scenario, target, dice, Silent())
@@ -262,6 +265,7 @@ def _simulate_shared(
     counts = np.zeros(len(first.weights), dtype=np.int64)
     done = 0
     while done < n:
+        cancel.check()
         m = min(CHUNK, n - done)
         counts += sampler.counts(rng, m)
         done += m

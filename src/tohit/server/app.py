@@ -10,37 +10,44 @@ unique (encounter, seq) makes two writers never both win. Errors are JSON, `{"er
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 import secrets
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response, StreamingResponse
-from pydantic import BaseModel, Field
-from starlette.exceptions import HTTPException as StarletteHTTPException
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.responses import Response, StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
 
 from tohit import __version__
-from tohit.core.errors import TohitError
 from tohit.core.exact_text import fraction_json
 from tohit.core.loader import parse_document
 from tohit.engine import registry
-from tohit.engine.actions import Action, AnyAction, Undo, field_of
+from tohit.engine.actions import Action, AnyAction, Undo
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained, unfinished_event
+from tohit.engine.pool import HealingPool
 from tohit.engine.requests import MAX_SEED
-from tohit.server import examples, jobs
+from tohit.server import admission, errors, examples, jobs, limits
+from tohit.server.admission import Admission
 from tohit.server.cache import Lru
+from tohit.server.contract import SystemInfo, describe
+from tohit.server.docs import mount_docs
+from tohit.server.errors import ERRORS, ApiError
+from tohit.server.fanout import Fanout
 from tohit.server.limits import BodyCap
+from tohit.server.security import SecurityHeaders, hash_token, matches, same_token
+from tohit.server.strict_json import StrictJson
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
 from tohit.web import mount_pages
+
+#: How many times an action that names no `expected_seq` is played when other processes keep writing first
+#: (issue 28, item 10): each try reads the encounter afresh, and some writer lands every time, so only a
+#: crowd of that many writers on one encounter could beat one action every time.
+WRITE_ATTEMPTS = 50
 
 
 @dataclass
@@ -61,28 +68,13 @@ class Settings:
     max_dice: int = 1000
     #: Encounters kept in memory (each with its fight's tables); more are read again from the store when asked.
     cached_encounters: int = 256
+    request_seconds: float = limits.REQUEST_SECONDS
+    max_targets: int = limits.MAX_TARGETS
+    max_target_dice: int = limits.MAX_TARGET_DICE
+    max_combatant_fights: int = limits.MAX_COMBATANT_FIGHTS
+    max_response: int = limits.MAX_RESPONSE
     #: How often a live stream looks for new events (seconds).
     poll: float = 0.25
-
-
-class ApiError(Exception):
-    """An answer that is an error: its status and the error body's field and message."""
-
-    def __init__(self, status: int, message: str, field: str | None = None, **extra: Any) -> None:
-        super().__init__(message)
-        self.status, self.message, self.field, self.extra = status, message, field, extra
-
-
-def error_body(message: str, field: str | None = None, source: str | None = None) -> dict[str, Any]:
-    return {"error": {"source": source, "field": field, "message": message}}
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def _matches(token: str, stored: str) -> bool:
-    return hmac.compare_digest(hash_token(token), stored)
 
 
 def _exact(value: Any) -> Any:
@@ -96,34 +88,14 @@ def _exact(value: Any) -> Any:
     return value
 
 
-class ErrorDetail(BaseModel):
-    source: str | None = None
-    field: str | None = None
-    message: str
-
-
-class ErrorBody(BaseModel):
-    """Every error: where (the source and field) and what, in one line."""
-
-    error: ErrorDetail
-    seq: int | None = Field(default=None, description="409: the encounter's current seq.")
-
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody, "description": what}
-    for code, what in (
-        (400, "a body that is not JSON"),
-        (401, "no token"),
-        (403, "a token that may not do this"),
-        (404, "no such encounter"),
-        (409, "a stale expected_seq: another write came first"),
-        (422, "bad input, or over a cap: the field named"),
-    )
-}
-
-
 # -- request bodies ------------------------------------------------------------------------------------------
-class ScenarioBody(BaseModel):
+class StrictBody(BaseModel):
+    """A request body, read strictly (issue 28, item 15): `true` is not a number, `"3"` not an integer."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class ScenarioBody(StrictBody):
     """A scenario file as JSON, and the options of the command."""
 
     scenario: dict[str, Any] = Field(description="A scenario file's content (`tohit schema SYSTEM`).")
@@ -132,7 +104,7 @@ class ScenarioBody(BaseModel):
     depth: int | None = Field(default=None, ge=0, le=40)
 
 
-class FightBody(BaseModel):
+class FightBody(StrictBody):
     """A fight file as JSON."""
 
     fight: dict[str, Any] = Field(description="A fight file's content (see docs/fights.md).")
@@ -140,7 +112,7 @@ class FightBody(BaseModel):
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
 
 
-class CreateBody(BaseModel):
+class CreateBody(StrictBody):
     """A fight given one of three ways: as JSON (`fight`), as the text of a YAML or JSON file (`text`, read as the
     CLI reads a file, `name` naming it in errors), or as a bundled example (`example`, an id of /v1/examples)."""
 
@@ -151,11 +123,15 @@ class CreateBody(BaseModel):
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
 
 
-class UndoBody(BaseModel):
+#: A seq to read after: -1 (from the start) up to the largest seq a store holds (a 422 naming `after` past it).
+After = Annotated[int, Query(ge=-1, le=2**31 - 1, description="The seq to read after (-1: from the start).")]
+
+
+class UndoBody(StrictBody):
     expected_seq: int | None = Field(default=None, ge=0)
 
 
-class PreviewBody(BaseModel):
+class PreviewBody(StrictBody):
     attacker: str
     attack: str | None = None
     targets: list[str]
@@ -167,7 +143,7 @@ class DiceBody(PreviewBody):
     dice: dict[str, list[int]] | None = None
 
 
-class MapBody(BaseModel):
+class MapBody(StrictBody):
     """An attack on an encounter's map, placed by its range's fields (e.g. `at`, `direction`, `target`)."""
 
     attacker: str
@@ -196,7 +172,9 @@ def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
 def create_app(settings: Settings | None = None, store: Store | None = None) -> FastAPI:
     """The FastAPI app: its store opened (migrations applied) and its process pool started with it."""
     settings = settings or Settings()
-    state: dict[str, Any] = {"store": store, "pool": None}
+    state: dict[str, Any] = {"store": store, "pool": None, "admission": Admission(None, 0, settings.request_seconds)}
+    state["fanout"] = Fanout(lambda: state["store"], settings.poll)
+    caps = jobs.Caps(settings.max_dice, settings.max_target_dice, settings.max_response)
     #: The encounters in memory (each with its fight's memo), the least recently used forgotten first.
     cache: Lru[str, Encounter] = Lru(settings.cached_encounters)
     #: Each encounter's row as last read (a row does not change; a write's own check of the seq finds one
@@ -207,14 +185,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         state["store"] = state["store"] or open_store(settings.db)
-        state["pool"] = ProcessPoolExecutor(settings.workers) if settings.workers > 0 else None
+        state["pool"] = HealingPool(settings.workers) if settings.workers > 0 else None
+        state["admission"] = Admission(state["pool"], settings.workers, settings.request_seconds)
         yield
+        state["admission"].close()
         if state["pool"] is not None:
-            state["pool"].shutdown(wait=False, cancel_futures=True)
+            state["pool"].close()
 
     app = FastAPI(
         title="tohit",
-        docs_url="/docs",
+        docs_url=None,  # served by the server itself (server/docs.py)
+        redoc_url=None,
         version=__version__,
         description="Tabletop-RPG attack rules: rolls, exact odds, simulations and live encounters.",
         lifespan=lifespan,
@@ -227,48 +208,23 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         found: Store = state["store"]
         return found
 
-    async def work(fn: Callable[..., Any], *args: Any) -> Any:
-        """CPU work off the event loop: in the process pool (or a thread when there is none)."""
-        pool = state.get("pool")
-        if pool is None:
-            return await asyncio.to_thread(fn, *args)
-        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+    async def work(kind: str, request: Request, fn: Callable[..., Any], *args: Any) -> Any:
+        """CPU work off the event loop, in its kind's lane, within the deadline (server/admission.py)."""
+        return await state["admission"].run(kind, request, fn, *args)
 
-    # -- errors --------------------------------------------------------------------------------------------------
-    @app.exception_handler(TohitError)
-    async def _input_error(request: Request, exc: TohitError) -> JSONResponse:
-        return JSONResponse(error_body(exc.message, exc.field, exc.source), status_code=422)
-
-    @app.exception_handler(ApiError)
-    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({**error_body(exc.message, exc.field), **exc.extra}, status_code=exc.status)
-
-    @app.exception_handler(RequestValidationError)
-    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
-        loc = [p for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
-        if request.url.path.endswith("/actions"):  # an action: named without the union's tag
-            field = field_of(loc, str(first.get("type", "")))
-        else:
-            field = ".".join(str(p) for p in loc) or None
-        return JSONResponse(error_body(str(first.get("msg")), field), status_code=422)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse(error_body(str(exc.detail)), status_code=exc.status_code)
-
-    @app.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug
-        return JSONResponse(error_body(f"internal error: {type(exc).__name__}"), status_code=500)
-
+    errors.install(app)
+    admission.install(app)
+    app.add_middleware(StrictJson)  # inside the body cap: reads a body the cap has bounded
     app.add_middleware(BodyCap, limit=settings.max_body)
+    app.add_middleware(SecurityHeaders)
 
     def cap(value: int | None, limit: int, name: str, what: str) -> None:
         if value is not None and value > limit:
             raise ApiError(422, f"{what} {value:,} is over the cap {name} = {limit:,} (tohit serve --{name})", name)
 
     def depth_cap(body: ScenarioBody) -> None:
-        """The open-roll depth asked for, in the request or in the scenario's own options: within max-depth."""
+        """The open-roll depth asked for (in the request or the scenario's options) and the targets: within caps."""
+        limits.count_targets(body.scenario, settings.max_targets)
         cap(body.depth, settings.max_depth, "max-depth", "depth")
         options = body.scenario.get("options")
         given = options.get("depth") if isinstance(options, dict) else None
@@ -277,56 +233,59 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     # -- stateless routes --------------------------------------------------------------------------------------
     @app.get("/v1/systems")
-    async def systems() -> list[dict[str, str]]:
+    async def systems() -> list[SystemInfo]:
         """The rule systems (as `tohit systems --json`)."""
-        return [
-            {"id": s.id, "title": s.title, "summary": s.summary, "page": s.page} for s in registry.systems().values()
-        ]
+        return [SystemInfo(id=s.id, title=s.title, summary=s.summary, page=s.page) for s in registry.systems().values()]
 
     @app.get("/v1/systems/{system_id}/schema")
     async def schema(system_id: str) -> dict[str, Any]:
         """The JSON Schema of a system's scenario files."""
+        if system_id not in registry.systems():
+            raise ApiError(404, f"no system {system_id!r:.40}; GET /v1/systems lists them", "system")
         found: dict[str, Any] = registry.get(system_id).scenario_schema()
         return found
 
     @app.post("/v1/roll")
-    async def roll(body: ScenarioBody) -> Any:
+    async def roll(body: ScenarioBody, request: Request) -> Any:
         """One traced resolution per target (as `tohit roll --json`)."""
-        return await work(jobs.roll_job, body.scenario, body.seed, settings.max_dice)
+        limits.count_targets(body.scenario, settings.max_targets)
+        return await work("roll", request, jobs.roll_job, body.scenario, body.seed, caps)
 
     @app.post("/v1/odds")
-    async def odds(body: ScenarioBody) -> Any:
+    async def odds(body: ScenarioBody, request: Request) -> Any:
         """Exact odds of every outcome, per target (as `tohit odds --json`)."""
         depth_cap(body)
-        return await work(jobs.odds_job, body.scenario, body.depth, settings.max_dice)
+        return await work("odds", request, jobs.odds_job, body.scenario, body.depth, caps)
 
     @app.post("/v1/simulate")
-    async def simulate(body: ScenarioBody) -> Any:
+    async def simulate(body: ScenarioBody, request: Request) -> Any:
         """Monte Carlo, n attacks per target (as `tohit simulate --json`)."""
         n = body.n or 100_000
         cap(n, settings.max_trials, "max-trials", "n")
         depth_cap(body)
-        return await work(jobs.simulate_job, body.scenario, n, body.seed, settings.max_dice)
+        return await work("simulate", request, jobs.simulate_job, body.scenario, n, body.seed, caps)
 
     @app.post("/v1/aim")
-    async def aim(body: ScenarioBody) -> Any:
+    async def aim(body: ScenarioBody, request: Request) -> Any:
         """A map scenario's placements ranked by exact expected damage (the best n, default 5)."""
         depth_cap(body)
         n = body.n or 5
         cap(n, settings.max_placements, "max-placements", "n")
-        return await work(jobs.aim_job, body.scenario, n)
+        return await work("aim", request, jobs.aim_job, body.scenario, n)
 
     @app.post("/v1/fights/simulate")
-    async def fights_simulate(body: FightBody) -> Any:
+    async def fights_simulate(body: FightBody, request: Request) -> Any:
         """Monte Carlo of whole fights (as `tohit fight -n --json`)."""
         n = body.n or 10_000
         cap(n, settings.max_fights, "max-fights", "n")
-        return await work(jobs.fights_simulate_job, body.fight, n, body.seed)
+        limits.count_combatant_fights(body.fight, n, settings.max_combatant_fights)
+        return await work("fights-simulate", request, jobs.fights_simulate_job, body.fight, n, body.seed, caps)
 
     @app.post("/v1/fights/exact")
-    async def fights_exact(body: FightBody) -> Any:
+    async def fights_exact(body: FightBody, request: Request) -> Any:
         """Exact duel odds (as `tohit fight --exact --json`), within the caps on states and time."""
-        return await work(jobs.fights_exact_job, body.fight, settings.max_states, settings.exact_seconds)
+        args = (body.fight, settings.max_states, settings.exact_seconds)
+        return await work("fights-exact", request, jobs.fights_exact_job, *args)
 
     # -- encounters ----------------------------------------------------------------------------------------------
     def stored(encounter_id: str) -> StoredEncounter:
@@ -344,9 +303,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     def role(row: StoredEncounter, authorization: str | None) -> Literal["gm", "view"]:
         token = token_of(authorization)
-        if _matches(token, row.gm_hash) or hmac.compare_digest(token, settings.admin_token):
+        if matches(token, row.gm_hash) or same_token(token, settings.admin_token):
             return "gm"
-        if _matches(token, row.view_hash):
+        if matches(token, row.view_hash):
             return "view"
         raise ApiError(403, "this token is not this encounter's", "Authorization")
 
@@ -355,7 +314,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise ApiError(403, "a view token reads; only the GM token acts", "Authorization")
 
     def admin(authorization: str | None) -> None:
-        if not hmac.compare_digest(token_of(authorization), settings.admin_token):
+        if not same_token(token_of(authorization), settings.admin_token):
             raise ApiError(403, "listing encounters takes the admin token", "Authorization")
 
     def load(row: StoredEncounter) -> Encounter:
@@ -516,23 +475,23 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         seq and state this action left). Run in a worker thread under the encounter's lock.
 
         The encounter in memory is not re-read before the write: the append's own check decides. Where another
-        process wrote first, the action is played again on the encounter read afresh (when the GM named the seq
-        it acts on: a 409). A refused action (bad input) or a failed append leaves the encounter in memory as
-        it was."""
+        process wrote first, the action is played again on the encounter read afresh, up to WRITE_ATTEMPTS
+        times in all (when the GM named the seq it acts on: a 409 at once). A refused action (bad input) or a
+        failed append leaves the encounter in memory as it was."""
         enc = cache.get(row.id)
         if enc is None or (expected is not None and expected != enc.seq):
             enc = fresh(row)
-        try:
-            return played(row, enc, action, expected)
-        except StaleSeq as exc:
-            if exc.current < 0:
-                stored(row.id)  # no events: deleted by another process (a 404)
-            if expected is not None:
-                raise ApiError(409, str(exc), "expected_seq", seq=exc.current) from None
-        try:
-            return played(row, fresh(stored(row.id)), action, expected)
-        except StaleSeq as exc:
-            raise ApiError(409, str(exc), "expected_seq", seq=exc.current) from None
+        for attempt in range(1, WRITE_ATTEMPTS + 1):
+            try:
+                return played(row, enc, action, expected)
+            except StaleSeq as exc:
+                if exc.current < 0:
+                    stored(row.id)  # no events: deleted by another process (a 404)
+                if expected is not None or attempt == WRITE_ATTEMPTS:
+                    tries = "" if expected is not None else f" ({WRITE_ATTEMPTS} tries, each beaten by another writer)"
+                    raise ApiError(409, f"{exc}{tries}", "expected_seq", seq=exc.current) from None
+            enc = fresh(stored(row.id))
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def played(row: StoredEncounter, enc: Encounter, action: AnyAction, expected: int | None) -> dict[str, Any]:
         """`action` played on a fork of `enc` and appended at enc's seq; the fork is kept once it is stored."""
@@ -583,7 +542,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def preview(
         encounter_id: str, body: PreviewBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
-        """The exact odds of an attack on each target in the current state; changes nothing."""
+        """The exact odds of an attack on each target in the current state; changes nothing. Its targets are
+        capped (a view token may ask it: limits.PREVIEW_TARGETS)."""
+        limits.count_preview(body.targets)
         row = stored(encounter_id)
         role(row, authorization)
         enc = await asyncio.to_thread(load, row)
@@ -592,7 +553,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.get("/v1/encounters/{encounter_id}/events")
     async def events(
-        encounter_id: str, after: int = -1, authorization: str | None = Header(default=None)
+        encounter_id: str, after: After = -1, authorization: str | None = Header(default=None)
     ) -> list[dict[str, Any]]:
         """The events after seq `after`, as JSON."""
         row = stored(encounter_id)
@@ -614,7 +575,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.get("/v1/encounters/{encounter_id}/stream")
     async def stream(
-        encounter_id: str, request: Request, after: int | None = None, authorization: str | None = Header(default=None)
+        encounter_id: str,
+        after: After | None = None,
+        authorization: str | None = Header(default=None),
     ) -> StreamingResponse:
         """New events as Server-Sent Events, for live views (the view token is enough)."""
         row = stored(encounter_id)
@@ -622,13 +585,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         start = the_store().last_seq(encounter_id) if after is None else after
 
         async def feed() -> AsyncIterator[str]:
-            seen = start
-            yield f": tohit encounter {encounter_id} from seq {seen}\n\n"
-            while not await request.is_disconnected():
-                for event in await asyncio.to_thread(the_store().events, encounter_id, seen):
-                    seen = int(event["n"])
-                    yield f"id: {seen}\nevent: {event['kind']}\ndata: {json.dumps(event)}\n\n"
-                await asyncio.sleep(settings.poll)
+            yield f": tohit encounter {encounter_id} from seq {start}\n\n"
+            async for event in state["fanout"].follow(encounter_id, start):  # one poll shared by all followers
+                yield f"id: {event['n']}\nevent: {event['kind']}\ndata: {json.dumps(event)}\n\n"
 
         return StreamingResponse(feed(), media_type="text/event-stream")
 
@@ -641,5 +600,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         cache.pop(encounter_id, None)
         rows.pop(encounter_id, None)
 
+    mount_docs(app, "tohit")
+    describe(app)
     mount_pages(app)
     return app

@@ -3,9 +3,13 @@ them): each answers with the same JSON as the CLI's `--json`."""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from tohit.core.errors import InputError, short_repr
+from tohit.engine import cancel
 from tohit.engine.fight.exact import OverStates, OverTime, exact_duel
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.run import simulate_fights
@@ -13,35 +17,68 @@ from tohit.engine.odds import odds
 from tohit.engine.roll import roll
 from tohit.engine.scenario import Loaded, from_dict
 from tohit.engine.simulate import simulate
+from tohit.server.limits import over
+
+T = TypeVar("T")
 
 
-def dice_capped(scenario: dict[str, Any], max_dice: int) -> Loaded:
+@dataclass(frozen=True)
+class Caps:
+    """The caps a job checks itself (issue 28, item 2): dice against one target (`--max-dice`), dice against
+    all the targets together, and the bytes of its answer."""
+
+    dice: int
+    target_dice: int
+    response: int
+
+
+def watched_call(cancelled: Callable[[], bool], fn: Callable[..., T], *args: Any) -> T:
+    """`fn(*args)`, stopped at its next `cancel.check()` once `cancelled()` (work run in a server thread)."""
+    with cancel.watched(cancelled):
+        return fn(*args)
+
+
+def dice_capped(scenario: dict[str, Any], caps: Caps) -> Loaded:
     """The scenario loaded, and refused (a 422 naming the cap and its flag) when its attack rolls more than
-    `max_dice` dice against one target, counted as each role counts its dice at first (`Role.dice_count`; what
-    open rolls add is bounded by the depth cap)."""
+    `caps.dice` dice against one target, or more than `caps.target_dice` against all of them together, counted
+    as each role counts its dice at first (`Role.dice_count`; what open rolls add is bounded by the depth cap)."""
     loaded = from_dict(scenario, source="scenario")
     system, found = loaded.system, loaded.scenario
+    total = 0
     for target in found.targets:
         count = sum(role.dice_count() for role in system.roles(found, target).values())
-        if count > max_dice:
+        if count > caps.dice:
             raise InputError(
                 f"the attack rolls {count:,} dice against {short_repr(target.name)}, over the cap max-dice ="
-                f" {max_dice:,} (tohit serve --max-dice)",
+                f" {caps.dice:,} (tohit serve --max-dice)",
                 field="max-dice",
             )
+        total += count
+    if total > caps.target_dice:
+        raise over("the dice rolled against all the targets number", total, "max-target-dice", caps.target_dice)
     return loaded
 
 
-def roll_job(scenario: dict[str, Any], seed: int | None, max_dice: int) -> dict[str, Any]:
-    return roll(dice_capped(scenario, max_dice), seed).to_json()
+def sized(answer: T, caps: Caps) -> T:
+    """`answer`, refused (a 422 naming max-response) when its JSON is larger than `caps.response` bytes."""
+    size = len(json.dumps(answer, separators=(",", ":"), default=str))
+    if size > caps.response:
+        raise over("the answer's bytes number", size, "max-response", caps.response)
+    return answer
 
 
-def odds_job(scenario: dict[str, Any], depth: int | None, max_dice: int) -> dict[str, Any]:
-    return odds(dice_capped(scenario, max_dice), depth).to_json()
+def roll_job(scenario: dict[str, Any], seed: int | None, caps: Caps) -> dict[str, Any]:
+    return sized(roll(dice_capped(scenario, caps), seed).to_json(), caps)
 
 
-def simulate_job(scenario: dict[str, Any], n: int, seed: int | None, max_dice: int) -> dict[str, Any]:
-    return simulate(dice_capped(scenario, max_dice), n, seed).to_json()
+def odds_job(scenario: dict[str, Any], depth: int | None, caps: Caps) -> dict[str, Any]:
+    """Checked for cancellation after each target."""
+    return sized(odds(dice_capped(scenario, caps), depth, cancel.progress_check).to_json(), caps)
+
+
+def simulate_job(scenario: dict[str, Any], n: int, seed: int | None, caps: Caps) -> dict[str, Any]:
+    """Checked for cancellation after each chunk of attacks."""
+    return sized(simulate(dice_capped(scenario, caps), n, seed).to_json(), caps)
 
 
 def aim_job(scenario: dict[str, Any], top: int) -> list[dict[str, Any]]:
@@ -50,8 +87,9 @@ def aim_job(scenario: dict[str, Any], top: int) -> list[dict[str, Any]]:
     return aim(scenario, top=top)
 
 
-def fights_simulate_job(fight: dict[str, Any], n: int, seed: int | None) -> dict[str, Any]:
-    return simulate_fights(fight_from_dict(fight, source="fight"), n, seed).to_json()
+def fights_simulate_job(fight: dict[str, Any], n: int, seed: int | None, caps: Caps) -> dict[str, Any]:
+    """Checked for cancellation at each step of each batch of fights."""
+    return sized(simulate_fights(fight_from_dict(fight, source="fight"), n, seed).to_json(), caps)
 
 
 def fights_exact_job(fight: dict[str, Any], max_states: int, seconds: float) -> dict[str, Any]:

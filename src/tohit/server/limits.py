@@ -1,14 +1,39 @@
-"""The body cap of `tohit serve` (issue 16, item 2: a body of at most 1 MiB by default, `--max-body`): a body over
+"""The caps of `tohit serve`: on the work one request may ask for and on the requests it takes at once (issue
+28, item 2: each a plain named constant here, the main ones also a flag; a request over one is a 422 naming
+the field and the cap, before any work), and the body cap.
+
+The body cap of `tohit serve` (issue 16, item 2: a body of at most 1 MiB by default, `--max-body`): a body over
 it is refused with a 422 naming the cap before any route reads it, whether its size is announced
 (`Content-Length`) or it comes in chunks without one (then it is counted as it arrives, never kept past the cap).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tohit.core.errors import InputError
+
+#: Seconds a request may take, queue included (`--request-seconds`); past it a 503 and its work is stopped.
+REQUEST_SECONDS = 30.0
+#: Targets of one scenario (`--max-targets`): roll, odds, simulate and aim each answer once per target.
+MAX_TARGETS = 100
+#: Dice rolled against all the targets together (targets x dice, each counted as `--max-dice` counts them).
+MAX_TARGET_DICE = 20_000
+#: Fights x combatants of one fight simulation (`--max-combatant-fights`): the work grows with both.
+MAX_COMBATANT_FIGHTS = 4_000_000
+#: Bytes of one answer (`--max-response`): an answer that would be larger is a 422, not sent.
+MAX_RESPONSE = 32 << 20
+#: Targets of one preview (read with a view token too), and characters of each target's name.
+PREVIEW_TARGETS = 50
+PREVIEW_NAME = 200
+#: Small requests (rolls) run at once in the server's threads, and wait in line past them.
+SMALL_RUNNING, SMALL_WAITING = 4, 64
+#: Heavy requests of one kind wait in line, per pool worker, past those running (one per worker).
+WAITING_PER_WORKER = 4
 
 #: Methods whose request may carry a body.
 WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -51,10 +76,10 @@ class BodyCap:
             chunks.append(body)
             if not message.get("more_body", False):
                 break
-        await self.app(scope, _replay(b"".join(chunks), receive), send)
+        await self.app(scope, replay_body(b"".join(chunks), receive), send)
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
+def replay_body(body: bytes, receive: Receive) -> Receive:
     """A `receive` that gives the body read already, then what the client sends next (a disconnect)."""
     given = False
 
@@ -67,3 +92,37 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return again
+
+
+def over(what: str, value: int, name: str, limit: int, field: str | None = None, flag: bool = True) -> InputError:
+    """The 422 of a request over a cap: the value, the cap's name (and its flag), naming `field` (or the cap)."""
+    where = f" (tohit serve --{name})" if flag else ""
+    return InputError(f"{what} {value:,} is over the cap {name} = {limit:,}{where}", field=field or name)
+
+
+def count_targets(scenario: Mapping[str, Any], limit: int) -> None:
+    """A scenario's targets, counted as given (before it is loaded): at most `limit`."""
+    targets = scenario.get("targets")
+    if isinstance(targets, list) and len(targets) > limit:
+        raise over("the scenario's targets number", len(targets), "max-targets", limit, "targets")
+
+
+def count_combatant_fights(fight: Mapping[str, Any], n: int, limit: int) -> None:
+    """A fight simulation's fights x combatants (counted as given, before it is loaded): at most `limit`."""
+    sides = fight.get("sides")
+    combatants = 0
+    if isinstance(sides, list):
+        for side in sides:
+            found = side.get("combatants") if isinstance(side, dict) else None
+            combatants += len(found) if isinstance(found, list) else 0
+    if combatants * n > limit:
+        raise over(f"n {n:,} x {combatants} combatants:", combatants * n, "max-combatant-fights", limit, "n")
+
+
+def count_preview(targets: list[str]) -> None:
+    """A preview's targets (a view token may ask one): at most PREVIEW_TARGETS names of PREVIEW_NAME characters."""
+    if len(targets) > PREVIEW_TARGETS:
+        raise over("the preview's targets number", len(targets), "preview-targets", PREVIEW_TARGETS, "targets", False)
+    longest = max((len(name) for name in targets), default=0)
+    if longest > PREVIEW_NAME:
+        raise over("a target's name has characters:", longest, "preview-name", PREVIEW_NAME, "targets", False)

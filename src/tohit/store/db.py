@@ -50,8 +50,8 @@ def _sqlite_pragmas(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, record: Any) -> None:
         cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")  # first: switching to WAL waits for a lock too
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
@@ -69,11 +69,25 @@ def _append_sql(engine: Engine) -> tuple[str, str] | None:
     )
 
 
+#: The key of the PostgreSQL advisory lock the migrations run under (any number of the store's own: "tohit"
+#: in ASCII).
+MIGRATION_LOCK = 0x746F686974
+
+
 def upgrade(engine: Engine) -> None:
-    """Apply the store's Alembic migrations (`tohit db upgrade`; also at the start of `tohit serve`)."""
+    """Apply the store's Alembic migrations (`tohit db upgrade`; also at the start of `tohit serve`).
+
+    On PostgreSQL they run under a transaction-level advisory lock (issue 28, item 9): of two servers, or two
+    `tohit db upgrade`, started together on a fresh database, one migrates while the other waits, then finds
+    the store up to date (without it both created the tables and one died on a unique violation). On SQLite
+    the write lock is taken first (`BEGIN IMMEDIATE`, waiting up to the busy timeout) to the same end."""
     config = Config()
     config.set_main_option("script_location", str(resources.files("tohit.store") / "migrations"))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+        elif connection.dialect.name == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 

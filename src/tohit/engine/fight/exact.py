@@ -35,6 +35,7 @@ from tohit.core.exact_text import fraction_json
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.rows import distinct
 from tohit.core.fight.state import State
+from tohit.engine import cancel
 from tohit.engine.fight.chain_solve import solve
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.ending import ended, initial_state
@@ -150,6 +151,7 @@ def exact_duel(
     keys: list[tuple[int, ...]] = []
 
     def check() -> None:
+        cancel.check()  # stopped when its asker went away (issue 28, item 1)
         if time.monotonic() > deadline:
             raise OverTime(
                 f"the exact chain of this fight passed its time budget of {seconds:g} s (at {len(keys):,} states);"

@@ -20,6 +20,7 @@ import numpy as np
 from tohit.core.errors import InputError
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import BoolArray, IntArray, State, change
+from tohit.engine import cancel
 from tohit.engine.fight.context import Method, StepContext
 from tohit.engine.fight.ending import ENGINE_STATS as ENGINE_STATS
 from tohit.engine.fight.ending import ended as ended
@@ -519,6 +520,7 @@ def _run_batch(
     health = rules.health_of(state).copy()  # at the last stalemate check (`never_ending`'s `since`)
     probe = _Probe(fight, state)
     for _ in range(limit):
+        cancel.check()  # between steps: stopped when its asker went away (issue 28, item 1)
         standing: BoolArray | None = rules.standing(fight, state)
         done, winner = ended(fight, state, fight.max_rounds, standing)
         live = np.flatnonzero(~done & ~recorded)

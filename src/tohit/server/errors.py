@@ -1,0 +1,103 @@
+"""The server's errors: one JSON shape, `{"error": {"source", "field", "message"}}`, for every status, and the
+handlers that turn each kind of failure into it (issue 16; issue 28: a dead worker or a lack of memory is a
+503 or a 422, never a 500; a 405 says what is allowed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from tohit.core.errors import TohitError
+from tohit.engine.actions import field_of
+from tohit.engine.pool import WorkerLost
+
+#: Seconds a client is asked to wait before it tries again after a 503.
+RETRY_AFTER = 1
+
+
+class ApiError(Exception):
+    """An answer that is an error: its status and the error body's field and message."""
+
+    def __init__(self, status: int, message: str, field: str | None = None, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.message, self.field, self.extra = status, message, field, extra
+
+
+def error_body(message: str, field: str | None = None, source: str | None = None) -> dict[str, Any]:
+    return {"error": {"source": source, "field": field, "message": message}}
+
+
+class ErrorDetail(BaseModel):
+    source: str | None = None
+    field: str | None = None
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """Every error: where (the source and field) and what, in one line."""
+
+    error: ErrorDetail
+    seq: int | None = Field(default=None, description="409: the encounter's current seq.")
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody, "description": what}
+    for code, what in (
+        (400, "a body that is not JSON"),
+        (401, "no token"),
+        (403, "a token that may not do this"),
+        (404, "no such encounter or system"),
+        (409, "a stale expected_seq: another write came first"),
+        (422, "bad input, or over a cap: the field named"),
+        (429, "too many requests of this kind at once: try again (Retry-After)"),
+        (503, "a worker process was lost, or the request passed its deadline: try again (Retry-After)"),
+    )
+}
+
+#: What a request that ran out of memory is told (the same request would run out again: a 422).
+OUT_OF_MEMORY = "the work ran out of memory on this server: ask for less (fewer targets, dice, depth or trials)"
+
+
+def install(app: FastAPI) -> None:
+    """The handlers of every error, on `app`."""
+
+    @app.exception_handler(TohitError)
+    async def _input_error(request: Request, exc: TohitError) -> JSONResponse:
+        return JSONResponse(error_body(exc.message, exc.field, exc.source), status_code=422)
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({**error_body(exc.message, exc.field), **exc.extra}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        loc = [p for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
+        if request.url.path.endswith("/actions"):  # an action: named without the union's tag
+            field = field_of(loc, str(first.get("type", "")))
+        else:
+            field = ".".join(str(p) for p in loc) or None
+        return JSONResponse(error_body(str(first.get("msg")), field), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        """Routing's own errors (404, 405 with its `Allow`), in the error shape, with their headers."""
+        return JSONResponse(error_body(str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(WorkerLost)
+    async def _worker_lost(request: Request, exc: WorkerLost) -> JSONResponse:
+        body = error_body(f"{exc}; the server has replaced it: try again")
+        return JSONResponse(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+
+    @app.exception_handler(MemoryError)
+    async def _out_of_memory(request: Request, exc: MemoryError) -> JSONResponse:
+        return JSONResponse(error_body(OUT_OF_MEMORY), status_code=422)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug
+        return JSONResponse(error_body(f"internal error: {type(exc).__name__}"), status_code=500)

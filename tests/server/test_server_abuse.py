@@ -1,0 +1,301 @@
+"""`tohit serve` under abuse (issue 28): what an attacker or a busy evening sends gets a clear 4xx, never a 500."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+
+from tests.conftest import EXAMPLES
+from tests.server.conftest import ADMIN, free_port
+from tohit.server import jobs
+from tohit.server.app import Settings, create_app
+
+DUEL = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
+HUGE = "99999999999999999999"
+CEIL_SCENARIO = yaml.safe_load((EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml").read_text())
+
+
+def new_encounter(client: TestClient) -> dict[str, Any]:
+    response = client.post("/v1/encounters", json={"name": "duel", "fight": DUEL, "seed": 1})
+    assert response.status_code == 201, response.text
+    found: dict[str, Any] = response.json()
+    return found
+
+
+# -- item 8: 500s -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("token", ["Bearer caf\xe9", "Bearer \xff\xfe", f"Bearer {ADMIN}\xe9"])
+def test_abuse_a_non_ascii_authorization_header_is_a_403_not_a_500(client: TestClient, token: str) -> None:
+    enc = new_encounter(client)
+    header = {"Authorization": token.encode("latin-1")}
+    answer = client.get(f"/v1/encounters/{enc['id']}", headers=header)  # type: ignore[dict-item]
+    assert answer.status_code == 403, answer.text
+    assert answer.json()["error"]["field"] == "Authorization"
+    listing = client.get("/v1/encounters", headers=header)  # type: ignore[dict-item]
+    assert listing.status_code == 403, listing.text
+
+
+@pytest.mark.parametrize("after", [HUGE, "-" + HUGE, "2147483648", "-2"])
+def test_abuse_events_after_a_huge_seq_is_a_422_naming_after(client: TestClient, after: str) -> None:
+    enc = new_encounter(client)
+    answer = client.get(f"/v1/encounters/{enc['id']}/events?after={after}", headers=bearer(enc["gm_token"]))
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"]["field"] == "after"
+
+
+def test_abuse_stream_after_a_huge_seq_is_a_422_naming_after(client: TestClient) -> None:
+    enc = new_encounter(client)
+    answer = client.get(f"/v1/encounters/{enc['id']}/stream?after={HUGE}", headers=bearer(enc["view_token"]))
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"]["field"] == "after"
+
+
+def test_abuse_events_after_the_largest_seq_is_an_empty_list(client: TestClient) -> None:
+    enc = new_encounter(client)
+    answer = client.get(f"/v1/encounters/{enc['id']}/events?after=2147483647", headers=bearer(enc["gm_token"]))
+    assert answer.status_code == 200 and answer.json() == []
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+# -- item 13: headers on every answer ---------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["/v1/systems", "/v1/systems/chess/schema", "/", "/docs", "/openapi.json"])
+def test_abuse_every_answer_sends_the_security_headers(client: TestClient, path: str) -> None:
+    answer = client.get(path)
+    assert answer.headers["referrer-policy"] == "no-referrer"
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+
+
+# -- items 3 and 16: the pool heals, and its workers die with the server ---------------------------------------
+CEIL = yaml.safe_load((EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml").read_text())
+
+
+def pooled(tmp_path: Path) -> TestClient:
+    settings = Settings(db=f"sqlite:///{tmp_path / 'tohit.db'}", admin_token=ADMIN, workers=1)
+    return TestClient(create_app(settings), raise_server_exceptions=False)
+
+
+def workers_started(before: set[int]) -> list[int]:
+    return [p.pid for p in multiprocessing.active_children() if p.pid is not None and p.pid not in before]
+
+
+def test_abuse_a_worker_killed_under_a_request_costs_that_request_a_503_and_the_next_one_succeeds(
+    tmp_path: Path,
+) -> None:
+    before = {p.pid for p in multiprocessing.active_children() if p.pid is not None}
+    with pooled(tmp_path) as client:
+        assert client.post("/v1/odds", json={"scenario": CEIL, "seed": 3}).status_code == 200
+        (worker,) = workers_started(before)
+        answers: list[httpx.Response] = []
+        heavy = {"fight": DUEL, "n": 1_000_000, "seed": 1}
+        thread = threading.Thread(target=lambda: answers.append(client.post("/v1/fights/simulate", json=heavy)))
+        thread.start()
+        time.sleep(1.0)  # the worker is busy with it
+        os.kill(worker, signal.SIGKILL)
+        thread.join(60)
+        (lost,) = answers
+        assert lost.status_code == 503, lost.text
+        assert lost.headers["retry-after"] == "1"
+        assert "worker" in lost.json()["error"]["message"]
+        for _ in range(3):
+            again = client.post("/v1/odds", json={"scenario": CEIL, "seed": 3})
+            assert again.status_code == 200, again.text
+
+
+def test_abuse_a_worker_killed_while_idle_costs_no_request(tmp_path: Path) -> None:
+    before = {p.pid for p in multiprocessing.active_children() if p.pid is not None}
+    with pooled(tmp_path) as client:
+        assert client.post("/v1/odds", json={"scenario": CEIL, "seed": 3}).status_code == 200
+        (worker,) = workers_started(before)
+        os.kill(worker, signal.SIGKILL)
+        time.sleep(0.5)  # the pool notices its worker gone
+        again = client.post("/v1/odds", json={"scenario": CEIL, "seed": 3})
+        assert again.status_code == 200, again.text
+
+
+def hungry(*args: Any) -> dict[str, Any]:
+    """A job that asks for a terabyte (a real MemoryError, raised in the worker)."""
+    return {"size": len(bytearray(1 << 40))}
+
+
+def test_abuse_a_worker_out_of_memory_is_a_422_not_a_500(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jobs, "odds_job", hungry)
+    with pooled(tmp_path) as client:
+        answer = client.post("/v1/odds", json={"scenario": CEIL, "seed": 3})
+        assert answer.status_code == 422, answer.text
+        assert "memory" in answer.json()["error"]["message"]
+        assert client.post("/v1/simulate", json={"scenario": CEIL, "n": 1000}).status_code == 200  # the worker lives on
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def alive(pid: int) -> bool:
+    """A process that exists and is not a zombie (a dead child its new parent has not reaped yet)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+def serve(tmp_path: Path, port: int) -> Any:
+    from tests.server.test_server_process import start
+
+    return start(f"sqlite:///{tmp_path / 'tohit.db'}", port, workers=2)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_abuse_pool_workers_die_with_a_server_killed_with_kill_9(tmp_path: Path) -> None:
+    port = free_port()
+    proc = serve(tmp_path, port)
+    try:
+        assert httpx.post(f"http://127.0.0.1:{port}/v1/odds", json={"scenario": CEIL}, timeout=30).status_code == 200
+        workers = children(proc.pid)
+        assert len(workers) == 2
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        deadline = time.monotonic() + 10
+        while any(alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(w) for w in workers)
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_abuse_a_pool_worker_ends_on_sigterm_and_the_server_replaces_it(tmp_path: Path) -> None:
+    port = free_port()
+    proc = serve(tmp_path, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        assert httpx.post(f"{base}/v1/odds", json={"scenario": CEIL}, timeout=30).status_code == 200
+        worker = children(proc.pid)[0]
+        os.kill(worker, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not alive(worker)
+        time.sleep(0.5)
+        assert httpx.post(f"{base}/v1/odds", json={"scenario": CEIL}, timeout=30).status_code == 200
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+# -- item 14: the API's contract --------------------------------------------------------------------------------
+def test_abuse_a_wrong_method_is_a_405_that_says_what_is_allowed(client: TestClient) -> None:
+    answer = client.put("/v1/roll", json={})
+    assert answer.status_code == 405
+    assert answer.headers["allow"] == "POST"
+    assert answer.json()["error"]["message"]
+
+
+def test_abuse_an_unknown_system_is_a_404(client: TestClient) -> None:
+    answer = client.get("/v1/systems/chess/schema")
+    assert answer.status_code == 404 and answer.json()["error"]["field"] == "system"
+
+
+def test_abuse_openapi_has_a_bearer_scheme_and_the_encounter_routes_use_it(client: TestClient) -> None:
+    doc = client.get("/openapi.json").json()
+    assert doc["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+    operation = doc["paths"]["/v1/encounters/{encounter_id}"]["get"]
+    assert operation["security"] == [{"bearer": []}]
+    assert all(p["in"] != "header" for p in operation.get("parameters", []))
+    assert "security" not in doc["paths"]["/v1/roll"]["post"]
+
+
+def test_abuse_openapi_documents_the_stream_as_server_sent_events(client: TestClient) -> None:
+    doc = client.get("/openapi.json").json()
+    content = doc["paths"]["/v1/encounters/{encounter_id}/stream"]["get"]["responses"]["200"]["content"]
+    assert list(content) == ["text/event-stream"]
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/v1/roll", {"scenario": CEIL_SCENARIO, "seed": 3}),
+        ("/v1/odds", {"scenario": CEIL_SCENARIO}),
+        ("/v1/simulate", {"scenario": CEIL_SCENARIO, "n": 500, "seed": 1}),
+        ("/v1/fights/simulate", {"fight": DUEL, "n": 50, "seed": 1}),
+        ("/v1/fights/exact", {"fight": DUEL}),
+    ],
+)
+def test_abuse_openapi_response_schemas_hold_what_the_routes_answer(
+    client: TestClient, path: str, body: dict[str, Any]
+) -> None:
+    import jsonschema
+
+    doc = client.get("/openapi.json").json()
+    schema = doc["paths"][path]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert schema != {}
+    answer = client.post(path, json=body)
+    assert answer.status_code == 200, answer.text
+    jsonschema.Draft202012Validator(schema).validate(answer.json())
+    systems = doc["paths"]["/v1/systems"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert systems["type"] == "array" and "$ref" in systems["items"]
+
+
+# -- item 15: strict JSON bodies --------------------------------------------------------------------------------
+def post_text(client: TestClient, path: str, text: str, token: str | None = None) -> httpx.Response:
+    headers = {"Content-Type": "application/json", **(bearer(token) if token else {})}
+    return client.post(path, content=text.encode(), headers=headers)
+
+
+def test_abuse_a_body_with_a_duplicate_key_is_refused_naming_the_key(client: TestClient) -> None:
+    answer = post_text(client, "/v1/roll", '{"scenario": {}, "scenario": {"system": "kaiser"}}')
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"]["field"] == "body"
+    assert "'scenario' twice" in answer.json()["error"]["message"]
+    nested = '{"scenario": {"system": "kaiser", "system": "rtw"}}'
+    assert post_text(client, "/v1/odds", nested).status_code == 422
+    enc = new_encounter(client)
+    action = '{"kind": "adjust", "combatant": "a", "stat": "lp", "value": 1, "value": 2}'
+    refused = post_text(client, f"/v1/encounters/{enc['id']}/actions", action, enc["gm_token"])
+    assert refused.status_code == 422 and "'value' twice" in refused.json()["error"]["message"]
+    events = client.get(f"/v1/encounters/{enc['id']}/events", headers=bearer(enc["gm_token"])).json()
+    assert len(events) == 1  # nothing written
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/v1/roll", {"scenario": CEIL_SCENARIO, "seed": True}, "seed"),
+        ("/v1/simulate", {"scenario": CEIL_SCENARIO, "n": True}, "n"),
+        ("/v1/fights/simulate", {"fight": DUEL, "n": True}, "n"),
+        ("/v1/encounters", {"fight": DUEL, "seed": False}, "seed"),
+    ],
+)
+def test_abuse_true_is_not_a_number(client: TestClient, path: str, body: dict[str, Any], field: str) -> None:
+    answer = client.post(path, json=body)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"]["field"] == field
+
+
+def test_abuse_true_is_not_an_adjusted_value(client: TestClient) -> None:
+    enc = new_encounter(client)
+    action = {"kind": "adjust", "combatant": "x", "stat": "lp", "value": True}
+    answer = client.post(f"/v1/encounters/{enc['id']}/actions", json=action, headers=bearer(enc["gm_token"]))
+    assert answer.status_code == 422 and answer.json()["error"]["field"] == "value", answer.text
+
+
+def test_abuse_a_body_that_is_not_json_is_still_a_422(client: TestClient) -> None:
+    answer = post_text(client, "/v1/roll", '{"scenario": ')
+    assert answer.status_code == 422 and answer.json()["error"]["field"] == "body"

@@ -1,0 +1,188 @@
+"""Issue 28, item 1: every request has a deadline and is cancelled when its client hangs up or its deadline
+passes, and the worker stops the work (not just the answer). No test here times anything tightly: each checks
+what happened (the roll answered while heavy work was abandoned, the worker free for the next request, the
+work's loop ended), within generous bounds."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+from typing import Any, cast
+
+import httpx
+import pytest
+import yaml
+from fastapi import Request
+
+from tests.conftest import EXAMPLES
+from tests.server.conftest import free_port
+from tests.server.test_server_process import start
+from tohit.engine import cancel
+from tohit.engine.pool import HealingPool
+from tohit.server.admission import Admission, ClientGone, Refused
+
+RTW_MAP = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
+CEIL = yaml.safe_load((EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml").read_text())
+#: Minutes of work for one worker (5 combatants x 700,000 fights: under the default cap of combatant-fights).
+HEAVY = {"fight": RTW_MAP, "n": 700_000, "seed": 1}
+SMALL = {"fight": RTW_MAP, "n": 200, "seed": 1}
+
+
+def abandoned(url: str, body: dict[str, Any]) -> None:
+    """A request whose client hangs up after 2 s."""
+    with pytest.raises(httpx.TimeoutException):
+        httpx.post(url, json=body, timeout=2)
+
+
+def test_deadline_abandoned_heavy_requests_are_stopped_and_a_roll_is_answered(tmp_path: Path) -> None:
+    """The issue's repro on one worker: two heavy fight simulations abandoned after 2 s. The roll after them is
+    answered, and so is a small simulation on the same single worker (it would wait minutes behind the two
+    heavy ones had they gone on)."""
+    port = free_port()
+    proc = start(f"sqlite:///{tmp_path / 'tohit.db'}", port, 1)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        clients = [threading.Thread(target=abandoned, args=(f"{base}/v1/fights/simulate", HEAVY)) for _ in range(2)]
+        for client in clients:
+            client.start()
+        for client in clients:
+            client.join()
+        rolled = httpx.post(f"{base}/v1/roll", json={"scenario": CEIL, "seed": 3}, timeout=20)
+        assert rolled.status_code == 200, rolled.text
+        small = httpx.post(f"{base}/v1/fights/simulate", json=SMALL, timeout=60)
+        assert small.status_code == 200, small.text
+        assert small.json()["n"] == 200
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)
+
+
+def test_deadline_passed_is_a_503_naming_request_seconds_and_the_worker_is_free(tmp_path: Path) -> None:
+    port = free_port()
+    proc = start(f"sqlite:///{tmp_path / 'tohit.db'}", port, 1, "--request-seconds", "2")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        late = httpx.post(f"{base}/v1/fights/simulate", json=HEAVY, timeout=60)
+        assert late.status_code == 503, late.text
+        assert late.headers["retry-after"] == "1"
+        error = late.json()["error"]
+        assert error["field"] == "request-seconds"
+        assert "request-seconds" in error["message"] and "--request-seconds" in error["message"]
+        small = httpx.post(f"{base}/v1/fights/simulate", json=SMALL, timeout=60)
+        assert small.status_code == 200, small.text
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)
+
+
+# -- the mechanism, in one process ---------------------------------------------------------------------------------
+class Client:
+    """A stand-in for a request whose body has been read: `receive` answers a disconnect once `hang_up`."""
+
+    def __init__(self) -> None:
+        self.gone = asyncio.Event()
+
+    async def receive(self) -> dict[str, Any]:
+        await self.gone.wait()
+        return {"type": "http.disconnect"}
+
+    def hang_up(self) -> None:
+        self.gone.set()
+
+
+class Loop:
+    """Work that goes on until it is cancelled (checking between chunks), counting its chunks."""
+
+    def __init__(self) -> None:
+        self.chunks = 0
+        self.ended = threading.Event()
+
+    def __call__(self) -> int:
+        try:
+            while True:
+                cancel.check()
+                self.chunks += 1
+                time.sleep(0.01)
+        finally:
+            self.ended.set()
+
+
+def request(client: Client) -> Request:
+    return cast(Request, client)
+
+
+def test_deadline_a_client_that_hangs_up_stops_its_work() -> None:
+    work = Loop()
+
+    async def scene() -> None:
+        admission = Admission(None, 0, seconds=600)
+        client = Client()
+        running = asyncio.ensure_future(admission.run("simulate", request(client), work))
+        while work.chunks < 3:
+            await asyncio.sleep(0.01)
+        client.hang_up()
+        with pytest.raises(ClientGone):
+            await running
+        assert admission.stopped == 1
+        admission.close()
+
+    asyncio.run(scene())
+    assert work.ended.wait(20)
+    chunks = work.chunks
+    time.sleep(0.1)
+    assert work.chunks == chunks  # it stopped, not just its answer
+
+
+def test_deadline_passed_stops_the_work_and_refuses_with_a_503_naming_the_cap() -> None:
+    work = Loop()
+
+    async def scene() -> None:
+        admission = Admission(None, 0, seconds=0.3)
+        with pytest.raises(Refused) as refused:
+            await admission.run("odds", request(Client()), work)
+        assert refused.value.status == 503 and refused.value.field == "request-seconds"
+        assert "deadline of 0.3 s" in refused.value.message
+        admission.close()
+
+    asyncio.run(scene())
+    assert work.ended.wait(20)
+
+
+def spin(limit: int) -> int:
+    """In a pool worker: chunks of work, checked between chunks, up to `limit` chunks (minutes)."""
+    done = 0
+    while done < limit:
+        cancel.check()
+        time.sleep(0.01)
+        done += 1
+    return done
+
+
+def test_deadline_a_pool_task_stopped_frees_its_worker_for_the_next() -> None:
+    pool = HealingPool(1)
+    try:
+        long = pool.submit(spin, 100_000)
+        time.sleep(0.5)  # it has started
+        queued = pool.submit(spin, 3)
+        pool.stop_work(long)
+        with pytest.raises(cancel.Cancelled):
+            long.result(timeout=20)
+        assert queued.result(timeout=20) == 3
+        assert pool.replaced == 0  # stopped, not killed
+    finally:
+        pool.close()
+
+
+def test_deadline_a_pool_task_stopped_before_it_starts_does_nothing() -> None:
+    pool = HealingPool(1)
+    try:
+        first = pool.submit(spin, 50)
+        waiting = pool.submit(spin, 100_000)
+        pool.stop_work(waiting)
+        assert first.result(timeout=20) == 50
+        with pytest.raises(cancel.Cancelled):
+            waiting.result(timeout=20)
+    finally:
+        pool.close()
