@@ -5,6 +5,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import socket
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -299,3 +301,75 @@ def test_abuse_true_is_not_an_adjusted_value(client: TestClient) -> None:
 def test_abuse_a_body_that_is_not_json_is_still_a_422(client: TestClient) -> None:
     answer = post_text(client, "/v1/roll", '{"scenario": ')
     assert answer.status_code == 422 and answer.json()["error"]["field"] == "body"
+
+
+# -- item 6: connection limits and timeouts ---------------------------------------------------------------------
+def idle_sockets(port: int, count: int) -> list[socket.socket]:
+    found = []
+    for _ in range(count):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        found.append(s)
+    return found
+
+
+def test_abuse_idle_connections_past_the_cap_are_refused_and_the_idle_ones_closed(tmp_path: Path) -> None:
+    from tests.server.test_server_process import start
+
+    port = free_port()
+    proc = start(f"sqlite:///{tmp_path / 'tohit.db'}", port, 0, "--max-connections", "20", "--header-seconds", "1")
+    try:
+        idle = idle_sockets(port, 30)
+        time.sleep(0.3)
+        refused = 0
+        for s in idle[20:]:
+            s.settimeout(5)
+            answer = s.recv(4096)
+            refused += answer.startswith(b"HTTP/1.1 503")
+        assert refused == 10
+        idle[0].settimeout(5)
+        assert idle[0].recv(4096) == b""  # closed by the server: no request within --header-seconds
+        answer = httpx.get(f"http://127.0.0.1:{port}/v1/systems", timeout=10)
+        assert answer.status_code == 200
+        for s in idle:
+            s.close()
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def test_abuse_running_out_of_descriptors_is_logged_once(tmp_path: Path) -> None:
+    from tests.server.test_server_process import start
+
+    port = free_port()
+    options = ("--max-connections", "1000", "--header-seconds", "3")
+    proc = start(f"sqlite:///{tmp_path / 'tohit.db'}", port, 0, *options, files=128)
+    try:
+        idle: list[socket.socket] = []
+        for _ in range(200):  # past the server's 128 descriptors: the kernel queues the rest
+            try:
+                idle += idle_sockets(port, 1)
+            except OSError:
+                break
+        time.sleep(2.5)  # the event loop tries to accept again each second
+        for s in idle:
+            s.close()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/v1/systems", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        else:
+            raise AssertionError("the server did not come back")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+    assert proc.stdout is not None
+    log = proc.stdout.read()
+    assert log.count("out of file descriptors") == 1, log[-3000:]
+    assert "Traceback" not in log and "out of system resource" not in log, log[-3000:]

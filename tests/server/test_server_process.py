@@ -26,11 +26,14 @@ ADMIN = "admin-token-for-the-process-test"
 CLIENTS, ATTACKS = 4, 100
 
 
-def start(db: str, port: int, workers: int = 0, *flags: str) -> subprocess.Popen[str]:
+def start(db: str, port: int, workers: int = 0, *options: str, files: int | None = None) -> subprocess.Popen[str]:
+    """`tohit serve` on `port` (`options` added; `files`: its limit on open descriptors)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "TOHIT_ADMIN_TOKEN": ADMIN}
     code = "import sys; from tohit.cli.app import main; sys.argv[0] = 'tohit'; main()"
+    if files is not None:
+        code = f"import resource; resource.setrlimit(resource.RLIMIT_NOFILE, ({files}, {files})); {code}"
     proc = subprocess.Popen(
-        [sys.executable, "-c", code, "serve", "--port", str(port), "--db", db, "--workers", str(workers), *flags],
+        [sys.executable, "-c", code, "serve", "--port", str(port), "--db", db, "--workers", str(workers), *options],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

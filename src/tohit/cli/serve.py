@@ -60,12 +60,26 @@ def serve(
         int, typer.Option("--max-combatant-fights", min=1, help="Cap: fights x combatants of one simulation.")
     ] = 4_000_000,
     max_response: Annotated[int, typer.Option("--max-response", min=1, help="Cap: bytes of one answer.")] = 32 << 20,
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            "--max-connections", min=0, help="Cap: open connections (0: half the descriptor limit, at most 1,000)."
+        ),
+    ] = 0,
+    keep_alive_seconds: Annotated[
+        int, typer.Option("--keep-alive-seconds", min=1, max=3600, help="Close a connection idle this long.")
+    ] = 5,
+    header_seconds: Annotated[
+        float,
+        typer.Option("--header-seconds", min=0.1, max=3600, help="Close a connection with no request by then."),
+    ] = 10.0,
 ) -> None:
     """Serve the web table (/), the HTTP API (/v1, docs at /docs) and live encounters; prints a login URL with
     the admin token."""
     import uvicorn
 
     from tohit.server.app import Settings, create_app
+    from tohit.server.connections import default_max_connections, log_descriptors_once, uvicorn_options
     from tohit.store.db import open_store
 
     token = os.environ.get("TOHIT_ADMIN_TOKEN") or None
@@ -96,7 +110,9 @@ def serve(
     print(f"tohit {settings.db}: open http://{shown}:{port}/?token={settings.admin_token}", flush=True)
     print(f"API docs: http://{shown}:{port}/docs?token={settings.admin_token}", flush=True)
     print(f"admin token: {settings.admin_token}  (set TOHIT_ADMIN_TOKEN to choose it)", flush=True)
-    uvicorn.run(create_app(settings, store), host=host, port=port, log_level="warning")
+    limits = uvicorn_options(max_connections or default_max_connections(), keep_alive_seconds, header_seconds)
+    log_descriptors_once()
+    uvicorn.run(create_app(settings, store), host=host, port=port, log_level="warning", **limits)
 
 
 def upgrade(db: DbOpt = DEFAULT_DB) -> None:
