@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import signal
@@ -373,3 +374,46 @@ def test_abuse_running_out_of_descriptors_is_logged_once(tmp_path: Path) -> None
     log = proc.stdout.read()
     assert log.count("out of file descriptors") == 1, log[-3000:]
     assert "Traceback" not in log and "out of system resource" not in log, log[-3000:]
+
+
+# -- item 5: dice entropy stays server-side ---------------------------------------------------------------------
+def test_abuse_what_the_view_token_reads_holds_no_seed_and_the_gm_export_replays(
+    client: TestClient, tmp_path: Path
+) -> None:
+    from tohit.engine.fight.replay import replay
+
+    enc = new_encounter(client)
+    eid, gm, view = enc["id"], bearer(enc["gm_token"]), bearer(enc["view_token"])
+    for _ in range(300):  # to the end: a log replays once it is over
+        if client.get(f"/v1/encounters/{eid}", headers=gm).json()["over"]:
+            break
+        assert client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=gm).status_code == 201
+    for path in ("", "/events", "/events.jsonl", "/sheet"):
+        assert '"seed"' not in client.get(f"/v1/encounters/{eid}{path}", headers=view).text, path
+    with client.stream("GET", f"/v1/encounters/{eid}/stream?after=-1", headers=view) as stream:
+        text = ""
+        for chunk in stream.iter_text():
+            text += chunk
+            if text.count("event: ") >= 4:
+                break
+    assert text.count("event: ") >= 4 and '"seed"' not in text
+    export = client.get(f"/v1/encounters/{eid}/events.jsonl", headers=gm).text
+    assert '"seed"' in export
+    assert json.loads(export.splitlines()[0])["seed"] == 1  # the seed the encounter was made with
+    log = tmp_path / "gm.jsonl"
+    log.write_text(export)
+    rebuilt = replay(log)
+    assert rebuilt.matches, rebuilt.mismatches
+
+
+def test_abuse_encounters_made_from_one_example_roll_different_dice_unless_given_a_seed(client: TestClient) -> None:
+    examples = client.get("/v1/examples").json()
+    example = examples[0]["id"]
+
+    def start_seed(body: dict[str, Any]) -> int:
+        made = client.post("/v1/encounters", json=body).json()
+        events = client.get(f"/v1/encounters/{made['id']}/events", headers=bearer(made["gm_token"])).json()
+        return int(events[0]["seed"])
+
+    assert start_seed({"example": example}) != start_seed({"example": example})
+    assert start_seed({"example": example, "seed": 7}) == start_seed({"example": example, "seed": 7}) == 7

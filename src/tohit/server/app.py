@@ -31,6 +31,7 @@ from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained, unfinished_event
 from tohit.engine.pool import HealingPool
 from tohit.engine.requests import MAX_SEED
+from tohit.engine.seeds import fresh_seed
 from tohit.server import admission, errors, examples, jobs, limits
 from tohit.server.admission import Admission
 from tohit.server.cache import Lru
@@ -39,7 +40,7 @@ from tohit.server.docs import mount_docs
 from tohit.server.errors import ERRORS, ApiError
 from tohit.server.fanout import Fanout
 from tohit.server.limits import BodyCap
-from tohit.server.security import SecurityHeaders, hash_token, matches, same_token
+from tohit.server.security import SecurityHeaders, for_view, hash_token, matches, same_token
 from tohit.server.strict_json import StrictJson
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
 from tohit.web import mount_pages
@@ -376,7 +377,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def create(body: CreateBody) -> dict[str, Any]:
         """A new encounter from a fight file: its id, its GM and view tokens (shown once), its state."""
         name, fight = await asyncio.to_thread(fight_of, body)
-        enc = await asyncio.to_thread(Encounter.create, fight, source=name, seed=body.seed)
+        # An example's own seed would give every encounter made from it the same dice (issue 28, item 5).
+        seed = fresh_seed() if body.seed is None and body.example is not None else body.seed
+        enc = await asyncio.to_thread(Encounter.create, fight, source=name, seed=seed)
         gm_token, view_token = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         row = StoredEncounter(
             secrets.token_hex(16),
@@ -557,9 +560,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     ) -> list[dict[str, Any]]:
         """The events after seq `after`, as JSON."""
         row = stored(encounter_id)
-        role(row, authorization)
         found: list[dict[str, Any]] = await asyncio.to_thread(the_store().events, encounter_id, after)
-        return found
+        return found if role(row, authorization) == "gm" else for_view(found)
 
     @app.get(
         "/v1/encounters/{encounter_id}/events.jsonl",
@@ -568,8 +570,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def events_jsonl(encounter_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The whole log as `tohit fight --log` writes it (`tohit replay` checks it)."""
         row = stored(encounter_id)
-        role(row, authorization)
         found = await asyncio.to_thread(exported, row)
+        found = found if role(row, authorization) == "gm" else for_view(found)
         text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in chained(found))
         return Response(text, media_type="application/x-ndjson")
 
@@ -581,13 +583,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     ) -> StreamingResponse:
         """New events as Server-Sent Events, for live views (the view token is enough)."""
         row = stored(encounter_id)
-        role(row, authorization)
+        shown = (lambda found: found) if role(row, authorization) == "gm" else for_view
         start = the_store().last_seq(encounter_id) if after is None else after
 
         async def feed() -> AsyncIterator[str]:
             yield f": tohit encounter {encounter_id} from seq {start}\n\n"
             async for event in state["fanout"].follow(encounter_id, start):  # one poll shared by all followers
-                yield f"id: {event['n']}\nevent: {event['kind']}\ndata: {json.dumps(event)}\n\n"
+                for seen in shown([event]):
+                    yield f"id: {seen['n']}\nevent: {seen['kind']}\ndata: {json.dumps(seen)}\n\n"
 
         return StreamingResponse(feed(), media_type="text/event-stream")
 

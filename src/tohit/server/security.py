@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Iterable
+from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -25,6 +27,13 @@ def same_token(given: str, expected: str) -> bool:
 def matches(token: str, stored: str) -> bool:
     """Whether `token` is the one whose hash is `stored`."""
     return same_token(hash_token(token), stored)
+
+
+def for_view(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events as the view token reads them (issue 28, item 5): without their `seed` (the start event's is
+    the encounter's entropy, from which every later roll is drawn: `default_rng([seed, seq])`), so nothing a
+    viewer reads predicts the dice. The GM reads them whole (the GM export replays exactly)."""
+    return [{k: v for k, v in e.items() if k != "seed"} if "seed" in e else e for e in events]
 
 
 #: What every answer says about itself: no page leaks its URL (which may hold a token) to another site, no
