@@ -417,3 +417,21 @@ def test_abuse_encounters_made_from_one_example_roll_different_dice_unless_given
 
     assert start_seed({"example": example}) != start_seed({"example": example})
     assert start_seed({"example": example, "seed": 7}) == start_seed({"example": example, "seed": 7}) == 7
+
+
+# -- item 11: encounters and fights obey --max-depth -------------------------------------------------------------
+@pytest.mark.parametrize("path", ["/v1/encounters", "/v1/fights/simulate", "/v1/fights/exact"])
+def test_abuse_a_fight_options_depth_over_the_cap_is_refused(client: TestClient, path: str) -> None:
+    deep = {**DUEL, "options": {"depth": 40}}
+    answer = client.post(path, json={"fight": deep, "n": 10} if "simulate" in path else {"fight": deep})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"]["field"] == "max-depth"
+    assert "options.depth 40" in answer.json()["error"]["message"]
+    within = client.post("/v1/encounters", json={"fight": {**DUEL, "options": {"depth": 20}}})
+    assert within.status_code == 201
+
+
+def test_abuse_a_text_fight_with_a_deep_options_depth_is_refused(client: TestClient) -> None:
+    text = yaml.safe_dump({**DUEL, "options": {"depth": 30}})
+    answer = client.post("/v1/encounters", json={"text": text, "name": "deep.yaml"})
+    assert answer.status_code == 422 and answer.json()["error"]["field"] == "max-depth"

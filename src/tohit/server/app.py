@@ -223,11 +223,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         if value is not None and value > limit:
             raise ApiError(422, f"{what} {value:,} is over the cap {name} = {limit:,} (tohit serve --{name})", name)
 
-    def depth_cap(body: ScenarioBody) -> None:
-        """The open-roll depth asked for (in the request or the scenario's options) and the targets: within caps."""
-        limits.count_targets(body.scenario, settings.max_targets)
-        cap(body.depth, settings.max_depth, "max-depth", "depth")
-        options = body.scenario.get("options")
+    def depth_cap(depth: int | None, data: dict[str, Any]) -> None:
+        """The open-roll depth asked for, in the request or in the scenario's or fight's own options (an
+        encounter's too: issue 28, item 11): within max-depth."""
+        cap(depth, settings.max_depth, "max-depth", "depth")
+        options = data.get("options")
         given = options.get("depth") if isinstance(options, dict) else None
         if isinstance(given, int) and not isinstance(given, bool):
             cap(given, settings.max_depth, "max-depth", "options.depth")
@@ -255,7 +255,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     @app.post("/v1/odds")
     async def odds(body: ScenarioBody, request: Request) -> Any:
         """Exact odds of every outcome, per target (as `tohit odds --json`)."""
-        depth_cap(body)
+        limits.count_targets(body.scenario, settings.max_targets)
+        depth_cap(body.depth, body.scenario)
         return await work("odds", request, jobs.odds_job, body.scenario, body.depth, caps)
 
     @app.post("/v1/simulate")
@@ -263,13 +264,15 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         """Monte Carlo, n attacks per target (as `tohit simulate --json`)."""
         n = body.n or 100_000
         cap(n, settings.max_trials, "max-trials", "n")
-        depth_cap(body)
+        limits.count_targets(body.scenario, settings.max_targets)
+        depth_cap(body.depth, body.scenario)
         return await work("simulate", request, jobs.simulate_job, body.scenario, n, body.seed, caps)
 
     @app.post("/v1/aim")
     async def aim(body: ScenarioBody, request: Request) -> Any:
         """A map scenario's placements ranked by exact expected damage (the best n, default 5)."""
-        depth_cap(body)
+        limits.count_targets(body.scenario, settings.max_targets)
+        depth_cap(body.depth, body.scenario)
         n = body.n or 5
         cap(n, settings.max_placements, "max-placements", "n")
         return await work("aim", request, jobs.aim_job, body.scenario, n)
@@ -279,12 +282,14 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         """Monte Carlo of whole fights (as `tohit fight -n --json`)."""
         n = body.n or 10_000
         cap(n, settings.max_fights, "max-fights", "n")
+        depth_cap(None, body.fight)
         limits.count_combatant_fights(body.fight, n, settings.max_combatant_fights)
         return await work("fights-simulate", request, jobs.fights_simulate_job, body.fight, n, body.seed, caps)
 
     @app.post("/v1/fights/exact")
     async def fights_exact(body: FightBody, request: Request) -> Any:
         """Exact duel odds (as `tohit fight --exact --json`), within the caps on states and time."""
+        depth_cap(None, body.fight)
         args = (body.fight, settings.max_states, settings.exact_seconds)
         return await work("fights-exact", request, jobs.fights_exact_job, *args)
 
@@ -377,6 +382,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def create(body: CreateBody) -> dict[str, Any]:
         """A new encounter from a fight file: its id, its GM and view tokens (shown once), its state."""
         name, fight = await asyncio.to_thread(fight_of, body)
+        depth_cap(None, fight)
         # An example's own seed would give every encounter made from it the same dice (issue 28, item 5).
         seed = fresh_seed() if body.seed is None and body.example is not None else body.seed
         enc = await asyncio.to_thread(Encounter.create, fight, source=name, seed=seed)
