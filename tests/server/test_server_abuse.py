@@ -435,3 +435,50 @@ def test_abuse_a_text_fight_with_a_deep_options_depth_is_refused(client: TestCli
     text = yaml.safe_dump({**DUEL, "options": {"depth": 30}})
     answer = client.post("/v1/encounters", json={"text": text, "name": "deep.yaml"})
     assert answer.status_code == 422 and answer.json()["error"]["field"] == "max-depth"
+
+
+# -- item 7: creation rate and name lengths ----------------------------------------------------------------------
+def test_abuse_creation_past_the_rate_from_one_address_is_a_429_with_retry_after(tmp_path: Path) -> None:
+    settings = Settings(db=f"sqlite:///{tmp_path / 't.db'}", admin_token=ADMIN, workers=0, creates_per_minute=3)
+    with TestClient(create_app(settings)) as client:
+        for _ in range(3):
+            assert client.post("/v1/encounters", json={"fight": DUEL}).status_code == 201
+        answer = client.post("/v1/encounters", json={"fight": DUEL})
+        assert answer.status_code == 429, answer.text
+        assert answer.json()["error"]["field"] == "creates-per-minute"
+        assert 1 <= int(answer.headers["retry-after"]) <= 20
+        assert client.get("/v1/encounters", headers=bearer(ADMIN)).json().__len__() == 3
+
+
+def test_abuse_the_creation_rate_refills_one_each_60_over_n_seconds() -> None:
+    from tohit.server.limits import CreationRate
+
+    rate = CreationRate(6)  # a burst of 6, then one each 10 s
+    assert [rate.take("a", 0.0) for _ in range(6)] == [None] * 6
+    assert rate.take("a", 0.0) == pytest.approx(10.0)
+    assert rate.take("b", 0.0) is None  # another address: its own bucket
+    assert rate.take("a", 9.0) == pytest.approx(1.0)
+    assert rate.take("a", 10.5) is None
+    rate.forget(1000.0)
+    assert rate.buckets == {}
+
+
+def test_abuse_a_name_of_half_a_million_characters_is_refused(client: TestClient) -> None:
+    import copy
+
+    fight = copy.deepcopy(DUEL)
+    fight["sides"][0]["combatants"][0]["name"] = "x" * 500_000
+    answer = client.post("/v1/encounters", json={"fight": fight})
+    assert answer.status_code == 422, answer.text[:300]
+    assert answer.json()["error"]["field"] == "sides[0].combatants[0].name"
+    assert "500,000 characters" in answer.json()["error"]["message"]
+    keyed = {**DUEL, "x" * 300: 1}
+    assert client.post("/v1/encounters", json={"fight": keyed}).json()["error"]["field"] == "the top: a key"
+
+
+@pytest.mark.parametrize("field", ["attacker", "attack", "combatant", "stat"])
+def test_abuse_a_long_name_in_an_action_is_refused(client: TestClient, field: str) -> None:
+    enc = new_encounter(client)
+    action = {"kind": "adjust", field: "y" * 201}
+    answer = client.post(f"/v1/encounters/{enc['id']}/actions", json=action, headers=bearer(enc["gm_token"]))
+    assert answer.status_code == 422 and answer.json()["error"]["field"] == field

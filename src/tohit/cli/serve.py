@@ -60,6 +60,9 @@ def serve(
         int, typer.Option("--max-combatant-fights", min=1, help="Cap: fights x combatants of one simulation.")
     ] = 4_000_000,
     max_response: Annotated[int, typer.Option("--max-response", min=1, help="Cap: bytes of one answer.")] = 32 << 20,
+    creates_per_minute: Annotated[
+        int, typer.Option("--creates-per-minute", min=1, help="Cap: encounters one client address creates a minute.")
+    ] = 30,
     max_connections: Annotated[
         int,
         typer.Option(
@@ -99,6 +102,7 @@ def serve(
         max_target_dice=max_target_dice,
         max_combatant_fights=max_combatant_fights,
         max_response=max_response,
+        creates_per_minute=creates_per_minute,
     )
     if token:
         settings.admin_token = token

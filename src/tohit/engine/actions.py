@@ -11,11 +11,14 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from tohit.core.errors import InputError
 from tohit.core.seeds import MAX_SEED
+from tohit.engine.requests import MAX_NAME
 
 #: Seeds an action may give: the seed domain of every door (engine/requests, core/seeds).
 Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
 #: Faces typed by hand: role -> faces (one attack), or one such mapping per attack or counterattack, in order.
 Dice = dict[str, list[int]] | list[dict[str, list[int]]]
+#: A name an action gives (a combatant's, an attack's, a stat's): at most MAX_NAME characters.
+Name = Annotated[str, Field(max_length=MAX_NAME)]
 
 
 class _Action(BaseModel):
@@ -29,9 +32,9 @@ class Attack(_Action):
     """The GM's attack: who attacks, with which attack (default: its first), on whom, with faces typed by hand."""
 
     kind: Literal["attack"]
-    attacker: str
-    attack: str | None = None
-    targets: list[str] = Field(min_length=1)
+    attacker: Name
+    attack: Name | None = None
+    targets: list[Name] = Field(min_length=1)
     dice: Dice | None = None
     placement: str | None = Field(
         default=None, max_length=200, description="attack on a map: the placement in words (the map route's `range`)."
@@ -49,8 +52,8 @@ class Adjust(_Action):
     """The GM sets a combatant's stat (within the range its game declares for it)."""
 
     kind: Literal["adjust"]
-    combatant: str
-    stat: str
+    combatant: Name
+    stat: Name
     value: int
 
 
@@ -64,7 +67,7 @@ class Move(_Action):
     """The GM moves a combatant on the map (a free move) to the square [x, y]."""
 
     kind: Literal["move"]
-    combatant: str
+    combatant: Name
     to: list[int] = Field(min_length=2, max_length=2, description="move: the square [x, y] on the map.")
 
 

@@ -17,6 +17,8 @@ from tohit.core.errors import InputError
 # models check it too).
 from tohit.core.seeds import MAX_SEED as MAX_SEED
 
+#: The longest name a request gives (a combatant's, a side's, an attack's, a stat's...), in characters.
+MAX_NAME = 200
 #: Open-ended dice followed this deep at the most (`--depth`, `options.depth`).
 MAX_DEPTH = 40
 #: Most rolls of one attack in one call (`roll --times`).

@@ -11,35 +11,45 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import FastAPI, Header, Request
 from fastapi.responses import Response, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
 
 from tohit import __version__
 from tohit.core.exact_text import fraction_json
-from tohit.core.loader import parse_document
 from tohit.engine import registry
 from tohit.engine.actions import Action, AnyAction, Undo
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained, unfinished_event
 from tohit.engine.pool import HealingPool
-from tohit.engine.requests import MAX_SEED
 from tohit.engine.seeds import fresh_seed
 from tohit.server import admission, errors, examples, jobs, limits
 from tohit.server.admission import Admission
+from tohit.server.bodies import (
+    After,
+    CreateBody,
+    DiceBody,
+    FightBody,
+    MapBody,
+    PreviewBody,
+    ScenarioBody,
+    UndoBody,
+    fight_of,
+)
 from tohit.server.cache import Lru
 from tohit.server.contract import SystemInfo, describe
 from tohit.server.docs import mount_docs
 from tohit.server.errors import ERRORS, ApiError
 from tohit.server.fanout import Fanout
-from tohit.server.limits import BodyCap
+from tohit.server.limits import MAX_NAME, BodyCap, CreationRate, long_name
 from tohit.server.security import SecurityHeaders, for_view, hash_token, matches, same_token
 from tohit.server.strict_json import StrictJson
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
@@ -74,6 +84,8 @@ class Settings:
     max_target_dice: int = limits.MAX_TARGET_DICE
     max_combatant_fights: int = limits.MAX_COMBATANT_FIGHTS
     max_response: int = limits.MAX_RESPONSE
+    #: Encounters one client address may create a minute (a burst of as many, then one each 60 / n seconds).
+    creates_per_minute: int = 30
     #: How often a live stream looks for new events (seconds).
     poll: float = 0.25
 
@@ -89,86 +101,7 @@ def _exact(value: Any) -> Any:
     return value
 
 
-# -- request bodies ------------------------------------------------------------------------------------------
-class StrictBody(BaseModel):
-    """A request body, read strictly (issue 28, item 15): `true` is not a number, `"3"` not an integer."""
-
-    model_config = ConfigDict(strict=True)
-
-
-class ScenarioBody(StrictBody):
-    """A scenario file as JSON, and the options of the command."""
-
-    scenario: dict[str, Any] = Field(description="A scenario file's content (`tohit schema SYSTEM`).")
-    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
-    n: int | None = Field(default=None, ge=1, description="simulate: attacks per target; aim: placements shown.")
-    depth: int | None = Field(default=None, ge=0, le=40)
-
-
-class FightBody(StrictBody):
-    """A fight file as JSON."""
-
-    fight: dict[str, Any] = Field(description="A fight file's content (see docs/fights.md).")
-    n: int | None = Field(default=None, ge=1)
-    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
-
-
-class CreateBody(StrictBody):
-    """A fight given one of three ways: as JSON (`fight`), as the text of a YAML or JSON file (`text`, read as the
-    CLI reads a file, `name` naming it in errors), or as a bundled example (`example`, an id of /v1/examples)."""
-
-    name: str | None = Field(default=None, max_length=200)
-    fight: dict[str, Any] | None = None
-    text: str | None = Field(default=None, description="A fight file's text (YAML or JSON).")
-    example: str | None = Field(default=None, max_length=200, description="An example's id (GET /v1/examples).")
-    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
-
-
-#: A seq to read after: -1 (from the start) up to the largest seq a store holds (a 422 naming `after` past it).
-After = Annotated[int, Query(ge=-1, le=2**31 - 1, description="The seq to read after (-1: from the start).")]
-
-
-class UndoBody(StrictBody):
-    expected_seq: int | None = Field(default=None, ge=0)
-
-
-class PreviewBody(StrictBody):
-    attacker: str
-    attack: str | None = None
-    targets: list[str]
-
-
-class DiceBody(PreviewBody):
-    """The dice of an attack; with `dice` (the faces typed so far, role -> faces), also the roles still needed."""
-
-    dice: dict[str, list[int]] | None = None
-
-
-class MapBody(StrictBody):
-    """An attack on an encounter's map, placed by its range's fields (e.g. `at`, `direction`, `target`)."""
-
-    attacker: str
-    attack: str | None = None
-    placement: dict[str, Any] | None = None
-    n: int | None = Field(default=None, ge=1, le=20, description="aim: placements shown (default 5).")
-
-
-def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
-    """The name and fight mapping of a create body (exactly one of fight, text, example)."""
-    given = [k for k in ("fight", "text", "example") if getattr(body, k) is not None]
-    if len(given) != 1:
-        raise ApiError(422, "give exactly one of fight, text or example", "fight")
-    if body.example is not None:
-        name, fight = examples.example(body.example)
-        return body.name or name, fight
-    name = body.name or "encounter"
-    if body.text is not None:
-        suffix = name.lower().rsplit(".", 1)[-1]
-        return name, parse_document(body.text, source=name, json_only=suffix == "json")
-    assert body.fight is not None
-    return name, body.fight
-
-
+# -- request bodies: server/bodies.py; an action's: the engine's union (engine/actions.py) --------------------
 # -- the app -------------------------------------------------------------------------------------------------
 def create_app(settings: Settings | None = None, store: Store | None = None) -> FastAPI:
     """The FastAPI app: its store opened (migrations applied) and its process pool started with it."""
@@ -176,6 +109,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     state: dict[str, Any] = {"store": store, "pool": None, "admission": Admission(None, 0, settings.request_seconds)}
     state["fanout"] = Fanout(lambda: state["store"], settings.poll)
     caps = jobs.Caps(settings.max_dice, settings.max_target_dice, settings.max_response)
+    creations = CreationRate(settings.creates_per_minute)
     #: The encounters in memory (each with its fight's memo), the least recently used forgotten first.
     cache: Lru[str, Encounter] = Lru(settings.cached_encounters)
     #: Each encounter's row as last read (a row does not change; a write's own check of the seq finds one
@@ -222,6 +156,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     def cap(value: int | None, limit: int, name: str, what: str) -> None:
         if value is not None and value > limit:
             raise ApiError(422, f"{what} {value:,} is over the cap {name} = {limit:,} (tohit serve --{name})", name)
+
+    def names_cap(data: dict[str, Any]) -> None:
+        """Every name in the fight within MAX_NAME characters (issue 28, item 7)."""
+        found = long_name(data)
+        if found is not None:
+            where, length = found
+            raise ApiError(422, f"a name of {length:,} characters, over the cap of {MAX_NAME}", where)
 
     def depth_cap(depth: int | None, data: dict[str, Any]) -> None:
         """The open-roll depth asked for, in the request or in the scenario's or fight's own options (an
@@ -379,10 +320,18 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return await asyncio.to_thread(examples.list_examples)
 
     @app.post("/v1/encounters", status_code=201)
-    async def create(body: CreateBody) -> dict[str, Any]:
-        """A new encounter from a fight file: its id, its GM and view tokens (shown once), its state."""
+    async def create(body: CreateBody, request: Request) -> dict[str, Any]:
+        """A new encounter from a fight file: its id, its GM and view tokens (shown once), its state. At most
+        `--creates-per-minute` a minute from one client address (past it: a 429 with Retry-After)."""
+        wait = creations.take(request.client.host if request.client else "", time.monotonic())
+        if wait is not None:
+            message = (
+                f"over the cap creates-per-minute = {settings.creates_per_minute} (tohit serve --creates-per-minute)"
+            )
+            raise ApiError(429, message, "creates-per-minute", retry_after=math.ceil(wait))
         name, fight = await asyncio.to_thread(fight_of, body)
         depth_cap(None, fight)
+        names_cap(fight)
         # An example's own seed would give every encounter made from it the same dice (issue 28, item 5).
         seed = fresh_seed() if body.seed is None and body.example is not None else body.seed
         enc = await asyncio.to_thread(Encounter.create, fight, source=name, seed=seed)

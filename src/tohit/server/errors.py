@@ -54,7 +54,11 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (404, "no such encounter or system"),
         (409, "a stale expected_seq: another write came first"),
         (422, "bad input, or over a cap: the field named"),
-        (429, "too many requests of this kind at once: try again (Retry-After)"),
+        (
+            429,
+            "too many requests of this kind at once, or too many encounters created from one address: try again"
+            " (Retry-After)",
+        ),
         (503, "a worker process was lost, or the request passed its deadline: try again (Retry-After)"),
     )
 }
@@ -72,7 +76,10 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse({**error_body(exc.message, exc.field), **exc.extra}, status_code=exc.status)
+        extra = {k: v for k, v in exc.extra.items() if k != "retry_after"}
+        wait = exc.extra.get("retry_after")
+        headers = {"Retry-After": str(wait)} if wait is not None else None
+        return JSONResponse({**error_body(exc.message, exc.field), **extra}, status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -16,6 +16,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tohit.core.errors import InputError
+from tohit.engine import requests
 
 #: Seconds a request may take, queue included (`--request-seconds`); past it a 503 and its work is stopped.
 REQUEST_SECONDS = 30.0
@@ -126,3 +127,57 @@ def count_preview(targets: list[str]) -> None:
     longest = max((len(name) for name in targets), default=0)
     if longest > PREVIEW_NAME:
         raise over("a target's name has characters:", longest, "preview-name", PREVIEW_NAME, "targets", False)
+
+
+#: The longest name the server takes (a combatant's, a side's, an attack's, a stat's...), in characters.
+MAX_NAME = requests.MAX_NAME
+
+
+def long_name(data: Any, limit: int = MAX_NAME) -> tuple[str, int] | None:
+    """The first name in `data` (a request's fight or scenario) longer than `limit`: where it is (`sides[0].name`)
+    and its length; a name is the value of a `name` field, or any mapping's key. None when every name fits."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and len(key) > limit:
+                    return f"{where or 'the top'}: a key", len(key)
+                path = f"{where}.{key}" if where else str(key)
+                if key == "name" and isinstance(item, str) and len(item) > limit:
+                    return path, len(item)
+                stack.append((item, path))
+        elif isinstance(value, list):
+            stack.extend((item, f"{where}[{i}]") for i, item in enumerate(value))
+    return None
+
+
+class CreationRate:
+    """At most `per_minute` encounters created a minute per client address (issue 28, item 7), as a token
+    bucket: `per_minute` at once, then one more each 60 / per_minute seconds. A time limit that only refuses
+    (a 429 with Retry-After); what is created is never changed by it. Addresses whose bucket is full again
+    are forgotten, so the table stays small."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self.buckets: dict[str, tuple[float, float]] = {}  # address -> (tokens, when)
+
+    def take(self, address: str, now: float) -> float | None:
+        """One creation for `address` at `now` (seconds): None when allowed, else the seconds until it is."""
+        rate = self.per_minute / 60.0
+        tokens, when = self.buckets.get(address, (float(self.per_minute), now))
+        tokens = min(float(self.per_minute), tokens + (now - when) * rate)
+        if tokens < 1.0:
+            self.buckets[address] = (tokens, now)
+            return (1.0 - tokens) / rate
+        self.buckets[address] = (tokens - 1.0, now)
+        if len(self.buckets) > 10_000:
+            self.forget(now)
+        return None
+
+    def forget(self, now: float) -> None:
+        """Drop the addresses whose bucket has filled up again since their last creation."""
+        rate = self.per_minute / 60.0
+        full = [a for a, (t, w) in self.buckets.items() if t + (now - w) * rate >= self.per_minute]
+        for address in full:
+            del self.buckets[address]

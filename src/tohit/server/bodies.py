@@ -1,0 +1,98 @@
+"""The request bodies of `tohit serve`'s routes (an action's is the engine's union, engine/actions.py): read
+strictly (issue 28, item 15: `true` is not a number), names capped (item 7), and a fight given one of three
+ways."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from tohit.core.loader import parse_document
+from tohit.engine.requests import MAX_SEED
+from tohit.server import examples
+from tohit.server.errors import ApiError
+from tohit.server.limits import MAX_NAME
+
+#: A name in a request (a combatant's, an attack's, a stat's): at most MAX_NAME characters (issue 28, item 7).
+Name = Annotated[str, Field(max_length=MAX_NAME)]
+
+
+class StrictBody(BaseModel):
+    """A request body, read strictly (issue 28, item 15): `true` is not a number, `"3"` not an integer."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class ScenarioBody(StrictBody):
+    """A scenario file as JSON, and the options of the command."""
+
+    scenario: dict[str, Any] = Field(description="A scenario file's content (`tohit schema SYSTEM`).")
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    n: int | None = Field(default=None, ge=1, description="simulate: attacks per target; aim: placements shown.")
+    depth: int | None = Field(default=None, ge=0, le=40)
+
+
+class FightBody(StrictBody):
+    """A fight file as JSON."""
+
+    fight: dict[str, Any] = Field(description="A fight file's content (see docs/fights.md).")
+    n: int | None = Field(default=None, ge=1)
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+
+
+class CreateBody(StrictBody):
+    """A fight given one of three ways: as JSON (`fight`), as the text of a YAML or JSON file (`text`, read as the
+    CLI reads a file, `name` naming it in errors), or as a bundled example (`example`, an id of /v1/examples)."""
+
+    name: str | None = Field(default=None, max_length=200)
+    fight: dict[str, Any] | None = None
+    text: str | None = Field(default=None, description="A fight file's text (YAML or JSON).")
+    example: str | None = Field(default=None, max_length=200, description="An example's id (GET /v1/examples).")
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+
+
+#: A seq to read after: -1 (from the start) up to the largest seq a store holds (a 422 naming `after` past it).
+After = Annotated[int, Query(ge=-1, le=2**31 - 1, description="The seq to read after (-1: from the start).")]
+
+
+class UndoBody(StrictBody):
+    expected_seq: int | None = Field(default=None, ge=0)
+
+
+class PreviewBody(StrictBody):
+    attacker: Name
+    attack: Name | None = None
+    targets: list[Name]
+
+
+class DiceBody(PreviewBody):
+    """The dice of an attack; with `dice` (the faces typed so far, role -> faces), also the roles still needed."""
+
+    dice: dict[str, list[int]] | None = None
+
+
+class MapBody(StrictBody):
+    """An attack on an encounter's map, placed by its range's fields (e.g. `at`, `direction`, `target`)."""
+
+    attacker: Name
+    attack: Name | None = None
+    placement: dict[str, Any] | None = None
+    n: int | None = Field(default=None, ge=1, le=20, description="aim: placements shown (default 5).")
+
+
+def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
+    """The name and fight mapping of a create body (exactly one of fight, text, example)."""
+    given = [k for k in ("fight", "text", "example") if getattr(body, k) is not None]
+    if len(given) != 1:
+        raise ApiError(422, "give exactly one of fight, text or example", "fight")
+    if body.example is not None:
+        name, fight = examples.example(body.example)
+        return body.name or name, fight
+    name = body.name or "encounter"
+    if body.text is not None:
+        suffix = name.lower().rsplit(".", 1)[-1]
+        return name, parse_document(body.text, source=name, json_only=suffix == "json")
+    assert body.fight is not None
+    return name, body.fight
