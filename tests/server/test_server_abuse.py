@@ -482,3 +482,38 @@ def test_abuse_a_long_name_in_an_action_is_refused(client: TestClient, field: st
     action = {"kind": "adjust", field: "y" * 201}
     answer = client.post(f"/v1/encounters/{enc['id']}/actions", json=action, headers=bearer(enc["gm_token"]))
     assert answer.status_code == 422 and answer.json()["error"]["field"] == field
+
+
+# -- item 4: a stream re-checks its token -----------------------------------------------------------------------
+def follow(client: TestClient, eid: str, token: str, into: list[str]) -> threading.Thread:
+    """A follower of the encounter's stream, in a thread: what it reads, until the stream ends."""
+
+    def read() -> None:
+        with client.stream("GET", f"/v1/encounters/{eid}/stream", headers=bearer(token)) as stream:
+            for chunk in stream.iter_text():
+                into.append(chunk)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_abuse_a_stream_ends_when_its_view_token_is_replaced(client: TestClient) -> None:
+    enc = new_encounter(client)
+    eid, gm = enc["id"], bearer(enc["gm_token"])
+    view: list[str] = []
+    mine: list[str] = []
+    viewer, keeper = follow(client, eid, enc["view_token"], view), follow(client, eid, enc["gm_token"], mine)
+    time.sleep(0.3)
+    assert client.post(f"/v1/encounters/{eid}/view_token", headers=gm).status_code == 201
+    viewer.join(10)
+    assert not viewer.is_alive()
+    assert "event: end" in "".join(view) and "no longer opens" in "".join(view)
+    assert client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=gm).status_code == 201
+    time.sleep(0.3)
+    assert keeper.is_alive()  # the GM's stream goes on, and shows the action
+    assert "event: " in "".join(mine) and "event: end" not in "".join(mine)
+    assert client.delete(f"/v1/encounters/{eid}", headers=gm).status_code == 204
+    keeper.join(10)
+    assert not keeper.is_alive()
+    assert "the encounter was deleted" in "".join(mine)

@@ -425,6 +425,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         token = secrets.token_urlsafe(24)
         await asyncio.to_thread(the_store().set_view_hash, encounter_id, hash_token(token))
         rows.pop(encounter_id, None)  # the row kept in memory holds the old view token's hash
+        state["fanout"].poke(encounter_id)  # its streams check their tokens again
         return {"view_token": token}
 
     def applied(row: StoredEncounter, action: AnyAction, expected: int | None) -> dict[str, Any]:
@@ -536,14 +537,36 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         after: After | None = None,
         authorization: str | None = Header(default=None),
     ) -> StreamingResponse:
-        """New events as Server-Sent Events, for live views (the view token is enough)."""
+        """New events as Server-Sent Events, for live views (the view token is enough). Before each read of new
+        events the token is checked again (issue 28, item 4): once the encounter is deleted, or the token no
+        longer opens it (a new view token replaced it), the stream ends with an `end` event saying why."""
         row = stored(encounter_id)
-        shown = (lambda found: found) if role(row, authorization) == "gm" else for_view
+        was = role(row, authorization)
+        shown = (lambda found: found) if was == "gm" else for_view
         start = the_store().last_seq(encounter_id) if after is None else after
+
+        def ended() -> str | None:
+            """Why the stream ends now (None: it goes on)."""
+            now = the_store().get(encounter_id)
+            if now is None:
+                return "the encounter was deleted"
+            try:
+                return None if role(now, authorization) == was else "this token's role changed"
+            except ApiError:
+                return "this token no longer opens the encounter"
 
         async def feed() -> AsyncIterator[str]:
             yield f": tohit encounter {encounter_id} from seq {start}\n\n"
-            async for event in state["fanout"].follow(encounter_id, start):  # one poll shared by all followers
+            # One poll shared by all followers; the token is checked again before each event and whenever the
+            # feed wakes with nothing new (a token replaced or the encounter deleted here; quiet for a while).
+            async for event in state["fanout"].follow(encounter_id, start, checks=True):
+                why = await asyncio.to_thread(ended)
+                if why is not None:
+                    yield f"event: end\ndata: {json.dumps({'reason': why})}\n\n"
+                    return
+                if event is None:
+                    yield ": still here\n\n"
+                    continue
                 for seen in shown([event]):
                     yield f"id: {seen['n']}\nevent: {seen['kind']}\ndata: {json.dumps(seen)}\n\n"
 
@@ -557,6 +580,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         await asyncio.to_thread(the_store().delete, encounter_id)
         cache.pop(encounter_id, None)
         rows.pop(encounter_id, None)
+        state["fanout"].poke(encounter_id)  # its streams end
 
     mount_docs(app, "tohit")
     describe(app)

@@ -7,12 +7,15 @@ poll stops when the last follower leaves."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from tohit.store.db import Store
 
+#: Seconds of quiet after which a follower that `checks` itself is woken to do so (and to send a keep-alive).
+IDLE = 15.0
 #: Events of one encounter kept in memory for its followers (one slow to read catches up from the store).
 KEEP = 1000
 
@@ -45,8 +48,10 @@ class Fanout:
         #: Reads of the store made by the polls (for tests: one per encounter per poll, not one per follower).
         self.reads = 0
 
-    async def follow(self, encounter_id: str, after: int) -> AsyncIterator[dict[str, Any]]:
-        """The encounter's events after seq `after`, then each new one as the shared poll finds it."""
+    async def follow(self, encounter_id: str, after: int, checks: bool = False) -> AsyncIterator[dict[str, Any] | None]:
+        """The encounter's events after seq `after`, then each new one as the shared poll finds it. With `checks`,
+        also None whenever the follower should look at itself again with nothing new to read: when `poke`d (a
+        token replaced, the encounter deleted) and after IDLE seconds of quiet (a change made by another process)."""
         feed = self.feeds.get(encounter_id)
         if feed is None:
             last = await asyncio.to_thread(self.store().last_seq, encounter_id)
@@ -67,13 +72,27 @@ class Fanout:
                     seen = int(event["n"])
                     yield event
                 if not found:
-                    await changed.wait()
+                    if not checks:
+                        await changed.wait()
+                        continue
+                    with contextlib.suppress(TimeoutError):  # quiet for IDLE seconds: checked all the same
+                        await asyncio.wait_for(changed.wait(), IDLE)
+                    if feed.after(seen) == []:
+                        yield None
         finally:
             feed.followers -= 1
             if feed.followers == 0 and self.feeds.get(encounter_id) is feed:
                 del self.feeds[encounter_id]
                 if feed.task is not None:
                     feed.task.cancel()
+
+    def poke(self, encounter_id: str) -> None:
+        """Wake the encounter's followers with nothing new, so that each checks itself again (its token replaced,
+        the encounter deleted: issue 28, item 4)."""
+        feed = self.feeds.get(encounter_id)
+        if feed is not None:
+            woken, feed.changed = feed.changed, asyncio.Event()
+            woken.set()
 
     async def _poll(self, encounter_id: str, feed: Feed) -> None:
         """Every `poll` seconds, the events after the last seen, kept and announced to the followers."""
