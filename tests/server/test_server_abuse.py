@@ -479,7 +479,14 @@ def test_abuse_a_name_of_half_a_million_characters_is_refused(client: TestClient
 @pytest.mark.parametrize("field", ["attacker", "attack", "combatant", "stat"])
 def test_abuse_a_long_name_in_an_action_is_refused(client: TestClient, field: str) -> None:
     enc = new_encounter(client)
-    action = {"kind": "adjust", field: "y" * 201}
+    names = enc["state"]["combatants"]
+    first = next(iter(names))
+    given = (
+        {"kind": "attack", "attacker": first, "targets": [first]}
+        if field in ("attacker", "attack")
+        else {"kind": "adjust", "combatant": first, "stat": "hp", "value": 1}
+    )
+    action = {**given, field: "y" * 201}  # an action of the kind that takes the field, its name too long
     answer = client.post(f"/v1/encounters/{enc['id']}/actions", json=action, headers=bearer(enc["gm_token"]))
     assert answer.status_code == 422 and answer.json()["error"]["field"] == field
 

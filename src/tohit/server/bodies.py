@@ -64,7 +64,8 @@ class UndoBody(StrictBody):
 class PreviewBody(StrictBody):
     attacker: Name
     attack: Name | None = None
-    targets: list[Name]
+    #: Counted and measured by the route (server/limits.py `count_preview`: the preview's own caps, named).
+    targets: list[str]
 
 
 class DiceBody(PreviewBody):
