@@ -46,7 +46,7 @@ def _window(view: GridView) -> tuple[int, int, int, int]:
         xs += [sq[0] for sq in view.reach.squares]
         ys += [sq[1] for sq in view.reach.squares]
     for name, cover in view.covers.items():
-        if cover is not None and (not hits or name in hits):
+        if cover is not None and cover.square is not None and (not hits or name in hits):
             xs.append(cover.square[0])
             ys.append(cover.square[1])
     everyone_x = xs + [v for c in bf.creatures for v in (c.footprint.x, c.footprint.x1)]
@@ -201,8 +201,9 @@ def board_png(
             continue
         (ax0, ay0), (ax1, ay1) = cover.segment
         ax.plot([ax0, ax1], [ay0, ay1], color="#d0a000", lw=1.5, ls="--")
-        sx, sy = cover.square
-        ax.add_patch(Rectangle((sx, sy), 1, 1, fill=False, ec="#d0a000", lw=2))
+        if cover.square is not None:
+            sx, sy = cover.square
+            ax.add_patch(Rectangle((sx, sy), 1, 1, fill=False, ec="#d0a000", lw=2))
     ax.set_xticks(range(x0, x1 + 2, max(1, (w + 9) // 10)))
     ax.set_yticks(range(y0, y1 + 2, max(1, (h + 9) // 10)))
     ax.grid(True, color="#dddddd", lw=0.5)
