@@ -13,6 +13,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from tohit.core.grid.board import Board
 from tohit.core.grid.segments import squares_crossed
 from tohit.core.grid.view import GridView
 
@@ -162,10 +163,15 @@ def png_steps(view: GridView) -> int:
 
 
 def board_png(
-    view: GridView, path: Path, title: str | None = None, progress: Callable[[int], None] | None = None
+    view: GridView,
+    path: Path,
+    title: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    picture: tuple[Any, int] | None = None,
 ) -> None:
-    """The same picture as a PNG: squares, creatures, the attack's squares and the cover lines; `progress(1)`
-    after each row drawn and once the file is written (`png_steps` in all)."""
+    """The same picture as a PNG: squares, creatures, the attack's squares and the cover lines, the walls and
+    doors, over the map's `picture` (its pixels and pixels a square) when it has one; `progress(1)` after each
+    row drawn and once the file is written (`png_steps` in all)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -182,6 +188,13 @@ def board_png(
     ax.set_aspect("equal")
     hits = set(hit_names(view))
     label = letters(view)
+    if picture is not None and picture[0] is not None:
+        pixels, ppg = picture
+        rows, cols = pixels.shape[:2]
+        ax.imshow(pixels, extent=(0, cols / ppg, rows / ppg, 0), origin="upper", zorder=0, interpolation="bilinear")
+        ax.set_xlim(x0, x1 + 1)
+        ax.set_ylim(y1 + 1, y0)
+    _walls(ax, bf.board)
     for y in range(y0, y1 + 1):
         for x in range(x0, x1 + 1):
             if bf.board.is_solid((x, y)):
@@ -215,6 +228,14 @@ def board_png(
     plt.close(fig)
     if progress is not None:
         progress(1)
+
+
+def _walls(ax: Any, board: Board) -> None:
+    """The walls (closed doors among them) as thick dark strokes over the squares."""
+    from tohit.core.grid.walls import WALL_SCALE
+
+    for x0, y0, x1, y1 in (board.walls / WALL_SCALE).tolist():
+        ax.plot([x0, x1], [y0, y1], color="#202020", lw=3, solid_capstyle="round", zorder=3)
 
 
 def covers_json(view: GridView) -> dict[str, Any]:

@@ -197,6 +197,11 @@ def read_uvtt(path: Path, read_text: ReadText) -> tuple[UvttMap, bytes | None]:
         raise exc.located(source=source) from None
 
 
+def read_uvtt_image(path: Path, read_text: ReadText) -> bytes | None:
+    """The image bytes of a UVTT file (checked as `read_uvtt` checks them), None when it has none."""
+    return read_uvtt(path, read_text)[1]
+
+
 def crop(found: UvttMap, squares: Sequence[Sequence[int]] | None) -> tuple[int, int, int, int]:
     """The kept squares as (x0, y0, width, height): `squares` [[x0, y0], [x1, y1]] (first and last, inclusive)
     or the whole map."""
@@ -283,6 +288,30 @@ def expand(data: dict[str, Any], path: Path, read_text: ReadText) -> dict[str, A
     return {**data, "map": map_fields(path, spec, read_text)}
 
 
+def solid_outline(solid: Any) -> list[tuple[float, float, float, float]]:
+    """The edges between a solid square and an open (or off-map) one, as walls: solid squares drawn for a
+    tabletop that knows only walls."""
+    height, width = solid.shape
+    out: list[tuple[float, float, float, float]] = []
+
+    def is_solid(x: int, y: int) -> bool:
+        return 0 <= x < width and 0 <= y < height and bool(solid[y, x])
+
+    for y in range(height):
+        for x in range(width):
+            if not solid[y, x]:
+                continue
+            if not is_solid(x, y - 1):
+                out.append((x, y, x + 1, y))
+            if not is_solid(x + 1, y):
+                out.append((x + 1, y, x + 1, y + 1))
+            if not is_solid(x, y + 1):
+                out.append((x, y + 1, x + 1, y + 1))
+            if not is_solid(x - 1, y):
+                out.append((x, y, x, y + 1))
+    return out
+
+
 def to_uvtt(
     width: int,
     height: int,
@@ -290,8 +319,10 @@ def to_uvtt(
     doors: Sequence[Door],
     image: bytes | None = None,
     pixels_per_grid: int = 70,
+    objects: Sequence[Sequence[float]] = (),
 ) -> dict[str, Any]:
-    """A map as a UVTT mapping: each wall a two-point polyline, each door a portal with `closed`, the image."""
+    """A map as a UVTT mapping: each wall a two-point polyline (`objects`, e.g. solid squares' outlines, as
+    `objects_line_of_sight`), each door a portal with `closed`, the image."""
 
     def pt(x: float, y: float) -> dict[str, float]:
         return {"x": x, "y": y}
@@ -316,7 +347,7 @@ def to_uvtt(
             "pixels_per_grid": pixels_per_grid,
         },
         "line_of_sight": [[pt(w[0], w[1]), pt(w[2], w[3])] for w in walls],
-        "objects_line_of_sight": [],
+        "objects_line_of_sight": [[pt(w[0], w[1]), pt(w[2], w[3])] for w in objects],
         "portals": portals,
         "environment": {"baked_lighting": False, "ambient_light": "ffffffff"},
         "lights": [],
