@@ -76,11 +76,19 @@ def lines_cross_walls(walls: IntArray, p: IntArray, q: IntArray, into_p: IntArra
     wx0, wy0, wx1, wy1 = (walls[:, k] for k in range(4))
     wlo_x, whi_x = np.minimum(wx0, wx1), np.maximum(wx0, wx1)
     wlo_y, whi_y = np.minimum(wy0, wy1), np.maximum(wy0, wy1)
+    # A wall can touch a line only if its middle lies within half its length of the line's supporting line
+    # (a cheap slab test in floats, with a margin, so it only drops walls far from it; the exact test follows).
+    mid_x, mid_y = (wx0 + wx1) / 2.0, (wy0 + wy1) / 2.0
+    reach = np.hypot(wx1 - wx0, wy1 - wy0) / 2.0 + 1.0
     for s in range(0, n, CHUNK):
         sl = slice(s, s + CHUNK)
         px, py, qx, qy = p[sl, 0], p[sl, 1], q[sl, 0], q[sl, 1]
+        dx, dy = (qx - px).astype(np.float64), (qy - py).astype(np.float64)
+        span = np.hypot(dx, dy)[:, None] * 1.000001
+        off = np.abs(dx[:, None] * (mid_y[None, :] - py[:, None]) - dy[:, None] * (mid_x[None, :] - px[:, None]))
         near = (
-            (np.minimum(px, qx)[:, None] <= whi_x[None, :])
+            (off <= span * reach[None, :])
+            & (np.minimum(px, qx)[:, None] <= whi_x[None, :])
             & (np.maximum(px, qx)[:, None] >= wlo_x[None, :])
             & (np.minimum(py, qy)[:, None] <= whi_y[None, :])
             & (np.maximum(py, qy)[:, None] >= wlo_y[None, :])
