@@ -21,6 +21,8 @@ from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.readings import read_combatant
 from tohit.core.fight.state import State, change
+from tohit.core.grid.movement import reachable
+from tohit.core.grid.walls import WALL_SCALE
 from tohit.engine.dice_needs import still_needed, when_needed
 from tohit.engine.fight.context import OutOfTurn, StepContext
 from tohit.engine.fight.load import fight_from_dict
@@ -292,6 +294,8 @@ class Encounter:
             "width": board.width,
             "height": board.height,
             "solid": [[int(x), int(y)] for y, x in zip(*np.nonzero(board.solid), strict=True)],
+            "walls": (board.walls / WALL_SCALE).tolist(),
+            "picture": self._picture(),
             "creatures": [
                 {
                     "name": c.name,
@@ -309,6 +313,12 @@ class Encounter:
             "reached": list(view.reach.distinct) if view.reach is not None else [],
             "cover": {k: (c.to_json() if c is not None else None) for k, c in view.covers.items()},
         }
+
+    def _picture(self) -> dict[str, Any] | None:
+        """The picture under the map (a UVTT map's image): how many of its pixels make a square (the image itself
+        is the picture route's); None when the map has none."""
+        found = getattr(getattr(self.fight.spec, "map", None), "picture", None)
+        return None if found is None else {"pixels_per_grid": found.pixels_per_grid}
 
     def aim(self, attacker: str, attack: str | None, n: int) -> list[dict[str, Any]]:
         """`tohit aim` for the attack on the fight's map: the best `n` placements by exact expected damage to
@@ -461,7 +471,8 @@ class Encounter:
         """The game master moves a combatant on the map (a free move, outside the game's movement rules): one
         event changing its position stats `x` and `y`, so undo and replay read it as any change. The map is
         drawn again from the new positions by the game's map rules, which refuse a square off the board, solid,
-        or taken (naming `to`), and nothing is kept then."""
+        or taken (naming `to`), and a square shut off by walls (a free move does not pass a wall), and nothing is
+        kept then."""
         names = self.fight.roster.names
         who, to = action.get("combatant"), action.get("to")
         if not self.has_map or "x" not in self.state.per or "y" not in self.state.per:
@@ -485,9 +496,12 @@ class Encounter:
         rules = self.fight.system.map_rules()
         assert rules is not None  # has_map
         try:
-            rules.view(rules.fight_scenario(self.fight, ctx.state, c, 0, None) or {}, place=False)
+            view = rules.view(rules.fight_scenario(self.fight, ctx.state, c, 0, None) or {}, place=False)
         except InputError as exc:
             raise InputError(exc.message, field="to") from None
+        board, side = view.field.board, view.field.creature(who).footprint.side
+        if board.has_walls and tuple(to) not in reachable(board, (where[0], where[1]), side):
+            raise InputError(f"a wall stands between {who} and {tuple(to)}: a move does not pass walls", field="to")
         self.state = ctx.state
         return ctx.log
 

@@ -34,7 +34,7 @@ from tohit.core.loader import parse_document
 from tohit.engine import registry
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained
-from tohit.server import examples, jobs
+from tohit.server import examples, jobs, pictures
 from tohit.server.limits import BodyCap
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
 from tohit.web import mount_pages
@@ -144,6 +144,7 @@ class CreateBody(BaseModel):
     text: str | None = Field(default=None, description="A fight file's text (YAML or JSON).")
     example: str | None = Field(default=None, max_length=200, description="An example's id (GET /v1/examples).")
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    uvtt: dict[str, Any] | None = Field(default=None, description="A Universal VTT map (its JSON): the fight's map.")
 
 
 class ActionBody(BaseModel):
@@ -198,13 +199,14 @@ def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
         raise ApiError(422, "give exactly one of fight, text or example", "fight")
     if body.example is not None:
         name, fight = examples.example(body.example)
-        return body.name or name, fight
-    name = body.name or "encounter"
-    if body.text is not None:
-        suffix = name.lower().rsplit(".", 1)[-1]
-        return name, parse_document(body.text, source=name, json_only=suffix == "json")
-    assert body.fight is not None
-    return name, body.fight
+        name = body.name or name
+    elif body.text is not None:
+        name = body.name or "encounter"
+        fight = parse_document(body.text, source=name, json_only=name.lower().rsplit(".", 1)[-1] == "json")
+    else:
+        assert body.fight is not None
+        name, fight = body.name or "encounter", body.fight
+    return name, fight if body.uvtt is None else pictures.with_uvtt(fight, body.uvtt)
 
 
 # -- the app -------------------------------------------------------------------------------------------------
@@ -484,6 +486,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         enc = await asyncio.to_thread(load, row)
         found = await asyncio.to_thread(enc.map_view, body.attacker, body.attack, body.placement)
         return {"seq": enc.seq, **found}
+
+    @app.get("/v1/encounters/{encounter_id}/picture")
+    async def picture(encounter_id: str, authorization: str | None = Header(default=None)) -> Response:
+        """The picture under the encounter's map (its UVTT map's image, PNG or WebP); 404 when it has none."""
+        row = stored(encounter_id)
+        role(row, authorization)
+        found = await asyncio.to_thread(pictures.picture, row.fight)
+        if found is None:
+            raise ApiError(404, "this encounter's map has no picture", "map")
+        return Response(found[0], media_type=found[1])
 
     @app.post("/v1/encounters/{encounter_id}/aim")
     async def encounter_aim(

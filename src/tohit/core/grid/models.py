@@ -54,10 +54,19 @@ class DoorSpec(Model):
 class PictureSpec(Model):
     """The picture under the grid: the Universal VTT file it is in, and how it sits on the squares."""
 
-    uvtt: str = Field(min_length=1, description="The Universal VTT file holding the image.")
+    uvtt: str | None = Field(default=None, min_length=1, description="The Universal VTT file holding the image.")
+    image: str | None = Field(
+        default=None, max_length=28_000_000, description="Or the image itself, base64 (a map uploaded to the web)."
+    )
     pixels_per_grid: int = Field(ge=1, le=1024, description="Pixels a square in the image.")
     offset: SquareField = Field(default=(0, 0), description="The image's square drawn at the map's [0, 0].")
     size: SquareField | None = Field(default=None, description="The whole image in squares (before a crop).")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> PictureSpec:
+        if (self.uvtt is None) == (self.image is None):
+            raise ValueError("uvtt: give the picture's UVTT file or its image, one of them")
+        return self
 
 
 class MapSpec(Model):

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from tohit.core.grid.board import STEPS, Board
 from tohit.core.grid.squares import Square
 
-__all__ = ["STEPS", "Move", "footprint_split", "moves", "step_blocked"]
+__all__ = ["STEPS", "Move", "footprint_split", "moves", "reachable", "step_blocked"]
 
 
 @dataclass(frozen=True)
@@ -123,3 +123,20 @@ def moves(
             node = came[node]
         out[square] = Move(tuple(reversed(path)), cost)
     return out
+
+
+def reachable(board: Board, start: Square, side: int = 1) -> set[Square]:
+    """Every top-left square a footprint at `start` could walk to with no limit of Movement and nobody in the way:
+    the squares not shut off from it by solid squares and walls (a game master's free move stays within them)."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        square = todo.pop()
+        for dx, dy in STEPS:
+            nxt = (square[0] + dx, square[1] + dy)
+            if nxt in seen or step_blocked(board, square, side, (dx, dy)):
+                continue
+            if all(board.is_open(sq) for sq in _squares(nxt, side)) and not footprint_split(board, nxt, side):
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen

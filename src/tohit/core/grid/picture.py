@@ -8,6 +8,7 @@ is imported only here, only when a picture is decoded.
 
 from __future__ import annotations
 
+import base64
 import io
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ import numpy.typing as npt
 
 from tohit.core.errors import InputError
 from tohit.core.grid.models import PictureSpec
-from tohit.core.grid.uvtt import MAX_IMAGE_PIXELS, ReadText, check_image, read_uvtt_image
+from tohit.core.grid.uvtt import MAX_IMAGE_PIXELS, ReadText, check_image, image_header, read_uvtt_image
 
 
 def _decode(data: bytes, source: str) -> Any:
@@ -36,16 +37,34 @@ def _decode(data: bytes, source: str) -> Any:
     return image
 
 
+def _raw(picture: PictureSpec, read_text: ReadText) -> bytes | None:
+    """The encoded image: inline, or read back from its UVTT file (checked as an import checks it)."""
+    if picture.image is not None:
+        data = base64.b64decode(picture.image)
+        try:
+            check_image(data)
+        except ValueError as exc:
+            raise InputError(str(exc), field="map.picture.image") from None
+        return data
+    assert picture.uvtt is not None
+    return read_uvtt_image(Path(picture.uvtt), read_text)
+
+
+def picture_format(data: bytes) -> str:
+    """ "png" or "webp", from the image's header."""
+    return image_header(data)[0]
+
+
 def picture_bytes(picture: PictureSpec, width: int, height: int, read_text: ReadText) -> bytes | None:
     """The image of the map's picture (None: its UVTT file has none), cropped to the map's `width` x `height`
     squares from `picture.offset` when the map keeps only part of the file's map (re-encoded as PNG)."""
-    data = read_uvtt_image(Path(picture.uvtt), read_text)
+    data = _raw(picture, read_text)
     if data is None:
         return None
     size = picture.size or (width, height)
     if tuple(picture.offset) == (0, 0) and tuple(size) == (width, height):
         return data
-    image = _decode(data, picture.uvtt)
+    image = _decode(data, picture.uvtt or "image")
     ppg = picture.pixels_per_grid
     ox, oy = picture.offset
     box = (ox * ppg, oy * ppg, (ox + width) * ppg, (oy + height) * ppg)
@@ -59,5 +78,5 @@ def picture_pixels(picture: PictureSpec, width: int, height: int, read_text: Rea
     data = picture_bytes(picture, width, height, read_text)
     if data is None:
         return None
-    image = _decode(data, picture.uvtt)
+    image = _decode(data, picture.uvtt or "image")
     return np.asarray(image.convert("RGBA"), dtype=np.uint8)

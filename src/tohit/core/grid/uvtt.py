@@ -280,6 +280,25 @@ def map_fields(path: Path, spec: Mapping[str, Any], read_text: ReadText) -> dict
     return out
 
 
+def inline_map_fields(data: Any) -> dict[str, Any]:
+    """A UVTT mapping given whole (an upload) as the map fields tohit reads, its image kept inline (base64) in
+    `picture.image`; an InputError names the UVTT field."""
+    found, image = parse_uvtt(data)
+    out: dict[str, Any] = {
+        "width": found.width,
+        "height": found.height,
+        "walls": [list(w) for w in found.walls],
+        "doors": [{"segment": list(d.segment), "closed": d.closed} for d in found.doors],
+    }
+    if image is not None:
+        out["picture"] = {
+            "image": base64.b64encode(image).decode("ascii"),
+            "pixels_per_grid": found.pixels_per_grid,
+            "size": [found.width, found.height],
+        }
+    return out
+
+
 def expand(data: dict[str, Any], path: Path, read_text: ReadText) -> dict[str, Any]:
     """The document with a `map: {uvtt: ...}` replaced by the map fields it stands for (others unchanged)."""
     spec = data.get("map")
