@@ -122,11 +122,15 @@ def corner_lines_blocked(board: Board, a: IntArray, t: IntArray, ci: IntArray, c
 
 def _stage_blocked(board: Board, a: IntArray, t: IntArray, stage: Sequence[tuple[int, int]]) -> BoolArray:
     """For squares a[i], t[i]: whether any of the `stage` corner-to-corner lines is blocked."""
-    ia = np.tile(np.array([i for i, _ in stage], dtype=np.int64), len(a))
-    it = np.tile(np.array([j for _, j in stage], dtype=np.int64), len(a))
-    aa = np.repeat(a, len(stage), axis=0)
-    tt = np.repeat(t, len(stage), axis=0)
-    hit = corner_lines_blocked(board, aa, tt, ia, it)
+    ia = np.array([i for i, _ in stage], dtype=np.int64)
+    it = np.array([j for _, j in stage], dtype=np.int64)
+    if not board.has_walls:
+        p = (a[:, None, :] + CORNERS[ia][None, :, :]).reshape(-1, 2)
+        q = (t[:, None, :] + CORNERS[it][None, :, :]).reshape(-1, 2)
+        hit = lines_blocked(board.solid, p, q)
+    else:
+        aa, tt = np.repeat(a, len(stage), axis=0), np.repeat(t, len(stage), axis=0)
+        hit = corner_lines_blocked(board, aa, tt, np.tile(ia, len(a)), np.tile(it, len(a)))
     return np.asarray(hit.reshape(len(a), len(stage)).any(axis=1), dtype=np.bool_)
 
 
@@ -145,7 +149,8 @@ def square_pairs_covered(
     sat = summed_area(board.solid) if sat is None else sat
     x0, x1 = np.minimum(a[:, 0], t[:, 0]), np.maximum(a[:, 0], t[:, 0])
     y0, y1 = np.minimum(a[:, 1], t[:, 1]), np.maximum(a[:, 1], t[:, 1])
-    undecided = np.flatnonzero(any_solid_in(sat, x0, y0, x1, y1) | board.has_walls)
+    near = any_solid_in(sat, x0, y0, x1, y1)
+    undecided = np.arange(n) if board.has_walls else np.flatnonzero(near)
     if rule == "any_line":
         for stage in (LINE_ORDER[:1], LINE_ORDER[1:4], LINE_ORDER[4:]):
             if not undecided.size:
@@ -164,7 +169,10 @@ def square_pairs_covered(
             break
         ci = corner[todo]
         cj = (ci + j_offset) % 4
-        hit = corner_lines_blocked(board, a[pair[todo]], t[pair[todo]], ci, cj)
+        if board.has_walls:
+            hit = corner_lines_blocked(board, a[pair[todo]], t[pair[todo]], ci, cj)
+        else:
+            hit = lines_blocked(board.solid, a[pair[todo]] + CORNERS[ci], t[pair[todo]] + CORNERS[cj])
         blocked[todo[hit]] = True
         todo = todo[~hit]
         if j_offset == 0:
