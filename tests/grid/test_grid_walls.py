@@ -121,3 +121,21 @@ def test_the_kernel_agrees_with_the_scalar_cover_on_odd_walls() -> None:
         got = cover_matrix(board, xy, ones, xy, ones, rule)
         want = np.array([[square_cover(board, a, t, rule) is not None for t in squares] for a in squares])
         assert (got == want).all()
+
+
+def test_the_step_table_agrees_with_each_step_tried_alone() -> None:
+    """`Board.step_blocked` (walls tried only near their squares) is the walls test of each step's segment."""
+    from tohit.core.grid.board import STEPS
+    from tohit.core.grid.walls import STAND, WALL_SCALE, lines_cross_walls
+
+    rng = np.random.default_rng(5)
+    walls = [list(rng.integers(0, 24, 4) / 2) for _ in range(60)] + [[0, 0, 12, 12], [3, 0, 3, 5], [3, 5, 8, 5]]
+    board = walled(12, 12, walls)
+    stand = np.array([STAND], dtype=np.int64)
+    for y in range(12):
+        for x in range(12):
+            p = np.array([[x * WALL_SCALE + WALL_SCALE // 2, y * WALL_SCALE + WALL_SCALE // 2]], dtype=np.int64)
+            for dx, dy in STEPS:
+                q = p + np.array([[dx * WALL_SCALE, dy * WALL_SCALE]], dtype=np.int64)
+                alone = bool(lines_cross_walls(board.walls, p, q, stand, stand)[0])
+                assert board.step_blocked((x, y), (dx, dy)) == alone, ((x, y), (dx, dy))

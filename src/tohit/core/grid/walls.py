@@ -194,16 +194,29 @@ def centre(square: Square) -> tuple[int, int]:
 def steps_blocked(walls: IntArray, width: int, height: int, steps: Sequence[Square]) -> BoolArray:
     """(height, width, len(steps)) booleans: the step from square (x, y) by steps[k] crosses a wall (its
     centre-to-centre segment does: a wall on the shared edge, or across the diagonal through the shared
-    corner)."""
-    ys, xs = np.mgrid[0:height, 0:width]
-    xs, ys = xs.ravel().astype(np.int64), ys.ravel().astype(np.int64)
+    corner). Only the squares within one square of a wall's bounding box are tried against it (a step is at
+    most a square and a half long), so the work grows with the walls' lengths, not with the map."""
     out = np.zeros((height * width, len(steps)), dtype=np.bool_)
-    if len(walls) == 0:
+    if len(walls) == 0 or height * width == 0:
         return out.reshape(height, width, len(steps))
+    lo_x = np.clip(np.minimum(walls[:, 0], walls[:, 2]) // WALL_SCALE - 1, 0, width - 1)
+    hi_x = np.clip(np.maximum(walls[:, 0], walls[:, 2]) // WALL_SCALE + 1, 0, width - 1)
+    lo_y = np.clip(np.minimum(walls[:, 1], walls[:, 3]) // WALL_SCALE - 1, 0, height - 1)
+    hi_y = np.clip(np.maximum(walls[:, 1], walls[:, 3]) // WALL_SCALE + 1, 0, height - 1)
+    box_w = hi_x - lo_x + 1
+    counts = box_w * (hi_y - lo_y + 1)
+    wall = np.repeat(np.arange(len(walls)), counts)
+    k = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    bw = np.repeat(box_w, counts)
+    sx = np.repeat(lo_x, counts) + k % bw
+    sy = np.repeat(lo_y, counts) + k // bw
+    square = sy * width + sx
     half = WALL_SCALE // 2
-    p = np.stack([xs * WALL_SCALE + half, ys * WALL_SCALE + half], axis=1)
+    p = np.stack([sx * WALL_SCALE + half, sy * WALL_SCALE + half], axis=1)
     stand = np.broadcast_to(np.array(STAND, dtype=np.int64), p.shape)
-    for k, (dx, dy) in enumerate(steps):
+    w = walls[wall]
+    for j, (dx, dy) in enumerate(steps):
         q = p + np.array([dx * WALL_SCALE, dy * WALL_SCALE], dtype=np.int64)
-        out[:, k] = lines_cross_walls(walls, p, q, stand, stand)
+        hit = _pairs_blocked(w, p, q, stand, stand, square)
+        out[square[hit], j] = True
     return out.reshape(height, width, len(steps))
