@@ -189,3 +189,11 @@ def test_a_crop_off_the_map_names_the_field(tmp_path: Path) -> None:
     write_uvtt(tmp_path, cellar())
     with pytest.raises(InputError, match="squares"):
         read_document(arrow_scenario(tmp_path, {"uvtt": "cellar.dd2vtt", "squares": [[0, 0], [10, 3]]}))
+
+
+def test_a_bad_uvtt_name_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    write_uvtt(tmp_path, cellar())
+    scenario = arrow_scenario(tmp_path, {"uvtt": "cellar.dd2vtt"})
+    out = run("map", str(scenario), "--png", str(tmp_path / "m.png"), "--uvtt", str(tmp_path / "m.txt"))
+    assert out.exit_code == 2 and "--uvtt" in out.output
+    assert not (tmp_path / "m.png").exists() and not (tmp_path / "m.txt").exists()

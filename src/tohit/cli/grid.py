@@ -101,8 +101,6 @@ def _uvtt(data: dict[str, Any], view: GridView, path: Path) -> None:
     from tohit.core.grid.uvtt import Door, solid_outline, to_uvtt
     from tohit.core.loader import read_text
 
-    if path.suffix.lower() not in (".dd2vtt", ".uvtt", ".json"):
-        raise InputError(f"give a file name ending in .dd2vtt or .uvtt, not {path}", field="--uvtt")
     spec = _map_spec(data)
     board = view.field.board
     image, ppg = None, 70
@@ -135,6 +133,8 @@ def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False, uvt
     from tohit.cli import render
     from tohit.cli.grid_draw import board_text, covers_json
 
+    if uvtt is not None and uvtt.suffix.lower() not in (".dd2vtt", ".uvtt", ".json"):
+        fail(f"--uvtt: give a file name ending in .dd2vtt or .uvtt, not {uvtt}")
     data, view = guarded(lambda: load_view(file, placed=True))
     source = str(file)
 
