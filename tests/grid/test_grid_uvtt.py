@@ -197,3 +197,15 @@ def test_a_bad_uvtt_name_is_refused_before_anything_is_written(tmp_path: Path) -
     out = run("map", str(scenario), "--png", str(tmp_path / "m.png"), "--uvtt", str(tmp_path / "m.txt"))
     assert out.exit_code == 2 and "--uvtt" in out.output
     assert not (tmp_path / "m.png").exists() and not (tmp_path / "m.txt").exists()
+
+
+def test_the_schema_accepts_a_uvtt_map(tmp_path: Path) -> None:
+    import jsonschema
+    import yaml
+
+    write_uvtt(tmp_path, cellar())
+    doc = yaml.safe_load(arrow_scenario(tmp_path, {"uvtt": "cellar.dd2vtt", "squares": [[0, 0], [9, 3]]}).read_text())
+    schema = json.loads(run("schema", "rtw").output)
+    jsonschema.Draft202012Validator(schema).validate(doc)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema).validate({**doc, "map": {"uvtt": "cellar.dd2vtt", "crop": 1}})

@@ -69,6 +69,38 @@ class PictureSpec(Model):
         return self
 
 
+_PAIR: dict[str, Any] = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
+#: The JSON Schema of a map read from a Universal VTT file (`uvtt.py` reads it into the plain map's fields).
+UVTT_MAP_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "A Universal VTT map (.dd2vtt, .uvtt), its path relative to this file (docs/maps.md).",
+    "properties": {
+        "uvtt": {"type": "string", "minLength": 1, "description": "The Universal VTT file."},
+        "squares": {
+            "type": "array",
+            "items": _PAIR,
+            "minItems": 2,
+            "maxItems": 2,
+            "description": "Keep only these squares: [[x0, y0], [x1, y1]], first and last, inclusive.",
+        },
+        "difficult": {"type": "array", "items": _PAIR, "description": "Difficult Terrain squares on top."},
+        "solid": {"type": "array", "items": _PAIR, "description": "Solid squares on top."},
+    },
+    "required": ["uvtt"],
+    "additionalProperties": False,
+}
+
+
+def _map_schema(schema: dict[str, Any]) -> None:
+    """The map's JSON Schema: the plain map (text rows, or width, height and squares), or a UVTT file."""
+    _rows_as_text(schema)
+    plain = {k: v for k, v in schema.items() if k not in ("title", "description")}
+    for key in list(schema):
+        if key not in ("title", "description"):
+            del schema[key]
+    schema["anyOf"] = [plain, UVTT_MAP_SCHEMA]
+
+
 class MapSpec(Model):
     """The battlefield: text `rows` (`.` open, `#` solid, `~` Difficult Terrain), or `width`, `height`, `solid`
     and `difficult` squares; with either, `walls` on edges and `doors` (segments in grid units). A Universal VTT
@@ -90,7 +122,7 @@ class MapSpec(Model):
     doors: list[DoorSpec] = Field(default_factory=list, description="Doors: a closed door is a wall.")
     picture: PictureSpec | None = Field(default=None, description="The picture under the grid (from a UVTT map).")
 
-    model_config = ConfigDict(json_schema_extra=lambda schema: _rows_as_text(schema))
+    model_config = ConfigDict(json_schema_extra=lambda schema: _map_schema(schema))
 
     @model_validator(mode="before")
     @classmethod
