@@ -129,7 +129,13 @@ def board_text(view: GridView) -> Group:
     title = Text(f"{view.describe()}  (cover rule: {view.rule})", "bold")
     key = Text(
         "@ attacker, letters: creatures; * (red): squares the attack reaches (a creature there: its letter and *);"
-        " ██ solid, ▓▓ (yellow) solid giving cover to a creature hit; lines: the blocked cover lines",
+        " ██ solid, ▓▓ (yellow) solid giving cover to a creature hit; lines: the blocked cover lines"
+        + (
+            f"; {len(bf.board.walls)} wall{'s' if len(bf.board.walls) != 1 else ''} on edges (closed doors among"
+            " them) not drawn here: --png draws them"
+            if bf.board.has_walls
+            else ""
+        ),
         "dim",
     )
     return Group(title, text, key, legend)
