@@ -83,15 +83,17 @@ def _map_spec(data: dict[str, Any]) -> Any:
 
 
 def _picture(data: dict[str, Any], view: GridView) -> Any:
-    """The map's picture decoded, or None (no picture)."""
+    """The map's picture decoded (None: no picture) and its doors, for the PNG."""
     from tohit.core.grid.picture import picture_pixels
     from tohit.core.loader import read_text
 
-    spec = _map_spec(data)
-    if spec.picture is None:
-        return None
+    spec = _map_spec(data) if "map" in data else None
+    doors = [(tuple(d.segment), d.closed) for d in spec.doors] if spec is not None else []
+    if spec is None or spec.picture is None:
+        return None, 1, doors
     board = view.field.board
-    return (picture_pixels(spec.picture, board.width, board.height, read_text), spec.picture.pixels_per_grid)
+    pixels = picture_pixels(spec.picture, board.width, board.height, read_text)
+    return pixels, spec.picture.pixels_per_grid, doors
 
 
 def _uvtt(data: dict[str, Any], view: GridView, path: Path) -> None:

@@ -173,11 +173,12 @@ def board_png(
     path: Path,
     title: str | None = None,
     progress: Callable[[int], None] | None = None,
-    picture: tuple[Any, int] | None = None,
+    picture: tuple[Any, int, list[Any]] | None = None,
 ) -> None:
     """The same picture as a PNG: squares, creatures, the attack's squares and the cover lines, the walls and
     doors, over the map's `picture` (its pixels and pixels a square) when it has one; `progress(1)` after each
-    row drawn and once the file is written (`png_steps` in all)."""
+    row drawn and once the file is written (`png_steps` in all). `picture`: the pixels (or None), pixels a square,
+    and the doors ((segment, closed) pairs: a closed one brown, an open one dashed)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -195,12 +196,14 @@ def board_png(
     hits = set(hit_names(view))
     label = letters(view)
     if picture is not None and picture[0] is not None:
-        pixels, ppg = picture
+        pixels, ppg, _ = picture
         rows, cols = pixels.shape[:2]
         ax.imshow(pixels, extent=(0, cols / ppg, rows / ppg, 0), origin="upper", zorder=0, interpolation="bilinear")
         ax.set_xlim(x0, x1 + 1)
         ax.set_ylim(y1 + 1, y0)
     _walls(ax, bf.board)
+    for (dx0, dy0, dx1, dy1), closed in picture[2] if picture is not None else []:
+        ax.plot([dx0, dx1], [dy0, dy1], color="#8a5a24", lw=4 if closed else 2, ls="-" if closed else "--", zorder=4)
     for y in range(y0, y1 + 1):
         for x in range(x0, x1 + 1):
             if bf.board.is_solid((x, y)):
