@@ -90,6 +90,7 @@ def test_web_map_uploads_a_uvtt_map_draws_its_picture_and_refuses_a_move_through
     page.click("#map-walls")
     page.wait_for_selector("#map-svg line.wall", state="attached")
     assert page.locator("#map-svg line.wall").count() == 8  # 7 walls and the closed door
+    assert page.locator("#map-svg line.door.closed").count() == 1
     shot(page, "web-map-uvtt")
 
     view = table.http.post(f"/v1/encounters/{eid}/view_token", headers=bearer(gm)).json()

@@ -296,6 +296,10 @@ class Encounter:
             "solid": [[int(x), int(y)] for y, x in zip(*np.nonzero(board.solid), strict=True)],
             "walls": (board.walls / WALL_SCALE).tolist(),
             "picture": self._picture(),
+            "doors": [
+                {"segment": list(d.segment), "closed": d.closed}
+                for d in getattr(getattr(self.fight.spec, "map", None), "doors", [])
+            ],
             "creatures": [
                 {
                     "name": c.name,

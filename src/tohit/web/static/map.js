@@ -317,6 +317,9 @@ function draw() {
     ...(state.showWalls ? view.walls || [] : []).map(([x0, y0, x1, y1]) =>
       svg("line", { class: "wall", x1: x0 * CELL, y1: y0 * CELL, x2: x1 * CELL, y2: y1 * CELL }),
     ),
+    ...(state.showWalls ? view.doors || [] : []).map(({ segment: [x0, y0, x1, y1], closed }) =>
+      svg("line", { class: `door${closed ? " closed" : " open"}`, x1: x0 * CELL, y1: y0 * CELL, x2: x1 * CELL, y2: y1 * CELL }, svg("title", {}, closed ? "a closed door" : "an open door")),
+    ),
     ...lines,
     ...creatures,
     state.ctx.page.gm ? cursor : svg("g"),
