@@ -93,6 +93,18 @@ def test_web_map_uploads_a_uvtt_map_draws_its_picture_and_refuses_a_move_through
     assert page.locator("#map-svg line.door.closed").count() == 1
     shot(page, "web-map-uvtt")
 
+    seq = int(page.get_attribute("#tracker", "data-seq"))
+    page.click('#map-doors [data-door="0"]')  # the GM opens the door: one event; now the move passes it
+    page.wait_for_function("n => Number(document.getElementById('tracker').dataset.seq) > n", arg=seq)
+    page.wait_for_selector("#map-svg line.door.open", state="attached")
+    assert page.inner_text('#map-doors [data-door="0"]') == "Close door 1"
+    seq = int(page.get_attribute("#tracker", "data-seq"))
+    drag("3,1", "6,1")
+    page.wait_for_function("n => Number(document.getElementById('tracker').dataset.seq) > n", arg=seq)
+    events = table.http.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
+    assert [e["kind"] for e in events[-2:]] == ["door", "move"]
+    shot(page, "web-map-uvtt-door-open")
+
     view = table.http.post(f"/v1/encounters/{eid}/view_token", headers=bearer(gm)).json()
     ready(page, table.url(eid, view["view_token"]))
     page.wait_for_selector("#map-svg image.map-picture")

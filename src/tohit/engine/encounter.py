@@ -24,6 +24,7 @@ from tohit.core.fight.state import State, change
 from tohit.core.grid.movement import reachable
 from tohit.core.grid.walls import WALL_SCALE
 from tohit.engine.dice_needs import still_needed, when_needed
+from tohit.engine.doors import door_events, map_extras, synced, with_door_stats
 from tohit.engine.fight.context import OutOfTurn, StepContext
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.replay import apply_changes
@@ -31,7 +32,7 @@ from tohit.engine.fight.run import ended, initial_state
 from tohit.engine.seeds import fresh_seed
 
 #: Kinds of action a game master takes (`Encounter.act`).
-ACTIONS = ("attack", "auto", "adjust", "end_turn", "move", "undo")
+ACTIONS = ("attack", "auto", "adjust", "end_turn", "move", "door", "undo")
 
 
 @dataclass
@@ -55,7 +56,7 @@ class Encounter:
         fight = fight_from_dict(copy.deepcopy(data), source=source)
         if seed is None:
             seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
-        state = initial_state(fight, 1)
+        state = with_door_stats(fight, initial_state(fight, 1))
         roster = fight.roster
         start: dict[str, Any] = {
             "kind": "start",
@@ -91,7 +92,8 @@ class Encounter:
             {k: np.asarray([v], dtype=np.int64) for k, v in per.items()},
             {k: np.asarray([v], dtype=np.int64) for k, v in fights.items()},
         )
-        return Encounter(found.fight, data, list(events), state, found.seed, actions)
+        fight = synced(found.fight, data, state, source)
+        return Encounter(fight, data, list(events), state, found.seed, actions)
 
     def fork(self) -> Encounter:
         """A copy that acts without changing this one (an action tried on it and refused, or not stored, leaves
@@ -295,11 +297,7 @@ class Encounter:
             "height": board.height,
             "solid": [[int(x), int(y)] for y, x in zip(*np.nonzero(board.solid), strict=True)],
             "walls": (board.walls / WALL_SCALE).tolist(),
-            "picture": self._picture(),
-            "doors": [
-                {"segment": list(d.segment), "closed": d.closed}
-                for d in getattr(getattr(self.fight.spec, "map", None), "doors", [])
-            ],
+            **map_extras(self.fight),
             "creatures": [
                 {
                     "name": c.name,
@@ -317,12 +315,6 @@ class Encounter:
             "reached": list(view.reach.distinct) if view.reach is not None else [],
             "cover": {k: (c.to_json() if c is not None else None) for k, c in view.covers.items()},
         }
-
-    def _picture(self) -> dict[str, Any] | None:
-        """The picture under the map (a UVTT map's image): how many of its pixels make a square (the image itself
-        is the picture route's); None when the map has none."""
-        found = getattr(getattr(self.fight.spec, "map", None), "picture", None)
-        return None if found is None else {"pixels_per_grid": found.pixels_per_grid}
 
     def aim(self, attacker: str, attack: str | None, n: int) -> list[dict[str, Any]]:
         """`tohit aim` for the attack on the fight's map: the best `n` placements by exact expected damage to
@@ -358,6 +350,9 @@ class Encounter:
             return self._append(self._end_turn())
         if kind == "move":
             return self._append(self._move(action))
+        if kind == "door":
+            events, self.state = door_events(self.fight, self.state, action)
+            return self._append(events)
         script = _script(action.get("dice"))
         if kind == "auto":
             ctx = self._context(rng, script=script)
@@ -566,6 +561,7 @@ class Encounter:
     def _append(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Number the events and keep them, each marked with its action (the number of the action's first)."""
         first = len(self.events)
+        self.fight = synced(self.fight, self.data, self.state, self.fight.source)  # a door opened or closed
         for i, event in enumerate(events):
             event["n"] = first + i
             event["action"] = first

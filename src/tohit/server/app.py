@@ -149,9 +149,9 @@ class CreateBody(BaseModel):
 
 class ActionBody(BaseModel):
     """One action: attack (attacker, attack, targets, dice?, placement?), auto, adjust (combatant, stat, value),
-    end_turn, move (combatant, to: a square on the map)."""
+    end_turn, move (combatant, to: a square on the map), door (door: its number, closed: true or false)."""
 
-    kind: Literal["attack", "auto", "adjust", "end_turn", "move"]
+    kind: Literal["attack", "auto", "adjust", "end_turn", "move", "door"]
     attacker: str | None = None
     attack: str | None = None
     targets: list[str] | None = None
@@ -162,6 +162,8 @@ class ActionBody(BaseModel):
     )
     combatant: str | None = None
     to: list[int] | None = Field(default=None, description="move: the square [x, y] on the map.")
+    door: int | None = Field(default=None, description="door: the door's number (the map route's `doors`).")
+    closed: bool | None = Field(default=None, description="door: true closes it, false opens it.")
     stat: str | None = None
     value: int | None = None
     expected_seq: int | None = Field(default=None, ge=0)

@@ -86,6 +86,7 @@ function build(ctx) {
       el("button", { id: "map-walls", type: "button", "aria-pressed": "false", onclick: toggleWalls }, "Show walls"),
       ctx.page.gm ? el("button", { id: "map-roll", type: "button", onclick: rollPlaced }, "Roll this placement") : null,
     ),
+    el("div", { id: "map-doors", class: "map-tools" }),
     el("p", { id: "map-help", class: "note" }),
     el("p", { id: "map-range", "aria-live": "polite" }),
     el("p", { id: "map-error", class: "error", role: "alert" }),
@@ -328,9 +329,28 @@ function draw() {
   const hadFocus = document.activeElement && document.activeElement.closest && document.activeElement.closest("#map-svg");
   q("#map-svg").replaceChildren(picture);
   if (hadFocus) picture.focus();
+  if (state.ctx.page.gm) doorButtons(view.doors || []);
   if (state.ctx.page.gm) {
     q("#map-range").textContent = `${view.range}: ${view.squares.length} square${view.squares.length === 1 ? "" : "s"}; reaches ${view.reached.join(", ") || "nobody"}`;
   }
+}
+
+/** A button per door of the map: the GM opens or closes it (one door event; undo takes it back). */
+function doorButtons(doors) {
+  q("#map-doors").replaceChildren(
+    ...doors.map((d) =>
+      el(
+        "button",
+        { type: "button", dataset: { door: d.door }, onclick: () => door(d.door, !d.closed) },
+        `${d.closed ? "Open" : "Close"} door ${d.door + 1}`,
+      ),
+    ),
+  );
+}
+
+async function door(number, closed) {
+  const answer = await state.ctx.act({ kind: "door", door: number, closed });
+  if (answer && !answer.ok) q("#map-error").textContent = errorLine(answer.data);
 }
 
 /** The GM moves a creature (dragged, or M then arrows and Enter): one move event; the board is asked again. */
