@@ -127,6 +127,11 @@ class MapSpec(Model):
     @model_validator(mode="before")
     @classmethod
     def _split_text(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "uvtt" in data:
+            raise ValueError(
+                "uvtt: a Universal VTT map is read from its file when the file naming it is read (tohit map, fight,"
+                " odds...); on the web table, choose it beside the fight file"
+            )
         if isinstance(data, dict) and isinstance(data.get("rows"), str):
             data = {**data, "rows": [r.strip() for r in data["rows"].strip().splitlines() if r.strip()]}
         return data
