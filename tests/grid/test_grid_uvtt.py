@@ -209,3 +209,28 @@ def test_the_schema_accepts_a_uvtt_map(tmp_path: Path) -> None:
     jsonschema.Draft202012Validator(schema).validate(doc)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft202012Validator(schema).validate({**doc, "map": {"uvtt": "cellar.dd2vtt", "crop": 1}})
+
+
+@pytest.mark.parametrize("closed", [True, False])
+def test_a_fight_on_a_uvtt_map_is_kept_apart_by_a_closed_door(tmp_path: Path, closed: bool) -> None:
+    """Heroes west of the cellar's wall, Bokoblins east: with the door closed no move, arrow or blow passes the
+    wall (a draw); open, they meet."""
+    import yaml
+
+    from tests.conftest import EXAMPLES
+
+    write_uvtt(tmp_path, cellar(door_closed=closed))
+    fight = yaml.safe_load((EXAMPLES / "fights" / "rtw-moving-skirmish.yaml").read_text())
+    fight["map"] = {"uvtt": "cellar.dd2vtt"}
+    fight["max_rounds"] = 4
+    spots = iter([[0, 0], [0, 3], [8, 2], [9, 0]])
+    for side in fight["sides"]:
+        for c in side["combatants"]:
+            c["position"] = next(spots)
+    path = tmp_path / "fight.yaml"
+    path.write_text(yaml.safe_dump(fight))
+    out = run("fight", str(path))
+    assert out.exit_code == 0, out.output
+    assert (" attacks " in out.output) != closed
+    if closed:
+        assert "a draw" in out.output
