@@ -4,6 +4,10 @@
   (250 a side: 62,500 pairs), vectorised (`core.grid.cover_kernel`) against a plain per-pair Python loop
   over the same predicates (`core.grid.cover.behind_cover`), in the same run; both give the same answers
   (checked). With --quick the loop runs on a random tenth of the pairs and is scaled up.
+- Walls on edges (issue 32): a 200 x 200 map with 2,000 wall segments (1 to 3 squares long, along the grid
+  and across diagonals) and 120 creatures (60 a side: 3,600 pairs): line of sight (the centre-to-centre line
+  a Projectile takes) and cover, vectorised (`core.grid.walls.lines_cross_walls`, `cover_kernel`) against a
+  per-pair loop over the same predicates (`Board.walled`, `cover.behind_cover`); the same answers (checked).
 - `tohit aim` on a 50 x 50 map with a Cone 5 and 40 creatures: every placement ranked by exact expected
   damage, against the naive way (load the scenario placed each way and run exact odds on it).
 """
@@ -64,6 +68,79 @@ def cover_rows(quick: bool) -> list[Row]:
                 20.0,
             )
         )
+    return rows
+
+
+WALLS, WALLED_CREATURES = 2000, 120
+
+
+def walled_battlefield(seed: int = 1) -> tuple[Board, np.ndarray, np.ndarray]:
+    """The walls bench map: 2,000 random wall segments, two sides of 60 Medium creatures."""
+    from tohit.core.grid.walls import wall_array
+
+    rng = np.random.default_rng(seed)
+    walls: list[list[int]] = []
+    while len(walls) < WALLS:
+        x, y = (int(v) for v in rng.integers(0, SIDE, 2))
+        length, kind = int(rng.integers(1, 4)), int(rng.integers(0, 3))
+        seg = [[x, y, x + length, y], [x, y, x, y + length], [x, y, x + length, y + length]][kind]
+        if max(seg) <= SIDE:
+            walls.append(seg)
+    board = Board.from_solid(SIDE, SIDE).with_walls(wall_array(walls))
+    cells = rng.choice(SIDE * SIDE, size=WALLED_CREATURES, replace=False)
+    spots = np.array([(c % SIDE, c // SIDE) for c in cells], dtype=np.int64)
+    half = WALLED_CREATURES // 2
+    return board, spots[:half], spots[half:]
+
+
+def wall_rows(quick: bool) -> list[Row]:
+    from tohit.core.grid.walls import STAND, WALL_SCALE, lines_cross_walls
+
+    board, a, b = walled_battlefield()
+    pairs = [(i, j) for i in range(len(a)) for j in range(len(b))]
+    if quick:
+        pairs = pairs[::10]
+    scale = len(a) * len(b) / len(pairs)
+    half = WALL_SCALE // 2
+    p = np.repeat(a, len(b), axis=0) * WALL_SCALE + half
+    q = np.tile(b, (len(a), 1)) * WALL_SCALE + half
+    stand = np.broadcast_to(np.array(STAND, dtype=np.int64), p.shape)
+    seen = lines_cross_walls(board.walls, p, q, stand, stand).reshape(len(a), len(b))
+    kernel = best_time(lambda: lines_cross_walls(board.walls, p, q, stand, stand), repeat=3)
+    fa = [(int(x), int(y)) for x, y in a]
+    fb = [(int(x), int(y)) for x, y in b]
+    start = time.perf_counter()
+    loop = [board.walled(fa[i], fb[j]) for i, j in pairs]
+    looped = (time.perf_counter() - start) * scale
+    assert all(seen[i, j] == w for (i, j), w in zip(pairs, loop, strict=True)), "kernel and loop disagree"
+    note = " (scaled from 1/10)" if quick else ""
+    rows = [
+        Row(
+            "grid",
+            f"line of sight, {len(a) * len(b):,} pairs, {WALLS:,} walls ({100 * seen.mean():.0f}% blocked)",
+            f"{kernel * 1e3:.0f} ms",
+            f"{looped * 1e3:.0f} ms per-pair loop" + note,
+            looped / kernel,
+        )
+    ]
+    ones = np.ones(len(a), dtype=np.int64)
+    got = cover_matrix(board, a, ones, b, ones)
+    kernel = best_time(lambda: cover_matrix(board, a, ones, b, ones), repeat=3)
+    ta = [Footprint(x, y) for x, y in fa]
+    tb = [Footprint(x, y) for x, y in fb]
+    start = time.perf_counter()
+    covers = [behind_cover(board, ta[i], tb[j]) is not None for i, j in pairs]
+    looped = (time.perf_counter() - start) * scale
+    assert all(got[i, j] == c for (i, j), c in zip(pairs, covers, strict=True)), "kernel and loop disagree"
+    rows.append(
+        Row(
+            "grid",
+            f"cover, {len(a) * len(b):,} pairs, {WALLS:,} walls (any_line; {100 * got.mean():.0f}% covered)",
+            f"{kernel * 1e3:.0f} ms",
+            f"{looped * 1e3:.0f} ms per-pair loop" + note,
+            looped / kernel,
+        )
+    )
     return rows
 
 
@@ -130,4 +207,4 @@ def aim_rows(quick: bool) -> list[Row]:
 
 
 def run(quick: bool) -> list[Row]:
-    return cover_rows(quick) + aim_rows(quick)
+    return cover_rows(quick) + wall_rows(quick) + aim_rows(quick)

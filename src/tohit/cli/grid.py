@@ -1,10 +1,14 @@
-"""`tohit map FILE [--png OUT]` and `tohit aim FILE`: the tactical grid of a scenario of a game with a map.
+"""`tohit map FILE [--png OUT] [--uvtt OUT]` and `tohit aim FILE`: the tactical grid of a scenario (or, for
+`map`, a fight file) of a game with a map.
 
 The scenario's game (its `system`, from the registry) gives its map rules (`System.map_rules()`); a game
 with no map is refused on the `system` field.
 
 - `map` draws the battlefield in the terminal (rich): the attack's squares, the creatures it reaches, and
-  each creature's cover (the blocked line and the solid square), with `--png` the same with matplotlib.
+  each creature's cover (the blocked line and the solid square or wall), with `--png` the same with
+  matplotlib, over the map's picture when it comes from a Universal VTT file; `--uvtt` writes the map as a
+  Universal VTT file (walls, doors, solid squares' outlines, the picture). A fight file is drawn as the web
+  table draws it: its first combatant's first attack, everyone where the fight starts them.
 - `aim` tries every legal placement and direction of the attack's range, ranks them by exact expected
   damage to foes minus expected damage to allies, prints the best five and draws the best.
 """
@@ -28,6 +32,9 @@ if TYPE_CHECKING:
 FileArg = Annotated[Path, typer.Argument(help="Scenario file with a map (YAML or JSON).", show_default=False)]
 PngOpt = Annotated[Path | None, typer.Option("--png", help="Also write the picture as a PNG.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of the drawing.")]
+UvttOpt = Annotated[
+    Path | None, typer.Option("--uvtt", help="Also write the map as a Universal VTT file (.dd2vtt, .uvtt).")
+]
 TOP = 5
 
 
@@ -46,12 +53,73 @@ def load_view(path: Path, *, placed: bool) -> tuple[dict[str, Any], GridView]:
     source = str(path)
     data = read_document(path)
     try:
+        if placed and "sides" in data and "attack" not in data:
+            return data, _fight_view(data, source)
         return data, map_rules(data).view(data, place=placed)
     except InputError as exc:
         raise exc.located(source=source) from None
 
 
-def _png(view: GridView, path: Path, title: str | None = None) -> None:
+def _fight_view(data: dict[str, Any], source: str) -> GridView:
+    """A fight file's map, as the web table shows it first: combatant 0's first attack, unplaced."""
+    from tohit.engine.fight.load import fight_from_dict
+    from tohit.engine.fight.run import initial_state
+
+    fight = fight_from_dict(data, source=source)
+    rules = fight.system.map_rules()
+    scenario = rules.fight_scenario(fight, initial_state(fight, 1), 0, 0, None) if rules is not None else None
+    if rules is None or scenario is None:
+        raise InputError("this fight has no map to draw", field="map")
+    return rules.view(scenario, place=False)
+
+
+def _map_spec(data: dict[str, Any]) -> Any:
+    from tohit.core.grid.models import MapSpec
+    from tohit.core.loader import validate
+
+    if "map" not in data:
+        raise InputError("required field is missing", field="map")
+    return validate(MapSpec, data["map"], source="", prefix="map")
+
+
+def _picture(data: dict[str, Any], view: GridView) -> Any:
+    """The map's picture decoded (None: no picture) and its doors, for the PNG."""
+    from tohit.core.grid.picture import picture_pixels
+    from tohit.core.loader import read_text
+
+    spec = _map_spec(data) if "map" in data else None
+    doors = [(tuple(d.segment), d.closed) for d in spec.doors] if spec is not None else []
+    if spec is None or spec.picture is None:
+        return None, 1, doors
+    board = view.field.board
+    pixels = picture_pixels(spec.picture, board.width, board.height, read_text)
+    return pixels, spec.picture.pixels_per_grid, doors
+
+
+def _uvtt(data: dict[str, Any], view: GridView, path: Path) -> None:
+    """Write the map as a Universal VTT file."""
+    from tohit.cli.output import write_file
+    from tohit.core.grid.picture import picture_bytes
+    from tohit.core.grid.uvtt import Door, solid_outline, to_uvtt
+    from tohit.core.loader import read_text
+
+    spec = _map_spec(data)
+    board = view.field.board
+    image, ppg = None, 70
+    if spec.picture is not None:
+        image = picture_bytes(spec.picture, board.width, board.height, read_text)
+        ppg = spec.picture.pixels_per_grid
+    doors = [Door(tuple(d.segment), d.closed) for d in spec.doors]
+    out = to_uvtt(board.width, board.height, spec.walls, doors, image, ppg, solid_outline(board.solid))
+    text = json.dumps(out)
+
+    def write(temporary: Path) -> None:
+        temporary.write_text(text, encoding="utf-8")
+
+    write_file(path, write, field="--uvtt")
+
+
+def _png(view: GridView, path: Path, title: str | None = None, picture: Any = None) -> None:
     from tohit.cli import render
     from tohit.cli.grid_draw import board_png, png_steps
     from tohit.cli.output import write_file
@@ -59,17 +127,30 @@ def _png(view: GridView, path: Path, title: str | None = None) -> None:
     if path.suffix.lower() != ".png":
         raise InputError(f"the picture is written as PNG: give a file name ending in .png, not {path}", field="--png")
     with render.delayed_progress("drawing", "steps", png_steps(view), after=0.5, quiet=False) as advance:
-        write_file(path, lambda temporary: board_png(view, temporary, title, advance), field="--png")
+        write_file(path, lambda temporary: board_png(view, temporary, title, advance, picture), field="--png")
 
 
-def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> None:
+def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False, uvtt: UvttOpt = None) -> None:
     """Draw the map with the attack's squares, the creatures it reaches and the cover lines."""
     from tohit.cli import render
     from tohit.cli.grid_draw import board_text, covers_json
 
-    _, view = guarded(lambda: load_view(file, placed=True))
+    if uvtt is not None and uvtt.suffix.lower() not in (".dd2vtt", ".uvtt", ".json"):
+        fail(f"--uvtt: give a file name ending in .dd2vtt or .uvtt, not {uvtt}")
+    data, view = guarded(lambda: load_view(file, placed=True))
+    source = str(file)
+
+    def located(work: Any) -> Any:
+        try:
+            return work()
+        except InputError as exc:
+            raise exc.located(source=exc.source or source) from None
+
     if png is not None:
-        guarded(lambda: _png(view, png))
+        picture = guarded(lambda: located(lambda: _picture(data, view)))
+        guarded(lambda: _png(view, png, picture=picture))
+    if uvtt is not None:
+        guarded(lambda: located(lambda: _uvtt(data, view, uvtt)))
     if as_json:
         out = {
             **view.to_json(),
@@ -85,6 +166,8 @@ def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> 
     render.console().print(board_text(view))
     if png is not None:
         render.console().print(f"wrote {png}")
+    if uvtt is not None:
+        render.console().print(f"wrote {uvtt}")
 
 
 def aim_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> None:

@@ -13,6 +13,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from tohit.core.grid.board import Board
 from tohit.core.grid.segments import squares_crossed
 from tohit.core.grid.view import GridView
 
@@ -46,7 +47,7 @@ def _window(view: GridView) -> tuple[int, int, int, int]:
         xs += [sq[0] for sq in view.reach.squares]
         ys += [sq[1] for sq in view.reach.squares]
     for name, cover in view.covers.items():
-        if cover is not None and (not hits or name in hits):
+        if cover is not None and cover.square is not None and (not hits or name in hits):
             xs.append(cover.square[0])
             ys.append(cover.square[1])
     everyone_x = xs + [v for c in bf.creatures for v in (c.footprint.x, c.footprint.x1)]
@@ -128,7 +129,13 @@ def board_text(view: GridView) -> Group:
     title = Text(f"{view.describe()}  (cover rule: {view.rule})", "bold")
     key = Text(
         "@ attacker, letters: creatures; * (red): squares the attack reaches (a creature there: its letter and *);"
-        " ██ solid, ▓▓ (yellow) solid giving cover to a creature hit; lines: the blocked cover lines",
+        " ██ solid, ▓▓ (yellow) solid giving cover to a creature hit; lines: the blocked cover lines"
+        + (
+            f"; {len(bf.board.walls)} wall{'s' if len(bf.board.walls) != 1 else ''} on edges (closed doors among"
+            " them) not drawn here: --png draws them"
+            if bf.board.has_walls
+            else ""
+        ),
         "dim",
     )
     return Group(title, text, key, legend)
@@ -162,10 +169,16 @@ def png_steps(view: GridView) -> int:
 
 
 def board_png(
-    view: GridView, path: Path, title: str | None = None, progress: Callable[[int], None] | None = None
+    view: GridView,
+    path: Path,
+    title: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    picture: tuple[Any, int, list[Any]] | None = None,
 ) -> None:
-    """The same picture as a PNG: squares, creatures, the attack's squares and the cover lines; `progress(1)`
-    after each row drawn and once the file is written (`png_steps` in all)."""
+    """The same picture as a PNG: squares, creatures, the attack's squares and the cover lines, the walls and
+    doors, over the map's `picture` (its pixels and pixels a square) when it has one; `progress(1)` after each
+    row drawn and once the file is written (`png_steps` in all). `picture`: the pixels (or None), pixels a square,
+    and the doors ((segment, closed) pairs: a closed one brown, an open one dashed)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -182,6 +195,15 @@ def board_png(
     ax.set_aspect("equal")
     hits = set(hit_names(view))
     label = letters(view)
+    if picture is not None and picture[0] is not None:
+        pixels, ppg, _ = picture
+        rows, cols = pixels.shape[:2]
+        ax.imshow(pixels, extent=(0, cols / ppg, rows / ppg, 0), origin="upper", zorder=0, interpolation="bilinear")
+        ax.set_xlim(x0, x1 + 1)
+        ax.set_ylim(y1 + 1, y0)
+    _walls(ax, bf.board)
+    for (dx0, dy0, dx1, dy1), closed in picture[2] if picture is not None else []:
+        ax.plot([dx0, dx1], [dy0, dy1], color="#8a5a24", lw=4 if closed else 2, ls="-" if closed else "--", zorder=4)
     for y in range(y0, y1 + 1):
         for x in range(x0, x1 + 1):
             if bf.board.is_solid((x, y)):
@@ -201,8 +223,9 @@ def board_png(
             continue
         (ax0, ay0), (ax1, ay1) = cover.segment
         ax.plot([ax0, ax1], [ay0, ay1], color="#d0a000", lw=1.5, ls="--")
-        sx, sy = cover.square
-        ax.add_patch(Rectangle((sx, sy), 1, 1, fill=False, ec="#d0a000", lw=2))
+        if cover.square is not None:
+            sx, sy = cover.square
+            ax.add_patch(Rectangle((sx, sy), 1, 1, fill=False, ec="#d0a000", lw=2))
     ax.set_xticks(range(x0, x1 + 2, max(1, (w + 9) // 10)))
     ax.set_yticks(range(y0, y1 + 2, max(1, (h + 9) // 10)))
     ax.grid(True, color="#dddddd", lw=0.5)
@@ -214,6 +237,14 @@ def board_png(
     plt.close(fig)
     if progress is not None:
         progress(1)
+
+
+def _walls(ax: Any, board: Board) -> None:
+    """The walls (closed doors among them) as thick dark strokes over the squares."""
+    from tohit.core.grid.walls import WALL_SCALE
+
+    for x0, y0, x1, y1 in (board.walls / WALL_SCALE).tolist():
+        ax.plot([x0, x1], [y0, y1], color="#202020", lw=3, solid_capstyle="round", zorder=3)
 
 
 def covers_json(view: GridView) -> dict[str, Any]:

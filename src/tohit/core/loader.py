@@ -107,9 +107,16 @@ def _file_kind(mode: int) -> str:
 
 
 def read_document(path: str | Path, *, what: str = "a scenario file") -> dict[str, Any]:
-    """Parse a YAML or JSON file into a mapping; any problem is an InputError naming the file."""
+    """Parse a YAML or JSON file into a mapping; any problem is an InputError naming the file. A `map` given as
+    `{uvtt: FILE}` is read here, FILE relative to this file's folder (`tohit.core.grid.uvtt.expand`)."""
     text = read_text(path, what=what)
-    return parse_document(text, source=str(path), json_only=Path(path).suffix.lower() == ".json")
+    data = parse_document(text, source=str(path), json_only=Path(path).suffix.lower() == ".json")
+    from tohit.core.grid.uvtt import expand
+
+    try:
+        return expand(data, Path(path), read_text)
+    except InputError as exc:
+        raise exc.located(source=exc.source or str(path)) from None
 
 
 def parse_document(text: str, *, source: str, json_only: bool = False) -> dict[str, Any]:

@@ -71,6 +71,14 @@ class Move(_Action):
     to: list[int] = Field(min_length=2, max_length=2, description="move: the square [x, y] on the map.")
 
 
+class Door(_Action):
+    """The GM opens or closes a door of the encounter's map (issue 32): its number in the map's doors."""
+
+    kind: Literal["door"]
+    door: int = Field(ge=0, description="door: its number in the map's doors (from 0).")
+    closed: bool = Field(description="door: true closes it, false opens it.")
+
+
 class Undo(_Action):
     """The last action not yet taken back is taken back, by one more event."""
 
@@ -78,10 +86,10 @@ class Undo(_Action):
 
 
 #: Any one action (a value), and the union as a type to validate against (told apart by `kind`).
-AnyAction = Attack | Auto | Adjust | EndTurn | Move | Undo
+AnyAction = Attack | Auto | Adjust | EndTurn | Move | Door | Undo
 Action = Annotated[AnyAction, Field(discriminator="kind")]
 #: The kinds of action, in the order they are listed to a person.
-KINDS = ("attack", "auto", "adjust", "end_turn", "move", "undo")
+KINDS = ("attack", "auto", "adjust", "end_turn", "move", "door", "undo")
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 
 

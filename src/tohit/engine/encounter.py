@@ -24,8 +24,11 @@ from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import GMChoice, LoadedFight
 from tohit.core.fight.readings import read_combatant
 from tohit.core.fight.state import State, change
+from tohit.core.grid.movement import reachable
+from tohit.core.grid.walls import WALL_SCALE
 from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.dice_needs import still_needed, when_needed
+from tohit.engine.doors import door_events, map_extras, synced, with_door_stats
 from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.events import emit_end, start_event
 from tohit.engine.fight.load import fight_from_dict
@@ -55,7 +58,7 @@ class Encounter:
         fight = fight_from_dict(copy.deepcopy(data), source=source)
         if seed is None:
             seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
-        state = initial_state(fight, 1)
+        state = with_door_stats(fight, initial_state(fight, 1))
         found = Encounter(fight, data, [start_event(fight, seed, state, source)], state, seed, [0])
         if fight.rules.opening_pending(state):  # a roll before the first turn (initiative): part of the start
             ctx = found._context(np.random.default_rng([seed, 0]))
@@ -73,7 +76,7 @@ class Encounter:
         if not events or events[0].get("kind") != "start":
             raise InputError("the stored events do not begin with the start event", source=source)
         fight = fight_from_dict(copy.deepcopy(data), source=source)
-        start = initial_state(fight, 1)
+        start = with_door_stats(fight, initial_state(fight, 1))
         roster = fight.roster
         per = {k: [int(x) for x in v[0]] for k, v in start.per.items()}
         fights = {k: int(v[0]) for k, v in start.fight.items()}
@@ -86,6 +89,7 @@ class Encounter:
             {k: np.asarray([v], dtype=np.int64) for k, v in per.items()},
             {k: np.asarray([v], dtype=np.int64) for k, v in fights.items()},
         )
+        fight = synced(fight, data, state, source)
         return Encounter(fight, data, list(events), state, int(events[0]["seed"]), actions)
 
     def fork(self) -> Encounter:
@@ -294,6 +298,8 @@ class Encounter:
             "width": board.width,
             "height": board.height,
             "solid": [[int(x), int(y)] for y, x in zip(*np.nonzero(board.solid), strict=True)],
+            "walls": (board.walls / WALL_SCALE).tolist(),
+            **map_extras(self.fight),
             "creatures": [
                 {
                     "name": c.name,
@@ -343,6 +349,9 @@ class Encounter:
             return self._append(self._adjust(action))
         if kind == "move":
             return self._append(self._move(action))
+        if kind == "door":
+            events, self.state = door_events(self.fight, self.state, action)
+            return self._append(events)
         script = _script(action.get("dice"))
         if kind == "auto":
             ctx = self._context(rng, script=script)
@@ -460,7 +469,8 @@ class Encounter:
         """The game master moves a combatant on the map (a free move, outside the game's movement rules): one
         event changing its position stats `x` and `y`, so undo and replay read it as any change. The map is
         drawn again from the new positions by the game's map rules, which refuse a square off the board, solid,
-        or taken (naming `to`), and nothing is kept then."""
+        or taken (naming `to`), and a square shut off by walls (a free move does not pass a wall), and nothing is
+        kept then."""
         names = self.fight.roster.names
         who, to = action.get("combatant"), action.get("to")
         if not self.has_map or "x" not in self.state.per or "y" not in self.state.per:
@@ -484,9 +494,12 @@ class Encounter:
         rules = self.fight.system.map_rules()
         assert rules is not None  # has_map
         try:
-            rules.view(rules.fight_scenario(self.fight, ctx.state, c, 0, None) or {}, place=False)
+            view = rules.view(rules.fight_scenario(self.fight, ctx.state, c, 0, None) or {}, place=False)
         except InputError as exc:
             raise InputError(exc.message, field="to") from None
+        board, side = view.field.board, view.field.creature(who).footprint.side
+        if board.has_walls and tuple(to) not in reachable(board, (where[0], where[1]), side):
+            raise InputError(f"a wall stands between {who} and {tuple(to)}: a move does not pass walls", field="to")
         self.state = ctx.state
         return ctx.log
 
@@ -524,6 +537,7 @@ class Encounter:
     def _append(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Number the events and keep them, each marked with its action (the number of the action's first)."""
         first = len(self.events)
+        self.fight = synced(self.fight, self.data, self.state, self.fight.source)  # a door opened or closed
         for i, event in enumerate(events):
             event["n"] = first + i
             event["action"] = first

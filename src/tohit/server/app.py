@@ -31,7 +31,7 @@ from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained, unfinished_event
 from tohit.engine.pool import HealingPool
 from tohit.engine.seeds import fresh_seed
-from tohit.server import admission, errors, examples, jobs, limits
+from tohit.server import admission, errors, examples, jobs, limits, pictures
 from tohit.server.admission import Admission
 from tohit.server.bodies import (
     After,
@@ -404,6 +404,16 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         enc = await asyncio.to_thread(load, row)
         found = await asyncio.to_thread(enc.map_view, body.attacker, body.attack, body.placement)
         return {"seq": enc.seq, **found}
+
+    @app.get("/v1/encounters/{encounter_id}/picture")
+    async def picture(encounter_id: str, authorization: str | None = Header(default=None)) -> Response:
+        """The picture under the encounter's map (its UVTT map's image, PNG or WebP); 404 when it has none."""
+        row = stored(encounter_id)
+        role(row, authorization)
+        found = await asyncio.to_thread(pictures.picture, row.fight)
+        if found is None:
+            raise ApiError(404, "this encounter's map has no picture", "map")
+        return Response(found[0], media_type=found[1])
 
     @app.post("/v1/encounters/{encounter_id}/aim")
     async def encounter_aim(

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tohit.core.loader import parse_document
 from tohit.engine.requests import MAX_SEED
-from tohit.server import examples
+from tohit.server import examples, pictures
 from tohit.server.errors import ApiError
 from tohit.server.limits import MAX_NAME
 
@@ -51,6 +51,7 @@ class CreateBody(StrictBody):
     text: str | None = Field(default=None, description="A fight file's text (YAML or JSON).")
     example: str | None = Field(default=None, max_length=200, description="An example's id (GET /v1/examples).")
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    uvtt: dict[str, Any] | None = Field(default=None, description="A Universal VTT map (its JSON): the fight's map.")
 
 
 #: A seq to read after: -1 (from the start) up to the largest seq a store holds (a 422 naming `after` past it).
@@ -84,16 +85,18 @@ class MapBody(StrictBody):
 
 
 def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
-    """The name and fight mapping of a create body (exactly one of fight, text, example)."""
+    """The name and fight mapping of a create body (exactly one of fight, text, example), with its `uvtt` map
+    when one is given (issue 32)."""
     given = [k for k in ("fight", "text", "example") if getattr(body, k) is not None]
     if len(given) != 1:
         raise ApiError(422, "give exactly one of fight, text or example", "fight")
     if body.example is not None:
         name, fight = examples.example(body.example)
-        return body.name or name, fight
-    name = body.name or "encounter"
-    if body.text is not None:
-        suffix = name.lower().rsplit(".", 1)[-1]
-        return name, parse_document(body.text, source=name, json_only=suffix == "json")
-    assert body.fight is not None
-    return name, body.fight
+        name = body.name or name
+    elif body.text is not None:
+        name = body.name or "encounter"
+        fight = parse_document(body.text, source=name, json_only=name.lower().rsplit(".", 1)[-1] == "json")
+    else:
+        assert body.fight is not None
+        name, fight = body.name or "encounter", body.fight
+    return name, fight if body.uvtt is None else pictures.with_uvtt(fight, body.uvtt)

@@ -2,7 +2,9 @@
 
 Every function returns squares on the map, in a fixed order. Areas (Blast, Burst, Cone, Sweep) leave out
 solid squares (nothing stands in them; a creature behind one is behind cover instead); a Line stops at
-the first solid square; every range leaves out the user's own footprint.
+the first solid square or wall (a wall on the edge, or across the diagonal, between two of its squares);
+Blast, Burst, Cone and Sweep are not stopped by walls (the page stops only a Line and a Projectile at solid
+objects); every range leaves out the user's own footprint.
 """
 
 from __future__ import annotations
@@ -115,12 +117,12 @@ def line_steps(direction: DirectionName, size: int) -> int:
 
 def line(board: Board, user: Footprint, origin: Square, direction: DirectionName, size: int) -> list[Square]:
     """Line X from footprint square `origin`: squares in `direction`, through creatures, up to (not into)
-    the first solid square or the map's edge. Line 4 diagonal: 3 squares (1 + 2 + 1 = 4)."""
+    the first solid square, a wall or the map's edge. Line 4 diagonal: 3 squares (1 + 2 + 1 = 4)."""
     d = DIRECTIONS[direction]
     out: list[Square] = []
     for k in range(1, line_steps(direction, size) + 1):
         sq = step(origin, d, k)
-        if not board.is_open(sq):
+        if not board.is_open(sq) or board.step_blocked(step(origin, d, k - 1), d):
             break
         if not user.contains(sq):
             out.append(sq)

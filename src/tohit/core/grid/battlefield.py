@@ -1,7 +1,7 @@
 """The battlefield: a board with creatures on it, checked square by square.
 
 `Battlefield.build` turns the `map` and `combatants` models into footprints and refuses, with the field
-named, a creature off the map, in a solid square, or overlapping another (Diminutive, Tiny and Small
+named, a creature off the map, in a solid square, astride a wall, or overlapping another (Diminutive, Tiny and Small
 creatures share a square: 8, 4 and 2 to a square, so the shares of a square may add up to one whole).
 """
 
@@ -16,6 +16,7 @@ from tohit.core.grid.board import Board
 from tohit.core.grid.cover import Cover, CoverRule, behind_cover
 from tohit.core.grid.footprint import Footprint, adjacent
 from tohit.core.grid.models import CombatantSpec, MapSpec
+from tohit.core.grid.movement import footprint_split
 from tohit.core.grid.sizes import EIGHTHS, FOOTPRINT_SIDE, FULL_SQUARE, SizeCategory, category_from_feet
 from tohit.core.grid.squares import Square
 
@@ -93,6 +94,8 @@ class Battlefield:
                     )
                 share[sq] = taken
                 owner.setdefault(sq, i)
+            if footprint_split(board, fp.origin, fp.side):
+                raise InputError(f"{spec.name} would stand astride a wall", field=f"{where}.position")
             creatures.append(creature)
         return cls(board, tuple(creatures))
 

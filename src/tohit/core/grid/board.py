@@ -1,20 +1,27 @@
-"""The map: which squares exist and which are solid.
+"""The map: which squares exist, which are solid, and the walls on edges between them.
 
 A map is given as text rows (`.` open, `#` solid, `~` Difficult Terrain) or as a width, a height and lists of
 solid and difficult squares. `solid[y, x]` is a boolean array, so the vectorised kernels index it directly;
-`difficult[y, x]` marks open squares that cost more Movement to enter.
+`difficult[y, x]` marks open squares that cost more Movement to enter. `walls` are thin solid objects drawn
+as segments (`walls.py`: an (m, 4) integer array in 1 / WALL_SCALE of a square, closed doors included);
+`step_blocked` says whether a step between two squares crosses one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
 
 from tohit.core.errors import short_repr
 from tohit.core.grid.squares import Square
+from tohit.core.grid.walls import NO_WALLS, STAND, centre, line_crosses, steps_blocked
+
+#: The eight steps between neighbouring squares, cardinal ones first (the order `movement` tries them in).
+STEPS: tuple[Square, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1))
 
 OPEN_CHARS = frozenset(".")
 SOLID_CHARS = frozenset("#")
@@ -31,6 +38,8 @@ class Board:
     solid: npt.NDArray[np.bool_]
     #: Difficult Terrain: open squares that cost more Movement to enter (None: none).
     difficult: npt.NDArray[np.bool_] | None = None
+    #: Walls on edges (and closed doors): (m, 4) segments x0, y0, x1, y1 in 1 / WALL_SCALE of a square.
+    walls: npt.NDArray[np.int64] = field(default_factory=lambda: NO_WALLS)
 
     @classmethod
     def from_rows(cls, rows: Sequence[str]) -> Board:
@@ -86,6 +95,30 @@ class Board:
     def is_difficult(self, square: Square) -> bool:
         """An open square of Difficult Terrain."""
         return self.difficult is not None and self.is_open(square) and bool(self.difficult[square[1], square[0]])
+
+    @property
+    def has_walls(self) -> bool:
+        return len(self.walls) > 0
+
+    @cached_property
+    def _blocked_steps(self) -> npt.NDArray[np.bool_]:
+        return steps_blocked(self.walls, self.width, self.height, STEPS)
+
+    def step_blocked(self, square: Square, step: Square) -> bool:
+        """A wall stands between `square` and its neighbour `step` away (one of `STEPS`): on their shared edge,
+        or across the diagonal through their shared corner."""
+        if not self.has_walls or not self.on_map(square):
+            return False
+        return bool(self._blocked_steps[square[1], square[0], STEPS.index(step)])
+
+    def walled(self, a: Square, b: Square) -> bool:
+        """A wall crosses the segment from the centre of square `a` to the centre of square `b` (a Projectile's
+        path, a Melee reach between neighbours, a step)."""
+        return self.has_walls and line_crosses(self.walls, centre(a), centre(b), STAND, STAND)
+
+    def with_walls(self, walls: npt.NDArray[np.int64]) -> Board:
+        """The same squares with these walls."""
+        return Board(self.width, self.height, self.solid, self.difficult, walls)
 
     def rows(self) -> list[str]:
         rough = self.difficult if self.difficult is not None else np.zeros_like(self.solid)

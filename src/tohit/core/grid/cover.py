@@ -6,6 +6,8 @@ crosses a solid square; a line that only touches a solid square's edge or corner
 - `any_line` (default, the page read literally): any of the 16 corner-to-corner lines;
 - `best_corner`: the attacker picks its corner; cover needs a blocked line from that corner, so the foe
   is behind cover only when every corner of the attacker's square has a blocked line.
+A wall on an edge is a solid object too (`walls.py`): a line that crosses one is blocked, one that only
+touches it (runs along it, or grazes its end) is not.
 For a creature of several squares, the squares of its footprint nearest the other creature are used;
 when several are equally near, the attacker picks the pair of squares that gives it the clearer shot.
 """
@@ -19,6 +21,7 @@ from tohit.core.grid.board import Board
 from tohit.core.grid.footprint import Footprint
 from tohit.core.grid.segments import squares_crossed
 from tohit.core.grid.squares import Point, Square, corners
+from tohit.core.grid.walls import WALL_SCALE, line_crosses
 
 CoverRule = Literal["any_line", "best_corner"]
 COVER_RULES: tuple[CoverRule, ...] = ("any_line", "best_corner")
@@ -32,10 +35,11 @@ LINE_ORDER: tuple[tuple[int, int], ...] = (
 
 @dataclass(frozen=True)
 class Cover:
-    """Why a target is behind cover: the blocked line, the solid square it crosses, the squares used."""
+    """Why a target is behind cover: the blocked line, the solid square it crosses (None: a wall), the squares
+    used."""
 
     segment: tuple[Point, Point]
-    square: Square
+    square: Square | None
     attacker_square: Square
     target_square: Square
 
@@ -43,14 +47,21 @@ class Cover:
         (x0, y0), (x1, y1) = self.segment
         return {
             "segment": [[x0, y0], [x1, y1]],
-            "square": list(self.square),
+            "square": None if self.square is None else list(self.square),
+            "wall": self.square is None,
             "attacker_square": list(self.attacker_square),
             "target_square": list(self.target_square),
         }
 
     def describe(self) -> str:
         (x0, y0), (x1, y1) = self.segment
+        if self.square is None:
+            return f"line ({x0},{y0})-({x1},{y1}) crosses a wall"
         return f"line ({x0},{y0})-({x1},{y1}) crosses solid square ({self.square[0]},{self.square[1]})"
+
+
+#: What blocks a line: a solid square, or WALL (a wall on an edge).
+WALL = "wall"
 
 
 def first_solid_crossed(board: Board, p: Point, q: Point) -> Square | None:
@@ -61,18 +72,53 @@ def first_solid_crossed(board: Board, p: Point, q: Point) -> Square | None:
     return None
 
 
+def wall_crossed(board: Board, p: Point, q: Point, p_square: Square, q_square: Square) -> bool:
+    """The line from corner `p` of `p_square` to corner `q` of `q_square` crosses a wall (each end leaving its
+    own square, `walls.py`)."""
+    if not board.has_walls:
+        return False
+    half = WALL_SCALE // 2
+
+    def into(corner: Point, square: Square) -> tuple[int, int]:
+        return ((square[0] - corner[0]) * WALL_SCALE + half, (square[1] - corner[1]) * WALL_SCALE + half)
+
+    return line_crosses(
+        board.walls,
+        (p[0] * WALL_SCALE, p[1] * WALL_SCALE),
+        (q[0] * WALL_SCALE, q[1] * WALL_SCALE),
+        into(p, p_square),
+        into(q, q_square),
+    )
+
+
+def _blocker(board: Board, p: Point, q: Point, attacker: Square, target: Square) -> Square | str | None:
+    """The solid square the line crosses first, else WALL if it crosses a wall, else None."""
+    hit = first_solid_crossed(board, p, q)
+    if hit is not None:
+        return hit
+    return WALL if wall_crossed(board, p, q, attacker, target) else None
+
+
+def _cover(segment: tuple[Point, Point], hit: Square | str, attacker: Square, target: Square) -> Cover:
+    return Cover(segment, None if isinstance(hit, str) else hit, attacker, target)
+
+
 def line_blocked(board: Board, p: Point, q: Point) -> bool:
-    """The line from corner `p` to corner `q` crosses a solid square."""
-    return first_solid_crossed(board, p, q) is not None
+    """The line from corner `p` to corner `q` crosses a solid square, or a wall (touching one at an end of the
+    line does not count: no square is known there)."""
+    if first_solid_crossed(board, p, q) is not None:
+        return True
+    s = WALL_SCALE
+    return board.has_walls and line_crosses(board.walls, (p[0] * s, p[1] * s), (q[0] * s, q[1] * s))
 
 
-def blocked_line_from(board: Board, attacker: Square, i: int, target: Square) -> tuple[Point, Square] | None:
-    """The first line from corner `i` of `attacker` to a corner of `target` crossing a solid square (the
-    parallel line first), with that square."""
+def blocked_line_from(board: Board, attacker: Square, i: int, target: Square) -> tuple[Point, Square | str] | None:
+    """The first line from corner `i` of `attacker` to a corner of `target` crossing a solid square or a wall
+    (the parallel line first), with that square (or WALL)."""
     p = corners(attacker)[i]
     ends = corners(target)
     for j in (i, *(j for j in range(4) if j != i)):
-        hit = first_solid_crossed(board, p, ends[j])
+        hit = _blocker(board, p, ends[j], attacker, target)
         if hit is not None:
             return ends[j], hit
     return None
@@ -83,16 +129,16 @@ def square_cover(board: Board, attacker: Square, target: Square, rule: CoverRule
     starts, ends = corners(attacker), corners(target)
     if rule == "any_line":
         for i, j in LINE_ORDER:
-            hit = first_solid_crossed(board, starts[i], ends[j])
+            hit = _blocker(board, starts[i], ends[j], attacker, target)
             if hit is not None:
-                return Cover((starts[i], ends[j]), hit, attacker, target)
+                return _cover((starts[i], ends[j]), hit, attacker, target)
         return None
     found: Cover | None = None
     for i in range(4):
         blocked = blocked_line_from(board, attacker, i, target)
         if blocked is None:
             return None  # the attacker shoots from this corner
-        found = found or Cover((starts[i], blocked[0]), blocked[1], attacker, target)
+        found = found or _cover((starts[i], blocked[0]), blocked[1], attacker, target)
     return found
 
 

@@ -5,7 +5,8 @@ step, and drops each line as soon as it crosses a solid square (or ends): on a c
 are decided within a few squares. `cover_pairs` builds the lines of each pair of creatures (nearest
 squares, 16 corner pairs) and decides `any_line` or `best_corner` in two rounds: first one line per
 group, then the rest of the lines only for the groups the first round left open. A summed-area table
-skips the pairs whose bounding box holds no solid square at all.
+skips the pairs whose bounding box holds no solid square at all (on a map with no walls). Walls on edges
+(`walls.lines_cross_walls`) are tried for the lines no solid square blocks.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy.typing as npt
 from tohit.core.grid.board import Board
 from tohit.core.grid.cover import LINE_ORDER, CoverRule
 from tohit.core.grid.footprint import Footprint
+from tohit.core.grid.walls import corner_lines, lines_cross_walls
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -105,15 +107,31 @@ def any_solid_in(sat: IntArray, x0: IntArray, y0: IntArray, x1: IntArray, y1: In
     return total > 0
 
 
-def _stage_blocked(
-    solid: npt.NDArray[np.bool_], a: IntArray, t: IntArray, stage: Sequence[tuple[int, int]]
-) -> BoolArray:
+def corner_lines_blocked(board: Board, a: IntArray, t: IntArray, ci: IntArray, cj: IntArray) -> BoolArray:
+    """Whether the line from corner ci[k] of square a[k] to corner cj[k] of square t[k] crosses a solid square
+    or (for the lines no solid square blocks) a wall."""
+    ca, ct = CORNERS[ci], CORNERS[cj]
+    hit = lines_blocked(board.solid, a + ca, t + ct)
+    if board.has_walls:
+        rest = np.flatnonzero(~hit)
+        if rest.size:
+            p, q, into_p, into_q = corner_lines(a[rest], t[rest], ca[rest], ct[rest])
+            hit[rest] = lines_cross_walls(board.walls, p, q, into_p, into_q)
+    return hit
+
+
+def _stage_blocked(board: Board, a: IntArray, t: IntArray, stage: Sequence[tuple[int, int]]) -> BoolArray:
     """For squares a[i], t[i]: whether any of the `stage` corner-to-corner lines is blocked."""
     ia = np.array([i for i, _ in stage], dtype=np.int64)
     it = np.array([j for _, j in stage], dtype=np.int64)
-    p = (a[:, None, :] + CORNERS[ia][None, :, :]).reshape(-1, 2)
-    q = (t[:, None, :] + CORNERS[it][None, :, :]).reshape(-1, 2)
-    return np.asarray(lines_blocked(solid, p, q).reshape(len(a), len(stage)).any(axis=1), dtype=np.bool_)
+    if not board.has_walls:
+        p = (a[:, None, :] + CORNERS[ia][None, :, :]).reshape(-1, 2)
+        q = (t[:, None, :] + CORNERS[it][None, :, :]).reshape(-1, 2)
+        hit = lines_blocked(board.solid, p, q)
+    else:
+        aa, tt = np.repeat(a, len(stage), axis=0), np.repeat(t, len(stage), axis=0)
+        hit = corner_lines_blocked(board, aa, tt, np.tile(ia, len(a)), np.tile(it, len(a)))
+    return np.asarray(hit.reshape(len(a), len(stage)).any(axis=1), dtype=np.bool_)
 
 
 def square_pairs_covered(
@@ -131,12 +149,13 @@ def square_pairs_covered(
     sat = summed_area(board.solid) if sat is None else sat
     x0, x1 = np.minimum(a[:, 0], t[:, 0]), np.maximum(a[:, 0], t[:, 0])
     y0, y1 = np.minimum(a[:, 1], t[:, 1]), np.maximum(a[:, 1], t[:, 1])
-    undecided = np.flatnonzero(any_solid_in(sat, x0, y0, x1, y1))
+    near = any_solid_in(sat, x0, y0, x1, y1)
+    undecided = np.arange(n) if board.has_walls else np.flatnonzero(near)
     if rule == "any_line":
         for stage in (LINE_ORDER[:1], LINE_ORDER[1:4], LINE_ORDER[4:]):
             if not undecided.size:
                 break
-            hit = _stage_blocked(board.solid, a[undecided], t[undecided], stage)
+            hit = _stage_blocked(board, a[undecided], t[undecided], stage)
             covered[undecided[hit]] = True
             undecided = undecided[~hit]
         return covered
@@ -150,9 +169,10 @@ def square_pairs_covered(
             break
         ci = corner[todo]
         cj = (ci + j_offset) % 4
-        p = a[pair[todo]] + CORNERS[ci]
-        q = t[pair[todo]] + CORNERS[cj]
-        hit = lines_blocked(board.solid, p, q)
+        if board.has_walls:
+            hit = corner_lines_blocked(board, a[pair[todo]], t[pair[todo]], ci, cj)
+        else:
+            hit = lines_blocked(board.solid, a[pair[todo]] + CORNERS[ci], t[pair[todo]] + CORNERS[cj])
         blocked[todo[hit]] = True
         todo = todo[~hit]
         if j_offset == 0:

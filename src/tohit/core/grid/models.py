@@ -14,6 +14,7 @@ from tohit.core.errors import short_repr
 from tohit.core.grid.board import MAX_SIDE, Board
 from tohit.core.grid.sizes import MIN_COLOSSAL_SIDE, SizeCategory
 from tohit.core.grid.squares import DirectionName, direction_name
+from tohit.core.grid.walls import wall_array
 from tohit.core.models import Model
 
 MAX_RANGE = 100
@@ -35,9 +36,75 @@ def _rows_as_text(schema: dict[str, Any]) -> None:
     schema["properties"]["rows"]["anyOf"].insert(1, {"type": "string"})
 
 
+WallField = tuple[
+    Annotated[float, Field(ge=0, le=MAX_SIDE)],
+    Annotated[float, Field(ge=0, le=MAX_SIDE)],
+    Annotated[float, Field(ge=0, le=MAX_SIDE)],
+    Annotated[float, Field(ge=0, le=MAX_SIDE)],
+]
+
+
+class DoorSpec(Model):
+    """A door on the map: a segment in grid units; closed, it is a wall."""
+
+    segment: WallField = Field(description="[x0, y0, x1, y1] in grid units (square (x, y) spans x..x+1, y..y+1).")
+    closed: bool = Field(default=True, description="A closed door blocks as a wall; an open one does not.")
+
+
+class PictureSpec(Model):
+    """The picture under the grid: the Universal VTT file it is in, and how it sits on the squares."""
+
+    uvtt: str | None = Field(default=None, min_length=1, description="The Universal VTT file holding the image.")
+    image: str | None = Field(
+        default=None, max_length=28_000_000, description="Or the image itself, base64 (a map uploaded to the web)."
+    )
+    pixels_per_grid: int = Field(ge=1, le=1024, description="Pixels a square in the image.")
+    offset: SquareField = Field(default=(0, 0), description="The image's square drawn at the map's [0, 0].")
+    size: SquareField | None = Field(default=None, description="The whole image in squares (before a crop).")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> PictureSpec:
+        if (self.uvtt is None) == (self.image is None):
+            raise ValueError("uvtt: give the picture's UVTT file or its image, one of them")
+        return self
+
+
+_PAIR: dict[str, Any] = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
+#: The JSON Schema of a map read from a Universal VTT file (`uvtt.py` reads it into the plain map's fields).
+UVTT_MAP_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "A Universal VTT map (.dd2vtt, .uvtt), its path relative to this file (docs/maps.md).",
+    "properties": {
+        "uvtt": {"type": "string", "minLength": 1, "description": "The Universal VTT file."},
+        "squares": {
+            "type": "array",
+            "items": _PAIR,
+            "minItems": 2,
+            "maxItems": 2,
+            "description": "Keep only these squares: [[x0, y0], [x1, y1]], first and last, inclusive.",
+        },
+        "difficult": {"type": "array", "items": _PAIR, "description": "Difficult Terrain squares on top."},
+        "solid": {"type": "array", "items": _PAIR, "description": "Solid squares on top."},
+    },
+    "required": ["uvtt"],
+    "additionalProperties": False,
+}
+
+
+def _map_schema(schema: dict[str, Any]) -> None:
+    """The map's JSON Schema: the plain map (text rows, or width, height and squares), or a UVTT file."""
+    _rows_as_text(schema)
+    plain = {k: v for k, v in schema.items() if k not in ("title", "description")}
+    for key in list(schema):
+        if key not in ("title", "description"):
+            del schema[key]
+    schema["anyOf"] = [plain, UVTT_MAP_SCHEMA]
+
+
 class MapSpec(Model):
     """The battlefield: text `rows` (`.` open, `#` solid, `~` Difficult Terrain), or `width`, `height`, `solid`
-    and `difficult` squares."""
+    and `difficult` squares; with either, `walls` on edges and `doors` (segments in grid units). A Universal VTT
+    map (`{uvtt: FILE}`) is read into these fields when the file is read (`uvtt.py`)."""
 
     rows: list[str] | None = Field(
         default=None, description="One string per row: '.' open, '#' solid, '~' Difficult Terrain."
@@ -49,11 +116,22 @@ class MapSpec(Model):
         default_factory=list, description="Difficult Terrain squares [x, y] (with width): entering costs more."
     )
 
-    model_config = ConfigDict(json_schema_extra=lambda schema: _rows_as_text(schema))
+    walls: list[WallField] = Field(
+        default_factory=list, description="Walls on edges: segments [x0, y0, x1, y1] in grid units."
+    )
+    doors: list[DoorSpec] = Field(default_factory=list, description="Doors: a closed door is a wall.")
+    picture: PictureSpec | None = Field(default=None, description="The picture under the grid (from a UVTT map).")
+
+    model_config = ConfigDict(json_schema_extra=lambda schema: _map_schema(schema))
 
     @model_validator(mode="before")
     @classmethod
     def _split_text(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "uvtt" in data:
+            raise ValueError(
+                "uvtt: a Universal VTT map is read from its file when the file naming it is read (tohit map, fight,"
+                " odds...); on the web table, choose it beside the fight file"
+            )
         if isinstance(data, dict) and isinstance(data.get("rows"), str):
             data = {**data, "rows": [r.strip() for r in data["rows"].strip().splitlines() if r.strip()]}
         return data
@@ -66,9 +144,10 @@ class MapSpec(Model):
             if len(self.rows) > MAX_SIDE or any(len(r) > MAX_SIDE for r in self.rows):
                 raise ValueError(f"rows: a map is at most {MAX_SIDE} squares a side")
             try:
-                Board.from_rows(self.rows)
+                board = Board.from_rows(self.rows)
             except ValueError as exc:
                 raise ValueError(f"rows: {exc}") from None
+            self._walls_on(board.width, board.height)
             return self
         if self.width is None or self.height is None:
             raise ValueError("rows: give rows, or width and height (and solid squares)")
@@ -78,13 +157,28 @@ class MapSpec(Model):
         for i, (x, y) in enumerate(self.difficult):
             if not (0 <= x < self.width and 0 <= y < self.height):
                 raise ValueError(f"difficult[{i}]: square {[x, y]} is off the {self.width} x {self.height} map")
+        self._walls_on(self.width, self.height)
         return self
+
+    def _walls_on(self, width: int, height: int) -> None:
+        segments = [(f"walls[{i}]", w) for i, w in enumerate(self.walls)]
+        segments += [(f"doors[{i}].segment", d.segment) for i, d in enumerate(self.doors)]
+        for where, (x0, y0, x1, y1) in segments:
+            if max(x0, x1) > width or max(y0, y1) > height:
+                raise ValueError(f"{where}: {[x0, y0, x1, y1]} runs off the {width} x {height} map")
+
+    def wall_segments(self) -> list[tuple[float, float, float, float]]:
+        """The walls and the closed doors, in grid units."""
+        return [*self.walls, *(d.segment for d in self.doors if d.closed)]
 
     def board(self) -> Board:
         if self.rows is not None:
-            return Board.from_rows(self.rows)
-        assert self.width is not None and self.height is not None
-        return Board.from_solid(self.width, self.height, self.solid, self.difficult)
+            board = Board.from_rows(self.rows)
+        else:
+            assert self.width is not None and self.height is not None
+            board = Board.from_solid(self.width, self.height, self.solid, self.difficult)
+        segments = self.wall_segments()
+        return board.with_walls(wall_array(segments)) if segments else board
 
 
 class CombatantSpec(Model):

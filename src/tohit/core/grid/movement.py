@@ -5,7 +5,10 @@
 - Difficult Terrain (`Board.difficult`) costs 1 more for a step that enters any of it.
 - A creature may enter a last square even if that costs more than the Movement it has left: a step may start
   from any square reached with at least 1 Movement left.
-- Solid squares block; the squares in `blocked` (an enemy's) cannot be entered; those in `occupied` (anyone's
+- Solid squares block, and so do walls on edges: a step whose squares' shared edge (or, for a diagonal step,
+  the diagonal through their shared corner) crosses a wall (`Board.step_blocked`); every square of a large
+  footprint steps, and a footprint may not stand astride a wall.
+- The squares in `blocked` (an enemy's) cannot be entered; those in `occupied` (anyone's
   else, an ally's included) may be passed through but not ended on.
 
 A footprint of `side` x `side` squares moves by its top-left square; every square it would fill must be open.
@@ -19,11 +22,10 @@ import heapq
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from tohit.core.grid.board import Board
+from tohit.core.grid.board import STEPS, Board
 from tohit.core.grid.squares import Square
 
-#: The eight steps, cardinal ones first (a fixed order: the same move every time).
-STEPS: tuple[Square, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1))
+__all__ = ["STEPS", "Move", "footprint_split", "moves", "reachable", "step_blocked"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,25 @@ def _squares(origin: Square, side: int) -> list[Square]:
     return [(x + i, y + j) for j in range(side) for i in range(side)]
 
 
+def step_blocked(board: Board, origin: Square, side: int, step: Square) -> bool:
+    """A footprint of `side` at `origin` stepping by `step` crosses a wall with one of its squares."""
+    return board.has_walls and any(board.step_blocked(sq, step) for sq in _squares(origin, side))
+
+
+def footprint_split(board: Board, origin: Square, side: int) -> bool:
+    """A wall runs between two squares of the footprint (it cannot stand there)."""
+    if side == 1 or not board.has_walls:
+        return False
+    x, y = origin
+    return any(
+        board.step_blocked((x + i, y + j), d)
+        for j in range(side)
+        for i in range(side)
+        for d in ((1, 0), (0, 1), (1, 1), (-1, 1))
+        if 0 <= i + d[0] < side and 0 <= j + d[1] < side
+    )
+
+
 def moves(
     board: Board,
     start: Square,
@@ -60,7 +81,9 @@ def moves(
     it (the start itself at cost 0). See the module docstring for the rules."""
 
     def can_enter(origin: Square) -> bool:
-        return all(board.is_open(sq) and sq not in blocked for sq in _squares(origin, side))
+        return all(board.is_open(sq) and sq not in blocked for sq in _squares(origin, side)) and not (
+            footprint_split(board, origin, side)
+        )
 
     # Dijkstra over (square, diagonals so far odd): the next diagonal costs 2 when an odd number came before.
     first = (start, False)
@@ -75,7 +98,7 @@ def moves(
         here = set(_squares(square, side))
         for dx, dy in STEPS:
             nxt = (square[0] + dx, square[1] + dy)
-            if not can_enter(nxt):
+            if not can_enter(nxt) or step_blocked(board, square, side, (dx, dy)):
                 continue
             diagonal = dx != 0 and dy != 0
             step = 2 if diagonal and odd else 1
@@ -100,3 +123,20 @@ def moves(
             node = came[node]
         out[square] = Move(tuple(reversed(path)), cost)
     return out
+
+
+def reachable(board: Board, start: Square, side: int = 1) -> set[Square]:
+    """Every top-left square a footprint at `start` could walk to with no limit of Movement and nobody in the way:
+    the squares not shut off from it by solid squares and walls (a game master's free move stays within them)."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        square = todo.pop()
+        for dx, dy in STEPS:
+            nxt = (square[0] + dx, square[1] + dy)
+            if nxt in seen or step_blocked(board, square, side, (dx, dy)):
+                continue
+            if all(board.is_open(sq) for sq in _squares(nxt, side)) and not footprint_split(board, nxt, side):
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen

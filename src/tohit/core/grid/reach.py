@@ -16,6 +16,7 @@ from itertools import combinations
 from tohit.core.errors import InputError, short_repr
 from tohit.core.grid import areas
 from tohit.core.grid.battlefield import Battlefield, Creature
+from tohit.core.grid.board import Board
 from tohit.core.grid.footprint import Footprint
 from tohit.core.grid.models import (
     AnyRange,
@@ -99,6 +100,11 @@ def path_squares(a: Square, b: Square) -> list[Square]:
     return sorted(box, key=lambda s: (s[0] - a[0]) ** 2 + (s[1] - a[1]) ** 2)
 
 
+def path_clear(board: Board, a: Square, b: Square) -> bool:
+    """No solid square on the centre-to-centre path from `a` to `b`, and no wall across it."""
+    return not any(board.is_solid(sq) for sq in path_squares(a, b)) and not board.walled(a, b)
+
+
 @dataclass(frozen=True)
 class Shot:
     """A Projectile's path to a target: clear, or what stops it first."""
@@ -114,7 +120,7 @@ def projectile_shot(field: Battlefield, user: str, target: str) -> Shot:
     for a in me.nearest_squares(it):
         for b in it.nearest_squares(me):
             path = path_squares(a, b)
-            blocker = _first_blocker(field, path, user, target)
+            blocker = "a wall" if field.board.walled(a, b) else _first_blocker(field, path, user, target)
             shot = Shot(tuple(path), blocker)
             if blocker is None:
                 return shot
@@ -144,9 +150,23 @@ def projectile_targets(field: Battlefield, user: str, size: int) -> list[str]:
 
 
 def melee_targets(field: Battlefield, user: str) -> list[str]:
-    """Creatures cardinally or diagonally adjacent to the user (or sharing its square)."""
+    """Creatures cardinally or diagonally adjacent to the user (or sharing its square), and not behind a wall:
+    the user must be able to physically reach out and touch the target (some pair of their nearest squares
+    has no wall between their centres)."""
     me = field.creature(user).footprint
-    return [c.name for c in field.creatures if c.name != user and me.distance(c.footprint) <= 1]
+    board = field.board
+    return [
+        c.name
+        for c in field.creatures
+        if c.name != user
+        and me.distance(c.footprint) <= 1
+        and (
+            not board.has_walls
+            or any(
+                not board.walled(a, b) for a in me.nearest_squares(c.footprint) for b in c.footprint.nearest_squares(me)
+            )
+        )
+    ]
 
 
 def within_targets(field: Battlefield, user: str, distance: int) -> list[str]:

@@ -57,6 +57,7 @@ from tohit.core.grid.models import (
 from tohit.core.grid.reach import (
     describe,
     melee_targets,
+    path_clear,
     path_squares,
     placements,
     reach,
@@ -290,7 +291,7 @@ class FightMap:
         for a in me.nearest_squares(it):
             for b in it.nearest_squares(me):
                 path = path_squares(a, b)
-                if any(field.board.is_solid(sq) for sq in path):
+                if not path_clear(field.board, a, b):
                     continue
                 on = {self.index[n] for sq in path for n in field.occupants.get(sq, ())} - {c, t}
                 lines.append(tuple(sorted(on)))

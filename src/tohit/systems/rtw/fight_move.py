@@ -45,7 +45,7 @@ from tohit.core.grid.models import (
     WeaponRange,
 )
 from tohit.core.grid.movement import Move, moves
-from tohit.core.grid.reach import path_squares
+from tohit.core.grid.reach import path_clear, path_squares
 from tohit.systems.rtw import narrate
 from tohit.systems.rtw.fight_map import FightMap, file_position
 from tohit.systems.rtw.fight_map_turn import MapTurnRules, map_turn
@@ -119,7 +119,7 @@ class Mover:
                 return True
             for a in me.nearest_squares(target):
                 for b in target.nearest_squares(me):
-                    if not any(self.board.is_solid(sq) or sq in others for sq in path_squares(a, b)):
+                    if path_clear(self.board, a, b) and not any(sq in others for sq in path_squares(a, b)):
                         return True
         return False
 

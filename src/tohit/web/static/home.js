@@ -82,7 +82,17 @@ document.getElementById("from-file").addEventListener("submit", async (event) =>
     box.textContent = "error: choose a fight file first";
     return;
   }
-  start({ name: file.name, text: await file.text() }, box);
+  const body = { name: file.name, text: await file.text() };
+  const map = document.getElementById("uvtt-file").files[0];
+  if (map) {
+    try {
+      body.uvtt = JSON.parse(await map.text());
+    } catch {
+      box.textContent = `error: ${map.name}: uvtt: is not a Universal VTT map (not JSON)`;
+      return;
+    }
+  }
+  start(body, box);
 });
 
 showExamples();

@@ -2,7 +2,9 @@
 // sheet): an SVG grid with the solid squares and the creatures by size; an attack placed with the mouse or keys
 // shows, before any roll, the squares it covers, the creatures the rules say it reaches, the cover lines that make
 // a creature Hard to Hit, and the exact odds per creature (the encounter's preview); "Best aim" shows the aim
-// command's top placements. Every square, target and line comes from the server's map route.
+// command's top placements. Every square, target and line comes from the server's map route. A map from a
+// Universal VTT file has its picture under the grid (the picture route's image, scaled so its pixels_per_grid
+// pixels fill a square) and walls, drawn over it when the GM asks ("Show walls").
 import { api, el, errorLine, percent } from "./api.js";
 
 const CELL = 44;
@@ -10,7 +12,7 @@ const CELL = 44;
 const EDGE = 20;
 const SVG = "http://www.w3.org/2000/svg";
 const DIRECTIONS = ["north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"];
-const state = { built: false, view: null, placement: null, cursor: [0, 0], ctx: null, best: null };
+const state = { built: false, view: null, placement: null, cursor: [0, 0], ctx: null, best: null, showWalls: false };
 
 function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -81,8 +83,10 @@ function build(ctx) {
         ),
       ),
       el("button", { id: "best-aim", type: "button", onclick: bestAim }, "Best aim"),
+      el("button", { id: "map-walls", type: "button", "aria-pressed": "false", onclick: toggleWalls }, "Show walls"),
       ctx.page.gm ? el("button", { id: "map-roll", type: "button", onclick: rollPlaced }, "Roll this placement") : null,
     ),
+    el("div", { id: "map-doors", class: "map-tools" }),
     el("p", { id: "map-help", class: "note" }),
     el("p", { id: "map-range", "aria-live": "polite" }),
     el("p", { id: "map-error", class: "error", role: "alert" }),
@@ -214,8 +218,25 @@ function pick(x, y) {
   return null;
 }
 
+function toggleWalls() {
+  state.showWalls = !state.showWalls;
+  q("#map-walls").setAttribute("aria-pressed", String(state.showWalls));
+  draw();
+}
+
+/** The picture under the grid, asked once (with the page's token) and kept as an object URL. */
+async function askPicture() {
+  if (!state.view.picture || state.pictureAsked) return;
+  state.pictureAsked = true;
+  const answer = await fetch(`/v1/encounters/${state.ctx.id}/picture`, { headers: { Authorization: `Bearer ${state.ctx.token}` } });
+  if (!answer.ok) return;
+  state.pictureUrl = URL.createObjectURL(await answer.blob());
+  draw();
+}
+
 function draw() {
   const view = state.view;
+  askPicture();
   const { enc } = state.ctx.page;
   const standing = new Set(enc.standing);
   const width = view.width * CELL;
@@ -232,7 +253,7 @@ function draw() {
       squares.push(
         svg("rect", {
           x: x * CELL, y: y * CELL, width: CELL, height: CELL,
-          class: ["sq", solid ? "solid" : "", inRange.has(key) ? "in-range" : "", best.has(key) ? "best" : ""].join(" ").trim(),
+          class: ["sq", solid ? "solid" : "", inRange.has(key) ? "in-range" : "", best.has(key) ? "best" : "", state.pictureUrl ? "pictured" : ""].join(" ").trim(),
           "data-square": key,
         }),
       );
@@ -264,7 +285,7 @@ function draw() {
         { class: "cover", "data-cover": name },
         svg("title", {}, `${name} is behind cover: Hard to Hit`),
         svg("line", { x1: c.segment[0][0] * CELL, y1: c.segment[0][1] * CELL, x2: c.segment[1][0] * CELL, y2: c.segment[1][1] * CELL }),
-        svg("rect", { x: c.square[0] * CELL + 3, y: c.square[1] * CELL + 3, width: CELL - 6, height: CELL - 6, class: "blocker" }),
+        c.square ? svg("rect", { x: c.square[0] * CELL + 3, y: c.square[1] * CELL + 3, width: CELL - 6, height: CELL - 6, class: "blocker" }) : svg("g"),
       ),
     );
   const [cx, cy] = state.cursor;
@@ -290,7 +311,16 @@ function draw() {
       "data-range": view.range,
     },
     ...edges,
+    state.pictureUrl
+      ? svg("image", { href: state.pictureUrl, x: 0, y: 0, width, height, preserveAspectRatio: "none", class: "map-picture", "data-pixels-per-grid": view.picture.pixels_per_grid })
+      : svg("g"),
     ...squares,
+    ...(state.showWalls ? view.walls || [] : []).map(([x0, y0, x1, y1]) =>
+      svg("line", { class: "wall", x1: x0 * CELL, y1: y0 * CELL, x2: x1 * CELL, y2: y1 * CELL }),
+    ),
+    ...(state.showWalls ? view.doors || [] : []).map(({ segment: [x0, y0, x1, y1], closed }) =>
+      svg("line", { class: `door${closed ? " closed" : " open"}`, x1: x0 * CELL, y1: y0 * CELL, x2: x1 * CELL, y2: y1 * CELL }, svg("title", {}, closed ? "a closed door" : "an open door")),
+    ),
     ...lines,
     ...creatures,
     state.ctx.page.gm ? cursor : svg("g"),
@@ -299,9 +329,28 @@ function draw() {
   const hadFocus = document.activeElement && document.activeElement.closest && document.activeElement.closest("#map-svg");
   q("#map-svg").replaceChildren(picture);
   if (hadFocus) picture.focus();
+  if (state.ctx.page.gm) doorButtons(view.doors || []);
   if (state.ctx.page.gm) {
     q("#map-range").textContent = `${view.range}: ${view.squares.length} square${view.squares.length === 1 ? "" : "s"}; reaches ${view.reached.join(", ") || "nobody"}`;
   }
+}
+
+/** A button per door of the map: the GM opens or closes it (one door event; undo takes it back). */
+function doorButtons(doors) {
+  q("#map-doors").replaceChildren(
+    ...doors.map((d) =>
+      el(
+        "button",
+        { type: "button", dataset: { door: d.door }, onclick: () => door(d.door, !d.closed) },
+        `${d.closed ? "Open" : "Close"} door ${d.door + 1}`,
+      ),
+    ),
+  );
+}
+
+async function door(number, closed) {
+  const answer = await state.ctx.act({ kind: "door", door: number, closed });
+  if (answer && !answer.ok) q("#map-error").textContent = errorLine(answer.data);
 }
 
 /** The GM moves a creature (dragged, or M then arrows and Enter): one move event; the board is asked again. */
