@@ -42,3 +42,35 @@ def test_fight_mean_damage_of_the_first_attack_is_the_same_for_policy_preview_an
 
     assert preview == exact
     assert best == float(exact)
+
+
+def _disagreements(path: Path, actions: int) -> list[str]:
+    """The attacks (by the actor whose turn it is, on each foe) where policy `best` and the preview give a different
+    mean damage, over the first `actions` "auto" actions of a seeded encounter."""
+    encounter = Encounter.create(yaml.safe_load(path.read_text()), source=str(path), seed=1)
+    fight, names, found = encounter.fight, encounter.fight.roster.names, []
+    for _ in range(actions):
+        c = fight.rules.next_actor(fight, encounter.state)
+        if encounter.over or c is None:
+            break
+        for a in range(len(fight.combatants[c].attacks)):
+            for t in (t for t in range(fight.roster.size) if fight.roster.side[t] != fight.roster.side[c]):
+                shown = encounter.preview(names[c], fight.attack(c, a).name, [names[t]])[0]["mean_damage"]
+                allowed = np.zeros((1, fight.max_attacks, fight.roster.size), dtype=bool)
+                allowed[0, a, t] = True
+                ctx = Exact(fight, encounter.state)
+                best = policy._expected(ctx, np.asarray([c]), allowed, np.asarray([True]))[0, a, t]
+                if best != float(shown):
+                    found.append(f"{names[c]} {fight.attack(c, a).name} on {names[t]}: {best} vs {shown}")
+        encounter.act({"kind": "auto"})
+    return found
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="policy best reads the game's odds_* stats only: Kaiser's odds_stats leave out AP and def_mod, Last "
+    "Odyssey's odds_scalar_stats leave out body_armor, so mid-fight its mean is the file blocks' (systems/)",
+)
+@pytest.mark.parametrize("name", ["kaiser-duel", "last-odyssey-cops"])
+def test_fight_mean_damage_mid_fight_is_the_same_for_policy_and_preview(name: str) -> None:
+    assert _disagreements(EXAMPLES / "fights" / f"{name}.yaml", 12) == []

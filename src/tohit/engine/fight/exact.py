@@ -230,7 +230,6 @@ def exact_duel(
         ctx = Exact(fight, layout.state(chunk), depth=used_depth)
         fight.rules.step(ctx)
         child = ctx.state
-        assert ctx.weight is not None
         rows += child.n
         rate = (time.monotonic() - now) / len(chunk)
         if rows > max_rows:

@@ -4,7 +4,7 @@ during the fight (LP, AP, guard...) fed in as arrays, one value per fight."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +28,6 @@ class DirectSample(Drawn):
     """Monte Carlo, "direct": the dice sampled and `resolve` run on every batch."""
 
     mode: Mode = "sample"
-    method: ClassVar[str] = "direct"
 
     def _resolve_group(
         self,

@@ -4,7 +4,7 @@ cached), rolls beyond the table's depth resolved as they come. The same distribu
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -24,8 +24,6 @@ from tohit.engine.fight.stack import TableSampler
 class TableSample(DirectSample):
     """Monte Carlo, "table": one exact integer draw per attack from its joint table (a resolve with `shared`
     dice, one roll for every target of an ability, is sampled directly)."""
-
-    method: ClassVar[str] = "table"
 
     def resolve(
         self,
