@@ -240,13 +240,13 @@ def test_the_stalemate_check_of_a_big_fight_takes_few_states_a_step(monkeypatch:
     from tohit.engine.fight.ending import initial_state
 
     sizes: list[int] = []
-    real = stalemate.StepContext
+    real = stalemate.Exact
 
     def counted(fight: object, state: object, *args: object, **kwargs: object) -> object:
         sizes.append(state.n)  # type: ignore[attr-defined]
         return real(fight, state, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(stalemate, "StepContext", counted)
+    monkeypatch.setattr(stalemate, "Exact", counted)
     team = [kaiser_combatant(f"A{i}", target=ARMOUR) for i in range(16)]
     foes = [kaiser_combatant(f"B{i}", target=ARMOUR) for i in range(16)]
     fight = load({**kaiser_fight(team, foes), "options": {"open_rolls_and_fumbles": False}})

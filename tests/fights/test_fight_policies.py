@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 
 from tests.fights.helpers import kaiser_combatant, kaiser_fight, load
-from tohit.engine.fight.context import StepContext
+from tohit.engine.fight.modes import Exact, TableSample
 from tohit.engine.fight.policy import choose_actions
 from tohit.engine.fight.run import initial_state, narrate
 
@@ -65,7 +65,7 @@ def test_fight_policy_of_a_combatant_overrides_its_side() -> None:
 def test_fight_policy_random_picks_each_foe_uniformly() -> None:
     fight = load(one_vs_two("random"))
     n = 20_000
-    ctx = StepContext(fight, initial_state(fight, n), "sample", np.random.default_rng(5))
+    ctx = TableSample(fight, initial_state(fight, n), np.random.default_rng(5))
     options = np.zeros((n, fight.max_attacks, 3), dtype=bool)
     options[:, 0, 1:] = True
     actor = np.zeros(n, dtype=np.int64)
@@ -77,7 +77,7 @@ def test_fight_policy_random_picks_each_foe_uniformly() -> None:
 
 def test_fight_policy_random_in_the_exact_chain_weighs_each_foe_equally() -> None:
     fight = load(one_vs_two("random"))
-    ctx = StepContext(fight, initial_state(fight, 1), "enumerate")
+    ctx = Exact(fight, initial_state(fight, 1))
     options = np.zeros((1, fight.max_attacks, 3), dtype=bool)
     options[0, 0, 1:] = True
     idx, _, target = choose_actions(ctx, np.ones(1, dtype=bool), np.zeros(1, dtype=np.int64), options)

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from tests.conftest import EXAMPLES
 from tohit.cli.app import app
-from tohit.engine.fight.context import caches
+from tohit.engine.fight.caches import caches
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.load import fight_from_dict
 

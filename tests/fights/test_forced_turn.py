@@ -10,17 +10,17 @@ import pytest
 
 from tohit.core.errors import InputError
 from tohit.core.fight.contract import GMChoice
-from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.load import load_fight
+from tohit.engine.fight.modes import Narration
 from tohit.engine.fight.run import initial_state
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "fights"
 FILES = sorted(p.name for p in EXAMPLES.glob("*.yaml"))
 
 
-def _turn(name: str, actor: int, attack: int, target: int, seed: int = 1) -> StepContext:
+def _turn(name: str, actor: int, attack: int, target: int, seed: int = 1) -> Narration:
     fight = load_fight(EXAMPLES / name)
-    ctx = StepContext(fight, initial_state(fight, 1), "narrate", np.random.default_rng(seed), max_rounds=10)
+    ctx = Narration(fight, initial_state(fight, 1), np.random.default_rng(seed), max_rounds=10)
     choice = GMChoice(actor, attack, target)
     fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64), choice)
     return ctx

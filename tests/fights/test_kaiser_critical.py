@@ -24,9 +24,9 @@ from tests.fights.helpers import kaiser_combatant, kaiser_fight, load
 from tohit.cli.app import app
 from tohit.cli.fight import write_log
 from tohit.core.errors import InputError
-from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.load import load_fight
+from tohit.engine.fight.modes import Exact, TableSample
 from tohit.engine.fight.replay import replay
 from tohit.engine.fight.run import FightLog, initial_state, narrate, simulate_fights
 from tohit.systems.kaiser.consequences import critical_level
@@ -213,10 +213,10 @@ def test_kaiser_fight_phr_check_has_no_open_roll_or_fumble() -> None:
 
 
 def test_kaiser_fight_draw_expands_rows_exactly_and_samples_the_same_table() -> None:
-    """`StepContext.draw`: the exact chain gets one row per value with weight / total; sampling follows it."""
+    """`draw`: the exact chain gets one row per value with weight / total; sampling follows it."""
     fight = load(crit_duel())
     tables = [(np.asarray([0, 1, 5]), (3, 2, 1)), (np.asarray([7]), (1,))]
-    ctx = StepContext(fight, initial_state(fight, 3), "enumerate")
+    ctx = Exact(fight, initial_state(fight, 3))
     idx, values = ctx.draw(np.asarray([True, False, True]), np.asarray([0, 0, 1]), tables)
     assert idx.tolist() == [0, 0, 0, 1, 2] and values.tolist() == [0, 1, 5, 0, 7]
     assert ctx.weight is not None
@@ -227,7 +227,7 @@ def test_kaiser_fight_draw_expands_rows_exactly_and_samples_the_same_table() -> 
         1,
         1,
     ]
-    sample = StepContext(fight, initial_state(fight, 60_000), "sample", np.random.default_rng(5))
+    sample = TableSample(fight, initial_state(fight, 60_000), np.random.default_rng(5))
     _, drawn = sample.draw(np.ones(60_000, dtype=bool), np.zeros(60_000, dtype=np.int64), tables)
     assert abs(float((drawn == 0).mean()) - 0.5) < 0.01 and abs(float((drawn == 5).mean()) - 1 / 6) < 0.01
 

@@ -20,8 +20,8 @@ from tests.fights.test_last_odyssey_fight import STRIKE, changes, fight
 from tests.fights.test_last_odyssey_status import FIRE, HIT, MISS, NO_ROLL, ROAR, attacks_by, caster, character
 from tohit.cli.app import app
 from tohit.core.errors import InputError
-from tohit.engine.fight.context import expected_damage
 from tohit.engine.fight.exact import exact_duel
+from tohit.engine.fight.outcomes import expected_damage
 from tohit.engine.fight.replay import replay
 from tohit.engine.fight.run import narrate, simulate_fights
 from tohit.systems.last_odyssey.fight import BIT, packed_tracker, tracker_of

@@ -17,8 +17,8 @@ import numpy as np
 from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import State, change
-from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.load import fight_from_dict
+from tohit.engine.fight.modes import Narration
 
 
 def map_doors(fight: LoadedFight) -> list[Any]:
@@ -67,7 +67,7 @@ def door_events(fight: LoadedFight, state: State, action: dict[str, Any]) -> tup
     was = int(state.fight[f"door_{i}"][0])
     if was == int(closed):
         raise InputError(f"door {i} is already {'closed' if closed else 'open'}", field="closed")
-    ctx = StepContext(fight, state, "narrate", np.random.default_rng(0))
+    ctx = Narration(fight, state, np.random.default_rng(0))
     text = f"the GM {'closes' if closed else 'opens'} door {i + 1} of {len(doors)}"
     ctx.emit("door", [change(f"door_{i}", [0], int(closed))], text, door=i, closed=closed)
     return ctx.log, ctx.state

@@ -29,9 +29,11 @@ from tohit.core.grid.walls import WALL_SCALE
 from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.dice_needs import still_needed, when_needed
 from tohit.engine.doors import door_events, map_extras, synced, with_door_stats
-from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.events import emit_end, start_event
 from tohit.engine.fight.load import fight_from_dict
+from tohit.engine.fight.modes import Exact, Narration
+from tohit.engine.fight.outcome_table import mean_damage
+from tohit.engine.fight.outcomes import now, outcome_table
 from tohit.engine.fight.replay import apply_changes
 from tohit.engine.fight.run import ended, initial_state
 from tohit.engine.seeds import fresh_seed
@@ -130,38 +132,22 @@ class Encounter:
         mean damage (within the depth; the rest is `beyond_depth`)."""
         actor, a, _ = self._attack({"attacker": attacker, "attack": attack, "targets": targets})
         names = self.fight.roster.names
-        rules = self.fight.rules
-        per = self.state.per
-        ctx = StepContext(self.fight, self.state, "enumerate")
+        ctx = Exact(self.fight, self.state)
         labels = self.fight.system.field("result").labels
         out = []
         for name in targets:
             if name not in names:
                 raise InputError(f"no combatant {short_repr(name)}; combatants: {', '.join(names)}", field="targets")
-            t = names.index(name)
-            stats = {s: int(per[s][0, t]) for s in rules.target_stats}
-            groups = {s: int(rules.group_value(s, per[s][0, t])) for s in rules.scalar_stats}
-            own = {s: int(per[s][0, actor]) for s in rules.attacker_stats}
-            own_groups = {s: int(rules.group_value(s, per[s][0, actor])) for s in rules.attacker_scalar_stats}
-            codes = {
-                f: int(np.asarray(v).reshape(-1)[0])
-                for f, v in rules.odds_fields(ctx, np.zeros(1, np.int64), actor, a, t).items()
-            }
-            table = ctx.outcome_table(
-                actor, a, t, stats, codes, attacker_values=own, groups=groups,
-                attacker_groups=own_groups,
-            )  # fmt: skip
-            finite = sum(table.weights)
+            table = outcome_table(self.fight, now(ctx, actor, a, names.index(name)))
             result: dict[str, Fraction] = {}
             for code, w in zip(table.columns["result"].tolist(), table.weights, strict=True):
                 label = labels[code] if 0 <= code < len(labels) else str(code)
                 result[label] = result.get(label, Fraction(0)) + Fraction(w, table.total)
-            dealt = sum(int(d) * w for d, w in zip(table.columns["damage"].tolist(), table.weights, strict=True))
             out.append(
                 {
                     "name": name,
                     "result": result,
-                    "mean_damage": Fraction(dealt, finite) if finite else Fraction(0),
+                    "mean_damage": mean_damage(table),
                     "beyond_depth": Fraction(table.remainder, table.total),
                 }
             )
@@ -367,9 +353,7 @@ class Encounter:
             events = [*events, *self._end(rng)]
         return self._append(events)
 
-    def _gm_attack(
-        self, action: dict[str, Any], entropy: Any, script: list[dict[str, list[int]]] | None
-    ) -> StepContext:
+    def _gm_attack(self, action: dict[str, Any], entropy: Any, script: list[dict[str, list[int]]] | None) -> Narration:
         """The game master's attack. Where it is the attacker's turn in the game's order (`next_actor`), it is the
         game's own step with the choice handed over, so what comes before that turn comes first (a new round
         where the last one is done: AP restored, penalties faded); out of turn, the game's `turn` for that
@@ -394,8 +378,8 @@ class Encounter:
             self.fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64), choice)
         return ctx
 
-    def _context(self, rng: np.random.Generator, script: list[dict[str, list[int]]] | None = None) -> StepContext:
-        return StepContext(self.fight, self.state, "narrate", rng, max_rounds=self.fight.max_rounds, script=script)
+    def _context(self, rng: np.random.Generator, script: list[dict[str, list[int]]] | None = None) -> Narration:
+        return Narration(self.fight, self.state, rng, max_rounds=self.fight.max_rounds, script=script)
 
     def _done(self) -> bool:
         done, _ = ended(self.fight, self.state, self.fight.max_rounds)

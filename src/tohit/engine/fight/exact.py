@@ -37,12 +37,12 @@ from tohit.core.fight.rows import distinct
 from tohit.core.fight.state import State
 from tohit.engine import cancel
 from tohit.engine.fight.chain_solve import solve
-from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.ending import ended, initial_state
 from tohit.engine.fight.layout import Layout, chosen_depth
 
 # fight_depth, Stalemates and never_ending are also read from here (where they were written before).
 from tohit.engine.fight.layout import fight_depth as fight_depth
+from tohit.engine.fight.modes import Exact
 from tohit.engine.fight.stalemate import Stalemates as Stalemates
 from tohit.engine.fight.stalemate import can_end
 from tohit.engine.fight.stalemate import never_ending as never_ending
@@ -229,10 +229,9 @@ def exact_duel(
         size = min(2 * size, CHUNK)
         base = explored
         explored += len(chunk)
-        ctx = StepContext(fight, layout.state(chunk), "enumerate", depth=used_depth)
+        ctx = Exact(fight, layout.state(chunk), depth=used_depth)
         fight.rules.step(ctx)
         child = ctx.state
-        assert ctx.weight is not None
         rows += child.n
         rate = (time.monotonic() - now) / len(chunk)
         if rows > max_rows:

@@ -19,6 +19,7 @@ from tohit.core.fight.contract import ALL, FightContext, Rows
 from tohit.core.fight.rows import and_rows, count_rows, distinct, first_rows
 from tohit.core.fight.spec import CODES, policy_codes
 from tohit.core.fight.state import BoolArray, IntArray
+from tohit.engine.fight.situation import SituationKey
 
 BIG = np.iinfo(np.int64).max
 
@@ -98,21 +99,19 @@ def choose_actions(
 def _expected(ctx: FightContext, actor: IntArray, opts: BoolArray, rows_mask: BoolArray) -> np.ndarray:
     """(rows, attacks, combatants) expected damage where allowed, -1 elsewhere: at the target's current
     `odds_stats`, and at the current groups of the target's `odds_scalar_stats` and the attacker's
-    `odds_attacker_scalar_stats` (none by default: the file's blocks)."""
+    `odds_attacker_scalar_stats` (none by default: the file's blocks), each row's situation keyed by
+    `SituationKey` as every resolve keys its rows."""
     fight = ctx.fight
     rules = fight.rules
     stats, scalar, own = rules.odds_stats, rules.odds_scalar_stats, rules.odds_attacker_scalar_stats
-    per = ctx.state.per
     n, na, size = opts.shape
     score = np.full((n, na, size), -1.0)
     rows = np.flatnonzero(rows_mask)
     for c in np.unique(actor[rows]):
         rc = rows[actor[rows] == c]
-        mine = [np.asarray(rules.group_value(s, per[s][rc, c]), dtype=np.int64) for s in own]
         for a in range(na):
             for t in range(size):
-                pick = opts[rc, a, t]
-                allowed = rc[pick]
+                allowed = rc[opts[rc, a, t]]
                 if allowed.size == 0:
                     continue
                 extra = rules.odds_fields(ctx, allowed, int(c), a, t)
@@ -120,32 +119,23 @@ def _expected(ctx: FightContext, actor: IntArray, opts: BoolArray, rows_mask: Bo
                     score[allowed, a, t] = ctx.expected_damage(int(c), a, t, {})
                     continue
                 coded = sorted(extra)
-                cols = [per[s][allowed, t] for s in stats]
-                cols += [np.asarray(rules.group_value(s, per[s][allowed, t]), dtype=np.int64) for s in scalar]
-                cols += [m[pick] for m in mine]
-                cols += [np.broadcast_to(np.asarray(extra[f], dtype=np.int64), allowed.shape) for f in coded]
-                uniq, inverse = _distinct(cols)
-                k, g, o = len(stats), len(scalar), len(own)
-                means = np.asarray(
-                    [
-                        ctx.expected_damage(
-                            int(c),
-                            a,
-                            t,
-                            {s: int(v) for s, v in zip(stats, u[:k], strict=True)},
-                            {f: int(v) for f, v in zip(coded, u[k + g + o :], strict=True)},
-                            groups={s: int(v) for s, v in zip(scalar, u[k : k + g], strict=True)},
-                            attacker_groups={s: int(v) for s, v in zip(own, u[k + g : k + g + o], strict=True)},
-                        )
-                        for u in uniq
-                    ]
+                key = SituationKey(rules, stats=stats, overrides=coded, own=False, scalar=scalar, own_scalar=own)
+                every = np.ones(allowed.size, dtype=np.int64)
+                cols = key.columns(
+                    ctx.state.per,
+                    allowed,
+                    every * c,
+                    every * a,
+                    every * t,
+                    {f: np.broadcast_to(np.asarray(extra[f], dtype=np.int64), allowed.shape) for f in coded},
                 )
-                score[allowed, a, t] = means[inverse]
+                leads, inverse = distinct(cols)
+                found = [key.decode([col[lead] for col in cols]) for lead in leads.tolist()]
+                means = [
+                    ctx.expected_damage(
+                        s.c, s.a, s.t, s.stats, s.overrides, groups=s.groups, attacker_groups=s.own_groups
+                    )
+                    for s in found
+                ]
+                score[allowed, a, t] = np.asarray(means)[inverse]
     return score
-
-
-def _distinct(cols: list[IntArray]) -> tuple[list[list[int]], IntArray]:
-    """The distinct rows of the columns `cols` (as lists of ints) and each row's index among them."""
-    first, inverse = distinct(cols)
-    uniq = np.stack([np.asarray(col, dtype=np.int64)[first] for col in cols], axis=1).tolist()
-    return uniq, inverse

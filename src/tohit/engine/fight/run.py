@@ -21,12 +21,12 @@ from tohit.core.errors import InputError
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import BoolArray, IntArray, State, change
 from tohit.engine import cancel
-from tohit.engine.fight.context import Method, StepContext
 from tohit.engine.fight.ending import ENGINE_STATS as ENGINE_STATS
 from tohit.engine.fight.ending import ended as ended
 from tohit.engine.fight.ending import initial_state as initial_state
 from tohit.engine.fight.events import emit_end, stalemate_event, start_event
 from tohit.engine.fight.layout import fight_depth
+from tohit.engine.fight.modes import Method, Narration, sampler
 from tohit.engine.fight.stalemate import Stalemates, never_ending
 from tohit.engine.heap import keep_freed_memory
 from tohit.engine.pool import process_pool
@@ -151,7 +151,7 @@ def narrate(
                 break
         if risky and _over_narration(fight, int(state.fight["round"][0])):
             raise _narration_refused(fight, int(state.fight["round"][0]))
-        ctx = StepContext(fight, state, "narrate", rng, max_rounds=fight.max_rounds, script=script)
+        ctx = Narration(fight, state, rng, max_rounds=fight.max_rounds, script=script)
         fight.rules.step(ctx)
         for event in ctx.log:
             event["n"] = count
@@ -163,7 +163,7 @@ def narrate(
         state = ctx.state
     else:  # pragma: no cover - a fight module bug
         raise RuntimeError(f"fight did not end within {limit} steps")
-    ctx = StepContext(fight, state, "narrate", rng, max_rounds=fight.max_rounds)
+    ctx = Narration(fight, state, rng, max_rounds=fight.max_rounds)
     w = int(winner[0])
     emit_end(ctx, w, stalled=stalled)
     rounds = int(ctx.log[-1]["rounds"])
@@ -534,9 +534,7 @@ def _run_batch(
         new = done & ~recorded
         if new.any():
             rows = np.flatnonzero(new)
-            ctx = StepContext(
-                fight, state, "sample", rng, max_rounds=fight.max_rounds, method=method, standing=standing
-            )
+            ctx = sampler(method)(fight, state, rng, max_rounds=fight.max_rounds, standing=standing)
             rules.finish(ctx, rows)
             ctx.emit("end", [change("over", rows, 1), change("winner", rows, winner[rows])])
             state, standing = ctx.state, ctx.known_standing
@@ -561,7 +559,7 @@ def _run_batch(
                 health = health[keep]
                 standing = None if standing is None else standing[keep]
                 recorded = recorded[keep]
-        ctx = StepContext(fight, state, "sample", rng, max_rounds=fight.max_rounds, method=method, standing=standing)
+        ctx = sampler(method)(fight, state, rng, max_rounds=fight.max_rounds, standing=standing)
         rules.step(ctx)
         state = ctx.state
     raise RuntimeError(f"fights did not end within {limit} steps")  # pragma: no cover - a fight module bug

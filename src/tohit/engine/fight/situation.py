@@ -5,7 +5,13 @@ a resolve by situation: who attacks (c) with which attack (a) whom (t), the targ
 (`table_stats`, and those the exact chain clips at), the groups of the scalar stats the system reads as plain
 values, the attacker's own stats, the attack's overrides (plain values, and "target."/"attacker." codes) and
 the groups of the attacker's scalar stats. `SituationKey` builds those columns, always in that order, and turns
-one row of them back into a typed `Situation`; each path picks the parts it keys by.
+one row of them back into a typed `Situation`; each path picks the parts it keys by (policy `best` and a live
+encounter's preview too).
+
+A situation then becomes what the system's `resolve` reads, in one place: `situation_values` (the situation's
+own values: exact tables, table samplers), `state_values` (the fight's stats fed as arrays over rows: the direct
+sampler, rolls beyond a table's depth) or `narrated_values` (one fight, as a scenario file would give them) say
+what each block gets, `blocks` builds the scenario and the target block from that, and `roles` their dice.
 """
 
 from __future__ import annotations
@@ -16,8 +22,17 @@ from typing import Any
 
 import numpy as np
 
-from tohit.core.fight.contract import FightRules
+from tohit.core.fight.contract import FightRules, LoadedFight
 from tohit.core.fight.state import IntArray, gather
+from tohit.core.roles import Role
+from tohit.engine.fight.caches import caches
+
+#: Keys of `attack_fields` with this prefix override a field of the target block instead (an integer code the
+#: rules decode with `override_value`; the system reads it as a plain value, so rows are grouped by it).
+TARGET = "target."
+#: The same for a field of the attacker block ("attacker.<field>": e.g. an attacker grappled by a foe).
+ATTACKER = "attacker."
+CODED = (TARGET, ATTACKER)
 
 
 @dataclass(frozen=True)
@@ -60,12 +75,16 @@ class SituationKey:
         clips: Sequence[str] = (),
         overrides: Sequence[str] = (),
         own: bool = True,
+        scalar: Sequence[str] | None = None,
+        own_scalar: Sequence[str] | None = None,
     ) -> None:
+        """`scalar` and `own_scalar`: the target's and the attacker's scalar stats keyed by their groups (default:
+        all of the rules' `scalar_stats` and `attacker_scalar_stats`)."""
         self.rules = rules
         self.stats, self.clips, self.overrides = tuple(stats), tuple(clips), tuple(overrides)
-        self.scalar = tuple(rules.scalar_stats)
+        self.scalar = tuple(rules.scalar_stats if scalar is None else scalar)
         self.own = tuple(rules.attacker_stats) if own else ()
-        self.own_scalar = tuple(rules.attacker_scalar_stats)
+        self.own_scalar = tuple(rules.attacker_scalar_stats if own_scalar is None else own_scalar)
 
     def columns(
         self,
@@ -116,3 +135,102 @@ def pack(columns: Sequence[IntArray]) -> tuple[IntArray, int]:
             raise ValueError("too many distinct attack situations to group")
         code = code * span + (col - low)
     return code, radix
+
+
+# -- what the system reads -------------------------------------------------------------------------------------
+#: What a resolve feeds the three blocks, by name: the attack block's overrides (plain values, and
+#: "target."/"attacker." codes), the attacker block's values and the target block's values (by stat name).
+Values = tuple[dict[str, Any], dict[str, Any], dict[str, Any]]
+
+
+def situation_values(rules: FightRules, s: Situation) -> Values:
+    """The situation's own values: its stats and the field values of its groups (exact tables, table samplers)."""
+    attacker = {**s.own, **{k: rules.field_value(k, g) for k, g in s.own_groups.items()}}
+    target = {**s.stats, **{k: rules.field_value(k, g) for k, g in s.groups.items()}}
+    return dict(s.overrides), attacker, target
+
+
+def state_values(
+    rules: FightRules, s: Situation, per: Mapping[str, IntArray], rows: Any, plain: Mapping[str, IntArray]
+) -> Values:
+    """The fight's current stats over `rows` (arrays, one value per fight), the field values of the situation's
+    groups, and the rows' `plain` attack overrides with the situation's codes (the direct sampler)."""
+    attacker: dict[str, Any] = {k: per[k][rows, s.c] for k in rules.attacker_stats}
+    attacker.update({k: rules.field_value(k, g) for k, g in s.own_groups.items()})
+    target: dict[str, Any] = {k: per[k][rows, s.t] for k in rules.target_stats}
+    target.update({k: rules.field_value(k, g) for k, g in s.groups.items()})
+    return {**{f: v[rows] for f, v in plain.items()}, **s.overrides}, attacker, target
+
+
+def narrated_values(
+    rules: FightRules, s: Situation, per: Mapping[str, IntArray], row: int, plain: Mapping[str, IntArray]
+) -> Values:
+    """One fight's stats as plain values, as in a scenario file (scalar stats as `narrate_value` gives them)."""
+    attacker: dict[str, Any] = {k: int(per[k][row, s.c]) for k in rules.attacker_stats}
+    attacker.update({k: rules.narrate_value(k, int(per[k][row, s.c])) for k in rules.attacker_scalar_stats})
+    target: dict[str, Any] = {k: int(per[k][row, s.t]) for k in rules.target_stats}
+    target.update({k: rules.narrate_value(k, int(per[k][row, s.t])) for k in rules.scalar_stats})
+    return {**{f: int(v[row]) for f, v in plain.items()}, **s.overrides}, attacker, target
+
+
+def blocks(fight: LoadedFight, c: int, a: int, t: int, values: Values) -> tuple[Any, Any]:
+    """The scenario of combatant c's attack a on t and t's target block, with `values` fed in: attack fields
+    overridden, the attacker's stats in its block ("attacker.<field>" codes decoded by the rules'
+    `override_value`), the target's stats in its block (named by the rules' `stat_fields`; "target.<field>"
+    codes decoded the same way). A block nothing changes is the file's own."""
+    attack, attacker, target = values
+    rules = fight.rules
+    return _scenario(fight, c, a, t, attack, attacker), _target(fight, t, {**target, **_coded(rules, TARGET, attack)})
+
+
+def roles(fight: LoadedFight, s: Situation, scenario: Any, target: Any) -> dict[str, Role]:
+    """The dice roles of the situation. With codes that override fields of the target or attacker block, such a
+    field may change the dice (e.g. a foe the attacker grapples gives brace advantage; an attacker grappled by a
+    foe has brace disadvantage), so they are the system's roles for the overridden blocks, cached per codes."""
+    if not s.overrides:
+        return fight.roles(s.c, s.a, s.t)
+    key = (s.c, s.a, s.t, tuple(sorted(s.overrides.items())))
+    held = caches(fight).override_roles
+    found = held.get(key)
+    if found is None:
+        found = held[key] = fight.system.roles(scenario, target)
+    return found
+
+
+def _coded(rules: FightRules, prefix: str, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """The overrides of one block among `overrides` ("<block>.<field>": code), decoded to field values."""
+    return {
+        f[len(prefix) :]: rules.override_value(f[len(prefix) :], int(v))
+        for f, v in overrides.items()
+        if f.startswith(prefix)
+    }
+
+
+def _scenario(
+    fight: LoadedFight, c: int, a: int, t: int, overrides: Mapping[str, Any], attacker_values: Mapping[str, Any]
+) -> Any:
+    """The scenario of (c, a, t), with attack fields overridden and the attacker's current stats fed in."""
+    scenario = fight.scenario(c, a, t)
+    own_codes = _coded(fight.rules, ATTACKER, overrides)
+    if own_codes:
+        attacker_values = {**attacker_values, **own_codes}
+    plain = {f: v for f, v in overrides.items() if not f.startswith(CODED)}
+    if not plain and not attacker_values:
+        return scenario
+    fields = dict(scenario)
+    if plain:
+        attack = scenario.attack
+        fields["attack"] = type(attack).model_construct(**{**dict(attack), **plain})
+    if attacker_values:
+        attacker = scenario.attacker
+        fields["attacker"] = type(attacker).model_construct(**{**dict(attacker), **attacker_values})
+    return type(scenario).model_construct(**fields)
+
+
+def _target(fight: LoadedFight, t: int, values: Mapping[str, Any]) -> Any:
+    """Combatant t's target block with `values` fed in (stat names map to field names by `stat_fields`)."""
+    base = fight.target(t)
+    if not values:
+        return base
+    named = {fight.rules.stat_fields.get(s, s): v for s, v in values.items()}
+    return type(base).model_construct(**{**dict(base), **named})

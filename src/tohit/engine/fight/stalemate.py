@@ -18,9 +18,9 @@ import numpy as np
 
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import BoolArray, IntArray, State
-from tohit.engine.fight.context import StepContext
 from tohit.engine.fight.ending import ended
 from tohit.engine.fight.layout import Layout, chosen_depth
+from tohit.engine.fight.modes import Exact
 from tohit.engine.requests import MAX_STATES
 
 #: The check for a fight nobody can end any more (narrated and simulated fights, `never_ending`): the exact
@@ -184,7 +184,7 @@ def can_end(
             check()
         chunk = [keys[heapq.heappop(frontier)[1]] for _ in range(min(size, len(frontier)))]
         size = min(2 * size, most)
-        ctx = StepContext(fight, layout.unpacked(chunk), "enumerate", depth=used_depth)
+        ctx = Exact(fight, layout.unpacked(chunk), depth=used_depth)
         fight.rules.step(ctx)
         child = ctx.state
         rows += child.n

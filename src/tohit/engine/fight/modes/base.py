@@ -1,0 +1,206 @@
+"""What every mode of a fight step shares (design.md, "One fight driver": engine/fight/modes): the batch's
+state, its events (each applied at once by the pure `apply`), the round limit and the choice of actions.
+
+A fight module's `step` reads `ctx.state`, emits events and asks `ctx.resolve` for attack outcomes. The same
+step code runs in every mode; how the dice are fed is the mode's own (`modes.narrate`, `modes.sample`,
+`modes.table`, `modes.exact`).
+
+Expansions change the rows: `resolve` and `choose` return `idx`, the parent row of each new row, and the
+caller re-indexes what it holds with it (`actor = actor[idx]`). Outside the exact chain `idx` is `ALL`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tohit.core.fight.contract import ALL, GMChoice, LoadedFight, Mode, Rows
+from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change
+from tohit.engine.fight import policy
+from tohit.engine.fight.choice import forced_choice
+from tohit.engine.fight.outcomes import expected_damage
+
+
+class StepContext(ABC):
+    """The state of a batch during one step, and the operations a fight module uses on it (`FightContext`)."""
+
+    mode: Mode
+
+    def __init__(
+        self,
+        fight: LoadedFight,
+        state: State,
+        rng: np.random.Generator | None = None,
+        *,
+        max_rounds: int | None = None,
+        standing: BoolArray | None = None,
+    ) -> None:
+        self.fight, self.state = fight, state
+        #: Who is standing in `state` (the rules' `standing`), kept until an event changes what it reads;
+        #: a caller that has it already for this very state passes it.
+        self._standing = standing
+        self._standing_stats = fight.rules.standing_stats
+        #: Rounds after this one are not played (None in the exact chain, which has no round limit).
+        self.max_rounds = max_rounds
+        self.rng = rng if rng is not None else np.random.default_rng(0)
+        self.parent: IntArray = np.arange(state.n, dtype=np.int64)
+        self._owned: set[tuple[bool, str]] = set()
+        #: Narrate mode: forced faces for the next resolves (empty elsewhere).
+        self.script: list[dict[str, list[int]]] = []
+        #: Narrated events as JSON (each change with its `from` value), in order (empty elsewhere).
+        self.log: list[dict[str, Any]] = []
+
+    @property
+    def narrating(self) -> bool:
+        return self.mode == "narrate"
+
+    @property
+    def n(self) -> int:
+        return self.state.n
+
+    # -- events ----------------------------------------------------------------------------------------
+    @property
+    def known_standing(self) -> BoolArray | None:
+        """`standing()` when it is still valid for the current state (None once an event may have changed it)."""
+        return self._standing
+
+    def standing(self) -> BoolArray:
+        """(fights, combatants): who is able to act now (the rules' `standing`, computed once per change)."""
+        if self._standing is None:
+            self._standing = self.fight.rules.standing(self.fight, self.state)
+        return self._standing
+
+    def emit(self, kind: str, changes: Sequence[Change], text: str = "", **info: Any) -> None:
+        """Record an event and apply it to the state."""
+        kept = tuple(c for c in changes if c.rows.size)
+        if not kept and not self.narrating:
+            return
+        if self._standing is not None and (
+            self._standing_stats is None or any(c.stat in self._standing_stats for c in kept if c.who is not None)
+        ):
+            self._standing = None
+        event = Event(kind, kept, text, info)
+        if self.narrating:
+            self.log.append(self.event_json(event))
+        # The step's input state is never written: each array is copied on its first change in this step.
+        self.state = apply_owned(self.state, [event], self._owned)
+
+    def event_json(self, event: Event) -> dict[str, Any]:
+        names = self.fight.roster.names
+        changes = []
+        for ch in event.changes:
+            for k in range(ch.rows.size):
+                row = int(ch.rows[k])
+                if ch.who is None:
+                    before = int(self.state.fight[ch.stat][row])
+                    who = None
+                else:
+                    before = int(self.state.per[ch.stat][row, ch.who[k]])
+                    who = names[int(ch.who[k])]
+                changes.append({"who": who, "stat": ch.stat, "from": before, "to": int(ch.to[k])})
+        return {"kind": event.kind, "text": event.text, "changes": changes, **event.info}
+
+    def last_round(self) -> BoolArray:
+        """Rows whose current round is the last one played (`max_rounds`; never in the exact chain)."""
+        if self.max_rounds is None:
+            return np.zeros(self.n, dtype=bool)
+        return np.asarray(self.state.fight["round"] >= self.max_rounds)
+
+    def stop_at_round_limit(self, new_round: BoolArray) -> BoolArray:
+        """Of the fights about to start a new round, end those whose last round was played as draws.
+
+        Returns them, for the caller to drop from this step.
+        """
+        late = new_round & self.last_round()
+        if late.any():
+            self.round_limit(late)
+        return late
+
+    def round_limit(self, rows: BoolArray) -> None:
+        """Instead of starting another round, end these fights as draws at `max_rounds`."""
+        self.emit(
+            "round_limit",
+            [self.set("round", rows, (self.max_rounds or 0) + 1)],
+            f"round {self.max_rounds} is over and the fight goes on: max_rounds reached" if self.narrating else "",
+        )
+
+    def set(self, stat: str, rows: Any, to: Any, who: Any = None) -> Change:
+        """A change (helper for fight modules): `rows` may be a mask or an index array."""
+        r = np.asarray(rows)
+        if r.dtype == bool:
+            r = np.flatnonzero(r)
+        if who is not None and np.ndim(who) and np.asarray(who).shape[0] == self.n and r.size != self.n:
+            who = np.asarray(who)[r]
+        if np.ndim(to) and np.asarray(to).shape[0] == self.n and r.size != self.n:
+            to = np.asarray(to)[r]
+        return change(stat, r, to, who)
+
+    # -- choices -----------------------------------------------------------------------------------------
+    def choose_actions(
+        self, acting: BoolArray, actor: IntArray, options: BoolArray, choice: GMChoice | None = None
+    ) -> tuple[Rows, IntArray, IntArray]:
+        """(idx, attack, target) per row by each actor's policy (`policy.choose_actions`), or the game master's
+        `choice` (an InputError when the rules do not allow it now)."""
+        if choice is not None:
+            return ALL, *forced_choice(self.fight, acting, actor, options, choice)
+        return policy.choose_actions(self, acting, actor, options)
+
+    def expected_damage(
+        self,
+        c: int,
+        a: int,
+        t: int,
+        stats: dict[str, int],
+        overrides: dict[str, int] | None = None,
+        groups: dict[str, int] | None = None,
+        attacker_groups: dict[str, int] | None = None,
+    ) -> float:
+        """Mean damage of combatant c's attack a on t (`outcomes.expected_damage`)."""
+        return expected_damage(self.fight, c, a, t, stats, overrides, groups, attacker_groups)
+
+    # -- how the dice are fed: the mode's own ----------------------------------------------------------------
+    @abstractmethod
+    def choose(self, allowed: BoolArray) -> tuple[Rows, IntArray]:
+        """A uniform choice among the True columns of each row of `allowed` (rows with none: -1)."""
+
+    @abstractmethod
+    def die(self, mask: BoolArray, sides: IntArray) -> tuple[Rows, IntArray]:
+        """A face of a d`sides` (per row) for the rows of `mask`; 0 elsewhere."""
+
+    @abstractmethod
+    def draw(
+        self, mask: BoolArray, which: IntArray, tables: Sequence[tuple[IntArray, Sequence[int]]]
+    ) -> tuple[Rows, IntArray]:
+        """A value for each row of `mask`, drawn from the exact integer distribution tables[which[row]] (its
+        values and their weights); 0 elsewhere (a roll a fight module makes besides the attacks, e.g. a
+        Physical Resistance check against a Critical)."""
+
+    @abstractmethod
+    def resolve(
+        self,
+        mask: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        attack_fields: dict[str, IntArray] | None = None,
+        *,
+        kind: str = "attack",
+        note: str = "",
+        fields: tuple[str, ...] | None = None,
+        shared: dict[str, Any] | None = None,
+    ) -> tuple[Rows, dict[str, IntArray]]:
+        """Resolve combatant actor's attack against target in the rows of `mask`.
+
+        Returns (idx, outcome): the outcome's fields (those the fight module declared) per row after
+        any expansion; rows outside `mask` get 0. `attack_fields` override fields of the attack block per
+        row (e.g. a Counter bonus on the modifiers); a key "target.<field>" overrides that field of the target
+        block instead, as a code the rules decode (e.g. on a map: Hard to Hit from cover), and a key
+        "attacker.<field>" a field of the attacker block the same way (e.g. grappled by a foe). `fields`
+        narrows the declared outcome fields to those this resolve's caller reads (exact mode then merges
+        outcomes that differ only elsewhere). `shared` (a dict the caller keeps across the resolves of one
+        ability) makes roles of scope "attack" one roll for every target of the ability (e.g. one hit
+        die for a Multi ability).
+        """

@@ -1,0 +1,196 @@
+"""The exact chain (design.md, "odds (exact)"): each fight row is expanded into one row per distinct outcome of
+the attack (from the system's exact odds at the stats of that row), with its exact probability, plus one row for
+the probability beyond the depth of open-ended dice (never dropped)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import lcm
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tohit.core.fight.contract import LoadedFight, Mode, Rows
+from tohit.core.fight.rows import distinct
+from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.engine.fight.modes.base import StepContext
+from tohit.engine.fight.outcome_table import OutcomeTable
+from tohit.engine.fight.outcomes import outcome_table
+from tohit.engine.fight.situation import SituationKey
+
+#: Depth of open-ended dice in the exact chain (the rest is reported as `beyond depth`).
+EXACT_DEPTH: int | None = None  # None: the system's default depth
+
+
+class Exact(StepContext):
+    """A batch of rows, each with its exact probability weight[row] / denominator (Python ints)."""
+
+    mode: Mode = "enumerate"
+
+    def __init__(
+        self,
+        fight: LoadedFight,
+        state: State,
+        *,
+        depth: int | None = None,
+        standing: BoolArray | None = None,
+    ) -> None:
+        super().__init__(fight, state, None, standing=standing)
+        #: Depth of open-ended dice (None: the system's).
+        self.depth = depth
+        self.weight: npt.NDArray[np.object_] = np.asarray([1] * state.n, dtype=object)
+        self.denominator = 1
+
+    def _expand(self, idx: IntArray, weights: npt.NDArray[np.object_] | None = None, denominator: int = 1) -> None:
+        """Re-index the rows by `idx`; row i's probability is multiplied by weights[i] / denominator."""
+        self.state = self.state.take(idx)
+        self._standing = None if self._standing is None else self._standing[idx]
+        self._owned = {(True, k) for k in self.state.per} | {(False, k) for k in self.state.fight}
+        self.parent = self.parent[idx]
+        self.weight = self.weight[idx] * weights if weights is not None else self.weight[idx]
+        self.denominator *= denominator
+
+    def choose(self, allowed: BoolArray) -> tuple[Rows, IntArray]:
+        """One row per allowed column, each with probability 1 / (the row's count)."""
+        n = allowed.shape[0]
+        counts = allowed.sum(axis=1)
+        reps = np.maximum(counts, 1)
+        idx = np.repeat(np.arange(n, dtype=np.int64), reps)
+        choice = np.full(idx.size, -1, dtype=np.int64)
+        weights = np.empty(idx.size, dtype=object)
+        common = lcm(*[int(x) for x in np.unique(reps)])
+        pos = 0
+        for r in range(n):
+            cols = np.flatnonzero(allowed[r])
+            if cols.size == 0:
+                weights[pos] = common
+                pos += 1
+                continue
+            for c in cols:
+                choice[pos] = c
+                weights[pos] = common // cols.size
+                pos += 1
+        self._expand(idx, weights, common)
+        return idx, choice
+
+    def die(self, mask: BoolArray, sides: IntArray) -> tuple[Rows, IntArray]:
+        """One row per face for the rows of `mask`, each with probability 1 / sides."""
+        n = self.n
+        reps = np.where(mask, np.maximum(sides, 1), 1).astype(np.int64)
+        idx = np.repeat(np.arange(n, dtype=np.int64), reps)
+        starts = np.repeat(np.cumsum(reps) - reps, reps)
+        faces = np.where(mask[idx], np.arange(idx.size) - starts + 1, 0).astype(np.int64)
+        common = lcm(*[int(x) for x in np.unique(reps)])
+        weights = np.asarray([common // int(r) for r in reps[idx]], dtype=object)
+        self._expand(idx, weights, common)
+        return idx, faces
+
+    def draw(
+        self, mask: BoolArray, which: IntArray, tables: Sequence[tuple[IntArray, Sequence[int]]]
+    ) -> tuple[Rows, IntArray]:
+        """One row per value for the rows of `mask`, with probability weight / total."""
+        n = self.n
+        which = np.asarray(which, dtype=np.int64)
+        totals = [sum(int(w) for w in weights) for _, weights in tables]
+        common = lcm(*totals) if totals else 1
+        # One flat list of every table's values and weights (over `common`), then a last entry for rows outside
+        # the mask: value 0 with the whole weight.
+        sizes = np.asarray([len(values) for values, _ in tables] + [1], dtype=np.int64)
+        starts = np.cumsum(sizes) - sizes
+        flat_values = np.concatenate(
+            [np.asarray(values, dtype=np.int64) for values, _ in tables] + [np.zeros(1, dtype=np.int64)]
+        )
+        flat_weights = np.asarray(
+            [int(w) * (common // total) for (_, weights), total in zip(tables, totals, strict=True) for w in weights]
+            + [common],
+            dtype=object,
+        )
+        pick = np.where(mask, which, len(tables))
+        reps = sizes[pick]
+        idx = np.repeat(np.arange(n, dtype=np.int64), reps)
+        offset = np.arange(idx.size) - np.repeat(np.cumsum(reps) - reps, reps)
+        at = starts[pick[idx]] + offset
+        self._expand(idx, flat_weights[at], common)
+        return idx, flat_values[at]
+
+    def resolve(
+        self,
+        mask: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        attack_fields: dict[str, IntArray] | None = None,
+        *,
+        kind: str = "attack",
+        note: str = "",
+        fields: tuple[str, ...] | None = None,
+        shared: dict[str, Any] | None = None,
+    ) -> tuple[Rows, dict[str, IntArray]]:
+        """Every outcome of the attacks of `mask`, one row each with its exact weight. The tables are keyed by
+        the attacker's own stats only for the resolve kinds whose rules read them (`attacker_stats_kinds`)."""
+        fields = fields or self.fight.rules.outcome_fields
+        kinds = self.fight.rules.attacker_stats_kinds
+        reads_own = kinds is None or kind in kinds
+        return self._resolve_exact(mask, actor, attack, target, attack_fields or {}, fields, reads_own)
+
+    def _resolve_exact(
+        self,
+        mask: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        attack_fields: dict[str, IntArray],
+        fields: tuple[str, ...],
+        own: bool = True,
+    ) -> tuple[IntArray, dict[str, IntArray]]:
+        fight = self.fight
+        rules = fight.rules
+        stats = list(rules.target_stats if rules.table_stats is None else rules.table_stats)
+        clips = sorted(set(rules.table_clip.values()))
+        n = self.n
+        situations = SituationKey(rules, stats=stats, clips=clips, overrides=sorted(attack_fields), own=own)
+        cols = situations.columns(
+            self.state.per, np.arange(n), np.maximum(actor, 0), attack, np.maximum(target, 0), attack_fields
+        )
+        keys = np.stack(cols, axis=1)
+        keys[~mask] = -1
+        leads, inverse = distinct(list(keys.T))
+        uniq = keys[leads]
+        parents: list[IntArray] = []
+        values: dict[str, list[IntArray]] = {f: [] for f in fields}
+        weights: list[npt.NDArray[np.object_]] = []
+        beyond: list[BoolArray] = []
+        tables: dict[int, OutcomeTable] = {}
+        for u, key in enumerate(uniq):
+            if key[0] < 0:
+                continue
+            s = situations.decode(key)
+            tables[u] = outcome_table(fight, s, self.depth, s.clips, fields)
+        common = lcm(*[tb.total for tb in tables.values()]) if tables else 1
+        for u, key in enumerate(uniq):
+            rows = np.flatnonzero(inverse == u)
+            if key[0] < 0:
+                parents.append(rows)
+                for f in fields:
+                    values[f].append(np.zeros(rows.size, dtype=np.int64))
+                weights.append(np.asarray([common] * rows.size, dtype=object))
+                beyond.append(np.zeros(rows.size, dtype=bool))
+                continue
+            table = tables[u]
+            k = table.size + (1 if table.remainder else 0)
+            parents.append(np.repeat(rows, k))
+            for f in fields:
+                col = np.concatenate([table.columns[f], np.zeros(k - table.size, dtype=np.int64)])
+                values[f].append(np.tile(col, rows.size))
+            weights.append(np.tile(table.numerators * (common // table.total), rows.size))
+            flag = np.zeros(k, dtype=bool)
+            flag[table.size :] = True
+            beyond.append(np.tile(flag, rows.size))
+        idx = np.concatenate(parents)
+        out = {f: np.concatenate(values[f]) for f in fields}
+        cut = np.concatenate(beyond)
+        self._expand(idx, np.concatenate(weights), common)
+        if cut.any():
+            self.emit("beyond_depth", [self.set("cut", cut, 1)])
+        return idx, out

@@ -1,0 +1,89 @@
+"""Narration (design.md, "roll (play at the table)"): one fight, dice drawn face by face as at the table (or
+forced by a script), each resolve traced and every event logged with the values it changed (from -> to)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tohit.core.fight.contract import LoadedFight, Mode
+from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.core.outcome import Outcome
+from tohit.core.steps import Trace
+from tohit.core.system import Dice
+from tohit.engine.fight import situation as situations
+from tohit.engine.fight.modes.drawn import Drawn
+from tohit.engine.fight.situation import Situation
+
+
+class Narration(Drawn):
+    """One narrated fight: stats fed as plain values, as in a scenario file."""
+
+    mode: Mode = "narrate"
+
+    def __init__(
+        self,
+        fight: LoadedFight,
+        state: State,
+        rng: np.random.Generator | None = None,
+        *,
+        max_rounds: int | None = None,
+        script: list[dict[str, list[int]]] | None = None,
+        standing: BoolArray | None = None,
+    ) -> None:
+        super().__init__(fight, state, rng, max_rounds=max_rounds, standing=standing)
+        #: Forced faces for the next resolves, in order (role -> faces; roles left out are drawn). The list is
+        #: consumed, so one script serves a whole fight.
+        self.script = script if script is not None else []
+
+    def _resolve_group(
+        self,
+        situation: Situation,
+        grp: IntArray,
+        sel: Any,
+        plain: dict[str, IntArray],
+        kind: str,
+        note: str,
+        shared: dict[str, Any] | None,
+    ) -> Outcome:
+        fight = self.fight
+        values = situations.narrated_values(fight.rules, situation, self.state.per, int(grp[0]), plain)
+        c, a, t = situation.c, situation.a, situation.t
+        scenario, target = situations.blocks(fight, c, a, t, values)
+        roles = situations.roles(fight, situation, scenario, target)
+        fresh = [n for n, r in roles.items() if not (shared is not None and r.scope == "attack" and n in shared)]
+        forced = self.script.pop(0) if self.script and fresh else {}
+        faces: dict[str, list[int]] = {}
+        for name, role in roles.items():
+            if shared is not None and role.scope == "attack" and name in shared:
+                faces[name] = shared[name]
+            else:
+                faces[name] = list(forced[name]) if name in forced else role.draw(self.rng)
+                if shared is not None and role.scope == "attack":
+                    shared[name] = faces[name]
+        dice = Dice(
+            {name: role.read(faces[name]) for name, role in roles.items()},
+            {name: role.describe(faces[name]) for name, role in roles.items()},
+        )
+        trace = Trace()
+        outcome = fight.system.resolve(scenario, target, dice, trace)
+        row = outcome.row(fight.system.fields)
+        names = fight.roster.names
+        attack_name = fight.attack(c, a).name
+        verb = "counterattacks" if kind == "counter" else "attacks"
+        text = f"{names[c]} {verb} {names[t]} with {attack_name}{note}: {row.get('result')}"
+        if row.get("damage"):
+            text += f", {row['damage']} damage"
+        self.emit(
+            kind,
+            (),
+            text,
+            attacker=names[c],
+            target=names[t],
+            attack=attack_name,
+            dice=faces,
+            outcome=row,
+            trace=[{"text": s.text, "clause": s.clause} for s in trace.steps],
+        )
+        return outcome

@@ -1,0 +1,174 @@
+"""The table sampler (design.md, "Sampling can draw an index into that table"): a batch of fights; each attack's
+outcome is one draw from its exact joint table (built by the system's `resolve` once per attack and stats,
+cached), rolls beyond the table's depth resolved as they come. The same distribution as the direct sampler."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tohit.core.fight.contract import ALL, Rows
+from tohit.core.fight.rows import dense_rank, distinct
+from tohit.core.fight.state import BoolArray, IntArray
+from tohit.core.steps import Silent
+from tohit.core.system import Dice
+from tohit.engine import joint
+from tohit.engine.fight import situation as situations
+from tohit.engine.fight.caches import alias_tables, caches
+from tohit.engine.fight.modes.sample import ROLE_TABLE_DEPTH, DirectSample
+from tohit.engine.fight.situation import CODED, Situation, SituationKey, pack
+from tohit.engine.fight.stack import TableSampler
+
+
+class TableSample(DirectSample):
+    """Monte Carlo, "table": one exact integer draw per attack from its joint table (a resolve with `shared`
+    dice, one roll for every target of an ability, is sampled directly)."""
+
+    def resolve(
+        self,
+        mask: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        attack_fields: dict[str, IntArray] | None = None,
+        *,
+        kind: str = "attack",
+        note: str = "",
+        fields: tuple[str, ...] | None = None,
+        shared: dict[str, Any] | None = None,
+    ) -> tuple[Rows, dict[str, IntArray]]:
+        if shared is not None:
+            return super().resolve(
+                mask, actor, attack, target, attack_fields, kind=kind, note=note, fields=fields, shared=shared
+            )
+        fields = fields or self.fight.rules.outcome_fields
+        return ALL, self._resolve_table(mask, actor, attack, target, attack_fields or {}, fields)
+
+    def _resolve_table(
+        self,
+        mask: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        attack_fields: dict[str, IntArray],
+        fields: tuple[str, ...],
+    ) -> dict[str, IntArray]:
+        """One draw per attack from its joint table's exact weights.
+
+        Rows are grouped by everything the outcome fields depend on (attacker, attack, target, the rules'
+        `table_stats` and scalar stats, the attacker's stats, attack overrides); each group's table is built
+        once by `resolve` on the joint support (depth 1; rolls beyond it are sampled from the roles' tails and
+        resolved as they come). Each row is one exact integer draw from the alias table of its group's weights
+        (groups with the same weights share it: their dice are the same, their outcomes differ)."""
+        n = self.n
+        rows = np.flatnonzero(mask)
+        if rows.size == 0:
+            return {f: np.zeros(n, dtype=np.int64) for f in fields}
+        rules = self.fight.rules
+        per = self.state.per
+        whole = rows.size == n
+        a_rows, k_rows, t_rows = (actor, attack, target) if whole else (actor[rows], attack[rows], target[rows])
+        stats = list(rules.target_stats if rules.table_stats is None else rules.table_stats)
+        over = sorted(attack_fields)
+        keyed = SituationKey(rules, stats=stats, overrides=over)
+        comps = keyed.columns(
+            per, rows, a_rows, k_rows, t_rows, {f: attack_fields[f] if whole else attack_fields[f][rows] for f in over}
+        )
+        code, radix = pack(comps)
+        if radix == 1:
+            groups, inverse, first = 1, np.zeros(rows.size, dtype=np.int64), np.zeros(1, dtype=np.int64)
+        else:
+            groups, inverse = dense_rank(code)
+            first = np.empty(groups, dtype=np.int64)
+            first[inverse[::-1]] = np.arange(rows.size - 1, -1, -1)
+        found = caches(self.fight).samplers.setdefault((tuple(stats), tuple(over)), {})
+        samplers = []
+        for values in np.stack([comp[first] for comp in comps], axis=1).tolist():
+            sm = found.get(tuple(values))
+            if sm is None:
+                sm = found[tuple(values)] = self._sampler(keyed.decode(values))
+            samplers.append(sm)
+        # One alias draw per row, from the alias table of its group's weights: groups with the same weights
+        # (the same dice, outcomes told apart by stats) share one draw call.
+        tables = alias_tables(self.fight)
+        stack = tables.stack
+        if groups == 1:
+            local = tables.of(samplers[0]).sample(self.rng, rows.size).astype(np.int64)
+            joint_row = local + samplers[0].offset
+        else:
+            layout = [sm.layout for sm in samplers]
+            present = sorted(set(layout))
+            if len(present) == 1:
+                local = tables.aliases[present[0]].sample(self.rng, rows.size).astype(np.int64)
+            else:
+                row_layout = np.asarray(layout, dtype=np.int64)[inverse]
+                local = np.empty(rows.size, dtype=np.int64)
+                for lay in present:
+                    sel = np.flatnonzero(row_layout == lay)
+                    local[sel] = tables.aliases[lay].sample(self.rng, sel.size)
+            offsets = np.asarray([sm.offset for sm in samplers], dtype=np.int64)
+            joint_row = offsets[inverse] + local
+        if whole:
+            column = joint_row
+        else:  # the rows left out read the stack's column of zeros
+            column = np.zeros(n, dtype=np.int64)
+            column[rows] = joint_row
+        out = {f: stack.matrix[stack.at[f]].take(column) for f in fields}  # `take`: far faster than [:, column]
+        beyond = stack.beyond[joint_row]
+        if beyond.any():  # rolls past the table's depth: their tails sampled, then resolved
+            self._resolve_beyond(beyond, rows, local, inverse, samplers, comps, attack_fields, out)
+        return out
+
+    def _resolve_beyond(
+        self,
+        beyond: BoolArray,
+        rows: IntArray,
+        local: IntArray,
+        inverse: IntArray,
+        samplers: list[TableSampler],
+        comps: list[IntArray],
+        attack_fields: dict[str, IntArray],
+        out: dict[str, IntArray],
+    ) -> None:
+        """Resolve the rows whose draw fell beyond the table's depth: the tail dice are sampled (conditioned on
+        being beyond), and `resolve` runs once per attacker, attack and target, the stats fed as arrays."""
+        fight = self.fight
+        b = np.flatnonzero(beyond)
+        # (c, a, t) decide the table's layout; the scalar groups and codes what the system reads as plain values.
+        coded = sorted(f for f in attack_fields if f.startswith(CODED))
+        keyed = SituationKey(fight.rules, overrides=coded, own=False)
+        cols = keyed.columns(
+            self.state.per,
+            rows[b],
+            comps[0][b],
+            comps[1][b],
+            comps[2][b],
+            {f: attack_fields[f][rows[b]] for f in coded},
+        )
+        plain = {f: v for f, v in attack_fields.items() if not f.startswith(CODED)}
+        leads, inv = distinct(cols)
+        for u, lead in enumerate(leads.tolist()):
+            sel = b[inv == u]
+            situation = keyed.decode([col[lead] for col in cols])
+            sm = samplers[int(inverse[sel[0]])]
+            state_rows = rows[sel]
+            values = situations.state_values(fight.rules, situation, self.state.per, state_rows, plain)
+            scenario, target = situations.blocks(fight, situation.c, situation.a, situation.t, values)
+            dice = Dice(sm.table.columns(local[sel], self.rng))
+            outcome = fight.system.resolve(scenario, target, dice, Silent())
+            for f in out:
+                out[f][state_rows] = outcome[f]
+
+    def _sampler(self, situation: Situation) -> TableSampler:
+        """The situation's joint table at depth 1, ready for drawing (built once per fight)."""
+        held = caches(self.fight).sampler
+        found = held.get(situation.ident)
+        if found is None:
+            fight = self.fight
+            values = situations.situation_values(fight.rules, situation)
+            scenario, target = situations.blocks(fight, situation.c, situation.a, situation.t, values)
+            table = joint.build(fight.system, scenario, target, ROLE_TABLE_DEPTH)
+            found = held[situation.ident] = TableSampler(table, scenario, target, fight.rules.outcome_fields)
+            alias_tables(fight).add(found)
+        return found
