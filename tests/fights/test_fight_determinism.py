@@ -17,7 +17,8 @@ import tohit
 from tests.conftest import EXAMPLES
 from tests.fights.helpers import kaiser_combatant, kaiser_fight
 from tohit.cli.app import app
-from tohit.server.app import Settings, create_app
+from tohit.server.app import create_app
+from tohit.server.settings import Settings
 
 #: The issue's duel: armour no roll within the depth gets through, open rolls on, max_rounds 100,000 (it ended at
 #: round 16 on a quiet machine and at round 64 beside three busy loops, with a different log).

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tohit.server.app import Settings, create_app
+from tohit.server.app import create_app
+from tohit.server.settings import Settings
 
 ADMIN = "admin-token-for-tests"
 

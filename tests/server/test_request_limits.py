@@ -18,7 +18,8 @@ from tests.conftest import EXAMPLES
 from tests.server.conftest import ADMIN
 from tohit.cli.app import app as cli
 from tohit.engine import requests
-from tohit.server.app import Settings, create_app
+from tohit.server.app import create_app
+from tohit.server.settings import Settings
 
 DUEL_FILE = EXAMPLES / "fights" / "kaiser-duel.yaml"
 DUEL = yaml.safe_load(DUEL_FILE.read_text())

@@ -231,7 +231,8 @@ def test_serve_on_postgresql(postgres: str) -> None:
 
 def test_serve_errors_from_the_process_pool_still_name_their_field(tmp_path: Path) -> None:
     """CPU work runs in worker processes: an error raised there keeps its field when it comes back."""
-    from tohit.server.app import Settings, create_app
+    from tohit.server.app import create_app
+    from tohit.server.settings import Settings
 
     app = create_app(Settings(db=f"sqlite:///{tmp_path / 'pool.db'}", admin_token=ADMIN, workers=1))
     with TestClient(app) as client:

@@ -9,8 +9,9 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import ADMIN
-from tohit.server.app import Settings, create_app
+from tohit.server.app import create_app
 from tohit.server.cache import Lru
+from tohit.server.settings import Settings
 
 
 def test_lru_forgets_the_least_recently_used_first() -> None:

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from tests.conftest import EXAMPLES
 from tests.server.conftest import ADMIN
 from tohit.cli.app import app as cli
-from tohit.server.app import Settings, create_app
+from tohit.server.app import create_app
+from tohit.server.settings import Settings
 
 CEIL = yaml.safe_load((EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml").read_text())
 DUEL = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())

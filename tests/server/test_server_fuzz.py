@@ -18,7 +18,8 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
     status_code_conformance,
 )
 
-from tohit.server.app import Settings, create_app  # noqa: E402
+from tohit.server.app import create_app  # noqa: E402
+from tohit.server.settings import Settings  # noqa: E402
 from tohit.store.db import open_store  # noqa: E402
 
 DB = Path(tempfile.mkdtemp(prefix="tohit-fuzz-")) / "fuzz.db"

@@ -19,7 +19,8 @@ from tests.conftest import EXAMPLES
 from tests.server.conftest import ADMIN
 from tohit import __version__
 from tohit.cli.app import app as cli
-from tohit.server.app import Settings, create_app
+from tohit.server.app import create_app
+from tohit.server.settings import Settings
 from tohit.store.db import BUSY_TIMEOUT_MS, StaleSeq, Store, StoredEncounter, open_store
 
 WRITERS, TRIALS = 4, 10

@@ -19,7 +19,8 @@ import pytest
 import uvicorn
 
 from tests.server.conftest import free_port
-from tohit.server.app import Settings, create_app
+from tohit.server.app import create_app
+from tohit.server.settings import Settings
 
 ADMIN = "admin-token-for-the-browser"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"

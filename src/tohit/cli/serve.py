@@ -54,7 +54,8 @@ def serve(
     the admin token."""
     import uvicorn
 
-    from tohit.server.app import Settings, create_app
+    from tohit.server.app import create_app
+    from tohit.server.settings import Settings
     from tohit.store.db import open_store
 
     token = os.environ.get("TOHIT_ADMIN_TOKEN") or None
