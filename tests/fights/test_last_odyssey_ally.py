@@ -24,7 +24,8 @@ from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.outcomes import expected_damage
 from tohit.engine.fight.replay import replay
 from tohit.engine.fight.run import narrate, simulate_fights
-from tohit.systems.last_odyssey.fight import BIT, packed_tracker, tracker_of
+from tohit.systems.last_odyssey.consequences import BIT
+from tohit.systems.last_odyssey.state_codes import packed_tracker, tracker_of
 
 PROTECT = {"name": "Protect", "attack": {"kind": "buff", "type": "ally", "stat": "physical_defense"}}
 MIGHT = {"name": "Might", "attack": {"kind": "buff", "type": "ally", "stat": "physical_attack", "levels": 6}}

@@ -22,7 +22,8 @@ from tohit.core.errors import InputError
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.replay import replay
 from tohit.engine.fight.run import narrate, simulate_fights
-from tohit.systems.last_odyssey.fight import BIT, packed_tracker, status_names, tracker_of
+from tohit.systems.last_odyssey.consequences import BIT
+from tohit.systems.last_odyssey.state_codes import packed_tracker, status_names, tracker_of
 
 LOCK = {"name": "Thunder Lock", "attack": {"kind": "status", "type": "ranged", "element": "thunder"}}
 SILENCE = {"name": "Hush", "attack": {"kind": "status", "type": "ranged", "element": "shadow"}}

@@ -20,7 +20,7 @@ from tohit.core.errors import InputError
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.replay import replay
 from tohit.engine.fight.run import narrate, simulate_fights
-from tohit.systems.last_odyssey.fight import TurnOrder
+from tohit.systems.last_odyssey.initiative import TurnOrder
 
 MISS = {"hit": [10]}
 HIT = {"hit": [6]}

@@ -14,7 +14,7 @@ from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from tohit.core.dice import DiceExpr, parse
 from tohit.core.errors import DiceError, short_repr
-from tohit.core.models import Model, OptionsBase, TargetBase
+from tohit.core.models import Model, OptionsBase, Scenario, TargetBase
 
 WeaponKind = Literal["melee", "thrown", "bow_like", "gun_like"]
 Size = Literal["tiny", "small", "medium", "large", "huge", "gargantuan"]
@@ -350,3 +350,6 @@ class Options(OptionsBase):
         description="page: circumstance rows on one scale replace each other, the worse for the attacker is used,"
         " and scales add (docs/fullplate.md#silent-modifier-scales); all: every named row adds (a DM's ruling).",
     )
+
+
+FullPlateScenario = Scenario[Attacker, Attack, Target, Options]

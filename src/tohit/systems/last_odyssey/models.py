@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, field_validator
 
 from tohit.core.errors import short_repr
-from tohit.core.models import Model, OptionsBase, TargetBase
+from tohit.core.models import Model, OptionsBase, Scenario, TargetBase
 from tohit.systems.last_odyssey.tables import (
     ELEMENT_MULTIPLIERS,
     AbilityType,
@@ -225,3 +225,6 @@ class Options(OptionsBase):
         description="Blinded halves the base accuracies before buffs (issue 6, the game's other pages) or the total"
         " with buffs (a later Statuses).",
     )
+
+
+LastOdysseyScenario = Scenario[Attacker, Attack, Target, Options]

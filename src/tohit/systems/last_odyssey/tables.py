@@ -12,6 +12,13 @@ from typing import Literal
 HIT, MISS = 0, 1
 
 PAGE = "last-odyssey: Attacking and Defending"
+#: The page's sections, as the trace cites them.
+INTRO = f"{PAGE}, introduction"
+NOTES = f"{PAGE}, General Notes"
+SECTION = {"physical": f"{PAGE}, Physical Attacks", "magical": f"{PAGE}, Magical Attacks"}
+STATUS_SECTION = f"{PAGE}, Status-Inflicting Abilities"
+OTHER_SIDE = f"{PAGE}, using abilities on other targets"
+KNOCK_OUT = f"{PAGE}, knock out"
 
 #: The hit die is the outcome die, always 1d10 [Key Terms; docs/last-odyssey.md#silent-hit-die].
 HIT_DIE = 10

@@ -1,0 +1,215 @@
+"""A Last Odyssey turn (fight.py's rules): the user spends 1 AP per ability until its AP are spent or it has
+none it can use; each ability is used on the targets it reaches (a Multi one on every foe, one roll of the
+hit die for all), and what its outcome applies (Shell, HP, Body Armor, statuses, the Bonus Tracker) is
+written as events; when a side's front row has nobody standing, its back row comes forward.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
+from tohit.core.fight.contract import FightContext, GMChoice
+from tohit.core.fight.rows import any_rows
+from tohit.core.fight.state import BoolArray, IntArray, gather
+from tohit.systems.last_odyssey import consequences, narrate
+from tohit.systems.last_odyssey.consequences import (
+    KEPT_WHEN_DOWNED,
+    LABEL,
+    STEP_OF_DIGIT,
+    TRACKED,
+)
+from tohit.systems.last_odyssey.fight_abilities import LastOdysseyAbilities
+from tohit.systems.last_odyssey.live import BACK, FRONT
+from tohit.systems.last_odyssey.rules import HIT
+from tohit.systems.last_odyssey.state_codes import status_names, tracker_of
+
+
+class LastOdysseyTurns(LastOdysseyAbilities):
+    """A turn, played on every fight row at once."""
+
+    def _spend(self, ctx: FightContext, acting: BoolArray, actor: IntArray, attack: IntArray) -> None:
+        """An ability costs 1 AP ("Basic Attack: 1 AP"; "Most actions cost 1 AP"); a combatant with no ability it can
+        use ends its turn, losing the AP left ("End Turn")."""
+        rows = np.flatnonzero(acting)
+        if rows.size == 0:
+            return
+        who = actor[rows]
+        ap = gather(ctx.state.per["ap"], rows, who)
+        used = attack[rows] >= 0
+        left = np.where(used, ap - 1, 0)
+        fight = ctx.fight
+        ctx.emit(
+            "ap",
+            [ctx.set("ap", rows, left, who)],
+            self.text(
+                ctx,
+                lambda: narrate.action_points(fight.roster.names[int(who[0])], int(ap[0]), int(left[0]), bool(used[0])),
+            ),
+        )
+
+    # -- a turn ----------------------------------------------------------------------------------------------
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
+        fight = ctx.fight
+        options = self.options(ctx, actor)
+        idx, attack, target = ctx.choose_actions(acting, actor, options, choice)
+        self._spend(ctx, acting[idx], actor[idx], attack)
+        actor, acting, options = actor[idx], acting[idx] & (attack >= 0), options[idx]
+        if not acting.any():
+            return
+        n, size = ctx.n, fight.roster.size
+        tables = self._tables(fight)
+        if not tables["multi"].any():  # one target each: one resolve for every fight
+            sides = self._sides(ctx, actor, target)
+            idx, out = ctx.resolve(acting, actor, attack, target, sides, note=self._note(ctx, actor, attack))
+            self._apply(ctx, acting[idx], actor[idx], attack[idx], target[idx], out)
+            self._advance_at_once(ctx)
+            return
+        multi = acting & tables["multi"][np.maximum(actor, 0), np.maximum(attack, 0)]
+        caught = np.zeros((n, size), dtype=bool)
+        rows = np.flatnonzero(acting)
+        caught[rows, target[rows]] = True
+        if multi.any():  # a Multi ability: every foe it reaches
+            reach = options[np.arange(n), np.maximum(attack, 0)]
+            caught = np.where(multi[:, None], reach, caught)
+        # One hit die for every target of a Multi ability: the resolves of this turn share it.
+        shared: dict[str, Any] | None = {} if multi.any() else None
+        for t in range(size):
+            mask = caught[:, t]
+            if not mask.any():
+                continue
+            tt = np.full(n, t, dtype=np.int64)
+            idx, out = ctx.resolve(mask, actor, attack, tt, self._sides(ctx, actor, tt), shared=shared)
+            actor, attack, caught = actor[idx], attack[idx], caught[idx]
+            n = ctx.n
+            self._apply(ctx, mask[idx], actor, attack, np.full(ctx.n, t, dtype=np.int64), out)
+        self._advance_at_once(ctx)
+
+    def _sides(self, ctx: FightContext, actor: IntArray, target: IntArray) -> dict[str, IntArray] | None:
+        """A narrated fight with Ally buffs tells the system the target's side (`target.side`: an ally of the user or
+        a foe), so that the trace says which side an ability was used on; the outcome does not depend on it."""
+        if not ctx.narrating or not self._tables(ctx.fight)["ally"].any():
+            return None
+        side = ctx.fight.roster.side_array
+        same = side[np.maximum(actor, 0)] == side[np.maximum(target, 0)]
+        return {"target.side": same.astype(np.int64)}
+
+    def _note(self, ctx: FightContext, actor: IntArray, attack: IntArray) -> str:
+        """The kind of a narrated ability that is not an attack ("Ogre attacks Ogre with Roar (a Self buff)")."""
+        if not ctx.narrating or not self._tables(ctx.fight)["effects"] or attack[0] < 0:
+            return ""
+        ability = ctx.fight.attack(int(actor[0]), int(attack[0])).attack
+        return narrate.ability_kind(ability.kind, "ally" in ability.type)
+
+    def _apply(
+        self,
+        ctx: FightContext,
+        mask: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        out: dict[str, Any],
+    ) -> None:
+        """Shell pool, HP, downed, Body Armor and statuses of one resolved ability on each row's target."""
+        rows = np.flatnonzero(mask & (out["result"] == HIT))
+        if rows.size == 0:
+            return
+        tables = self._tables(ctx.fight)
+        a, k, t = actor[rows], attack[rows], target[rows]
+        per = ctx.state.per
+        effects = bool(tables["effects"])
+        before = consequences.Before(
+            hp=gather(per["hp"], rows, t),
+            shell=gather(per["shell"], rows, t),
+            body_armor=gather(per["body_armor"], rows, t),
+            dealt=gather(per["dealt"], rows, a),
+            knock=gather(tables["knock"], a, k),
+            physical=gather(tables["physical"], a, k),
+            effects=effects,
+        )
+        outcome = consequences.Outcome(out["result"].take(rows), out["damage"].take(rows))
+        if tables["carried"]:
+            before = before._replace(statuses=gather(per["statuses"], rows, t), buffs=gather(per["buffs"], rows, t))
+        if effects:
+            before = before._replace(
+                status_hits=gather(per["status_hits"], rows, t),
+                bit=gather(tables["bit"], a, k),
+                stat=gather(tables["stat"], a, k),
+            )
+            outcome = outcome._replace(
+                status_applied=out["status_applied"].take(rows), tracker=out["tracker"].take(rows)
+            )
+        applied = consequences.apply(before, outcome)
+        who = {DEFENDER: t, ATTACKER: a}
+        for kind, items in events(applied.items):
+            ctx.emit(kind, changes(items, rows, who), self._said(ctx, kind, items, before, outcome, applied, t))
+
+    def _said(
+        self,
+        ctx: FightContext,
+        kind: str,
+        items: tuple[Item, ...],
+        before: consequences.Before,
+        outcome: consequences.Outcome,
+        applied: consequences.Applied,
+        target: IntArray,
+    ) -> str:
+        """Narrated (one fight: its one ability is row 0): the sentence of an event of `kind`."""
+        if not ctx.narrating:
+            return ""
+        name = ctx.fight.roster.names[int(target[0])]
+        if kind == "damage":
+            shown = (outcome.damage, before.hp, before.shell, applied.absorbed, applied.lost)
+            return narrate.damage(name, *(int(x[0]) for x in shown))
+        assert (
+            before.statuses is not None and before.buffs is not None
+        )  # an event past "damage": someone carries effects
+        if kind == "effects":
+            return self._downed_words(ctx, before.statuses, before.buffs, target)
+        assert before.bit is not None and before.stat is not None
+        if kind == "status":
+            status = status_names(int(before.bit[0]))[0].capitalize()
+            return narrate.status(name, status, bool(items[1].rows.size))
+        what = LABEL[TRACKED[int(before.stat[0])]]
+        was, now = STEP_OF_DIGIT[int(applied.old_digit[0])], STEP_OF_DIGIT[int(applied.new_digit[0])]
+        return narrate.tracker(name, what, was, now)
+
+    def _downed_words(self, ctx: FightContext, statuses: IntArray, buffs: IntArray, t: IntArray) -> str:
+        """Narrated: the effects a Downed combatant loses and keeps."""
+        if not ctx.narrating:
+            return ""
+        gone = [x.capitalize() for x in status_names(int(statuses[0]) & ~KEPT_WHEN_DOWNED)]
+        gone += [f"{LABEL[s]} {v:+d}" for s, v in tracker_of(int(buffs[0])).items()]
+        kept_names = [x.capitalize() for x in status_names(int(statuses[0]) & KEPT_WHEN_DOWNED)]
+        return narrate.downed(ctx.fight.roster.names[int(t[0])], gone, kept_names)
+
+    def _advance_at_once(self, ctx: FightContext) -> None:
+        """`effect_phase: false`: the back row comes forward as soon as the front row has nobody standing."""
+        if not ctx.fight.spec.options.effect_phase:
+            self._rows(ctx, None)
+
+    def _rows(self, ctx: FightContext, mask: BoolArray | None) -> None:
+        """A side whose front row has nobody standing brings its back row forward (the opposing side advances:
+        "all of the characters on the former side now count as being in the front row"), in the fights of `mask`
+        (None: all)."""
+        fight = ctx.fight
+        row = ctx.state.per["row"]
+        back = row == BACK
+        if not back.any():  # nobody in a back row (the usual fight): nothing can come forward
+            return
+        standing = self.standing(fight, ctx.state)
+        if mask is not None:
+            standing = standing & mask[:, None]
+        for s, members in enumerate(fight.roster.side_columns):
+            front_up = any_rows(standing[:, members] & ~back[:, members])
+            back_up = standing & back & (fight.roster.side_array == s)[None, :]
+            moves = ~front_up[:, None] & back_up
+            r, c = np.nonzero(moves)
+            if r.size:
+                ctx.emit(
+                    "rows",
+                    [ctx.set("row", r, FRONT, c)],
+                    self.text(ctx, lambda s=s: narrate.rows(fight.roster.side_names[s], mask is not None)),
+                )

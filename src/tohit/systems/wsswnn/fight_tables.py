@@ -1,0 +1,87 @@
+"""What a When Sky and Sea Were Not Named fight reads once from its file (fight.py's rules): each combatant's
+Stand Fast, its weapon attacks, its braces against its foes, its skipping and the Mighty Blow's cost.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tohit.core.fight.contract import LoadedFight
+from tohit.systems.wsswnn.fight_file import free_brace, is_stand_fast, uses_weapon
+from tohit.systems.wsswnn.live import WsswnnLive
+from tohit.systems.wsswnn.models import die_sides
+
+NEVER = -1
+
+
+class WsswnnTables(WsswnnLive):
+    """The fight's tables, built once per fight (`fight.memo`)."""
+
+    def _tables(self, fight: LoadedFight) -> dict[str, Any]:
+        def build() -> dict[str, Any]:
+            size, na = fight.roster.size, fight.max_attacks
+            stand = np.full(size, -1, dtype=np.int64)
+            strike = np.zeros((size, na), dtype=bool)
+            sides = np.zeros(size, dtype=np.int64)
+            penalty = np.zeros(size, dtype=np.int64)
+            stand_at = np.full(size, NEVER, dtype=np.int64)
+            skip_at = np.full(size, NEVER, dtype=np.int64)
+            gains = np.zeros(size, dtype=np.int64)
+            weapon = np.zeros((size, na), dtype=bool)
+            hold = np.zeros((size, na), dtype=bool)
+            far = np.zeros((size, na), dtype=bool)
+            resists = np.zeros(size, dtype=bool)
+            mighty = np.zeros((size, na), dtype=bool)
+            ranged = np.zeros((size, na), dtype=bool)
+            offset = np.zeros((size, na), dtype=np.int64)
+            braces: set[str] = set()
+            for c, comb in enumerate(fight.combatants):
+                resists[c] = comb.resists
+                for a, entry in enumerate(comb.attacks):
+                    if is_stand_fast(entry):
+                        stand[c] = a if stand[c] < 0 else stand[c]
+                    else:
+                        strike[c, a] = True
+                    weapon[c, a] = uses_weapon(entry)
+                    hold[c, a] = entry.attack.kind == "take_hold"
+                    far[c, a] = entry.attack.kind in ("ranged", "jump")
+                    mighty[c, a] = entry.attack.mighty_blow
+                    ranged[c, a] = entry.attack.kind == "ranged"
+                    # The kept roll of a ranged attack = its result - modifier + the range penalty.
+                    offset[c, a] = max(2, entry.attack.spans) - entry.attack.modifier
+                    brace = free_brace(entry)
+                    if brace is not None:
+                        braces.add(brace)
+                die = comb.attacker.maneuver_die
+                sides[c] = 0 if die is None else die_sides(die)
+                penalty[c] = comb.attacker.penalty_of("maneuver")
+                stand_at[c] = NEVER if comb.stand_fast_at is None else comb.stand_fast_at
+                skip_at[c] = NEVER if comb.skip_at is None else comb.skip_at
+                gains[c] = int(comb.skip_gains == "awareness")
+            found = {
+                "stand": stand,
+                "strike": strike,
+                "sides": sides,
+                "penalty": penalty,
+                "stand_at": stand_at,
+                "skip_at": skip_at,
+                "gains": gains,
+                "weapon": weapon,
+                "hold": hold,
+                "far": far,
+                "resists": resists,
+                "mighty": mighty,
+                "ranged": ranged,
+                "offset": offset,
+                "usable": np.asarray(bool(braces) or bool(mighty.any())),
+                # A ranged attack into a grapple needs a third combatant to shoot (the grapple's two cannot).
+                "into": np.asarray("grapple" in braces and bool(ranged.any()) and size > 2),
+                # Whether the fight has a brace against a foe at all, and a Grapple (else no state changes).
+                "braces": np.asarray(bool(braces)),
+                "grapples": np.asarray("grapple" in braces),
+            }
+            return found
+
+        return fight.memo("wsswnn_tables", build)

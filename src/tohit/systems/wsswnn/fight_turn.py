@@ -1,0 +1,309 @@
+"""A When Sky and Sea Were Not Named turn (fight.py's rules): the action (an attack, a brace, Stand Fast) or
+skipping it for +1 guard or awareness; a Mighty Blow's cost; a brace's Struggle and the stamina paid to
+resist it; a shot into a grapple; and what the outcome applies to life, guard and awareness.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events
+from tohit.core.fight.contract import FightContext, GMChoice
+from tohit.core.fight.rows import rows_of, take_rows
+from tohit.core.fight.state import BoolArray, IntArray, gather
+from tohit.core.outcome import NULL_INT
+from tohit.systems.wsswnn import consequences, narrate
+from tohit.systems.wsswnn.fields import EFFECT_OF, MISS  # a brace action's failure shares MISS: no damage
+from tohit.systems.wsswnn.fight_tables import WsswnnTables
+
+GRAPPLED, SHOVED, DISARMED = EFFECT_OF["grapple"], EFFECT_OF["shove"], EFFECT_OF["disarm"]
+BRACE_NAMES = {GRAPPLED: "Grapple", SHOVED: "Shove", DISARMED: "disarm"}
+GRAPPLED_FIELD = "target.grappled"
+#: The attacker is grappled by a foe: brace disadvantage on its attacks [braces: Grapple].
+ATTACKER_GRAPPLED_FIELD = "attacker.grappled"
+STAMINA_FIELD = "target.stamina"
+
+
+class WsswnnTurns(WsswnnTables):
+    """A turn, played on every fight row at once."""
+
+    outcome_fields = (
+        "result",
+        "damage",
+        "guard_after",
+        "awareness_damage",
+        "falling_lethal",
+        "falling_guard",
+        "attacker_guard_after",
+        "brace_effect",
+        "resist_stamina",
+        "attack_roll",
+    )
+
+    # -- a turn ----------------------------------------------------------------------------------------------------
+    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
+        fight = ctx.fight
+        t = self._tables(fight)
+        who = np.maximum(actor, 0)
+        guard = take_rows(ctx.state.per["guard"], who)
+        stand = acting & (t["stand"][who] >= 0) & (guard <= t["stand_at"][who])
+        skip = acting & ~stand & (guard <= t["skip_at"][who])
+        strike = acting & ~stand & ~skip
+        foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
+        usable = self._usable(ctx, who) if t["usable"] else rows_of(t["strike"], who)
+        options: BoolArray = np.asarray(usable[:, :, None] & foes[:, None, :], dtype=bool)
+        idx, attack, target = ctx.choose_actions(strike, actor, options, choice)
+        actor, stand, skip, strike = actor[idx], stand[idx], skip[idx], strike[idx]
+        skip = skip | (strike & (attack < 0))  # nothing it can attack: it skips
+        strike &= attack >= 0
+        who = np.maximum(actor, 0)
+        if skip.any():
+            self._skip(ctx, skip, actor)
+        if stand.any():
+            sf = t["stand"][who]
+            idx, out = ctx.resolve(stand, actor, np.maximum(sf, 0), actor, kind="stand_fast")
+            actor, stand, strike, attack, target = actor[idx], stand[idx], strike[idx], attack[idx], target[idx]
+            rows = np.flatnonzero(stand)
+            after = out["attacker_guard_after"][rows]
+            before = ctx.state.per["guard"][rows, actor[rows]]
+            ctx.emit(
+                "stand_fast",
+                [ctx.set("guard", rows, after, actor[rows])],
+                self.text(ctx, lambda: narrate.stand_fast(self.name(ctx, actor), int(before[0]), int(after[0]))),
+            )
+        if strike.any():
+            self._pay_mighty_blow(ctx, strike, actor, attack)
+            feeds = self._feeds(ctx, strike, actor, target)
+            # No brace: its fields never change; no shot into a grapple: the attack roll is never read (faster
+            # tables, a smaller exact chain).
+            fields = BRACE_FIELDS if t["braces"] else PLAIN_FIELDS
+            if t["into"]:
+                fields = (*fields, "attack_roll")
+            idx, out = ctx.resolve(strike, actor, attack, target, feeds or None, fields=fields)
+            actor, strike, attack, target = actor[idx], strike[idx], attack[idx], target[idx]
+            if t["into"]:
+                actor, strike, target, out = self._into_grapple(ctx, strike, actor, attack, target, out, fields)
+            self._damage(ctx, strike, actor, target, out)
+
+    def _pay_mighty_blow(self, ctx: FightContext, strike: BoolArray, actor: IntArray, attack: IntArray) -> None:
+        """Mighty Blow "costs -1 stamina" [champion]: paid when the attack is made, hit or miss (`_usable` leaves
+        it out at 0 stamina: tohit's reading, a cost that cannot be paid is not paid with nothing)."""
+        t = self._tables(ctx.fight)
+        if not t["mighty"].any():
+            return
+        pays = strike & t["mighty"][np.maximum(actor, 0), np.maximum(attack, 0)]
+        if not pays.any():
+            return
+        rows = np.flatnonzero(pays)
+        c = actor[rows]
+        now = ctx.state.per["stamina"][rows, c]
+        ctx.emit(
+            "mighty_blow",
+            [ctx.set("stamina", rows, np.maximum(0, now - 1), c)],
+            self.text(
+                ctx,
+                lambda: narrate.mighty_blow(self.name(ctx, actor[rows]), int(now[0])),
+            ),
+        )
+
+    def _into_grapple(
+        self,
+        ctx: FightContext,
+        strike: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        out: dict[str, Any],
+        fields: tuple[str, ...],
+    ) -> tuple[IntArray, BoolArray, IntArray, dict[str, Any]]:
+        """ "Ranged attacks into the grapple that roll an odd number hit the other grappler" [braces: Grapple]. The
+        roll is the kept attack die (after advantage and the dice's penalties, before the range penalty and
+        modifiers); odd, the attack is resolved against the other grappler with that same roll (its own Guard,
+        Agility, Armor and Stamina decide hit, block or miss), whichever side it is on. The target's "other
+        grappler": the foe it grapples, else the first combatant (file order) grappling it."""
+        t = self._tables(ctx.fight)
+        per = ctx.state.per
+        who, k, foe = np.maximum(actor, 0), np.maximum(attack, 0), np.maximum(target, 0)
+        shot = strike & t["ranged"][who, k]
+        if not shot.any():
+            return actor, strike, target, out
+        rows = np.arange(ctx.n)
+        holds = gather(per["grappling"], rows, foe)
+        held_by = per["grappling"] == (foe + 1)[:, None]
+        partner = np.where(holds > 0, holds - 1, np.where(held_by.any(axis=1), held_by.argmax(axis=1), -1))
+        kept = out["attack_roll"] + t["offset"][who, k]
+        odd = shot & (partner >= 0) & (kept % 2 == 1)
+        if not odd.any():
+            return actor, strike, target, out
+        names = ctx.fight.roster.names
+        first = int(np.flatnonzero(odd)[0]) if ctx.narrating else 0
+        ctx.emit(
+            "into_grapple",
+            [],
+            self.text(
+                ctx,
+                lambda: narrate.into_grapple(
+                    names[int(actor[first])], int(kept[first]), names[int(partner[first])], names[int(target[first])]
+                ),
+            ),
+        )
+        other = np.maximum(partner, 0)
+        feeds = {"rolled": np.where(odd, kept, 0)}
+        if t["braces"]:
+            feeds[STAMINA_FIELD] = np.where(odd, gather(per["stamina"], rows, other), 0)
+        idx, diverted = ctx.resolve(odd, actor, attack, other, feeds, fields=fields, note=" (into the grapple)")
+        actor, strike, target, odd, other = actor[idx], strike[idx], target[idx], odd[idx], other[idx]
+        merged = {f: np.where(odd, diverted[f], v[idx]) for f, v in out.items()}
+        return actor, strike, np.where(odd, other, target), merged
+
+    def _usable(self, ctx: FightContext, who: IntArray) -> BoolArray:
+        """(fights, attacks): the attacks each actor can make now. A disarmed combatant has no weapon attacks
+        [Breaking and Disarming Arms]; one grappling has no free hand for Take Hold; in a grapple (either side)
+        only close melee: no ranged attacks or jump-attacks [braces: Grapple]."""
+        t = self._tables(ctx.fight)
+        per = ctx.state.per
+        usable = rows_of(t["strike"], who)
+        disarmed = take_rows(per["disarmed"], who) > 0
+        spent = take_rows(per["stamina"], who) < 1
+        usable = usable & ~(spent[:, None] & rows_of(t["mighty"], who))
+        grappling = take_rows(per["grappling"], who) > 0
+        grappled = (per["grappling"] == (who + 1)[:, None]).any(axis=1)
+        usable = usable & ~(disarmed[:, None] & rows_of(t["weapon"], who))
+        usable = usable & ~(grappling[:, None] & rows_of(t["hold"], who))
+        out: BoolArray = usable & ~((grappling | grappled)[:, None] & rows_of(t["far"], who))
+        return out
+
+    def _feeds(self, ctx: FightContext, mask: BoolArray, actor: IntArray, target: IntArray) -> dict[str, IntArray]:
+        """Target fields fed per attack: `grappled` (the actor grapples this foe: brace advantage [braces:
+        Grapple]) and the foe's current `stamina` (what a brace must beat)."""
+        t = self._tables(ctx.fight)
+        feeds: dict[str, IntArray] = {}
+        if not t["braces"]:
+            return feeds
+        rows = np.arange(ctx.n)
+        foe = np.maximum(target, 0)
+        if t["grapples"]:
+            grappling = ctx.state.per["grappling"]
+            grapples = gather(grappling, rows, np.maximum(actor, 0)) == foe + 1
+            feeds[GRAPPLED_FIELD] = (mask & grapples).astype(np.int64)
+            grappled = (grappling == (np.maximum(actor, 0) + 1)[:, None]).any(axis=1)
+            feeds[ATTACKER_GRAPPLED_FIELD] = (mask & grappled).astype(np.int64)
+        feeds[STAMINA_FIELD] = np.where(mask, gather(ctx.state.per["stamina"], rows, foe), 0)
+        return feeds
+
+    def _skip(self, ctx: FightContext, mask: BoolArray, actor: IntArray) -> None:
+        t = self._tables(ctx.fight)
+        rows = np.flatnonzero(mask)
+        c = actor[rows]
+        for gains, stat, top in ((0, "guard", "max_guard"), (1, "awareness", "max_awareness")):
+            sel = t["gains"][c] == gains
+            if not sel.any():
+                continue
+            r, cc = rows[sel], c[sel]
+            now = ctx.state.per[stat][r, cc]
+            after = np.maximum(now, np.minimum(now + 1, ctx.state.per[top][r, cc]))
+            ctx.emit(
+                "skip",
+                [ctx.set(stat, r, after, cc)],
+                self.text(
+                    ctx,
+                    lambda stat=stat, now=now, after=after: narrate.skip(
+                        self.name(ctx, actor[rows]), stat, int(now[0]), int(after[0])
+                    ),
+                ),
+            )
+
+    def _damage(
+        self, ctx: FightContext, mask: BoolArray, actor: IntArray, target: IntArray, out: dict[str, Any]
+    ) -> None:
+        """What a resolved attack does (`consequences.apply`; emitted and narrated here)."""
+        falling = consequences.falls(out["falling_lethal"], out["falling_guard"])
+        rows = np.flatnonzero(mask & ((out["result"] != MISS) | falling))
+        if rows.size == 0:
+            return
+        a, d = actor[rows], target[rows]
+        per = ctx.state.per
+        t = self._tables(ctx.fight)
+        braces = bool(t["braces"])
+        falls = falling[rows].any()
+        read = [k for k in consequences.Outcome._fields if (braces or k not in BRACE_OUTCOME)]
+        outcome = consequences.Outcome(**{k: out[k].take(rows) for k in read if falls or k not in FALL_OUTCOME})
+        aware = (outcome.awareness_damage > 0).any()
+        before = consequences.Before(
+            life=gather(per["life"], rows, d),
+            guard=gather(per["guard"], rows, d),
+            dealt=gather(per["dealt"], rows, a),
+            foe=ctx.fight.roster.are_foes(a, d),
+            attacker_life=gather(per["life"], rows, a) if falls else None,
+            attacker_guard=gather(per["guard"], rows, a) if falls else None,
+            awareness=gather(per["awareness"], rows, d) if aware else None,
+            defender=d if braces else None,
+            attacker=a if braces else None,
+            grappling=per["grappling"][rows] if braces else None,
+            stamina=gather(per["stamina"], rows, d) if braces else None,
+            disarmed=gather(per["disarmed"], rows, d) if braces else None,
+            resists=t["resists"][d] if braces else None,
+        )
+        applied = consequences.apply(before, outcome)
+        who = {DEFENDER: d, ATTACKER: a}
+        for kind, items in events(applied.items):
+            ctx.emit(kind, changes(items, rows, who), self._said(ctx, kind, items, before, applied, out, rows, a, d))
+
+    def _said(
+        self,
+        ctx: FightContext,
+        kind: str,
+        items: tuple[Item, ...],
+        before: consequences.Before,
+        applied: consequences.Applied,
+        out: dict[str, Any],
+        rows: IntArray,
+        attacker: IntArray,
+        defender: IntArray,
+    ) -> str:
+        """Narrated (one fight: its one attack is row 0): the sentence of an event of `kind`."""
+        if not ctx.narrating:
+            return ""
+        names = ctx.fight.roster.names
+        a, d = int(attacker[0]), int(defender[0])
+        if kind == "damage":
+            guard, guard_after = before.guard, applied.guard_after
+            aware, aware_after = guard, guard  # no awareness damage: nothing changes
+            if applied.awareness_after is not None and before.awareness is not None:
+                aware, aware_after = before.awareness, applied.awareness_after
+            changed = [
+                (what, int(x[0]), int(y[0]))
+                for what, x, y in (
+                    ("life", before.life, applied.life_after),
+                    ("guard", guard, guard_after),
+                    ("awareness", aware, aware_after),
+                )
+            ]
+            return narrate.damage(names[d], changed, bool(applied.life_after[0] <= 0))
+        if kind == "grapple_ends":
+            if items[0].whose == OTHER:
+                return narrate.lets_go(names[items[0].combatant])
+            assert before.grappling is not None
+            return narrate.grapple_ends(names[d], names[int(before.grappling[0, d]) - 1])
+        if kind == "resist":
+            assert before.stamina is not None
+            return narrate.resist(names[d], BRACE_NAMES[int(out["brace_effect"][rows][0])], int(before.stamina[0]))
+        if kind == "grapple":
+            return narrate.grapple(names[a], names[d])
+        if kind == "shove":
+            return narrate.shove(names[a], names[d], bool(items[0].rows.size), bool(items[1].rows.size))
+        if kind == "disarm":
+            return narrate.disarm(names[d])
+        fall_l, fall_g = (int(out[k][rows][0]) for k in ("falling_lethal", "falling_guard"))
+        return narrate.fall(names[a], 0 if fall_l == NULL_INT else fall_l, 0 if fall_g == NULL_INT else fall_g)
+
+
+#: The outcome fields a fight reads (the attack roll only for a shot into a grapple); without braces against a
+#: foe, not their fields either.
+BRACE_FIELDS = tuple(f for f in WsswnnTurns.outcome_fields if f != "attack_roll")
+PLAIN_FIELDS = tuple(f for f in BRACE_FIELDS if f not in ("brace_effect", "resist_stamina"))
+#: The outcome columns `consequences.apply` reads only with braces, and only when some attack falls.
+BRACE_OUTCOME = ("brace_effect", "resist_stamina")
+FALL_OUTCOME = ("falling_lethal", "falling_guard")
