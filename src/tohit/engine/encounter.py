@@ -14,6 +14,7 @@ from the first moment.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -24,6 +25,7 @@ from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import GMChoice, LoadedFight
 from tohit.core.fight.readings import read_combatant
 from tohit.core.fight.state import State, change
+from tohit.engine import gm_hand
 from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.dice_needs import still_needed, when_needed
 from tohit.engine.fight.context import StepContext
@@ -339,8 +341,8 @@ class Encounter:
         rng = np.random.default_rng(entropy)
         if kind == "undo":
             return self._append(self._undo())
-        if kind == "adjust":  # the GM's hand decides nothing: the fight's next step (or attack) ends a decided fight
-            return self._append(self._adjust(action))
+        if kind in _HAND:  # the GM's hand decides nothing: the fight's next step (or attack) ends a decided fight
+            return self._append(_HAND[kind](self, action, rng))
         if kind == "move":
             return self._append(self._move(action))
         script = _script(action.get("dice"))
@@ -435,27 +437,6 @@ class Encounter:
             except InputError as exc:
                 raise InputError(exc.message, field=f"dice.{name}") from None
 
-    def _adjust(self, action: dict[str, Any]) -> list[dict[str, Any]]:
-        names = self.fight.roster.names
-        who, stat, value = action.get("combatant"), action.get("stat"), action.get("value")
-        if not isinstance(who, str) or who not in names:
-            raise InputError(f"no combatant {short_repr(who)}; combatants: {', '.join(names)}", field="combatant")
-        if not isinstance(stat, str) or stat not in self.state.per:
-            raise InputError(f"no stat {short_repr(stat)}; stats: {', '.join(self.state.per)}", field="stat")
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InputError("must be a whole number", field="value")
-        bounds = self.fight.rules.stat_range(self.fight, stat)
-        if bounds is None:
-            raise InputError(f"{stat} is kept by the game's rules, not set by hand", field="stat")
-        if not bounds[0] <= value <= bounds[1]:
-            raise InputError(f"{stat} takes {bounds[0]:,} to {bounds[1]:,}; got {value:,}", field="value")
-        c = names.index(who)
-        before = int(self.state.per[stat][0, c])
-        ctx = self._context(np.random.default_rng(0))
-        ctx.emit("adjust", [change(stat, [0], value, c)], f"{who}'s {stat}: {before} -> {value} (set by the GM)")
-        self.state = ctx.state
-        return ctx.log
-
     def _move(self, action: dict[str, Any]) -> list[dict[str, Any]]:
         """The game master moves a combatant on the map (a free move, outside the game's movement rules): one
         event changing its position stats `x` and `y`, so undo and replay read it as any change. The map is
@@ -530,6 +511,15 @@ class Encounter:
             self.events.append(event)
             self.actions.append(first)
         return events
+
+
+#: The GM's hand (engine/gm_hand.py): actions outside the game's rules, each one event.
+_HAND: dict[str, Callable[[Encounter, dict[str, Any], np.random.Generator], list[dict[str, Any]]]] = {
+    "adjust": lambda enc, action, _: gm_hand.adjust(enc, action),
+    "condition": lambda enc, action, _: gm_hand.condition(enc, action),
+    "dice": gm_hand.roll,
+    "reveal": lambda enc, action, _: gm_hand.reveal(enc, action),
+}
 
 
 def _script(dice: Any) -> list[dict[str, list[int]]] | None:

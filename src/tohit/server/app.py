@@ -39,6 +39,7 @@ from tohit.engine.requests import MAX_SEED
 from tohit.server import examples, jobs
 from tohit.server.cache import Lru
 from tohit.server.limits import BodyCap
+from tohit.server.players_view import PlayersView, RenameBody
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
 from tohit.web import mount_pages
 
@@ -444,18 +445,19 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def get_encounter(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         """An encounter's state and whose turn it is (the GM or the view token)."""
         row = stored(encounter_id)
-        role(row, authorization)
+        who = role(row, authorization)
         enc = await asyncio.to_thread(load, row)
-        return summary(row, enc)
+        return summary(row, enc) if who == "gm" else PlayersView(enc).summary(summary(row, enc))
 
     @app.get("/v1/encounters/{encounter_id}/sheet")
     async def sheet(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         """What a page shows beside the state: the health stat and its word, the sides, each combatant's side,
         attacks and starting stats, and whether it has a map (its game's map rules and a map in its fight)."""
         row = stored(encounter_id)
-        role(row, authorization)
+        who = role(row, authorization)
         enc = await asyncio.to_thread(load, row)
-        return {**enc.sheet(), "map": enc.has_map, "role": role(row, authorization)}
+        found = {**enc.sheet(), "map": enc.has_map, "role": who}
+        return found if who == "gm" else PlayersView(enc).sheet(found)
 
     @app.post("/v1/encounters/{encounter_id}/dice")
     async def dice(
@@ -585,8 +587,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     ) -> dict[str, Any]:
         """The exact odds of an attack on each target in the current state; changes nothing."""
         row = stored(encounter_id)
-        role(row, authorization)
+        who = role(row, authorization)
         enc = await asyncio.to_thread(load, row)
+        if who != "gm" and (name := PlayersView(enc).hidden_among([body.attacker, *body.targets])) is not None:
+            raise ApiError(403, f"{name} is hidden from the players' view: the GM previews it", "targets")
         found = await asyncio.to_thread(enc.preview, body.attacker, body.attack, body.targets)
         return {"seq": enc.seq, "targets": _exact(found)}
 
@@ -596,9 +600,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     ) -> list[dict[str, Any]]:
         """The events after seq `after`, as JSON."""
         row = stored(encounter_id)
-        role(row, authorization)
+        who = role(row, authorization)
         found: list[dict[str, Any]] = await asyncio.to_thread(the_store().events, encounter_id, after)
-        return found
+        return found if who == "gm" else PlayersView(await asyncio.to_thread(load, row)).events(found)
 
     @app.get(
         "/v1/encounters/{encounter_id}/events.jsonl",
@@ -607,8 +611,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def events_jsonl(encounter_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The whole log as `tohit fight --log` writes it (`tohit replay` checks it)."""
         row = stored(encounter_id)
-        role(row, authorization)
+        who = role(row, authorization)
         found = await asyncio.to_thread(exported, row)
+        if who != "gm":
+            found = PlayersView(await asyncio.to_thread(load, row)).events(found)
         text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in chained(found))
         return Response(text, media_type="application/x-ndjson")
 
@@ -618,19 +624,32 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     ) -> StreamingResponse:
         """New events as Server-Sent Events, for live views (the view token is enough)."""
         row = stored(encounter_id)
-        role(row, authorization)
+        who = role(row, authorization)
         start = the_store().last_seq(encounter_id) if after is None else after
 
         async def feed() -> AsyncIterator[str]:
             seen = start
             yield f": tohit encounter {encounter_id} from seq {seen}\n\n"
             while not await request.is_disconnected():
-                for event in await asyncio.to_thread(the_store().events, encounter_id, seen):
+                found = await asyncio.to_thread(the_store().events, encounter_id, seen)
+                if found and who != "gm":
+                    found = PlayersView(await asyncio.to_thread(load, row)).events(found)
+                for event in found:
                     seen = int(event["n"])
                     yield f"id: {seen}\nevent: {event['kind']}\ndata: {json.dumps(event)}\n\n"
                 await asyncio.sleep(settings.poll)
 
         return StreamingResponse(feed(), media_type="text/event-stream")
+
+    @app.patch("/v1/encounters/{encounter_id}")
+    async def rename(
+        encounter_id: str, body: RenameBody, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """Rename an encounter (the GM token)."""
+        gm(stored(encounter_id), authorization)
+        await asyncio.to_thread(the_store().rename, encounter_id, body.name)
+        rows.pop(encounter_id, None)
+        return {"id": encounter_id, "name": body.name}
 
     @app.delete("/v1/encounters/{encounter_id}", status_code=204)
     async def delete(encounter_id: str, authorization: str | None = Header(default=None)) -> None:
