@@ -157,14 +157,6 @@ def test_players_view_shows_a_revealed_combatant_and_hides_it_again(client: Test
     assert "Link" in got["hidden"] and got["state"]["combatants"]["Link"]["health"] in WORDS
 
 
-def test_players_view_preview_of_a_hidden_combatant_is_the_gms(client: TestClient) -> None:
-    """The view token previews no odds against a hidden combatant (they are read from its stats): a 403."""
-    eid, _, view, _ = played(client, fight("rtw-bokoblin-camp"), steps=0)
-    body = {"attacker": "Link", "targets": ["Bokoblin 1"]}
-    r = client.post(f"/v1/encounters/{eid}/preview", json=body, headers=bearer(view))
-    assert r.status_code == 403 and r.json()["error"]["field"] == "targets"
-
-
 @pytest.mark.parametrize(
     ("value", "top", "word"), [(10, 10, "unhurt"), (9, 10, "hurt"), (5, 10, "badly hurt"), (0, 10, "down")]
 )

@@ -25,7 +25,7 @@ from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import GMChoice, LoadedFight
 from tohit.core.fight.readings import read_combatant
 from tohit.core.fight.state import State, change
-from tohit.engine import gm_hand
+from tohit.engine import gm_hand, roster_change
 from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.dice_needs import still_needed, when_needed
 from tohit.engine.fight.context import StepContext
@@ -76,12 +76,18 @@ class Encounter:
             raise InputError("the stored events do not begin with the start event", source=source)
         fight = fight_from_dict(copy.deepcopy(data), source=source)
         start = initial_state(fight, 1)
-        roster = fight.roster
         per = {k: [int(x) for x in v[0]] for k, v in start.per.items()}
         fights = {k: int(v[0]) for k, v in start.fight.items()}
-        index = {name: c for c, name in enumerate(roster.names)}
+        index = {name: c for c, name in enumerate(fight.roster.names)}
         actions = [0]
         for n, event in enumerate(events[1:], start=1):
+            if "sides" in event:  # a combatant joined or left (or that was undone): the fight and state it leaves
+                fight = roster_change.fight_for(data, event["sides"], roster_change.blocks_of(data, events), source)
+                row = event["state"]
+                index = {name: c for c, name in enumerate(fight.roster.names)}
+                per = {k: [int(row["combatants"][name][k]) for name in fight.roster.names]
+                       for k in row["combatants"][fight.roster.names[0]]}  # fmt: skip
+                fights = {k: int(v) for k, v in row["fight"].items()}
             apply_changes(fights, per, index, event, f"event {n}", source)
             actions.append(int(event.get("action", n)))
         state = State(
@@ -179,7 +185,7 @@ class Encounter:
         health (with its word and each combatant's starting value), the sides, each combatant's side and attacks,
         and the starting stats."""
         roster, rules = self.fight.roster, self.fight.rules
-        start = self.events[0]["state"]["combatants"]
+        start = self.starts()
         return {
             "health": rules.health,
             "health_label": rules.health_label,
@@ -209,7 +215,7 @@ class Encounter:
         """Each combatant's stats now as a person reads them, for a page's cards: the game's `readings`
         (core/fight/readings.py `read_combatant`): per stat not internal, its key, label, kind and text; a
         condition's or reference's chips (`grappling: Kulu`); health against its maximum."""
-        fight, start = self.fight, self.events[0]["state"]["combatants"]
+        fight, start = self.fight, self.starts()
         names = list(fight.roster.names)
         return {
             name: read_combatant(
@@ -222,6 +228,14 @@ class Encounter:
             )
             for c, (name, stats) in enumerate(self.state_json()["combatants"].items())
         }
+
+    def starts(self) -> dict[str, dict[str, int]]:
+        """Each combatant's starting stats: the start event's, a newcomer's as it joined."""
+        found = dict(self.events[0]["state"]["combatants"])
+        for e in self.events:
+            if e["kind"] == "join":
+                found[e["combatant"]] = e["state"]["combatants"][e["combatant"]]
+        return found
 
     def conditions(self) -> dict[str, list[str]]:
         """Each combatant's conditions now, in words (the game's `condition_stats` that are not 0; a scalar stat
@@ -345,6 +359,9 @@ class Encounter:
             return self._append(_HAND[kind](self, action, rng))
         if kind == "move":
             return self._append(self._move(action))
+        if kind in roster_change.ROSTER_KINDS:
+            found = roster_change.join(self, action) if kind == "join" else roster_change.leave(self, action)
+            return self._append([*found, *(self._end(rng) if self._done() else [])])
         script = _script(action.get("dice"))
         if kind == "auto":
             ctx = self._context(rng, script=script)
@@ -480,6 +497,13 @@ class Encounter:
             raise InputError("nothing to undo", field="kind")
         target = left[-1]
         group = [e for a, e in zip(self.actions, self.events, strict=True) if a == target and e["kind"] != "undo"]
+        text = f"undo: events {target} to {target + len(group) - 1} taken back"
+        if any(e["kind"] in roster_change.ROSTER_KINDS for e in group):  # the roster and state before the action
+            before = Encounter.restore(self.data, self.events[:target], source=self.fight.source)
+            sides, row = roster_change.sides_of(before.fight), before.state_json()
+            event = {"kind": "undo", "text": text, "changes": [], "undoes": target, "sides": sides, "state": row}
+            self.fight, self.state = before.fight, before.state
+            return [event]
         names = self.fight.roster.names
         # Each stat the action changed goes back to its value before the action's first change of it: one change
         # per stat, so the undo event reads as any event does (each change from the value it finds).
@@ -491,7 +515,7 @@ class Encounter:
             change(stat, [0], value, None if who is None else names.index(who)) for (who, stat), value in back.items()
         ]
         ctx = self._context(np.random.default_rng(0))
-        ctx.emit("undo", changes, f"undo: events {target} to {target + len(group) - 1} taken back", undoes=target)
+        ctx.emit("undo", changes, text, undoes=target)
         self.state = ctx.state
         return ctx.log
 

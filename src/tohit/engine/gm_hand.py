@@ -15,17 +15,28 @@ Nothing here decides the fight: the next step of the game's rules (or attack) en
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from tohit.core.dice import parse
 from tohit.core.errors import DiceError, InputError, short_repr
+from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.readings import label_of, reading_of
-from tohit.core.fight.state import change
+from tohit.core.fight.state import State, change
+from tohit.engine.fight.context import StepContext
 
-if TYPE_CHECKING:
-    from tohit.engine.encounter import Encounter
+
+class Encounter(Protocol):
+    """What the GM's hand reads and changes of a live encounter (`engine.encounter.Encounter`)."""
+
+    fight: LoadedFight
+    data: dict[str, Any]
+    events: list[dict[str, Any]]
+    state: State
+
+    def _context(self, rng: np.random.Generator, script: list[dict[str, list[int]]] | None = None) -> StepContext:
+        """A narrating context on the encounter's state."""
 
 
 def combatant_index(enc: Encounter, who: object, field: str = "combatant") -> int:

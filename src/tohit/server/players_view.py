@@ -135,9 +135,5 @@ class PlayersView:
             out["state"] = self.row(event["state"])
         return out
 
-    def hidden_among(self, names: Iterable[str | None]) -> str | None:
-        """The first of `names` hidden from the players, or None."""
-        return next((n for n in names if n in self.hidden), None)
-
     def events(self, found: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         return [self.event(e) for e in found]
