@@ -128,11 +128,25 @@ class Encounter:
         found = self.fight.rules.next_actor(self.fight, self.state)
         return None if found is None else self.fight.roster.names[found]
 
-    def preview(self, attacker: str, attack: str | None, targets: list[str]) -> list[dict[str, Any]]:
+    def reached(self, attacker: str, attack: str | None, target: str, placement: str | None = None) -> list[str]:
+        """Every creature the attack on `target` reaches (a Multi ability's every foe, an area's catch, allies in
+        it included), as the game's own turn decides it: the turn played on a copy (dice of a fixed seed: whom an
+        area catches is known before its rolls), its attacks' targets kept, nothing changed."""
+        action = {"attacker": attacker, "attack": attack, "targets": [target], "placement": placement}
+        ctx = self.fork()._gm_attack({k: v for k, v in action.items() if v is not None}, [0], None)
+        found = [e["target"] for e in ctx.log if e.get("kind") == "attack" and e.get("attacker") == attacker]
+        return list(dict.fromkeys([target, *found]))
+
+    def preview(
+        self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None
+    ) -> list[dict[str, Any]]:
         """The exact odds of an attack on each target in the current state (stats, statuses, Shell, guard...
         as the fight would resolve it now), changing nothing: per target each result's probability and the
-        mean damage (within the depth; the rest is `beyond_depth`)."""
+        mean damage (within the depth; the rest is `beyond_depth`). One target named: every creature the attack
+        reaches from it (`reached`), each with its odds."""
         actor, a, _ = self._attack({"attacker": attacker, "attack": attack, "targets": targets})
+        if len(targets) == 1 and targets[0] in self.fight.roster.names:
+            targets = self.reached(attacker, attack, targets[0], placement)
         names = self.fight.roster.names
         rules = self.fight.rules
         per = self.state.per

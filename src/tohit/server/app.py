@@ -160,6 +160,7 @@ class PreviewBody(BaseModel):
     attacker: str
     attack: str | None = None
     targets: list[str]
+    placement: str | None = Field(default=None, max_length=200)
 
 
 class DiceBody(PreviewBody):
@@ -589,7 +590,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         row = stored(encounter_id)
         role(row, authorization)
         enc = await asyncio.to_thread(load, row)
-        found = await asyncio.to_thread(enc.preview, body.attacker, body.attack, body.targets)
+        found = await asyncio.to_thread(enc.preview, body.attacker, body.attack, body.targets, body.placement)
         return {"seq": enc.seq, "targets": _exact(found)}
 
     @app.get("/v1/encounters/{encounter_id}/events")
