@@ -206,6 +206,7 @@ class Encounter:
             "sides": list(roster.side_names),
             "order": [roster.names[c] for c in self.round_order()],
             "conditions": list(rules.condition_stats),
+            "gm_conditions": [label for _, label in gm_hand.settable(self)],
             "ranges": self.ranges(),
             "combatants": [
                 {

@@ -80,9 +80,9 @@ def adjust(enc: Encounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     return ctx.log
 
 
-def condition_stat(enc: Encounter, given: str) -> str:
-    """The stat of a condition the game keeps and a GM sets (a reading of kind condition, on or off), named by its
-    label (the game's word, any case) or its stat; else an InputError naming `condition` and listing them."""
+def settable(enc: Encounter) -> list[tuple[str, str]]:
+    """The conditions a GM sets and clears: (stat, label) of each reading of kind condition that is on or off
+    (not a bitmask of statuses, which the game's rules keep)."""
     readings, rules = enc.fight.rules.readings, enc.fight.rules
     kept = []
     for stat in enc.state.per:
@@ -91,6 +91,13 @@ def condition_stat(enc: Encounter, given: str) -> str:
         settable = bounds is not None and bounds[0] <= 0 <= 1 <= bounds[1]
         if reading is not None and reading.kind == "condition" and not reading.named and settable:
             kept.append((stat, reading.label))
+    return kept
+
+
+def condition_stat(enc: Encounter, given: str) -> str:
+    """The stat of a condition the game keeps and a GM sets (`settable`), named by its label (the game's word, any
+    case) or its stat; else an InputError naming `condition` and listing them."""
+    kept = settable(enc)
     for stat, word in kept:
         if given in (stat, word) or given.casefold() == word.casefold():
             return stat

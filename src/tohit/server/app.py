@@ -35,6 +35,7 @@ from tohit.engine import registry
 from tohit.engine.actions import Action, AnyAction, Undo, field_of
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained, unfinished_event
+from tohit.engine.gm_hand import hidden
 from tohit.engine.requests import MAX_SEED
 from tohit.server import examples, jobs
 from tohit.server.cache import Lru
@@ -396,6 +397,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             "over": enc.over,
             "conditions": enc.conditions(),
             "shown": enc.shown(),
+            "hidden": sorted(hidden(enc.events)),
         }
 
     def listed(row: StoredEncounter) -> dict[str, Any]:

@@ -27,6 +27,8 @@ _KEPT = (
     "kind", "text", "n", "action", "changes", "attacker", "target", "attack", "combatant", "undoes", "winner",
     "rounds", "side", "sides", "condition", "on", "to_players", "turn", "seed", "system", "source", "prev",
 )  # fmt: skip
+#: Events whose text holds no stat value (the sides and round, who won after how many rounds): kept as written.
+_OWN_WORDS = ("start", "end", "stalemate", "unfinished")
 _NUMBER = re.compile(r"[-+]?\d[\d,.]*")
 WORDS = ("unhurt", "hurt", "badly hurt", "down")
 
@@ -79,7 +81,8 @@ class PlayersView:
     def summary(self, found: dict[str, Any]) -> dict[str, Any]:
         """GET /v1/encounters/{id} for the players: state, shown and conditions without hidden values."""
         shown = dict(found.get("shown", {}))
-        label = self.enc.fight.rules.health_label
+        reading = self.enc.fight.rules.readings.get(self.health)
+        label = reading.label if reading is not None else self.enc.fight.rules.health_label
         state = found["state"]["combatants"]
         for name in self.hidden & set(shown):
             word = self.word(name, state[name])
@@ -123,7 +126,8 @@ class PlayersView:
         out = dict(event)
         if self.touches(event):
             out = {k: v for k, v in event.items() if k in _KEPT}
-            out["text"] = self.text(str(event.get("text") or ""))
+            if event.get("kind") not in _OWN_WORDS:
+                out["text"] = self.text(str(event.get("text") or ""))
             outcome = event.get("outcome")
             if isinstance(outcome, Mapping) and "result" in outcome:
                 out["result"] = outcome["result"]
