@@ -125,3 +125,16 @@ def test_web_preview_of_a_multi_or_area_attack_has_a_row_per_creature(
     rows = page.eval_on_selector_all("[data-preview] [data-target]", "rs => rs.map(r => r.dataset.target)")
     assert rows == reached
     shot(page, f"web-preview-{fight.split('/')[1]}", full=False)
+
+
+def test_web_delete_the_encounter_after_the_gm_confirms(page: Any, table: Table) -> None:
+    """Delete asks first; confirmed, the encounter and its log are gone and the page goes home."""
+    made = table.create(example=f"starter/{GAMES[0]}", seed=5)
+    eid, gm = made["id"], made["gm_token"]
+    ready(page, table.url(eid, gm))
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.click("#delete")
+    page.wait_for_url(f"{table.base}/", timeout=5000)
+    assert asked and "Delete the encounter" in asked[0]
+    assert table.http.get(f"/v1/encounters/{eid}", headers=bearer(gm)).status_code == 404
