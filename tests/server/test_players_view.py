@@ -3,6 +3,7 @@ combatant no stat values; the GM sees everything."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from typing import Any
@@ -103,25 +104,33 @@ def assert_hidden(reads: dict[str, Any], hidden: set[str], names: list[str]) -> 
 
 def test_players_view_hides_every_stat_value_of_a_hidden_combatant_in_every_read(client: TestClient) -> None:
     """With the view token every read (GET, /events, /events.jsonl, /stream) carries for a hidden combatant no
-    stat values: the Kulu brute's Life (4,321, a number found nowhere else) never appears, in any of its values,
-    in anything the players read; the GM reads it."""
+    stat values: the Kulu brute's Life (4,321, a number found nowhere else) and a newcomer's joining on its side
+    (5,678) never appear, in any of their values, in anything the players read; the GM reads them."""
     data = fight("wsswnn-kulu-brute")
     data["sides"][1]["combatants"][0]["target"]["life"] = 4321
-    eid, gm, view, summary = played(client, data, steps=12)
+    eid, gm, view, summary = played(client, data, steps=6)
+    newcomer = copy.deepcopy(data["sides"][1]["combatants"][0])
+    newcomer["name"], newcomer["target"]["life"] = "Kulu runt", 5678  # joins hidden, on the second side
+    join = {"kind": "join", "side": "Kulu brute", "combatant": newcomer}
+    assert client.post(f"/v1/encounters/{eid}/actions", json=join, headers=bearer(gm)).status_code == 201
+    for _ in range(8):
+        client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=bearer(gm))
+    summary = client.get(f"/v1/encounters/{eid}", headers=bearer(gm)).json()
     gm_events = client.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
-    lives = {4321} | {
-        v for e in gm_events for ch in e["changes"] if ch["who"] == "Kulu brute" for v in (ch["from"], ch["to"])
+    foes = ("Kulu brute", "Kulu runt")
+    lives = {4321, 5678} | {
+        v for e in gm_events for ch in e["changes"] if ch["who"] in foes for v in (ch["from"], ch["to"])
     }
-    lives |= {summary["state"]["combatants"]["Kulu brute"][s] for s in summary["state"]["combatants"]["Kulu brute"]}
+    lives |= {v for foe in foes for v in summary["state"]["combatants"][foe].values()}
     lives = {v for v in lives if v >= 100}  # the brute's distinctive values (its Life, 4,321 and below it)
     assert len(lives) > 1  # the Heroes hurt it: its Life took several values
-    assert "4321" in json.dumps(client.get(f"/v1/encounters/{eid}", headers=bearer(gm)).json())
+    assert "5678" in json.dumps(gm_events)  # the GM reads the newcomer's block
     reads = view_reads(client, eid, view)
     text = json.dumps(reads)
     for v in lives:
         assert not re.search(rf"(?<![\d.]){v}(?![\d])|{v:,}", text), v
-    assert_hidden(reads, {"Kulu brute"}, ["Wandu", "Chom", "Kulu brute"])
-    assert reads["get"]["hidden"] == ["Kulu brute"]
+    assert_hidden(reads, set(foes), ["Wandu", "Chom", *foes])
+    assert reads["get"]["hidden"] == sorted(foes)
     assert reads["get"]["shown"]["Kulu brute"][0]["text"] in WORDS
 
 

@@ -59,7 +59,7 @@ class PlayersView:
         self.health = rules.health
         reading = rules.readings.get(rules.health)
         self.maximum = reading.maximum if reading is not None else None
-        self.start = enc.events[0]["state"]["combatants"] if enc.events else {}
+        self.start = enc.starts()  # a newcomer's: as it joined
         self.names = sorted(enc.fight.roster.names, key=len, reverse=True)
 
     def word(self, name: str, stats: Mapping[str, Any]) -> str:
