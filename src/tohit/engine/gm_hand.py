@@ -27,7 +27,7 @@ from tohit.core.fight.state import State, change
 from tohit.engine.fight.context import StepContext
 
 
-class Encounter(Protocol):
+class LiveEncounter(Protocol):
     """What the GM's hand reads and changes of a live encounter (`engine.encounter.Encounter`)."""
 
     fight: LoadedFight
@@ -39,7 +39,7 @@ class Encounter(Protocol):
         """A narrating context on the encounter's state."""
 
 
-def combatant_index(enc: Encounter, who: object, field: str = "combatant") -> int:
+def combatant_index(enc: LiveEncounter, who: object, field: str = "combatant") -> int:
     """The index of the combatant named `who`, or an InputError naming `field` and listing the combatants."""
     names = enc.fight.roster.names
     if not isinstance(who, str) or who not in names:
@@ -47,12 +47,12 @@ def combatant_index(enc: Encounter, who: object, field: str = "combatant") -> in
     return names.index(who)
 
 
-def label(enc: Encounter, c: int, stat: str) -> str:
+def label(enc: LiveEncounter, c: int, stat: str) -> str:
     """The stat's label in the game's words, for combatant c (a per-attack stat names its attack)."""
     return label_of(enc.fight.rules.readings, stat, [a.name for a in enc.fight.combatants[c].attacks])
 
 
-def adjust(enc: Encounter, action: dict[str, Any]) -> list[dict[str, Any]]:
+def adjust(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     """A stat set to `value`, or changed `by` an amount, within the game's range for it: one `adjust` event."""
     c = combatant_index(enc, action.get("combatant"))
     who, stat = enc.fight.roster.names[c], action.get("stat")
@@ -72,7 +72,7 @@ def adjust(enc: Encounter, action: dict[str, Any]) -> list[dict[str, Any]]:
         raise InputError(f"{name} ({stat}) is kept by the game's rules, not set by hand", field="stat")
     if not bounds[0] <= target <= bounds[1]:
         got = f"{before:,} {by:+,} = {target:,}" if by is not None else f"{target:,}"
-        raise InputError(f"{name} ({stat}) takes {bounds[0]:,} to {bounds[1]:,}; got {got}", field=field)
+        raise InputError(f"{name}: {stat} takes {bounds[0]:,} to {bounds[1]:,}; got {got}", field=field)
     how = "set by the GM" if by is None else f"{by:+,} by the GM"
     ctx = enc._context(np.random.default_rng(0))
     ctx.emit("adjust", [change(stat, [0], target, c)], f"{who}'s {name}: {before:,} -> {target:,} ({how})")
@@ -80,7 +80,7 @@ def adjust(enc: Encounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     return ctx.log
 
 
-def settable(enc: Encounter) -> list[tuple[str, str]]:
+def settable(enc: LiveEncounter) -> list[tuple[str, str]]:
     """The conditions a GM sets and clears: (stat, label) of each reading of kind condition that is on or off
     (not a bitmask of statuses, which the game's rules keep)."""
     readings, rules = enc.fight.rules.readings, enc.fight.rules
@@ -94,7 +94,7 @@ def settable(enc: Encounter) -> list[tuple[str, str]]:
     return kept
 
 
-def condition_stat(enc: Encounter, given: str) -> str:
+def condition_stat(enc: LiveEncounter, given: str) -> str:
     """The stat of a condition the game keeps and a GM sets (`settable`), named by its label (the game's word, any
     case) or its stat; else an InputError naming `condition` and listing them."""
     kept = settable(enc)
@@ -105,7 +105,7 @@ def condition_stat(enc: Encounter, given: str) -> str:
     raise InputError(f"no condition {short_repr(given)} that a GM sets; conditions: {words}", field="condition")
 
 
-def condition(enc: Encounter, action: dict[str, Any]) -> list[dict[str, Any]]:
+def condition(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     """A condition set (1) or cleared (0): one `condition` event; one already so is refused naming `on`."""
     c = combatant_index(enc, action.get("combatant"))
     stat = condition_stat(enc, str(action.get("condition")))
@@ -121,7 +121,7 @@ def condition(enc: Encounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     return ctx.log
 
 
-def roll(enc: Encounter, action: dict[str, Any], rng: np.random.Generator) -> list[dict[str, Any]]:
+def roll(enc: LiveEncounter, action: dict[str, Any], rng: np.random.Generator) -> list[dict[str, Any]]:
     """Any roll into the log: its expression, label, faces (every die, in the expression's order) and total."""
     text = action.get("expression")
     try:
@@ -138,7 +138,7 @@ def roll(enc: Encounter, action: dict[str, Any], rng: np.random.Generator) -> li
     return ctx.log
 
 
-def reveal(enc: Encounter, action: dict[str, Any]) -> list[dict[str, Any]]:
+def reveal(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     """A combatant shown to the players' view (`to_players`), or hidden from it: one `reveal` event."""
     c = combatant_index(enc, action.get("combatant"))
     who, shown = enc.fight.roster.names[c], bool(action.get("to_players"))

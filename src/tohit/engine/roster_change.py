@@ -33,7 +33,7 @@ from tohit.core.fight.readings import reading_of
 from tohit.core.fight.state import State
 from tohit.engine.fight.ending import initial_state
 from tohit.engine.fight.load import fight_from_dict
-from tohit.engine.gm_hand import Encounter
+from tohit.engine.gm_hand import LiveEncounter
 
 #: The event kinds that change the roster (an undo of one carries `sides` and `state` too).
 ROSTER_KINDS = ("join", "leave")
@@ -75,7 +75,7 @@ def state_from_row(fight: LoadedFight, row: Mapping[str, Any]) -> State:
     return State(per, {k: np.asarray([int(v)], dtype=np.int64) for k, v in row["fight"].items()})
 
 
-def _order(enc: Encounter, fight: LoadedFight, state: State) -> list[str]:
+def _order(enc: LiveEncounter, fight: LoadedFight, state: State) -> list[str]:
     """Who acts at each place of the round (the file's order, or the `turn` stat's)."""
     names = fight.roster.names
     static = getattr(fight.rules, "static_order", True) is not False
@@ -85,7 +85,7 @@ def _order(enc: Encounter, fight: LoadedFight, state: State) -> list[str]:
     return [names[c] for c in sorted(range(len(row)), key=lambda c: (row[c], c))]
 
 
-def carried(enc: Encounter, new: LoadedFight, newcomer: str | None) -> State:
+def carried(enc: LiveEncounter, new: LoadedFight, newcomer: str | None) -> State:
     """The state of the rebuilt fight `new`: each stat by name from the encounter's, a newcomer's (and a new
     stat's) at its start; references read again by name; the round's order and cursor kept (module docstring)."""
     old_fight, old = enc.fight, enc.state
@@ -124,7 +124,7 @@ def carried(enc: Encounter, new: LoadedFight, newcomer: str | None) -> State:
     return State(per, fights)
 
 
-def join(enc: Encounter, action: dict[str, Any]) -> list[dict[str, Any]]:
+def join(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     """A combatant joins on a side: one `join` event with its file block, the new sides and the state."""
     side, block = action.get("side"), action.get("combatant")
     sides = sides_of(enc.fight)
@@ -159,7 +159,7 @@ def join(enc: Encounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     return [event]
 
 
-def leave(enc: Encounter, action: dict[str, Any]) -> list[dict[str, Any]]:
+def leave(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     """A combatant leaves: one `leave` event with the new sides and the state."""
     name = action.get("combatant")
     names = enc.fight.roster.names
@@ -183,9 +183,3 @@ def leave(enc: Encounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     }
     enc.fight, enc.state = new, state
     return [event]
-
-
-def rebuilt(enc: Encounter, sides: Mapping[str, Sequence[str]], row: Mapping[str, Any]) -> tuple[LoadedFight, State]:
-    """The fight and state a roster event (or its undo) leaves, from its sides and state."""
-    new = fight_for(enc.data, sides, blocks_of(enc.data, enc.events), enc.fight.source)
-    return new, state_from_row(new, row)
