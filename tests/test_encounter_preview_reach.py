@@ -43,3 +43,9 @@ def test_preview_changes_nothing() -> None:
     before, seq = enc.state_json(), enc.seq
     enc.preview("Ilse", "Fire Wave", ["Cop 1"])
     assert enc.state_json() == before and enc.seq == seq
+
+
+def test_preview_of_an_attack_the_rules_refuse_now_is_its_targets_alone() -> None:
+    """An attack the turn would refuse (a foe's attack on its ally) previews its one target, never an error."""
+    enc = encounter("rtw-bokoblin-camp")
+    assert [r["name"] for r in enc.preview("Zelda", "Fireball", ["Link"])] == ["Link"]

@@ -131,9 +131,13 @@ class Encounter:
     def reached(self, attacker: str, attack: str | None, target: str, placement: str | None = None) -> list[str]:
         """Every creature the attack on `target` reaches (a Multi ability's every foe, an area's catch, allies in
         it included), as the game's own turn decides it: the turn played on a copy (dice of a fixed seed: whom an
-        area catches is known before its rolls), its attacks' targets kept, nothing changed."""
+        area catches is known before its rolls), its attacks' targets kept, nothing changed. An attack the rules
+        refuse now reaches its own target only (its preview stays the odds of that one roll)."""
         action = {"attacker": attacker, "attack": attack, "targets": [target], "placement": placement}
-        ctx = self.fork()._gm_attack({k: v for k, v in action.items() if v is not None}, [0], None)
+        try:
+            ctx = self.fork()._gm_attack({k: v for k, v in action.items() if v is not None}, [0], None)
+        except InputError:  # an attack the rules refuse now (an ally, a cost unpaid): its own target's odds only
+            return [target]
         found = [e["target"] for e in ctx.log if e.get("kind") == "attack" and e.get("attacker") == attacker]
         return list(dict.fromkeys([target, *found]))
 
