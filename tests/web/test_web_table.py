@@ -70,7 +70,9 @@ def check_cards(page: Any, served: dict[str, Any]) -> None:
         mine = expected[name] = []
         for e in entries:
             if e["kind"] == "health":
-                mine.append({"stat": e["stat"], "label": e["label"], "text": str(e["value"])})
+                # a combatant hidden from the players' view (issue 29) shows its health word, no number
+                shown = e["text"] if e.get("hidden") else str(e["value"])
+                mine.append({"stat": e["stat"], "label": e["label"], "text": shown})
             elif "chips" in e:
                 mine.extend({"stat": e["stat"], "label": e["label"], "text": c} for c in e["chips"])
         for e in entries:

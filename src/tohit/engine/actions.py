@@ -49,12 +49,14 @@ class Auto(_Action):
 
 
 class Adjust(_Action):
-    """The GM sets a combatant's stat (within the range its game declares for it)."""
+    """The GM sets a combatant's stat to `value`, or changes it `by` an amount (-7: seven off), within the range
+    its game declares for it: one of the two."""
 
     kind: Literal["adjust"]
     combatant: Name
     stat: Name
-    value: int
+    value: int | None = None
+    by: int | None = Field(default=None, description="adjust: the amount to change the stat by (-7, +3).")
 
 
 class EndTurn(_Action):
@@ -79,6 +81,49 @@ class Door(_Action):
     closed: bool = Field(description="door: true closes it, false opens it.")
 
 
+class Join(_Action):
+    """A combatant joins mid-fight on a side, given as a fight file's combatant; the game places it in the turn
+    order as its rules place a newcomer (docs/fights.md)."""
+
+    kind: Literal["join"]
+    side: Name
+    combatant: dict[str, Any]
+
+
+class Leave(_Action):
+    """A combatant leaves the fight (it no longer acts, is attacked or counts for its side)."""
+
+    kind: Literal["leave"]
+    combatant: Name
+
+
+class Condition(_Action):
+    """The GM sets (`on`) or clears a condition the game keeps (its readings of kind condition), named by its
+    label or its stat."""
+
+    kind: Literal["condition"]
+    combatant: Name
+    condition: str = Field(max_length=200)
+    on: bool
+
+
+class RollDice(_Action):
+    """Any roll into the log ("2d6+3", "Perception"), read by the engine's dice parser."""
+
+    kind: Literal["dice"]
+    expression: str = Field(max_length=200)
+    label: str | None = Field(default=None, max_length=200)
+
+
+class Reveal(_Action):
+    """The GM shows a combatant's stats to the players' view, or hides them (every combatant not on the first
+    side starts hidden)."""
+
+    kind: Literal["reveal"]
+    combatant: Name
+    to_players: bool
+
+
 class Undo(_Action):
     """The last action not yet taken back is taken back, by one more event."""
 
@@ -86,10 +131,10 @@ class Undo(_Action):
 
 
 #: Any one action (a value), and the union as a type to validate against (told apart by `kind`).
-AnyAction = Attack | Auto | Adjust | EndTurn | Move | Door | Undo
+AnyAction = Attack | Auto | Adjust | EndTurn | Move | Door | Join | Leave | Condition | RollDice | Reveal | Undo
 Action = Annotated[AnyAction, Field(discriminator="kind")]
 #: The kinds of action, in the order they are listed to a person.
-KINDS = ("attack", "auto", "adjust", "end_turn", "move", "door", "undo")
+KINDS = ("attack", "auto", "adjust", "end_turn", "move", "door", "join", "leave", "condition", "dice", "reveal", "undo")
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 
 

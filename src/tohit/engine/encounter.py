@@ -14,6 +14,7 @@ from the first moment.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -26,6 +27,7 @@ from tohit.core.fight.readings import read_combatant
 from tohit.core.fight.state import State, change
 from tohit.core.grid.movement import reachable
 from tohit.core.grid.walls import WALL_SCALE
+from tohit.engine import gm_hand, roster_change
 from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.dice_needs import still_needed, when_needed
 from tohit.engine.doors import door_events, map_extras, synced, with_door_stats
@@ -79,12 +81,18 @@ class Encounter:
             raise InputError("the stored events do not begin with the start event", source=source)
         fight = fight_from_dict(copy.deepcopy(data), source=source)
         start = with_door_stats(fight, initial_state(fight, 1))
-        roster = fight.roster
         per = {k: [int(x) for x in v[0]] for k, v in start.per.items()}
         fights = {k: int(v[0]) for k, v in start.fight.items()}
-        index = {name: c for c, name in enumerate(roster.names)}
+        index = {name: c for c, name in enumerate(fight.roster.names)}
         actions = [0]
         for n, event in enumerate(events[1:], start=1):
+            if "sides" in event:  # a combatant joined or left (or that was undone): the fight and state it leaves
+                fight = roster_change.fight_for(data, event["sides"], roster_change.blocks_of(data, events), source)
+                row = event["state"]
+                index = {name: c for c, name in enumerate(fight.roster.names)}
+                per = {k: [int(row["combatants"][name][k]) for name in fight.roster.names]
+                       for k in row["combatants"][fight.roster.names[0]]}  # fmt: skip
+                fights = {k: int(v) for k, v in row["fight"].items()}
             apply_changes(fights, per, index, event, f"event {n}", source)
             actions.append(int(event.get("action", n)))
         state = State(
@@ -126,11 +134,29 @@ class Encounter:
         found = self.fight.rules.next_actor(self.fight, self.state)
         return None if found is None else self.fight.roster.names[found]
 
-    def preview(self, attacker: str, attack: str | None, targets: list[str]) -> list[dict[str, Any]]:
+    def reached(self, attacker: str, attack: str | None, target: str, placement: str | None = None) -> list[str]:
+        """Every creature the attack on `target` reaches (a Multi ability's every foe, an area's catch, allies in
+        it included), as the game's own turn decides it: the turn played on a copy (dice of a fixed seed: whom an
+        area catches is known before its rolls), its attacks' targets kept, nothing changed. An attack the rules
+        refuse now reaches its own target only (its preview stays the odds of that one roll)."""
+        action = {"attacker": attacker, "attack": attack, "targets": [target], "placement": placement}
+        try:
+            ctx = self.fork()._gm_attack({k: v for k, v in action.items() if v is not None}, [0], None)
+        except InputError:  # an attack the rules refuse now (an ally, a cost unpaid): its own target's odds only
+            return [target]
+        found = [e["target"] for e in ctx.log if e.get("kind") == "attack" and e.get("attacker") == attacker]
+        return list(dict.fromkeys([target, *found]))
+
+    def preview(
+        self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None
+    ) -> list[dict[str, Any]]:
         """The exact odds of an attack on each target in the current state (stats, statuses, Shell, guard...
         as the fight would resolve it now), changing nothing: per target each result's probability and the
-        mean damage (within the depth; the rest is `beyond_depth`)."""
+        mean damage (within the depth; the rest is `beyond_depth`). One target named: every creature the attack
+        reaches from it (`reached`), each with its odds."""
         actor, a, _ = self._attack({"attacker": attacker, "attack": attack, "targets": targets})
+        if len(targets) == 1 and targets[0] in self.fight.roster.names:
+            targets = self.reached(attacker, attack, targets[0], placement)
         names = self.fight.roster.names
         ctx = Exact(self.fight, self.state)
         labels = self.fight.system.field("result").labels
@@ -167,13 +193,14 @@ class Encounter:
         health (with its word and each combatant's starting value), the sides, each combatant's side and attacks,
         and the starting stats."""
         roster, rules = self.fight.roster, self.fight.rules
-        start = self.events[0]["state"]["combatants"]
+        start = self.starts()
         return {
             "health": rules.health,
             "health_label": rules.health_label,
             "sides": list(roster.side_names),
             "order": [roster.names[c] for c in self.round_order()],
             "conditions": list(rules.condition_stats),
+            "gm_conditions": [label for _, label in gm_hand.settable(self)],
             "ranges": self.ranges(),
             "combatants": [
                 {
@@ -197,7 +224,7 @@ class Encounter:
         """Each combatant's stats now as a person reads them, for a page's cards: the game's `readings`
         (core/fight/readings.py `read_combatant`): per stat not internal, its key, label, kind and text; a
         condition's or reference's chips (`grappling: Kulu`); health against its maximum."""
-        fight, start = self.fight, self.events[0]["state"]["combatants"]
+        fight, start = self.fight, self.starts()
         names = list(fight.roster.names)
         return {
             name: read_combatant(
@@ -210,6 +237,14 @@ class Encounter:
             )
             for c, (name, stats) in enumerate(self.state_json()["combatants"].items())
         }
+
+    def starts(self) -> dict[str, dict[str, int]]:
+        """Each combatant's starting stats: the start event's, a newcomer's as it joined."""
+        found = dict(self.events[0]["state"]["combatants"])
+        for e in self.events:
+            if e["kind"] == "join":
+                found[e["combatant"]] = e["state"]["combatants"][e["combatant"]]
+        return found
 
     def conditions(self) -> dict[str, list[str]]:
         """Each combatant's conditions now, in words (the game's `condition_stats` that are not 0; a scalar stat
@@ -331,13 +366,16 @@ class Encounter:
         rng = np.random.default_rng(entropy)
         if kind == "undo":
             return self._append(self._undo())
-        if kind == "adjust":  # the GM's hand decides nothing: the fight's next step (or attack) ends a decided fight
-            return self._append(self._adjust(action))
+        if kind in _HAND:  # the GM's hand decides nothing: the fight's next step (or attack) ends a decided fight
+            return self._append(_HAND[kind](self, action, rng))
         if kind == "move":
             return self._append(self._move(action))
         if kind == "door":
             events, self.state = door_events(self.fight, self.state, action)
             return self._append(events)
+        if kind in roster_change.ROSTER_KINDS:
+            found = roster_change.join(self, action) if kind == "join" else roster_change.leave(self, action)
+            return self._append([*found, *(self._end(rng) if self._done() else [])])
         script = _script(action.get("dice"))
         if kind == "auto":
             ctx = self._context(rng, script=script)
@@ -428,27 +466,6 @@ class Encounter:
             except InputError as exc:
                 raise InputError(exc.message, field=f"dice.{name}") from None
 
-    def _adjust(self, action: dict[str, Any]) -> list[dict[str, Any]]:
-        names = self.fight.roster.names
-        who, stat, value = action.get("combatant"), action.get("stat"), action.get("value")
-        if not isinstance(who, str) or who not in names:
-            raise InputError(f"no combatant {short_repr(who)}; combatants: {', '.join(names)}", field="combatant")
-        if not isinstance(stat, str) or stat not in self.state.per:
-            raise InputError(f"no stat {short_repr(stat)}; stats: {', '.join(self.state.per)}", field="stat")
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InputError("must be a whole number", field="value")
-        bounds = self.fight.rules.stat_range(self.fight, stat)
-        if bounds is None:
-            raise InputError(f"{stat} is kept by the game's rules, not set by hand", field="stat")
-        if not bounds[0] <= value <= bounds[1]:
-            raise InputError(f"{stat} takes {bounds[0]:,} to {bounds[1]:,}; got {value:,}", field="value")
-        c = names.index(who)
-        before = int(self.state.per[stat][0, c])
-        ctx = self._context(np.random.default_rng(0))
-        ctx.emit("adjust", [change(stat, [0], value, c)], f"{who}'s {stat}: {before} -> {value} (set by the GM)")
-        self.state = ctx.state
-        return ctx.log
-
     def _move(self, action: dict[str, Any]) -> list[dict[str, Any]]:
         """The game master moves a combatant on the map (a free move, outside the game's movement rules): one
         event changing its position stats `x` and `y`, so undo and replay read it as any change. The map is
@@ -496,6 +513,13 @@ class Encounter:
             raise InputError("nothing to undo", field="kind")
         target = left[-1]
         group = [e for a, e in zip(self.actions, self.events, strict=True) if a == target and e["kind"] != "undo"]
+        text = f"undo: events {target} to {target + len(group) - 1} taken back"
+        if any(e["kind"] in roster_change.ROSTER_KINDS for e in group):  # the roster and state before the action
+            before = Encounter.restore(self.data, self.events[:target], source=self.fight.source)
+            sides, row = roster_change.sides_of(before.fight), before.state_json()
+            event = {"kind": "undo", "text": text, "changes": [], "undoes": target, "sides": sides, "state": row}
+            self.fight, self.state = before.fight, before.state
+            return [event]
         names = self.fight.roster.names
         # Each stat the action changed goes back to its value before the action's first change of it: one change
         # per stat, so the undo event reads as any event does (each change from the value it finds).
@@ -507,7 +531,7 @@ class Encounter:
             change(stat, [0], value, None if who is None else names.index(who)) for (who, stat), value in back.items()
         ]
         ctx = self._context(np.random.default_rng(0))
-        ctx.emit("undo", changes, f"undo: events {target} to {target + len(group) - 1} taken back", undoes=target)
+        ctx.emit("undo", changes, text, undoes=target)
         self.state = ctx.state
         return ctx.log
 
@@ -528,6 +552,15 @@ class Encounter:
             self.events.append(event)
             self.actions.append(first)
         return events
+
+
+#: The GM's hand (engine/gm_hand.py): actions outside the game's rules, each one event.
+_HAND: dict[str, Callable[[Encounter, dict[str, Any], np.random.Generator], list[dict[str, Any]]]] = {
+    "adjust": lambda enc, action, _: gm_hand.adjust(enc, action),
+    "condition": lambda enc, action, _: gm_hand.condition(enc, action),
+    "dice": gm_hand.roll,
+    "reveal": lambda enc, action, _: gm_hand.reveal(enc, action),
+}
 
 
 def _script(dice: Any) -> list[dict[str, list[int]]] | None:

@@ -16,7 +16,6 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -29,6 +28,7 @@ from tohit.engine import registry
 from tohit.engine.actions import Action, AnyAction, Undo
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained, unfinished_event
+from tohit.engine.gm_hand import hidden
 from tohit.engine.pool import HealingPool
 from tohit.engine.seeds import fresh_seed
 from tohit.server import admission, errors, examples, jobs, limits, pictures
@@ -50,7 +50,9 @@ from tohit.server.docs import mount_docs
 from tohit.server.errors import ERRORS, ApiError
 from tohit.server.fanout import Fanout
 from tohit.server.limits import MAX_NAME, BodyCap, CreationRate, long_name
+from tohit.server.players_view import PlayersView, RenameBody
 from tohit.server.security import SecurityHeaders, for_view, hash_token, matches, same_token
+from tohit.server.settings import Settings as Settings
 from tohit.server.strict_json import StrictJson
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
 from tohit.web import mount_pages
@@ -59,35 +61,6 @@ from tohit.web import mount_pages
 #: (issue 28, item 10): each try reads the encounter afresh, and some writer lands every time, so only a
 #: crowd of that many writers on one encounter could beat one action every time.
 WRITE_ATTEMPTS = 50
-
-
-@dataclass
-class Settings:
-    """What `tohit serve` is started with; the caps bound the work one request may ask for."""
-
-    db: str = "sqlite:///tohit.db"
-    admin_token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
-    #: Processes for the CPU work of stateless routes; 0 runs it in a thread (tests).
-    workers: int = 2
-    max_trials: int = 10_000_000
-    max_fights: int = 1_000_000
-    max_depth: int = 20
-    max_states: int = 50_000
-    exact_seconds: float = 30.0
-    max_body: int = 1 << 20
-    max_placements: int = 100
-    max_dice: int = 1000
-    #: Encounters kept in memory (each with its fight's tables); more are read again from the store when asked.
-    cached_encounters: int = 256
-    request_seconds: float = limits.REQUEST_SECONDS
-    max_targets: int = limits.MAX_TARGETS
-    max_target_dice: int = limits.MAX_TARGET_DICE
-    max_combatant_fights: int = limits.MAX_COMBATANT_FIGHTS
-    max_response: int = limits.MAX_RESPONSE
-    #: Encounters one client address may create a minute (a burst of as many, then one each 60 / n seconds).
-    creates_per_minute: int = 30
-    #: How often a live stream looks for new events (seconds).
-    poll: float = 0.25
 
 
 def _exact(value: Any) -> Any:
@@ -101,7 +74,6 @@ def _exact(value: Any) -> Any:
     return value
 
 
-# -- request bodies: server/bodies.py; an action's: the engine's union (engine/actions.py) --------------------
 # -- the app -------------------------------------------------------------------------------------------------
 def create_app(settings: Settings | None = None, store: Store | None = None) -> FastAPI:
     """The FastAPI app: its store opened (migrations applied) and its process pool started with it."""
@@ -300,6 +272,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             "over": enc.over,
             "conditions": enc.conditions(),
             "shown": enc.shown(),
+            "hidden": sorted(hidden(enc.events)),
         }
 
     def listed(row: StoredEncounter) -> dict[str, Any]:
@@ -361,18 +334,19 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def get_encounter(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         """An encounter's state and whose turn it is (the GM or the view token)."""
         row = stored(encounter_id)
-        role(row, authorization)
+        who = role(row, authorization)
         enc = await asyncio.to_thread(load, row)
-        return summary(row, enc)
+        return summary(row, enc) if who == "gm" else PlayersView(enc).summary(summary(row, enc))
 
     @app.get("/v1/encounters/{encounter_id}/sheet")
     async def sheet(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         """What a page shows beside the state: the health stat and its word, the sides, each combatant's side,
         attacks and starting stats, and whether it has a map (its game's map rules and a map in its fight)."""
         row = stored(encounter_id)
-        role(row, authorization)
+        who = role(row, authorization)
         enc = await asyncio.to_thread(load, row)
-        return {**enc.sheet(), "map": enc.has_map, "role": role(row, authorization)}
+        found = {**enc.sheet(), "map": enc.has_map, "role": who}
+        return found if who == "gm" else PlayersView(enc).sheet(found)
 
     @app.post("/v1/encounters/{encounter_id}/dice")
     async def dice(
@@ -517,7 +491,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         row = stored(encounter_id)
         role(row, authorization)
         enc = await asyncio.to_thread(load, row)
-        found = await asyncio.to_thread(enc.preview, body.attacker, body.attack, body.targets)
+        found = await asyncio.to_thread(enc.preview, body.attacker, body.attack, body.targets, body.placement)
         return {"seq": enc.seq, "targets": _exact(found)}
 
     @app.get("/v1/encounters/{encounter_id}/events")
@@ -527,7 +501,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         """The events after seq `after`, as JSON."""
         row = stored(encounter_id)
         found: list[dict[str, Any]] = await asyncio.to_thread(the_store().events, encounter_id, after)
-        return found if role(row, authorization) == "gm" else for_view(found)
+        if role(row, authorization) == "gm":
+            return found
+        return for_view(PlayersView(await asyncio.to_thread(load, row)).events(found))
 
     @app.get(
         "/v1/encounters/{encounter_id}/events.jsonl",
@@ -537,7 +513,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         """The whole log as `tohit fight --log` writes it (`tohit replay` checks it)."""
         row = stored(encounter_id)
         found = await asyncio.to_thread(exported, row)
-        found = found if role(row, authorization) == "gm" else for_view(found)
+        if role(row, authorization) != "gm":
+            found = for_view(PlayersView(await asyncio.to_thread(load, row)).events(found))
         text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in chained(found))
         return Response(text, media_type="application/x-ndjson")
 
@@ -552,7 +529,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         longer opens it (a new view token replaced it), the stream ends with an `end` event saying why."""
         row = stored(encounter_id)
         was = role(row, authorization)
-        shown = (lambda found: found) if was == "gm" else for_view
         start = the_store().last_seq(encounter_id) if after is None else after
 
         def ended() -> str | None:
@@ -577,10 +553,23 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 if event is None:
                     yield ": still here\n\n"
                     continue
-                for seen in shown([event]):
+                found = [event]
+                if was != "gm":  # the players' view: no seed, and nothing of a hidden combatant's stats
+                    found = for_view(PlayersView(await asyncio.to_thread(load, row)).events(found))
+                for seen in found:
                     yield f"id: {seen['n']}\nevent: {seen['kind']}\ndata: {json.dumps(seen)}\n\n"
 
         return StreamingResponse(feed(), media_type="text/event-stream")
+
+    @app.patch("/v1/encounters/{encounter_id}")
+    async def rename(
+        encounter_id: str, body: RenameBody, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """Rename an encounter (the GM token)."""
+        gm(stored(encounter_id), authorization)
+        await asyncio.to_thread(the_store().rename, encounter_id, body.name)
+        rows.pop(encounter_id, None)
+        return {"id": encounter_id, "name": body.name}
 
     @app.delete("/v1/encounters/{encounter_id}", status_code=204)
     async def delete(encounter_id: str, authorization: str | None = Header(default=None)) -> None:

@@ -67,6 +67,7 @@ class PreviewBody(StrictBody):
     attack: Name | None = None
     #: Counted and measured by the route (server/limits.py `count_preview`: the preview's own caps, named).
     targets: list[str]
+    placement: str | None = Field(default=None, max_length=200, description="an attack on a map: its placement.")
 
 
 class DiceBody(PreviewBody):

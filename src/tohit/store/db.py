@@ -194,6 +194,13 @@ class Store:
             if found is not None:
                 found.view_hash = view_hash
 
+    def rename(self, encounter_id: str, name: str) -> None:
+        """Give the encounter a new name."""
+        with self.sessions.begin() as session:
+            found = session.get(EncounterRow, encounter_id)
+            if found is not None:
+                found.name = name
+
     def delete(self, encounter_id: str) -> bool:
         with self.sessions.begin() as session:
             session.execute(delete(EventRow).where(EventRow.encounter_id == encounter_id))

@@ -5,7 +5,7 @@ kept as integers in 1/`WALL_SCALE` of a square so that every test here is exact 
 map's coordinates are rounded to that fraction once, when read). A closed door is a wall; an open one is not.
 
 A line crosses the walls where it passes from one side of a wall to the other; touching a wall is not crossing
-(as a line that only touches a solid square's edge or corner does not cross it, decisions.md rtw 7):
+(as a line that only touches a solid square's edge or corner does not cross it, the cover reading's rule):
 - a proper crossing: the line and a wall cross at a point inside both;
 - at a wall's end point inside the line (a bend of a drawn wall, or where walls meet): the walls there have
   arms strictly on both sides of the line;

@@ -218,26 +218,44 @@ def replay(path: str | Path, until: int | None = None) -> Replay:
     if until is not None and not 0 <= until <= last:
         raise InputError(f"there are events 0 to {last}; got {until}", field="--until", source=source)
     target = last if until is None else until
-    state_at = _state(per, fight)
+    state_at, roster_at = _state(per, fight), roster
     index = {name: c for c, name in enumerate(roster.names)}
     for n, event in enumerate(events[1:], start=1):
+        if event.get("sides") is not None:  # a combatant joined or left: the roster and state it leaves
+            roster, per, fight = _roster_change(event, source)
+            index = {name: c for c, name in enumerate(roster.names)}
         _apply_checked(fight, per, index, event, source)
         if n == target:
-            state_at = _state(per, fight)
+            state_at, roster_at = _state(per, fight), roster
     final = _state(per, fight)
     closing = events[-1]["kind"]
     if closing not in ("end", UNFINISHED):  # a log cut mid-fight: every event checked, and where it stands
         rounds = fight.get("round")
         standing = "unfinished" + (f": round {rounds:,}" if rounds is not None else "") + f" (after event {last})"
-        return Replay(roster, events, target, state_at, final, None, True, [], False, standing)
+        return Replay(roster_at, events, target, state_at, final, None, True, [], False, standing)
     recorded = events[-1].get("state")
     if not isinstance(recorded, dict):
         raise InputError(f"line {events[-1]['_line']}: the {closing} event lacks its state", source=source)
-    mismatches = _compare(roster, final, recorded)
+    mismatches = _compare(roster, final, recorded)  # the roster at the end
     if closing == "end":
-        return Replay(roster, events, target, state_at, final, recorded, not mismatches, mismatches)
+        return Replay(roster_at, events, target, state_at, final, recorded, not mismatches, mismatches)
     text = str(events[-1].get("text") or "unfinished")
-    return Replay(roster, events, target, state_at, final, recorded, not mismatches, mismatches, False, text)
+    return Replay(roster_at, events, target, state_at, final, recorded, not mismatches, mismatches, False, text)
+
+
+def _roster_change(event: dict[str, Any], source: str) -> tuple[Roster, dict[str, list[int]], dict[str, int]]:
+    """The roster and values a `join` or `leave` event (or the undo of one) leaves: its sides and whole state."""
+    where = f"line {event['_line']}: "
+    sides, row = event.get("sides"), event.get("state")
+    if not isinstance(sides, dict) or not isinstance(row, dict):
+        raise InputError(f"{where}a change of the roster holds its sides and state", source=source)
+    names = [n for members in sides.values() for n in members]
+    if sorted(names) != sorted(row["combatants"]) or len(set(names)) != len(names):
+        raise InputError(f"{where}the sides and the state name different combatants", source=source)
+    side_of = {n: i for i, members in enumerate(sides.values()) for n in members}
+    roster = Roster(tuple(names), tuple(side_of[n] for n in names), tuple(sides))
+    stats = _stats(roster, row, where, source)
+    return roster, {k: [row["combatants"][n][k] for n in names] for k in stats}, dict(row["fight"])
 
 
 def _stats(roster: Roster, row: dict[str, Any], where: str, source: str) -> list[str]:

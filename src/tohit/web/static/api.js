@@ -24,7 +24,7 @@ export async function api(method, path, body, token) {
     return { ok: false, status: 0, data: { error: { message: `the server cannot be reached (${err})` } } };
   }
   const type = response.headers.get("content-type") || "";
-  const data = type.includes("json") ? await response.json() : await response.text();
+  const data = response.status === 204 ? null : type.includes("json") ? await response.json() : await response.text();
   return { ok: response.ok, status: response.status, data };
 }
 

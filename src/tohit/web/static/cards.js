@@ -15,7 +15,12 @@ export function card(who, enc) {
   const entries = readings(enc, who.name);
   const health = entries.find((e) => e.kind === "health");
   const up = enc.standing.includes(who.name);
-  const fill = health ? Math.max(0, Math.min(100, (100 * health.value) / Math.max(health.max, 1))) : 0;
+  const word = { unhurt: 100, hurt: 70, "badly hurt": 30, down: 0 }; // a hidden combatant's bar: its word's
+  const fill = !health
+    ? 0
+    : health.hidden
+      ? (word[health.text] ?? 50)
+      : Math.max(0, Math.min(100, (100 * health.value) / Math.max(health.max, 1)));
   const chips = entries.filter((e) => e.chips && e.chips.length);
   const rest = entries.filter((e) => e.kind !== "health" && !e.chips && e.tracked !== false); // "—": left out
   return el(
@@ -38,13 +43,20 @@ export function card(who, enc) {
             "aria-valuenow": health.value,
           },
           el("div", { class: "fill", style: `width: ${fill}%` }),
-          el(
-            "span",
-            { class: "health-text" },
-            `${health.label} `,
-            el("b", { dataset: { stat: health.stat, label: health.label } }, health.value),
-            ` / ${health.max}`,
-          ),
+          health.hidden // the players' view of a hidden combatant: a health word, no number
+            ? el(
+                "span",
+                { class: "health-text" },
+                `${health.label} `,
+                el("b", { dataset: { stat: health.stat, label: health.label, hidden: "true" } }, health.text),
+              )
+            : el(
+                "span",
+                { class: "health-text" },
+                `${health.label} `,
+                el("b", { dataset: { stat: health.stat, label: health.label } }, health.value),
+                ` / ${health.max}`,
+              ),
         )
       : null,
     el(

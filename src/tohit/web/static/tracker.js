@@ -6,6 +6,7 @@ import { card, readings } from "./cards.js";
 import { loadDice, rollTyped, setUpDice, toggleDice } from "./dice.js";
 import { KEYS, onKey, toggleKeys } from "./keys.js";
 import { showMap } from "./map.js";
+import { buildTools, syncTools } from "./tools.js";
 
 const id = decodeURIComponent(location.pathname.split("/").pop());
 const token = pageToken();
@@ -34,6 +35,8 @@ async function refresh() {
     return;
   }
   page.enc = answer.data;
+  const names = Object.keys(page.enc.state.combatants).sort().join("\n");
+  if (names !== page.sheet.combatants.map((c) => c.name).sort().join("\n")) await loadSheet(); // joined or left
   render();
   if (page.gm) await updatePreview();
 }
@@ -51,7 +54,10 @@ function render() {
   renderCards();
   renderRows();
   if (sheet.map) showMap(q("#map"), { id, token, page, act });
-  if (page.gm) syncControls();
+  if (page.gm) {
+    syncControls();
+    syncTools();
+  }
 }
 
 /** At the end, the winning side (or a draw) in a banner: `[data-winner]` carries the side's name or "draw". */
@@ -518,22 +524,29 @@ async function makeShare() {
 }
 
 // -- start ----------------------------------------------------------------------------------------------------------
+/** The sheet (sides, combatants, attacks): at the start, and again when the roster changes. */
+async function loadSheet() {
+  const sheet = await api("GET", `/v1/encounters/${id}/sheet`, undefined, token);
+  if (!sheet.ok) {
+    q("#load-error").textContent = errorLine(sheet.data);
+    return false;
+  }
+  page.sheet = sheet.data;
+  return true;
+}
+
 async function start() {
   if (!token) {
     q("#load-error").textContent = "error: token: open this page with ?token=<the GM or view token>";
     return;
   }
-  const sheet = await api("GET", `/v1/encounters/${id}/sheet`, undefined, token);
-  if (!sheet.ok) {
-    q("#load-error").textContent = errorLine(sheet.data);
-    return;
-  }
-  page.sheet = sheet.data;
-  page.gm = sheet.data.role === "gm";
+  if (!(await loadSheet())) return;
+  page.gm = page.sheet.role === "gm";
   root.dataset.role = page.gm ? "gm" : "view";
   if (page.gm) {
     setUpDice({ id, token, chosen, attack, fail });
     buildControls();
+    buildTools({ id, token, page, act, refresh });
     renderShare();
   }
   const events = await api("GET", `/v1/encounters/${id}/events`, undefined, token);

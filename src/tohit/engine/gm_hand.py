@@ -1,0 +1,178 @@
+"""The game master's hand in a live encounter (issue 29): what a tracker does outside the game's rules, each one
+event that undo takes back and replay reads as any other.
+
+- `adjust`: a stat set to a value, or changed by an amount (-7), within the range the game declares for it
+  (`FightRules.stat_range`), else refused naming the field.
+- `condition`: a condition the game keeps (its readings of kind condition, on or off) set or cleared: one change.
+- `dice`: any roll ("2d6+3", "Perception") by the engine's dice parser (core/dice.py), logged with its faces and
+  total; it changes no stat.
+- `reveal`: a combatant's stats shown to the players' view, or hidden again; it changes no stat, and who is
+  hidden is read from the events (`hidden`): by default every combatant not on the first side.
+
+Nothing here decides the fight: the next step of the game's rules (or attack) ends a decided fight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from tohit.core.dice import parse
+from tohit.core.errors import DiceError, InputError, short_repr
+from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.readings import label_of, reading_of
+from tohit.core.fight.state import State, change
+from tohit.engine.fight.modes import Narration
+
+
+class LiveEncounter(Protocol):
+    """What the GM's hand reads and changes of a live encounter (`engine.encounter.Encounter`)."""
+
+    fight: LoadedFight
+    data: dict[str, Any]
+    events: list[dict[str, Any]]
+    state: State
+
+    def _context(self, rng: np.random.Generator, script: list[dict[str, list[int]]] | None = None) -> Narration:
+        """A narrating context on the encounter's state."""
+
+
+def combatant_index(enc: LiveEncounter, who: object, field: str = "combatant") -> int:
+    """The index of the combatant named `who`, or an InputError naming `field` and listing the combatants."""
+    names = enc.fight.roster.names
+    if not isinstance(who, str) or who not in names:
+        raise InputError(f"no combatant {short_repr(who)}; combatants: {', '.join(names)}", field=field)
+    return names.index(who)
+
+
+def label(enc: LiveEncounter, c: int, stat: str) -> str:
+    """The stat's label in the game's words, for combatant c (a per-attack stat names its attack)."""
+    return label_of(enc.fight.rules.readings, stat, [a.name for a in enc.fight.combatants[c].attacks])
+
+
+def adjust(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
+    """A stat set to `value`, or changed `by` an amount, within the game's range for it: one `adjust` event."""
+    c = combatant_index(enc, action.get("combatant"))
+    who, stat = enc.fight.roster.names[c], action.get("stat")
+    if not isinstance(stat, str) or stat not in enc.state.per:
+        raise InputError(f"no stat {short_repr(stat)}; stats: {', '.join(enc.state.per)}", field="stat")
+    value, by = action.get("value"), action.get("by")
+    if (value is None) == (by is None):
+        raise InputError("give the new value (`value`) or the change (`by`, e.g. -7), one of the two", field="by")
+    before = int(enc.state.per[stat][0, c])
+    field = "value" if by is None else "by"
+    target = value if by is None else before + by
+    if isinstance(target, bool) or not isinstance(target, int):
+        raise InputError("must be a whole number", field=field)
+    bounds = enc.fight.rules.stat_range(enc.fight, stat)
+    name = label(enc, c, stat)
+    if bounds is None:
+        raise InputError(f"{name} ({stat}) is kept by the game's rules, not set by hand", field="stat")
+    if not bounds[0] <= target <= bounds[1]:
+        got = f"{before:,} {by:+,} = {target:,}" if by is not None else f"{target:,}"
+        raise InputError(f"{name}: {stat} takes {bounds[0]:,} to {bounds[1]:,}; got {got}", field=field)
+    how = "set by the GM" if by is None else f"{by:+,} by the GM"
+    ctx = enc._context(np.random.default_rng(0))
+    ctx.emit("adjust", [change(stat, [0], target, c)], f"{who}'s {name}: {before:,} -> {target:,} ({how})")
+    enc.state = ctx.state
+    return ctx.log
+
+
+def settable(enc: LiveEncounter) -> list[tuple[str, str]]:
+    """The conditions a GM sets and clears: (stat, label) of each reading of kind condition that is on or off
+    (not a bitmask of statuses, which the game's rules keep)."""
+    readings, rules = enc.fight.rules.readings, enc.fight.rules
+    kept = []
+    for stat in enc.state.per:
+        reading = reading_of(readings, stat)
+        bounds = rules.stat_range(enc.fight, stat)
+        settable = bounds is not None and bounds[0] <= 0 <= 1 <= bounds[1]
+        if reading is not None and reading.kind == "condition" and not reading.named and settable:
+            kept.append((stat, reading.label))
+    return kept
+
+
+def condition_stat(enc: LiveEncounter, given: str) -> str:
+    """The stat of a condition the game keeps and a GM sets (`settable`), named by its label (the game's word, any
+    case) or its stat; else an InputError naming `condition` and listing them."""
+    kept = settable(enc)
+    for stat, word in kept:
+        if given in (stat, word) or given.casefold() == word.casefold():
+            return stat
+    words = ", ".join(word for _, word in kept) or "none"
+    raise InputError(f"no condition {short_repr(given)} that a GM sets; conditions: {words}", field="condition")
+
+
+def condition(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
+    """A condition set (1) or cleared (0): one `condition` event; one already so is refused naming `on`."""
+    c = combatant_index(enc, action.get("combatant"))
+    stat = condition_stat(enc, str(action.get("condition")))
+    on = bool(action.get("on"))
+    who, name = enc.fight.roster.names[c], label(enc, c, stat)
+    before = int(enc.state.per[stat][0, c])
+    if bool(before) == on:
+        raise InputError(f"{who} is {'already' if on else 'not'} {name}", field="on")
+    ctx = enc._context(np.random.default_rng(0))
+    text = f"{who} is {name} (set by the GM)" if on else f"{who} is no longer {name} (cleared by the GM)"
+    ctx.emit("condition", [change(stat, [0], int(on), c)], text, combatant=who, condition=name, on=on)
+    enc.state = ctx.state
+    return ctx.log
+
+
+def roll(enc: LiveEncounter, action: dict[str, Any], rng: np.random.Generator) -> list[dict[str, Any]]:
+    """Any roll into the log: its expression, label, faces (every die, in the expression's order) and total."""
+    text = action.get("expression")
+    try:
+        expr = parse(text if isinstance(text, str) else "")
+    except DiceError as exc:
+        raise InputError(exc.message, field="expression") from None
+    faces = expr.draw(rng)
+    total = expr.read(faces)
+    what = action.get("label")
+    shown = f"{what}: " if what else ""
+    ctx = enc._context(rng)
+    words = f"{shown}{expr.text} = {total:,}" + (f" ({', '.join(map(str, faces))})" if faces else "")
+    ctx.emit("dice", [], words, expression=expr.text, label=what, faces=faces, total=total)
+    return ctx.log
+
+
+def reveal(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
+    """A combatant shown to the players' view (`to_players`), or hidden from it: one `reveal` event."""
+    c = combatant_index(enc, action.get("combatant"))
+    who, shown = enc.fight.roster.names[c], bool(action.get("to_players"))
+    if (who not in hidden(enc.events)) == shown:
+        raise InputError(f"{who} is {'already' if shown else 'not'} shown to the players", field="to_players")
+    ctx = enc._context(np.random.default_rng(0))
+    text = f"{who} is shown to the players" if shown else f"{who} is hidden from the players"
+    ctx.emit("reveal", [], text, combatant=who, to_players=shown)
+    return ctx.log
+
+
+def undone(events: Sequence[dict[str, Any]]) -> set[int]:
+    """The actions (their first event's number) an undo has taken back."""
+    return {int(e["undoes"]) for e in events if e.get("kind") == "undo"}
+
+
+def hidden(events: Iterable[dict[str, Any]]) -> set[str]:
+    """The combatants hidden from the players' view after these events: every combatant not on the first side
+    (of the start, or joining), unless a `reveal` not taken back shows it (the last one decides)."""
+    items = list(events)
+    back = undone(items)
+    found: set[str] = set()
+    first: str | None = None
+    for event in items:
+        if event.get("kind") == "undo" or int(event.get("action", event.get("n", 0))) in back:
+            continue
+        kind = event.get("kind")
+        if kind == "start":
+            sides = list(event.get("sides", {}).items())
+            first = sides[0][0] if sides else None
+            found = {n for _, members in sides[1:] for n in members}
+        elif kind == "join" and event.get("side") != first:
+            found.add(str(event.get("combatant")))
+        elif kind == "reveal":
+            who = str(event.get("combatant"))
+            (found.discard if event.get("to_players") else found.add)(who)
+    return found

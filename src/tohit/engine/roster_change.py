@@ -1,0 +1,185 @@
+"""A combatant joins or leaves a live encounter mid-fight (issue 29): the roster changes.
+
+The fight is rebuilt from its file with the combatants now present (each side's members as listed), by the game's
+own loading and checks (`fight_from_dict`): a newcomer is a fight file's combatant, refused naming the field as a
+fight file's would be. The state carries over by name: every stat a combatant had keeps its value; a newcomer's
+(and a stat new to the fight, e.g. a second weapon's) is its starting value, as the game's `initial` gives it.
+Values that name another combatant (the game's readings of kind reference, by index or by bit) are read again by
+name, and the turn order keeps its place (docs/fights.md, "Joining and leaving"):
+
+- where the game's round goes in the file's order (sides alternating), the newcomer takes the place the file would
+  give it (after its side's last) and the round goes on from the same combatant: a newcomer whose place is still to
+  come this round acts in it;
+- where the game orders each fight's round itself (an initiative roll: a `turn` stat per combatant), the newcomer
+  acts last, after every combatant already placed, from the round it joins;
+- a combatant that leaves gives up its place; the round goes on from the same combatant (or the one after it).
+
+The event of a roster change holds the new `sides` and the whole `state` after it (and a join, the combatant's
+file block), so `Encounter.restore` and `tohit replay` rebuild the fight from the log alone; an undo of one holds
+the sides and state before it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from tohit.core.errors import InputError, short_repr
+from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.readings import reading_of
+from tohit.core.fight.state import State
+from tohit.engine.fight.ending import initial_state
+from tohit.engine.fight.load import fight_from_dict
+from tohit.engine.gm_hand import LiveEncounter
+
+#: The event kinds that change the roster (an undo of one carries `sides` and `state` too).
+ROSTER_KINDS = ("join", "leave")
+
+
+def blocks_of(data: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every combatant's file block: the file's, and each newcomer's from its join event."""
+    found = {str(c["name"]): dict(c) for side in data["sides"] for c in side["combatants"]}
+    for event in events:
+        if event.get("kind") == "join" and isinstance(event.get("block"), dict):
+            found[str(event["combatant"])] = dict(event["block"])
+    return found
+
+
+def fight_for(
+    data: Mapping[str, Any], sides: Mapping[str, Sequence[str]], blocks: Mapping[str, Any], source: str
+) -> LoadedFight:
+    """The fight of `data` with each side's combatants as `sides` lists them (blocks by name)."""
+    found = copy.deepcopy(dict(data))
+    by_name = {str(s["name"]): s for s in found["sides"]}
+    found["sides"] = [{**by_name[name], "combatants": [copy.deepcopy(blocks[n]) for n in members]}
+                      for name, members in sides.items()]  # fmt: skip
+    return fight_from_dict(found, source=source)
+
+
+def sides_of(fight: LoadedFight) -> dict[str, list[str]]:
+    roster = fight.roster
+    return {
+        side: [n for n, s in zip(roster.names, roster.side, strict=True) if s == i]
+        for i, side in enumerate(roster.side_names)
+    }
+
+
+def state_from_row(fight: LoadedFight, row: Mapping[str, Any]) -> State:
+    """A state of `fight` from a logged row (`{"fight", "combatants"}`)."""
+    names = fight.roster.names
+    stats = list(row["combatants"][names[0]]) if names else []
+    per = {k: np.asarray([[int(row["combatants"][n][k]) for n in names]], dtype=np.int64) for k in stats}
+    return State(per, {k: np.asarray([int(v)], dtype=np.int64) for k, v in row["fight"].items()})
+
+
+def _order(enc: LiveEncounter, fight: LoadedFight, state: State) -> list[str]:
+    """Who acts at each place of the round (the file's order, or the `turn` stat's)."""
+    names = fight.roster.names
+    static = getattr(fight.rules, "static_order", True) is not False
+    if static or "turn" not in state.per:
+        return [names[c] for c in fight.file_order]
+    row = [int(p) for p in state.per["turn"][0]]
+    return [names[c] for c in sorted(range(len(row)), key=lambda c: (row[c], c))]
+
+
+def carried(enc: LiveEncounter, new: LoadedFight, newcomer: str | None) -> State:
+    """The state of the rebuilt fight `new`: each stat by name from the encounter's, a newcomer's (and a new
+    stat's) at its start; references read again by name; the round's order and cursor kept (module docstring)."""
+    old_fight, old = enc.fight, enc.state
+    old_names, names = old_fight.roster.names, new.roster.names
+    start = initial_state(new, 1)
+    readings = new.rules.readings
+    per: dict[str, np.ndarray[Any, Any]] = {}
+    for stat, values in start.per.items():
+        row = values[0].copy()
+        reading = reading_of(readings, stat)
+        for c, name in enumerate(names):
+            if name not in old_names or stat not in old.per:
+                continue
+            value = int(old.per[stat][0, old_names.index(name)])
+            if reading is not None and reading.kind == "reference":
+                was = [
+                    old_names[i] for i in range(len(old_names)) if (value >> i & 1 if reading.bits else value == i + 1)
+                ]
+                kept = [names.index(n) for n in was if n in names]
+                value = sum(1 << i for i in kept) if reading.bits else (kept[0] + 1 if kept else 0)
+            row[c] = value
+        per[stat] = row[None, :]
+    fights = {k: np.asarray([int(old.fight[k][0]) if k in old.fight else int(v[0])], dtype=np.int64)
+              for k, v in start.fight.items()}  # fmt: skip
+    before = _order(enc, old_fight, old)
+    static = getattr(new.rules, "static_order", True) is not False
+    if not static and "turn" in per:  # the round's order the game rolled: kept, the newcomer last
+        after = [n for n in before if n in names] + ([newcomer] if newcomer else [])
+        per["turn"] = np.asarray([[after.index(n) for n in names]], dtype=np.int64)
+    else:
+        after = [names[c] for c in new.file_order]
+    if "cursor" in fights:
+        cursor = int(fights["cursor"][0])
+        still = [n for n in before[cursor:] if n in names]
+        fights["cursor"] = np.asarray([after.index(still[0]) if still else len(after)], dtype=np.int64)
+    return State(per, fights)
+
+
+def join(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
+    """A combatant joins on a side: one `join` event with its file block, the new sides and the state."""
+    side, block = action.get("side"), action.get("combatant")
+    sides = sides_of(enc.fight)
+    if side not in sides:
+        raise InputError(f"no side {short_repr(side)}; sides: {', '.join(sides)}", field="side")
+    if not isinstance(block, dict) or not isinstance(block.get("name"), str):
+        raise InputError("a fight file's combatant, with its name", field="combatant")
+    name = block["name"]
+    if name in enc.fight.roster.names:
+        raise InputError(f"{name} is already in the fight: give the newcomer its own name", field="combatant.name")
+    sides[str(side)].append(name)
+    blocks = {**blocks_of(enc.data, enc.events), name: block}
+    try:
+        new = fight_for(enc.data, sides, blocks, enc.fight.source)
+    except InputError as exc:
+        where = f"sides[{list(sides).index(str(side))}].combatants[{len(sides[str(side)]) - 1}]"
+        field = exc.field or ""
+        field = "combatant" + field[len(where) :] if field.startswith(where) else (field or "combatant")
+        raise InputError(exc.message, field=field) from None
+    state = carried(enc, new, name)
+    event = {
+        "kind": "join",
+        "text": f"{name} joins {side}",
+        "combatant": name,
+        "side": side,
+        "block": block,
+        "sides": sides,
+        "state": state.row(new.roster),
+        "changes": [],
+    }
+    enc.fight, enc.state = new, state
+    return [event]
+
+
+def leave(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
+    """A combatant leaves: one `leave` event with the new sides and the state."""
+    name = action.get("combatant")
+    names = enc.fight.roster.names
+    if not isinstance(name, str) or name not in names:
+        raise InputError(f"no combatant {short_repr(name)}; combatants: {', '.join(names)}", field="combatant")
+    sides = sides_of(enc.fight)
+    side = next(s for s, members in sides.items() if name in members)
+    if len(sides[side]) == 1:
+        raise InputError(f"{name} is the last of {side}: a side keeps one combatant at least", field="combatant")
+    sides[side].remove(name)
+    new = fight_for(enc.data, sides, blocks_of(enc.data, enc.events), enc.fight.source)
+    state = carried(enc, new, None)
+    event = {
+        "kind": "leave",
+        "text": f"{name} leaves the fight",
+        "combatant": name,
+        "side": side,
+        "sides": sides,
+        "state": state.row(new.roster),
+        "changes": [],
+    }
+    enc.fight, enc.state = new, state
+    return [event]

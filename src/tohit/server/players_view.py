@@ -1,0 +1,143 @@
+"""The players' view hides what the game master hides (issue 29): every read with the view token (`GET`,
+`/sheet`, `/events`, `/events.jsonl`, `/stream`) carries, for a hidden combatant, no stat values:
+
+- in `state` and `shown`, only a health word (unhurt, hurt, badly hurt, down);
+- in events' `changes`, no `from`/`to`; in event texts, no numbers of theirs (an event that names a hidden
+  combatant keeps its words, its numbers outside the combatants' names become "?"); and nothing else of such an
+  event but what says who did what (its trace, dice, outcome and file blocks stay with the GM);
+- in the sheet, no starting stats.
+
+Who is hidden is read from the events (`engine.gm_hand.hidden`: by default every combatant not on the first side,
+until the GM reveals it). The GM token sees everything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from tohit.engine.encounter import Encounter
+from tohit.engine.gm_hand import hidden
+
+#: What stays of an event that names a hidden combatant: who did what, never how much.
+_KEPT = (
+    "kind", "text", "n", "action", "changes", "attacker", "target", "attack", "combatant", "undoes", "winner",
+    "rounds", "side", "sides", "condition", "on", "to_players", "turn", "seed", "system", "source", "prev",
+)  # fmt: skip
+#: Events whose text holds no stat value (the sides and round, who won after how many rounds): kept as written.
+_OWN_WORDS = ("start", "end", "stalemate", "unfinished")
+_NUMBER = re.compile(r"[-+]?\d[\d,.]*")
+WORDS = ("unhurt", "hurt", "badly hurt", "down")
+
+
+class RenameBody(BaseModel):
+    """PATCH /v1/encounters/{id}: the encounter's new name (the GM token)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(min_length=1, max_length=200)
+
+
+def health_word(value: int, top: int) -> str:
+    """Health in words: down at 0 or less, unhurt at its top, badly hurt at half or less, else hurt."""
+    if value <= 0:
+        return "down"
+    if value >= top:
+        return "unhurt"
+    return "badly hurt" if 2 * value <= top else "hurt"
+
+
+class PlayersView:
+    """The encounter as the players see it: `enc`'s hidden combatants (or those given) read as health words."""
+
+    def __init__(self, enc: Encounter, hide: Iterable[str] | None = None) -> None:
+        self.enc = enc
+        self.hidden = set(hidden(enc.events) if hide is None else hide)
+        rules = enc.fight.rules
+        self.health = rules.health
+        reading = rules.readings.get(rules.health)
+        self.maximum = reading.maximum if reading is not None else None
+        self.start = enc.starts()  # a newcomer's: as it joined
+        self.names = sorted(enc.fight.roster.names, key=len, reverse=True)
+
+    def word(self, name: str, stats: Mapping[str, Any]) -> str:
+        """A combatant's health word from its stats (the top: its maximum stat, else its starting health)."""
+        value = int(stats.get(self.health, 0))
+        top = stats.get(self.maximum) if self.maximum else None
+        if top is None:
+            top = self.start.get(name, {}).get(self.health, value)
+        return health_word(value, max(int(top), 1))
+
+    def row(self, row: Mapping[str, Any]) -> dict[str, Any]:
+        """A state row (`{"fight", "combatants"}`) with each hidden combatant's stats replaced by its word."""
+        combatants = {
+            name: ({"health": self.word(name, stats)} if name in self.hidden else stats)
+            for name, stats in row.get("combatants", {}).items()
+        }
+        return {**row, "combatants": combatants}
+
+    def summary(self, found: dict[str, Any]) -> dict[str, Any]:
+        """GET /v1/encounters/{id} for the players: state, shown and conditions without hidden values."""
+        shown = dict(found.get("shown", {}))
+        reading = self.enc.fight.rules.readings.get(self.health)
+        label = reading.label if reading is not None else self.enc.fight.rules.health_label
+        state = found["state"]["combatants"]
+        for name in self.hidden & set(shown):
+            word = self.word(name, state[name])
+            shown[name] = [{"stat": self.health, "label": label, "kind": "health", "text": word, "hidden": True}]
+        conditions = {k: ([] if k in self.hidden else v) for k, v in found.get("conditions", {}).items()}
+        return {
+            **found,
+            "state": self.row(found["state"]),
+            "shown": shown,
+            "conditions": conditions,
+            "hidden": sorted(self.hidden),
+        }
+
+    def sheet(self, found: dict[str, Any]) -> dict[str, Any]:
+        """The sheet for the players: no starting stats of a hidden combatant."""
+        combatants = [
+            {**c, "start": {}, "hidden": True} if c["name"] in self.hidden else c for c in found.get("combatants", [])
+        ]
+        return {**found, "combatants": combatants, "hidden": sorted(self.hidden)}
+
+    def touches(self, event: Mapping[str, Any]) -> bool:
+        """Whether an event is about a hidden combatant: a change of its, it as attacker, target or combatant, or
+        its name in the text."""
+        if any(ch.get("who") in self.hidden for ch in event.get("changes", [])):
+            return True
+        if any(event.get(k) in self.hidden for k in ("attacker", "target", "combatant")):
+            return True
+        text = str(event.get("text") or "")
+        return any(name in text for name in self.hidden)
+
+    def text(self, text: str) -> str:
+        """The text with every number outside a combatant's name made "?"."""
+        if not self.names:
+            return _NUMBER.sub("?", text)
+        pattern = "(" + "|".join(re.escape(n) for n in self.names) + ")"
+        parts = re.split(pattern, text)
+        return "".join(p if i % 2 else _NUMBER.sub("?", p) for i, p in enumerate(parts))
+
+    def event(self, event: Mapping[str, Any]) -> dict[str, Any]:
+        """One event for the players."""
+        out = dict(event)
+        if self.touches(event):
+            out = {k: v for k, v in event.items() if k in _KEPT}
+            if event.get("kind") not in _OWN_WORDS:
+                out["text"] = self.text(str(event.get("text") or ""))
+            outcome = event.get("outcome")
+            if isinstance(outcome, Mapping) and "result" in outcome:
+                out["result"] = outcome["result"]
+        out["changes"] = [
+            {"who": ch.get("who"), "stat": ch.get("stat")} if ch.get("who") in self.hidden else ch
+            for ch in event.get("changes", [])
+        ]
+        if isinstance(event.get("state"), Mapping):
+            out["state"] = self.row(event["state"])
+        return out
+
+    def events(self, found: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        return [self.event(e) for e in found]

@@ -1,0 +1,38 @@
+"""What `tohit serve` is started with (its flags): the store, the admin token, the worker processes and the caps
+that bound the work one request may ask for (server/limits.py names each)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+from tohit.server import limits
+
+
+@dataclass
+class Settings:
+    """What `tohit serve` is started with; the caps bound the work one request may ask for."""
+
+    db: str = "sqlite:///tohit.db"
+    admin_token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    #: Processes for the CPU work of stateless routes; 0 runs it in a thread (tests).
+    workers: int = 2
+    max_trials: int = 10_000_000
+    max_fights: int = 1_000_000
+    max_depth: int = 20
+    max_states: int = 50_000
+    exact_seconds: float = 30.0
+    max_body: int = 1 << 20
+    max_placements: int = 100
+    max_dice: int = 1000
+    #: Encounters kept in memory (each with its fight's tables); more are read again from the store when asked.
+    cached_encounters: int = 256
+    request_seconds: float = limits.REQUEST_SECONDS
+    max_targets: int = limits.MAX_TARGETS
+    max_target_dice: int = limits.MAX_TARGET_DICE
+    max_combatant_fights: int = limits.MAX_COMBATANT_FIGHTS
+    max_response: int = limits.MAX_RESPONSE
+    #: Encounters one client address may create a minute (a burst of as many, then one each 60 / n seconds).
+    creates_per_minute: int = 30
+    #: How often a live stream looks for new events (seconds).
+    poll: float = 0.25

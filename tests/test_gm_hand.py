@@ -1,0 +1,126 @@
+"""The GM's hand in a live encounter (issue 29): adjust by an amount, conditions, any roll, reveal; each one
+event that undo takes back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.conftest import EXAMPLES
+from tohit.core.errors import InputError
+from tohit.engine.encounter import Encounter
+from tohit.engine.gm_hand import hidden
+
+
+def encounter(name: str, seed: int = 1) -> Encounter:
+    data: dict[str, Any] = yaml.safe_load((EXAMPLES / "fights" / f"{name}.yaml").read_text())
+    return Encounter.create(data, seed=seed)
+
+
+HEALTH = [
+    ("rtw-bokoblin-camp", "Bokoblin 1", "health"),
+    ("kaiser-duel", None, "lp"),
+    ("last-odyssey-cops", "Cop 1", "hp"),
+    ("wsswnn-kulu-brute", "Kulu brute", "life"),
+    ("fullplate-skirmish", None, "hp"),
+]
+
+
+@pytest.mark.parametrize(("name", "who", "stat"), HEALTH)
+def test_adjust_by_an_amount_changes_the_stat_by_it(name: str, who: str | None, stat: str) -> None:
+    """`{"kind": "adjust", "by": -7}` changes the stat by the amount (beside the value form), one event that
+    undo takes back."""
+    enc = encounter(name)
+    who = who or enc.fight.roster.names[-1]
+    before = enc.state_json()["combatants"][who][stat]
+    events = enc.act({"kind": "adjust", "combatant": who, "stat": stat, "by": -2})
+    assert [e["kind"] for e in events] == ["adjust"]
+    assert enc.state_json()["combatants"][who][stat] == before - 2
+    assert "-2 by the GM" in events[0]["text"] and stat not in events[0]["text"].split("(")[0].split("'s ")[-1]
+    enc.act({"kind": "undo"})
+    assert enc.state_json()["combatants"][who][stat] == before
+
+
+def test_adjust_by_beyond_the_stats_range_is_refused_naming_by() -> None:
+    """Within the stat's range, else refused naming `by` (a 422), and nothing changes."""
+    enc = encounter("kaiser-duel")
+    before = enc.seq
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "adjust", "combatant": "Ceil", "stat": "ap", "by": -7})
+    assert err.value.field == "by" and "6 -7 = -1" in err.value.message
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "adjust", "combatant": "Ceil", "stat": "lp", "by": -1, "value": 3})
+    assert err.value.field == "by"
+    assert enc.seq == before
+
+
+CONDITIONS = [
+    ("rtw-bokoblin-camp", "Link", "Peril", "peril"),
+    ("kaiser-duel", None, "Flat-Footed", "flat_footed"),
+    ("last-odyssey-cops", "Cop 1", "incapacitated", "incapacitated"),
+    ("wsswnn-kulu-brute", "Wandu", "Disarmed", "disarmed"),
+]
+
+
+@pytest.mark.parametrize(("name", "who", "condition", "stat"), CONDITIONS)
+def test_condition_sets_and_clears_a_condition_the_game_keeps(
+    name: str, who: str | None, condition: str, stat: str
+) -> None:
+    """`{"kind": "condition", "combatant", "condition", "on"}` sets or clears a condition the game keeps (named
+    by its word or stat): one event each, undone like the others."""
+    enc = encounter(name)
+    who = who or enc.fight.roster.names[0]
+    on = enc.act({"kind": "condition", "combatant": who, "condition": condition, "on": True})
+    assert [e["kind"] for e in on] == ["condition"] and enc.state_json()["combatants"][who][stat] == 1
+    assert on[0]["changes"] == [{"who": who, "stat": stat, "from": 0, "to": 1}]
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "condition", "combatant": who, "condition": condition, "on": True})
+    assert err.value.field == "on"
+    enc.act({"kind": "condition", "combatant": who, "condition": condition, "on": False})
+    assert enc.state_json()["combatants"][who][stat] == 0
+    enc.act({"kind": "undo"})
+    assert enc.state_json()["combatants"][who][stat] == 1
+
+
+def test_condition_the_game_does_not_keep_is_refused_listing_those_it_keeps() -> None:
+    enc = encounter("kaiser-duel")
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "condition", "combatant": enc.fight.roster.names[0], "condition": "Blinded", "on": True})
+    assert err.value.field == "condition" and "Flat-Footed" in err.value.message
+
+
+def test_dice_rolls_any_expression_into_the_log_with_its_faces_and_total() -> None:
+    """`{"kind": "dice", "expression": "2d6+3", "label": "Perception"}`: logged with its faces and total; the
+    same seed gives the same faces."""
+    enc, twin = encounter("kaiser-duel"), encounter("kaiser-duel")
+    (event,) = enc.act({"kind": "dice", "expression": "2d6+3", "label": "Perception"})
+    assert event["kind"] == "dice" and event["label"] == "Perception" and event["changes"] == []
+    assert len(event["faces"]) == 2 and all(1 <= f <= 6 for f in event["faces"])
+    assert event["total"] == sum(event["faces"]) + 3
+    assert event["text"].startswith(f"Perception: 2d6+3 = {event['total']}")
+    assert twin.act({"kind": "dice", "expression": "2d6+3", "label": "Perception"})[0]["faces"] == event["faces"]
+
+
+@pytest.mark.parametrize("expression", ["2d", "banana", "", "2d6+", "5000d6"])
+def test_dice_a_bad_expression_is_refused_naming_expression(expression: str) -> None:
+    enc = encounter("kaiser-duel")
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "dice", "expression": expression})
+    assert err.value.field == "expression"
+
+
+def test_reveal_shows_and_hides_a_combatant_from_the_players() -> None:
+    """By default every combatant not on the first side is hidden; `reveal` shows or hides one; undo takes it
+    back."""
+    enc = encounter("rtw-bokoblin-camp")
+    foes = {n for n, s in zip(enc.fight.roster.names, enc.fight.roster.side, strict=True) if s != 0}
+    assert hidden(enc.events) == foes
+    enc.act({"kind": "reveal", "combatant": "Bokoblin 1", "to_players": True})
+    assert hidden(enc.events) == foes - {"Bokoblin 1"}
+    enc.act({"kind": "reveal", "combatant": "Link", "to_players": False})
+    assert hidden(enc.events) == (foes - {"Bokoblin 1"}) | {"Link"}
+    enc.act({"kind": "undo"})
+    enc.act({"kind": "undo"})
+    assert hidden(enc.events) == foes
