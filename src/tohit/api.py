@@ -137,7 +137,6 @@ def fight(
     from tohit.engine.fight.exact import exact_duel
     from tohit.engine.fight.run import narrate, simulate_fights
 
-    _fight_views()
     if exact:
         return exact_duel(loaded, depth=None if depth is None else _whole(depth, "depth", 0, MAX_DEPTH))
     if n is not None:
@@ -205,44 +204,3 @@ def sweep(
     )
     chosen = None if workers is None else _whole(workers, "workers", 1, MAX_WORKERS)
     return run(planned, workers=chosen, scheduler=scheduler, client=client).frame()
-
-
-def _views(cls: Any, kind: str, frame: Any, title: Any) -> None:
-    """Give a result class `to_dataframe()`, `_repr_html_()` (a notebook's table) and a one-line `repr()`
-    (sweeps/notebook.py)."""
-    from tohit.sweeps import notebook
-
-    cls.to_dataframe = lambda self: frame(self)
-    cls._repr_html_ = lambda self: notebook.html_table(title(self), frame(self))
-    cls.__repr__ = lambda self: notebook.short_repr_of(kind, self)
-
-
-def _result_views() -> None:
-    from tohit.sweeps import notebook
-
-    _views(OddsResult, "odds", notebook.odds_frame, lambda r: f"exact odds ({r.system})")
-    _views(SimResult, "simulate", notebook.simulate_frame, lambda r: f"{r.n:,} attacks per target, seed {r.seed}")
-
-
-def _fight_views() -> None:
-    """The fight results' views, and `FightStats.wins` by side name as well as index (once)."""
-    from tohit.engine.fight.exact import ExactResult
-    from tohit.engine.fight.run import FightLog, FightStats
-    from tohit.sweeps import notebook
-
-    if getattr(FightStats, "_tohit_views", False):
-        return
-    _views(FightStats, "fight_stats", notebook.fight_stats_frame, lambda r: f"{r.n:,} fights, seed {r.seed}")
-    _views(ExactResult, "exact_fight", notebook.exact_fight_frame, lambda r: "exact odds of the duel")
-    _views(FightLog, "fight_log", notebook.fight_log_frame, lambda r: f"one fight, seed {r.seed}")
-    by_index = FightStats.wins
-
-    def wins(self: FightStats, side: int | str) -> int:
-        """Fights won by a side, given by name (`'Ceil'`) or index."""
-        return by_index(self, notebook.side_index(self.fight.roster.side_names, side))
-
-    FightStats.wins = wins  # type: ignore[method-assign]
-    FightStats._tohit_views = True  # type: ignore[attr-defined]
-
-
-_result_views()

@@ -16,6 +16,7 @@ from tohit.core.errors import InputError, short_repr
 from tohit.core.exact_text import fraction_json
 from tohit.core.outcome import Outcome
 from tohit.engine import joint
+from tohit.engine.frames import Views, odds_frame
 from tohit.engine.scenario import Loaded, pick_target
 from tohit.engine.tally import Histogram, odds_histograms, value_key
 
@@ -81,7 +82,9 @@ _key = value_key
 
 
 @dataclass
-class OddsResult:
+class OddsResult(Views):
+    """Exact odds of every outcome field, per target; in a notebook a table (`to_dataframe()`, engine/frames.py)."""
+
     system: str
     depth: int
     targets: list[TargetOdds]
@@ -98,6 +101,16 @@ class OddsResult:
             "targets": [t.to_json() for t in self.targets],
             **self.extra,
         }
+
+    def _frame(self) -> Any:
+        return odds_frame(self)
+
+    def _title(self) -> str:
+        return f"exact odds ({self.system})"
+
+    def __repr__(self) -> str:
+        """One line: what it is, and where the rest is."""
+        return f"<OddsResult {self.system}: {len(self.targets)} target(s); .to_dataframe() for every outcome>"
 
 
 def target_odds(loaded: Loaded, target: Any, depth: int | None = None) -> TargetOdds:

@@ -26,6 +26,7 @@ from tohit.core.steps import Silent
 from tohit.core.system import Dice
 from tohit.engine import cancel, joint
 from tohit.engine.alias import MAX_TOTAL, Alias
+from tohit.engine.frames import Views, simulate_frame
 from tohit.engine.pool import process_pool
 from tohit.engine.scenario import Loaded, pick_target
 from tohit.engine.seeds import fresh_seed as fresh_seed  # re-exported: callers before issue 19 import it here
@@ -82,7 +83,9 @@ class TargetSim:
 
 
 @dataclass
-class SimResult:
+class SimResult(Views):
+    """Monte Carlo summary of n attacks per target; in a notebook a table (`to_dataframe()`, engine/frames.py)."""
+
     system: str
     n: int
     seed: int
@@ -103,6 +106,16 @@ class SimResult:
             "targets": [t.to_json() for t in self.targets],
             **self.extra,
         }
+
+    def _frame(self) -> Any:
+        return simulate_frame(self)
+
+    def _title(self) -> str:
+        return f"{self.n:,} attacks per target, seed {self.seed}"
+
+    def __repr__(self) -> str:
+        """One line: what it is, and where the rest is."""
+        return f"<SimResult {self.system}: {self.n:,} attacks per target, seed {self.seed}; .to_dataframe()>"
 
 
 def _empty(fields: tuple[Field, ...]) -> dict[str, Histogram]:

@@ -46,6 +46,7 @@ from tohit.engine.fight.modes import Exact
 from tohit.engine.fight.stalemate import Stalemates as Stalemates
 from tohit.engine.fight.stalemate import can_end
 from tohit.engine.fight.stalemate import never_ending as never_ending
+from tohit.engine.frames import Views, exact_fight_frame
 from tohit.engine.requests import MAX_SECONDS as MAX_SECONDS
 from tohit.engine.requests import MAX_STATES as MAX_STATES
 
@@ -77,7 +78,7 @@ class OverTime(InputError):
 
 
 @dataclass
-class ExactResult:
+class ExactResult(Views):
     """Exact odds of a duel: per side the win probability, draws, beyond depth, expected rounds."""
 
     fight: LoadedFight
@@ -128,6 +129,18 @@ class ExactResult:
             "depth": self.depth,
             "stalemate": self.stalemate_text(),
         }
+
+    def _frame(self) -> Any:
+        return exact_fight_frame(self)
+
+    def _title(self) -> str:
+        return "exact odds of the duel"
+
+    def __repr__(self) -> str:
+        """One line: each side's exact chance to win, in per cent."""
+        names = self.fight.roster.side_names
+        wins = ", ".join(f"{n} {float(p):.1%}" for n, p in zip(names, self.wins, strict=True))
+        return f"<ExactResult: {wins} (exact); .to_dataframe()>"
 
 
 def exact_duel(

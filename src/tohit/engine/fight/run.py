@@ -28,6 +28,7 @@ from tohit.engine.fight.events import emit_end, stalemate_event, start_event
 from tohit.engine.fight.layout import fight_depth
 from tohit.engine.fight.modes import Method, Narration, sampler
 from tohit.engine.fight.stalemate import Stalemates, never_ending
+from tohit.engine.frames import Views, fight_log_frame, fight_stats_frame, side_index
 from tohit.engine.heap import keep_freed_memory
 from tohit.engine.pool import process_pool
 from tohit.engine.seeds import fresh_seed
@@ -78,8 +79,9 @@ DEPTH_STALEMATE_TEXT = (
 
 # -- one narrated fight ---------------------------------------------------------------------------------------
 @dataclass
-class FightLog:
-    """A narrated fight: its events (JSON), the final state, the winner and the number of rounds."""
+class FightLog(Views):
+    """A narrated fight: its events (JSON), the final state, the winner and the number of rounds; in a notebook a
+    table of its events (`to_dataframe()`, engine/frames.py)."""
 
     fight: LoadedFight
     seed: int
@@ -91,6 +93,17 @@ class FightLog:
     @property
     def winner_name(self) -> str | None:
         return None if self.winner < 0 else self.fight.roster.side_names[self.winner]
+
+    def _frame(self) -> Any:
+        return fight_log_frame(self)
+
+    def _title(self) -> str:
+        return f"one fight, seed {self.seed}"
+
+    def __repr__(self) -> str:
+        """One line: the events, the rounds and the winner."""
+        rounds = f"{self.rounds} round{'s' if self.rounds != 1 else ''}"
+        return f"<FightLog {len(self.events)} events, {rounds}, winner {self.winner_name}>"
 
 
 def narrate(
@@ -240,8 +253,9 @@ class FightTally:
 
 
 @dataclass
-class FightStats:
-    """Monte Carlo summary of n fights: running totals, and each fight's end when n <= KEEP_FIGHTS."""
+class FightStats(Views):
+    """Monte Carlo summary of n fights: running totals, and each fight's end when n <= KEEP_FIGHTS; in a notebook
+    a table (`to_dataframe()`, engine/frames.py)."""
 
     fight: LoadedFight
     n: int
@@ -253,8 +267,9 @@ class FightStats:
     standing: BoolArray | None = field(default=None, repr=False)  # (n, C) at the end
     dealt: IntArray | None = field(default=None, repr=False)  # (n, C)
 
-    def wins(self, side: int) -> int:
-        return int(self.tally.wins[side])
+    def wins(self, side: int | str) -> int:
+        """Fights won by a side, given by name (`'Ceil'`) or index; another: an InputError naming the sides."""
+        return int(self.tally.wins[side_index(self.fight.roster.side_names, side)])
 
     @property
     def draws(self) -> int:
@@ -297,6 +312,18 @@ class FightStats:
             },
             "combatants": combatants,
         }
+
+    def _frame(self) -> Any:
+        return fight_stats_frame(self)
+
+    def _title(self) -> str:
+        return f"{self.n:,} fights, seed {self.seed}"
+
+    def __repr__(self) -> str:
+        """One line: each side's share of the wins."""
+        names = self.fight.roster.side_names
+        wins = ", ".join(f"{name} {self.wins(s) / self.n:.1%}" for s, name in enumerate(names))
+        return f"<FightStats {self.n:,} fights: {wins}; .to_dataframe()>"
 
 
 def simulate_fights(
