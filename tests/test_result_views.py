@@ -98,3 +98,13 @@ def test_a_roll_never_loads_pandas() -> None:
     ).format(path=str(EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml"))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert json.loads(done.stderr.strip().splitlines()[-1]) is False
+
+
+def test_without_pandas_a_frame_says_what_to_install_and_the_notebook_shows_the_repr(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stats = simulate_fights(load_fight(DUEL), 20, 3)
+    monkeypatch.setitem(sys.modules, "pandas", None)  # `import pandas` now fails, as where it is not installed
+    with pytest.raises(ModuleNotFoundError, match=r"^to_dataframe\(\) needs pandas: pip install 'tohit\[sweep\]'$"):
+        stats.to_dataframe()
+    assert stats._repr_html_() is None and repr(stats).startswith("<FightStats 20 fights: Ceil ")

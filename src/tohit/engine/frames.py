@@ -38,14 +38,24 @@ class Views:
         """One tidy pandas DataFrame row per outcome (see the module's docstring for the columns)."""
         return self._frame()
 
-    def _repr_html_(self) -> str:
-        """The table a notebook draws: the title, then the rows (exact probabilities as `7/12 (58.3%)`)."""
-        return html_table(self._title(), self.to_dataframe())
+    def _repr_html_(self) -> str | None:
+        """The table a notebook draws: the title, then the rows (exact probabilities as `7/12 (58.3%)`); without
+        pandas, None (the notebook shows the one-line `repr()`)."""
+        try:
+            return html_table(self._title(), self.to_dataframe())
+        except PandasMissing:
+            return None
+
+
+class PandasMissing(ModuleNotFoundError):
+    """pandas, which a DataFrame needs, is not installed (it comes with the `sweep` extra)."""
 
 
 def _frame(rows: list[dict[str, Any]]) -> Any:
-    import pandas as pd
-
+    try:
+        import pandas as pd
+    except ImportError:
+        raise PandasMissing("to_dataframe() needs pandas: pip install 'tohit[sweep]'", name="pandas") from None
     return pd.DataFrame(rows)
 
 
