@@ -11,6 +11,7 @@ from tohit.core.errors import InputError
 from tohit.engine import registry
 from tohit.engine.dice_needs import when_needed
 from tohit.engine.encounter import Encounter
+from tohit.server import read_models
 
 
 class Refusing:
@@ -35,7 +36,7 @@ def test_a_hit_die_is_always_needed_and_damage_only_after_a_hit() -> None:
     same every time (fixed probes)."""
     enc = Encounter.create(yaml.safe_load(registry.get("fullplate").starter(fight=True)), seed=3)
     action = {"kind": "attack", "attacker": "Knight", "attack": "long sword", "targets": ["Orc chief"]}
-    roles = enc.dice("Knight", "long sword", "Orc chief")
+    roles = read_models.dice(enc, "Knight", "long sword", "Orc chief")
     when = when_needed(enc, action, roles)
     assert when["to_hit"] == "always" and when["damage"] == "conditional"
     assert when == when_needed(enc, action, roles)

@@ -15,6 +15,7 @@ from tests.conftest import EXAMPLES
 from tohit.core.errors import InputError
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained, replay
+from tohit.server import read_models
 
 FIGHTS = sorted((EXAMPLES / "fights").glob("*.yaml"))
 
@@ -120,10 +121,10 @@ def test_encounter_round_order_follows_the_games_own_order() -> None:
     data = yaml.safe_load((EXAMPLES / "fights" / "last-odyssey-cops.yaml").read_text())
     data["sides"][1]["combatants"][-1]["initiative"] = 9
     enc = Encounter.create(data, source="cops", seed=1)
-    assert enc.sheet()["order"] == ["Cop 3", "Mariana", "Cop 1", "Ilse", "Cop 2"]
+    assert read_models.sheet(enc)["order"] == ["Cop 3", "Mariana", "Cop 1", "Ilse", "Cop 2"]
     assert enc.next_turn() == "Cop 3"
     duel = Encounter.create(yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text()), source="d")
-    assert duel.sheet()["order"] == [duel.fight.roster.names[c] for c in duel.fight.file_order]
+    assert read_models.sheet(duel)["order"] == [duel.fight.roster.names[c] for c in duel.fight.file_order]
 
 
 @pytest.mark.parametrize("path", FIGHTS, ids=[p.stem for p in FIGHTS])
@@ -219,7 +220,7 @@ def test_encounter_adjust_beyond_a_stats_range_is_refused_naming_it(
         enc.act({"kind": "adjust", "combatant": who, "stat": stat, "value": value})
     assert err.value.field == field and stat in err.value.message
     if field == "value":
-        low, high = enc.ranges()[stat] or [0, 0]
+        low, high = read_models.ranges(enc)[stat] or [0, 0]
         assert f"{low:,} to {high:,}" in err.value.message
     assert enc.state_json() == before
     enc.act({"kind": "auto"})

@@ -16,6 +16,7 @@ from tohit.cli.app import app
 from tohit.core.errors import InputError
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained, replay, unfinished_event
+from tohit.server import read_models
 
 
 def data(name: str) -> dict[str, Any]:
@@ -102,7 +103,7 @@ def test_a_newcomer_in_a_rolled_order_acts_last_in_the_round() -> None:
     d = data("wsswnn-kulu-brute")
     enc = Encounter.create(d, seed=2)
     enc.act({"kind": "join", "side": "Kulu brute", "combatant": newcomer(d)})
-    assert enc.sheet()["order"][-1] == "Newcomer"
+    assert read_models.sheet(enc)["order"][-1] == "Newcomer"
 
 
 def test_a_log_with_every_new_action_kind_replays_with_tohit_replay(tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ from tohit.engine.odds import odds
 from tohit.engine.roll import roll
 from tohit.engine.scenario import from_dict, load
 from tohit.engine.simulate import simulate
+from tohit.server import read_models
 
 SAMPLES = 60_000
 FIGHTS = 6_000
@@ -137,7 +138,7 @@ def test_contract_live_turn_order_is_read_without_dice_and_stats_start_in_range(
     for path in fight_examples(game):
         data = yaml.safe_load(path.read_text())
         enc = Encounter.create(data, source=path.name, seed=9)
-        for stat, bounds in enc.ranges().items():
+        for stat, bounds in read_models.ranges(enc).items():
             for value in enc.state_json()["combatants"].values():
                 assert bounds is None or bounds[0] <= value[stat] <= bounds[1], (path.name, stat, bounds)
         played = _spy_on_turns(monkeypatch, enc.fight.rules)

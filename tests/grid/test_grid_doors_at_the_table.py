@@ -15,6 +15,7 @@ from tests.grid.uvtt_fixtures import cellar
 from tohit.core.errors import InputError
 from tohit.core.grid.uvtt import inline_map_fields
 from tohit.engine.encounter import Encounter
+from tohit.server import read_models
 
 FIGHT = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
 SPOTS = {"Link": [4, 1], "Zelda": [0, 3], "Bokoblin": [0, 0], "Bokoblin Archer": [8, 0], "Moblin": [7, 3]}
@@ -38,15 +39,15 @@ def test_opening_a_door_is_one_event_and_the_rules_follow_it() -> None:
     assert [e["kind"] for e in events] == ["door"]
     assert events[0]["changes"] == [{"who": None, "stat": "door_0", "from": 1, "to": 0}]
     assert "opens door 1" in events[0]["text"]
-    view = enc.map_view("Link", None, None)
+    view = read_models.map_view(enc, "Link", None, None)
     assert view["doors"][0]["closed"] is False and len(view["walls"]) == 7
     enc.act({"kind": "move", "combatant": "Link", "to": [6, 1]})  # through the open door
     again = Encounter.restore(enc.data, enc.events)
-    assert again.map_view("Link", None, None)["doors"][0]["closed"] is False
+    assert read_models.map_view(again, "Link", None, None)["doors"][0]["closed"] is False
     enc.act({"kind": "undo"})  # the move
     enc.act({"kind": "undo"})  # the door
     assert enc.state_json()["fight"]["door_0"] == 1
-    assert enc.map_view("Link", None, None)["doors"][0]["closed"] is True
+    assert read_models.map_view(enc, "Link", None, None)["doors"][0]["closed"] is True
 
 
 def test_a_bad_door_action_names_its_field() -> None:

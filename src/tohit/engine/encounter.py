@@ -23,14 +23,11 @@ import numpy as np
 
 from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import GMChoice, LoadedFight
-from tohit.core.fight.readings import read_combatant
 from tohit.core.fight.state import State, change
 from tohit.core.grid.movement import reachable
-from tohit.core.grid.walls import WALL_SCALE
 from tohit.engine import gm_hand, roster_change
 from tohit.engine.actions import AnyAction, parse_action
-from tohit.engine.dice_needs import still_needed, when_needed
-from tohit.engine.doors import door_events, map_extras, synced, with_door_stats
+from tohit.engine.doors import door_events, synced, with_door_stats
 from tohit.engine.fight.events import emit_end, start_event
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.modes import Exact, Narration
@@ -179,178 +176,16 @@ class Encounter:
             )
         return out
 
-    def round_order(self) -> list[int]:
-        """The combatants in the round's order: by each one's place (its `turn` stat) where the game orders each
-        fight's round itself (e.g. by Initiative), else the file's order, sides alternating."""
-        places = self.state.per.get("turn")
-        if places is None or getattr(self.fight.rules, "static_order", True) is not False:
-            return list(self.fight.file_order)
-        row = [int(p) for p in places[0]]
-        return sorted(range(len(row)), key=lambda c: (row[c], c))
-
-    def sheet(self) -> dict[str, Any]:
-        """What a page shows beside the state, read from the fight (never from a game's name): the stat that is
-        health (with its word and each combatant's starting value), the sides, each combatant's side and attacks,
-        and the starting stats."""
-        roster, rules = self.fight.roster, self.fight.rules
-        start = self.starts()
-        return {
-            "health": rules.health,
-            "health_label": rules.health_label,
-            "sides": list(roster.side_names),
-            "order": [roster.names[c] for c in self.round_order()],
-            "conditions": list(rules.condition_stats),
-            "gm_conditions": [label for _, label in gm_hand.settable(self)],
-            "ranges": self.ranges(),
-            "combatants": [
-                {
-                    "name": name,
-                    "side": roster.side_names[roster.side[c]],
-                    "attacks": [a.name for a in self.fight.combatants[c].attacks],
-                    "start": start[name],
-                }
-                for c, name in enumerate(roster.names)
-            ],
-        }
-
-    def ranges(self) -> dict[str, list[int] | None]:
-        """Each per-combatant stat's values a game master may set ([lowest, highest]), None where the game's rules
-        keep it (the game's `stat_range`)."""
-        rules = self.fight.rules
-        found = {stat: rules.stat_range(self.fight, stat) for stat in self.state.per}
-        return {stat: None if r is None else [int(r[0]), int(r[1])] for stat, r in found.items()}
-
-    def shown(self) -> dict[str, list[dict[str, Any]]]:
-        """Each combatant's stats now as a person reads them, for a page's cards: the game's `readings`
-        (core/fight/readings.py `read_combatant`): per stat not internal, its key, label, kind and text; a
-        condition's or reference's chips (`grappling: Kulu`); health against its maximum."""
-        fight, start = self.fight, self.starts()
-        names = list(fight.roster.names)
-        return {
-            name: read_combatant(
-                fight.rules.readings,
-                stats,
-                names,
-                attacks=[a.name for a in fight.combatants[c].attacks],
-                start=start[name],
-                named=fight.rules.narrate_value,
-            )
-            for c, (name, stats) in enumerate(self.state_json()["combatants"].items())
-        }
-
-    def starts(self) -> dict[str, dict[str, int]]:
-        """Each combatant's starting stats: the start event's, a newcomer's as it joined."""
-        found = dict(self.events[0]["state"]["combatants"])
-        for e in self.events:
-            if e["kind"] == "join":
-                found[e["combatant"]] = e["state"]["combatants"][e["combatant"]]
-        return found
-
-    def conditions(self) -> dict[str, list[str]]:
-        """Each combatant's conditions now, in words (the game's `condition_stats` that are not 0; a scalar stat
-        whose `narrate_value` is a list or mapping gives its names, e.g. statuses)."""
-        rules, per = self.fight.rules, self.state.per
-        out: dict[str, list[str]] = {}
-        for c, name in enumerate(self.fight.roster.names):
-            chips: list[str] = []
-            for stat in rules.condition_stats:
-                value = int(per[stat][0, c])
-                if value == 0:
-                    continue
-                shown = rules.narrate_value(stat, value) if stat in rules.scalar_stats else None
-                if isinstance(shown, dict):
-                    chips.extend(f"{k.replace('_', ' ')} {v:+}" for k, v in shown.items())
-                elif isinstance(shown, list | tuple | set | frozenset):
-                    chips.extend(str(k).replace("_", " ") for k in shown)
-                else:
-                    chips.append(stat.replace("_", " "))
-            out[name] = chips
-        return out
-
-    def dice(self, attacker: str, attack: str | None, target: str) -> list[dict[str, Any]]:
-        """The dice roles an attack rolls against `target`, for faces typed by hand: each role's name, its dice
-        in words, the sides of each die where every face is read as rolled (None: the role reads a varying
-        number of faces, e.g. open rolls), whether it is rolled once per target or once per attack, and `when`
-        it is needed ("always", "conditional": only after some faces of the others, "never"; engine/dice_needs)."""
-        actor, a, t = self._attack({"attacker": attacker, "attack": attack, "targets": [target]})
-        roles: list[dict[str, Any]] = [
-            {"role": name, "notation": role.notation, "sides": role.die_sides(), "scope": role.scope}
-            for name, role in self.fight.roles(actor, a, t).items()
-        ]
-        if self.over:
-            return roles
-        action = {"kind": "attack", "attacker": attacker, "attack": attack, "targets": [target]}
-        when = when_needed(self, action, roles)
-        return [{**r, "when": when[r["role"]]} for r in roles]
-
-    def dice_needed(self, attacker: str, attack: str | None, target: str, faces: Any) -> list[str]:
-        """The roles still to roll by hand after `faces` (role -> faces typed so far): those whose faces would
-        change what the attack does (a critical's dice after a Critical Hit); bad faces are an InputError on
-        `dice.<role>`, as the attack itself would answer."""
-        action = {"kind": "attack", "attacker": attacker, "attack": attack, "targets": [target]}
-        self.fork().act({**action, "dice": faces})  # refuses faces off their die, naming the role
-        return still_needed(self, action, self.dice(attacker, attack, target), faces)
-
-    def _map(self, attacker: str, attack: str | None, placement: dict[str, Any] | None) -> tuple[Any, Any, int]:
-        """The game's map rules, the scenario of the attack on the fight's map, and the attacker's number."""
-        actor, a, _ = self._attack({"attacker": attacker, "attack": attack, "targets": [attacker]})
-        rules = self.fight.system.map_rules()
-        data = rules.fight_scenario(self.fight, self.state, actor, a, placement) if rules is not None else None
-        if rules is None or data is None:
-            raise InputError("this encounter has no map (its game has no map rules, or its fight no map)", field="map")
-        return rules, data, actor
-
     @property
     def has_map(self) -> bool:
         """True when the game has map rules and this fight a map (the web table then draws it)."""
         rules = self.fight.system.map_rules()
         return rules is not None and rules.fight_scenario(self.fight, self.state, 0, 0, None) is not None
 
-    def map_view(self, attacker: str, attack: str | None, placement: dict[str, Any] | None) -> dict[str, Any]:
-        """The fight's map as `tohit map --json` draws a scenario (the game's map rules): the board's size and
-        solid squares, the creatures (their side and squares), the attack's range as placed by `placement` (its
-        squares, the creatures it reaches, each creature's cover line), and which fields place it."""
-        rules, data, actor = self._map(attacker, attack, placement)
-        view = rules.view(data, place=bool(placement))
-        board, sides = view.field.board, self.fight.roster.side_names
-        rng = data["attack"]["range"]
-        fields = [f for f in type(view.range).model_fields if f not in ("type", "size", "count", "within")]
-        return {
-            "width": board.width,
-            "height": board.height,
-            "solid": [[int(x), int(y)] for y, x in zip(*np.nonzero(board.solid), strict=True)],
-            "walls": (board.walls / WALL_SCALE).tolist(),
-            **map_extras(self.fight),
-            "creatures": [
-                {
-                    "name": c.name,
-                    "side": sides[int(c.side)] if c.side.isdigit() else c.side,
-                    "size": c.size,
-                    "squares": [list(sq) for sq in c.footprint.squares()],
-                }
-                for c in view.field.creatures
-            ],
-            "attacker": self.fight.roster.names[actor],
-            "range_type": view.range.type,
-            "placement_fields": fields,
-            "placement": {k: rng[k] for k in fields if k in rng},
-            **view.to_json(),
-            "reached": list(view.reach.distinct) if view.reach is not None else [],
-            "cover": {k: (c.to_json() if c is not None else None) for k, c in view.covers.items()},
-        }
-
-    def aim(self, attacker: str, attack: str | None, n: int) -> list[dict[str, Any]]:
-        """`tohit aim` for the attack on the fight's map: the best `n` placements by exact expected damage to
-        foes minus allies, each with its `placement` (the range's fields that place it, as the map route takes)."""
-        from tohit.engine.aim import Aimer
-
-        rules, data, _ = self._map(attacker, attack, None)
-        view = rules.view(data, place=False)
-        fixed = ("type", "size", "count", "within")  # the range's own fields; the rest place it (as map_view)
-        return [
-            {**a.to_json(), "placement": a.reach.range.model_dump(mode="json", exclude_none=True, exclude=set(fixed))}
-            for a in Aimer(data, view, rules).rank()[:n]
-        ]
+    def attack_of(self, attacker: str, attack: str | None, target: str) -> tuple[int, int, int]:
+        """The attacker's, its attack's and the target's numbers in the fight, each checked as an attack the game
+        master names is (an InputError naming the field: a combatant that is down, an attack it has not...)."""
+        return self._attack({"attacker": attacker, "attack": attack, "targets": [target]})
 
     # -- acting ----------------------------------------------------------------------------------------------
     def act(self, given: AnyAction | dict[str, Any]) -> list[dict[str, Any]]:

@@ -31,7 +31,7 @@ from tohit.engine.fight.replay import chained, unfinished_event
 from tohit.engine.gm_hand import hidden
 from tohit.engine.pool import HealingPool
 from tohit.engine.seeds import fresh_seed
-from tohit.server import admission, errors, examples, jobs, limits, pictures
+from tohit.server import admission, errors, examples, jobs, limits, pictures, read_models
 from tohit.server.admission import Admission
 from tohit.server.bodies import (
     After,
@@ -270,8 +270,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             "turn": enc.next_turn(),
             "standing": enc.standing(),
             "over": enc.over,
-            "conditions": enc.conditions(),
-            "shown": enc.shown(),
+            "conditions": read_models.conditions(enc),
+            "shown": read_models.shown(enc),
             "hidden": sorted(hidden(enc.events)),
         }
 
@@ -345,7 +345,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         row = stored(encounter_id)
         who = role(row, authorization)
         enc = await asyncio.to_thread(load, row)
-        found = {**enc.sheet(), "map": enc.has_map, "role": who}
+        found = {**read_models.sheet(enc), "map": enc.has_map, "role": who}
         return found if who == "gm" else PlayersView(enc).sheet(found)
 
     @app.post("/v1/encounters/{encounter_id}/dice")
@@ -361,10 +361,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         enc = await asyncio.to_thread(load, row)
         if not body.targets:
             raise ApiError(422, "name the target(s): a list of combatant names", "targets")
-        found = await asyncio.to_thread(enc.dice, body.attacker, body.attack, body.targets[0])
+        found = await asyncio.to_thread(read_models.dice, enc, body.attacker, body.attack, body.targets[0])
         if body.dice is None:
             return {"seq": enc.seq, "roles": found}
-        needed = await asyncio.to_thread(enc.dice_needed, body.attacker, body.attack, body.targets[0], body.dice)
+        needed = await asyncio.to_thread(
+            read_models.dice_needed, enc, body.attacker, body.attack, body.targets[0], body.dice
+        )
         return {"seq": enc.seq, "roles": found, "needed": needed}
 
     @app.post("/v1/encounters/{encounter_id}/map")
@@ -376,7 +378,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         row = stored(encounter_id)
         role(row, authorization)
         enc = await asyncio.to_thread(load, row)
-        found = await asyncio.to_thread(enc.map_view, body.attacker, body.attack, body.placement)
+        found = await asyncio.to_thread(read_models.map_view, enc, body.attacker, body.attack, body.placement)
         return {"seq": enc.seq, **found}
 
     @app.get("/v1/encounters/{encounter_id}/picture")
@@ -397,7 +399,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         row = stored(encounter_id)
         role(row, authorization)
         enc = await asyncio.to_thread(load, row)
-        found = await asyncio.to_thread(enc.aim, body.attacker, body.attack, body.n or 5)
+        found = await asyncio.to_thread(read_models.aim, enc, body.attacker, body.attack, body.n or 5)
         return {"seq": enc.seq, "best": found}
 
     @app.post("/v1/encounters/{encounter_id}/view_token", status_code=201)

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tohit.engine.encounter import Encounter
 from tohit.engine.gm_hand import hidden
+from tohit.server.read_models import starts
 
 #: What stays of an event that names a hidden combatant: who did what, never how much.
 _KEPT = (
@@ -59,7 +60,7 @@ class PlayersView:
         self.health = rules.health
         reading = rules.readings.get(rules.health)
         self.maximum = reading.maximum if reading is not None else None
-        self.start = enc.starts()  # a newcomer's: as it joined
+        self.start = starts(enc)  # a newcomer's: as it joined
         self.names = sorted(enc.fight.roster.names, key=len, reverse=True)
 
     def word(self, name: str, stats: Mapping[str, Any]) -> str:

@@ -1,0 +1,51 @@
+"""Issue 27, item 9: "Read-models for pages (`sheet`, `shown`, `conditions`, `map_view`) move out of the engine
+into the server." The engine's `Encounter` keeps what the rules and the fight need; what only a page reads is a
+function of an encounter in `server/read_models.py`, and the routes answer with it, unchanged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+
+from tests.conftest import EXAMPLES
+from tohit.engine.encounter import Encounter
+from tohit.server import read_models
+
+#: What only the server's pages read of an encounter.
+PAGE_READS = (
+    "sheet",
+    "ranges",
+    "round_order",
+    "shown",
+    "starts",
+    "conditions",
+    "dice",
+    "dice_needed",
+    "map_view",
+    "aim",
+)
+
+
+@pytest.mark.parametrize("name", PAGE_READS)
+def test_read_models_for_pages_move_out_of_the_engine_into_the_server(name: str) -> None:
+    assert not hasattr(Encounter, name)
+    assert callable(getattr(read_models, name))
+
+
+def test_read_models_are_what_the_routes_answer(client: TestClient) -> None:
+    data = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
+    made: dict[str, Any] = client.post("/v1/encounters", json={"fight": data, "seed": 3}).json()
+    gm = {"Authorization": f"Bearer {made['gm_token']}"}
+    enc = Encounter.create(data, seed=3)
+    found = client.get(f"/v1/encounters/{made['id']}", headers=gm).json()
+    assert found["shown"] == read_models.shown(enc)
+    assert found["conditions"] == read_models.conditions(enc)
+    sheet = client.get(f"/v1/encounters/{made['id']}/sheet", headers=gm).json()
+    assert sheet == {**read_models.sheet(enc), "map": True, "role": "gm"}
+    names = enc.fight.roster.names
+    body = {"attacker": names[0], "attack": None}
+    drawn = client.post(f"/v1/encounters/{made['id']}/map", json=body, headers=gm).json()
+    assert drawn == {"seq": enc.seq, **read_models.map_view(enc, names[0], None, None)}
