@@ -9,8 +9,8 @@ DELETE deletes a throwaway encounter made for it; a new view token replaces the 
 Checks: no 5xx, and the status, content type and body are those the OpenAPI document declares.
 
 The stream is left out of the generated run (a 200 there never ends); test_live_stream_answers_as_declared
-reads its first bytes with each token. `make test` runs 6 examples an operation (about 10 s); `make fuzz` runs
-TOHIT_FUZZ_EXAMPLES=300."""
+reads its first bytes with each token. `make test` runs 6 examples an operation (8 s on a quiet machine);
+`make fuzz` runs TOHIT_FUZZ_EXAMPLES=300."""
 
 from __future__ import annotations
 
