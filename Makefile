@@ -30,9 +30,13 @@ pytest: $(STAMP)
 test: lint typecheck pytest
 
 # The long fuzz campaign: tests/test_fuzz.py with the `fuzz` hypothesis profile (3,000 examples a test;
-# `make test` runs the same tests with 60). FUZZ_ARGS passes more, e.g. FUZZ_ARGS=--hypothesis-seed=1.
+# `make test` runs the same tests with 60), then schemathesis against a live `tohit serve` with tokens,
+# FUZZ_SERVER_EXAMPLES examples an operation, fresh inputs each run (`make test`: 6, the same each run).
+# FUZZ_ARGS passes more, e.g. FUZZ_ARGS=--hypothesis-seed=1.
+FUZZ_SERVER_EXAMPLES ?= 300
 fuzz: $(STAMP)
 	$(BIN)/python -m pytest tests/test_fuzz.py --hypothesis-profile=fuzz $(FUZZ_ARGS)
+	TOHIT_FUZZ_EXAMPLES=$(FUZZ_SERVER_EXAMPLES) $(BIN)/python -m pytest tests/server/test_server_fuzz_live.py $(FUZZ_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks $(BENCH_ARGS)
