@@ -1,7 +1,8 @@
 """Mean damage, one definition (issue 27, item 2): policy `best`, a live encounter's preview and `tohit odds` give
 the same mean damage for the same attack in the same situation. Pinned on every bundled fight's first attack
 (the first to act, its first attack, on the first foe in file order) as the fight stands at its start (statuses,
-cover and what the start rolled included): `tohit odds` reads that situation written out as a scenario file."""
+cover and what the start rolled included): `tohit odds` reads that situation written out as a scenario file; and
+mid-fight, policy `best` and the preview agree on every attack of every bundled fight."""
 
 from __future__ import annotations
 
@@ -66,11 +67,9 @@ def _disagreements(path: Path, actions: int) -> list[str]:
     return found
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="policy best reads the game's odds_* stats only: Kaiser's odds_stats leave out AP and def_mod, Last "
-    "Odyssey's odds_scalar_stats leave out body_armor, so mid-fight its mean is the file blocks' (systems/)",
-)
-@pytest.mark.parametrize("name", ["kaiser-duel", "last-odyssey-cops"])
-def test_fight_mean_damage_mid_fight_is_the_same_for_policy_and_preview(name: str) -> None:
-    assert _disagreements(EXAMPLES / "fights" / f"{name}.yaml", 12) == []
+@pytest.mark.parametrize("path", FIGHTS, ids=[p.stem for p in FIGHTS])
+def test_fight_mean_damage_mid_fight_is_the_same_for_policy_and_preview(path: Path) -> None:
+    """Every stat that changes an attack's expected damage is in the game's odds hints (`odds_stats`,
+    `odds_scalar_stats`, `odds_attacker_scalar_stats`, `odds_fields`), so policy `best` reads the preview's mean
+    (which equals `tohit odds`) in every state: every attack on every foe, over the first 30 "auto" actions."""
+    assert _disagreements(path, 30) == []
