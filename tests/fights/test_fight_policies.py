@@ -84,3 +84,24 @@ def test_fight_policy_random_in_the_exact_chain_weighs_each_foe_equally() -> Non
     assert ctx.weight is not None
     assert idx.tolist() == [0, 0] and sorted(target.tolist()) == [1, 2]
     assert [Fraction(int(w), ctx.denominator) for w in ctx.weight] == [Fraction(1, 2)] * 2
+
+
+def _best_pick(data: dict, stat: str, foe: int, value: int) -> tuple[int, int]:
+    """(attack, target) policy `best` picks for combatant 0 on every foe, in the fight's start state with one
+    foe's `stat` set to `value` (as the fight has changed it)."""
+    fight = load(data)
+    state = initial_state(fight, 1)
+    state.per[stat][0, foe] = value
+    options = np.zeros((1, fight.max_attacks, fight.roster.size), dtype=bool)
+    options[0, : len(fight.combatants[0].attacks), 1:] = True
+    _, attack, target = choose_actions(Exact(fight, state), np.ones(1, dtype=bool), np.zeros(1, np.int64), options)
+    return int(attack[0]), int(target[0])
+
+
+def test_fight_policy_best_kaiser_reads_the_defenders_current_defensive_modifiers() -> None:
+    """Best reads the Defensive Roll's current modifiers (`def_mod`): a foe that already defended twice this
+    round (Multiple Defense Penalty: "2 attacks -2, 3 attacks -4") is the easier one to hurt."""
+    data = kaiser_fight([kaiser_combatant("A")], [kaiser_combatant("B1"), kaiser_combatant("B2")], policy="best")
+    data["options"] = {"multiple_defense_penalty": True}
+    assert _best_pick(data, "def_mod", 2, 0) == (0, 1)  # the same foes: file order
+    assert _best_pick(data, "def_mod", 2, -4) == (0, 2)

@@ -24,6 +24,7 @@ from tests.fights.helpers import kaiser_combatant, kaiser_fight, load
 from tohit.cli.app import app
 from tohit.cli.fight import write_log
 from tohit.core.errors import InputError
+from tohit.engine.fight import policy
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.modes import Exact, TableSample
@@ -318,3 +319,23 @@ def test_kaiser_fight_bad_physical_resistance_is_one_line_naming_the_field(value
     assert result.exit_code == 2
     out = " ".join(result.output.split())
     assert out.startswith("error: ") and out.count("error:") == 1 and "physical_resistance" in out
+
+
+def test_kaiser_fight_best_reads_the_attackers_all_action_penalty() -> None:
+    """Each DoF gives -1 to all actions [Critical]: policy `best` (and the preview) read the attacker's Offensive
+    Roll at its All Action Penalty, as its turn resolves it: the mean damage of the same attack with its
+    modifiers lowered by the penalty."""
+
+    def best_mean(data: dict[str, Any], penalty: int) -> float:
+        fight = load(data)
+        state = initial_state(fight, 1)
+        state.per["penalty"][0, 0] = penalty
+        allowed = np.zeros((1, fight.max_attacks, 2), dtype=bool)
+        allowed[0, 0, 1] = True
+        ctx = Exact(fight, state)
+        return float(policy._expected(ctx, np.zeros(1, np.int64), allowed, np.ones(1, dtype=bool))[0, 0, 1])
+
+    data = kaiser_fight([kaiser_combatant("A")], [kaiser_combatant("B")])
+    lowered = kaiser_fight([kaiser_combatant("A")], [kaiser_combatant("B")])
+    lowered["sides"][0]["combatants"][0]["attacks"][0]["attack"]["modifiers"] = -3
+    assert best_mean(data, 3) == best_mean(lowered, 0) < best_mean(data, 0)

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import yaml
 from benchmarks.fight_reference import last_odyssey_duel
@@ -20,8 +21,10 @@ from tests.fights.test_last_odyssey_fight import character as plain_character
 from tohit.cli.app import app
 from tohit.core.errors import InputError
 from tohit.engine.fight.exact import exact_duel
+from tohit.engine.fight.modes import Exact
+from tohit.engine.fight.policy import choose_actions
 from tohit.engine.fight.replay import replay
-from tohit.engine.fight.run import narrate, simulate_fights
+from tohit.engine.fight.run import initial_state, narrate, simulate_fights
 from tohit.systems.last_odyssey.consequences import BIT
 from tohit.systems.last_odyssey.state_codes import packed_tracker, status_names, tracker_of
 
@@ -183,6 +186,23 @@ def test_last_odyssey_fight_best_never_picks_a_zero_damage_ability_while_one_dea
     data["sides"][0]["policy"] = "best"
     log = narrate(load(data), seed=1, script=[MISS, MISS])
     assert attacks_by(log, "A")[0]["attack"] == "Thunder Lock"
+
+
+def test_last_odyssey_fight_best_reads_whether_body_armor_is_still_up() -> None:
+    """Body Armor: "the first physical hit deals no damage" (Cop, Body Armor), and the hit removes it. Best
+    reads it as the fight stands: with both foes armoured a physical attacker has nothing to choose (file order);
+    once B2's armour is gone, B2 is the foe it can hurt."""
+    armoured = {"body_armor": True}
+    data = fight([caster("A", STRIKE)], [character("B1", target=armoured), character("B2", target=armoured)])
+    data["sides"][0]["policy"] = "best"
+    loaded = load(data)
+    state = initial_state(loaded, 1)
+    options = np.zeros((1, loaded.max_attacks, loaded.roster.size), dtype=bool)
+    options[0, 0, 1:] = True
+    one, who = np.ones(1, dtype=bool), np.zeros(1, dtype=np.int64)
+    assert choose_actions(Exact(loaded, state), one, who, options)[2].tolist() == [1]
+    state.per["body_armor"][0, 2] = 0  # B2's armour took a physical hit
+    assert choose_actions(Exact(loaded, state), one, who, options)[2].tolist() == [2]
 
 
 @pytest.mark.parametrize("policy", ["first", "weakest", "random"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import yaml
 from typer.testing import CliRunner
@@ -17,8 +18,10 @@ from tests.fights.test_wsswnn_braces import foe, stat, wrestler
 from tests.fights.test_wsswnn_fight import changes, fight, hero, kinds
 from tohit.cli.app import app
 from tohit.core.errors import InputError
+from tohit.engine.fight import policy
 from tohit.engine.fight.exact import exact_duel
-from tohit.engine.fight.run import narrate, simulate_fights
+from tohit.engine.fight.modes import Exact
+from tohit.engine.fight.run import initial_state, narrate, simulate_fights
 
 HOLD = {"attack": [6], "brace": [9]}  # Take Hold: 6 beats Guard 4; the Grapple brace 9 beats Stamina 2
 BOW = {"name": "bow", "attack": {"kind": "ranged"}, "attacker": {"weapon": {"name": "bow"}}}
@@ -177,3 +180,25 @@ def test_wsswnn_fight_grapple_and_archer_example_replays(tmp_path: Path) -> None
     assert "grappled by a foe" in text
     replay = CliRunner().invoke(app, ["replay", str(log), "--json"])
     assert replay.exit_code == 0 and '"matches_recorded_end": true' in replay.output
+
+
+def test_wsswnn_fight_best_and_the_preview_read_the_grapple() -> None:
+    """The foe a combatant grapples is attacked with brace advantage, and a combatant grappled by a foe attacks
+    with brace disadvantage [braces: Grapple]: policy `best` (and the preview) read the attack as the strike is
+    resolved, so Oru's spear on Ket he grapples deals more, and Ket's club on Oru who grapples him less."""
+    path = Path(__file__).resolve().parents[2] / "examples" / "fights" / "wsswnn-grapple-and-archer.yaml"
+    loaded = load(yaml.safe_load(path.read_text()))
+    oru, ket = loaded.roster.names.index("Oru"), loaded.roster.names.index("Ket")
+    spear = next(a for a, e in enumerate(loaded.combatants[oru].attacks) if e.name == "spear")
+    club = next(a for a, e in enumerate(loaded.combatants[ket].attacks) if e.name == "club")
+
+    def mean(c: int, a: int, t: int, grappled: bool) -> float:
+        state = initial_state(loaded, 1)
+        state.per["grappling"][0, oru] = ket + 1 if grappled else 0
+        allowed = np.zeros((1, loaded.max_attacks, loaded.roster.size), dtype=bool)
+        allowed[0, a, t] = True
+        ctx = Exact(loaded, state)
+        return float(policy._expected(ctx, np.asarray([c]), allowed, np.ones(1, dtype=bool))[0, a, t])
+
+    assert mean(oru, spear, ket, True) > mean(oru, spear, ket, False)
+    assert mean(ket, club, oru, True) < mean(ket, club, oru, False)

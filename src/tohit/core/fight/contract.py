@@ -146,10 +146,10 @@ class FightRules(TableHints, ABC):
     def odds_fields(
         self, ctx: FightContext, rows: IntArray, actor: int, attack: int, target: int
     ) -> dict[str, IntArray]:
-        """Policy `best`: the "target.<field>" overrides (codes, one per entry of `rows`, the state's rows) that
-        combatant actor's attack on target would be resolved with now, e.g. from statuses (say Prone, or
-        the attacker's Blinded as the target's Hard to Hit); its expected damage is read at
-        them, beside `odds_stats`. Default: none."""
+        """Policy `best`: the overrides (attack fields, and "target.<field>" codes; one per entry of `rows`, the
+        state's rows) that combatant actor's attack on target would be resolved with now, e.g. from statuses (say
+        Prone, or the attacker's Blinded as the target's Hard to Hit) or a penalty on the attacker's roll; its
+        expected damage is read at them, beside `odds_stats`. Default: none."""
         return {}
 
     def for_check(self, scenario: Any) -> Any:

@@ -32,7 +32,8 @@ anyway); the fading part of the penalty is one pool that fades by 1 a round, wha
 Criticals behind it; the All Action Penalty does not apply to the PhR check itself (a Resistance Check is not
 an action); AP lost to a Critical at 0 AP does not make the target Flat-Footed (only a hit does); hit
 locations are not rolled (the sources have no General Hit Location Table), so a DoF 6+ head hit and the
-lost limbs of DoF 11+ are not played; policy `best` ranks attacks at the file's blocks, penalties left out.
+lost limbs of DoF 11+ are not played. Policy `best` and the preview read the attack as the turn resolves it: the
+defender's `def_mod` (Multiple Defense and All Action Penalties in it), the attacker's All Action Penalty.
 
 Turn order: the order in the file, sides alternating (first of each side, then second of each...). A
 round goes round that order again and again: on its turn each standing combatant with the AP for one of
@@ -128,7 +129,8 @@ class KaiserFight(KaiserTurns):
     #: The fight rolls a Critical's level itself, with the PhR check (`dof_table`); narration reads the faces the
     #: system's own `critical` role showed in the attack's trace.
     unused_roles = ("critical",)
-    odds_stats = ()
+    #: LP and AP change what a hit costs the defender (a Critical, AP lost, a Counterattack), not its damage.
+    odds_stats = ("def_mod",)
     standing_stats = ("lp", "knocked_out")
     turn_order: ClassVar[str] = (
         "File order, sides alternating (docs/kaiser.md#silent-turn-order); a round goes round that order until"
@@ -323,6 +325,13 @@ class KaiserFight(KaiserTurns):
         actor, target, counter = actor[idx], target[idx], counter[idx]
         self._defended(ctx, counter, actor)
         self._consequences(ctx, counter, target, actor, cout, self._critical_faces(ctx))
+
+    def odds_fields(
+        self, ctx: FightContext, rows: IntArray, actor: int, attack: int, target: int
+    ) -> dict[str, IntArray]:
+        """The Offensive Roll's modifiers less the attacker's All Action Penalty [Critical], as `turn` resolves it."""
+        penalty = ctx.state.per["penalty"][rows, actor]
+        return {"modifiers": self._modifiers(ctx.fight)[actor, attack] - penalty} if penalty.any() else {}
 
     # -- helpers ---------------------------------------------------------------------------------------------
     def _modifiers(self, fight: LoadedFight) -> IntArray:

@@ -36,7 +36,8 @@ and element multipliers, statuses):
   Tracker included).
 - Policy `best` reads the expected damage at the current state (`odds_scalar_stats`,
   `odds_attacker_scalar_stats`): the user's statuses (Blinded, Paralyzed, Silenced) and tracker, the target's
-  statuses (Petrified) and tracker, and whether its Shell is active (not Body Armor, which the fight applies).
+  statuses (Petrified) and tracker, whether its Shell is active and whether its Body Armor is up (a physical hit on
+  it deals no damage: "Cop, Body Armor"), as the preview and `tohit odds` do.
 
 Choices where the rules are silent (docs/fights.md):
 - A status lasts for the rest of the battle (or until its bearer is downed, which keeps only Poisoned,
@@ -124,8 +125,9 @@ class LastOdysseyFight(LastOdysseyRound):
     bookkeeping = ("dealt", "status_hits")
     odds_stats = ()
     #: Policy `best` reads the expected damage at the current state: whether the target's Shell is active, its
-    #: statuses (Petrified) and tracker, the user's statuses (Blinded, Paralyzed, Silenced) and tracker.
-    odds_scalar_stats = ("shell", "statuses", "buffs")
+    #: statuses (Petrified) and tracker, its Body Armor (a physical hit on it deals no damage), the user's statuses
+    #: (Blinded, Paralyzed, Silenced) and tracker: every scalar stat the resolve reads.
+    odds_scalar_stats = ("shell", "body_armor", "statuses", "buffs")
     odds_attacker_scalar_stats = ("statuses", "buffs")
     always_usable = False
     table_clip: ClassVar[dict[str, str]] = {}

@@ -67,10 +67,10 @@ import numpy as np
 
 from tohit.core.errors import InputError
 from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
-from tohit.core.fight.state import BoolArray, State
+from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.systems.wsswnn import narrate
 from tohit.systems.wsswnn.fight_file import WsswnnCombatant, free_brace, is_stand_fast
-from tohit.systems.wsswnn.fight_turn import WsswnnTurns
+from tohit.systems.wsswnn.fight_turn import ATTACKER_GRAPPLED_FIELD, GRAPPLED_FIELD, WsswnnTurns
 from tohit.systems.wsswnn.stat_readings import READINGS
 
 
@@ -94,6 +94,22 @@ class WsswnnFight(WsswnnTurns):
         "Initiative: each combatant's Maneuver roll against its foes' highest Awareness; those who beat it act"
         " first, then the others, each group in file order with sides alternating; one action per round each."
     )
+
+    # -- policy `best` and the preview ---------------------------------------------------------------------------
+    def odds_fields(
+        self, ctx: FightContext, rows: IntArray, actor: int, attack: int, target: int
+    ) -> dict[str, IntArray]:
+        """The grapples as a strike is resolved with them (`_feeds`): brace advantage on the foe the actor grapples,
+        brace disadvantage for an actor a foe grapples [braces: Grapple] (the foe's Stamina is read by a brace, not
+        by an attack's damage)."""
+        t = self._tables(ctx.fight)
+        if not (t["braces"] and t["grapples"]):
+            return {}
+        grappling = ctx.state.per["grappling"][rows]
+        return {
+            GRAPPLED_FIELD: (grappling[:, actor] == target + 1).astype(np.int64),
+            ATTACKER_GRAPPLED_FIELD: (grappling == actor + 1).any(axis=1).astype(np.int64),
+        }
 
     # -- setup ---------------------------------------------------------------------------------------------------
     def prepare(self, data: dict[str, Any]) -> dict[str, Any]:
