@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.conftest import EXAMPLES
 from tests.grid.uvtt_fixtures import cellar
@@ -63,28 +64,44 @@ def test_web_map_uploads_a_uvtt_map_draws_its_picture_and_refuses_a_move_through
     page.locator("#map-svg svg").scroll_into_view_if_needed()
 
     def centre(square: str) -> tuple[float, float]:
+        """The square's centre on the screen, read again while the map is being drawn anew (the answer to an
+        action and the stream's event each draw it: a square read in between has no box)."""
         found = page.locator(f'#map-svg [data-square="{square}"]')
-        found.wait_for()
-        box = found.bounding_box()
-        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        for _ in range(100):
+            found.wait_for(state="visible")
+            box = found.bounding_box()
+            if box is not None:
+                return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            page.wait_for_timeout(50)
+        raise AssertionError(f"square {square} never settled on the map")
 
-    def drag(a: str, b: str) -> None:
-        page.mouse.move(*centre(a))
-        page.mouse.down()
-        page.mouse.move(*centre(b), steps=4)
-        page.mouse.up()
+    def drag(a: str, b: str, done: str, arg: object = None) -> None:
+        """Drag from square a to square b until `done` (a page function) holds: a drag whose map was drawn anew
+        under it is made again (a repeat changes nothing: the square it starts from is empty by then, or it is
+        refused again)."""
+        for _ in range(3):
+            page.mouse.move(*centre(a))
+            page.mouse.down()
+            page.mouse.move(*centre(b), steps=4)
+            page.mouse.up()
+            try:
+                page.wait_for_function(done, arg=arg, timeout=15_000)
+                return
+            except PlaywrightTimeout:
+                continue
+        page.wait_for_function(done, arg=arg)
 
     before = int(page.get_attribute("#tracker", "data-seq"))
-    drag("0,0", "1,0")  # Link moves a square east, on his side of the cellar's wall
-    page.wait_for_function("n => Number(document.getElementById('tracker').dataset.seq) > n", arg=before)
+    grown = "n => Number(document.getElementById('tracker').dataset.seq) > n"
+    drag("0,0", "1,0", grown, before)  # Link moves a square east, on his side of the cellar's wall
     events = table.http.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
     assert events[-1]["kind"] == "move" and events[-1]["to"] == [1, 0]
     page.wait_for_function("""() => document.querySelector('#map-svg [data-creature="Link"] rect').getAttribute('x')
       === String(1 * 44 + 4)""")  # the board drawn again
 
     seq = int(page.get_attribute("#tracker", "data-seq"))
-    drag("3,1", "6,1")  # the Bokoblin through the wall (its door is closed): refused
-    page.wait_for_function("() => document.getElementById('map-error').textContent.includes('wall')")
+    refused = "() => document.getElementById('map-error').textContent.includes('wall')"
+    drag("3,1", "6,1", refused)  # the Bokoblin through the wall (its door is closed): refused
     assert "a wall stands between Bokoblin and (6, 1)" in page.inner_text("#map-error")
     assert int(page.get_attribute("#tracker", "data-seq")) == seq
     page.click("#map-walls")
@@ -99,8 +116,7 @@ def test_web_map_uploads_a_uvtt_map_draws_its_picture_and_refuses_a_move_through
     page.wait_for_selector("#map-svg line.door.open", state="attached")
     assert page.inner_text('#map-doors [data-door="0"]') == "Close door 1"
     seq = int(page.get_attribute("#tracker", "data-seq"))
-    drag("3,1", "6,1")
-    page.wait_for_function("n => Number(document.getElementById('tracker').dataset.seq) > n", arg=seq)
+    drag("3,1", "6,1", grown, seq)
     events = table.http.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
     assert [e["kind"] for e in events[-2:]] == ["door", "move"]
     shot(page, "web-map-uvtt-door-open")
