@@ -117,3 +117,22 @@ def test_the_issues_max_guard_100_duel_is_refused_naming_the_time_cap() -> None:
     with pytest.raises(InputError, match=r"is estimated at [\d,]+ s \(the cap: 60 s\)") as caught:
         exact_duel(fight_from_dict(data))
     assert "195,109 states" in caught.value.message and "simulate it with -n" in caught.value.message
+
+
+def test_the_clock_only_refuses_an_exact_duel_never_changes_its_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every budget that can change the exact answer counts work (states, outcome rows); the clock is read only to
+    refuse, in one line naming the cap. So under a clock that stands still the answer is the real clock's to the
+    last fraction, and under a clock that jumps an hour at every reading the duel is refused on `--exact`, never
+    answered otherwise."""
+    import time
+
+    from tohit.engine.fight.exact import OverTime
+
+    quiet = exact_duel(load_fight(DUEL)).to_json()
+    monkeypatch.setattr(time, "monotonic", lambda: 0.0)
+    assert exact_duel(load_fight(DUEL)).to_json() == quiet
+    clock = iter(range(0, 10**9, 3600))
+    monkeypatch.setattr(time, "monotonic", lambda: float(next(clock)))
+    with pytest.raises(OverTime) as refused:
+        exact_duel(load_fight(DUEL))
+    assert refused.value.field == "--exact" and "time budget" in refused.value.message

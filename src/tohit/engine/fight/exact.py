@@ -13,7 +13,9 @@ ends narrated and simulated fights nobody can end: `stalemate.never_ending`). Th
 `layout.Layout`.
 
 The chain is solved exactly, in rationals (`chain_solve.solve`; the results are `Fraction`s). Its caps on
-states, rows and memory count work; its time cap only refuses (issue 27, item 5).
+states, rows and memory count work. The clock is read only to refuse: the time cap, and the estimate of the time
+the chain would take; what the chain answers never depends on it, so a loaded machine refuses a duel sooner but
+never answers it otherwise.
 
 The chain plays the fight to its end: `max_rounds` does not apply (a simulation's draws at max_rounds are
 the difference). Expected rounds counts the round in which the fight ends, as the simulation does.
@@ -164,7 +166,7 @@ def exact_duel(
     keys: list[tuple[int, ...]] = []
 
     def check() -> None:
-        cancel.check()  # stopped when its asker went away (issue 28, item 1)
+        cancel.check()  # stopped when its asker went away (a server request's client hung up)
         if time.monotonic() > deadline:
             raise OverTime(
                 f"the exact chain of this fight passed its time budget of {seconds:g} s (at {len(keys):,} states);"

@@ -47,8 +47,8 @@ MAX_WORK = 100_000_000_000
 #: or any fight ends is never refused by it.
 MAX_FIGHT_SECONDS = 60.0
 FIGHT_PROBE_SECONDS = 2.0
-#: A narrated fight gets the same estimate at the worst, in work (issue 27, item 6: every fight answers or refuses
-#: in bounded time and memory): each attack is played with its trace, about a thousand times the cost of one in a
+#: A narrated fight gets the same estimate at the worst, in work (every fight answers or refuses in bounded time
+#: and memory): each attack is played with its trace, about a thousand times the cost of one in a
 #: batch (a 3-v-3 fight narrates about 700 combatant-rounds a second), so one whose max_rounds x combatants is
 #: over MAX_NARRATED_WORK combatant-rounds is refused once it is still on after NARRATED_PROBE_WORK of them (and
 #: past its first stalemate check), naming the estimate and the cap. It counts rounds, never seconds: the same
@@ -490,7 +490,8 @@ def _task(n: int, stream: np.random.SeedSequence) -> tuple[FightTally, list[Part
 
 class _Probe:
     """The worst-case estimate of a batch in which nothing happens (MAX_FIGHT_SECONDS): watching until a fight ends
-    or somebody is hurt, estimating once a round has passed since the first stalemate check."""
+    or somebody is hurt, estimating once a round has passed since the first stalemate check. The clock is read only
+    to refuse (an InputError on max_rounds): a batch it lets through plays exactly as on any other clock."""
 
     def __init__(self, fight: LoadedFight, state: State) -> None:
         self.fight, self.began = fight, time.monotonic()
@@ -547,7 +548,7 @@ def _run_batch(
     health = rules.health_of(state).copy()  # at the last stalemate check (`never_ending`'s `since`)
     probe = _Probe(fight, state)
     for _ in range(limit):
-        cancel.check()  # between steps: stopped when its asker went away (issue 28, item 1)
+        cancel.check()  # between steps: stopped when its asker went away (a client that hung up)
         standing: BoolArray | None = rules.standing(fight, state)
         done, winner = ended(fight, state, fight.max_rounds, standing)
         live = np.flatnonzero(~done & ~recorded)
