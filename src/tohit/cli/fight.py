@@ -16,7 +16,7 @@ from tohit.engine.requests import MAX_FIGHTS, MAX_SECONDS, MAX_SEED, MAX_STATES,
 
 if TYPE_CHECKING:
     from tohit.core.fight.contract import FightRules, LoadedFight
-    from tohit.engine.fight.context import Method
+    from tohit.engine.fight.modes import Method
     from tohit.engine.fight.run import FightLog, FightStats
 
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from tohit.engine.fight.context import Method
 from tohit.engine.fight.load import fight_from_dict
+from tohit.engine.fight.modes import Method
 from tohit.engine.fight.run import FightStats, FightTally, Part, share_streams, simulate_share, stats_from_shares
 from tohit.engine.scenario import from_dict
 from tohit.engine.seeds import fresh_seed

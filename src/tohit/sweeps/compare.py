@@ -19,8 +19,8 @@ from typing import Any
 from tohit.core.errors import InputError
 from tohit.core.exact_text import fraction_text
 from tohit.core.loader import read_document
-from tohit.engine.fight.context import Method
 from tohit.engine.fight.load import fight_from_dict
+from tohit.engine.fight.modes import Method
 from tohit.engine.scenario import from_dict
 from tohit.engine.seeds import fresh_seed
 from tohit.engine.stats import wilson

@@ -25,8 +25,8 @@ import numpy as np
 
 from tohit.core.exact_text import fraction_text
 from tohit.core.outcome import Field
-from tohit.engine.fight.context import Method
 from tohit.engine.fight.load import fight_from_dict
+from tohit.engine.fight.modes import Method
 from tohit.engine.odds import odds
 from tohit.engine.scenario import from_dict
 from tohit.engine.stats import wilson

@@ -15,7 +15,7 @@ from typing import Any
 
 from tohit.core.errors import InputError
 from tohit.core.loader import read_document
-from tohit.engine.fight.context import Method
+from tohit.engine.fight.modes import Method
 from tohit.engine.seeds import fresh_seed
 from tohit.sweeps import provenance
 from tohit.sweeps.execute import Executor, runner
