@@ -1,4 +1,4 @@
-"""Results in a notebook (issue 31, "Python"): the views of odds, simulate and fight results (`to_dataframe()`,
+"""Results in a notebook: the views of odds, simulate and fight results (`to_dataframe()`,
 `_repr_html_`, a one-line `repr()`) are the result classes' own methods, built in `tohit.engine.frames`; a fight's
 wins by side name is `FightStats.wins`. `tohit.sweep` already returns a DataFrame. Nothing here is for sweeps
 alone: this module keeps the names it had, imported from the engine."""
