@@ -3,7 +3,7 @@
 Typer draws its help and usage errors with rich (panels, colours) when it can, which costs a cold start some
 50 ms of imports (markdown, syntax highlighting) before a line is printed. Those pay off on a terminal only:
 when standard output is not one (a script, a bot, a pipe), the help is click's plain text, the same words,
-unless TYPER_USE_RICH is set (issue 19: `tohit --help` as a process). The command's own output (tables,
+unless TYPER_USE_RICH is set (`tohit --help` as a process). The command's own output (tables,
 traces) is drawn by rich either way."""
 
 import os

@@ -2,7 +2,7 @@
 
 `error: <source>: <field>: <message>` (the parts a `TohitError` knows), never wrapped and never a
 traceback; typer's and click's own usage errors (a missing argument, an unknown option, a value out of
-range) take the same one-line form instead of a boxed panel (issue 20, item 8). Every command module
+range) take the same one-line form instead of a boxed panel. Every command module
 imports this module; it imports no command module.
 """
 

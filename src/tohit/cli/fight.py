@@ -181,7 +181,7 @@ def write_events(events: Iterable[dict[str, Any]], path: Path) -> None:
 
 
 def _narrate_whole(loaded: LoadedFight, seed: int | None, log: Path | None, as_json: bool) -> None:
-    """A narrated fight for --json or --log, whole or nothing (issue 27, item 6): its events go to a temporary
+    """A narrated fight for --json or --log, whole or nothing: its events go to a temporary
     spool file as they are made (memory stays flat however long the fight), the log is written from it before
     anything is printed (an unwritable path prints no fight, a refused fight writes no log), then the JSON or
     the narration is printed from it, the same bytes as from a list held whole."""

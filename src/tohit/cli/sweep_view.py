@@ -1,4 +1,4 @@
-"""A sweep's table as the terminal shows it (issue 31, "Terminal"): the measure first, then the varied fields, then
+"""A sweep's table as the terminal shows it: the measure first, then the varied fields, then
 the other main measures while they fit the terminal's width; numbers at display precision (a probability as a
 percentage with its 95% interval when it has one, other numbers to 4 significant figures), never float noise.
 The file and `--json` keep every column at full precision."""

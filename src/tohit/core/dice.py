@@ -2,7 +2,7 @@
 
 Parsed to a small tree (a list of signed terms), then used three ways: the exact distribution of the total
 (integer weights), vectorised sampling from a seeded generator, and reading faces a user forces.
-Limits (issue #2): more than 1,000 dice in one expression, or a die of more than 1,000 faces, is refused
+Limits: more than 1,000 dice in one expression, or a die of more than 1,000 faces, is refused
 before any work is done.
 """
 

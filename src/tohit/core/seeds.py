@@ -1,4 +1,4 @@
-"""The seed domain, written once (issue 27, item 8): whole numbers from 0 to 2**128 - 1, through every door (the
+"""The seed domain, written once: whole numbers from 0 to 2**128 - 1, through every door (the
 command line, the Python API, HTTP, sweeps) and in every file (a fight's or a scenario's `seed`).
 
 numpy's `default_rng` takes any whole number from 0 (its `SeedSequence` mixes 128 bits of entropy); a sweep

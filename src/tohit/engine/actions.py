@@ -1,4 +1,4 @@
-"""The actions a game master takes in a live encounter (issue 27, item 3), as types: one pydantic model per
+"""The actions a game master takes in a live encounter, as types: one pydantic model per
 kind, joined in a union on `kind`. The server takes it as the HTTP body of an action and `Encounter.act` plays
 it, so what the server accepts and what the encounter reads are one declaration. Strict as a fight file is: a
 field not named here is refused, and no true/false passes for a number."""
@@ -74,7 +74,7 @@ class Move(_Action):
 
 
 class Door(_Action):
-    """The GM opens or closes a door of the encounter's map (issue 32): its number in the map's doors."""
+    """The GM opens or closes a door of the encounter's map: its number in the map's doors."""
 
     kind: Literal["door"]
     door: int = Field(ge=0, description="door: its number in the map's doors (from 0).")

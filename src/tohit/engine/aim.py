@@ -163,7 +163,7 @@ class Aimer:
         """Every legal placement that reaches a creature, best first (ties: in the order tried)."""
         out = []
         for placed in self.candidates():
-            cancel.check()  # between placements: stopped when its asker went away (issue 28, item 1)
+            cancel.check()  # between placements: stopped when its asker went away
             try:
                 where = reach(self.view.field, self.view.user, placed)
             except InputError:

@@ -1,4 +1,4 @@
-"""Work that stops when nobody waits for it any more (issue 28, item 1): a server request whose client hung up,
+"""Work that stops when nobody waits for it any more: a server request whose client hung up,
 or whose deadline passed, has its work cancelled in the process (or thread) that runs it. The work's loops call
 `check()` between chunks (of attacks, of fight steps, of targets); it raises `Cancelled` once the asker has
 cancelled. Outside `watched` (the CLI, the tests) `check` does nothing."""

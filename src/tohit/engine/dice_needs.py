@@ -1,5 +1,5 @@
-"""Which dice a hand-rolled attack needs, and when (issue 29, "Enter dice asks first for the dice every roll
-needs, and for a critical's dice only when a critical happens").
+"""Which dice a hand-rolled attack needs, and when: entering dice asks first for the dice every roll needs,
+and for a critical's dice only once a critical happens.
 
 Read from the fight itself, never from a game's name: an attack is tried on a copy of the encounter with faces
 typed for each role, and a role "matters" when other faces of it change what the attack does (its events'

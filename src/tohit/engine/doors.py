@@ -1,4 +1,4 @@
-"""Doors on an encounter's map (issue 32): the game master opens or closes one, as an action.
+"""Doors on an encounter's map: the game master opens or closes one, as an action.
 
 A door's state is a per-fight value of the encounter's state, `door_<i>` (1 closed, 0 open) for the map's
 door number i (its place in the map's `doors`), so an open or close is one event changing it, and undo and

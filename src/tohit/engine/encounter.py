@@ -1,4 +1,4 @@
-"""A live encounter (issue 16; design.md, "The table"): a fight file and its event log, folded into the current
+"""A live encounter (design.md, "The table"): a fight file and its event log, folded into the current
 state, where a game master's actions append events.
 
 The rules are the game's, run by the engine as a narrated fight runs them: an attack the game master names is

@@ -1,4 +1,4 @@
-"""Results in a notebook (issue 31, "Python"): each result of odds, simulate and fight as a tidy pandas DataFrame
+"""Results in a notebook: each result of odds, simulate and fight as a tidy pandas DataFrame
 (`to_dataframe()`: exact probabilities stay Fractions), as an HTML table (`_repr_html_`, which Jupyter draws), and
 as a one-line `repr()`; and a fight's side by name or index. The result classes (`OddsResult`, `SimResult`,
 `FightStats`, `ExactResult`, `FightLog`) take these views from `Views`; pandas is imported only when a frame is

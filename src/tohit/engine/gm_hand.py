@@ -1,4 +1,4 @@
-"""The game master's hand in a live encounter (issue 29): what a tracker does outside the game's rules, each one
+"""The game master's hand in a live encounter: what a tracker does outside the game's rules, each one
 event that undo takes back and replay reads as any other.
 
 - `adjust`: a stat set to a value, or changed by an amount (-7), within the range the game declares for it

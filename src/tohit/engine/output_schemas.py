@@ -1,4 +1,4 @@
-"""The JSON Schemas (2020-12) of what `--json` prints (`tohit schema SYSTEM --output KIND`, issue 20, item 2).
+"""The JSON Schemas (2020-12) of what `--json` prints (`tohit schema SYSTEM --output KIND`).
 
 One schema per output: `roll`, `odds`, `simulate` (a scenario's), `fight` (one narrated fight), `fights` (`fight
 -n`), `exact` (`fight --exact`) and `replay`. A system's outcome fields (its `fields`) are named in the schemas

@@ -1,10 +1,10 @@
-"""Worker processes that stop when asked (issue 20, item 1): a long run interrupted by Ctrl-C or SIGTERM
+"""Worker processes that stop when asked: a long run interrupted by Ctrl-C or SIGTERM
 cancels its pending tasks and ends its workers at once, instead of waiting for every task (what leaving a
 `with ProcessPoolExecutor(...)` block does) or leaving orphans behind.
 
-A long-lived pool heals (issue 28, items 3 and 16): `HealingPool` replaces a pool one of whose workers died
+A long-lived pool heals: `HealingPool` replaces a pool one of whose workers died
 (the task that lost it fails with `WorkerLost`; the next task runs in the new pool), and its workers die with
-the process that started them (Linux's parent-death signal). Its tasks can be stopped (issue 28, item 1):
+the process that started them (Linux's parent-death signal). Its tasks can be stopped:
 `HealingPool.stop_work` raises a flag the task's worker reads at its next `cancel.check()`, so the worker stops
 the work and is free for the next task (nothing is killed).
 """

@@ -1,4 +1,4 @@
-"""The limits of one request, in one home (issue 27, item 8): the seed domain and the caps on the work one call may
+"""The limits of one request, in one home: the seed domain and the caps on the work one call may
 ask for, checked alike by every door (the command line, the Python API `tohit.api`, the server and sweeps).
 
 A module that imports nothing heavy: the command line reads it when it declares its options (`tohit --help` shows
@@ -33,7 +33,7 @@ MAX_WORKERS = 64
 MAX_STATES = 200_000
 #: ... and once it has run this long, checked inside the exploration and the solver (a chain of few states
 #: whose exact values grow to thousands of digits can take minutes to solve; simulate instead). A time limit
-#: that only refuses: every budget that can change a result counts work (issue 27, item 5).
+#: that only refuses: every budget that can change a result counts work.
 MAX_SECONDS = 60.0
 
 

@@ -1,4 +1,4 @@
-"""A combatant joins or leaves a live encounter mid-fight (issue 29): the roster changes.
+"""A combatant joins or leaves a live encounter mid-fight: the roster changes.
 
 The fight is rebuilt from its file with the combatants now present (each side's members as listed), by the game's
 own loading and checks (`fight_from_dict`): a newcomer is a fight file's combatant, refused naming the field as a

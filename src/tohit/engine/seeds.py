@@ -1,5 +1,5 @@
 """A fresh seed for a run given none, in a module of its own: a single roll draws one without loading the
-simulation engine (issue 19: `tohit roll FILE` as a process)."""
+simulation engine (`tohit roll FILE` as a process)."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ from tohit.engine.alias import MAX_TOTAL, Alias
 from tohit.engine.frames import Views, simulate_frame
 from tohit.engine.pool import process_pool
 from tohit.engine.scenario import Loaded, pick_target
-from tohit.engine.seeds import fresh_seed as fresh_seed  # re-exported: callers before issue 19 import it here
+from tohit.engine.seeds import fresh_seed as fresh_seed  # re-exported: older callers import it from here
 from tohit.engine.stats import mean_sd, percentile, wilson
 from tohit.engine.tally import Histogram, value_key
 
@@ -165,7 +165,7 @@ def simulate_target(
         if beyond.size:
             rows = np.repeat(beyond, counts[beyond])
             for start in range(0, rows.size, CHUNK):
-                cancel.check()  # between chunks: stopped when its asker went away (issue 28, item 1)
+                cancel.check()  # between chunks: stopped when its asker went away
                 part = rows[start : start + CHUNK]
                 extra = system.resolve(scenario, target, Dice(table.columns(part, rng)), Silent())
                 _add(hists, extra, np.ones(extra.n, dtype=np.int64))

@@ -1,4 +1,4 @@
-"""How the server runs CPU work (issue 28, items 1 and 2): every request has a deadline, work is stopped when its
+"""How the server runs CPU work: every request has a deadline, work is stopped when its
 client hangs up or its deadline passes, and each kind of work goes through its own bounded lane.
 
 - A lane runs at most `running` requests of its kind at once and lets at most `waiting` more wait; past that,

@@ -1,4 +1,4 @@
-"""`tohit serve`: the HTTP API (FastAPI) for play at the table and for tools (issue 16; design.md, "The table").
+"""`tohit serve`: the HTTP API (FastAPI) for play at the table and for tools (design.md, "The table").
 
 Every route is under /v1; the OpenAPI docs are at /docs. The stateless routes answer with the CLI's `--json`
 shapes and run their CPU work in a process pool, off the event loop, within caps. An encounter is a fight file
@@ -57,8 +57,8 @@ from tohit.server.strict_json import StrictJson
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
 from tohit.web import mount_pages
 
-#: How many times an action that names no `expected_seq` is played when other processes keep writing first
-#: (issue 28, item 10): each try reads the encounter afresh, and some writer lands every time, so only a
+#: How many times an action that names no `expected_seq` is played when other processes keep writing first:
+#: each try reads the encounter afresh, and some writer lands every time, so only a
 #: crowd of that many writers on one encounter could beat one action every time.
 WRITE_ATTEMPTS = 50
 
@@ -130,7 +130,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise ApiError(422, f"{what} {value:,} is over the cap {name} = {limit:,} (tohit serve --{name})", name)
 
     def names_cap(data: dict[str, Any]) -> None:
-        """Every name in the fight within MAX_NAME characters (issue 28, item 7)."""
+        """Every name in the fight within MAX_NAME characters."""
         found = long_name(data)
         if found is not None:
             where, length = found
@@ -138,7 +138,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     def depth_cap(depth: int | None, data: dict[str, Any]) -> None:
         """The open-roll depth asked for, in the request or in the scenario's or fight's own options (an
-        encounter's too: issue 28, item 11): within max-depth."""
+        encounter's too): within max-depth."""
         cap(depth, settings.max_depth, "max-depth", "depth")
         options = data.get("options")
         given = options.get("depth") if isinstance(options, dict) else None
@@ -305,7 +305,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         name, fight = await asyncio.to_thread(fight_of, body)
         depth_cap(None, fight)
         names_cap(fight)
-        # An example's own seed would give every encounter made from it the same dice (issue 28, item 5).
+        # An example's own seed would give every encounter made from it the same dice.
         seed = fresh_seed() if body.seed is None and body.example is not None else body.seed
         enc = await asyncio.to_thread(Encounter.create, fight, source=name, seed=seed)
         gm_token, view_token = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
@@ -527,7 +527,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         authorization: str | None = Header(default=None),
     ) -> StreamingResponse:
         """New events as Server-Sent Events, for live views (the view token is enough). Before each read of new
-        events the token is checked again (issue 28, item 4): once the encounter is deleted, or the token no
+        events the token is checked again: once the encounter is deleted, or the token no
         longer opens it (a new view token replaced it), the stream ends with an `end` event saying why."""
         row = stored(encounter_id)
         was = role(row, authorization)

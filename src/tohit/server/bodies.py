@@ -1,5 +1,5 @@
 """The request bodies of `tohit serve`'s routes (an action's is the engine's union, engine/actions.py): read
-strictly (issue 28, item 15: `true` is not a number), names capped (item 7), and a fight given one of three
+strictly (`true` is not a number), names capped in length, and a fight given one of three
 ways."""
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from tohit.server import examples, pictures
 from tohit.server.errors import ApiError
 from tohit.server.limits import MAX_NAME
 
-#: A name in a request (a combatant's, an attack's, a stat's): at most MAX_NAME characters (issue 28, item 7).
+#: A name in a request (a combatant's, an attack's, a stat's): at most MAX_NAME characters.
 Name = Annotated[str, Field(max_length=MAX_NAME)]
 
 
 class StrictBody(BaseModel):
-    """A request body, read strictly (issue 28, item 15): `true` is not a number, `"3"` not an integer."""
+    """A request body, read strictly: `true` is not a number, `"3"` not an integer."""
 
     model_config = ConfigDict(strict=True)
 
@@ -87,7 +87,7 @@ class MapBody(StrictBody):
 
 def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
     """The name and fight mapping of a create body (exactly one of fight, text, example), with its `uvtt` map
-    when one is given (issue 32)."""
+    when one is given."""
     given = [k for k in ("fight", "text", "example") if getattr(body, k) is not None]
     if len(given) != 1:
         raise ApiError(422, "give exactly one of fight, text or example", "fight")

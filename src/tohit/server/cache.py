@@ -1,4 +1,4 @@
-"""The server's memory of encounters, bounded (issue 27, item 7): the most recently used encounters (each with
+"""The server's memory of encounters, bounded: the most recently used encounters (each with
 its fight and that fight's memo of static tables) and their stored rows, the least recently used forgotten first.
 A forgotten encounter is read again from the store when it is next asked for, so the bound changes no answer."""
 

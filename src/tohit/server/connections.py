@@ -1,4 +1,4 @@
-"""Connection limits of `tohit serve` (issue 28, item 6): idle connections cannot use up the server's file
+"""Connection limits of `tohit serve`: idle connections cannot use up the server's file
 descriptors. A connection past `max_connections` is answered 503 at once and closed; one that has not sent a
 whole request's headers within `header_seconds` is closed (uvicorn itself only times out a connection idle
 *after* a response); and running out of descriptors anyway is logged once, not once a second with a

@@ -1,4 +1,4 @@
-"""The OpenAPI document describes the API as it answers (issue 28, item 14): the encounter routes take a bearer
+"""The OpenAPI document describes the API as it answers: the encounter routes take a bearer
 token (a security scheme, not a header parameter, which OpenAPI ignores for `Authorization`), the stateless
 routes answer with the JSON Schemas of the CLI's `--json` (one per system, `tohit schema SYSTEM --output
 KIND`), and a stream is `text/event-stream`."""

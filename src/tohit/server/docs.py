@@ -1,4 +1,4 @@
-"""The API's docs page (issue 28, item 13): Swagger UI served by the server itself, from the copy the
+"""The API's docs page: Swagger UI served by the server itself, from the copy the
 `fastapi-offline` package ships, so that `/docs` renders with no network and its URL (which may hold the
 admin token) is never sent to another site. The page runs no inline script, so its Content-Security-Policy
 allows scripts from the server alone."""

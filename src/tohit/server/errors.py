@@ -1,5 +1,5 @@
 """The server's errors: one JSON shape, `{"error": {"source", "field", "message"}}`, for every status, and the
-handlers that turn each kind of failure into it (issue 16; issue 28: a dead worker or a lack of memory is a
+handlers that turn each kind of failure into it (a dead worker or a lack of memory is a
 503 or a 422, never a 500; a 405 says what is allowed)."""
 
 from __future__ import annotations

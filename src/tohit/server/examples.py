@@ -1,4 +1,4 @@
-"""The example fights a new encounter may start from (the web table's "new encounter", issue 17).
+"""The example fights a new encounter may start from (the web table's "new encounter").
 
 Found without naming a game: every registered game's starter fight (`System.starter(fight=True)`, shipped in
 its package), and, when tohit runs from a checkout, the fight files of `examples/fights/` beside the package.

@@ -1,4 +1,4 @@
-"""Live streams that share their reads (issue 28, item 12): one poll of the store per followed encounter per
+"""Live streams that share their reads: one poll of the store per followed encounter per
 server process, whatever the number of its followers. The poll keeps the encounter's latest events in memory
 and wakes its followers; a follower that waits costs nothing until an event comes. A follower that starts (or
 falls) behind what is kept reads what it lacks from the store itself, once, then follows the shared poll. The
@@ -88,7 +88,7 @@ class Fanout:
 
     def poke(self, encounter_id: str) -> None:
         """Wake the encounter's followers with nothing new, so that each checks itself again (its token replaced,
-        the encounter deleted: issue 28, item 4)."""
+        the encounter deleted)."""
         feed = self.feeds.get(encounter_id)
         if feed is not None:
             woken, feed.changed = feed.changed, asyncio.Event()

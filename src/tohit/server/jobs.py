@@ -24,7 +24,7 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Caps:
-    """The caps a job checks itself (issue 28, item 2): dice against one target (`--max-dice`), dice against
+    """The caps a job checks itself: dice against one target (`--max-dice`), dice against
     all the targets together, and the bytes of its answer."""
 
     dice: int

@@ -1,8 +1,8 @@
-"""The caps of `tohit serve`: on the work one request may ask for and on the requests it takes at once (issue
-28, item 2: each a plain named constant here, the main ones also a flag; a request over one is a 422 naming
+"""The caps of `tohit serve`: on the work one request may ask for and on the requests it takes at once (each
+a plain named constant here, the main ones also a flag; a request over one is a 422 naming
 the field and the cap, before any work), and the body cap.
 
-The body cap of `tohit serve` (issue 16, item 2: a body of at most 1 MiB by default, `--max-body`): a body over
+The body cap of `tohit serve` (a body of at most 1 MiB by default, `--max-body`): a body over
 it is refused with a 422 naming the cap before any route reads it, whether its size is announced
 (`Content-Length`) or it comes in chunks without one (then it is counted as it arrives, never kept past the cap).
 """
@@ -153,7 +153,7 @@ def long_name(data: Any, limit: int = MAX_NAME) -> tuple[str, int] | None:
 
 
 class CreationRate:
-    """At most `per_minute` encounters created a minute per client address (issue 28, item 7), as a token
+    """At most `per_minute` encounters created a minute per client address, as a token
     bucket: `per_minute` at once, then one more each 60 / per_minute seconds. A time limit that only refuses
     (a 429 with Retry-After); what is created is never changed by it. Addresses whose bucket is full again
     are forgotten, so the table stays small."""

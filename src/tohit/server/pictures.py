@@ -1,4 +1,4 @@
-"""A Universal VTT map for an encounter (issue 32): the upload that gives a fight its map, and the picture under
+"""A Universal VTT map for an encounter: the upload that gives a fight its map, and the picture under
 the grid served to the page.
 
 - `with_uvtt(fight, uvtt)`: the fight mapping with its `map` read from an uploaded UVTT mapping (walls, doors,

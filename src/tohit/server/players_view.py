@@ -1,4 +1,4 @@
-"""The players' view hides what the game master hides (issue 29): every read with the view token (`GET`,
+"""The players' view hides what the game master hides: every read with the view token (`GET`,
 `/sheet`, `/events`, `/events.jsonl`, `/stream`) carries, for a hidden combatant, no stat values:
 
 - in `state` and `shown`, only a health word (unhurt, hurt, badly hurt, down);

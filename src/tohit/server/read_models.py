@@ -1,4 +1,4 @@
-"""What the server's pages read of a live encounter (issue 27, item 9: the read-models move out of the engine into
+"""What the server's pages read of a live encounter (the read-models move out of the engine into
 the server): the sheet beside the state, each combatant's stats in words and conditions, the dice roles an attack
 rolls by hand, the fight's map and the best placements on it. Each is a function of an `engine.encounter.Encounter`
 that changes nothing; the rules and the fight (state, standing, next turn, act, preview, events) stay the

@@ -1,4 +1,4 @@
-"""Tokens compared safely and the headers every answer carries (issue 28, items 8 and 13).
+"""Tokens compared safely and the headers every answer carries.
 
 A token arrives in a header, which HTTP carries as bytes (Starlette reads them as Latin-1): it is compared as
 bytes, so a token with a character past ASCII is simply not the token (a 403), never an error of the
@@ -30,7 +30,7 @@ def matches(token: str, stored: str) -> bool:
 
 
 def for_view(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The events as the view token reads them (issue 28, item 5): without their `seed` (the start event's is
+    """The events as the view token reads them: without their `seed` (the start event's is
     the encounter's entropy, from which every later roll is drawn: `default_rng([seed, seq])`), so nothing a
     viewer reads predicts the dice. The GM reads them whole (the GM export replays exactly)."""
     return [{k: v for k, v in e.items() if k != "seed"} if "seed" in e else e for e in events]

@@ -1,4 +1,4 @@
-"""Request bodies are read as the CLI reads a JSON file (issue 28, item 15): an object holding a key twice is
+"""Request bodies are read as the CLI reads a JSON file: an object holding a key twice is
 refused (JSON itself leaves it open; Python's reader would keep the last silently), as are integers of more
 digits, or nesting deeper, than the file loader's caps (`tohit.core.loader.parse_json`, reused here). A 422
 naming `body`, before any route reads it. (A `true` given for a number is refused by the body models, which

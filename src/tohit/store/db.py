@@ -77,7 +77,7 @@ MIGRATION_LOCK = 0x746F686974
 def upgrade(engine: Engine) -> None:
     """Apply the store's Alembic migrations (`tohit db upgrade`; also at the start of `tohit serve`).
 
-    On PostgreSQL they run under a transaction-level advisory lock (issue 28, item 9): of two servers, or two
+    On PostgreSQL they run under a transaction-level advisory lock: of two servers, or two
     `tohit db upgrade`, started together on a fresh database, one migrates while the other waits, then finds
     the store up to date (without it both created the tables and one died on a unique violation). On SQLite
     the write lock is taken first (`BEGIN IMMEDIATE`, waiting up to the busy timeout) to the same end."""

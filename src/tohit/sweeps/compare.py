@@ -1,4 +1,4 @@
-"""`tohit compare A B` (issue 31, item 3): the same measures of two files, side by side, with B - A.
+"""`tohit compare A B`: the same measures of two files, side by side, with B - A.
 
 Each file is measured as one point of a sweep is (sweeps/measure.py): an attack's exact odds per target (targets
 matched by name, else by place), a fight's simulation of n fights (each file seeded alike) or, with `exact`, a

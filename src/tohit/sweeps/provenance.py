@@ -1,4 +1,4 @@
-"""What produced a sweep's table (issue 31, "Provenance"): the input's SHA-256, the settings (`--vary`, `--measure`,
+"""What produced a sweep's table: the input's SHA-256, the settings (`--vary`, `--measure`,
 `-n`, `--seed`, `--exact`, `--method`, the depth) and the engine's version, recorded with the table: in Parquet
 as the key-value metadata key `tohit` (JSON), beside a CSV in the sidecar `OUT.meta.json`, in the DataFrame as
 `df.attrs["tohit"]`. `--resume` compares it with the sweep asked for and refuses, in one line naming what

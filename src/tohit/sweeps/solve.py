@@ -1,4 +1,4 @@
-"""`tohit solve` (issue 31, item 2): where a measure crosses a target value along one varied field.
+"""`tohit solve`: where a measure crosses a target value along one varied field.
 
 A crossing is a pair of neighbouring values of the range on opposite sides of the target P (one with the measure
 below P, the other with it at P or above). Exact measures (an attack's odds, a duel solved exactly) are compared

@@ -1,4 +1,4 @@
-"""The web table (issue 17): pages served by `tohit serve` itself, a view of the /v1 routes.
+"""The web table: pages served by `tohit serve` itself, a view of the /v1 routes.
 
 The pages hold no rules: they ask the server for the state, previews, dice roles, targets and cover, and send
 the game master's actions. Every asset is a local file of this package (plain ES modules, one stylesheet), so

@@ -1,4 +1,4 @@
-"""How a game's state reads to a person (issue 29, "Each game says how its state reads").
+"""How a game's state reads to a person.
 
 A game declares, once on its `FightRules.readings`, a `StatReading` for every per-combatant stat it keeps: a
 label in the rulebook's words and a kind. The command line's state table, the server's `shown` read-model and

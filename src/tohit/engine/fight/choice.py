@@ -1,4 +1,4 @@
-"""A game master's choice of attack and target, checked against what the rules allow now (issue 27: a GM's
+"""A game master's choice of attack and target, checked against what the rules allow now (a GM's
 choice reaches the game as a typed argument, `GMChoice`)."""
 
 from __future__ import annotations

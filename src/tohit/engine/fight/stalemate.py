@@ -3,8 +3,8 @@ cannot, which end at once as a draw (narrated and simulated fights, `run`; the e
 
 `can_end` explores the states of the fight's exact chain through the rules' own `step` in "enumerate" mode,
 without probabilities (least healthy first), and stops at the first outcome that ends the fight; when none is
-reachable the fight is a stalemate. Its budgets count work (states, outcome rows), never seconds (issue 27, item
-5: "the clock decides nothing"): the same seed ends the same fight at the same round on any machine under any
+reachable the fight is a stalemate. Its budgets count work (states, outcome rows), never seconds (the
+clock decides nothing): the same seed ends the same fight at the same round on any machine under any
 load.
 """
 
@@ -25,8 +25,8 @@ from tohit.engine.requests import MAX_STATES
 
 #: The check for a fight nobody can end any more (narrated and simulated fights, `never_ending`): the exact
 #: chain's states from the fight's state (`can_end`), within these small budgets for a duel; past them the
-#: answer is "not known" and the fight goes on. The budgets count work, never seconds (issue 27, item 5: "the
-#: clock decides nothing"), so the same seed ends the same fight at the same round on any machine under any load.
+#: answer is "not known" and the fight goes on. The budgets count work, never seconds (the
+#: clock decides nothing), so the same seed ends the same fight at the same round on any machine under any load.
 #: (About half a second of a duel's outcome rows on a quiet machine.)
 NEVER_STATES = 2_000
 NEVER_ROWS = 200_000
@@ -50,7 +50,7 @@ class Stalemates:
     """What one run's stalemate checks found (one narrated fight, or one share of a simulation): each state
     checked or reached, "never", "depth" or "" (it can end, or not known), and how many checks found a state that
     can end. Kept per run, never on the fight file: a run's answers depend only on its own seed, not on which
-    runs of the same file came before it in the process (issue 27, item 5)."""
+    runs of the same file came before it in the process."""
 
     known: dict[bytes, str] = field(default_factory=dict)
     failed: int = 0

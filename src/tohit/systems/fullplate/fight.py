@@ -1,4 +1,4 @@
-"""FullPlate fights: hit points, natural-20 halving, firing into melee, magical ammunition (issue 8; Attacking).
+"""FullPlate fights: hit points, natural-20 halving, firing into melee, magical ammunition (Attacking).
 
 Rules applied between attacks (the attack itself is the system's `resolve`):
 - HP: a hit costs the creature it hits its damage in hit points (the target block's `hp`, required in a

@@ -1,4 +1,4 @@
-"""Firing Into Melee (Attacking; docs/fullplate.md#silent-firing-into-melee, revised in issue 15): which creature a
+"""Firing Into Melee (Attacking; docs/fullplate.md#silent-firing-into-melee): which creature a
 shot into a melee strikes, picked before the roll is judged.
 
 Each creature within 5 feet of the intended target, and the target itself, takes a share of 2^(size step

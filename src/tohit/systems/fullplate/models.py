@@ -1,4 +1,4 @@
-"""FullPlate scenario models: the page's terms in snake_case (issue #5, "Scenario keys").
+"""FullPlate scenario models: the page's terms in snake_case.
 
 Distances are in feet, as on the page ("within 5 feet", "10 feet away"). AC counts down: lower is better.
 Cross-field rules that need the circumstance table live in `rules.FullPlate.check`; the rules a single

@@ -1,4 +1,4 @@
-"""FullPlate: Attacking, with docs/fullplate.md#where-the-page-is-silent and issue #5.
+"""FullPlate: Attacking, with docs/fullplate.md#where-the-page-is-silent.
 
 Clauses, in the page's order (each has a test named after it in tests/fullplate/):
 1. Effective THAC0 = THAC0 - To-Hit bonuses + To-Hit penalties; To-Hit Roll = effective THAC0 - d20. The

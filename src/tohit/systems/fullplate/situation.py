@@ -155,7 +155,7 @@ def hand_rule(attacker: Attacker, attack: Attack, named_row: str | None = None) 
     """The Off-Hand penalty on To-Hit: -2, forced or not; none when Ambidextrous.
 
     Attacking, Main-Hand vs Off-Hand: "An Off-Hand suffers a -2 penalty on To-Hit rolls." The -4 for being
-    "forced to use solely their Off-Hand" is for "Any Skill Check", not for an attack (issue 15).
+    "forced to use solely their Off-Hand" is for "Any Skill Check", not for an attack.
 
     `named_row` is the field naming the attacker_off_hand row, when the scenario names it.
     """

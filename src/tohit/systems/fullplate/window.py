@@ -1,6 +1,5 @@
 """The natural needed and the exact chance to hit one creature (Attacking, "Making The Roll" and "Fumbles
-and Criticals"; docs/fullplate.md#silent-natural-1, docs/fullplate.md#silent-natural-20; issue 15, "the natural-20
-window").
+and Criticals"; docs/fullplate.md#silent-natural-1, docs/fullplate.md#silent-natural-20).
 
 - A natural 2 to 19 hits when the To-Hit Roll (effective THAC0 - natural) is at or below the AC; a natural 1
   never hits.

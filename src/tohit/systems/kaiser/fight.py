@@ -1,4 +1,4 @@
-"""Kaiser RPG fights: AP, Counterattacks, LP (issue 8; Attacking and Defending, the game's other pages).
+"""Kaiser RPG fights: AP, Counterattacks, LP (Attacking and Defending, the game's other pages).
 
 Rules applied between attacks (the attack itself is the system's `resolve`):
 - AP [Action Points]: every combatant has 6 AP at the start of each round; unused AP is lost at its end.

@@ -1,4 +1,4 @@
-"""Kaiser RPG scenario models: the page's terms in snake_case (issue #2, §5)."""
+"""Kaiser RPG scenario models: the page's terms in snake_case."""
 
 from __future__ import annotations
 

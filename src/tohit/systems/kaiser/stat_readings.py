@@ -1,4 +1,4 @@
-"""How a Kaiser fight's state reads (issue 29): each stat's label in the rulebook's words and its kind."""
+"""How a Kaiser fight's state reads: each stat's label in the rulebook's words and its kind."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Kaiser RPG's turn order as a live encounter reads and ends it (issue 27): whose turn comes, without dice,
+"""Kaiser RPG's turn order as a live encounter reads and ends it: whose turn comes, without dice,
 and the game master's end of a turn, which never takes the cursor out of the order [Action Points: 6 AP a
 round, the order goes round until nobody has the AP for an attack]; and the ranges of the stats a game master
 sets by hand. `KaiserFight` (fight.py) plays the turns."""

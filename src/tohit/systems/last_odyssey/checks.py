@@ -1,4 +1,4 @@
-"""Cross-field checks: what the models alone cannot see (issue 6, "Bad input").
+"""Cross-field checks: what the models alone cannot see.
 
 Each problem is an InputError naming the field, so the CLI prints one line and exits with code 2.
 """

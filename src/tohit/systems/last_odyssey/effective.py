@@ -3,7 +3,7 @@
 - Buffs and debuffs [Buffs and Debuffs]: the tracker value (-7, -3, -1, 0, +1, +3, +7) is
   added to the statistic.
 - Blinded [Statuses]: Physical, Magical and Status Accuracy count as half, rounded down.
-  Option `blinded_halves`: "base" halves the base value before buffs (issue 6, the game's other pages),
+  Option `blinded_halves`: "base" halves the base value before buffs (the game's other pages),
   "total" halves the value with buffs (the later wording of Statuses).
 - Petrified [Statuses]: base Evasion counts as half, rounded down, not including buffs and debuffs.
 """

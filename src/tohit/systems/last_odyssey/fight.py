@@ -1,4 +1,4 @@
-"""Last Odyssey fights: Shell pools, HP, rows, Multi abilities (issue 8; Attacking and Defending,
+"""Last Odyssey fights: Shell pools, HP, rows, Multi abilities (Attacking and Defending,
 docs/last-odyssey.md#where-the-page-is-silent).
 
 Rules applied between attacks (the attack itself is the system's `resolve`: hit die, damage with the Shell

@@ -1,4 +1,4 @@
-"""What a combatant of a Last Odyssey fight file adds to the common fight file (issue 8): its Initiative, a
+"""What a combatant of a Last Odyssey fight file adds to the common fight file: its Initiative, a
 player character's call and its base maximum HP.
 """
 

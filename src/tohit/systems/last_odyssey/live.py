@@ -1,4 +1,4 @@
-"""What a live encounter of Last Odyssey asks beyond the turns (issue 27): the GM's 2d4 for called initiative,
+"""What a live encounter of Last Odyssey asks beyond the turns: the GM's 2d4 for called initiative,
 rolled once at the start [Starting Battles], and the range of each stat a game master sets by hand.
 `LastOdysseyFight` (fight.py) plays the turns."""
 

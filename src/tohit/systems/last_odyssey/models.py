@@ -1,4 +1,4 @@
-"""Last Odyssey scenario models: the rulebook's terms in snake_case (issue 6, "Scenario keys").
+"""Last Odyssey scenario models: the rulebook's terms in snake_case.
 
 Statistics an attack does not need may be left out; `LastOdyssey.check` names any the attack does need.
 """
@@ -222,7 +222,7 @@ class Options(OptionsBase):
     )
     blinded_halves: Literal["base", "total"] = Field(
         default="base",
-        description="Blinded halves the base accuracies before buffs (issue 6, the game's other pages) or the total"
+        description="Blinded halves the base accuracies before buffs (the game's other pages) or the total"
         " with buffs (a later Statuses).",
     )
 

@@ -1,4 +1,4 @@
-"""Reclaim the Wild fights: Health, Peril, Falling in Battle, Weapon Durability, area attacks (issue 8; rtw page).
+"""Reclaim the Wild fights: Health, Peril, Falling in Battle, Weapon Durability, area attacks (rtw page).
 
 Rules applied between attacks (the attack itself is the system's `resolve`, which reports what a fight
 applies: `falls`, `peril`, `durability_used`, `burning_wear`, `cost_spent`):

@@ -1,4 +1,4 @@
-"""Reclaim the Wild fight files: what a combatant and an attack entry add to the common fight file (issue 8),
+"""Reclaim the Wild fight files: what a combatant and an attack entry add to the common fight file,
 and an attack's grid range given as a mapping, as in a scenario file (`RtwFight.prepare`).
 """
 

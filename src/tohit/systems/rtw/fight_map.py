@@ -1,4 +1,4 @@
-"""Reclaim the Wild fights on a map (issue 8, "an optional `map` (rtw)"): what each combatant's attacks can
+"""Reclaim the Wild fights on a map: what each combatant's attacks can
 reach, worked out once by the grid layer (`tohit.core.grid`), and read per step as arrays.
 
 A `FightMap` is the battlefield with every combatant at one set of positions (the file's, or where moves

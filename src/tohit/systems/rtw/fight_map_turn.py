@@ -1,4 +1,4 @@
-"""Reclaim the Wild fights on a map: one turn (issue 8; rtw page: ranges, areas, cover; docs/rtw.md#silent-cover).
+"""Reclaim the Wild fights on a map: one turn (rtw page: ranges, areas, cover; docs/rtw.md#silent-cover).
 
 `map_turn` is `RtwFight`'s turn when the fight has a map: the combatant's policy picks an option (an attack
 and one placement of its range, from `FightMap`), then each creature the placement catches gets its own roll,

@@ -1,4 +1,4 @@
-"""Reclaim the Wild fights on a map: movement (issue 15, item 9; the game's other pages, Reclaim the Wild, from
+"""Reclaim the Wild fights on a map: movement (the game's other pages, Reclaim the Wild, from
 Movement), then the attack from where the move ends.
 
 Movement [Movement, as the game's other pages gives it]: "entering a square costs 1 Movement; Heroes typically

@@ -1,4 +1,4 @@
-"""What a live encounter of Reclaim the Wild asks beyond the turns (issue 27): the range of each stat a game
+"""What a live encounter of Reclaim the Wild asks beyond the turns: the range of each stat a game
 master sets by hand (where a creature stands: a square of the map). `RtwFight` (fight.py) plays the turns."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reclaim the Wild scenario models: the rulebook's terms in snake_case (issue #3, "Scenario keys").
+"""Reclaim the Wild scenario models: the rulebook's terms in snake_case.
 
 Conditions are plain booleans (or a level for Hard to Hit), so a later layer (the tactical grid) can feed them:
 cover sets a target's `hard_to_hit`, an area template sets the attack's `area`.

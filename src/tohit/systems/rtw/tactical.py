@@ -1,4 +1,4 @@
-"""Reclaim the Wild on the tactical grid (issue 4): a scenario with a `map` places the attack.
+"""Reclaim the Wild on the tactical grid: a scenario with a `map` places the attack.
 
 A scenario may hold a `map`, its `combatants` (the attacker among them, by name) and an `attack.range`
 given as a mapping (`{type: cone, size: 3, direction: east}`). Before the rules see the scenario, the

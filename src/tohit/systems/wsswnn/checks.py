@@ -1,4 +1,4 @@
-"""Cross-field input checks: each problem is one InputError naming the field (issue 7, "Bad input")."""
+"""Cross-field input checks: each problem is one InputError naming the field."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The outcome fields of a WSSWNN action (issue 7, "output per target").
+"""The outcome fields of a WSSWNN action.
 
-The engine's fields are flat, so the issue's `falling: null | {lethal, guard}` is the pair of nullable
+The engine's fields are flat, so a nested `falling: null | {lethal, guard}` is the pair of nullable
 ints `falling_lethal` / `falling_guard` (both null unless a jump-attack missed). `damage` is the lethal
 damage against a creature and the Structure damage against an object.
 """

@@ -1,4 +1,4 @@
-"""When Sky and Sea Were Not Named fights: life, guard, awareness; skipping; Stand Fast; initiative (issue 8).
+"""When Sky and Sea Were Not Named fights: life, guard, awareness; skipping; Stand Fast; initiative.
 
 Rules applied between actions (an action itself is the system's `resolve`):
 - Damage [Taking Actions, Damage]: lethal damage reduces life, guard damage guard (after the lethal damage),

@@ -1,4 +1,4 @@
-"""What a combatant of a When Sky and Sea Were Not Named fight file adds to the common fight file (issue 8):
+"""What a combatant of a When Sky and Sea Were Not Named fight file adds to the common fight file:
 when it Stands Fast or skips its action, what skipping gives, whether it resists a brace; and what an attack
 entry is to a fight (Stand Fast, the brace it may roll against its foe, a weapon attack).
 """

@@ -1,4 +1,4 @@
-"""What a live encounter of WSSWNN asks beyond the turns (issue 27): initiative, rolled once at the start (each
+"""What a live encounter of WSSWNN asks beyond the turns: initiative, rolled once at the start (each
 combatant's Maneuver roll against its foes' highest Awareness), and the range of each stat a game master sets by
 hand. `WsswnnFight` (fight.py) plays the turns."""
 

@@ -1,4 +1,4 @@
-"""WSSWNN scenario models: the page's terms in snake_case (issue 7, "Scenario keys").
+"""WSSWNN scenario models: the page's terms in snake_case.
 
 A target is either a creature (Guard, Agility, Armor, Life...) or an object (Toughness or materials, and
 Structure). An object "has no guard or other defenses" [Attacking Objects], so giving one a creature's

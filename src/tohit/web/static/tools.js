@@ -1,4 +1,4 @@
-// The GM's hand (issue 29): damage or heal by an amount, set and clear conditions, roll any dice into the log,
+// The GM's hand: damage or heal by an amount, set and clear conditions, roll any dice into the log,
 // show or hide a combatant from the players, add or remove a combatant, rename and delete the encounter. Each is
 // one /v1 action (or PATCH / DELETE of the encounter); the server's rules decide, the page only asks.
 import { api, el, errorLine } from "./api.js";
