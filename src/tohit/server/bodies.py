@@ -10,13 +10,10 @@ from fastapi import Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from tohit.core.loader import parse_document
+from tohit.engine.actions import Name
 from tohit.engine.requests import MAX_SEED
 from tohit.server import examples, pictures
 from tohit.server.errors import ApiError
-from tohit.server.limits import MAX_NAME
-
-#: A name in a request (a combatant's, an attack's, a stat's): at most MAX_NAME characters.
-Name = Annotated[str, Field(max_length=MAX_NAME)]
 
 
 class StrictBody(BaseModel):
