@@ -92,6 +92,8 @@ def local_cluster(workers: int) -> Iterator[Any]:
             dashboard_address=None,
             silence_logs=logging.ERROR,
         )
+    logs = logging.getLogger("distributed")
+    level = logs.level
     try:
         client = dask().Client(cluster)
         try:
@@ -100,6 +102,7 @@ def local_cluster(workers: int) -> Iterator[Any]:
             client.close()
     finally:
         cluster.close()
+        logs.setLevel(level)  # as before the sweep (a stopped one quiets it while it closes)
 
 
 @contextmanager
@@ -137,6 +140,11 @@ def on_client(client: Any) -> Runner:
                 waiting.pop(future.key, None)
                 future.release()
                 yield of[future.key], rows
+        except BaseException:
+            # Stopped (Ctrl-C, an error): a fetch still in flight finds its point cancelled, and the scheduler in
+            # this process would log that as an error after the one line the command prints.
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)
+            raise
         finally:
             client.cancel(list(waiting.values()))
 
