@@ -54,6 +54,14 @@ def test_grid_cli_aim_ranks_placements_by_exact_expected_damage() -> None:
     assert text.exit_code == 0 and "best placements" in text.output
 
 
+def test_grid_cli_aim_json_is_the_same_bytes_every_run() -> None:
+    """The clock decides nothing: `tohit aim --json` holds no measured time, so two runs print the same bytes."""
+    first, second = run("aim", str(PILLAR), "--json"), run("aim", str(PILLAR), "--json")
+    assert first.exit_code == 0, first.output
+    assert "seconds" not in json.loads(first.output)
+    assert first.output == second.output
+
+
 def test_grid_cli_aim_blast_and_projectile(tmp_path: Path) -> None:
     data = yaml.safe_load(PILLAR.read_text())
     for rng, first in (

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -180,10 +179,8 @@ def aim_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> 
     from tohit.engine.aim import Aimer
 
     data, view = guarded(lambda: load_view(file, placed=False))
-    start = time.perf_counter()
     aimer = Aimer(data, view)
     ranked = guarded(lambda: _rank(aimer, str(file)))
-    seconds = time.perf_counter() - start
     unresolved = sorted(aimer.unresolved)
     if not ranked:
         fail(f"{file}: attack.range: no placement of the {view.describe()} reaches a creature")
@@ -193,7 +190,6 @@ def aim_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> 
     if as_json:
         out = {
             "tried": len(ranked),
-            "seconds": seconds,
             "best": [a.to_json() for a in ranked[:TOP]],
             "unresolved": unresolved,
         }
