@@ -159,3 +159,29 @@ def test_kaiser_fight_point_blank_attack_allows_a_counter() -> None:
     data["sides"][0]["combatants"][0]["attacks"][0]["attack"] = {"range": "point_blank"}
     log = narrate(load(data), seed=1, script=[MISS_BY_6, TIE])
     assert events(log, "counter")[0]["changes"][0]["who"] == "B"
+
+
+def test_kaiser_fight_flat_footed_allows_no_active_actions_or_reactions() -> None:
+    """Action Points: a Flat-Footed combatant takes "no Active actions or Reactions": set by the game master on a
+    combatant that still has its 6 AP, it neither attacks on its turn nor counterattacks a failed close attack."""
+    from tohit.engine.encounter import Encounter
+
+    enc = Encounter.create(duel(), source="fight.yaml", seed=1)
+    enc.act({"kind": "condition", "combatant": "B", "condition": "flat_footed", "on": True})
+    assert enc.state.per["ap"][0].tolist() == [6, 6]
+    rules = enc.fight.rules
+    assert rules.usable(enc.fight, enc.state)[0, 1].tolist() == [False]
+    # A fails against B by 6 (a Counter chance), then B, Flat-Footed, has no turn: the round goes on with A alone.
+    enc.act({"kind": "attack", "attacker": "A", "targets": ["B"], "dice": {"offense": [1, 2], "defense": [6, 5]}})
+    kinds = [e["kind"] for e in enc.events]
+    assert "counter" not in kinds
+    assert rules.next_actor(enc.fight, enc.state) == 0
+
+
+def test_kaiser_fight_a_defender_that_is_not_flat_footed_counters_with_its_ap() -> None:
+    """The other side of the clause: the same failed attack on B, not Flat-Footed, gives B its Counterattack."""
+    from tohit.engine.encounter import Encounter
+
+    enc = Encounter.create(duel(), source="fight.yaml", seed=1)
+    enc.act({"kind": "attack", "attacker": "A", "targets": ["B"], "dice": {"offense": [1, 2], "defense": [6, 5]}})
+    assert "counter" in [e["kind"] for e in enc.events]

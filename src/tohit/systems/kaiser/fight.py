@@ -57,7 +57,7 @@ from tohit.systems.kaiser import consequences, narrate
 from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.rules import HIT
 from tohit.systems.kaiser.stat_readings import READINGS
-from tohit.systems.kaiser.turns import AP_PER_ROUND, KaiserTurns
+from tohit.systems.kaiser.turns import AP_PER_ROUND, KaiserTurns, spendable_ap
 
 #: Each earlier Defensive Roll in the round puts the next at this much less (the Multiple Defense Penalty).
 MDP_STEP = 2
@@ -203,9 +203,9 @@ class KaiserFight(KaiserTurns):
         return fight.memo("kaiser_counter", build)
 
     def usable(self, fight: LoadedFight, state: State) -> BoolArray:
-        """(fights, combatants, attacks): standing, with the AP for that attack."""
+        """(fights, combatants, attacks): standing, with the AP for that attack (none while Flat-Footed)."""
         costs = self._costs(fight)
-        ok = state.per["ap"][:, :, None] >= costs[None, :, :]
+        ok = spendable_ap(state.per)[:, :, None] >= costs[None, :, :]
         return ok & self.standing(fight, state)[:, :, None]
 
     # -- one step ------------------------------------------------------------------------------------------
@@ -243,7 +243,7 @@ class KaiserFight(KaiserTurns):
         state = ctx.state
         who = np.maximum(actor, 0)
         standing = ctx.standing()
-        attacks_ok = take_rows(state.per["ap"], who)[:, None] >= rows_of(self._costs(fight), who)  # (n, A)
+        attacks_ok = take_rows(spendable_ap(state.per), who)[:, None] >= rows_of(self._costs(fight), who)  # (n, A)
         foes = rows_of(fight.roster.foe_matrix, who) & standing  # (n, C)
         options = attacks_ok[:, :, None] & foes[:, None, :]
         idx, attack, target = ctx.choose_actions(acting, actor, options, choice)
@@ -289,7 +289,7 @@ class KaiserFight(KaiserTurns):
             return
         t, a = target[maybe], actor[maybe]
         counter_with = self._counter_attack(fight)
-        ap = ctx.state.per["ap"]
+        ap = spendable_ap(ctx.state.per)
         up = ctx.standing()
         ok = (counter_with[t] >= 0) & (ap[maybe, t] >= COUNTER_AP) & up[maybe, t] & up[maybe, a]
         counter = np.zeros(n, dtype=bool)
@@ -352,7 +352,7 @@ class KaiserFight(KaiserTurns):
         state = ctx.state
         size = fight.roster.size
         min_cost, distance = self._order(fight)
-        can = (state.per["ap"] >= min_cost) & ctx.standing()  # (n, C)
+        can = (spendable_ap(state.per) >= min_cost) & ctx.standing()  # (n, C)
         cursor = state.fight["cursor"]
         nearest = min_rows(np.where(can, distance[cursor], size))
         found: BoolArray = nearest < size

@@ -6,6 +6,7 @@ sets by hand. `KaiserFight` (fight.py) plays the turns."""
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -15,6 +16,13 @@ from tohit.core.fight.state import BoolArray, IntArray, State
 
 #: AP every combatant standing has at the start of a round [Action Points].
 AP_PER_ROUND = 6
+
+
+def spendable_ap(per: Mapping[str, IntArray]) -> IntArray:
+    """The AP each combatant can act with: none while it is Flat-Footed, which allows "no Active actions or
+    Reactions" [Action Points] (in play a hit at 0 AP makes it so, but a game master may set the condition on a
+    combatant that still has AP)."""
+    return np.where(per["flat_footed"] != 0, 0, per["ap"])
 
 
 class TurnOrder(NamedTuple):
@@ -63,7 +71,8 @@ class KaiserTurns(FightRules):
         up = self.standing(fight, state)[0]
         size = fight.roster.size
         cursor = int(state.fight["cursor"][0])
-        for can, start in ((up & (state.per["ap"][0] >= min_cost), cursor), (up & (min_cost <= AP_PER_ROUND), 0)):
+        now = up & (spendable_ap(state.per)[0] >= min_cost)
+        for can, start in ((now, cursor), (up & (min_cost <= AP_PER_ROUND), 0)):
             if can.any():
                 nearest = int(np.where(can, distance[start % size], size).min())
                 return int(fight.file_order[(start + nearest) % size])
