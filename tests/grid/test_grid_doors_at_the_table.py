@@ -5,6 +5,8 @@ stored events read it as any change."""
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from tests.grid.uvtt_fixtures import cellar
 from tohit.core.errors import InputError
 from tohit.core.grid.uvtt import inline_map_fields
 from tohit.engine.encounter import Encounter
+from tohit.engine.fight.replay import chained, replay, unfinished_event
 from tohit.server import read_models
 
 FIGHT = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
@@ -64,3 +67,29 @@ def test_a_bad_door_action_names_its_field() -> None:
     with pytest.raises(InputError) as refused:
         plain.act({"kind": "door", "door": 0, "closed": False})
     assert refused.value.field == "door"
+
+
+@pytest.mark.parametrize("door_first", [True, False])
+def test_a_door_and_a_newcomer_both_stay_whatever_their_order(door_first: bool, tmp_path: Path) -> None:
+    """A door opened before or after a combatant joins: the fight keeps the newcomer and the open door, live, when
+    restored from the stored events, and in `tohit replay` of the exported log."""
+    enc = Encounter.create(fight())
+    heroes = enc.fight.roster.side_names[0]
+    newcomer = copy.deepcopy(FIGHT["sides"][0]["combatants"][0])
+    newcomer.update(name="Impa", position=[1, 3])
+    door: dict[str, Any] = {"kind": "door", "door": 0, "closed": False}
+    join: dict[str, Any] = {"kind": "join", "side": heroes, "combatant": newcomer}
+    for action in (door, join) if door_first else (join, door):
+        enc.act(action)
+    again = Encounter.restore(enc.data, enc.events)
+    for found in (enc, again):
+        assert "Impa" in found.fight.roster.names
+        assert found.state_json()["fight"]["door_0"] == 0
+        assert read_models.map_view(found, "Link", None, None)["doors"][0]["closed"] is False
+        assert "Impa" in found.state_json()["combatants"]
+    state = enc.state_json()
+    closed = [*enc.events, unfinished_event(len(enc.events), state["fight"].get("round"), enc.next_turn(), state)]
+    log = tmp_path / "events.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in chained(closed)))
+    found = replay(log)
+    assert found.matches and not found.mismatches

@@ -27,7 +27,7 @@ from tohit.core.fight.state import State, change
 from tohit.core.grid.movement import reachable
 from tohit.engine import gm_hand, roster_change
 from tohit.engine.actions import AnyAction, parse_action
-from tohit.engine.doors import door_events, synced, with_door_stats
+from tohit.engine.doors import door_events, map_doors, synced, with_door_stats
 from tohit.engine.fight.events import emit_end, start_event
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.modes import Exact, Narration
@@ -96,7 +96,7 @@ class Encounter:
             {k: np.asarray([v], dtype=np.int64) for k, v in per.items()},
             {k: np.asarray([v], dtype=np.int64) for k, v in fights.items()},
         )
-        fight = synced(fight, data, state, source)
+        fight = synced(fight, roster_change.current_mapping(data, fight, events), state, source)
         return Encounter(fight, data, list(events), state, int(events[0]["seed"]), actions)
 
     def fork(self) -> Encounter:
@@ -380,12 +380,15 @@ class Encounter:
     def _append(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Number the events and keep them, each marked with its action (the number of the action's first)."""
         first = len(self.events)
-        self.fight = synced(self.fight, self.data, self.state, self.fight.source)  # a door opened or closed
         for i, event in enumerate(events):
             event["n"] = first + i
             event["action"] = first
             self.events.append(event)
             self.actions.append(first)
+        # A door opened or closed: the fight as the file it plays now (its roster after any join) with those doors.
+        if map_doors(self.fight):
+            mapping = roster_change.current_mapping(self.data, self.fight, self.events)
+            self.fight = synced(self.fight, mapping, self.state, self.fight.source)
         return events
 
 

@@ -31,6 +31,7 @@ from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.readings import reading_of
 from tohit.core.fight.state import State
+from tohit.engine.doors import with_door_stats
 from tohit.engine.fight.ending import initial_state
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.gm_hand import LiveEncounter
@@ -48,15 +49,31 @@ def blocks_of(data: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> d
     return found
 
 
-def fight_for(
-    data: Mapping[str, Any], sides: Mapping[str, Sequence[str]], blocks: Mapping[str, Any], source: str
-) -> LoadedFight:
-    """The fight of `data` with each side's combatants as `sides` lists them (blocks by name)."""
+def mapping_for(
+    data: Mapping[str, Any], sides: Mapping[str, Sequence[str]], blocks: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The fight file `data` with each side's combatants as `sides` lists them (blocks by name)."""
     found = copy.deepcopy(dict(data))
     by_name = {str(s["name"]): s for s in found["sides"]}
     found["sides"] = [{**by_name[name], "combatants": [copy.deepcopy(blocks[n]) for n in members]}
                       for name, members in sides.items()]  # fmt: skip
-    return fight_from_dict(found, source=source)
+    return found
+
+
+def fight_for(
+    data: Mapping[str, Any], sides: Mapping[str, Sequence[str]], blocks: Mapping[str, Any], source: str
+) -> LoadedFight:
+    """The fight of `data` with each side's combatants as `sides` lists them (blocks by name)."""
+    return fight_from_dict(mapping_for(data, sides, blocks), source=source)
+
+
+def current_mapping(data: dict[str, Any], fight: LoadedFight, events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The fight file `fight` plays now: `data` itself, or after a join or a leave, `data` with the sides as the
+    roster has them (a newcomer's block from its join event, which `events` must hold)."""
+    sides = sides_of(fight)
+    if sides == {str(s["name"]): [str(c["name"]) for c in s["combatants"]] for s in data["sides"]}:
+        return data
+    return mapping_for(data, sides, blocks_of(data, events))
 
 
 def sides_of(fight: LoadedFight) -> dict[str, list[str]]:
@@ -87,10 +104,11 @@ def _order(enc: LiveEncounter, fight: LoadedFight, state: State) -> list[str]:
 
 def carried(enc: LiveEncounter, new: LoadedFight, newcomer: str | None) -> State:
     """The state of the rebuilt fight `new`: each stat by name from the encounter's, a newcomer's (and a new
-    stat's) at its start; references read again by name; the round's order and cursor kept (module docstring)."""
+    stat's) at its start; references read again by name; the round's order and cursor kept (module docstring); each
+    door as the encounter has it."""
     old_fight, old = enc.fight, enc.state
     old_names, names = old_fight.roster.names, new.roster.names
-    start = initial_state(new, 1)
+    start = with_door_stats(new, initial_state(new, 1))
     readings = new.rules.readings
     per: dict[str, np.ndarray[Any, Any]] = {}
     for stat, values in start.per.items():
