@@ -193,3 +193,26 @@ class RtwTables(RtwLive):
             return found
 
         return fight.memo("rtw_area", build)
+
+    # -- several targets, named by a game master ---------------------------------------------------------------
+    def max_targets(self, fight: LoadedFight, actor: int, attack: int) -> int:
+        """Abstract Combat (a fight with no map): an area attack hits a number of foes from its range ("Burst:
+        Hits 2 targets for every 1 in the Range"; "Blast, Cone, Line, or Sweep: Hits 1 target, plus 1 additional
+        target for every 2 in the Range beyond the first"), the count the fight file gives as its `area_size`
+        (none: every foe); the game master may name up to that many [Abstract Combat Ranges]. Any other attack,
+        and any attack on a map (whom an area catches comes from its placement), names one foe ("Melee,
+        Projectile: Hit 1 foe")."""
+        area, reach = self._area(fight)
+        if self.grid(fight) is not None or not area[actor, attack]:
+            return 1
+        return int(reach[actor, attack])
+
+    def targets_rule(self, fight: LoadedFight, actor: int, attack: int) -> str:
+        """The words of the refusal: the attack's count of foes in Abstract Combat, or why it names one."""
+        name = fight.attack(actor, attack).name
+        if self.grid(fight) is not None:
+            return f"{name} names one foe on a map: whom an area catches comes from where it is placed"
+        most = self.max_targets(fight, actor, attack)
+        if most == 1 and not self._area(fight).area[actor, attack]:
+            return f"{name} is not an area attack: it hits 1 foe"
+        return f"{name} hits at most {most} {'foe' if most == 1 else 'foes'} in Abstract Combat (its area size)"
