@@ -70,3 +70,25 @@ def test_web_a_one_target_attack_is_a_radio(page: Any, table: Table) -> None:
     page.select_option("#attack", "Magic Salvo")
     assert page.eval_on_selector_all("#targets input:checked", "xs => xs.map(x => x.value)") == ["Bokoblin 1"]
     assert page.eval_on_selector_all("#targets input", "xs => [...new Set(xs.map(x => x.type))]") == ["radio"]
+
+
+def test_web_several_targets_on_a_phone_by_keys(page: Any, table: Table) -> None:
+    """On a 390 px phone the checkboxes fit (no sideways scroll); a box is checked with the keyboard (Space), the
+    preview follows, and `r` rolls the attack on both once the focus leaves the field."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    made = table.create(example="file/last-odyssey-cops", seed=5)
+    eid, gm = made["id"], made["gm_token"]
+    ready(page, table.url(eid, gm))
+    page.select_option("#attacker", "Ilse")
+    page.select_option("#attack", "Fire Wave")
+    page.focus('#targets input[value="Cop 2"]')
+    page.keyboard.press("Space")
+    page.wait_for_function(f"() => ({ROWS})().join('|') === 'Cop 1|Cop 2'")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    shot(page, "web-targets-phone", full=False)
+    page.evaluate("() => document.activeElement.blur()")
+    before = int(page.get_attribute("#tracker", "data-seq"))
+    page.keyboard.press("r")
+    page.wait_for_function(f"() => Number(document.getElementById('tracker').dataset.seq) > {before}")
+    events = table.http.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
+    assert [e["target"] for e in events if e["kind"] == "attack"] == ["Cop 1", "Cop 2"]
