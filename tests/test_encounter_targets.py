@@ -106,6 +106,42 @@ def test_an_area_attack_names_no_more_foes_than_its_count() -> None:
     refused(enc, action, "Fireball hits at most 2 foes in Abstract Combat")
 
 
+def with_range(rng: dict[str, Any]) -> Encounter:
+    """The Bokoblin camp with Zelda's Fireball given a range with its size and no `area_size`."""
+    data = fight_data("rtw-bokoblin-camp")
+    fireball = data["sides"][0]["combatants"][1]["attacks"][0]
+    del fireball["area_size"]
+    fireball["attack"]["range"] = rng
+    return encounter("", data)
+
+
+def test_burst_hits_2_targets_for_every_1_in_the_range() -> None:
+    """ "Burst: Hits 2 targets for every 1 in the Range": a Burst 1 names 2 foes, not 3; named once, it catches 2."""
+    foes = ["Bokoblin 1", "Bokoblin 2", "Moblin"]
+    refused(with_range({"type": "burst", "size": 1}), {"attacker": "Zelda", "attack": "Fireball", "targets": foes},
+            "Fireball hits at most 2 foes in Abstract Combat (Burst 1)")  # fmt: skip
+    enc = with_range({"type": "burst", "size": 1})
+    events = enc.act({"kind": "attack", "attacker": "Zelda", "attack": "Fireball", "targets": ["Moblin"]})
+    assert len(attacked(events, "Zelda")) == 2
+    enc = with_range({"type": "burst", "size": 2})  # a Burst 2 can hit up to 4 foes: all three here
+    events = enc.act({"kind": "attack", "attacker": "Zelda", "attack": "Fireball", "targets": foes})
+    assert [e["target"] for e in attacked(events, "Zelda")] == foes
+
+
+def test_cone_hits_1_target_plus_1_for_every_2_in_the_range_beyond_the_first() -> None:
+    """ "Blast, Cone, Line, or Sweep: Hits 1 target, plus 1 additional target for every 2 in the Range beyond the
+    first. For instance, a Cone 2 would hit just one foe, but a Cone 3 hits 2 foes."
+    """
+    two = ["Bokoblin 1", "Moblin"]
+    enc = with_range({"type": "cone", "size": 2})
+    refused(enc, {"attacker": "Zelda", "attack": "Fireball", "targets": two}, "at most 1 foe in Abstract Combat")
+    enc = with_range({"type": "cone", "size": 3})
+    events = enc.act({"kind": "attack", "attacker": "Zelda", "attack": "Fireball", "targets": two})
+    assert [e["target"] for e in attacked(events, "Zelda")] == two
+    refused(with_range({"type": "cone", "size": 3}), {"attacker": "Zelda", "attack": "Fireball",
+            "targets": [*two, "Bokoblin 2"]}, "at most 2 foes in Abstract Combat (Cone 3)")  # fmt: skip
+
+
 def test_an_area_attack_with_no_count_may_name_every_foe() -> None:
     data = fight_data("rtw-bokoblin-camp")
     del data["sides"][0]["combatants"][1]["attacks"][0]["area_size"]

@@ -12,6 +12,7 @@ import numpy as np
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.rows import rows_of
 from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.core.grid.abstract import abstract_targets
 from tohit.systems.rtw.consequences import (
     fall_outcome,
 )
@@ -188,7 +189,7 @@ class RtwTables(RtwLive):
             for c, comb in enumerate(fight.combatants):
                 for a, entry in enumerate(comb.attacks):
                     area[c, a] = entry.attack.area
-                    reach[c, a] = fight.roster.size if entry.area_size is None else entry.area_size
+                    reach[c, a] = area_count(entry, fight.roster.size)
             found = AreaTables(area, reach)
             return found
 
@@ -215,4 +216,26 @@ class RtwTables(RtwLive):
         most = self.max_targets(fight, actor, attack)
         if most == 1 and not self._area(fight).area[actor, attack]:
             return f"{name} is not an area attack: it hits 1 foe"
-        return f"{name} hits at most {most} {'foe' if most == 1 else 'foes'} in Abstract Combat (its area size)"
+        entry = fight.attack(actor, attack)
+        why = "its area_size" if entry.area_size is not None else _range_words(entry.grid_range)
+        return f"{name} hits at most {most} {'foe' if most == 1 else 'foes'} in Abstract Combat ({why})"
+
+
+def area_count(entry: Any, every: int) -> int:
+    """How many foes an area attack hits in a fight with no map: the entry's `area_size` when given; else its
+    range's count in Abstract Combat when the range is given with its size ("Burst: Hits 2 targets for every 1 in
+    the Range"; "Blast, Cone, Line, or Sweep: Hits 1 target, plus 1 additional target for every 2 in the Range
+    beyond the first") [Abstract Combat Ranges]; else every foe (`every`)."""
+    if entry.area_size is not None:
+        return int(entry.area_size)
+    if entry.grid_range is not None:
+        return abstract_targets(entry.grid_range)
+    return every
+
+
+def _range_words(rng: Any) -> str:
+    """Where the count comes from, in the page's words: the range and its size, or that none is given."""
+    if rng is None:
+        return "every foe: no area_size or range size given"
+    size = getattr(rng, "size", None)
+    return f"{rng.type.capitalize()}{'' if size is None else f' {size}'}"
