@@ -199,8 +199,8 @@ class RtwTables(RtwLive):
     def max_targets(self, fight: LoadedFight, actor: int, attack: int) -> int:
         """Abstract Combat (a fight with no map): an area attack hits a number of foes from its range ("Burst:
         Hits 2 targets for every 1 in the Range"; "Blast, Cone, Line, or Sweep: Hits 1 target, plus 1 additional
-        target for every 2 in the Range beyond the first"), the count the fight file gives as its `area_size`
-        (none: every foe); the game master may name up to that many [Abstract Combat Ranges]. Any other attack,
+        target for every 2 in the Range beyond the first"): its `area_count` (the file's `area_size`, else its
+        range's count); the game master may name up to that many [Abstract Combat Ranges]. Any other attack,
         and any attack on a map (whom an area catches comes from its placement), names one foe ("Melee,
         Projectile: Hit 1 foe")."""
         area, reach = self._area(fight)
