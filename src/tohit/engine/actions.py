@@ -34,7 +34,11 @@ class Attack(_Action):
     kind: Literal["attack"]
     attacker: Name
     attack: Name | None = None
-    targets: list[Name] = Field(min_length=1)
+    targets: list[Name] = Field(
+        min_length=1,
+        description="attack: the targets, the primary first; more than one only where the game allows (the sheet's"
+        " `max_targets` per attack), each then attacked as named.",
+    )
     dice: Dice | None = None
     placement: str | None = Field(
         default=None, max_length=200, description="attack on a map: the placement in words (the map route's `range`)."

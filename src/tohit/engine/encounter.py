@@ -131,18 +131,19 @@ class Encounter:
         found = self.fight.rules.next_actor(self.fight, self.state)
         return None if found is None else self.fight.roster.names[found]
 
-    def reached(self, attacker: str, attack: str | None, target: str, placement: str | None = None) -> list[str]:
-        """Every creature the attack on `target` reaches (a Multi ability's every foe, an area's catch, allies in
-        it included), as the game's own turn decides it: the turn played on a copy (dice of a fixed seed: whom an
-        area catches is known before its rolls), its attacks' targets kept, nothing changed. An attack the rules
-        refuse now reaches its own target only (its preview stays the odds of that one roll)."""
-        action = {"attacker": attacker, "attack": attack, "targets": [target], "placement": placement}
+    def reached(self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None) -> list[str]:
+        """Every creature the attack on `targets` reaches (one named: a Multi ability's every foe, an area's
+        catch, allies in it included; several: those the game lets it take), as the game's own turn decides it:
+        the turn played on a copy (dice of a fixed seed: whom an area catches is known before its rolls), its
+        attacks' targets kept, nothing changed. An attack the rules refuse now reaches the targets named only
+        (its preview stays the odds of each one's roll)."""
+        action = {"attacker": attacker, "attack": attack, "targets": targets, "placement": placement}
         try:
             ctx = self.fork()._gm_attack({k: v for k, v in action.items() if v is not None}, [0], None)
-        except InputError:  # an attack the rules refuse now (an ally, a cost unpaid): its own target's odds only
-            return [target]
+        except InputError:  # an attack the rules refuse now (an ally, a cost unpaid): the named targets' odds only
+            return list(targets)
         found = [e["target"] for e in ctx.log if e.get("kind") == "attack" and e.get("attacker") == attacker]
-        return list(dict.fromkeys([target, *found]))
+        return list(dict.fromkeys([*targets, *found]))
 
     def preview(
         self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None
@@ -150,10 +151,11 @@ class Encounter:
         """The exact odds of an attack on each target in the current state (stats, statuses, Shell, guard...
         as the fight would resolve it now), changing nothing: per target each result's probability and the
         mean damage (within the depth; the rest is `beyond_depth`). One target named: every creature the attack
-        reaches from it (`reached`), each with its odds."""
+        reaches from it (`reached`), each with its odds; several the attack may take: every creature it reaches
+        from them."""
         actor, a, _ = self._attack({"attacker": attacker, "attack": attack, "targets": targets})
-        if len(targets) == 1 and targets[0] in self.fight.roster.names:
-            targets = self.reached(attacker, attack, targets[0], placement)
+        if all(name in self.fight.roster.names for name in targets):
+            targets = self.reached(attacker, attack, targets, placement)
         names = self.fight.roster.names
         ctx = Exact(self.fight, self.state)
         labels = self.fight.system.field("result").labels
@@ -232,17 +234,12 @@ class Encounter:
         where the last one is done: AP restored, penalties faded); out of turn, the game's `turn` for that
         attacker alone."""
         actor, attack, target = self._attack(action)
-        if len(action["targets"]) > 1:  # never a silent choice among the names given
-            raise InputError(
-                "an attack names one target (whom else it catches, an area's for one, the game's rules decide);"
-                f" got {len(action['targets'])}",
-                field="targets",
-            )
+        targets = self._targets(actor, attack, action["targets"])
         self._check_dice(actor, attack, target, script or [])
         placement = action.get("placement")
         if placement is not None and (not isinstance(placement, str) or not self.has_map):
             raise InputError("a placement in words (the map's `range`), on an encounter with a map", field="placement")
-        choice = GMChoice(actor, attack, target, placement)
+        choice = GMChoice(actor, attack, target, placement, targets)
         ctx = self._context(np.random.default_rng(entropy), script=script)
         self.in_turn = self.fight.rules.next_actor(self.fight, self.state) == actor
         if self.in_turn:
@@ -285,6 +282,22 @@ class Encounter:
         if targets[0] not in names:
             raise InputError(f"no combatant {short_repr(targets[0])}; combatants: {', '.join(names)}", field="targets")
         return actor, attacks.index(name), names.index(targets[0])
+
+    def _targets(self, actor: int, attack: int, targets: list[str]) -> tuple[int, ...]:
+        """The targets named, as numbers (the primary first): each a combatant, none twice, and no more than the
+        game lets this attack take (`max_targets`: an InputError on `targets` in the game's words), never a
+        silent choice among the names given. Whether the rules allow each one now is the turn's to say."""
+        names, rules = self.fight.roster.names, self.fight.rules
+        for name in targets:
+            if name not in names:
+                raise InputError(f"no combatant {short_repr(name)}; combatants: {', '.join(names)}", field="targets")
+        twice = next((name for i, name in enumerate(targets) if name in targets[:i]), None)
+        if twice is not None:
+            raise InputError(f"{twice} is named twice: name each target once", field="targets")
+        most = rules.max_targets(self.fight, actor, attack)
+        if len(targets) > most:
+            raise InputError(f"{rules.targets_rule(self.fight, actor, attack)}; got {len(targets)}", field="targets")
+        return tuple(names.index(name) for name in targets)
 
     def _check_dice(self, actor: int, attack: int, target: int, script: list[dict[str, list[int]]]) -> None:
         """Faces typed by hand for the first resolve are read by their roles first, so a face off its die is

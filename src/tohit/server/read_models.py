@@ -34,8 +34,8 @@ def round_order(enc: Encounter) -> list[int]:
 
 def sheet(enc: Encounter) -> dict[str, Any]:
     """What a page shows beside the state, read from the fight (never from a game's name): the stat that is
-    health (with its word and each combatant's starting value), the sides, each combatant's side and attacks,
-    and the starting stats."""
+    health (with its word and each combatant's starting value), the sides, each combatant's side and attacks
+    (with how many targets each may take), and the starting stats."""
     roster, rules = enc.fight.roster, enc.fight.rules
     start = starts(enc)
     return {
@@ -51,6 +51,10 @@ def sheet(enc: Encounter) -> dict[str, Any]:
                 "name": name,
                 "side": roster.side_names[roster.side[c]],
                 "attacks": [a.name for a in enc.fight.combatants[c].attacks],
+                # Per attack, how many targets the game master may name (the game's `max_targets`).
+                "max_targets": [
+                    rules.max_targets(enc.fight, c, a) for a in range(len(enc.fight.combatants[c].attacks))
+                ],
                 "start": start[name],
             }
             for c, name in enumerate(roster.names)

@@ -40,12 +40,28 @@ T = TypeVar("T")
 class GMChoice:
     """A game master's choice for one turn of a live encounter (one fight, narrated), handed to the game's
     `step` / `turn` as an argument: who acts, with which of its attacks (its number) on whom, and where an attack
-    on a map goes (a placement in the grid's own words, e.g. "Blast 2 at (2, 1)"; None: the game's choice)."""
+    on a map goes (a placement in the grid's own words, e.g. "Blast 2 at (2, 1)"; None: the game's choice).
+
+    `target` is the primary target (the one a single-target attack reads); `targets` every target named, the
+    primary first (never more than the game's `max_targets`). One named: whom else the attack reaches is the
+    game's (a Multi ability's every foe, an area's next foes); several: exactly those."""
 
     actor: int
     attack: int
     target: int
     placement: str | None = None
+    targets: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.targets:
+            object.__setattr__(self, "targets", (self.target,))
+        elif self.targets[0] != self.target:
+            raise ValueError("a choice's targets begin with its primary target")
+
+    @property
+    def several(self) -> bool:
+        """True when the game master named more than one target (each then exactly as named)."""
+        return len(self.targets) > 1
 
 
 #: The range a stat takes when its game declares none (`FightRules.stat_range`): what a whole number in a
@@ -215,6 +231,15 @@ class FightRules(TableHints, ABC):
     def opening(self, ctx: FightContext) -> None:
         """What is rolled once before the first turn (e.g. initiative), where `opening_pending`; `step` plays it
         in a fight the engine runs, a live encounter at its start. None by default."""
+
+    def max_targets(self, fight: LoadedFight, actor: int, attack: int) -> int:
+        """How many targets a game master may name for combatant actor's attack (its number) in a live encounter
+        (`GMChoice.targets`); the server and the page ask it. Default: one (an attack names one target)."""
+        return 1
+
+    def targets_rule(self, fight: LoadedFight, actor: int, attack: int) -> str:
+        """Why no more than `max_targets` may be named, in the game's words (the error when more are)."""
+        return f"{fight.attack(actor, attack).name} takes one target"
 
     def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
         """The values a per-combatant stat may take (both ends included), for a game master's adjust; None: the

@@ -22,6 +22,16 @@ def forced_choice(
     who = names[choice.actor]
     if not 0 <= attack < options.shape[1] or not fight.has_attack[int(actor[0]), attack]:
         raise InputError(f"{who} has no attack number {attack}", field="attack")
+    for named in choice.targets:  # every target named (the primary first), each one the rules allow now
+        _allowed(fight, acting, actor, options, attack, named)
+    return np.asarray([attack], dtype=np.int64), np.asarray([target], dtype=np.int64)
+
+
+def _allowed(
+    fight: LoadedFight, acting: BoolArray, actor: IntArray, options: BoolArray, attack: int, target: int
+) -> None:
+    """An InputError unless the rules' `options` let the actor use `attack` on `target` now."""
+    who = fight.roster.names[int(actor[0])]
     if not 0 <= target < options.shape[2]:
         raise InputError(f"no combatant number {target}", field="targets")
     if not bool(acting[0]) or not bool(options[0, attack, target]):
@@ -39,4 +49,3 @@ def forced_choice(
             f"{who} cannot use {name} on {fight.roster.names[target]} now; allowed now: {', '.join(allowed)}",
             field="targets",
         )
-    return np.asarray([attack], dtype=np.int64), np.asarray([target], dtype=np.int64)

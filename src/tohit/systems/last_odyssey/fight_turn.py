@@ -1,7 +1,8 @@
 """A Last Odyssey turn (fight.py's rules): the user spends 1 AP per ability until its AP are spent or it has
-none it can use; each ability is used on the targets it reaches (a Multi one on every foe, one roll of the
-hit die for all), and what its outcome applies (Shell, HP, Body Armor, statuses, the Bonus Tracker) is
-written as events; when a side's front row has nobody standing, its back row comes forward.
+none it can use; each ability is used on the targets it reaches (a Multi one on every foe, or in a live
+encounter on those the game master names; one roll of the hit die for all), and what its outcome applies
+(Shell, HP, Body Armor, statuses, the Bonus Tracker) is written as events; when a side's front row has nobody
+standing, its back row comes forward.
 """
 
 from __future__ import annotations
@@ -71,8 +72,11 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         caught = np.zeros((n, size), dtype=bool)
         rows = np.flatnonzero(acting)
         caught[rows, target[rows]] = True
-        if multi.any():  # a Multi ability: every foe it reaches
+        if multi.any():  # a Multi ability: every foe it reaches, or the characters the game master names
             reach = options[np.arange(n), np.maximum(attack, 0)]
+            if choice is not None and choice.several:  # one fight, narrated: exactly those named
+                reach = np.zeros_like(reach)
+                reach[:, list(choice.targets)] = True
             caught = np.where(multi[:, None], reach, caught)
         # One hit die for every target of a Multi ability: the resolves of this turn share it.
         shared: dict[str, Any] | None = {} if multi.any() else None

@@ -34,6 +34,17 @@ class LastOdysseyLive(RoundRules):
         }
         return ranges.get(stat) or super().stat_range(fight, stat)
 
+    def max_targets(self, fight: LoadedFight, actor: int, attack: int) -> int:
+        """A Multi ability "targets more than one character on the battlefield" [Key Terms: Multi]: the game
+        master may name any of those it reaches (whom it reaches now is the turn's `options`); any other ability
+        names one."""
+        return fight.roster.size if "multi" in fight.attack(actor, attack).attack.type else 1
+
+    def targets_rule(self, fight: LoadedFight, actor: int, attack: int) -> str:
+        """The words of the refusal: only a Multi ability targets more than one character."""
+        name = fight.attack(actor, attack).name
+        return f"{name} is not a Multi ability: only a Multi ability targets more than one character"
+
     def opening_pending(self, state: State) -> bool:
         """The GM's 2d4 for called initiative is still to roll (someone calls: `TurnOrder.calls`)."""
         return "rolled" in state.fight and int(state.fight["rolled"][0]) == 0

@@ -10,8 +10,9 @@ applies: `falls`, `peril`, `durability_used`, `burning_wear`, `cost_spent`):
   combatant takes no actions: a side with nobody else is beaten. Policies leave Helpless foes alone ("foes
   will then turn to fight the remaining Heroes").
 - Area attacks (`attack.area`) catch the chosen foe and the next foes in file order, up to the attack's
-  `area_size` (default: every foe), each with its own roll To-Hit (rtw: one roll per target); they skip
-  Helpless creatures, which an area does not harm (Falling in Battle).
+  `area_size` (default: its range's count in Abstract Combat when the range is given with its size, else every
+  foe), each with its own roll To-Hit (rtw: one roll per target); they skip Helpless creatures, which an area
+  does not harm (Falling in Battle). In a live encounter the game master may name up to that many foes.
 - Weapon Durability [rtw: Weapon Durability]: at the end of the encounter each weapon used successfully in
   it loses 1 Durability (a weapon with no `durability` given never wears). A Burning weapon also loses 1
   for each foe it hits (Status Effects), during the fight; a weapon at 0 Durability has shattered and

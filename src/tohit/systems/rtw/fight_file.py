@@ -72,7 +72,8 @@ class RtwAttack(Model):
         default=None,
         ge=1,
         le=64,
-        description="How many foes an area attack catches: the chosen one and the next (default: every foe).",
+        description="How many foes an area attack catches with no map: the chosen one and the next (default: the"
+        " range's count in Abstract Combat when the range is given with its size, e.g. Burst 1: 2; else every foe).",
     )
     grid_range: Range | None = Field(
         default=None,

@@ -12,6 +12,7 @@ import numpy as np
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.rows import rows_of
 from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.core.grid.abstract import abstract_targets
 from tohit.systems.rtw.consequences import (
     fall_outcome,
 )
@@ -188,8 +189,53 @@ class RtwTables(RtwLive):
             for c, comb in enumerate(fight.combatants):
                 for a, entry in enumerate(comb.attacks):
                     area[c, a] = entry.attack.area
-                    reach[c, a] = fight.roster.size if entry.area_size is None else entry.area_size
+                    reach[c, a] = area_count(entry, fight.roster.size)
             found = AreaTables(area, reach)
             return found
 
         return fight.memo("rtw_area", build)
+
+    # -- several targets, named by a game master ---------------------------------------------------------------
+    def max_targets(self, fight: LoadedFight, actor: int, attack: int) -> int:
+        """Abstract Combat (a fight with no map): an area attack hits a number of foes from its range ("Burst:
+        Hits 2 targets for every 1 in the Range"; "Blast, Cone, Line, or Sweep: Hits 1 target, plus 1 additional
+        target for every 2 in the Range beyond the first"): its `area_count` (the file's `area_size`, else its
+        range's count); the game master may name up to that many [Abstract Combat Ranges]. Any other attack,
+        and any attack on a map (whom an area catches comes from its placement), names one foe ("Melee,
+        Projectile: Hit 1 foe")."""
+        area, reach = self._area(fight)
+        if self.grid(fight) is not None or not area[actor, attack]:
+            return 1
+        return int(reach[actor, attack])
+
+    def targets_rule(self, fight: LoadedFight, actor: int, attack: int) -> str:
+        """The words of the refusal: the attack's count of foes in Abstract Combat, or why it names one."""
+        name = fight.attack(actor, attack).name
+        if self.grid(fight) is not None:
+            return f"{name} names one foe on a map: whom an area catches comes from where it is placed"
+        most = self.max_targets(fight, actor, attack)
+        if most == 1 and not self._area(fight).area[actor, attack]:
+            return f"{name} is not an area attack: it hits 1 foe"
+        entry = fight.attack(actor, attack)
+        why = "its area_size" if entry.area_size is not None else _range_words(entry.grid_range)
+        return f"{name} hits at most {most} {'foe' if most == 1 else 'foes'} in Abstract Combat ({why})"
+
+
+def area_count(entry: Any, every: int) -> int:
+    """How many foes an area attack hits in a fight with no map: the entry's `area_size` when given; else its
+    range's count in Abstract Combat when the range is given with its size ("Burst: Hits 2 targets for every 1 in
+    the Range"; "Blast, Cone, Line, or Sweep: Hits 1 target, plus 1 additional target for every 2 in the Range
+    beyond the first") [Abstract Combat Ranges]; else every foe (`every`)."""
+    if entry.area_size is not None:
+        return int(entry.area_size)
+    if entry.grid_range is not None:
+        return abstract_targets(entry.grid_range)
+    return every
+
+
+def _range_words(rng: Any) -> str:
+    """Where the count comes from, in the page's words: the range and its size, or that none is given."""
+    if rng is None:
+        return "every foe: no area_size or range size given"
+    size = getattr(rng, "size", None)
+    return f"{rng.type.capitalize()}{'' if size is None else f' {size}'}"

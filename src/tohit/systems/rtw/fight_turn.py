@@ -155,7 +155,7 @@ class RtwTurns(RtwTables):
             self._attacked(ctx, play, acting[idx], actor[idx])
             return
         # The foes each attack catches: the chosen one, and for an area attack the next standing foes.
-        caught = self._caught(ctx, acting, actor, attack, target)  # (n, C) in file order
+        caught = self._caught(ctx, acting, actor, attack, target, choice)  # (n, C) in file order
         for t in range(fight.roster.size):
             mask = caught[:, t]
             if not mask.any():
@@ -203,13 +203,24 @@ class RtwTurns(RtwTables):
             ctx.emit("cost", changes, self.text(ctx, lambda: narrate.cost(self.name(ctx, c))))
 
     def _caught(
-        self, ctx: FightContext, acting: BoolArray, actor: IntArray, attack: IntArray, target: IntArray
+        self,
+        ctx: FightContext,
+        acting: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        choice: GMChoice | None = None,
     ) -> BoolArray:
+        """(n, C): the foes each attack catches: the chosen one and, for an area attack, the next standing foes up
+        to its count; the foes a game master names (several, within `max_targets`), exactly those."""
         fight = ctx.fight
         n, size = ctx.n, fight.roster.size
         caught = np.zeros((n, size), dtype=bool)
         rows = np.flatnonzero(acting)
         caught[rows, target[rows]] = True
+        if choice is not None and choice.several:  # one fight, narrated: the foes named, each its own roll
+            caught[rows[:, None], np.asarray(choice.targets)[None, :]] = True
+            return caught
         if not self._flags(fight)[2]:
             return caught
         area, reach = self._area(fight)

@@ -6,6 +6,7 @@ import { card, readings } from "./cards.js";
 import { loadDice, rollTyped, setUpDice, toggleDice } from "./dice.js";
 import { KEYS, onKey, toggleKeys } from "./keys.js";
 import { showMap } from "./map.js";
+import { checkedTargets, fillTargets as fillTargetBox } from "./targets.js";
 import { buildTools, syncTools } from "./tools.js";
 
 const id = decodeURIComponent(location.pathname.split("/").pop());
@@ -266,7 +267,10 @@ function buildControls() {
     fillTargets();
     updatePreview();
   });
-  q("#attack").addEventListener("change", () => updatePreview());
+  q("#attack").addEventListener("change", () => {
+    fillTargets(); // radios, or checkboxes where the attack may take several targets
+    updatePreview();
+  });
   q("#adjust-who").addEventListener("change", fillAdjustValue);
   q("#adjust-value").addEventListener("input", (e) => (e.target.dataset.typed = "true"));
   q("#adjust-stat").addEventListener("change", fillAdjustValue);
@@ -329,46 +333,17 @@ function fillAttacks() {
 }
 
 function fillTargets() {
-  const { enc, sheet } = page;
-  const attacker = sheet.combatants.find((c) => c.name === q("#attacker").value);
-  if (!attacker) return;
   const box = q("#targets");
-  const checked = new Set([...box.querySelectorAll("input:checked")].map((i) => i.value));
-  const others = sheet.combatants.filter((c) => c.name !== attacker.name);
-  const standing = new Set(enc.standing);
-  const stillValid = [...checked].some((n) => others.some((c) => c.name === n));
-  if (!stillValid || box.dataset.attacker !== attacker.name) {
-    checked.clear();
-    const foe = others.find((c) => c.side !== attacker.side && standing.has(c.name)) || others[0];
-    if (foe) checked.add(foe.name);
-  }
-  box.dataset.attacker = attacker.name;
-  box.replaceChildren(
-    el("legend", {}, "Target"),
-    ...others.map((c) => {
-      const key = `target-${sheet.combatants.indexOf(c)}`;
-      return el(
-        "div",
-        { class: "check" },
-        el("input", {
-          type: "radio",
-          id: key,
-          name: "targets",
-          value: c.name,
-          checked: checked.has(c.name),
-          onchange: () => updatePreview(),
-        }),
-        el("label", { for: key }, c.name, c.side === attacker.side ? " (ally)" : "", standing.has(c.name) ? "" : " (down)"),
-      );
-    }),
-  );
+  const { enc, sheet } = page;
+  const [attacker, attack] = [q("#attacker").value, q("#attack").value];
+  fillTargetBox(box, { sheet, enc, attacker, attack, onChange: updatePreview });
 }
 
 function chosen() {
   return {
     attacker: q("#attacker").value,
     attack: q("#attack").value || undefined,
-    targets: [...q("#targets").querySelectorAll("input:checked")].map((i) => i.value),
+    targets: checkedTargets(q("#targets")),
   };
 }
 
