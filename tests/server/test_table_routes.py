@@ -63,7 +63,10 @@ def test_table_sheet_dice_and_faces_off_their_die(client: TestClient) -> None:
     first, last = sheet["combatants"][0], sheet["combatants"][-1]
     assert sheet["health"] in first["start"] and first["attacks"] and sheet["map"] is False
     body = {"attacker": first["name"], "targets": [last["name"]]}
-    roles = client.post(f"/v1/encounters/{eid}/dice", json=body, headers=view).json()["roles"]
+    roles = client.post(f"/v1/encounters/{eid}/dice", json=body, headers=gm).json()["roles"]
+    hidden = client.post(f"/v1/encounters/{eid}/dice", json=body, headers=view)  # the last is a hidden foe
+    assert hidden.status_code == 403 and hidden.json()["error"]["field"] == "targets"
+    assert last["name"] in hidden.json()["error"]["message"]
     assert all(r["sides"] for r in roles)  # FullPlate rolls plain dice: each face is checked against its die
     role, sides = roles[0]["role"], roles[0]["sides"]
     off = {"kind": "attack", **body, "dice": {role: [s + 1 for s in sides]}}
@@ -147,14 +150,14 @@ def test_table_shown_names_the_combatant_a_reference_points_at(client: TestClien
 
 def test_table_map_and_aim_of_an_encounter_on_a_map(client: TestClient) -> None:
     one = made(client, name="rtw-map.yaml", fight=MAP_FIGHT)
-    eid, view = one["id"], bearer(one["view_token"])
+    eid, view, gm = one["id"], bearer(one["view_token"]), bearer(one["gm_token"])
     assert client.get(f"/v1/encounters/{eid}/sheet", headers=view).json()["map"] is True
     body = {"attacker": "Zelda", "attack": "Fireball", "placement": {"at": [2, 1]}}
     found = client.post(f"/v1/encounters/{eid}/map", json=body, headers=view).json()
     assert (found["width"], found["height"], found["solid"]) == (8, 5, [[4, 2]])
     assert found["placement_fields"] == ["at"] and sorted(found["reached"]) == ["Bokoblin", "Link"]
     assert found["cover"]["Bokoblin Archer"]["square"] == [4, 2]  # the rock hides the archer from Zelda
-    best = client.post(f"/v1/encounters/{eid}/aim", json={**body, "n": 2}, headers=view).json()["best"]
+    best = client.post(f"/v1/encounters/{eid}/aim", json={**body, "n": 2}, headers=gm).json()["best"]
     assert len(best) == 2 and best[0]["score"]["float"] >= best[1]["score"]["float"]
 
 
