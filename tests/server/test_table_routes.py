@@ -17,6 +17,11 @@ from tohit.core.fight.contract import rules_for
 from tohit.core.fight.readings import label_of
 from tohit.engine import registry
 
+#: Each combatant's weapons in the bokoblin camp (one each).
+WEAPONS = {
+    "Link": ["traveler's sword"], "Zelda": ["rod"], "Bokoblin 1": ["boko club"], "Bokoblin 2": ["boko spear"],
+    "Moblin": ["moblin club"],
+}  # fmt: skip
 MAP_FIGHT = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
 
 
@@ -119,7 +124,10 @@ def test_table_shown_reads_each_stat_as_a_player_does(client: TestClient) -> Non
         assert {e["stat"] for e in entries} == {
             s for s in state if rules.readings[s.rstrip("0123456789")].kind != "internal"
         }
-        assert all(e["label"] == label_of(rules.readings, e["stat"]) and "_" not in e["label"] for e in entries)
+        weapons = WEAPONS[name]  # a stat per weapon is labelled with its weapon's name
+        assert all(label_of(rules.readings, e["stat"], (), weapons) == e["label"] for e in entries)
+        assert all("_" not in e["label"] for e in entries)
+    assert {e["label"] for e in got["shown"]["Link"] if e["stat"] == "durability0"} == {"Durability (traveler's sword)"}
     name = next(n for n, stats in got["state"]["combatants"].items() if stats["magic"] == -1)
     words = {e["stat"]: e for e in got["shown"][name]}
     assert (words["magic"]["text"], words["helpless"]["chips"]) == ("—", [])

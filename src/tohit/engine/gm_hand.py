@@ -48,8 +48,11 @@ def combatant_index(enc: LiveEncounter, who: object, field: str = "combatant") -
 
 
 def label(enc: LiveEncounter, c: int, stat: str) -> str:
-    """The stat's label in the game's words, for combatant c (a per-attack stat names its attack)."""
-    return label_of(enc.fight.rules.readings, stat, [a.name for a in enc.fight.combatants[c].attacks])
+    """The stat's label in the game's words, for combatant c (a per-attack or per-item stat names its attack or
+    item)."""
+    fight = enc.fight
+    attacks = [a.name for a in fight.combatants[c].attacks]
+    return label_of(fight.rules.readings, stat, attacks, fight.rules.item_names(fight, c))
 
 
 def adjust(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
