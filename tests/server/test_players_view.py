@@ -69,6 +69,7 @@ def attack_reads(client: TestClient, eid: str, head: dict[str, str], sheet: dict
 def assert_attack_reads(reads: dict[str, Any], hidden: set[str], names: list[str]) -> None:
     """A preview, dice or Best aim about a hidden attacker or target is a 403 naming it; a preview row of a hidden
     creature the attack also reaches is its name only; the map of a hidden attacker's attack, the board only."""
+    drawn: list[str] = []  # the maps of a hidden attacker's attacks answered
     for where, found in reads.items():
         kind, _, rest = where.partition(" ")
         attacker, target = rest.split("/")[0], rest.partition(" on ")[2]
@@ -86,8 +87,12 @@ def assert_attack_reads(reads: dict[str, Any], hidden: set[str], names: list[str
             for row in found["targets"]:
                 assert row["name"] not in hidden or row == {"name": row["name"], "hidden": True}, (where, row)
         if kind == "map" and attacker in hidden and "error" not in found:
-            assert (found["range"], found["squares"], found["reached"], found["cover"]) == ("", [], [], {}), where
+            drawn.append(where)
+            attack = (found["range"], found["range_type"], found["squares"], found["reached"], found["cover"])
+            assert attack == ("", "", [], [], {}), where
             assert found["creatures"], where  # the board and where each creature stands stay
+    if any(w.startswith("map ") and w.partition(" ")[2].split("/")[0] in hidden for w in reads):
+        assert drawn  # some hidden attacker stands: its map was drawn, the board only
 
 
 def view_reads(client: TestClient, eid: str, token: str) -> dict[str, Any]:

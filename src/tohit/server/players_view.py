@@ -43,7 +43,9 @@ _NUMBER = re.compile(r"[-+]?\d[\d,.]*")
 WORDS = ("unhurt", "hurt", "badly hurt", "down")
 #: What a map answer says about the attack placed (its range, the squares it covers, whom it reaches and the cover
 #: lines from its attacker): left out of the map of a hidden attacker's attack.
-_MAP_ATTACK = {"range": "", "squares": [], "reached": [], "cover": {}, "placement": {}, "placement_fields": []}
+_MAP_ATTACK = {
+    "range": "", "range_type": "", "squares": [], "reached": [], "cover": {}, "placement": {}, "placement_fields": [],
+}  # fmt: skip
 
 
 class RenameBody(BaseModel):
