@@ -124,3 +124,18 @@ def test_reveal_shows_and_hides_a_combatant_from_the_players() -> None:
     enc.act({"kind": "undo"})
     enc.act({"kind": "undo"})
     assert hidden(enc.events) == foes
+
+
+def test_rtw_a_weapon_slot_a_combatant_lacks_set_by_hand_wears_nothing_at_the_end() -> None:
+    """Zelda has one weapon where Link has two: her second slot's Durability and use, set by hand, count no weapon
+    at the encounter's end (no Durability lost, no error); Link's sword, used, loses 1."""
+    enc = encounter("rtw-map")
+    for stat, value in (("durability1", 3), ("used1", 1)):
+        enc.act({"kind": "adjust", "combatant": "Zelda", "stat": stat, "value": value})
+    enc.act({"kind": "adjust", "combatant": "Link", "stat": "used0", "value": 1})
+    for foe in ("Bokoblin", "Bokoblin Archer", "Moblin"):
+        enc.act({"kind": "adjust", "combatant": foe, "stat": "health", "value": 0})
+    events = enc.act({"kind": "auto"})
+    assert events[-1]["kind"] == "end", [e["text"] for e in events]
+    worn = [ch for e in events if e["kind"] == "durability" for ch in e["changes"]]
+    assert {(ch["who"], ch["stat"]) for ch in worn} == {("Link", "durability0"), ("Link", "used0")}

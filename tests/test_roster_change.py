@@ -141,3 +141,18 @@ def test_a_log_with_every_new_action_kind_replays_with_tohit_replay(tmp_path: Pa
     assert result.exit_code == 0, result.output
     at_join = replay(log, until=next(e["n"] for e in enc.events if e["kind"] == "join"))
     assert "Newcomer" in at_join.roster.names
+
+
+def test_kaiser_goes_on_after_the_last_slot_of_its_order_leaves() -> None:
+    """A newcomer joins last in Kaiser's order and leaves when the cursor is past every slot still there: the next
+    auto turn wraps to the first slot that can act (whom next_turn names), never past the order's end."""
+    d = data("kaiser-duel")
+    enc = Encounter.create(d, seed=1)
+    enc.act({"kind": "join", "side": enc.fight.roster.side_names[0], "combatant": newcomer(d, side=0)})
+    enc.act({"kind": "auto"})
+    enc.act({"kind": "auto"})
+    assert enc.next_turn() == "Newcomer" and enc.fight.roster.names[int(enc.fight.order_array[-1])] == "Newcomer"
+    enc.act({"kind": "leave", "combatant": "Newcomer"})
+    coming = enc.next_turn()
+    events = enc.act({"kind": "auto"})
+    assert coming is not None and any(e.get("attacker") == coming for e in events), [e["text"] for e in events]

@@ -15,7 +15,9 @@ from fastapi.testclient import TestClient
 from tests.conftest import EXAMPLES
 from tohit.server.players_view import WORDS, health_word
 
-FIGHTS = ["wsswnn-kulu-brute", "rtw-bokoblin-camp", "last-odyssey-cops", "kaiser-duel", "fullplate-skirmish"]
+FIGHTS = [
+    "wsswnn-kulu-brute", "rtw-bokoblin-camp", "last-odyssey-cops", "kaiser-duel", "fullplate-skirmish", "rtw-map",
+]  # fmt: skip
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -40,8 +42,62 @@ def played(client: TestClient, data: dict[str, Any], steps: int = 6) -> tuple[st
     return eid, gm, view, client.get(f"/v1/encounters/{eid}", headers=bearer(gm)).json()
 
 
+def attack_reads(client: TestClient, eid: str, head: dict[str, str], sheet: dict[str, Any]) -> dict[str, Any]:
+    """What the view token may ask about attacks, for every attacker and attack on every other combatant: the
+    preview and the dice; on a map, the map of each attack and Best aim. Each answer is a 200, or a 403 (naming
+    the hidden combatant) or 422 (an attack the fight refuses, e.g. by a fallen combatant)."""
+    found: dict[str, Any] = {}
+    route = f"/v1/encounters/{eid}"
+    for one in sheet["combatants"]:
+        for attack in one["attacks"]:
+            asked = {"attacker": one["name"], "attack": attack}
+            for other in sheet["combatants"]:
+                if other["name"] == one["name"]:
+                    continue
+                for kind in ("preview", "dice"):
+                    r = client.post(f"{route}/{kind}", json={**asked, "targets": [other["name"]]}, headers=head)
+                    assert r.status_code in (200, 403, 422), (kind, r.text)
+                    found[f"{kind} {one['name']}/{attack} on {other['name']}"] = r.json()
+            if sheet["map"]:
+                for kind in ("map", "aim"):
+                    r = client.post(f"{route}/{kind}", json=asked, headers=head)
+                    assert r.status_code in (200, 403, 422), (kind, r.text)
+                    found[f"{kind} {one['name']}/{attack}"] = r.json()
+    return found
+
+
+def assert_attack_reads(reads: dict[str, Any], hidden: set[str], names: list[str]) -> None:
+    """A preview, dice or Best aim about a hidden attacker or target is a 403 naming it; a preview row of a hidden
+    creature the attack also reaches is its name only; the map of a hidden attacker's attack, the board only."""
+    drawn: list[str] = []  # the maps of a hidden attacker's attacks answered
+    for where, found in reads.items():
+        kind, _, rest = where.partition(" ")
+        attacker, target = rest.split("/")[0], rest.partition(" on ")[2]
+        refused = "hidden" in found.get("error", {}).get("message", "")
+        message = found.get("error", {}).get("message", "")
+        if any(h in message for h in hidden):  # no number of a hidden combatant in an error either
+            rest = re.sub("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), "", message)
+            assert not re.search(r"\d", rest), (where, message)
+        if kind in ("preview", "dice") and (attacker in hidden or target in hidden):
+            assert refused, (where, found)
+            assert (attacker if attacker in hidden else target) in found["error"]["message"], (where, found)
+        if kind == "aim" and hidden:
+            assert refused, (where, found)
+        if kind == "preview" and "targets" in found:
+            for row in found["targets"]:
+                assert row["name"] not in hidden or row == {"name": row["name"], "hidden": True}, (where, row)
+        if kind == "map" and attacker in hidden and "error" not in found:
+            drawn.append(where)
+            attack = (found["range"], found["range_type"], found["squares"], found["reached"], found["cover"])
+            assert attack == ("", "", [], [], {}), where
+            assert found["creatures"], where  # the board and where each creature stands stay
+    if any(w.startswith("map ") and w.partition(" ")[2].split("/")[0] in hidden for w in reads):
+        assert drawn  # some hidden attacker stands: its map was drawn, the board only
+
+
 def view_reads(client: TestClient, eid: str, token: str) -> dict[str, Any]:
-    """Every read the view token has: GET, sheet, events, the export, and the stream (to the last event)."""
+    """Every read the view token has: GET, sheet, events, the export, the stream (to the last event), and what it
+    may ask about attacks (preview, dice, map, aim)."""
     head = bearer(token)
     found: dict[str, Any] = {
         "get": client.get(f"/v1/encounters/{eid}", headers=head).json(),
@@ -60,6 +116,7 @@ def view_reads(client: TestClient, eid: str, token: str) -> dict[str, Any]:
                 if streamed[-1]["n"] >= last:
                     break
     found["stream"] = streamed
+    found["attacks"] = attack_reads(client, eid, head, found["sheet"])
     return found
 
 
@@ -100,6 +157,7 @@ def assert_hidden(reads: dict[str, Any], hidden: set[str], names: list[str]) -> 
         for name in hidden:
             assert [c["text"] for c in shown[name]] in ([w] for w in WORDS)
             assert not any(c["name"] == name and c["start"] for c in reads["sheet"]["combatants"])
+    assert_attack_reads(reads["attacks"], hidden, names)
 
 
 def test_players_view_hides_every_stat_value_of_a_hidden_combatant_in_every_read(client: TestClient) -> None:
@@ -185,3 +243,27 @@ def test_rename_an_encounter_takes_the_gm_token(client: TestClient) -> None:
     assert r.status_code == 403
     r = client.patch(f"/v1/encounters/{eid}", json={"name": ""}, headers=bearer(created["gm_token"]))
     assert r.status_code == 422 and r.json()["error"]["field"] == "name"
+
+
+def test_players_view_previews_a_revealed_target_and_names_only_the_hidden_ones_also_reached(
+    client: TestClient,
+) -> None:
+    """Fire Wave (Multi) on Cop 1, revealed: the view token reads Cop 1's odds; Cop 2 and Cop 3, still hidden and
+    reached too, are rows with their names only. While Cop 1 is hidden, the preview is a 403 naming it; Best aim
+    and a hidden attacker's preview are refused too, naming them."""
+    created = client.post("/v1/encounters", json={"fight": fight("last-odyssey-cops"), "seed": 3}).json()
+    eid, gm, view = created["id"], bearer(created["gm_token"]), bearer(created["view_token"])
+    asked = {"attacker": "Ilse", "attack": "Fire Wave", "targets": ["Cop 1"]}
+    refused = client.post(f"/v1/encounters/{eid}/preview", json=asked, headers=view)
+    assert refused.status_code == 403 and refused.json()["error"]["field"] == "targets"
+    assert refused.json()["error"]["message"].startswith("Cop 1 is hidden from the players")
+    reveal = {"kind": "reveal", "combatant": "Cop 1", "to_players": True}
+    assert client.post(f"/v1/encounters/{eid}/actions", json=reveal, headers=gm).status_code == 201
+    rows = client.post(f"/v1/encounters/{eid}/preview", json=asked, headers=view).json()["targets"]
+    whole = client.post(f"/v1/encounters/{eid}/preview", json=asked, headers=gm).json()["targets"]
+    assert [r["name"] for r in rows] == [r["name"] for r in whole] == ["Cop 1", "Cop 2", "Cop 3"]
+    assert rows[0] == whole[0] and "mean_damage" in whole[1]
+    assert rows[1:] == [{"name": "Cop 2", "hidden": True}, {"name": "Cop 3", "hidden": True}]
+    by_cop = client.post(f"/v1/encounters/{eid}/preview", json={"attacker": "Cop 2", "targets": ["Ilse"]}, headers=view)
+    assert by_cop.status_code == 403 and by_cop.json()["error"]["field"] == "attacker"
+    assert "Cop 2" in by_cop.json()["error"]["message"]

@@ -92,10 +92,11 @@ def test_serve_encounter_play_undo_and_export(client: TestClient, tmp_path: Path
     gm, view, eid = bearer(created["gm_token"]), bearer(created["view_token"]), created["id"]
     got = client.get(f"/v1/encounters/{eid}", headers=view).json()
     assert got["seq"] == 0 and got["turn"] == "Ceil" and got["system"] == "kaiser"
-    preview = client.post(
-        f"/v1/encounters/{eid}/preview", json={"attacker": "Ceil", "targets": ["Bandit chief"]}, headers=view
-    ).json()
+    asked = {"attacker": "Ceil", "targets": ["Bandit chief"]}
+    preview = client.post(f"/v1/encounters/{eid}/preview", json=asked, headers=gm).json()
     assert "hit" in preview["targets"][0]["result"] and preview["seq"] == 0
+    refused = client.post(f"/v1/encounters/{eid}/preview", json=asked, headers=view)  # the chief is hidden
+    assert refused.status_code == 403 and refused.json()["error"]["field"] == "targets"
     attack = {
         "kind": "attack",
         "attacker": "Ceil",

@@ -192,7 +192,11 @@ def encounter(client: TestClient) -> tuple[str, dict[str, str]]:
 def test_admission_a_preview_of_too_many_targets_is_a_422_even_for_the_view_token(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    eid, view = encounter(client)
+    created = client.post("/v1/encounters", json={"fight": DUEL, "seed": 1}).json()
+    eid, view = created["id"], {"Authorization": f"Bearer {created['view_token']}"}
+    reveal = {"kind": "reveal", "combatant": "Bandit chief", "to_players": True}  # the players may preview it
+    gm = {"Authorization": f"Bearer {created['gm_token']}"}
+    assert client.post(f"/v1/encounters/{eid}/actions", json=reveal, headers=gm).status_code == 201
     body = {"attacker": "Ceil", "targets": ["Bandit chief"] * limits.PREVIEW_TARGETS}
     assert client.post(f"/v1/encounters/{eid}/preview", json=body, headers=view).status_code == 200
     body["targets"] = ["Bandit chief"] * (limits.PREVIEW_TARGETS + 1)

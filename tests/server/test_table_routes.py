@@ -17,6 +17,11 @@ from tohit.core.fight.contract import rules_for
 from tohit.core.fight.readings import label_of
 from tohit.engine import registry
 
+#: Each combatant's weapons in the bokoblin camp (one each).
+WEAPONS = {
+    "Link": ["traveler's sword"], "Zelda": ["rod"], "Bokoblin 1": ["boko club"], "Bokoblin 2": ["boko spear"],
+    "Moblin": ["moblin club"],
+}  # fmt: skip
 MAP_FIGHT = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
 
 
@@ -63,7 +68,10 @@ def test_table_sheet_dice_and_faces_off_their_die(client: TestClient) -> None:
     first, last = sheet["combatants"][0], sheet["combatants"][-1]
     assert sheet["health"] in first["start"] and first["attacks"] and sheet["map"] is False
     body = {"attacker": first["name"], "targets": [last["name"]]}
-    roles = client.post(f"/v1/encounters/{eid}/dice", json=body, headers=view).json()["roles"]
+    roles = client.post(f"/v1/encounters/{eid}/dice", json=body, headers=gm).json()["roles"]
+    hidden = client.post(f"/v1/encounters/{eid}/dice", json=body, headers=view)  # the last is a hidden foe
+    assert hidden.status_code == 403 and hidden.json()["error"]["field"] == "targets"
+    assert last["name"] in hidden.json()["error"]["message"]
     assert all(r["sides"] for r in roles)  # FullPlate rolls plain dice: each face is checked against its die
     role, sides = roles[0]["role"], roles[0]["sides"]
     off = {"kind": "attack", **body, "dice": {role: [s + 1 for s in sides]}}
@@ -116,7 +124,10 @@ def test_table_shown_reads_each_stat_as_a_player_does(client: TestClient) -> Non
         assert {e["stat"] for e in entries} == {
             s for s in state if rules.readings[s.rstrip("0123456789")].kind != "internal"
         }
-        assert all(e["label"] == label_of(rules.readings, e["stat"]) and "_" not in e["label"] for e in entries)
+        weapons = WEAPONS[name]  # a stat per weapon is labelled with its weapon's name
+        assert all(label_of(rules.readings, e["stat"], (), weapons) == e["label"] for e in entries)
+        assert all("_" not in e["label"] for e in entries)
+    assert {e["label"] for e in got["shown"]["Link"] if e["stat"] == "durability0"} == {"Durability (traveler's sword)"}
     name = next(n for n, stats in got["state"]["combatants"].items() if stats["magic"] == -1)
     words = {e["stat"]: e for e in got["shown"][name]}
     assert (words["magic"]["text"], words["helpless"]["chips"]) == ("—", [])
@@ -147,14 +158,14 @@ def test_table_shown_names_the_combatant_a_reference_points_at(client: TestClien
 
 def test_table_map_and_aim_of_an_encounter_on_a_map(client: TestClient) -> None:
     one = made(client, name="rtw-map.yaml", fight=MAP_FIGHT)
-    eid, view = one["id"], bearer(one["view_token"])
+    eid, view, gm = one["id"], bearer(one["view_token"]), bearer(one["gm_token"])
     assert client.get(f"/v1/encounters/{eid}/sheet", headers=view).json()["map"] is True
     body = {"attacker": "Zelda", "attack": "Fireball", "placement": {"at": [2, 1]}}
     found = client.post(f"/v1/encounters/{eid}/map", json=body, headers=view).json()
     assert (found["width"], found["height"], found["solid"]) == (8, 5, [[4, 2]])
     assert found["placement_fields"] == ["at"] and sorted(found["reached"]) == ["Bokoblin", "Link"]
     assert found["cover"]["Bokoblin Archer"]["square"] == [4, 2]  # the rock hides the archer from Zelda
-    best = client.post(f"/v1/encounters/{eid}/aim", json={**body, "n": 2}, headers=view).json()["best"]
+    best = client.post(f"/v1/encounters/{eid}/aim", json={**body, "n": 2}, headers=gm).json()["best"]
     assert len(best) == 2 and best[0]["score"]["float"] >= best[1]["score"]["float"]
 
 

@@ -201,3 +201,20 @@ def test_web_enter_dice_asks_a_critical_s_dice_only_when_it_happens(page: Any, t
     page.wait_for_selector("#dice-fields[data-roles]", state="attached")
     assert page.locator("#die-critical").count() == 0
     assert "critical (2d6)" in page.inner_text("#dice-never")
+
+
+def test_web_a_weapons_stat_reads_with_the_weapons_name(page: Any, table: Table) -> None:
+    """rtw keeps a Durability per weapon: Link's card reads "Durability (traveler's sword)", not "Durability 1"
+    (`[data-stat=durability0]` with its `data-label`), and the GM's adjust of it says so in the log."""
+    made = table.create(example="file/rtw-map", seed=3)
+    eid, gm = made["id"], made["gm_token"]
+    act(table, eid, gm, {"kind": "adjust", "combatant": "Link", "stat": "durability0", "value": 7})
+    ready(page, table.url(eid, gm))
+    check_cards(page, table.get(eid, gm))
+    stat = page.locator('[data-combatant="Link"] [data-stat="durability0"]')
+    assert stat.get_attribute("data-label") == "Durability (traveler's sword)" and stat.inner_text() == "7"
+    card = page.locator('[data-combatant="Link"]').first
+    assert "Durability (traveler's sword)" in card.inner_text() and "Durability 1" not in card.inner_text()
+    assert "Link's Durability (traveler's sword): 8 -> 7 (set by the GM)" in page.inner_text("#log")
+    card.scroll_into_view_if_needed()
+    shot(page, "web-weapon-name", full=False)

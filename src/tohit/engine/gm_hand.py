@@ -22,7 +22,7 @@ import numpy as np
 from tohit.core.dice import parse
 from tohit.core.errors import DiceError, InputError, short_repr
 from tohit.core.fight.contract import LoadedFight
-from tohit.core.fight.readings import label_of, reading_of
+from tohit.core.fight.readings import label_of, reading_of, stat_text
 from tohit.core.fight.state import State, change
 from tohit.engine.fight.modes import Narration
 
@@ -48,8 +48,18 @@ def combatant_index(enc: LiveEncounter, who: object, field: str = "combatant") -
 
 
 def label(enc: LiveEncounter, c: int, stat: str) -> str:
-    """The stat's label in the game's words, for combatant c (a per-attack stat names its attack)."""
-    return label_of(enc.fight.rules.readings, stat, [a.name for a in enc.fight.combatants[c].attacks])
+    """The stat's label in the game's words, for combatant c (a per-attack or per-item stat names its attack or
+    item)."""
+    fight = enc.fight
+    attacks = [a.name for a in fight.combatants[c].attacks]
+    return label_of(fight.rules.readings, stat, attacks, fight.rules.item_names(fight, c))
+
+
+def value_text(enc: LiveEncounter, stat: str, value: int) -> str:
+    """A value of the stat as the game reads it: a condition or flag "yes"/"no", a reference the combatant's name
+    ("—": none), a number's word, "—" for a stat not tracked, else the number."""
+    rules = enc.fight.rules
+    return stat_text(rules.readings, stat, value, enc.fight.roster.names, None, rules.narrate_value)
 
 
 def adjust(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
@@ -75,7 +85,8 @@ def adjust(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
         raise InputError(f"{name}: {stat} takes {bounds[0]:,} to {bounds[1]:,}; got {got}", field=field)
     how = "set by the GM" if by is None else f"{by:+,} by the GM"
     ctx = enc._context(np.random.default_rng(0))
-    ctx.emit("adjust", [change(stat, [0], target, c)], f"{who}'s {name}: {before:,} -> {target:,} ({how})")
+    was, now = value_text(enc, stat, before), value_text(enc, stat, target)
+    ctx.emit("adjust", [change(stat, [0], target, c)], f"{who}'s {name}: {was} -> {now} ({how})")
     enc.state = ctx.state
     return ctx.log
 

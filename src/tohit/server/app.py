@@ -10,6 +10,7 @@ unique (encounter, seq) makes two writers never both win. Errors are JSON, `{"er
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import math
 import secrets
@@ -357,10 +358,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         it is needed (always / conditional / never); given `dice` (the faces typed so far), `needed`: the roles
         those faces still call for (a critical's dice only after a Critical Hit)."""
         row = stored(encounter_id)
-        role(row, authorization)
+        who = role(row, authorization)
         enc = await asyncio.to_thread(load, row)
         if not body.targets:
             raise ApiError(422, "name the target(s): a list of combatant names", "targets")
+        if who != "gm":
+            PlayersView(enc).refuse(body.attacker, body.targets[:1])
         found = await asyncio.to_thread(read_models.dice, enc, body.attacker, body.attack, body.targets[0])
         if body.dice is None:
             return {"seq": enc.seq, "roles": found}
@@ -376,9 +379,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         """The encounter's map (games with map rules): the board, the creatures, and the attack placed as given:
         its squares, the creatures it reaches and each creature's cover line (as `tohit map --json`)."""
         row = stored(encounter_id)
-        role(row, authorization)
+        who = role(row, authorization)
         enc = await asyncio.to_thread(load, row)
-        found = await asyncio.to_thread(read_models.map_view, enc, body.attacker, body.attack, body.placement)
+        drawn = functools.partial(read_models.map_view, enc) if who == "gm" else PlayersView(enc).map_view
+        found = await asyncio.to_thread(drawn, body.attacker, body.attack, body.placement)
         return {"seq": enc.seq, **found}
 
     @app.get("/v1/encounters/{encounter_id}/picture")
@@ -397,8 +401,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     ) -> dict[str, Any]:
         """The best placements of the attack on the encounter's map (as `tohit aim --json`'s `best`)."""
         row = stored(encounter_id)
-        role(row, authorization)
+        who = role(row, authorization)
         enc = await asyncio.to_thread(load, row)
+        if who != "gm":
+            PlayersView(enc).aim(body.attacker)
         found = await asyncio.to_thread(read_models.aim, enc, body.attacker, body.attack, body.n or 5)
         return {"seq": enc.seq, "best": found}
 
@@ -488,12 +494,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         encounter_id: str, body: PreviewBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
         """The exact odds of an attack on each target in the current state; changes nothing. Its targets are
-        capped (a view token may ask it: limits.PREVIEW_TARGETS)."""
+        capped, for the view token too (limits.PREVIEW_TARGETS); it is refused a hidden attacker or target (403)."""
         limits.count_preview(body.targets)
         row = stored(encounter_id)
-        role(row, authorization)
+        who = role(row, authorization)
         enc = await asyncio.to_thread(load, row)
-        found = await asyncio.to_thread(enc.preview, body.attacker, body.attack, body.targets, body.placement)
+        ask = enc.preview if who == "gm" else PlayersView(enc).preview  # the players': nothing of a hidden one's
+        found = await asyncio.to_thread(ask, body.attacker, body.attack, body.targets, body.placement)
         return {"seq": enc.seq, "targets": _exact(found)}
 
     @app.get("/v1/encounters/{encounter_id}/events")

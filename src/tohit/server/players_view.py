@@ -5,7 +5,13 @@
 - in events' `changes`, no `from`/`to`; in event texts, no numbers of theirs (an event that names a hidden
   combatant keeps its words, its numbers outside the combatants' names become "?"); and nothing else of such an
   event but what says who did what (its trace, dice, outcome and file blocks stay with the GM);
-- in the sheet, no starting stats.
+- in the sheet, no starting stats;
+- what is computed from an attack (`preview`, `dice`, `aim`) is refused (403, naming the hidden combatant) when the
+  attacker or a target named is hidden, since exact odds, the dice a roll still needs and the best placements are
+  computed from the hidden combatant's stats; a preview row of a hidden creature the attack also reaches keeps only
+  its name; Best aim ranks by the damage done to every creature it may reach, so it is refused while any combatant
+  is hidden; the map of a hidden attacker's attack is the board and the creatures only (where a creature stands is
+  on the table for everyone to see, none of the map's fields is a stat value).
 
 Who is hidden is read from the events (`engine.gm_hand.hidden`: by default every combatant not on the first side,
 until the GM reveals it). The GM token sees everything.
@@ -14,14 +20,17 @@ until the GM reveals it). The GM token sees everything.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tohit.core.errors import TohitError
 from tohit.engine.encounter import Encounter
 from tohit.engine.gm_hand import hidden
-from tohit.server.read_models import starts
+from tohit.server.errors import ApiError
+from tohit.server.read_models import map_view, starts
 
 #: What stays of an event that names a hidden combatant: who did what, never how much.
 _KEPT = (
@@ -32,6 +41,11 @@ _KEPT = (
 _OWN_WORDS = ("start", "end", "stalemate", "unfinished")
 _NUMBER = re.compile(r"[-+]?\d[\d,.]*")
 WORDS = ("unhurt", "hurt", "badly hurt", "down")
+#: What a map answer says about the attack placed (its range, the squares it covers, whom it reaches and the cover
+#: lines from its attacker): left out of the map of a hidden attacker's attack.
+_MAP_ATTACK = {
+    "range": "", "range_type": "", "squares": [], "reached": [], "cover": {}, "placement": {}, "placement_fields": [],
+}  # fmt: skip
 
 
 class RenameBody(BaseModel):
@@ -103,6 +117,54 @@ class PlayersView:
             {**c, "start": {}, "hidden": True} if c["name"] in self.hidden else c for c in found.get("combatants", [])
         ]
         return {**found, "combatants": combatants, "hidden": sorted(self.hidden)}
+
+    def refuse(self, attacker: str, targets: Iterable[str] = ()) -> None:
+        """A 403 naming the attacker (field `attacker`) or the targets (field `targets`) hidden from the players:
+        what is computed from an attack on or by a hidden combatant reads its stats."""
+        if attacker in self.hidden:
+            message = f"{attacker} is hidden from the players: only the GM token reads its attacks"
+            raise ApiError(403, message, "attacker")
+        found = sorted({t for t in targets if t in self.hidden})
+        if found:
+            were = "is" if len(found) == 1 else "are"
+            message = f"{', '.join(found)} {were} hidden from the players: only the GM token reads the odds on them"
+            raise ApiError(403, message, "targets")
+
+    @contextmanager
+    def said(self) -> Iterator[None]:
+        """An error (a TohitError) whose message names a hidden combatant, with its numbers made "?" (e.g. a fallen
+        foe's "it is down (life 0)")."""
+        try:
+            yield
+        except TohitError as e:
+            if not any(name in e.message for name in self.hidden):
+                raise
+            raise type(e)(self.text(e.message), field=e.field, source=e.source) from None
+
+    def preview(
+        self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The engine's preview for the players: refused for a hidden attacker or target named (before any odds
+        are worked out); a hidden creature the attack also reaches is a row with its name only."""
+        self.refuse(attacker, targets)
+        with self.said():
+            rows = self.enc.preview(attacker, attack, targets, placement)
+        return [{"name": r["name"], "hidden": True} if r["name"] in self.hidden else r for r in rows]
+
+    def aim(self, attacker: str) -> None:
+        """Best aim for the players: refused while any combatant is hidden (a placement's score is the damage it
+        does to every creature it reaches, read from their stats)."""
+        self.refuse(attacker)
+        if self.hidden:
+            names = ", ".join(sorted(self.hidden))
+            message = f"best aim ranks by the damage done to hidden combatants ({names}): only the GM token asks it"
+            raise ApiError(403, message, "attack")
+
+    def map_view(self, attacker: str, attack: str | None, placement: dict[str, Any] | None) -> dict[str, Any]:
+        """The map for the players: a hidden attacker's attack left out (the board and the creatures stay)."""
+        with self.said():
+            found = map_view(self.enc, attacker, attack, placement)
+        return {**found, **_MAP_ATTACK} if attacker in self.hidden else found
 
     def touches(self, event: Mapping[str, Any]) -> bool:
         """Whether an event is about a hidden combatant: a change of its, it as attacker, target or combatant, or

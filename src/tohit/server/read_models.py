@@ -73,7 +73,8 @@ def ranges(enc: Encounter) -> dict[str, list[int] | None]:
 def shown(enc: Encounter) -> dict[str, list[dict[str, Any]]]:
     """Each combatant's stats now as a person reads them, for a page's cards: the game's `readings`
     (core/fight/readings.py `read_combatant`): per stat not internal, its key, label, kind and text; a
-    condition's or reference's chips (`grappling: Kulu`); health against its maximum."""
+    condition's or reference's chips (`grappling: Kulu`); health against its maximum; a per-weapon stat labelled
+    with its weapon's name (the game's `item_names`)."""
     fight, start = enc.fight, starts(enc)
     names = list(fight.roster.names)
     return {
@@ -84,6 +85,7 @@ def shown(enc: Encounter) -> dict[str, list[dict[str, Any]]]:
             attacks=[a.name for a in fight.combatants[c].attacks],
             start=start[name],
             named=fight.rules.narrate_value,
+            items=fight.rules.item_names(fight, c),
         )
         for c, (name, stats) in enumerate(enc.state_json()["combatants"].items())
     }

@@ -251,6 +251,11 @@ class FightRules(TableHints, ABC):
             return (0, 1)
         return ANY_VALUE
 
+    def item_names(self, fight: LoadedFight, combatant: int) -> list[str]:
+        """The names of the combatant's items its per-item stats count (a reading's `per="item"`: `durability0` is
+        its first weapon's), in their numbers' order, for their labels; none by default (labelled 1, 2, ...)."""
+        return []
+
     def finish(self, ctx: FightContext, rows: Any) -> None:
         """Events at the end of the encounter for the fights at `rows` (e.g. durability); none by default."""
 

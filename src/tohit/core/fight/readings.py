@@ -15,7 +15,9 @@ Kinds:
 - "internal": kept for the rules or the reports, never shown.
 
 A stat named with a trailing number (one per weapon or per attack, e.g. `durability0`) reads as its stem's
-reading, labelled with the number counted from 1 (or, `per="attack"`, with the combatant's attack's name).
+reading, labelled with the name of the combatant's item it counts (`per="item"`: the game's
+`FightRules.item_names`, e.g. "Durability (traveler's bow)"; `per="attack"`: its attack's name), else with the
+number counted from 1.
 """
 
 from __future__ import annotations
@@ -67,16 +69,21 @@ def reading_of(readings: Mapping[str, StatReading], stat: str) -> StatReading | 
     return found
 
 
-def label_of(readings: Mapping[str, StatReading], stat: str, attacks: Sequence[str] = ()) -> str:
-    """The label a person reads for `stat` (the stem's label with its number, or attack, for a per-item stat)."""
+def label_of(
+    readings: Mapping[str, StatReading], stat: str, attacks: Sequence[str] = (), items: Sequence[str] = ()
+) -> str:
+    """The label a person reads for `stat`: a per-item or per-attack stat's is its stem's label with the name of
+    the item (`items`, the combatant's `FightRules.item_names`) or attack (`attacks`) its number counts, else
+    with the number counted from 1."""
     reading = reading_of(readings, stat)
     if reading is None:
         return stat.replace("_", " ")
     _, number = stem(stat)
     if number is None or stat in readings:
         return reading.label
-    if reading.per == "attack" and number < len(attacks):
-        return f"{reading.label} ({attacks[number]})"
+    named = {"attack": attacks, "item": items}.get(reading.per or "", ())
+    if number < len(named) and named[number]:
+        return f"{reading.label} ({named[number]})"
     return f"{reading.label} {number + 1}"
 
 
@@ -148,11 +155,13 @@ def read_combatant(
     attacks: Sequence[str] = (),
     start: Mapping[str, int] | None = None,
     named: Callable[[str, int], Any] = lambda stat, value: value,
+    items: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """One combatant's stats as a card shows them, in the game's declared order (then the state's): per stat
     not internal, `stat` (the state's key, for scripts), `label`, `kind`, `text`; health and a number with a
     maximum carry `value` and `max`; a condition or reference carries `chips` (empty while not set); a stat at
-    its reading's `none` carries `tracked: false` (its text "—")."""
+    its reading's `none` carries `tracked: false` (its text "—"). A per-item or per-attack stat's label names its
+    item (`items`) or attack (`attacks`)."""
     order = {key: i for i, key in enumerate(readings)}
     keys = sorted(stats, key=lambda k: (order.get(stem(k)[0] if k not in order else k, len(order)), k))
     out: list[dict[str, Any]] = []
@@ -163,7 +172,7 @@ def read_combatant(
         value = int(stats[stat])
         entry: dict[str, Any] = {
             "stat": stat,
-            "label": label_of(readings, stat, attacks),
+            "label": label_of(readings, stat, attacks, items),
             "kind": reading.kind,
             "text": stat_text(readings, stat, value, names, stats, named),
         }

@@ -353,7 +353,7 @@ class KaiserFight(KaiserTurns):
         size = fight.roster.size
         min_cost, distance = self._order(fight)
         can = (spendable_ap(state.per) >= min_cost) & ctx.standing()  # (n, C)
-        cursor = state.fight["cursor"]
+        cursor = state.fight["cursor"] % size  # past the last (a roster change after the last slot): the first
         nearest = min_rows(np.where(can, distance[cursor], size))
         found: BoolArray = nearest < size
         slot = cursor + np.minimum(nearest, size - 1)

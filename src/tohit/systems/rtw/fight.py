@@ -214,7 +214,8 @@ class RtwFight(RtwTurns):
         for w in range(slot.max(initial=-1) + 1):
             used = ctx.state.per[f"used{w}"][rows] == 1
             dur = ctx.state.per[f"durability{w}"][rows]
-            wears = used & (dur > 0)
+            held = np.asarray([w < len(mine) for mine in weapons], dtype=bool)  # a slot past its weapons: none
+            wears = used & (dur > 0) & held[None, :]
             r, c = np.nonzero(wears)
             if r.size == 0:
                 continue

@@ -93,6 +93,10 @@ class RtwTables(RtwLive):
 
         return fight.memo("rtw_weapons", build)
 
+    def item_names(self, fight: LoadedFight, combatant: int) -> list[str]:
+        """Each weapon's name (its `durability<slot>` and `used<slot>` count it), "" for one without a name."""
+        return [str(w.name or "") for w in self._weapons(fight).weapons[combatant]]
+
     def _flags(self, fight: LoadedFight) -> Flags:
         """(some weapon can shatter mid-fight (Burning, with Durability), some cost is counted, some area, some
         weapon has a Durability to lose)."""

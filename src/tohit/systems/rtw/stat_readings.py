@@ -17,7 +17,7 @@ READINGS: dict[str, StatReading] = {
     "stamina": StatReading("Stamina", none=-1),
     "durability": StatReading("Durability", none=-1, per="item"),  # one per weapon (Weapon Durability)
     "dealt": StatReading("Damage dealt"),
-    "used": StatReading("Weapon used", "internal"),  # for the Durability lost at the encounter's end
+    "used": StatReading("Weapon used", "internal", per="item"),  # for the Durability lost at the encounter's end
     "x": StatReading("x", "internal"),  # the map shows where it stands
     "y": StatReading("y", "internal"),
 }

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tohit.systems.wsswnn.stat_readings import READINGS
+
 PAGE = "wsswnn"
 C_BRACES = "wsswnn: braces, Grapple and Shove (docs/wsswnn.md#silent-braces)"
 C_ARMS = "wsswnn: Breaking and Disarming Arms"
@@ -53,16 +55,16 @@ def into_grapple(name: str, kept: int, partner: str, target: str) -> str:
 
 
 def skip(name: str, stat: str, before: int, after: int) -> str:
-    """Skipping an action: +1 to a stat, never above its maximum [tracking-your-stats]."""
+    """Skipping an action: +1 to a stat (named by its label), never above its maximum [tracking-your-stats]."""
     return (
-        f"{name} skips its action: +1 {stat}, never above its maximum ({before} -> {after})"
+        f"{name} skips its action: +1 {READINGS[stat].label}, never above its maximum ({before} -> {after})"
         f"  [{PAGE}: tracking-your-stats]"
     )
 
 
 def damage(name: str, changed: Sequence[tuple[str, int, int]], out: bool) -> str:
-    """Life, guard and awareness lost (`changed`: (what, before, after) of those that changed)."""
-    parts = [f"{what} {before} -> {after}" for what, before, after in changed if before != after]
+    """Life, guard and awareness lost (`changed`: (stat, before, after) of those that changed), each by its label."""
+    parts = [f"{READINGS[what].label} {before} -> {after}" for what, before, after in changed if before != after]
     return f"{name}: " + ", ".join(parts) + (": out of the fight" if out else "")
 
 
