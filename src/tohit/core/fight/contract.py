@@ -14,7 +14,6 @@ game"), and what the engine hands it while a fight runs.
 from __future__ import annotations
 
 import importlib
-import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -101,6 +100,9 @@ class FightRules(TableHints, ABC):
     #: server's `shown` and the web table's cards read the state through it. Every stat a game keeps has one.
     readings: ClassVar[Mapping[str, StatReading]] = {}
 
+    #: True once `check_declarations` passed (`checked`).
+    _checked: bool = False
+
     @cached_property
     def bound(self) -> Bindings:
         """The bindings as the engine reads them (the subsets each path keys by), derived once."""
@@ -117,6 +119,13 @@ class FightRules(TableHints, ABC):
         if type(self).bookkeeping is not TableHints.bookkeeping:
             named["bookkeeping"] = self.bookkeeping
         check_stats(system.id, self.readings, named)
+
+    def checked(self, system: AnySystem) -> FightRules:
+        """These rules, their declarations checked against `system` the first time (`check_declarations`)."""
+        if not self._checked:
+            self.check_declarations(system)
+            self._checked = True
+        return self
 
     def group_value(self, stat: str, values: Any) -> Any:
         """The group of each value of a scalar stat (small ints from 0; their product over a resolve's scalar
@@ -235,20 +244,13 @@ class FightRules(TableHints, ABC):
         return np.ones((state.n, fight.roster.size, fight.max_attacks), dtype=bool) & fight.has_attack[None]
 
 
-#: Rules whose declarations were checked (`rules_for` checks each once).
-_CHECKED: weakref.WeakSet[FightRules] = weakref.WeakSet()
-
-
 def rules_for(system: AnySystem) -> FightRules:
     """The fight rules of a system (the `RULES` of the module its `fight_module` names), or an InputError on
     `system` when it has none or declares them wrong (`FightRules.check_declarations`, the first time)."""
     if system.fight_module is None:
         raise InputError(f"system {system.id!r} has no fight rules yet", field="system")
     rules: FightRules = importlib.import_module(system.fight_module).RULES
-    if rules not in _CHECKED:
-        rules.check_declarations(system)
-        _CHECKED.add(rules)
-    return rules
+    return rules.checked(system)
 
 
 @dataclass
