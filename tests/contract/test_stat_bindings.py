@@ -21,6 +21,8 @@ from tohit.core.fight.contract import FightRules, rules_for
 from tohit.core.fight.readings import StatReading, reading_of
 from tohit.core.system import AnySystem
 from tohit.engine import registry
+from tohit.engine.fight.load import load_fight
+from tohit.engine.fight.run import narrate
 
 
 @pytest.fixture
@@ -201,3 +203,23 @@ def test_stat_binding_every_game_loads_its_bindings(game: AnySystem) -> None:
     rules = rules_for(game)
     assert all(isinstance(b, StatBinding) for b in rules.bindings)
     assert all(reading_of(rules.readings, b.stat) is not None for b in rules.bindings)
+
+
+def test_stat_binding_feeds_the_current_value_to_the_resolve(toy: AnySystem) -> None:
+    """The toy binds its HP to the target block (outcome=False: fed for the trace): every attack's `hp_left`
+    is the HP its target has left after it, read from the fight's state, not from the file (12 - 9 = 3, then
+    3 less the next hit, ...), and exact tables are not keyed by it."""
+    fight = load_fight(examples_root(toy) / "fights" / "duel.yaml")
+    assert fight.rules.bound.target == ("hp",) and fight.rules.bound.table == ()
+    events = narrate(fight, seed=5).events
+    hp = {name: stats["hp"] for name, stats in events[0]["state"]["combatants"].items()}
+    checked = 0
+    for event in events:
+        if event["kind"] == "attack" and event["outcome"]["result"] != "miss":
+            target, damage = event["target"], event["outcome"]["damage"]
+            assert event["outcome"]["hp_left"] == max(0, hp[target] - damage), event
+            checked += 1
+        for change in event["changes"]:
+            if change["stat"] == "hp":
+                hp[change["who"]] = change["to"]
+    assert checked >= 3

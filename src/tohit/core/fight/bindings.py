@@ -59,7 +59,6 @@ class Bindings:
     situations: the same declarations give the same keys, so the same draws)."""
 
     def __init__(self, bindings: tuple[StatBinding, ...]) -> None:
-        self.all = bindings
         target = [b for b in bindings if b.feeds == "target"]
         attacker = [b for b in bindings if b.feeds == "attacker"]
         #: Plain target stats, fed by value on every resolve.
