@@ -1,8 +1,8 @@
 """The odds hints name every stat that changes an attack's expected damage (issue 27, item 2).
 
-Policy `best` reads an attack's mean damage at the target's `odds_stats`, the groups of its `odds_scalar_stats`
-and of the attacker's `odds_attacker_scalar_stats` (and the rules' `odds_fields`); the preview and `tohit odds`
-read every stat the resolve is fed (`target_stats`, `scalar_stats`, `attacker_stats`, `attacker_scalar_stats`).
+Policy `best` reads an attack's mean damage at the stats bound with `odds` (the target's plain stats, the groups
+of the target's and of the attacker's scalar stats; core/fight/bindings.py) and the rules' `odds_fields`; the
+preview and `tohit odds` read every stat a binding feeds the resolve.
 They agree in every state only if no stat left out of the hints changes the mean. Checked by computation, not by
 a list: for every game and every bundled fight, each attack on each foe, at the fight's start, every stat left out
 is set to each value (scalar stats: each group) it takes over the first actions of the fight and to its
@@ -35,8 +35,9 @@ def _seen(path: Path) -> tuple[Encounter, dict[str, set[int]], dict[str, set[int
     data = yaml.safe_load(path.read_text())
     start = Encounter.create(data, source=str(path), seed=1)
     rules = start.fight.rules
-    plain = {*rules.target_stats, *rules.attacker_stats}
-    scalar = {*rules.scalar_stats, *rules.attacker_scalar_stats}
+    bound = rules.bound
+    plain = {*bound.target, *bound.attacker}
+    scalar = {*bound.scalar, *bound.attacker_scalar}
     values: dict[str, set[int]] = {s: set() for s in plain}
     groups: dict[str, set[int]] = {s: {0} for s in scalar}
     playing = Encounter.create(data, source=str(path), seed=1)
@@ -57,7 +58,7 @@ def _moved(path: Path) -> list[str]:
     """Each stat left out of the hints whose value moves an attack's exact mean damage: where and how."""
     encounter, values, groups = _seen(path)
     fight = encounter.fight
-    rules = fight.rules
+    bound = fight.rules.bound
     ctx = Exact(fight, encounter.state)
     found: list[str] = []
     for c in range(fight.roster.size):
@@ -66,14 +67,14 @@ def _moved(path: Path) -> list[str]:
                 s = now(ctx, c, a, t)
                 base = mean_damage(outcome_table(fight, s))
                 tries: list[tuple[str, Situation]] = []
-                for st in (st for st in s.stats if st not in rules.odds_stats):
+                for st in (st for st in s.stats if st not in bound.odds):
                     tries += [(st, dataclasses.replace(s, stats={**s.stats, st: v})) for v in sorted(values[st])]
-                for st in (st for st in s.groups if st not in rules.odds_scalar_stats):
+                for st in (st for st in s.groups if st not in bound.odds_scalar):
                     tries += [(st, dataclasses.replace(s, groups={**s.groups, st: g})) for g in sorted(groups[st])]
                 # The attacker's own stats are never in the hints (kinds other than an attack read them).
                 for st in s.own:
                     tries += [(st, dataclasses.replace(s, own={**s.own, st: v})) for v in sorted(values[st])]
-                for st in (st for st in s.own_groups if st not in rules.odds_attacker_scalar_stats):
+                for st in (st for st in s.own_groups if st not in bound.odds_attacker_scalar):
                     own_groups = groups[st]
                     tries += [(st, dataclasses.replace(s, own_groups={**s.own_groups, st: g})) for g in own_groups]
                 for st, changed in tries:

@@ -80,7 +80,7 @@ def _disagreements(path: Path, actions: int) -> list[str]:
 
 @pytest.mark.parametrize("path", FIGHTS, ids=[p.stem for p in FIGHTS])
 def test_fight_mean_damage_mid_fight_is_the_same_for_policy_preview_and_odds(path: Path) -> None:
-    """Every stat that changes an attack's expected damage is in the game's odds hints (`odds_stats`,
-    `odds_scalar_stats`, `odds_attacker_scalar_stats`, `odds_fields`), so policy `best` reads the preview's mean
+    """Every stat that changes an attack's expected damage is in the game's odds hints (its stats bound with
+    `odds`, and `odds_fields`), so policy `best` reads the preview's mean
     and `tohit odds`' in every state: every attack on every foe, over the first 30 "auto" actions."""
     assert _disagreements(path, 30) == []

@@ -16,13 +16,13 @@ def test_situation_key_columns_decode_back_by_name() -> None:
     fight = load(duel())
     rules = fight.rules
     state = initial_state(fight, 3)
-    key = SituationKey(rules, stats=rules.table_stats or (), overrides=["modifiers"])
+    key = SituationKey(rules, stats=rules.bound.table, overrides=["modifiers"])
     actor, attack, target = np.array([0, 1, 0]), np.zeros(3, dtype=np.int64), np.array([1, 0, 1])
     cols = key.columns(state.per, np.arange(3), actor, attack, target, {"modifiers": np.array([0, 2, -1])})
     s = key.decode([col[1] for col in cols])
     assert (s.c, s.a, s.t) == (1, 0, 0)
     assert s.overrides == {"modifiers": 2}
-    assert set(s.stats) == set(rules.table_stats or ())
+    assert set(s.stats) == set(rules.bound.table)
     assert s.ident != key.decode([col[0] for col in cols]).ident
 
 

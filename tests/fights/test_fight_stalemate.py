@@ -79,7 +79,7 @@ def test_a_never_ending_duel_with_guard_that_regrows_is_a_draw_in_words() -> Non
 def test_the_issues_never_ending_duel_at_guard_and_armor_99_is_a_draw_from_few_tables() -> None:
     """Issue 21, item 7 (the never-ending variant ran past 60 s): guard and armour 99, a chain of 119,605 states
     nobody can ever leave, is a draw that never ends. Only Stand Fast reads the attacker's own Guard
-    (`attacker_stats_kinds`), so the strikes' outcome tables are keyed by the target's Guard alone: a few hundred
+    (its binding's `kinds`), so the strikes' outcome tables are keyed by the target's Guard alone: a few hundred
     tables, not one per pair of Guards (tens of thousands: what made it slow)."""
     fight = fight_from_dict(worn_guard(99), source="x")
     result = exact_duel(fight)

@@ -152,8 +152,8 @@ def test_last_odyssey_fight_best_a_paralyzed_user_uses_its_magical_attack() -> N
 
 
 def test_last_odyssey_fight_best_expected_damage_reads_the_current_statuses() -> None:
-    """Policy best's odds at the current state (engine: odds_scalar_stats): a Paralyzed user's Strike expects 0,
-    a Silenced user's Fire 0, and Petrified halves the target's base Evasion (3 -> 1: more hits)."""
+    """Policy best's odds at the current state (engine: the scalar stats bound with `odds`): a Paralyzed user's
+    Strike expects 0, a Silenced user's Fire 0, and Petrified halves the target's base Evasion (3 -> 1: more hits)."""
     loaded = load(fight([character("A", attacks=[STRIKE, FIRE])], [character("B")]))
     plain = expected_damage(loaded, 0, 0, 1, {})
     assert plain > 0

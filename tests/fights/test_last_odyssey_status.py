@@ -301,7 +301,7 @@ def test_last_odyssey_fight_an_unknown_status_exits_2(tmp_path: Path) -> None:
 
 def test_last_odyssey_fight_tracker_groups_beyond_255_in_every_sampler() -> None:
     """The tracker of Resistance is the ninth base-7 digit (7**8 and up): the direct sampler packs scalar
-    groups by their span (engine: attacker_scalar_stats and scalar groups), so exact and both samplers agree."""
+    groups by their span (engine: the attacker's and the target's scalar groups), so exact and both samplers agree."""
     sap = {"name": "Sap", "attack": {"kind": "debuff", "type": "ranged", "stat": "resistance", "levels": 3}}
     a = caster("A", sap, LOCK, STRIKE, target={"hp": 20})
     b = character("B", attacks=[STRIKE], target={"hp": 18, "resistance": 9}, attacker={"physical_attack": 6})

@@ -107,11 +107,12 @@ def conditions(enc: Encounter) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for c, name in enumerate(enc.fight.roster.names):
         chips: list[str] = []
+        scalar = rules.bound.scalar
         for stat in rules.condition_stats:
             value = int(per[stat][0, c])
             if value == 0:
                 continue
-            named = rules.narrate_value(stat, value) if stat in rules.scalar_stats else None
+            named = rules.narrate_value(stat, value) if stat in scalar else None
             if isinstance(named, dict):
                 chips.extend(f"{k.replace('_', ' ')} {v:+}" for k, v in named.items())
             elif isinstance(named, list | tuple | set | frozenset):

@@ -9,6 +9,7 @@ from tohit_toy import consequences, narrate
 from tohit_toy.rules import CRITICAL, HIT
 
 from tohit.core.errors import InputError
+from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, changes
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.readings import StatReading
@@ -27,7 +28,8 @@ class ToyFight(RoundRules):
         "dealt": StatReading("Damage dealt"),
     }
     outcome_fields = ("result", "damage")
-    target_stats = ()
+    #: Fed to `resolve` so that its trace (`hp_left`) reads the HP left; the outcome fields do not depend on it.
+    bindings = (StatBinding("hp", outcome=False),)
     standing_stats = ("hp",)
     turn_order: ClassVar[str] = "File order, sides alternating; each round every standing combatant attacks once."
 

@@ -2,9 +2,10 @@
 game"), and what the engine hands it while a fight runs.
 
 - `FightRules`: a game's fight rules (its `fight.py`, named by the system's `fight_module`): the stats a
-  fight tracks, turn order, what each outcome does to the state (as events), who is still standing. The
-  attack itself stays the system's `resolve`. Class attributes under "Hints" only speed up the exact chain
-  and the samplers; a game may leave them at their defaults.
+  fight tracks, how they feed the system's `resolve` (its `bindings`, core/fight/bindings.py), turn order,
+  what each outcome does to the state (as events), who is still standing. The attack itself stays the
+  system's `resolve`. Class attributes under "Hints" only speed up the exact chain and the samplers; a game
+  may leave them at their defaults.
 - `LoadedFight`: a validated fight file with its system, rules and static lookups.
 - `FightContext`: the operations a step uses (resolve an attack, emit events, draw, choose); the engine
   implements it three ways (narrate, sample, enumerate), so a game never imports the engine.
@@ -22,6 +23,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar
 import numpy as np
 
 from tohit.core.errors import InputError
+from tohit.core.fight.bindings import Bindings, Side, StatBinding, check_bindings, check_stats
 from tohit.core.fight.readings import StatReading, reading_of
 from tohit.core.fight.rows import take_rows
 from tohit.core.fight.state import BoolArray, Change, IntArray, Roster, State
@@ -77,11 +79,6 @@ class TableHints:
     """Optional hints that only make the exact chain and the samplers faster: a game may leave every one at its
     default and fights the same (only slower). Kept apart from the rules a game must write (`FightRules`)."""
 
-    #: The subset of `target_stats` that changes the `outcome_fields` (exact tables are keyed by these).
-    table_stats: ClassVar[tuple[str, ...] | None] = None
-    #: Outcome fields the exact chain may cap at a target stat (e.g. {"damage": "lp"}: damage beyond the
-    #: LP left changes nothing), so that outcomes the fight cannot tell apart merge.
-    table_clip: ClassVar[dict[str, str]] = {}
     #: Dice roles whose outcome no fight rule reads: Monte Carlo does not roll them (narration still does).
     unused_roles: ClassVar[tuple[str, ...]] = ()
     #: Stats kept for reports only, left out of the exact chain's state (e.g. damage dealt).
@@ -109,37 +106,42 @@ class FightRules(TableHints, ABC):
     attack_extra: ClassVar[type[Model]] = NoExtra
     #: Outcome fields the fight reads (exact mode groups outcomes by these).
     outcome_fields: ClassVar[tuple[str, ...]] = ("result", "damage")
-    #: State stats fed into the target model by name on every resolve (their values change in a fight).
-    target_stats: ClassVar[tuple[str, ...]] = ()
-    #: State stats fed into the attacker block by name (e.g. the attacker's own Guard for a brace); exact tables
-    #: are keyed by them.
-    attacker_stats: ClassVar[tuple[str, ...]] = ()
-    #: The resolve kinds (`ctx.resolve(kind=...)`) whose rules read `attacker_stats` (None: every kind). The exact
-    #: chain keys the outcome tables of other kinds without them: one table for every value of the attacker's
-    #: stats instead of one each. (E.g. only Stand Fast reads the attacker's own Guard.)
-    attacker_stats_kinds: ClassVar[tuple[str, ...] | None] = None
-    #: Target stats the system reads as plain Python values (in an `if`): never fed as arrays; rows are
-    #: grouped by `group_value` (small ints from 0) and each group gets `field_value`; a narrated fight gets
-    #: `narrate_value` of the stat itself. (E.g. whether a Shell is active.)
-    scalar_stats: ClassVar[tuple[str, ...]] = ()
-    #: The same for the attacker block: the attacker's own stats the system reads as plain values, grouped by
-    #: `group_value` and fed as `field_value` (narrated: `narrate_value`). (E.g. the user's statuses.)
-    attacker_scalar_stats: ClassVar[tuple[str, ...]] = ()
-    #: Target field fed from each stat, when its name differs (stat -> field).
-    stat_fields: ClassVar[dict[str, str]] = {}
-    #: The subset of `target_stats` that changes an attack's expected damage (policy `best`).
-    odds_stats: ClassVar[tuple[str, ...]] = ()
-    #: The subsets of `scalar_stats` (the target's) and `attacker_scalar_stats` (the attacker's) that change an
-    #: attack's expected damage (policy `best` reads them at their current groups; default: none, the file's
-    #: blocks). (E.g. the statuses, a bonus tracker and whether a Shell is active.)
-    odds_scalar_stats: ClassVar[tuple[str, ...]] = ()
-    odds_attacker_scalar_stats: ClassVar[tuple[str, ...]] = ()
+    #: How the stats the fight keeps feed every resolve: one `StatBinding` per stat and block it feeds
+    #: (core/fight/bindings.py); checked when the rules are loaded (`rules_for`). The engine reads `bound`.
+    bindings: ClassVar[tuple[StatBinding, ...]] = ()
     #: Turn order in words, for the docs and `tohit fight --help`.
     turn_order: ClassVar[str]
     #: How each per-combatant stat reads to a person (its label in the rulebook's words and its kind: health,
     #: condition, reference, flag, number or internal; core/fight/readings.py): the CLI's state table, the
     #: server's `shown` and the web table's cards read the state through it. Every stat a game keeps has one.
     readings: ClassVar[Mapping[str, StatReading]] = {}
+
+    #: True once `check_declarations` passed (`checked`).
+    _checked: bool = False
+
+    @cached_property
+    def bound(self) -> Bindings:
+        """The bindings as the engine reads them (the subsets each path keys by), derived once."""
+        return Bindings(tuple(self.bindings))
+
+    def check_declarations(self, system: AnySystem) -> None:
+        """Refuse a wrong declaration (core/fight/bindings.py): a binding of a stat the fight does not keep, bound
+        twice to one block, feeding a field the system's block lacks, clipping a field that is not an outcome
+        field, ...; and a stat that `standing_stats`, `condition_stats` or `bookkeeping` names but the fight
+        does not keep. An InputError on `system`, in one line naming the game and the stat."""
+        models: dict[Side, Any] = {"target": system.target_model, "attacker": system.attacker_model}
+        check_bindings(system.id, tuple(self.bindings), self.readings, self.outcome_fields, models)
+        named = {"standing_stats": self.standing_stats or (), "condition_stats": self.condition_stats}
+        if type(self).bookkeeping is not TableHints.bookkeeping:
+            named["bookkeeping"] = self.bookkeeping
+        check_stats(system.id, self.readings, named)
+
+    def checked(self, system: AnySystem) -> FightRules:
+        """These rules, their declarations checked against `system` the first time (`check_declarations`)."""
+        if not self._checked:
+            self.check_declarations(system)
+            self._checked = True
+        return self
 
     def group_value(self, stat: str, values: Any) -> Any:
         """The group of each value of a scalar stat (small ints from 0; their product over a resolve's scalar
@@ -165,7 +167,7 @@ class FightRules(TableHints, ABC):
         """Policy `best`: the overrides (attack fields, and "target.<field>" codes; one per entry of `rows`, the
         state's rows) that combatant actor's attack on target would be resolved with now, e.g. from statuses (say
         Prone, or the attacker's Blinded as the target's Hard to Hit) or a penalty on the attacker's roll; its
-        expected damage is read at them, beside `odds_stats`. Default: none."""
+        expected damage is read at them, beside the stats bound with `odds`. Default: none."""
         return {}
 
     def for_check(self, scenario: Any) -> Any:
@@ -274,11 +276,11 @@ class FightRules(TableHints, ABC):
 
 def rules_for(system: AnySystem) -> FightRules:
     """The fight rules of a system (the `RULES` of the module its `fight_module` names), or an InputError on
-    `system` when it has none."""
+    `system` when it has none or declares them wrong (`FightRules.check_declarations`, the first time)."""
     if system.fight_module is None:
         raise InputError(f"system {system.id!r} has no fight rules yet", field="system")
     rules: FightRules = importlib.import_module(system.fight_module).RULES
-    return rules
+    return rules.checked(system)
 
 
 @dataclass

@@ -43,7 +43,7 @@ def outcome_table(
     """Exact outcome distribution of attack (c, a) on t in situation `s`, grouped by the fight's fields, at
     `depth` (None: the system's).
 
-    With `clips` (stat -> value), each field the rules clip (`table_clip`, e.g. damage at the target's
+    With `clips` (stat -> value), each field the rules clip (a binding's `clip`, e.g. damage at the target's
     LP) is capped at that value before grouping: outcomes the fight cannot tell apart become one row.
     """
     clips = clips or {}
@@ -75,7 +75,7 @@ def outcome_table(
     found = held.clipped.get(ckey)
     if found is None:
         columns = {f: base.columns[f] for f in fields}
-        for f, stat in fight.rules.table_clip.items():
+        for f, stat in fight.rules.bound.clip.items():
             if f in columns:
                 columns[f] = np.minimum(columns[f], clips[stat])
         found = grouped(columns, np.asarray(base.weights, dtype=object), base.total, base.remainder)
@@ -95,8 +95,7 @@ def expected_damage(
 ) -> float:
     """Mean damage of combatant c's attack a on t (`mean_damage` of its exact table at the system's depth, as a
     float for ranking; policy `best`), with `overrides` of the attack or target block as in a resolve's
-    `attack_fields`, and the groups of the target's and the attacker's scalar stats (`odds_scalar_stats`,
-    `odds_attacker_scalar_stats`)."""
+    `attack_fields`, and the groups of the target's and the attacker's scalar stats (those bound with `odds`)."""
     overrides = overrides or {}
     key: tuple[Any, ...] = (c, a, t, tuple(sorted(stats.items())), tuple(sorted(overrides.items())))
     if groups or attacker_groups:
@@ -115,7 +114,7 @@ def now(ctx: FightContext, c: int, a: int, t: int) -> Situation:
     target-block codes the attack would be resolved with now (the rules' `odds_fields`, e.g. statuses)."""
     rules = ctx.fight.rules
     codes = {f: np.asarray(v, dtype=np.int64).reshape(-1)[:1] for f, v in rules.odds_fields(ctx, ONE, c, a, t).items()}
-    key = SituationKey(rules, stats=rules.target_stats, overrides=sorted(codes))
+    key = SituationKey(rules, stats=rules.bound.target, overrides=sorted(codes))
     one = np.asarray([0], dtype=np.int64)
     cols = key.columns(ctx.state.per, ONE, one + c, one + a, one + t, codes)
     return key.decode([int(col[0]) for col in cols])

@@ -4,9 +4,9 @@
 - `weakest`: the first usable attack, on the reachable foe with the lowest health (ties: file order);
 - `random`: the first usable attack, on a reachable foe picked uniformly at random;
 - `best`: the attack and foe with the highest expected damage, from the exact odds at the foe's current
-  stats (`odds_stats`), at the current groups of the scalar stats the rules name (`odds_scalar_stats`, the
-  target's; `odds_attacker_scalar_stats`, the attacker's) and with the target-block overrides the attack
-  would be resolved with now (the rules' `odds_fields`, e.g. statuses) (ties: file order, attack first).
+  stats and the current groups of the scalar stats (the target's and the attacker's) that the rules bind
+  with `odds`, and with the target-block overrides the attack would be resolved with now (the rules'
+  `odds_fields`, e.g. statuses) (ties: file order, attack first).
 A combatant with a `focus` attacks that foe while it stands and can be reached; the policy then only
 picks the attack (`best`: the best attack on the focus).
 """
@@ -97,13 +97,14 @@ def choose_actions(
 
 
 def _expected(ctx: FightContext, actor: IntArray, opts: BoolArray, rows_mask: BoolArray) -> np.ndarray:
-    """(rows, attacks, combatants) expected damage where allowed, -1 elsewhere: at the target's current
-    `odds_stats`, and at the current groups of the target's `odds_scalar_stats` and the attacker's
-    `odds_attacker_scalar_stats` (none by default: the file's blocks), each row's situation keyed by
-    `SituationKey` as every resolve keys its rows."""
+    """(rows, attacks, combatants) expected damage where allowed, -1 elsewhere: at the target's current plain
+    stats bound with `odds`, and at the current groups of the target's and the attacker's scalar stats bound
+    with `odds` (none by default: the file's blocks), each row's situation keyed by `SituationKey` as every
+    resolve keys its rows."""
     fight = ctx.fight
     rules = fight.rules
-    stats, scalar, own = rules.odds_stats, rules.odds_scalar_stats, rules.odds_attacker_scalar_stats
+    bound = rules.bound
+    stats, scalar, own = bound.odds, bound.odds_scalar, bound.odds_attacker_scalar
     n, na, size = opts.shape
     score = np.full((n, na, size), -1.0)
     rows = np.flatnonzero(rows_mask)
@@ -119,7 +120,7 @@ def _expected(ctx: FightContext, actor: IntArray, opts: BoolArray, rows_mask: Bo
                     score[allowed, a, t] = ctx.expected_damage(int(c), a, t, {})
                     continue
                 coded = sorted(extra)
-                key = SituationKey(rules, stats=stats, overrides=coded, own=False, scalar=scalar, own_scalar=own)
+                key = SituationKey(rules, stats=stats, overrides=coded, own=(), scalar=scalar, own_scalar=own)
                 every = np.ones(allowed.size, dtype=np.int64)
                 cols = key.columns(
                     ctx.state.per,

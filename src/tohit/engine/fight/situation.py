@@ -2,11 +2,11 @@
 
 The exact chain, the table sampler, the direct sampler and the rolls beyond a table's depth all group the rows of
 a resolve by situation: who attacks (c) with which attack (a) whom (t), the target's stats the outcome reads
-(`table_stats`, and those the exact chain clips at), the groups of the scalar stats the system reads as plain
-values, the attacker's own stats, the attack's overrides (plain values, and "target."/"attacker." codes) and
-the groups of the attacker's scalar stats. `SituationKey` builds those columns, always in that order, and turns
-one row of them back into a typed `Situation`; each path picks the parts it keys by (policy `best` and a live
-encounter's preview too).
+(its bound stats that change the outcome, and those the exact chain clips at), the groups of the scalar stats
+the system reads as plain values, the attacker's own stats, the attack's overrides (plain values, and
+"target."/"attacker." codes) and the groups of the attacker's scalar stats. `SituationKey` builds those columns,
+always in that order, and turns one row of them back into a typed `Situation`; each path picks the parts it keys
+by (policy `best` and a live encounter's preview too).
 
 A situation then becomes what the system's `resolve` reads, in one place: `situation_values` (the situation's
 own values: exact tables, table samplers), `state_values` (the fight's stats fed as arrays over rows: the direct
@@ -44,11 +44,11 @@ class Situation:
     t: int
     #: The target's stats fed as values (exact tables and samplers are keyed by them).
     stats: dict[str, int]
-    #: Target stats the exact chain caps outcome fields at (`table_clip`).
+    #: Target stats the exact chain caps outcome fields at (bindings' `clip`).
     clips: dict[str, int]
     #: Groups of the target's scalar stats (`group_value`).
     groups: dict[str, int]
-    #: The attacker's own stats (`attacker_stats`).
+    #: The attacker's own plain stats (bound to the attacker block).
     own: dict[str, int]
     #: Overrides of the attack block, and "target."/"attacker." codes.
     overrides: dict[str, int]
@@ -74,17 +74,18 @@ class SituationKey:
         stats: Sequence[str] = (),
         clips: Sequence[str] = (),
         overrides: Sequence[str] = (),
-        own: bool = True,
+        own: Sequence[str] | None = None,
         scalar: Sequence[str] | None = None,
         own_scalar: Sequence[str] | None = None,
     ) -> None:
-        """`scalar` and `own_scalar`: the target's and the attacker's scalar stats keyed by their groups (default:
-        all of the rules' `scalar_stats` and `attacker_scalar_stats`)."""
+        """`own`: the attacker's plain stats keyed by value; `scalar` and `own_scalar`: the target's and the
+        attacker's scalar stats keyed by their groups (default: every one the rules bind)."""
         self.rules = rules
+        bound = rules.bound
         self.stats, self.clips, self.overrides = tuple(stats), tuple(clips), tuple(overrides)
-        self.scalar = tuple(rules.scalar_stats if scalar is None else scalar)
-        self.own = tuple(rules.attacker_stats) if own else ()
-        self.own_scalar = tuple(rules.attacker_scalar_stats if own_scalar is None else own_scalar)
+        self.scalar = tuple(bound.scalar if scalar is None else scalar)
+        self.own = tuple(bound.attacker if own is None else own)
+        self.own_scalar = tuple(bound.attacker_scalar if own_scalar is None else own_scalar)
 
     def columns(
         self,
@@ -155,9 +156,10 @@ def state_values(
 ) -> Values:
     """The fight's current stats over `rows` (arrays, one value per fight), the field values of the situation's
     groups, and the rows' `plain` attack overrides with the situation's codes (the direct sampler)."""
-    attacker: dict[str, Any] = {k: per[k][rows, s.c] for k in rules.attacker_stats}
+    bound = rules.bound
+    attacker: dict[str, Any] = {k: per[k][rows, s.c] for k in bound.attacker}
     attacker.update({k: rules.field_value(k, g) for k, g in s.own_groups.items()})
-    target: dict[str, Any] = {k: per[k][rows, s.t] for k in rules.target_stats}
+    target: dict[str, Any] = {k: per[k][rows, s.t] for k in bound.target}
     target.update({k: rules.field_value(k, g) for k, g in s.groups.items()})
     return {**{f: v[rows] for f, v in plain.items()}, **s.overrides}, attacker, target
 
@@ -166,18 +168,19 @@ def narrated_values(
     rules: FightRules, s: Situation, per: Mapping[str, IntArray], row: int, plain: Mapping[str, IntArray]
 ) -> Values:
     """One fight's stats as plain values, as in a scenario file (scalar stats as `narrate_value` gives them)."""
-    attacker: dict[str, Any] = {k: int(per[k][row, s.c]) for k in rules.attacker_stats}
-    attacker.update({k: rules.narrate_value(k, int(per[k][row, s.c])) for k in rules.attacker_scalar_stats})
-    target: dict[str, Any] = {k: int(per[k][row, s.t]) for k in rules.target_stats}
-    target.update({k: rules.narrate_value(k, int(per[k][row, s.t])) for k in rules.scalar_stats})
+    bound = rules.bound
+    attacker: dict[str, Any] = {k: int(per[k][row, s.c]) for k in bound.attacker}
+    attacker.update({k: rules.narrate_value(k, int(per[k][row, s.c])) for k in bound.attacker_scalar})
+    target: dict[str, Any] = {k: int(per[k][row, s.t]) for k in bound.target}
+    target.update({k: rules.narrate_value(k, int(per[k][row, s.t])) for k in bound.scalar})
     return {**{f: int(v[row]) for f, v in plain.items()}, **s.overrides}, attacker, target
 
 
 def blocks(fight: LoadedFight, c: int, a: int, t: int, values: Values) -> tuple[Any, Any]:
     """The scenario of combatant c's attack a on t and t's target block, with `values` fed in: attack fields
     overridden, the attacker's stats in its block ("attacker.<field>" codes decoded by the rules'
-    `override_value`), the target's stats in its block (named by the rules' `stat_fields`; "target.<field>"
-    codes decoded the same way). A block nothing changes is the file's own."""
+    `override_value`), the target's stats in its block ("target.<field>" codes decoded the same way); each stat
+    feeds the field its binding names. A block nothing changes is the file's own."""
     attack, attacker, target = values
     rules = fight.rules
     return _scenario(fight, c, a, t, attack, attacker), _target(fight, t, {**target, **_coded(rules, TARGET, attack)})
@@ -211,6 +214,9 @@ def _scenario(
 ) -> Any:
     """The scenario of (c, a, t), with attack fields overridden and the attacker's current stats fed in."""
     scenario = fight.scenario(c, a, t)
+    renamed = fight.rules.bound.attacker_fields
+    if renamed:
+        attacker_values = {renamed.get(s, s): v for s, v in attacker_values.items()}
     own_codes = _coded(fight.rules, ATTACKER, overrides)
     if own_codes:
         attacker_values = {**attacker_values, **own_codes}
@@ -228,9 +234,10 @@ def _scenario(
 
 
 def _target(fight: LoadedFight, t: int, values: Mapping[str, Any]) -> Any:
-    """Combatant t's target block with `values` fed in (stat names map to field names by `stat_fields`)."""
+    """Combatant t's target block with `values` fed in (each stat in the field its binding names)."""
     base = fight.target(t)
     if not values:
         return base
-    named = {fight.rules.stat_fields.get(s, s): v for s, v in values.items()}
+    renamed = fight.rules.bound.target_fields
+    named = {renamed.get(s, s): v for s, v in values.items()}
     return type(base).model_construct(**{**dict(base), **named})

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from tohit.core.errors import InputError
+from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, changes, events
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
@@ -42,12 +43,11 @@ class FullPlateFight(RoundRules):
     health_label = "HP"
     readings = READINGS
     outcome_fields = ("result", "damage", "creature_hit")
-    #: Fed to `resolve` so that its trace (and `hp_left`) read the current HP; the outcome fields the fight
-    #: reads do not depend on it, so exact tables are not keyed by it.
-    target_stats = ("hp",)
-    table_stats = ()
-    table_clip: ClassVar[dict[str, str]] = {}
-    odds_stats = ()
+    bindings = (
+        # Fed to `resolve` so that its trace (and `hp_left`) read the current HP; the outcome fields the fight
+        # reads do not depend on it, so exact tables are not keyed by it.
+        StatBinding("hp", outcome=False),
+    )
     standing_stats = ("hp",)
     turn_order: ClassVar[str] = (
         "File order, sides alternating (the page gives no initiative rule; docs/fullplate.md#silent-turn-order);"

@@ -48,6 +48,7 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import Field
 
+from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, of_kind
 from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
 from tohit.core.fight.rows import min_rows, rows_of, take_rows
@@ -121,16 +122,17 @@ class KaiserFight(KaiserTurns):
     attack_extra = KaiserAttack
     combatant_extra = KaiserCombatant
     outcome_fields = ("result", "damage", "ap_lost", "flat_footed", "counter_bonus", "counterattack")
-    #: `def_mod` is the Defensive Roll's modifiers: the target block's, minus the All Action Penalty.
-    target_stats = ("lp", "ap", "def_mod")
-    stat_fields: ClassVar[dict[str, str]] = {"def_mod": "modifiers"}
-    table_stats = ("ap", "def_mod")
-    table_clip: ClassVar[dict[str, str]] = {"damage": "lp"}
+    #: LP and AP change what a hit costs the defender (a Critical, AP lost, a Counterattack), not its damage;
+    #: damage beyond the LP left changes nothing, so the exact chain caps it there.
+    bindings = (
+        StatBinding("lp", outcome=False, clip="damage"),
+        StatBinding("ap"),
+        # The Defensive Roll's modifiers: the target block's, minus the All Action Penalty.
+        StatBinding("def_mod", field="modifiers", odds=True),
+    )
     #: The fight rolls a Critical's level itself, with the PhR check (`dof_table`); narration reads the faces the
     #: system's own `critical` role showed in the attack's trace.
     unused_roles = ("critical",)
-    #: LP and AP change what a hit costs the defender (a Critical, AP lost, a Counterattack), not its damage.
-    odds_stats = ("def_mod",)
     standing_stats = ("lp", "knocked_out")
     turn_order: ClassVar[str] = (
         "File order, sides alternating (docs/kaiser.md#silent-turn-order); a round goes round that order until"

@@ -34,10 +34,10 @@ and element multipliers, statuses):
   as the target). An Ally ability that is not a buff is refused (an Ally ability is defensive).
 - Downed [Death and Injury]: every effect is removed except Poisoned, Frostbitten and Burned (the Bonus
   Tracker included).
-- Policy `best` reads the expected damage at the current state (`odds_scalar_stats`,
-  `odds_attacker_scalar_stats`): the user's statuses (Blinded, Paralyzed, Silenced) and tracker, the target's
-  statuses (Petrified) and tracker, whether its Shell is active and whether its Body Armor is up (a physical hit on
-  it deals no damage: "Cop, Body Armor"), as the preview and `tohit odds` do.
+- Policy `best` reads the expected damage at the current state (the scalar stats bound with `odds`): the user's
+  statuses (Blinded, Paralyzed, Silenced) and tracker, the target's statuses (Petrified) and tracker, whether
+  its Shell is active and whether its Body Armor is up (a physical hit on it deals no damage: "Cop, Body
+  Armor"), as the preview and `tohit odds` do.
 
 Choices where the rules are silent (docs/fights.md):
 - A status lasts for the rest of the battle (or until its bearer is downed, which keeps only Poisoned,
@@ -90,6 +90,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from tohit.core.errors import InputError, short_repr
+from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import BoolArray, State
 from tohit.systems.last_odyssey.consequences import (
@@ -118,19 +119,20 @@ class LastOdysseyFight(LastOdysseyRound):
     readings = READINGS
     condition_stats = ("incapacitated", "statuses", "buffs")
     outcome_fields = ("result", "damage", "status_applied", "tracker")
-    target_stats = ("hp",)
-    table_stats = ()
-    scalar_stats = ("shell", "body_armor", "statuses", "buffs")
-    attacker_scalar_stats = ("statuses", "buffs")
+    #: Policy `best` reads the expected damage at the current state (`odds`): whether the target's Shell is
+    #: active, its statuses (Petrified) and tracker, its Body Armor (a physical hit on it deals no damage), the
+    #: user's statuses (Blinded, Paralyzed, Silenced) and tracker: every scalar stat the resolve reads.
+    bindings = (
+        StatBinding("hp", outcome=False),
+        StatBinding("shell", scalar=True, odds=True),
+        StatBinding("body_armor", scalar=True, odds=True),
+        StatBinding("statuses", scalar=True, odds=True),
+        StatBinding("buffs", scalar=True, odds=True),
+        StatBinding("statuses", feeds="attacker", scalar=True, odds=True),
+        StatBinding("buffs", feeds="attacker", scalar=True, odds=True),
+    )
     bookkeeping = ("dealt", "status_hits")
-    odds_stats = ()
-    #: Policy `best` reads the expected damage at the current state: whether the target's Shell is active, its
-    #: statuses (Petrified) and tracker, its Body Armor (a physical hit on it deals no damage), the user's statuses
-    #: (Blinded, Paralyzed, Silenced) and tracker: every scalar stat the resolve reads.
-    odds_scalar_stats = ("shell", "body_armor", "statuses", "buffs")
-    odds_attacker_scalar_stats = ("statuses", "buffs")
     always_usable = False
-    table_clip: ClassVar[dict[str, str]] = {}
     standing_stats = ("hp",)
     turn_order: ClassVar[str] = (
         "Initiative, highest first (a tie with an enemy: the players' calls against the GM's 2d4; other ties: file"

@@ -49,6 +49,7 @@ import numpy as np
 from pydantic import Field
 
 from tohit.core.errors import InputError
+from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.spec import map_raw_combatants
 from tohit.core.fight.state import BoolArray, IntArray, State
@@ -83,10 +84,7 @@ class RtwFight(RtwTurns):
     #: Peril and Falling in Battle follow from the Health the fight applies (the system's `in_peril` and
     #: `fall_outcome`), so an attack's table does not depend on the target's Health.
     outcome_fields = ("result", "damage", "durability_used", "burning_wear", "effect_landed")
-    target_stats = ("health",)
-    table_stats = ()
-    table_clip: ClassVar[dict[str, str]] = {}
-    odds_stats = ()
+    bindings = (StatBinding("health", outcome=False),)
     always_usable = False
     bookkeeping = ("dealt", "used")
     standing_stats = ("health", "helpless", "perished")

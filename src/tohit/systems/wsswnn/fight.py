@@ -66,6 +66,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from tohit.core.errors import InputError
+from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.systems.wsswnn import narrate
@@ -81,13 +82,14 @@ class WsswnnFight(WsswnnTurns):
     readings = READINGS
     condition_stats = ("grappling", "disarmed")
     combatant_extra = WsswnnCombatant
-    target_stats = ("guard", "life", "awareness")
-    table_stats = ("guard",)
-    table_clip: ClassVar[dict[str, str]] = {"damage": "life"}
-    attacker_stats = ("guard",)
-    #: Only Stand Fast reads the attacker's own Guard (the Guard it regains up to its maximum).
-    attacker_stats_kinds = ("stand_fast",)
-    odds_stats = ("guard",)
+    bindings = (
+        StatBinding("guard", odds=True),
+        # Damage beyond the life left changes nothing: the exact chain caps it there.
+        StatBinding("life", outcome=False, clip="damage"),
+        StatBinding("awareness", outcome=False),
+        # Only Stand Fast reads the attacker's own Guard (the Guard it regains up to its maximum).
+        StatBinding("guard", feeds="attacker", kinds=("stand_fast",)),
+    )
     static_order = False
     standing_stats = ("life",)
     turn_order: ClassVar[str] = (

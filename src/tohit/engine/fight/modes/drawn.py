@@ -85,7 +85,7 @@ class Drawn(StepContext):
             return
         whole = rows.size == n
         coded = sorted(f for f in attack_fields if f.startswith(CODED))
-        situations = SituationKey(self.fight.rules, overrides=coded, own=False)
+        situations = SituationKey(self.fight.rules, overrides=coded, own=())
         cols = situations.columns(
             self.state.per,
             rows,

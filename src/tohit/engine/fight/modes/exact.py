@@ -128,11 +128,11 @@ class Exact(StepContext):
         shared: dict[str, Any] | None = None,
     ) -> tuple[Rows, dict[str, IntArray]]:
         """Every outcome of the attacks of `mask`, one row each with its exact weight. The tables are keyed by
-        the attacker's own stats only for the resolve kinds whose rules read them (`attacker_stats_kinds`)."""
-        fields = fields or self.fight.rules.outcome_fields
-        kinds = self.fight.rules.attacker_stats_kinds
-        reads_own = kinds is None or kind in kinds
-        return self._resolve_exact(mask, actor, attack, target, attack_fields or {}, fields, reads_own)
+        the attacker's own stats only for the resolve kinds whose rules read them (their bindings' `kinds`)."""
+        rules = self.fight.rules
+        fields = fields or rules.outcome_fields
+        own = rules.bound.attacker_for(kind)
+        return self._resolve_exact(mask, actor, attack, target, attack_fields or {}, fields, own)
 
     def _resolve_exact(
         self,
@@ -142,12 +142,12 @@ class Exact(StepContext):
         target: IntArray,
         attack_fields: dict[str, IntArray],
         fields: tuple[str, ...],
-        own: bool = True,
+        own: tuple[str, ...] | None = None,
     ) -> tuple[IntArray, dict[str, IntArray]]:
         fight = self.fight
         rules = fight.rules
-        stats = list(rules.target_stats if rules.table_stats is None else rules.table_stats)
-        clips = sorted(set(rules.table_clip.values()))
+        stats = list(rules.bound.table)
+        clips = sorted(set(rules.bound.clip.values()))
         n = self.n
         situations = SituationKey(rules, stats=stats, clips=clips, overrides=sorted(attack_fields), own=own)
         cols = situations.columns(

@@ -56,11 +56,11 @@ class TableSample(DirectSample):
     ) -> dict[str, IntArray]:
         """One draw per attack from its joint table's exact weights.
 
-        Rows are grouped by everything the outcome fields depend on (attacker, attack, target, the rules'
-        `table_stats` and scalar stats, the attacker's stats, attack overrides); each group's table is built
-        once by `resolve` on the joint support (depth 1; rolls beyond it are sampled from the roles' tails and
-        resolved as they come). Each row is one exact integer draw from the alias table of its group's weights
-        (groups with the same weights share it: their dice are the same, their outcomes differ)."""
+        Rows are grouped by everything the outcome fields depend on (attacker, attack, target, the target's
+        bound stats that change the outcome and its scalar stats, the attacker's stats, attack overrides); each
+        group's table is built once by `resolve` on the joint support (depth 1; rolls beyond it are sampled from
+        the roles' tails and resolved as they come). Each row is one exact integer draw from the alias table of its
+        group's weights (groups with the same weights share it: their dice are the same, their outcomes differ)."""
         n = self.n
         rows = np.flatnonzero(mask)
         if rows.size == 0:
@@ -69,7 +69,7 @@ class TableSample(DirectSample):
         per = self.state.per
         whole = rows.size == n
         a_rows, k_rows, t_rows = (actor, attack, target) if whole else (actor[rows], attack[rows], target[rows])
-        stats = list(rules.target_stats if rules.table_stats is None else rules.table_stats)
+        stats = list(rules.bound.table)
         over = sorted(attack_fields)
         keyed = SituationKey(rules, stats=stats, overrides=over)
         comps = keyed.columns(
@@ -137,7 +137,7 @@ class TableSample(DirectSample):
         b = np.flatnonzero(beyond)
         # (c, a, t) decide the table's layout; the scalar groups and codes what the system reads as plain values.
         coded = sorted(f for f in attack_fields if f.startswith(CODED))
-        keyed = SituationKey(fight.rules, overrides=coded, own=False)
+        keyed = SituationKey(fight.rules, overrides=coded, own=())
         cols = keyed.columns(
             self.state.per,
             rows[b],
