@@ -186,3 +186,71 @@ def test_deadline_a_pool_task_stopped_before_it_starts_does_nothing() -> None:
             waiting.result(timeout=20)
     finally:
         pool.close()
+
+
+# -- the deadline and the work ending at the same moment -----------------------------------------------------------
+class Slots:
+    """A lane's slots whose `acquire` the test completes by hand (`take`): its taking can be made to coincide
+    with the deadline exactly, not by timing luck."""
+
+    def __init__(self) -> None:
+        self.taken: asyncio.Future[bool] | None = None
+        self.released = 0
+
+    def acquire(self) -> asyncio.Future[bool]:
+        self.taken = asyncio.get_running_loop().create_future()
+        return self.taken
+
+    def take(self) -> None:
+        assert self.taken is not None
+        self.taken.set_result(True)
+
+    def release(self) -> None:
+        self.released += 1
+
+
+def test_deadline_a_slot_taken_as_the_deadline_passes_is_given_back() -> None:
+    """The lane's slot comes free for a waiting request in the same moment as its deadline cancels the wait (a
+    deadline is a cancellation of the request's task): the request goes, and its slot is given back, not kept
+    by nobody (a lane that lost its only slot so would answer every later request of its kind with a 503)."""
+
+    async def scene() -> None:
+        admission = Admission(None, 0, seconds=600)
+        slots = Slots()
+        lane = admission.lanes["fights-exact"]
+        lane._free = cast(asyncio.Semaphore, slots)
+        waiting = asyncio.ensure_future(admission.run("fights-exact", request(Client()), lambda: "never run"))
+        while slots.taken is None:
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)  # the request waits for its slot
+        slots.take()  # the slot is taken for it...
+        waiting.cancel()  # ...as its deadline passes, before it has seen the slot
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert slots.released == 1 and lane.admitted == 0 and lane.busy == 0
+        admission.close()
+
+    asyncio.run(scene())
+
+
+def test_deadline_a_request_that_gets_its_slot_in_time_runs_and_keeps_it_until_done() -> None:
+    """The same lane when the slot comes before the deadline: the work runs, and the slot is given back once,
+    when the work is done (the undo above is only for a slot nobody uses)."""
+
+    async def scene() -> None:
+        admission = Admission(None, 0, seconds=600)
+        slots = Slots()
+        admission.lanes["fights-exact"]._free = cast(asyncio.Semaphore, slots)
+        waiting = asyncio.ensure_future(admission.run("fights-exact", request(Client()), lambda: "answered"))
+        while slots.taken is None:
+            await asyncio.sleep(0)
+        slots.take()
+        assert await waiting == "answered"
+        for _ in range(100):  # the work's end is told to the loop from its thread
+            if slots.released:
+                break
+            await asyncio.sleep(0.01)
+        assert slots.released == 1
+        admission.close()
+
+    asyncio.run(scene())
