@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, cast
 
@@ -20,7 +21,7 @@ from tests.conftest import EXAMPLES
 from tests.server.conftest import free_port
 from tests.server.test_server_process import start
 from tohit.engine import cancel
-from tohit.engine.pool import HealingPool
+from tohit.engine.pool import HealingPool, WorkerLost
 from tohit.server.admission import Admission, ClientGone, Refused
 
 RTW_MAP = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
@@ -185,6 +186,31 @@ def test_deadline_a_pool_task_stopped_before_it_starts_does_nothing() -> None:
         with pytest.raises(cancel.Cancelled):
             waiting.result(timeout=20)
     finally:
+        pool.close()
+
+
+def test_deadline_a_task_its_pool_cancelled_before_it_began_fails_at_once() -> None:
+    """A task still queued in a pool that is stopped (replaced after a worker died) is cancelled there; its
+    future, which the server awaits, fails at once with WorkerLost (a 503 with Retry-After) instead of never
+    ending, which left its request waiting for its deadline."""
+    pool = HealingPool(1)
+    queued: Future[Any] = Future()
+
+    class Stopped:
+        """A pool whose every task is still queued (cancelled by hand below, as a stopped pool cancels it)."""
+
+        def submit(self, fn: Any, *args: Any) -> Future[Any]:
+            return queued
+
+    real, pool._pool = pool._pool, cast(Any, Stopped())
+    try:
+        waited = pool.submit(spin, 3)
+        assert queued.cancel()
+        assert waited.done()
+        with pytest.raises(WorkerLost):
+            waited.result(timeout=0)
+    finally:
+        pool._pool = real
         pool.close()
 
 
