@@ -89,8 +89,10 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     folder = Path(tempfile.mkdtemp(prefix="tohit-fuzz-live-", dir=tmp_path_factory.getbasetemp()))
     port = free_port()
     # Generated creations are refused at the 31st of a minute (a 429 the document declares); the many the run
-    # sends are allowed so that they reach the fight's own checks.
-    options = ("--creates-per-minute", "100000", "--request-seconds", "5")  # a generated n may ask for hours
+    # sends are allowed so that they reach the fight's own checks. The deadline is short (a generated n may ask
+    # for hours). An exact duel's own cap on time is under it: a slow duel (the bundled one takes seconds on a
+    # busy machine) is the 422 naming exact-seconds, not the deadline's 503 (the default cap, 30 s, is past it).
+    options = ("--creates-per-minute", "100000", "--request-seconds", "5", "--exact-seconds", "3")
     proc = start(f"sqlite:///{folder / 'fuzz.db'}", port, 1, *options)
     try:
         yield Live(f"http://127.0.0.1:{port}")
