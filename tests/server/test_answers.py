@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 import yaml
@@ -20,6 +20,7 @@ from jsonschema import Draft202012Validator
 from tests.conftest import EXAMPLES
 from tests.grid.uvtt_fixtures import cellar
 from tests.server.conftest import ADMIN
+from tohit.server import answers, players_view
 from tohit.server.app import Settings, create_app
 
 DOCUMENT = create_app(Settings(workers=0, admin_token=ADMIN, db="sqlite:///unused.db")).openapi()
@@ -112,6 +113,11 @@ def test_the_models_describe_and_never_filter() -> None:
     for route in documented:
         if any(str(status).startswith("2") and "model" in r for status, r in route.responses.items()):
             assert route.response_field is None, route.path
+
+
+def test_the_health_words_are_the_players_views() -> None:
+    """A hidden combatant's health reads as one of the players' view's words, and the document lists the same."""
+    assert set(get_args(answers.HealthText)) == set(players_view.WORDS)
 
 
 class Checked:

@@ -114,7 +114,7 @@ class Event(BaseModel):
     attack: str = absent("The attack used.")
     target: str = absent("The combatant attacked.")
     combatant: str = absent("The combatant it is about (joining, leaving, a condition set).")
-    dice: dict[str, list[int]] = absent("The faces rolled, by dice role (the GM's reads only).")
+    dice: dict[str, list[int]] = absent("The faces rolled, by dice role.")
     outcome: dict[str, str | int | float | bool | None] = absent(
         "The attack's outcome, by the game's outcome fields (the GM's reads, and the view token's where no "
         "hidden combatant is named)."
