@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, cast
 
@@ -20,7 +21,7 @@ from tests.conftest import EXAMPLES
 from tests.server.conftest import free_port
 from tests.server.test_server_process import start
 from tohit.engine import cancel
-from tohit.engine.pool import HealingPool
+from tohit.engine.pool import HealingPool, WorkerLost
 from tohit.server.admission import Admission, ClientGone, Refused
 
 RTW_MAP = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
@@ -186,3 +187,96 @@ def test_deadline_a_pool_task_stopped_before_it_starts_does_nothing() -> None:
             waiting.result(timeout=20)
     finally:
         pool.close()
+
+
+def test_deadline_a_task_its_pool_cancelled_before_it_began_fails_at_once() -> None:
+    """A task still queued in a pool that is stopped (replaced after a worker died) is cancelled there; its
+    future, which the server awaits, fails at once with WorkerLost (a 503 with Retry-After) instead of never
+    ending, which left its request waiting for its deadline."""
+    pool = HealingPool(1)
+    queued: Future[Any] = Future()
+
+    class Stopped:
+        """A pool whose every task is still queued (cancelled by hand below, as a stopped pool cancels it)."""
+
+        def submit(self, fn: Any, *args: Any) -> Future[Any]:
+            return queued
+
+    real, pool._pool = pool._pool, cast(Any, Stopped())
+    try:
+        waited = pool.submit(spin, 3)
+        assert queued.cancel()
+        assert waited.done()
+        with pytest.raises(WorkerLost):
+            waited.result(timeout=0)
+    finally:
+        pool._pool = real
+        pool.close()
+
+
+# -- the deadline and the work ending at the same moment -----------------------------------------------------------
+class Slots:
+    """A lane's slots whose `acquire` the test completes by hand (`take`): its taking can be made to coincide
+    with the deadline exactly, not by timing luck."""
+
+    def __init__(self) -> None:
+        self.taken: asyncio.Future[bool] | None = None
+        self.released = 0
+
+    def acquire(self) -> asyncio.Future[bool]:
+        self.taken = asyncio.get_running_loop().create_future()
+        return self.taken
+
+    def take(self) -> None:
+        assert self.taken is not None
+        self.taken.set_result(True)
+
+    def release(self) -> None:
+        self.released += 1
+
+
+def test_deadline_a_slot_taken_as_the_deadline_passes_is_given_back() -> None:
+    """The lane's slot comes free for a waiting request in the same moment as its deadline cancels the wait (a
+    deadline is a cancellation of the request's task): the request goes, and its slot is given back, not kept
+    by nobody (a lane that lost its only slot so would answer every later request of its kind with a 503)."""
+
+    async def scene() -> None:
+        admission = Admission(None, 0, seconds=600)
+        slots = Slots()
+        lane = admission.lanes["fights-exact"]
+        lane._free = cast(asyncio.Semaphore, slots)
+        waiting = asyncio.ensure_future(admission.run("fights-exact", request(Client()), lambda: "never run"))
+        while slots.taken is None:
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)  # the request waits for its slot
+        slots.take()  # the slot is taken for it...
+        waiting.cancel()  # ...as its deadline passes, before it has seen the slot
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert slots.released == 1 and lane.admitted == 0 and lane.busy == 0
+        admission.close()
+
+    asyncio.run(scene())
+
+
+def test_deadline_a_request_that_gets_its_slot_in_time_runs_and_keeps_it_until_done() -> None:
+    """The same lane when the slot comes before the deadline: the work runs, and the slot is given back once,
+    when the work is done (the undo above is only for a slot nobody uses)."""
+
+    async def scene() -> None:
+        admission = Admission(None, 0, seconds=600)
+        slots = Slots()
+        admission.lanes["fights-exact"]._free = cast(asyncio.Semaphore, slots)
+        waiting = asyncio.ensure_future(admission.run("fights-exact", request(Client()), lambda: "answered"))
+        while slots.taken is None:
+            await asyncio.sleep(0)
+        slots.take()
+        assert await waiting == "answered"
+        for _ in range(100):  # the work's end is told to the loop from its thread
+            if slots.released:
+                break
+            await asyncio.sleep(0.01)
+        assert slots.released == 1
+        admission.close()
+
+    asyncio.run(scene())

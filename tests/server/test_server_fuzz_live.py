@@ -89,8 +89,15 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     folder = Path(tempfile.mkdtemp(prefix="tohit-fuzz-live-", dir=tmp_path_factory.getbasetemp()))
     port = free_port()
     # Generated creations are refused at the 31st of a minute (a 429 the document declares); the many the run
-    # sends are allowed so that they reach the fight's own checks.
-    options = ("--creates-per-minute", "100000", "--request-seconds", "5")  # a generated n may ask for hours
+    # sends are allowed so that they reach the fight's own checks. The caps on fights keep each admitted request
+    # to about a second on a quiet machine (a generated n may ask for hours: past the caps it is the 422 naming
+    # the cap), and an exact duel's own cap on time is 3 s (the bundled duel takes about 2: a slower one is the
+    # 422 naming exact-seconds). The deadline is well above them, so that a busy machine does not pass it: a 503
+    # at the deadline is work the caps do not bound, which the run is there to find.
+    options = (
+        *("--creates-per-minute", "100000", "--max-fights", "20000", "--max-combatant-fights", "100000"),
+        *("--exact-seconds", "3", "--request-seconds", "20"),
+    )
     proc = start(f"sqlite:///{folder / 'fuzz.db'}", port, 1, *options)
     try:
         yield Live(f"http://127.0.0.1:{port}")

@@ -125,7 +125,9 @@ class HealingPool:
                     self._slots.pop(outer, None)
                     self._free.append(slot)
             if done.cancelled():
-                outer.cancel()
+                # Its pool was stopped before the work began (replaced after a worker died, or closed). `outer`
+                # is running and cannot be cancelled: it fails, or its asker would wait for it until its deadline.
+                outer.set_exception(WorkerLost("the worker pool was replaced before this request's work began"))
                 return
             error = done.exception()
             if isinstance(error, BrokenProcessPool):

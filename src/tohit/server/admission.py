@@ -147,18 +147,22 @@ class Admission:
 
 async def _first(work: Awaitable[Any], gone: asyncio.Future[None], on_late: Callable[[], Any] | None = None) -> Any:
     """`work`'s result, unless the client hangs up first (`ClientGone`; `work` is cancelled, and when it had
-    finished all the same, `on_late` undoes it)."""
+    finished all the same, `on_late` undoes it). The wait may itself be cancelled (the deadline passing): `work`
+    is cancelled too, or, when it finished just as the deadline came, `on_late` undoes it all the same (a lane's
+    slot taken at that moment is given back, not kept by a request that has gone)."""
     task = asyncio.ensure_future(work)
+    answered = False
     try:
         await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        if not task.done():
-            task.cancel()
-    if task.done() and not task.cancelled():
-        if not gone.done():
+        if task.done() and not task.cancelled() and not gone.done():
+            answered = True
             return task.result()
-        if on_late is not None and task.exception() is None:
-            on_late()
+    finally:
+        if not answered:
+            if not task.done():
+                task.cancel()
+            elif on_late is not None and not task.cancelled() and task.exception() is None:
+                on_late()
     raise ClientGone()
 
 

@@ -32,8 +32,9 @@ from tohit.engine.fight.replay import chained, unfinished_event
 from tohit.engine.gm_hand import hidden
 from tohit.engine.pool import HealingPool
 from tohit.engine.seeds import fresh_seed
-from tohit.server import admission, errors, examples, jobs, limits, pictures, read_models
+from tohit.server import admission, answers, errors, examples, jobs, limits, pictures, read_models
 from tohit.server.admission import Admission
+from tohit.server.answers import ok
 from tohit.server.bodies import (
     After,
     CreateBody,
@@ -152,7 +153,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         """The rule systems (as `tohit systems --json`)."""
         return [SystemInfo(id=s.id, title=s.title, summary=s.summary, page=s.page) for s in registry.systems().values()]
 
-    @app.get("/v1/systems/{system_id}/schema")
+    @app.get("/v1/systems/{system_id}/schema", **ok(answers.ScenarioSchema))
     async def schema(system_id: str) -> dict[str, Any]:
         """The JSON Schema of a system's scenario files."""
         if system_id not in registry.systems():
@@ -182,7 +183,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         depth_cap(body.depth, body.scenario)
         return await work("simulate", request, jobs.simulate_job, body.scenario, n, body.seed, caps)
 
-    @app.post("/v1/aim")
+    @app.post("/v1/aim", **ok(list[answers.Aimed]))
     async def aim(body: ScenarioBody, request: Request) -> Any:
         """A map scenario's placements ranked by exact expected damage (the best n, default 5)."""
         limits.count_targets(body.scenario, settings.max_targets)
@@ -288,12 +289,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             "over": enc.over,
         }
 
-    @app.get("/v1/examples")
+    @app.get("/v1/examples", **ok(list[answers.Example]))
     async def list_examples() -> list[dict[str, Any]]:
         """The bundled example fights a new encounter may start from (`example` of POST /v1/encounters)."""
         return await asyncio.to_thread(examples.list_examples)
 
-    @app.post("/v1/encounters", status_code=201)
+    @app.post("/v1/encounters", **ok(answers.Created, 201))
     async def create(body: CreateBody, request: Request) -> dict[str, Any]:
         """A new encounter from a fight file: its id, its GM and view tokens (shown once), its state. At most
         `--creates-per-minute` a minute from one client address (past it: a 429 with Retry-After)."""
@@ -323,7 +324,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         cache[row.id], rows[row.id] = enc, row
         return {"id": row.id, "gm_token": gm_token, "view_token": view_token, "seq": enc.seq, "state": enc.state_json()}
 
-    @app.get("/v1/encounters")
+    @app.get("/v1/encounters", **ok(list[answers.Listed]))
     async def list_encounters(authorization: str | None = Header(default=None)) -> list[dict[str, Any]]:
         """Every encounter (the admin token): its system, seq, round (where the game counts rounds), who is
         standing and whether it is over. The admin token also acts as the GM of every encounter."""
@@ -331,7 +332,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         rows = await asyncio.to_thread(the_store().all)
         return [await asyncio.to_thread(listed, r) for r, _ in rows]
 
-    @app.get("/v1/encounters/{encounter_id}")
+    @app.get("/v1/encounters/{encounter_id}", **ok(answers.Summary))
     async def get_encounter(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         """An encounter's state and whose turn it is (the GM or the view token)."""
         row = stored(encounter_id)
@@ -339,7 +340,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         enc = await asyncio.to_thread(load, row)
         return summary(row, enc) if who == "gm" else PlayersView(enc).summary(summary(row, enc))
 
-    @app.get("/v1/encounters/{encounter_id}/sheet")
+    @app.get("/v1/encounters/{encounter_id}/sheet", **ok(answers.Sheet))
     async def sheet(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         """What a page shows beside the state: the health stat and its word, the sides, each combatant's side,
         attacks and starting stats, and whether it has a map (its game's map rules and a map in its fight)."""
@@ -349,7 +350,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         found = {**read_models.sheet(enc), "map": enc.has_map, "role": who}
         return found if who == "gm" else PlayersView(enc).sheet(found)
 
-    @app.post("/v1/encounters/{encounter_id}/dice")
+    @app.post("/v1/encounters/{encounter_id}/dice", **ok(answers.Dice))
     async def dice(
         encounter_id: str, body: DiceBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
@@ -372,7 +373,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         )
         return {"seq": enc.seq, "roles": found, "needed": needed}
 
-    @app.post("/v1/encounters/{encounter_id}/map")
+    @app.post("/v1/encounters/{encounter_id}/map", **ok(answers.MapView))
     async def encounter_map(
         encounter_id: str, body: MapBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
@@ -385,7 +386,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         found = await asyncio.to_thread(drawn, body.attacker, body.attack, body.placement)
         return {"seq": enc.seq, **found}
 
-    @app.get("/v1/encounters/{encounter_id}/picture")
+    @app.get("/v1/encounters/{encounter_id}/picture", response_class=Response, responses=answers.PICTURE)
     async def picture(encounter_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The picture under the encounter's map (its UVTT map's image, PNG or WebP); 404 when it has none."""
         row = stored(encounter_id)
@@ -395,7 +396,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise ApiError(404, "this encounter's map has no picture", "map")
         return Response(found[0], media_type=found[1])
 
-    @app.post("/v1/encounters/{encounter_id}/aim")
+    @app.post("/v1/encounters/{encounter_id}/aim", **ok(answers.EncounterAim))
     async def encounter_aim(
         encounter_id: str, body: MapBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
@@ -408,7 +409,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         found = await asyncio.to_thread(read_models.aim, enc, body.attacker, body.attack, body.n or 5)
         return {"seq": enc.seq, "best": found}
 
-    @app.post("/v1/encounters/{encounter_id}/view_token", status_code=201)
+    @app.post("/v1/encounters/{encounter_id}/view_token", **ok(answers.ViewToken, 201))
     async def new_view_token(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, str]:
         """A new view token (the GM): the share link of a read-only view. The old view token stops working
         (tokens are kept only as hashes, so a lost one is replaced, never shown again)."""
@@ -476,20 +477,20 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             found: dict[str, Any] = await asyncio.to_thread(applied, row, action, expected)
         return found
 
-    @app.post("/v1/encounters/{encounter_id}/actions", status_code=201)
+    @app.post("/v1/encounters/{encounter_id}/actions", **ok(answers.Acted, 201))
     async def act(encounter_id: str, body: Action, authorization: str | None = Header(default=None)) -> dict[str, Any]:
         """One GM action: attack, auto (the side's policy picks), adjust, end_turn, move (on a map), undo (the GM
         token); the body is one of the engine's action types, told apart by `kind`."""
         return await change(encounter_id, authorization, body, body.expected_seq)
 
-    @app.post("/v1/encounters/{encounter_id}/undo", status_code=201)
+    @app.post("/v1/encounters/{encounter_id}/undo", **ok(answers.Acted, 201))
     async def undo(
         encounter_id: str, body: UndoBody | None = None, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
         """Take back the last action not yet taken back, by one more event (the log keeps both)."""
         return await change(encounter_id, authorization, Undo(kind="undo"), body.expected_seq if body else None)
 
-    @app.post("/v1/encounters/{encounter_id}/preview")
+    @app.post("/v1/encounters/{encounter_id}/preview", **ok(answers.Preview))
     async def preview(
         encounter_id: str, body: PreviewBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
@@ -503,7 +504,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         found = await asyncio.to_thread(ask, body.attacker, body.attack, body.targets, body.placement)
         return {"seq": enc.seq, "targets": _exact(found)}
 
-    @app.get("/v1/encounters/{encounter_id}/events")
+    @app.get("/v1/encounters/{encounter_id}/events", **ok(list[answers.Event]))
     async def events(
         encounter_id: str, after: After = -1, authorization: str | None = Header(default=None)
     ) -> list[dict[str, Any]]:
@@ -514,10 +515,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             return found
         return for_view(PlayersView(await asyncio.to_thread(load, row)).events(found))
 
-    @app.get(
-        "/v1/encounters/{encounter_id}/events.jsonl",
-        responses={200: {"content": {"application/x-ndjson": {}}, "description": "One event a line."}},
-    )
+    @app.get("/v1/encounters/{encounter_id}/events.jsonl", response_class=Response, responses=answers.NDJSON)
     async def events_jsonl(encounter_id: str, authorization: str | None = Header(default=None)) -> Response:
         """The whole log as `tohit fight --log` writes it (`tohit replay` checks it)."""
         row = stored(encounter_id)
@@ -570,7 +568,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
         return StreamingResponse(feed(), media_type="text/event-stream")
 
-    @app.patch("/v1/encounters/{encounter_id}")
+    @app.patch("/v1/encounters/{encounter_id}", **ok(answers.Renamed))
     async def rename(
         encounter_id: str, body: RenameBody, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
