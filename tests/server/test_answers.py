@@ -171,12 +171,18 @@ def _play(call: Checked, created: dict[str, Any], autos: int) -> bool:
     foes = [c["name"] for c in sheet["combatants"] if c["side"] != first["side"]]
     attack = {"attacker": first["name"], "attack": first["attacks"][0], "targets": foes[-1:]}
     call("POST", f"{at}/dice", f"{E}/dice", gm, json=attack)
+    for foe in foes:  # the players read the odds on a foe the GM has shown them (a hidden one's: a 403)
+        reveal = {"kind": "reveal", "combatant": foe, "to_players": True}
+        call("POST", f"{at}/actions", f"{E}/actions", gm, json=reveal)
     call("POST", f"{at}/preview", f"{E}/preview", view, json=attack)
     faces = [
         call("POST", f"{at}/dice", f"{E}/dice", view, True, json={**attack, "targets": [foe], "dice": {}})
         for foe in foes
     ]
     typed = any(found is not None and "needed" in found for found in faces)
+    for foe in foes:  # hidden again: the reads below answer a hidden combatant's shape too
+        hide = {"kind": "reveal", "combatant": foe, "to_players": False}
+        call("POST", f"{at}/actions", f"{E}/actions", gm, json=hide)
     if sheet["map"]:
         for name in first["attacks"]:
             call("POST", f"{at}/map", f"{E}/map", view, json={"attacker": first["name"], "attack": name})
@@ -230,3 +236,22 @@ def test_a_map_with_a_picture_and_doors_answers_as_documented(checked: Checked) 
     door = {"kind": "door", "door": 0, "closed": False}
     checked("POST", f"/v1/encounters/{eid}/actions", f"{E}/actions", gm, json=door)
     _play(checked, created, autos=4)
+
+
+def test_the_players_view_of_hidden_creatures_answers_as_documented(checked: Checked) -> None:
+    """The view token's shapes for hidden combatants: a Multi preview's rows of hidden creatures also reached (a
+    name only), and the map of a hidden attacker (its attack left out)."""
+    cops = yaml.safe_load((EXAMPLES / "fights" / "last-odyssey-cops.yaml").read_text())
+    created = checked("POST", "/v1/encounters", "/v1/encounters", json={"fight": cops, "seed": 3})
+    eid, gm, view = created["id"], created["gm_token"], created["view_token"]
+    reveal = {"kind": "reveal", "combatant": "Cop 1", "to_players": True}
+    checked("POST", f"/v1/encounters/{eid}/actions", f"{E}/actions", gm, json=reveal)
+    asked = {"attacker": "Ilse", "attack": "Fire Wave", "targets": ["Cop 1"]}
+    rows = checked("POST", f"/v1/encounters/{eid}/preview", f"{E}/preview", view, json=asked)["targets"]
+    assert {"name": "Cop 2", "hidden": True} in rows
+    fight = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
+    created = checked("POST", "/v1/encounters", "/v1/encounters", json={"fight": fight, "seed": 3})
+    foe = fight["sides"][1]["combatants"][0]["name"]
+    found = checked("POST", f"/v1/encounters/{created['id']}/map", f"{E}/map", created["view_token"],
+                    json={"attacker": foe})  # fmt: skip
+    assert found["squares"] == [] and found["creatures"]

@@ -225,6 +225,9 @@ class SheetCombatant(Closed):
     name: str = Field(description="Its name.")
     side: str = Field(description="Its side.")
     attacks: list[str] = Field(description="Its attacks' names.")
+    max_targets: list[int] = Field(
+        description="Per attack, how many targets a game master may name in one attack (1: a single target)."
+    )
     start: dict[str, int] = Field(description="Its starting stats (the game's; none for a hidden combatant).")
     hidden: bool = absent("true: hidden from the players (the view token's read).")
 
@@ -374,11 +377,18 @@ class Odds(Closed):
     beyond_depth: Exact = Field(description="The probability left beyond the open rolls' depth.")
 
 
+class HiddenOdds(Closed):
+    """A creature the attack also reaches that is hidden from the players (the view token's read): its name only."""
+
+    name: str = Field(description="The creature's name.")
+    hidden: Literal[True] = Field(description="Hidden from the players: no odds read from its stats.")
+
+
 class Preview(Closed):
     """The exact odds of an attack on each target now; nothing changes."""
 
     seq: int = Field(description="The seq it was read at.")
-    targets: list[Odds]
+    targets: list[Odds | HiddenOdds]
 
 
 #: GET .../events.jsonl: application/x-ndjson, one JSON event a line.
