@@ -78,6 +78,14 @@ def test_serve_exact_duel_over_the_time_cap_is_refused_naming_it(tmp_path: Path)
         assert error["field"] == "exact-seconds" and "--exact-seconds" in error["message"]
 
 
+def test_serve_exact_duel_time_cap_stays_below_the_request_deadline() -> None:
+    """A duel too long for both is refused by its own cap (a 422 naming it) before the deadline's 503: the cap is
+    kept at four fifths of the deadline at most."""
+    assert Settings(exact_seconds=30.0, request_seconds=30.0).exact_cap == 24.0
+    assert Settings(exact_seconds=2.0, request_seconds=30.0).exact_cap == 2.0
+    assert Settings(exact_seconds=30.0, request_seconds=5.0).exact_cap == 4.0
+
+
 def test_serve_every_cap_is_a_flag(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import uvicorn
 

@@ -40,7 +40,13 @@ def serve(
         int, typer.Option("--max-states", min=1, max=MAX_STATES, help="Cap: exact duel states.")
     ] = 50_000,
     exact_seconds: Annotated[
-        float, typer.Option("--exact-seconds", min=0.1, max=MAX_SECONDS, help="Cap: seconds of one exact duel.")
+        float,
+        typer.Option(
+            "--exact-seconds",
+            min=0.1,
+            max=MAX_SECONDS,
+            help="Cap: seconds of one exact duel (at most 4/5 of --request-seconds).",
+        ),
     ] = 30.0,
     max_body: Annotated[int, typer.Option("--max-body", min=1, help="Cap: request body bytes (1 MiB).")] = 1 << 20,
     max_placements: Annotated[

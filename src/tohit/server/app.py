@@ -205,7 +205,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def fights_exact(body: FightBody, request: Request) -> Any:
         """Exact duel odds (as `tohit fight --exact --json`), within the caps on states and time."""
         depth_cap(None, body.fight)
-        args = (body.fight, settings.max_states, settings.exact_seconds)
+        args = (body.fight, settings.max_states, settings.exact_cap)
         return await work("fights-exact", request, jobs.fights_exact_job, *args)
 
     # -- encounters ----------------------------------------------------------------------------------------------

@@ -36,3 +36,10 @@ class Settings:
     creates_per_minute: int = 30
     #: How often a live stream looks for new events (seconds).
     poll: float = 0.25
+
+    @property
+    def exact_cap(self) -> float:
+        """The seconds an exact duel may take: `exact_seconds`, kept below the request's deadline (four fifths of
+        it) so that a duel too long for both is refused by its own cap, a 422 naming it and how to ask for less,
+        rather than by the deadline's 503."""
+        return min(self.exact_seconds, 0.8 * self.request_seconds)
