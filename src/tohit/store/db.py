@@ -1,5 +1,7 @@
 """Opening the store and what it does: encounters created, read, listed, deleted; events appended in one
-transaction each, never two at one seq (the unique constraint decides between two writers).
+transaction each, never two at one seq (the unique constraint decides between two writers). On SQLite a store
+writes one transaction at a time: its threads queue on a lock of its own, so SQLite's lock is only ever contended
+between processes.
 
     store = open_store("sqlite:///tohit.db")            # WAL, a busy timeout; migrations applied
     store = open_store("postgresql+psycopg://user@127.0.0.1:5432/tohit")
@@ -8,7 +10,10 @@ transaction each, never two at one seq (the unique constraint decides between tw
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -16,7 +21,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, delete, event, func, insert, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from tohit.store.models import EncounterRow, EventRow
@@ -109,11 +114,34 @@ class Store:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self._append_sql = _append_sql(engine)
+        #: On SQLite, the one write transaction of this store at a time (None on a database with row locks).
+        self._write_lock = threading.Lock() if engine.dialect.name == "sqlite" else None
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Hold this store's turn to write, on SQLite, for one write transaction.
+
+        Two connections that want SQLite's write lock at once leave one in SQLite's busy handler, which sleeps
+        in steps growing to 100 ms however soon the lock is free: under eight writers a few writes waited over
+        300 ms for transactions of 2 ms. Threads of one process wait here instead, woken as soon as the write
+        before them ends, and SQLite's lock is contended only by another process (which the busy timeout still
+        bounds). The wait here is bounded by the busy timeout too: past it, the same error as a database
+        busy that long."""
+        lock = self._write_lock
+        if lock is None:
+            yield
+            return
+        if not lock.acquire(timeout=BUSY_TIMEOUT_MS / 1000):
+            raise OperationalError("BEGIN IMMEDIATE", None, sqlite3.OperationalError("database is locked"))
+        try:
+            yield
+        finally:
+            lock.release()
 
     def create(self, row: StoredEncounter, start: dict[str, Any], opening: Sequence[dict[str, Any]] = ()) -> None:
         """A new encounter with its start event (seq 0) and what its start rolled (seq 1, 2, ...: an initiative
         roll), in one transaction."""
-        with self.sessions.begin() as session:
+        with self._writing(), self.sessions.begin() as session:
             session.add(
                 EncounterRow(
                     id=row.id,
@@ -169,7 +197,7 @@ class Store:
         rows = [(encounter_id, i, json.dumps(body)) for i, body in enumerate(events, start=expected + 1)]
         sql = self._append_sql
         try:
-            with self.engine.begin() as connection:  # one transaction; the rows in one executemany
+            with self._writing(), self.engine.begin() as connection:  # one transaction; the rows in one executemany
                 if connection.dialect.name == "sqlite":  # the write lock first: the check is inside the transaction
                     connection.exec_driver_sql("BEGIN IMMEDIATE")
                 if sql is None:  # a driver of another parameter style
@@ -196,13 +224,13 @@ class Store:
 
     def rename(self, encounter_id: str, name: str) -> None:
         """Give the encounter a new name."""
-        with self.sessions.begin() as session:
+        with self._writing(), self.sessions.begin() as session:
             found = session.get(EncounterRow, encounter_id)
             if found is not None:
                 found.name = name
 
     def delete(self, encounter_id: str) -> bool:
-        with self.sessions.begin() as session:
+        with self._writing(), self.sessions.begin() as session:
             session.execute(delete(EventRow).where(EventRow.encounter_id == encounter_id))
             gone = session.execute(delete(EncounterRow).where(EncounterRow.id == encounter_id))
             return bool(gone.rowcount)  # type: ignore[attr-defined]
