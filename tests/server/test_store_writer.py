@@ -149,6 +149,29 @@ def test_store_writer_one_failing_append_fails_alone(tmp_path: Path, monkeypatch
     assert all(store.last_seq(eid) == 1 for eid in good)
 
 
+def test_store_writer_a_failing_database_fails_the_whole_group_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure of the database itself (here one told while the group is written) fails every append of the
+    group with it, none written, and is not retried append by append."""
+    store = open_store(f"sqlite:///{tmp_path / 'store.db'}")
+    eids = [new_encounter(store) for _ in range(4)]
+    append_in = store._append_in
+    calls: list[str] = []
+
+    def failing(connection: Any, pending: Any) -> None:
+        calls.append(pending.encounter_id)
+        append_in(connection, pending)
+        if pending.encounter_id == eids[-1]:
+            raise OperationalError("INSERT", None, Exception("disk I/O error"))
+
+    monkeypatch.setattr(store, "_append_in", failing)
+    errors = at_once([lambda eid=eid: store.append(eid, 0, [{"kind": "note"}]) for eid in eids], group=store)
+    assert len(errors) == 4 and all(isinstance(e, OperationalError) for e in errors)
+    assert eids[-1] in calls and len(calls) == len(set(calls))  # one transaction, no append tried again
+    assert all(store.last_seq(eid) == 0 for eid in eids)
+
+
 def test_store_writer_a_turn_that_never_comes_is_refused_and_nothing_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -205,10 +205,14 @@ class Store:
             raise StaleSeq(pending.stale)
 
     def _commit_group(self, group: list[_Append]) -> None:
-        """The appends of `group` in one transaction; when it fails, each in its own (so that one append's
-        error is its own, and the others land as they would alone)."""
+        """The appends of `group` in one transaction. When one append fails it, each is tried in a transaction
+        of its own (that append's error is its own; the others land as they would alone). A failure of the
+        database itself (busy past the timeout, a disk error) fails the whole group at once: nothing of it
+        written, each caller told, and no retry that would hold the turn for another timeout each."""
         try:
             self._commit(group)
+        except OperationalError:
+            raise
         except Exception:
             if len(group) == 1:
                 raise
