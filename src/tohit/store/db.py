@@ -235,6 +235,8 @@ class Store:
                 self._append_in(connection, pending)
 
     def _append_in(self, connection: Connection, pending: _Append) -> None:
+        """One append inside the transaction of `connection`: its rows inserted when its encounter's last seq
+        is the one it expects, else `stale` set to that seq (-1: no such encounter) and nothing written."""
         sql = self._append_sql
         if sql is None:  # a driver of another parameter style
             where = EventRow.encounter_id == pending.encounter_id

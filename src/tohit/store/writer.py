@@ -1,5 +1,5 @@
-"""Turns to write, for a store on SQLite: one write transaction at a time in a process, and appends that arrive
-while one is committed committed together after it.
+"""Turns to write, for a store on SQLite: one write transaction at a time in a process, and the appends that
+arrive while one is under way committed together after it.
 
 SQLite has one write lock per database. Two connections that want it at once leave one in SQLite's busy handler,
 which sleeps in steps growing to 100 ms however soon the lock is free: under eight writers, a few writes of 2 ms
