@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import socket
@@ -18,6 +19,14 @@ from fastapi.testclient import TestClient
 from tohit.server.app import Settings, create_app
 
 ADMIN = "admin-token-for-tests"
+
+
+@pytest.fixture(autouse=True)
+def _collector_unfrozen() -> Iterator[None]:
+    """`tohit serve` run in the test's process freezes what the process holds (kept out of the collector's
+    full passes); each test leaves the collector as it found it."""
+    yield
+    gc.unfreeze()
 
 
 def client_for(db: str) -> TestClient:

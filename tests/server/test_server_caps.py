@@ -4,6 +4,7 @@ scenario's own."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,23 @@ def test_serve_every_cap_is_a_flag(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     assert (settings.exact_seconds, settings.max_body, settings.admin_token) == (1.5, 1000, ADMIN)
     assert (settings.max_placements, settings.max_dice) == (7, 9)
     assert f"/docs?token={ADMIN}" in result.output
+
+
+def test_serve_keeps_what_it_holds_at_start_out_of_the_collectors_full_passes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The objects of the server's start (some 130,000) are frozen before it serves: a full collection no
+    longer walks them all, which stopped every thread for 80-170 ms in the middle of requests (the p99 of a
+    durable attack with 8 clients)."""
+    import uvicorn
+
+    frozen: list[int] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: frozen.append(gc.get_freeze_count()))
+    monkeypatch.setenv("TOHIT_ADMIN_TOKEN", ADMIN)
+    gc.unfreeze()
+    result = CliRunner().invoke(cli, ["serve", "--db", f"sqlite:///{tmp_path / 'frozen.db'}"])
+    assert result.exit_code == 0, result.output
+    assert frozen and frozen[0] > 10_000
 
 
 def test_serve_aim_placements_over_the_cap_are_refused_naming_it(tmp_path: Path) -> None:

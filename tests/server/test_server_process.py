@@ -129,3 +129,57 @@ def test_serve_crash_kill_9_loses_no_answered_attack(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.communicate(timeout=10)
+
+
+def test_serve_crash_kill_9_loses_no_answered_attack_of_eight_tables(tmp_path: Path) -> None:
+    """Eight clients, each on an encounter of its own, so that appends wait together and are committed together:
+    after kill -9 mid-stream and a restart, every attack answered 201 is in its encounter's log, as answered."""
+    db = f"sqlite:///{tmp_path / 'tohit.db'}"
+    port = free_port()
+    proc = start(db, port)
+    base = f"http://127.0.0.1:{port}"
+    tables = []
+    for _ in range(8):
+        created = httpx.post(f"{base}/v1/encounters", json={"fight": long_duel(), "seed": 1}, timeout=30).json()
+        tables.append((created["id"], {"Authorization": f"Bearer {created['gm_token']}"}))
+    answered: dict[str, list[dict[str, Any]]] = {eid: [] for eid, _ in tables}
+    lock = threading.Lock()
+
+    def client(eid: str, gm: dict[str, str]) -> None:
+        with httpx.Client(timeout=10) as http:
+            for _ in range(ATTACKS):
+                try:
+                    r = http.post(f"{base}/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=gm)
+                except httpx.HTTPError:
+                    return  # the server is gone
+                if r.status_code == 201:
+                    with lock:
+                        answered[eid].extend(r.json()["events"])
+
+    threads = [threading.Thread(target=client, args=table) for table in tables]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        with lock:
+            if sum(len({e["action"] for e in found}) for found in answered.values()) >= len(tables) * ATTACKS // 2:
+                break
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)  # mid-stream, with requests of every table in flight
+    proc.wait(timeout=10)
+    for t in threads:
+        t.join(timeout=30)
+
+    proc = start(db, port)
+    try:
+        for eid, gm in tables:
+            assert answered[eid], f"no attack of {eid} was answered before the kill"
+            log_text = httpx.get(f"{base}/v1/encounters/{eid}/events.jsonl", headers=gm, timeout=30).text
+            logged = {e["n"]: e for e in map(json.loads, log_text.splitlines())}
+            for event in answered[eid]:
+                stored = logged.get(event["n"])
+                assert stored is not None, f"event {event['n']} of {eid} was answered 201 and is lost"
+                assert {k: v for k, v in stored.items() if k != "prev"} == event
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)

@@ -1,5 +1,6 @@
 """Opening the store and what it does: encounters created, read, listed, deleted; events appended in one
-transaction each, never two at one seq (the unique constraint decides between two writers).
+transaction each, never two at one seq (the unique constraint decides between two writers). On SQLite a store's
+threads take turns to write (store/writer.py), and appends that wait together are committed together.
 
     store = open_store("sqlite:///tohit.db")            # WAL, a busy timeout; migrations applied
     store = open_store("postgresql+psycopg://user@127.0.0.1:5432/tohit")
@@ -8,18 +9,21 @@ transaction each, never two at one seq (the unique constraint decides between tw
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, delete, event, func, insert, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Connection, Engine, create_engine, delete, event, func, insert, select
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from tohit.store.models import EncounterRow, EventRow
+from tohit.store.writer import Turns, TurnTimeout
 
 #: SQLite waits this long for a lock another writer holds before it reports the database busy.
 BUSY_TIMEOUT_MS = 10_000
@@ -109,11 +113,27 @@ class Store:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         self._append_sql = _append_sql(engine)
+        #: On SQLite, the store's threads' turns to write (None on a database with row locks).
+        self._turns: Turns[_Append] | None = None
+        if engine.dialect.name == "sqlite":
+            self._turns = Turns(BUSY_TIMEOUT_MS / 1000)
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """This store's turn to write, on SQLite, held for one write transaction; past the busy timeout, the
+        error of a database busy that long."""
+        with ExitStack() as held:
+            if self._turns is not None:
+                try:
+                    held.enter_context(self._turns.turn())
+                except TurnTimeout as exc:
+                    raise _busy(exc) from None
+            yield
 
     def create(self, row: StoredEncounter, start: dict[str, Any], opening: Sequence[dict[str, Any]] = ()) -> None:
         """A new encounter with its start event (seq 0) and what its start rolled (seq 1, 2, ...: an initiative
         roll), in one transaction."""
-        with self.sessions.begin() as session:
+        with self._writing(), self.sessions.begin() as session:
             session.add(
                 EncounterRow(
                     id=row.id,
@@ -165,47 +185,109 @@ class Store:
 
     def append(self, encounter_id: str, expected: int, events: Sequence[dict[str, Any]]) -> None:
         """Append events numbered expected + 1, expected + 2, ... in one transaction; StaleSeq when the
-        encounter is no longer at `expected` (the unique (encounter, seq) makes two writers never both win)."""
+        encounter is no longer at `expected` (the unique (encounter, seq) makes two writers never both win).
+        On SQLite, appends waiting for the turn to write are committed together, each checked on its own;
+        this returns once the transaction that holds the events has committed."""
         rows = [(encounter_id, i, json.dumps(body)) for i, body in enumerate(events, start=expected + 1)]
-        sql = self._append_sql
+        pending = _Append(encounter_id, expected, rows)
         try:
-            with self.engine.begin() as connection:  # one transaction; the rows in one executemany
-                if connection.dialect.name == "sqlite":  # the write lock first: the check is inside the transaction
-                    connection.exec_driver_sql("BEGIN IMMEDIATE")
-                if sql is None:  # a driver of another parameter style
-                    where = EventRow.encounter_id == encounter_id
-                    current = connection.scalar(select(func.max(EventRow.seq)).where(where))
-                else:
-                    current = connection.exec_driver_sql(sql[0], (encounter_id,)).scalar()
-                if current is None or int(current) != expected:
-                    raise StaleSeq(-1 if current is None else int(current))
-                if sql is None:
-                    keys = ("encounter_id", "seq", "body")
-                    connection.execute(insert(EventRow), [dict(zip(keys, r, strict=True)) for r in rows])
-                elif rows:
-                    connection.exec_driver_sql(sql[1], rows)
+            if self._turns is None:
+                self._commit([pending])
+            else:
+                self._turns.together(pending, self._commit_group)
         except IntegrityError:
             raise StaleSeq(self.last_seq(encounter_id)) from None
+        except TurnTimeout as exc:
+            raise _busy(exc) from None
+        if pending.error is not None:
+            raise pending.error
+        if pending.stale is not None:
+            raise StaleSeq(pending.stale)
+
+    def _commit_group(self, group: list[_Append]) -> None:
+        """The appends of `group` in one transaction. When one append fails it, each is tried in a transaction
+        of its own (that append's error is its own; the others land as they would alone). A failure of the
+        database itself (busy past the timeout, a disk error) fails the whole group at once: nothing of it
+        written, each caller told, and no retry that would hold the turn for another timeout each."""
+        try:
+            self._commit(group)
+        except OperationalError:
+            raise
+        except Exception:
+            if len(group) == 1:
+                raise
+            for pending in group:
+                pending.stale = None
+                try:
+                    self._commit([pending])
+                except IntegrityError:
+                    pending.stale = self.last_seq(pending.encounter_id)
+                except Exception as exc:
+                    pending.error = exc
+
+    def _commit(self, group: list[_Append]) -> None:
+        """One transaction: each append of `group` checked against its encounter's last seq, inside it, then
+        its rows inserted (the rows in one executemany); `stale` set on those refused."""
+        with self.engine.begin() as connection:
+            if connection.dialect.name == "sqlite":  # the write lock first: the check is inside the transaction
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            for pending in group:
+                self._append_in(connection, pending)
+
+    def _append_in(self, connection: Connection, pending: _Append) -> None:
+        """One append inside the transaction of `connection`: its rows inserted when its encounter's last seq
+        is the one it expects, else `stale` set to that seq (-1: no such encounter) and nothing written."""
+        sql = self._append_sql
+        if sql is None:  # a driver of another parameter style
+            where = EventRow.encounter_id == pending.encounter_id
+            current = connection.scalar(select(func.max(EventRow.seq)).where(where))
+        else:
+            current = connection.exec_driver_sql(sql[0], (pending.encounter_id,)).scalar()
+        if current is None or int(current) != pending.expected:
+            pending.stale = -1 if current is None else int(current)
+            return
+        if sql is None:
+            keys = ("encounter_id", "seq", "body")
+            connection.execute(insert(EventRow), [dict(zip(keys, r, strict=True)) for r in pending.rows])
+        elif pending.rows:
+            connection.exec_driver_sql(sql[1], pending.rows)
 
     def set_view_hash(self, encounter_id: str, view_hash: str) -> None:
         """Replace the encounter's view token (kept hashed)."""
-        with self.sessions.begin() as session:
+        with self._writing(), self.sessions.begin() as session:
             found = session.get(EncounterRow, encounter_id)
             if found is not None:
                 found.view_hash = view_hash
 
     def rename(self, encounter_id: str, name: str) -> None:
         """Give the encounter a new name."""
-        with self.sessions.begin() as session:
+        with self._writing(), self.sessions.begin() as session:
             found = session.get(EncounterRow, encounter_id)
             if found is not None:
                 found.name = name
 
     def delete(self, encounter_id: str) -> bool:
-        with self.sessions.begin() as session:
+        with self._writing(), self.sessions.begin() as session:
             session.execute(delete(EventRow).where(EventRow.encounter_id == encounter_id))
             gone = session.execute(delete(EncounterRow).where(EncounterRow.id == encounter_id))
             return bool(gone.rowcount)  # type: ignore[attr-defined]
+
+
+@dataclass(eq=False)
+class _Append:
+    """One append waiting for its transaction, and how it ended: `stale` the encounter's last seq when it was
+    refused (-1: no such encounter), `error` what failed it alone when its group failed."""
+
+    encounter_id: str
+    expected: int
+    rows: list[tuple[str, int, str]]
+    stale: int | None = None
+    error: Exception | None = None
+
+
+def _busy(exc: TurnTimeout) -> OperationalError:
+    """A turn to write that did not come, told as SQLite tells a lock it waited for too long."""
+    return OperationalError("BEGIN IMMEDIATE", None, sqlite3.OperationalError(f"database is locked ({exc})"))
 
 
 def _stored(row: EncounterRow) -> StoredEncounter:
