@@ -524,3 +524,34 @@ def test_abuse_a_stream_ends_when_its_view_token_is_replaced(client: TestClient)
     keeper.join(10)
     assert not keeper.is_alive()
     assert "the encounter was deleted" in "".join(mine)
+
+
+def test_abuse_a_store_busy_past_its_timeout_is_a_503_and_nothing_is_written(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database that cannot take the write now (SQLite's lock held by another process past the busy timeout) is a
+    503 with Retry-After, never a 500; nothing of the action is kept, and the same action then lands."""
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    from tohit.store.db import Store
+
+    enc = new_encounter(client)
+    gm = {"Authorization": f"Bearer {enc['gm_token']}"}
+    before = client.get(f"/v1/encounters/{enc['id']}", headers=gm).json()["seq"]
+    real = Store.append
+
+    def locked(self: Store, encounter_id: str, expected: int, events: Any) -> None:
+        raise OperationalError("INSERT INTO events", {}, sqlite3.OperationalError("database is locked"))
+
+    monkeypatch.setattr(Store, "append", locked)
+    answer = client.post(f"/v1/encounters/{enc['id']}/actions", json={"kind": "auto"}, headers=gm)
+    assert answer.status_code == 503, answer.text
+    assert answer.headers["Retry-After"] and "nothing was written" in answer.json()["error"]["message"]
+    assert client.get(f"/v1/encounters/{enc['id']}", headers=gm).json()["seq"] == before
+    monkeypatch.setattr(Store, "append", real)
+    again = client.post(
+        f"/v1/encounters/{enc['id']}/actions", json={"kind": "auto", "expected_seq": before}, headers=gm
+    )
+    assert again.status_code == 201, again.text

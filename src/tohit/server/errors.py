@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tohit.core.errors import TohitError
@@ -99,6 +100,13 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(WorkerLost)
     async def _worker_lost(request: Request, exc: WorkerLost) -> JSONResponse:
         body = error_body(f"{exc}; the server has replaced it: try again")
+        return JSONResponse(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+
+    @app.exception_handler(OperationalError)
+    async def _store_unavailable(request: Request, exc: OperationalError) -> JSONResponse:
+        """The store could not do its part now (SQLite's lock held past its busy timeout by another process, a
+        PostgreSQL connection lost): nothing of the request was written, so it may be sent again."""
+        body = error_body("the encounter store is busy or out of reach; nothing was written: try again")
         return JSONResponse(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
 
     @app.exception_handler(MemoryError)
