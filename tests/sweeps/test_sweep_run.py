@@ -238,6 +238,28 @@ def test_sigterm_keeps_the_finished_points_and_resume_gives_the_same_file(tmp_pa
     assert part.read_bytes() == whole.read_bytes()
 
 
+def test_sigterm_swallowed_by_a_library_still_stops_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM that lands inside numpy's comparison of structured arrays comes out as numpy's TypeError, not as the
+    handler's exception: the run still stops as SIGTERM's, exit 143 and one line (once seen in a loaded suite)."""
+    import tohit.cli.errors as errors
+    import tohit.sweeps.run as sweeps_run
+
+    def swallowed(*args: Any, **kwargs: Any) -> Any:
+        try:
+            errors.on_sigterm(signal.SIGTERM, None)
+        except errors.Terminated:
+            raise TypeError("Cannot compare structured arrays unless they have a common dtype.") from None
+
+    monkeypatch.setattr(sweeps_run, "run", swallowed)
+    monkeypatch.setattr(errors, "_SIGTERM", type(errors._SIGTERM)())  # a fresh flag, cleared after the test
+    args = [str(BANDITS), *(x for v in FIGHT_GRID for x in ("--vary", v)), "-n", "10", "--seed", "3"]
+    result = runner.invoke(app, ["sweep", *args, "--out", str(tmp_path / "part.csv")])
+    assert result.exit_code == 143, result.output
+    assert "terminated (SIGTERM)" in result.output and "Traceback" not in result.output
+
+
 def test_a_killed_worker_loses_no_point(serial: pd.DataFrame) -> None:
     """item 4: a worker killed (SIGKILL) in the middle of a sweep loses no point: the cluster runs its points on
     the worker left, and the table is the one an undisturbed run makes. (A cluster of its own, so the session's

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tohit.cli.errors import Terminated, fail, guarded, stopped
+from tohit.cli.errors import Terminated, fail, guarded, sigterm_arrived, stopped
 from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_SEED
 
 if TYPE_CHECKING:
@@ -50,6 +50,10 @@ def compare(
     except KeyboardInterrupt:
         stopped("interrupted (Ctrl-C): compare stopped", 130)
     except Terminated:
+        stopped("terminated (SIGTERM): compare stopped", 143)
+    except Exception:
+        if not sigterm_arrived():
+            raise
         stopped("terminated (SIGTERM): compare stopped", 143)
     if as_json:
         sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")

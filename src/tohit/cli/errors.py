@@ -9,6 +9,7 @@ imports this module; it imports no command module.
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
@@ -74,15 +75,31 @@ class OneLineErrors(TyperGroup):
             stopped("interrupted (Ctrl-C): stopped, nothing written", 130)
         except Terminated:
             stopped("terminated (SIGTERM): stopped, nothing written", 143)
+        except Exception:
+            if not sigterm_arrived():
+                raise
+            stopped("terminated (SIGTERM): stopped, nothing written", 143)
 
 
 class Terminated(BaseException):
     """SIGTERM arrived: raised where the program is, so that `finally` blocks run (workers are ended)."""
 
 
+#: Set once SIGTERM has arrived (`on_sigterm`).
+_SIGTERM = threading.Event()
+
+
 def on_sigterm(signum: int, frame: Any) -> None:
     """The CLI's SIGTERM handler (installed by `main`)."""
+    _SIGTERM.set()
     raise Terminated
+
+
+def sigterm_arrived() -> bool:
+    """Whether SIGTERM has arrived: an error surfacing after it may be `Terminated` swallowed on its way up by a
+    library that raised its own instead (numpy turns an exception raised inside a comparison of structured arrays
+    into a TypeError), and is then SIGTERM's, not a bug."""
+    return _SIGTERM.is_set()
 
 
 def stopped(message: str, code: int) -> NoReturn:

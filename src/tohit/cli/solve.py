@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tohit.cli.errors import Terminated, guarded, stopped
+from tohit.cli.errors import Terminated, guarded, sigterm_arrived, stopped
 from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_SEED
 
 if TYPE_CHECKING:
@@ -97,6 +97,10 @@ def solve(
     except KeyboardInterrupt:
         stopped("interrupted (Ctrl-C): solve stopped", 130)
     except Terminated:
+        stopped("terminated (SIGTERM): solve stopped", 143)
+    except Exception:
+        if not sigterm_arrived():
+            raise
         stopped("terminated (SIGTERM): solve stopped", 143)
     if as_json:
         sys.stdout.write(json.dumps(solution.to_json(), indent=2) + "\n")

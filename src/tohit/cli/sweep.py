@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tohit.cli.errors import Terminated, fail, guarded, stopped
+from tohit.cli.errors import Terminated, fail, guarded, sigterm_arrived, stopped
 from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_POINTS, MAX_POINTS_LIMIT, MAX_SEED
 
 if TYPE_CHECKING:
@@ -149,6 +149,10 @@ def _run(planned: Sweep, *, workers: int | None, scheduler: str | None, quiet: b
         except KeyboardInterrupt:
             stopped(_stop_text("interrupted (Ctrl-C)", planned, finished), 130)
         except Terminated:
+            stopped(_stop_text("terminated (SIGTERM)", planned, finished), 143)
+        except Exception:
+            if not sigterm_arrived():
+                raise
             stopped(_stop_text("terminated (SIGTERM)", planned, finished), 143)
 
 
