@@ -245,8 +245,12 @@ class FightRules(TableHints, ABC):
 
     def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
         """The values a per-combatant stat may take (both ends included), for a game master's adjust; None: the
-        rules keep it (not set by hand). Default: its reading's `values`, 0 or 1 for a flag, else `ANY_VALUE`."""
+        rules keep it (not set by hand). Default: None for a stat the game keeps internal (its reading's kind
+        `internal`: what the rules track for themselves, a position the map's move sets), else its reading's
+        `values`, 0 or 1 for a flag, else `ANY_VALUE`."""
         reading = reading_of(self.readings, stat)
+        if reading is not None and reading.kind == "internal":
+            return None
         if reading is not None and reading.values is not None:
             return reading.values
         if reading is not None and reading.kind == "flag":
