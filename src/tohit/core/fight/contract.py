@@ -115,6 +115,9 @@ class FightRules(TableHints, ABC):
     #: condition, reference, flag, number or internal; core/fight/readings.py): the CLI's state table, the
     #: server's `shown` and the web table's cards read the state through it. Every stat a game keeps has one.
     readings: ClassVar[Mapping[str, StatReading]] = {}
+    #: What a per-item stat (a reading's `per="item"`) counts, in the rulebook's word: where one table shows
+    #: several combatants' items, its row reads "Durability (weapon 1)" and each cell names the combatant's own.
+    item_word: ClassVar[str] = "item"
 
     #: True once `check_declarations` passed (`checked`).
     _checked: bool = False
