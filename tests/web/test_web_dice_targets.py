@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.test_encounter_targets import fight_data
-from tests.web.conftest import Table, bearer, shot
+from tests.web.conftest import ARTIFACTS, Table, bearer, shot
 from tests.web.test_web_table import ready, seq
 
 pytestmark = pytest.mark.browser
@@ -45,6 +45,7 @@ def test_web_enter_dice_asks_a_to_hit_check_for_each_rtw_foe(page: Any, table: T
     groups = page.eval_on_selector_all("#dice-fields fieldset.dice-target", "xs => xs.map(x => x.dataset.target)")
     assert sorted(groups) == ["Bokoblin 1", "Moblin"]
     assert page.locator("#dice-fields input").count() == 2
+    assert "type the dice rolled for each" in page.inner_text("#dice-several")
     typed = {"Moblin": [1, 2], "Bokoblin 1": [6, 5]}
     before = seq(page)
     moblin = '#dice-fields input[data-target="Moblin"][name="to_hit"]'
@@ -56,6 +57,7 @@ def test_web_enter_dice_asks_a_to_hit_check_for_each_rtw_foe(page: Any, table: T
     assert seq(page) == before  # nothing sent
     page.fill(moblin, "1 2")
     shot(page, "web-dice-per-foe", full=False)
+    page.locator("#action").screenshot(path=str(ARTIFACTS / "web-dice-per-foe-panel.png"))
     attacks = rolled(page, table, eid, gm, before, "Zelda")
     assert {e["target"]: e["dice"]["to_hit"] for e in attacks} == typed
     result = page.inner_text("[data-result]")
@@ -76,8 +78,10 @@ def test_web_enter_dice_asks_a_multi_ability_s_hit_die_once(page: Any, table: Ta
     page.wait_for_selector("#dice-several")
     assert page.eval_on_selector_all("#dice-fields input", "xs => xs.map(x => x.name)") == ["hit"]
     assert "one roll for all" in page.inner_text("#dice-fields")
+    assert "one roll serves them all" in page.inner_text("#dice-several")
     before = seq(page)
     page.fill("#dice-fields input[name=hit]", "7")
+    shot(page, "web-dice-multi-once", full=False)
     attacks = rolled(page, table, eid, gm, before, "Ilse")
     assert sorted(e["target"] for e in attacks) == ["Cop 1", "Cop 2", "Cop 3"]
     assert [e["dice"] for e in attacks] == [{"hit": [7]}] * 3

@@ -98,8 +98,9 @@ export async function loadDice() {
       ? el("p", { class: "note", id: "dice-never" }, `Not asked, they change nothing here (tohit rolls them for the trace): ${never.map((r) => `${r.role} (${r.notation})`).join(", ")}.`)
       : null,
   ];
+  const each = first.some((r) => r.scope !== "attack") ? "type the dice rolled for each" : "one roll serves them all";
   const several = perTarget() && first.length
-    ? el("p", { class: "note", id: "dice-several" }, `This attack rolls against ${ctx.targets.join(", ")}: type the dice rolled for each.`)
+    ? el("p", { class: "note", id: "dice-several" }, `This attack rolls against ${ctx.targets.join(", ")}: ${each}.`)
     : null;
   fields.replaceChildren(...(several ? [several] : []), ...firstFields(first), ...notes.filter(Boolean));
 }
