@@ -127,12 +127,16 @@ def test_reveal_shows_and_hides_a_combatant_from_the_players() -> None:
 
 
 def test_rtw_a_weapon_slot_a_combatant_lacks_set_by_hand_wears_nothing_at_the_end() -> None:
-    """Zelda has one weapon where Link has two: her second slot's Durability and use, set by hand, count no weapon
-    at the encounter's end (no Durability lost, no error); Link's sword, used, loses 1."""
+    """Zelda has one weapon where Link has two: her second slot's Durability, set by hand, counts no weapon at the
+    encounter's end (no Durability lost, no error); whether a weapon was used is the rules' (kept internal: an
+    adjust of it is refused naming `stat`); Link's sword, used on a hit, loses 1."""
     enc = encounter("rtw-map")
-    for stat, value in (("durability1", 3), ("used1", 1)):
-        enc.act({"kind": "adjust", "combatant": "Zelda", "stat": stat, "value": value})
-    enc.act({"kind": "adjust", "combatant": "Link", "stat": "used0", "value": 1})
+    enc.act({"kind": "adjust", "combatant": "Zelda", "stat": "durability1", "value": 3})
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "adjust", "combatant": "Zelda", "stat": "used1", "value": 1})
+    assert err.value.field == "stat" and "kept by the game's rules" in err.value.message, err.value.message
+    hit = enc.act({"kind": "attack", "attacker": "Link", "targets": ["Bokoblin"], "dice": {"to_hit": [6, 6]}})
+    assert ("Link", "used0", 1) in {(ch["who"], ch["stat"], ch["to"]) for e in hit for ch in e["changes"]}
     for foe in ("Bokoblin", "Bokoblin Archer", "Moblin"):
         enc.act({"kind": "adjust", "combatant": foe, "stat": "health", "value": 0})
     events = enc.act({"kind": "auto"})

@@ -218,16 +218,20 @@ def test_rtw_fight_four_combatants_starting_apart_now_resolve() -> None:
     assert still.draws == n
 
 
-def test_rtw_encounter_adjust_of_a_position_is_the_gms_free_move() -> None:
-    """The encounter API's `adjust` of `x` / `y` stays the GM's free move: no Movement is counted, and the next
-    turn plays from the new square (B set next to A is struck without a move)."""
+def test_rtw_encounter_move_is_the_gms_free_move_and_a_position_is_not_adjusted() -> None:
+    """The GM's free move is the encounter API's `move` (where a creature stands is kept by the game's rules: an
+    `adjust` of `x` is refused naming `stat`): no Movement is counted, and the next turn plays from the new square
+    (B moved next to A is struck without a move of its own); A's square is refused naming `to`."""
     data = fight(["........"], [creature("A", [0, 0])], [creature("B", [7, 0], movement=0)], max_rounds=3)
     enc = Encounter.create(data, seed=1)
-    enc.act({"kind": "adjust", "combatant": "B", "stat": "x", "value": 1})
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "adjust", "combatant": "B", "stat": "x", "value": 1})
+    assert err.value.field == "stat" and "kept by the game's rules" in err.value.message, err.value.message
+    enc.act({"kind": "move", "combatant": "B", "to": [1, 0]})
     events = enc.act({"kind": "auto"})
     assert not [e for e in events if e["kind"] == "move"]
     assert [e["target"] for e in events if e["kind"] == "attack"] == ["B"]
-    enc.act({"kind": "adjust", "combatant": "B", "stat": "x", "value": 0})  # onto A's square
+    seq = enc.seq
     with pytest.raises(InputError) as err:
-        enc.act({"kind": "auto"})
-    assert "overlaps" in str(err.value)
+        enc.act({"kind": "move", "combatant": "B", "to": [0, 0]})  # onto A's square
+    assert err.value.field == "to" and enc.seq == seq

@@ -33,6 +33,9 @@ def made(client: TestClient, example: str = "file/rtw-bokoblin-camp") -> tuple[s
         ({"kind": "join", "side": "Heroes", "combatant": {"name": "Link"}}, "combatant.name"),
         ({"kind": "join", "side": "Villains", "combatant": {"name": "Sheik"}}, "side"),
         ({"kind": "leave", "combatant": "Nobody"}, "combatant"),
+        ({"kind": "adjust", "combatant": "Link", "stat": "used0", "value": 1}, "stat"),
+        ({"kind": "adjust", "combatant": "Link", "stat": "used0", "by": 1}, "stat"),
+        ({"kind": "condition", "combatant": "Link", "condition": "Weapon used", "on": True}, "condition"),
     ],
 )
 def test_gm_hand_refusals_are_422_naming_the_field(client: TestClient, body: dict[str, Any], field: str) -> None:
@@ -41,6 +44,22 @@ def test_gm_hand_refusals_are_422_naming_the_field(client: TestClient, body: dic
     assert got.status_code == 422, got.text
     assert got.json()["error"]["field"] == field, got.text
     assert client.get(url, headers=gm).json()["seq"] == 0  # nothing half-written
+
+
+def test_a_stat_the_game_keeps_internal_has_no_range_and_is_refused_in_words(client: TestClient) -> None:
+    """rtw's weapon use (`used0`) and position (`x`, `y`: the map's move) are the rules': the sheet's range is
+    null, and an adjust is a 422 naming `stat` that says so in words."""
+    found = client.post("/v1/encounters", json={"example": "file/rtw-map", "seed": 2}).json()
+    url, gm = f"/v1/encounters/{found['id']}", bearer(found["gm_token"])
+    ranges = client.get(f"{url}/sheet", headers=gm).json()["ranges"]
+    assert ranges["used0"] is None and ranges["x"] is None and ranges["y"] is None
+    assert ranges["health"] is not None and ranges["durability0"] is not None
+    for stat in ("used0", "x", "y"):
+        body = {"kind": "adjust", "combatant": "Link", "stat": stat, "value": 1}
+        got = client.post(f"{url}/actions", json=body, headers=gm)
+        assert got.status_code == 422 and got.json()["error"]["field"] == "stat", got.text
+        assert "kept by the game's rules" in got.json()["error"]["message"]
+    assert client.get(url, headers=gm).json()["seq"] == 0
 
 
 def test_gm_hand_actions_over_http_and_the_stream(client: TestClient) -> None:

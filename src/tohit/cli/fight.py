@@ -186,7 +186,7 @@ def _narrate_whole(loaded: LoadedFight, seed: int | None, log: Path | None, as_j
     anything is printed (an unwritable path prints no fight, a refused fight writes no log), then the JSON or
     the narration is printed from it, the same bytes as from a list held whole."""
     from tohit.cli import render
-    from tohit.cli.fight_views import event_view, narration_header, state_table
+    from tohit.cli.fight_views import event_view, item_names, narration_header, state_table
     from tohit.engine.fight.run import narrate
 
     with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
@@ -218,7 +218,7 @@ def _narrate_whole(loaded: LoadedFight, seed: int | None, log: Path | None, as_j
             count += 1
             for line in event_view(event):
                 console.print(line)
-        console.print(state_table(loaded.roster, played.final, loaded.rules, console.width))
+        console.print(state_table(loaded.roster, played.final, loaded.rules, console.width, item_names(loaded)))
         console.print(f"wrote {count} events to {log}", style="dim")
 
 
@@ -227,7 +227,7 @@ def _narrate_streaming(loaded: LoadedFight, seed: int | None) -> FightLog:
     not kept: memory stays flat); when the narration goes to a file or a pipe, a progress bar of rounds on a
     terminal's stderr."""
     from tohit.cli import render
-    from tohit.cli.fight_views import event_view, narration_header, state_table
+    from tohit.cli.fight_views import event_view, item_names, narration_header, state_table
     from tohit.engine.fight.run import narrate
     from tohit.engine.seeds import fresh_seed
 
@@ -245,7 +245,7 @@ def _narrate_streaming(loaded: LoadedFight, seed: int | None) -> FightLog:
                 advance(1)
 
         played = guarded(lambda: narrate(loaded, chosen, on_event=show, keep=False))
-    console.print(state_table(loaded.roster, played.final, loaded.rules, console.width))
+    console.print(state_table(loaded.roster, played.final, loaded.rules, console.width, item_names(loaded)))
     return played
 
 

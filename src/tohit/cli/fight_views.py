@@ -16,7 +16,7 @@ from rich.text import Text
 
 from tohit.core.exact_text import digit_count, is_long
 from tohit.core.fight.contract import FightRules, LoadedFight
-from tohit.core.fight.readings import label_of, reading_of
+from tohit.core.fight.readings import NONE_TEXT, label_of, reading_of, stem
 from tohit.core.fight.readings import stat_text as read_text
 from tohit.core.fight.state import Roster, State
 from tohit.engine.fight.exact import ExactResult
@@ -49,19 +49,55 @@ def stat_text(
     return read_text(rules.readings, stat, value, names, stats, rules.narrate_value)
 
 
-def state_table(roster: Roster, state: State, rules: FightRules | None = None, width: int | None = None) -> Table:
+def item_names(fight: LoadedFight) -> list[dict[str, list[str]]]:
+    """Per combatant, the names its per-item and per-attack stats count (`item`: the game's `item_names`;
+    `attack`: its attacks'), for the state table."""
+    return [
+        {"item": fight.rules.item_names(fight, c), "attack": [a.name for a in fight.combatants[c].attacks]}
+        for c in range(fight.roster.size)
+    ]
+
+
+def _head(rules: FightRules, stat: str) -> tuple[str, str | None, int | None]:
+    """A stat's row or column label, and for one counted per item or attack (`durability1`) what it counts and
+    its number: the label "Durability (weapon 2)", as one label stands for several combatants' own weapons."""
+    reading = reading_of(rules.readings, stat)
+    _, number = stem(stat)
+    if reading is None or reading.per is None or number is None or stat in rules.readings:
+        return label_of(rules.readings, stat), None, None
+    word = rules.item_word if reading.per == "item" else "attack"
+    return f"{reading.label} ({word} {number + 1})", reading.per, number
+
+
+def state_table(
+    roster: Roster,
+    state: State,
+    rules: FightRules | None = None,
+    width: int | None = None,
+    names: Sequence[Mapping[str, Sequence[str]]] = (),
+) -> Table:
     """Each combatant's stats, headed by the game's labels (its `readings`; internal stats left out): a row per
     combatant, or, when that is wider than the terminal (`width`), a row per stat and a column per combatant,
-    so names are never cut."""
+    so names are never cut. A stat counted per item or per attack is headed by its number ("Durability (weapon
+    1)") and each cell names the combatant's own (`names`, per combatant: "7 (traveler's sword)")."""
     rows = state_rows(roster, state)
     keys = [k for k in rows[0] if k not in ("name", "side")] if rows else []
     readings = rules.readings if rules is not None else {}
     if rules is not None:
         keys = [k for k in keys if (found := reading_of(readings, k)) is None or found.kind != "internal"]
-    names = list(roster.names)
-    cells = [[r["name"], r["side"], *(stat_text(rules, k, r[k], names, r) for k in keys)] for r in rows]
-    labels = [label_of(readings, k) if rules is not None else k for k in keys]
-    heads = ["combatant", "side", *labels]
+    everyone = list(roster.names)
+    heads_of = {k: _head(rules, k) if rules is not None else (k, None, None) for k in keys}
+
+    def cell(c: int, r: dict[str, Any], k: str) -> str:
+        text = stat_text(rules, k, r[k], everyone, r)
+        _, per, number = heads_of[k]
+        counted = names[c].get(per or "", ()) if c < len(names) else ()
+        if number is not None and number < len(counted) and counted[number] and text != NONE_TEXT:
+            return f"{text} ({counted[number]})"
+        return text
+
+    cells = [[r["name"], r["side"], *(cell(c, r, k) for k in keys)] for c, r in enumerate(rows)]
+    heads = ["combatant", "side", *(heads_of[k][0] for k in keys)]
     wide = sum(max(len(h), *(len(c[i]) for c in cells)) + 3 for i, h in enumerate(heads)) if cells else 0
     table = Table(show_edge=False)
     if width is None or wide <= width:
@@ -119,7 +155,7 @@ def narration_view(played: FightLog, width: int | None = None) -> Group:
     parts = narration_header(fight, played.seed)
     for event in played.events:
         parts.extend(event_view(event))
-    parts.append(state_table(fight.roster, played.final, fight.rules, width))
+    parts.append(state_table(fight.roster, played.final, fight.rules, width, item_names(fight)))
     return Group(*parts)
 
 

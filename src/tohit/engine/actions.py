@@ -15,8 +15,10 @@ from tohit.engine.requests import MAX_NAME
 
 #: Seeds an action may give: the seed domain of every door (engine/requests, core/seeds).
 Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
-#: Faces typed by hand: role -> faces (one attack), or one such mapping per attack or counterattack, in order.
-Dice = dict[str, list[int]] | list[dict[str, list[int]]]
+#: Faces typed by hand: role -> faces (one attack), or one such mapping per attack or counterattack, in order,
+#: or one such mapping per target name (each target's own roll; a role rolled once for the whole attack, typed
+#: once in any one of them).
+Dice = dict[str, list[int]] | list[dict[str, list[int]]] | dict[str, dict[str, list[int]]]
 #: A name an action gives (a combatant's, an attack's, a stat's): at most MAX_NAME characters.
 Name = Annotated[str, Field(max_length=MAX_NAME)]
 
@@ -39,7 +41,12 @@ class Attack(_Action):
         description="attack: the targets, the primary first; more than one only where the game allows (the sheet's"
         " `max_targets` per attack), each then attacked as named.",
     )
-    dice: Dice | None = None
+    dice: Dice | None = Field(
+        default=None,
+        description="attack: faces typed by hand: role -> faces (the attack's first roll), a list of such sets (its"
+        " rolls in order), or a set per target name ({target: {role: faces}}: each target's own roll; a role rolled"
+        " once for the whole attack, typed once in any one target's set). Roles left out are rolled.",
+    )
     placement: str | None = Field(
         default=None, max_length=200, description="attack on a map: the placement in words (the map route's `range`)."
     )

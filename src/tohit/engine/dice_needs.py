@@ -10,6 +10,9 @@ matters in a fight is "never" asked (e.g. a role the fight's rules do not read: 
 
 The probes are a fixed set of faces (each die's lowest, its highest, and draws from a fixed seed), so the same
 encounter always answers the same; roles that read a varying number of faces (open rolls) are always asked.
+
+Where the attack rolls against several targets, each with its own set (`dice` by target name), the probes vary
+one target's set (`Per`: that target and the sets typed for the others).
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ When = Literal["always", "conditional", "never"]
 #: Draws of the other dice per role (besides each die's lowest and highest faces).
 PROBES = 16
 PROBE_SEED = 29
+#: One target's set among several: its name and the sets typed for the other targets (None: one set for all).
+Per = tuple[str, dict[str, dict[str, list[int]]]] | None
 
 
 class Tryable(Protocol):
@@ -32,10 +37,12 @@ class Tryable(Protocol):
     def fork(self) -> Any: ...
 
 
-def _outcome(enc: Tryable, action: dict[str, Any], faces: dict[str, list[int]]) -> Any:
-    """What the attack does with these faces: its events' kinds, words and changes (the trace left out)."""
+def _outcome(enc: Tryable, action: dict[str, Any], faces: dict[str, list[int]], per: Per = None) -> Any:
+    """What the attack does with these faces (`per`: as one target's set): its events' kinds, words and changes
+    (the trace left out)."""
+    dice: Any = faces if per is None else {**per[1], per[0]: faces}
     try:
-        events = enc.fork().act({**action, "dice": faces})
+        events = enc.fork().act({**action, "dice": dice})
     except InputError as error:
         return ("refused", str(error))
     return [(e.get("kind"), e.get("text"), e.get("changes")) for e in events]
@@ -57,12 +64,18 @@ def _probes(roles: list[dict[str, Any]], skip: str, given: dict[str, list[int]])
 
 
 def matters(
-    enc: Tryable, action: dict[str, Any], roles: list[dict[str, Any]], role: dict[str, Any], given: dict[str, Any]
+    enc: Tryable,
+    action: dict[str, Any],
+    roles: list[dict[str, Any]],
+    role: dict[str, Any],
+    given: dict[str, Any],
+    per: Per = None,
 ) -> list[bool]:
     """Per probe of the other dice (with the faces `given`): whether other faces of `role` change the attack."""
     out = []
     for probe in _probes(roles, role["role"], given):
-        seen = {repr(_outcome(enc, action, {**given, **probe, role["role"]: v})) for v in _variants(role["sides"])}
+        variants = _variants(role["sides"])
+        seen = {repr(_outcome(enc, action, {**given, **probe, role["role"]: v}, per)) for v in variants}
         out.append(len(seen) > 1)
     return out
 
@@ -84,14 +97,16 @@ def when_needed(enc: Tryable, action: dict[str, Any], roles: list[dict[str, Any]
 
 
 def still_needed(
-    enc: Tryable, action: dict[str, Any], roles: list[dict[str, Any]], given: dict[str, list[int]]
+    enc: Tryable, action: dict[str, Any], roles: list[dict[str, Any]], given: dict[str, list[int]], per: Per = None
 ) -> list[str]:
     """The roles not in `given` that the attack still reads with the faces given (a critical's dice after a
-    Critical Hit): whose faces change what it does, whatever the other untyped dice show."""
+    Critical Hit): whose faces change what it does, whatever the other untyped dice show. `per`: `given` is
+    that target's set; a role rolled once for the whole attack that another target's set holds is not asked."""
+    typed = {r for faces in (per[1].values() if per else []) for r in faces}
     out = []
     for role in roles:
-        if role["role"] in given:
+        if role["role"] in given or (role.get("scope") == "attack" and role["role"] in typed):
             continue
-        if not role["sides"] or any(matters(enc, action, roles, role, given)):
+        if not role["sides"] or any(matters(enc, action, roles, role, given, per)):
             out.append(role["role"])
     return out

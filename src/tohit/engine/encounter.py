@@ -213,22 +213,29 @@ class Encounter:
         if kind in roster_change.ROSTER_KINDS:
             found = roster_change.join(self, action) if kind == "join" else roster_change.leave(self, action)
             return self._append([*found, *(self._end(rng) if self._done() else [])])
-        script = _script(action.get("dice"))
+        script, by_target = _script(action.get("dice"))
         if kind == "auto":
-            ctx = self._context(rng, script=script)
+            ctx = self._context(rng, script=script, by_target=by_target)
             self.fight.rules.step(ctx)
+            _all_read(ctx)
         elif kind == "end_turn":
             ctx = self._context(rng)
             self.fight.rules.end_turn(ctx)
         else:
-            ctx = self._gm_attack(action, entropy, script)
+            ctx = self._gm_attack(action, entropy, script, by_target)
         self.state = ctx.state
         events = ctx.log
         if self._done():
             events = [*events, *self._end(rng)]
         return self._append(events)
 
-    def _gm_attack(self, action: dict[str, Any], entropy: Any, script: list[dict[str, list[int]]] | None) -> Narration:
+    def _gm_attack(
+        self,
+        action: dict[str, Any],
+        entropy: Any,
+        script: list[dict[str, list[int]]] | None,
+        by_target: dict[str, dict[str, list[int]]] | None = None,
+    ) -> Narration:
         """The game master's attack. Where it is the attacker's turn in the game's order (`next_actor`), it is the
         game's own step with the choice handed over, so what comes before that turn comes first (a new round
         where the last one is done: AP restored, penalties faded); out of turn, the game's `turn` for that
@@ -236,20 +243,29 @@ class Encounter:
         actor, attack, target = self._attack(action)
         targets = self._targets(actor, attack, action["targets"])
         self._check_dice(actor, attack, target, script or [])
+        self._check_by_target(actor, attack, by_target or {})
         placement = action.get("placement")
         if placement is not None and (not isinstance(placement, str) or not self.has_map):
             raise InputError("a placement in words (the map's `range`), on an encounter with a map", field="placement")
         choice = GMChoice(actor, attack, target, placement, targets)
-        ctx = self._context(np.random.default_rng(entropy), script=script)
-        self.in_turn = self.fight.rules.next_actor(self.fight, self.state) == actor
-        if self.in_turn:
+        ctx = self._context(np.random.default_rng(entropy), script=script, by_target=by_target)
+        in_turn = self.fight.rules.next_actor(self.fight, self.state) == actor
+        if in_turn:
             self.fight.rules.step(ctx, choice)
         else:
             self.fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64), choice)
+        _all_read(ctx)
+        self.in_turn = in_turn
         return ctx
 
-    def _context(self, rng: np.random.Generator, script: list[dict[str, list[int]]] | None = None) -> Narration:
-        return Narration(self.fight, self.state, rng, max_rounds=self.fight.max_rounds, script=script)
+    def _context(
+        self,
+        rng: np.random.Generator,
+        script: list[dict[str, list[int]]] | None = None,
+        by_target: dict[str, dict[str, list[int]]] | None = None,
+    ) -> Narration:
+        typed = copy.deepcopy(by_target)  # consumed as the rolls read it
+        return Narration(self.fight, self.state, rng, max_rounds=self.fight.max_rounds, script=script, by_target=typed)
 
     def _done(self) -> bool:
         done, _ = ended(self.fight, self.state, self.fight.max_rounds)
@@ -313,6 +329,33 @@ class Encounter:
                 role.read(faces)
             except InputError as exc:
                 raise InputError(exc.message, field=f"dice.{name}") from None
+
+    def _check_by_target(self, actor: int, attack: int, by_target: dict[str, dict[str, list[int]]]) -> None:
+        """Faces typed per target are read by that target's roles first: a name that is no combatant is refused
+        naming `dice.<target>`, a role it has not or a face off its die naming `dice.<target>.<role>`, and a role
+        rolled once for the whole attack typed in two targets' sets naming the second."""
+        names = self.fight.roster.names
+        once: dict[str, str] = {}
+        for who, faces in by_target.items():
+            if who not in names:
+                raise InputError(f"no combatant {short_repr(who)}; combatants: {', '.join(names)}", field=f"dice.{who}")
+            roles = self.fight.roles(actor, attack, names.index(who))
+            for name, typed in faces.items():
+                role = roles.get(name)
+                where = f"dice.{who}.{name}"
+                if role is None:
+                    raise InputError(f"no dice role {short_repr(name)}; roles: {', '.join(roles)}", field=where)
+                if role.scope == "attack" and name in once:
+                    raise InputError(
+                        f"{name} is rolled once for the whole attack: type it once (given for {once[name]})",
+                        field=where,
+                    )
+                if role.scope == "attack":
+                    once[name] = who
+                try:
+                    role.read(typed)
+                except InputError as exc:
+                    raise InputError(exc.message, field=where) from None
 
     def _move(self, action: dict[str, Any]) -> list[dict[str, Any]]:
         """The game master moves a combatant on the map (a free move, outside the game's movement rules): one
@@ -414,23 +457,37 @@ _HAND: dict[str, Callable[[Encounter, dict[str, Any], np.random.Generator], list
 }
 
 
-def _script(dice: Any) -> list[dict[str, list[int]]] | None:
-    """The faces the game master rolled by hand: a mapping of role -> faces (one attack), or a list of them
-    (one per attack or counterattack, in order)."""
+def _script(dice: Any) -> tuple[list[dict[str, list[int]]] | None, dict[str, dict[str, list[int]]] | None]:
+    """The faces the game master rolled by hand, as (script, by target): a mapping of role -> faces (one attack)
+    or a list of them (one per attack or counterattack, in order) is a script; a mapping of target name -> such
+    a mapping gives each target's own set (each read by the first attack on that target)."""
     if dice is None:
-        return None
+        return None, None
+    if isinstance(dice, dict) and dice and all(isinstance(v, dict) for v in dice.values()):
+        return None, {str(who): _faces(item, f"dice.{who}") for who, item in dice.items()}
     items = dice if isinstance(dice, list) else [dice]
-    out = []
-    for item in items:
-        if not isinstance(item, dict) or not all(
-            isinstance(k, str)
-            and isinstance(v, list)
-            and all(isinstance(f, int) and not isinstance(f, bool) for f in v)
-            for k, v in item.items()
-        ):
-            raise InputError("dice: a mapping of role to a list of faces (or a list of such mappings)", field="dice")
-        out.append({k: list(v) for k, v in item.items()})
-    return out
+    return [_faces(item, "dice") for item in items], None
+
+
+def _faces(item: Any, where: str) -> dict[str, list[int]]:
+    """One set of faces typed by hand: role -> a list of whole faces, else an InputError naming `where`."""
+    if not isinstance(item, dict) or not all(
+        isinstance(k, str) and isinstance(v, list) and all(isinstance(f, int) and not isinstance(f, bool) for f in v)
+        for k, v in item.items()
+    ):
+        raise InputError(
+            "dice: a mapping of role to a list of faces, a list of such mappings, or one per target name", field=where
+        )
+    return {k: list(v) for k, v in item.items()}
+
+
+def _all_read(ctx: Narration) -> None:
+    """Faces typed for a target the attack never rolled against are refused, naming `dice.<target>`: nothing
+    typed is dropped in silence."""
+    for who in ctx.by_target or {}:
+        raise InputError(
+            f"no roll of this attack is against {who}: type dice for the targets it reaches", field=f"dice.{who}"
+        )
 
 
 def _whole(value: object) -> bool:

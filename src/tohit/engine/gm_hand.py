@@ -112,6 +112,11 @@ def condition_stat(enc: LiveEncounter, given: str) -> str:
     for stat, word in kept:
         if given in (stat, word) or given.casefold() == word.casefold():
             return stat
+    readings = enc.fight.rules.readings
+    for stat in enc.state.per:
+        reading = reading_of(readings, stat)
+        if reading is not None and reading.kind == "internal" and given.casefold() in (stat, reading.label.casefold()):
+            raise InputError(f"{reading.label} is kept by the game's rules, not set by hand", field="condition")
     words = ", ".join(word for _, word in kept) or "none"
     raise InputError(f"no condition {short_repr(given)} that a GM sets; conditions: {words}", field="condition")
 

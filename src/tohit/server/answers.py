@@ -264,11 +264,19 @@ class DiceRole(Closed):
 
 
 class Dice(Closed):
-    """The dice roles an attack rolls against its first target."""
+    """The dice roles an attack rolls against its first target, and the creatures it rolls against."""
 
     seq: int = Field(description="The seq it was read at.")
     roles: list[DiceRole]
-    needed: list[str] = absent("The roles the faces given still call for (only when `dice` was given).")
+    targets: list[str] = Field(
+        description="The creatures the attack rolls against (a Multi ability's or an area's every one), the first"
+        " named first: an attack's `dice` may give each its own set by name (`{target: {role: faces}}`), a role"
+        " rolled once for the whole attack (scope `attack`) typed once, in any one target's set."
+    )
+    needed: list[str] | dict[str, list[str]] = absent(
+        "The roles the faces given still call for (only when `dice` was given); per target name when `dice` was"
+        " given per target."
+    )
 
 
 class Cover(Closed):

@@ -356,8 +356,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     ) -> dict[str, Any]:
         """The dice roles an attack rolls against its first target, for faces typed by hand (`dice` of an
         attack): each role's name, its dice in words, the sides of each die (None: a varying count) and `when`
-        it is needed (always / conditional / never); given `dice` (the faces typed so far), `needed`: the roles
-        those faces still call for (a critical's dice only after a Critical Hit)."""
+        it is needed (always / conditional / never); `targets`, the creatures it rolls against; given `dice`
+        (the faces typed so far, or a set per target), `needed`: the roles they still call for (per target)."""
         row = stored(encounter_id)
         who = role(row, authorization)
         enc = await asyncio.to_thread(load, row)
@@ -365,13 +365,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             raise ApiError(422, "name the target(s): a list of combatant names", "targets")
         if who != "gm":
             PlayersView(enc).refuse(body.attacker, body.targets[:1])
-        found = await asyncio.to_thread(read_models.dice, enc, body.attacker, body.attack, body.targets[0])
-        if body.dice is None:
-            return {"seq": enc.seq, "roles": found}
-        needed = await asyncio.to_thread(
-            read_models.dice_needed, enc, body.attacker, body.attack, body.targets[0], body.dice
+        found = await asyncio.to_thread(
+            read_models.dice_answer, enc, body.attacker, body.attack, body.targets, body.placement, body.dice
         )
-        return {"seq": enc.seq, "roles": found, "needed": needed}
+        return {"seq": enc.seq, **found}
 
     @app.post("/v1/encounters/{encounter_id}/map", **ok(answers.MapView))
     async def encounter_map(

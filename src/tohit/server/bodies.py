@@ -68,9 +68,10 @@ class PreviewBody(StrictBody):
 
 
 class DiceBody(PreviewBody):
-    """The dice of an attack; with `dice` (the faces typed so far, role -> faces), also the roles still needed."""
+    """The dice of an attack; with `dice` (the faces typed so far: role -> faces, or per target name a set of
+    role -> faces), also the roles still needed."""
 
-    dice: dict[str, list[int]] | None = None
+    dice: dict[str, list[int]] | dict[str, dict[str, list[int]]] | None = None
 
 
 class MapBody(StrictBody):

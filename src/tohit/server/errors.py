@@ -88,8 +88,9 @@ def install(app: FastAPI) -> None:
         loc = [p for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
         if request.url.path.endswith("/actions"):  # an action: named without the union's tag
             field = field_of(loc, str(first.get("type", "")))
-        else:
-            field = ".".join(str(p) for p in loc) or None
+        else:  # cut where pydantic names a member of a union of types (`dice.dict[str,list[int]].x` -> `dice`)
+            parts = [str(p) for p in loc]
+            field = ".".join(parts[: next((i for i, p in enumerate(parts) if "[" in p), len(parts))]) or None
         return JSONResponse(error_body(str(first.get("msg")), field), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)

@@ -124,16 +124,20 @@ def conditions(enc: Encounter) -> dict[str, list[str]]:
 
 
 # -- dice typed by hand ------------------------------------------------------------------------------------------
+def _roles(enc: Encounter, actor: int, a: int, t: int) -> list[dict[str, Any]]:
+    return [
+        {"role": name, "notation": role.notation, "sides": role.die_sides(), "scope": role.scope}
+        for name, role in enc.fight.roles(actor, a, t).items()
+    ]
+
+
 def dice(enc: Encounter, attacker: str, attack: str | None, target: str) -> list[dict[str, Any]]:
     """The dice roles an attack rolls against `target`, for faces typed by hand: each role's name, its dice
     in words, the sides of each die where every face is read as rolled (None: the role reads a varying
     number of faces, e.g. open rolls), whether it is rolled once per target or once per attack, and `when`
     it is needed ("always", "conditional": only after some faces of the others, "never"; engine/dice_needs)."""
     actor, a, t = enc.attack_of(attacker, attack, target)
-    roles: list[dict[str, Any]] = [
-        {"role": name, "notation": role.notation, "sides": role.die_sides(), "scope": role.scope}
-        for name, role in enc.fight.roles(actor, a, t).items()
-    ]
+    roles = _roles(enc, actor, a, t)
     if enc.over:
         return roles
     action = {"kind": "attack", "attacker": attacker, "attack": attack, "targets": [target]}
@@ -141,13 +145,42 @@ def dice(enc: Encounter, attacker: str, attack: str | None, target: str) -> list
     return [{**r, "when": when[r["role"]]} for r in roles]
 
 
-def dice_needed(enc: Encounter, attacker: str, attack: str | None, target: str, faces: Any) -> list[str]:
+def dice_needed(
+    enc: Encounter, attacker: str, attack: str | None, targets: list[str], faces: Any
+) -> list[str] | dict[str, list[str]]:
     """The roles still to roll by hand after `faces` (role -> faces typed so far): those whose faces would
     change what the attack does (a critical's dice after a Critical Hit); bad faces are an InputError on
-    `dice.<role>`, as the attack itself would answer."""
-    action = {"kind": "attack", "attacker": attacker, "attack": attack, "targets": [target]}
+    `dice.<role>`, as the attack itself would answer. Faces by target name (target -> role -> faces): per
+    target, the roles its own roll still needs (errors on `dice.<target>.<role>`)."""
+    action = {"kind": "attack", "attacker": attacker, "attack": attack, "targets": targets}
     enc.fork().act({**action, "dice": faces})  # refuses faces off their die, naming the role
-    return still_needed(enc, action, dice(enc, attacker, attack, target), faces)
+    if not (faces and all(isinstance(v, dict) for v in faces.values())):
+        return still_needed(enc, action, dice(enc, attacker, attack, targets[0]), faces)
+    actor, a, _ = enc.attack_of(attacker, attack, targets[0])
+    names = enc.fight.roster.names
+    return {
+        who: still_needed(
+            enc,
+            action,
+            _roles(enc, actor, a, names.index(who)),
+            given,
+            (who, {k: v for k, v in faces.items() if k != who}),
+        )
+        for who, given in faces.items()
+    }
+
+
+def dice_answer(
+    enc: Encounter, attacker: str, attack: str | None, targets: list[str], placement: str | None, faces: Any
+) -> dict[str, Any]:
+    """The dice route's answer: the roles against the first target, the creatures the attack rolls against
+    (`targets`: each its own set of a role rolled per target, one set of a role rolled once per attack), and
+    with `faces`, the roles they still call for (`dice_needed`)."""
+    found: dict[str, Any] = {"roles": dice(enc, attacker, attack, targets[0])}
+    found["targets"] = enc.reached(attacker, attack, targets, placement) if not enc.over else list(targets)
+    if faces is not None:
+        found["needed"] = dice_needed(enc, attacker, attack, targets, faces)
+    return found
 
 
 # -- the map -----------------------------------------------------------------------------------------------------

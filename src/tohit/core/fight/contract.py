@@ -115,6 +115,9 @@ class FightRules(TableHints, ABC):
     #: condition, reference, flag, number or internal; core/fight/readings.py): the CLI's state table, the
     #: server's `shown` and the web table's cards read the state through it. Every stat a game keeps has one.
     readings: ClassVar[Mapping[str, StatReading]] = {}
+    #: What a per-item stat (a reading's `per="item"`) counts, in the rulebook's word: where one table shows
+    #: several combatants' items, its row reads "Durability (weapon 1)" and each cell names the combatant's own.
+    item_word: ClassVar[str] = "item"
 
     #: True once `check_declarations` passed (`checked`).
     _checked: bool = False
@@ -245,8 +248,12 @@ class FightRules(TableHints, ABC):
 
     def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
         """The values a per-combatant stat may take (both ends included), for a game master's adjust; None: the
-        rules keep it (not set by hand). Default: its reading's `values`, 0 or 1 for a flag, else `ANY_VALUE`."""
+        rules keep it (not set by hand). Default: None for a stat the game keeps internal (its reading's kind
+        `internal`: what the rules track for themselves, a position the map's move sets), else its reading's
+        `values`, 0 or 1 for a flag, else `ANY_VALUE`."""
         reading = reading_of(self.readings, stat)
+        if reading is not None and reading.kind == "internal":
+            return None
         if reading is not None and reading.values is not None:
             return reading.values
         if reading is not None and reading.kind == "flag":

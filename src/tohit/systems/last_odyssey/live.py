@@ -24,13 +24,13 @@ class LastOdysseyLive(RoundRules):
 
     def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
         """`statuses` a bitmask of STATUSES, `buffs` a Bonus Tracker packed one base-7 digit per TRACKED stat,
-        `row` front (0) or back (1), AP from 0; the place in the order (`turn`) is the rules'."""
+        `row` front (0) or back (1), AP from 0; the statuses inflicted and the place in the order (`turn`) are
+        the rules'."""
         ranges = {
             "statuses": (0, 2 ** len(STATUSES) - 1),
             "buffs": (0, 7 ** len(TRACKED) - 1),
             "row": (FRONT, BACK),
             "ap": (0, 10**9),
-            "status_hits": (0, 10**9),
         }
         return ranges.get(stat) or super().stat_range(fight, stat)
 

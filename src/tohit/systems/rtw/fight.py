@@ -78,6 +78,7 @@ class RtwFight(RtwTurns):
     health = "health"
     health_label = "Health"
     readings = READINGS
+    item_word = "weapon"  # Weapon Durability: `durability0` is a combatant's first weapon's
     condition_stats = ("helpless", "perished")
     combatant_extra = RtwCombatant
     attack_extra = RtwAttack

@@ -20,14 +20,13 @@ class WsswnnLive(RoundRules):
 
     def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
         """`grappling` the foe grappled (its number + 1; 0: none), `initiative` whether it beat its foes'
-        Awareness (0 or 1), Guard, Awareness and Stamina from 0; the place in the order (`turn`) is the rules'."""
+        Awareness (0 or 1), Guard, Awareness and Stamina from 0; their maximums and the place in the order
+        (`turn`) are the rules'."""
         ranges = {
             "grappling": (0, fight.roster.size),
             "initiative": (0, 1),
             "guard": (0, 10**9),
-            "max_guard": (0, 10**9),
             "awareness": (0, 10**9),
-            "max_awareness": (0, 10**9),
             "stamina": (0, 10**9),
         }
         return ranges.get(stat) or super().stat_range(fight, stat)

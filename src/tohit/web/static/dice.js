@@ -1,10 +1,13 @@
 // Enter dice: the faces rolled at the table, typed by hand. First the dice every roll of the attack needs (the
 // server's `when`: "always"); the rest only when those faces call for them (its `needed`, e.g. the damage dice
 // after a hit), never a die no rule of the fight reads. A face off its die is refused at its field.
+// An attack that rolls against several creatures (an rtw area: a To-Hit check for each foe) asks a set per
+// creature, by name; a die rolled once for the whole attack (a Multi ability's hit die) is asked once.
 import { api, el } from "./api.js";
 
-/** What the dice need of the tracker: the encounter, its token, the choice on the form, the attack, the error line. */
-const ctx = { id: null, token: null, chosen: null, attack: null, fail: null, roles: null };
+/** What the dice need of the tracker: the encounter, its token, the choice on the form, the attack, the error
+ * line; and the roles and the creatures the last answer gave. */
+const ctx = { id: null, token: null, chosen: null, attack: null, fail: null, roles: null, targets: [] };
 
 export function setUpDice(tracker) {
   Object.assign(ctx, tracker);
@@ -25,25 +28,46 @@ export async function toggleDice() {
   }
 }
 
-/** One field for a role's faces (its hint: the dice it reads). */
-function dieField(r) {
+/** Several creatures, each its own roll: the dice are typed per creature (by its name). */
+function perTarget() {
+  return ctx.targets.length > 1;
+}
+
+/** One field for a role's faces (its hint: the dice it reads). `t`: where the dice are typed per creature, the
+ * creature's number among the targets, or -1 for a die rolled once for them all (sent in the first's set). */
+function dieField(r, t = null) {
   const hint = r.sides ? `${r.sides.length} face${r.sides.length > 1 ? "s" : ""}: ${r.sides.map((s) => `d${s}`).join(" ")}` : "faces as rolled";
+  const who = t === null ? null : ctx.targets[Math.max(t, 0)];
+  const id = t === null ? `die-${r.role}` : t < 0 ? `die-all-${r.role}` : `die-${t}-${r.role}`;
+  const label = t !== null && t < 0 ? `${r.role} (${r.notation}), one roll for all` : `${r.role} (${r.notation})`;
+  const target = who === null ? {} : { target: who };
   return el(
     "div",
-    { class: "field die", dataset: { role: r.role, when: r.when || "always" } },
-    el("label", { for: `die-${r.role}` }, `${r.role} (${r.notation})`),
+    { class: "field die", dataset: { role: r.role, when: r.when || "always", ...target } },
+    el("label", { for: id }, label),
     el("input", {
-      id: `die-${r.role}`,
+      id,
       name: r.role,
       inputmode: "numeric",
       autocomplete: "off",
       placeholder: hint,
-      "aria-describedby": `die-${r.role}-error`,
-      dataset: { sides: r.sides ? r.sides.join(" ") : "" },
+      "aria-describedby": `${id}-error`,
+      dataset: { sides: r.sides ? r.sides.join(" ") : "", field: who === null ? `dice.${r.role}` : `dice.${who}.${r.role}`, ...target },
       oninput: (e) => checkFaces(e.target),
     }),
-    el("span", { id: `die-${r.role}-error`, class: "field-error", "aria-live": "polite" }),
+    el("span", { id: `${id}-error`, class: "field-error", "aria-live": "polite" }),
   );
+}
+
+/** The first step's fields: one set where the attack rolls against one creature; else the dice rolled once for
+ * the whole attack, then per creature a group (its name the legend) of the dice rolled for each. */
+function firstFields(first) {
+  if (!perTarget()) return first.map((r) => dieField(r));
+  const once = first.filter((r) => r.scope === "attack").map((r) => dieField(r, -1));
+  const each = first.filter((r) => r.scope !== "attack");
+  const group = (name, t) =>
+    el("fieldset", { class: "dice-target", dataset: { target: name } }, el("legend", {}, name), ...each.map((r) => dieField(r, t)));
+  return [...once, ...(each.length ? ctx.targets.map(group) : [])];
 }
 
 /** Enter dice, first step: the dice every roll of this attack needs (`when` "always"); a die read only after
@@ -57,10 +81,11 @@ export async function loadDice() {
     return;
   }
   const fields = q("#dice-fields");
-  const key = JSON.stringify(answer.data.roles);
+  const key = JSON.stringify([answer.data.roles, answer.data.targets]);
   if (fields.dataset.roles === key) return;
   fields.dataset.roles = key;
   ctx.roles = answer.data.roles;
+  ctx.targets = answer.data.targets || body.targets.slice(0, 1);
   const first = answer.data.roles.filter((r) => (r.when || "always") === "always");
   const later = answer.data.roles.filter((r) => r.when === "conditional");
   const never = answer.data.roles.filter((r) => r.when === "never");
@@ -73,7 +98,11 @@ export async function loadDice() {
       ? el("p", { class: "note", id: "dice-never" }, `Not asked, they change nothing here (tohit rolls them for the trace): ${never.map((r) => `${r.role} (${r.notation})`).join(", ")}.`)
       : null,
   ];
-  fields.replaceChildren(...first.map(dieField), ...notes.filter(Boolean));
+  const each = first.some((r) => r.scope !== "attack") ? "type the dice rolled for each" : "one roll serves them all";
+  const several = perTarget() && first.length
+    ? el("p", { class: "note", id: "dice-several" }, `This attack rolls against ${ctx.targets.join(", ")}: ${each}.`)
+    : null;
+  fields.replaceChildren(...(several ? [several] : []), ...firstFields(first), ...notes.filter(Boolean));
 }
 
 /** The faces typed in one field, checked against its dice; sets the field's message. Returns the faces or null. */
@@ -99,15 +128,41 @@ function checkFaces(input) {
   return message ? null : faces;
 }
 
-export async function rollTyped() {
-  const inputs = [...q("#dice-fields").querySelectorAll("input")];
+/** The faces typed: role -> faces, or per creature's name its set (a die rolled once for all in the first's). */
+function typed() {
   const dice = {};
+  if (perTarget()) for (const name of ctx.targets) dice[name] = {};
   let bad = null;
-  for (const input of inputs) {
+  for (const input of q("#dice-fields").querySelectorAll("input")) {
     const faces = checkFaces(input);
     if (faces === null) bad = bad || input;
+    else if (input.dataset.target) dice[input.dataset.target][input.name] = faces;
     else dice[input.name] = faces;
   }
+  return { dice, bad };
+}
+
+/** The fields of the dice the faces typed still call for (`needed`: roles, or per creature's name its roles). */
+function neededFields(needed, dice) {
+  const role = (name) => (ctx.roles || []).find((r) => r.role === name) || { role: name, notation: name, sides: null };
+  if (!perTarget()) {
+    const missing = (needed || []).filter((name) => !(name in dice));
+    return { words: missing, fields: missing.map((name) => dieField(role(name))) };
+  }
+  const words = [];
+  const fields = [];
+  ctx.targets.forEach((name, t) => {
+    for (const r of (needed || {})[name] || []) {
+      if (r in dice[name]) continue;
+      words.push(`${r} for ${name}`);
+      fields.push(dieField(role(r), t));
+    }
+  });
+  return { words, fields };
+}
+
+export async function rollTyped() {
+  const { dice, bad } = typed();
   if (bad) {
     bad.focus();
     return;
@@ -115,12 +170,10 @@ export async function rollTyped() {
   // the second step: the dice these faces still call for (a critical's), asked only when they are needed
   const check = await api("POST", `/v1/encounters/${ctx.id}/dice`, { ...ctx.chosen(), dice }, ctx.token);
   if (check.ok) {
-    const missing = (check.data.needed || []).filter((role) => !(role in dice));
-    if (missing.length) {
-      const roles = ctx.roles || check.data.roles;
-      const added = missing.map((role) => dieField(roles.find((r) => r.role === role)));
-      q("#dice-fields").append(el("p", { class: "note", id: "dice-needed" }, `These dice call for ${missing.join(", ")} too:`), ...added);
-      added[0].querySelector("input").focus();
+    const { words, fields } = neededFields(check.data.needed, dice);
+    if (fields.length) {
+      q("#dice-fields").append(el("p", { class: "note", id: "dice-needed" }, `These dice call for ${words.join(", ")} too:`), ...fields);
+      fields[0].querySelector("input").focus();
       return;
     }
   } else if (!fieldError(check)) {
@@ -135,10 +188,10 @@ export async function rollTyped() {
   }
 }
 
-/** An answer's error on `dice.<role>`, shown at that role's field (true when it was one). */
+/** An answer's error on `dice.<role>` (or `dice.<target>.<role>`), shown at that field (true when it was one). */
 function fieldError(answer) {
   const field = answer.data.error && answer.data.error.field;
-  const input = field && field.startsWith("dice.") ? document.getElementById(`die-${field.slice(5)}`) : null;
+  const input = field ? [...q("#dice-fields").querySelectorAll("input")].find((x) => x.dataset.field === field) : null;
   if (!input) return false;
   document.getElementById(`${input.id}-error`).textContent = answer.data.error.message;
   input.setAttribute("aria-invalid", "true");

@@ -31,11 +31,30 @@ class Narration(Drawn):
         max_rounds: int | None = None,
         script: list[dict[str, list[int]]] | None = None,
         standing: BoolArray | None = None,
+        by_target: dict[str, dict[str, list[int]]] | None = None,
     ) -> None:
         super().__init__(fight, state, rng, max_rounds=max_rounds, standing=standing)
         #: Forced faces for the next resolves, in order (role -> faces; roles left out are drawn). The list is
         #: consumed, so one script serves a whole fight.
         self.script = script if script is not None else []
+        #: Or forced faces by target: each target's set read by the first attack on it (a counterattack draws),
+        #: consumed as it is read, so what is left names a target no attack reached.
+        self.by_target = by_target
+
+    def _typed(self, target: str, kind: str, roles: dict[str, Any], fresh: list[str]) -> dict[str, list[int]]:
+        """The faces typed for this resolve: the script's next set, or the target's own set (a role rolled once
+        for the whole attack, typed once in any target's set, is taken from there at the attack's first roll)."""
+        if self.by_target is None:
+            return self.script.pop(0) if self.script and fresh else {}
+        if kind == "counter":
+            return {}
+        forced = dict(self.by_target.pop(target, {}))
+        for name in fresh:
+            if roles[name].scope == "attack" and name not in forced:
+                found = [s.pop(name) for s in self.by_target.values() if name in s]
+                if found:
+                    forced[name] = found[0]
+        return forced
 
     def _resolve_group(
         self,
@@ -53,7 +72,7 @@ class Narration(Drawn):
         scenario, target = situations.blocks(fight, c, a, t, values)
         roles = situations.roles(fight, situation, scenario, target)
         fresh = [n for n, r in roles.items() if not (shared is not None and r.scope == "attack" and n in shared)]
-        forced = self.script.pop(0) if self.script and fresh else {}
+        forced = self._typed(fight.roster.names[t], kind, roles, fresh)
         faces: dict[str, list[int]] = {}
         for name, role in roles.items():
             if shared is not None and role.scope == "attack" and name in shared:
