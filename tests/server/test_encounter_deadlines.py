@@ -22,10 +22,12 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import EXAMPLES
 from tests.server.conftest import ADMIN
+from tests.server.test_server_deadlines import Client, request
 from tohit.engine import aim as engine_aim
 from tohit.engine import encounter as engine_encounter
 from tohit.engine.encounter import Encounter
 from tohit.server import admission, jobs
+from tohit.server.admission import Admission, ClientGone, Refused
 from tohit.server.app import Settings, create_app
 from tohit.store.db import open_store
 
@@ -290,3 +292,68 @@ def test_encounter_write_that_started_finishes_past_its_deadline_and_is_acknowle
         assert undone.status_code == 201, undone.text
         assert undone.json()["events"][-1]["kind"] == "undo"
         assert c.get(f"/v1/encounters/{eid}", headers=gm).json()["seq"] == undone.json()["seq"]
+
+
+# -- the write's gate, in one process -------------------------------------------------------------------------------
+def never(*args: Any) -> Any:
+    raise AssertionError("a write refused before it started was played")
+
+
+def test_encounter_write_gate_past_the_deadline_for_the_lock_writes_nothing() -> None:
+    """The lock held by the test: the write is a 503 naming the cap, its work never runs, and the lock is
+    still the test's (the refused write neither took nor freed it)."""
+
+    async def scene() -> None:
+        gate = Admission(None, 0, seconds=0.2)
+        lock = asyncio.Lock()
+        await lock.acquire()
+        with pytest.raises(Refused) as refused:
+            await gate.write(request(Client()), lock, never)
+        assert refused.value.status == 503 and refused.value.field == "request-seconds"
+        assert "nothing was written" in refused.value.message
+        assert lock.locked()
+        lock.release()
+        assert await gate.write(request(Client()), lock, lambda: "written") == "written"
+        assert not lock.locked()
+        gate.close()
+
+    asyncio.run(scene())
+
+
+def test_encounter_write_gate_a_client_gone_while_waiting_writes_nothing() -> None:
+    async def scene() -> None:
+        gate = Admission(None, 0, seconds=600)
+        lock, client = asyncio.Lock(), Client()
+        await lock.acquire()
+        waiting = asyncio.ensure_future(gate.write(request(client), lock, never))
+        await asyncio.sleep(0)
+        client.hang_up()
+        with pytest.raises(ClientGone):
+            await waiting
+        assert lock.locked()  # still the test's
+        gate.close()
+
+    asyncio.run(scene())
+
+
+def test_encounter_write_gate_a_started_write_keeps_the_lock_until_its_thread_ends() -> None:
+    """Its awaiting cancelled (the server ending, say) while its step runs: the step runs on, the lock stays
+    taken until it ends (no second write may start beside it), and its result is the step's."""
+    step = Held(lambda: "written")
+
+    async def scene() -> None:
+        gate = Admission(None, 0, seconds=0.2)
+        lock = asyncio.Lock()
+        running = asyncio.ensure_future(gate.write(request(Client()), lock, step))
+        assert await asyncio.to_thread(step.entered.wait, 60)
+        running.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await running
+        assert lock.locked()  # a started write is not stopped, and holds the lock while it runs
+        step.opened.set()
+        async with asyncio.timeout(60):
+            async with lock:  # free once the step has ended
+                pass
+        gate.close()
+
+    asyncio.run(scene())
