@@ -3,8 +3,9 @@
 Every route is under /v1; the OpenAPI docs are at /docs. The stateless routes answer with the CLI's `--json`
 shapes and run their CPU work in a process pool, off the event loop, within caps. An encounter is a fight file
 and its events in the store; each action is one transaction that appends events with the next seq, and the
-unique (encounter, seq) makes two writers never both win. Errors are JSON, `{"error": {"source", "field",
-"message"}}`, never a 500 for bad input.
+unique (encounter, seq) makes two writers never both win. The encounter routes have the request's deadline too:
+reads are stopped by it, writes only until they start (server/admission.py). Errors are JSON, `{"error":
+{"source", "field", "message"}}`, never a 500 for bad input.
 """
 
 from __future__ import annotations
