@@ -25,7 +25,7 @@ from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import GMChoice, LoadedFight
 from tohit.core.fight.state import State, change
 from tohit.core.grid.movement import reachable
-from tohit.engine import gm_hand, roster_change
+from tohit.engine import cancel, gm_hand, roster_change
 from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.doors import door_events, map_doors, synced, with_door_stats
 from tohit.engine.fight.events import emit_end, start_event
@@ -161,6 +161,7 @@ class Encounter:
         labels = self.fight.system.field("result").labels
         out = []
         for name in targets:
+            cancel.check()  # between targets: stopped when its asker went away (a deadline, a client gone)
             if name not in names:
                 raise InputError(f"no combatant {short_repr(name)}; combatants: {', '.join(names)}", field="targets")
             table = outcome_table(self.fight, now(ctx, actor, a, names.index(name)))

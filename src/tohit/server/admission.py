@@ -9,12 +9,19 @@ client hangs up or its deadline passes, and each kind of work goes through its o
 - Over the deadline (`tohit serve --request-seconds`): a 503 naming the cap, and the work is stopped in its
   worker (`engine/cancel.py`: the worker is free at its next check, not when the work would have ended).
   A client that hangs up has its work stopped the same way.
+- Encounter reads run in the server's threads (the encounter is in this process's memory), in lanes of
+  their own: aim and preview each in a small one, the other reads in a wide one. Their loops check the same
+  way (between placements, between targets), so a read past its deadline stops too.
+- An encounter's writes (actions, undo) have the deadline only before they start: a write that waits past it
+  for the encounter's earlier writes is a 503 and writes nothing. Once started, a write (one action: bounded
+  work) runs to its end and is answered; it is never answered with an error and then stored.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -27,7 +34,15 @@ from fastapi.responses import JSONResponse
 from tohit.engine.pool import HealingPool
 from tohit.server import jobs
 from tohit.server.errors import error_body
-from tohit.server.limits import SMALL_RUNNING, SMALL_WAITING, WAITING_PER_WORKER
+from tohit.server.limits import (
+    ENCOUNTER_HEAVY_RUNNING,
+    ENCOUNTER_HEAVY_WAITING,
+    ENCOUNTER_READ_RUNNING,
+    ENCOUNTER_READ_WAITING,
+    SMALL_RUNNING,
+    SMALL_WAITING,
+    WAITING_PER_WORKER,
+)
 
 
 class Refused(Exception):
@@ -63,6 +78,8 @@ class Lane:
 
 #: The kinds of heavy work (routes that run in the pool); "roll" is the small kind.
 HEAVY = ("odds", "simulate", "aim", "fights-simulate", "fights-exact")
+#: The kinds of encounter reads, run in the server's threads: the heavy two, and the rest ("encounter").
+ENCOUNTER_HEAVY = ("encounter-aim", "encounter-preview")
 
 
 class Admission:
@@ -74,6 +91,10 @@ class Admission:
         self.lanes = {"roll": Lane("roll", SMALL_RUNNING, SMALL_WAITING, inline=True)} | {
             kind: Lane(kind, heavy_running, WAITING_PER_WORKER * heavy_running, inline=pool is None) for kind in HEAVY
         }
+        self.lanes |= {
+            kind: Lane(kind, ENCOUNTER_HEAVY_RUNNING, ENCOUNTER_HEAVY_WAITING, True) for kind in ENCOUNTER_HEAVY
+        }
+        self.lanes["encounter"] = Lane("encounter", ENCOUNTER_READ_RUNNING, ENCOUNTER_READ_WAITING, inline=True)
         self.threads = ThreadPoolExecutor(sum(lane.running for lane in self.lanes.values() if lane.inline))
         #: Requests whose work was stopped (a client gone or a deadline passed), for tests and logs.
         self.stopped = 0
@@ -107,6 +128,31 @@ class Admission:
         finally:
             gone.cancel()
             lane.admitted -= 1
+
+    async def write(self, request: Request, lock: asyncio.Lock, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn(*args)` (a write) once `lock` is taken, within the deadline only until then: past it (or when the
+        client hangs up first) nothing is written. Once started it runs to its end in a thread and holds the
+        lock until that thread ends, even when its answer is no longer awaited."""
+        gone = asyncio.ensure_future(_disconnected(request))
+        try:
+            async with asyncio.timeout(self.seconds):
+                await _first(lock.acquire(), gone, on_late=lock.release)
+        except TimeoutError:
+            raise Refused(
+                503,
+                f"the action waited past its deadline of {self.seconds:g} s, the cap request-seconds (tohit serve"
+                " --request-seconds), for the encounter's earlier actions to end; nothing was written: try again",
+                "request-seconds",
+            ) from None
+        finally:
+            gone.cancel()
+        try:
+            future = asyncio.get_running_loop().run_in_executor(None, functools.partial(fn, *args))
+        except BaseException:
+            lock.release()
+            raise
+        future.add_done_callback(lambda _: lock.release())
+        return await asyncio.shield(future)
 
     async def _started(self, lane: Lane, gone: asyncio.Future[None], fn: Callable[..., Any], args: Any) -> Any:
         """The work started (the lane's slot taken), its answer awaited; stopped when the wait ends without it."""

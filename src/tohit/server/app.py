@@ -3,8 +3,9 @@
 Every route is under /v1; the OpenAPI docs are at /docs. The stateless routes answer with the CLI's `--json`
 shapes and run their CPU work in a process pool, off the event loop, within caps. An encounter is a fight file
 and its events in the store; each action is one transaction that appends events with the next seq, and the
-unique (encounter, seq) makes two writers never both win. Errors are JSON, `{"error": {"source", "field",
-"message"}}`, never a 500 for bad input.
+unique (encounter, seq) makes two writers never both win. The encounter routes have the request's deadline too:
+reads are stopped by it, writes only until they start (server/admission.py). Errors are JSON, `{"error":
+{"source", "field", "message"}}`, never a 500 for bad input.
 """
 
 from __future__ import annotations
@@ -56,13 +57,9 @@ from tohit.server.players_view import PlayersView, RenameBody
 from tohit.server.security import SecurityHeaders, for_view, hash_token, matches, same_token
 from tohit.server.settings import Settings as Settings
 from tohit.server.strict_json import StrictJson
-from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
+from tohit.server.writes import Writer
+from tohit.store.db import Store, StoredEncounter, open_store
 from tohit.web import mount_pages
-
-#: How many times an action that names no `expected_seq` is played when other processes keep writing first:
-#: each try reads the encounter afresh, and some writer lands every time, so only a
-#: crowd of that many writers on one encounter could beat one action every time.
-WRITE_ATTEMPTS = 50
 
 
 def _exact(value: Any) -> Any:
@@ -333,26 +330,38 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return [await asyncio.to_thread(listed, r) for r, _ in rows]
 
     @app.get("/v1/encounters/{encounter_id}", **ok(answers.Summary))
-    async def get_encounter(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    async def get_encounter(
+        encounter_id: str, request: Request, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
         """An encounter's state and whose turn it is (the GM or the view token)."""
         row = stored(encounter_id)
         who = role(row, authorization)
-        enc = await asyncio.to_thread(load, row)
-        return summary(row, enc) if who == "gm" else PlayersView(enc).summary(summary(row, enc))
+
+        def answer() -> dict[str, Any]:
+            enc = load(row)
+            return summary(row, enc) if who == "gm" else PlayersView(enc).summary(summary(row, enc))
+
+        return await work("encounter", request, answer)
 
     @app.get("/v1/encounters/{encounter_id}/sheet", **ok(answers.Sheet))
-    async def sheet(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    async def sheet(
+        encounter_id: str, request: Request, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
         """What a page shows beside the state: the health stat and its word, the sides, each combatant's side,
         attacks and starting stats, and whether it has a map (its game's map rules and a map in its fight)."""
         row = stored(encounter_id)
         who = role(row, authorization)
-        enc = await asyncio.to_thread(load, row)
-        found = {**read_models.sheet(enc), "map": enc.has_map, "role": who}
-        return found if who == "gm" else PlayersView(enc).sheet(found)
+
+        def answer() -> dict[str, Any]:
+            enc = load(row)
+            found = {**read_models.sheet(enc), "map": enc.has_map, "role": who}
+            return found if who == "gm" else PlayersView(enc).sheet(found)
+
+        return await work("encounter", request, answer)
 
     @app.post("/v1/encounters/{encounter_id}/dice", **ok(answers.Dice))
     async def dice(
-        encounter_id: str, body: DiceBody, authorization: str | None = Header(default=None)
+        encounter_id: str, body: DiceBody, request: Request, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
         """The dice roles an attack rolls against its first target, for faces typed by hand (`dice` of an
         attack): each role's name, its dice in words, the sides of each die (None: a varying count) and `when`
@@ -360,51 +369,62 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         (the faces typed so far, or a set per target), `needed`: the roles they still call for (per target)."""
         row = stored(encounter_id)
         who = role(row, authorization)
-        enc = await asyncio.to_thread(load, row)
         if not body.targets:
             raise ApiError(422, "name the target(s): a list of combatant names", "targets")
-        if who != "gm":
-            PlayersView(enc).refuse(body.attacker, body.targets[:1])
-        found = await asyncio.to_thread(
-            read_models.dice_answer, enc, body.attacker, body.attack, body.targets, body.placement, body.dice
-        )
-        return {"seq": enc.seq, **found}
+
+        def answer() -> dict[str, Any]:
+            enc = load(row)
+            if who != "gm":
+                PlayersView(enc).refuse(body.attacker, body.targets)
+            found = read_models.dice_answer(enc, body.attacker, body.attack, body.targets, body.placement, body.dice)
+            return {"seq": enc.seq, **found}
+
+        return await work("encounter", request, answer)
 
     @app.post("/v1/encounters/{encounter_id}/map", **ok(answers.MapView))
     async def encounter_map(
-        encounter_id: str, body: MapBody, authorization: str | None = Header(default=None)
+        encounter_id: str, body: MapBody, request: Request, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
         """The encounter's map (games with map rules): the board, the creatures, and the attack placed as given:
         its squares, the creatures it reaches and each creature's cover line (as `tohit map --json`)."""
         row = stored(encounter_id)
         who = role(row, authorization)
-        enc = await asyncio.to_thread(load, row)
-        drawn = functools.partial(read_models.map_view, enc) if who == "gm" else PlayersView(enc).map_view
-        found = await asyncio.to_thread(drawn, body.attacker, body.attack, body.placement)
-        return {"seq": enc.seq, **found}
+
+        def answer() -> dict[str, Any]:
+            enc = load(row)
+            drawn = functools.partial(read_models.map_view, enc) if who == "gm" else PlayersView(enc).map_view
+            return {"seq": enc.seq, **drawn(body.attacker, body.attack, body.placement)}
+
+        return await work("encounter", request, answer)
 
     @app.get("/v1/encounters/{encounter_id}/picture", response_class=Response, responses=answers.PICTURE)
-    async def picture(encounter_id: str, authorization: str | None = Header(default=None)) -> Response:
+    async def picture(
+        encounter_id: str, request: Request, authorization: str | None = Header(default=None)
+    ) -> Response:
         """The picture under the encounter's map (its UVTT map's image, PNG or WebP); 404 when it has none."""
         row = stored(encounter_id)
         role(row, authorization)
-        found = await asyncio.to_thread(pictures.picture, row.fight)
+        found = await work("encounter", request, pictures.picture, row.fight)
         if found is None:
             raise ApiError(404, "this encounter's map has no picture", "map")
         return Response(found[0], media_type=found[1])
 
     @app.post("/v1/encounters/{encounter_id}/aim", **ok(answers.EncounterAim))
     async def encounter_aim(
-        encounter_id: str, body: MapBody, authorization: str | None = Header(default=None)
+        encounter_id: str, body: MapBody, request: Request, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
-        """The best placements of the attack on the encounter's map (as `tohit aim --json`'s `best`)."""
+        """The best placements of the attack on the encounter's map (as `tohit aim --json`'s `best`), in its
+        own lane (server/admission.py), within the deadline."""
         row = stored(encounter_id)
         who = role(row, authorization)
-        enc = await asyncio.to_thread(load, row)
-        if who != "gm":
-            PlayersView(enc).aim(body.attacker)
-        found = await asyncio.to_thread(read_models.aim, enc, body.attacker, body.attack, body.n or 5)
-        return {"seq": enc.seq, "best": found}
+
+        def answer() -> dict[str, Any]:
+            enc = load(row)
+            if who != "gm":
+                PlayersView(enc).aim(body.attacker)
+            return {"seq": enc.seq, "best": read_models.aim(enc, body.attacker, body.attack, body.n or 5)}
+
+        return await work("encounter-aim", request, answer)
 
     @app.post("/v1/encounters/{encounter_id}/view_token", **ok(answers.ViewToken, 201))
     async def new_view_token(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, str]:
@@ -418,109 +438,82 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         state["fanout"].poke(encounter_id)  # its streams check their tokens again
         return {"view_token": token}
 
-    def applied(row: StoredEncounter, action: AnyAction, expected: int | None) -> dict[str, Any]:
-        """One action: played on a fork of the encounter held in memory, its events appended in one transaction
-        (which checks, inside it, that the store is still at the seq the fork started from), and the answer (the
-        seq and state this action left). Run in a worker thread under the encounter's lock.
-
-        The encounter in memory is not re-read before the write: the append's own check decides. Where another
-        process wrote first, the action is played again on the encounter read afresh, up to WRITE_ATTEMPTS
-        times in all (when the GM named the seq it acts on: a 409 at once). A refused action (bad input) or a
-        failed append leaves the encounter in memory as it was."""
-        enc = cache.get(row.id)
-        if enc is None or (expected is not None and expected != enc.seq):
-            enc = fresh(row)
-        for attempt in range(1, WRITE_ATTEMPTS + 1):
-            try:
-                return played(row, enc, action, expected)
-            except StaleSeq as exc:
-                if exc.current < 0:
-                    stored(row.id)  # no events: deleted by another process (a 404)
-                if expected is not None or attempt == WRITE_ATTEMPTS:
-                    tries = "" if expected is not None else f" ({WRITE_ATTEMPTS} tries, each beaten by another writer)"
-                    raise ApiError(409, f"{exc}{tries}", "expected_seq", seq=exc.current) from None
-            enc = fresh(stored(row.id))
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    def played(row: StoredEncounter, enc: Encounter, action: AnyAction, expected: int | None) -> dict[str, Any]:
-        """`action` played on a fork of `enc` and appended at enc's seq; the fork is kept once it is stored."""
-        before = enc.seq
-        if expected is not None and expected != before:
-            raise ApiError(409, f"the encounter is at seq {before}, not {expected}", "expected_seq", seq=before)
-        after = enc.fork()
-        events = after.act(action)
-        try:
-            the_store().append(row.id, before, events)
-        except BaseException:
-            cache.pop(row.id, None)  # the store may have moved on, or not answered: read it afresh next time
-            raise
-        cache[row.id] = after
-        out = {
-            "seq": after.seq,
-            "events": events,
-            "trace": [step for e in events for step in e.get("trace", [])],
-            "state": after.state_json(),
-        }
-        if action.kind == "attack":
-            out["out_of_turn"] = not after.in_turn
-        return out
+    writer = Writer(cache, the_store, fresh, stored)
 
     async def change(
-        encounter_id: str, authorization: str | None, action: AnyAction, expected: int | None
+        encounter_id: str, request: Request, authorization: str | None, action: AnyAction, expected: int | None
     ) -> dict[str, Any]:
+        """One write under the encounter's lock: the deadline holds only until it starts (server/admission.py)."""
         row = rows.get(encounter_id) or stored(encounter_id)
         gm(row, authorization)
-        async with locks.setdefault(encounter_id, asyncio.Lock()):
-            found: dict[str, Any] = await asyncio.to_thread(applied, row, action, expected)
+        lock = locks.setdefault(encounter_id, asyncio.Lock())
+        found: dict[str, Any] = await state["admission"].write(request, lock, writer.applied, row, action, expected)
         return found
 
     @app.post("/v1/encounters/{encounter_id}/actions", **ok(answers.Acted, 201))
-    async def act(encounter_id: str, body: Action, authorization: str | None = Header(default=None)) -> dict[str, Any]:
+    async def act(
+        encounter_id: str, body: Action, request: Request, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
         """One GM action: attack, auto (the side's policy picks), adjust, end_turn, move (on a map), undo (the GM
         token); the body is one of the engine's action types, told apart by `kind`."""
-        return await change(encounter_id, authorization, body, body.expected_seq)
+        return await change(encounter_id, request, authorization, body, body.expected_seq)
 
     @app.post("/v1/encounters/{encounter_id}/undo", **ok(answers.Acted, 201))
     async def undo(
-        encounter_id: str, body: UndoBody | None = None, authorization: str | None = Header(default=None)
+        request: Request,
+        encounter_id: str,
+        body: UndoBody | None = None,
+        authorization: str | None = Header(default=None),
     ) -> dict[str, Any]:
         """Take back the last action not yet taken back, by one more event (the log keeps both)."""
-        return await change(encounter_id, authorization, Undo(kind="undo"), body.expected_seq if body else None)
+        expected = body.expected_seq if body else None
+        return await change(encounter_id, request, authorization, Undo(kind="undo"), expected)
 
     @app.post("/v1/encounters/{encounter_id}/preview", **ok(answers.Preview))
     async def preview(
-        encounter_id: str, body: PreviewBody, authorization: str | None = Header(default=None)
+        encounter_id: str, body: PreviewBody, request: Request, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
         """The exact odds of an attack on each target in the current state; changes nothing. Its targets are
         capped, for the view token too (limits.PREVIEW_TARGETS); it is refused a hidden attacker or target (403)."""
         limits.count_preview(body.targets)
         row = stored(encounter_id)
         who = role(row, authorization)
-        enc = await asyncio.to_thread(load, row)
-        ask = enc.preview if who == "gm" else PlayersView(enc).preview  # the players': nothing of a hidden one's
-        found = await asyncio.to_thread(ask, body.attacker, body.attack, body.targets, body.placement)
-        return {"seq": enc.seq, "targets": _exact(found)}
+
+        def answer() -> dict[str, Any]:
+            enc = load(row)
+            ask = enc.preview if who == "gm" else PlayersView(enc).preview  # the players': nothing of a hidden one's
+            return {"seq": enc.seq, "targets": _exact(ask(body.attacker, body.attack, body.targets, body.placement))}
+
+        return await work("encounter-preview", request, answer)
 
     @app.get("/v1/encounters/{encounter_id}/events", **ok(list[answers.Event]))
     async def events(
-        encounter_id: str, after: After = -1, authorization: str | None = Header(default=None)
+        encounter_id: str, request: Request, after: After = -1, authorization: str | None = Header(default=None)
     ) -> list[dict[str, Any]]:
         """The events after seq `after`, as JSON."""
         row = stored(encounter_id)
-        found: list[dict[str, Any]] = await asyncio.to_thread(the_store().events, encounter_id, after)
-        if role(row, authorization) == "gm":
-            return found
-        return for_view(PlayersView(await asyncio.to_thread(load, row)).events(found))
+        who = role(row, authorization)
+
+        def answer() -> list[dict[str, Any]]:
+            found: list[dict[str, Any]] = the_store().events(encounter_id, after)
+            return found if who == "gm" else for_view(PlayersView(load(row)).events(found))
+
+        found: list[dict[str, Any]] = await work("encounter", request, answer)
+        return found
 
     @app.get("/v1/encounters/{encounter_id}/events.jsonl", response_class=Response, responses=answers.NDJSON)
-    async def events_jsonl(encounter_id: str, authorization: str | None = Header(default=None)) -> Response:
+    async def events_jsonl(
+        encounter_id: str, request: Request, authorization: str | None = Header(default=None)
+    ) -> Response:
         """The whole log as `tohit fight --log` writes it (`tohit replay` checks it)."""
         row = stored(encounter_id)
-        found = await asyncio.to_thread(exported, row)
-        if role(row, authorization) != "gm":
-            found = for_view(PlayersView(await asyncio.to_thread(load, row)).events(found))
-        text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in chained(found))
-        return Response(text, media_type="application/x-ndjson")
+        who = role(row, authorization)
+
+        def answer() -> str:
+            found = exported(row) if who == "gm" else for_view(PlayersView(load(row)).events(exported(row)))
+            return "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in chained(found))
+
+        return Response(await work("encounter", request, answer), media_type="application/x-ndjson")
 
     @app.get("/v1/encounters/{encounter_id}/stream")
     async def stream(

@@ -35,6 +35,14 @@ PREVIEW_NAME = 200
 SMALL_RUNNING, SMALL_WAITING = 4, 64
 #: Heavy requests of one kind wait in line, per pool worker, past those running (one per worker).
 WAITING_PER_WORKER = 4
+#: Encounter reads that weigh placements or targets (aim, preview) run in the server's threads (an encounter
+#: lives in the server's memory, not in the pool), two of each kind at once: threads share one interpreter, so
+#: more CPU-bound ones at once add no speed, only split it and bring each nearer its deadline, while two let a
+#: short one pass beside a long one. Eight wait past them (their work is one deadline at most each); past
+#: that, a 429. Being bounded, they never take the threads the other encounter reads run in.
+ENCOUNTER_HEAVY_RUNNING, ENCOUNTER_HEAVY_WAITING = 2, 8
+#: Other encounter reads (state, sheet, map, dice, events): small work, many at once, a long line.
+ENCOUNTER_READ_RUNNING, ENCOUNTER_READ_WAITING = 4, 256
 
 #: Methods whose request may carry a body.
 WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
