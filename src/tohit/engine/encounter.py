@@ -347,7 +347,7 @@ class Encounter:
                     raise InputError(f"no dice role {short_repr(name)}; roles: {', '.join(roles)}", field=where)
                 if role.scope == "attack" and name in once:
                     raise InputError(
-                        f"{name} is rolled once for the whole attack: type it once (given for {once[name]})",
+                        f"{role.label} is rolled once for the whole attack: type it once (given for {once[name]})",
                         field=where,
                     )
                 if role.scope == "attack":
