@@ -15,7 +15,7 @@ role without one is named by its key in words (`key_words`).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import product
 from typing import Literal
 
@@ -56,6 +56,11 @@ def draw_dice(rng: np.random.Generator, sides: Sequence[int]) -> list[int]:
 def key_words(name: str) -> str:
     """A role's key in words, the label of a role whose game declares none: "damage_again" -> "damage again"."""
     return name.replace("_", " ")
+
+
+def listed(roles: Mapping[str, Role]) -> str:
+    """Roles by key with their labels, for an error naming what a request may type: "to_hit (Roll To-Hit)"."""
+    return ", ".join(name if role.label == name else f"{name} ({role.label})" for name, role in roles.items())
 
 
 def one_row(values: dict[str, int]) -> Columns:
