@@ -107,7 +107,7 @@ def test_dice_role_support_sample_and_faces_agree() -> None:
     sup = role.support(0)
     assert sup.total == 64 and int(sup.columns["total"].min()) == 5 and int(sup.columns["total"].max()) == 19
     assert int(role.read([8, 8])["total"][0]) == 19
-    with pytest.raises(FacesError, match="role 'damage'"):
+    with pytest.raises(FacesError, match=r"^damage: face 9 is not on a d8"):
         role.read([9, 1])
 
 

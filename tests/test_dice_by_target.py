@@ -63,10 +63,13 @@ def test_the_hit_die_typed_under_a_later_foe_still_serves_the_first_roll() -> No
     ("name", "action", "dice", "field", "words"),
     [
         ("rtw-bokoblin-camp", FIREBALL, {"Moblin": {"to_hit": [7, 1]}}, "dice.Moblin.to_hit", "not on a d6"),
+        ("rtw-bokoblin-camp", FIREBALL, {"Moblin": {"to_hit": [7, 1]}}, "dice.Moblin.to_hit", "Roll To-Hit: face 7"),
         ("rtw-bokoblin-camp", FIREBALL, {"Moblin": {"hit": [1]}}, "dice.Moblin.hit", "no dice role 'hit'"),
+        ("rtw-bokoblin-camp", FIREBALL, {"Moblin": {"hit": [1]}}, "dice.Moblin.hit", "roles: to_hit (Roll To-Hit)"),
         ("rtw-bokoblin-camp", FIREBALL, {"Ganon": {"to_hit": [1, 1]}}, "dice.Ganon", "no combatant 'Ganon'"),
         ("rtw-bokoblin-camp", FIREBALL, {"Bokoblin 2": {"to_hit": [1, 1]}}, "dice.Bokoblin 2", "no roll"),
         ("last-odyssey-cops", FIRE_WAVE, {"Cop 1": {"hit": [1]}, "Cop 2": {"hit": [1]}}, "dice.Cop 2.hit", "once"),
+        ("last-odyssey-cops", FIRE_WAVE, {"Cop 1": {"hit": [1]}, "Cop 2": {"hit": [1]}}, "dice.Cop 2.hit", "hit die"),
     ],
 )
 def test_a_bad_set_names_its_target_and_role_and_appends_nothing(

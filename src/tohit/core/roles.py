@@ -7,12 +7,15 @@ A role is a random variable with a small table of outcomes. Every role can
 - `draw(rng)` one set of faces as a player would read them off the table, and `read(faces)` forced faces
   back into the same columns (with `describe(faces)` for the trace).
 `scope` says whether a role is rolled once per target ("target") or once for the whole attack ("attack").
+`label` names the role in its rulebook's words (what a person reads: the dice form, an error about its faces);
+the name stays the key of `dice` in an attack. Every bundled game declares its roles' labels; a third party's
+role without one is named by its key in words (`key_words`).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import product
 from typing import Literal
 
@@ -50,6 +53,16 @@ def draw_dice(rng: np.random.Generator, sides: Sequence[int]) -> list[int]:
     return [int(integers(1, side + 1)) for side in sides]
 
 
+def key_words(name: str) -> str:
+    """A role's key in words, the label of a role whose game declares none: "damage_again" -> "damage again"."""
+    return name.replace("_", " ")
+
+
+def listed(roles: Mapping[str, Role]) -> str:
+    """Roles by key with their labels, for an error naming what a request may type: "to_hit (Roll To-Hit)"."""
+    return ", ".join(name if role.label == name else f"{name} ({role.label})" for name, role in roles.items())
+
+
 def one_row(values: dict[str, int]) -> Columns:
     """Columns of length one, from scalars."""
     return {k: np.asarray([v], dtype=np.int64) for k, v in values.items()}
@@ -59,6 +72,8 @@ class Role(ABC):
     """A named dice role; see the module docstring for the three-way contract."""
 
     name: str
+    #: The role in its rulebook's words (what a person reads), beside its key `name`.
+    label: str
     scope: Scope
     columns: tuple[str, ...]
     #: The dice in words, for docs and `tohit systems`: e.g. "2d6", "d20", "2d6 open, fumble".
@@ -125,8 +140,10 @@ class FacesRole(Role):
         notation: str,
         columns: tuple[str, ...],
         scope: Scope = "target",
+        label: str | None = None,
     ) -> None:
         self.name, self.sides, self.fn, self.notation = name, tuple(sides), fn, notation
+        self.label = label or key_words(name)
         self.columns, self.scope = columns, scope
         combos = int(np.prod(self.sides, dtype=object))
         if combos > MAX_ENUMERATION:
@@ -158,7 +175,7 @@ class FacesRole(Role):
         return list(self.sides)
 
     def read(self, faces: Sequence[object]) -> Columns:
-        checked = check_faces(faces, self.sides, f"role {short_repr(self.name)} ({self.notation})")
+        checked = check_faces(faces, self.sides, f"{self.label} ({self.notation})")
         return self.fn(np.asarray([checked], dtype=np.int64))
 
     def roll_many(self, rng: np.random.Generator, n: int) -> tuple[list[list[int]], Columns]:
@@ -176,8 +193,8 @@ class DiceRole(Role):
 
     columns = ("total",)
 
-    def __init__(self, name: str, expr: str | DiceExpr, *, scope: Scope = "target") -> None:
-        self.name, self.scope = name, scope
+    def __init__(self, name: str, expr: str | DiceExpr, *, scope: Scope = "target", label: str | None = None) -> None:
+        self.name, self.scope, self.label = name, scope, label or key_words(name)
         self.expr = parse(expr) if isinstance(expr, str) else expr
         self.notation = self.expr.text
         self._support: Support | None = None
@@ -202,11 +219,11 @@ class DiceRole(Role):
 
     def read(self, faces: Sequence[object]) -> Columns:
         if not isinstance(faces, Sequence) or isinstance(faces, str):
-            raise FacesError(f"role {short_repr(self.name)} ({self.notation}) takes a list of faces")
+            raise FacesError(f"{self.label} ({self.notation}) takes a list of faces")
         try:
             total = self.expr.read(faces)  # type: ignore[arg-type]
         except FacesError as exc:
-            raise FacesError(f"role {short_repr(self.name)}: {exc.message}") from None
+            raise FacesError(f"{self.label}: {exc.message}") from None
         return one_row({"total": total})
 
     def roll_many(self, rng: np.random.Generator, n: int) -> tuple[list[list[int]], Columns]:
@@ -223,10 +240,11 @@ class PickRole(Role):
 
     columns = ("index",)
 
-    def __init__(self, name: str, weights: Sequence[int], *, scope: Scope = "target") -> None:
+    def __init__(self, name: str, weights: Sequence[int], *, scope: Scope = "target", label: str | None = None) -> None:
         if not weights or any(w < 1 for w in weights):
             raise InputError(f"role {short_repr(name)}: every option needs a positive weight")
         self.name, self.scope, self.weights = name, scope, tuple(int(w) for w in weights)
+        self.label = label or key_words(name)
         self.cumulative = np.cumsum(np.asarray(self.weights, dtype=np.int64))
         self.die = int(self.cumulative[-1])
         self.notation = f"d{self.die}"
@@ -248,7 +266,7 @@ class PickRole(Role):
         return [self.die]
 
     def read(self, faces: Sequence[object]) -> Columns:
-        (face,) = check_faces(faces, (self.die,), f"role {short_repr(self.name)} ({self.notation})")
+        (face,) = check_faces(faces, (self.die,), f"{self.label} ({self.notation})")
         return {"index": self._index(np.asarray([face], dtype=np.int64))}
 
     def roll_many(self, rng: np.random.Generator, n: int) -> tuple[list[list[int]], Columns]:

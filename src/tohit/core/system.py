@@ -87,6 +87,9 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
     #: table sampler hold them at one value instead of crossing them into the joint support. A generic test
     #: checks the claim: varying them leaves every reported field unchanged.
     detail_roles: ClassVar[frozenset[str]] = frozenset()
+    #: Each dice role's name in the rulebook's words, by role key (the label its `Role` carries, shown where a
+    #: person types or reads its faces); a game that declares none has its roles named by their keys in words.
+    role_labels: ClassVar[Mapping[str, str]] = {}
     #: The module of the game's package that holds its fight rules (a module-level `RULES`, a
     #: `tohit.core.fight.contract.FightRules`), e.g. "tohit.systems.<id>.fight"; None: the game has none.
     fight_module: ClassVar[str | None] = None

@@ -25,6 +25,7 @@ from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import GMChoice, LoadedFight
 from tohit.core.fight.state import State, change
 from tohit.core.grid.movement import reachable
+from tohit.core.roles import listed
 from tohit.engine import cancel, gm_hand, roster_change
 from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.doors import door_events, map_doors, synced, with_door_stats
@@ -325,7 +326,7 @@ class Encounter:
         for name, faces in script[0].items():
             role = roles.get(name)
             if role is None:
-                raise InputError(f"no dice role {short_repr(name)}; roles: {', '.join(roles)}", field=f"dice.{name}")
+                raise InputError(f"no dice role {short_repr(name)}; roles: {listed(roles)}", field=f"dice.{name}")
             try:
                 role.read(faces)
             except InputError as exc:
@@ -345,10 +346,10 @@ class Encounter:
                 role = roles.get(name)
                 where = f"dice.{who}.{name}"
                 if role is None:
-                    raise InputError(f"no dice role {short_repr(name)}; roles: {', '.join(roles)}", field=where)
+                    raise InputError(f"no dice role {short_repr(name)}; roles: {listed(roles)}", field=where)
                 if role.scope == "attack" and name in once:
                     raise InputError(
-                        f"{name} is rolled once for the whole attack: type it once (given for {once[name]})",
+                        f"{role.label} is rolled once for the whole attack: type it once (given for {once[name]})",
                         field=where,
                     )
                 if role.scope == "attack":

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from tohit.core.errors import InputError, short_repr
 from tohit.core.loader import check_shape, read_document, validate
 from tohit.core.models import Scenario
+from tohit.core.roles import listed
 from tohit.core.system import AnySystem
 from tohit.engine.registry import get
 
@@ -84,7 +85,7 @@ def _validated(data: dict[str, Any], source: str) -> Loaded:
             for role_name, faces in scenario.forced(target).items():
                 where = f"targets[{i}].dice.{role_name}" if role_name in target.dice else f"dice.{role_name}"
                 if role_name not in roles:
-                    known = ", ".join(roles)
+                    known = listed(roles)
                     raise InputError(
                         f"unknown dice role {short_repr(role_name)}; this attack rolls: {known}", field=where
                     )

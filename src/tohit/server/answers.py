@@ -254,6 +254,7 @@ class DiceRole(Closed):
     """A dice role of an attack, for faces typed by hand."""
 
     role: str = Field(description="The role's name (the key of `dice` in an attack).")
+    label: str = Field(description="The role in its rulebook's words (what a person reads), beside its key.")
     notation: str = Field(description="Its dice in words.")
     sides: list[int] | None = Field(description="Each die's sides (null: it reads a varying number of faces).")
     scope: str = Field(description="Whether it is rolled once per target or once per attack.")

@@ -126,16 +126,17 @@ def conditions(enc: Encounter) -> dict[str, list[str]]:
 # -- dice typed by hand ------------------------------------------------------------------------------------------
 def _roles(enc: Encounter, actor: int, a: int, t: int) -> list[dict[str, Any]]:
     return [
-        {"role": name, "notation": role.notation, "sides": role.die_sides(), "scope": role.scope}
+        {"role": name, "label": role.label, "notation": role.notation, "sides": role.die_sides(), "scope": role.scope}
         for name, role in enc.fight.roles(actor, a, t).items()
     ]
 
 
 def dice(enc: Encounter, attacker: str, attack: str | None, target: str) -> list[dict[str, Any]]:
-    """The dice roles an attack rolls against `target`, for faces typed by hand: each role's name, its dice
-    in words, the sides of each die where every face is read as rolled (None: the role reads a varying
-    number of faces, e.g. open rolls), whether it is rolled once per target or once per attack, and `when`
-    it is needed ("always", "conditional": only after some faces of the others, "never"; engine/dice_needs)."""
+    """The dice roles an attack rolls against `target`, for faces typed by hand: each role's name, its label in
+    the rulebook's words (the game's `role_labels`), its dice in words, the sides of each die where every face
+    is read as rolled (None: the role reads a varying number of faces, e.g. open rolls), whether it is rolled
+    once per target or once per attack, and `when` it is needed ("always", "conditional": only after some faces
+    of the others, "never"; engine/dice_needs)."""
     actor, a, t = enc.attack_of(attacker, attack, target)
     roles = _roles(enc, actor, a, t)
     if enc.over:

@@ -61,23 +61,36 @@ HIT, MISS, FUMBLE = 0, 1, 2
 #: Severity points for a target's armour [wiki Severity]: none +2, natural only +1, worn 0.
 ARMOUR_SEVERITY = {"none": 2, "natural": 1, "worn": 0}
 DAMAGE = "fullplate: Damage (wiki)"
+#: The dice roles in the page's words: the To-Hit Roll (thac0 - 1d20); a Critical Hit lets a player "roll for
+#: Severity" or "instead roll damage twice" (Critical Hits); the Severity wiki's Critical Hit +1d4 and Called
+#: Attack +1d3; an Automatic Hit that would be a Fumble makes "a new attack roll" (Automatic Hits); firing into
+#: melee, "roll a dice to determine which is hit" (Firing Into Melee).
+ROLE_LABELS = {
+    "to_hit": "To-Hit Roll",
+    "damage": "Damage roll",
+    "damage_again": "Damage rolled twice",
+    "severity": "Severity (Critical Hit)",
+    "called": "Severity (Called Attack)",
+    "reroll": "New attack roll (Automatic Hit)",
+    "pick": "Which is hit (Firing Into Melee)",
+}
 
 
 @lru_cache(maxsize=64)
 def die(name: str, sides: int) -> FacesRole:
     """One die as a role (column "total"); cached, so its support is enumerated once."""
-    return FacesRole(name, (sides,), sum_faces, notation=f"d{sides}", columns=("total",))
+    return FacesRole(name, (sides,), sum_faces, notation=f"d{sides}", columns=("total",), label=ROLE_LABELS[name])
 
 
 @lru_cache(maxsize=256)
 def dice_role(name: str, expr: DiceExpr) -> DiceRole:
     """A dice-notation role, cached by expression (its exact support is computed once)."""
-    return DiceRole(name, expr)
+    return DiceRole(name, expr, label=ROLE_LABELS[name])
 
 
 @lru_cache(maxsize=256)
 def pick_role(weights: tuple[int, ...]) -> PickRole:
-    return PickRole("pick", weights)
+    return PickRole("pick", weights, label=ROLE_LABELS["pick"])
 
 
 @lru_cache(maxsize=256)
@@ -131,6 +144,7 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
     summary = "THAC0 - d20 vs AC: fumbles, natural-20 window, Critical Hits and Severity, circumstance table"
     page = "fullplate.txt"
     silent = SILENT
+    role_labels = ROLE_LABELS
     #: Every note whose words depend on the roll passes `where=` or takes its words per attack
     #: (tests/fullplate/test_fullplate_batch_trace.py).
     batch_trace = True

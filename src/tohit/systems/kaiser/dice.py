@@ -14,8 +14,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from tohit.core.errors import FacesError, short_repr
-from tohit.core.roles import Role, Scope, check_faces, draw_dice
+from tohit.core.errors import FacesError
+from tohit.core.roles import Role, Scope, check_faces, draw_dice, key_words
 from tohit.core.support import Columns, Support
 from tohit.systems.kaiser.tables import fumble_dice_count
 
@@ -74,6 +74,11 @@ def roll_support(advantage: int, special: bool, depth: int) -> Support:
     return Support.from_rows(rows, columns, remainder=remainder, depth=depth).reduced()
 
 
+#: The dice roles in the page's words: steps 1 and 2 of Attacking and Defending, "Calculate the Final Offensive
+#: Roll" / "Final Defensive Roll" (2d6 + skill), and the other pages' Critical: "Critical level = 2d6 + ...".
+ROLE_LABELS = {"offense": "Offensive Roll", "defense": "Defensive Roll", "critical": "Critical level"}
+
+
 class KaiserRoll(Role):
     """2d6 with advantage An / disadvantage Dn, open rolls and fumbles (the game's other pages)."""
 
@@ -81,6 +86,7 @@ class KaiserRoll(Role):
 
     def __init__(self, name: str, advantage: int, open_and_fumble: bool, *, scope: Scope = "target") -> None:
         self.name, self.advantage, self.special, self.scope = name, advantage, open_and_fumble, scope
+        self.label = ROLE_LABELS.get(name, key_words(name))
         self.count = 2 + abs(advantage)
         tag = "" if advantage == 0 else (f" A{advantage}" if advantage > 0 else f" D{-advantage}")
         self.notation = f"2d6{tag}" + (" (open, fumble)" if open_and_fumble else "")
@@ -149,7 +155,7 @@ class KaiserRoll(Role):
         return faces
 
     def read(self, faces: Sequence[object]) -> Columns:
-        what = f"role {short_repr(self.name)} ({self.notation})"
+        what = f"{self.label} ({self.notation})"
         if not isinstance(faces, Sequence) or isinstance(faces, str) or len(faces) < self.count:
             raise FacesError(f"{what} needs at least {self.count} faces")
         checked = check_faces(faces, [6] * len(faces), what)

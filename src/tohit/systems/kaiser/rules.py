@@ -24,7 +24,7 @@ from tohit.core.roles import FacesRole, Role, sum_faces
 from tohit.core.steps import Steps
 from tohit.core.system import Dice, System
 from tohit.systems.kaiser.consequences import critical_level, is_critical
-from tohit.systems.kaiser.dice import KaiserRoll
+from tohit.systems.kaiser.dice import ROLE_LABELS, KaiserRoll
 from tohit.systems.kaiser.models import Attack, Attacker, Options, Target
 from tohit.systems.kaiser.silent import SILENT
 from tohit.systems.kaiser.tables import HIT as HIT
@@ -56,6 +56,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
     options_model = Options
     default_depth = 8
     detail_roles = frozenset({"critical"})
+    role_labels = ROLE_LABELS
     batch_trace = True
     fields = (
         Field(
@@ -84,7 +85,9 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
         return {
             "offense": KaiserRoll("offense", scenario.attack.advantage, special),
             "defense": KaiserRoll("defense", target.advantage, special),
-            "critical": FacesRole("critical", (6, 6), sum_faces, notation="2d6", columns=("total",)),
+            "critical": FacesRole(
+                "critical", (6, 6), sum_faces, notation="2d6", columns=("total",), label=ROLE_LABELS["critical"]
+            ),
         }
 
     def resolve(self, scenario: KaiserScenario, target: Target, dice: Dice, steps: Steps) -> Outcome:

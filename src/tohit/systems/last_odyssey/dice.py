@@ -12,10 +12,13 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from tohit.core.errors import FacesError, short_repr
-from tohit.core.roles import FacesRole, Role
+from tohit.core.errors import FacesError
+from tohit.core.roles import FacesRole, Role, key_words
 from tohit.core.support import Columns, Support, weight_array
 from tohit.systems.last_odyssey.tables import HIT_DIE
+
+#: The one role in the page's words: "the outcome die is known as the hit die" (the page's opening paragraph).
+ROLE_LABELS = {"hit": "hit die"}
 
 
 def _face(faces: npt.NDArray[np.int64]) -> Columns:
@@ -24,7 +27,9 @@ def _face(faces: npt.NDArray[np.int64]) -> Columns:
 
 def hit_die() -> FacesRole:
     """The hit die: one d10 for every target of the ability (`scope="attack"`)."""
-    return FacesRole("hit", (HIT_DIE,), _face, notation=f"d{HIT_DIE}", columns=("total",), scope="attack")
+    return FacesRole(
+        "hit", (HIT_DIE,), _face, notation=f"d{HIT_DIE}", columns=("total",), scope="attack", label=ROLE_LABELS["hit"]
+    )
 
 
 class NoRoll(Role):
@@ -34,6 +39,7 @@ class NoRoll(Role):
 
     def __init__(self, name: str) -> None:
         self.name, self.scope, self.notation = name, "attack", "no roll"
+        self.label = ROLE_LABELS.get(name, key_words(name))
 
     def support(self, depth: int) -> Support:
         return Support({"total": np.zeros(1, dtype=np.int64)}, weight_array([1]), 1)
@@ -46,7 +52,7 @@ class NoRoll(Role):
 
     def read(self, faces: Sequence[object]) -> Columns:
         if not isinstance(faces, Sequence) or isinstance(faces, str) or len(faces) != 0:
-            raise FacesError(f"role {short_repr(self.name)}: a buff or debuff succeeds no matter what and rolls no die")
+            raise FacesError(f"{self.label}: a buff or debuff succeeds no matter what and rolls no die")
         return {"total": np.zeros(1, dtype=np.int64)}
 
     def describe(self, faces: Sequence[int]) -> str:

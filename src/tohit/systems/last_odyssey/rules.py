@@ -41,7 +41,7 @@ from tohit.core.steps import Steps
 from tohit.core.system import Dice, ModifierRow, System
 from tohit.systems.last_odyssey import checks
 from tohit.systems.last_odyssey.buffs import always_succeeds
-from tohit.systems.last_odyssey.dice import HIT_DIE_ROLE, NO_ROLL
+from tohit.systems.last_odyssey.dice import HIT_DIE_ROLE, NO_ROLL, ROLE_LABELS
 from tohit.systems.last_odyssey.hit_die import attack_roll, note_other_side, status_roll
 from tohit.systems.last_odyssey.models import Attack, Attacker, LastOdysseyScenario, Options, Target
 from tohit.systems.last_odyssey.silent import SILENT
@@ -63,6 +63,7 @@ class LastOdyssey(System[Attacker, Attack, Target, Options]):
     summary = "One d10 hit die for every target: d10 - Accuracy + Evasion <= 7 (status <= 5), Shells, elements"
     page = "last-odyssey.md"
     silent = SILENT
+    role_labels = ROLE_LABELS
     attacker_model = Attacker
     attack_model = Attack
     target_model = Target

@@ -39,9 +39,12 @@ from tohit.systems.rtw.tables import MISS as MISS
 
 IntArray = npt.NDArray[np.int64]
 
+#: The dice roles in the page's words (rtw: Landing the Blow): "you will be asked to “Roll To-Hit”", and an
+#: additional effect lands "if you succeed at a roll To-Hit" noted in the Spell or Technique's Effect section.
+ROLE_LABELS = {"to_hit": "Roll To-Hit", "effect": "Roll To-Hit for the Effect"}
 #: The two dice roles; their supports are computed once and shared by every attack.
-TO_HIT = DiceRole("to_hit", "2d6")
-EFFECT = DiceRole("effect", "2d6")
+TO_HIT = DiceRole("to_hit", "2d6", label=ROLE_LABELS["to_hit"])
+EFFECT = DiceRole("effect", "2d6", label=ROLE_LABELS["effect"])
 
 
 class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
@@ -51,6 +54,7 @@ class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
     summary = "2d6 + Accuracy + weapon ACC vs Evasion / Concentration / Vitality; critical hits, Weapon + k x Trait"
     page = "reclaim-the-wild.md"
     silent = SILENT
+    role_labels = ROLE_LABELS
     attacker_model = Attacker
     attack_model = Attack
     target_model = Target

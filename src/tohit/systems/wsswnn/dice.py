@@ -24,6 +24,17 @@ from tohit.core.roles import FacesRole
 from tohit.core.support import Columns
 from tohit.systems.wsswnn.models import die_sides
 
+#: The dice roles in the pages' words: the action die rolled, "his Attack die" (the page's jump-attack example) or
+#: the Brace die ("brace advantage" rolls "the Brace die", Advantage); "a second die (the advantage die)"
+#: (Advantage) and its mirror; a free Brace rolled after the attack; "a free Maneuver roll to land" (the page).
+ROLE_LABELS = {
+    "attack": "Attack die",
+    "brace": "Brace die",
+    "advantage": "advantage die",
+    "disadvantage": "disadvantage die",
+    "landing": "Maneuver roll to land",
+}
+
 
 @dataclass(frozen=True)
 class ActionDie:
@@ -50,7 +61,7 @@ def action_role(role: str, die: ActionDie) -> FacesRole:
     def fn(faces: npt.NDArray[np.int64]) -> Columns:
         return {"total": faces[:, 0] - penalty}
 
-    return FacesRole(role, (die.sides,), fn, notation=die.notation, columns=("total",))
+    return FacesRole(role, (die.sides,), fn, notation=die.notation, columns=("total",), label=ROLE_LABELS[role])
 
 
 @cache
@@ -62,7 +73,9 @@ def advantage_role(dice: tuple[ActionDie, ...]) -> FacesRole:
         return {"total": (faces - penalties).max(axis=1)}
 
     notation = ", ".join(f"{d.name} advantage {d.die}" + (f"-{d.penalty}" if d.penalty else "") for d in dice)
-    return FacesRole("advantage", [d.sides for d in dice], fn, notation=notation, columns=("total",))
+    return FacesRole(
+        "advantage", [d.sides for d in dice], fn, notation=notation, columns=("total",), label=ROLE_LABELS["advantage"]
+    )
 
 
 @cache
@@ -74,4 +87,5 @@ def disadvantage_role(dice: tuple[ActionDie, ...]) -> FacesRole:
         return {"total": (faces - penalties).min(axis=1)}
 
     notation = ", ".join(f"{d.name} disadvantage {d.die}" + (f"-{d.penalty}" if d.penalty else "") for d in dice)
-    return FacesRole("disadvantage", [d.sides for d in dice], fn, notation=notation, columns=("total",))
+    label = ROLE_LABELS["disadvantage"]
+    return FacesRole("disadvantage", [d.sides for d in dice], fn, notation=notation, columns=("total",), label=label)

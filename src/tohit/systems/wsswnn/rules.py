@@ -40,7 +40,7 @@ from tohit.core.system import Dice, ModifierRow, System
 from tohit.systems.wsswnn import checks
 from tohit.systems.wsswnn.attacks import resolve_attack
 from tohit.systems.wsswnn.brace_action import resolve_brace_action
-from tohit.systems.wsswnn.dice import action_role, advantage_role, disadvantage_role
+from tohit.systems.wsswnn.dice import ROLE_LABELS, action_role, advantage_role, disadvantage_role
 from tohit.systems.wsswnn.fields import FIELDS
 from tohit.systems.wsswnn.models import Attack, Attacker, Options, Target
 from tohit.systems.wsswnn.plan import WsswnnScenario, action_die, plan
@@ -77,6 +77,7 @@ class Wsswnn(System[Attacker, Attack, Target, Options]):
     summary = "Action die d4-d12 (advantage keeps the higher) vs Guard / Agility: hit, block or miss; lethal and guard"
     page = "wsswnn.txt"
     silent = SILENT
+    role_labels = ROLE_LABELS
     attacker_model = Attacker
     attack_model = Attack
     target_model = Target

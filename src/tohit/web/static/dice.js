@@ -33,13 +33,19 @@ function perTarget() {
   return ctx.targets.length > 1;
 }
 
+/** A role in the game's words with its dice, e.g. "Roll To-Hit (2d6)": the server's label (the key only where an
+ * answer gives none). */
+function named(r) {
+  return `${r.label || r.role} (${r.notation})`;
+}
+
 /** One field for a role's faces (its hint: the dice it reads). `t`: where the dice are typed per creature, the
  * creature's number among the targets, or -1 for a die rolled once for them all (sent in the first's set). */
 function dieField(r, t = null) {
   const hint = r.sides ? `${r.sides.length} face${r.sides.length > 1 ? "s" : ""}: ${r.sides.map((s) => `d${s}`).join(" ")}` : "faces as rolled";
   const who = t === null ? null : ctx.targets[Math.max(t, 0)];
   const id = t === null ? `die-${r.role}` : t < 0 ? `die-all-${r.role}` : `die-${t}-${r.role}`;
-  const label = t !== null && t < 0 ? `${r.role} (${r.notation}), one roll for all` : `${r.role} (${r.notation})`;
+  const label = t !== null && t < 0 ? `${named(r)}, one roll for all` : named(r);
   const target = who === null ? {} : { target: who };
   return el(
     "div",
@@ -92,10 +98,10 @@ export async function loadDice() {
   const notes = [
     first.length ? null : el("p", { class: "note", id: "dice-none" }, "No die has to be typed first."),
     later.length
-      ? el("p", { class: "note", id: "dice-later" }, `Asked after these if the roll needs them: ${later.map((r) => `${r.role} (${r.notation})`).join(", ")}.`)
+      ? el("p", { class: "note", id: "dice-later" }, `Asked after these if the roll needs them: ${later.map(named).join(", ")}.`)
       : null,
     never.length
-      ? el("p", { class: "note", id: "dice-never" }, `Not asked, they change nothing here (tohit rolls them for the trace): ${never.map((r) => `${r.role} (${r.notation})`).join(", ")}.`)
+      ? el("p", { class: "note", id: "dice-never" }, `Not asked, they change nothing here (tohit rolls them for the trace): ${never.map(named).join(", ")}.`)
       : null,
   ];
   const each = first.some((r) => r.scope !== "attack") ? "type the dice rolled for each" : "one roll serves them all";
@@ -145,20 +151,21 @@ function typed() {
 /** The fields of the dice the faces typed still call for (`needed`: roles, or per creature's name its roles). */
 function neededFields(needed, dice) {
   const role = (name) => (ctx.roles || []).find((r) => r.role === name) || { role: name, notation: name, sides: null };
+  const words = (name) => role(name).label || name;
   if (!perTarget()) {
     const missing = (needed || []).filter((name) => !(name in dice));
-    return { words: missing, fields: missing.map((name) => dieField(role(name))) };
+    return { words: missing.map(words), fields: missing.map((name) => dieField(role(name))) };
   }
-  const words = [];
+  const said = [];
   const fields = [];
   ctx.targets.forEach((name, t) => {
     for (const r of (needed || {})[name] || []) {
       if (r in dice[name]) continue;
-      words.push(`${r} for ${name}`);
+      said.push(`${words(r)} for ${name}`);
       fields.push(dieField(role(r), t));
     }
   });
-  return { words, fields };
+  return { words: said, fields };
 }
 
 export async function rollTyped() {

@@ -56,13 +56,16 @@ export function fillTargets(box, { sheet, enc, attacker, attack, onChange }) {
         el("label", { for: key }, c.name, c.side === me.side ? " (ally)" : "", standing.has(c.name) ? "" : " (down)"),
       );
     }),
-    several
-      ? el(
-          "p",
-          { class: "note", id: "targets-note" },
-          "One checked: the attack reaches whom the rules say (listed below); several: exactly those.",
-        )
-      : null,
+    // replaceChildren writes a null as the text "null": a single target's box has no note at all
+    ...(several
+      ? [
+          el(
+            "p",
+            { class: "note", id: "targets-note" },
+            "One checked: the attack reaches whom the rules say (listed below); several: exactly those.",
+          ),
+        ]
+      : []),
   );
   capTargets(box);
 }

@@ -299,7 +299,7 @@ function syncControls() {
   fillTargets();
   const who = q("#adjust-who");
   options(who, sheet.combatants.map((c) => [c.name, c.name]));
-  options(q("#adjust-stat"), readings(enc, who.value).map((e) => [e.stat, e.label]));
+  options(q("#adjust-stat"), adjustable(enc, who.value).map((e) => [e.stat, e.label]));
   fillAdjustValue();
   for (const b of ["#roll", "#enter-dice", "#auto", "#end-turn", "#roll-dice", "#adjust"]) q(b).disabled = enc.over;
   for (const b of ["#attacker", "#attack", "#adjust-who", "#adjust-stat", "#adjust-value"]) q(b).disabled = enc.over;
@@ -315,6 +315,13 @@ function syncControls() {
 function canUndo() {
   const undone = page.undone || (() => false);
   return [...page.events.values()].some((e) => e.action > 0 && e.kind !== "undo" && !undone(e));
+}
+
+/** The stats a game master may set for `name`: its readings, but for those the rules keep (a `ranges` entry of
+ * null: no value to set by hand). */
+function adjustable(enc, name) {
+  const ranges = page.sheet.ranges || {};
+  return readings(enc, name).filter((e) => ranges[e.stat] !== null);
 }
 
 /** The chosen stat's current value in the value field, unless the GM has typed one (live updates keep it). */
