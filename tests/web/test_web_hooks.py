@@ -166,7 +166,7 @@ def test_web_dark_mode_and_the_gms_phone(page: Any, table: Table, game: str) -> 
 
 def test_web_enter_dice_asks_a_critical_s_dice_only_when_it_happens(page: Any, table: Table) -> None:
     """FullPlate: the first step asks the d20 alone; a hit then asks its damage dice, a miss nothing more (the
-    attack is sent at once). Kaiser: its "critical (2d6)" role, which no fight rule reads, is never asked."""
+    attack is sent at once). Kaiser: its "Critical level (2d6)", which no fight rule reads, is never asked."""
     made = table.create(example="starter/fullplate", seed=3)
     eid, gm = made["id"], made["gm_token"]
     ready(page, table.url(eid, gm))
@@ -174,7 +174,7 @@ def test_web_enter_dice_asks_a_critical_s_dice_only_when_it_happens(page: Any, t
     page.click("#enter-dice")
     page.wait_for_selector("#dice-fields[data-roles]", state="attached")
     assert page.eval_on_selector_all("#dice-fields input", "xs => xs.map(x => x.name)") == ["to_hit"]
-    assert "damage" in page.inner_text("#dice-later")
+    assert "Damage roll (1d8)" in page.inner_text("#dice-later")  # the role in the rulebook's words
     before = seq(page)
     page.fill("#die-to_hit", "18")
     page.click("#roll-dice")
@@ -200,7 +200,7 @@ def test_web_enter_dice_asks_a_critical_s_dice_only_when_it_happens(page: Any, t
     page.click("#enter-dice")
     page.wait_for_selector("#dice-fields[data-roles]", state="attached")
     assert page.locator("#die-critical").count() == 0
-    assert "critical (2d6)" in page.inner_text("#dice-never")
+    assert "Critical level (2d6)" in page.inner_text("#dice-never")
 
 
 def test_web_a_weapons_stat_reads_with_the_weapons_name(page: Any, table: Table) -> None:
