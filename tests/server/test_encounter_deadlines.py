@@ -76,6 +76,11 @@ class Outcomes:
     def __init__(self, real: Callable[..., Any]) -> None:
         self.real, self.ended, self.seen = real, threading.Event(), list[str]()
 
+    def forget(self) -> None:
+        """From here on: what came before (creating the encounter runs in the server's threads too) is dropped."""
+        self.seen.clear()
+        self.ended.clear()
+
     def __call__(self, *args: Any) -> Any:
         try:
             found = self.real(*args)
@@ -113,6 +118,7 @@ def test_encounter_read_past_its_deadline_is_a_503_and_its_work_stops(
     names three targets)."""
     with app_client(tmp_path, SLOW_SECONDS) as c:
         eid, gm = new_encounter(c)
+        outcomes.forget()
         if route == "aim":
             held = Held(engine_aim.reach)
             monkeypatch.setattr(engine_aim, "reach", held)
@@ -182,6 +188,7 @@ def test_encounter_read_a_client_that_hangs_up_stops_its_aim(
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://tohit") as c:
             made = (await c.post("/v1/encounters", json={"name": "camp", "fight": RTW_MAP, "seed": 1})).json()
+        outcomes.forget()
         monkeypatch.setattr(engine_aim, "reach", held)
         body = b'{"attacker": "Zelda", "attack": "Fireball"}'
         gone = asyncio.Event()
@@ -357,3 +364,40 @@ def test_encounter_write_gate_a_started_write_keeps_the_lock_until_its_thread_en
         gate.close()
 
     asyncio.run(scene())
+
+
+def test_encounter_create_past_its_deadline_is_a_503_and_nothing_is_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Creating an encounter (loading its fight, its start events) has the deadline until the store's write starts:
+    held past it, the answer is a 503 naming request-seconds and no encounter is stored; the next create lands."""
+    held = Held(Encounter.create)
+    monkeypatch.setattr(Encounter, "create", held)
+    with app_client(tmp_path, SLOW_SECONDS) as c:
+        late = c.post("/v1/encounters", json={"name": "camp", "fight": RTW_MAP, "seed": 1})
+        assert_deadline(late)
+        held.opened.set()
+        held.armed = False
+        assert c.get("/v1/encounters", headers=bearer(ADMIN)).json() == []
+        new_encounter(c)
+        assert len(c.get("/v1/encounters", headers=bearer(ADMIN)).json()) == 1
+
+
+def test_encounter_list_past_its_deadline_is_a_503(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The admin's list reads every encounter, within the deadline: held past it, a 503 naming request-seconds."""
+    from tohit.store.db import Store
+
+    held = Held(Store.all)
+
+    def all_rows(self: Store) -> Any:
+        return held(self)
+
+    monkeypatch.setattr(Store, "all", all_rows)
+    with app_client(tmp_path, SLOW_SECONDS) as c:
+        held.armed = False
+        new_encounter(c)
+        held.armed = True
+        assert_deadline(c.get("/v1/encounters", headers=bearer(ADMIN)))
+        held.opened.set()
+        held.armed = False
+        assert len(c.get("/v1/encounters", headers=bearer(ADMIN)).json()) == 1

@@ -301,12 +301,13 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 f"over the cap creates-per-minute = {settings.creates_per_minute} (tohit serve --creates-per-minute)"
             )
             raise ApiError(429, message, "creates-per-minute", retry_after=math.ceil(wait))
-        name, fight = await asyncio.to_thread(fight_of, body)
+        name, fight = await work("encounter", request, fight_of, body)
         depth_cap(None, fight)
         names_cap(fight)
         # An example's own seed would give every encounter made from it the same dice.
         seed = fresh_seed() if body.seed is None and body.example is not None else body.seed
-        enc = await asyncio.to_thread(Encounter.create, fight, source=name, seed=seed)
+        # Within the deadline until the store's write starts (a 503 before it writes nothing); the write then ends.
+        enc = await work("encounter", request, functools.partial(Encounter.create, fight, source=name, seed=seed))
         gm_token, view_token = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
         row = StoredEncounter(
             secrets.token_hex(16),
@@ -322,12 +323,17 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         return {"id": row.id, "gm_token": gm_token, "view_token": view_token, "seq": enc.seq, "state": enc.state_json()}
 
     @app.get("/v1/encounters", **ok(list[answers.Listed]))
-    async def list_encounters(authorization: str | None = Header(default=None)) -> list[dict[str, Any]]:
+    async def list_encounters(
+        request: Request, authorization: str | None = Header(default=None)
+    ) -> list[dict[str, Any]]:
         """Every encounter (the admin token): its system, seq, round (where the game counts rounds), who is
-        standing and whether it is over. The admin token also acts as the GM of every encounter."""
+        standing and whether it is over. The admin token also acts as the GM of every encounter. Within the
+        request's deadline (it reads every encounter)."""
         admin(authorization)
-        rows = await asyncio.to_thread(the_store().all)
-        return [await asyncio.to_thread(listed, r) for r, _ in rows]
+        found: list[dict[str, Any]] = await work(
+            "encounter", request, lambda: [listed(r) for r, _ in the_store().all()]
+        )
+        return found
 
     @app.get("/v1/encounters/{encounter_id}", **ok(answers.Summary))
     async def get_encounter(
