@@ -245,7 +245,8 @@ class KaiserFight(KaiserTurns):
         state = ctx.state
         who = np.maximum(actor, 0)
         standing = ctx.standing()
-        attacks_ok = take_rows(spendable_ap(state.per), who)[:, None] >= rows_of(self._costs(fight), who)  # (n, A)
+        own_ap = np.where(take_rows(state.per["flat_footed"], who) != 0, 0, take_rows(state.per["ap"], who))
+        attacks_ok = own_ap[:, None] >= rows_of(self._costs(fight), who)  # (n, A); Flat-Footed: no AP to act with
         foes = rows_of(fight.roster.foe_matrix, who) & standing  # (n, C)
         options = attacks_ok[:, :, None] & foes[:, None, :]
         idx, attack, target = ctx.choose_actions(acting, actor, options, choice)
@@ -291,9 +292,8 @@ class KaiserFight(KaiserTurns):
             return
         t, a = target[maybe], actor[maybe]
         counter_with = self._counter_attack(fight)
-        ap = spendable_ap(ctx.state.per)
-        up = ctx.standing()
-        ok = (counter_with[t] >= 0) & (ap[maybe, t] >= COUNTER_AP) & up[maybe, t] & up[maybe, a]
+        ap, flat, up = ctx.state.per["ap"], ctx.state.per["flat_footed"], ctx.standing()
+        ok = (counter_with[t] >= 0) & (ap[maybe, t] >= COUNTER_AP) & (flat[maybe, t] == 0) & up[maybe, t] & up[maybe, a]
         counter = np.zeros(n, dtype=bool)
         counter[maybe[ok]] = True
         if not counter.any():
@@ -354,7 +354,7 @@ class KaiserFight(KaiserTurns):
         state = ctx.state
         size = fight.roster.size
         min_cost, distance = self._order(fight)
-        can = (spendable_ap(state.per) >= min_cost) & ctx.standing()  # (n, C)
+        can = (state.per["ap"] >= min_cost) & (state.per["flat_footed"] == 0) & ctx.standing()  # (n, C)
         cursor = state.fight["cursor"] % size  # past the last (a roster change after the last slot): the first
         nearest = min_rows(np.where(can, distance[cursor], size))
         found: BoolArray = nearest < size
