@@ -217,6 +217,9 @@ class Encounter:
             return self._append([*found, *(self._end(rng) if self._done() else [])])
         script, by_target = _script(action.get("dice"))
         if kind == "auto":
+            if by_target:  # the choice is the game's: a set typed for a target it may not attack is never read
+                message = "type dice per target with an attack that names its targets (auto takes one set of dice)"
+                raise InputError(message, field="dice")
             ctx = self._context(rng, script=script, by_target=by_target)
             self.fight.rules.step(ctx)
             _all_read(ctx)
