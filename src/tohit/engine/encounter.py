@@ -132,6 +132,12 @@ class Encounter:
         found = self.fight.rules.next_actor(self.fight, self.state)
         return None if found is None else self.fight.roster.names[found]
 
+    def check_targets(self, attacker: str, attack: str | None, targets: list[str]) -> None:
+        """The attacker, its attack and the targets named checked as the attack itself checks them (an InputError
+        naming the field: no such combatant, a target named twice, more than the attack may take)."""
+        actor, a, _ = self._attack({"attacker": attacker, "attack": attack, "targets": targets})
+        self._targets(actor, a, targets)
+
     def reached(self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None) -> list[str]:
         """Every creature the attack on `targets` reaches (one named: a Multi ability's every foe, an area's
         catch, allies in it included; several: those the game lets it take), as the game's own turn decides it:
