@@ -81,6 +81,9 @@ def assert_attack_reads(reads: dict[str, Any], hidden: set[str], names: list[str
         if kind in ("preview", "dice") and (attacker in hidden or target in hidden):
             assert refused, (where, found)
             assert (attacker if attacker in hidden else target) in found["error"]["message"], (where, found)
+        if kind == "dice" and "targets" in found:  # answered: nothing about a hidden creature, not even its name
+            assert not hidden & set(found["targets"]), (where, found)
+            assert not (isinstance(found.get("needed"), dict) and hidden & set(found["needed"])), (where, found)
         if kind == "aim" and hidden:
             assert refused, (where, found)
         if kind == "preview" and "targets" in found:
@@ -267,3 +270,31 @@ def test_players_view_previews_a_revealed_target_and_names_only_the_hidden_ones_
     by_cop = client.post(f"/v1/encounters/{eid}/preview", json={"attacker": "Cop 2", "targets": ["Ilse"]}, headers=view)
     assert by_cop.status_code == 403 and by_cop.json()["error"]["field"] == "attacker"
     assert "Cop 2" in by_cop.json()["error"]["message"]
+
+
+def test_players_dice_are_refused_for_an_attack_reaching_a_hidden_creature_or_dice_keyed_by_one(
+    client: TestClient,
+) -> None:
+    """Fire Wave (Multi) on Cop 1, revealed, also reaches Cop 2 and Cop 3, still hidden: the view token's dice
+    route is a 403 naming `targets` (what each target's roll still needs is read from its stats), dice keyed by a
+    hidden cop a 403 naming `dice`; the GM reads them all. Once every cop is revealed, the view token reads it."""
+    created = client.post("/v1/encounters", json={"fight": fight("last-odyssey-cops"), "seed": 3}).json()
+    eid, gm, view = created["id"], bearer(created["gm_token"]), bearer(created["view_token"])
+    reveal = {"kind": "reveal", "combatant": "Cop 1", "to_players": True}
+    assert client.post(f"/v1/encounters/{eid}/actions", json=reveal, headers=gm).status_code == 201
+    asked: dict[str, Any] = {"attacker": "Ilse", "attack": "Fire Wave", "targets": ["Cop 1"]}
+    whole = client.post(f"/v1/encounters/{eid}/dice", json=asked, headers=gm).json()
+    assert sorted(whole["targets"]) == ["Cop 1", "Cop 2", "Cop 3"]
+    reached = client.post(f"/v1/encounters/{eid}/dice", json=asked, headers=view)
+    assert reached.status_code == 403 and reached.json()["error"]["field"] == "targets", reached.text
+    assert "Cop 2, Cop 3" in reached.json()["error"]["message"]
+    keyed = {**asked, "dice": {"Cop 1": {"hit": [3]}, "Cop 2": {}}}
+    refused = client.post(f"/v1/encounters/{eid}/dice", json=keyed, headers=view)
+    assert refused.status_code == 403 and refused.json()["error"]["field"] == "dice", refused.text
+    assert "Cop 2" in refused.json()["error"]["message"]
+    for cop in ("Cop 2", "Cop 3"):
+        shown = {**reveal, "combatant": cop}
+        assert client.post(f"/v1/encounters/{eid}/actions", json=shown, headers=gm).status_code == 201
+    answer = client.post(f"/v1/encounters/{eid}/dice", json=keyed, headers=view)
+    assert answer.status_code == 200, answer.text
+    assert sorted(answer.json()["targets"]) == ["Cop 1", "Cop 2", "Cop 3"]

@@ -8,7 +8,9 @@
 - in the sheet, no starting stats;
 - what is computed from an attack (`preview`, `dice`, `aim`) is refused (403, naming the hidden combatant) when the
   attacker or a target named is hidden, since exact odds, the dice a roll still needs and the best placements are
-  computed from the hidden combatant's stats; a preview row of a hidden creature the attack also reaches keeps only
+  computed from the hidden combatant's stats; the dice route is refused too when the attack reaches a hidden
+  creature (an area's catch, a Multi's every foe: field `targets`) or `dice` is keyed by one (field `dice`),
+  never answered with the hidden names dropped; a preview row of a hidden creature the attack also reaches keeps only
   its name; Best aim ranks by the damage done to every creature it may reach, so it is refused while any combatant
   is hidden; the map of a hidden attacker's attack is the board and the creatures only (where a creature stands is
   on the table for everyone to see, none of the map's fields is a stat value).
@@ -30,7 +32,7 @@ from tohit.core.errors import TohitError
 from tohit.engine.encounter import Encounter
 from tohit.engine.gm_hand import hidden
 from tohit.server.errors import ApiError
-from tohit.server.read_models import map_view, starts
+from tohit.server.read_models import dice_answer, map_view, starts
 
 #: What stays of an event that names a hidden combatant: who did what, never how much.
 _KEPT = (
@@ -150,6 +152,28 @@ class PlayersView:
         with self.said():
             rows = self.enc.preview(attacker, attack, targets, placement)
         return [{"name": r["name"], "hidden": True} if r["name"] in self.hidden else r for r in rows]
+
+    def dice(
+        self, attacker: str, attack: str | None, targets: list[str], placement: str | None, faces: Any
+    ) -> dict[str, Any]:
+        """The dice route for the players: refused (403) for a hidden attacker or target named, for `dice` keyed by
+        a hidden combatant (field `dice`), and for an attack that reaches a hidden creature (an area's catch, a
+        Multi's every foe: field `targets`), since the roles a target rolls and what its faces still need are
+        read from its stats; nothing hidden is dropped silently from the answer."""
+        self.refuse(attacker, targets)
+        if isinstance(faces, Mapping):
+            keyed = sorted(k for k in faces if k in self.hidden)
+            if keyed:
+                message = f"{', '.join(keyed)}: hidden from the players, only the GM token types dice for it"
+                raise ApiError(403, message, "dice")
+        with self.said():
+            self.enc.check_targets(attacker, attack, targets)
+            reached = self.enc.reached(attacker, attack, targets, placement) if not self.enc.over else targets
+            caught = sorted(t for t in reached if t in self.hidden)
+            if caught:
+                message = f"the attack reaches {', '.join(caught)}, hidden from the players: only the GM token reads it"
+                raise ApiError(403, message, "targets")
+            return dice_answer(self.enc, attacker, attack, targets, placement, faces)
 
     def aim(self, attacker: str) -> None:
         """Best aim for the players: refused while any combatant is hidden (a placement's score is the damage it
