@@ -298,3 +298,20 @@ def test_players_dice_are_refused_for_an_attack_reaching_a_hidden_creature_or_di
     answer = client.post(f"/v1/encounters/{eid}/dice", json=keyed, headers=view)
     assert answer.status_code == 200, answer.text
     assert sorted(answer.json()["targets"]) == ["Cop 1", "Cop 2", "Cop 3"]
+
+
+def test_players_map_of_a_hidden_attacker_ignores_its_placement(client: TestClient) -> None:
+    """The Bokoblin (hidden) strikes in melee: placed on Link (adjacent) the GM's map is drawn, on the Moblin a 422
+    ("not adjacent"). The view token's map is the same board for both, never an error, so probing placements
+    tells nothing of the hidden attacker's range."""
+    created = client.post("/v1/encounters", json={"fight": fight("rtw-map"), "seed": 3}).json()
+    eid, gm, view = created["id"], bearer(created["gm_token"]), bearer(created["view_token"])
+    asked = {"attacker": "Bokoblin", "attack": "Strike"}
+    near, far = ({**asked, "placement": {"target": who}} for who in ("Link", "Moblin"))
+    assert client.post(f"/v1/encounters/{eid}/map", json=near, headers=gm).status_code == 200
+    refused = client.post(f"/v1/encounters/{eid}/map", json=far, headers=gm)
+    assert refused.status_code == 422 and "adjacent" in refused.text
+    drawn = [client.post(f"/v1/encounters/{eid}/map", json=body, headers=view) for body in (asked, near, far)]
+    assert [r.status_code for r in drawn] == [200, 200, 200], [r.text for r in drawn]
+    assert drawn[0].json() == drawn[1].json() == drawn[2].json()
+    assert drawn[1].json()["placement"] == {} and drawn[1].json()["creatures"]

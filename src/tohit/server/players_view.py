@@ -13,7 +13,8 @@
   never answered with the hidden names dropped; a preview row of a hidden creature the attack also reaches keeps only
   its name; Best aim ranks by the damage done to every creature it may reach, so it is refused while any combatant
   is hidden; the map of a hidden attacker's attack is the board and the creatures only (where a creature stands is
-  on the table for everyone to see, none of the map's fields is a stat value).
+  on the table for everyone to see, none of the map's fields is a stat value), its placement ignored (a placement
+  refused as out of range would tell its range).
 
 Who is hidden is read from the events (`engine.gm_hand.hidden`: by default every combatant not on the first side,
 until the GM reveals it). The GM token sees everything.
@@ -185,10 +186,12 @@ class PlayersView:
             raise ApiError(403, message, "attack")
 
     def map_view(self, attacker: str, attack: str | None, placement: dict[str, Any] | None) -> dict[str, Any]:
-        """The map for the players: a hidden attacker's attack left out (the board and the creatures stay)."""
+        """The map for the players: a hidden attacker's attack left out (the board and the creatures stay), its
+        `placement` not even read (a placement refused, out of its range, would say what its range is)."""
+        concealed = attacker in self.hidden
         with self.said():
-            found = map_view(self.enc, attacker, attack, placement)
-        return {**found, **_MAP_ATTACK} if attacker in self.hidden else found
+            found = map_view(self.enc, attacker, attack, None if concealed else placement)
+        return {**found, **_MAP_ATTACK} if concealed else found
 
     def touches(self, event: Mapping[str, Any]) -> bool:
         """Whether an event is about a hidden combatant: a change of its, it as attacker, target or combatant, or
