@@ -151,6 +151,10 @@ def assert_hidden(reads: dict[str, Any], hidden: set[str], names: list[str]) -> 
                 if isinstance(combatants, dict):
                     for name in hidden & set(combatants):
                         assert combatants[name] in ({"health": w} for w in WORDS), (where, combatants[name])
+                by_hand = item.get("kind") in ("adjust", "condition")
+                whose = item.get("combatant") or next((ch.get("who") for ch in item.get("changes", [])), None)
+                if by_hand and whose in hidden:  # a flag's yes/no, a reference or a status: a value too
+                    assert "on" not in item and str(item["text"]).endswith(": ? -> ? (by the GM)"), (where, item)
                 text = item.get("text")
                 own = item.get("kind") in ("start", "end", "stalemate", "unfinished")  # sides, rounds, winner
                 if isinstance(text, str) and not own and any(h in text for h in hidden):
@@ -315,3 +319,47 @@ def test_players_map_of_a_hidden_attacker_ignores_its_placement(client: TestClie
     assert [r.status_code for r in drawn] == [200, 200, 200], [r.text for r in drawn]
     assert drawn[0].json() == drawn[1].json() == drawn[2].json()
     assert drawn[1].json()["placement"] == {} and drawn[1].json()["creatures"]
+
+
+HAND = {
+    "last-odyssey-cops": [
+        {"kind": "adjust", "combatant": "Cop 1", "stat": "body_armor", "value": 0},
+        {"kind": "adjust", "combatant": "Cop 2", "stat": "statuses", "value": 1},
+        {"kind": "condition", "combatant": "Cop 3", "condition": "Incapacitated", "on": True},
+        {"kind": "adjust", "combatant": "Ilse", "stat": "body_armor", "value": 1},
+    ],
+    "wsswnn-kulu-brute": [
+        {"kind": "adjust", "combatant": "Kulu brute", "stat": "grappling", "value": 1},
+        {"kind": "condition", "combatant": "Kulu brute", "condition": "Disarmed", "on": True},
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(HAND))
+def test_players_view_hides_the_words_of_a_hidden_combatants_adjust_and_condition(
+    client: TestClient, name: str
+) -> None:
+    """The GM's adjust of a flag, a reference and a status, and a condition set, on hidden combatants: the GM
+    reads the value in words ("no -> yes", a combatant's name, a status's name); the players read "<who>'s
+    <label>: ? -> ? (by the GM)", no `on`, in every read; a shown combatant's adjust keeps its words."""
+    created = client.post("/v1/encounters", json={"fight": fight(name), "seed": 3}).json()
+    eid, gm, view = created["id"], created["gm_token"], created["view_token"]
+    for action in HAND[name]:
+        r = client.post(f"/v1/encounters/{eid}/actions", json=action, headers=bearer(gm))
+        assert r.status_code == 201, r.text
+    gm_events = client.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
+    hand = [e for e in gm_events if e["kind"] in ("adjust", "condition")]
+    assert len(hand) == len(HAND[name])
+    reads = view_reads(client, eid, view)
+    hidden = set(reads["get"]["hidden"])
+    seen = {e["n"]: e for e in reads["events"]}
+    for e in hand:
+        who = e.get("combatant") or e["changes"][0]["who"]
+        told = seen[e["n"]]["text"]
+        if who in hidden:
+            assert not e["text"].endswith("? -> ? (by the GM)") and told != e["text"], e["text"]
+            assert told.startswith(f"{who}'s ") and told.endswith(": ? -> ? (by the GM)"), told
+            assert "on" not in seen[e["n"]]
+        else:
+            assert told == e["text"]
+    assert_hidden(reads, hidden, list(reads["get"]["state"]["combatants"]))

@@ -3,8 +3,10 @@
 
 - in `state` and `shown`, only a health word (unhurt, hurt, badly hurt, down);
 - in events' `changes`, no `from`/`to`; in event texts, no numbers of theirs (an event that names a hidden
-  combatant keeps its words, its numbers outside the combatants' names become "?"); and nothing else of such an
-  event but what says who did what (its trace, dice, outcome and file blocks stay with the GM);
+  combatant keeps its words, its numbers outside the combatants' names become "?"); the GM's adjust or condition
+  of a hidden combatant reads "<who>'s <label>: ? -> ? (by the GM)", no `on` (a flag's yes/no, a reference's
+  name or a status's name is a value too); and nothing else of such an event but what says who did what (its
+  trace, dice, outcome and file blocks stay with the GM);
 - in the sheet, no starting stats;
 - what is computed from an attack (`preview`, `dice`, `aim`) is refused (403, naming the hidden combatant) when the
   attacker or a target named is hidden, since exact odds, the dice a roll still needs and the best placements are
@@ -211,6 +213,19 @@ class PlayersView:
         parts = re.split(pattern, text)
         return "".join(p if i % 2 else _NUMBER.sub("?", p) for i, p in enumerate(parts))
 
+    def by_hand(self, event: Mapping[str, Any]) -> str | None:
+        """The text of the GM's adjust or condition event about a hidden combatant, none of the value in it (a
+        flag's yes/no, a reference's name, a status's name, a number): "<who>'s <label>: ? -> ? (by the GM)";
+        None for any other event."""
+        kind, changes = event.get("kind"), event.get("changes") or [{}]
+        who = event.get("combatant") if kind == "condition" else changes[0].get("who")
+        if kind not in ("adjust", "condition") or who not in self.hidden:
+            return None
+        name = event.get("condition") if kind == "condition" else None
+        if name is None:  # the adjust text reads "<who>'s <label>: <was> -> <now> (<how>)"
+            name = str(event.get("text") or "").removeprefix(f"{who}'s ").split(": ", 1)[0]
+        return f"{who}'s {name}: ? -> ? (by the GM)"
+
     def event(self, event: Mapping[str, Any]) -> dict[str, Any]:
         """One event for the players."""
         out = dict(event)
@@ -218,6 +233,9 @@ class PlayersView:
             out = {k: v for k, v in event.items() if k in _KEPT}
             if event.get("kind") not in _OWN_WORDS:
                 out["text"] = self.text(str(event.get("text") or ""))
+            masked = self.by_hand(event)
+            if masked is not None:
+                out = {k: v for k, v in out.items() if k != "on"} | {"text": masked}
             outcome = event.get("outcome")
             if isinstance(outcome, Mapping) and "result" in outcome:
                 out["result"] = outcome["result"]
