@@ -100,3 +100,13 @@ def test_the_dice_route_checks_the_targets_as_the_attack_does(client: TestClient
         answer = client.post(f"/v1/encounters/{eid}/{route}", json=body, headers=gm)
         assert answer.status_code == 422, (route, answer.text)
         assert answer.json()["error"]["field"] == "targets", (route, answer.json())
+
+
+def test_auto_with_dice_per_target_is_a_422_naming_dice(client: TestClient) -> None:
+    eid, gm = blast(client)
+    seq = client.get(f"/v1/encounters/{eid}", headers=gm).json()["seq"]
+    body = {"kind": "auto", "dice": {"Moblin": {"to_hit": [1, 1]}}}
+    answer = client.post(f"/v1/encounters/{eid}/actions", json=body, headers=gm)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"]["field"] == "dice" and "names its targets" in answer.json()["error"]["message"]
+    assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["seq"] == seq
