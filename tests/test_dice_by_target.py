@@ -110,3 +110,16 @@ def test_dice_by_target_replay(tmp_path: Path) -> None:
     log.write_text("".join(json.dumps(e) + "\n" for e in chained(enc.events)))
     rebuilt = replay(log)
     assert rebuilt.matches, rebuilt.mismatches
+
+
+def test_auto_refuses_dice_typed_per_target_and_appends_nothing() -> None:
+    """`auto` lets the game choose its target, so a set typed per target could be dropped unread: refused naming
+    `dice`, nothing appended; one set for the whole turn is still taken."""
+    enc = encounter("rtw-bokoblin-camp")
+    before = len(enc.events)
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "auto", "dice": {"Moblin": {"to_hit": [1, 2]}}})
+    assert err.value.field == "dice" and "names its targets" in err.value.message
+    assert len(enc.events) == before
+    enc.act({"kind": "auto", "dice": {"to_hit": [1, 2]}})
+    assert len(enc.events) > before

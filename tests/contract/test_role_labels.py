@@ -19,7 +19,7 @@ import yaml
 
 from tests.contract.conftest import fight_examples, scenario_examples
 from tohit.core.errors import FacesError, InputError
-from tohit.core.roles import DiceRole, Role, key_words
+from tohit.core.roles import DiceRole, Role, key_words, listed
 from tohit.core.system import AnySystem
 from tohit.engine import registry
 from tohit.engine.fight.load import load_fight
@@ -104,3 +104,42 @@ def test_a_role_whose_game_declares_no_label_is_named_by_its_key_in_words() -> N
     with pytest.raises(FacesError, match=r"^Attack roll: face 7 is not on a d6") as err:
         named.read([7, 1])
     assert "to_hit" not in str(err.value)
+
+
+class _Coin(Role):
+    """A third party's role straight from `Role`, declaring no label: one d2, its face the column `total`."""
+
+    scope = "target"
+    columns = ("total",)
+    notation = "d2"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def support(self, depth: int) -> Any:
+        raise NotImplementedError
+
+    def sample(self, rng: Any, n: int) -> Any:
+        raise NotImplementedError
+
+    def draw(self, rng: Any) -> list[int]:
+        return [1]
+
+    def read(self, faces: Any) -> Any:
+        raise NotImplementedError
+
+
+class _Labelled(_Coin):
+    label = "Coin toss"
+
+
+def test_a_role_subclass_without_a_label_is_named_by_its_key_in_words() -> None:
+    """A Role subclass that never sets `label` still has one (its key in words), so what lists or names roles
+    reads it; a subclass's own label, or one given when the role is built, wins."""
+    plain = _Coin("coin_flip")
+    assert plain.label == "coin flip"
+    assert listed({"coin_flip": plain}) == "coin_flip (coin flip)"
+    assert _Labelled("coin_flip").label == "Coin toss"
+    given = _Coin("coin_flip")
+    given.label = "Heads or tails"
+    assert given.label == "Heads or tails"

@@ -86,3 +86,27 @@ def test_a_bad_set_is_a_422_naming_its_target_and_role(
         assert answer.status_code == 422, (route, answer.text)
         assert answer.json()["error"]["field"] == field, (route, answer.json())
     assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["seq"] == seq
+
+
+@pytest.mark.parametrize(
+    "targets", [["Moblin", "Bokoblin 1"], ["Moblin", "Moblin"], ["Moblin", "Ganon"]], ids=["two", "twice", "unknown"]
+)
+def test_the_dice_route_checks_the_targets_as_the_attack_does(client: TestClient, targets: list[str]) -> None:
+    """Link's Strike takes one foe: naming two (or one twice, or no combatant) is the attack's own 422 naming
+    `targets` on the dice route too, never a list of targets the attack cannot take."""
+    eid, gm = made(client, "file/rtw-bokoblin-camp")
+    chosen = {"attacker": "Link", "attack": "Strike", "targets": targets}
+    for route, body in (("actions", {"kind": "attack", **chosen}), ("dice", chosen)):
+        answer = client.post(f"/v1/encounters/{eid}/{route}", json=body, headers=gm)
+        assert answer.status_code == 422, (route, answer.text)
+        assert answer.json()["error"]["field"] == "targets", (route, answer.json())
+
+
+def test_auto_with_dice_per_target_is_a_422_naming_dice(client: TestClient) -> None:
+    eid, gm = blast(client)
+    seq = client.get(f"/v1/encounters/{eid}", headers=gm).json()["seq"]
+    body = {"kind": "auto", "dice": {"Moblin": {"to_hit": [1, 1]}}}
+    answer = client.post(f"/v1/encounters/{eid}/actions", json=body, headers=gm)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"]["field"] == "dice" and "names its targets" in answer.json()["error"]["message"]
+    assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["seq"] == seq

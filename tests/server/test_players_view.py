@@ -81,6 +81,9 @@ def assert_attack_reads(reads: dict[str, Any], hidden: set[str], names: list[str
         if kind in ("preview", "dice") and (attacker in hidden or target in hidden):
             assert refused, (where, found)
             assert (attacker if attacker in hidden else target) in found["error"]["message"], (where, found)
+        if kind == "dice" and "targets" in found:  # answered: nothing about a hidden creature, not even its name
+            assert not hidden & set(found["targets"]), (where, found)
+            assert not (isinstance(found.get("needed"), dict) and hidden & set(found["needed"])), (where, found)
         if kind == "aim" and hidden:
             assert refused, (where, found)
         if kind == "preview" and "targets" in found:
@@ -148,6 +151,10 @@ def assert_hidden(reads: dict[str, Any], hidden: set[str], names: list[str]) -> 
                 if isinstance(combatants, dict):
                     for name in hidden & set(combatants):
                         assert combatants[name] in ({"health": w} for w in WORDS), (where, combatants[name])
+                by_hand = item.get("kind") in ("adjust", "condition")
+                whose = item.get("combatant") or next((ch.get("who") for ch in item.get("changes", [])), None)
+                if by_hand and whose in hidden:  # a flag's yes/no, a reference or a status: a value too
+                    assert "on" not in item and str(item["text"]).endswith(": ? -> ? (by the GM)"), (where, item)
                 text = item.get("text")
                 own = item.get("kind") in ("start", "end", "stalemate", "unfinished")  # sides, rounds, winner
                 if isinstance(text, str) and not own and any(h in text for h in hidden):
@@ -267,3 +274,92 @@ def test_players_view_previews_a_revealed_target_and_names_only_the_hidden_ones_
     by_cop = client.post(f"/v1/encounters/{eid}/preview", json={"attacker": "Cop 2", "targets": ["Ilse"]}, headers=view)
     assert by_cop.status_code == 403 and by_cop.json()["error"]["field"] == "attacker"
     assert "Cop 2" in by_cop.json()["error"]["message"]
+
+
+def test_players_dice_are_refused_for_an_attack_reaching_a_hidden_creature_or_dice_keyed_by_one(
+    client: TestClient,
+) -> None:
+    """Fire Wave (Multi) on Cop 1, revealed, also reaches Cop 2 and Cop 3, still hidden: the view token's dice
+    route is a 403 naming `targets` (what each target's roll still needs is read from its stats), dice keyed by a
+    hidden cop a 403 naming `dice`; the GM reads them all. Once every cop is revealed, the view token reads it."""
+    created = client.post("/v1/encounters", json={"fight": fight("last-odyssey-cops"), "seed": 3}).json()
+    eid, gm, view = created["id"], bearer(created["gm_token"]), bearer(created["view_token"])
+    reveal = {"kind": "reveal", "combatant": "Cop 1", "to_players": True}
+    assert client.post(f"/v1/encounters/{eid}/actions", json=reveal, headers=gm).status_code == 201
+    asked: dict[str, Any] = {"attacker": "Ilse", "attack": "Fire Wave", "targets": ["Cop 1"]}
+    whole = client.post(f"/v1/encounters/{eid}/dice", json=asked, headers=gm).json()
+    assert sorted(whole["targets"]) == ["Cop 1", "Cop 2", "Cop 3"]
+    reached = client.post(f"/v1/encounters/{eid}/dice", json=asked, headers=view)
+    assert reached.status_code == 403 and reached.json()["error"]["field"] == "targets", reached.text
+    assert "Cop 2, Cop 3" in reached.json()["error"]["message"]
+    keyed = {**asked, "dice": {"Cop 1": {"hit": [3]}, "Cop 2": {}}}
+    refused = client.post(f"/v1/encounters/{eid}/dice", json=keyed, headers=view)
+    assert refused.status_code == 403 and refused.json()["error"]["field"] == "dice", refused.text
+    assert "Cop 2" in refused.json()["error"]["message"]
+    for cop in ("Cop 2", "Cop 3"):
+        shown = {**reveal, "combatant": cop}
+        assert client.post(f"/v1/encounters/{eid}/actions", json=shown, headers=gm).status_code == 201
+    answer = client.post(f"/v1/encounters/{eid}/dice", json=keyed, headers=view)
+    assert answer.status_code == 200, answer.text
+    assert sorted(answer.json()["targets"]) == ["Cop 1", "Cop 2", "Cop 3"]
+
+
+def test_players_map_of_a_hidden_attacker_ignores_its_placement(client: TestClient) -> None:
+    """The Bokoblin (hidden) strikes in melee: placed on Link (adjacent) the GM's map is drawn, on the Moblin a 422
+    ("not adjacent"). The view token's map is the same board for both, never an error, so probing placements
+    tells nothing of the hidden attacker's range."""
+    created = client.post("/v1/encounters", json={"fight": fight("rtw-map"), "seed": 3}).json()
+    eid, gm, view = created["id"], bearer(created["gm_token"]), bearer(created["view_token"])
+    asked = {"attacker": "Bokoblin", "attack": "Strike"}
+    near, far = ({**asked, "placement": {"target": who}} for who in ("Link", "Moblin"))
+    assert client.post(f"/v1/encounters/{eid}/map", json=near, headers=gm).status_code == 200
+    refused = client.post(f"/v1/encounters/{eid}/map", json=far, headers=gm)
+    assert refused.status_code == 422 and "adjacent" in refused.text
+    drawn = [client.post(f"/v1/encounters/{eid}/map", json=body, headers=view) for body in (asked, near, far)]
+    assert [r.status_code for r in drawn] == [200, 200, 200], [r.text for r in drawn]
+    assert drawn[0].json() == drawn[1].json() == drawn[2].json()
+    assert drawn[1].json()["placement"] == {} and drawn[1].json()["creatures"]
+
+
+HAND = {
+    "last-odyssey-cops": [
+        {"kind": "adjust", "combatant": "Cop 1", "stat": "body_armor", "value": 0},
+        {"kind": "adjust", "combatant": "Cop 2", "stat": "statuses", "value": 1},
+        {"kind": "condition", "combatant": "Cop 3", "condition": "Incapacitated", "on": True},
+        {"kind": "adjust", "combatant": "Ilse", "stat": "body_armor", "value": 1},
+    ],
+    "wsswnn-kulu-brute": [
+        {"kind": "adjust", "combatant": "Kulu brute", "stat": "grappling", "value": 1},
+        {"kind": "condition", "combatant": "Kulu brute", "condition": "Disarmed", "on": True},
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(HAND))
+def test_players_view_hides_the_words_of_a_hidden_combatants_adjust_and_condition(
+    client: TestClient, name: str
+) -> None:
+    """The GM's adjust of a flag, a reference and a status, and a condition set, on hidden combatants: the GM
+    reads the value in words ("no -> yes", a combatant's name, a status's name); the players read "<who>'s
+    <label>: ? -> ? (by the GM)", no `on`, in every read; a shown combatant's adjust keeps its words."""
+    created = client.post("/v1/encounters", json={"fight": fight(name), "seed": 3}).json()
+    eid, gm, view = created["id"], created["gm_token"], created["view_token"]
+    for action in HAND[name]:
+        r = client.post(f"/v1/encounters/{eid}/actions", json=action, headers=bearer(gm))
+        assert r.status_code == 201, r.text
+    gm_events = client.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
+    hand = [e for e in gm_events if e["kind"] in ("adjust", "condition")]
+    assert len(hand) == len(HAND[name])
+    reads = view_reads(client, eid, view)
+    hidden = set(reads["get"]["hidden"])
+    seen = {e["n"]: e for e in reads["events"]}
+    for e in hand:
+        who = e.get("combatant") or e["changes"][0]["who"]
+        told = seen[e["n"]]["text"]
+        if who in hidden:
+            assert not e["text"].endswith("? -> ? (by the GM)") and told != e["text"], e["text"]
+            assert told.startswith(f"{who}'s ") and told.endswith(": ? -> ? (by the GM)"), told
+            assert "on" not in seen[e["n"]]
+        else:
+            assert told == e["text"]
+    assert_hidden(reads, hidden, list(reads["get"]["state"]["combatants"]))

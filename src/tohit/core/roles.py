@@ -72,12 +72,22 @@ class Role(ABC):
     """A named dice role; see the module docstring for the three-way contract."""
 
     name: str
-    #: The role in its rulebook's words (what a person reads), beside its key `name`.
-    label: str
     scope: Scope
     columns: tuple[str, ...]
     #: The dice in words, for docs and `tohit systems`: e.g. "2d6", "d20", "2d6 open, fumble".
     notation: str
+
+    @property
+    def label(self) -> str:
+        """The role in its rulebook's words (what a person reads), beside its key `name`: as the role was built
+        with it (a game's labels) or a subclass declares it, else the key in words ("damage_again" -> "damage
+        again")."""
+        given = self.__dict__.get("_label")
+        return given if isinstance(given, str) and given else key_words(self.name)
+
+    @label.setter
+    def label(self, value: str) -> None:
+        self._label = value
 
     @abstractmethod
     def support(self, depth: int) -> Support:

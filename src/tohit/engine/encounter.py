@@ -132,6 +132,12 @@ class Encounter:
         found = self.fight.rules.next_actor(self.fight, self.state)
         return None if found is None else self.fight.roster.names[found]
 
+    def check_targets(self, attacker: str, attack: str | None, targets: list[str]) -> None:
+        """The attacker, its attack and the targets named checked as the attack itself checks them (an InputError
+        naming the field: no such combatant, a target named twice, more than the attack may take)."""
+        actor, a, _ = self._attack({"attacker": attacker, "attack": attack, "targets": targets})
+        self._targets(actor, a, targets)
+
     def reached(self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None) -> list[str]:
         """Every creature the attack on `targets` reaches (one named: a Multi ability's every foe, an area's
         catch, allies in it included; several: those the game lets it take), as the game's own turn decides it:
@@ -217,6 +223,9 @@ class Encounter:
             return self._append([*found, *(self._end(rng) if self._done() else [])])
         script, by_target = _script(action.get("dice"))
         if kind == "auto":
+            if by_target:  # the choice is the game's: a set typed for a target it may not attack is never read
+                message = "type dice per target with an attack that names its targets (auto takes one set of dice)"
+                raise InputError(message, field="dice")
             ctx = self._context(rng, script=script, by_target=by_target)
             self.fight.rules.step(ctx)
             _all_read(ctx)

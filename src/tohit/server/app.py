@@ -380,9 +380,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
         def answer() -> dict[str, Any]:
             enc = load(row)
-            if who != "gm":
-                PlayersView(enc).refuse(body.attacker, body.targets)
-            found = read_models.dice_answer(enc, body.attacker, body.attack, body.targets, body.placement, body.dice)
+            answered = functools.partial(read_models.dice_answer, enc) if who == "gm" else PlayersView(enc).dice
+            found = answered(body.attacker, body.attack, body.targets, body.placement, body.dice)
             return {"seq": enc.seq, **found}
 
         return await work("encounter", request, answer)

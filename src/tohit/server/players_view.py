@@ -3,15 +3,20 @@
 
 - in `state` and `shown`, only a health word (unhurt, hurt, badly hurt, down);
 - in events' `changes`, no `from`/`to`; in event texts, no numbers of theirs (an event that names a hidden
-  combatant keeps its words, its numbers outside the combatants' names become "?"); and nothing else of such an
-  event but what says who did what (its trace, dice, outcome and file blocks stay with the GM);
+  combatant keeps its words, its numbers outside the combatants' names become "?"); the GM's adjust or condition
+  of a hidden combatant reads "<who>'s <label>: ? -> ? (by the GM)", no `on` (a flag's yes/no, a reference's
+  name or a status's name is a value too); and nothing else of such an event but what says who did what (its
+  trace, dice, outcome and file blocks stay with the GM);
 - in the sheet, no starting stats;
 - what is computed from an attack (`preview`, `dice`, `aim`) is refused (403, naming the hidden combatant) when the
   attacker or a target named is hidden, since exact odds, the dice a roll still needs and the best placements are
-  computed from the hidden combatant's stats; a preview row of a hidden creature the attack also reaches keeps only
+  computed from the hidden combatant's stats; the dice route is refused too when the attack reaches a hidden
+  creature (an area's catch, a Multi's every foe: field `targets`) or `dice` is keyed by one (field `dice`),
+  never answered with the hidden names dropped; a preview row of a hidden creature the attack also reaches keeps only
   its name; Best aim ranks by the damage done to every creature it may reach, so it is refused while any combatant
   is hidden; the map of a hidden attacker's attack is the board and the creatures only (where a creature stands is
-  on the table for everyone to see, none of the map's fields is a stat value).
+  on the table for everyone to see, none of the map's fields is a stat value), its placement ignored (a placement
+  refused as out of range would tell its range).
 
 Who is hidden is read from the events (`engine.gm_hand.hidden`: by default every combatant not on the first side,
 until the GM reveals it). The GM token sees everything.
@@ -30,7 +35,7 @@ from tohit.core.errors import TohitError
 from tohit.engine.encounter import Encounter
 from tohit.engine.gm_hand import hidden
 from tohit.server.errors import ApiError
-from tohit.server.read_models import map_view, starts
+from tohit.server.read_models import dice_answer, map_view, starts
 
 #: What stays of an event that names a hidden combatant: who did what, never how much.
 _KEPT = (
@@ -151,6 +156,28 @@ class PlayersView:
             rows = self.enc.preview(attacker, attack, targets, placement)
         return [{"name": r["name"], "hidden": True} if r["name"] in self.hidden else r for r in rows]
 
+    def dice(
+        self, attacker: str, attack: str | None, targets: list[str], placement: str | None, faces: Any
+    ) -> dict[str, Any]:
+        """The dice route for the players: refused (403) for a hidden attacker or target named, for `dice` keyed by
+        a hidden combatant (field `dice`), and for an attack that reaches a hidden creature (an area's catch, a
+        Multi's every foe: field `targets`), since the roles a target rolls and what its faces still need are
+        read from its stats; nothing hidden is dropped silently from the answer."""
+        self.refuse(attacker, targets)
+        if isinstance(faces, Mapping):
+            keyed = sorted(k for k in faces if k in self.hidden)
+            if keyed:
+                message = f"{', '.join(keyed)}: hidden from the players, only the GM token types dice for it"
+                raise ApiError(403, message, "dice")
+        with self.said():
+            self.enc.check_targets(attacker, attack, targets)
+            reached = self.enc.reached(attacker, attack, targets, placement) if not self.enc.over else targets
+            caught = sorted(t for t in reached if t in self.hidden)
+            if caught:
+                message = f"the attack reaches {', '.join(caught)}, hidden from the players: only the GM token reads it"
+                raise ApiError(403, message, "targets")
+            return dice_answer(self.enc, attacker, attack, targets, placement, faces)
+
     def aim(self, attacker: str) -> None:
         """Best aim for the players: refused while any combatant is hidden (a placement's score is the damage it
         does to every creature it reaches, read from their stats)."""
@@ -161,10 +188,12 @@ class PlayersView:
             raise ApiError(403, message, "attack")
 
     def map_view(self, attacker: str, attack: str | None, placement: dict[str, Any] | None) -> dict[str, Any]:
-        """The map for the players: a hidden attacker's attack left out (the board and the creatures stay)."""
+        """The map for the players: a hidden attacker's attack left out (the board and the creatures stay), its
+        `placement` not even read (a placement refused, out of its range, would say what its range is)."""
+        concealed = attacker in self.hidden
         with self.said():
-            found = map_view(self.enc, attacker, attack, placement)
-        return {**found, **_MAP_ATTACK} if attacker in self.hidden else found
+            found = map_view(self.enc, attacker, attack, None if concealed else placement)
+        return {**found, **_MAP_ATTACK} if concealed else found
 
     def touches(self, event: Mapping[str, Any]) -> bool:
         """Whether an event is about a hidden combatant: a change of its, it as attacker, target or combatant, or
@@ -184,6 +213,19 @@ class PlayersView:
         parts = re.split(pattern, text)
         return "".join(p if i % 2 else _NUMBER.sub("?", p) for i, p in enumerate(parts))
 
+    def by_hand(self, event: Mapping[str, Any]) -> str | None:
+        """The text of the GM's adjust or condition event about a hidden combatant, none of the value in it (a
+        flag's yes/no, a reference's name, a status's name, a number): "<who>'s <label>: ? -> ? (by the GM)";
+        None for any other event."""
+        kind, changes = event.get("kind"), event.get("changes") or [{}]
+        who = event.get("combatant") if kind == "condition" else changes[0].get("who")
+        if kind not in ("adjust", "condition") or who not in self.hidden:
+            return None
+        name = event.get("condition") if kind == "condition" else None
+        if name is None:  # the adjust text reads "<who>'s <label>: <was> -> <now> (<how>)"
+            name = str(event.get("text") or "").removeprefix(f"{who}'s ").split(": ", 1)[0]
+        return f"{who}'s {name}: ? -> ? (by the GM)"
+
     def event(self, event: Mapping[str, Any]) -> dict[str, Any]:
         """One event for the players."""
         out = dict(event)
@@ -191,6 +233,9 @@ class PlayersView:
             out = {k: v for k, v in event.items() if k in _KEPT}
             if event.get("kind") not in _OWN_WORDS:
                 out["text"] = self.text(str(event.get("text") or ""))
+            masked = self.by_hand(event)
+            if masked is not None:
+                out = {k: v for k, v in out.items() if k != "on"} | {"text": masked}
             outcome = event.get("outcome")
             if isinstance(outcome, Mapping) and "result" in outcome:
                 out["result"] = outcome["result"]

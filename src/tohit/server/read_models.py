@@ -176,7 +176,9 @@ def dice_answer(
 ) -> dict[str, Any]:
     """The dice route's answer: the roles against the first target, the creatures the attack rolls against
     (`targets`: each its own set of a role rolled per target, one set of a role rolled once per attack), and
-    with `faces`, the roles they still call for (`dice_needed`)."""
+    with `faces`, the roles they still call for (`dice_needed`). The targets are checked first as the attack
+    checks them (more than it may take: an InputError on `targets`), never listed beyond what it can take."""
+    enc.check_targets(attacker, attack, targets)
     found: dict[str, Any] = {"roles": dice(enc, attacker, attack, targets[0])}
     found["targets"] = enc.reached(attacker, attack, targets, placement) if not enc.over else list(targets)
     if faces is not None:
