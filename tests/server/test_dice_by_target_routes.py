@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from tests.server.test_targets_routes import bearer, made
 from tests.test_encounter_targets import fight_data
+from tohit.server import limits
 
 FIREBALL = {"attacker": "Zelda", "attack": "Fireball", "targets": ["Moblin", "Bokoblin 1"]}
 FIRE_WAVE = {"attacker": "Ilse", "attack": "Fire Wave", "targets": ["Cop 2"]}
@@ -110,3 +111,23 @@ def test_auto_with_dice_per_target_is_a_422_naming_dice(client: TestClient) -> N
     assert answer.status_code == 422, answer.text
     assert answer.json()["error"]["field"] == "dice" and "names its targets" in answer.json()["error"]["message"]
     assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["seq"] == seq
+
+
+def test_the_dice_route_is_capped_as_a_preview_is(client: TestClient) -> None:
+    """The dice route tries the attack many times per target, so its targets have the preview's cap: past it
+    (in `targets`, or in the targets of a set per target) is a 422 naming the field and the cap, never run."""
+    eid, gm = blast(client)
+    many = [f"Bokoblin {k}" for k in range(limits.PREVIEW_TARGETS + 1)]
+    over = {
+        "targets": ({**FIREBALL, "targets": many}, "targets"),
+        "name": ({**FIREBALL, "targets": ["B" * (limits.PREVIEW_NAME + 1)]}, "targets"),
+        "dice": ({**FIREBALL, "dice": {name: {"to_hit": [1, 1]} for name in many}}, "dice"),
+    }
+    for what, (body, field) in over.items():
+        answer = client.post(f"/v1/encounters/{eid}/dice", json=body, headers=gm)
+        assert answer.status_code == 422, (what, answer.text)
+        error = answer.json()["error"]
+        assert error["field"] == field and "preview-" in error["message"], (what, error)
+    at_cap = {**FIREBALL, "dice": {name: {"to_hit": [1, 1]} for name in many[: limits.PREVIEW_TARGETS]}}
+    answer = client.post(f"/v1/encounters/{eid}/dice", json=at_cap, headers=gm)  # at the cap: its sets are read
+    assert answer.status_code == 422 and answer.json()["error"]["field"] == "dice.Bokoblin 0", answer.text

@@ -1,4 +1,4 @@
-"""The encounter routes have the request's deadline too. A read past it (aim, preview) is a 503 naming
+"""The encounter routes have the request's deadline too. A read past it (aim, preview, dice) is a 503 naming
 request-seconds, and its work stops at its next check (between placements, between targets); a client that
 hangs up stops it the same way; aim and preview each have a bounded lane (a 429 past it) that the other
 reads never wait behind. A write has the deadline only until it starts: one that waits past it for the
@@ -24,6 +24,7 @@ from tests.conftest import EXAMPLES
 from tests.server.conftest import ADMIN
 from tests.server.test_server_deadlines import Client, request
 from tohit.engine import aim as engine_aim
+from tohit.engine import dice_needs
 from tohit.engine import encounter as engine_encounter
 from tohit.engine.encounter import Encounter
 from tohit.server import admission, jobs
@@ -109,13 +110,13 @@ def assert_deadline(answer: httpx.Response) -> None:
     assert "--request-seconds" in error["message"]
 
 
-@pytest.mark.parametrize("route", ["aim", "preview"])
+@pytest.mark.parametrize("route", ["aim", "preview", "dice"])
 def test_encounter_read_past_its_deadline_is_a_503_and_its_work_stops(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, outcomes: Outcomes, route: str
 ) -> None:
-    """The first placement (aim) or target (preview) is held until the 503 has come: the loop's next check
-    stops the work, so the held step is the last one done (aim's Fireball has many placements, the preview
-    names three targets)."""
+    """The first placement (aim), target (preview) or try of the attack (the dice route's probes) is held until
+    the 503 has come: the loop's next check stops the work, so the held step is the last one done (aim's
+    Fireball has many placements, the preview names three targets, the dice have many probes)."""
     with app_client(tmp_path, SLOW_SECONDS) as c:
         eid, gm = new_encounter(c)
         outcomes.forget()
@@ -123,10 +124,14 @@ def test_encounter_read_past_its_deadline_is_a_503_and_its_work_stops(
             held = Held(engine_aim.reach)
             monkeypatch.setattr(engine_aim, "reach", held)
             body: dict[str, Any] = {"attacker": "Zelda", "attack": "Fireball"}
-        else:
+        elif route == "preview":
             held = Held(engine_encounter.outcome_table)
             monkeypatch.setattr(engine_encounter, "outcome_table", held)
             body = {"attacker": "Link", "attack": "Strike", "targets": ["Bokoblin", "Bokoblin Archer", "Moblin"]}
+        else:
+            held = Held(dice_needs._outcome)
+            monkeypatch.setattr(dice_needs, "_outcome", held)
+            body = {"attacker": "Link", "attack": "Strike", "targets": ["Bokoblin"]}
         late = c.post(f"/v1/encounters/{eid}/{route}", json=body, headers=gm)
         assert_deadline(late)
         held.opened.set()
@@ -173,6 +178,37 @@ def test_encounter_read_the_lane_of_aims_is_bounded_and_other_reads_pass_it(
     (answered,) = answers
     assert answered.status_code == 200, answered.text
     assert answered.json()["best"]
+
+
+def test_encounter_read_the_dice_route_runs_in_the_lane_of_previews(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dice route's probes run as a preview does: one held in the lane made small, a preview is a 429 naming
+    that lane, while the encounter's sheet (the wide lane) is answered."""
+    monkeypatch.setattr(admission, "ENCOUNTER_HEAVY_RUNNING", 1)
+    monkeypatch.setattr(admission, "ENCOUNTER_HEAVY_WAITING", 0)
+    held = Held(dice_needs._outcome)
+    monkeypatch.setattr(dice_needs, "_outcome", held)
+    answers: list[httpx.Response] = []
+    body = {"attacker": "Link", "attack": "Strike", "targets": ["Bokoblin"]}
+    with app_client(tmp_path, 600) as c:
+        eid, gm = new_encounter(c)
+        first = threading.Thread(
+            target=lambda: answers.append(c.post(f"/v1/encounters/{eid}/dice", json=body, headers=gm))
+        )
+        first.start()
+        try:
+            assert held.entered.wait(60)
+            refused = c.post(f"/v1/encounters/{eid}/preview", json=body, headers=gm)
+            assert c.get(f"/v1/encounters/{eid}/sheet", headers=gm).status_code == 200
+            assert first.is_alive()
+        finally:
+            held.opened.set()
+            first.join(60)
+    assert refused.status_code == 429, refused.text
+    assert "encounter-preview requests are running" in refused.json()["error"]["message"]
+    (answered,) = answers
+    assert answered.status_code == 200, answered.text
 
 
 def test_encounter_read_a_client_that_hangs_up_stops_its_aim(

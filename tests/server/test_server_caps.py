@@ -134,7 +134,10 @@ def test_serve_keeps_what_it_holds_at_start_out_of_the_collectors_full_passes(
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: frozen.append(gc.get_freeze_count()))
     monkeypatch.setenv("TOHIT_ADMIN_TOKEN", ADMIN)
     gc.unfreeze()
-    result = CliRunner().invoke(cli, ["serve", "--db", f"sqlite:///{tmp_path / 'frozen.db'}"])
+    try:
+        result = CliRunner().invoke(cli, ["serve", "--db", f"sqlite:///{tmp_path / 'frozen.db'}"])
+    finally:
+        gc.unfreeze()  # the objects `serve` froze are not left frozen for the tests after this one
     assert result.exit_code == 0, result.output
     assert frozen and frozen[0] > 10_000
 

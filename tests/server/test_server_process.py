@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import yaml
 
 from tests.conftest import EXAMPLES, ROOT
@@ -132,8 +133,9 @@ def test_serve_crash_kill_9_loses_no_answered_attack(tmp_path: Path) -> None:
 
 
 def test_serve_crash_kill_9_loses_no_answered_attack_of_eight_tables(tmp_path: Path) -> None:
-    """Eight clients, each on an encounter of its own, so that appends wait together and are committed together:
-    after kill -9 mid-stream and a restart, every attack answered 201 is in its encounter's log, as answered."""
+    """Eight clients, each on an encounter of its own, attacking at once: after kill -9 mid-stream (half the
+    attacks answered) and a restart, every attack answered 201 is in its encounter's log, as answered. It checks
+    durability only, not whether the appends were committed in groups."""
     db = f"sqlite:///{tmp_path / 'tohit.db'}"
     port = free_port()
     proc = start(db, port)
@@ -160,10 +162,16 @@ def test_serve_crash_kill_9_loses_no_answered_attack_of_eight_tables(tmp_path: P
     for t in threads:
         t.start()
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
+    while True:
         with lock:
             if sum(len({e["action"] for e in found}) for found in answered.values()) >= len(tables) * ATTACKS // 2:
                 break
+        if time.monotonic() >= deadline:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+            for t in threads:
+                t.join(timeout=30)
+            pytest.fail("half the attacks were not answered within 120 s: the kill would not be mid-stream")
         time.sleep(0.05)
     os.kill(proc.pid, signal.SIGKILL)  # mid-stream, with requests of every table in flight
     proc.wait(timeout=10)

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 from sqlalchemy import event
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from tohit import __version__
+from tohit.store import writer
 from tohit.store.db import StaleSeq, Store, StoredEncounter, open_store
 from tohit.store.writer import Turns, TurnTimeout
 
@@ -42,9 +43,11 @@ def impatient(store: Store) -> Store:
     return store
 
 
-def at_once(jobs: list[Any], group: Store | None = None) -> list[BaseException]:
-    """Run each job in a thread of its own, started together; the errors they raised. With `group`, the jobs
-    (one append each) wait while the store's turn is held until all are queued: they are committed together."""
+def at_once(jobs: list[Any], group: Store | Turns[Any] | None = None) -> list[BaseException]:
+    """Run each job in a thread of its own, started together; the errors they raised. With `group` (a store or
+    its turns), the jobs (one append each) wait while the turn is held until all are queued: they are committed
+    together."""
+    turns = group._turns if isinstance(group, Store) else group
     barrier = threading.Barrier(len(jobs))
     errors: list[BaseException] = []
 
@@ -57,13 +60,12 @@ def at_once(jobs: list[Any], group: Store | None = None) -> list[BaseException]:
 
     threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
     with contextlib.ExitStack() as held:
-        if group is not None:
-            assert group._turns is not None
-            held.enter_context(group._turns.turn())
+        if turns is not None:
+            held.enter_context(turns.turn())
         for t in threads:
             t.start()
         deadline = time.monotonic() + 30
-        while group is not None and len(group._turns._queue) < len(jobs):  # type: ignore[union-attr]
+        while turns is not None and len(turns._queue) < len(jobs):
             assert time.monotonic() < deadline, "the appends did not queue"
             time.sleep(0.01)
     for t in threads:
@@ -170,6 +172,147 @@ def test_store_writer_a_failing_database_fails_the_whole_group_once(
     assert len(errors) == 4 and all(isinstance(e, OperationalError) for e in errors)
     assert eids[-1] in calls and len(calls) == len(set(calls))  # one transaction, no append tried again
     assert all(store.last_seq(eid) == 0 for eid in eids)
+
+
+def each_told(store: Store, eids: list[str]) -> dict[str, BaseException | None]:
+    """One append (seq 1) to each encounter, all committed in one group; what each was told (None: success)."""
+    told: dict[str, BaseException | None] = {}
+
+    def job(eid: str) -> Any:
+        def append() -> None:
+            try:
+                store.append(eid, 0, [{"kind": "note"}])
+                told[eid] = None
+            except BaseException as exc:
+                told[eid] = exc
+
+        return append
+
+    assert at_once([job(eid) for eid in eids], group=store) == []
+    return told
+
+
+def test_store_writer_an_append_that_landed_alone_is_never_answered_with_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The group's transaction fails, so its appends are tried one by one; after the first has committed on
+    its own the database fails (the next appends are refused, and reading the seq that refused them fails too).
+    The append that landed is answered success, each of the others the database's error, and the rows say so:
+    a client told of an error sends again, and the action that landed would be applied twice."""
+    store = open_store(f"sqlite:///{tmp_path / 'store.db'}")
+    eids = [new_encounter(store) for _ in range(4)]
+    commit, last_seq = store._commit, store.last_seq
+    landed: list[str] = []
+
+    def failing(group: list[Any]) -> None:
+        if len(group) > 1:
+            raise RuntimeError("the group's transaction fails")
+        if landed:
+            raise IntegrityError("INSERT INTO events", None, Exception("refused"))
+        commit(group)
+        landed.append(group[0].encounter_id)
+
+    def lost(encounter_id: str) -> int:
+        raise OperationalError("SELECT max(seq)", None, Exception("connection lost"))
+
+    monkeypatch.setattr(store, "_commit", failing)
+    monkeypatch.setattr(store, "last_seq", lost)
+    told = each_told(store, eids)
+    monkeypatch.setattr(store, "last_seq", last_seq)
+    assert len(landed) == 1 and told[landed[0]] is None
+    refused = [eid for eid in eids if eid not in landed]
+    assert all(isinstance(told[eid], OperationalError) for eid in refused)
+    assert store.last_seq(landed[0]) == 1 and all(store.last_seq(eid) == 0 for eid in refused)
+
+
+def test_store_writer_a_group_that_fails_after_some_items_landed_errs_only_the_others() -> None:
+    """Turns on its own: the commit of a group raises after some of its items landed (as its `committed`
+    says); those items are answered success, thread that ran the commit included, and the others the error."""
+    turns: Turns[dict[str, bool]] = Turns(30.0)
+    items = [{"landed": False} for _ in range(4)]
+    told: list[BaseException | None] = [None] * len(items)
+
+    def commit(group: list[dict[str, bool]]) -> None:
+        for item in group[:2]:
+            item["landed"] = True
+        raise RuntimeError("the rest failed")
+
+    def job(k: int) -> Any:
+        def run() -> None:
+            try:
+                turns.together(items[k], commit, lambda item: item["landed"])
+            except BaseException as exc:
+                told[k] = exc
+
+        return run
+
+    assert at_once([job(k) for k in range(len(items))], group=turns) == []
+    assert sum(item["landed"] for item in items) == 2
+    assert [told[k] is None for k in range(len(items))] == [item["landed"] for item in items]
+    assert all(isinstance(told[k], RuntimeError) for k in range(len(items)) if not items[k]["landed"])
+
+
+class HeldClock:
+    """A clock for the writer that moves only when told, and tells which threads have read it since."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.readers: set[int] = set()
+        self.read = threading.Condition()
+
+    def monotonic(self) -> float:
+        with self.read:
+            self.readers.add(threading.get_ident())
+            self.read.notify_all()
+            return self.now
+
+    def advance(self, seconds: float) -> None:
+        with self.read:
+            self.now += seconds
+            self.readers.clear()
+
+
+def test_store_writer_a_deadline_passed_after_the_group_was_taken_waits_for_the_groups_outcome(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Appends taken into a group whose commit is held past their timeout: each waiter, woken past its deadline,
+    is no longer free to give up (its append is being written), so it waits for the group's outcome and is
+    answered success, never TurnTimeout, and every row is there. The writer's clock is held, so the deadline
+    passing is not left to timing."""
+    clock = HeldClock()
+    monkeypatch.setattr(writer, "time", clock)
+    store = open_store(f"sqlite:///{tmp_path / 'store.db'}")
+    eids = [new_encounter(store) for _ in range(4)]
+    turns: Turns[Any] = Turns(1.0)
+    monkeypatch.setattr(store, "_turns", turns)
+    committing, release = threading.Event(), threading.Event()
+    commit_group = store._commit_group
+
+    def held(group: list[Any]) -> None:
+        committing.set()
+        assert release.wait(30), "the commit was never released"
+        commit_group(group)
+
+    monkeypatch.setattr(store, "_commit_group", held)
+    outcome: dict[str, dict[str, BaseException | None]] = {}
+    runner = threading.Thread(target=lambda: outcome.setdefault("told", each_told(store, eids)))
+    runner.start()
+    try:
+        assert committing.wait(30), "the group was never committed"
+        with turns._changed:
+            assert turns._queue == []  # all four were taken into the group
+            clock.advance(10.0)  # every waiter's deadline has passed
+            turns._changed.notify_all()
+        with clock.read:
+            woke = clock.read.wait_for(lambda: len(clock.readers) == len(eids) - 1, 30)  # all but the committer
+            assert woke, "the waiters never woke"
+        with turns._changed:  # each waiter, having read the clock, now waits again or has given up
+            pass
+    finally:
+        release.set()
+        runner.join()
+    assert outcome["told"] == dict.fromkeys(eids)
+    assert all(store.last_seq(eid) == 1 for eid in eids)
 
 
 def test_store_writer_a_turn_that_never_comes_is_refused_and_nothing_written(

@@ -13,6 +13,8 @@ encounter always answers the same; roles that read a varying number of faces (op
 
 Where the attack rolls against several targets, each with its own set (`dice` by target name), the probes vary
 one target's set (`Per`: that target and the sets typed for the others).
+
+Each probe tries the attack a few times, so the probes check between them for work cancelled (`engine/cancel`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from tohit.core.errors import InputError
+from tohit.engine import cancel
 
 When = Literal["always", "conditional", "never"]
 #: Draws of the other dice per role (besides each die's lowest and highest faces).
@@ -71,9 +74,11 @@ def matters(
     given: dict[str, Any],
     per: Per = None,
 ) -> list[bool]:
-    """Per probe of the other dice (with the faces `given`): whether other faces of `role` change the attack."""
+    """Per probe of the other dice (with the faces `given`): whether other faces of `role` change the attack.
+    Stopped between probes once its asker went away (a deadline, a client gone)."""
     out = []
     for probe in _probes(roles, role["role"], given):
+        cancel.check()
         variants = _variants(role["sides"])
         seen = {repr(_outcome(enc, action, {**given, **probe, role["role"]: v}, per)) for v in variants}
         out.append(len(seen) > 1)

@@ -10,8 +10,8 @@ client hangs up or its deadline passes, and each kind of work goes through its o
   worker (`engine/cancel.py`: the worker is free at its next check, not when the work would have ended).
   A client that hangs up has its work stopped the same way.
 - Encounter reads run in the server's threads (the encounter is in this process's memory), in lanes of
-  their own: aim and preview each in a small one, the other reads in a wide one. Their loops check the same
-  way (between placements, between targets), so a read past its deadline stops too.
+  their own: aim and preview (the dice route's probes with it) each in a small one, the other reads in a wide
+  one. Their loops check the same way (between placements, targets, probes), so a read past its deadline stops.
 - An encounter's writes (actions, undo) have the deadline only before they start: a write that waits past it
   for the encounter's earlier writes is a 503 and writes nothing. Once started, a write (one action: bounded
   work) runs to its end and is answered; it is never answered with an error and then stored.
@@ -78,7 +78,8 @@ class Lane:
 
 #: The kinds of heavy work (routes that run in the pool); "roll" is the small kind.
 HEAVY = ("odds", "simulate", "aim", "fights-simulate", "fights-exact")
-#: The kinds of encounter reads, run in the server's threads: the heavy two, and the rest ("encounter").
+#: The kinds of encounter reads, run in the server's threads: the heavy two (the dice route's probes run as a
+#: preview), and the rest ("encounter").
 ENCOUNTER_HEAVY = ("encounter-aim", "encounter-preview")
 
 

@@ -372,7 +372,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         """The dice roles an attack rolls against its first target, for faces typed by hand (`dice` of an
         attack): each role's name, its dice in words, the sides of each die (None: a varying count) and `when`
         it is needed (always / conditional / never); `targets`, the creatures it rolls against; given `dice`
-        (the faces typed so far, or a set per target), `needed`: the roles they still call for (per target)."""
+        (the faces typed so far, or a set per target), `needed`: the roles they still call for (per target).
+        Its probes try the attack many times, so it is capped and run as a preview is."""
+        limits.count_preview(body.targets, of="the dice request's")
+        if body.dice and any(isinstance(faces, dict) for faces in body.dice.values()):  # a set per target
+            limits.count_preview(list(body.dice), "dice", "the dice request's per-target")
         row = stored(encounter_id)
         who = role(row, authorization)
         if not body.targets:
@@ -384,7 +388,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             found = answered(body.attacker, body.attack, body.targets, body.placement, body.dice)
             return {"seq": enc.seq, **found}
 
-        return await work("encounter", request, answer)
+        return await work("encounter-preview", request, answer)
 
     @app.post("/v1/encounters/{encounter_id}/map", **ok(answers.MapView))
     async def encounter_map(

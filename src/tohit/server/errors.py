@@ -64,6 +64,11 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     )
 }
 
+#: What a write the store could not take now is told: its outcome may be unknown, so not "nothing was written".
+STORE_UNAVAILABLE = (
+    "the encounter store could not take the write now: read the encounter (its seq) and send it again with expected_seq"
+)
+
 #: What a request that ran out of memory is told (the same request would run out again: a 422).
 OUT_OF_MEMORY = "the work ran out of memory on this server: ask for less (fewer targets, dice, depth or trials)"
 
@@ -106,8 +111,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(OperationalError)
     async def _store_unavailable(request: Request, exc: OperationalError) -> JSONResponse:
         """The store could not do its part now (SQLite's lock held past its busy timeout by another process, a
-        PostgreSQL connection lost): nothing of the request was written, so it may be sent again."""
-        body = error_body("the encounter store is busy or out of reach; nothing was written: try again")
+        PostgreSQL connection lost). Whether a write landed is not always known (a connection lost at COMMIT
+        leaves it open), so the answer does not say nothing was written: the client reads the encounter's seq
+        and sends the write again with expected_seq, which a write that did land refuses as stale."""
+        body = error_body(STORE_UNAVAILABLE)
         return JSONResponse(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
 
     @app.exception_handler(MemoryError)

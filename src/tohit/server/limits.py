@@ -9,7 +9,7 @@ it is refused with a 422 naming the cap before any route reads it, whether its s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from starlette.responses import JSONResponse
@@ -28,7 +28,7 @@ MAX_TARGET_DICE = 20_000
 MAX_COMBATANT_FIGHTS = 4_000_000
 #: Bytes of one answer (`--max-response`): an answer that would be larger is a 422, not sent.
 MAX_RESPONSE = 32 << 20
-#: Targets of one preview (read with a view token too), and characters of each target's name.
+#: Targets of one preview or dice request (read with a view token too), and characters of each target's name.
 PREVIEW_TARGETS = 50
 PREVIEW_NAME = 200
 #: Small requests (rolls) run at once in the server's threads, and wait in line past them.
@@ -128,13 +128,14 @@ def count_combatant_fights(fight: Mapping[str, Any], n: int, limit: int) -> None
         raise over(f"n {n:,} x {combatants} combatants:", combatants * n, "max-combatant-fights", limit, "n")
 
 
-def count_preview(targets: list[str]) -> None:
-    """A preview's targets (a view token may ask one): at most PREVIEW_TARGETS names of PREVIEW_NAME characters."""
+def count_preview(targets: Collection[str], field: str = "targets", of: str = "the preview's") -> None:
+    """A preview's targets (a view token may ask one), or those of another encounter read as heavy (`of`; named
+    by its `field`): at most PREVIEW_TARGETS names of PREVIEW_NAME characters."""
     if len(targets) > PREVIEW_TARGETS:
-        raise over("the preview's targets number", len(targets), "preview-targets", PREVIEW_TARGETS, "targets", False)
+        raise over(f"{of} {field} number", len(targets), "preview-targets", PREVIEW_TARGETS, field, False)
     longest = max((len(name) for name in targets), default=0)
     if longest > PREVIEW_NAME:
-        raise over("a target's name has characters:", longest, "preview-name", PREVIEW_NAME, "targets", False)
+        raise over("a target's name has characters:", longest, "preview-name", PREVIEW_NAME, field, False)
 
 
 #: The longest name the server takes (a combatant's, a side's, an attack's, a stat's...), in characters.

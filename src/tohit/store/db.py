@@ -194,7 +194,7 @@ class Store:
             if self._turns is None:
                 self._commit([pending])
             else:
-                self._turns.together(pending, self._commit_group)
+                self._turns.together(pending, self._commit_group, lambda p: p.committed)
         except IntegrityError:
             raise StaleSeq(self.last_seq(encounter_id)) from None
         except TurnTimeout as exc:
@@ -208,7 +208,11 @@ class Store:
         """The appends of `group` in one transaction. When one append fails it, each is tried in a transaction
         of its own (that append's error is its own; the others land as they would alone). A failure of the
         database itself (busy past the timeout, a disk error) fails the whole group at once: nothing of it
-        written, each caller told, and no retry that would hold the turn for another timeout each."""
+        written, each caller told, and no retry that would hold the turn for another timeout each.
+
+        Once one append of the fallback has committed, nothing is raised: whatever fails an append after it
+        (its own transaction, or reading the seq that refused it) is that append's error alone, so an append
+        that landed is never answered with an error (its client would send it again)."""
         try:
             self._commit(group)
         except OperationalError:
@@ -217,13 +221,18 @@ class Store:
             if len(group) == 1:
                 raise
             for pending in group:
-                pending.stale = None
-                try:
-                    self._commit([pending])
-                except IntegrityError:
-                    pending.stale = self.last_seq(pending.encounter_id)
-                except Exception as exc:
-                    pending.error = exc
+                self._commit_alone(pending)
+
+    def _commit_alone(self, pending: _Append) -> None:
+        """`pending` in a transaction of its own; how it ended set on it (`stale` or `error`), never raised."""
+        pending.stale = None
+        try:
+            try:
+                self._commit([pending])
+            except IntegrityError:
+                pending.stale = self.last_seq(pending.encounter_id)
+        except Exception as exc:
+            pending.stale, pending.error = None, exc
 
     def _commit(self, group: list[_Append]) -> None:
         """One transaction: each append of `group` checked against its encounter's last seq, inside it, then
@@ -233,6 +242,8 @@ class Store:
                 connection.exec_driver_sql("BEGIN IMMEDIATE")
             for pending in group:
                 self._append_in(connection, pending)
+        for pending in group:  # the transaction has committed
+            pending.committed = pending.stale is None
 
     def _append_in(self, connection: Connection, pending: _Append) -> None:
         """One append inside the transaction of `connection`: its rows inserted when its encounter's last seq
@@ -283,6 +294,7 @@ class _Append:
     rows: list[tuple[str, int, str]]
     stale: int | None = None
     error: Exception | None = None
+    committed: bool = False  # its rows are in a transaction that committed
 
 
 def _busy(exc: TurnTimeout) -> OperationalError:

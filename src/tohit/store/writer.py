@@ -14,6 +14,7 @@ committed, so nothing is answered before it is durable.
     with turns.turn():                       # a write transaction of its own
         ...
     turns.together(item, commit_all)         # commit_all([item, ...]) run by whichever thread takes the turn
+    turns.together(item, commit_all, landed) # landed(item): it committed although commit_all raised after
 """
 
 from __future__ import annotations
@@ -79,11 +80,14 @@ class Turns(Generic[T]):
         finally:
             self._end_turn()
 
-    def together(self, item: T, commit: Callable[[list[T]], None]) -> None:
+    def together(
+        self, item: T, commit: Callable[[list[T]], None], committed: Callable[[T], bool] = lambda _: False
+    ) -> None:
         """`item` committed with the others queued beside it: `commit(items)`, one transaction, is run by the
         thread that takes the turn, for every item queued by then. Returns once `item`'s transaction has
-        committed; raises what `commit` raised for its group, or TurnTimeout when the item was still waiting
-        (not yet in a group) at the timeout."""
+        committed; raises what `commit` raised for its group, unless `committed(item)` says the item landed
+        all the same (in a transaction of its own before the failure): an item that landed is never answered
+        with an error. TurnTimeout when the item was still waiting (not yet in a group) at the timeout."""
         queued = _Queued(item)
         with self._changed:
             self._queue.append(queued)
@@ -97,8 +101,10 @@ class Turns(Generic[T]):
             commit([q.item for q in group])
         except BaseException as exc:
             for q in group:
-                q.error = exc
-            raise
+                if not committed(q.item):
+                    q.error = exc
+            if not isinstance(exc, Exception):  # an interrupt of this thread: not to be swallowed
+                raise
         finally:
             with self._changed:
                 for q in group:
