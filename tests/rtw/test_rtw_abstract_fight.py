@@ -57,8 +57,8 @@ def test_may_hit_1_additional_foe_if_all_targeted_foes_are_described_as_being_cl
     """Burst and "Blast, Cone, Line, or Sweep": "May hit 1 additional foe if all targeted foes are described as being
     close together": the same range names one foe more with `abstract.close_together`, and the sheet says so."""
     apart, close = camp(rng), camp(rng, {"close_together": True})
-    assert [Encounter.create(d, seed=1).fight.rules.max_targets(Encounter.create(d, seed=1).fight, 1, 0)
-            for d in (apart, close)] == [most, most + 1]  # fmt: skip
+    fights = [Encounter.create(data, seed=1).fight for data in (apart, close)]
+    assert [fight.rules.max_targets(fight, 1, 0) for fight in fights] == [most, most + 1]  # Zelda's Fireball
     assert f"at most {most} " in refusal(apart, FOES[: most + 1])
     assert fireball(close, FOES[: most + 1]) == FOES[: most + 1]
     words = refusal(camp(rng, {"close_together": True}), [*FOES, "Link"][: most + 2])
