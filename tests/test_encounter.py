@@ -78,7 +78,7 @@ def test_encounter_played_to_the_end_restores_and_replays(path: Path, tmp_path: 
         ({"kind": "attack", "attacker": "Ceil", "targets": []}, "targets"),
         ({"kind": "attack", "attacker": "Ceil", "targets": ["Ceil"]}, "targets"),
         ({"kind": "attack", "attacker": "Ceil", "targets": ["Bandit chief", "Bandit chief"]}, "targets"),
-        ({"kind": "attack", "attacker": "Ceil", "targets": ["Bandit chief"], "dice": {"offense": "x"}}, "dice"),
+        ({"kind": "attack", "attacker": "Ceil", "targets": ["Bandit chief"], "dice": {"offense": "x"}}, "dice.offense"),
         ({"kind": "adjust", "combatant": "Ceil", "stat": "charm", "value": 3}, "stat"),
         ({"kind": "adjust", "combatant": "Ceil", "stat": "lp", "value": True}, "value"),
     ],

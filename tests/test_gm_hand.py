@@ -84,6 +84,31 @@ def test_condition_sets_and_clears_a_condition_the_game_keeps(
     assert enc.state_json()["combatants"][who][stat] == 1
 
 
+@pytest.mark.parametrize(("name", "condition", "stat"), [("kaiser-duel", "FLAT_FOOTED", "flat_footed"),
+                                                      ("rtw-bokoblin-camp", "pErIl", "peril")])  # fmt: skip
+def test_a_condition_named_by_its_stat_or_word_in_another_case_is_that_condition(
+    name: str, condition: str, stat: str
+) -> None:
+    """A condition is named by its word or its stat, in any case."""
+    enc = encounter(name)
+    who = enc.fight.roster.names[0]
+    enc.act({"kind": "condition", "combatant": who, "condition": condition, "on": True})
+    assert enc.state_json()["combatants"][who][stat] == 1
+
+
+@pytest.mark.parametrize("given", ["MAX_GUARD", "Max_Guard", "guard AT MOST"])
+def test_a_stat_the_rules_keep_named_in_another_case_is_refused_as_kept(given: str) -> None:
+    """A stat the game's rules keep (Guard at most, `max_guard`), named by its stat or word in any case, is refused
+    as kept by the rules, not as an unknown condition."""
+    enc = encounter("wsswnn-kulu-brute")
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "condition", "combatant": "Wandu", "condition": given, "on": True})
+    assert (err.value.field, err.value.message) == (
+        "condition",
+        "Guard at most is kept by the game's rules, not set by hand",
+    )
+
+
 def test_condition_the_game_does_not_keep_is_refused_listing_those_it_keeps() -> None:
     enc = encounter("kaiser-duel")
     with pytest.raises(InputError) as err:

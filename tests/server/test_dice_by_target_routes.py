@@ -73,7 +73,9 @@ def test_the_attack_reads_each_targets_own_set(client: TestClient) -> None:
         ("blast", FIREBALL, {"Moblin": {"crit": [1]}}, "dice.Moblin.crit"),
         ("blast", FIREBALL, {"Ganon": {"to_hit": [1, 1]}}, "dice.Ganon"),
         ("blast", FIREBALL, {"Bokoblin 2": {"to_hit": [1, 1]}}, "dice.Bokoblin 2"),
-        ("blast", FIREBALL, {"Moblin": {"to_hit": ["1"]}}, "dice"),
+        ("blast", FIREBALL, {"Moblin": {"to_hit": ["1"]}}, "dice.Moblin.to_hit"),
+        ("blast", FIREBALL, {"Moblin": {"to_hit": [1.5]}, "Bokoblin 1": {"to_hit": [1, 2]}}, "dice.Moblin.to_hit"),
+        ("blast", FIREBALL, {"Moblin [1]": {"to_hit": ["x"]}}, "dice.Moblin [1].to_hit"),
         ("file/last-odyssey-cops", FIRE_WAVE, {"Cop 2": {"hit": [1]}, "Cop 3": {"hit": [2]}}, "dice.Cop 3.hit"),
     ],
 )

@@ -8,7 +8,10 @@ import json
 from typing import Any
 
 import pytest
+import yaml
 from fastapi.testclient import TestClient
+
+from tests.conftest import EXAMPLES
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -95,3 +98,22 @@ def test_a_fallen_target_among_several_is_a_422_naming_targets(client: TestClien
     answer = client.post(f"/v1/encounters/{eid}/actions", json=body, headers=gm)
     assert answer.status_code == 422 and answer.json()["error"]["field"] == "targets", answer.text
     assert "Bokoblin 2" in answer.json()["error"]["message"]
+
+
+def test_an_isolated_foe_named_with_others_is_a_422_naming_targets(client: TestClient) -> None:
+    """Abstract Combat Ranges: an isolated foe "cannot be included in an attack with other foes" (the fight file's
+    `abstract.isolated`): named with another, a 422 naming `targets` in those words, nothing appended."""
+    fight = yaml.safe_load((EXAMPLES / "fights" / "rtw-bokoblin-camp.yaml").read_text())
+    fight["abstract"] = {"isolated": ["Moblin"]}
+    created = client.post("/v1/encounters", json={"fight": fight, "seed": 3})
+    assert created.status_code == 201, created.text
+    eid, gm = created.json()["id"], bearer(created.json()["gm_token"])
+    body = {"kind": "attack", "attacker": "Zelda", "attack": "Fireball", "targets": ["Bokoblin 1", "Moblin"]}
+    answer = client.post(f"/v1/encounters/{eid}/actions", json=body, headers=gm)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"] == {
+        **answer.json()["error"],
+        "field": "targets",
+        "message": "Moblin is isolated: it cannot be included in an attack with other foes",
+    }
+    assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["seq"] == 0

@@ -12,6 +12,8 @@ from tests.wsswnn.helpers import clauses, dist, make, row, trace
 from tests.wsswnn.test_wsswnn_oracle import brute, outcome
 from tohit.engine.roll import roll
 from tohit.engine.scenario import load
+from tohit.systems.wsswnn.dice import ActionDie, advantage_role, disadvantage_role
+from tohit.systems.wsswnn.rules import Wsswnn
 
 GRAPPLED = {"attack_die": "d8", "brace_die": "d6", "grappled": True}
 
@@ -130,3 +132,13 @@ def test_wsswnn_a_roll_already_made_reads_no_die_and_takes_its_modifiers() -> No
     assert set(roll(scenario(data), seed=1).targets[0].faces) == {"attack"}
     assert dist(data, "attack_roll") == {3: 1}
     assert rolled_row["guard_damage"] == 1
+
+
+def test_wsswnn_the_dice_of_a_disadvantage_are_named_as_the_pages_name_them() -> None:
+    """Advantage: "roll a second die (the advantage die)"; the pages name the mirror only as a disadvantage ("the foe
+    has brace disadvantage"), never a "disadvantage die": the dice form says the second die, of the disadvantage."""
+    brace = ActionDie("brace", "d6", 0)
+    assert disadvantage_role((brace,)).label == "second die (disadvantage)"
+    assert advantage_role((brace,)).label == "advantage die"
+    assert Wsswnn.role_labels["disadvantage"] == "second die (disadvantage)"
+    assert "disadvantage die" not in Wsswnn.role_labels.values()

@@ -5,6 +5,8 @@ field not named here is refused, and no true/false passes for a number."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -149,19 +151,46 @@ KINDS = ("attack", "auto", "adjust", "end_turn", "move", "door", "join", "leave"
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 
 
+#: How pydantic names a member of a union of types in an error's location: `dict[str,list[int]]` (no space, as a
+#: creature's name given as a key may have).
+_MEMBER = re.compile(r"^[a-z][\w-]*\[\S*\]$")
+
+
+def _is_member(part: Any) -> bool:
+    return isinstance(part, str) and _MEMBER.match(part) is not None
+
+
+def telling_error(errors: Sequence[Any]) -> Any:
+    """The error to report of a validation's `errors`: the first; where it is one member's of a union of types, the
+    member's error that reaches deepest into the value (a string face in a per-target set is the face's error, not
+    the flat set's "a valid list" at the target's name)."""
+    first = errors[0]
+    loc = tuple(first.get("loc", ()))
+    at = next((i for i, p in enumerate(loc) if _is_member(p)), None)
+    if at is None:
+        return first
+    same = [e for e in errors if tuple(e.get("loc", ()))[:at] == loc[:at] and _is_member((*e.get("loc", ()), "")[at])]
+    return max(same, key=lambda e: len(e.get("loc", ())))
+
+
+def union_path(loc: Sequence[Any]) -> list[str]:
+    """The parts of an error's location without pydantic's names of a union's members (`dice.dict[str,list[int]]
+    .Moblin.to_hit` -> `dice.Moblin.to_hit`); past such a member, a face's index is left off: the field is the
+    role's faces, as the dice form names it (`dice.Moblin.to_hit`, not `.0`)."""
+    kept = [p for p in loc if not _is_member(p)]
+    if len(kept) < len(loc) and kept and isinstance(kept[-1], int):
+        kept = kept[:-1]
+    return [str(p) for p in kept]
+
+
 def field_of(loc: tuple[Any, ...] | list[Any], kind: str = "") -> str | None:
-    """The field a validation error (of type `kind`) names, without the union's tag (`adjust.value` -> `value`),
-    and cut where pydantic names a member of a union of types (`dice.dict[str,list[int]].offense` -> `dice`); an
-    action of no known kind names `kind`."""
+    """The field a validation error (of type `kind`) names, without the union's tag (`adjust.value` -> `value`)
+    and without pydantic's names of a union's members (`union_path`); an action of no known kind names `kind`."""
     if kind in ("union_tag_invalid", "union_tag_not_found"):
         return ".".join([*(str(p) for p in loc), "kind"])
-    parts = [str(p) for p in loc]
+    parts = union_path(loc)
     if parts and parts[0] in KINDS:
         parts = parts[1:]
-    for i, part in enumerate(parts):
-        if "[" in part:
-            parts = parts[:i]
-            break
     return ".".join(parts) or None
 
 
@@ -173,6 +202,6 @@ def parse_action(data: Any) -> AnyAction:
     try:
         found: AnyAction = _ADAPTER.validate_python(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
+        first = telling_error(exc.errors())
         raise InputError(str(first.get("msg")), field=field_of(first.get("loc", ()), first.get("type", ""))) from None
     return found

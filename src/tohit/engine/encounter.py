@@ -312,8 +312,9 @@ class Encounter:
 
     def _targets(self, actor: int, attack: int, targets: list[str]) -> tuple[int, ...]:
         """The targets named, as numbers (the primary first): each a combatant, none twice, and no more than the
-        game lets this attack take (`max_targets`: an InputError on `targets` in the game's words), never a
-        silent choice among the names given. Whether the rules allow each one now is the turn's to say."""
+        game lets this attack take (`max_targets`: an InputError on `targets` in the game's words) nor any the game
+        says cannot share it (`targets_problem`), never a silent choice among the names given. Whether the rules
+        allow each one now is the turn's to say."""
         names, rules = self.fight.roster.names, self.fight.rules
         for name in targets:
             if name not in names:
@@ -324,6 +325,9 @@ class Encounter:
         most = rules.max_targets(self.fight, actor, attack)
         if len(targets) > most:
             raise InputError(f"{rules.targets_rule(self.fight, actor, attack)}; got {len(targets)}", field="targets")
+        problem = rules.targets_problem(self.fight, actor, attack, targets)
+        if problem is not None:
+            raise InputError(problem, field="targets")
         return tuple(names.index(name) for name in targets)
 
     def _check_dice(self, actor: int, attack: int, target: int, script: list[dict[str, list[int]]]) -> None:

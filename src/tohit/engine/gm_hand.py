@@ -110,15 +110,20 @@ def condition_stat(enc: LiveEncounter, given: str) -> str:
     case) or its stat; else an InputError naming `condition` and listing them."""
     kept = settable(enc)
     for stat, word in kept:
-        if given in (stat, word) or given.casefold() == word.casefold():
+        if _names(given, stat, word):
             return stat
     readings = enc.fight.rules.readings
     for stat in enc.state.per:
         reading = reading_of(readings, stat)
-        if reading is not None and reading.kind == "internal" and given.casefold() in (stat, reading.label.casefold()):
+        if reading is not None and reading.kind == "internal" and _names(given, stat, reading.label):
             raise InputError(f"{reading.label} is kept by the game's rules, not set by hand", field="condition")
     words = ", ".join(word for _, word in kept) or "none"
     raise InputError(f"no condition {short_repr(given)} that a GM sets; conditions: {words}", field="condition")
+
+
+def _names(given: str, stat: str, word: str) -> bool:
+    """`given` names this stat: its stat or its word, in any case."""
+    return given.casefold() in (stat.casefold(), word.casefold())
 
 
 def condition(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:

@@ -14,7 +14,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tohit.core.errors import TohitError
-from tohit.engine.actions import field_of
+from tohit.engine.actions import field_of, telling_error, union_path
 from tohit.engine.pool import WorkerLost
 
 #: Seconds a client is asked to wait before it tries again after a 503.
@@ -89,13 +89,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        first = telling_error(exc.errors()) if exc.errors() else {"loc": (), "msg": "invalid request"}
         loc = [p for p in first.get("loc", ()) if p not in ("body", "query", "path", "header")]
         if request.url.path.endswith("/actions"):  # an action: named without the union's tag
             field = field_of(loc, str(first.get("type", "")))
-        else:  # cut where pydantic names a member of a union of types (`dice.dict[str,list[int]].x` -> `dice`)
-            parts = [str(p) for p in loc]
-            field = ".".join(parts[: next((i for i, p in enumerate(parts) if "[" in p), len(parts))]) or None
+        else:  # without pydantic's names of a union's members (`dice.dict[str,list[int]].x` -> `dice.x`)
+            field = ".".join(union_path(loc)) or None
         return JSONResponse(error_body(str(first.get("msg")), field), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)

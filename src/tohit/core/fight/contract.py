@@ -246,6 +246,11 @@ class FightRules(TableHints, ABC):
         """Why no more than `max_targets` may be named, in the game's words (the error when more are)."""
         return f"{fight.attack(actor, attack).name} takes one target"
 
+    def targets_problem(self, fight: LoadedFight, actor: int, attack: int, targets: list[str]) -> str | None:
+        """Why the targets named (within `max_targets`) cannot share this attack, in the game's words (the error
+        on `targets` when they cannot); None when they can. Default: None."""
+        return None
+
     def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
         """The values a per-combatant stat may take (both ends included), for a game master's adjust; None: the
         rules keep it (not set by hand). Default: None for a stat the game keeps internal (its reading's kind

@@ -35,6 +35,13 @@ def abstract_problem(rng: AnyRange, targets: list[str], close_together: bool, is
         extra = " (close together)" if close_together else ""
         plural = "s" if most != 1 else ""
         return f"in abstract combat this range hits at most {most} target{plural}{extra}, got {len(targets)}"
+    return isolated_problem(targets, isolated)
+
+
+def isolated_problem(targets: list[str], isolated: list[str]) -> str | None:
+    """Why these targets cannot share one attack: a foe named isolated is among several ("if a foe is up on a
+    balcony, hiding behind cover, or if they've specifically separated themselves from the other foes, then they
+    cannot be included in an attack with other foes") [Abstract Combat Ranges]; None when they can."""
     lonely = [t for t in targets if t in isolated]
     if lonely and len(targets) > 1:
         return f"{lonely[0]} is isolated: it cannot be included in an attack with other foes"

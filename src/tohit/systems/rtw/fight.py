@@ -48,12 +48,12 @@ from typing import Any, ClassVar
 import numpy as np
 from pydantic import Field
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.spec import map_raw_combatants
 from tohit.core.fight.state import BoolArray, IntArray, State
-from tohit.core.grid.models import MapSpec
+from tohit.core.grid.models import AbstractSpec, MapSpec
 from tohit.systems.rtw import narrate
 from tohit.systems.rtw.consequences import (
     durability_after_encounter,
@@ -100,7 +100,16 @@ class RtwFight(RtwTurns):
             "map": (
                 MapSpec | None,
                 Field(default=None, description="The battlefield: rows of '.' and '#', or width, height and solid."),
-            )
+            ),
+            "abstract": (
+                AbstractSpec | None,
+                Field(
+                    default=None,
+                    description="Abstract Combat (no map): {close_together: all the foes stand within arm's reach"
+                    " of one another (an area attack may hit 1 additional foe), isolated: foes (names) that cannot be"
+                    " included in an attack with other foes}.",
+                ),
+            ),
         }
 
     def input_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
@@ -115,6 +124,8 @@ class RtwFight(RtwTurns):
             return data
         data = move_sight_statuses(data)
         on_map = data.get("map") is not None
+        if on_map and data.get("abstract") not in (None, False):  # [Abstract Combat Ranges]: no map
+            raise InputError("Abstract Combat has no map: give a map or abstract, not both", field="abstract")
         out = dict(data)
         library = data.get("attacks")
         if isinstance(library, dict):
@@ -146,9 +157,22 @@ class RtwFight(RtwTurns):
                     "a Swarm is affected once per square it fills on the map: give the fight's map as well",
                     field=f"{fight.paths[c]}.swarm",
                 )
+        self._check_abstract(fight)
         if fight.spec.map is not None:
             fight.memo("rtw_map", lambda: grid_at(fight, file_positions(fight)))
         status_play(fight)  # refuses an effect the fight does not play
+
+    def _check_abstract(self, fight: LoadedFight) -> None:
+        """Each foe Abstract Combat names isolated is a combatant of the fight [Abstract Combat Ranges]."""
+        spec: AbstractSpec | None = fight.spec.abstract
+        if spec is None:
+            return
+        for i, name in enumerate(spec.isolated):
+            if name not in fight.roster.names:
+                raise InputError(
+                    f"{short_repr(name)} is not a combatant; combatants: {', '.join(fight.roster.names)}",
+                    field=f"abstract.isolated[{i}]",
+                )
 
     def initial(self, fight: LoadedFight, combatant: int) -> dict[str, int]:
         comb = fight.combatants[combatant]

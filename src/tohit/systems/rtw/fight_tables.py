@@ -12,7 +12,9 @@ import numpy as np
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.rows import rows_of
 from tohit.core.fight.state import BoolArray, IntArray, State
-from tohit.core.grid.abstract import abstract_targets
+from tohit.core.grid.abstract import abstract_targets, isolated_problem
+from tohit.core.grid.models import AbstractSpec
+from tohit.core.grid.reach import describe
 from tohit.systems.rtw.consequences import (
     fall_outcome,
 )
@@ -190,23 +192,31 @@ class RtwTables(RtwLive):
         def build() -> AreaTables:
             area = np.zeros((fight.roster.size, fight.max_attacks), dtype=bool)
             reach = np.ones((fight.roster.size, fight.max_attacks), dtype=np.int64)
+            close = abstract_of(fight).close_together
             for c, comb in enumerate(fight.combatants):
                 for a, entry in enumerate(comb.attacks):
                     area[c, a] = entry.attack.area
-                    reach[c, a] = area_count(entry, fight.roster.size)
+                    reach[c, a] = area_count(entry, fight.roster.size, close)
             found = AreaTables(area, reach)
             return found
 
         return fight.memo("rtw_area", build)
 
+    def isolated(self, fight: LoadedFight) -> BoolArray:
+        """(combatants,): the foes the file's `abstract.isolated` names, which "cannot be included in an attack
+        with other foes" [Abstract Combat Ranges]."""
+        names = abstract_of(fight).isolated
+        return fight.memo("rtw_isolated", lambda: np.array([n in names for n in fight.roster.names], dtype=bool))
+
     # -- several targets, named by a game master ---------------------------------------------------------------
     def max_targets(self, fight: LoadedFight, actor: int, attack: int) -> int:
         """Abstract Combat (a fight with no map): an area attack hits a number of foes from its range ("Burst:
         Hits 2 targets for every 1 in the Range"; "Blast, Cone, Line, or Sweep: Hits 1 target, plus 1 additional
-        target for every 2 in the Range beyond the first"): its `area_count` (the file's `area_size`, else its
-        range's count); the game master may name up to that many [Abstract Combat Ranges]. Any other attack,
-        and any attack on a map (whom an area catches comes from its placement), names one foe ("Melee,
-        Projectile: Hit 1 foe")."""
+        target for every 2 in the Range beyond the first"; both "May hit 1 additional foe if all targeted foes
+        are described as being close together": the file's `abstract.close_together`): its `area_count` (the
+        file's `area_size`, else its range's count); the game master may name up to that many [Abstract Combat
+        Ranges]. Any other attack, and any attack on a map (whom an area catches comes from its placement),
+        names one foe ("Melee, Projectile: Hit 1 foe")."""
         area, reach = self._area(fight)
         if self.grid(fight) is not None or not area[actor, attack]:
             return 1
@@ -222,24 +232,38 @@ class RtwTables(RtwLive):
             return f"{name} is not an area attack: it hits 1 foe"
         entry = fight.attack(actor, attack)
         why = "its area_size" if entry.area_size is not None else _range_words(entry.grid_range)
+        close = entry.area_size is None and entry.grid_range is not None and abstract_of(fight).close_together
+        why += ", the foes close together" if close else ""
         return f"{name} hits at most {most} {'foe' if most == 1 else 'foes'} in Abstract Combat ({why})"
 
+    def targets_problem(self, fight: LoadedFight, actor: int, attack: int, targets: list[str]) -> str | None:
+        """A foe the file's `abstract.isolated` names "cannot be included in an attack with other foes"
+        [Abstract Combat Ranges]: named with others, it is refused."""
+        return isolated_problem(targets, abstract_of(fight).isolated)
 
-def area_count(entry: Any, every: int) -> int:
+
+def abstract_of(fight: LoadedFight) -> AbstractSpec:
+    """The fight file's Abstract Combat description (`abstract`: close together, isolated foes), or none given."""
+    spec: AbstractSpec | None = getattr(fight.spec, "abstract", None)
+    return spec if spec is not None else AbstractSpec()
+
+
+def area_count(entry: Any, every: int, close_together: bool = False) -> int:
     """How many foes an area attack hits in a fight with no map: the entry's `area_size` when given; else its
     range's count in Abstract Combat when the range is given with its size ("Burst: Hits 2 targets for every 1 in
     the Range"; "Blast, Cone, Line, or Sweep: Hits 1 target, plus 1 additional target for every 2 in the Range
-    beyond the first") [Abstract Combat Ranges]; else every foe (`every`)."""
+    beyond the first"; "May hit 1 additional foe if all targeted foes are described as being close together")
+    [Abstract Combat Ranges]; else every foe (`every`)."""
     if entry.area_size is not None:
         return int(entry.area_size)
     if entry.grid_range is not None:
-        return abstract_targets(entry.grid_range)
+        return abstract_targets(entry.grid_range, close_together)
     return every
 
 
 def _range_words(rng: Any) -> str:
-    """Where the count comes from, in the page's words: the range and its size, or that none is given."""
+    """Where the count comes from, in the page's words: the range and its size ("Burst 2", "3 Targets within 6
+    Squares", a Weapon's chosen Basic Attack and its range), or that none is given."""
     if rng is None:
         return "every foe: no area_size or range size given"
-    size = getattr(rng, "size", None)
-    return f"{rng.type.capitalize()}{'' if size is None else f' {size}'}"
+    return describe(rng)

@@ -224,11 +224,14 @@ class RtwTurns(RtwTables):
         if not self._flags(fight)[2]:
             return caught
         area, reach = self._area(fight)
-        is_area = acting & area[np.maximum(actor, 0), np.maximum(attack, 0)]
+        # An isolated foe "cannot be included in an attack with other foes" [Abstract Combat Ranges]: chosen, it is
+        # the one caught; else the area passes it by.
+        lonely = self.isolated(fight)
+        is_area = acting & area[np.maximum(actor, 0), np.maximum(attack, 0)] & ~lonely[np.maximum(target, 0)]
         if is_area.any():
             # Foes standing (Helpless ones are skipped), from the chosen one on in file order, then wrapping.
             who = np.maximum(actor, 0)
-            foes = fight.roster.foes()[who] & ctx.standing()
+            foes = fight.roster.foes()[who] & ctx.standing() & ~lonely[None, :]
             ahead = (np.arange(size)[None, :] - target[:, None]) % size  # 0 for the chosen foe
             rank = np.where(foes, ahead, size + 1)
             order = np.argsort(rank, axis=1, kind="stable")

@@ -25,13 +25,15 @@ from tohit.core.support import Columns
 from tohit.systems.wsswnn.models import die_sides
 
 #: The dice roles in the pages' words: the action die rolled, "his Attack die" (the page's jump-attack example) or
-#: the Brace die ("brace advantage" rolls "the Brace die", Advantage); "a second die (the advantage die)"
-#: (Advantage) and its mirror; a free Brace rolled after the attack; "a free Maneuver roll to land" (the page).
+#: the Brace die ("brace advantage" rolls "the Brace die", Advantage); "roll a second die (the advantage die)"
+#: (Advantage [taking-actions]); its mirror, which the pages name only as a disadvantage ("the foe has brace
+#: disadvantage" [braces: Grapple]) and never by a die of its own: the second die, of the disadvantage; a free
+#: Brace rolled after the attack; "a free Maneuver roll to land" (the page).
 ROLE_LABELS = {
     "attack": "Attack die",
     "brace": "Brace die",
     "advantage": "advantage die",
-    "disadvantage": "disadvantage die",
+    "disadvantage": "second die (disadvantage)",
     "landing": "Maneuver roll to land",
 }
 

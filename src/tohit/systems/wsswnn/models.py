@@ -152,8 +152,8 @@ class Attack(Model):
         le=12,
         description=(
             "The action roll already made (after advantage and the dice's penalties, before any modifier): no"
-            " attack, advantage or disadvantage die is read. A ranged attack into a grapple that rolls an odd"
-            " number hits the other grappler with that same roll [braces: Grapple]."
+            " Attack die, advantage die or second die of a disadvantage is read. A ranged attack into a grapple"
+            " that rolls an odd number hits the other grappler with that same roll [braces: Grapple]."
         ),
     )
     target_arms: bool = Field(default=False, description="Aim a melee attack at the foe's defending armament.")
