@@ -36,6 +36,9 @@ Runner = Callable[[list[Task]], Results]
 #: Seconds to wait for an existing cluster's scheduler to answer.
 CONNECT_TIMEOUT = 10
 
+#: The loggers a stopped sweep quiets while its in-process cluster closes: Dask's, and the event loop's under it.
+QUIETED = ("distributed", "tornado.application")
+
 
 def default_workers() -> int:
     """One worker per core this process may use."""
@@ -92,8 +95,8 @@ def local_cluster(workers: int) -> Iterator[Any]:
             dashboard_address=None,
             silence_logs=logging.ERROR,
         )
-    logs = logging.getLogger("distributed")
-    level = logs.level
+    logs = [logging.getLogger(name) for name in QUIETED]
+    levels = [log.level for log in logs]
     try:
         client = dask().Client(cluster)
         try:
@@ -102,7 +105,8 @@ def local_cluster(workers: int) -> Iterator[Any]:
             client.close()
     finally:
         cluster.close()
-        logs.setLevel(level)  # as before the sweep (a stopped one quiets it while it closes)
+        for log, level in zip(logs, levels, strict=True):
+            log.setLevel(level)  # as before the sweep (a stopped one quiets them while it closes)
 
 
 @contextmanager
@@ -142,8 +146,10 @@ def on_client(client: Any) -> Runner:
                 yield of[future.key], rows
         except BaseException:
             # Stopped (Ctrl-C, an error): a fetch still in flight finds its point cancelled, and the scheduler in
-            # this process would log that as an error after the one line the command prints.
-            logging.getLogger("distributed").setLevel(logging.CRITICAL)
+            # this process (or the event loop under it, when Dask's own cancel callback fails as it is interrupted)
+            # would log that as an error after the one line the command prints.
+            for name in QUIETED:
+                logging.getLogger(name).setLevel(logging.CRITICAL)
             raise
         finally:
             client.cancel(list(waiting.values()))
