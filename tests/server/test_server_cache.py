@@ -34,6 +34,7 @@ def test_server_cache_stays_flat_while_encounters_pile_up(tmp_path: Path) -> Non
             assert client.get(f"/v1/encounters/{enc['id']}", headers=gm).status_code == 200
             made.append((enc["id"], gm))
             assert len(client.app.state.encounters) <= 4  # type: ignore[attr-defined]
+            assert len(client.app.state.locks) == 0  # type: ignore[attr-defined]  # no write holds or waits for one
         first, gm = made[0]  # long forgotten: read again from the store, and it plays on
         before = client.get(f"/v1/encounters/{first}", headers=gm).json()
         assert before["seq"] >= 1 and before["turn"] in before["standing"]

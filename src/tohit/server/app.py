@@ -16,6 +16,7 @@ import json
 import math
 import secrets
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from fractions import Fraction
@@ -86,7 +87,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     #: Each encounter's row as last read (a row does not change; a write's own check of the seq finds one
     #: deleted by another process, and then the row is read again).
     rows: Lru[str, StoredEncounter] = Lru(settings.cached_encounters)
-    locks: dict[str, asyncio.Lock] = {}
+    # One lock per encounter being written; an entry goes when no write holds or waits for its lock (weak values),
+    # so the map does not grow with every encounter ever touched.
+    locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -108,7 +111,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         responses=ERRORS,
     )
 
-    app.state.encounters = cache  # read by tests: the bound holds
+    app.state.encounters, app.state.locks = cache, locks  # read by tests: the bounds hold
 
     def the_store() -> Store:
         found: Store = state["store"]
