@@ -15,7 +15,7 @@ from tests.conftest import EXAMPLES
 from tohit.cli.app import app
 from tohit.core.errors import InputError
 from tohit.engine.encounter import Encounter
-from tohit.engine.fight.replay import chained, replay, unfinished_event
+from tohit.engine.fight.replay import chained, replay
 from tohit.server import read_models
 
 
@@ -131,10 +131,8 @@ def test_a_log_with_every_new_action_kind_replays_with_tohit_replay(tmp_path: Pa
         enc.act(action)
     kinds = {e["kind"] for e in enc.events}
     assert {"adjust", "join", "leave", "condition", "dice", "reveal", "undo"} <= kinds
-    state = enc.state_json()
-    closed = [*enc.events, unfinished_event(len(enc.events), state["fight"].get("round"), enc.next_turn(), state)]
     log = tmp_path / "events.jsonl"
-    log.write_text("".join(json.dumps(e) + "\n" for e in chained(closed)))
+    log.write_text("".join(json.dumps(e) + "\n" for e in chained(enc.exported())))
     found = replay(log)
     assert found.matches and not found.mismatches
     result = CliRunner().invoke(app, ["replay", str(log)])

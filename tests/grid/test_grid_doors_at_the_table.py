@@ -17,7 +17,7 @@ from tests.grid.uvtt_fixtures import cellar
 from tohit.core.errors import InputError
 from tohit.core.grid.uvtt import inline_map_fields
 from tohit.engine.encounter import Encounter
-from tohit.engine.fight.replay import chained, replay, unfinished_event
+from tohit.engine.fight.replay import chained, replay
 from tohit.server import read_models
 
 FIGHT = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
@@ -87,9 +87,7 @@ def test_a_door_and_a_newcomer_both_stay_whatever_their_order(door_first: bool, 
         assert found.state_json()["fight"]["door_0"] == 0
         assert read_models.map_view(found, "Link", None, None)["doors"][0]["closed"] is False
         assert "Impa" in found.state_json()["combatants"]
-    state = enc.state_json()
-    closed = [*enc.events, unfinished_event(len(enc.events), state["fight"].get("round"), enc.next_turn(), state)]
     log = tmp_path / "events.jsonl"
-    log.write_text("".join(json.dumps(e) + "\n" for e in chained(closed)))
+    log.write_text("".join(json.dumps(e) + "\n" for e in chained(enc.exported())))
     found = replay(log)
     assert found.matches and not found.mismatches

@@ -34,7 +34,7 @@ from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.modes import Exact, Narration
 from tohit.engine.fight.outcome_table import mean_damage
 from tohit.engine.fight.outcomes import now, outcome_table
-from tohit.engine.fight.replay import apply_changes
+from tohit.engine.fight.replay import apply_changes, unfinished_event
 from tohit.engine.fight.run import ended, initial_state
 from tohit.engine.seeds import fresh_seed
 
@@ -119,6 +119,14 @@ class Encounter:
     def state_json(self) -> dict[str, Any]:
         """The state as a fight event records it: `{"fight": {...}, "combatants": {name: {stat: value}}}`."""
         return self.state.row(self.fight.roster)
+
+    def exported(self) -> list[dict[str, Any]]:
+        """The log as `tohit replay` reads it: the events, closed mid-fight by an event saying where the fight
+        stands (its round, whose turn) and its state, which replay checks."""
+        if self.over:
+            return list(self.events)
+        state = self.state_json()
+        return [*self.events, unfinished_event(len(self.events), state["fight"].get("round"), self.next_turn(), state)]
 
     def standing(self) -> list[str]:
         up = self.fight.rules.standing(self.fight, self.state)[0]

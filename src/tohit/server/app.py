@@ -30,7 +30,7 @@ from tohit.core.exact_text import fraction_json
 from tohit.engine import registry
 from tohit.engine.actions import Action, AnyAction, Undo
 from tohit.engine.encounter import Encounter
-from tohit.engine.fight.replay import chained, unfinished_event
+from tohit.engine.fight.replay import chained
 from tohit.engine.gm_hand import hidden
 from tohit.engine.pool import HealingPool
 from tohit.engine.seeds import fresh_seed
@@ -259,8 +259,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         enc = load(row)
         if enc.seq != len(found) - 1:  # another write came between the two reads: the events read decide
             enc = Encounter.restore(row.fight, found, source=row.name)
-        state = enc.state_json()
-        return [*found, unfinished_event(len(found), state["fight"].get("round"), enc.next_turn(), state)]
+        return enc.exported()
 
     def summary(row: StoredEncounter, enc: Encounter) -> dict[str, Any]:
         return {
