@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from tests.conftest import EXAMPLES
 from tohit.cli.app import app
 from tohit.core.errors import InputError
+from tohit.engine.fight import exact
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.load import fight_from_dict, load_fight
 
@@ -30,9 +31,31 @@ def test_a_chain_estimated_over_a_cap_is_refused_early_naming_estimate_and_cap()
     assert "states explored" in err.message and "simulate it with -n" in err.message
 
 
-def test_the_memory_budget_is_checked_while_the_chain_grows() -> None:
-    with pytest.raises(InputError, match="memory budget of 0 MB"):
-        exact_duel(load_fight(DUEL), memory=0, probe=1e9)
+class Growing:
+    """A process's resident memory that grows by a megabyte each time it is read: the process's real memory
+    depends on what it held before the chain began (freed pages are used again), so the test says how it grows."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def __call__(self) -> int:
+        self.reads += 1
+        return 100_000_000 + 1_000_000 * self.reads
+
+
+def test_the_memory_budget_is_checked_while_the_chain_grows(monkeypatch: pytest.MonkeyPatch) -> None:
+    resident = Growing()
+    monkeypatch.setattr(exact, "_resident", resident)
+    with pytest.raises(InputError, match=r"passed its memory budget of 5 MB \(at [\d,]+ states\)") as caught:
+        exact_duel(load_fight(DUEL), memory=5_000_000, probe=float("inf"))
+    assert caught.value.field == "--exact" and "simulate it with -n" in caught.value.message
+    assert resident.reads == 7  # read at the start, then once a check: refused at the sixth megabyte grown
+
+
+def test_memory_that_does_not_grow_passes_the_same_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(exact, "_resident", lambda: 100_000_000)
+    result = exact_duel(load_fight(DUEL), memory=5_000_000, probe=float("inf"))
+    assert sum(result.wins) + result.draw + result.beyond == 1 and result.wins[0] > 0
 
 
 def test_the_estimate_names_the_state_cap_too() -> None:
