@@ -6,8 +6,10 @@
 import { api, el } from "./api.js";
 
 /** What the dice need of the tracker: the encounter, its token, the choice on the form, the attack, the error
- * line; and the roles and the creatures the last answer gave. */
-const ctx = { id: null, token: null, chosen: null, attack: null, fail: null, roles: null, targets: [] };
+ * line; and the roles and the creatures the last answer gave. `asked` counts the asks for the first step (only
+ * the latest one's answer is shown: an older answer, for an attacker no longer chosen, is dropped); `fresh`: the
+ * next answer shows the first step anew even when its roles are the same (once an attack has been sent). */
+const ctx = { id: null, token: null, chosen: null, attack: null, fail: null, roles: null, targets: [], asked: 0, fresh: false };
 
 export function setUpDice(tracker) {
   Object.assign(ctx, tracker);
@@ -81,14 +83,17 @@ function firstFields(first) {
 export async function loadDice() {
   const body = ctx.chosen();
   if (!body.targets.length) return;
+  const asked = ++ctx.asked;
   const answer = await api("POST", `/v1/encounters/${ctx.id}/dice`, body, ctx.token);
+  if (asked !== ctx.asked) return; // a later ask is under way: its answer is the one shown
   if (!answer.ok) {
     ctx.fail(answer);
     return;
   }
   const fields = q("#dice-fields");
   const key = JSON.stringify([answer.data.roles, answer.data.targets]);
-  if (fields.dataset.roles === key) return;
+  if (fields.dataset.roles === key && !ctx.fresh) return; // the same dice: what is typed stays
+  ctx.fresh = false;
   fields.dataset.roles = key;
   ctx.roles = answer.data.roles;
   ctx.targets = answer.data.targets || body.targets.slice(0, 1);
@@ -187,12 +192,17 @@ export async function rollTyped() {
     ctx.fail(check);
     return;
   } else return;
+  // Once the attack is stored, the next one starts from its first step again, shown once: by the refresh that
+  // follows the attack (its preview asks for the dice), or here when that refresh did not ask. Shown twice, the
+  // second showing would clear faces typed for the next attack in between.
   const answer = await ctx.attack(dice);
   if (answer && !answer.ok) fieldError(answer);
-  else if (answer) {
-    delete q("#dice-fields").dataset.roles; // the next attack starts from its first step again
-    await loadDice();
-  }
+  else if (answer && ctx.fresh) await loadDice();
+}
+
+/** The dice typed have been used (their attack is stored): the next answer shows the first step anew. */
+export function diceUsed() {
+  ctx.fresh = true;
 }
 
 /** An answer's error on `dice.<role>` (or `dice.<target>.<role>`), shown at that field (true when it was one). */

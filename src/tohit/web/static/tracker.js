@@ -3,7 +3,7 @@
 // that follows the game live. Every number shown comes from the /v1 routes: no rules here.
 import { api, el, errorLine, follow, known, pageToken, percent } from "./api.js";
 import { card, readings } from "./cards.js";
-import { loadDice, rollTyped, setUpDice, toggleDice } from "./dice.js";
+import { diceUsed, loadDice, rollTyped, setUpDice, toggleDice } from "./dice.js";
 import { KEYS, onKey, toggleKeys } from "./keys.js";
 import { showMap } from "./map.js";
 import { checkedTargets, fillTargets as fillTargetBox } from "./targets.js";
@@ -412,7 +412,8 @@ async function updatePreview() {
 }
 
 // -- acting ---------------------------------------------------------------------------------------------------------
-async function act(action) {
+/** An action sent; `stored` is called once it is stored, before the page shows the new state. */
+async function act(action, stored = null) {
   if (page.busy) return null;
   page.busy = true;
   q("#action-error").textContent = "";
@@ -425,6 +426,7 @@ async function act(action) {
   }
   addEvents(answer.data.events);
   showResult(answer.data.events, answer.data.out_of_turn ? "(out of turn)" : "");
+  if (stored) stored();
   await refresh();
   return answer;
 }
@@ -435,7 +437,7 @@ async function attack(dice) {
     q("#action-error").textContent = "error: targets: choose the target";
     return null;
   }
-  return act({ kind: "attack", ...body, ...(dice ? { dice } : {}) });
+  return dice ? act({ kind: "attack", ...body, dice }, diceUsed) : act({ kind: "attack", ...body });
 }
 
 async function undo() {
