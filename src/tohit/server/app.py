@@ -93,6 +93,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        opened = state["store"] is None  # a store given to the app is its giver's to close
         state["store"] = state["store"] or open_store(settings.db)
         state["pool"] = HealingPool(settings.workers) if settings.workers > 0 else None
         state["admission"] = Admission(state["pool"], settings.workers, settings.request_seconds)
@@ -100,6 +101,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         state["admission"].close()
         if state["pool"] is not None:
             state["pool"].close()
+        if opened:
+            state["store"].close()
 
     app = FastAPI(
         title="tohit",

@@ -118,6 +118,10 @@ class Store:
         if engine.dialect.name == "sqlite":
             self._turns = Turns(BUSY_TIMEOUT_MS / 1000)
 
+    def close(self) -> None:
+        """Close the store's connections (a server that opened it, at its end; a later use opens new ones)."""
+        self.engine.dispose()
+
     @contextmanager
     def _writing(self) -> Iterator[None]:
         """This store's turn to write, on SQLite, held for one write transaction; past the busy timeout, the
