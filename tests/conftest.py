@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import faulthandler
+import os
+import signal
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -20,6 +25,33 @@ EXAMPLES = ROOT / "examples"
 # (`pytest tests/test_fuzz.py --hypothesis-profile=fuzz`).
 settings.register_profile("fuzz-quick", max_examples=60, deadline=None, derandomize=True)
 settings.register_profile("fuzz", max_examples=3000, deadline=None)
+
+
+#: Python code that gives Ctrl-C its default meaning back in a child process started with `python -c`: a child
+#: inherits SIGINT ignored from a test run started in the background (a shell's `&`), and then never stops on it.
+CTRL_C_RESTORED = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+#: `tohit ...` as `python -c CODE ...`, with Ctrl-C restored.
+TOHIT_CODE = CTRL_C_RESTORED + "import sys; from tohit.cli.app import main; sys.argv[0] = 'tohit'; main()"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A run stopped from outside (SIGTERM: CI past its time limit) first prints every thread's stack, past the
+    output capture, so that what it waited for is seen. A test that hangs is stopped by pytest-timeout first."""
+
+    run = os.getpid()
+
+    def stacks_then_stop(signum: int, frame: FrameType | None) -> None:
+        capture = config.pluginmanager.getplugin("capturemanager")
+        if os.getpid() == run:  # not in a worker forked from the run: it stops as it would have
+            if capture is not None:
+                capture.suspend_global_capture(in_=True)
+            sys.stderr.write("\nstopped from outside (SIGTERM); every thread's stack:\n")
+            sys.stderr.flush()
+            faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stacks_then_stop)
 
 
 def scenario(data: dict[str, Any]) -> Loaded:
