@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLES, ROOT
+from tests.conftest import EXAMPLES, ROOT, TOHIT_CODE
 
 CEIL = str(EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml")
 DUEL = str(EXAMPLES / "fights" / "wsswnn-kulu-brute.yaml")
@@ -49,9 +49,8 @@ def alive(pid: int) -> bool:
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_long_command_stops_on_first_signal_and_leaves_no_worker(command: str, sig: signal.Signals) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    code = "import sys; from tohit.cli.app import main; sys.argv[0] = 'tohit'; main()"
     proc = subprocess.Popen(
-        [sys.executable, "-c", code, *COMMANDS[command]],
+        [sys.executable, "-c", TOHIT_CODE, *COMMANDS[command]],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
