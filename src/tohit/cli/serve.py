@@ -128,7 +128,10 @@ def serve(
     # the collector's full passes, which otherwise stop every thread for 80-170 ms, in the middle of requests.
     gc.collect()
     gc.freeze()
-    uvicorn.run(app, host=host, port=port, log_level="warning", **limits)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", **limits)
+    finally:
+        store.close()
 
 
 def upgrade(db: DbOpt = DEFAULT_DB) -> None:
