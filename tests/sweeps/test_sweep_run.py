@@ -303,3 +303,21 @@ def test_a_killed_workers_finished_points_are_not_run_again(serial: pd.DataFrame
             computed = client.run_on_scheduler(memory_transitions)
     pd.testing.assert_frame_equal(data, serial)
     assert computed and max(computed.values()) == 1, computed
+
+
+@pytest.mark.timeout(90)
+def test_a_scheduler_that_fails_to_connect_leaves_later_runs_on_other_clients_alone(
+    serial: pd.DataFrame, local_client: Any, scheduler_address: str
+) -> None:
+    """A `--scheduler` that is no Dask address: its Client fails as it starts. Dask had made that Client the
+    process's default first, and a later run on another client awaited its points on the failed one's event loop,
+    for ever (a CI run hung so). The failed client is held here, as a traceback may hold it until a collection."""
+    with pytest.raises(tohit.InputError) as refused, connect("nonsense://x"):
+        pass
+    held = refused.value.__context__  # the error the failed Client raised, with its frames
+    assert held is not None
+    pd.testing.assert_frame_equal(fight_sweep(client=local_client), serial)
+    base = ["simulate", str(BOW), "-n", "3000", "--seed", "9", "--workers", "2", "--json"]
+    there = runner.invoke(app, [*base, "--scheduler", scheduler_address])
+    assert there.exit_code == 0, there.output
+    assert json.loads(there.stdout) == json.loads(runner.invoke(app, base).stdout)

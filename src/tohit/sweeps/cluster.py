@@ -65,7 +65,7 @@ def fights_on(
             client.submit(_fight_share, document, source, share, stream, method, n <= KEEP_FIGHTS, pure=False)
             for share, stream in shares
         ]
-        results = _gather(futures, [share for share, _ in shares], progress)
+        results = _gather(client, futures, [share for share, _ in shares], progress)
     return stats_from_shares(fight, n, seed, results)
 
 
@@ -92,17 +92,18 @@ def simulate_on(
             client.submit(_attack_share, document, source, share, stream, method, pure=False)
             for share, stream in shares
         ]
-        results = _gather(futures, [share * targets for share, _ in shares], progress)
+        results = _gather(client, futures, [share * targets for share, _ in shares], progress)
     return result_from_shares(loaded, n, seed, method, results)
 
 
-def _gather(futures: list[Any], sizes: list[int], progress: Progress | None) -> list[Any]:
-    """The futures' results in submission order, advancing `progress` by each one's size as it completes; the
-    rest are cancelled if this is interrupted."""
+def _gather(client: Any, futures: list[Any], sizes: list[int], progress: Progress | None) -> list[Any]:
+    """The futures' results (of `client`) in submission order, advancing `progress` by each one's size as it
+    completes; the rest are cancelled if this is interrupted. Their completions are awaited on the client's own
+    event loop (Dask's default client may be another's)."""
     position = {future.key: i for i, future in enumerate(futures)}
     results: list[Any] = [None] * len(futures)
     try:
-        for future in dask().as_completed(futures):
+        for future in dask().as_completed(futures, loop=client.loop):
             i = position[future.key]
             results[i] = future.result()
             if progress:

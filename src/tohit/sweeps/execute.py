@@ -98,7 +98,7 @@ def local_cluster(workers: int) -> Iterator[Any]:
     logs = [logging.getLogger(name) for name in QUIETED]
     levels = [log.level for log in logs]
     try:
-        client = dask().Client(cluster)
+        client = dask().Client(cluster, set_as_default=False)
         try:
             yield client
         finally:
@@ -113,7 +113,9 @@ def local_cluster(workers: int) -> Iterator[Any]:
 def connect(address: str) -> Iterator[Any]:
     """A `Client` on the cluster whose scheduler is at `address` (an InputError when it does not answer)."""
     try:
-        client = dask().Client(address, timeout=CONNECT_TIMEOUT)
+        # Not made the process's default client: one that fails to connect would stay the default (Dask sets it
+        # before connecting), and what asks the default for its event loop would wait on that one's for ever.
+        client = dask().Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
     except (ValueError, TypeError) as exc:
         message = f"{short_repr(address)} is not a Dask scheduler address ({exc})"
         raise InputError(message, field="--scheduler") from None
@@ -135,7 +137,9 @@ def on_client(client: Any) -> Runner:
         futures = client.map(measure, tasks, pure=False)
         of = {future.key: task for future, task in zip(futures, tasks, strict=True)}
         waiting = {future.key: future for future in futures}
-        finished = dask().as_completed(futures)
+        # The client's own event loop: as_completed takes the default client's otherwise, which may be another
+        # client's (a notebook's, or one that failed), where these futures' completions are never seen.
+        finished = dask().as_completed(futures, loop=client.loop)
         del futures
         try:
             for future in finished:
