@@ -38,6 +38,8 @@ CONNECT_TIMEOUT = 10
 
 #: The loggers a stopped sweep quiets while its in-process cluster closes: Dask's, and the event loop's under it.
 QUIETED = ("distributed", "tornado.application")
+#: The environment variable that sets the level of Dask's loggers in a worker process as it starts.
+WORKER_LOGS = "DASK_LOGGING__DISTRIBUTED"
 
 
 def default_workers() -> int:
@@ -80,10 +82,26 @@ def _sigint_blocked() -> Iterator[None]:
 
 
 @contextmanager
+def _worker_logs_quiet() -> Iterator[None]:
+    """The worker processes started meanwhile log nothing below CRITICAL (Dask reads its logging levels from the
+    environment as a worker process starts): a point that fails comes back as its error, and what a worker says
+    as a stopped run closes (a fetch in flight whose client has gone) would follow the run's one line."""
+    before = os.environ.get(WORKER_LOGS)
+    os.environ[WORKER_LOGS] = "critical"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(WORKER_LOGS, None)
+        else:
+            os.environ[WORKER_LOGS] = before
+
+
+@contextmanager
 def local_cluster(workers: int) -> Iterator[Any]:
     """A Dask `LocalCluster` in this process: `workers` worker processes of one thread each, on 127.0.0.1, no
-    dashboard; a `Client` on it is yielded, and both are closed when the block ends."""
-    with warnings.catch_warnings(), _sigint_blocked():
+    dashboard, quiet (`_worker_logs_quiet`); a `Client` on it is yielded, and both are closed when the block ends."""
+    with warnings.catch_warnings(), _sigint_blocked(), _worker_logs_quiet():
         # The scheduler's small HTTP server (health and metrics, no dashboard) asks for port 8787 on 127.0.0.1 and
         # takes another when a second cluster holds it: nothing a user needs to read.
         warnings.filterwarnings("ignore", message="Port .* is already in use")
