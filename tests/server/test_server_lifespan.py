@@ -43,3 +43,12 @@ def test_a_store_given_to_the_server_stays_open_for_its_giver(tmp_path: Path) ->
     assert len(store.all()) == 1  # still usable
     store.close()
     assert held(db) == []
+
+
+def test_a_server_started_again_opens_its_store_again_and_closes_it(tmp_path: Path) -> None:
+    db = tmp_path / "tohit.db"
+    client = client_for(f"sqlite:///{db}")
+    for _ in range(2):
+        with client:
+            assert client.post("/v1/encounters", json={"example": "starter/kaiser"}).status_code == 201
+        assert held(db) == []

@@ -87,22 +87,24 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     #: Each encounter's row as last read (a row does not change; a write's own check of the seq finds one
     #: deleted by another process, and then the row is read again).
     rows: Lru[str, StoredEncounter] = Lru(settings.cached_encounters)
-    # One lock per encounter being written; an entry goes when no write holds or waits for its lock (weak values),
-    # so the map does not grow with every encounter ever touched.
+    # One lock per encounter being written, gone once no write holds or waits for it (weak values): no growth.
     locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+    owned = store is None  # a store given to the app is its giver's to close
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        opened = state["store"] is None  # a store given to the app is its giver's to close
         state["store"] = state["store"] or open_store(settings.db)
         state["pool"] = HealingPool(settings.workers) if settings.workers > 0 else None
         state["admission"] = Admission(state["pool"], settings.workers, settings.request_seconds)
         yield
-        state["admission"].close()
-        if state["pool"] is not None:
-            state["pool"].close()
-        if opened:
-            state["store"].close()
+        try:
+            state["admission"].close()
+            if state["pool"] is not None:
+                state["pool"].close()
+        finally:
+            if owned:
+                state["store"].close()
+                state["store"] = None  # a second start opens it again
 
     app = FastAPI(
         title="tohit",
