@@ -83,9 +83,13 @@ def _sigint_blocked() -> Iterator[None]:
 
 @contextmanager
 def _worker_logs_quiet() -> Iterator[None]:
-    """The worker processes started meanwhile log nothing below CRITICAL (Dask reads its logging levels from the
-    environment as a worker process starts): a point that fails comes back as its error, and what a worker says
-    as a stopped run closes (a fetch in flight whose client has gone) would follow the run's one line."""
+    """The worker processes started meanwhile (a worker that died is started again) log nothing below CRITICAL
+    (Dask reads its logging levels from the environment as a worker process starts): a point that fails comes
+    back as its error, and what a worker says as a stopped run closes (a fetch in flight whose client has gone)
+    would follow the run's one line. The environment is the process's: changed from its main thread only."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     before = os.environ.get(WORKER_LOGS)
     os.environ[WORKER_LOGS] = "critical"
     try:
@@ -101,7 +105,13 @@ def _worker_logs_quiet() -> Iterator[None]:
 def local_cluster(workers: int) -> Iterator[Any]:
     """A Dask `LocalCluster` in this process: `workers` worker processes of one thread each, on 127.0.0.1, no
     dashboard, quiet (`_worker_logs_quiet`); a `Client` on it is yielded, and both are closed when the block ends."""
-    with warnings.catch_warnings(), _sigint_blocked(), _worker_logs_quiet():
+    with _worker_logs_quiet():
+        yield from _local_cluster(workers)
+
+
+def _local_cluster(workers: int) -> Iterator[Any]:
+    """`local_cluster`'s cluster and client, within its quiet workers' environment."""
+    with warnings.catch_warnings(), _sigint_blocked():
         # The scheduler's small HTTP server (health and metrics, no dashboard) asks for port 8787 on 127.0.0.1 and
         # takes another when a second cluster holds it: nothing a user needs to read.
         warnings.filterwarnings("ignore", message="Port .* is already in use")
