@@ -35,8 +35,8 @@ test: lint typecheck pytest
 # FUZZ_ARGS passes more, e.g. FUZZ_ARGS=--hypothesis-seed=1.
 FUZZ_SERVER_EXAMPLES ?= 300
 fuzz: $(STAMP)
-	$(BIN)/python -m pytest tests/test_fuzz.py --hypothesis-profile=fuzz $(FUZZ_ARGS)
-	TOHIT_FUZZ_EXAMPLES=$(FUZZ_SERVER_EXAMPLES) $(BIN)/python -m pytest tests/server/test_server_fuzz_live.py $(FUZZ_ARGS)
+	$(BIN)/python -m pytest tests/test_fuzz.py --hypothesis-profile=fuzz --timeout=0 $(FUZZ_ARGS)
+	TOHIT_FUZZ_EXAMPLES=$(FUZZ_SERVER_EXAMPLES) $(BIN)/python -m pytest tests/server/test_server_fuzz_live.py --timeout=0 $(FUZZ_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks $(BENCH_ARGS)
