@@ -106,35 +106,30 @@ def local_cluster(workers: int) -> Iterator[Any]:
     """A Dask `LocalCluster` in this process: `workers` worker processes of one thread each, on 127.0.0.1, no
     dashboard, quiet (`_worker_logs_quiet`); a `Client` on it is yielded, and both are closed when the block ends."""
     with _worker_logs_quiet():
-        yield from _local_cluster(workers)
-
-
-def _local_cluster(workers: int) -> Iterator[Any]:
-    """`local_cluster`'s cluster and client, within its quiet workers' environment."""
-    with warnings.catch_warnings(), _sigint_blocked():
-        # The scheduler's small HTTP server (health and metrics, no dashboard) asks for port 8787 on 127.0.0.1 and
-        # takes another when a second cluster holds it: nothing a user needs to read.
-        warnings.filterwarnings("ignore", message="Port .* is already in use")
-        cluster = dask().LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
-    logs = [logging.getLogger(name) for name in QUIETED]
-    levels = [log.level for log in logs]
-    try:
-        client = dask().Client(cluster, set_as_default=False)
+        with warnings.catch_warnings(), _sigint_blocked():
+            # The scheduler's small HTTP server (health and metrics, no dashboard) asks for port 8787 on 127.0.0.1 and
+            # takes another when a second cluster holds it: nothing a user needs to read.
+            warnings.filterwarnings("ignore", message="Port .* is already in use")
+            cluster = dask().LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+        logs = [logging.getLogger(name) for name in QUIETED]
+        levels = [log.level for log in logs]
         try:
-            yield client
+            client = dask().Client(cluster, set_as_default=False)
+            try:
+                yield client
+            finally:
+                client.close()
         finally:
-            client.close()
-    finally:
-        cluster.close()
-        for log, level in zip(logs, levels, strict=True):
-            log.setLevel(level)  # as before the sweep (a stopped one quiets them while it closes)
+            cluster.close()
+            for log, level in zip(logs, levels, strict=True):
+                log.setLevel(level)  # as before the sweep (a stopped one quiets them while it closes)
 
 
 @contextmanager
