@@ -218,17 +218,25 @@ class Encounter:
         entropy = [self.seed, self.seq] if seed is None else seed
         rng = np.random.default_rng(entropy)
         if kind == "undo":
-            return self._append(self._undo())
-        if kind in _HAND:  # the GM's hand decides nothing: the fight's next step (or attack) ends a decided fight
-            return self._append(_HAND[kind](self, action, rng))
-        if kind == "move":
-            return self._append(self._move(action))
-        if kind == "door":
+            events = self._undo()
+        elif kind in _HAND:  # the GM's hand: a stat or condition through the game's consequences, a roll, a reveal
+            events = _HAND[kind](self, action, rng)
+        elif kind == "move":
+            events = self._move(action)
+        elif kind == "door":
             events, self.state = door_events(self.fight, self.state, action)
-            return self._append(events)
-        if kind in roster_change.ROSTER_KINDS:
-            found = roster_change.join(self, action) if kind == "join" else roster_change.leave(self, action)
-            return self._append([*found, *(self._end(rng) if self._done() else [])])
+        elif kind in roster_change.ROSTER_KINDS:
+            events = roster_change.join(self, action) if kind == "join" else roster_change.leave(self, action)
+        else:
+            events = self._play(kind, action, entropy, rng)
+        # The one end check: after every action, of any kind (an attack, the GM's hand, a join, an undo), a fight
+        # the rules call decided ends here, with its winner, whoever decided it.
+        if self._done():
+            events = [*events, *self._end(rng)]
+        return self._append(events)
+
+    def _play(self, kind: str, action: dict[str, Any], entropy: Any, rng: np.random.Generator) -> list[dict[str, Any]]:
+        """A step of the game's own rules: "auto" (the side's policy picks), "end_turn", or the GM's attack."""
         script, by_target = _script(action.get("dice"))
         if kind == "auto":
             if by_target:  # the choice is the game's: a set typed for a target it may not attack is never read
@@ -243,10 +251,7 @@ class Encounter:
         else:
             ctx = self._gm_attack(action, entropy, script, by_target)
         self.state = ctx.state
-        events = ctx.log
-        if self._done():
-            events = [*events, *self._end(rng)]
-        return self._append(events)
+        return ctx.log
 
     def _gm_attack(
         self,
