@@ -29,7 +29,7 @@ from tohit.core.roles import listed
 from tohit.engine import cancel, gm_hand, roster_change
 from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.doors import door_events, map_doors, synced, with_door_stats
-from tohit.engine.fight.events import emit_end, start_event
+from tohit.engine.fight.events import close_if_decided, start_event
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.modes import Exact, Narration
 from tohit.engine.fight.outcome_table import mean_damage
@@ -231,8 +231,10 @@ class Encounter:
             events = self._play(kind, action, entropy, rng)
         # The one end check: after every action, of any kind (an attack, the GM's hand, a join, an undo), a fight
         # the rules call decided ends here, with its winner, whoever decided it.
-        if self._done():
-            events = [*events, *self._end(rng)]
+        ctx = self._context(rng)
+        if close_if_decided(ctx):
+            self.state = ctx.state
+            events = [*events, *ctx.log]
         return self._append(events)
 
     def _play(self, kind: str, action: dict[str, Any], entropy: Any, rng: np.random.Generator) -> list[dict[str, Any]]:
@@ -451,13 +453,6 @@ class Encounter:
         ]
         ctx = self._context(np.random.default_rng(0))
         ctx.emit("undo", changes, text, undoes=target)
-        self.state = ctx.state
-        return ctx.log
-
-    def _end(self, rng: np.random.Generator) -> list[dict[str, Any]]:
-        ctx = self._context(rng)
-        _, winner = ended(self.fight, ctx.state, self.fight.max_rounds)
-        emit_end(ctx, int(winner[0]))
         self.state = ctx.state
         return ctx.log
 
