@@ -311,8 +311,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         name, fight = await work("encounter", request, fight_of, body)
         depth_cap(None, fight)
         names_cap(fight)
-        # An example's own seed would give every encounter made from it the same dice.
-        seed = fresh_seed() if body.seed is None and body.example is not None else body.seed
+        # Fresh dice unless the GM asks: a file's own seed (every starter has one, and examples are public) would let
+        # anyone who has the file predict every roll. A seed given in the body is the GM's own choice.
+        seed = body.seed if body.seed is not None else None if body.keep_seed else fresh_seed()
         # Within the deadline until the store's write starts (a 503 before it writes nothing); the write then ends.
         enc = await work("encounter", request, functools.partial(Encounter.create, fight, source=name, seed=seed))
         gm_token, view_token = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
