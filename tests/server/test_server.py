@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from tests.conftest import EXAMPLES
 from tests.server.conftest import ADMIN, client_for
 from tohit.engine.fight.replay import replay
+from tohit.server.settings import Settings
 
 CEIL = yaml.safe_load((EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml").read_text())
 DUEL = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
@@ -80,11 +81,17 @@ def test_serve_bad_input_is_a_json_422_naming_the_field(
     assert response.json()["error"]["field"] == field
 
 
-def test_serve_body_over_the_cap_is_refused(client: TestClient) -> None:
+def test_serve_body_over_the_cap_is_refused_413_from_its_length(client: TestClient) -> None:
+    """A body past the cap is a 413 (Content Too Large), at once from its Content-Length (issue 38, item 7); the
+    default cap takes a real map with its picture (32 MiB)."""
+    assert Settings().max_body == 32 << 20
+    size = Settings().max_body + 1
     response = client.post(
-        "/v1/roll", content=b"{" + b" " * (1 << 20) + b"}", headers={"content-type": "application/json"}
+        "/v1/roll", content=b"{" + b" " * (size - 2) + b"}", headers={"content-type": "application/json"}
     )
-    assert response.status_code == 422 and "max_body" in response.json()["error"]["message"]
+    assert response.status_code == 413 and "max_body" in response.json()["error"]["message"]
+    map_sized = b'{"scenario": {}, "pad": "' + b" " * (4 << 20) + b'"}'  # a 4 MB map's body passes the cap
+    assert client.post("/v1/roll", content=map_sized, headers={"content-type": "application/json"}).status_code == 422
 
 
 def test_serve_encounter_play_undo_and_export(client: TestClient, tmp_path: Path) -> None:

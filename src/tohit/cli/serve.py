@@ -49,7 +49,7 @@ def serve(
             help="Cap: seconds of one exact duel (at most 4/5 of --request-seconds).",
         ),
     ] = 30.0,
-    max_body: Annotated[int, typer.Option("--max-body", min=1, help="Cap: request body bytes (1 MiB).")] = 1 << 20,
+    max_body: Annotated[int, typer.Option("--max-body", min=1, help="Cap: request body bytes (32 MiB).")] = 32 << 20,
     max_placements: Annotated[
         int, typer.Option("--max-placements", min=1, help="Cap: placements /v1/aim ranks and shows.")
     ] = 100,

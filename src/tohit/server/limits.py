@@ -49,9 +49,10 @@ WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def over_body_cap(limit: int) -> JSONResponse:
-    """The 422 of a body over the cap, in the error shape of every other error."""
+    """The 413 (Content Too Large) of a body over the cap, in the error shape of every other error: at once from
+    its Content-Length, else as soon as the chunks pass it."""
     message = f"the body is over the cap of {limit:,} bytes (max_body: tohit serve --max-body)"
-    return JSONResponse({"error": {"source": None, "field": "body", "message": message}}, status_code=422)
+    return JSONResponse({"error": {"source": None, "field": "body", "message": message}}, status_code=413)
 
 
 class BodyCap:

@@ -22,7 +22,8 @@ class Settings:
     max_depth: int = 20
     max_states: int = 50_000
     exact_seconds: float = 30.0
-    max_body: int = 1 << 20
+    #: Request body bytes: a real UVTT map with its picture (1.4-3.8 MB from Dungeondraft) fits well within it.
+    max_body: int = 32 << 20
     max_placements: int = 100
     max_dice: int = 1000
     #: Encounters kept in memory (each with its fight's tables); more are read again from the store when asked.
