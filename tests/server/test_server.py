@@ -248,3 +248,12 @@ def test_serve_errors_from_the_process_pool_still_name_their_field(tmp_path: Pat
         response = client.post("/v1/roll", json={"scenario": bad})
         assert response.status_code == 422
         assert response.json()["error"]["field"] == "attacker.offensive_skill"
+
+
+def test_serve_a_405_allows_every_method_of_the_path(client: TestClient) -> None:
+    """A 405's `Allow` names every method the path takes (issue 38, item 7: `OPTIONS /v1/encounters` said `POST`
+    alone, though `GET` lists the encounters)."""
+    answer = client.options("/v1/encounters")
+    assert answer.status_code == 405
+    assert {m.strip() for m in answer.headers["allow"].split(",")} >= {"GET", "POST"}, answer.headers
+    assert client.delete("/v1/roll").headers["allow"] == "POST"
