@@ -420,13 +420,14 @@ def test_encounter_create_past_its_deadline_is_a_503_and_nothing_is_stored(
 
 
 def test_encounter_list_past_its_deadline_is_a_503(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The admin's list reads every encounter, within the deadline: held past it, a 503 naming request-seconds."""
+    """The admin's list reads its page of encounters, within the deadline: held past it, a 503 naming
+    request-seconds."""
     from tohit.store.db import Store
 
     held = Held(Store.all)
 
-    def all_rows(self: Store) -> Any:
-        return held(self)
+    def all_rows(self: Store, *page: Any) -> Any:
+        return held(self, *page)
 
     monkeypatch.setattr(Store, "all", all_rows)
     with app_client(tmp_path, SLOW_SECONDS) as c:

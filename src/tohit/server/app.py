@@ -22,7 +22,7 @@ from contextlib import asynccontextmanager
 from fractions import Fraction
 from typing import Any, Literal
 
-from fastapi import FastAPI, Header, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from tohit import __version__
@@ -53,7 +53,7 @@ from tohit.server.contract import SystemInfo, describe
 from tohit.server.docs import mount_docs
 from tohit.server.errors import ERRORS, ApiError
 from tohit.server.fanout import Fanout
-from tohit.server.limits import MAX_NAME, BodyCap, CreationRate, long_name
+from tohit.server.limits import LIST_PAGE, MAX_NAME, BodyCap, CreationRate, long_name
 from tohit.server.players_view import PlayersView, RenameBody
 from tohit.server.security import SecurityHeaders, for_view, hash_token, matches, same_token
 from tohit.server.settings import Settings as Settings
@@ -332,15 +332,24 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.get("/v1/encounters", **ok(list[answers.Listed]))
     async def list_encounters(
-        request: Request, authorization: str | None = Header(default=None)
+        request: Request,
+        response: Response,
+        authorization: str | None = Header(default=None),
+        limit: int = Query(default=50, ge=1, le=LIST_PAGE, description="Encounters on this page (the newest first)."),
+        offset: int = Query(default=0, ge=0, le=2**31 - 1, description="Encounters skipped before this page."),
     ) -> list[dict[str, Any]]:
-        """Every encounter (the admin token): its system, seq, round (where the game counts rounds), who is
-        standing and whether it is over. The admin token also acts as the GM of every encounter. Within the
-        request's deadline (it reads every encounter)."""
+        """The encounters (the admin token), a page at a time, the newest first: each one's system, seq, round
+        (where the game counts rounds), who is standing and whether it is over; `X-Total-Count` says how many there
+        are in all. The admin token also acts as the GM of every encounter. Within the request's deadline (it
+        reads the page's encounters)."""
         admin(authorization)
-        found: list[dict[str, Any]] = await work(
-            "encounter", request, lambda: [listed(r) for r, _ in the_store().all()]
-        )
+
+        def page() -> tuple[list[dict[str, Any]], int]:
+            store = the_store()
+            return [listed(r) for r, _ in store.all(offset, limit)], store.count()
+
+        found, total = await work("encounter", request, page)
+        response.headers["X-Total-Count"] = str(total)
         return found
 
     @app.get("/v1/encounters/{encounter_id}", **ok(answers.Summary))
