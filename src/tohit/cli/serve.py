@@ -83,6 +83,27 @@ def serve(
         float,
         typer.Option("--header-seconds", min=0.1, max=3600, help="Close a connection with no request by then."),
     ] = 10.0,
+    per_address: Annotated[
+        int,
+        typer.Option(
+            "--max-connections-per-address",
+            min=0,
+            help="Cap: open connections from one client address (0: half of --max-connections).",
+        ),
+    ] = 0,
+    body_seconds: Annotated[
+        float,
+        typer.Option(
+            "--body-seconds", min=0.1, max=3600, help="Close a connection whose request body is not whole by then."
+        ),
+    ] = 60.0,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Addresses of proxies trusted for X-Forwarded-For, comma-separated ('' : nobody, the default).",
+        ),
+    ] = "",
 ) -> None:
     """Serve the web table (/), the HTTP API (/v1, docs at /docs) and live encounters; prints a login URL with
     the admin token."""
@@ -121,7 +142,13 @@ def serve(
     print(f"tohit {settings.db}: open http://{shown}:{port}/?token={settings.admin_token}", flush=True)
     print(f"API docs: http://{shown}:{port}/docs?token={settings.admin_token}", flush=True)
     print(f"admin token: {settings.admin_token}  (set TOHIT_ADMIN_TOKEN to choose it)", flush=True)
-    limits = uvicorn_options(max_connections or default_max_connections(), keep_alive_seconds, header_seconds)
+    total = max_connections or default_max_connections()
+    if per_address > total:
+        fail(f"--max-connections-per-address: {per_address:,} is over --max-connections ({total:,})")
+    limits = uvicorn_options(total, keep_alive_seconds, header_seconds, per_address or None, body_seconds)
+    # Whom to believe for X-Forwarded-For: nobody unless named (a client's own header would pick its address, and
+    # with it every per-address cap).
+    limits |= {"proxy_headers": bool(forwarded_allow_ips), "forwarded_allow_ips": forwarded_allow_ips or None}
     log_descriptors_once()
     app = create_app(settings, store)
     # What the server holds from its start (modules, the app, its schemas: some 130,000 objects) is kept out of
