@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from tests.conftest import EXAMPLES
 from tests.server.conftest import ADMIN, client_for
 from tohit.engine.fight.replay import replay
+from tohit.server.app import create_app
 from tohit.server.settings import Settings
 
 CEIL = yaml.safe_load((EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml").read_text())
@@ -271,3 +272,31 @@ def test_serve_the_admin_list_is_paged_newest_first(client: TestClient) -> None:
     assert sorted(ids) == sorted(made) and len(first.json()) == 2
     too_many = client.get("/v1/encounters", params={"limit": 201}, headers=bearer(ADMIN))
     assert too_many.status_code == 422 and too_many.json()["error"]["field"] == "limit"
+
+
+def test_serve_a_stream_ends_at_its_lifetime_asking_to_reconnect(tmp_path: Path) -> None:
+    """Issue 38, item 3: a live stream has a lifetime (`--stream-seconds`): then it ends with an `end` event whose
+    data asks the page to reconnect (the page reconnects from the last event it saw), so no client holds a slot
+    for ever."""
+    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'tohit.db'}", admin_token=ADMIN, workers=0, poll=0.05,
+                              stream_seconds=1.0))  # fmt: skip
+    with TestClient(app) as c:
+        created = new_encounter(c)
+        with c.stream("GET", f"/v1/encounters/{created['id']}/stream", headers=bearer(created["view_token"])) as r:
+            lines = list(r.iter_lines())
+    ended = [json.loads(line[len("data: ") :]) for line in lines if line.startswith("data: ")]
+    assert "event: end" in lines and ended[-1]["reconnect"] is True, lines
+
+
+def test_serve_streams_on_one_encounter_are_capped(tmp_path: Path) -> None:
+    """Issue 38, item 3: past `--max-streams` live streams on one encounter, a new one is a 429 with Retry-After."""
+    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'tohit.db'}", admin_token=ADMIN, workers=0, poll=0.05,
+                              max_streams=1, stream_seconds=3.0))  # fmt: skip
+    with TestClient(app) as c:
+        created = new_encounter(c)
+        url, view = f"/v1/encounters/{created['id']}/stream", bearer(created["view_token"])
+        with c.stream("GET", url, headers=view) as first:
+            next(first.iter_lines())
+            second = c.get(url, headers=view)
+            assert second.status_code == 429 and second.headers["retry-after"] == "1", second.text
+            assert second.json()["error"]["field"] == "max-streams"

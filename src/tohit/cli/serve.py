@@ -97,6 +97,13 @@ def serve(
             "--body-seconds", min=0.1, max=3600, help="Close a connection whose request body is not whole by then."
         ),
     ] = 60.0,
+    stream_seconds: Annotated[
+        float,
+        typer.Option("--stream-seconds", min=1, max=86_400, help="A live stream's lifetime; then the page reconnects."),
+    ] = 900.0,
+    max_streams: Annotated[
+        int, typer.Option("--max-streams", min=1, help="Cap: live streams open on one encounter.")
+    ] = 64,
     forwarded_allow_ips: Annotated[
         str,
         typer.Option(
@@ -131,6 +138,8 @@ def serve(
         max_combatant_fights=max_combatant_fights,
         max_response=max_response,
         creates_per_minute=creates_per_minute,
+        stream_seconds=stream_seconds,
+        max_streams=max_streams,
     )
     if token:
         settings.admin_token = token

@@ -17,6 +17,7 @@ import math
 import secrets
 import time
 import weakref
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from fractions import Fraction
@@ -51,7 +52,7 @@ from tohit.server.bodies import (
 from tohit.server.cache import Lru
 from tohit.server.contract import SystemInfo, describe
 from tohit.server.docs import mount_docs
-from tohit.server.errors import ERRORS, ApiError
+from tohit.server.errors import ERRORS, RETRY_AFTER, ApiError
 from tohit.server.fanout import Fanout
 from tohit.server.limits import LIST_PAGE, MAX_NAME, BodyCap, CreationRate, long_name
 from tohit.server.players_view import PlayersView, RenameBody
@@ -82,6 +83,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     state["fanout"] = Fanout(lambda: state["store"], settings.poll)
     caps = jobs.Caps(settings.max_dice, settings.max_target_dice, settings.max_response)
     creations = CreationRate(settings.creates_per_minute)
+    #: Live streams open per encounter (`--max-streams`).
+    streams: Counter[str] = Counter()
     #: The encounters in memory (each with its fight's memo), the least recently used forgotten first.
     cache: Lru[str, Encounter] = Lru(settings.cached_encounters)
     #: Each encounter's row as last read (a row does not change; a write's own check of the seq finds one
@@ -553,6 +556,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         row = stored(encounter_id)
         was = role(row, authorization)
         start = the_store().last_seq(encounter_id) if after is None else after
+        if streams[encounter_id] >= settings.max_streams:
+            message = f"{settings.max_streams} live streams are open on this encounter (tohit serve --max-streams)"
+            raise ApiError(429, message, "max-streams", retry_after=RETRY_AFTER)
 
         def ended() -> str | None:
             """Why the stream ends now (None: it goes on)."""
@@ -565,6 +571,30 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 return "this token no longer opens the encounter"
 
         async def feed() -> AsyncIterator[str]:
+            streams[encounter_id] += 1
+            try:
+                async for part in lived(following()):
+                    yield part
+            finally:
+                streams[encounter_id] -= 1
+                if streams[encounter_id] <= 0:
+                    del streams[encounter_id]
+
+        async def lived(parts: AsyncIterator[str]) -> AsyncIterator[str]:
+            """The stream for `stream_seconds` at most: then an `end` event asking the page to reconnect."""
+            until = time.monotonic() + settings.stream_seconds
+            while True:
+                try:
+                    part = await asyncio.wait_for(anext(parts), max(0.0, until - time.monotonic()))
+                except StopAsyncIteration:
+                    return
+                except TimeoutError:
+                    reason = "this stream's lifetime is over: reconnect from the last event seen"
+                    yield f"event: end\ndata: {json.dumps({'reason': reason, 'reconnect': True})}\n\n"
+                    return
+                yield part
+
+        async def following() -> AsyncIterator[str]:
             yield f": tohit encounter {encounter_id} from seq {start}\n\n"
             # One poll shared by all followers; the token is checked again before each event and whenever the
             # feed wakes with nothing new (a token replaced or the encounter deleted here; quiet for a while).

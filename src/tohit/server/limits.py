@@ -44,6 +44,10 @@ ENCOUNTER_HEAVY_RUNNING, ENCOUNTER_HEAVY_WAITING = 2, 8
 #: Other encounter reads (state, sheet, map, dice, events): small work, many at once, a long line.
 ENCOUNTER_READ_RUNNING, ENCOUNTER_READ_WAITING = 4, 256
 
+#: A live stream's lifetime in seconds (then an `end` event: reconnect), and the streams open on one encounter.
+STREAM_SECONDS = 900.0
+MAX_STREAMS = 64
+
 #: Encounters on one page of the admin's list (`GET /v1/encounters?limit=`): each is read whole to say where it
 #: stands, so a page is bounded work however many the store holds.
 LIST_PAGE = 200

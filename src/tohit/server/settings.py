@@ -37,6 +37,11 @@ class Settings:
     creates_per_minute: int = 30
     #: How often a live stream looks for new events (seconds).
     poll: float = 0.25
+    #: A live stream's lifetime (seconds): then it ends with an `end` event and the page reconnects from the last
+    #: event it saw, so that no client holds a stream, and its slot, for ever.
+    stream_seconds: float = limits.STREAM_SECONDS
+    #: Live streams open on one encounter at once (past it: a 429 with Retry-After).
+    max_streams: int = limits.MAX_STREAMS
 
     @property
     def exact_cap(self) -> float:
