@@ -300,3 +300,30 @@ def test_serve_streams_on_one_encounter_are_capped(tmp_path: Path) -> None:
             second = c.get(url, headers=view)
             assert second.status_code == 429 and second.headers["retry-after"] == "1", second.text
             assert second.json()["error"]["field"] == "max-streams"
+
+
+def test_serve_a_roll_of_many_targets_runs_in_the_pool_away_from_the_reads(tmp_path: Path) -> None:
+    """Issue 38, item 4: a roll of more than a few targets is heavy work, run in the process pool (lane
+    "roll-big") so that anonymous big rolls never hold the interpreter the encounter reads share; a small roll
+    stays in the server's threads. Both answer alike."""
+    from tohit.server.admission import Admission
+
+    kinds: list[str] = []
+    real = Admission.run
+
+    async def spy(self: Admission, kind: str, *args: Any) -> Any:
+        kinds.append(kind)
+        return await real(self, kind, *args)
+
+    big = {**CEIL, "targets": [{**t, "name": f"Bandit {k}"} for k in range(20) for t in CEIL["targets"]]}
+    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'tohit.db'}", admin_token=ADMIN, workers=1))
+    with pytest.MonkeyPatch.context() as patch, TestClient(app) as c:
+        patch.setattr(Admission, "run", spy)
+        small = c.post("/v1/roll", json={"scenario": CEIL, "seed": 3})
+        many = c.post("/v1/roll", json={"scenario": big, "seed": 3})
+    assert small.status_code == 200 and many.status_code == 200, many.text
+    assert kinds == ["roll", "roll-big"]
+    assert (
+        len(many.json()["targets"]) == 20
+        and many.json()["targets"][0]["damage"] == small.json()["targets"][0]["damage"]
+    )

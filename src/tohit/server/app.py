@@ -173,7 +173,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def roll(body: ScenarioBody, request: Request) -> Any:
         """One traced resolution per target (as `tohit roll --json`)."""
         limits.count_targets(body.scenario, settings.max_targets)
-        return await work("roll", request, jobs.roll_job, body.scenario, body.seed, caps)
+        lane = limits.roll_lane(body.scenario)  # a big roll runs in the pool, away from the encounter reads
+        return await work(lane, request, jobs.roll_job, body.scenario, body.seed, caps)
 
     @app.post("/v1/odds")
     async def odds(body: ScenarioBody, request: Request) -> Any:
