@@ -76,6 +76,19 @@ def test_preview_of_an_attack_that_moves_first_says_where_to_with_the_odds_from_
     assert [enc.state_json()["combatants"]["Link"][k] for k in "xy"] == row["moves_to"]
 
 
+def test_preview_of_a_shot_at_a_foe_behind_cover_is_hard_to_hit_as_the_roll_plays_it() -> None:
+    """rtw-map, the Moblin moved away from Zelda: her Magic Salvo at the Bokoblin Archer behind the rock is Hard to
+    Hit (cover, docs/rtw.md#silent-cover), in the preview as in the roll over every face of its dice."""
+    enc = Encounter.create(RTW_MAP, seed=1)
+    enc.act({"kind": "move", "combatant": "Moblin", "to": [7, 4]})
+    (row,) = enc.preview("Zelda", "Magic Salvo", ["Bokoblin Archer"])
+    results, mean, _ = rolled(enc, "Zelda", "Magic Salvo", "Bokoblin Archer")
+    assert row["result"] == results == {"hit": Fraction(7, 12), "miss": Fraction(5, 12)}
+    assert row["mean_damage"] == mean
+    events = enc.act({"kind": "attack", "attacker": "Zelda", "attack": "Magic Salvo", "targets": ["Bokoblin Archer"]})
+    assert [e["outcome"]["hard_to_hit"] for e in events if e["kind"] == "attack"] == ["hard"]
+
+
 # -- every bundled map fight, in random states ---------------------------------------------------------------------
 def bundled_map_fights() -> list[tuple[str, dict[str, Any]]]:
     """Every bundled fight with a map (examples/fights, the games' starter fights), and rtw-map in the cellar (walls
