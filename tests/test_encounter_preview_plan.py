@@ -20,6 +20,7 @@ from tests.conftest import EXAMPLES
 from tests.grid.uvtt_fixtures import cellar
 from tohit.core.errors import InputError
 from tohit.core.grid.uvtt import inline_map_fields
+from tohit.engine import plan
 from tohit.engine.doors import map_doors
 from tohit.engine.encounter import Encounter
 
@@ -87,6 +88,27 @@ def test_preview_of_a_shot_at_a_foe_behind_cover_is_hard_to_hit_as_the_roll_play
     assert row["mean_damage"] == mean
     events = enc.act({"kind": "attack", "attacker": "Zelda", "attack": "Magic Salvo", "targets": ["Bokoblin Archer"]})
     assert [e["outcome"]["hard_to_hit"] for e in events if e["kind"] == "attack"] == ["hard"]
+
+
+@pytest.mark.parametrize(
+    ("name", "attacker", "attack", "target"),
+    [
+        ("rtw-bokoblin-camp", "Zelda", "Fireball", "Bokoblin 1"),
+        ("rtw-map", "Zelda", "Fireball", "Bokoblin"),
+        ("rtw-keese-swarm", "Zelda", "Light Arrows", "Keese Swarm"),
+        ("last-odyssey-cops", "Ilse", "Fire Wave", "Cop 1"),
+    ],
+)
+def test_preview_past_its_row_budget_keeps_the_odds_of_an_attack_on_several_creatures(
+    monkeypatch: pytest.MonkeyPatch, name: str, attacker: str, attack: str, target: str
+) -> None:
+    """With the exact chain's rows capped at one (`engine.plan.MAX_ROWS`), each roll follows its likeliest outcome
+    instead of branching: an area or Multi attack's odds on every creature it reaches (a Swarm's first of three
+    rolls) are those of the whole chain (each creature's first roll does not hang on the rolls before it)."""
+    enc = Encounter.create(yaml.safe_load((EXAMPLES / "fights" / f"{name}.yaml").read_text()), seed=1)
+    whole = enc.preview(attacker, attack, [target])
+    monkeypatch.setattr(plan, "MAX_ROWS", 1)
+    assert enc.preview(attacker, attack, [target]) == whole
 
 
 # -- every bundled map fight, in random states ---------------------------------------------------------------------

@@ -28,6 +28,12 @@ from tohit.engine.fight.outcome_table import mean_damage
 from tohit.engine.fight.outcomes import outcome_table
 from tohit.engine.fight.situation import Situation
 
+#: Rows the exact chain of a preview's turn may hold: past them, each later roll follows each row's likeliest
+#: outcome instead of branching on every one (the first roll against each creature is still recorded with every
+#: situation it may have; a later creature's odds are then those given that outcome, exact whenever they do not
+#: hang on it, as in an area attack whose rolls are each against a different creature).
+MAX_ROWS = 20_000
+
 #: Per creature (its number), each situation of the attacker's first roll against it (keyed by its values) and
 #: that situation's probability.
 Seen = dict[int, dict[tuple[int, ...], tuple[Situation, Fraction]]]
@@ -86,9 +92,31 @@ class Planning(Exact):
         cancel.check()  # between rolls: stopped when its asker went away (a deadline, a client gone)
         if kind == "attack":
             self._record(mask, actor, attack, target, attack_fields or {}, kind)
-        return super().resolve(
+        weight, denominator = self.weight, self.denominator
+        idx, out = super().resolve(
             mask, actor, attack, target, attack_fields, kind=kind, note=note, fields=fields, shared=shared
         )
+        if self.n <= MAX_ROWS:
+            return idx, out
+        return self._likeliest(np.asarray(idx), out, weight, denominator)
+
+    def _likeliest(
+        self, idx: IntArray, out: dict[str, IntArray], weight: npt.NDArray[np.object_], denominator: int
+    ) -> tuple[Rows, dict[str, IntArray]]:
+        """The rows of the roll just made cut back to one per row before it: its likeliest outcome (the first of
+        equals), with that row's whole probability (the chain stays within `MAX_ROWS`)."""
+        best: dict[int, int] = {}
+        for k, (parent, w) in enumerate(zip(idx.tolist(), self.weight.tolist(), strict=True)):
+            if parent not in best or w > self.weight[best[parent]]:
+                best[parent] = k
+        keep = np.asarray([best[p] for p in sorted(best)], dtype=np.int64)
+        self.state = self.state.take(keep)
+        self._standing = None if self._standing is None else self._standing[keep]
+        self._owned = {(True, k) for k in self.state.per} | {(False, k) for k in self.state.fight}
+        self.parent = self.parent[keep]
+        self.rolled = self.rolled[keep]
+        self.weight, self.denominator = weight[idx[keep]], denominator
+        return idx[keep], {f: v[keep] for f, v in out.items()}
 
     def _record(
         self,
