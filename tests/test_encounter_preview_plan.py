@@ -46,7 +46,10 @@ def test_preview_of_a_melee_strike_past_a_wall_gives_the_games_words_and_no_perc
     enc = Encounter.create(cellar_fight(WALLED), seed=1)
     (row,) = enc.preview("Link", "Strike", ["Moblin"])
     assert "result" not in row and "mean_damage" not in row
-    assert row["reach"] == "Link has no foe in reach and holds its ground  [docs/rtw.md#silent-move-first]"
+    assert row["reach"] == (
+        "a wall stands between Link and Moblin: a Melee must reach out and touch its target;"  # the map's words
+        " Link has no foe in reach and holds its ground  [docs/rtw.md#silent-move-first]"  # the turn's
+    )
     events = enc.act({"kind": "attack", "attacker": "Link", "attack": "Strike", "targets": ["Moblin"]})
     assert [e["kind"] for e in events if e["kind"] in ("attack", "hold")] == ["hold"]
 
@@ -56,7 +59,8 @@ def test_preview_of_a_bow_shot_through_a_closed_door_gives_the_games_words_and_n
     closed door is one), so no percentage; opened, the door lets the shot through and the preview gives odds."""
     enc = Encounter.create(cellar_fight(WALLED), seed=1)
     (row,) = enc.preview("Link", "Shoot Arrow", ["Bokoblin Archer"])
-    assert "result" not in row and row["reach"]
+    assert "result" not in row and row["reach"].startswith("the path to Bokoblin Archer is blocked by a wall")
+    assert row["reach"].endswith("Link has no foe in reach and holds its ground  [docs/rtw.md#silent-move-first]")
     enc.act({"kind": "door", "door": 0, "closed": False})
     (row,) = enc.preview("Link", "Shoot Arrow", ["Bokoblin Archer"])  # the Moblin stands by him: another foe
     assert "result" not in row and row["reach"].startswith("Link cannot use Shoot Arrow on Bokoblin Archer now")

@@ -164,7 +164,8 @@ class Encounter:
         choice = GMChoice(actor, a, target, placement, self._targets(actor, a, targets))
         log = ctx.log
         found = [e["target"] for e in log if e.get("kind") == "attack" and e.get("attacker") == attacker]
-        plan = Plan(list(dict.fromkeys([*targets, *found])), choice=choice, in_turn=bool(fork.in_turn))
+        reached = list(dict.fromkeys([*targets, *found]))
+        plan = Plan(reached, choice=choice, in_turn=bool(fork.in_turn), after=ctx.state)
         if "x" in self.state.per and "y" in self.state.per:
             was = [int(self.state.per[k][0, actor]) for k in "xy"]
             now = [int(ctx.state.per[k][0, actor]) for k in "xy"]
@@ -214,8 +215,11 @@ class Encounter:
             row: dict[str, Any] = {"name": name}
             if c in played.seen:
                 row.update(plan_odds.odds(self.fight, played.seen[c]))
-            else:
-                row["reach"] = plan.idle or f"{attacker}'s attack makes no roll against {name} this turn"
+            else:  # the map's words for why this one is out of reach from where the turn leaves it, and the game's
+                said = plan.idle or f"{attacker}'s attack makes no roll against {name} this turn"
+                choice = plan.choice
+                why = plan_odds.map_words(self.fight, plan.after or self.state, choice.actor, choice.attack, name)
+                row["reach"] = said if why is None else f"{why}; {said}"
             if plan.moves_to is not None:
                 row.update(moves_to=plan.moves_to, move=plan.move)
             out.append(row)

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tohit.core.errors import InputError
 from tohit.core.fight.contract import GMChoice, LoadedFight, Rows
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.engine import cancel
@@ -57,6 +58,8 @@ class Plan:
     #: The game master's choice as the turn takes it, and whether it is the attacker's turn in the game's order.
     choice: GMChoice | None = None
     in_turn: bool = False
+    #: The state the narrated turn leaves (where its move ended).
+    after: State | None = None
 
 
 class Planning(Exact):
@@ -175,3 +178,25 @@ def odds(fight: LoadedFight, seen: dict[tuple[int, ...], tuple[Situation, Fracti
         dealt += inside * mean_damage(table)
         beyond += q * Fraction(table.remainder, table.total)
     return {"result": result, "mean_damage": dealt / finite if finite else Fraction(0), "beyond_depth": beyond}
+
+
+def map_words(fight: LoadedFight, state: State, actor: int, attack: int, name: str) -> str | None:
+    """The map's words for why the attack does not reach `name` from where the attacker stands in `state`, as `POST
+    .../map` says it (the game's map rules placing the range on that target: "the path to ... is blocked by a
+    wall"); None when the fight has no map, the range is not placed on one target (an area), or the map has it in
+    reach."""
+    rules = fight.system.map_rules()
+    data = None if rules is None else rules.fight_scenario(fight, state, actor, attack, None)
+    if rules is None or data is None:
+        return None
+    try:
+        if "target" not in type(rules.view(data, place=False).range).model_fields:
+            return None
+        placed = rules.fight_scenario(fight, state, actor, attack, {"target": name})
+    except InputError:
+        return None
+    try:
+        rules.view(placed or {}, place=True)
+    except InputError as exc:
+        return exc.message
+    return None
