@@ -173,8 +173,9 @@ class Encounter:
                 plan.moves_to = now
                 mine = [e for e in log if e["kind"] == "move" and any(c["who"] == names[actor] for c in e["changes"])]
                 plan.move = " ".join(e["text"] for e in mine if e["text"])
-        said = [e for e in log if e["text"] and e["kind"] != "attack"]  # what the turn did instead of attacking
-        plan.idle = " ".join(e["text"] for e in ([e for e in said if not e["changes"]] or said))
+        if not found:  # what the turn did instead of attacking: its narration-only words (it holds its ground)
+            said = [e for e in log if e["text"]]
+            plan.idle = " ".join(e["text"] for e in ([e for e in said if not e["changes"]] or said))
         return plan
 
     def reached(self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None) -> list[str]:
