@@ -20,7 +20,6 @@ from tests.conftest import EXAMPLES
 from tests.grid.uvtt_fixtures import cellar
 from tohit.core.errors import InputError
 from tohit.core.grid.uvtt import inline_map_fields
-from tohit.engine import plan
 from tohit.engine.doors import map_doors
 from tohit.engine.encounter import Encounter
 
@@ -109,6 +108,8 @@ def test_preview_past_its_row_budget_keeps_the_odds_of_an_attack_on_several_crea
     """With the exact chain's rows capped at one (`engine.plan.MAX_ROWS`), each roll follows its likeliest outcome
     instead of branching: an area or Multi attack's odds on every creature it reaches (a Swarm's first of three
     rolls) are those of the whole chain (each creature's first roll does not hang on the rolls before it)."""
+    from tohit.engine import plan  # here: the module is new (the tests above run on a tohit without it)
+
     enc = Encounter.create(yaml.safe_load((EXAMPLES / "fights" / f"{name}.yaml").read_text()), seed=1)
     whole = enc.preview(attacker, attack, [target])
     monkeypatch.setattr(plan, "MAX_ROWS", 1)

@@ -29,10 +29,9 @@ from tohit.engine.fight.outcome_table import mean_damage
 from tohit.engine.fight.outcomes import outcome_table
 from tohit.engine.fight.situation import Situation
 
-#: Rows the exact chain of a preview's turn may hold: past them, each later roll follows each row's likeliest
-#: outcome instead of branching on every one (the first roll against each creature is still recorded with every
-#: situation it may have; a later creature's odds are then those given that outcome, exact whenever they do not
-#: hang on it, as in an area attack whose rolls are each against a different creature).
+#: Rows the exact chain of a preview's turn may hold: past them, a roll follows each row's likeliest outcome
+#: instead of branching on every one, so the odds of a creature rolled against later are those given that outcome
+#: (exact whenever they do not hang on it, as in an area attack whose rolls are each against another creature).
 MAX_ROWS = 20_000
 
 #: Per creature (its number), each situation of the attacker's first roll against it (keyed by its values) and
