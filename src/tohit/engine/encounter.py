@@ -308,10 +308,7 @@ class Encounter:
         choice = GMChoice(actor, attack, target, placement, targets)
         ctx = self._context(np.random.default_rng(entropy), script=script, by_target=by_target)
         in_turn = self.fight.rules.next_actor(self.fight, self.state) == actor
-        if in_turn:
-            self.fight.rules.step(ctx, choice)
-        else:
-            self.fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64), choice)
+        plan_odds.gm_turn(ctx, choice, in_turn)
         _all_read(ctx)
         self.in_turn = in_turn
         return ctx
