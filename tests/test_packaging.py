@@ -48,6 +48,7 @@ class Built:
     sdist: Path
     venv: Path
     home: Path  # an empty folder the commands run in (no examples/ beside them)
+    log: str  # what the build printed
 
     def tohit(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
         """`tohit ARGS` of the fresh venv, run in `home`."""
@@ -74,11 +75,12 @@ def dies_with_this_process() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
 
 
-def run(*args: str | Path, cwd: Path | None = None) -> str:
+def run(*args: str | Path, cwd: Path | None = None, both: bool = False) -> str:
+    """Run a command to its end (exit code 0): its stdout, or with `both` its stdout and stderr."""
     done = subprocess.run([str(a) for a in args], cwd=cwd, env=user_env(), capture_output=True, text=True,
                           timeout=300)  # fmt: skip
     assert done.returncode == 0, f"{args}: {done.stdout}\n{done.stderr}"
-    return done.stdout
+    return done.stdout + done.stderr if both else done.stdout
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +93,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
         elif (ROOT / name).is_file():
             shutil.copy2(ROOT / name, sources / name)
     dist = base / "dist"
-    run(sys.executable, "-m", "build", "--no-isolation", "--outdir", dist, sources)
+    log = run(sys.executable, "-m", "build", "--no-isolation", "--outdir", dist, sources, both=True)
     (wheel,) = dist.glob("tohit-*.whl")
     (sdist,) = dist.glob("tohit-*.tar.gz")
     venv = base / "venv"
@@ -102,12 +104,17 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     (purelib / "zz-dependencies-of-the-test-venv.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     home = base / "home"
     home.mkdir()
-    return Built(wheel, sdist, venv, home)
+    return Built(wheel, sdist, venv, home, log)
 
 
 def test_the_installed_tohit_is_the_wheels(built: Built) -> None:
     where = run(built.venv / "bin" / "python", "-c", "import tohit; print(tohit.__file__)", cwd=built.home)
     assert Path(where.strip()).is_relative_to(built.venv)
+
+
+def test_the_build_warns_of_nothing_deprecated(built: Built) -> None:
+    """The licence table's boxed deprecation (four times a `make demo` before) and any other box are gone."""
+    assert "Deprecat" not in built.log and "!!" not in built.log, built.log[-3000:]
 
 
 def test_twine_check_passes_on_both(built: Built) -> None:
