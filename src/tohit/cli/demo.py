@@ -16,6 +16,9 @@ from tohit.bundled import examples_folder
 from tohit.cli.errors import fail, guarded
 from tohit.core.errors import InputError
 
+#: Where `tohit examples` copies them: ./examples, where the README's paths (examples/kaiser/...) expect them.
+COPIES = Path("examples")
+
 
 def default_examples() -> Path:
     """The bundled examples (the installed package's, or a checkout's `examples/`)."""
@@ -83,13 +86,11 @@ def run_demo(folder: Path | None, n: int) -> None:
 
 
 def examples(
-    folder: Annotated[Path, typer.Argument(help="Where to copy them (made if missing).", show_default=True)] = Path(
-        "examples"
-    ),
+    folder: Annotated[Path, typer.Argument(help="Where to copy them (made if missing).")] = COPIES,
     force: Annotated[bool, typer.Option("--force", help="Replace files of the same name that differ.")] = False,
 ) -> None:
-    """Copy the bundled examples (scenarios by game, fights in fights/) into FOLDER, to read, change and run
-    (`tohit roll examples/kaiser/ceil-vs-bandit.yaml`)."""
+    """Copy the bundled examples (scenarios by game, fights in fights/) into a folder, ./examples unless given:
+    to read, change and run (`tohit roll examples/kaiser/ceil-vs-bandit.yaml`)."""
     source = guarded(default_examples)
     files = sorted(p for p in source.rglob("*") if p.is_file() and not _hidden(p.relative_to(source)))
     if folder.exists() and not folder.is_dir():
