@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import email
+import json
 import os
 import shutil
 import signal
@@ -37,6 +38,7 @@ SOURCES = ["src", "examples", "docs", "tests", "benchmarks", "README.md", "LICEN
            "setup.py", "MANIFEST.in"]  # fmt: skip
 #: The folders the sdist holds whole (MANIFEST.in's grafts).
 GRAFTED = ["examples", "docs", "tests", "benchmarks"]
+ADMIN = "packaging-test-admin-token"
 BUILD_ARTEFACTS = shutil.ignore_patterns("__pycache__", "*.py[cod]", "*.egg-info", "build", "dist")
 
 
@@ -177,8 +179,8 @@ def server(built: Built) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     proc = subprocess.Popen(
         [str(built.venv / "bin" / "tohit"), "serve", "--port", str(port), "--workers", "0",
          "--db", f"sqlite:///{built.home / 'serve.db'}"],
-        cwd=built.home, env=user_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        preexec_fn=dies_with_this_process,
+        cwd=built.home, env={**user_env(), "TOHIT_ADMIN_TOKEN": ADMIN}, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, preexec_fn=dies_with_this_process,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
@@ -206,6 +208,11 @@ def test_serve_answers_its_page_and_static_files(server: tuple[str, subprocess.P
         assert page.status == 200 and "<html" in page.read().decode().lower()
     with urllib.request.urlopen(base + "/static/table.css", timeout=10) as css:
         assert css.read() == (ROOT / "src" / "tohit" / "web" / "static" / "table.css").read_bytes()
+    # A new encounter may start from the example fights the wheel carries, not only from each game's starter.
+    request = urllib.request.Request(base + "/v1/examples", headers={"Authorization": f"Bearer {ADMIN}"})
+    with urllib.request.urlopen(request, timeout=30) as listed:
+        ids = {example["id"] for example in json.load(listed)}
+    assert {f"file/{p.stem}" for p in (EXAMPLES / "fights").glob("*.yaml")} <= ids
 
 
 def test_sweep_runs_on_a_local_cluster_from_the_wheel(built: Built) -> None:
