@@ -84,14 +84,14 @@ def _map_spec(data: dict[str, Any]) -> Any:
 def _picture(data: dict[str, Any], view: GridView) -> Any:
     """The map's picture decoded (None: no picture) and its doors, for the PNG."""
     from tohit.core.grid.picture import picture_pixels
-    from tohit.core.loader import read_text
+    from tohit.core.loader import read_bytes
 
     spec = _map_spec(data) if "map" in data else None
     doors = [(tuple(d.segment), d.closed) for d in spec.doors] if spec is not None else []
     if spec is None or spec.picture is None:
         return None, 1, doors
     board = view.field.board
-    pixels = picture_pixels(spec.picture, board.width, board.height, read_text)
+    pixels = picture_pixels(spec.picture, board.width, board.height, read_bytes)
     return pixels, spec.picture.pixels_per_grid, doors
 
 
@@ -100,13 +100,13 @@ def _uvtt(data: dict[str, Any], view: GridView, path: Path) -> None:
     from tohit.cli.output import write_file
     from tohit.core.grid.picture import picture_bytes
     from tohit.core.grid.uvtt import Door, solid_outline, to_uvtt
-    from tohit.core.loader import read_text
+    from tohit.core.loader import read_bytes
 
     spec = _map_spec(data)
     board = view.field.board
     image, ppg = None, 70
     if spec.picture is not None:
-        image = picture_bytes(spec.picture, board.width, board.height, read_text)
+        image = picture_bytes(spec.picture, board.width, board.height, read_bytes)
         ppg = spec.picture.pixels_per_grid
     doors = [Door(tuple(d.segment), d.closed) for d in spec.doors]
     out = to_uvtt(board.width, board.height, spec.walls, doors, image, ppg, solid_outline(board.solid))

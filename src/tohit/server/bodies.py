@@ -94,8 +94,10 @@ def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
         name = body.name or name
     elif body.text is not None:
         name = body.name or "encounter"
-        fight = parse_document(body.text, source=name, json_only=name.lower().rsplit(".", 1)[-1] == "json")
+        fight = pictures.no_files(
+            parse_document(body.text, source=name, json_only=name.lower().rsplit(".", 1)[-1] == "json")
+        )
     else:
         assert body.fight is not None
-        name, fight = body.name or "encounter", body.fight
+        name, fight = body.name or "encounter", pictures.no_files(body.fight)
     return name, fight if body.uvtt is None else pictures.with_uvtt(fight, body.uvtt)
