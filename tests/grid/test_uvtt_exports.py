@@ -100,6 +100,21 @@ def test_an_image_given_as_a_file_beside_the_map_is_read_from_there(tmp_path: Pa
     assert floor_share(tmp_path / "m.png") > 0.3  # the picture, read from the PNG beside the map
 
 
+def test_a_map_whose_image_is_a_file_is_written_back_with_the_image_in_it(tmp_path: Path) -> None:
+    """`tohit map FILE --uvtt OUT` makes a map the web table takes (its image inline, base64)."""
+    from tohit.core.grid.uvtt import inline_map_fields
+
+    copied(tmp_path, FOUNDRY, "foundry-cellar.png")
+    out = run("map", str(tmp_path / FOUNDRY), "--uvtt", str(tmp_path / "whole.uvtt"))
+    assert out.exit_code == 0, out.output
+    whole = json.loads((tmp_path / "whole.uvtt").read_text())
+    assert base64.b64decode(whole["image"]) == (tmp_path / "foundry-cellar.png").read_bytes()
+    assert inline_map_fields(whole)["picture"]["pixels_per_grid"] == 20
+    with pytest.raises(InputError, match="names a file on the server") as caught:
+        inline_map_fields(json.loads((tmp_path / FOUNDRY).read_text()))
+    assert caught.value.field == "image"
+
+
 def test_an_image_file_that_is_missing_names_the_field_and_the_file(tmp_path: Path) -> None:
     copied(tmp_path, FOUNDRY)
     out = run("map", str(tmp_path / FOUNDRY))

@@ -148,7 +148,8 @@ def _image(value: Any, image_file: ImageFile | None) -> bytes:
         if image_file is None:
             raise InputError(
                 f"is a file name ({short_repr(text)}); a map sent over HTTP holds its image itself (base64):"
-                " nothing a client sends names a file on the server",
+                " nothing a client sends names a file on the server (tohit map FILE --uvtt OUT writes the map"
+                " with its image in it)",
                 field="image",
             )
         return image_file(text)
