@@ -138,6 +138,7 @@ def test_tohit_map_draws_a_map_alone(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     text = " ".join(out.output.split())
     assert "8 x 6 squares, 10 walls, 1 door (1 closed), a PNG picture, 160 x 120 pixels" in text
+    assert "  0 ⡏⠉⠉⠉⠉⠉⠉⠉⡏⠉⠉⠉⠉⠉⠉⢹" in out.output  # the room's top wall, the cross wall from it (braille dots)
     assert floor_share(tmp_path / "cellar.png") > 0.3
     back = alone(tmp_path / "c.uvtt")
     assert undirected(back["walls"]) == undirected(alone(UVTT / CELLAR)["walls"])

@@ -175,7 +175,7 @@ def _alone_summary(file: Path, spec: Any, board: Any, image: tuple[str, int, int
 def map_alone_command(file: Path, png: Path | None, as_json: bool, uvtt: Path | None, window: bool) -> None:
     """`tohit map FILE.dd2vtt`: a Universal VTT map drawn alone (no scenario, no creatures)."""
     from tohit.cli import render
-    from tohit.cli.grid_draw import map_png
+    from tohit.cli.grid_draw import map_png, map_text
     from tohit.cli.output import write_file
     from tohit.core.grid.picture import picture_bytes, picture_pixels
     from tohit.core.grid.uvtt import Door, check_image, to_uvtt
@@ -222,6 +222,10 @@ def map_alone_command(file: Path, png: Path | None, as_json: bool, uvtt: Path | 
         return
     console = render.console()
     console.print(_alone_summary(file, spec, board, header))
+    drawn = map_text(board.width, board.height, spec.walls, doors)
+    if drawn is not None:
+        console.print(drawn, end="", soft_wrap=True)
+        console.print("walls bold, doors orange (closed) or yellow (open), a dot a square", style="dim")
     if png is None:
         console.print(f"--png OUT.png draws it; a scenario or fight file uses it as map: {file.name}", style="dim")
     else:

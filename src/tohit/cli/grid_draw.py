@@ -313,3 +313,49 @@ def _walls(ax: Any, board: Board) -> None:
 
 def covers_json(view: GridView) -> dict[str, Any]:
     return {name: (c.to_json() if c is not None else None) for name, c in view.covers.items()}
+
+
+#: Braille dots a square is drawn with in the terminal (a character is 2 x 4 dots): 4 x 4, or 2 x 4 when the
+#: map is wider than WIDE squares; past 2 * WIDE squares the terminal draws no map.
+WIDE = 60
+_BRAILLE = ((0x01, 0x02, 0x04, 0x40), (0x08, 0x10, 0x20, 0x80))
+
+
+def map_text(width: int, height: int, walls: list[Any], doors: list[tuple[Any, bool]]) -> Text | None:
+    """A map alone in the terminal, in braille dots: its walls, its doors (a closed one orange, an open one
+    yellow), the squares numbered every 5; None when it is too wide (over 2 * WIDE squares)."""
+    if width > 2 * WIDE:
+        return None
+    across = 4 if width <= WIDE else 2
+    cols, rows = width * across // 2, height
+    dots = np.zeros((rows, cols), dtype=np.int64)
+    kind = np.zeros((rows, cols), dtype=np.int8)  # 0 wall, 1 closed door, 2 open door (the strongest wins)
+
+    def plot(segment: Any, mark: int) -> None:
+        x0, y0, x1, y1 = (float(v) for v in segment)
+        steps = int(max(abs(x1 - x0) * across, abs(y1 - y0) * 4) * 2) + 1
+        t = np.linspace(0.0, 1.0, steps + 1)
+        t[-1] -= 1e-6  # a segment ends just before its end point: a wall ending on an edge stops there
+        dx = np.clip(np.floor((x0 + (x1 - x0) * t) * across), 0, cols * 2 - 1).astype(np.int64)
+        dy = np.clip(np.floor((y0 + (y1 - y0) * t) * 4), 0, rows * 4 - 1).astype(np.int64)
+        for px, py in set(zip(dx.tolist(), dy.tolist(), strict=True)):
+            dots[py // 4, px // 2] |= _BRAILLE[px % 2][py % 4]
+            kind[py // 4, px // 2] = max(kind[py // 4, px // 2], mark)
+
+    for wall in walls:
+        plot(wall, 0)
+    for segment, closed in doors:
+        plot(segment, 1 if closed else 2)
+    per = across // 2  # characters a square
+    text = Text()
+    text.append("    " + "".join(f"{x:<{5 * per}d}" for x in range(0, width, 5)).rstrip() + "\n", "dim")
+    styles = {0: "bold", 1: "bold dark_orange3", 2: "yellow"}
+    for y in range(rows):
+        text.append(f"{y:>3} ", "dim")
+        for x in range(cols):
+            if dots[y, x]:
+                text.append(chr(0x2800 + int(dots[y, x])), styles[int(kind[y, x])])
+            else:
+                text.append("·" if x % per == 0 else " ", "grey35")
+        text.append("\n")
+    return text
