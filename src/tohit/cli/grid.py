@@ -32,6 +32,13 @@ if TYPE_CHECKING:
     from tohit.core.grid.view import GridView
 
 FileArg = Annotated[Path, typer.Argument(help="Scenario file with a map (YAML or JSON).", show_default=False)]
+MapFileArg = Annotated[
+    Path,
+    typer.Argument(
+        help="Scenario or fight file with a map (YAML or JSON), or a Universal VTT map alone (.dd2vtt, .uvtt).",
+        show_default=False,
+    ),
+]
 PngOpt = Annotated[Path | None, typer.Option("--png", help="Also write the picture as a PNG.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of the drawing.")]
 UvttOpt = Annotated[
@@ -235,7 +242,7 @@ def map_alone_command(file: Path, png: Path | None, as_json: bool, uvtt: Path | 
 
 
 def map_command(
-    file: FileArg, png: PngOpt = None, as_json: JsonOpt = False, uvtt: UvttOpt = None, window: WindowOpt = False
+    file: MapFileArg, png: PngOpt = None, as_json: JsonOpt = False, uvtt: UvttOpt = None, window: WindowOpt = False
 ) -> None:
     """Draw the map with the attack's squares, the creatures it reaches and the cover lines (or a Universal VTT
     map alone: FILE.dd2vtt, FILE.uvtt)."""
