@@ -62,3 +62,14 @@ def test_a_map_given_as_a_file_name_over_http_says_it_means_uvtt(client: TestCli
     answer = client.post("/v1/encounters", json={"fight": fight})
     assert answer.status_code == 422, answer.text
     assert "{uvtt: 'cellar.dd2vtt'}" in answer.json()["error"]["message"]
+
+
+def test_an_uploaded_map_replaces_a_fight_map_that_named_a_file(client: TestClient, tmp_path: Path) -> None:
+    fight = cellar_fight()
+    fight["map"] = {"width": 10, "height": 4, "picture": {"uvtt": str(tmp_path / "x.dd2vtt"), "pixels_per_grid": 10}}
+    answer = client.post("/v1/encounters", json={"fight": fight, "uvtt": cellar()})
+    assert answer.status_code == 201, answer.text
+    made = answer.json()
+    gm = {"Authorization": f"Bearer {made['gm_token']}"}
+    picture = client.get(f"/v1/encounters/{made['id']}/picture", headers=gm)
+    assert picture.status_code == 200 and picture.headers["content-type"] == "image/png"
