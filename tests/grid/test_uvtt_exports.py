@@ -234,3 +234,14 @@ def test_the_fixtures_are_what_make_py_writes(tmp_path: Path) -> None:
             assert (_pixels(base64.b64decode(made["image"])) == _pixels(base64.b64decode(kept["image"]))).all()
     image = "foundry-cellar.png"
     assert (_pixels((tmp_path / image).read_bytes()) == _pixels((UVTT / image).read_bytes())).all()
+
+
+def test_the_schema_accepts_a_map_given_as_a_file_name(tmp_path: Path) -> None:
+    import jsonschema
+    import yaml
+
+    doc = yaml.safe_load(arrow_scenario(tmp_path, CELLAR, **SPOTS).read_text())  # type: ignore[arg-type]
+    schema = json.loads(run("schema", "rtw").output)
+    jsonschema.Draft202012Validator(schema).validate(doc)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema).validate({**doc, "map": ""})
