@@ -200,6 +200,7 @@ def _figure(
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib import patheffects
     from matplotlib.collections import LineCollection
     from matplotlib.patches import Rectangle
 
@@ -215,9 +216,12 @@ def _figure(
         ax.imshow(pixels, extent=(0, cols / ppg, rows / ppg, 0), origin="upper", zorder=0, interpolation="bilinear")
     ax.set_xlim(x0, x1 + 1)
     ax.set_ylim(y1 + 1, y0)
-    _walls(ax, board)
+    # Over a picture (its own walls drawn dark too) tohit's walls and doors get a light halo, to tell them apart.
+    halo = [patheffects.withStroke(linewidth=6, foreground="#f4f4f4")] if picture and picture[0] is not None else []
+    _walls(ax, board, halo)
     for (dx0, dy0, dx1, dy1), closed in picture[2] if picture is not None else []:
-        ax.plot([dx0, dx1], [dy0, dy1], color="#8a5a24", lw=4 if closed else 2, ls="-" if closed else "--", zorder=4)
+        width, dashes = (4, "-") if closed else (2, "--")
+        ax.plot([dx0, dx1], [dy0, dy1], color="#8a5a24", lw=width, ls=dashes, zorder=4, path_effects=halo)
     solid = board.solid[y0 : y1 + 1, x0 : x1 + 1]
     rough = board.difficult[y0 : y1 + 1, x0 : x1 + 1] & ~solid if board.difficult is not None else None
     for row in range(h):
@@ -303,12 +307,12 @@ def map_png(
     _save(fig, path, progress)
 
 
-def _walls(ax: Any, board: Board) -> None:
-    """The walls (closed doors among them) as thick dark strokes over the squares."""
+def _walls(ax: Any, board: Board, halo: list[Any]) -> None:
+    """The walls (closed doors among them) as thick dark strokes over the squares (`halo`: path effects)."""
     from tohit.core.grid.walls import WALL_SCALE
 
     for x0, y0, x1, y1 in (board.walls / WALL_SCALE).tolist():
-        ax.plot([x0, x1], [y0, y1], color="#202020", lw=3, solid_capstyle="round", zorder=3)
+        ax.plot([x0, x1], [y0, y1], color="#202020", lw=3, solid_capstyle="round", zorder=3, path_effects=halo)
 
 
 def covers_json(view: GridView) -> dict[str, Any]:

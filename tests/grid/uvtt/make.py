@@ -49,9 +49,9 @@ def picture(size: Point, origin: Point, walls: list[list[Point]], doors: list[li
         return ((p[0] - origin[0]) * PPG, (p[1] - origin[1]) * PPG)
 
     for line in walls:
-        draw.line([px(p) for p in line], fill=(40, 34, 30), width=4)
+        draw.line([px(p) for p in line], fill=(40, 34, 30), width=5)
     for a, b in doors:
-        draw.line([px(a), px(b)], fill=(150, 90, 40), width=6)
+        draw.line([px(a), px(b)], fill=(150, 90, 40), width=7)
     out = io.BytesIO()
     image.save(out, format=fmt, **({"lossless": True} if fmt == "WEBP" else {"optimize": True}))
     return out.getvalue()
