@@ -115,7 +115,8 @@ def _file_kind(mode: int) -> str:
 
 def read_document(path: str | Path, *, what: str = "a scenario file") -> dict[str, Any]:
     """Parse a YAML or JSON file into a mapping; any problem is an InputError naming the file. A `map` given as
-    `{uvtt: FILE}` is read here, FILE relative to this file's folder (`tohit.core.grid.uvtt.expand`)."""
+    `{uvtt: FILE}` (or `FILE` alone) is read here, FILE relative to this file's folder
+    (`tohit.core.grid.uvtt.expand`)."""
     text = read_text(path, what=what)
     data = parse_document(text, source=str(path), json_only=Path(path).suffix.lower() == ".json")
     from tohit.core.grid.uvtt import expand

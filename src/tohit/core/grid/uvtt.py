@@ -40,7 +40,7 @@ EDGE_SLACK = 0.01
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 #: The file names read as a Universal VTT map (`tohit map FILE` draws one alone).
 UVTT_SUFFIXES = (".dd2vtt", ".uvtt")
-#: Longest `image` read as a file name (a base64 image is longer; a name never holds a base64 character only).
+#: Longest `image` taken for a file name (any real base64 image is longer).
 MAX_IMAGE_NAME = 1000
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 #: Reads a file's bytes, refusing one over `cap` bytes (`tohit.core.loader.read_bytes`).
