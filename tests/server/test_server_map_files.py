@@ -73,3 +73,24 @@ def test_an_uploaded_map_replaces_a_fight_map_that_named_a_file(client: TestClie
     gm = {"Authorization": f"Bearer {made['gm_token']}"}
     picture = client.get(f"/v1/encounters/{made['id']}/picture", headers=gm)
     assert picture.status_code == 200 and picture.headers["content-type"] == "image/png"
+
+
+def test_a_picture_is_made_once_and_then_read_as_made(client: TestClient, monkeypatch: Any) -> None:
+    """Issue 38, item 2: an encounter's picture is made once (in the pool's "picture" lane, its size checked from
+    the image's header before any decoding) and kept: three GETs make it once, and each answers the same bytes."""
+    from tohit.server import pictures
+
+    made: list[int] = []
+    real = pictures.picture
+
+    def counted(fight: dict[str, Any]) -> Any:
+        made.append(1)
+        return real(fight)
+
+    monkeypatch.setattr(pictures, "picture", counted)
+    created = client.post("/v1/encounters", json={"fight": cellar_fight(), "uvtt": cellar()}).json()
+    gm = {"Authorization": f"Bearer {created['gm_token']}"}
+    answers = [client.get(f"/v1/encounters/{created['id']}/picture", headers=gm) for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 200]
+    assert answers[0].content[:4] == b"\x89PNG" and len({a.content for a in answers}) == 1
+    assert made == [1]

@@ -83,6 +83,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     state["fanout"] = Fanout(lambda: state["store"], settings.poll)
     caps = jobs.Caps(settings.max_dice, settings.max_target_dice, settings.max_response)
     creations = CreationRate(settings.creates_per_minute)
+    #: Each encounter's picture as made once (PNG or WebP bytes and type; empty: none), and the makings under way.
+    made_pictures: Lru[str, tuple[bytes, str]] = Lru(limits.KEPT_PICTURES)
+    making: dict[str, asyncio.Future[tuple[bytes, str]]] = {}
     #: Live streams open per encounter (`--max-streams`).
     streams: Counter[str] = Counter()
     #: The encounters in memory (each with its fight's memo), the least recently used forgotten first.
@@ -431,13 +434,28 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def picture(
         encounter_id: str, request: Request, authorization: str | None = Header(default=None)
     ) -> Response:
-        """The picture under the encounter's map (its UVTT map's image, PNG or WebP); 404 when it has none."""
+        """The picture under the encounter's map (its UVTT map's image, PNG or WebP); 404 when it has none. Made
+        once per encounter (its size checked from the image's header before anything is decoded, any decoding in
+        the pool's "picture" lane within the deadline), then kept: a later GET is a read of what was made, and GETs
+        that come while it is being made wait for that one making."""
         row = stored(encounter_id)
         role(row, authorization)
-        found = await work("encounter", request, pictures.picture, row.fight)
+        found = made_pictures.get(row.id)
         if found is None:
+            pending = making.get(row.id)
+            if pending is None:
+                pending = making[row.id] = asyncio.ensure_future(make_picture(row, request))
+                pending.add_done_callback(lambda _: making.pop(row.id, None))
+            found = await asyncio.shield(pending)
+        if not found[0]:
             raise ApiError(404, "this encounter's map has no picture", "map")
         return Response(found[0], media_type=found[1])
+
+    async def make_picture(row: StoredEncounter, request: Request) -> tuple[bytes, str]:
+        """The encounter's picture made in the pool (`pictures.picture`), kept ((b"", ""): none)."""
+        found = await work("picture", request, pictures.picture, row.fight) or (b"", "")
+        made_pictures[row.id] = found
+        return found
 
     @app.post("/v1/encounters/{encounter_id}/aim", **ok(answers.EncounterAim))
     async def encounter_aim(

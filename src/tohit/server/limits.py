@@ -47,6 +47,9 @@ ENCOUNTER_HEAVY_RUNNING, ENCOUNTER_HEAVY_WAITING = 2, 8
 #: Other encounter reads (state, sheet, map, dice, events): small work, many at once, a long line.
 ENCOUNTER_READ_RUNNING, ENCOUNTER_READ_WAITING = 4, 256
 
+#: Pictures kept made (each an encoded image within the pixels tohit decodes: a few MB at most).
+KEPT_PICTURES = 16
+
 #: A live stream's lifetime in seconds (then an `end` event: reconnect), and the streams open on one encounter.
 STREAM_SECONDS = 900.0
 MAX_STREAMS = 64
