@@ -71,6 +71,11 @@ def rows(side: str, effect_phase: bool) -> str:
     )
 
 
+def ap_again(names: Sequence[str], ap: int) -> str:
+    """Each turn starts with the AP of the character's tier [The Combat Round]."""
+    return f"A new round: {', '.join(names)} {'has' if len(names) == 1 else 'have'} {ap} AP again  [The Combat Round]"
+
+
 def action_points(name: str, before: int, after: int, used: bool) -> str:
     """An ability costs 1 AP; with no ability it can use, a combatant ends its turn [The Combat Round]."""
     if used:

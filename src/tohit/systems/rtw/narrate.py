@@ -74,6 +74,14 @@ def burning_wear(before: int) -> str:
     )
 
 
+def weapon_used(name: str, weapon: str) -> str:
+    """A weapon that lands a blow is used successfully: it wears when the encounter ends."""
+    return (
+        f"{name}'s {weapon} was used successfully: it loses 1 Durability when the encounter ends"
+        f"  [{PAGE}: Weapon Durability]"
+    )
+
+
 def durability(name: str, weapon: str, left: int) -> str:
     """A weapon used successfully loses 1 Durability at the end of the encounter; at 0 it shatters."""
     return (
