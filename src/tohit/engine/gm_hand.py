@@ -57,6 +57,20 @@ def label(enc: LiveEncounter, c: int, stat: str) -> str:
     return label_of(fight.rules.readings, stat, attacks, fight.rules.item_names(fight, c))
 
 
+def stat_named(enc: LiveEncounter, c: int, given: object) -> str:
+    """The stat `given` names for combatant c: its stat or its label in the game's words (any case); else an
+    InputError naming `stat` and listing, in the game's words, the stats a GM sets."""
+    if isinstance(given, str):
+        if given in enc.state.per:
+            return given
+        for stat in enc.state.per:
+            if _names(given, stat, label(enc, c, stat)):
+                return stat
+    rules = enc.fight.rules
+    words = [label(enc, c, s) for s in enc.state.per if rules.stat_range(enc.fight, s) is not None]
+    raise InputError(f"no stat {short_repr(given)} that a GM sets; stats: {', '.join(words) or 'none'}", field="stat")
+
+
 def value_text(enc: LiveEncounter, stat: str, value: int) -> str:
     """A value of the stat as the game reads it: a condition or flag "yes"/"no", a reference the combatant's name
     ("—": none), a number's word, "—" for a stat not tracked, else the number."""
@@ -71,9 +85,7 @@ def adjust(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     is refused, as is any value out of the stat's range, naming the field and the range in the game's words."""
     c = combatant_index(enc, action.get("combatant"))
     fight, rules = enc.fight, enc.fight.rules
-    who, stat = fight.roster.names[c], action.get("stat")
-    if not isinstance(stat, str) or stat not in enc.state.per:
-        raise InputError(f"no stat {short_repr(stat)}; stats: {', '.join(enc.state.per)}", field="stat")
+    who, stat = fight.roster.names[c], stat_named(enc, c, action.get("stat"))
     value, by = action.get("value"), action.get("by")
     if (value is None) == (by is None):
         raise InputError("give the new value (`value`) or the change (`by`, e.g. -7), one of the two", field="by")
