@@ -49,3 +49,22 @@ def test_read_models_are_what_the_routes_answer(client: TestClient) -> None:
     body = {"attacker": names[0], "attack": None}
     drawn = client.post(f"/v1/encounters/{made['id']}/map", json=body, headers=gm).json()
     assert drawn == {"seq": enc.seq, **read_models.map_view(enc, names[0], None, None)}
+
+
+@pytest.mark.parametrize(
+    ("fight", "stat", "value", "chip"),
+    [
+        ("kaiser-duel", "flat_footed", 1, "Flat-Footed"),
+        ("wsswnn-wrestler-and-axe", "disarmed", 1, "Disarmed"),
+        ("rtw-bokoblin-camp", "helpless", 1, "Helpless"),
+    ],
+)
+def test_conditions_read_in_the_games_words(fight: str, stat: str, value: int, chip: str) -> None:
+    """An encounter's `conditions` are its cards' chips, in the game's words: "Flat-Footed", never the state key
+    "flat footed" (issue 36, item 7)."""
+    enc = Encounter.create(yaml.safe_load((EXAMPLES / "fights" / f"{fight}.yaml").read_text()), seed=1)
+    who = enc.fight.roster.names[0]
+    enc.act({"kind": "adjust", "combatant": who, "stat": stat, "value": value})
+    assert read_models.conditions(enc)[who] == [chip]
+    card = next(row for row in read_models.shown(enc)[who] if row["stat"] == stat)
+    assert card["chips"] == [chip]

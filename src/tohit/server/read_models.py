@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from tohit.core.errors import InputError
-from tohit.core.fight.readings import read_combatant
+from tohit.core.fight.readings import chip_words, read_combatant, reading_of
 from tohit.core.grid.walls import WALL_SCALE
 from tohit.engine import gm_hand
 from tohit.engine.aim import Aimer
@@ -101,23 +101,19 @@ def starts(enc: Encounter) -> dict[str, dict[str, int]]:
 
 
 def conditions(enc: Encounter) -> dict[str, list[str]]:
-    """Each combatant's conditions now, in words (the game's `condition_stats` that are not 0; a scalar stat
-    whose `narrate_value` is a list or mapping gives its names, e.g. statuses)."""
+    """Each combatant's conditions now, in the game's words, as its card's chips (the game's `condition_stats` that
+    are not 0, read by the game's `readings`: "Flat-Footed", "Grappling: Kulu", a status's or bonus's names)."""
     rules, per = enc.fight.rules, enc.state.per
+    names = list(enc.fight.roster.names)
     out: dict[str, list[str]] = {}
-    for c, name in enumerate(enc.fight.roster.names):
+    for c, name in enumerate(names):
         chips: list[str] = []
-        scalar = rules.bound.scalar
         for stat in rules.condition_stats:
             value = int(per[stat][0, c])
-            if value == 0:
-                continue
-            named = rules.narrate_value(stat, value) if stat in scalar else None
-            if isinstance(named, dict):
-                chips.extend(f"{k.replace('_', ' ')} {v:+}" for k, v in named.items())
-            elif isinstance(named, list | tuple | set | frozenset):
-                chips.extend(str(k).replace("_", " ") for k in named)
-            else:
+            reading = reading_of(rules.readings, stat)
+            if reading is not None:
+                chips.extend(chip_words(reading, stat, value, names, rules.narrate_value))
+            elif value:
                 chips.append(stat.replace("_", " "))
         out[name] = chips
     return out
