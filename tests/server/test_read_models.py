@@ -4,6 +4,7 @@ function of an encounter in `server/read_models.py`, and the routes answer with 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -68,3 +69,31 @@ def test_conditions_read_in_the_games_words(fight: str, stat: str, value: int, c
     assert read_models.conditions(enc)[who] == [chip]
     card = next(row for row in read_models.shown(enc)[who] if row["stat"] == stat)
     assert card["chips"] == [chip]
+
+
+def test_rows_read_in_the_games_words(client: TestClient) -> None:
+    """Last Odyssey's Rows panel: each side's rows as the cards word them ("front row", "back row"), from the server
+    (the page holds no rules: it shows the server's words, never the row stat's number), the players' read without
+    the combatants the GM hides; a game without rows has none (issue 36, item 7)."""
+    from pathlib import Path
+
+    data = yaml.safe_load((EXAMPLES / "fights" / "last-odyssey-cops.yaml").read_text())
+    made: dict[str, Any] = client.post("/v1/encounters", json={"fight": data, "seed": 3}).json()
+    gm = {"Authorization": f"Bearer {made['gm_token']}"}
+    found = client.get(f"/v1/encounters/{made['id']}", headers=gm).json()["rows"]
+    assert found == [
+        {
+            "side": "Party",
+            "rows": [{"label": "front row", "names": ["Mariana"]}, {"label": "back row", "names": ["Ilse"]}],
+        },
+        {
+            "side": "Cops",
+            "rows": [{"label": "front row", "names": ["Cop 1", "Cop 2"]}, {"label": "back row", "names": ["Cop 3"]}],
+        },
+    ]
+    players = client.get(f"/v1/encounters/{made['id']}", headers={"Authorization": f"Bearer {made['view_token']}"})
+    assert players.json()["rows"] == found[:1]  # the Cops are hidden from the players until revealed
+    kaiser = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
+    assert read_models.rows(Encounter.create(kaiser, seed=1)) == []
+    page = (Path(read_models.__file__).parents[1] / "web" / "static" / "tracker.js").read_text()
+    assert "`row ${" not in page and not re.search(r"\.row\b", page)

@@ -195,6 +195,20 @@ class Reading(Closed):
     hidden: bool = absent("true: the view token's read of a hidden combatant (its health word only).")
 
 
+class Row(Closed):
+    """One row of a side, in the game's words."""
+
+    label: str = Field(description='The row in the game\'s words ("front row").')
+    names: list[str] = Field(description="Who stands in it.")
+
+
+class SideRows(Closed):
+    """A side's rows, in order."""
+
+    side: str = Field(description="The side's name.")
+    rows: list[Row] = Field(description="Its rows, front first.")
+
+
 class Summary(Closed):
     """An encounter now: its state, whose turn it is, who is standing, each combatant's card and conditions in
     words. With the view token a hidden combatant shows its health word only."""
@@ -209,6 +223,7 @@ class Summary(Closed):
     over: bool = Field(description="Whether the fight is over.")
     conditions: dict[str, list[str]] = Field(description="Each combatant's conditions in words, by name.")
     shown: dict[str, list[Reading]] = Field(description="Each combatant's card: its stats as read, by name.")
+    rows: list[SideRows] = Field(description="Each side's rows, where the game keeps rows (else none).")
     hidden: list[str] = Field(description="The combatants the game master hides from the players.")
 
 

@@ -285,6 +285,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             "over": enc.over,
             "conditions": read_models.conditions(enc),
             "shown": read_models.shown(enc),
+            "rows": read_models.rows(enc),
             "hidden": sorted(hidden(enc.events)),
         }
 

@@ -113,8 +113,19 @@ class PlayersView:
             "state": self.row(found["state"]),
             "shown": shown,
             "conditions": conditions,
+            "rows": self.rows(found.get("rows", [])),
             "hidden": sorted(self.hidden),
         }
+
+    def rows(self, found: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Each side's rows without the hidden combatants (a row, or a side, left with nobody is left out)."""
+        out = []
+        for side in found:
+            lines = [{**r, "names": [n for n in r["names"] if n not in self.hidden]} for r in side["rows"]]
+            lines = [r for r in lines if r["names"]]
+            if lines:
+                out.append({**side, "rows": lines})
+        return out
 
     def sheet(self, found: dict[str, Any]) -> dict[str, Any]:
         """The sheet for the players: no starting stats of a hidden combatant."""

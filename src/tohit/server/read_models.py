@@ -100,6 +100,34 @@ def starts(enc: Encounter) -> dict[str, dict[str, int]]:
     return found
 
 
+#: The stat a game keeps for where each combatant stands among its side's rows (a front row and a back row): the
+#: page's Rows panel shows each side's rows in the game's words for its values.
+ROW_STAT = "row"
+
+
+def rows(enc: Encounter) -> list[dict[str, Any]]:
+    """Each side's rows where the game keeps a `row` stat (none where it does not): per side, its rows in order,
+    each in the game's words ("front row", the stat's reading: never its number) with who stands in it."""
+    per, roster = enc.state.per, enc.fight.roster
+    if ROW_STAT not in per:
+        return []
+    reading = reading_of(enc.fight.rules.readings, ROW_STAT)
+    noun = reading.label.lower() if reading is not None else ROW_STAT
+    out: list[dict[str, Any]] = []
+    for s, side in enumerate(roster.side_names):
+        members = [c for c in range(roster.size) if roster.side[c] == s]
+        values = sorted({int(per[ROW_STAT][0, c]) for c in members})
+        lines = [
+            {
+                "label": f"{gm_hand.value_text(enc, ROW_STAT, v)} {noun}",
+                "names": [roster.names[c] for c in members if int(per[ROW_STAT][0, c]) == v],
+            }
+            for v in values
+        ]
+        out.append({"side": side, "rows": lines})
+    return out
+
+
 def conditions(enc: Encounter) -> dict[str, list[str]]:
     """Each combatant's conditions now, in the game's words, as its card's chips (the game's `condition_stats` that
     are not 0, read by the game's `readings`: "Flat-Footed", "Grappling: Kulu", a status's or bonus's names)."""

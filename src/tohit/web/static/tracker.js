@@ -113,27 +113,17 @@ function renderCards() {
 }
 
 function renderRows() {
-  const { enc, sheet } = page;
-  const has = sheet.combatants.some((c) => "row" in enc.state.combatants[c.name]);
-  q("#rows").hidden = !has;
-  if (!has) return;
-  const parts = sheet.sides.map((side) => {
-    const members = sheet.combatants.filter((c) => c.side === side);
-    const rows = [...new Set(members.map((c) => enc.state.combatants[c.name].row))].sort((a, b) => a - b);
-    return el(
+  // Each side's rows as the server words them ("front row": the game's words, never the stat's number).
+  const sides = page.enc.rows || [];
+  q("#rows").hidden = !sides.length;
+  const parts = sides.map((side) =>
+    el(
       "div",
       { class: "rows-side" },
-      el("h3", {}, side),
-      rows.map((r) =>
-        el(
-          "p",
-          { dataset: { row: r } },
-          el("strong", {}, `row ${r}: `),
-          members.filter((c) => enc.state.combatants[c.name].row === r).map((c) => c.name).join(", "),
-        ),
-      ),
-    );
-  });
+      el("h3", {}, side.side),
+      side.rows.map((r) => el("p", {}, el("strong", {}, `${r.label}: `), r.names.join(", "))),
+    ),
+  );
   q("#rows-body").replaceChildren(...parts);
 }
 
