@@ -401,7 +401,7 @@ class KaiserFight(KaiserTurns):
             )
 
     def _defended(self, ctx: FightContext, mask: BoolArray, defender: IntArray) -> None:
-        """The Multiple Defense Penalty [the game's other pages, Kaiser; combat.json 200]: "2 attacks -2, 3 attacks
+        """The Multiple Defense Penalty (docs/kaiser.md#silent-multiple-defense-penalty): "2 attacks -2, 3 attacks
         -4, 4 attacks -6, and so on": each Defensive Roll a defender has made this round puts its later ones at -2
         more (the `mdp` stat, restored at the round's start). Option `multiple_defense_penalty` (default true)."""
         if not ctx.fight.spec.options.multiple_defense_penalty:
