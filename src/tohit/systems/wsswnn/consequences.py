@@ -18,9 +18,11 @@ from tohit.core.outcome import NULL_INT
 from tohit.systems.wsswnn.fields import EFFECT_OF, MISS
 
 GRAPPLED, SHOVED, DISARMED = EFFECT_OF["grapple"], EFFECT_OF["shove"], EFFECT_OF["disarm"]
-CLAUSE_STATS = "wsswnn: tracking-your-stats (life, guard, awareness never below 0)"
-CLAUSE_BRACES = "wsswnn: braces (Grapple, Shove, disarm; a Struggle resisted for 1 stamina)"
-CLAUSE_FALL = "wsswnn: a jump-attack's fall"
+CLAUSE_STATS = "wsswnn: Tracking Your Stats (life, guard, awareness never below 0; docs/wsswnn.md#silent-stats)"
+CLAUSE_BRACES = (
+    "wsswnn: Braces (Grapple, Shove, disarm; a Struggle resisted for 1 stamina; docs/wsswnn.md#silent-braces)"
+)
+CLAUSE_FALL = "wsswnn: Jump-Attacks, falling (docs/wsswnn.md#silent-jump-attack)"
 
 
 def worn(value: Any, damage: Any) -> Any:
