@@ -1,5 +1,5 @@
 """What a WSSWNN hit does, written once: lethal damage comes off life, guard damage off guard, awareness damage
-off awareness, none of them below 0 [tracking-your-stats]; a brace that lands grapples, shoves or disarms the foe,
+off awareness, none of them below 0 [Tracking Your Stats]; a brace that lands grapples, shoves or disarms the foe,
 a grapple ends when its grappler takes lethal damage or its foe falls [braces]; a jump-attack's fall costs the
 attacker life and guard. The attack's `resolve` reports the values after (`life_after`, `guard_after`) with
 `worn`; `apply` is the one pure transition from a resolved attack to what it changes, itemised."""
@@ -84,7 +84,7 @@ class Applied(NamedTuple):
 
 def apply(before: Before, outcome: Outcome) -> Applied:
     """What each resolved attack does: on a hit or a block, lethal damage off the defender's life (and dealt, by a
-    foe), its guard as the attack left it, awareness damage off awareness [tracking-your-stats]; with braces, a
+    foe), its guard as the attack left it, awareness damage off awareness [Tracking Your Stats]; with braces, a
     grapple ends when its grappler takes lethal damage, and whoever holds a foe that falls lets go; a brace that
     lands grapples, shoves (ending grapples between the two) or disarms, unless the foe pays 1 stamina to resist a
     Struggle [braces]; a jump-attack's fall takes life and guard off the attacker."""

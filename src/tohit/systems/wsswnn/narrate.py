@@ -57,7 +57,7 @@ def into_grapple(name: str, kept: int, partner: str, target: str) -> str:
 
 
 def skip(name: str, stat: str, before: int, after: int) -> str:
-    """Skipping an action: +1 to a stat (named by its label), never above its maximum [tracking-your-stats]."""
+    """Skipping an action: +1 to a stat (named by its label), never above its maximum [Tracking Your Stats]."""
     return (
         f"{name} skips its action: +1 {READINGS[stat].label}, never above its maximum ({before} -> {after})"
         f"  [{PAGE}: Tracking Your Stats (docs/wsswnn.md#silent-stats)]"
