@@ -11,6 +11,7 @@ import yaml
 
 from tests.conftest import EXAMPLES
 from tohit.core.errors import InputError
+from tohit.engine import gm_hand
 from tohit.engine.encounter import Encounter
 from tohit.engine.gm_hand import hidden, label
 
@@ -202,3 +203,21 @@ def test_an_unknown_or_kept_stat_is_refused_in_the_games_words(name: str) -> Non
     now = enc.state_json()["combatants"][who][stat]
     (event,) = enc.act({"kind": "adjust", "combatant": who, "stat": word, "by": 0})
     assert event["changes"][0]["stat"] == stat and enc.state_json()["combatants"][who][stat] == now
+
+
+@pytest.mark.parametrize("name", FIGHTS)
+def test_a_stat_that_is_no_condition_is_refused_by_its_label(name: str) -> None:
+    """A condition named by a stat that is no condition a GM sets ("durability0", "body_armor", "def_mod") is
+    refused naming the stat by its label, never echoing its state key (issue 36, item 7)."""
+    enc = encounter(name)
+    who = enc.fight.roster.names[0]
+    conditions = {stat for stat, _ in gm_hand.settable(enc)}
+    for stat in enc.state.per:
+        if stat in conditions:
+            continue
+        with pytest.raises(InputError) as err:
+            enc.act({"kind": "condition", "combatant": who, "condition": stat, "on": True})
+        assert err.value.field == "condition"
+        if not stat.isalpha():
+            assert not re.search(rf"(?<![\w-]){re.escape(stat)}(?![\w-])", err.value.message), err.value.message
+            assert label(enc, 0, stat) in err.value.message, err.value.message
