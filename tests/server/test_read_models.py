@@ -23,6 +23,8 @@ PAGE_READS = (
     "shown",
     "starts",
     "conditions",
+    "rows",
+    "cards",
     "dice",
     "dice_needed",
     "map_view",

@@ -283,9 +283,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             "turn": enc.next_turn(),
             "standing": enc.standing(),
             "over": enc.over,
-            "conditions": read_models.conditions(enc),
-            "shown": read_models.shown(enc),
-            "rows": read_models.rows(enc),
+            **read_models.cards(enc),
             "hidden": sorted(hidden(enc.events)),
         }
 

@@ -100,6 +100,11 @@ def starts(enc: Encounter) -> dict[str, dict[str, int]]:
     return found
 
 
+def cards(enc: Encounter) -> dict[str, Any]:
+    """What an encounter's summary shows beside its state: each combatant's conditions and card, each side's rows."""
+    return {"conditions": conditions(enc), "shown": shown(enc), "rows": rows(enc)}
+
+
 #: The stat a game keeps for where each combatant stands among its side's rows (a front row and a back row): the
 #: page's Rows panel shows each side's rows in the game's words for its values.
 ROW_STAT = "row"
