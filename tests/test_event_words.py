@@ -85,8 +85,13 @@ def played(path: Path, seed: int = 5) -> Encounter:
     for stat in settable_stats(enc):
         c = rnd.randrange(enc.fight.roster.size)
         now = int(enc.state.per[stat][0, c])
+        reading = reading_of(enc.fight.rules.readings, stat)
+        if reading is not None and reading.none is not None and now == reading.none:
+            continue  # a stat this combatant's file does not track: refused
         bounds = enc.fight.rules.stat_range(enc.fight, stat)
         assert bounds is not None
+        if stat == enc.fight.rules.health:  # health stops at the combatant's maximum
+            bounds = (bounds[0], min(bounds[1], enc.fight.rules.health_maximum(enc.fight, c)))
         other = now + 1 if now < bounds[1] else now - 1  # a change, so a condition turns on or off
         enc.act({"kind": "adjust", "combatant": enc.fight.roster.names[c], "stat": stat, "value": other})
     for i in range(3 * len(PLAN)):
