@@ -70,7 +70,9 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         "Moving before an attack",
         "On a map, a combatant with a foe in reach of an attack it can use attacks from where it stands, without"
         " moving; one without moves first toward the foe its policy picks, and one with no foe in reach even"
-        " after moving holds its ground.",
+        " after moving holds its ground. A live encounter's preview of an attack shows that move (the square, and"
+        " these words) with the odds from where it ends, or that it holds its ground, with no odds (docs/fights.md,"
+        ' "The preview is the action").',
     ),
     (
         "status-ends",
