@@ -306,6 +306,12 @@ class Target(TargetBase):
         " stats (ac, special_defence, resistance_pct, ...) or, without them, as this target; in a fight, an entry"
         " naming a combatant of the fight without `ac` takes that combatant's own (its `target` block).",
     )
+    engaged_down: list[Annotated[int, Field(ge=0, le=19)]] = Field(
+        default_factory=list,
+        max_length=20,
+        description="Positions (from 0) of `engaged_with` entries that are down (0 HP): out of the melee, a stray"
+        " shot never goes to them (a fight fills this from its combatants' hit points).",
+    )
     enemies_engaged: int = Field(
         default=0,
         ge=0,
