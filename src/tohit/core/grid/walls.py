@@ -11,8 +11,10 @@ A line crosses the walls where it passes from one side of a wall to the other; t
   arms strictly on both sides of the line;
 - at an end of the line lying on a wall (a corner of a square on a wall along its edge): an arm of a wall there
   lies strictly between the way into the line's own square and the way the line goes, so the line leaves its
-  square through the wall. Each end is given that way in (`into`), e.g. toward its square's centre; a zero
-  vector means the end does not count. A line from a square's centre (a step, a Projectile's path) uses
+  square through the wall; when the line goes exactly opposite the way in, the walls there have arms strictly
+  on both sides of the line (as at a point inside it), so every line leaving that way through a wall is
+  blocked. Each end is given that way in (`into`), e.g. toward its square's centre; a zero vector means the
+  end does not count. A line from a square's centre (a step, a Projectile's path) uses
   `STAND`: a square whose centre lies on a wall counts as standing on the side `STAND` points to.
 A line along a wall only touches it. `lines_cross_walls` decides many lines at once with numpy; `line_crosses`
 is one line.
@@ -112,16 +114,25 @@ def _pairs_blocked(
     o_a, o_b = _orient(px, py, qx, qy, ax, ay), _orient(px, py, qx, qy, bx, by)
     o_p, o_q = _orient(ax, ay, bx, by, px, py), _orient(ax, ay, bx, by, qx, qy)
     blocked = (o_a * o_b < 0) & (o_p * o_q < 0)
-    # An end of the line on a wall: an arm there strictly between the way in and the way the line goes.
+    # A wall's end point strictly inside the line, or an end of the line on a wall that the line leaves straight
+    # away from its own square: walls there with arms on both sides of the line (collected, then settled per point).
+    keys: list[IntArray] = []
+    sides: list[IntArray] = []
+    # An end of the line on a wall: an arm there strictly between the way in and the way the line goes. When the
+    # line goes exactly opposite the way in, the square stands on the line itself, as a point strictly inside a
+    # line does: the line leaves through the walls there when they have arms on both sides of it.
     for ex, ey, ox, oy, into in ((px, py, qx, qy, into_p), (qx, qy, px, py, into_q)):
         on = (_orient(ax, ay, bx, by, ex, ey) == 0) & _within(ax, ay, bx, by, ex, ey)
         ux, uy, vx, vy = into[:, 0], into[:, 1], ox - ex, oy - ey
+        away = on & ((ux != 0) | (uy != 0)) & (ux * vy - uy * vx == 0) & (ux * vx + uy * vy < 0)
         for tx, ty in ((ax, ay), (bx, by)):
             arm = on & ((tx != ex) | (ty != ey))
             blocked |= arm & _strictly_between(ux, uy, tx - ex, ty - ey, vx, vy)
-    # A wall's end point strictly inside the line: walls there with arms on both sides of the line.
-    keys: list[IntArray] = []
-    sides: list[IntArray] = []
+            side = _orient(px, py, qx, qy, tx, ty)
+            idx = np.flatnonzero(arm & away & (side != 0))
+            if idx.size:
+                keys.append(np.stack([line[idx], ex[idx], ey[idx]], axis=1))
+                sides.append(side[idx])
     for vx_, vy_, o_v, other_side in ((ax, ay, o_a, o_b), (bx, by, o_b, o_a)):
         inside = (o_v == 0) & _strictly_inside(px, py, qx, qy, vx_, vy_) & (other_side != 0)
         idx = np.flatnonzero(inside)
