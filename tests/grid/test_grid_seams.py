@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from pydantic import TypeAdapter
 
+from tohit.core.errors import InputError
 from tohit.core.grid.battlefield import Battlefield
 from tohit.core.grid.models import CombatantSpec, MapSpec, Range
-from tohit.core.grid.reach import projectile_shot, projectile_targets
+from tohit.core.grid.reach import placements, projectile_shot, projectile_targets, reach
 
 RANGE: TypeAdapter[Any] = TypeAdapter(Range)
 
@@ -43,3 +45,53 @@ def test_rtw_projectile_cannot_go_through_solid_objects_alike_for_every_target_b
     for target in [(4, 6), (2, 6), (3, 6)]:
         bf = battlefield(7, 7, {"Hero": (3, 4), "A": target}, walls=walls)
         assert projectile_shot(bf, "Hero", "A").blocker is None, target
+
+
+def _wall_at_x2(where: dict[str, tuple[int, int]]) -> Battlefield:
+    """A 6 x 5 map with a wall down x = 2 (between columns 1 and 2), the Hero at (1, 2)."""
+    return battlefield(6, 5, {"Hero": (1, 2), **where}, walls=[[2, 0, 2, 5]])
+
+
+def test_rtw_melee_must_physically_reach_the_target_and_a_refusal_names_the_wall() -> None:
+    """rtw: Attack Ranges, Melee ("the user must be able to physically reach out and touch the target"): a foe
+    adjacent across a wall cannot be reached, and the refusal says the wall stands between them, not that the
+    foe is not adjacent."""
+    bf = _wall_at_x2({"A": (2, 2)})
+    with pytest.raises(InputError, match="a wall stands between Hero and A") as exc:
+        reach(bf, "Hero", RANGE.validate_python({"type": "melee", "target": "A"}))
+    assert exc.value.field == "target"
+    assert "not adjacent" not in str(exc.value)
+    with pytest.raises(InputError, match="a wall stands between Hero and A"):
+        reach(bf, "Hero", RANGE.validate_python({"type": "melee"}))
+
+
+def test_rtw_sweep_cuts_only_squares_the_user_reaches_not_across_a_wall() -> None:
+    """rtw: Attack Ranges, Sweep X ("cuts through X many squares immediately adjacent to the user"), as Melee: a
+    square adjacent across a wall is out of its reach; a Sweep naming it is refused, naming the wall, and no
+    placement of it cuts across the wall."""
+    bf = _wall_at_x2({"A": (2, 2)})
+    with pytest.raises(InputError, match="a wall stands between Hero and square \\[2, 1\\]") as exc:
+        reach(bf, "Hero", RANGE.validate_python({"type": "sweep", "size": 2, "squares": [[2, 1], [2, 2]]}))
+    assert exc.value.field == "squares"
+    swept = [p.squares for p in placements(bf, "Hero", RANGE.validate_python({"type": "sweep", "size": 3}))]
+    assert swept and all(x < 2 for squares in swept for x, _ in squares)  # type: ignore[union-attr]
+
+
+def test_rtw_cone_and_burst_stop_at_walls_as_melee_does() -> None:
+    """rtw: Attack Ranges, Burst X and Cone X: a template reaches the squares the user reaches, so walls stop it
+    as they stop a Melee attack: nothing beyond the wall is caught (the Line, "not through solid objects",
+    stops there too)."""
+    bf = _wall_at_x2({"A": (2, 2), "B": (3, 2)})
+    burst = reach(bf, "Hero", RANGE.validate_python({"type": "burst", "size": 2}))
+    assert burst.hits == () and all(x < 2 for x, _ in burst.squares)
+    for direction in ("east", "northeast", "southeast"):
+        cone = reach(bf, "Hero", RANGE.validate_python({"type": "cone", "size": 3, "direction": direction}))
+        assert cone.hits == () and all(x < 2 for x, _ in cone.squares), direction
+    line = reach(bf, "Hero", RANGE.validate_python({"type": "line", "size": 4, "direction": "east"}))
+    assert line.hits == () and line.squares == ()
+    # Without the wall each of them catches A.
+    open_field = battlefield(6, 5, {"Hero": (1, 2), "A": (2, 2), "B": (3, 2)})
+    assert "A" in reach(open_field, "Hero", RANGE.validate_python({"type": "burst", "size": 2})).hits
+    assert (
+        "A" in reach(open_field, "Hero", RANGE.validate_python({"type": "cone", "size": 3, "direction": "east"})).hits
+    )

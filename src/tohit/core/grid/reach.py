@@ -149,6 +149,12 @@ def projectile_targets(field: Battlefield, user: str, size: int) -> list[str]:
     ]
 
 
+def adjacent_targets(field: Battlefield, user: str) -> list[str]:
+    """Creatures cardinally or diagonally adjacent to the user (or sharing its square), walls or not."""
+    me = field.creature(user).footprint
+    return [c.name for c in field.creatures if c.name != user and me.distance(c.footprint) <= 1]
+
+
 def melee_targets(field: Battlefield, user: str) -> list[str]:
     """Creatures cardinally or diagonally adjacent to the user (or sharing its square), and not behind a wall:
     the user must be able to physically reach out and touch the target (some pair of their nearest squares
@@ -225,6 +231,12 @@ def reach(field: Battlefield, user: str, rng: AnyRange) -> Reach:
         squares = make(board, me, origin, rng.direction, rng.size)
         return Reach(placed, tuple(squares), tuple(field.creatures_on(squares, besides=user)))
     if isinstance(rng, MeleeRange):
+        walled_off = [n for n in adjacent_targets(field, user) if n not in melee_targets(field, user)]
+        if rng.target in walled_off or (rng.target is None and walled_off and not melee_targets(field, user)):
+            name = rng.target or walled_off[0]
+            raise InputError(
+                f"a wall stands between {user} and {name}: a Melee attack cannot reach across it", field="target"
+            )
         target = _single_target(field, user, rng.target, melee_targets(field, user), "adjacent to")
         return Reach(rng.model_copy(update={"target": target}), tuple(areas.ring(board, me)), (target,))
     if isinstance(rng, ProjectileRange):
@@ -249,7 +261,7 @@ def reach(field: Battlefield, user: str, rng: AnyRange) -> Reach:
     if isinstance(rng, SweepRange):
         if rng.squares is None:
             raise InputError("a Sweep needs its squares, in order (or run tohit aim)", field="squares")
-        problem = areas.sweep_problem(board, me, list(rng.squares), rng.size)
+        problem = areas.sweep_problem(board, me, list(rng.squares), rng.size, user)
         if problem:
             raise InputError(problem, field="squares")
         return Reach(rng, tuple(rng.squares), tuple(field.creatures_on(rng.squares, besides=user)))
