@@ -6,13 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 from pydantic import TypeAdapter
 
 from tohit.core.errors import InputError
 from tohit.core.grid.battlefield import Battlefield
+from tohit.core.grid.board import STEPS, Board
+from tohit.core.grid.cover import COVER_RULES, square_cover
+from tohit.core.grid.cover_kernel import cover_matrix
 from tohit.core.grid.models import CombatantSpec, MapSpec, Range
-from tohit.core.grid.reach import placements, projectile_shot, projectile_targets, reach
+from tohit.core.grid.movement import moves
+from tohit.core.grid.reach import path_clear, placements, projectile_shot, projectile_targets, reach
+from tohit.core.grid.walls import wall_array
 
 RANGE: TypeAdapter[Any] = TypeAdapter(Range)
 
@@ -95,3 +101,41 @@ def test_rtw_cone_and_burst_stop_at_walls_as_melee_does() -> None:
     assert (
         "A" in reach(open_field, "Hero", RANGE.validate_python({"type": "cone", "size": 3, "direction": "east"})).hits
     )
+
+
+def _box_walls(squares: list[tuple[int, int]]) -> list[list[float]]:
+    """The four edges of each square, as walls (a solid square drawn with walls)."""
+    out: list[list[float]] = []
+    for x, y in squares:
+        out += [[x, y, x + 1, y], [x + 1, y, x + 1, y + 1], [x, y + 1, x + 1, y + 1], [x, y, x, y + 1]]
+    return out
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [".#...", "#....", ".....", ".....", "....."],  # two solid squares touching at a corner
+        ["......", "..#...", "...#..", "..#.#.", "......", "#....."],  # a zigzag of corner-touching squares
+    ],
+)
+def test_rtw_solid_objects_drawn_as_squares_or_as_walls_answer_alike(rows: list[str]) -> None:
+    """rtw: Attack Ranges (Projectile X "cannot go through solid objects") and Attacking Foes behind Cover ("a line
+    ... intersects a solid object"): solid squares and the same squares drawn as walls are one solid object, so
+    they give the same answers for Projectile paths, moves (a diagonal step between two squares touching at a
+    corner squeezes through neither) and cover under both rules (docs/maps.md)."""
+    solid = Board.from_rows(rows)
+    drawn = Board.from_solid(solid.width, solid.height).with_walls(wall_array(_box_walls(solid.solid_squares())))
+    free = [(x, y) for y in range(solid.height) for x in range(solid.width) if not solid.solid[y, x]]
+    for a in free:
+        for b in free:
+            assert path_clear(solid, a, b) == path_clear(drawn, a, b), ("projectile", a, b)
+            for rule in COVER_RULES:
+                want = square_cover(drawn, a, b, rule) is not None
+                assert (square_cover(solid, a, b, rule) is not None) == want, (rule, a, b)
+        for step in STEPS:
+            assert solid.step_blocked(a, step) == drawn.step_blocked(a, step), ("step", a, step)
+        assert set(moves(solid, a, 8)) == set(moves(drawn, a, 8)), ("moves", a)
+    xy = np.array(free, dtype=np.int64)
+    ones = np.ones(len(xy), dtype=np.int64)
+    for rule in COVER_RULES:
+        assert (cover_matrix(solid, xy, ones, xy, ones, rule) == cover_matrix(drawn, xy, ones, xy, ones, rule)).all()

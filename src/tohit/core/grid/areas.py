@@ -24,11 +24,12 @@ def open_squares(board: Board, squares: Iterator[Square] | list[Square], user: F
 
 
 def reached(board: Board, sources: list[Square], squares: list[Square]) -> list[Square]:
-    """The squares some square of `sources` reaches without a wall between their centres (as Melee reaches a
-    target: `Board.walled`); all of them on a map with no walls."""
+    """The squares some square of `sources` reaches without a drawn wall between their centres (as Melee reaches
+    a target); all of them on a map with no walls. Solid squares are left out of an area, not a wall to it: a
+    creature behind one is behind cover instead (docs/maps.md)."""
     if not board.has_walls:
         return squares
-    return [sq for sq in squares if any(not board.walled(s, sq) for s in sources)]
+    return [sq for sq in squares if any(not board.walls_only_between(s, sq) for s in sources)]
 
 
 def user_reaches(board: Board, user: Footprint, squares: list[Square]) -> list[Square]:

@@ -120,13 +120,34 @@ def projectile_shot(field: Battlefield, user: str, target: str) -> Shot:
     for a in me.nearest_squares(it):
         for b in it.nearest_squares(me):
             path = path_squares(a, b)
-            blocker = "a wall" if field.board.walled(a, b) else _first_blocker(field, path, user, target)
+            board = field.board
+            blocker = "a wall" if board.walls_only_between(a, b) else _first_blocker(field, path, user, target)
+            if blocker is None and board.walled(a, b):
+                blocker = _pinch(board, a, b)
             shot = Shot(tuple(path), blocker)
             if blocker is None:
                 return shot
             first = first or shot
     assert first is not None
     return first
+
+
+def _pinch(board: Board, a: Square, b: Square) -> str:
+    """The solid squares meeting at a corner that the centre-to-centre path from `a` to `b` passes through, one
+    on each side of it (the path squeezes through no gap: they are one solid object)."""
+    (ax, ay), (bx, by) = a, b
+    dx, dy = bx - ax, by - ay
+    corners = [
+        (cx, cy)
+        for cy in range(min(ay, by) + 1, max(ay, by) + 1)
+        for cx in range(min(ax, bx) + 1, max(ax, bx) + 1)
+        if (2 * cx - 2 * ax - 1) * dy == (2 * cy - 2 * ay - 1) * dx  # on the line through both centres
+    ]
+    for cx, cy in sorted(corners, key=lambda c: abs(c[0] - ax) + abs(c[1] - ay)):
+        solid = [sq for sq in ((cx - 1, cy - 1), (cx, cy - 1), (cx - 1, cy), (cx, cy)) if board.is_solid(sq)]
+        if len(solid) >= 2:
+            return f"solid squares {' and '.join(f'({x}, {y})' for x, y in solid)}, meeting at corner ({cx}, {cy})"
+    return "a solid object"
 
 
 def _first_blocker(field: Battlefield, path: list[Square], user: str, target: str) -> str | None:
@@ -167,7 +188,7 @@ def melee_targets(field: Battlefield, user: str) -> list[str]:
         if c.name != user
         and me.distance(c.footprint) <= 1
         and (
-            not board.has_walls
+            not board.has_blockers
             or any(
                 not board.walled(a, b) for a in me.nearest_squares(c.footprint) for b in c.footprint.nearest_squares(me)
             )

@@ -23,6 +23,7 @@ is one line.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -231,3 +232,27 @@ def steps_blocked(walls: IntArray, width: int, height: int, steps: Sequence[Squa
         hit = _pairs_blocked(w, p, q, stand, stand, square)
         out[square[hit], j] = True
     return out.reshape(height, width, len(steps))
+
+
+def solid_outline(solid: Any) -> list[tuple[float, float, float, float]]:
+    """The edges between a solid square and an open (or off-map) one, as walls: solid squares drawn for a
+    tabletop that knows only walls."""
+    height, width = solid.shape
+    out: list[tuple[float, float, float, float]] = []
+
+    def is_solid(x: int, y: int) -> bool:
+        return 0 <= x < width and 0 <= y < height and bool(solid[y, x])
+
+    for y in range(height):
+        for x in range(width):
+            if not solid[y, x]:
+                continue
+            if not is_solid(x, y - 1):
+                out.append((x, y, x + 1, y))
+            if not is_solid(x + 1, y):
+                out.append((x + 1, y, x + 1, y + 1))
+            if not is_solid(x, y + 1):
+                out.append((x, y + 1, x + 1, y + 1))
+            if not is_solid(x - 1, y):
+                out.append((x, y, x, y + 1))
+    return out
