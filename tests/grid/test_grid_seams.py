@@ -116,6 +116,16 @@ def _box_walls(squares: list[tuple[int, int]]) -> list[list[float]]:
     [
         [".#...", "#....", ".....", ".....", "....."],  # two solid squares touching at a corner
         ["......", "..#...", "...#..", "..#.#.", "......", "#....."],  # a zigzag of corner-touching squares
+        [
+            ".#.#..#.",
+            "#.##..##",
+            ".....#.#",
+            "##..#...",
+            ".###....",
+            ".#..#...",
+            ".#.#..#.",
+            "#.......",
+        ],  # a cluttered map
     ],
 )
 def test_rtw_solid_objects_drawn_as_squares_or_as_walls_answer_alike(rows: list[str]) -> None:

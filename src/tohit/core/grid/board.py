@@ -18,7 +18,16 @@ import numpy.typing as npt
 
 from tohit.core.errors import short_repr
 from tohit.core.grid.squares import Square
-from tohit.core.grid.walls import NO_WALLS, STAND, centre, line_crosses, solid_outline, steps_blocked, wall_array
+from tohit.core.grid.walls import (
+    NO_WALLS,
+    STAND,
+    centre,
+    line_crosses,
+    outline_edges,
+    solid_outline,
+    steps_blocked,
+    wall_array,
+)
 
 #: The eight steps between neighbouring squares, cardinal ones first (the order `movement` tries them in).
 STEPS: tuple[Square, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1))
@@ -109,6 +118,12 @@ class Board:
         if not self.solid.any():
             return self.walls
         return np.ascontiguousarray(np.concatenate([self.walls, wall_array(solid_outline(self.solid))]))
+
+    @cached_property
+    def outline(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The solid squares' outline as walls, and the outline edges ending at each square corner
+        (`walls.outline_edges`)."""
+        return outline_edges(self.solid)
 
     @property
     def has_blockers(self) -> bool:

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from tohit.core.grid.board import Board
 from tohit.core.grid.cover import LINE_ORDER, CoverRule
 from tohit.core.grid.footprint import Footprint
-from tohit.core.grid.walls import corner_lines, lines_cross_walls
+from tohit.core.grid.walls import corner_lines, lines_cross_outline, lines_cross_walls
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -116,7 +116,10 @@ def corner_lines_blocked(board: Board, a: IntArray, t: IntArray, ci: IntArray, c
         rest = np.flatnonzero(~hit)
         if rest.size:
             p, q, into_p, into_q = corner_lines(a[rest], t[rest], ca[rest], ct[rest])
-            hit[rest] = lines_cross_walls(board.blockers, p, q, into_p, into_q)
+            if board.has_walls:
+                hit[rest] = lines_cross_walls(board.blockers, p, q, into_p, into_q)
+            else:  # solid squares only: their outline meets these lines only at the square corners on them
+                hit[rest] = lines_cross_outline(board.solid, board.outline, p, q, into_p, into_q)
     return hit
 
 

@@ -256,3 +256,60 @@ def solid_outline(solid: Any) -> list[tuple[float, float, float, float]]:
             if not is_solid(x - 1, y):
                 out.append((x, y, x, y + 1))
     return out
+
+
+def outline_edges(solid: Any) -> tuple[IntArray, IntArray]:
+    """The outline of the solid squares (`solid_outline`) as (walls in 1 / WALL_SCALE units (m, 4), and per lattice
+    point (y * (width + 1) + x) the outline edges that end there, 4 columns: right, left, up, down, -1 for none)."""
+    solid = np.asarray(solid, dtype=np.bool_)
+    height, width = solid.shape
+    padded = np.zeros((height + 2, width + 2), dtype=np.bool_)
+    padded[1:-1, 1:-1] = solid
+    ys, xs = np.mgrid[0 : height + 1, 0 : width + 1]
+    # Squares around lattice point (x, y), in padded indices: up-left (x, y), up-right (x + 1, y), down-left
+    # (x, y + 1), down-right (x + 1, y + 1).
+    ul, ur = padded[ys, xs], padded[ys, xs + 1]
+    dl, dr = padded[ys + 1, xs], padded[ys + 1, xs + 1]
+    kinds = ((ur != dr, (1, 0)), (ul != dl, (-1, 0)), (ul != ur, (0, -1)), (dl != dr, (0, 1)))
+    rows: list[IntArray] = []
+    table = np.full(((height + 1) * (width + 1), 4), -1, dtype=np.int64)
+    count = 0
+    for k, (present, (dx, dy)) in enumerate(kinds):
+        where = np.flatnonzero(present.ravel())
+        px, py = xs.ravel()[where], ys.ravel()[where]
+        rows.append(np.stack([px, py, px + dx, py + dy], axis=1) * WALL_SCALE)
+        table[where, k] = count + np.arange(where.size)
+        count += where.size
+    return np.concatenate(rows).astype(np.int64), table
+
+
+def lines_cross_outline(
+    solid: Any, edges: tuple[IntArray, IntArray], p: IntArray, q: IntArray, into_p: IntArray, into_q: IntArray
+) -> BoolArray:
+    """`lines_cross_walls` against the outline of the solid squares (`edges`: `outline_edges(solid)`), for lines
+    between square corners (p, q in 1 / WALL_SCALE units, whole squares) that cross no solid square: such a line
+    can meet the outline only at the square corners on it, so only the outline edges ending there are tried."""
+    n = len(p)
+    out = np.zeros(n, dtype=np.bool_)
+    walls, table = edges
+    if n == 0 or len(walls) == 0:
+        return out
+    width = np.asarray(solid).shape[1]
+    a, b = p // WALL_SCALE, q // WALL_SCALE
+    d = b - a
+    g = np.gcd(d[:, 0], d[:, 1])
+    steps = np.where(g > 0, g, 0) + 1
+    line = np.repeat(np.arange(n), steps)
+    k = np.arange(int(steps.sum())) - np.repeat(np.cumsum(steps) - steps, steps)
+    unit = np.where(g[:, None] > 0, d // np.maximum(g, 1)[:, None], 0)
+    points = a[line] + unit[line] * k[:, None]
+    found = table[points[:, 1] * (width + 1) + points[:, 0]]  # (points, 4)
+    li = np.repeat(line, 4)
+    ei = found.reshape(-1)
+    keep = ei >= 0
+    li, ei = li[keep], ei[keep]
+    if not li.size:
+        return out
+    blocked = _pairs_blocked(walls[ei], p[li], q[li], into_p[li], into_q[li], li)
+    out[np.unique(li[blocked])] = True
+    return out
