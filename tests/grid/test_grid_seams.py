@@ -149,3 +149,17 @@ def test_rtw_solid_objects_drawn_as_squares_or_as_walls_answer_alike(rows: list[
     ones = np.ones(len(xy), dtype=np.int64)
     for rule in COVER_RULES:
         assert (cover_matrix(solid, xy, ones, xy, ones, rule) == cover_matrix(drawn, xy, ones, xy, ones, rule)).all()
+
+
+def test_rtw_melee_does_not_reach_between_two_solid_squares_meeting_at_a_corner() -> None:
+    """rtw: Attack Ranges, Melee ("physically reach out and touch the target"): a foe diagonally adjacent through
+    the corner where two solid squares meet is out of reach, as across the same squares drawn as walls."""
+    combatants = [
+        CombatantSpec.model_validate({"name": "Hero", "side": "heroes", "position": [0, 0]}),
+        CombatantSpec.model_validate({"name": "A", "side": "monsters", "position": [1, 1]}),
+    ]
+    bf = Battlefield.build(MapSpec(rows=[".#.", "#..", "..."]), combatants)
+    with pytest.raises(InputError, match="solid squares meeting at a corner stand between Hero and A"):
+        reach(bf, "Hero", RANGE.validate_python({"type": "melee", "target": "A"}))
+    open_corner = Battlefield.build(MapSpec(rows=[".#.", "...", "..."]), combatants)
+    assert reach(open_corner, "Hero", RANGE.validate_python({"type": "melee", "target": "A"})).hits == ("A",)
