@@ -7,6 +7,8 @@ from typing import Any
 import pytest
 
 from tests.fights.helpers import fight_file, load, merged
+from tohit.api import from_dict, odds
+from tohit.core.errors import InputError
 from tohit.engine.fight.run import Method, narrate, simulate_fights
 
 
@@ -68,3 +70,30 @@ def test_fullplate_firing_into_melee_a_creature_down_from_the_start_takes_no_sha
     alone = simulate_fights(load(_company_and_chief(knight_hp=0, engaged=False)), n, seed=4, method=method)
     p, q = with_knight.wins(0) / n, alone.wins(0) / n
     assert abs(p - q) < 4 * (2 * q * (1 - q) / n) ** 0.5
+
+
+def test_fullplate_firing_into_melee_a_single_attack_names_who_is_down() -> None:
+    """fullplate.txt, Firing Into Melee: a single attack says which `engaged_with` entries are down
+    (`engaged_down`); the pick die then counts only the standing (a Medium orc down beside another: no stray
+    shot goes to it), and a position that names no entry is refused on its field."""
+    target: dict[str, Any] = {
+        "name": "Knight",
+        "ac": 5,
+        "engaged_with": [{"name": "Orc 1", "ac": 7}, {"name": "Orc 2", "ac": 7}],
+    }
+    base: dict[str, Any] = {
+        "system": "fullplate",
+        "attacker": {
+            "thac0": 15,
+            "weapon": {"damage": "1d6", "kind": "bow_like", "ranges": {"short": 50, "medium": 100, "long": 150}},
+        },
+        "attack": {"distance": 40},
+        "targets": [target],
+    }
+    standing = odds(from_dict(base)).targets[0]
+    down = odds(from_dict({**base, "targets": [{**target, "engaged_down": [1]}]})).targets[0]
+    assert standing.probability("creature_hit", "Orc 2") > 0
+    assert dict(down.distribution("creature_hit")).get("Orc 2", 0) == 0
+    assert down.probability("creature_hit", "Orc 1") > 0
+    with pytest.raises(InputError, match="engaged_down"):
+        from_dict({**base, "targets": [{**target, "engaged_down": [2]}]})

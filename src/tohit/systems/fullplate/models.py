@@ -339,6 +339,13 @@ class Target(TargetBase):
                     f"engaged_with[{i}].name: {short_repr(other.name)} is used twice (names label the creature hit)"
                 )
             seen.add(other.name)
+        for i, at in enumerate(self.engaged_down):
+            if at >= len(self.engaged_with):
+                raise ValueError(
+                    f"engaged_down[{i}]: {at} is not a position in engaged_with (0 to {len(self.engaged_with) - 1})"
+                    if self.engaged_with
+                    else f"engaged_down[{i}]: there is no engaged_with entry to be down"
+                )
         return self
 
 
