@@ -92,10 +92,10 @@ def test_encounter_bad_actions_are_input_errors_naming_the_field(action: dict[st
 
 
 def test_encounter_a_downed_combatant_cannot_attack() -> None:
-    enc = Encounter.create(fight_data("kaiser-duel.yaml"), seed=1)
+    enc = Encounter.create(fight_data("kaiser-party-vs-bandits.yaml"), seed=1)
     enc.act({"kind": "adjust", "combatant": "Ceil", "stat": "lp", "value": 0})
     with pytest.raises(InputError, match=r"cannot act: it is down \(LP 0\)"):
-        enc.act({"kind": "attack", "attacker": "Ceil", "targets": ["Bandit chief"]})
+        enc.act({"kind": "attack", "attacker": "Ceil", "targets": ["Bandit"]})
 
 
 def test_encounter_a_combatant_out_of_ap_is_told_so() -> None:

@@ -13,6 +13,7 @@ import yaml
 
 from tests.conftest import EXAMPLES
 from tohit.core.errors import InputError
+from tohit.engine import gm_hand
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained, replay
 from tohit.server import read_models
@@ -96,8 +97,8 @@ def test_encounter_preview_is_exact_odds_in_the_current_state_and_changes_nothin
     before, seq = enc.state_json(), enc.seq
     found = enc.preview(roster.names[0], None, foes)
     assert [t["name"] for t in found] == foes
-    for t in found:
-        assert sum(t["result"].values()) + t["beyond_depth"] == 1
+    for t in found:  # odds for a foe the attack rolls against, else the game's words for why not
+        assert sum(t["result"].values()) + t["beyond_depth"] == 1 if "result" in t else t["reach"]
     assert enc.state_json() == before and enc.seq == seq
 
 
@@ -212,16 +213,19 @@ def test_encounter_adjust_beyond_a_stats_range_is_refused_naming_it(
     name: str, who: str | None, stat: str, value: int, field: str
 ) -> None:
     """A stat's range comes from its game's declaration (`stat_range`): an adjust beyond it is refused naming the
-    stat and its range (or that the rules keep it), and nothing changes (before issue 27: a later 500)."""
+    stat and its range in the game's words, never its state key (issue 36: "mdp takes 0 to 1,000,000,000"), or
+    that the rules keep it, and nothing changes (before issue 27: a later 500)."""
     enc = Encounter.create(yaml.safe_load((EXAMPLES / "fights" / f"{name}.yaml").read_text()), seed=1)
     who = who or enc.fight.roster.names[0]
     before = enc.state_json()
     with pytest.raises(InputError) as err:
         enc.act({"kind": "adjust", "combatant": who, "stat": stat, "value": value})
-    assert err.value.field == field and stat in err.value.message
+    c = enc.fight.roster.names.index(who)
+    assert err.value.field == field and gm_hand.label(enc, c, stat) in err.value.message
     if field == "value":
         low, high = read_models.ranges(enc)[stat] or [0, 0]
-        assert f"{low:,} to {high:,}" in err.value.message
+        assert err.value.message.endswith(f"takes {gm_hand.range_words((low, high))}; got {value:,}")
+        assert f"{stat} takes" not in err.value.message
     assert enc.state_json() == before
     enc.act({"kind": "auto"})
 

@@ -151,20 +151,22 @@ def test_reveal_shows_and_hides_a_combatant_from_the_players() -> None:
     assert hidden(enc.events) == foes
 
 
-def test_rtw_a_weapon_slot_a_combatant_lacks_set_by_hand_wears_nothing_at_the_end() -> None:
-    """Zelda has one weapon where Link has two: her second slot's Durability, set by hand, counts no weapon at the
-    encounter's end (no Durability lost, no error); whether a weapon was used is the rules' (kept internal: an
-    adjust of it is refused naming `stat`); Link's sword, used on a hit, loses 1."""
+def test_rtw_a_weapon_slot_a_combatant_lacks_is_not_set_by_hand_and_the_end_wears_the_weapons_used() -> None:
+    """Zelda has one weapon where Link has two: her second slot's Durability is no stat of hers, so setting it by
+    hand is refused naming `stat` (issue 36: an untracked stat is not set); whether a weapon was used is the rules'
+    (kept internal: refused naming `stat`); Link's sword, used on a hit, loses 1 at the encounter's end, which comes
+    with the GM's adjust that downs the last foe."""
     enc = encounter("rtw-map")
-    enc.act({"kind": "adjust", "combatant": "Zelda", "stat": "durability1", "value": 3})
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "adjust", "combatant": "Zelda", "stat": "durability1", "value": 3})
+    assert err.value.field == "stat" and "Zelda has no Durability 2" in err.value.message, err.value.message
     with pytest.raises(InputError) as err:
         enc.act({"kind": "adjust", "combatant": "Zelda", "stat": "used1", "value": 1})
     assert err.value.field == "stat" and "kept by the game's rules" in err.value.message, err.value.message
     hit = enc.act({"kind": "attack", "attacker": "Link", "targets": ["Bokoblin"], "dice": {"to_hit": [6, 6]}})
     assert ("Link", "used0", 1) in {(ch["who"], ch["stat"], ch["to"]) for e in hit for ch in e["changes"]}
     for foe in ("Bokoblin", "Bokoblin Archer", "Moblin"):
-        enc.act({"kind": "adjust", "combatant": foe, "stat": "health", "value": 0})
-    events = enc.act({"kind": "auto"})
+        events = enc.act({"kind": "adjust", "combatant": foe, "stat": "health", "value": 0})
     assert events[-1]["kind"] == "end", [e["text"] for e in events]
     worn = [ch for e in events if e["kind"] == "durability" for ch in e["changes"]]
     assert {(ch["who"], ch["stat"]) for ch in worn} == {("Link", "durability0"), ("Link", "used0")}

@@ -9,7 +9,9 @@ event that undo takes back and replay reads as any other.
 - `reveal`: a combatant's stats shown to the players' view, or hidden again; it changes no stat, and who is
   hidden is read from the events (`hidden`): by default every combatant not on the first side.
 
-Nothing here decides the fight: the next step of the game's rules (or attack) ends a decided fight.
+A stat set or a condition changed goes through the game's own consequences (`FightRules.by_hand`): what the rules
+make of it is part of the same event. Nothing here decides the fight: the encounter's end check runs after every
+action (engine/encounter.py), so a fight whose last foe the GM downs is over, with its winner.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 
 from tohit.core.dice import parse
 from tohit.core.errors import DiceError, InputError, short_repr
-from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.contract import ANY_VALUE, LoadedFight
 from tohit.core.fight.readings import label_of, reading_of, stat_text
 from tohit.core.fight.state import State, change
 from tohit.engine.fight.modes import Narration
@@ -63,9 +65,13 @@ def value_text(enc: LiveEncounter, stat: str, value: int) -> str:
 
 
 def adjust(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
-    """A stat set to `value`, or changed `by` an amount, within the game's range for it: one `adjust` event."""
+    """A stat set to `value`, or changed `by` an amount, within the game's range for it, with what the game's rules
+    make of it (`FightRules.by_hand`: Helpless ended by a heal, a fall at 0, Peril...): one `adjust` event. Health
+    stops at 0 and at the combatant's maximum (`health_maximum`) when changed `by` an amount; a `value` past them
+    is refused, as is any value out of the stat's range, naming the field and the range in the game's words."""
     c = combatant_index(enc, action.get("combatant"))
-    who, stat = enc.fight.roster.names[c], action.get("stat")
+    fight, rules = enc.fight, enc.fight.rules
+    who, stat = fight.roster.names[c], action.get("stat")
     if not isinstance(stat, str) or stat not in enc.state.per:
         raise InputError(f"no stat {short_repr(stat)}; stats: {', '.join(enc.state.per)}", field="stat")
     value, by = action.get("value"), action.get("by")
@@ -76,17 +82,58 @@ def adjust(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     target = value if by is None else before + by
     if isinstance(target, bool) or not isinstance(target, int):
         raise InputError("must be a whole number", field=field)
-    bounds = enc.fight.rules.stat_range(enc.fight, stat)
+    bounds = rules.stat_range(fight, stat)
     name = label(enc, c, stat)
     if bounds is None:
-        raise InputError(f"{name} ({stat}) is kept by the game's rules, not set by hand", field="stat")
+        raise InputError(f"{name} is kept by the game's rules, not set by hand", field="stat")
+    reading = reading_of(rules.readings, stat)
+    if reading is not None and reading.none is not None and before == reading.none:
+        raise InputError(f"{who} has no {name} in this fight (its file gives none)", field="stat")
+    how = "set by the GM" if by is None else f"{by:+,} by the GM"
+    if stat == rules.health:
+        top = rules.health_maximum(fight, c)
+        bounds = (bounds[0], min(bounds[1], top))
+        if by is not None and not bounds[0] <= target <= bounds[1]:  # healing stops at the maximum, harm at 0
+            target = min(max(target, bounds[0]), bounds[1])
+            how += f", stops at {target:,}" + (" (its maximum)" if target == top else "")
     if not bounds[0] <= target <= bounds[1]:
         got = f"{before:,} {by:+,} = {target:,}" if by is not None else f"{target:,}"
-        raise InputError(f"{name}: {stat} takes {bounds[0]:,} to {bounds[1]:,}; got {got}", field=field)
-    how = "set by the GM" if by is None else f"{by:+,} by the GM"
-    ctx = enc._context(np.random.default_rng(0))
+        raise InputError(f"{name} takes {range_words(bounds)}; got {got}", field=field)
     was, now = value_text(enc, stat, before), value_text(enc, stat, target)
-    ctx.emit("adjust", [change(stat, [0], target, c)], f"{who}'s {name}: {was} -> {now} ({how})")
+    return _by_hand(enc, c, stat, target, "adjust", f"{who}'s {name}: {was} -> {now} ({how})")
+
+
+def range_words(bounds: tuple[int, int]) -> str:
+    """A stat's range in words: "0 or 1", "0 or more" (no top but what any number may be), "0 to 40"."""
+    low, high = bounds
+    if high >= ANY_VALUE[1]:
+        return f"{low:,} or more" if low > ANY_VALUE[0] else "any whole number"
+    if high == low + 1:
+        return f"{low:,} or {high:,}"
+    return f"{low:,} to {high:,}"
+
+
+def _by_hand(enc: LiveEncounter, c: int, stat: str, to: int, kind: str, text: str, **info: Any) -> list[dict[str, Any]]:
+    """One event of the GM's hand: the stat's change and what the game's rules make of it (`FightRules.by_hand`),
+    each consequence in words with its clause after the change's own words; the event lists them as data
+    (`follows`: whose stat, which, to what, by which clause)."""
+    fight = enc.fight
+    items = fight.rules.by_hand(fight, enc.state, c, stat, to)
+    names = fight.roster.names
+    changes, follows, words = [], [], [text]
+    for it in items:
+        if not it.rows.size:
+            continue
+        whose = it.combatant
+        changes.append(change(it.stat, [0], int(it.to[0]), whose))
+        if it.stat == stat and whose == c:
+            continue
+        was = value_text(enc, it.stat, int(enc.state.per[it.stat][0, whose]))
+        now = value_text(enc, it.stat, int(it.to[0]))
+        words.append(f"{names[whose]}'s {label(enc, whose, it.stat)}: {was} -> {now} [{it.clause}]")
+        follows.append({"who": names[whose], "stat": it.stat, "to": int(it.to[0]), "clause": it.clause})
+    ctx = enc._context(np.random.default_rng(0))
+    ctx.emit(kind, changes, "; ".join(words), **info, **({"follows": follows} if follows else {}))
     enc.state = ctx.state
     return ctx.log
 
@@ -135,11 +182,8 @@ def condition(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]
     before = int(enc.state.per[stat][0, c])
     if bool(before) == on:
         raise InputError(f"{who} is {'already' if on else 'not'} {name}", field="on")
-    ctx = enc._context(np.random.default_rng(0))
     text = f"{who} is {name} (set by the GM)" if on else f"{who} is no longer {name} (cleared by the GM)"
-    ctx.emit("condition", [change(stat, [0], int(on), c)], text, combatant=who, condition=name, on=on)
-    enc.state = ctx.state
-    return ctx.log
+    return _by_hand(enc, c, stat, int(on), "condition", text, combatant=who, condition=name, on=on)
 
 
 def roll(enc: LiveEncounter, action: dict[str, Any], rng: np.random.Generator) -> list[dict[str, Any]]:

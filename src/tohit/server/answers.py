@@ -378,12 +378,31 @@ class Acted(Closed):
 
 
 class Odds(Closed):
-    """The exact odds of an attack on one target."""
+    """The exact odds of an attack on one target: of the first roll against it, as the turn the roll plays makes
+    it (on a map from where the game moves the attacker first)."""
 
     name: str = Field(description="The target's name.")
     result: dict[str, Exact] = Field(description="Each result's probability, by result.")
     mean_damage: Exact = Field(description="The mean damage.")
     beyond_depth: Exact = Field(description="The probability left beyond the open rolls' depth.")
+    moves_to: list[int] | None = Field(
+        default=None, description="[x, y]: the square the game moves the attacker to before it attacks (a map)."
+    )
+    move: str | None = Field(default=None, description="The game's words for that move.")
+
+
+class Unreached(Closed):
+    """A target named that the attack will not roll against: the game's words for why, and no odds."""
+
+    name: str = Field(description="The target's name.")
+    reach: str = Field(
+        description="Why the attack makes no roll against it, in the game's words: the rules refuse the attack now"
+        " (out of reach past a wall or a closed door, an ally, a cost unpaid...), or it holds its ground."
+    )
+    moves_to: list[int] | None = Field(
+        default=None, description="[x, y]: the square the game moves the attacker to first (a map)."
+    )
+    move: str | None = Field(default=None, description="The game's words for that move.")
 
 
 class HiddenOdds(Closed):
@@ -397,7 +416,7 @@ class Preview(Closed):
     """The exact odds of an attack on each target now; nothing changes."""
 
     seq: int = Field(description="The seq it was read at.")
-    targets: list[Odds | HiddenOdds]
+    targets: list[Odds | Unreached | HiddenOdds]
 
 
 #: GET .../events.jsonl: application/x-ndjson, one JSON event a line.

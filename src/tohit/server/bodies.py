@@ -48,6 +48,11 @@ class CreateBody(StrictBody):
     text: str | None = Field(default=None, description="A fight file's text (YAML or JSON).")
     example: str | None = Field(default=None, max_length=200, description="An example's id (GET /v1/examples).")
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    keep_seed: bool = Field(
+        default=False,
+        description="Keep the fight file's own `seed:` (else the server draws fresh dice: a public file's seed would"
+        " let anyone who has it predict every roll).",
+    )
     uvtt: dict[str, Any] | None = Field(default=None, description="A Universal VTT map (its JSON): the fight's map.")
 
 

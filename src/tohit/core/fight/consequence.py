@@ -58,6 +58,15 @@ def item(
     return Item(kind, stat, r, values, whose, clause, combatant, part)
 
 
+def of_combatant(items: Iterable[Item], combatant: int) -> tuple[Item, ...]:
+    """The items of one row as changes of `combatant` (a game master's hand: `FightRules.by_hand`): each DEFENDER
+    item becomes an OTHER item of that combatant; an OTHER item stays as it is."""
+    return tuple(
+        it if it.whose == OTHER else Item(it.kind, it.stat, it.rows, it.to, OTHER, it.clause, combatant, it.part)
+        for it in items
+    )
+
+
 def positions(mask: BoolArray) -> tuple[IntArray, Callable[[Any], Any]]:
     """(the positions where `mask` holds, a function taking an array's entries at them). The fight usually gives
     `apply` only the rows that act, so the positions are every row: the arrays are then used as they are, not

@@ -24,6 +24,7 @@ import numpy as np
 
 from tohit.core.errors import InputError
 from tohit.core.fight.bindings import Bindings, Side, StatBinding, check_bindings, check_stats
+from tohit.core.fight.consequence import OTHER, Item, item
 from tohit.core.fight.readings import StatReading, reading_of
 from tohit.core.fight.rows import take_rows
 from tohit.core.fight.state import BoolArray, Change, IntArray, Roster, State
@@ -255,15 +256,33 @@ class FightRules(TableHints, ABC):
         """The values a per-combatant stat may take (both ends included), for a game master's adjust; None: the
         rules keep it (not set by hand). Default: None for a stat the game keeps internal (its reading's kind
         `internal`: what the rules track for themselves, a position the map's move sets), else its reading's
-        `values`, 0 or 1 for a flag, else `ANY_VALUE`."""
+        `values`; 0 or 1 for a flag or a condition that is on or off; a combatant's number + 1 for a reference (0:
+        none), one bit per combatant with `bits`; health from 0 (its top is each combatant's own:
+        `health_maximum`); else `ANY_VALUE`."""
         reading = reading_of(self.readings, stat)
         if reading is not None and reading.kind == "internal":
             return None
         if reading is not None and reading.values is not None:
             return reading.values
-        if reading is not None and reading.kind == "flag":
+        if reading is not None and (reading.kind == "flag" or (reading.kind == "condition" and not reading.named)):
             return (0, 1)
+        if reading is not None and reading.kind == "reference":
+            return (0, 2**fight.roster.size - 1) if reading.bits else (0, fight.roster.size)
+        if stat == self.health:
+            return (0, ANY_VALUE[1])
         return ANY_VALUE
+
+    def health_maximum(self, fight: LoadedFight, combatant: int) -> int:
+        """The most health the combatant may have: healing stops there (a game master's adjust included). Default:
+        what it starts the fight with (the file gives its current health and no maximum)."""
+        return int(self.initial(fight, combatant)[self.health])
+
+    def by_hand(self, fight: LoadedFight, state: State, combatant: int, stat: str, to: int) -> tuple[Item, ...]:
+        """A stat of the combatant set by a game master's hand (fight 0 of `state`), as the game's consequences
+        say it goes (design.md, "One pipe"): the change itself (event kind "adjust", whose OTHER: the combatant,
+        row 0), then what the rules make of it (thresholds crossed, a state a heal ends...), each an `Item` naming
+        its clause. Default: the change alone. Games write theirs in their `consequences.py`."""
+        return (item("adjust", stat, [0], to, OTHER, combatant=combatant),)
 
     def item_names(self, fight: LoadedFight, combatant: int) -> list[str]:
         """The names of the combatant's items its per-item stats count (a reading's `per="item"`: `durability0` is

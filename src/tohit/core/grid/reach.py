@@ -254,9 +254,11 @@ def reach(field: Battlefield, user: str, rng: AnyRange) -> Reach:
     if isinstance(rng, MeleeRange):
         walled_off = [n for n in adjacent_targets(field, user) if n not in melee_targets(field, user)]
         if rng.target in walled_off or (rng.target is None and walled_off and not melee_targets(field, user)):
-            name = rng.target or walled_off[0]
+            name = rng.target or walled_off[0]  # adjacent, but a wall (or a solid object) between them
             what = "a wall stands" if board.has_walls else "solid squares meeting at a corner stand"
-            raise InputError(f"{what} between {user} and {name}: a Melee attack cannot reach across it", field="target")
+            raise InputError(
+                f"{what} between {user} and {name}: a Melee must reach out and touch its target", field="target"
+            )
         target = _single_target(field, user, rng.target, melee_targets(field, user), "adjacent to")
         return Reach(rng.model_copy(update={"target": target}), tuple(areas.ring(board, me)), (target,))
     if isinstance(rng, ProjectileRange):

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from abc import abstractmethod
 
+import numpy as np
+
+from tohit.core.fight.consequence import Item, of_combatant
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.state import State
-from tohit.systems.last_odyssey.consequences import STATUSES, TRACKED
+from tohit.systems.last_odyssey.consequences import STATUSES, TRACKED, downed_effects
 
 #: The rows of a side [The Combat Round]: the `row` stat.
 FRONT, BACK = 0, 1
@@ -33,6 +36,17 @@ class LastOdysseyLive(RoundRules):
             "ap": (0, 10**9),
         }
         return ranges.get(stat) or super().stat_range(fight, stat)
+
+    def by_hand(self, fight: LoadedFight, state: State, combatant: int, stat: str, to: int) -> tuple[Item, ...]:
+        """HP brought to 0 by hand downs the character: every effect but Poisoned, Frostbitten and Burned is
+        removed, its Bonus Tracker too (`downed_effects`) [Death and Injury]; any other stat is the change alone."""
+        found = super().by_hand(fight, state, combatant, stat, to)
+        per = state.per
+        if stat != "hp" or to > 0 or int(per["hp"][0, combatant]) <= 0 or "statuses" not in per:
+            return found
+        statuses = np.asarray([per["statuses"][0, combatant]], dtype=np.int64)
+        buffs = np.asarray([per["buffs"][0, combatant]], dtype=np.int64)
+        return (*found, *of_combatant(downed_effects(statuses, buffs), combatant))
 
     def max_targets(self, fight: LoadedFight, actor: int, attack: int) -> int:
         """A Multi ability "targets more than one character on the battlefield" [Key Terms: Multi]: the game

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item, positions
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, item, positions
 from tohit.core.fight.rows import select
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.systems.rtw.tables import HEALTH_PER_HEART, HIT
@@ -25,6 +25,8 @@ CLAUSE_FALLING = "rtw: Falling in Battle"
 #: `falls` labels: what becomes of a creature at 0 Health (or Helpless and struck by an attack at it alone).
 FALLS_LABELS = ("helpless", "perishes")
 HELPLESS, PERISHES = 0, 1
+#: The stat each `falls` code sets.
+FALLS_STATS = ("helpless", "perished")
 
 
 def max_health(hearts: int, given: int | None = None) -> int:
@@ -148,7 +150,7 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     zero = (after == 0) & (damage > 0)
     if zero.any():
         falls = np.where(zero, at(before.fall), -1)
-        for code, stat in ((HELPLESS, "helpless"), (PERISHES, "perished")):
+        for code, stat in enumerate(FALLS_STATS):
             sel = falls == code
             if sel.any():
                 items.append(item("falls", stat, hits[sel], 1, DEFENDER, CLAUSE_FALLING, part=code))
@@ -197,3 +199,23 @@ def _weapons(before: Before, outcome: Outcome, hits: IntArray, at: Callable[[Any
             left, _ = durability_after_stress(dur[wears])
             items.append(item("durability", f"durability{ww}", r[wears], left, ATTACKER, CLAUSE_DURABILITY, part=ww))
     return items
+
+
+CLAUSE_RESTORED = "rtw: Falling in Battle (restoring any Health to a Helpless creature ends their Helpless state)"
+
+
+def health_by_hand(combatant: int, health: int, to: int, hearts: int, helpless: int, peril: int) -> tuple[Item, ...]:
+    """A creature's Health set by a game master's hand, and what the page says follows (one row, the items of
+    `FightRules.by_hand`): restoring any Health to a Helpless creature ends its Helpless state; brought to 0 Health
+    it falls Helpless (the hand is a source without whims: `fall_outcome`) [rtw: Falling in Battle]; it is in Peril
+    exactly while its Health is at or below its Hearts (`hearts` -1: none, never in Peril) [rtw: Peril]."""
+    found = [item("adjust", "health", [0], to, OTHER, CLAUSE_HEALTH, combatant)]
+    if to > health and helpless:
+        found.append(item("restored", "helpless", [0], 0, OTHER, CLAUSE_RESTORED, combatant))
+    elif to == 0 and not helpless:
+        fall = fall_outcome(hero=False, mindless=True, choice="helpless")
+        found.append(item("falls", FALLS_STATS[fall], [0], 1, OTHER, CLAUSE_FALLING, combatant))
+    now = int(hearts >= 0 and bool(in_peril(to, hearts)))
+    if now != peril:
+        found.append(item("peril", "peril", [0], now, OTHER, CLAUSE_PERIL, combatant))
+    return tuple(found)

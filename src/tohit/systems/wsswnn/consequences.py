@@ -135,17 +135,11 @@ def falls(lethal: Any, guard: Any) -> BoolArray:
     return found
 
 
-def _braces(
-    before: Before, outcome: Outcome, rows: IntArray, at: Callable[[Any], Any], hurt: BoolArray, down: BoolArray
-) -> list[Item]:
-    """Grapples that end, then what a brace that landed does [braces], as items in the order they happen (each
-    reads the grapples the earlier ones left)."""
-    assert before.grappling is not None and before.defender is not None and before.attacker is not None
-    assert before.stamina is not None and before.disarmed is not None and before.resists is not None
-    assert outcome.brace_effect is not None and outcome.resist_stamina is not None
+def grapples_end(grappling: IntArray, rows: IntArray, d: IntArray, hurt: BoolArray, down: BoolArray) -> list[Item]:
+    """The grapples that end when defenders d (one per position of `rows`) lose life (`hurt`) or fall (`down`):
+    a grappler that takes lethal damage lets go, and whoever holds a foe that falls lets go [braces]. Items of the
+    event "grapple_ends"; `grappling` (positions, combatants) is left as they leave it."""
     items: list[Item] = []
-    d, a = at(before.defender), at(before.attacker)
-    grappling = at(before.grappling).copy()  # (rows, combatants), as the items leave it
     pos = np.arange(rows.size)
     mine = gather(grappling, pos, d)
     ends = hurt & (mine > 0)
@@ -160,6 +154,22 @@ def _braces(
                     item("grapple_ends", "grappling", rows[held], 0, OTHER, CLAUSE_BRACES, combatant=c, part=c + 1)
                 )
                 grappling[held, c] = 0
+    return items
+
+
+def _braces(
+    before: Before, outcome: Outcome, rows: IntArray, at: Callable[[Any], Any], hurt: BoolArray, down: BoolArray
+) -> list[Item]:
+    """Grapples that end, then what a brace that landed does [braces], as items in the order they happen (each
+    reads the grapples the earlier ones left)."""
+    assert before.grappling is not None and before.defender is not None and before.attacker is not None
+    assert before.stamina is not None and before.disarmed is not None and before.resists is not None
+    assert outcome.brace_effect is not None and outcome.resist_stamina is not None
+    items: list[Item] = []
+    d, a = at(before.defender), at(before.attacker)
+    grappling = at(before.grappling).copy()  # (rows, combatants), as the items leave it
+    pos = np.arange(rows.size)
+    items += grapples_end(grappling, rows, d, hurt, down)
     effect = at(outcome.brace_effect)
     if not (effect >= 0).any():
         return items
