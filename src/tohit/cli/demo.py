@@ -16,7 +16,7 @@ from tohit.bundled import examples_folder
 from tohit.cli.errors import fail, guarded
 from tohit.core.errors import InputError
 
-#: Where `tohit examples` copies them: ./examples, where the README's paths (examples/kaiser/...) expect them.
+#: Where `tohit examples` copies them: ./examples, where the README's paths (examples/<game>/...) expect them.
 COPIES = Path("examples")
 
 
@@ -90,7 +90,7 @@ def examples(
     force: Annotated[bool, typer.Option("--force", help="Replace files of the same name that differ.")] = False,
 ) -> None:
     """Copy the bundled examples (scenarios by game, fights in fights/) into a folder, ./examples unless given:
-    to read, change and run (`tohit roll examples/kaiser/ceil-vs-bandit.yaml`)."""
+    to read, change and run (`tohit roll examples/<game>/<file>.yaml`)."""
     source = guarded(default_examples)
     files = sorted(p for p in source.rglob("*") if p.is_file() and not _hidden(p.relative_to(source)))
     if folder.exists() and not folder.is_dir():
@@ -118,7 +118,9 @@ def examples(
         fail(f"{folder}: cannot write: {exc.strerror or exc}")
     same = len(plan) - copied
     print(f"{folder}: {copied} example files copied" + (f", {same} already there" if same else ""))
-    print(f"try: tohit roll {folder / 'kaiser' / 'ceil-vs-bandit.yaml'}   or: tohit demo --examples {folder}")
+    scenario = next((out for path, out in plan if path.parent.name != "fights" and path.suffix == ".yaml"), None)
+    tried = f"tohit roll {scenario}   or: " if scenario is not None else ""
+    print(f"try: {tried}tohit demo --examples {folder}")
 
 
 def _hidden(relative: Path) -> bool:
