@@ -284,6 +284,11 @@ class FightRules(TableHints, ABC):
         its clause. Default: the change alone. Games write theirs in their `consequences.py`."""
         return (item("adjust", stat, [0], to, OTHER, combatant=combatant),)
 
+    def condition_bits(self, stat: str) -> Mapping[str, int]:
+        """The statuses a bitmask stat (a condition reading that is `named`) holds that a game master sets and clears
+        one by one: each by its rulebook word, with its bit. None by default (the rules keep the stat whole)."""
+        return {}
+
     def item_names(self, fight: LoadedFight, combatant: int) -> list[str]:
         """The names of the combatant's items its per-item stats count (a reading's `per="item"`: `durability0` is
         its first weapon's), in their numbers' order, for their labels; none by default (labelled 1, 2, ...)."""
