@@ -335,6 +335,10 @@ class LoadedFight:
     focus: tuple[int, ...]
     #: Per combatant, its place in the file ("sides[0].combatants[1]") for error messages.
     paths: tuple[str, ...] = ()
+    #: A live encounter's fight: its game master may set any condition or status the game names (the gm hand's
+    #: `condition`), so the rules keep every one; a fight the engine runs keeps only those its file can need (a
+    #: stat nothing sets stays at its start, which the file's blocks already say), and runs as fast as before.
+    live: bool = False
     _scenarios: dict[tuple[int, int, int], Any] = field(default_factory=dict, repr=False)
     _roles: dict[tuple[int, int, int], dict[str, Role]] = field(default_factory=dict, repr=False)
     _memo: dict[str, Any] = field(default_factory=dict, repr=False)

@@ -362,3 +362,40 @@ BY_ID: dict[str, Circumstance] = {row.id: row for row in TABLE}
 #: Range band name -> row id.
 RANGE_ROWS = {"short": "range_short", "medium": "range_medium", "long": "range_long", "extreme": "range_extreme"}
 OFF_HAND_ROW = "attacker_off_hand"
+
+#: The target's conditions the table names [Circumstantial Modifiers: Prone Stance, Kneeling Stance, Balance,
+#: Condition], by name, in the rulebook's words: a target block's `conditions` (and a fight's state, which a game
+#: master sets) gives the row of each that fits the attack (`condition_row`).
+TARGET_CONDITIONS: dict[str, str] = {
+    "prone": "Prone",
+    "kneeling": "Kneeling/Sitting",
+    "off_balance": "Off-Balance",
+    "invisible": "Invisible",
+    "stunned": "Stunned",
+    "unaware": "Unaware",
+    "helpless": "Helpless",
+}
+#: The rows each condition may give (which one: the attack's weapon kind, and for a ranged attack its distance).
+CONDITION_ROWS: dict[str, tuple[str, ...]] = {
+    "prone": ("target_prone_melee", "target_prone_ranged_near", "target_prone_ranged_far"),
+    "kneeling": ("target_kneeling_melee", "target_kneeling_ranged_near", "target_kneeling_ranged_far"),
+    "off_balance": ("target_off_balance",),
+    "invisible": ("target_invisible",),
+    "stunned": ("target_stunned",),
+    "unaware": ("target_unaware",),
+    "helpless": ("target_helpless_melee", "target_helpless_ranged"),
+}
+
+
+def condition_row(condition: str, weapon_kind: str, distance: int | None) -> Circumstance:
+    """The row a target's condition gives an attack with this weapon kind at `distance` feet: the one whose weapons
+    and distance fit. A ranged attack without a distance on a Prone or Kneeling target: the "> 10 feet" row, the
+    worse of the two for the attacker, as rows on one scale are read (docs/fullplate.md#silent-modifier-scales)."""
+    fits = [
+        BY_ID[rid]
+        for rid in CONDITION_ROWS[condition]
+        if BY_ID[rid].weapons is None or weapon_kind in BY_ID[rid].weapons  # type: ignore[operator]
+    ]
+    if distance is not None:
+        fits = [row for row in fits if row.near is None or row.near == (distance <= NEAR_FEET)]
+    return min(fits, key=lambda row: row.modifier)

@@ -15,6 +15,7 @@ from pydantic import Field, StringConstraints, field_validator, model_validator
 from tohit.core.dice import DiceExpr, parse
 from tohit.core.errors import DiceError, short_repr
 from tohit.core.models import Model, OptionsBase, Scenario, TargetBase
+from tohit.systems.fullplate.circumstances import TARGET_CONDITIONS
 
 WeaponKind = Literal["melee", "thrown", "bow_like", "gun_like"]
 Size = Literal["tiny", "small", "medium", "large", "huge", "gargantuan"]
@@ -33,6 +34,8 @@ RANGED: tuple[str, ...] = ("thrown", "bow_like", "gun_like")
 MAX_DAMAGE_DICE = 12
 MAX_DAMAGE_SIDES = 100
 MAX_CIRCUMSTANCES = 40
+#: A target condition's name (circumstances.TARGET_CONDITIONS).
+TargetCondition = Literal["prone", "kneeling", "off_balance", "invisible", "stunned", "unaware", "helpless"]
 
 
 @lru_cache(maxsize=256)
@@ -328,6 +331,13 @@ class Target(TargetBase):
         default_factory=list,
         max_length=MAX_CIRCUMSTANCES,
         description="Circumstance rows for this target only, added to the attack's.",
+    )
+    conditions: list[TargetCondition] = Field(
+        default_factory=list,
+        max_length=len(TARGET_CONDITIONS),
+        description="The target's conditions of the Circumstantial Modifiers table (prone, kneeling, off_balance,"
+        " invisible, stunned, unaware, helpless): each gives its row that fits the attack (melee or ranged; a ranged"
+        " one within 10 feet or beyond, by attack.distance).",
     )
 
     @model_validator(mode="after")
