@@ -390,7 +390,7 @@ CONDITION_ROWS: dict[str, tuple[str, ...]] = {
 def condition_row(condition: str, weapon_kind: str, distance: int | None) -> Circumstance:
     """The row a target's condition gives an attack with this weapon kind at `distance` feet: the one whose weapons
     and distance fit. A ranged attack without a distance on a Prone or Kneeling target: the "> 10 feet" row, the
-    worse of the two for the attacker, as rows on one scale are read (docs/fullplate.md#silent-modifier-scales)."""
+    worse of the two for the attacker (docs/fullplate.md#silent-target-conditions)."""
     fits = [
         BY_ID[rid]
         for rid in CONDITION_ROWS[condition]

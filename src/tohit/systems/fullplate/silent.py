@@ -43,6 +43,17 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         " Outnumbered (enemies engaged with the target, minus one).",
     ),
     (
+        "target-conditions",
+        "A target's conditions",
+        "A target's conditions from the table (Prone, Kneeling/Sitting, Off-Balance, Invisible, Stunned, Unaware,"
+        " Helpless: the target block's `conditions`) each give the row that fits the attack: a melee or a ranged"
+        " one, and for a ranged attack within 10 feet or beyond by `attack.distance`; a ranged attack without a"
+        " distance takes the row beyond 10 feet, the worse for the attacker (as rows on one scale are read). They"
+        " are the target's: a Prone attacker's own rows (which need its weapon's size) are named in"
+        " `circumstances`. In a live encounter the game master sets and clears each, and Flatfooted, from the"
+        " table; a fight the engine runs keeps them as its file gives them.",
+    ),
+    (
         "range-bands",
         "Range bands",
         "A ranged weapon gives Short, Medium and Long distances; Extreme reaches up to twice Long, and anything"
