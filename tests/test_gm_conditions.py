@@ -4,6 +4,7 @@ set, the rules read it."""
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 from typing import Any
 
@@ -161,3 +162,19 @@ def test_simulated_fights_keep_no_condition_their_file_cannot_need() -> None:
         data = yaml.safe_load((EXAMPLES / "fights" / f"{name}.yaml").read_text())
         assert stat not in initial_state(fight_from_dict(data), 1).per
         assert stat in encounter(name).state.per
+
+
+def test_an_encounter_stored_before_its_game_kept_every_status_restores_after_a_join() -> None:
+    """A live encounter stored before the game kept every status (its logged rows lack them) restores, a join
+    included: a stat the game keeps now starts at its start value."""
+    data: dict[str, Any] = yaml.safe_load((EXAMPLES / "fights" / "rtw-bokoblin-camp.yaml").read_text())
+    enc = Encounter.create(data, seed=1)
+    block = {**copy.deepcopy(data["sides"][1]["combatants"][0]), "name": "Newcomer"}
+    enc.act({"kind": "join", "side": enc.fight.roster.side_names[1], "combatant": block})
+    old = copy.deepcopy(enc.events)
+    for event in old:
+        for row in event.get("state", {}).get("combatants", {}).values():
+            row.pop("halted")
+    again = Encounter.restore(data, old)
+    assert again.state_json() == enc.state_json()
+    again.act({"kind": "condition", "combatant": "Newcomer", "condition": "Halted", "on": True})

@@ -90,6 +90,8 @@ class Encounter:
                 per = {k: [int(row["combatants"][name][k]) for name in fight.roster.names]
                        for k in row["combatants"][fight.roster.names[0]]}  # fmt: skip
                 fights = {k: int(v) for k, v in row["fight"].items()}
+                for k, v in initial_state(fight, 1).per.items():  # a stat the game keeps since the row was stored
+                    per.setdefault(k, [int(x) for x in v[0]])
             apply_changes(fights, per, index, event, f"event {n}", source)
             actions.append(int(event.get("action", n)))
         state = State(
