@@ -15,7 +15,7 @@ from tohit.core.errors import InputError
 from tohit.engine.encounter import Encounter
 from tohit.engine.odds import odds
 from tohit.engine.scenario import from_dict
-from tohit.systems.fullplate.circumstances import condition_row
+from tohit.systems.fullplate.circumstances import attacker_condition_row, condition_row
 
 SKIRMISH: dict[str, Any] = yaml.safe_load((EXAMPLES / "fights" / "fullplate-skirmish.yaml").read_text())
 
@@ -110,3 +110,65 @@ def test_fullplate_unknown_condition_in_a_target_block_is_refused_naming_the_fie
     with pytest.raises(InputError) as err:
         Encounter.create(with_orc(conditions=["asleep"]), seed=1)
     assert "conditions" in str(err.value.field)
+
+
+@pytest.mark.parametrize(
+    ("condition", "kind", "size", "row"),
+    [
+        ("prone", "melee", "smaller", "attacker_prone_melee_weapon_smaller"),
+        ("prone", "melee", "same", "attacker_prone_melee_weapon_same_size"),
+        ("prone", "thrown", "larger", "attacker_prone_melee_weapon_larger"),
+        ("prone", "gun_like", "same", "attacker_prone_gun_like"),
+        ("prone", "bow_like", "same", "attacker_prone_bow_like"),
+        ("kneeling", "melee", "same", "attacker_kneeling_melee"),
+        ("kneeling", "gun_like", "same", "attacker_kneeling_gun_like"),
+        ("kneeling", "bow_like", "same", "attacker_kneeling_bow_like"),
+        ("off_balance", "bow_like", "same", "attacker_off_balance"),
+    ],
+)
+def test_fullplate_attacker_condition_gives_its_stance_row_by_its_weapon(
+    condition: str, kind: str, size: str, row: str
+) -> None:
+    """Circumstantial Modifiers, Prone Stance: "Attacker is Prone and Attacking with Melee/Throwing Weapon (Size <
+    Attacker Size) +0 ... (Size = Attacker Size) -2 ... (Size > Attacker Size) -4", gun-like +4, bow and sling -4;
+    Kneeling Stance: melee or throwing +0, gun-like +2, other ranged +0; Balance: "Attacker is Off-Balance -2"."""
+    assert attacker_condition_row(condition, kind, size).id == row
+
+
+@pytest.mark.parametrize(
+    ("who", "attacker", "target", "twentieths"),
+    [
+        ("Archer", "Archer", "Orc", 10),  # bow_like, Prone: -4 (effective THAC0 14 -> 18: d20 >= 11)
+        ("Knight", "Knight", "Orc", 11),  # a long sword sized for him, Prone: -2 (d20 >= 8 -> 10)
+    ],
+)
+def test_fullplate_prone_attacker_set_from_the_table_reads_its_stance_row(
+    who: str, attacker: str, target: str, twentieths: int
+) -> None:
+    """Prone Stance: a combatant set Prone from the table attacks with its stance row, as the scenario with the
+    attacker block's `conditions: [prone]` does (its exact odds)."""
+    enc = Encounter.create(SKIRMISH, seed=1)
+    enc.act({"kind": "condition", "combatant": who, "condition": "Prone", "on": True})
+    live = enc.preview(attacker, None, [target])
+    assert live[0]["result"]["hit"] * 20 == twentieths
+    comb = next(c for side in SKIRMISH["sides"] for c in side["combatants"] if c["name"] == attacker)
+    orc = SKIRMISH["sides"][1]["combatants"][1]
+    scenario = {
+        "system": "fullplate",
+        "attacker": {**comb["attacker"], "conditions": ["prone"]},
+        "attack": comb["attacks"][0].get("attack", {}),
+        "targets": [{"name": "Orc", **orc["target"]}],
+    }
+    exact = odds(from_dict(scenario)).targets[0]
+    assert {str(k): v for k, v in exact.distribution("result")} == live[0]["result"]
+
+
+def test_fullplate_both_prone_add_their_rows_on_their_scales() -> None:
+    """Rows on different scales add (the page: "a prone target attacking with a crossbow ... +5"): the Knight Prone
+    (attacker's stance, -2) on the Orc Prone (target's stance, melee +4): +2, d20 >= 6 (15/20)."""
+    enc = Encounter.create(SKIRMISH, seed=1)
+    for who in ("Knight", "Orc"):
+        enc.act({"kind": "condition", "combatant": who, "condition": "prone", "on": True})
+    assert enc.preview("Knight", None, ["Orc"])[0]["result"]["hit"] * 20 == 15
+    attack = knight_strikes(enc, 6)
+    assert attack["outcome"]["result"] == "hit" and attack["outcome"]["effective_thac0"] == 13

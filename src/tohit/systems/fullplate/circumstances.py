@@ -399,3 +399,35 @@ def condition_row(condition: str, weapon_kind: str, distance: int | None) -> Cir
     if distance is not None:
         fits = [row for row in fits if row.near is None or row.near == (distance <= NEAR_FEET)]
     return min(fits, key=lambda row: row.modifier)
+
+
+#: The attacker's own conditions the table names [Prone Stance, Kneeling Stance, Balance]: an attacker block's
+#: `conditions` (and a fight's state) gives the row of each that fits its weapon (`attacker_condition_row`).
+ATTACKER_CONDITIONS: tuple[str, ...] = ("prone", "kneeling", "off_balance")
+#: The attacker's row of each condition by weapon kind; a Prone attacker's melee or throwing row by the weapon's
+#: size against its own (`Weapon.size`).
+ATTACKER_ROWS: dict[str, dict[str, str]] = {
+    "prone": {"gun_like": "attacker_prone_gun_like", "bow_like": "attacker_prone_bow_like"},
+    "kneeling": {
+        "melee": "attacker_kneeling_melee",
+        "thrown": "attacker_kneeling_melee",
+        "gun_like": "attacker_kneeling_gun_like",
+        "bow_like": "attacker_kneeling_bow_like",
+    },
+}
+PRONE_MELEE_ROWS = {
+    "smaller": "attacker_prone_melee_weapon_smaller",
+    "same": "attacker_prone_melee_weapon_same_size",
+    "larger": "attacker_prone_melee_weapon_larger",
+}
+
+
+def attacker_condition_row(condition: str, weapon_kind: str, weapon_size: str) -> Circumstance:
+    """The row the attacker's own condition gives an attack with this weapon
+    (docs/fullplate.md#silent-target-conditions): Off-Balance one row; Kneeling/Sitting by the weapon's kind; Prone
+    by its kind, and with a melee or throwing weapon by the weapon's size against the attacker's."""
+    if condition == "off_balance":
+        return BY_ID["attacker_off_balance"]
+    if condition == "prone" and weapon_kind in MELEE_OR_THROWN:
+        return BY_ID[PRONE_MELEE_ROWS[weapon_size]]
+    return BY_ID[ATTACKER_ROWS[condition][weapon_kind]]

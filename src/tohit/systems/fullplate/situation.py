@@ -32,6 +32,7 @@ from tohit.systems.fullplate.circumstances import (
     RANGE,
     RANGE_ROWS,
     Circumstance,
+    attacker_condition_row,
     condition_row,
 )
 from tohit.systems.fullplate.models import (
@@ -350,6 +351,8 @@ def circumstances(
             continue  # the hand rule below decides whether it applies, and its value
         add(row, where)
 
+    for i, own in enumerate(attacker.conditions):
+        add(attacker_condition_row(own, weapon.kind, weapon.size), f"attacker.conditions[{i}]")
     for i, name in enumerate(target.conditions):
         add(condition_row(name, weapon.kind, attack.distance), f"{tpath}.conditions[{i}]")
     if hand.off_hand and hand.penalty:
