@@ -178,3 +178,19 @@ def test_an_encounter_stored_before_its_game_kept_every_status_restores_after_a_
     again = Encounter.restore(data, old)
     assert again.state_json() == enc.state_json()
     again.act({"kind": "condition", "combatant": "Newcomer", "condition": "Halted", "on": True})
+
+
+def test_rtw_distracted_in_a_live_encounter_is_set_by_its_sources() -> None:
+    """Status Effects, Distracted (sources-and-gaps.md): "every foe except the source of the distraction counts as
+    Hard to Hit": it has its sources, so a GM gives them by an adjust (one bit per source) in any live encounter;
+    Link's attack on a foe that is not its source reads it, on the source not. The condition action, which names
+    no source, refuses it."""
+    enc = encounter("rtw-bokoblin-camp")
+    names = enc.fight.roster.names
+    other, source = (enc.preview("Link", None, [n])[0]["result"] for n in ("Bokoblin 1", "Bokoblin 2"))
+    enc.act({"kind": "adjust", "combatant": "Link", "stat": "distracted", "value": 1 << names.index("Bokoblin 2")})
+    assert enc.preview("Link", None, ["Bokoblin 1"])[0]["result"] != other
+    assert enc.preview("Link", None, ["Bokoblin 2"])[0]["result"] == source
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "condition", "combatant": "Link", "condition": "Distracted", "on": True})
+    assert err.value.field == "condition"
