@@ -77,7 +77,7 @@ NAMED = [
     # wsswnn.txt, Breaking and Disarming Arms: "the defending armament is disarmed".
     ("wsswnn-kulu-brute", "Kulu brute", [("Disarmed", "disarmed", 1)]),
     # kaiser.md with sources-and-gaps.md: Flat-Footed (a loss of AP at 0) and knocked out (Critical).
-    ("kaiser-duel", "Bandit chief", [("Flat-Footed", "flat_footed", 1), ("Knocked out", "knocked_out", 1)]),
+    ("kaiser-party-vs-bandits", "Ceil", [("Flat-Footed", "flat_footed", 1), ("Knocked out", "knocked_out", 1)]),
 ]
 CASES = [(name, who, word, stat, bit) for name, who, words in NAMED for word, stat, bit in words]
 
