@@ -59,8 +59,9 @@ def one(enc: Encounter, kind: str, data: dict[str, Any], rnd: random.Random) -> 
         kept = gm_hand.settable(enc)
         if not kept:
             return
-        stat, word = rnd.choice(kept)
-        action = {"kind": "condition", "combatant": names[c], "condition": word, "on": not enc.state.per[stat][0, c]}
+        stat, word, bit = rnd.choice(kept)
+        on = not int(enc.state.per[stat][0, c]) & bit
+        action = {"kind": "condition", "combatant": names[c], "condition": word, "on": on}
     elif kind == "join":
         side = rnd.randrange(len(data["sides"]))
         block = {**copy.deepcopy(data["sides"][side]["combatants"][0]), "name": "Newcomer"}

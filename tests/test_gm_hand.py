@@ -211,7 +211,7 @@ def test_a_stat_that_is_no_condition_is_refused_by_its_label(name: str) -> None:
     refused naming the stat by its label, never echoing its state key (issue 36, item 7)."""
     enc = encounter(name)
     who = enc.fight.roster.names[0]
-    conditions = {stat for stat, _ in gm_hand.settable(enc)}
+    conditions = {stat for stat, _, _ in gm_hand.settable(enc)}
     for stat in enc.state.per:
         if stat in conditions:
             continue

@@ -51,7 +51,7 @@ def synced(fight: LoadedFight, data: dict[str, Any], state: State, source: str) 
     mapping = copy.deepcopy(data)
     for door, closed in zip(mapping["map"]["doors"], wanted, strict=True):
         door["closed"] = closed
-    return fight_from_dict(mapping, source=source)
+    return fight_from_dict(mapping, source=source, live=True)
 
 
 def door_events(fight: LoadedFight, state: State, action: dict[str, Any]) -> tuple[list[dict[str, Any]], State]:

@@ -56,7 +56,7 @@ class Encounter:
     @staticmethod
     def create(data: dict[str, Any], *, source: str = "<encounter>", seed: int | None = None) -> Encounter:
         """A new encounter from a fight given as a mapping: its start event and starting state."""
-        fight = fight_from_dict(copy.deepcopy(data), source=source)
+        fight = fight_from_dict(copy.deepcopy(data), source=source, live=True)
         if seed is None:
             seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
         state = with_door_stats(fight, initial_state(fight, 1))
@@ -76,7 +76,7 @@ class Encounter:
         """An encounter rebuilt from its fight and stored events (each change checked against the state)."""
         if not events or events[0].get("kind") != "start":
             raise InputError("the stored events do not begin with the start event", source=source)
-        fight = fight_from_dict(copy.deepcopy(data), source=source)
+        fight = fight_from_dict(copy.deepcopy(data), source=source, live=True)
         start = with_door_stats(fight, initial_state(fight, 1))
         per = {k: [int(x) for x in v[0]] for k, v in start.per.items()}
         fights = {k: int(v[0]) for k, v in start.fight.items()}
@@ -90,6 +90,8 @@ class Encounter:
                 per = {k: [int(row["combatants"][name][k]) for name in fight.roster.names]
                        for k in row["combatants"][fight.roster.names[0]]}  # fmt: skip
                 fights = {k: int(v) for k, v in row["fight"].items()}
+                for k, v in initial_state(fight, 1).per.items():  # a stat the game keeps since the row was stored
+                    per.setdefault(k, [int(x) for x in v[0]])
             apply_changes(fights, per, index, event, f"event {n}", source)
             actions.append(int(event.get("action", n)))
         state = State(

@@ -3,7 +3,8 @@ event that undo takes back and replay reads as any other.
 
 - `adjust`: a stat set to a value, or changed by an amount (-7), within the range the game declares for it
   (`FightRules.stat_range`), else refused naming the field.
-- `condition`: a condition the game keeps (its readings of kind condition, on or off) set or cleared: one change.
+- `condition`: a condition the game keeps (its readings of kind condition, on or off, or one status of a bitmask the
+  rules name one by one: `FightRules.condition_bits`) set or cleared, by its rulebook word in any case: one change.
 - `dice`: any roll ("2d6+3", "Perception") by the engine's dice parser (core/dice.py), logged with its faces and
   total; it changes no stat.
 - `reveal`: a combatant's stats shown to the players' view, or hidden again; it changes no stat, and who is
@@ -150,30 +151,35 @@ def _by_hand(enc: LiveEncounter, c: int, stat: str, to: int, kind: str, text: st
     return ctx.log
 
 
-def settable(enc: LiveEncounter) -> list[tuple[str, str]]:
-    """The conditions a GM sets and clears: (stat, label) of each reading of kind condition that is on or off
-    (not a bitmask of statuses, which the game's rules keep)."""
+def settable(enc: LiveEncounter) -> list[tuple[str, str, int]]:
+    """The conditions a GM sets and clears: (stat, label, bit) of each reading of kind condition that is on or off
+    (bit 1), and of each status of a bitmask the rules name one by one (`FightRules.condition_bits`: the status's
+    word and its bit); a stat the rules keep (no range) is none of them."""
     readings, rules = enc.fight.rules.readings, enc.fight.rules
     kept = []
     for stat in enc.state.per:
         reading = reading_of(readings, stat)
         bounds = rules.stat_range(enc.fight, stat)
-        settable = bounds is not None and bounds[0] <= 0 <= 1 <= bounds[1]
-        if reading is not None and reading.kind == "condition" and not reading.named and settable:
-            kept.append((stat, reading.label))
+        if reading is None or reading.kind != "condition" or bounds is None:
+            continue
+        if reading.named:
+            kept += [(stat, word, bit) for word, bit in rules.condition_bits(stat).items()]
+        elif bounds[0] <= 0 <= 1 <= bounds[1]:
+            kept.append((stat, reading.label, 1))
     return kept
 
 
-def condition_stat(enc: LiveEncounter, given: str, c: int = 0) -> str:
-    """The stat of a condition the game keeps and a GM sets (`settable`), named by its label (the game's word, any
-    case) or its stat; else an InputError naming `condition` and listing them, in the game's words: a stat that is
-    no such condition is named by its label (combatant c's), never by its state key."""
+def condition_stat(enc: LiveEncounter, given: str, c: int = 0) -> tuple[str, str, int]:
+    """The (stat, word, bit) of a condition a GM sets (`settable`), named by its word (the rulebook's, any case) or
+    a 0/1 condition's stat; else an InputError naming `condition` and listing them, in the game's words: a stat that
+    is no such condition is named by its label (combatant c's), never by its state key."""
     kept = settable(enc)
-    for stat, word in kept:
-        if _names(given, stat, word):
-            return stat
     readings = enc.fight.rules.readings
-    words = ", ".join(word for _, word in kept) or "none"
+    for stat, word, bit in kept:
+        reading = reading_of(readings, stat)
+        if _names(given, word if reading is not None and reading.named else stat, word):
+            return stat, word, bit
+    words = ", ".join(word for _, word, _ in kept) or "none"
     for stat in enc.state.per:
         reading = reading_of(readings, stat)
         name = label(enc, c, stat)
@@ -192,16 +198,20 @@ def _names(given: str, stat: str, word: str) -> bool:
 
 
 def condition(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
-    """A condition set (1) or cleared (0): one `condition` event; one already so is refused naming `on`."""
+    """A condition set (its bit on) or cleared (off): one `condition` event; one already so is refused naming
+    `on`."""
     c = combatant_index(enc, action.get("combatant"))
-    stat = condition_stat(enc, str(action.get("condition")), c)
+    stat, word, bit = condition_stat(enc, str(action.get("condition")), c)
     on = bool(action.get("on"))
-    who, name = enc.fight.roster.names[c], label(enc, c, stat)
+    reading = reading_of(enc.fight.rules.readings, stat)
+    who = enc.fight.roster.names[c]
+    name = word if reading is not None and reading.named else label(enc, c, stat)
     before = int(enc.state.per[stat][0, c])
-    if bool(before) == on:
+    if bool(before & bit) == on:
         raise InputError(f"{who} is {'already' if on else 'not'} {name}", field="on")
     text = f"{who} is {name} (set by the GM)" if on else f"{who} is no longer {name} (cleared by the GM)"
-    return _by_hand(enc, c, stat, int(on), "condition", text, combatant=who, condition=name, on=on)
+    after = before | bit if on else before & ~bit
+    return _by_hand(enc, c, stat, after, "condition", text, combatant=who, condition=name, on=on)
 
 
 def roll(enc: LiveEncounter, action: dict[str, Any], rng: np.random.Generator) -> list[dict[str, Any]]:

@@ -64,7 +64,7 @@ def fight_for(
     data: Mapping[str, Any], sides: Mapping[str, Sequence[str]], blocks: Mapping[str, Any], source: str
 ) -> LoadedFight:
     """The fight of `data` with each side's combatants as `sides` lists them (blocks by name)."""
-    return fight_from_dict(mapping_for(data, sides, blocks), source=source)
+    return fight_from_dict(mapping_for(data, sides, blocks), source=source, live=True)
 
 
 def current_mapping(data: dict[str, Any], fight: LoadedFight, events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -44,7 +44,7 @@ def sheet(enc: Encounter) -> dict[str, Any]:
         "sides": list(roster.side_names),
         "order": [roster.names[c] for c in round_order(enc)],
         "conditions": list(rules.condition_stats),
-        "gm_conditions": [label for _, label in gm_hand.settable(enc)],
+        "gm_conditions": [label for _, label, _ in gm_hand.settable(enc)],
         "ranges": ranges(enc),
         "combatants": [
             {

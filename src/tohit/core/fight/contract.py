@@ -284,6 +284,11 @@ class FightRules(TableHints, ABC):
         its clause. Default: the change alone. Games write theirs in their `consequences.py`."""
         return (item("adjust", stat, [0], to, OTHER, combatant=combatant),)
 
+    def condition_bits(self, stat: str) -> Mapping[str, int]:
+        """The statuses a bitmask stat (a condition reading that is `named`) holds that a game master sets and clears
+        one by one: each by its rulebook word, with its bit. None by default (the rules keep the stat whole)."""
+        return {}
+
     def item_names(self, fight: LoadedFight, combatant: int) -> list[str]:
         """The names of the combatant's items its per-item stats count (a reading's `per="item"`: `durability0` is
         its first weapon's), in their numbers' order, for their labels; none by default (labelled 1, 2, ...)."""
@@ -330,6 +335,10 @@ class LoadedFight:
     focus: tuple[int, ...]
     #: Per combatant, its place in the file ("sides[0].combatants[1]") for error messages.
     paths: tuple[str, ...] = ()
+    #: A live encounter's fight: its game master may set any condition or status the game names (the gm hand's
+    #: `condition`), so the rules keep every one; a fight the engine runs keeps only those its file can need (a
+    #: stat nothing sets stays at its start, which the file's blocks already say), and runs as fast as before.
+    live: bool = False
     _scenarios: dict[tuple[int, int, int], Any] = field(default_factory=dict, repr=False)
     _roles: dict[tuple[int, int, int], dict[str, Role]] = field(default_factory=dict, repr=False)
     _memo: dict[str, Any] = field(default_factory=dict, repr=False)

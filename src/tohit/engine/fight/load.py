@@ -23,8 +23,9 @@ def load_fight(path: str | Path) -> LoadedFight:
     return fight_from_dict(read_document(path, what="a fight file"), source=str(path))
 
 
-def fight_from_dict(data: dict[str, Any], *, source: str = "<fight>") -> LoadedFight:
-    """Validate a fight given as a mapping."""
+def fight_from_dict(data: dict[str, Any], *, source: str = "<fight>", live: bool = False) -> LoadedFight:
+    """Validate a fight given as a mapping (`live`: a live encounter's, whose game master may set any condition
+    the game names: `LoadedFight.live`)."""
     if not isinstance(data, dict):
         raise InputError("a fight must be a mapping of fields", source=source)
     check_shape(data, source=source)
@@ -57,7 +58,17 @@ def fight_from_dict(data: dict[str, Any], *, source: str = "<fight>") -> LoadedF
     roster = Roster(tuple(names), tuple(side_of), tuple(s.name for s in spec.sides))
     focus = tuple(-1 if c.focus is None else names.index(c.focus) for c in combatants)
     loaded = LoadedFight(
-        system, rules, spec, source, roster, combatants, alternating(spec.sides), tuple(policy), focus, tuple(where)
+        system,
+        rules,
+        spec,
+        source,
+        roster,
+        combatants,
+        alternating(spec.sides),
+        tuple(policy),
+        focus,
+        tuple(where),
+        live=live,
     )
     foes = roster.foes()
     try:

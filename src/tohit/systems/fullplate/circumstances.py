@@ -362,3 +362,72 @@ BY_ID: dict[str, Circumstance] = {row.id: row for row in TABLE}
 #: Range band name -> row id.
 RANGE_ROWS = {"short": "range_short", "medium": "range_medium", "long": "range_long", "extreme": "range_extreme"}
 OFF_HAND_ROW = "attacker_off_hand"
+
+#: The target's conditions the table names [Circumstantial Modifiers: Prone Stance, Kneeling Stance, Balance,
+#: Condition], by name, in the rulebook's words: a target block's `conditions` (and a fight's state, which a game
+#: master sets) gives the row of each that fits the attack (`condition_row`).
+TARGET_CONDITIONS: dict[str, str] = {
+    "prone": "Prone",
+    "kneeling": "Kneeling/Sitting",
+    "off_balance": "Off-Balance",
+    "invisible": "Invisible",
+    "stunned": "Stunned",
+    "unaware": "Unaware",
+    "helpless": "Helpless",
+}
+#: The rows each condition may give (which one: the attack's weapon kind, and for a ranged attack its distance).
+CONDITION_ROWS: dict[str, tuple[str, ...]] = {
+    "prone": ("target_prone_melee", "target_prone_ranged_near", "target_prone_ranged_far"),
+    "kneeling": ("target_kneeling_melee", "target_kneeling_ranged_near", "target_kneeling_ranged_far"),
+    "off_balance": ("target_off_balance",),
+    "invisible": ("target_invisible",),
+    "stunned": ("target_stunned",),
+    "unaware": ("target_unaware",),
+    "helpless": ("target_helpless_melee", "target_helpless_ranged"),
+}
+
+
+def condition_row(condition: str, weapon_kind: str, distance: int | None) -> Circumstance:
+    """The row a target's condition gives an attack with this weapon kind at `distance` feet: the one whose weapons
+    and distance fit. A ranged attack without a distance on a Prone or Kneeling target: the "> 10 feet" row, the
+    worse of the two for the attacker (docs/fullplate.md#silent-target-conditions)."""
+    fits = [
+        BY_ID[rid]
+        for rid in CONDITION_ROWS[condition]
+        if BY_ID[rid].weapons is None or weapon_kind in BY_ID[rid].weapons  # type: ignore[operator]
+    ]
+    if distance is not None:
+        fits = [row for row in fits if row.near is None or row.near == (distance <= NEAR_FEET)]
+    return min(fits, key=lambda row: row.modifier)
+
+
+#: The attacker's own conditions the table names [Prone Stance, Kneeling Stance, Balance]: an attacker block's
+#: `conditions` (and a fight's state) gives the row of each that fits its weapon (`attacker_condition_row`).
+ATTACKER_CONDITIONS: tuple[str, ...] = ("prone", "kneeling", "off_balance")
+#: The attacker's row of each condition by weapon kind; a Prone attacker's melee or throwing row by the weapon's
+#: size against its own (`Weapon.size`).
+ATTACKER_ROWS: dict[str, dict[str, str]] = {
+    "prone": {"gun_like": "attacker_prone_gun_like", "bow_like": "attacker_prone_bow_like"},
+    "kneeling": {
+        "melee": "attacker_kneeling_melee",
+        "thrown": "attacker_kneeling_melee",
+        "gun_like": "attacker_kneeling_gun_like",
+        "bow_like": "attacker_kneeling_bow_like",
+    },
+}
+PRONE_MELEE_ROWS = {
+    "smaller": "attacker_prone_melee_weapon_smaller",
+    "same": "attacker_prone_melee_weapon_same_size",
+    "larger": "attacker_prone_melee_weapon_larger",
+}
+
+
+def attacker_condition_row(condition: str, weapon_kind: str, weapon_size: str) -> Circumstance:
+    """The row the attacker's own condition gives an attack with this weapon
+    (docs/fullplate.md#silent-target-conditions): Off-Balance one row; Kneeling/Sitting by the weapon's kind; Prone
+    by its kind, and with a melee or throwing weapon by the weapon's size against the attacker's."""
+    if condition == "off_balance":
+        return BY_ID["attacker_off_balance"]
+    if condition == "prone" and weapon_kind in MELEE_OR_THROWN:
+        return BY_ID[PRONE_MELEE_ROWS[weapon_size]]
+    return BY_ID[ATTACKER_ROWS[condition][weapon_kind]]

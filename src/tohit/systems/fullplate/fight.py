@@ -13,6 +13,14 @@ Rules applied between attacks (the attack itself is the system's `resolve`):
   Enhancement 1 lower (or 0 for ammunition that loses all on a hit; penalties stay). The fight counts the
   hits per attack (`ammo_hits<a>`); the `recovered` event at the end of the encounter reports the arrows
   recovered and their Enhancement. Shots during the fight use fresh ammunition at full Enhancement.
+- Conditions [Circumstantial Modifiers: Prone Stance, Kneeling Stance, Balance, Condition]: the table's target
+  conditions (Prone, Kneeling/Sitting, Off-Balance, Invisible, Stunned, Unaware, Helpless) and Flatfooted, each on
+  or off, set by the game master in a live encounter (they start as the combatant's blocks give them: the
+  target's and the attacker's `conditions`, the target's `flatfooted`). The attack reads the target's as its
+  block's `conditions` (each gives its row that fits the attack: docs/fullplate.md#silent-target-conditions) and
+  `flatfooted`, and the attacker's own Prone, Kneeling/Sitting and Off-Balance as its block's `conditions` (its
+  stance rows), in the roll, the preview and policy `best` alike. Nothing in a fight the engine runs changes
+  them, so there its blocks say them and the fight keeps none (no work per attack).
 
 Turn order: the page gives none: the order in the file, sides alternating; each round every standing
 combatant makes one attack.
@@ -32,6 +40,7 @@ from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.systems.fullplate import consequences, narrate
+from tohit.systems.fullplate.circumstances import ATTACKER_CONDITIONS, TARGET_CONDITIONS
 from tohit.systems.fullplate.models import STAT_FIELDS
 from tohit.systems.fullplate.rules import HIT
 from tohit.systems.fullplate.stat_readings import READINGS
@@ -49,6 +58,7 @@ class FullPlateFight(RoundRules):
         StatBinding("hp", outcome=False),
     )
     standing_stats = ("hp",)
+    condition_stats = (*TARGET_CONDITIONS, "flatfooted")
     turn_order: ClassVar[str] = (
         "File order, sides alternating (the page gives no initiative rule; docs/fullplate.md#silent-turn-order);"
         " each round every standing combatant makes one attack."
@@ -69,7 +79,30 @@ class FullPlateFight(RoundRules):
         out = {"hp": int(comb.target.hp), "dealt": 0}
         for a in range(fight.max_attacks):
             out[f"ammo_hits{a}"] = 0
+        if fight.live:  # the game master sets them (the module docstring); the file's blocks say where they start
+            own = {*comb.target.conditions, *comb.attacker.conditions}
+            out.update({stat: int(stat in own) for stat in TARGET_CONDITIONS})
+            out["flatfooted"] = int(comb.target.flatfooted)
         return out
+
+    # -- conditions: fed as overrides of the target block (only where the fight keeps them) -------------------
+    def _condition_fields(self, per: Any, rows: Any, actor: IntArray, target: IntArray) -> dict[str, IntArray]:
+        """The "target.conditions" (a bit per condition, in TARGET_CONDITIONS order), "target.flatfooted" and
+        "attacker.conditions" (its own Prone, Kneeling/Sitting, Off-Balance: the same bits) codes of each row's
+        target and attacker; none where the fight keeps no conditions."""
+        if "flatfooted" not in per:
+            return {}
+        code = np.zeros(np.shape(target), dtype=np.int64)
+        own = np.zeros(np.shape(actor), dtype=np.int64)
+        for i, stat in enumerate(TARGET_CONDITIONS):
+            code |= gather(per[stat], rows, target) << i
+            if stat in ATTACKER_CONDITIONS:
+                own |= gather(per[stat], rows, actor) << i
+        return {
+            "target.conditions": code,
+            "target.flatfooted": gather(per["flatfooted"], rows, target),
+            "attacker.conditions": own,
+        }
 
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
         return state.per["hp"] > 0
@@ -77,7 +110,11 @@ class FullPlateFight(RoundRules):
     # -- an attack -----------------------------------------------------------------------------------------
     def attack(self, ctx: FightContext, mask: BoolArray, actor: IntArray, attack: IntArray, target: IntArray) -> None:
         fight = ctx.fight
-        idx, out = ctx.resolve(mask, actor, attack, target, self._engaged_down(fight, ctx.state, target))
+        held = self._engaged_down(fight, ctx.state, target) or {}
+        if "flatfooted" in ctx.state.per:  # the conditions a live encounter keeps (the module docstring)
+            rows = np.arange(target.size)
+            held = {**held, **self._condition_fields(ctx.state.per, rows, np.maximum(actor, 0), np.maximum(target, 0))}
+        idx, out = ctx.resolve(mask, actor, attack, target, held or None)
         actor, attack, target, mask = actor[idx], attack[idx], target[idx], mask[idx]
         rows = np.flatnonzero(mask & (out["result"] == HIT))
         if rows.size == 0:
@@ -217,14 +254,21 @@ class FullPlateFight(RoundRules):
     def odds_fields(
         self, ctx: FightContext, rows: IntArray, actor: int, attack: int, target: int
     ) -> dict[str, IntArray]:
-        """Policy `best` reads an attack's odds with only the standing creatures in the target's melee."""
-        found = self._engaged_down(ctx.fight, ctx.state, np.full(rows.size, target, dtype=np.int64), rows)
-        return found or {}
+        """Policy `best` (and the preview) reads an attack's odds with only the standing creatures in the target's
+        melee, and the target's conditions as the attack does."""
+        one = np.ones(rows.size, dtype=np.int64)
+        found = self._engaged_down(ctx.fight, ctx.state, one * target, rows) or {}
+        return {**found, **self._condition_fields(ctx.state.per, rows, one * actor, one * target)}
 
     def override_value(self, field: str, code: int) -> Any:
-        """`target.engaged_down`: the bitmask of down entries as their positions in `engaged_with`."""
+        """`target.engaged_down`: the bitmask of down entries as their positions in `engaged_with`; the target's or
+        the attacker's conditions (a bit each) and Flatfooted."""
         if field == "engaged_down":
             return [i for i in range(code.bit_length()) if code >> i & 1]
+        if field == "conditions":
+            return [stat for i, stat in enumerate(TARGET_CONDITIONS) if code >> i & 1]
+        if field == "flatfooted":
+            return bool(code)
         return code
 
     def _magic_ammo(self, fight: LoadedFight) -> BoolArray:

@@ -15,6 +15,7 @@ from pydantic import Field, StringConstraints, field_validator, model_validator
 from tohit.core.dice import DiceExpr, parse
 from tohit.core.errors import DiceError, short_repr
 from tohit.core.models import Model, OptionsBase, Scenario, TargetBase
+from tohit.systems.fullplate.circumstances import ATTACKER_CONDITIONS, TARGET_CONDITIONS
 
 WeaponKind = Literal["melee", "thrown", "bow_like", "gun_like"]
 Size = Literal["tiny", "small", "medium", "large", "huge", "gargantuan"]
@@ -33,6 +34,10 @@ RANGED: tuple[str, ...] = ("thrown", "bow_like", "gun_like")
 MAX_DAMAGE_DICE = 12
 MAX_DAMAGE_SIDES = 100
 MAX_CIRCUMSTANCES = 40
+#: A target condition's name (circumstances.TARGET_CONDITIONS).
+TargetCondition = Literal["prone", "kneeling", "off_balance", "invisible", "stunned", "unaware", "helpless"]
+#: An attacker's own condition's name (circumstances.ATTACKER_CONDITIONS).
+AttackerCondition = Literal["prone", "kneeling", "off_balance"]
 
 
 @lru_cache(maxsize=256)
@@ -95,6 +100,11 @@ class Weapon(Model):
         max_length=10,
         description="The attack's types for Defence[Type] (e.g. piercing, missile, fire), lower case.",
     )
+    size: Literal["smaller", "same", "larger"] = Field(
+        default="same",
+        description="The weapon's size against its wielder's (a Prone attacker's melee or throwing row): smaller,"
+        " same (a weapon sized for its wielder) or larger.",
+    )
 
     @field_validator("damage")
     @classmethod
@@ -151,6 +161,12 @@ class Attacker(Model):
         ge=-50,
         le=50,
         description="Signed damage modifiers: the Strength damage adjustment and proficiency bonuses.",
+    )
+    conditions: list[AttackerCondition] = Field(
+        default_factory=list,
+        max_length=len(ATTACKER_CONDITIONS),
+        description="The attacker's own conditions of the Circumstantial Modifiers table (prone, kneeling,"
+        " off_balance): each gives its row that fits its weapon (its kind, and a melee weapon's size).",
     )
     ambidextrous: bool = Field(default=False, description="Ambidextrous: no Off-Hand, so no Off-Hand penalty.")
     precision: bool = Field(default=False, description="Precision proficiency: always hits the intended target.")
@@ -328,6 +344,13 @@ class Target(TargetBase):
         default_factory=list,
         max_length=MAX_CIRCUMSTANCES,
         description="Circumstance rows for this target only, added to the attack's.",
+    )
+    conditions: list[TargetCondition] = Field(
+        default_factory=list,
+        max_length=len(TARGET_CONDITIONS),
+        description="The target's conditions of the Circumstantial Modifiers table (prone, kneeling, off_balance,"
+        " invisible, stunned, unaware, helpless): each gives its row that fits the attack (melee or ranged; a ranged"
+        " one within 10 feet or beyond, by attack.distance).",
     )
 
     @model_validator(mode="after")

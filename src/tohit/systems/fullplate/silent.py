@@ -43,6 +43,20 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         " Outnumbered (enemies engaged with the target, minus one).",
     ),
     (
+        "target-conditions",
+        "A target's conditions",
+        "A target's conditions from the table (Prone, Kneeling/Sitting, Off-Balance, Invisible, Stunned, Unaware,"
+        " Helpless: the target block's `conditions`) each give the row that fits the attack: a melee or a ranged"
+        " one, and for a ranged attack within 10 feet or beyond by `attack.distance`; a ranged attack without a"
+        " distance takes the row beyond 10 feet, the worse for the attacker (as rows on one scale are read). An"
+        " attacker's own Prone, Kneeling/Sitting and Off-Balance (the attacker block's `conditions`) give its"
+        " stance rows by its weapon's kind; a Prone attacker's melee or throwing row by the weapon's `size` against"
+        " its own (default: the same, a weapon sized for its wielder). In a live encounter a condition is the"
+        " combatant's: the game master sets and clears each, and Flatfooted, from the table, and it counts when the"
+        " combatant is attacked and (Prone, Kneeling/Sitting, Off-Balance) when it attacks; a fight the engine runs"
+        " keeps them as its file gives them.",
+    ),
+    (
         "range-bands",
         "Range bands",
         "A ranged weapon gives Short, Medium and Long distances; Extreme reaches up to twice Long, and anything"

@@ -25,7 +25,16 @@ from dataclasses import dataclass, replace
 from difflib import get_close_matches
 
 from tohit.core.errors import InputError, short_repr
-from tohit.systems.fullplate.circumstances import BY_ID, NEAR_FEET, OFF_HAND_ROW, RANGE, RANGE_ROWS, Circumstance
+from tohit.systems.fullplate.circumstances import (
+    BY_ID,
+    NEAR_FEET,
+    OFF_HAND_ROW,
+    RANGE,
+    RANGE_ROWS,
+    Circumstance,
+    attacker_condition_row,
+    condition_row,
+)
 from tohit.systems.fullplate.models import (
     LAUNCHERS,
     Armour,
@@ -342,6 +351,10 @@ def circumstances(
             continue  # the hand rule below decides whether it applies, and its value
         add(row, where)
 
+    for i, own in enumerate(attacker.conditions):
+        add(attacker_condition_row(own, weapon.kind, weapon.size), f"attacker.conditions[{i}]")
+    for i, name in enumerate(target.conditions):
+        add(condition_row(name, weapon.kind, attack.distance), f"{tpath}.conditions[{i}]")
     if hand.off_hand and hand.penalty:
         add(BY_ID[OFF_HAND_ROW], hand.where, hand.penalty, hand.text)
     if derived_range is not None:

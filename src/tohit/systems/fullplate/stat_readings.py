@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tohit.core.fight.readings import StatReading
+from tohit.systems.fullplate.circumstances import TARGET_CONDITIONS
 
 READINGS: dict[str, StatReading] = {
     "hp": StatReading("HP", "health"),
@@ -10,4 +11,8 @@ READINGS: dict[str, StatReading] = {
     #: fullplate.txt, Ammunition): kept for the rules, not shown.
     "ammo_hits": StatReading("Magic ammunition hits", "internal", per="attack"),
     "dealt": StatReading("Damage dealt"),
+    #: The target conditions of the Circumstantial Modifiers table and Flatfooted, on or off: kept in a live
+    #: encounter, where the game master sets them (fight.py).
+    **{stat: StatReading(word, "condition", values=(0, 1)) for stat, word in TARGET_CONDITIONS.items()},
+    "flatfooted": StatReading("Flatfooted", "condition", values=(0, 1)),
 }

@@ -161,6 +161,11 @@ class LastOdysseyFight(LastOdysseyRound):
             return self.field_value(stat, value)
         return value if stat == "shell" and value > 0 else bool(value > 0)
 
+    def condition_bits(self, stat: str) -> dict[str, int]:
+        """A game master sets and clears each of the nine statuses [Statuses] by its word (one bit of `statuses`),
+        whether or not an ability of the fight inflicts it; the rules then read it as a landed one."""
+        return {name.capitalize(): BIT[name] for name in STATUSES} if stat == "statuses" else {}
+
     def override_value(self, field: str, code: int) -> Any:
         """`target.side` (a narrated ability): 1 when the target is on the user's side (an ally), 0 a foe."""
         if field == "side":

@@ -4,7 +4,9 @@ it lasts, and what it does to the attacks that follow (rtw: Landing the Blow; St
 An attack's `effect` (`{name, against}`) rolls To-Hit vs Concentration or Vitality once the attack hits; a
 missed attack inflicts no effect, a missed Effect still deals damage (the system's `resolve`, which reports
 `effect_landed`). When it lands, the fight sets the status it names on the target (one 0/1 stat per status,
-kept only for the statuses in play in the fight), as an event. The statuses a fight plays, and what they do:
+kept only for the statuses in play in the fight: those an effect inflicts or a combatant starts with, and in a
+live encounter every one, which a game master sets and clears by its word, Distracted by an adjust naming its
+sources), as an event. The statuses a fight plays, and what they do:
 
 - Off-Balance [Status Effects: Off-Balance]: no Evasion in place of Concentration or Vitality
   (docs/rtw.md#silent-defence-stat), no Reactions; it ends at the beginning of the creature's next turn.
@@ -382,6 +384,8 @@ def _status_play(fight: LoadedFight) -> StatusPlay | None:
             f"the fight keeps the sources of a Distraction for at most {MAX_SOURCES} combatants, not {size}",
             field=where_distracted,
         )
+    if fight.live:  # the game master sets any of them (Distracted by its sources, an adjust naming them)
+        wanted.update(s for s in STATUSES if s != "distracted" or size <= MAX_SOURCES)
     if not wanted:
         return None
     stats = tuple(s for s in STATUSES if s in wanted)

@@ -10,7 +10,7 @@ READINGS: dict[str, StatReading] = {
     "helpless": StatReading("Helpless", "condition", values=(0, 1)),
     "perished": StatReading("Perished", "condition", values=(0, 1)),
     "peril": StatReading("Peril", "condition", values=(0, 1)),  # at or below its Hearts
-    **{stat: StatReading(name, "condition") for stat, name in STATUSES.items() if stat != "distracted"},
+    **{stat: StatReading(name, "condition", values=(0, 1)) for stat, name in STATUSES.items() if stat != "distracted"},
     #: Distracted keeps its sources, one bit per combatant (Status Effects, Distracted).
     "distracted": StatReading("Distracted", "reference", bits=True),
     "magic": StatReading("Magic", none=-1),
