@@ -1,5 +1,5 @@
 """A fight's start and end events, made in one place: a narrated fight (`run.narrate`) and a live encounter
-(`encounter.Encounter`) log the same start, stalemate and end (design.md, "One fight driver")."""
+(`encounter.Encounter`) log the same start, stalemate and end (docs/architecture.md, "One fight driver")."""
 
 from __future__ import annotations
 
