@@ -117,3 +117,149 @@ def test_the_docs_and_examples_cite_nothing_private() -> None:
         for hit in private_citations(line)
     ]
     assert not bad, "\n".join(bad)
+
+
+# -- every citation a user reads points at docs/ or at the rulebook page's own section (issue 36, item 7) ---------
+ROOT = Path(__file__).resolve().parents[1]
+#: The rulebook pages (the team's rules folder beside the checkout): a citation without a docs anchor must name one
+#: of their sections.
+RULES = ROOT.parent / "shared" / "rules"
+DOCS = re.compile(r"docs/([\w-]+)\.md(?:#([\w-]+))?")
+#: What names a file or a page's address rather than a section: a data file, a page file, a path, a page slug of
+#: three words or more ("tracking-your-stats"), "(wiki)", "the braces page".
+FILE_LIKE = re.compile(r"\.json\b|\.md\b|\.txt\b|\w/\w|\(wiki\)|\bwiki\b|\bpage\b|\b[a-z]+-[a-z]+-[a-z]+\b")
+BRACKETED = re.compile(r"  \[([^\[\]]+)\]")
+
+
+def page_sections(page: str) -> set[str]:
+    """The sections a rulebook page names (casefolded): its title, its headings, its bold terms ("**Melee**:"),
+    and in a plain-text page its short heading lines and the circumstance table's groups."""
+    text = (RULES / page).read_text(encoding="utf-8")
+    found = set(re.findall(r"^title: (.+)$", text, re.M)) | set(re.findall(r"^#+ (.+)$", text, re.M))
+    found |= set(re.findall(r"\*\*([^*]+?)\*\*:", text))
+    if page.endswith(".txt"):
+        for line in map(str.strip, text.splitlines()):
+            if 0 < len(line.split()) <= 6 and not re.search(r"[.:,!?]$", line) and not line.startswith("|"):
+                found.add(line)
+        found |= set(re.findall(r"^\| ([^|]+?) \| Modifier \|", text, re.M))
+    return {f.strip().casefold() for f in found}
+
+
+def docs_anchors(name: str) -> set[str] | None:
+    """The anchors of docs/<name>.md (explicit ids and headings' slugs); None when there is no such file."""
+    path = ROOT / "docs" / f"{name}.md"
+    if not path.is_file():
+        return None
+    text = path.read_text(encoding="utf-8")
+    ids = set(re.findall(r'<a id="([\w-]+)"></a>', text))
+    slugs = {re.sub(r"[^\w -]", "", h.strip().lower()).replace(" ", "-") for h in re.findall(r"^#+ (.+)$", text, re.M)}
+    return ids | slugs
+
+
+def citation_problems(game: str, cite: str, sections: dict[str, set[str]] | None) -> list[str]:
+    """What is wrong with one citation of `game`'s: a docs file or anchor that does not exist, a file or a page's
+    address instead of a section, or (with no docs anchor) a part that names no section of the rulebook page (each
+    part between ";", its words before the first "," ":" or "(", after an optional "<game>:")."""
+    found = []
+    anchors = list(DOCS.finditer(cite))
+    for m in anchors:
+        known = docs_anchors(m.group(1))
+        if known is None:
+            found.append(f"no file docs/{m.group(1)}.md")
+        elif m.group(2) and m.group(2) not in known:
+            found.append(f"no anchor #{m.group(2)} in docs/{m.group(1)}.md")
+    if FILE_LIKE.search(DOCS.sub("", cite)):
+        found.append("names a file, a path or a page's address")
+    if not anchors and sections is not None:
+        owner = re.match(rf"({'|'.join(map(re.escape, GAMES))}):", cite)
+        page = sections[owner.group(1) if owner else game]
+        for part in re.sub(r"\([^()]*\)", "", cite).split(";"):
+            part = re.sub(rf"^\s*(?:{'|'.join(map(re.escape, GAMES))}):\s*", "", part.strip())
+            head = re.split(r"[,:(]", part, maxsplit=1)[0].strip()
+            if head.casefold() not in page:
+                found.append(f"{head!r} is no section of the rulebook page")
+    return found
+
+
+def collected_citations() -> dict[tuple[str, str], str]:
+    """(game, citation) -> where it was read: every step's clause of every bundled example's and starter's traces
+    (two seeds each), every clause and bracketed citation ("  [...]") of every bundled fight's narration (two
+    seeds), and every CLAUSE constant of the games' packages."""
+    import importlib
+
+    from tohit.api import fight, load, load_fight, roll
+
+    found: dict[tuple[str, str], str] = {}
+
+    def walk(value: object, game: str, where: str) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key == "clause" and isinstance(item, str):
+                    found.setdefault((game, item), where)
+                else:
+                    walk(item, game, where)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, game, where)
+        elif isinstance(value, str):
+            for m in BRACKETED.finditer(value):
+                found.setdefault((game, m.group(1)), where)
+
+    scenarios = [p for p in (ROOT / "examples").rglob("*.yaml") if p.parent.name != "fights"]
+    fights = sorted((ROOT / "examples" / "fights").glob("*.yaml"))
+    scenarios += sorted(SRC.glob("systems/*/starter.yaml"))
+    fights += sorted(SRC.glob("systems/*/starter-fight.yaml"))
+    for path in sorted(scenarios):
+        loaded = load(path)
+        for seed in (1, 2):
+            walk(roll(loaded, seed=seed).to_json(), loaded.system.id, str(path.relative_to(ROOT)))
+    for path in fights:
+        duel = load_fight(path)
+        for seed in (1, 2):
+            walk(fight(duel, seed=seed).events, duel.system.id, str(path.relative_to(ROOT)))
+    for path in sorted(SRC.glob("systems/*/*.py")):
+        module = importlib.import_module("tohit." + ".".join(path.relative_to(SRC).with_suffix("").parts))
+        game = importlib.import_module(f"tohit.systems.{path.parent.name}").SYSTEM.id
+        for name, value in vars(module).items():
+            if name.startswith("CLAUSE") and isinstance(value, str):
+                found.setdefault((game, value), f"{path.relative_to(SRC)}: {name}")
+    return found
+
+
+def test_every_citation_points_at_the_docs_or_the_rulebook_section() -> None:
+    """Every citation a user reads (traces of every bundled example and starter, fight narrations, every CLAUSE
+    constant) points at docs/<file>.md that exists, at an anchor that exists, or names a section of the game's
+    rulebook page: never a file the user does not have ("[kaiser: combat.json 200]", "heroes/callings/champion",
+    "(wiki)"), nor a page of the game's by title alone ("kaiser: Action Points") (issue 36, item 7)."""
+    sections = (
+        {game: page_sections(registry.get(game).page) for game in GAMES} if RULES.is_dir() else None
+    )  # without the rules folder, the docs and file checks only
+    cited = collected_citations()
+    assert len(cited) > 100 and any("docs/" in c for _, c in cited), len(cited)
+    bad = [
+        f"{where}: {cite!r}: {p}"
+        for (game, cite), where in sorted(cited.items())
+        for p in citation_problems(game, cite, sections)
+    ]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_citation_check_catches_what_the_auditor_found() -> None:
+    """The check can fail: a data file, a path, a page slug, a missing anchor, a page of the game's named by title
+    alone; a section of the page, or a docs anchor that exists, passes."""
+    sections = {"kaiser": {"attacking and defending", "successful attack", "failed attack"}, "wsswnn": {"braces"}}
+    for bad in (
+        "kaiser: combat.json 200",
+        "kaiser: Action Points",
+        "kaiser: Critical (docs/kaiser.md#silent-no-such-anchor)",
+        "kaiser: Counter (docs/nowhere.md)",
+    ):
+        assert citation_problems("kaiser", bad, sections), bad
+    for bad in (
+        "wsswnn: Mighty Blow (heroes/callings/champion)",
+        "wsswnn: tracking-your-stats",
+        "fullplate: Severity (wiki)",
+    ):
+        assert citation_problems("wsswnn", bad, None), bad
+    assert not citation_problems("kaiser", "kaiser: Attacking and Defending, step 3; Failed Attack", sections)
+    assert not citation_problems("kaiser", "kaiser: Critical (docs/kaiser.md#silent-critical-at-0-lp)", sections)

@@ -85,8 +85,13 @@ def played(path: Path, seed: int = 5) -> Encounter:
     for stat in settable_stats(enc):
         c = rnd.randrange(enc.fight.roster.size)
         now = int(enc.state.per[stat][0, c])
+        reading = reading_of(enc.fight.rules.readings, stat)
+        if reading is not None and reading.none is not None and now == reading.none:
+            continue  # a stat this combatant's file does not track: refused
         bounds = enc.fight.rules.stat_range(enc.fight, stat)
         assert bounds is not None
+        if stat == enc.fight.rules.health:  # health stops at the combatant's maximum
+            bounds = (bounds[0], min(bounds[1], enc.fight.rules.health_maximum(enc.fight, c)))
         other = now + 1 if now < bounds[1] else now - 1  # a change, so a condition turns on or off
         enc.act({"kind": "adjust", "combatant": enc.fight.roster.names[c], "stat": stat, "value": other})
     for i in range(3 * len(PLAN)):
@@ -155,3 +160,23 @@ def test_the_check_finds_a_state_key_and_a_condition_in_digits() -> None:
     assert offending(enc, {**condition, "changes": [{"who": who, "stat": "disarmed", "from": 0, "to": 1}]})
     fine = {"kind": "adjust", "text": f"{who}'s Disarmed: no -> yes (set by the GM)"}
     assert not offending(enc, {**fine, "changes": [{"who": who, "stat": "disarmed", "from": 0, "to": 1}]})
+
+
+@pytest.mark.parametrize("path", FIGHTS, ids=[p.stem for p in FIGHTS])
+def test_every_event_has_words(path: Path) -> None:
+    """No bare kind word in a log (issue 36, item 7): every event of a narrated fight and of a live encounter
+    driven by auto turns has a text, and a turn's says whose turn it is and the round ("Ceil's turn (round 1)")."""
+    from tohit.api import fight, load_fight
+
+    data: dict[str, Any] = yaml.safe_load(path.read_text())
+    enc = Encounter.create(data, seed=1)
+    for _ in range(6):
+        if enc.over:
+            break
+        enc.act({"kind": "auto"})
+    events = [*fight(load_fight(path), seed=1).events, *enc.events]
+    bare = sorted({e["kind"] for e in events if not str(e.get("text") or "").strip()})
+    assert not bare, bare
+    names = "|".join(re.escape(n) for n in enc.fight.roster.names)
+    turns = [e["text"] for e in events if e["kind"] == "turn"]
+    assert turns and all(re.fullmatch(rf"(?:{names})'s turn \(round \d+\)", t) for t in turns), turns[:3]

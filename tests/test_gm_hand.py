@@ -3,6 +3,7 @@ event that undo takes back."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -10,8 +11,9 @@ import yaml
 
 from tests.conftest import EXAMPLES
 from tohit.core.errors import InputError
+from tohit.engine import gm_hand
 from tohit.engine.encounter import Encounter
-from tohit.engine.gm_hand import hidden
+from tohit.engine.gm_hand import hidden, label
 
 
 def encounter(name: str, seed: int = 1) -> Encounter:
@@ -170,3 +172,52 @@ def test_rtw_a_weapon_slot_a_combatant_lacks_is_not_set_by_hand_and_the_end_wear
     assert events[-1]["kind"] == "end", [e["text"] for e in events]
     worn = [ch for e in events if e["kind"] == "durability" for ch in e["changes"]]
     assert {(ch["who"], ch["stat"]) for ch in worn} == {("Link", "durability0"), ("Link", "used0")}
+
+
+FIGHTS = sorted(p.stem for p in (EXAMPLES / "fights").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("name", FIGHTS)
+def test_an_unknown_or_kept_stat_is_refused_in_the_games_words(name: str) -> None:
+    """An adjust of a stat the game does not have lists the stats a GM sets by their labels, and one the rules keep
+    is refused by its label: no state key ("durability0", "flat_footed", "used0") in either message (issue 36,
+    item 7); a stat named by its label is adjusted as by its key."""
+    enc = encounter(name)
+    who = enc.fight.roster.names[0]
+    keys = {k for k in enc.state.per if not k.isalpha()}
+    messages = []
+    with pytest.raises(InputError) as err:
+        enc.act({"kind": "adjust", "combatant": who, "stat": "nonsense", "value": 1})
+    assert err.value.field == "stat"
+    messages.append(err.value.message)
+    for stat in enc.state.per:
+        if enc.fight.rules.stat_range(enc.fight, stat) is None:
+            with pytest.raises(InputError) as err:
+                enc.act({"kind": "adjust", "combatant": who, "stat": stat, "value": 1})
+            messages.append(err.value.message)
+    bad = [m for m in messages if any(re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", m) for k in keys)]
+    assert not bad, bad
+    stat = next(s for s in enc.state.per if enc.fight.rules.stat_range(enc.fight, s) is not None)
+    word = label(enc, 0, stat).upper()
+    assert word in messages[0].upper()
+    now = enc.state_json()["combatants"][who][stat]
+    (event,) = enc.act({"kind": "adjust", "combatant": who, "stat": word, "by": 0})
+    assert event["changes"][0]["stat"] == stat and enc.state_json()["combatants"][who][stat] == now
+
+
+@pytest.mark.parametrize("name", FIGHTS)
+def test_a_stat_that_is_no_condition_is_refused_by_its_label(name: str) -> None:
+    """A condition named by a stat that is no condition a GM sets ("durability0", "body_armor", "def_mod") is
+    refused naming the stat by its label, never echoing its state key (issue 36, item 7)."""
+    enc = encounter(name)
+    who = enc.fight.roster.names[0]
+    conditions = {stat for stat, _ in gm_hand.settable(enc)}
+    for stat in enc.state.per:
+        if stat in conditions:
+            continue
+        with pytest.raises(InputError) as err:
+            enc.act({"kind": "condition", "combatant": who, "condition": stat, "on": True})
+        assert err.value.field == "condition"
+        if not stat.isalpha():
+            assert not re.search(rf"(?<![\w-]){re.escape(stat)}(?![\w-])", err.value.message), err.value.message
+            assert label(enc, 0, stat) in err.value.message, err.value.message

@@ -26,7 +26,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "tohit"
 
 #: Layers, top to bottom: the index is the height (a module may import its own height or lower).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("core", ("tohit.core",)),
+    ("core", ("tohit.core", "tohit.bundled")),
     ("systems", ("tohit.systems",)),
     ("store", ("tohit.store",)),
     ("engine", ("tohit.engine",)),

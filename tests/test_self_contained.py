@@ -1,5 +1,5 @@
 """issue 40, item 5: the repository stands alone. Nothing in it cites a file outside it (the team's design notes
-beside the clone, `../shared/...`); the design it follows is described in docs/architecture.md, which module
+in a folder beside the clone); the design it follows is described in docs/architecture.md, which module
 docstrings cite by section (`docs/architecture.md, "<section>"`), and every section cited there exists."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def test_nothing_in_the_repository_cites_a_file_outside_it() -> None:
 
 
 def test_the_check_catches_the_old_forms() -> None:
-    for text in ("The design follows `../shared/design.md`.", "Scenario models (design" + ".md, Content)."):
+    for text in ("The design follows `.." + "/shared/design" + ".md`.", "Scenario models (design" + ".md, Content)."):
         assert OUTSIDE.search(text), text
     assert not OUTSIDE.search('Scenario models (docs/architecture.md, "Content is data").')
 
@@ -69,6 +69,8 @@ def test_every_section_of_the_architecture_a_docstring_cites_exists() -> None:
             continue
         text = " ".join(path.read_text(encoding="utf-8").split())  # a citation may be wrapped over two lines
         for m in cited.finditer(text):
+            if m.group(1) == "<section>":  # the form, as this file and docs/architecture.md write it
+                continue
             seen += 1
             if m.group(1) not in known:
                 missing.append(f"{path.relative_to(ROOT)}: {m.group(1)}")

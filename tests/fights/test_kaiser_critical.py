@@ -93,7 +93,7 @@ def test_kaiser_fight_critical_dof_costs_1_ap_each_and_gives_minus_1_to_all_acti
     assert (
         "Critical level 2d6 (4, 5) + 1 = 10 vs PhR 2d6 (3, 3) + 1 = 7: 3 DoF: -3 to all actions" in said(crit)
         and "-3 AP (1 -> 0)" in said(crit)
-        and "[kaiser: Critical]" in said(crit)
+        and "[kaiser: Critical (docs/kaiser.md#silent-critical)]" in said(crit)
     )
 
 
@@ -291,7 +291,11 @@ def test_kaiser_fight_example_troll_shows_a_critical_and_its_penalty_fading() ->
     """examples/fights/kaiser-troll.yaml at its own seed: a Critical with DoF, then the penalty fading."""
     log = narrate(load_fight(EXAMPLES / "kaiser-troll.yaml"))
     bitten = [e for e in events(log, "critical") if e["changes"]]
-    assert bitten and "vs PhR 2d6" in said(bitten[0]) and "[kaiser: Critical]" in said(bitten[0])
+    assert (
+        bitten
+        and "vs PhR 2d6" in said(bitten[0])
+        and "[kaiser: Critical (docs/kaiser.md#silent-critical)]" in said(bitten[0])
+    )
     assert events(log, "penalty_fades")
 
 

@@ -67,7 +67,7 @@ def test_last_odyssey_fight_a_status_that_lands_is_the_targets_state() -> None:
     log = narrate(load(fight([caster("A", LOCK)], [character("B")], max_rounds=1)), seed=1, script=[HIT, MISS])
     assert ("B", "statuses", 0, BIT["paralyzed"]) in changes(log, "status")
     assert ("B", "status_hits", 0, 1) in changes(log, "status")
-    assert "B is Paralyzed  [last-odyssey: Statuses]" in texts(log, "status")
+    assert "B is Paralyzed  [last-odyssey: Statuses; docs/last-odyssey.md#silent-statuses]" in texts(log, "status")
     assert status_names(int(log.final.per["statuses"][0, 1])) == ["paralyzed"]
 
 
@@ -253,7 +253,7 @@ def test_last_odyssey_fight_replay_rebuilds_statuses_and_the_tracker(tmp_path: P
     rebuilt = replay(path)
     assert rebuilt.matches, rebuilt.mismatches
     said = " ".join(out.output.split())
-    assert "Ogre is Paralyzed [last-odyssey: Statuses]" in said
+    assert "Ogre is Paralyzed [last-odyssey: Statuses; docs/last-odyssey.md#silent-statuses]" in said
     assert "Ogre's Physical Defense: +0 -> -1 on the Bonus Tracker" in said
 
 

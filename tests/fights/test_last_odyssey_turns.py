@@ -44,7 +44,9 @@ def test_last_odyssey_two_ap_per_turn_a_basic_attack_costs_1_ap() -> None:
     assert attackers(log) == ["A", "A", "B", "B", "A", "A", "B", "B"]
     spent = [c for c in changes(log, "ap") if c[0] == "A"]
     assert spent[:2] == [("A", "ap", 2, 1), ("A", "ap", 1, 0)]
-    assert "A spends 1 AP (2 -> 1)  [The Combat Round]" in [e["text"] for e in kinds(log, "ap")]
+    assert "A spends 1 AP (2 -> 1)  [The Combat Round; docs/last-odyssey.md#silent-combat-round]" in [
+        e["text"] for e in kinds(log, "ap")
+    ]
     assert ("A", "ap", 0, 2) in changes(log, "ap")  # the next turn starts with 2 AP again
 
 

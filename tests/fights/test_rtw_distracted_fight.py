@@ -153,7 +153,10 @@ def test_rtw_fight_invisibility_ends_once_the_creature_is_struck() -> None:
     assert to_hit(log, "C") == (12 + 6 - 5, "extreme", "B")
     ends = kinds(log, "status_ends")
     assert changes(log, "status_ends") == [("B", "invisible", 1, 0)]
-    assert ends[0]["text"] == "B is struck: Invisibility ends  [Status Effects: Invisibility]"
+    assert (
+        ends[0]["text"]
+        == "B is struck: Invisibility ends  [Status Effects: Invisibility; docs/rtw.md#silent-status-effects]"
+    )
     assert to_hit(log, "A", 1) == (16, "none", "B")
 
 
@@ -162,7 +165,10 @@ def test_rtw_fight_invisibility_ends_at_the_end_of_the_creatures_own_attack() ->
     data = fight([creature("B", target={"invisible": True})], [creature("A")], max_rounds=1)
     log = narrate(load(data), seed=1, script=[MISS, HIT])
     ends = kinds(log, "status_ends")[0]
-    assert ends["text"] == "B has made an attack: Invisibility ends  [Status Effects: Invisibility]"
+    assert (
+        ends["text"]
+        == "B has made an attack: Invisibility ends  [Status Effects: Invisibility; docs/rtw.md#silent-status-effects]"
+    )
     assert log.events.index(ends) > log.events.index(attack_events(log, "B")[0])
     assert to_hit(log, "A") == (16, "none", "B")
 
@@ -174,7 +180,10 @@ def test_rtw_fight_an_effect_may_make_its_target_invisible() -> None:
     data = trio({"focus": "A", "target": tough}, a={"attacks": bash("Invisibility")})
     log = narrate(load({**data, "max_rounds": 1}), seed=1, script=[{**HIT, "effect": [6, 6]}, MISS, HIT])
     assert changes(log, "status")[0] == ("B", "invisible", 0, 1)
-    assert "[rtw: Landing the Blow; Status Effects: Invisibility]" in kinds(log, "status")[0]["text"]
+    assert (
+        "[rtw: Landing the Blow; Status Effects: Invisibility; docs/rtw.md#silent-status-effects]"
+        in kinds(log, "status")[0]["text"]
+    )
     assert changes(log, "status_ends") == [("B", "invisible", 1, 0)]  # its own attack, a miss, ends it
     assert to_hit(log, "C") == (16, "none", "B")
 

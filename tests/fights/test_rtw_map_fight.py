@@ -444,7 +444,7 @@ BAD: list[tuple[str, dict[str, Any], str, str]] = [
         "overlapping",
         fight(["....", "...."], [creature("A", [0, 0], size="large")], [creature("B", [1, 1])]),
         "sides[1].combatants[0].position",
-        "overlaps A (sides[0].combatants[0])",
+        "B's footprint overlaps A's",
     ),
     (
         "no position on a map",
@@ -527,6 +527,7 @@ def test_rtw_map_fight_bad_positions_and_ranges_name_the_file_and_field(
         load(data)
     assert str(err.value).startswith(f"fight.yaml: {field}: "), str(err.value)
     assert words in str(err.value)
+    assert "combatants[" not in err.value.message, err.value.message  # the words name combatants, not places
     path = tmp_path / "fight.yaml"
     path.write_text(yaml.safe_dump(data))
     result = CliRunner().invoke(app, ["fight", str(path)])

@@ -92,7 +92,7 @@ def test_rtw_fight_melee_fighters_move_before_they_attack() -> None:
         ("A", "y", 0, 0),
     ]
     assert first["text"].startswith("A moves toward B: (0, 0) -> (1, 0) -> (2, 0) -> (3, 0) -> (4, 0) -> (5, 0),")
-    assert "5 of 6 Movement" in first["text"] and "[rtw: Movement]" in first["text"]
+    assert "5 of 6 Movement" in first["text"] and "[rtw: Movement; docs/rtw.md#silent-movement]" in first["text"]
     order = [e["kind"] for e in log.events if e["kind"] in ("move", "attack")]
     assert order[:2] == ["move", "attack"]
     assert next(e for e in log.events if e["kind"] == "attack")["target"] == "B"

@@ -50,7 +50,10 @@ def test_rtw_fight_an_effect_that_lands_puts_its_status_on_the_target() -> None:
     log = narrate(load(duel("Prone")), seed=1, script=[{**HIT, "effect": [3, 3]}, MISS])
     assert changes(log, "status") == [("B", "prone", 0, 1)]
     text = kinds(log, "status")[0]["text"]
-    assert "B is Prone" in text and "[rtw: Landing the Blow; Status Effects: Prone]" in text
+    assert (
+        "B is Prone" in text
+        and "[rtw: Landing the Blow; Status Effects: Prone; docs/rtw.md#silent-status-effects]" in text
+    )
 
 
 def test_rtw_fight_a_missed_attack_inflicts_no_effect() -> None:
@@ -77,7 +80,10 @@ def test_rtw_fight_off_balance_target_cannot_use_evasion_in_place_of_vitality() 
     off = {"target": {**steady["target"], "off_balance": True}}
     log = narrate(load(duel("Prone", b=off)), seed=1, script=[{"to_hit": [6, 6], "effect": [2, 3]}, MISS])
     assert changes(log, "status") == [("B", "prone", 0, 1)]
-    assert "(target Off-Balance  [Status Effects])" in attack_events(log, "A")[0]["text"]
+    assert (
+        "(target Off-Balance  [Status Effects; docs/rtw.md#silent-status-effects])"
+        in attack_events(log, "A")[0]["text"]
+    )
 
 
 def test_rtw_fight_off_balance_ends_at_the_start_of_the_creatures_next_turn() -> None:
@@ -89,7 +95,7 @@ def test_rtw_fight_off_balance_ends_at_the_start_of_the_creatures_next_turn() ->
     b_attacks = log.events.index(attack_events(log, "B")[0])
     assert landed < ends < b_attacks
     assert ("B", "off_balance", 1, 0) in changes(log, "status_ends")
-    assert "start of B's turn: Off-Balance ends  [Status Effects: Off-Balance]" in [
+    assert "start of B's turn: Off-Balance ends  [Status Effects: Off-Balance; docs/rtw.md#silent-status-effects]" in [
         e["text"] for e in kinds(log, "status_ends")
     ]
 

@@ -50,7 +50,7 @@ def test_wsswnn_fight_grapple_success_costs_guard_and_the_foe_is_grappled() -> N
     log = narrate(load(fight([wrestler("A")], [foe()])), seed=1, script=[{"attack": [6], "brace": [9]}])
     assert ("B", "guard", 4, 3) in changes(log, "damage")
     assert changes(log, "grapple")[0] == ("A", "grappling", 0, 2)  # B is combatant 1: grappling = 1 + 1
-    assert "[wsswnn: braces, Grapple and Shove" in kinds(log, "grapple")[0]["text"]
+    assert "[wsswnn: Braces, Grapple and Shove" in kinds(log, "grapple")[0]["text"]
 
 
 def test_wsswnn_fight_grappler_has_brace_advantage_on_attacks_against_the_foe() -> None:

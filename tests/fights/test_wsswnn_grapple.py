@@ -130,7 +130,7 @@ def test_wsswnn_fight_a_shot_into_the_grapple_that_rolls_odd_hits_the_other_grap
     log = narrate(load(three(max_rounds=1)), seed=1, script=script)
     into = kinds(log, "into_grapple")[0]["text"]
     assert "rolled 7, an odd number: it hits the other grappler, A, not B" in into
-    assert "[wsswnn: braces, Grapple (ranged attacks into the grapple" in into
+    assert "[wsswnn: Braces, Grapple (ranged attacks into the grapple" in into
     shots = attacks_of(log, "C")
     assert [s["target"] for s in shots] == ["B", "A"]
     assert shots[1]["outcome"]["attack_roll"] == 5  # the forced 2 of the second script entry is not read

@@ -69,9 +69,9 @@ def test_grid_small_creatures_share_squares() -> None:
         ({"position": [5, 0]}, "combatants[1].position", "runs off the 4 x 3 map at square [5, 0]"),
         ({"position": [3, 2], "size": "large"}, "combatants[1].position", "runs off the 4 x 3 map"),
         ({"position": [2, 0]}, "combatants[1].position", "would stand in solid square [2, 0]"),
-        ({"position": [0, 1], "size": "large"}, "combatants[1].position", "overlaps Hero (combatants[0]) at [0, 1]"),
+        ({"position": [0, 1], "size": "large"}, "combatants[1].position", "overlaps Hero's at [0, 1]"),
         ({"squares": 8}, "combatants[1].squares", "only a Colossal creature"),
-        ({"name": "Hero"}, "combatants[1].name", "'Hero' is also combatants[0]"),
+        ({"name": "Hero"}, "combatants[1].name", "another combatant is also named 'Hero'"),
     ],
 )
 def test_grid_bad_combatants_name_the_field(combatant: dict[str, Any], field: str, message: str) -> None:
@@ -82,6 +82,7 @@ def test_grid_bad_combatants_name_the_field(combatant: dict[str, Any], field: st
         build(["..#.", "....", "...."], hero, foe)
     assert exc.value.field == field
     assert message.replace(" at [0, 1]", "") in exc.value.message
+    assert "combatants[" not in exc.value.message  # the field names the place in the file; the words, the names
 
 
 def test_grid_unknown_size_is_refused() -> None:

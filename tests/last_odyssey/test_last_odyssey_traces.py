@@ -28,7 +28,7 @@ def test_last_odyssey_trace_of_the_page_example() -> None:
             f"{PAGE}, Physical Attacks; {PAGE}, General Notes (minimum base damage 1)",
         ),
         ("x2 (physical attack on a target without a Shell)", f"{PAGE}, General Notes"),
-        ("x1 (colorless)", "Elemental Types"),
+        ("x1 (colorless)", "Elemental Types (docs/last-odyssey.md#silent-elemental-types)"),
         (
             "final damage: 4 x 2 = 8, rounded to nearest, halves up: 8",
             f"{PAGE}, General Notes (docs/last-odyssey.md#silent-damage)",
@@ -86,9 +86,13 @@ def test_last_odyssey_trace_of_statuses_and_the_tracker() -> None:
     steps = [(s.text, s.clause) for s in rolled(data).targets[0].steps]
     assert (
         "Physical Accuracy 7, Blinded: half rounded down 3, Bonus Tracker +1 = 4",
-        f"{PAGE}, Physical Attacks; Statuses (Blinded); Buffs and Debuffs",
+        f"{PAGE}, Physical Attacks; Statuses (Blinded; docs/last-odyssey.md#silent-statuses);"
+        " Buffs and Debuffs (docs/last-odyssey.md#silent-buffs-and-debuffs)",
     ) in steps
-    assert ("Evasion 5, Petrified: half rounded down 2", f"{PAGE}, Physical Attacks; Statuses (Petrified)") in steps
+    assert (
+        "Evasion 5, Petrified: half rounded down 2",
+        f"{PAGE}, Physical Attacks; Statuses (Petrified; docs/last-odyssey.md#silent-statuses)",
+    ) in steps
     assert ("0 + Evasion 2 = 2: 7 or below, a hit", f"{PAGE}, Physical Attacks") in steps
 
 

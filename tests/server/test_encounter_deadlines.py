@@ -25,7 +25,7 @@ from tests.server.conftest import ADMIN
 from tests.server.test_server_deadlines import Client, request
 from tohit.engine import aim as engine_aim
 from tohit.engine import dice_needs
-from tohit.engine import encounter as engine_encounter
+from tohit.engine import plan as engine_plan
 from tohit.engine.encounter import Encounter
 from tohit.server import admission, jobs
 from tohit.server.admission import Admission, ClientGone, Refused
@@ -125,8 +125,8 @@ def test_encounter_read_past_its_deadline_is_a_503_and_its_work_stops(
             monkeypatch.setattr(engine_aim, "reach", held)
             body: dict[str, Any] = {"attacker": "Zelda", "attack": "Fireball"}
         elif route == "preview":
-            held = Held(engine_encounter.outcome_table)
-            monkeypatch.setattr(engine_encounter, "outcome_table", held)
+            held = Held(engine_plan.outcome_table)
+            monkeypatch.setattr(engine_plan, "outcome_table", held)
             body = {"attacker": "Link", "attack": "Strike", "targets": ["Bokoblin", "Bokoblin Archer", "Moblin"]}
         else:
             held = Held(dice_needs._outcome)
@@ -420,13 +420,14 @@ def test_encounter_create_past_its_deadline_is_a_503_and_nothing_is_stored(
 
 
 def test_encounter_list_past_its_deadline_is_a_503(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The admin's list reads every encounter, within the deadline: held past it, a 503 naming request-seconds."""
+    """The admin's list reads its page of encounters, within the deadline: held past it, a 503 naming
+    request-seconds."""
     from tohit.store.db import Store
 
     held = Held(Store.all)
 
-    def all_rows(self: Store) -> Any:
-        return held(self)
+    def all_rows(self: Store, *page: Any) -> Any:
+        return held(self, *page)
 
     monkeypatch.setattr(Store, "all", all_rows)
     with app_client(tmp_path, SLOW_SECONDS) as c:

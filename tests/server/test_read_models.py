@@ -4,6 +4,7 @@ function of an encounter in `server/read_models.py`, and the routes answer with 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -22,6 +23,8 @@ PAGE_READS = (
     "shown",
     "starts",
     "conditions",
+    "rows",
+    "cards",
     "dice",
     "dice_needed",
     "map_view",
@@ -49,3 +52,50 @@ def test_read_models_are_what_the_routes_answer(client: TestClient) -> None:
     body = {"attacker": names[0], "attack": None}
     drawn = client.post(f"/v1/encounters/{made['id']}/map", json=body, headers=gm).json()
     assert drawn == {"seq": enc.seq, **read_models.map_view(enc, names[0], None, None)}
+
+
+@pytest.mark.parametrize(
+    ("fight", "stat", "value", "chip"),
+    [
+        ("kaiser-duel", "flat_footed", 1, "Flat-Footed"),
+        ("wsswnn-wrestler-and-axe", "disarmed", 1, "Disarmed"),
+        ("rtw-bokoblin-camp", "helpless", 1, "Helpless"),
+    ],
+)
+def test_conditions_read_in_the_games_words(fight: str, stat: str, value: int, chip: str) -> None:
+    """An encounter's `conditions` are its cards' chips, in the game's words: "Flat-Footed", never the state key
+    "flat footed" (issue 36, item 7)."""
+    enc = Encounter.create(yaml.safe_load((EXAMPLES / "fights" / f"{fight}.yaml").read_text()), seed=1)
+    who = enc.fight.roster.names[0]
+    enc.act({"kind": "adjust", "combatant": who, "stat": stat, "value": value})
+    assert read_models.conditions(enc)[who] == [chip]
+    card = next(row for row in read_models.shown(enc)[who] if row["stat"] == stat)
+    assert card["chips"] == [chip]
+
+
+def test_rows_read_in_the_games_words(client: TestClient) -> None:
+    """Last Odyssey's Rows panel: each side's rows as the cards word them ("front row", "back row"), from the server
+    (the page holds no rules: it shows the server's words, never the row stat's number), the players' read without
+    the combatants the GM hides; a game without rows has none (issue 36, item 7)."""
+    from pathlib import Path
+
+    data = yaml.safe_load((EXAMPLES / "fights" / "last-odyssey-cops.yaml").read_text())
+    made: dict[str, Any] = client.post("/v1/encounters", json={"fight": data, "seed": 3}).json()
+    gm = {"Authorization": f"Bearer {made['gm_token']}"}
+    found = client.get(f"/v1/encounters/{made['id']}", headers=gm).json()["rows"]
+    assert found == [
+        {
+            "side": "Party",
+            "rows": [{"label": "front row", "names": ["Mariana"]}, {"label": "back row", "names": ["Ilse"]}],
+        },
+        {
+            "side": "Cops",
+            "rows": [{"label": "front row", "names": ["Cop 1", "Cop 2"]}, {"label": "back row", "names": ["Cop 3"]}],
+        },
+    ]
+    players = client.get(f"/v1/encounters/{made['id']}", headers={"Authorization": f"Bearer {made['view_token']}"})
+    assert players.json()["rows"] == found[:1]  # the Cops are hidden from the players until revealed
+    kaiser = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
+    assert read_models.rows(Encounter.create(kaiser, seed=1)) == []
+    page = (Path(read_models.__file__).parents[1] / "web" / "static" / "tracker.js").read_text()
+    assert "`row ${" not in page and not re.search(r"\.row\b", page)

@@ -14,6 +14,8 @@ from fastapi.testclient import TestClient
 from tests.conftest import EXAMPLES
 from tests.server.conftest import ADMIN, client_for
 from tohit.engine.fight.replay import replay
+from tohit.server.app import create_app
+from tohit.server.settings import Settings
 
 CEIL = yaml.safe_load((EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml").read_text())
 DUEL = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
@@ -80,11 +82,17 @@ def test_serve_bad_input_is_a_json_422_naming_the_field(
     assert response.json()["error"]["field"] == field
 
 
-def test_serve_body_over_the_cap_is_refused(client: TestClient) -> None:
+def test_serve_body_over_the_cap_is_refused_413_from_its_length(client: TestClient) -> None:
+    """A body past the cap is a 413 (Content Too Large), at once from its Content-Length (issue 38, item 7); the
+    default cap takes a real map with its picture (32 MiB)."""
+    assert Settings().max_body == 32 << 20
+    size = Settings().max_body + 1
     response = client.post(
-        "/v1/roll", content=b"{" + b" " * (1 << 20) + b"}", headers={"content-type": "application/json"}
+        "/v1/roll", content=b"{" + b" " * (size - 2) + b"}", headers={"content-type": "application/json"}
     )
-    assert response.status_code == 422 and "max_body" in response.json()["error"]["message"]
+    assert response.status_code == 413 and "max_body" in response.json()["error"]["message"]
+    map_sized = b'{"scenario": {}, "pad": "' + b" " * (4 << 20) + b'"}'  # a 4 MB map's body passes the cap
+    assert client.post("/v1/roll", content=map_sized, headers={"content-type": "application/json"}).status_code == 422
 
 
 def test_serve_encounter_play_undo_and_export(client: TestClient, tmp_path: Path) -> None:
@@ -241,3 +249,81 @@ def test_serve_errors_from_the_process_pool_still_name_their_field(tmp_path: Pat
         response = client.post("/v1/roll", json={"scenario": bad})
         assert response.status_code == 422
         assert response.json()["error"]["field"] == "attacker.offensive_skill"
+
+
+def test_serve_a_405_allows_every_method_of_the_path(client: TestClient) -> None:
+    """A 405's `Allow` names every method the path takes (issue 38, item 7: `OPTIONS /v1/encounters` said `POST`
+    alone, though `GET` lists the encounters)."""
+    answer = client.options("/v1/encounters")
+    assert answer.status_code == 405
+    assert {m.strip() for m in answer.headers["allow"].split(",")} >= {"GET", "POST"}, answer.headers
+    assert client.delete("/v1/roll").headers["allow"] == "POST"
+
+
+def test_serve_the_admin_list_is_paged_newest_first(client: TestClient) -> None:
+    """The admin's list is a page at a time (issue 38, item 7: 2,000 encounters took 26 s in one answer): `limit`
+    (at most 200) and `offset`, the newest first, `X-Total-Count` the whole number; a limit past the page's cap is a
+    422 naming it."""
+    made = [new_encounter(client)["id"] for _ in range(3)]
+    first = client.get("/v1/encounters", params={"limit": 2}, headers=bearer(ADMIN))
+    assert first.status_code == 200 and first.headers["x-total-count"] == "3"
+    second = client.get("/v1/encounters", params={"limit": 2, "offset": 2}, headers=bearer(ADMIN)).json()
+    ids = [e["id"] for e in first.json()] + [e["id"] for e in second]
+    assert sorted(ids) == sorted(made) and len(first.json()) == 2
+    too_many = client.get("/v1/encounters", params={"limit": 201}, headers=bearer(ADMIN))
+    assert too_many.status_code == 422 and too_many.json()["error"]["field"] == "limit"
+
+
+def test_serve_a_stream_ends_at_its_lifetime_asking_to_reconnect(tmp_path: Path) -> None:
+    """Issue 38, item 3: a live stream has a lifetime (`--stream-seconds`): then it ends with an `end` event whose
+    data asks the page to reconnect (the page reconnects from the last event it saw), so no client holds a slot
+    for ever."""
+    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'tohit.db'}", admin_token=ADMIN, workers=0, poll=0.05,
+                              stream_seconds=1.0))  # fmt: skip
+    with TestClient(app) as c:
+        created = new_encounter(c)
+        with c.stream("GET", f"/v1/encounters/{created['id']}/stream", headers=bearer(created["view_token"])) as r:
+            lines = list(r.iter_lines())
+    ended = [json.loads(line[len("data: ") :]) for line in lines if line.startswith("data: ")]
+    assert "event: end" in lines and ended[-1]["reconnect"] is True, lines
+
+
+def test_serve_streams_on_one_encounter_are_capped(tmp_path: Path) -> None:
+    """Issue 38, item 3: past `--max-streams` live streams on one encounter, a new one is a 429 with Retry-After."""
+    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'tohit.db'}", admin_token=ADMIN, workers=0, poll=0.05,
+                              max_streams=1, stream_seconds=3.0))  # fmt: skip
+    with TestClient(app) as c:
+        created = new_encounter(c)
+        url, view = f"/v1/encounters/{created['id']}/stream", bearer(created["view_token"])
+        with c.stream("GET", url, headers=view) as first:
+            next(first.iter_lines())
+            second = c.get(url, headers=view)
+            assert second.status_code == 429 and second.headers["retry-after"] == "1", second.text
+            assert second.json()["error"]["field"] == "max-streams"
+
+
+def test_serve_a_roll_of_many_targets_runs_in_the_pool_away_from_the_reads(tmp_path: Path) -> None:
+    """Issue 38, item 4: a roll of more than a few targets is heavy work, run in the process pool (lane
+    "roll-big") so that anonymous big rolls never hold the interpreter the encounter reads share; a small roll
+    stays in the server's threads. Both answer alike."""
+    from tohit.server.admission import Admission
+
+    kinds: list[str] = []
+    real = Admission.run
+
+    async def spy(self: Admission, kind: str, *args: Any) -> Any:
+        kinds.append(kind)
+        return await real(self, kind, *args)
+
+    big = {**CEIL, "targets": [{**t, "name": f"Bandit {k}"} for k in range(20) for t in CEIL["targets"]]}
+    app = create_app(Settings(db=f"sqlite:///{tmp_path / 'tohit.db'}", admin_token=ADMIN, workers=1))
+    with pytest.MonkeyPatch.context() as patch, TestClient(app) as c:
+        patch.setattr(Admission, "run", spy)
+        small = c.post("/v1/roll", json={"scenario": CEIL, "seed": 3})
+        many = c.post("/v1/roll", json={"scenario": big, "seed": 3})
+    assert small.status_code == 200 and many.status_code == 200, many.text
+    assert kinds == ["roll", "roll-big"]
+    assert (
+        len(many.json()["targets"]) == 20
+        and many.json()["targets"][0]["damage"] == small.json()["targets"][0]["damage"]
+    )

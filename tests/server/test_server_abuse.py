@@ -317,7 +317,8 @@ def test_abuse_idle_connections_past_the_cap_are_refused_and_the_idle_ones_close
     from tests.server.test_server_process import start
 
     port = free_port()
-    proc = start(f"sqlite:///{tmp_path / 'tohit.db'}", port, 0, "--max-connections", "20", "--header-seconds", "1")
+    options = ("--max-connections", "20", "--max-connections-per-address", "20", "--header-seconds", "1")
+    proc = start(f"sqlite:///{tmp_path / 'tohit.db'}", port, 0, *options)
     try:
         idle = idle_sockets(port, 30)
         time.sleep(0.3)
@@ -333,6 +334,66 @@ def test_abuse_idle_connections_past_the_cap_are_refused_and_the_idle_ones_close
         assert answer.status_code == 200
         for s in idle:
             s.close()
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def trickling(port: int, count: int, source: str) -> list[socket.socket]:
+    """`count` connections from `source` that send a roll's headers and one byte of its 1,000-byte body."""
+    found = []
+    for _ in range(count):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+        s.sendall(
+            b"POST /v1/roll HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"
+        )
+        found.append(s)
+    return found
+
+
+def test_abuse_one_address_trickling_bodies_locks_nobody_out(tmp_path: Path) -> None:
+    """Issue 38, item 3: one address that holds connections open, trickling request bodies, takes at most its share
+    of the slots (`--max-connections-per-address`, by default half of `--max-connections`): its connections past the
+    share are a 503 at once, a client from another address is served, and the trickling ones are closed once their
+    body is late (`--body-seconds`)."""
+    from tests.server.test_server_process import start
+
+    port = free_port()
+    options = ("--max-connections", "40", "--body-seconds", "2")
+    proc = start(f"sqlite:///{tmp_path / 'tohit.db'}", port, 0, *options)
+    try:
+        held = trickling(port, 40, "127.0.0.2")
+        time.sleep(0.3)
+        refused = 0
+        for s in held[20:]:
+            s.settimeout(5)
+            refused += s.recv(4096).startswith(b"HTTP/1.1 503")
+        assert refused == 20
+        assert httpx.get(f"http://127.0.0.1:{port}/v1/systems", timeout=10).status_code == 200
+        held[0].settimeout(10)
+        assert held[0].recv(4096) == b""  # closed by the server: the body not whole within --body-seconds
+        for s in held:
+            s.close()
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+def test_abuse_x_forwarded_for_is_believed_from_nobody_by_default(tmp_path: Path) -> None:
+    """Issue 38, item 3: the creation cap counts the connection's address; a client's own X-Forwarded-For does not
+    move it elsewhere (uvicorn believed it from 127.0.0.1), unless `--forwarded-allow-ips` names the proxy."""
+    from tests.server.test_server_process import start
+
+    port = free_port()
+    fight = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
+    proc = start(f"sqlite:///{tmp_path / 'tohit.db'}", port, 0, "--creates-per-minute", "2")
+    try:
+        url = f"http://127.0.0.1:{port}/v1/encounters"
+        codes = [
+            httpx.post(url, json={"fight": fight}, headers={"X-Forwarded-For": f"10.0.0.{k}"}, timeout=30).status_code
+            for k in range(4)
+        ]
+        assert codes == [201, 201, 429, 429], codes
     finally:
         proc.kill()
         proc.wait(10)

@@ -39,7 +39,7 @@ def test_serve_body_in_chunks_over_the_cap_is_refused_naming_it(tmp_path: Path) 
         body = b'{"scenario": {}, "pad": "' + b" " * 20_000 + b'"}'
         response = client.post("/v1/roll", content=chunks(body), headers={"content-type": "application/json"})
         assert "content-length" not in {k.lower() for k in response.request.headers}
-        assert response.status_code == 422
+        assert response.status_code == 413
         error = response.json()["error"]
         assert error["field"] == "body" and "--max-body" in error["message"]
 

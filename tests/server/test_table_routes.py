@@ -108,7 +108,7 @@ def test_table_conditions_are_the_games_condition_stats(client: TestClient) -> N
     name = next(iter(one["state"]["combatants"]))
     adjust = {"kind": "adjust", "combatant": name, "stat": "helpless", "value": 1}
     assert client.post(f"/v1/encounters/{eid}/actions", json=adjust, headers=gm).status_code == 201
-    assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["conditions"][name] == ["helpless"]
+    assert client.get(f"/v1/encounters/{eid}", headers=gm).json()["conditions"][name] == ["Helpless"]
 
 
 def test_table_shown_reads_each_stat_as_a_player_does(client: TestClient) -> None:

@@ -1,24 +1,31 @@
-"""`tohit demo`: every bundled example through roll, odds and simulate (and each fight, in fight_demo)."""
+"""`tohit demo`: every bundled example through roll, odds and simulate (and each fight, in fight_demo);
+`tohit examples [DIR]`: the bundled examples copied out, to read, change and run.
+
+The examples are the package's own (`tohit.bundled`): a wheel carries them, a checkout reads its `examples/`.
+"""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from tohit.cli.errors import guarded
+from tohit.bundled import examples_folder
+from tohit.cli.errors import fail, guarded
 from tohit.core.errors import InputError
+
+#: Where `tohit examples` copies them: ./examples, where the README's paths (examples/kaiser/...) expect them.
+COPIES = Path("examples")
 
 
 def default_examples() -> Path:
-    """The `examples/` folder of a source checkout (the demo runs from the repository)."""
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        candidate = parent / "examples"
-        if candidate.is_dir():
-            return candidate
-    return Path("examples")
+    """The bundled examples (the installed package's, or a checkout's `examples/`)."""
+    folder = examples_folder()
+    if folder is None:
+        raise InputError("no bundled examples in this installation; give a folder", field="--examples")
+    return folder
 
 
 def scenario_files(folder: Path) -> list[Path]:
@@ -35,6 +42,7 @@ def fight_files(folder: Path) -> list[Path]:
 def register(app: typer.Typer) -> None:
     """Add `demo` to the `tohit` command line."""
     app.command(name="demo")(demo)
+    app.command(name="examples")(examples)
 
 
 def demo(
@@ -63,6 +71,7 @@ def run_demo(folder: Path | None, n: int) -> None:
     if not files and not fight_files(folder):
         console.print(f"no example scenarios under {folder}")
         return
+    console.print(f"the examples in {folder}")
     for path in files:
         loaded = load(path)
         console.print(Rule(f"{loaded.system.title}: {path.relative_to(folder)}"))
@@ -86,3 +95,49 @@ def summary(examples: int, fights: int) -> str:
 
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def examples(
+    folder: Annotated[Path, typer.Argument(help="Where to copy them (made if missing).")] = COPIES,
+    force: Annotated[bool, typer.Option("--force", help="Replace files of the same name that differ.")] = False,
+) -> None:
+    """Copy the bundled examples (scenarios by game, fights in fights/) into a folder, ./examples unless given:
+    to read, change and run (`tohit roll examples/kaiser/ceil-vs-bandit.yaml`)."""
+    source = guarded(default_examples)
+    files = sorted(p for p in source.rglob("*") if p.is_file() and not _hidden(p.relative_to(source)))
+    if folder.exists() and not folder.is_dir():
+        fail(f"{folder}: not a folder")
+    if folder.is_dir() and folder.resolve() == source.resolve():
+        print(f"{folder}: the bundled examples are already here ({len(files)} files)")
+        return
+    plan = [(path, folder / path.relative_to(source)) for path in files]
+    differ = [out for path, out in plan if out.exists() and not _same(path, out)]
+    if differ and not force:
+        shown = ", ".join(str(out) for out in differ[:3]) + (", ..." if len(differ) > 3 else "")
+        fail(
+            f"{folder}: {len(differ)} of its files differ from the bundled ones ({shown}); nothing copied"
+            " (--force replaces them)"
+        )
+    copied = 0
+    try:
+        for path, out in plan:
+            if out.exists() and _same(path, out):
+                continue
+            out.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, out)
+            copied += 1
+    except OSError as exc:
+        fail(f"{folder}: cannot write: {exc.strerror or exc}")
+    same = len(plan) - copied
+    print(f"{folder}: {copied} example files copied" + (f", {same} already there" if same else ""))
+    print(f"try: tohit roll {folder / 'kaiser' / 'ceil-vs-bandit.yaml'}   or: tohit demo --examples {folder}")
+
+
+def _hidden(relative: Path) -> bool:
+    """A file `tohit examples` leaves out: a hidden one, or Python's cache (an example folder holds neither)."""
+    return any(part.startswith(".") or part == "__pycache__" for part in relative.parts)
+
+
+def _same(path: Path, out: Path) -> bool:
+    """Whether `out` is already a copy of the bundled file `path`."""
+    return out.is_file() and out.read_bytes() == path.read_bytes()

@@ -2,8 +2,9 @@
 
 `error: <source>: <field>: <message>` (the parts a `TohitError` knows), never wrapped and never a
 traceback; typer's and click's own usage errors (a missing argument, an unknown option, a value out of
-range) take the same one-line form instead of a boxed panel. Every command module
-imports this module; it imports no command module.
+range) take the same one-line form instead of a boxed panel. A command that needs an extra the install lacks
+says which, in one line with its `pip install` (cli/extras.py decides). Every command module imports this module;
+it imports no command module.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, NoReturn, TypeVar
 import typer
 from typer.core import TyperGroup
 
+from tohit.cli.extras import missing_extra
 from tohit.core.errors import TohitError
 
 T = TypeVar("T")
@@ -71,6 +73,11 @@ class OneLineErrors(TyperGroup):
             if _is_help(exc):
                 raise
             fail(usage_message(exc))
+        except ModuleNotFoundError as exc:
+            needed = missing_extra(command_path(ctx, exc), exc)
+            if needed is None or sigterm_arrived():
+                raise
+            fail(needed)
         except KeyboardInterrupt:
             stopped("interrupted (Ctrl-C): stopped, nothing written", 130)
         except Terminated:
@@ -79,6 +86,19 @@ class OneLineErrors(TyperGroup):
             if not sigterm_arrived():
                 raise
             stopped("terminated (SIGTERM): stopped, nothing written", 143)
+
+
+def command_path(ctx: Any, exc: BaseException) -> str:
+    """The command that raised `exc`, as typed (`tohit sweep`, `tohit db upgrade`): the context of the innermost
+    click frame it passed through, else the group's own."""
+    path = f"{ctx.command_path} {ctx.invoked_subcommand or ''}".strip()
+    tb = exc.__traceback__
+    while tb is not None:
+        inner = getattr(tb.tb_frame.f_locals.get("ctx"), "command_path", None)
+        if isinstance(inner, str):
+            path = inner
+        tb = tb.tb_next
+    return str(path)
 
 
 class Terminated(BaseException):

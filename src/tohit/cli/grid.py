@@ -1,5 +1,5 @@
-"""`tohit map FILE [--png OUT] [--uvtt OUT]` and `tohit aim FILE`: the tactical grid of a scenario (or, for
-`map`, a fight file) of a game with a map.
+"""`tohit map FILE [--png OUT] [--uvtt OUT] [--window]` and `tohit aim FILE`: the tactical grid of a scenario (or,
+for `map`, a fight file, or a Universal VTT map alone) of a game with a map.
 
 The scenario's game (its `system`, from the registry) gives its map rules (`System.map_rules()`); a game
 with no map is refused on the `system` field.
@@ -8,7 +8,10 @@ with no map is refused on the `system` field.
   each creature's cover (the blocked line and the solid square or wall), with `--png` the same with
   matplotlib, over the map's picture when it comes from a Universal VTT file; `--uvtt` writes the map as a
   Universal VTT file (walls, doors, solid squares' outlines, the picture). A fight file is drawn as the web
-  table draws it: its first combatant's first attack, everyone where the fight starts them.
+  table draws it: its first combatant's first attack, everyone where the fight starts them. The PNG draws the
+  whole map; `--window` only the part around the attack (as the terminal does).
+- `map FILE.dd2vtt` (or `.uvtt`) draws a Universal VTT map alone: its size, walls, doors and picture in the
+  terminal as a summary, with `--png` the picture with the grid, the walls and the doors.
 - `aim` tries every legal placement and direction of the attack's range, ranks them by exact expected
   damage to foes minus expected damage to allies, prints the best five and draws the best.
 """
@@ -29,10 +32,20 @@ if TYPE_CHECKING:
     from tohit.core.grid.view import GridView
 
 FileArg = Annotated[Path, typer.Argument(help="Scenario file with a map (YAML or JSON).", show_default=False)]
+MapFileArg = Annotated[
+    Path,
+    typer.Argument(
+        help="Scenario or fight file with a map (YAML or JSON), or a Universal VTT map alone (.dd2vtt, .uvtt).",
+        show_default=False,
+    ),
+]
 PngOpt = Annotated[Path | None, typer.Option("--png", help="Also write the picture as a PNG.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of the drawing.")]
 UvttOpt = Annotated[
     Path | None, typer.Option("--uvtt", help="Also write the map as a Universal VTT file (.dd2vtt, .uvtt).")
+]
+WindowOpt = Annotated[
+    bool, typer.Option("--window", help="The PNG shows only the squares around the attack, not the whole map.")
 ]
 TOP = 5
 
@@ -51,6 +64,10 @@ def load_view(path: Path, *, placed: bool) -> tuple[dict[str, Any], GridView]:
 
     source = str(path)
     data = read_document(path)
+    if "system" not in data and "resolution" in data:
+        raise InputError(
+            "is a Universal VTT map: tohit map draws one alone when its name ends in .dd2vtt or .uvtt", source=source
+        )
     try:
         if placed and "sides" in data and "attack" not in data:
             return data, _fight_view(data, source)
@@ -84,14 +101,14 @@ def _map_spec(data: dict[str, Any]) -> Any:
 def _picture(data: dict[str, Any], view: GridView) -> Any:
     """The map's picture decoded (None: no picture) and its doors, for the PNG."""
     from tohit.core.grid.picture import picture_pixels
-    from tohit.core.loader import read_text
+    from tohit.core.loader import read_bytes
 
     spec = _map_spec(data) if "map" in data else None
     doors = [(tuple(d.segment), d.closed) for d in spec.doors] if spec is not None else []
     if spec is None or spec.picture is None:
         return None, 1, doors
     board = view.field.board
-    pixels = picture_pixels(spec.picture, board.width, board.height, read_text)
+    pixels = picture_pixels(spec.picture, board.width, board.height, read_bytes)
     return pixels, spec.picture.pixels_per_grid, doors
 
 
@@ -100,13 +117,13 @@ def _uvtt(data: dict[str, Any], view: GridView, path: Path) -> None:
     from tohit.cli.output import write_file
     from tohit.core.grid.picture import picture_bytes
     from tohit.core.grid.uvtt import Door, solid_outline, to_uvtt
-    from tohit.core.loader import read_text
+    from tohit.core.loader import read_bytes
 
     spec = _map_spec(data)
     board = view.field.board
     image, ppg = None, 70
     if spec.picture is not None:
-        image = picture_bytes(spec.picture, board.width, board.height, read_text)
+        image = picture_bytes(spec.picture, board.width, board.height, read_bytes)
         ppg = spec.picture.pixels_per_grid
     doors = [Door(tuple(d.segment), d.closed) for d in spec.doors]
     out = to_uvtt(board.width, board.height, spec.walls, doors, image, ppg, solid_outline(board.solid))
@@ -118,24 +135,126 @@ def _uvtt(data: dict[str, Any], view: GridView, path: Path) -> None:
     write_file(path, write, field="--uvtt")
 
 
-def _png(view: GridView, path: Path, title: str | None = None, picture: Any = None) -> None:
+def _png_name(path: Path) -> None:
+    if path.suffix.lower() != ".png":
+        raise InputError(f"the picture is written as PNG: give a file name ending in .png, not {path}", field="--png")
+
+
+def _png(view: GridView, path: Path, title: str | None = None, picture: Any = None, window: bool = False) -> None:
     from tohit.cli import render
     from tohit.cli.grid_draw import board_png, png_steps
     from tohit.cli.output import write_file
 
-    if path.suffix.lower() != ".png":
-        raise InputError(f"the picture is written as PNG: give a file name ending in .png, not {path}", field="--png")
-    with render.delayed_progress("drawing", "steps", png_steps(view), after=0.5, quiet=False) as advance:
-        write_file(path, lambda temporary: board_png(view, temporary, title, advance, picture), field="--png")
+    _png_name(path)
+    with render.delayed_progress("drawing", "steps", png_steps(view, window), after=0.5, quiet=False) as advance:
+        write_file(path, lambda temporary: board_png(view, temporary, title, advance, picture, window), field="--png")
 
 
-def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False, uvtt: UvttOpt = None) -> None:
-    """Draw the map with the attack's squares, the creatures it reaches and the cover lines."""
+def _alone(file: Path) -> tuple[Any, Any]:
+    """A Universal VTT file by itself: its map (a MapSpec) and its board."""
+    from tohit.core.grid.models import MapSpec
+    from tohit.core.grid.uvtt import map_alone
+    from tohit.core.loader import read_bytes, validate
+
+    source = str(file)
+    try:
+        spec = validate(MapSpec, map_alone(file, read_bytes), source=source, prefix="map")
+    except InputError as exc:
+        raise exc.located(source=exc.source or source) from None
+    return spec, spec.board()
+
+
+def _alone_summary(file: Path, spec: Any, board: Any, image: tuple[str, int, int] | None) -> str:
+    walls, doors = len(spec.walls), len(spec.doors)
+    closed = sum(d.closed for d in spec.doors)
+    words = [
+        f"{board.width} x {board.height} squares",
+        f"{walls} wall{'s' if walls != 1 else ''}",
+        f"{doors} door{'s' if doors != 1 else ''}" + (f" ({closed} closed)" if doors else ""),
+    ]
+    if image is not None:
+        words.append(f"a {image[0].upper()} picture, {image[1]} x {image[2]} pixels")
+    else:
+        words.append("no picture")
+    return f"{file}: " + ", ".join(words)
+
+
+def map_alone_command(file: Path, png: Path | None, as_json: bool, uvtt: Path | None, window: bool) -> None:
+    """`tohit map FILE.dd2vtt`: a Universal VTT map drawn alone (no scenario, no creatures)."""
     from tohit.cli import render
-    from tohit.cli.grid_draw import board_text, covers_json
+    from tohit.cli.grid_draw import map_png, map_text
+    from tohit.cli.output import write_file
+    from tohit.core.grid.picture import picture_bytes, picture_pixels
+    from tohit.core.grid.uvtt import Door, check_image, to_uvtt
+    from tohit.core.loader import read_bytes
+
+    if window:
+        fail("--window: a map alone has no attack to frame; its PNG draws the whole map")
+    if png is not None:
+        guarded(lambda: _png_name(png))
+    spec, board = guarded(lambda: _alone(file))
+    picture = spec.picture
+    ppg = picture.pixels_per_grid if picture is not None else 70
+    image = guarded(lambda: picture_bytes(picture, board.width, board.height, read_bytes)) if picture else None
+    doors = [(tuple(d.segment), d.closed) for d in spec.doors]
+    if png is not None:
+        pixels = guarded(lambda: picture_pixels(picture, board.width, board.height, read_bytes)) if image else None
+        title = f"{file.name}: {board.width} x {board.height} squares"
+
+        def draw(temporary: Path) -> None:
+            with render.delayed_progress("drawing", "steps", board.height + 1, after=0.5, quiet=False) as advance:
+                map_png(board, temporary, title, (pixels, ppg, doors), advance)
+
+        guarded(lambda: write_file(png, draw, field="--png"))
+    if uvtt is not None:
+        out = to_uvtt(board.width, board.height, spec.walls, [Door(s, c) for s, c in doors], image, ppg)
+        text = json.dumps(out)
+
+        def write(temporary: Path) -> None:
+            temporary.write_text(text, encoding="utf-8")
+
+        guarded(lambda: write_file(uvtt, write, field="--uvtt"))
+    header = check_image(image) if image is not None else None
+    if as_json:
+        found = {
+            "width": board.width,
+            "height": board.height,
+            "walls": [list(w) for w in spec.walls],
+            "doors": [{"segment": list(d.segment), "closed": d.closed} for d in spec.doors],
+            "picture": None
+            if header is None
+            else {"format": header[0], "pixels": [header[1], header[2]], "pixels_per_grid": ppg},
+        }
+        sys.stdout.write(json.dumps(found, indent=2) + "\n")
+        return
+    console = render.console()
+    console.print(_alone_summary(file, spec, board, header))
+    drawn = map_text(board.width, board.height, spec.walls, doors)
+    if drawn is not None:
+        console.print(drawn, end="", soft_wrap=True)
+        console.print("walls bold, doors orange (closed) or yellow (open), a dot a square", style="dim")
+    if png is None:
+        console.print(f"--png OUT.png draws it; a scenario or fight file uses it as map: {file.name}", style="dim")
+    else:
+        console.print(f"wrote {png}")
+    if uvtt is not None:
+        console.print(f"wrote {uvtt}")
+
+
+def map_command(
+    file: MapFileArg, png: PngOpt = None, as_json: JsonOpt = False, uvtt: UvttOpt = None, window: WindowOpt = False
+) -> None:
+    """Draw the map with the attack's squares, the creatures it reaches and the cover lines (or a Universal VTT
+    map alone: FILE.dd2vtt, FILE.uvtt)."""
+    from tohit.cli import render
+    from tohit.cli.grid_draw import MAX_DRAWN, board_text, covers_json
+    from tohit.core.grid.uvtt import UVTT_SUFFIXES
 
     if uvtt is not None and uvtt.suffix.lower() not in (".dd2vtt", ".uvtt", ".json"):
         fail(f"--uvtt: give a file name ending in .dd2vtt or .uvtt, not {uvtt}")
+    if file.suffix.lower() in UVTT_SUFFIXES:
+        map_alone_command(file, png, as_json, uvtt, window)
+        return
     data, view = guarded(lambda: load_view(file, placed=True))
     source = str(file)
 
@@ -147,7 +266,7 @@ def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False, uvt
 
     if png is not None:
         picture = guarded(lambda: located(lambda: _picture(data, view)))
-        guarded(lambda: _png(view, png, picture=picture))
+        guarded(lambda: _png(view, png, picture=picture, window=window))
     if uvtt is not None:
         guarded(lambda: located(lambda: _uvtt(data, view, uvtt)))
     if as_json:
@@ -164,12 +283,19 @@ def map_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False, uvt
         return
     render.console().print(board_text(view))
     if png is not None:
+        board = view.field.board
+        if not window and max(board.width, board.height) > MAX_DRAWN:
+            render.console().print(
+                f"the PNG draws the whole {board.width} x {board.height} map; --window draws the squares around"
+                " the attack",
+                style="dim",
+            )
         render.console().print(f"wrote {png}")
     if uvtt is not None:
         render.console().print(f"wrote {uvtt}")
 
 
-def aim_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> None:
+def aim_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False, window: WindowOpt = False) -> None:
     """Try every legal placement of the attack; rank by expected damage to foes minus to allies."""
     from rich.table import Table
 
@@ -186,7 +312,7 @@ def aim_command(file: FileArg, png: PngOpt = None, as_json: JsonOpt = False) -> 
         fail(f"{file}: attack.range: no placement of the {view.describe()} reaches a creature")
     best = GridView(view.field, view.user, ranked[0].reach.range, view.rule, ranked[0].reach, view.covers)
     if png is not None:
-        guarded(lambda: _png(best, png, f"best: {best.describe()}"))
+        guarded(lambda: _png(best, png, f"best: {best.describe()}", window=window))
     if as_json:
         out = {
             "tried": len(ranked),

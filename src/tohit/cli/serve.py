@@ -53,7 +53,7 @@ def serve(
             help="Cap: seconds of one exact duel (at most 4/5 of --request-seconds).",
         ),
     ] = 30.0,
-    max_body: Annotated[int, typer.Option("--max-body", min=1, help="Cap: request body bytes (1 MiB).")] = 1 << 20,
+    max_body: Annotated[int, typer.Option("--max-body", min=1, help="Cap: request body bytes (32 MiB).")] = 32 << 20,
     max_placements: Annotated[
         int, typer.Option("--max-placements", min=1, help="Cap: placements /v1/aim ranks and shows.")
     ] = 100,
@@ -87,6 +87,34 @@ def serve(
         float,
         typer.Option("--header-seconds", min=0.1, max=3600, help="Close a connection with no request by then."),
     ] = 10.0,
+    per_address: Annotated[
+        int,
+        typer.Option(
+            "--max-connections-per-address",
+            min=0,
+            help="Cap: open connections from one client address (0: half of --max-connections).",
+        ),
+    ] = 0,
+    body_seconds: Annotated[
+        float,
+        typer.Option(
+            "--body-seconds", min=0.1, max=3600, help="Close a connection whose request body is not whole by then."
+        ),
+    ] = 60.0,
+    stream_seconds: Annotated[
+        float,
+        typer.Option("--stream-seconds", min=1, max=86_400, help="A live stream's lifetime; then the page reconnects."),
+    ] = 900.0,
+    max_streams: Annotated[
+        int, typer.Option("--max-streams", min=1, help="Cap: live streams open on one encounter.")
+    ] = 64,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Addresses of proxies trusted for X-Forwarded-For, comma-separated ('' : nobody, the default).",
+        ),
+    ] = "",
 ) -> None:
     """Serve the web table (/), the HTTP API (/v1, docs at /docs) and live encounters; prints a login URL with
     the admin token once the server listens. A port in use, an address not of this machine, a database URL the
@@ -114,9 +142,14 @@ def serve(
         max_combatant_fights=max_combatant_fights,
         max_response=max_response,
         creates_per_minute=creates_per_minute,
+        stream_seconds=stream_seconds,
+        max_streams=max_streams,
     )
     if token:
         settings.admin_token = token
+    total = max_connections or default_max_connections()
+    if per_address > total:
+        fail(f"--max-connections-per-address: {per_address:,} is over --max-connections ({total:,})")
     try:  # the socket first, held from here on: a port in use is told before the store is opened
         listening = bind(host, port)
     except Unbindable as exc:
@@ -132,7 +165,10 @@ def serve(
             print(f"API docs: {at}/docs?token={settings.admin_token}", flush=True)
             print(f"admin token: {settings.admin_token}  (set TOHIT_ADMIN_TOKEN to choose it)", flush=True)
 
-        limits = uvicorn_options(max_connections or default_max_connections(), keep_alive_seconds, header_seconds)
+        limits = uvicorn_options(total, keep_alive_seconds, header_seconds, per_address or None, body_seconds)
+        # Whom to believe for X-Forwarded-For: nobody unless named (a client's own header would pick its address,
+        # and with it every per-address cap).
+        limits |= {"proxy_headers": bool(forwarded_allow_ips), "forwarded_allow_ips": forwarded_allow_ips or None}
         log_descriptors_once()
         app = create_app(settings, store)
         # What the server holds from its start (modules, the app, its schemas: some 130,000 objects) is kept out of

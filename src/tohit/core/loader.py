@@ -55,6 +55,16 @@ _COLLECTION_TAGS = {"mapping": "tag:yaml.org,2002:map", "sequence": "tag:yaml.or
 def read_text(path: str | Path, *, cap: int = MAX_FILE_BYTES, what: str = "a scenario file") -> str:
     """The UTF-8 text of the regular file at `path`, reading at most `cap` + 1 bytes; any problem (not a
     regular file, too large, unreadable, not UTF-8) is one InputError naming the file."""
+    data = read_bytes(path, cap=cap, what=what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("is not UTF-8 text", source=str(path)) from None
+
+
+def read_bytes(path: str | Path, *, cap: int = MAX_FILE_BYTES, what: str = "a scenario file") -> bytes:
+    """The bytes of the regular file at `path`, reading at most `cap` + 1 bytes; any problem (not a regular
+    file, too large, unreadable) is one InputError naming the file."""
     source = str(path)
     try:
         # O_NONBLOCK: opening a FIFO does not wait for a writer; on a regular file it changes nothing.
@@ -88,10 +98,7 @@ def read_text(path: str | Path, *, cap: int = MAX_FILE_BYTES, what: str = "a sce
     data = b"".join(chunks)
     if len(data) > cap:
         raise InputError(f"file is larger than {cap:,} bytes (the cap for {what})", source=source)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError("is not UTF-8 text", source=source) from None
+    return data
 
 
 def _file_kind(mode: int) -> str:
@@ -108,13 +115,14 @@ def _file_kind(mode: int) -> str:
 
 def read_document(path: str | Path, *, what: str = "a scenario file") -> dict[str, Any]:
     """Parse a YAML or JSON file into a mapping; any problem is an InputError naming the file. A `map` given as
-    `{uvtt: FILE}` is read here, FILE relative to this file's folder (`tohit.core.grid.uvtt.expand`)."""
+    `{uvtt: FILE}` (or `FILE` alone) is read here, FILE relative to this file's folder
+    (`tohit.core.grid.uvtt.expand`)."""
     text = read_text(path, what=what)
     data = parse_document(text, source=str(path), json_only=Path(path).suffix.lower() == ".json")
     from tohit.core.grid.uvtt import expand
 
     try:
-        return expand(data, Path(path), read_text)
+        return expand(data, Path(path), read_bytes)
     except InputError as exc:
         raise exc.located(source=exc.source or str(path)) from None
 

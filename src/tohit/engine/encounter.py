@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -27,15 +26,15 @@ from tohit.core.fight.state import State, change
 from tohit.core.grid.movement import reachable
 from tohit.core.roles import listed
 from tohit.engine import cancel, gm_hand, roster_change
+from tohit.engine import plan as plan_odds
 from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.doors import door_events, map_doors, synced, with_door_stats
-from tohit.engine.fight.events import emit_end, start_event
+from tohit.engine.fight.events import close_if_decided, start_event
 from tohit.engine.fight.load import fight_from_dict
-from tohit.engine.fight.modes import Exact, Narration
-from tohit.engine.fight.outcome_table import mean_damage
-from tohit.engine.fight.outcomes import now, outcome_table
+from tohit.engine.fight.modes import Narration
 from tohit.engine.fight.replay import apply_changes, unfinished_event
 from tohit.engine.fight.run import ended, initial_state
+from tohit.engine.plan import Plan
 from tohit.engine.seeds import fresh_seed
 
 
@@ -146,52 +145,85 @@ class Encounter:
         actor, a, _ = self._attack({"attacker": attacker, "attack": attack, "targets": targets})
         self._targets(actor, a, targets)
 
-    def reached(self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None) -> list[str]:
-        """Every creature the attack on `targets` reaches (one named: a Multi ability's every foe, an area's
-        catch, allies in it included; several: those the game lets it take), as the game's own turn decides it:
-        the turn played on a copy (dice of a fixed seed: whom an area catches is known before its rolls), its
-        attacks' targets kept, nothing changed. An attack the rules refuse now reaches the targets named only
-        (its preview stays the odds of each one's roll)."""
+    def plan(self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None) -> Plan:
+        """The plan of the attack on `targets` in words, as the game's own turn decides it (one named: a Multi
+        ability's every foe, an area's catch, allies in it included; several: those the game lets it take): the
+        turn the roll plays, played on a copy (dice of a fixed seed: what comes before the rolls, a move on the map
+        and whom an area catches, is known before them), nothing changed. It gives whom the attack rolls against,
+        the move the game makes first (where to, in its words), the game's words when it rolls against none of the
+        named (it holds its ground), or the rules' message when they refuse the attack now (nothing played)."""
+        cancel.check()  # before each turn played: stopped when its asker went away (a deadline, a client gone)
         action = {"attacker": attacker, "attack": attack, "targets": targets, "placement": placement}
+        fork = self.fork()
         try:
-            ctx = self.fork()._gm_attack({k: v for k, v in action.items() if v is not None}, [0], None)
-        except InputError:  # an attack the rules refuse now (an ally, a cost unpaid): the named targets' odds only
-            return list(targets)
-        found = [e["target"] for e in ctx.log if e.get("kind") == "attack" and e.get("attacker") == attacker]
-        return list(dict.fromkeys([*targets, *found]))
+            ctx = fork._gm_attack({k: v for k, v in action.items() if v is not None}, [0], None)
+        except InputError as exc:  # an attack the rules refuse now (an ally, a cost unpaid, a foe out of reach)
+            return Plan(list(targets), refused=exc.message)
+        names = self.fight.roster.names
+        actor, a, target = self._attack(action)
+        choice = GMChoice(actor, a, target, placement, self._targets(actor, a, targets))
+        log = ctx.log
+        found = [e["target"] for e in log if e.get("kind") == "attack" and e.get("attacker") == attacker]
+        reached = list(dict.fromkeys([*targets, *found]))
+        plan = Plan(reached, choice=choice, in_turn=bool(fork.in_turn), after=ctx.state)
+        if "x" in self.state.per and "y" in self.state.per:
+            was = [int(self.state.per[k][0, actor]) for k in "xy"]
+            now = [int(ctx.state.per[k][0, actor]) for k in "xy"]
+            if now != was:
+                plan.moves_to = now
+                mine = [e for e in log if e["kind"] == "move" and any(c["who"] == names[actor] for c in e["changes"])]
+                plan.move = " ".join(e["text"] for e in mine if e["text"])
+        if not found:  # what the turn did instead of attacking: its narration-only words (it holds its ground)
+            said = [e for e in log if e["text"]]
+            plan.idle = " ".join(e["text"] for e in ([e for e in said if not e["changes"]] or said))
+        return plan
+
+    def reached(self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None) -> list[str]:
+        """Every creature the attack on `targets` reaches, as the game's own turn decides it (`plan`): its attacks'
+        targets kept, nothing changed. An attack the rules refuse now reaches the targets named only (its preview
+        says why, in the rules' words)."""
+        return self.plan(attacker, attack, targets, placement).reached
 
     def preview(
         self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None
     ) -> list[dict[str, Any]]:
-        """The exact odds of an attack on each target in the current state (stats, statuses, Shell, guard...
-        as the fight would resolve it now), changing nothing: per target each result's probability and the
-        mean damage (within the depth; the rest is `beyond_depth`). One target named: every creature the attack
-        reaches from it (`reached`), each with its odds; several the attack may take: every creature it reaches
-        from them."""
-        actor, a, _ = self._attack({"attacker": attacker, "attack": attack, "targets": targets})
-        if all(name in self.fight.roster.names for name in targets):
-            targets = self.reached(attacker, attack, targets, placement)
+        """The exact odds of the attack on each creature it reaches, from the plan the roll will play (`plan`),
+        changing nothing: the turn played on the exact chain (`engine.plan`), so each creature's odds are those of
+        the first roll against it as that turn makes it (stats, statuses, Shell, guard... as the fight would
+        resolve it; on a map from where the game moves first, with the grid's cover and reach). Per creature each
+        result's probability and the mean damage (within the depth; the rest is `beyond_depth`); with `moves_to`
+        ([x, y]) and `move` (the game's words) when the attacker moves first. A named creature the attack does
+        not roll against has `reach` instead, the game's words (it holds its ground; or the rules refuse the
+        attack now: their message), and no odds. Several named that the attack refuses together (more than it
+        takes, one of them an ally...): each one's own preview, as if named alone."""
+        self._attack({"attacker": attacker, "attack": attack, "targets": targets})
         names = self.fight.roster.names
-        ctx = Exact(self.fight, self.state)
-        labels = self.fight.system.field("result").labels
-        out = []
         for name in targets:
-            cancel.check()  # between targets: stopped when its asker went away (a deadline, a client gone)
             if name not in names:
                 raise InputError(f"no combatant {short_repr(name)}; combatants: {', '.join(names)}", field="targets")
-            table = outcome_table(self.fight, now(ctx, actor, a, names.index(name)))
-            result: dict[str, Fraction] = {}
-            for code, w in zip(table.columns["result"].tolist(), table.weights, strict=True):
-                label = labels[code] if 0 <= code < len(labels) else str(code)
-                result[label] = result.get(label, Fraction(0)) + Fraction(w, table.total)
-            out.append(
-                {
-                    "name": name,
-                    "result": result,
-                    "mean_damage": mean_damage(table),
-                    "beyond_depth": Fraction(table.remainder, table.total),
-                }
-            )
+        plan = self.plan(attacker, attack, targets, placement)
+        if plan.refused is not None and len(targets) > 1:  # named together as the attack may not take them: each
+            each = (self.preview(attacker, attack, [name], placement) for name in targets)  # one's own plan
+            return [next(row for row in rows if row["name"] == name) for name, rows in zip(targets, each, strict=True)]
+        if plan.refused is not None or plan.choice is None:
+            return [{"name": name, "reach": plan.refused} for name in targets]
+        played = plan_odds.play(self.fight, self.state, plan.choice, plan.in_turn, self.fight.max_rounds)
+        rolled = [names[c] for c in played.seen]
+        out = []
+        for name in dict.fromkeys([*plan.reached, *rolled]):
+            cancel.check()  # between targets: stopped when its asker went away (a deadline, a client gone)
+            c = names.index(name)
+            row: dict[str, Any] = {"name": name}
+            if c in played.seen:
+                row.update(plan_odds.odds(self.fight, played.seen[c]))
+            else:  # the map's words for why this one is out of reach from where the turn leaves it, and the game's
+                said = plan.idle or f"{attacker}'s attack makes no roll against {name} this turn"
+                choice = plan.choice
+                why = plan_odds.map_words(self.fight, plan.after or self.state, choice.actor, choice.attack, name)
+                row["reach"] = said if why is None else f"{why}; {said}"
+            if plan.moves_to is not None:
+                row.update(moves_to=plan.moves_to, move=plan.move)
+            out.append(row)
         return out
 
     @property
@@ -231,8 +263,10 @@ class Encounter:
             events = self._play(kind, action, entropy, rng)
         # The one end check: after every action, of any kind (an attack, the GM's hand, a join, an undo), a fight
         # the rules call decided ends here, with its winner, whoever decided it.
-        if self._done():
-            events = [*events, *self._end(rng)]
+        ctx = self._context(rng)
+        if close_if_decided(ctx):
+            self.state = ctx.state
+            events = [*events, *ctx.log]
         return self._append(events)
 
     def _play(self, kind: str, action: dict[str, Any], entropy: Any, rng: np.random.Generator) -> list[dict[str, Any]]:
@@ -274,10 +308,7 @@ class Encounter:
         choice = GMChoice(actor, attack, target, placement, targets)
         ctx = self._context(np.random.default_rng(entropy), script=script, by_target=by_target)
         in_turn = self.fight.rules.next_actor(self.fight, self.state) == actor
-        if in_turn:
-            self.fight.rules.step(ctx, choice)
-        else:
-            self.fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, actor, dtype=np.int64), choice)
+        plan_odds.gm_turn(ctx, choice, in_turn)
         _all_read(ctx)
         self.in_turn = in_turn
         return ctx
@@ -451,13 +482,6 @@ class Encounter:
         ]
         ctx = self._context(np.random.default_rng(0))
         ctx.emit("undo", changes, text, undoes=target)
-        self.state = ctx.state
-        return ctx.log
-
-    def _end(self, rng: np.random.Generator) -> list[dict[str, Any]]:
-        ctx = self._context(rng)
-        _, winner = ended(self.fight, ctx.state, self.fight.max_rounds)
-        emit_end(ctx, int(winner[0]))
         self.state = ctx.state
         return ctx.log
 

@@ -57,6 +57,20 @@ def label(enc: LiveEncounter, c: int, stat: str) -> str:
     return label_of(fight.rules.readings, stat, attacks, fight.rules.item_names(fight, c))
 
 
+def stat_named(enc: LiveEncounter, c: int, given: object) -> str:
+    """The stat `given` names for combatant c: its stat or its label in the game's words (any case); else an
+    InputError naming `stat` and listing, in the game's words, the stats a GM sets."""
+    if isinstance(given, str):
+        if given in enc.state.per:
+            return given
+        for stat in enc.state.per:
+            if _names(given, stat, label(enc, c, stat)):
+                return stat
+    rules = enc.fight.rules
+    words = [label(enc, c, s) for s in enc.state.per if rules.stat_range(enc.fight, s) is not None]
+    raise InputError(f"no stat {short_repr(given)} that a GM sets; stats: {', '.join(words) or 'none'}", field="stat")
+
+
 def value_text(enc: LiveEncounter, stat: str, value: int) -> str:
     """A value of the stat as the game reads it: a condition or flag "yes"/"no", a reference the combatant's name
     ("—": none), a number's word, "—" for a stat not tracked, else the number."""
@@ -71,9 +85,7 @@ def adjust(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     is refused, as is any value out of the stat's range, naming the field and the range in the game's words."""
     c = combatant_index(enc, action.get("combatant"))
     fight, rules = enc.fight, enc.fight.rules
-    who, stat = fight.roster.names[c], action.get("stat")
-    if not isinstance(stat, str) or stat not in enc.state.per:
-        raise InputError(f"no stat {short_repr(stat)}; stats: {', '.join(enc.state.per)}", field="stat")
+    who, stat = fight.roster.names[c], stat_named(enc, c, action.get("stat"))
     value, by = action.get("value"), action.get("by")
     if (value is None) == (by is None):
         raise InputError("give the new value (`value`) or the change (`by`, e.g. -7), one of the two", field="by")
@@ -152,19 +164,25 @@ def settable(enc: LiveEncounter) -> list[tuple[str, str]]:
     return kept
 
 
-def condition_stat(enc: LiveEncounter, given: str) -> str:
+def condition_stat(enc: LiveEncounter, given: str, c: int = 0) -> str:
     """The stat of a condition the game keeps and a GM sets (`settable`), named by its label (the game's word, any
-    case) or its stat; else an InputError naming `condition` and listing them."""
+    case) or its stat; else an InputError naming `condition` and listing them, in the game's words: a stat that is
+    no such condition is named by its label (combatant c's), never by its state key."""
     kept = settable(enc)
     for stat, word in kept:
         if _names(given, stat, word):
             return stat
     readings = enc.fight.rules.readings
+    words = ", ".join(word for _, word in kept) or "none"
     for stat in enc.state.per:
         reading = reading_of(readings, stat)
-        if reading is not None and reading.kind == "internal" and _names(given, stat, reading.label):
-            raise InputError(f"{reading.label} is kept by the game's rules, not set by hand", field="condition")
-    words = ", ".join(word for _, word in kept) or "none"
+        name = label(enc, c, stat)
+        internal = reading is not None and reading.kind == "internal" and _names(given, stat, reading.label)
+        if internal or _names(given, stat, name):
+            if internal or enc.fight.rules.stat_range(enc.fight, stat) is None:
+                raise InputError(f"{name} is kept by the game's rules, not set by hand", field="condition")
+            message = f"{name} is no condition a GM sets (adjust it instead); conditions: {words}"
+            raise InputError(message, field="condition")
     raise InputError(f"no condition {short_repr(given)} that a GM sets; conditions: {words}", field="condition")
 
 
@@ -176,7 +194,7 @@ def _names(given: str, stat: str, word: str) -> bool:
 def condition(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     """A condition set (1) or cleared (0): one `condition` event; one already so is refused naming `on`."""
     c = combatant_index(enc, action.get("combatant"))
-    stat = condition_stat(enc, str(action.get("condition")))
+    stat = condition_stat(enc, str(action.get("condition")), c)
     on = bool(action.get("on"))
     who, name = enc.fight.roster.names[c], label(enc, c, stat)
     before = int(enc.state.per[stat][0, c])

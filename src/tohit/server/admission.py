@@ -76,8 +76,9 @@ class Lane:
         return self._free
 
 
-#: The kinds of heavy work (routes that run in the pool); "roll" is the small kind.
-HEAVY = ("odds", "simulate", "aim", "fights-simulate", "fights-exact")
+#: The kinds of heavy work (routes that run in the pool); "roll" is the small kind, "roll-big" a roll of many
+#: targets (`limits.roll_lane`).
+HEAVY = ("roll-big", "odds", "simulate", "aim", "fights-simulate", "fights-exact", "picture")
 #: The kinds of encounter reads, run in the server's threads: the heavy two (the dice route's probes run as a
 #: preview), and the rest ("encounter").
 ENCOUNTER_HEAVY = ("encounter-aim", "encounter-preview")

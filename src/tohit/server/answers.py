@@ -195,6 +195,20 @@ class Reading(Closed):
     hidden: bool = absent("true: the view token's read of a hidden combatant (its health word only).")
 
 
+class Row(Closed):
+    """One row of a side, in the game's words."""
+
+    label: str = Field(description='The row in the game\'s words ("front row").')
+    names: list[str] = Field(description="Who stands in it.")
+
+
+class SideRows(Closed):
+    """A side's rows, in order."""
+
+    side: str = Field(description="The side's name.")
+    rows: list[Row] = Field(description="Its rows, front first.")
+
+
 class Summary(Closed):
     """An encounter now: its state, whose turn it is, who is standing, each combatant's card and conditions in
     words. With the view token a hidden combatant shows its health word only."""
@@ -209,6 +223,7 @@ class Summary(Closed):
     over: bool = Field(description="Whether the fight is over.")
     conditions: dict[str, list[str]] = Field(description="Each combatant's conditions in words, by name.")
     shown: dict[str, list[Reading]] = Field(description="Each combatant's card: its stats as read, by name.")
+    rows: list[SideRows] = Field(description="Each side's rows, where the game keeps rows (else none).")
     hidden: list[str] = Field(description="The combatants the game master hides from the players.")
 
 
@@ -378,12 +393,31 @@ class Acted(Closed):
 
 
 class Odds(Closed):
-    """The exact odds of an attack on one target."""
+    """The exact odds of an attack on one target: of the first roll against it, as the turn the roll plays makes
+    it (on a map from where the game moves the attacker first)."""
 
     name: str = Field(description="The target's name.")
     result: dict[str, Exact] = Field(description="Each result's probability, by result.")
     mean_damage: Exact = Field(description="The mean damage.")
     beyond_depth: Exact = Field(description="The probability left beyond the open rolls' depth.")
+    moves_to: list[int] | None = Field(
+        default=None, description="[x, y]: the square the game moves the attacker to before it attacks (a map)."
+    )
+    move: str | None = Field(default=None, description="The game's words for that move.")
+
+
+class Unreached(Closed):
+    """A target named that the attack will not roll against: the game's words for why, and no odds."""
+
+    name: str = Field(description="The target's name.")
+    reach: str = Field(
+        description="Why the attack makes no roll against it, in the game's words: the rules refuse the attack now"
+        " (out of reach past a wall or a closed door, an ally, a cost unpaid...), or it holds its ground."
+    )
+    moves_to: list[int] | None = Field(
+        default=None, description="[x, y]: the square the game moves the attacker to first (a map)."
+    )
+    move: str | None = Field(default=None, description="The game's words for that move.")
 
 
 class HiddenOdds(Closed):
@@ -397,7 +431,7 @@ class Preview(Closed):
     """The exact odds of an attack on each target now; nothing changes."""
 
     seq: int = Field(description="The seq it was read at.")
-    targets: list[Odds | HiddenOdds]
+    targets: list[Odds | Unreached | HiddenOdds]
 
 
 #: GET .../events.jsonl: application/x-ndjson, one JSON event a line.

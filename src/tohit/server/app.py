@@ -18,12 +18,13 @@ import math
 import secrets
 import time
 import weakref
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from fractions import Fraction
 from typing import Any, Literal
 
-from fastapi import FastAPI, Header, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from tohit import __version__
@@ -52,9 +53,9 @@ from tohit.server.bodies import (
 from tohit.server.cache import Lru
 from tohit.server.contract import SystemInfo, describe
 from tohit.server.docs import mount_docs
-from tohit.server.errors import ERRORS, ApiError
+from tohit.server.errors import ERRORS, RETRY_AFTER, ApiError
 from tohit.server.fanout import Fanout
-from tohit.server.limits import MAX_NAME, BodyCap, CreationRate, long_name
+from tohit.server.limits import LIST_PAGE, MAX_NAME, BodyCap, CreationRate, long_name
 from tohit.server.players_view import PlayersView, RenameBody
 from tohit.server.security import SecurityHeaders, for_view, hash_token, matches, same_token
 from tohit.server.settings import Settings as Settings
@@ -83,6 +84,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     state["fanout"] = Fanout(lambda: state["store"], settings.poll)
     caps = jobs.Caps(settings.max_dice, settings.max_target_dice, settings.max_response)
     creations = CreationRate(settings.creates_per_minute)
+    #: Each encounter's picture as made once (PNG or WebP bytes and type; empty: none), and the makings under way.
+    made_pictures: Lru[str, tuple[bytes, str]] = Lru(limits.KEPT_PICTURES)
+    making: dict[str, asyncio.Future[tuple[bytes, str]]] = {}
+    #: Live streams open per encounter (`--max-streams`).
+    streams: Counter[str] = Counter()
     #: The encounters in memory (each with its fight's memo), the least recently used forgotten first.
     cache: Lru[str, Encounter] = Lru(settings.cached_encounters)
     #: Each encounter's row as last read (a row does not change; a write's own check of the seq finds one
@@ -171,7 +177,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def roll(body: ScenarioBody, request: Request) -> Any:
         """One traced resolution per target (as `tohit roll --json`)."""
         limits.count_targets(body.scenario, settings.max_targets)
-        return await work("roll", request, jobs.roll_job, body.scenario, body.seed, caps)
+        lane = limits.roll_lane(body.scenario)  # a big roll runs in the pool, away from the encounter reads
+        return await work(lane, request, jobs.roll_job, body.scenario, body.seed, caps)
 
     @app.post("/v1/odds")
     async def odds(body: ScenarioBody, request: Request) -> Any:
@@ -277,8 +284,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             "turn": enc.next_turn(),
             "standing": enc.standing(),
             "over": enc.over,
-            "conditions": read_models.conditions(enc),
-            "shown": read_models.shown(enc),
+            **read_models.cards(enc),
             "hidden": sorted(hidden(enc.events)),
         }
 
@@ -312,8 +318,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         name, fight = await work("encounter", request, fight_of, body)
         depth_cap(None, fight)
         names_cap(fight)
-        # An example's own seed would give every encounter made from it the same dice.
-        seed = fresh_seed() if body.seed is None and body.example is not None else body.seed
+        # Fresh dice unless the GM asks: a file's own seed (every starter has one, and examples are public) would let
+        # anyone who has the file predict every roll. A seed given in the body is the GM's own choice.
+        seed = body.seed if body.seed is not None else None if body.keep_seed else fresh_seed()
         # Within the deadline until the store's write starts (a 503 before it writes nothing); the write then ends.
         enc = await work("encounter", request, functools.partial(Encounter.create, fight, source=name, seed=seed))
         gm_token, view_token = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
@@ -332,15 +339,24 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.get("/v1/encounters", **ok(list[answers.Listed]))
     async def list_encounters(
-        request: Request, authorization: str | None = Header(default=None)
+        request: Request,
+        response: Response,
+        authorization: str | None = Header(default=None),
+        limit: int = Query(default=50, ge=1, le=LIST_PAGE, description="Encounters on this page (the newest first)."),
+        offset: int = Query(default=0, ge=0, le=2**31 - 1, description="Encounters skipped before this page."),
     ) -> list[dict[str, Any]]:
-        """Every encounter (the admin token): its system, seq, round (where the game counts rounds), who is
-        standing and whether it is over. The admin token also acts as the GM of every encounter. Within the
-        request's deadline (it reads every encounter)."""
+        """The encounters (the admin token), a page at a time, the newest first: each one's system, seq, round
+        (where the game counts rounds), who is standing and whether it is over; `X-Total-Count` says how many there
+        are in all. The admin token also acts as the GM of every encounter. Within the request's deadline (it
+        reads the page's encounters)."""
         admin(authorization)
-        found: list[dict[str, Any]] = await work(
-            "encounter", request, lambda: [listed(r) for r, _ in the_store().all()]
-        )
+
+        def page() -> tuple[list[dict[str, Any]], int]:
+            store = the_store()
+            return [listed(r) for r, _ in store.all(offset, limit)], store.count()
+
+        found, total = await work("encounter", request, page)
+        response.headers["X-Total-Count"] = str(total)
         return found
 
     @app.get("/v1/encounters/{encounter_id}", **ok(answers.Summary))
@@ -418,13 +434,28 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def picture(
         encounter_id: str, request: Request, authorization: str | None = Header(default=None)
     ) -> Response:
-        """The picture under the encounter's map (its UVTT map's image, PNG or WebP); 404 when it has none."""
+        """The picture under the encounter's map (its UVTT map's image, PNG or WebP); 404 when it has none. Made
+        once per encounter (its size checked from the image's header before anything is decoded, any decoding in
+        the pool's "picture" lane within the deadline), then kept: a later GET is a read of what was made, and GETs
+        that come while it is being made wait for that one making."""
         row = stored(encounter_id)
         role(row, authorization)
-        found = await work("encounter", request, pictures.picture, row.fight)
+        found = made_pictures.get(row.id)
         if found is None:
+            pending = making.get(row.id)
+            if pending is None:
+                pending = making[row.id] = asyncio.ensure_future(make_picture(row, request))
+                pending.add_done_callback(lambda _: making.pop(row.id, None))
+            found = await asyncio.shield(pending)
+        if not found[0]:
             raise ApiError(404, "this encounter's map has no picture", "map")
         return Response(found[0], media_type=found[1])
+
+    async def make_picture(row: StoredEncounter, request: Request) -> tuple[bytes, str]:
+        """The encounter's picture made in the pool (`pictures.picture`), kept ((b"", ""): none)."""
+        found = await work("picture", request, pictures.picture, row.fight) or (b"", "")
+        made_pictures[row.id] = found
+        return found
 
     @app.post("/v1/encounters/{encounter_id}/aim", **ok(answers.EncounterAim))
     async def encounter_aim(
@@ -544,6 +575,9 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         row = stored(encounter_id)
         was = role(row, authorization)
         start = the_store().last_seq(encounter_id) if after is None else after
+        if streams[encounter_id] >= settings.max_streams:
+            message = f"{settings.max_streams} live streams are open on this encounter (tohit serve --max-streams)"
+            raise ApiError(429, message, "max-streams", retry_after=RETRY_AFTER)
 
         def ended() -> str | None:
             """Why the stream ends now (None: it goes on)."""
@@ -556,6 +590,30 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                 return "this token no longer opens the encounter"
 
         async def feed() -> AsyncIterator[str]:
+            streams[encounter_id] += 1
+            try:
+                async for part in lived(following()):
+                    yield part
+            finally:
+                streams[encounter_id] -= 1
+                if streams[encounter_id] <= 0:
+                    del streams[encounter_id]
+
+        async def lived(parts: AsyncIterator[str]) -> AsyncIterator[str]:
+            """The stream for `stream_seconds` at most: then an `end` event asking the page to reconnect."""
+            until = time.monotonic() + settings.stream_seconds
+            while True:
+                try:
+                    part = await asyncio.wait_for(anext(parts), max(0.0, until - time.monotonic()))
+                except StopAsyncIteration:
+                    return
+                except TimeoutError:
+                    reason = "this stream's lifetime is over: reconnect from the last event seen"
+                    yield f"event: end\ndata: {json.dumps({'reason': reason, 'reconnect': True})}\n\n"
+                    return
+                yield part
+
+        async def following() -> AsyncIterator[str]:
             yield f": tohit encounter {encounter_id} from seq {start}\n\n"
             # One poll shared by all followers; the token is checked again before each event and whenever the
             # feed wakes with nothing new (a token replaced or the encounter deleted here; quiet for a while).

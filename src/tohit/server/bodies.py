@@ -48,6 +48,11 @@ class CreateBody(StrictBody):
     text: str | None = Field(default=None, description="A fight file's text (YAML or JSON).")
     example: str | None = Field(default=None, max_length=200, description="An example's id (GET /v1/examples).")
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    keep_seed: bool = Field(
+        default=False,
+        description="Keep the fight file's own `seed:` (else the server draws fresh dice: a public file's seed would"
+        " let anyone who has it predict every roll).",
+    )
     uvtt: dict[str, Any] | None = Field(default=None, description="A Universal VTT map (its JSON): the fight's map.")
 
 
@@ -85,7 +90,7 @@ class MapBody(StrictBody):
 
 def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
     """The name and fight mapping of a create body (exactly one of fight, text, example), with its `uvtt` map
-    when one is given."""
+    when one is given; a map naming a file on the server is refused (`pictures.no_files`)."""
     given = [k for k in ("fight", "text", "example") if getattr(body, k) is not None]
     if len(given) != 1:
         raise ApiError(422, "give exactly one of fight, text or example", "fight")
@@ -98,4 +103,5 @@ def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
     else:
         assert body.fight is not None
         name, fight = body.name or "encounter", body.fight
-    return name, fight if body.uvtt is None else pictures.with_uvtt(fight, body.uvtt)
+    # The uploaded map replaces the fight's; without one, the fight's own map may name no file.
+    return name, pictures.no_files(fight) if body.uvtt is None else pictures.with_uvtt(fight, body.uvtt)

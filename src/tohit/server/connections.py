@@ -1,7 +1,8 @@
-"""Connection limits of `tohit serve`: idle connections cannot use up the server's file
-descriptors. A connection past `max_connections` is answered 503 at once and closed; one that has not sent a
-whole request's headers within `header_seconds` is closed (uvicorn itself only times out a connection idle
-*after* a response); and running out of descriptors anyway is logged once, not once a second with a
+"""Connection limits of `tohit serve`: idle or trickling connections cannot use up the server's file
+descriptors, and no one client address can take every slot. A connection past `max_connections`, or past
+`per_address` from its address, is answered 503 at once and closed; one that has not sent a whole request's headers
+within `header_seconds`, or its whole body within `body_seconds`, is closed (uvicorn itself only times out a
+connection idle *after* a response); and running out of descriptors anyway is logged once, not once a second with a
 traceback."""
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ import asyncio
 import errno
 import logging
 import resource
+from collections import Counter
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.utils import get_remote_addr
 
 #: The answer to a connection past the limit (no request is read: the descriptor is freed at once).
 BUSY_BODY = b'{"error": {"source": null, "field": null, "message": "too many connections: try again soon"}}'
@@ -31,29 +34,61 @@ def default_max_connections() -> int:
     return max(8, min(1000, soft // 2)) if soft != resource.RLIM_INFINITY else 1000
 
 
-def guarded(max_connections: int, header_seconds: float) -> type[H11Protocol]:
-    """uvicorn's h11 protocol, with the limit on connections and the deadline on a request's headers."""
+def per_address_default(max_connections: int) -> int:
+    """Connections one client address may hold at once by default: half the total, so that one address never takes
+    every slot."""
+    return max(1, max_connections // 2)
+
+
+def guarded(
+    max_connections: int, header_seconds: float, per_address: int | None = None, body_seconds: float | None = None
+) -> type[H11Protocol]:
+    """uvicorn's h11 protocol, with the limits on connections (in all, and from one client address: `per_address`,
+    by default `per_address_default`) and the deadlines on a request: its headers within `header_seconds` of the
+    connection, its whole body within `body_seconds` (by default six times that) of it. A connection past a limit
+    is answered 503 at once and closed; one late with its request is closed."""
+    most = per_address_default(max_connections) if per_address is None else per_address
+    body_late = 6 * header_seconds if body_seconds is None else body_seconds
+    held: Counter[str] = Counter()  # open connections per client address, of this server
 
     class Guarded(H11Protocol):
         deadline: asyncio.TimerHandle | None = None
+        body_deadline: asyncio.TimerHandle | None = None
+        address: str = ""
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            if len(self.connections) >= max_connections:
+            peer = get_remote_addr(transport)
+            address = peer[0] if peer else ""
+            if len(self.connections) >= max_connections or held[address] >= most:
                 transport.write(BUSY)
                 transport.close()
                 return
+            held[address] += 1
+            self.address = address
             super().connection_made(transport)
             self.deadline = self.loop.call_later(header_seconds, self.headers_late)
+            self.body_deadline = self.loop.call_later(body_late, self.body_late)
 
         def headers_late(self) -> None:
             """No request (or no keep-alive request under way) by the deadline: the connection is closed."""
             if self.cycle is None and not self.transport.is_closing():
                 self.transport.close()
 
+        def body_late(self) -> None:
+            """The request's body still not whole by its deadline (a client trickling it a byte at a time): the
+            connection is closed. A request whose body has arrived (a stream, a long answer) goes on."""
+            if self.cycle is not None and self.cycle.more_body and not self.transport.is_closing():
+                self.transport.close()
+
         def connection_lost(self, exc: Exception | None) -> None:
             if self.deadline is None:  # refused in connection_made: never counted
                 return
             self.deadline.cancel()
+            if self.body_deadline is not None:
+                self.body_deadline.cancel()
+            held[self.address] -= 1
+            if held[self.address] <= 0:
+                del held[self.address]
             super().connection_lost(exc)
 
     return Guarded
@@ -90,10 +125,16 @@ def log_descriptors_once() -> OutOfDescriptors:
     return found
 
 
-def uvicorn_options(max_connections: int, keep_alive: int, header_seconds: float) -> dict[str, Any]:
-    """The options of `uvicorn.run` that bound connections."""
+def uvicorn_options(
+    max_connections: int,
+    keep_alive: int,
+    header_seconds: float,
+    per_address: int | None = None,
+    body_seconds: float | None = None,
+) -> dict[str, Any]:
+    """The options of `uvicorn.run` that bound connections (`guarded`)."""
     return {
-        "http": guarded(max_connections, header_seconds),
+        "http": guarded(max_connections, header_seconds, per_address, body_seconds),
         "limit_concurrency": max_connections + 1,  # uvicorn counts the connection that asks too
         "timeout_keep_alive": keep_alive,
         "h11_max_incomplete_event_size": MAX_HEAD,

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 
 from tohit.core.errors import TohitError
 from tohit.engine.actions import field_of, telling_error, union_path
@@ -99,8 +100,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        """Routing's own errors (404, 405 with its `Allow`), in the error shape, with their headers."""
-        return JSONResponse(error_body(str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
+        """Routing's own errors (404, 405), in the error shape, with their headers; a 405's `Allow` names every
+        method of the path (each route of a path says only its own: `OPTIONS /v1/encounters` said POST alone)."""
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = ", ".join(allowed(request))
+        return JSONResponse(error_body(str(exc.detail)), status_code=exc.status_code, headers=headers or None)
 
     @app.exception_handler(WorkerLost)
     async def _worker_lost(request: Request, exc: WorkerLost) -> JSONResponse:
@@ -123,3 +128,13 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover - a bug
         return JSONResponse(error_body(f"internal error: {type(exc).__name__}"), status_code=500)
+
+
+def allowed(request: Request) -> list[str]:
+    """Every method the app's routes take at the request's path (HEAD beside GET, as Starlette serves it)."""
+    found: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches({**request.scope, "method": "GET"})
+        if match != Match.NONE and isinstance(route, Route) and route.methods:
+            found |= set(route.methods)
+    return sorted(found)

@@ -1,7 +1,8 @@
 """The example fights a new encounter may start from (the web table's "new encounter").
 
 Found without naming a game: every registered game's starter fight (`System.starter(fight=True)`, shipped in
-its package), and, when tohit runs from a checkout, the fight files of `examples/fights/` beside the package.
+its package), and the bundled example fights (`examples/fights/`: inside the installed package, or a checkout's;
+see `tohit.bundled`).
 Each is listed by a stable id (`starter/<system>` or `file/<name>`), a title and its system.
 """
 
@@ -10,12 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tohit.bundled import fights_folder
 from tohit.core.errors import InputError, short_repr
 from tohit.core.loader import parse_document
 from tohit.engine import registry
 
-#: `examples/fights` of a checkout (src/tohit/server/examples.py -> the repository's root); absent once installed.
-CHECKOUT_FIGHTS = Path(__file__).resolve().parents[3] / "examples" / "fights"
+#: The bundled example fights (the installed package's `examples/fights`, or a checkout's).
+BUNDLED_FIGHTS = fights_folder()
 
 
 def _title(text: str, fallback: str) -> str:
@@ -42,7 +44,7 @@ def _texts(folder: Path | None) -> dict[str, tuple[str, str, str]]:
     return out
 
 
-def list_examples(folder: Path | None = CHECKOUT_FIGHTS) -> list[dict[str, Any]]:
+def list_examples(folder: Path | None = BUNDLED_FIGHTS) -> list[dict[str, Any]]:
     """Every example fight: its id, title and system."""
     out = []
     for key, (name, title, text) in _texts(folder).items():
@@ -51,7 +53,7 @@ def list_examples(folder: Path | None = CHECKOUT_FIGHTS) -> list[dict[str, Any]]
     return out
 
 
-def example(key: str, folder: Path | None = CHECKOUT_FIGHTS) -> tuple[str, dict[str, Any]]:
+def example(key: str, folder: Path | None = BUNDLED_FIGHTS) -> tuple[str, dict[str, Any]]:
     """The example fight `key`: its source name and its content as a mapping."""
     found = _texts(folder).get(key)
     if found is None:

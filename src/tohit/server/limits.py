@@ -31,6 +31,9 @@ MAX_RESPONSE = 32 << 20
 #: Targets of one preview or dice request (read with a view token too), and characters of each target's name.
 PREVIEW_TARGETS = 50
 PREVIEW_NAME = 200
+#: A roll of at most this many targets is small work, run in the server's threads; a larger one runs in the process
+#: pool (lane "roll-big"), so that anonymous big rolls never hold the interpreter the encounter reads share.
+SMALL_ROLL_TARGETS = 4
 #: Small requests (rolls) run at once in the server's threads, and wait in line past them.
 SMALL_RUNNING, SMALL_WAITING = 4, 64
 #: Heavy requests of one kind wait in line, per pool worker, past those running (one per worker).
@@ -44,14 +47,26 @@ ENCOUNTER_HEAVY_RUNNING, ENCOUNTER_HEAVY_WAITING = 2, 8
 #: Other encounter reads (state, sheet, map, dice, events): small work, many at once, a long line.
 ENCOUNTER_READ_RUNNING, ENCOUNTER_READ_WAITING = 4, 256
 
+#: Pictures kept made (each an encoded image within the pixels tohit decodes: a few MB at most).
+KEPT_PICTURES = 16
+
+#: A live stream's lifetime in seconds (then an `end` event: reconnect), and the streams open on one encounter.
+STREAM_SECONDS = 900.0
+MAX_STREAMS = 64
+
+#: Encounters on one page of the admin's list (`GET /v1/encounters?limit=`): each is read whole to say where it
+#: stands, so a page is bounded work however many the store holds.
+LIST_PAGE = 200
+
 #: Methods whose request may carry a body.
 WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def over_body_cap(limit: int) -> JSONResponse:
-    """The 422 of a body over the cap, in the error shape of every other error."""
+    """The 413 (Content Too Large) of a body over the cap, in the error shape of every other error: at once from
+    its Content-Length, else as soon as the chunks pass it."""
     message = f"the body is over the cap of {limit:,} bytes (max_body: tohit serve --max-body)"
-    return JSONResponse({"error": {"source": None, "field": "body", "message": message}}, status_code=422)
+    return JSONResponse({"error": {"source": None, "field": "body", "message": message}}, status_code=413)
 
 
 class BodyCap:
@@ -107,6 +122,14 @@ def over(what: str, value: int, name: str, limit: int, field: str | None = None,
     """The 422 of a request over a cap: the value, the cap's name (and its flag), naming `field` (or the cap)."""
     where = f" (tohit serve --{name})" if flag else ""
     return InputError(f"{what} {value:,} is over the cap {name} = {limit:,}{where}", field=field or name)
+
+
+def roll_lane(scenario: Mapping[str, Any]) -> str:
+    """The lane of a roll: "roll" (small work, the server's threads) for at most SMALL_ROLL_TARGETS targets as
+    given, else "roll-big" (the process pool)."""
+    targets = scenario.get("targets")
+    many = isinstance(targets, list) and len(targets) > SMALL_ROLL_TARGETS
+    return "roll-big" if many else "roll"
 
 
 def count_targets(scenario: Mapping[str, Any], limit: int) -> None:

@@ -2,7 +2,11 @@
 the grid served to the page.
 
 - `with_uvtt(fight, uvtt)`: the fight mapping with its `map` read from an uploaded UVTT mapping (walls, doors,
-  the image inline); a bad map is an InputError naming `uvtt.<field>` (a 422), and nothing is created.
+  the image inline); a bad map is an InputError naming `uvtt.<field>` (a 422), and nothing is created. An
+  `image` that is a file name (as the Foundry-to-UVTT script writes) is refused on `uvtt.image`: nothing a
+  client sends names a file on the server.
+- `no_files(fight)`: a fight a client sent refused (a 422 naming `map.picture.uvtt`) when its map's picture
+  names a UVTT file: only the command line reads files.
 - `picture(fight)`: the encoded image of the fight's map (PNG or WebP, cropped to the map's squares), with its
   media type; a 404 when the map has no picture.
 """
@@ -11,11 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tohit.core.errors import InputError
+from tohit.core.errors import InputError, short_repr
 from tohit.core.grid.models import MapSpec
 from tohit.core.grid.picture import picture_bytes, picture_format
 from tohit.core.grid.uvtt import inline_map_fields
-from tohit.core.loader import read_text
+from tohit.core.loader import read_bytes
 
 
 def with_uvtt(fight: dict[str, Any], uvtt: dict[str, Any]) -> dict[str, Any]:
@@ -27,6 +31,20 @@ def with_uvtt(fight: dict[str, Any], uvtt: dict[str, Any]) -> dict[str, Any]:
     return {**fight, "map": found}
 
 
+def no_files(fight: dict[str, Any]) -> dict[str, Any]:
+    """The fight, refused when its map's picture names a file (`picture.uvtt`): over HTTP the picture comes
+    inline, from an uploaded map (`with_uvtt`)."""
+    given = fight.get("map")
+    found = given.get("picture") if isinstance(given, dict) else None
+    if isinstance(found, dict) and found.get("uvtt") is not None:
+        raise InputError(
+            f"names a file ({short_repr(found['uvtt'])}); nothing a client sends names a file on the server:"
+            " send the Universal VTT map itself as `uvtt`",
+            field="map.picture.uvtt",
+        )
+    return fight
+
+
 def picture(fight: dict[str, Any]) -> tuple[bytes, str] | None:
     """The image under the fight's map and its media type (None: no picture)."""
     given = fight.get("map")
@@ -35,8 +53,10 @@ def picture(fight: dict[str, Any]) -> tuple[bytes, str] | None:
     spec = MapSpec.model_validate(given)
     if spec.picture is None:
         return None
+    if spec.picture.uvtt is not None:  # never from a client (`no_files`): a file on the server's side only
+        raise InputError("the picture names a file: the server reads none", field="map.picture.uvtt")
     board = spec.board()
-    data = picture_bytes(spec.picture, board.width, board.height, read_text)
+    data = picture_bytes(spec.picture, board.width, board.height, read_bytes)
     if data is None:
         return None
     return data, f"image/{picture_format(data)}"

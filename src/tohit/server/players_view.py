@@ -113,8 +113,19 @@ class PlayersView:
             "state": self.row(found["state"]),
             "shown": shown,
             "conditions": conditions,
+            "rows": self.rows(found.get("rows", [])),
             "hidden": sorted(self.hidden),
         }
+
+    def rows(self, found: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Each side's rows without the hidden combatants (a row, or a side, left with nobody is left out)."""
+        out = []
+        for side in found:
+            lines = [{**r, "names": [n for n in r["names"] if n not in self.hidden]} for r in side["rows"]]
+            lines = [r for r in lines if r["names"]]
+            if lines:
+                out.append({**side, "rows": lines})
+        return out
 
     def sheet(self, found: dict[str, Any]) -> dict[str, Any]:
         """The sheet for the players: no starting stats of a hidden combatant."""
@@ -150,11 +161,16 @@ class PlayersView:
         self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None
     ) -> list[dict[str, Any]]:
         """The engine's preview for the players: refused for a hidden attacker or target named (before any odds
-        are worked out); a hidden creature the attack also reaches is a row with its name only."""
+        are worked out); a hidden creature the attack also reaches is a row with its name only; the game's words
+        of a row (`reach`, `move`) that name a hidden creature have their numbers made "?", as an event's text."""
         self.refuse(attacker, targets)
         with self.said():
             rows = self.enc.preview(attacker, attack, targets, placement)
-        return [{"name": r["name"], "hidden": True} if r["name"] in self.hidden else r for r in rows]
+        return [{"name": r["name"], "hidden": True} if r["name"] in self.hidden else self._words(r) for r in rows]
+
+    def _words(self, row: dict[str, Any]) -> dict[str, Any]:
+        said = {k: row[k] for k in ("reach", "move") if isinstance(row.get(k), str)}
+        return {**row, **{k: self.text(v) for k, v in said.items() if any(n in v for n in self.hidden)}}
 
     def dice(
         self, attacker: str, attack: str | None, targets: list[str], placement: str | None, faces: Any

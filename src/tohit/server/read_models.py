@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from tohit.core.errors import InputError
-from tohit.core.fight.readings import read_combatant
+from tohit.core.fight.readings import chip_words, read_combatant, reading_of
 from tohit.core.grid.walls import WALL_SCALE
 from tohit.engine import gm_hand
 from tohit.engine.aim import Aimer
@@ -100,24 +100,53 @@ def starts(enc: Encounter) -> dict[str, dict[str, int]]:
     return found
 
 
+def cards(enc: Encounter) -> dict[str, Any]:
+    """What an encounter's summary shows beside its state: each combatant's conditions and card, each side's rows."""
+    return {"conditions": conditions(enc), "shown": shown(enc), "rows": rows(enc)}
+
+
+#: The stat a game keeps for where each combatant stands among its side's rows (a front row and a back row): the
+#: page's Rows panel shows each side's rows in the game's words for its values.
+ROW_STAT = "row"
+
+
+def rows(enc: Encounter) -> list[dict[str, Any]]:
+    """Each side's rows where the game keeps a `row` stat (none where it does not): per side, its rows in order,
+    each in the game's words ("front row", the stat's reading: never its number) with who stands in it."""
+    per, roster = enc.state.per, enc.fight.roster
+    if ROW_STAT not in per:
+        return []
+    reading = reading_of(enc.fight.rules.readings, ROW_STAT)
+    noun = reading.label.lower() if reading is not None else ROW_STAT
+    out: list[dict[str, Any]] = []
+    for s, side in enumerate(roster.side_names):
+        members = [c for c in range(roster.size) if roster.side[c] == s]
+        values = sorted({int(per[ROW_STAT][0, c]) for c in members})
+        lines = [
+            {
+                "label": f"{gm_hand.value_text(enc, ROW_STAT, v)} {noun}",
+                "names": [roster.names[c] for c in members if int(per[ROW_STAT][0, c]) == v],
+            }
+            for v in values
+        ]
+        out.append({"side": side, "rows": lines})
+    return out
+
+
 def conditions(enc: Encounter) -> dict[str, list[str]]:
-    """Each combatant's conditions now, in words (the game's `condition_stats` that are not 0; a scalar stat
-    whose `narrate_value` is a list or mapping gives its names, e.g. statuses)."""
+    """Each combatant's conditions now, in the game's words, as its card's chips (the game's `condition_stats` that
+    are not 0, read by the game's `readings`: "Flat-Footed", "Grappling: Kulu", a status's or bonus's names)."""
     rules, per = enc.fight.rules, enc.state.per
+    names = list(enc.fight.roster.names)
     out: dict[str, list[str]] = {}
-    for c, name in enumerate(enc.fight.roster.names):
+    for c, name in enumerate(names):
         chips: list[str] = []
-        scalar = rules.bound.scalar
         for stat in rules.condition_stats:
             value = int(per[stat][0, c])
-            if value == 0:
-                continue
-            named = rules.narrate_value(stat, value) if stat in scalar else None
-            if isinstance(named, dict):
-                chips.extend(f"{k.replace('_', ' ')} {v:+}" for k, v in named.items())
-            elif isinstance(named, list | tuple | set | frozenset):
-                chips.extend(str(k).replace("_", " ") for k in named)
-            else:
+            reading = reading_of(rules.readings, stat)
+            if reading is not None:
+                chips.extend(chip_words(reading, stat, value, names, rules.narrate_value))
+            elif value:
                 chips.append(stat.replace("_", " "))
         out[name] = chips
     return out

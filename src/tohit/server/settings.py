@@ -22,7 +22,8 @@ class Settings:
     max_depth: int = 20
     max_states: int = 50_000
     exact_seconds: float = 30.0
-    max_body: int = 1 << 20
+    #: Request body bytes: a real UVTT map with its picture (1.4-3.8 MB from Dungeondraft) fits well within it.
+    max_body: int = 32 << 20
     max_placements: int = 100
     max_dice: int = 1000
     #: Encounters kept in memory (each with its fight's tables); more are read again from the store when asked.
@@ -36,6 +37,11 @@ class Settings:
     creates_per_minute: int = 30
     #: How often a live stream looks for new events (seconds).
     poll: float = 0.25
+    #: A live stream's lifetime (seconds): then it ends with an `end` event and the page reconnects from the last
+    #: event it saw, so that no client holds a stream, and its slot, for ever.
+    stream_seconds: float = limits.STREAM_SECONDS
+    #: Live streams open on one encounter at once (past it: a 429 with Retry-After).
+    max_streams: int = limits.MAX_STREAMS
 
     @property
     def exact_cap(self) -> float:

@@ -237,18 +237,29 @@ class Store:
             found = session.get(EncounterRow, encounter_id)
             return None if found is None else _stored(found)
 
-    def all(self) -> list[tuple[StoredEncounter, int]]:
-        """Every encounter with its last seq."""
+    def all(self, offset: int = 0, limit: int | None = None) -> list[tuple[StoredEncounter, int]]:
+        """Every encounter with its last seq, the newest first (then by id); a page of them with `offset` and
+        `limit`."""
         with self.sessions() as session:
             last = (
                 select(EventRow.encounter_id, func.max(EventRow.seq).label("seq"))
                 .group_by(EventRow.encounter_id)
                 .subquery()
             )
-            rows = session.execute(
-                select(EncounterRow, last.c.seq).join(last, last.c.encounter_id == EncounterRow.id)
-            ).all()
+            query = (
+                select(EncounterRow, last.c.seq)
+                .join(last, last.c.encounter_id == EncounterRow.id)
+                .order_by(EncounterRow.created.desc(), EncounterRow.id)
+                .offset(offset)
+                .limit(limit)
+            )
+            rows = session.execute(query).all()
             return [(_stored(r[0]), int(r[1])) for r in rows]
+
+    def count(self) -> int:
+        """How many encounters the store holds."""
+        with self.sessions() as session:
+            return int(session.scalar(select(func.count()).select_from(EncounterRow)) or 0)
 
     def events(self, encounter_id: str, after: int = -1) -> list[dict[str, Any]]:
         """The events after seq `after`, in order."""

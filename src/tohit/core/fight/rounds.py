@@ -21,6 +21,14 @@ from tohit.core.fight.rows import any_rows, first_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State
 
 
+def turn_words(ctx: FightContext, actor: IntArray) -> str:
+    """A turn event's words when a fight is narrated, in the game's terms ("Ceil's turn (round 2)"); none in a
+    batch."""
+    if not ctx.narrating or ctx.n != 1 or int(actor[0]) < 0:
+        return ""
+    return f"{ctx.fight.roster.names[int(actor[0])]}'s turn (round {int(ctx.state.fight['round'][0])})"
+
+
 class RoundRules(FightRules):
     """One turn per combatant per round; subclasses say who can act and what a turn does."""
 
@@ -81,7 +89,7 @@ class RoundRules(FightRules):
         if not acting.any():
             return
         actor = np.where(acting, actor, -1)
-        ctx.emit("turn", [ctx.set("cursor", acting, slot if self.holds_turn else slot + 1)])
+        ctx.emit("turn", [ctx.set("cursor", acting, slot if self.holds_turn else slot + 1)], turn_words(ctx, actor))
         self.turn(ctx, acting, actor, choice)
 
     def _advance(self, ctx: FightContext) -> tuple[IntArray, BoolArray, IntArray]:

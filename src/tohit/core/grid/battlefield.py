@@ -67,9 +67,7 @@ class Battlefield:
         for i, spec in enumerate(combatants):
             where = f"combatants[{i}]"
             if spec.name in seen:
-                raise InputError(
-                    f"{short_repr(spec.name)} is also combatants[{seen[spec.name]}]", field=f"{where}.name"
-                )
+                raise InputError(f"another combatant is also named {short_repr(spec.name)}", field=f"{where}.name")
             seen[spec.name] = i
             try:
                 creature = creature_from(spec)
@@ -89,7 +87,7 @@ class Battlefield:
                 if taken > FULL_SQUARE:
                     other = combatants[owner[sq]].name
                     raise InputError(
-                        f"{spec.name}'s footprint overlaps {other} (combatants[{owner[sq]}]) at square {list(sq)}",
+                        f"{spec.name}'s footprint overlaps {other}'s at square {list(sq)}",
                         field=f"{where}.position",
                     )
                 share[sq] = taken

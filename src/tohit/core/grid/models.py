@@ -91,20 +91,34 @@ UVTT_MAP_SCHEMA: dict[str, Any] = {
 }
 
 
+#: The JSON Schema of a map given as a file name alone: the same as `{uvtt: FILE}`.
+UVTT_NAME_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "minLength": 1,
+    "description": "A Universal VTT map's file name (.dd2vtt, .uvtt): the same as {uvtt: FILE}.",
+}
+#: Why a map given as a Universal VTT file is refused where no file is read (the web, the Python API).
+UVTT_READ_WITH_FILE = (
+    "a Universal VTT map is read from its file when the file naming it is read (tohit map, fight, odds...);"
+    " on the web table, choose it beside the fight file"
+)
+
+
 def _map_schema(schema: dict[str, Any]) -> None:
-    """The map's JSON Schema: the plain map (text rows, or width, height and squares), or a UVTT file."""
+    """The map's JSON Schema: the plain map (text rows, or width, height and squares), or a UVTT file (by
+    `{uvtt: FILE}` or its name alone)."""
     _rows_as_text(schema)
     plain = {k: v for k, v in schema.items() if k not in ("title", "description")}
     for key in list(schema):
         if key not in ("title", "description"):
             del schema[key]
-    schema["anyOf"] = [plain, UVTT_MAP_SCHEMA]
+    schema["anyOf"] = [plain, UVTT_MAP_SCHEMA, UVTT_NAME_SCHEMA]
 
 
 class MapSpec(Model):
     """The battlefield: text `rows` (`.` open, `#` solid, `~` Difficult Terrain), or `width`, `height`, `solid`
     and `difficult` squares; with either, `walls` on edges and `doors` (segments in grid units). A Universal VTT
-    map (`{uvtt: FILE}`) is read into these fields when the file is read (`uvtt.py`)."""
+    map (`{uvtt: FILE}`, or `FILE` alone) is read into these fields when the file naming it is read (`uvtt.py`)."""
 
     rows: list[str] | None = Field(
         default=None, description="One string per row: '.' open, '#' solid, '~' Difficult Terrain."
@@ -128,9 +142,11 @@ class MapSpec(Model):
     @classmethod
     def _split_text(cls, data: Any) -> Any:
         if isinstance(data, dict) and "uvtt" in data:
+            raise ValueError(f"uvtt: {UVTT_READ_WITH_FILE}")
+        if isinstance(data, str):
             raise ValueError(
-                "uvtt: a Universal VTT map is read from its file when the file naming it is read (tohit map, fight,"
-                " odds...); on the web table, choose it beside the fight file"
+                f"{short_repr(data)} names a file: a map given as a file name is a Universal VTT map, the same as"
+                f" {{uvtt: {short_repr(data)}}}; {UVTT_READ_WITH_FILE}"
             )
         if isinstance(data, dict) and isinstance(data.get("rows"), str):
             data = {**data, "rows": [r.strip() for r in data["rows"].strip().splitlines() if r.strip()]}

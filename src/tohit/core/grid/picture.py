@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from tohit.core.errors import InputError
 from tohit.core.grid.models import PictureSpec
-from tohit.core.grid.uvtt import MAX_IMAGE_PIXELS, ReadText, check_image, image_header, read_uvtt_image
+from tohit.core.grid.uvtt import MAX_IMAGE_PIXELS, ReadBytes, check_image, image_header, read_uvtt_image
 
 
 def _decode(data: bytes, source: str) -> Any:
@@ -37,7 +37,7 @@ def _decode(data: bytes, source: str) -> Any:
     return image
 
 
-def _raw(picture: PictureSpec, read_text: ReadText) -> bytes | None:
+def _raw(picture: PictureSpec, read_bytes: ReadBytes) -> bytes | None:
     """The encoded image: inline, or read back from its UVTT file (checked as an import checks it)."""
     if picture.image is not None:
         data = base64.b64decode(picture.image)
@@ -47,7 +47,7 @@ def _raw(picture: PictureSpec, read_text: ReadText) -> bytes | None:
             raise InputError(str(exc), field="map.picture.image") from None
         return data
     assert picture.uvtt is not None
-    return read_uvtt_image(Path(picture.uvtt), read_text)
+    return read_uvtt_image(Path(picture.uvtt), read_bytes)
 
 
 def picture_format(data: bytes) -> str:
@@ -55,10 +55,10 @@ def picture_format(data: bytes) -> str:
     return image_header(data)[0]
 
 
-def picture_bytes(picture: PictureSpec, width: int, height: int, read_text: ReadText) -> bytes | None:
+def picture_bytes(picture: PictureSpec, width: int, height: int, read_bytes: ReadBytes) -> bytes | None:
     """The image of the map's picture (None: its UVTT file has none), cropped to the map's `width` x `height`
     squares from `picture.offset` when the map keeps only part of the file's map (re-encoded as PNG)."""
-    data = _raw(picture, read_text)
+    data = _raw(picture, read_bytes)
     if data is None:
         return None
     size = picture.size or (width, height)
@@ -73,9 +73,11 @@ def picture_bytes(picture: PictureSpec, width: int, height: int, read_text: Read
     return out.getvalue()
 
 
-def picture_pixels(picture: PictureSpec, width: int, height: int, read_text: ReadText) -> npt.NDArray[np.uint8] | None:
+def picture_pixels(
+    picture: PictureSpec, width: int, height: int, read_bytes: ReadBytes
+) -> npt.NDArray[np.uint8] | None:
     """The picture decoded (rows of RGB or RGBA pixels) for the map's squares; None when there is no image."""
-    data = picture_bytes(picture, width, height, read_text)
+    data = picture_bytes(picture, width, height, read_bytes)
     if data is None:
         return None
     image = _decode(data, picture.uvtt or "image")

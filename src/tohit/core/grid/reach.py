@@ -225,6 +225,13 @@ def reach(field: Battlefield, user: str, rng: AnyRange) -> Reach:
         squares = make(board, me, origin, rng.direction, rng.size)
         return Reach(placed, tuple(squares), tuple(field.creatures_on(squares, besides=user)))
     if isinstance(rng, MeleeRange):
+        named = rng.target
+        near = named is not None and field.has(named) and me.distance(field.creature(named).footprint) <= 1
+        if near and named not in melee_targets(field, user):  # adjacent, but a wall between them
+            raise InputError(
+                f"a wall stands between {user} and {named}: a Melee must reach out and touch its target",
+                field="target",
+            )
         target = _single_target(field, user, rng.target, melee_targets(field, user), "adjacent to")
         return Reach(rng.model_copy(update={"target": target}), tuple(areas.ring(board, me)), (target,))
     if isinstance(rng, ProjectileRange):

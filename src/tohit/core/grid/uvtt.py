@@ -2,14 +2,18 @@
 
 A UVTT file is JSON: `format`, `resolution` {`map_origin` {x, y}, `map_size` {x, y} in squares,
 `pixels_per_grid`}, `line_of_sight` and `objects_line_of_sight` (polylines, lists of {x, y} in grid units),
-`portals` (doors: `bounds`, two {x, y}, and `closed`), `lights`, and `image` (a base64 PNG or WebP).
+`portals` (doors: `bounds`, two {x, y}, and `closed`), `lights`, and `image` (a base64 PNG or WebP, or a data
+URL; some converters write a file name beside the map instead, read relative to the map's file on the command
+line and refused over HTTP, where nothing a client sends names a file on the server). Format 0.2 and 0.3 read
+alike (0.2 may lack `objects_line_of_sight` and `map_origin`).
 
 - `line_of_sight` and `objects_line_of_sight` become walls, one per polyline segment; a closed portal is a
   wall, an open one is not (it stays a door that can be closed); `lights` are ignored (tohit has no light).
 - Coordinates are in grid units from `map_origin`, rounded to 1 / WALL_SCALE of a square.
 - Refused, naming the field: a file that is not UVTT, a missing field, a point off the map, an image that is
-  not PNG or WebP, a file over MAX_UVTT_BYTES, a map over MAX_UVTT_SIDE squares a side, an image over
-  MAX_IMAGE_PIXELS pixels (read from the image's header before anything decodes it).
+  not PNG or WebP (or a file name that cannot be read, or a web address), a file over MAX_UVTT_BYTES, a map
+  over MAX_UVTT_SIDE squares a side, an image over MAX_IMAGE_PIXELS pixels (read from the image's header before
+  anything decodes it).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +38,15 @@ MAX_IMAGE_PIXELS = 40_000_000
 #: How far (in squares) a point may lie outside the map and still be read as on its edge (rounding).
 EDGE_SLACK = 0.01
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+#: The file names read as a Universal VTT map (`tohit map FILE` draws one alone).
+UVTT_SUFFIXES = (".dd2vtt", ".uvtt")
+#: Longest `image` taken for a file name (any real base64 image is longer).
+MAX_IMAGE_NAME = 1000
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+#: Reads a file's bytes, refusing one over `cap` bytes (`tohit.core.loader.read_bytes`).
+ReadBytes = Callable[..., bytes]
+#: Reads the image file an `image` names (None: over HTTP, where no name is read).
+ImageFile = Callable[[str], bytes]
 
 
 @dataclass(frozen=True)
@@ -109,8 +123,49 @@ def _list(value: Any, where: str) -> list[Any]:
     return value
 
 
-def parse_uvtt(data: Any, *, with_image: bool = True) -> tuple[UvttMap, bytes | None]:
-    """A UVTT mapping as a `UvttMap` (and its image bytes); an InputError names the field."""
+def _is_file_name(text: str) -> bool:
+    """Whether an `image` is a file name: a dot, a backslash or a colon never occurs in base64."""
+    return len(text) <= MAX_IMAGE_NAME and any(c in text for c in ".\\:")
+
+
+def _image(value: Any, image_file: ImageFile | None) -> bytes:
+    """The encoded image an `image` field holds: base64 (or a base64 data URL), or a file name read with
+    `image_file` (refused when there is none: over HTTP)."""
+    if not isinstance(value, str):
+        raise InputError(f"expected a base64 PNG or WebP, got {short_repr(value)}", field="image")
+    text = value.strip()
+    if text.startswith("data:"):
+        head, sep, text = text.partition(",")
+        if not sep or not head.endswith(";base64"):
+            raise InputError(f"a data URL that is not base64 ({short_repr(head)})", field="image")
+    elif _is_file_name(text):
+        if _URL.match(text):
+            raise InputError(
+                f"is a web address ({short_repr(text)}); tohit reads no network: save the image beside the map"
+                " and give its file name",
+                field="image",
+            )
+        if image_file is None:
+            raise InputError(
+                f"is a file name ({short_repr(text)}); a map sent over HTTP holds its image itself (base64):"
+                " nothing a client sends names a file on the server (tohit map FILE --uvtt OUT writes the map"
+                " with its image in it)",
+                field="image",
+            )
+        return image_file(text)
+    try:
+        return base64.b64decode("".join(text.split()), validate=True)
+    except (binascii.Error, ValueError):
+        raise InputError(
+            "is not base64 (expected a base64 PNG or WebP, or a file name beside the map)", field="image"
+        ) from None
+
+
+def parse_uvtt(
+    data: Any, *, with_image: bool = True, image_file: ImageFile | None = None
+) -> tuple[UvttMap, bytes | None]:
+    """A UVTT mapping as a `UvttMap` (and its image bytes); an InputError names the field. An `image` that is a
+    file name is read with `image_file` (None: refused, naming `image`)."""
     if not isinstance(data, Mapping) or "resolution" not in data:
         raise InputError("is not a Universal VTT map (no resolution field)", field="resolution")
     res = data["resolution"]
@@ -164,12 +219,7 @@ def parse_uvtt(data: Any, *, with_image: bool = True) -> tuple[UvttMap, bytes | 
     kind: str | None = None
     size: tuple[int, int] | None = None
     if data.get("image"):
-        if not isinstance(data["image"], str):
-            raise InputError("expected a base64 PNG or WebP", field="image")
-        try:
-            image = base64.b64decode(data["image"], validate=False)
-        except (binascii.Error, ValueError):
-            raise InputError("is not base64", field="image") from None
+        image = _image(data["image"], image_file)
         try:
             kind, iw, ih = check_image(image)
         except ValueError as exc:
@@ -179,27 +229,39 @@ def parse_uvtt(data: Any, *, with_image: bool = True) -> tuple[UvttMap, bytes | 
     return out, image if with_image else None
 
 
-#: Reads a file's text, refusing one over `cap` bytes (`tohit.core.loader.read_text`).
-ReadText = Callable[..., str]
+def _named(exc: InputError, name: str, file: Path) -> str:
+    """A file's read error as a message naming the file as given and, when it differs, where it was looked for."""
+    return f"{exc.message}: {name}" + ("" if str(file) == name else f" ({file})")
 
 
-def read_uvtt(path: Path, read_text: ReadText) -> tuple[UvttMap, bytes | None]:
-    """Read and check a UVTT file; an InputError names the file and the field."""
+def read_uvtt(path: Path, read_bytes: ReadBytes) -> tuple[UvttMap, bytes | None]:
+    """Read and check a UVTT file (an `image` that is a file name read beside it); an InputError names the file
+    and the field."""
     source = str(path)
-    text = read_text(path, cap=MAX_UVTT_BYTES, what="a Universal VTT map")
+    raw = read_bytes(path, cap=MAX_UVTT_BYTES, what="a Universal VTT map")
     try:
-        data = json.loads(text)
+        data = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise InputError("is not a Universal VTT map (not UTF-8 JSON)", source=source) from None
     except (json.JSONDecodeError, RecursionError):
         raise InputError("is not a Universal VTT map (not JSON)", source=source) from None
+
+    def image_file(name: str) -> bytes:
+        file = path.parent / name
+        try:
+            return read_bytes(file, cap=MAX_UVTT_BYTES, what="a map's image")
+        except InputError as exc:
+            raise InputError(_named(exc, name, file), field="image") from None
+
     try:
-        return parse_uvtt(data)
+        return parse_uvtt(data, image_file=image_file)
     except InputError as exc:
         raise exc.located(source=source) from None
 
 
-def read_uvtt_image(path: Path, read_text: ReadText) -> bytes | None:
+def read_uvtt_image(path: Path, read_bytes: ReadBytes) -> bytes | None:
     """The image bytes of a UVTT file (checked as `read_uvtt` checks them), None when it has none."""
-    return read_uvtt(path, read_text)[1]
+    return read_uvtt(path, read_bytes)[1]
 
 
 def crop(found: UvttMap, squares: Sequence[Sequence[int]] | None) -> tuple[int, int, int, int]:
@@ -235,17 +297,36 @@ def clip(segment: Sequence[float], width: int, height: int) -> tuple[float, floa
     return (x0 + lo * dx, y0 + lo * dy, x0 + hi * dx, y0 + hi * dy)
 
 
-def map_fields(path: Path, spec: Mapping[str, Any], read_text: ReadText) -> dict[str, Any]:
+def map_fields(path: Path, spec: Mapping[str, Any], read_bytes: ReadBytes) -> dict[str, Any]:
     """A fight file's or scenario's `map: {uvtt: FILE, squares?, difficult?}` as the map fields tohit reads
-    (`width`, `height`, `walls`, `doors`, `difficult`, `picture`), the file read relative to `path`'s folder."""
+    (`width`, `height`, `walls`, `doors`, `difficult`, `picture`), the file read relative to `path`'s folder.
+    A file that cannot be read at all (missing, a folder, too large, not JSON) is an error on `map.uvtt`
+    naming the file; an error inside it names the UVTT file and its field."""
     unknown = set(spec) - {"uvtt", "squares", "difficult", "solid"}
     if unknown:
         raise InputError(f"unknown field next to uvtt: {', '.join(sorted(unknown))}", field=f"map.{min(unknown)}")
     name = spec["uvtt"]
-    if not isinstance(name, str) or not name:
+    if not isinstance(name, str) or not name.strip():
         raise InputError(f"expected a file name, got {short_repr(name)}", field="map.uvtt")
     file = (path.parent / name).resolve()
-    found, _ = read_uvtt(file, read_text)
+    try:
+        found, _ = read_uvtt(file, read_bytes)
+    except InputError as exc:
+        if exc.field is not None:
+            raise
+        raise InputError(_named(exc, name, file), field="map.uvtt", source=str(path)) from None
+    return _fields(found, file, spec)
+
+
+def map_alone(path: Path, read_bytes: ReadBytes) -> dict[str, Any]:
+    """A UVTT file by itself (`tohit map cellar.dd2vtt`) as the map fields tohit reads, the whole map."""
+    file = path.resolve()
+    found, _ = read_uvtt(file, read_bytes)
+    return _fields(found, file, {})
+
+
+def _fields(found: UvttMap, file: Path, spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The map fields of a UVTT map read from `file`, cropped to `spec`'s `squares`, its squares on top."""
     squares = spec.get("squares")
     if squares is not None and not (
         isinstance(squares, list)
@@ -299,12 +380,15 @@ def inline_map_fields(data: Any) -> dict[str, Any]:
     return out
 
 
-def expand(data: dict[str, Any], path: Path, read_text: ReadText) -> dict[str, Any]:
-    """The document with a `map: {uvtt: ...}` replaced by the map fields it stands for (others unchanged)."""
+def expand(data: dict[str, Any], path: Path, read_bytes: ReadBytes) -> dict[str, Any]:
+    """The document with a `map: {uvtt: ...}` (or `map: FILE`, the same) replaced by the map fields it stands for
+    (others unchanged)."""
     spec = data.get("map")
+    if isinstance(spec, str):
+        spec = {"uvtt": spec}
     if not isinstance(spec, dict) or "uvtt" not in spec:
         return data
-    return {**data, "map": map_fields(path, spec, read_text)}
+    return {**data, "map": map_fields(path, spec, read_bytes)}
 
 
 def solid_outline(solid: Any) -> list[tuple[float, float, float, float]]:

@@ -19,7 +19,7 @@ import numpy as np
 
 from tohit.core.errors import InputError
 from tohit.core.fight.contract import LoadedFight
-from tohit.core.fight.state import BoolArray, IntArray, State, change
+from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.engine import cancel
 from tohit.engine.fight.ending import ENGINE_STATS as ENGINE_STATS
 from tohit.engine.fight.ending import ended as ended
@@ -563,8 +563,7 @@ def _run_batch(
         if new.any():
             rows = np.flatnonzero(new)
             ctx = sampler(method)(fight, state, rng, max_rounds=fight.max_rounds, standing=standing)
-            rules.finish(ctx, rows)
-            ctx.emit("end", [change("over", rows, 1), change("winner", rows, winner[rows])])
+            emit_end(ctx, winner[rows], rows=rows)
             state, standing = ctx.state, ctx.known_standing
             fin = state.take(rows)
             out.append(

@@ -16,7 +16,10 @@ from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item, positio
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.systems.fullplate.rules import HIT
 
-CLAUSE_HP = "fullplate: a hit costs the creature struck its damage in hit points (never below 0 in a fight)"
+CLAUSE_HP = (
+    "fullplate: Damage (a hit costs the creature struck its damage in hit points, never below 0 in a fight;"
+    " docs/fullplate.md#silent-damage)"
+)
 CLAUSE_AMMO = "fullplate: Enhancement (magical ammunition that hits is recovered with less Enhancement)"
 
 

@@ -122,7 +122,16 @@ class FullPlateFight(RoundRules):
         # Magical ammunition: each hit is an arrow to recover, with less Enhancement, after the fight.
         for kind, items in groups:
             if kind == "ammunition":
-                ctx.emit(kind, changes(items, rows, who))
+                ctx.emit(
+                    kind,
+                    changes(items, rows, who),
+                    self.text(
+                        ctx,
+                        lambda part=items[0].part: narrate.ammunition_hit(
+                            self.name(ctx, a), fight.attack(int(a[0]), int(part)).name
+                        ),
+                    ),
+                )
 
     def finish(self, ctx: FightContext, rows: Any) -> None:
         """The end of the encounter: magical ammunition that hit is recovered, with its Enhancement lowered."""

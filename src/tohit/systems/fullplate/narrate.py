@@ -20,6 +20,14 @@ def stray() -> str:
     return "the shot hits a creature that is not in this fight"
 
 
+def ammunition_hit(who: str, attack: str) -> str:
+    """Magical ammunition that hits is counted, to be recovered after the fight [Enhancement]."""
+    return (
+        f"{who}'s {attack} hit with magical ammunition: one more piece to recover after the fight"
+        f"  [{PAGE}, Enhancement]"
+    )
+
+
 def recovered(who: str, attack: str, hits: int, enhancement: int, enhancement_after: int) -> str:
     """Magical ammunition that hit, recovered after the fight with its Enhancement lowered [Enhancement]."""
     return (

@@ -20,7 +20,7 @@ from tohit.systems.fullplate.damage import Array, Mask, halve, percent, special_
 from tohit.systems.fullplate.models import Attacker, FullPlateScenario, Target
 from tohit.systems.fullplate.situation import PAGE, Defender, Situation
 
-SEVERITY = "fullplate: Severity (wiki)"
+SEVERITY = "fullplate: Severity (docs/fullplate.md#silent-severity)"
 
 
 def damage(
@@ -87,9 +87,9 @@ def damage(
             steps.note(
                 "damage",
                 "Damage = {dice}{bonus}{ench} = {raw}{floor}",
-                clause="fullplate: Damage (wiki); Critical Hits"
+                clause="fullplate: Damage (docs/fullplate.md#silent-damage); Critical Hits"
                 if crit and mode != "severity"
-                else "fullplate: Damage",
+                else "fullplate: Damage (docs/fullplate.md#silent-damage)",
                 value=raw,
                 where=rows,
                 dice=dice_text,
@@ -107,7 +107,7 @@ def damage(
                     "special_defence",
                     "Special Defence +{sd}{who} vs Enhancement {e:+d} ({how}), {game} game: {effect} damage:"
                     " {raw} -> {d}",
-                    clause="fullplate: Special Defence (wiki)",
+                    clause="fullplate: Special Defence (docs/fullplate.md#silent-enhancement)",
                     value=after_sd,
                     where=mine,
                     sd=d.special_defence_level,
@@ -123,7 +123,7 @@ def damage(
                 steps.note(
                     "resistance",
                     "Resistance {r}% / Vulnerability {v}%{who}: {d} x {scale}% = {after} (rounded down)",
-                    clause="fullplate: Damage (wiki), Resistance and Vulnerability",
+                    clause="fullplate: Damage, Resistance and Vulnerability (docs/fullplate.md#silent-damage)",
                     value=after_pct,
                     where=mine,
                     r=d.resistance_pct,

@@ -60,7 +60,7 @@ Mask = npt.NDArray[np.bool_]
 HIT, MISS, FUMBLE = 0, 1, 2
 #: Severity points for a target's armour [wiki Severity]: none +2, natural only +1, worn 0.
 ARMOUR_SEVERITY = {"none": 2, "natural": 1, "worn": 0}
-DAMAGE = "fullplate: Damage (wiki)"
+DAMAGE = "fullplate: Damage (docs/fullplate.md#silent-damage)"
 #: The dice roles in the page's words: the To-Hit Roll (thac0 - 1d20); a Critical Hit lets a player "roll for
 #: Severity" or "instead roll damage twice" (Critical Hits); the Severity wiki's Critical Hit +1d4 and Called
 #: Attack +1d3; an Automatic Hit that would be a Fumble makes "a new attack roll" (Automatic Hits); firing into

@@ -73,6 +73,29 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         " gives it.",
     ),
     (
+        "damage",
+        "Damage",
+        "Read from the game's Damage page: the weapon's dice + Strength (the damage bonus) + Enhancement, then"
+        " Special Defence, then Resistance or Vulnerability as a percentage, rounded down (Vulnerability 25%: 6"
+        " -> 7), then the natural-20 halvings. In a fight a hit costs the creature struck its damage in hit"
+        " points, never below 0.",
+    ),
+    (
+        "severity",
+        "Severity",
+        "Read from the game's Severity page: a Critical Hit grants 1d4 Severity, a Backstab its level - 1 (a Sneak"
+        " Attack: its level), a Called Attack 1d3; a target with no armour +2 more, with natural armour only +1. All"
+        " of them add up. The Severity Effects the points buy are not played.",
+    ),
+    (
+        "flatfooted",
+        "AC, Flatfooted and Defence[Type]",
+        "Read from the game's Defending and Defence pages: base AC is 10. A Flatfooted target loses its Dodge and"
+        " Deflection (shield) AC, Deflection kept when the shield covers the part targeted, and losing them never"
+        " takes its AC above 10. Defence[Type] is +1 AC a level against attacks of that type; only the best"
+        " matching type counts, and Flatfooted keeps it.",
+    ),
+    (
         "turn-order",
         "Turn order in a fight",
         "The page gives no initiative: a fight takes the file's order, sides alternating, and each standing"

@@ -105,7 +105,7 @@ def note_setup(
             steps.note(
                 "flatfooted",
                 "{who}Flatfooted ({by}): loses Dodge and shield AC: {desc} -> AC {ac} (never above base 10 from this)",
-                clause="fullplate: Defending (wiki), Flatfooted",
+                clause="fullplate: Defending, Flatfooted (docs/fullplate.md#silent-flatfooted)",
                 value=d.ac + d.defence[1],
                 who=who,
                 by=d.flatfooted_by,
@@ -117,7 +117,7 @@ def note_setup(
             steps.note(
                 "defence",
                 "{who}Defence[{kind}] {level}: +{level} AC against this attack: AC {before} -> {ac}",
-                clause="fullplate: Defence[Type] (wiki)",
+                clause="fullplate: Defence[Type] (docs/fullplate.md#silent-flatfooted)",
                 value=d.ac,
                 kind=kind.replace("_", " ").title(),
                 level=level,

@@ -32,12 +32,15 @@ def critical_level(dice_total: Any, damage: Any) -> Any:
     return np.where(level > 20, 20 + (level - 20) // 2, level)
 
 
-CLAUSE_LP = "kaiser: LP lost = damage, never below 0 [Critical]"
+CLAUSE_LP = "kaiser: Critical (LP lost = damage, never below 0; docs/kaiser.md#silent-critical)"
 CLAUSE_AP = (
-    "kaiser: a Successful Attack costs the defender 1 AP, never below 0 [Attacking and Defending; Action Points]"
+    "kaiser: Attacking and Defending, Successful Attack (the defender loses 1 AP, never below 0;"
+    " docs/kaiser.md#silent-action-points)"
 )
-CLAUSE_FLAT = "kaiser: a hit at 0 AP leaves the defender Flat-Footed [Attacking and Defending; Action Points]"
-CLAUSE_CRITICAL = "kaiser: each DoF of a Critical is -1 to all actions and costs 1 AP [Critical]"
+CLAUSE_FLAT = (
+    "kaiser: Action Points (a hit at 0 AP leaves the defender Flat-Footed; docs/kaiser.md#silent-action-points)"
+)
+CLAUSE_CRITICAL = "kaiser: Critical (each DoF is -1 to all actions and costs 1 AP; docs/kaiser.md#silent-critical)"
 #: A Critical of this many DoF or more leaves a lasting penalty (broken bones: it recovers by Regeneration).
 LASTING_DOF = 6
 #: A Critical of this many DoF or more knocks the target unconscious, wherever it was hit.

@@ -51,6 +51,7 @@ from pydantic import Field
 from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, of_kind
 from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
+from tohit.core.fight.rounds import turn_words
 from tohit.core.fight.rows import min_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
@@ -218,7 +219,7 @@ class KaiserFight(KaiserTurns):
         slot, acting = self._advance(ctx)
         actor = np.where(acting, order[np.maximum(slot, 0)], -1)
         if acting.any():
-            ctx.emit("turn", [ctx.set("cursor", acting, (slot + 1) % size)])
+            ctx.emit("turn", [ctx.set("cursor", acting, (slot + 1) % size)], turn_words(ctx, actor))
         self.turn(ctx, acting, actor, choice)
 
     def _advance(self, ctx: FightContext) -> tuple[IntArray, BoolArray]:
@@ -400,7 +401,7 @@ class KaiserFight(KaiserTurns):
             )
 
     def _defended(self, ctx: FightContext, mask: BoolArray, defender: IntArray) -> None:
-        """The Multiple Defense Penalty [the game's other pages, Kaiser; combat.json 200]: "2 attacks -2, 3 attacks
+        """The Multiple Defense Penalty (docs/kaiser.md#silent-multiple-defense-penalty): "2 attacks -2, 3 attacks
         -4, 4 attacks -6, and so on": each Defensive Roll a defender has made this round puts its later ones at -2
         more (the `mdp` stat, restored at the round's start). Option `multiple_defense_penalty` (default true)."""
         if not ctx.fight.spec.options.multiple_defense_penalty:

@@ -82,5 +82,5 @@ class Options(OptionsBase):
     multiple_defense_penalty: bool = Field(
         default=True,
         description="Fights: each Defensive Roll after a defender's first in a round is at -2 more (2 attacks -2,"
-        " 3 attacks -4, ...) [combat.json 200]; false: every defense at +0.",
+        " 3 attacks -4, ...) (docs/kaiser.md#silent-multiple-defense-penalty); false: every defense at +0.",
     )

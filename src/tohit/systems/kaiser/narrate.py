@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 PAGE = "kaiser: Attacking and Defending"
-AP_PAGE = "kaiser: Action Points"
-CRIT_PAGE = "kaiser: Critical"
+AP_PAGE = "kaiser: Action Points (docs/kaiser.md#silent-action-points)"
+CRIT_PAGE = "kaiser: Critical (docs/kaiser.md#silent-critical)"
+MDP_PAGE = "kaiser: Multiple Defense Penalty (docs/kaiser.md#silent-multiple-defense-penalty)"
 
 
 def ap_spent(name: str, cost: int, before: int, after: int) -> str:
@@ -22,7 +23,7 @@ def counter(name: str, before: int, after: int, bonus: int) -> str:
     """The defender of a failed close attack takes the Counterattack Reaction [Failed Attack; Counter]."""
     return (
         f"{name} takes the Counterattack Reaction (1 AP, {before} -> {after}) with Counter bonus +{bonus}"
-        f"  [{PAGE}, Failed Attack; Counter]"
+        f"  [{PAGE}, Failed Attack (the Counterattack Reaction)]"
     )
 
 
@@ -44,7 +45,7 @@ def new_round(number: int, ap: int) -> str:
 def damage(name: str, damage: int, before: int, after: int) -> str:
     """LP lost; at 0 LP unconscious [Critical]."""
     return f"{name} loses {damage} LP ({before} -> {after})" + (
-        ": unconscious, out of the fight  [kaiser: Critical]" if after <= 0 else ""
+        f": unconscious, out of the fight  [{CRIT_PAGE}]" if after <= 0 else ""
     )
 
 
@@ -109,19 +110,18 @@ def dof(dof: int, lasting: bool, penalty: int, ap_before: int, ap_after: int, kn
 def penalty_fades(faded: Sequence[tuple[str, int]]) -> str:
     """The All Action Penalty of Criticals of DoF 5 or less fades by 1 a round [Critical]."""
     return (
-        "; ".join(f"{name}'s All Action Penalty fades by 1 (-{p} -> {1 - p})" for name, p in faded)
-        + f"  [{CRIT_PAGE}: DoF 5 or less]"
+        "; ".join(f"{name}'s All Action Penalty fades by 1 (-{p} -> {1 - p})" for name, p in faded) + f"  [{CRIT_PAGE}]"
     )
 
 
 def multiple_defense(name: str, defenses: int, penalty: int) -> str:
-    """The Multiple Defense Penalty: 2 attacks -2, 3 attacks -4, ... in a round [combat.json 200]."""
+    """The Multiple Defense Penalty: 2 attacks -2, 3 attacks -4, ... in a round [Multiple Defense Penalty]."""
     return (
         f"{name} has defended {defenses} time{'s' if defenses != 1 else ''} this round: its next Defensive Roll"
-        f" this round is at -{penalty} (Multiple Defense Penalty)  [kaiser: combat.json 200]"
+        f" this round is at -{penalty} (Multiple Defense Penalty)  [{MDP_PAGE}]"
     )
 
 
 def defense_restored(names: Sequence[str]) -> str:
     """A new round: the Multiple Defense Penalty starts again."""
-    return f"{', '.join(names)}: the Multiple Defense Penalty starts again  [kaiser: combat.json 200]"
+    return f"{', '.join(names)}: the Multiple Defense Penalty starts again  [{MDP_PAGE}]"

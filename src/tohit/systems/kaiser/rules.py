@@ -192,7 +192,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 "critical",
                 "{damage} damage is at least half of {lp} LP: Critical, level {dice} + floor({damage} / 10)"
                 " = {level} (excess over 20 halved)",
-                clause="kaiser: Critical",
+                clause="kaiser: Critical (docs/kaiser.md#silent-critical)",
                 value=level,
                 where=critical & ~lethal,
                 damage=damage,
@@ -245,7 +245,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
             steps.note(
                 "compare",
                 "{off} vs {dfn}: a tie: nothing happens",
-                clause=f"{PAGE}, step 3; tie",
+                clause=f"{PAGE}, step 3 (a tie)",
                 value="tie",
                 where=dos == 0,
                 off=offense,

@@ -66,6 +66,29 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         " not played.",
     ),
     (
+        "action-points",
+        "Action Points in a fight",
+        "Read from the game's Action Points page: every standing combatant has 6 AP at the start of each round"
+        " (round 1: its `ap`), and unused AP is lost when the round ends; an attack costs its `ap_cost`. A hit at"
+        " 0 AP leaves the defender Flat-Footed (no Active actions or Reactions) until the round ends.",
+    ),
+    (
+        "critical",
+        "Criticals and unconsciousness",
+        "Read from the game's Critical page: a single hit costing half or more of the target's current LP is a"
+        " Critical of level 2d6 + damage / 10 (rounded down; any amount above 20 halved). The target rolls 2d6 +"
+        " Physical Resistance against it; each Degree of Failure gives -1 to all actions and costs 1 AP; a penalty"
+        " of DoF 5 or less fades by 1 a round; DoF 16 or more knocks the target out. LP never goes below 0, and a"
+        " combatant at 0 LP is unconscious, out of the fight.",
+    ),
+    (
+        "multiple-defense-penalty",
+        "The Multiple Defense Penalty",
+        "Read from the game's combat pages: each Defensive Roll after a defender's first in a round is at -2 more"
+        " (2 attacks -2, 3 attacks -4, 4 attacks -6, and so on); the penalty starts again each round. Option"
+        " `multiple_defense_penalty: false` leaves every defense at +0.",
+    ),
+    (
         "turn-order",
         "Turn order in a fight",
         "The file's order, sides alternating; a round goes round that order until nobody has the AP for an attack.",

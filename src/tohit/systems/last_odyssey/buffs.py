@@ -39,7 +39,7 @@ def always_succeeds(scenario: LastOdysseyScenario, target: Target, out: Outcome,
         steps.note(
             "tracker",
             f"{target.name} is Burned and cannot be buffed: {NAMES[stat]} stays at {current:+d}",
-            clause="Statuses (Burned)",
+            clause="Statuses (Burned; docs/last-odyssey.md#silent-statuses)",
             value=after,
         )
     else:
@@ -49,7 +49,8 @@ def always_succeeds(scenario: LastOdysseyScenario, target: Target, out: Outcome,
             "tracker",
             f"{NAMES[stat]}: {current:+d} moved {abs(levels)} level{plural} of {word} along the Bonus Tracker"
             f" (-7, -3, -1, 0, +1, +3, +7) = {after:+d}",
-            clause="Buffs and Debuffs (buffs and debuffs cancel step for step)",
+            clause="Buffs and Debuffs (buffs and debuffs cancel step for step;"
+            " docs/last-odyssey.md#silent-buffs-and-debuffs)",
             value=after,
         )
     out.set("result", constant(out.n, HIT))

@@ -87,9 +87,15 @@ def hp_lost(damage: Any, points: Any, hp: Any) -> Any:
 
 
 CLAUSE_DAMAGE = "last-odyssey: Shells; docs/last-odyssey.md#silent-shell (a Shell absorbs, breaks, overflows into HP)"
-CLAUSE_DOWNED = "last-odyssey: Death and Injury (Downed removes every effect but Poisoned, Frostbitten, Burned)"
-CLAUSE_STATUS = "last-odyssey: Statuses (a status that lands is the target's)"
-CLAUSE_TRACKER = "last-odyssey: Buffs and Debuffs (the Bonus Tracker moves to the value the ability gives)"
+CLAUSE_DOWNED = (
+    "last-odyssey: Death and Injury (Downed removes every effect but Poisoned, Frostbitten, Burned;"
+    " docs/last-odyssey.md#silent-death-and-injury)"
+)
+CLAUSE_STATUS = "last-odyssey: Statuses (a status that lands is the target's; docs/last-odyssey.md#silent-statuses)"
+CLAUSE_TRACKER = (
+    "last-odyssey: Buffs and Debuffs (the Bonus Tracker moves to the value the ability gives;"
+    " docs/last-odyssey.md#silent-buffs-and-debuffs)"
+)
 
 
 def downed_effects(statuses: IntArray, buffs: IntArray) -> tuple[Item, ...]:

@@ -64,7 +64,7 @@ def table_multiplier(attack: Attack, target: Target) -> Fraction | None:
 
 def element_factor(attack: Attack, target: Target) -> Factor:
     """The elemental multiplier: given per target, else from the element table, else x1 (colorless)."""
-    clause = "Elemental Types"
+    clause = "Elemental Types (docs/last-odyssey.md#silent-elemental-types)"
     if target.element_multiplier is not None:
         return Factor(target.element_multiplier, "element multiplier", clause)
     table = table_multiplier(attack, target)
@@ -91,9 +91,17 @@ def damage_factors(attack: Attack, target: Target) -> list[Factor]:
     assert attack.kind in ("physical", "magical")
     factors = [shell_factor(attack.kind, target), element_factor(attack, target)]
     for m in attack.multipliers:
-        factors.append(Factor(m, "ability", "the ability's description"))
+        factors.append(
+            Factor(m, "ability", "last-odyssey: Attacking and Defending (a relevant damage modifier: the ability's)")
+        )
     if attack.kind == "physical" and target.body_armor:
-        factors.append(Factor(Fraction(0), "Body Armor: the first physical hit deals no damage", "Cop, Body Armor"))
+        factors.append(
+            Factor(
+                Fraction(0),
+                "Body Armor: the first physical hit deals no damage",
+                "Body Armor (docs/last-odyssey.md#silent-body-armor)",
+            )
+        )
     return factors
 
 

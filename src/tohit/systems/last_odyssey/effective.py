@@ -53,9 +53,11 @@ class StatValue(NamedTuple):
 
     @property
     def clauses(self) -> tuple[str, ...]:
-        out = [f"Statuses ({self.why})"] if self.halve else []
+        out = [f"Statuses ({self.why}; docs/last-odyssey.md#silent-statuses)"] if self.halve else []
         if self.step:
-            out.insert(1 if self.halve == "base" else 0, "Buffs and Debuffs")
+            out.insert(
+                1 if self.halve == "base" else 0, "Buffs and Debuffs (docs/last-odyssey.md#silent-buffs-and-debuffs)"
+            )
         return tuple(out)
 
 

@@ -68,7 +68,8 @@ class LastOdysseyRound(LastOdysseyTurns):
         spent = ap[rows] != full
         r, c = np.nonzero(spent)
         if r.size:
-            ctx.emit("ap", [ctx.set("ap", rows[r], full, c)])
+            names = [ctx.fight.roster.names[int(i)] for i in c[r == r[0]]]
+            ctx.emit("ap", [ctx.set("ap", rows[r], full, c)], self.text(ctx, lambda: narrate.ap_again(names, full)))
 
     def round_end(self, ctx: FightContext, rows: IntArray) -> None:
         """The Effect Phase [The Combat Round]: "damage takes precedent ... followed by everything else":

@@ -90,7 +90,7 @@ def attack_roll(scenario: LastOdysseyScenario, target: Target, die: IntArray, ou
         steps.note(
             "auto_miss",
             f"the user is {blocked.capitalize()}: its {kind} attacks automatically miss",
-            clause=f"Statuses ({blocked.capitalize()})",
+            clause=f"Statuses ({blocked.capitalize()}; docs/last-odyssey.md#silent-statuses)",
             value="miss",
         )
 
@@ -191,7 +191,7 @@ def status_roll(scenario: LastOdysseyScenario, target: Target, die: IntArray, ou
         _note_stat(steps, "resistance", resistance, STATUS_SECTION)
     compare = "{av} + Resistance {res} = {hv}: "
     values = {"av": accuracy_value, "res": resistance.value, "hv": hit_value}
-    clause = f"{STATUS_SECTION}; Statuses (elemental multiplier)"
+    clause = f"{STATUS_SECTION}; Statuses (elemental multiplier; docs/last-odyssey.md#silent-statuses)"
     element_text = f"element x{multiplier_text(element.value)} ({element.why})"
     if threshold is None:
         rolled_hit = np.zeros(len(die), dtype=bool)
@@ -214,7 +214,7 @@ def status_roll(scenario: LastOdysseyScenario, target: Target, die: IntArray, ou
         steps.note(
             "lean_in",
             f"{target.name} leans in, but is immune to {status}",
-            clause=f"{OTHER_SIDE}; Statuses",
+            clause=f"{OTHER_SIDE}; Statuses (docs/last-odyssey.md#silent-statuses)",
             value="miss",
         )
     out.set("result", ~hit)  # HIT = 0, MISS = 1

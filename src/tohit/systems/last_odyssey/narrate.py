@@ -9,6 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 PAGE = "last-odyssey"
+#: The citations of the game's other pages, each with its reading in docs/last-odyssey.md.
+DEATH = f"{PAGE}: Death and Injury; docs/last-odyssey.md#silent-death-and-injury"
+STATUSES = f"{PAGE}: Statuses; docs/last-odyssey.md#silent-statuses"
+BUFFS = f"{PAGE}: Buffs and Debuffs; docs/last-odyssey.md#silent-buffs-and-debuffs"
+ROUND = "The Combat Round; docs/last-odyssey.md#silent-combat-round"
 
 
 def ability_kind(kind: str, ally: bool) -> str:
@@ -40,21 +45,21 @@ def damage(name: str, damage: int, hp: int, points: int, absorbed: int, lost: in
 def downed(name: str, gone: Sequence[str], kept: Sequence[str]) -> str:
     """Downed: every effect removed but Poisoned, Frostbitten and Burned [Death and Injury]."""
     tail = f"; still {', '.join(kept)}" if kept else ""
-    return f"{name} is downed: its effects are removed ({', '.join(gone)}){tail}  [{PAGE}: Death and Injury]"
+    return f"{name} is downed: its effects are removed ({', '.join(gone)}){tail}  [{DEATH}]"
 
 
 def status(name: str, status: str, new: bool) -> str:
     """A status that lands; one the target has already changes nothing [Statuses]."""
     if not new:
-        return f"{name} is already {status}: a status is on or off  [{PAGE}: Statuses]"
-    return f"{name} is {status}  [{PAGE}: Statuses]"
+        return f"{name} is already {status}: a status is on or off  [{STATUSES}]"
+    return f"{name} is {status}  [{STATUSES}]"
 
 
 def tracker(name: str, what: str, was: int, now: int) -> str:
     """A buff or debuff moves the Bonus Tracker [Buffs and Debuffs]."""
     if was == now:
-        return f"{name}'s {what} stays at {was:+d} on the Bonus Tracker  [{PAGE}: Buffs and Debuffs]"
-    return f"{name}'s {what}: {was:+d} -> {now:+d} on the Bonus Tracker  [{PAGE}: Buffs and Debuffs]"
+        return f"{name}'s {what} stays at {was:+d} on the Bonus Tracker  [{BUFFS}]"
+    return f"{name}'s {what}: {was:+d} -> {now:+d} on the Bonus Tracker  [{BUFFS}]"
 
 
 def rows(side: str, effect_phase: bool) -> str:
@@ -63,7 +68,7 @@ def rows(side: str, effect_phase: bool) -> str:
     if effect_phase:
         return (
             f"Effect Phase: {side}'s front row has nobody standing: the opposing side advances, and {side}'s back row"
-            "  now counts as the front row  [The Combat Round]"
+            f"  now counts as the front row  [{ROUND}]"
         )
     return (
         f"{side}'s front row has nobody standing: the back row comes  forward"
@@ -71,11 +76,16 @@ def rows(side: str, effect_phase: bool) -> str:
     )
 
 
+def ap_again(names: Sequence[str], ap: int) -> str:
+    """Each turn starts with the AP of the character's tier [The Combat Round]."""
+    return f"A new round: {', '.join(names)} {'has' if len(names) == 1 else 'have'} {ap} AP again  [{ROUND}]"
+
+
 def action_points(name: str, before: int, after: int, used: bool) -> str:
     """An ability costs 1 AP; with no ability it can use, a combatant ends its turn [The Combat Round]."""
     if used:
-        return f"{name} spends 1 AP ({before} -> {after})  [The Combat Round]"
-    return f"{name} has no ability it can use: it ends its turn ({before} AP lost)  [The Combat Round]"
+        return f"{name} spends 1 AP ({before} -> {after})  [{ROUND}]"
+    return f"{name} has no ability it can use: it ends its turn ({before} AP lost)  [{ROUND}]"
 
 
 def poisoned(name: str, health: int, damage: int, hp: int, left: int) -> str:
@@ -83,7 +93,7 @@ def poisoned(name: str, health: int, damage: int, hp: int, left: int) -> str:
     down = ": downed" if left == 0 else ""
     return (
         f"Effect Phase: {name} is Poisoned and takes {damage} (1/10 of Health {health}, rounded down, at least 1):"
-        f" HP {hp} -> {left}{down}  [{PAGE}: Statuses, The Combat Round]"
+        f" HP {hp} -> {left}{down}  [{PAGE}: Statuses, The Combat Round; docs/last-odyssey.md#silent-statuses]"
     )
 
 

@@ -55,7 +55,7 @@ def apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray,
                 steps.note(
                     "shell",
                     "the target's Shell is active but its points are not given: the HP lost is unknown",
-                    clause="Shells",
+                    clause="Shells (docs/last-odyssey.md#silent-shell)",
                     value=None,
                     where=unknown,
                 )
@@ -76,7 +76,10 @@ def apply_to_hp(scenario: LastOdysseyScenario, target: Target, damage: IntArray,
         lost = np.broadcast_to(np.asarray(lost), damage.shape)
         left = hp - lost
         values = {"hp": hp, "lost": lost, "damage": damage, "left": left}
-        clause = "Attributes and Statistics (HP never below 0); Death and Injury (downed)"
+        clause = (
+            "Attributes and Statistics (HP never below 0); Death and Injury (downed;"
+            " docs/last-odyssey.md#silent-death-and-injury)"
+        )
         capped = (damage > hp) if points is None else np.zeros(damage.shape, dtype=bool)
         steps.note(
             "hp",
@@ -120,7 +123,7 @@ def _note_shell(
     steps.note(
         "shell",
         "Shell {points} absorbs all {damage}: {left} Shell left, no HP lost",
-        clause="Shells",
+        clause="Shells (docs/last-odyssey.md#silent-shell)",
         value=absorbed,
         where=hit & ~broken,
         **values,

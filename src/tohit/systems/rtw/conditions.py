@@ -18,7 +18,9 @@ from tohit.systems.rtw.tables import (
     HardToHit,
 )
 
-CLAUSE_GUARD = "rtw: Landing the Blow (docs/rtw.md#silent-defence-stat); Status Effects"
+CLAUSE_GUARD = (
+    "rtw: Landing the Blow (docs/rtw.md#silent-defence-stat); Status Effects (docs/rtw.md#silent-status-effects)"
+)
 
 
 @dataclass(frozen=True)

@@ -71,9 +71,9 @@ def durability_after_stress(durability: Any, uses: Any = 1) -> tuple[Any, Any]:
     return left, left == 0
 
 
-CLAUSE_HEALTH = "rtw: a hit costs its damage in Health, never below 0"
-CLAUSE_STATUS = "rtw: Landing the Blow; Status Effects"
-CLAUSE_INVISIBLE = "rtw: Status Effects, Invisibility (ends when an attack hits it)"
+CLAUSE_HEALTH = "rtw: Damage (a hit costs its damage in Health, never below 0; docs/rtw.md#silent-health)"
+CLAUSE_STATUS = "rtw: Landing the Blow; Status Effects (docs/rtw.md#silent-status-effects)"
+CLAUSE_INVISIBLE = "rtw: Status Effects, Invisibility (ends when an attack hits it; docs/rtw.md#silent-status-effects)"
 
 
 class Before(NamedTuple):

@@ -30,7 +30,7 @@ class RtwCombatant(Model):
         ge=0,
         le=100,
         description="On a map: Movement, the squares it may move on its turn before attacking (1-2-1 diagonals;"
-        " Difficult Terrain costs 1 more) [Movement]; Heroes typically have 6.",
+        " Difficult Terrain costs 1 more) (docs/rtw.md#silent-movement); Heroes typically have 6.",
     )
     size: SizeCategory | Annotated[float, Field(gt=0, le=10_000)] = Field(
         default="medium", description="On a map: a size category (diminutive ... colossal) or a height in feet."

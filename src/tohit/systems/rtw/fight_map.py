@@ -175,10 +175,7 @@ class FightMap:
                 if field == head or field.startswith(head + "."):
                     field = fight.paths[k] + field[len(head) :]
                     break
-            message = exc.message
-            for k in range(len(specs) - 1, -1, -1):
-                message = message.replace(f"(combatants[{k}])", f"({fight.paths[k]})")
-            raise InputError(message, field=field or "map") from None
+            raise InputError(exc.message, field=field or "map") from None
 
     def _options(self, c: int, a: int, entry: Any) -> list[Option]:
         rng: AnyRange | None = entry.grid_range

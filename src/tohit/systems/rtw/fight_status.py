@@ -92,6 +92,8 @@ LEVEL_STATS = ("blinded", "dazzled", "distracted", "invisible")
 REACTIONS = ("none", "deflect", "parry")
 HARD, EXTREME = HARD_TO_HIT_LEVELS.index("hard"), HARD_TO_HIT_LEVELS.index("extreme")
 CITE = "Status Effects"
+#: Where docs/rtw.md gives tohit's reading of the game's Status Effects page.
+STATUS_DOCS = "docs/rtw.md#silent-status-effects"
 #: When each status ends (for the narration and the docs): "start" / "end" of the creature's next turn;
 #: "struck": when an attack hits it or at the end of its own attack.
 ENDS = {
@@ -326,7 +328,7 @@ class StatusPlay:
                 words.append(f"attacker Distracted by {by}: every other foe Hard to Hit")
         if not words:
             return ""
-        return "; ".join(words) + f"  [{CITE}]"
+        return "; ".join(words) + f"  [{CITE}; {STATUS_DOCS}]"
 
 
 def status_play(fight: LoadedFight) -> StatusPlay | None:

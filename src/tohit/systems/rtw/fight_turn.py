@@ -341,6 +341,10 @@ class RtwTurns(RtwTables):
             names = ctx.fight.roster.names
             source = names[by] if stat == "distracted" else None
             return narrate.status_lands(name, stat, source, bool(items[0].rows.size), bool(play.boss[int(target[0])]))
+        if kind == "weapon_used":
+            by = int(before.attacker[0])
+            weapon = self._weapons(ctx.fight)[1][by][int(items[0].part)].name or "weapon"
+            return narrate.weapon_used(ctx.fight.roster.names[by], weapon)
         if kind == "durability":
             assert before.durability is not None
             return narrate.burning_wear(int(before.durability[0]))

@@ -6,43 +6,43 @@ only word them (called when a fight is narrated, never in a simulation or the ex
 
 from __future__ import annotations
 
-from tohit.systems.rtw.fight_status import CITE, ENDS, HEADINGS, STATUSES
+from tohit.systems.rtw.fight_status import CITE, ENDS, HEADINGS, STATUS_DOCS, STATUSES
 
 PAGE = "rtw"
 
 
 def off_balance_ends(name: str) -> str:
     """Off-Balance ends at the start of the creature's next turn [Status Effects]."""
-    return f"start of {name}'s turn: Off-Balance ends  [{CITE}: Off-Balance]"
+    return f"start of {name}'s turn: Off-Balance ends  [{CITE}: Off-Balance; {STATUS_DOCS}]"
 
 
 def stands_up(name: str) -> str:
     """A Prone creature stands up at the start of its turn (half its Movement) [Status Effects: Prone]."""
-    return f"{name} stands up from Prone (half its Movement)  [{CITE}: Prone]"
+    return f"{name} stands up from Prone (half its Movement)  [{CITE}: Prone; {STATUS_DOCS}]"
 
 
 def prone_and_halted(name: str) -> str:
     """A Prone and Halted creature cannot stand up, nor attack while Prone."""
     return (
         f"{name} is Prone and Halted: it cannot stand up, and cannot attack while Prone; its turn passes"
-        f"  [{CITE}: Prone, Halted]"
+        f"  [{CITE}: Prone, Halted; {STATUS_DOCS}]"
     )
 
 
 def status_ends(name: str, stat: str, chosen: bool) -> str:
     """A status that ends at the end of the creature's next turn (`chosen`: the page gives no end)."""
     why = " (the page gives no end: docs/rtw.md#silent-status-ends)" if chosen else ""
-    return f"end of {name}'s turn: {STATUSES[stat]} ends{why}  [{CITE}: {STATUSES[stat]}]"
+    return f"end of {name}'s turn: {STATUSES[stat]} ends{why}  [{CITE}: {STATUSES[stat]}; {STATUS_DOCS}]"
 
 
 def invisibility_ends_attacking(name: str) -> str:
     """Invisibility ends when the creature makes an attack."""
-    return f"{name} has made an attack: Invisibility ends  [{CITE}: Invisibility]"
+    return f"{name} has made an attack: Invisibility ends  [{CITE}: Invisibility; {STATUS_DOCS}]"
 
 
 def invisibility_ends_struck(name: str) -> str:
     """Invisibility ends when an attack hits the creature."""
-    return f"{name} is struck: Invisibility ends  [{CITE}: Invisibility]"
+    return f"{name} is struck: Invisibility ends  [{CITE}: Invisibility; {STATUS_DOCS}]"
 
 
 def cost(name: str) -> str:
@@ -70,7 +70,15 @@ def burning_wear(before: int) -> str:
     return (
         f"the Burning weapon loses 1 Durability ({before} -> {before - 1})"
         + (": it shatters" if before == 1 else "")
-        + "  [rtw: Status Effects, Burning]"
+        + f"  [rtw: Status Effects, Burning; {STATUS_DOCS}]"
+    )
+
+
+def weapon_used(name: str, weapon: str) -> str:
+    """A weapon that lands a blow is used successfully: it wears when the encounter ends."""
+    return (
+        f"{name}'s {weapon} was used successfully: it loses 1 Durability when the encounter ends"
+        f"  [{PAGE}: Weapon Durability]"
     )
 
 
@@ -85,7 +93,7 @@ def durability(name: str, weapon: str, left: int) -> str:
 def status_lands(name: str, stat: str, source: str | None, fresh: bool, boss: bool) -> str:
     """An additional effect that lands [Landing the Blow; Status Effects] (`source`: who distracts it)."""
     status = STATUSES[stat]
-    cite = f"  [{PAGE}: Landing the Blow; {CITE}: {HEADINGS[stat]}]"
+    cite = f"  [{PAGE}: Landing the Blow; {CITE}: {HEADINGS[stat]}; {STATUS_DOCS}]"
     by = f" by {source}" if source is not None else ""
     if not fresh:
         return f"{name} is already {status}{by}: the effect changes nothing{cite}"
@@ -113,7 +121,7 @@ def moves(name: str, toward: str, path: list[tuple[int, int]], cost: int, moveme
     spent += "" if cost <= movement else " may cost more than is left)"
     return (
         f"{name} moves toward {toward}: {squares}, {spent} (1-2-1 diagonals; Difficult Terrain costs 1 more)"
-        "  [rtw: Movement]"
+        "  [rtw: Movement; docs/rtw.md#silent-movement]"
     )
 
 

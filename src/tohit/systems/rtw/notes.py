@@ -85,7 +85,9 @@ def to_hit(p: Plan, steps: Steps, faces: Any, total: IntArray, hit: BoolArray, i
 
 def automatic(p: Plan, steps: Steps) -> None:
     text = p.why_auto[0].upper() + p.why_auto[1:]
-    steps.note("auto_hit", text, clause=f"{PAGE}; Status Effects Hard to Hit", value="hit")
+    steps.note(
+        "auto_hit", text, clause=f"{PAGE}; Status Effects, Hard to Hit (docs/rtw.md#silent-hard-to-hit)", value="hit"
+    )
 
 
 def unharmed(steps: Steps, hit: BoolArray) -> None:

@@ -70,7 +70,9 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         "Moving before an attack",
         "On a map, a combatant with a foe in reach of an attack it can use attacks from where it stands, without"
         " moving; one without moves first toward the foe its policy picks, and one with no foe in reach even"
-        " after moving holds its ground.",
+        " after moving holds its ground. A live encounter's preview of an attack shows that move (the square, and"
+        " these words) with the odds from where it ends, or that it holds its ground, with no odds (docs/fights.md,"
+        ' "The preview is the action").',
     ),
     (
         "status-ends",
@@ -80,6 +82,33 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         " when the creature stands up at the start of its next turn (it then moves with its whole Movement). An"
         " effect that lands on a creature it leaves at 0 Health is not kept, and one that lands on a creature that"
         " already has the status changes nothing.",
+    ),
+    (
+        "status-effects",
+        "Status effects",
+        "Read from the game's Status Effects page. Off-Balance: no Evasion in place of Concentration or Vitality and"
+        " no Reactions, until the start of the creature's next turn. Prone: no Evasion against, and never Hard to"
+        " Hit with, Melee, Line and X-targets attacks, Hard to Hit with every other; a Prone creature cannot attack"
+        " and stands up at the start of its next turn, unless Halted. Halted: Evasion 0. Blinded: every foe is"
+        " Extremely Hard to Hit for its attacks (a Mini-Boss or Boss is merely Dazzled). Dazzled: every foe is Hard"
+        " to Hit for its attacks. Distracted: every foe but the source of the Distraction is Hard to Hit for its"
+        " attacks. Invisible: its attackers are treated as Blinded; it ends when an attack hits the creature or when"
+        " it attacks. Resistant: see the order of the damage steps. A Burning weapon that lands a blow loses 1"
+        " Durability.",
+    ),
+    (
+        "movement",
+        "Movement on a map",
+        "Read from the game's Movement rules: entering a square costs 1 Movement (1-2-1 diagonals, Difficult Terrain"
+        " 1 more); a combatant has its `movement` (default 6, as Heroes typically have), may enter a last square"
+        " that costs more than it has left, passes allies but not foes, and never passes a solid square. Sprinting,"
+        " unnatural movement and pushes are not played.",
+    ),
+    (
+        "health",
+        "Health in a fight",
+        "A hit costs its target its damage in Health, never below 0; what 0 Health makes of a creature is the"
+        " page's Falling in Battle.",
     ),
     (
         "turn-order",

@@ -52,7 +52,7 @@ C_BREAK = "wsswnn: Breaking and Disarming Arms"
 C_THROW = "wsswnn: Throwing Weapons and Objects"
 C_OBJECTS = "wsswnn: Attacking Objects (docs/wsswnn.md#silent-objects)"
 C_MULTIPLIER = "wsswnn: Object Toughness and Structure, damage multiplier"
-C_MIGHTY = "wsswnn: Mighty Blow (heroes/callings/champion)"
+C_MIGHTY = "wsswnn: Mighty Blow, the Champion's (docs/wsswnn.md#silent-mighty-blow)"
 TAKE_HOLD_STRUGGLE = 2
 
 

@@ -3,7 +3,7 @@
 The opposed braces roll the Brace die (advantage allowed) against the foe's Stamina (success) and
 Strength (struggle); see `braces`. Stand Fast is not opposed: the attacker regains Guard equal to the
 Brace roll, never below 0 and never above maximum Guard + Strength (the game's other pages
-defaults; tracking-your-stats: "Stand Fast can push Guard above its maximum by up to Strength"). A brace
+defaults; Tracking Your Stats: "Stand Fast can push Guard above its maximum by up to Strength"). A brace
 is not an attack, so its result is success / struggle / failure, not hit / block / miss [Attack Actions].
 """
 

@@ -25,8 +25,8 @@ from tohit.systems.wsswnn.models import Target
 
 Array = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]
-C_BRACES = "wsswnn: Braces (braces page, via the game's other pages)"
-C_STAND_FAST = "wsswnn: Stand Fast (braces page; tracking-your-stats)"
+C_BRACES = "wsswnn: Braces (docs/wsswnn.md#silent-braces)"
+C_STAND_FAST = "wsswnn: Braces, Stand Fast (docs/wsswnn.md#silent-braces; docs/wsswnn.md#silent-stats)"
 #: Braces whose success also inflicts -1 guard.
 GUARD_BRACES = ("grapple", "shove")
 EFFECT_TEXT = {

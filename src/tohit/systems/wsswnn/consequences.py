@@ -1,5 +1,5 @@
 """What a WSSWNN hit does, written once: lethal damage comes off life, guard damage off guard, awareness damage
-off awareness, none of them below 0 [tracking-your-stats]; a brace that lands grapples, shoves or disarms the foe,
+off awareness, none of them below 0 [Tracking Your Stats]; a brace that lands grapples, shoves or disarms the foe,
 a grapple ends when its grappler takes lethal damage or its foe falls [braces]; a jump-attack's fall costs the
 attacker life and guard. The attack's `resolve` reports the values after (`life_after`, `guard_after`) with
 `worn`; `apply` is the one pure transition from a resolved attack to what it changes, itemised."""
@@ -18,9 +18,11 @@ from tohit.core.outcome import NULL_INT
 from tohit.systems.wsswnn.fields import EFFECT_OF, MISS
 
 GRAPPLED, SHOVED, DISARMED = EFFECT_OF["grapple"], EFFECT_OF["shove"], EFFECT_OF["disarm"]
-CLAUSE_STATS = "wsswnn: tracking-your-stats (life, guard, awareness never below 0)"
-CLAUSE_BRACES = "wsswnn: braces (Grapple, Shove, disarm; a Struggle resisted for 1 stamina)"
-CLAUSE_FALL = "wsswnn: a jump-attack's fall"
+CLAUSE_STATS = "wsswnn: Tracking Your Stats (life, guard, awareness never below 0; docs/wsswnn.md#silent-stats)"
+CLAUSE_BRACES = (
+    "wsswnn: Braces (Grapple, Shove, disarm; a Struggle resisted for 1 stamina; docs/wsswnn.md#silent-braces)"
+)
+CLAUSE_FALL = "wsswnn: Jump-Attacks, falling (docs/wsswnn.md#silent-jump-attack)"
 
 
 def worn(value: Any, damage: Any) -> Any:
@@ -82,7 +84,7 @@ class Applied(NamedTuple):
 
 def apply(before: Before, outcome: Outcome) -> Applied:
     """What each resolved attack does: on a hit or a block, lethal damage off the defender's life (and dealt, by a
-    foe), its guard as the attack left it, awareness damage off awareness [tracking-your-stats]; with braces, a
+    foe), its guard as the attack left it, awareness damage off awareness [Tracking Your Stats]; with braces, a
     grapple ends when its grappler takes lethal damage, and whoever holds a foe that falls lets go; a brace that
     lands grapples, shoves (ending grapples between the two) or disarms, unless the foe pays 1 stamina to resist a
     Struggle [braces]; a jump-attack's fall takes life and guard off the attacker."""

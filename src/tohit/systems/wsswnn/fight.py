@@ -5,7 +5,7 @@ Rules applied between actions (an action itself is the system's `resolve`):
   awareness damage awareness, each never below 0; at 0 life a combatant is out of the fight. A missed
   jump-attack's fall costs the attacker life and guard.
 - Skipping an action gives +1 guard (or +1 awareness: the combatant's `skip_gains`), never above its
-  maximum [tracking-your-stats]. A combatant skips when its Guard is at or below its `skip_at`, or when it has
+  maximum [Tracking Your Stats]. A combatant skips when its Guard is at or below its `skip_at`, or when it has
   no attack it can make.
 - Stand Fast as a choice [braces; docs/wsswnn.md#silent-braces]: a combatant with a Stand Fast brace among its
   attacks uses it on its turn when its Guard is at or below its `stand_fast_at`; it regains Guard equal to its
@@ -15,7 +15,7 @@ Rules applied between actions (an action itself is the system's `resolve`):
   against the highest Awareness among its foes; those who beat it act first, in file order with sides
   alternating, then the others in the same order. A combatant with no Maneuver die does not beat it.
   The order then holds for the whole fight.
-- Stamina [braces; tracking-your-stats]: each combatant's Stamina (`target.stamina`, 0 when not given) is
+- Stamina [braces; Tracking Your Stats]: each combatant's Stamina (`target.stamina`, 0 when not given) is
   fight state, fed to every brace against it; it refills only after an hour's rest, so never in a fight.
 - A foe resisting [braces: Grapple, Shove; Breaking and Disarming Arms]: on a brace's Struggle the foe may pay
   -1 stamina to resist its effect. The choice is the combatant's `resists` (default true: it pays whenever it

@@ -11,10 +11,12 @@ from collections.abc import Sequence
 from tohit.systems.wsswnn.stat_readings import READINGS
 
 PAGE = "wsswnn"
-C_BRACES = "wsswnn: braces, Grapple and Shove (docs/wsswnn.md#silent-braces)"
+C_BRACES = "wsswnn: Braces, Grapple and Shove (docs/wsswnn.md#silent-braces)"
 C_ARMS = "wsswnn: Breaking and Disarming Arms"
-C_INTO_GRAPPLE = "wsswnn: braces, Grapple (ranged attacks into the grapple that roll an odd number)"
-C_MIGHTY = "wsswnn: Mighty Blow (heroes/callings/champion)"
+C_INTO_GRAPPLE = (
+    "wsswnn: Braces, Grapple (ranged attacks into the grapple that roll an odd number; docs/wsswnn.md#silent-braces)"
+)
+C_MIGHTY = "wsswnn: Mighty Blow, the Champion's (docs/wsswnn.md#silent-mighty-blow)"
 
 
 def initiative_roll(name: str, roll: str | None, beats: bool, awareness: int) -> str:
@@ -24,7 +26,7 @@ def initiative_roll(name: str, roll: str | None, beats: bool, awareness: int) ->
         f"Initiative: {name} rolls Maneuver "
         + (roll if roll is not None else "(no Maneuver die)")
         + f", which {verdict} the foes' highest Awareness {awareness}"
-        + f"  [{PAGE}: maneuvers, initiative]"
+        + f"  [{PAGE}: Initiative (docs/wsswnn.md#silent-initiative)]"
     )
 
 
@@ -55,10 +57,10 @@ def into_grapple(name: str, kept: int, partner: str, target: str) -> str:
 
 
 def skip(name: str, stat: str, before: int, after: int) -> str:
-    """Skipping an action: +1 to a stat (named by its label), never above its maximum [tracking-your-stats]."""
+    """Skipping an action: +1 to a stat (named by its label), never above its maximum [Tracking Your Stats]."""
     return (
         f"{name} skips its action: +1 {READINGS[stat].label}, never above its maximum ({before} -> {after})"
-        f"  [{PAGE}: tracking-your-stats]"
+        f"  [{PAGE}: Tracking Your Stats (docs/wsswnn.md#silent-stats)]"
     )
 
 

@@ -19,11 +19,16 @@ from tohit.core.system import Dice
 from tohit.systems.wsswnn.plan import Plan
 
 Array = npt.NDArray[np.int64]
-C_ADVANTAGE = "wsswnn: advantage (taking-actions; docs/wsswnn.md#silent-advantage)"
-C_ACTION_DICE = "wsswnn: action dice (taking-actions; docs/wsswnn.md#silent-action-dice)"
-C_DISADVANTAGE = "wsswnn: disadvantage (braces: Grapple, the foe has brace disadvantage; the mirror of advantage)"
+C_ADVANTAGE = "wsswnn: Taking Actions, advantage (docs/wsswnn.md#silent-advantage)"
+C_ACTION_DICE = "wsswnn: Taking Actions, action dice (docs/wsswnn.md#silent-action-dice)"
+C_DISADVANTAGE = (
+    "wsswnn: Braces, Grapple (the foe has brace disadvantage, the mirror of advantage; docs/wsswnn.md#silent-advantage)"
+)
 C_CANCEL = "wsswnn: advantage and disadvantage cancel (docs/wsswnn.md#silent-cancel)"
-C_ROLLED = "wsswnn: braces, Grapple (a ranged attack into the grapple that rolls odd hits the other grappler)"
+C_ROLLED = (
+    "wsswnn: Braces, Grapple (a ranged attack into the grapple that rolls odd hits the other grappler;"
+    " docs/wsswnn.md#silent-braces)"
+)
 
 
 def action_roll(plan: Plan, dice: Dice, role: str, steps: Steps, rolled: Any = None) -> Array:

@@ -74,4 +74,26 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         "Paying for a Mighty Blow",
         "A Mighty Blow's 1 stamina is paid when the blow is made, hit or miss; with 0 stamina it cannot be used.",
     ),
+    (
+        "mighty-blow",
+        "Mighty Blow",
+        "Read from the game's Champion calling: a Mighty Blow is a melee attack made with brace advantage for 1"
+        " stamina; a hit deals double lethal damage and -1 guard more.",
+    ),
+    (
+        "stats",
+        "Tracking life, guard and awareness",
+        "Read from the game's Tracking Your Stats page: lethal damage reduces life, guard damage guard (after the"
+        " lethal damage) and awareness damage awareness, none of them below 0; at 0 life a combatant is out of the"
+        " fight. Skipping an action gives +1 guard (or +1 awareness), never above its maximum; Stand Fast may push"
+        " guard above its maximum by up to Strength. Stamina refills only after an hour's rest, never in a fight.",
+    ),
+    (
+        "initiative",
+        "Initiative",
+        "Read from the game's maneuvers: at the start of a fight each combatant rolls its Maneuver die (with its"
+        " penalty) against the highest Awareness among its foes; those who beat it act first, in the file's order"
+        " with sides alternating, then the others in the same order, for the whole fight. A combatant with no"
+        " Maneuver die does not beat it.",
+    ),
 )

@@ -71,7 +71,8 @@ export function percent(p) {
 }
 
 /** Follow an encounter's event stream (Server-Sent Events read through fetch, so the token goes in a header).
- *  Calls onEvent(event) for each; reconnects after a drop from the last seq seen. Returns a stop function. */
+ *  Calls onEvent(event) for each; reconnects after a drop, or the stream's end (its lifetime is bounded), from
+ *  the last seq seen. Returns a stop function. */
 export function follow(id, token, after, onEvent) {
   let stopped = false;
   let seen = after;
@@ -102,6 +103,9 @@ export function follow(id, token, after, onEvent) {
               .join("\n");
             if (!data) continue;
             const event = JSON.parse(data);
+            // The stream's own end (its lifetime over, a token replaced) is no event of the fight: the loop
+            // reconnects from the last event seen.
+            if (typeof event.n !== "number") continue;
             seen = Math.max(seen, event.n);
             onEvent(event);
           }

@@ -92,6 +92,7 @@ function build(ctx) {
     el("p", { id: "map-error", class: "error", role: "alert" }),
     el("div", { id: "map-svg" }),
     el("table", { id: "map-odds", class: "preview map-odds" }, el("caption", {}, "Odds per creature reached, before the roll"), el("thead"), el("tbody")),
+    el("p", { id: "map-move", class: "preview-move", hidden: true }),
     el("ol", { id: "best-list", class: "trace" }),
   );
   const who = q("#map-attacker");
@@ -444,11 +445,20 @@ function text2(lines, x, y, size, name) {
   );
 }
 
+/** The move the game makes before the attack (the preview's `moves_to` and `move`), shown above the odds: the
+ * odds are those from where it ends. Hidden when the attacker attacks from where it stands. */
+export function showMove(line, targets) {
+  const moved = targets.find((t) => t.moves_to);
+  line.hidden = !moved;
+  line.textContent = moved ? `Moves first to (${moved.moves_to.join(", ")}): ${moved.move ?? ""}` : "";
+}
+
 async function odds() {
   const { id, token } = state.ctx;
   const targets = state.view.reached.filter((n) => n !== state.view.attacker);
   const table = q("#map-odds");
   if (!targets.length) {
+    showMove(q("#map-move"), []);
     table.tHead.replaceChildren();
     table.tBodies[0].replaceChildren();
     return;
@@ -458,7 +468,8 @@ async function odds() {
     q("#map-error").textContent = errorLine(answer.data);
     return;
   }
-  const labels = [...new Set(answer.data.targets.flatMap((t) => Object.keys(t.result)))];
+  showMove(q("#map-move"), answer.data.targets);
+  const labels = [...new Set(answer.data.targets.flatMap((t) => Object.keys(t.result ?? {})))];
   table.tHead.replaceChildren(
     el("tr", {}, el("th", { scope: "col" }, "Creature"), labels.map((l) => el("th", { scope: "col" }, l)), el("th", { scope: "col" }, "Expected damage")),
   );
@@ -468,8 +479,9 @@ async function odds() {
         "tr",
         { dataset: { target: t.name } },
         el("th", { scope: "row" }, t.name, state.view.cover[t.name] ? " (cover)" : ""),
-        labels.map((l) => el("td", {}, t.result[l] ? percent(t.result[l]) : "0.0%")),
-        el("td", {}, t.mean_damage.float.toFixed(2)),
+        t.result
+          ? [...labels.map((l) => el("td", {}, t.result[l] ? percent(t.result[l]) : "0.0%")), el("td", {}, t.mean_damage.float.toFixed(2))]
+          : el("td", { class: "reach", colSpan: labels.length + 1 }, t.reach ?? "hidden"),
       ),
     ),
   );

@@ -5,7 +5,7 @@ import { api, el, errorLine, follow, known, pageToken, percent } from "./api.js"
 import { card, readings } from "./cards.js";
 import { diceUsed, loadDice, rollTyped, setUpDice, toggleDice } from "./dice.js";
 import { KEYS, onKey, toggleKeys } from "./keys.js";
-import { showMap } from "./map.js";
+import { showMap, showMove } from "./map.js";
 import { checkedTargets, fillTargets as fillTargetBox } from "./targets.js";
 import { buildTools, syncTools } from "./tools.js";
 
@@ -113,27 +113,17 @@ function renderCards() {
 }
 
 function renderRows() {
-  const { enc, sheet } = page;
-  const has = sheet.combatants.some((c) => "row" in enc.state.combatants[c.name]);
-  q("#rows").hidden = !has;
-  if (!has) return;
-  const parts = sheet.sides.map((side) => {
-    const members = sheet.combatants.filter((c) => c.side === side);
-    const rows = [...new Set(members.map((c) => enc.state.combatants[c.name].row))].sort((a, b) => a - b);
-    return el(
+  // Each side's rows as the server words them ("front row": the game's words, never the stat's number).
+  const sides = page.enc.rows || [];
+  q("#rows").hidden = !sides.length;
+  const parts = sides.map((side) =>
+    el(
       "div",
       { class: "rows-side" },
-      el("h3", {}, side),
-      rows.map((r) =>
-        el(
-          "p",
-          { dataset: { row: r } },
-          el("strong", {}, `row ${r}: `),
-          members.filter((c) => enc.state.combatants[c.name].row === r).map((c) => c.name).join(", "),
-        ),
-      ),
-    );
-  });
+      el("h3", {}, side.side),
+      side.rows.map((r) => el("p", {}, el("strong", {}, `${r.label}: `), r.names.join(", "))),
+    ),
+  );
   q("#rows-body").replaceChildren(...parts);
 }
 
@@ -200,10 +190,11 @@ function buildControls() {
       el(
         "table",
         { id: "preview", class: "preview", dataset: { preview: "" } },
-        el("caption", {}, "Before the roll: exact odds in the current state"),
+        el("caption", {}, "Before the roll: exact odds of what the roll plays (an attack that cannot reach says why)"),
         el("thead"),
         el("tbody"),
       ),
+      el("p", { id: "preview-move", class: "preview-move", hidden: true }),
       el(
         "div",
         { class: "buttons" },
@@ -364,6 +355,7 @@ async function updatePreview() {
   const table = q("#preview");
   const error = q("#action-error");
   if (!body.targets.length || page.enc.over) {
+    showMove(q("#preview-move"), []);
     table.tBodies[0].replaceChildren();
     table.tHead.replaceChildren();
     return;
@@ -372,6 +364,7 @@ async function updatePreview() {
   const answer = await api("POST", `/v1/encounters/${id}/preview`, body, token);
   if (ticket !== page.previewTicket) return; // a newer choice was sent meanwhile
   if (!answer.ok) {
+    showMove(q("#preview-move"), []);
     table.tBodies[0].replaceChildren();
     table.dataset.seq = "";
     fail(answer, error);
@@ -381,7 +374,8 @@ async function updatePreview() {
   page.preview = answer.data;
   table.dataset.seq = answer.data.seq;
   table.dataset.request = JSON.stringify(body);
-  const labels = [...new Set(answer.data.targets.flatMap((t) => Object.keys(t.result)))];
+  const labels = [...new Set(answer.data.targets.flatMap((t) => Object.keys(t.result ?? {})))];
+  showMove(q("#preview-move"), answer.data.targets);
   table.tHead.replaceChildren(
     el(
       "tr",
@@ -393,19 +387,26 @@ async function updatePreview() {
   );
   table.tBodies[0].replaceChildren(
     ...answer.data.targets.map((t) =>
-      el(
-        "tr",
-        { dataset: { target: t.name } },
-        el("th", { scope: "row" }, t.name),
-        labels.map((l) =>
-          el(
-            "td",
-            { dataset: { outcome: l }, title: t.result[l] ? exact(t.result[l]) : "0" },
-            t.result[l] ? percent(t.result[l]) : "0.0%",
+      t.result
+        ? el(
+            "tr",
+            { dataset: { target: t.name } },
+            el("th", { scope: "row" }, t.name),
+            labels.map((l) =>
+              el(
+                "td",
+                { dataset: { outcome: l }, title: t.result[l] ? exact(t.result[l]) : "0" },
+                t.result[l] ? percent(t.result[l]) : "0.0%",
+              ),
+            ),
+            el("td", { dataset: { outcome: "mean_damage" }, title: exact(t.mean_damage) }, t.mean_damage.float.toFixed(2)),
+          )
+        : el(
+            "tr",
+            { dataset: { target: t.name } },
+            el("th", { scope: "row" }, t.name),
+            el("td", { class: "reach", colSpan: labels.length + 1, dataset: { outcome: "reach" }, title: t.reach ?? "" }, t.reach ?? "hidden"),
           ),
-        ),
-        el("td", { dataset: { outcome: "mean_damage" }, title: exact(t.mean_damage) }, t.mean_damage.float.toFixed(2)),
-      ),
     ),
   );
   if (!q("#dice").hidden) await loadDice();

@@ -134,6 +134,26 @@ class Exact(StepContext):
         own = rules.bound.attacker_for(kind)
         return self._resolve_exact(mask, actor, attack, target, attack_fields or {}, fields, own)
 
+    def situations(
+        self,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        attack_fields: dict[str, IntArray],
+        own: tuple[str, ...] | None = None,
+    ) -> tuple[SituationKey, IntArray]:
+        """The situation of each row's resolve, as the exact tables are keyed by it: the key, and its columns as
+        one row per fight row (`SituationKey.decode` reads one back; a live encounter's preview reads the
+        situations of the rolls its attack's turn makes)."""
+        rules = self.fight.rules
+        stats = list(rules.bound.table)
+        clips = sorted(set(rules.bound.clip.values()))
+        key = SituationKey(rules, stats=stats, clips=clips, overrides=sorted(attack_fields), own=own)
+        cols = key.columns(
+            self.state.per, np.arange(self.n), np.maximum(actor, 0), attack, np.maximum(target, 0), attack_fields
+        )
+        return key, np.stack(cols, axis=1)
+
     def _resolve_exact(
         self,
         mask: BoolArray,
@@ -145,15 +165,7 @@ class Exact(StepContext):
         own: tuple[str, ...] | None = None,
     ) -> tuple[IntArray, dict[str, IntArray]]:
         fight = self.fight
-        rules = fight.rules
-        stats = list(rules.bound.table)
-        clips = sorted(set(rules.bound.clip.values()))
-        n = self.n
-        situations = SituationKey(rules, stats=stats, clips=clips, overrides=sorted(attack_fields), own=own)
-        cols = situations.columns(
-            self.state.per, np.arange(n), np.maximum(actor, 0), attack, np.maximum(target, 0), attack_fields
-        )
-        keys = np.stack(cols, axis=1)
+        situations, keys = self.situations(actor, attack, target, attack_fields, own)
         keys[~mask] = -1
         leads, inverse = distinct(list(keys.T))
         uniq = keys[leads]
