@@ -10,7 +10,7 @@ import pytest
 
 from tests.grid.art import parse
 from tohit.core.grid.board import Board
-from tohit.core.grid.cover import behind_cover, line_blocked, square_cover
+from tohit.core.grid.cover import behind_cover, first_solid_crossed, line_blocked, square_cover
 from tohit.core.grid.cover_kernel import cover_arrays, cover_matrix, lines_blocked
 from tohit.core.grid.footprint import Footprint
 from tohit.core.grid.segments import crosses, squares_crossed
@@ -52,8 +52,9 @@ def test_grid_cover_line_along_a_solid_edge_does_not_count() -> None:
 
 
 def test_grid_cover_touching_a_solid_corner_does_not_count() -> None:
-    """The diagonal line from (1,1) to (3,3) passes exactly through the corner (2,2) shared by solid
-    squares (2,1) and (1,2)... it crosses neither; but the square (1,1)-(2,2) diagonal does not either."""
+    """Touching one solid square's corner is not crossing it; but the diagonal line from (1,1) to (3,3) through the
+    corner (2,2) where solid squares (2,1) and (1,2) meet passes from one side of that solid object to the other
+    (issue 36: as the same squares drawn as walls, docs/maps.md)."""
     board = Board.from_rows(
         [
             ".....",
@@ -63,8 +64,10 @@ def test_grid_cover_touching_a_solid_corner_does_not_count() -> None:
         ]
     )
     assert list(squares_crossed((1, 1), (3, 3))) == [(1, 1), (2, 2)]
-    assert not line_blocked(board, (1, 1), (3, 3))
+    assert line_blocked(board, (1, 1), (3, 3))
     assert line_blocked(board, (1, 1), (3, 2))  # a shallower line enters (2, 1)
+    one = Board.from_rows([".....", "..#..", ".....", "....."])
+    assert not line_blocked(one, (1, 1), (3, 3))  # touches (2, 1)'s corner only
 
 
 def test_grid_cover_any_line_vs_best_corner() -> None:
@@ -150,7 +153,9 @@ def test_grid_cover_kernel_lines_agree_with_the_walk() -> None:
     p = np.array([(rng.randint(0, 40), rng.randint(0, 40)) for _ in range(3000)])
     q = np.array([(rng.randint(0, 40), rng.randint(0, 40)) for _ in range(3000)])
     got = lines_blocked(board.solid, p, q)
-    want = [line_blocked(board, tuple(a), tuple(b)) for a, b in zip(p.tolist(), q.tolist(), strict=True)]
+    want = [
+        first_solid_crossed(board, tuple(a), tuple(b)) is not None for a, b in zip(p.tolist(), q.tolist(), strict=True)
+    ]
     assert got.tolist() == want
 
 

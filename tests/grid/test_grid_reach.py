@@ -67,9 +67,12 @@ def test_grid_projectile_stopped_by_a_solid_square_and_range() -> None:
 
 
 def test_grid_projectile_grazing_a_corner_is_not_blocked() -> None:
-    """The centre-to-centre path through a shared corner crosses neither square beside it."""
+    """The centre-to-centre path past one solid square's corner only touches it; through the corner where two solid
+    squares meet, one on each side, it goes through that solid object (issue 36: as the same squares drawn as
+    walls, docs/maps.md)."""
+    assert projectile_shot(field(["@#..", "....", "..A."]), "Hero", "A").blocker is None
     bf = field(["@#..", "#...", "..A."])
-    assert projectile_shot(bf, "Hero", "A").blocker is None
+    assert projectile_shot(bf, "Hero", "A").blocker == "solid squares (1, 0) and (0, 1), meeting at corner (1, 1)"
 
 
 def test_grid_foe_adjacent_makes_projectile_foes_hard_to_hit() -> None:

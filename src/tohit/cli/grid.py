@@ -116,7 +116,8 @@ def _uvtt(data: dict[str, Any], view: GridView, path: Path) -> None:
     """Write the map as a Universal VTT file."""
     from tohit.cli.output import write_file
     from tohit.core.grid.picture import picture_bytes
-    from tohit.core.grid.uvtt import Door, solid_outline, to_uvtt
+    from tohit.core.grid.uvtt import Door, to_uvtt
+    from tohit.core.grid.walls import solid_outline
     from tohit.core.loader import read_bytes
 
     spec = _map_spec(data)

@@ -18,7 +18,6 @@ import math
 import secrets
 import time
 import weakref
-from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from fractions import Fraction
@@ -53,12 +52,13 @@ from tohit.server.bodies import (
 from tohit.server.cache import Lru
 from tohit.server.contract import SystemInfo, describe
 from tohit.server.docs import mount_docs
-from tohit.server.errors import ERRORS, RETRY_AFTER, ApiError
+from tohit.server.errors import ERRORS, ApiError
 from tohit.server.fanout import Fanout
 from tohit.server.limits import LIST_PAGE, MAX_NAME, BodyCap, CreationRate, long_name
 from tohit.server.players_view import PlayersView, RenameBody
 from tohit.server.security import SecurityHeaders, for_view, hash_token, matches, same_token
 from tohit.server.settings import Settings as Settings
+from tohit.server.streams import Streams
 from tohit.server.strict_json import StrictJson
 from tohit.server.writes import Writer
 from tohit.store.db import Store, StoredEncounter, open_store
@@ -82,13 +82,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     settings = settings or Settings()
     state: dict[str, Any] = {"store": store, "pool": None, "admission": Admission(None, 0, settings.request_seconds)}
     state["fanout"] = Fanout(lambda: state["store"], settings.poll)
+    streams = Streams(state["fanout"], settings.stream_seconds, settings.max_streams)
     caps = jobs.Caps(settings.max_dice, settings.max_target_dice, settings.max_response)
     creations = CreationRate(settings.creates_per_minute)
-    #: Each encounter's picture as made once (PNG or WebP bytes and type; empty: none), and the makings under way.
-    made_pictures: Lru[str, tuple[bytes, str]] = Lru(limits.KEPT_PICTURES)
-    making: dict[str, asyncio.Future[tuple[bytes, str]]] = {}
-    #: Live streams open per encounter (`--max-streams`).
-    streams: Counter[str] = Counter()
+    #: Each encounter's picture as made once (PNG or WebP bytes and type).
+    made_pictures = pictures.Made(limits.KEPT_PICTURES)
     #: The encounters in memory (each with its fight's memo), the least recently used forgotten first.
     cache: Lru[str, Encounter] = Lru(settings.cached_encounters)
     #: Each encounter's row as last read (a row does not change; a write's own check of the seq finds one
@@ -440,22 +438,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         that come while it is being made wait for that one making."""
         row = stored(encounter_id)
         role(row, authorization)
-        found = made_pictures.get(row.id)
+        found = await made_pictures.of(row.id, lambda: work("picture", request, pictures.picture, row.fight))
         if found is None:
-            pending = making.get(row.id)
-            if pending is None:
-                pending = making[row.id] = asyncio.ensure_future(make_picture(row, request))
-                pending.add_done_callback(lambda _: making.pop(row.id, None))
-            found = await asyncio.shield(pending)
-        if not found[0]:
             raise ApiError(404, "this encounter's map has no picture", "map")
         return Response(found[0], media_type=found[1])
-
-    async def make_picture(row: StoredEncounter, request: Request) -> tuple[bytes, str]:
-        """The encounter's picture made in the pool (`pictures.picture`), kept ((b"", ""): none)."""
-        found = await work("picture", request, pictures.picture, row.fight) or (b"", "")
-        made_pictures[row.id] = found
-        return found
 
     @app.post("/v1/encounters/{encounter_id}/aim", **ok(answers.EncounterAim))
     async def encounter_aim(
@@ -569,15 +555,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         after: After | None = None,
         authorization: str | None = Header(default=None),
     ) -> StreamingResponse:
-        """New events as Server-Sent Events, for live views (the view token is enough). Before each read of new
-        events the token is checked again: once the encounter is deleted, or the token no
-        longer opens it (a new view token replaced it), the stream ends with an `end` event saying why."""
+        """New events as Server-Sent Events, for live views (the view token is enough): checked against the token
+        before each read, within the stream's lifetime and the cap on streams per encounter (server/streams.py)."""
         row = stored(encounter_id)
         was = role(row, authorization)
         start = the_store().last_seq(encounter_id) if after is None else after
-        if streams[encounter_id] >= settings.max_streams:
-            message = f"{settings.max_streams} live streams are open on this encounter (tohit serve --max-streams)"
-            raise ApiError(429, message, "max-streams", retry_after=RETRY_AFTER)
+        streams.admit(encounter_id)
 
         def ended() -> str | None:
             """Why the stream ends now (None: it goes on)."""
@@ -589,49 +572,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             except ApiError:
                 return "this token no longer opens the encounter"
 
-        async def feed() -> AsyncIterator[str]:
-            streams[encounter_id] += 1
-            try:
-                async for part in lived(following()):
-                    yield part
-            finally:
-                streams[encounter_id] -= 1
-                if streams[encounter_id] <= 0:
-                    del streams[encounter_id]
-
-        async def lived(parts: AsyncIterator[str]) -> AsyncIterator[str]:
-            """The stream for `stream_seconds` at most: then an `end` event asking the page to reconnect."""
-            until = time.monotonic() + settings.stream_seconds
-            while True:
-                try:
-                    part = await asyncio.wait_for(anext(parts), max(0.0, until - time.monotonic()))
-                except StopAsyncIteration:
-                    return
-                except TimeoutError:
-                    reason = "this stream's lifetime is over: reconnect from the last event seen"
-                    yield f"event: end\ndata: {json.dumps({'reason': reason, 'reconnect': True})}\n\n"
-                    return
-                yield part
-
-        async def following() -> AsyncIterator[str]:
-            yield f": tohit encounter {encounter_id} from seq {start}\n\n"
-            # One poll shared by all followers; the token is checked again before each event and whenever the
-            # feed wakes with nothing new (a token replaced or the encounter deleted here; quiet for a while).
-            async for event in state["fanout"].follow(encounter_id, start, checks=True):
-                why = await asyncio.to_thread(ended)
-                if why is not None:
-                    yield f"event: end\ndata: {json.dumps({'reason': why})}\n\n"
-                    return
-                if event is None:
-                    yield ": still here\n\n"
-                    continue
-                found = [event]
-                if was != "gm":  # the players' view: no seed, and nothing of a hidden combatant's stats
-                    found = for_view(PlayersView(await asyncio.to_thread(load, row)).events(found))
-                for seen in found:
-                    yield f"id: {seen['n']}\nevent: {seen['kind']}\ndata: {json.dumps(seen)}\n\n"
-
-        return StreamingResponse(feed(), media_type="text/event-stream")
+        feed = streams.feed(row, start, ended, None if was == "gm" else load)
+        return StreamingResponse(feed, media_type="text/event-stream")
 
     @app.patch("/v1/encounters/{encounter_id}", **ok(answers.Renamed))
     async def rename(

@@ -9,10 +9,13 @@ the grid served to the page.
   names a UVTT file: only the command line reads files.
 - `picture(fight)`: the encoded image of the fight's map (PNG or WebP, cropped to the map's squares), with its
   media type; a 404 when the map has no picture.
+- `Made`: each encounter's picture made once (in the pool's "picture" lane, within the deadline) and kept.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tohit.core.errors import InputError, short_repr
@@ -20,6 +23,10 @@ from tohit.core.grid.models import MapSpec
 from tohit.core.grid.picture import picture_bytes, picture_format
 from tohit.core.grid.uvtt import inline_map_fields
 from tohit.core.loader import read_bytes
+from tohit.server.cache import Lru
+
+#: A picture as made: its encoded image and media type, or None (the map has none).
+Picture = tuple[bytes, str] | None
 
 
 def with_uvtt(fight: dict[str, Any], uvtt: dict[str, Any]) -> dict[str, Any]:
@@ -60,3 +67,28 @@ def picture(fight: dict[str, Any]) -> tuple[bytes, str] | None:
     if data is None:
         return None
     return data, f"image/{picture_format(data)}"
+
+
+class Made:
+    """Pictures made once per encounter and kept (the last `size`): a later GET reads what was made, and GETs that
+    come while one is being made wait for that one making (no picture is made twice at once)."""
+
+    def __init__(self, size: int) -> None:
+        self.kept: Lru[str, tuple[Picture]] = Lru(size)
+        self.making: dict[str, asyncio.Future[Picture]] = {}
+
+    async def of(self, key: str, make: Callable[[], Awaitable[Picture]]) -> Picture:
+        """The picture kept for `key`, else the one being made for it, else made now by `make`."""
+        found = self.kept.get(key)
+        if found is not None:
+            return found[0]
+        pending = self.making.get(key)
+        if pending is None:
+            pending = self.making[key] = asyncio.ensure_future(self._make(key, make))
+            pending.add_done_callback(lambda _: self.making.pop(key, None))
+        return await asyncio.shield(pending)
+
+    async def _make(self, key: str, make: Callable[[], Awaitable[Picture]]) -> Picture:
+        made = await make()
+        self.kept[key] = (made,)
+        return made

@@ -3,8 +3,10 @@
 Every function returns squares on the map, in a fixed order. Areas (Blast, Burst, Cone, Sweep) leave out
 solid squares (nothing stands in them; a creature behind one is behind cover instead); a Line stops at
 the first solid square or wall (a wall on the edge, or across the diagonal, between two of its squares);
-Blast, Burst, Cone and Sweep are not stopped by walls (the page stops only a Line and a Projectile at solid
-objects); every range leaves out the user's own footprint.
+Burst, Cone and Sweep stop at walls as Melee does (`reached`: a square is caught when the centre-to-centre
+segment from the user's square, a Cone's origin, to it crosses no wall; the user must reach it); a Blast,
+placed touching the user, and "within Y" (no line of sight needed) are not stopped by walls; every range
+leaves out the user's own footprint.
 """
 
 from __future__ import annotations
@@ -19,6 +21,22 @@ from tohit.core.grid.squares import DIRECTIONS, DirectionName, Square, count_121
 def open_squares(board: Board, squares: Iterator[Square] | list[Square], user: Footprint) -> list[Square]:
     """The squares that are on the map, not solid and not the user's own."""
     return [sq for sq in squares if board.is_open(sq) and not user.contains(sq)]
+
+
+def reached(board: Board, sources: list[Square], squares: list[Square]) -> list[Square]:
+    """The squares some square of `sources` reaches without a drawn wall between their centres (as Melee reaches
+    a target); all of them on a map with no walls. Solid squares are left out of an area, not a wall to it: a
+    creature behind one is behind cover instead (docs/maps.md)."""
+    if not board.has_walls:
+        return squares
+    return [sq for sq in squares if any(not board.walls_only_between(s, sq) for s in sources)]
+
+
+def user_reaches(board: Board, user: Footprint, squares: list[Square]) -> list[Square]:
+    """The squares the user reaches from its nearest squares to each, not across a wall."""
+    if not board.has_walls:
+        return squares
+    return [sq for sq in squares if reached(board, user.nearest_squares(Footprint(sq[0], sq[1])), [sq])]
 
 
 # Blast X: a square X squares to a side, with one side or corner touching the user.
@@ -55,19 +73,26 @@ def blast(board: Board, user: Footprint, at: Square, size: int) -> list[Square]:
 
 
 def burst(board: Board, user: Footprint, size: int) -> list[Square]:
-    """Squares 1 to X squares (1-2-1) from the user's footprint: Burst 1 around a Large user is 12."""
-    around = (
+    """Squares 1 to X squares (1-2-1) from the user's footprint that it reaches, not across a wall: Burst 1
+    around a Large user is 12."""
+    return user_reaches(board, user, around(board, user, size))
+
+
+def around(board: Board, user: Footprint, size: int) -> list[Square]:
+    """Open squares 1 to X squares (1-2-1) from the user's footprint, walls or not."""
+    squares = (
         (x, y)
         for y in range(user.y - size, user.y1 + size + 1)
         for x in range(user.x - size, user.x1 + size + 1)
         if 1 <= user.distance_to((x, y)) <= size
     )
-    return open_squares(board, around, user)
+    return open_squares(board, squares, user)
 
 
 def ring(board: Board, user: Footprint) -> list[Square]:
-    """The squares cardinally or diagonally adjacent to the footprint (Melee's reach, Sweep's squares)."""
-    return burst(board, user, 1)
+    """The squares cardinally or diagonally adjacent to the footprint (Melee's reach, Sweep's squares), walls
+    or not (a Sweep leaves out those across a wall: `sweep_problem`, `sweeps`)."""
+    return around(board, user, 1)
 
 
 # Cone X and Line X start from one square of the footprint, on its side facing the direction.
@@ -102,8 +127,9 @@ def cone_block(origin: Square, direction: DirectionName, size: int) -> Iterator[
 
 
 def cone(board: Board, user: Footprint, origin: Square, direction: DirectionName, size: int) -> list[Square]:
-    """The squares of a Cone X from footprint square `origin` in `direction`."""
-    return open_squares(board, cone_block(origin, direction, size), user)
+    """The squares of a Cone X from footprint square `origin` in `direction` that the origin reaches, not across
+    a wall."""
+    return reached(board, [origin], open_squares(board, cone_block(origin, direction, size), user))
 
 
 def line_steps(direction: DirectionName, size: int) -> int:
@@ -136,14 +162,16 @@ def cardinally_adjacent(a: Square, b: Square) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
 
-def sweep_problem(board: Board, user: Footprint, squares: list[Square], size: int) -> str | None:
-    """Why `squares` is not a Sweep X of this user (None when it is)."""
+def sweep_problem(board: Board, user: Footprint, squares: list[Square], size: int, who: str = "the user") -> str | None:
+    """Why `squares` is not a Sweep X of this user, `who` (None when it is)."""
     if len(squares) != size:
         return f"a Sweep {size} cuts through {size} squares, got {len(squares)}"
-    around = set(ring(board, user))
+    adjacent = set(ring(board, user))
     for i, sq in enumerate(squares):
-        if sq not in around:
+        if sq not in adjacent:
             return f"square {list(sq)} is not an open square adjacent to the user"
+        if not user_reaches(board, user, [sq]):
+            return f"a wall stands between {who} and square {list(sq)}: a Sweep cannot cut across it"
         if sq in squares[:i]:
             return f"square {list(sq)} is swept twice: a Sweep may not double back"
         if i and not cardinally_adjacent(squares[i - 1], sq):
@@ -152,9 +180,10 @@ def sweep_problem(board: Board, user: Footprint, squares: list[Square], size: in
 
 
 def sweeps(board: Board, user: Footprint, size: int) -> list[tuple[Square, ...]]:
-    """Every Sweep X of the user, as ordered paths; each set of squares once (the first path found)."""
-    around = ring(board, user)
-    allowed = set(around)
+    """Every Sweep X of the user, as ordered paths; each set of squares once (the first path found); none cuts
+    across a wall."""
+    near = user_reaches(board, user, ring(board, user))
+    allowed = set(near)
     seen: set[frozenset[Square]] = set()
     found: list[tuple[Square, ...]] = []
 
@@ -172,7 +201,7 @@ def sweeps(board: Board, user: Footprint, size: int) -> list[tuple[Square, ...]]
                 extend(path)
                 path.pop()
 
-    for start in around:
+    for start in near:
         extend([start])
     return found
 
@@ -181,5 +210,5 @@ def sweeps(board: Board, user: Footprint, size: int) -> list[tuple[Square, ...]]
 
 
 def within(board: Board, user: Footprint, distance: int) -> list[Square]:
-    """Open squares within Y (1-2-1) of the user, outside its footprint; no line of sight needed."""
-    return burst(board, user, distance)
+    """Open squares within Y (1-2-1) of the user, outside its footprint; no line of sight needed (walls or not)."""
+    return around(board, user, distance)

@@ -18,7 +18,16 @@ import numpy.typing as npt
 
 from tohit.core.errors import short_repr
 from tohit.core.grid.squares import Square
-from tohit.core.grid.walls import NO_WALLS, STAND, centre, line_crosses, steps_blocked
+from tohit.core.grid.walls import (
+    NO_WALLS,
+    STAND,
+    centre,
+    line_crosses,
+    outline_edges,
+    solid_outline,
+    steps_blocked,
+    wall_array,
+)
 
 #: The eight steps between neighbouring squares, cardinal ones first (the order `movement` tries them in).
 STEPS: tuple[Square, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1), (1, -1))
@@ -101,19 +110,47 @@ class Board:
         return len(self.walls) > 0
 
     @cached_property
+    def blockers(self) -> npt.NDArray[np.int64]:
+        """What a line or a step may not cross, as walls: the walls, and the outline of the solid squares (each
+        edge between a solid square and an open or off-map one). A solid square and the same square drawn as
+        walls are then one solid object, with the same answers: a line between two solid squares that touch only
+        at a corner passes through that corner from one side of the object to the other (docs/maps.md)."""
+        if not self.solid.any():
+            return self.walls
+        return np.ascontiguousarray(np.concatenate([self.walls, wall_array(solid_outline(self.solid))]))
+
+    @cached_property
+    def outline(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """The solid squares' outline as walls, and the outline edges ending at each square corner
+        (`walls.outline_edges`)."""
+        return outline_edges(self.solid)
+
+    @property
+    def has_blockers(self) -> bool:
+        """There are walls or solid squares."""
+        return len(self.blockers) > 0
+
+    @cached_property
     def _blocked_steps(self) -> npt.NDArray[np.bool_]:
-        return steps_blocked(self.walls, self.width, self.height, STEPS)
+        return steps_blocked(self.blockers, self.width, self.height, STEPS)
 
     def step_blocked(self, square: Square, step: Square) -> bool:
-        """A wall stands between `square` and its neighbour `step` away (one of `STEPS`): on their shared edge,
-        or across the diagonal through their shared corner."""
-        if not self.has_walls or not self.on_map(square):
+        """A wall or a solid object stands between `square` and its neighbour `step` away (one of `STEPS`): on
+        their shared edge, or across the diagonal through their shared corner (two solid squares touching there,
+        one on each side of the step)."""
+        if not self.has_blockers or not self.on_map(square):
             return False
         return bool(self._blocked_steps[square[1], square[0], STEPS.index(step)])
 
     def walled(self, a: Square, b: Square) -> bool:
-        """A wall crosses the segment from the centre of square `a` to the centre of square `b` (a Projectile's
-        path, a Melee reach between neighbours, a step)."""
+        """A wall, or the outline of a solid object, crosses the segment from the centre of square `a` to the
+        centre of square `b` (a Projectile's path, a Melee reach between neighbours, a step)."""
+        return self.has_blockers and line_crosses(self.blockers, centre(a), centre(b), STAND, STAND)
+
+    def walls_only_between(self, a: Square, b: Square) -> bool:
+        """A drawn wall (not a solid square) crosses the segment between the centres of `a` and `b` (what stops
+        a Burst, Cone or Sweep: a solid square leaves its own square out of them, a creature behind it is behind
+        cover instead)."""
         return self.has_walls and line_crosses(self.walls, centre(a), centre(b), STAND, STAND)
 
     def with_walls(self, walls: npt.NDArray[np.int64]) -> Board:

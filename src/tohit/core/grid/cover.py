@@ -15,6 +15,7 @@ when several are equally near, the attacker picks the pair of squares that gives
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import gcd
 from typing import Any, Literal
 
 from tohit.core.grid.board import Board
@@ -72,10 +73,11 @@ def first_solid_crossed(board: Board, p: Point, q: Point) -> Square | None:
     return None
 
 
-def wall_crossed(board: Board, p: Point, q: Point, p_square: Square, q_square: Square) -> bool:
-    """The line from corner `p` of `p_square` to corner `q` of `q_square` crosses a wall (each end leaving its
-    own square, `walls.py`)."""
-    if not board.has_walls:
+def wall_crossed(board: Board, p: Point, q: Point, p_square: Square, q_square: Square, *, drawn: bool = False) -> bool:
+    """The line from corner `p` of `p_square` to corner `q` of `q_square` crosses a wall or the outline of a solid
+    object (`drawn`: a drawn wall only), each end leaving its own square (`walls.py`)."""
+    walls = board.walls if drawn else board.blockers
+    if not len(walls):
         return False
     half = WALL_SCALE // 2
 
@@ -83,7 +85,7 @@ def wall_crossed(board: Board, p: Point, q: Point, p_square: Square, q_square: S
         return ((square[0] - corner[0]) * WALL_SCALE + half, (square[1] - corner[1]) * WALL_SCALE + half)
 
     return line_crosses(
-        board.walls,
+        walls,
         (p[0] * WALL_SCALE, p[1] * WALL_SCALE),
         (q[0] * WALL_SCALE, q[1] * WALL_SCALE),
         into(p, p_square),
@@ -92,11 +94,29 @@ def wall_crossed(board: Board, p: Point, q: Point, p_square: Square, q_square: S
 
 
 def _blocker(board: Board, p: Point, q: Point, attacker: Square, target: Square) -> Square | str | None:
-    """The solid square the line crosses first, else WALL if it crosses a wall, else None."""
+    """The solid square the line crosses first, else WALL if it crosses a wall, else the first solid square it
+    touches when it passes through a solid object without entering a square (between two solid squares that
+    meet at a corner, or along the edge between two), else None."""
     hit = first_solid_crossed(board, p, q)
     if hit is not None:
         return hit
-    return WALL if wall_crossed(board, p, q, attacker, target) else None
+    if not wall_crossed(board, p, q, attacker, target):
+        return None
+    if wall_crossed(board, p, q, attacker, target, drawn=True):
+        return WALL
+    return first_solid_touched(board, p, q) or WALL
+
+
+def first_solid_touched(board: Board, p: Point, q: Point) -> Square | None:
+    """The first solid square with a corner on the line from corner `p` to corner `q`."""
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    g = gcd(dx, dy) or 1
+    for k in range(g + 1):
+        cx, cy = p[0] + dx // g * k, p[1] + dy // g * k
+        for sq in ((cx - 1, cy - 1), (cx, cy - 1), (cx - 1, cy), (cx, cy)):
+            if board.is_solid(sq):
+                return sq
+    return None
 
 
 def _cover(segment: tuple[Point, Point], hit: Square | str, attacker: Square, target: Square) -> Cover:
@@ -109,7 +129,7 @@ def line_blocked(board: Board, p: Point, q: Point) -> bool:
     if first_solid_crossed(board, p, q) is not None:
         return True
     s = WALL_SCALE
-    return board.has_walls and line_crosses(board.walls, (p[0] * s, p[1] * s), (q[0] * s, q[1] * s))
+    return board.has_blockers and line_crosses(board.blockers, (p[0] * s, p[1] * s), (q[0] * s, q[1] * s))
 
 
 def blocked_line_from(board: Board, attacker: Square, i: int, target: Square) -> tuple[Point, Square | str] | None:

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from tohit.core.grid.board import Board
 from tohit.core.grid.cover import LINE_ORDER, CoverRule
 from tohit.core.grid.footprint import Footprint
-from tohit.core.grid.walls import corner_lines, lines_cross_walls
+from tohit.core.grid.walls import corner_lines, lines_cross_outline, lines_cross_walls
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -112,11 +112,14 @@ def corner_lines_blocked(board: Board, a: IntArray, t: IntArray, ci: IntArray, c
     or (for the lines no solid square blocks) a wall."""
     ca, ct = CORNERS[ci], CORNERS[cj]
     hit = lines_blocked(board.solid, a + ca, t + ct)
-    if board.has_walls:
+    if board.has_blockers:
         rest = np.flatnonzero(~hit)
         if rest.size:
             p, q, into_p, into_q = corner_lines(a[rest], t[rest], ca[rest], ct[rest])
-            hit[rest] = lines_cross_walls(board.walls, p, q, into_p, into_q)
+            if board.has_walls:
+                hit[rest] = lines_cross_walls(board.blockers, p, q, into_p, into_q)
+            else:  # solid squares only: their outline meets these lines only at the square corners on them
+                hit[rest] = lines_cross_outline(board.solid, board.outline, p, q, into_p, into_q)
     return hit
 
 
@@ -124,7 +127,7 @@ def _stage_blocked(board: Board, a: IntArray, t: IntArray, stage: Sequence[tuple
     """For squares a[i], t[i]: whether any of the `stage` corner-to-corner lines is blocked."""
     ia = np.array([i for i, _ in stage], dtype=np.int64)
     it = np.array([j for _, j in stage], dtype=np.int64)
-    if not board.has_walls:
+    if not board.has_blockers:
         p = (a[:, None, :] + CORNERS[ia][None, :, :]).reshape(-1, 2)
         q = (t[:, None, :] + CORNERS[it][None, :, :]).reshape(-1, 2)
         hit = lines_blocked(board.solid, p, q)
@@ -169,7 +172,7 @@ def square_pairs_covered(
             break
         ci = corner[todo]
         cj = (ci + j_offset) % 4
-        if board.has_walls:
+        if board.has_blockers:
             hit = corner_lines_blocked(board, a[pair[todo]], t[pair[todo]], ci, cj)
         else:
             hit = lines_blocked(board.solid, a[pair[todo]] + CORNERS[ci], t[pair[todo]] + CORNERS[cj])

@@ -51,12 +51,12 @@ def _squares(origin: Square, side: int) -> list[Square]:
 
 def step_blocked(board: Board, origin: Square, side: int, step: Square) -> bool:
     """A footprint of `side` at `origin` stepping by `step` crosses a wall with one of its squares."""
-    return board.has_walls and any(board.step_blocked(sq, step) for sq in _squares(origin, side))
+    return board.has_blockers and any(board.step_blocked(sq, step) for sq in _squares(origin, side))
 
 
 def footprint_split(board: Board, origin: Square, side: int) -> bool:
     """A wall runs between two squares of the footprint (it cannot stand there)."""
-    if side == 1 or not board.has_walls:
+    if side == 1 or not board.has_blockers:
         return False
     x, y = origin
     return any(

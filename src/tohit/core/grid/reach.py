@@ -120,13 +120,34 @@ def projectile_shot(field: Battlefield, user: str, target: str) -> Shot:
     for a in me.nearest_squares(it):
         for b in it.nearest_squares(me):
             path = path_squares(a, b)
-            blocker = "a wall" if field.board.walled(a, b) else _first_blocker(field, path, user, target)
+            board = field.board
+            blocker = "a wall" if board.walls_only_between(a, b) else _first_blocker(field, path, user, target)
+            if blocker is None and board.walled(a, b):
+                blocker = _pinch(board, a, b)
             shot = Shot(tuple(path), blocker)
             if blocker is None:
                 return shot
             first = first or shot
     assert first is not None
     return first
+
+
+def _pinch(board: Board, a: Square, b: Square) -> str:
+    """The solid squares meeting at a corner that the centre-to-centre path from `a` to `b` passes through, one
+    on each side of it (the path squeezes through no gap: they are one solid object)."""
+    (ax, ay), (bx, by) = a, b
+    dx, dy = bx - ax, by - ay
+    corners = [
+        (cx, cy)
+        for cy in range(min(ay, by) + 1, max(ay, by) + 1)
+        for cx in range(min(ax, bx) + 1, max(ax, bx) + 1)
+        if (2 * cx - 2 * ax - 1) * dy == (2 * cy - 2 * ay - 1) * dx  # on the line through both centres
+    ]
+    for cx, cy in sorted(corners, key=lambda c: abs(c[0] - ax) + abs(c[1] - ay)):
+        solid = [sq for sq in ((cx - 1, cy - 1), (cx, cy - 1), (cx - 1, cy), (cx, cy)) if board.is_solid(sq)]
+        if len(solid) >= 2:
+            return f"solid squares {' and '.join(f'({x}, {y})' for x, y in solid)}, meeting at corner ({cx}, {cy})"
+    return "a solid object"
 
 
 def _first_blocker(field: Battlefield, path: list[Square], user: str, target: str) -> str | None:
@@ -149,6 +170,12 @@ def projectile_targets(field: Battlefield, user: str, size: int) -> list[str]:
     ]
 
 
+def adjacent_targets(field: Battlefield, user: str) -> list[str]:
+    """Creatures cardinally or diagonally adjacent to the user (or sharing its square), walls or not."""
+    me = field.creature(user).footprint
+    return [c.name for c in field.creatures if c.name != user and me.distance(c.footprint) <= 1]
+
+
 def melee_targets(field: Battlefield, user: str) -> list[str]:
     """Creatures cardinally or diagonally adjacent to the user (or sharing its square), and not behind a wall:
     the user must be able to physically reach out and touch the target (some pair of their nearest squares
@@ -161,7 +188,7 @@ def melee_targets(field: Battlefield, user: str) -> list[str]:
         if c.name != user
         and me.distance(c.footprint) <= 1
         and (
-            not board.has_walls
+            not board.has_blockers
             or any(
                 not board.walled(a, b) for a in me.nearest_squares(c.footprint) for b in c.footprint.nearest_squares(me)
             )
@@ -225,12 +252,12 @@ def reach(field: Battlefield, user: str, rng: AnyRange) -> Reach:
         squares = make(board, me, origin, rng.direction, rng.size)
         return Reach(placed, tuple(squares), tuple(field.creatures_on(squares, besides=user)))
     if isinstance(rng, MeleeRange):
-        named = rng.target
-        near = named is not None and field.has(named) and me.distance(field.creature(named).footprint) <= 1
-        if near and named not in melee_targets(field, user):  # adjacent, but a wall between them
+        walled_off = [n for n in adjacent_targets(field, user) if n not in melee_targets(field, user)]
+        if rng.target in walled_off or (rng.target is None and walled_off and not melee_targets(field, user)):
+            name = rng.target or walled_off[0]  # adjacent, but a wall (or a solid object) between them
+            what = "a wall stands" if board.has_walls else "solid squares meeting at a corner stand"
             raise InputError(
-                f"a wall stands between {user} and {named}: a Melee must reach out and touch its target",
-                field="target",
+                f"{what} between {user} and {name}: a Melee must reach out and touch its target", field="target"
             )
         target = _single_target(field, user, rng.target, melee_targets(field, user), "adjacent to")
         return Reach(rng.model_copy(update={"target": target}), tuple(areas.ring(board, me)), (target,))
@@ -256,7 +283,7 @@ def reach(field: Battlefield, user: str, rng: AnyRange) -> Reach:
     if isinstance(rng, SweepRange):
         if rng.squares is None:
             raise InputError("a Sweep needs its squares, in order (or run tohit aim)", field="squares")
-        problem = areas.sweep_problem(board, me, list(rng.squares), rng.size)
+        problem = areas.sweep_problem(board, me, list(rng.squares), rng.size, user)
         if problem:
             raise InputError(problem, field="squares")
         return Reach(rng, tuple(rng.squares), tuple(field.creatures_on(rng.squares, besides=user)))

@@ -391,30 +391,6 @@ def expand(data: dict[str, Any], path: Path, read_bytes: ReadBytes) -> dict[str,
     return {**data, "map": map_fields(path, spec, read_bytes)}
 
 
-def solid_outline(solid: Any) -> list[tuple[float, float, float, float]]:
-    """The edges between a solid square and an open (or off-map) one, as walls: solid squares drawn for a
-    tabletop that knows only walls."""
-    height, width = solid.shape
-    out: list[tuple[float, float, float, float]] = []
-
-    def is_solid(x: int, y: int) -> bool:
-        return 0 <= x < width and 0 <= y < height and bool(solid[y, x])
-
-    for y in range(height):
-        for x in range(width):
-            if not solid[y, x]:
-                continue
-            if not is_solid(x, y - 1):
-                out.append((x, y, x + 1, y))
-            if not is_solid(x + 1, y):
-                out.append((x + 1, y, x + 1, y + 1))
-            if not is_solid(x, y + 1):
-                out.append((x, y + 1, x + 1, y + 1))
-            if not is_solid(x - 1, y):
-                out.append((x, y, x, y + 1))
-    return out
-
-
 def to_uvtt(
     width: int,
     height: int,

@@ -11,8 +11,10 @@ A line crosses the walls where it passes from one side of a wall to the other; t
   arms strictly on both sides of the line;
 - at an end of the line lying on a wall (a corner of a square on a wall along its edge): an arm of a wall there
   lies strictly between the way into the line's own square and the way the line goes, so the line leaves its
-  square through the wall. Each end is given that way in (`into`), e.g. toward its square's centre; a zero
-  vector means the end does not count. A line from a square's centre (a step, a Projectile's path) uses
+  square through the wall; when the line goes exactly opposite the way in, the walls there have arms strictly
+  on both sides of the line (as at a point inside it), so every line leaving that way through a wall is
+  blocked. Each end is given that way in (`into`), e.g. toward its square's centre; a zero vector means the
+  end does not count. A line from a square's centre (a step, a Projectile's path) uses
   `STAND`: a square whose centre lies on a wall counts as standing on the side `STAND` points to.
 A line along a wall only touches it. `lines_cross_walls` decides many lines at once with numpy; `line_crosses`
 is one line.
@@ -21,6 +23,7 @@ is one line.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -112,16 +115,25 @@ def _pairs_blocked(
     o_a, o_b = _orient(px, py, qx, qy, ax, ay), _orient(px, py, qx, qy, bx, by)
     o_p, o_q = _orient(ax, ay, bx, by, px, py), _orient(ax, ay, bx, by, qx, qy)
     blocked = (o_a * o_b < 0) & (o_p * o_q < 0)
-    # An end of the line on a wall: an arm there strictly between the way in and the way the line goes.
+    # A wall's end point strictly inside the line, or an end of the line on a wall that the line leaves straight
+    # away from its own square: walls there with arms on both sides of the line (collected, then settled per point).
+    keys: list[IntArray] = []
+    sides: list[IntArray] = []
+    # An end of the line on a wall: an arm there strictly between the way in and the way the line goes. When the
+    # line goes exactly opposite the way in, the square stands on the line itself, as a point strictly inside a
+    # line does: the line leaves through the walls there when they have arms on both sides of it.
     for ex, ey, ox, oy, into in ((px, py, qx, qy, into_p), (qx, qy, px, py, into_q)):
         on = (_orient(ax, ay, bx, by, ex, ey) == 0) & _within(ax, ay, bx, by, ex, ey)
         ux, uy, vx, vy = into[:, 0], into[:, 1], ox - ex, oy - ey
+        away = on & ((ux != 0) | (uy != 0)) & (ux * vy - uy * vx == 0) & (ux * vx + uy * vy < 0)
         for tx, ty in ((ax, ay), (bx, by)):
             arm = on & ((tx != ex) | (ty != ey))
             blocked |= arm & _strictly_between(ux, uy, tx - ex, ty - ey, vx, vy)
-    # A wall's end point strictly inside the line: walls there with arms on both sides of the line.
-    keys: list[IntArray] = []
-    sides: list[IntArray] = []
+            side = _orient(px, py, qx, qy, tx, ty)
+            idx = np.flatnonzero(arm & away & (side != 0))
+            if idx.size:
+                keys.append(np.stack([line[idx], ex[idx], ey[idx]], axis=1))
+                sides.append(side[idx])
     for vx_, vy_, o_v, other_side in ((ax, ay, o_a, o_b), (bx, by, o_b, o_a)):
         inside = (o_v == 0) & _strictly_inside(px, py, qx, qy, vx_, vy_) & (other_side != 0)
         idx = np.flatnonzero(inside)
@@ -220,3 +232,84 @@ def steps_blocked(walls: IntArray, width: int, height: int, steps: Sequence[Squa
         hit = _pairs_blocked(w, p, q, stand, stand, square)
         out[square[hit], j] = True
     return out.reshape(height, width, len(steps))
+
+
+def solid_outline(solid: Any) -> list[tuple[float, float, float, float]]:
+    """The edges between a solid square and an open (or off-map) one, as walls: solid squares drawn for a
+    tabletop that knows only walls."""
+    height, width = solid.shape
+    out: list[tuple[float, float, float, float]] = []
+
+    def is_solid(x: int, y: int) -> bool:
+        return 0 <= x < width and 0 <= y < height and bool(solid[y, x])
+
+    for y in range(height):
+        for x in range(width):
+            if not solid[y, x]:
+                continue
+            if not is_solid(x, y - 1):
+                out.append((x, y, x + 1, y))
+            if not is_solid(x + 1, y):
+                out.append((x + 1, y, x + 1, y + 1))
+            if not is_solid(x, y + 1):
+                out.append((x, y + 1, x + 1, y + 1))
+            if not is_solid(x - 1, y):
+                out.append((x, y, x, y + 1))
+    return out
+
+
+def outline_edges(solid: Any) -> tuple[IntArray, IntArray]:
+    """The outline of the solid squares (`solid_outline`) as (walls in 1 / WALL_SCALE units (m, 4), and per lattice
+    point (y * (width + 1) + x) the outline edges that end there, 4 columns: right, left, up, down, -1 for none)."""
+    solid = np.asarray(solid, dtype=np.bool_)
+    height, width = solid.shape
+    padded = np.zeros((height + 2, width + 2), dtype=np.bool_)
+    padded[1:-1, 1:-1] = solid
+    ys, xs = np.mgrid[0 : height + 1, 0 : width + 1]
+    # Squares around lattice point (x, y), in padded indices: up-left (x, y), up-right (x + 1, y), down-left
+    # (x, y + 1), down-right (x + 1, y + 1).
+    ul, ur = padded[ys, xs], padded[ys, xs + 1]
+    dl, dr = padded[ys + 1, xs], padded[ys + 1, xs + 1]
+    kinds = ((ur != dr, (1, 0)), (ul != dl, (-1, 0)), (ul != ur, (0, -1)), (dl != dr, (0, 1)))
+    rows: list[IntArray] = []
+    table = np.full(((height + 1) * (width + 1), 4), -1, dtype=np.int64)
+    count = 0
+    for k, (present, (dx, dy)) in enumerate(kinds):
+        where = np.flatnonzero(present.ravel())
+        px, py = xs.ravel()[where], ys.ravel()[where]
+        rows.append(np.stack([px, py, px + dx, py + dy], axis=1) * WALL_SCALE)
+        table[where, k] = count + np.arange(where.size)
+        count += where.size
+    return np.concatenate(rows).astype(np.int64), table
+
+
+def lines_cross_outline(
+    solid: Any, edges: tuple[IntArray, IntArray], p: IntArray, q: IntArray, into_p: IntArray, into_q: IntArray
+) -> BoolArray:
+    """`lines_cross_walls` against the outline of the solid squares (`edges`: `outline_edges(solid)`), for lines
+    between square corners (p, q in 1 / WALL_SCALE units, whole squares) that cross no solid square: such a line
+    can meet the outline only at the square corners on it, so only the outline edges ending there are tried."""
+    n = len(p)
+    out = np.zeros(n, dtype=np.bool_)
+    walls, table = edges
+    if n == 0 or len(walls) == 0:
+        return out
+    width = np.asarray(solid).shape[1]
+    a, b = p // WALL_SCALE, q // WALL_SCALE
+    d = b - a
+    g = np.gcd(d[:, 0], d[:, 1])
+    steps = np.where(g > 0, g, 0) + 1
+    line = np.repeat(np.arange(n), steps)
+    k = np.arange(int(steps.sum())) - np.repeat(np.cumsum(steps) - steps, steps)
+    unit = np.where(g[:, None] > 0, d // np.maximum(g, 1)[:, None], 0)
+    points = a[line] + unit[line] * k[:, None]
+    found = table[points[:, 1] * (width + 1) + points[:, 0]]  # (points, 4)
+    li = np.repeat(line, 4)
+    ei = found.reshape(-1)
+    keep = ei >= 0
+    li, ei = li[keep], ei[keep]
+    if not li.size:
+        return out
+    blocked = _pairs_blocked(walls[ei], p[li], q[li], into_p[li], into_q[li], li)
+    out[np.unique(li[blocked])] = True
+    return out

@@ -77,7 +77,7 @@ class FullPlateFight(RoundRules):
     # -- an attack -----------------------------------------------------------------------------------------
     def attack(self, ctx: FightContext, mask: BoolArray, actor: IntArray, attack: IntArray, target: IntArray) -> None:
         fight = ctx.fight
-        idx, out = ctx.resolve(mask, actor, attack, target)
+        idx, out = ctx.resolve(mask, actor, attack, target, self._engaged_down(fight, ctx.state, target))
         actor, attack, target, mask = actor[idx], attack[idx], target[idx], mask[idx]
         rows = np.flatnonzero(mask & (out["result"] == HIT))
         if rows.size == 0:
@@ -174,6 +174,58 @@ class FullPlateFight(RoundRules):
             return found
 
         return fight.memo("fullplate_struck", build)
+
+    def _engaged_down(
+        self, fight: LoadedFight, state: State, target: IntArray, rows: IntArray | None = None
+    ) -> dict[str, IntArray] | None:
+        """Firing Into Melee: the target's `engaged_with` entries that are combatants of this fight at 0 HP, down
+        and out of the melee, as a bitmask per entry (the "target.engaged_down" code: a stray shot never goes to
+        them); None when no combatant is engaged with another of the fight. `rows`: the state's row of each
+        entry (default: row i for entry i)."""
+        engaged = self._engaged(fight)
+        if engaged.shape[1] == 0:
+            return None
+        rows = np.arange(target.size) if rows is None else rows
+        t = np.maximum(target, 0)
+        hp = state.per["hp"]
+        code = np.zeros(target.shape, dtype=np.int64)
+        for i in range(engaged.shape[1]):
+            who = engaged[t, i]
+            down = (who >= 0) & (gather(hp, rows, np.maximum(who, 0)) == 0)
+            code |= down.astype(np.int64) << i
+        return {"target.engaged_down": code}
+
+    def _engaged(self, fight: LoadedFight) -> IntArray:
+        """(targets, engaged_with entries up to the last that names a combatant): the combatant each entry names
+        (-1: none, or a creature not in this fight)."""
+
+        def build() -> IntArray:
+            names = fight.roster.names
+            found = [
+                [names.index(e.name) if e.name in names else -1 for e in comb.target.engaged_with]
+                for comb in fight.combatants
+            ]
+            width = max((i + 1 for row in found for i, c in enumerate(row) if c >= 0), default=0)
+            table = np.full((fight.roster.size, width), -1, dtype=np.int64)
+            for t, row in enumerate(found):
+                for i, c in enumerate(row[:width]):
+                    table[t, i] = c
+            return table
+
+        return fight.memo("fullplate_engaged", build)
+
+    def odds_fields(
+        self, ctx: FightContext, rows: IntArray, actor: int, attack: int, target: int
+    ) -> dict[str, IntArray]:
+        """Policy `best` reads an attack's odds with only the standing creatures in the target's melee."""
+        found = self._engaged_down(ctx.fight, ctx.state, np.full(rows.size, target, dtype=np.int64), rows)
+        return found or {}
+
+    def override_value(self, field: str, code: int) -> Any:
+        """`target.engaged_down`: the bitmask of down entries as their positions in `engaged_with`."""
+        if field == "engaged_down":
+            return [i for i in range(code.bit_length()) if code >> i & 1]
+        return code
 
     def _magic_ammo(self, fight: LoadedFight) -> BoolArray:
         """(combatants, attacks): the attack fires ammunition with an Enhancement bonus."""

@@ -306,6 +306,12 @@ class Target(TargetBase):
         " stats (ac, special_defence, resistance_pct, ...) or, without them, as this target; in a fight, an entry"
         " naming a combatant of the fight without `ac` takes that combatant's own (its `target` block).",
     )
+    engaged_down: list[Annotated[int, Field(ge=0, le=19)]] = Field(
+        default_factory=list,
+        max_length=20,
+        description="Positions (from 0) of `engaged_with` entries that are down (0 HP): out of the melee, a stray"
+        " shot never goes to them (a fight fills this from its combatants' hit points).",
+    )
     enemies_engaged: int = Field(
         default=0,
         ge=0,
@@ -333,6 +339,13 @@ class Target(TargetBase):
                     f"engaged_with[{i}].name: {short_repr(other.name)} is used twice (names label the creature hit)"
                 )
             seen.add(other.name)
+        for i, at in enumerate(self.engaged_down):
+            if at >= len(self.engaged_with):
+                raise ValueError(
+                    f"engaged_down[{i}]: {at} is not a position in engaged_with (0 to {len(self.engaged_with) - 1})"
+                    if self.engaged_with
+                    else f"engaged_down[{i}]: there is no engaged_with entry to be down"
+                )
         return self
 
 

@@ -228,11 +228,12 @@ def creature_hit(
     if index is None:
         index = np.full(n, len(target.engaged_with), dtype=np.int64)
         if steps.when(hit) and target.engaged_with:
-            why = (
-                "Precision proficiency: the intended target is hit"
-                if attacker.precision and attacker.weapon.ranged
-                else "a melee attack strikes the intended target"
-            )
+            if attacker.precision and attacker.weapon.ranged:
+                why = "Precision proficiency: the intended target is hit"
+            elif attacker.weapon.ranged:
+                why = "every creature engaged with the target is down, out of the melee: the shot goes to it"
+            else:
+                why = "a melee attack strikes the intended target"
             steps.note("firing_into_melee", why, clause=f"{PAGE}, Firing Into Melee", value=target.name, where=hit)
     elif steps.enabled:
         for i, d in enumerate(defenders[:-1]):

@@ -100,13 +100,23 @@ def dice_only(expr: DiceExpr) -> DiceExpr:
     return DiceExpr(expr.terms, 0, text)
 
 
-def melee_candidates(attacker: Attacker, target: Target) -> list[tuple[str, int]] | None:
-    """(name, share) of each creature a shot may hit, the intended target last; None when it is sure."""
-    if not attacker.weapon.ranged or not target.engaged_with or attacker.precision:
+def standing_engaged(target: Target) -> list[int]:
+    """The positions in `engaged_with` of the creatures standing in the melee: one that is down (`engaged_down`)
+    is out of it, and a stray shot never goes to it (docs/fullplate.md#silent-firing-into-melee)."""
+    down = set(target.engaged_down)
+    return [i for i in range(len(target.engaged_with)) if i not in down]
+
+
+def melee_candidates(attacker: Attacker, target: Target) -> list[tuple[int, str, int]] | None:
+    """(position in engaged_with + [target], name, share) of each creature a shot may hit, the intended target
+    last: only the creatures standing in the melee; None when the shot is sure."""
+    standing = standing_engaged(target)
+    if not attacker.weapon.ranged or not standing or attacker.precision:
         return None
-    names = [e.name for e in target.engaged_with] + [target.name]
-    weights = shares([e.size for e in target.engaged_with] + [target.size])
-    return list(zip(names, weights, strict=True))
+    where = [*standing, len(target.engaged_with)]
+    names = [target.engaged_with[i].name for i in standing] + [target.name]
+    weights = shares([target.engaged_with[i].size for i in standing] + [target.size])
+    return list(zip(where, names, weights, strict=True))
 
 
 def per_row(values: Sequence[int], index: Array | None) -> int | Array:
@@ -225,7 +235,7 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
             roles["reroll"] = die("reroll", 20)
         candidates = melee_candidates(attacker, target)
         if candidates is not None:
-            roles["pick"] = pick_role(tuple(w for _, w in candidates))
+            roles["pick"] = pick_role(tuple(w for _, _, w in candidates))
         return roles
 
     # -- rules ---------------------------------------------------------------------------------------
@@ -245,7 +255,8 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
             index: Array | None = None
         else:
             defenders = [engaged_defender(attacker, options, sit, e) for e in target.engaged_with] + [sit.target]
-            index = dice["pick"]["index"]
+            # The pick die runs over the standing creatures only: its index, as a position in engaged_with + [target].
+            index = np.asarray([i for i, _, _ in candidates], dtype=np.int64)[dice["pick"]["index"]]
         chances = [hit_chance(attacker, sit, d) for d in defenders]
         ac = per_row([d.ac for d in defenders], index)
         to_hit.note_setup(sit, target, defenders, chances, attack.automatic_hit, steps)

@@ -56,6 +56,11 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         " its AC, and its own Special Defence, Resistance and Vulnerability adjust the damage. A creature given"
         " without stats of its own is judged as the intended target, and the trace says so; in a fight, a"
         " combatant of the fight named beside the target has its own stats (its `target` block), and those decide."
+        " Only the creatures standing in the melee share the pick: one that is down (0 HP) is out of it, and a"
+        " stray shot never goes to it. A fight tracks this from its combatants' hit points in every mode"
+        " (narrated, sampled, exact tables); a single attack says it with the target's `engaged_down` (the"
+        " positions, from 0, of the `engaged_with` entries that are down). When every creature beside the target"
+        " is down, the shot goes to the target."
         " A pick die a GM enters follows the page: equal shares reduce (three Medium creatures: d3), unequal ones"
         " do not. Precision proficiency always strikes the intended target.",
     ),

@@ -178,7 +178,7 @@ def note_needed(sit: Situation, d: Defender, c: Chance, who: str, steps: Steps) 
 
 
 def note_pick(
-    candidates: Sequence[tuple[str, int]],
+    candidates: Sequence[tuple[int, str, int]],
     defenders: Sequence[Defender],
     index: Array,
     dice: Dice,
@@ -187,7 +187,12 @@ def note_pick(
     """Firing Into Melee: the pick die's faces, the creature struck, and how it is judged."""
     if not steps.enabled:
         return
-    split = ", ".join(f"{f} {name}" for (name, _), f in zip(candidates, faces([w for _, w in candidates]), strict=True))
+    weights = [w for _, _, w in candidates]
+    split = ", ".join(f"{f} {name}" for (_, name, _), f in zip(candidates, faces(weights), strict=True))
+    standing = {i for i, _, _ in candidates}
+    down = [d.name for i, d in enumerate(defenders) if i not in standing]
+    if down:
+        split += f"; {', '.join(down)} down, out of the melee"
     judged = [
         f"judged against its own AC {d.ac}"
         if d.own

@@ -49,7 +49,10 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         "Cover",
         "A target is behind cover when some line from a corner of the attacker's square to a corner of the"
         " target's square passes through a solid square; a line that only touches a solid square's edge or corner"
-        " does not. Option `cover_rule: best_corner` lets the attacker pick its corner: cover then needs a"
+        " does not. Solid squares that touch are one solid object: a line through the corner where two solid"
+        " squares meet, one on each side of it, or along the edge between two solid squares, passes through that"
+        " object and is blocked (as the same squares drawn as walls, docs/maps.md). Option `cover_rule:"
+        " best_corner` lets the attacker pick its corner: cover then needs a"
         " blocked line from that corner.",
     ),
     (
