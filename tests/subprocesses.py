@@ -23,14 +23,16 @@ from typing import Any
 
 #: prctl's option: the signal sent to this process when its parent dies (linux/prctl.h).
 PR_SET_PDEATHSIG = 1
+#: The C library's prctl, looked up here, in the parent: the child between fork and exec only calls it (no
+#: dlopen there, whose lock another thread of the parent may have held at the fork).
+PRCTL: Any = ctypes.CDLL(None, use_errno=True).prctl if sys.platform.startswith("linux") else None
 
 
 def _end_with(parent: int) -> Callable[[], None]:
     """What the child runs before exec: SIGTERM when `parent` dies (now already, if it has)."""
 
     def preexec() -> None:
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
+        if PRCTL(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
         if os.getppid() != parent:  # the parent died between the fork and the prctl
             os.kill(os.getpid(), signal.SIGTERM)
