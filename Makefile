@@ -18,13 +18,16 @@ demo: $(STAMP)
 	$(BIN)/tohit demo
 
 lint: $(STAMP)
+	@echo "== ruff: lint and format check of src, tests, benchmarks"
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 
 typecheck: $(STAMP)
+	@echo "== mypy (strict) on src"
 	$(BIN)/mypy src
 
 pytest: $(STAMP)
+	@echo "== pytest: the whole suite (8-9 minutes on a quiet 2-core machine)"
 	$(BIN)/python -m pytest
 
 test: lint typecheck pytest

@@ -21,9 +21,9 @@ GAMES = sorted(registry.systems())
 #: The team's private rules folder: its notes of decisions, its notes of sources and gaps, and the file names of
 #: the rulebook pages and of the games' other pages (none ships with tohit). A citation names a page by its title.
 PRIVATE = re.compile(r"\bdecisions\b|sources-and-gaps|shared/rules|(?<![\w/.-])(?!docs/)[\w./-]+\.(?:md|txt)\b", re.I)
-#: Files a string may name: the project's own docs and README, and the design notes module docstrings of the
-#: layers cite (not rules, and never in a trace).
-ALLOWED_FILES = re.compile(r"^(?:docs/[\w-]+\.md|README\.md|design\.md)$")
+#: Files a string may name: the project's own docs (docs/architecture.md among them, which module docstrings cite)
+#: and README.
+ALLOWED_FILES = re.compile(r"^(?:docs/[\w-]+\.md|README\.md)$")
 CITATION = re.compile(r"docs/([\w-]+)\.md#([\w-]+)")
 
 

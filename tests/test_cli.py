@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from tests.conftest import EXAMPLES
 from tohit.cli.app import app
+from tohit.cli.demo import fight_files, scenario_files
 
 runner = CliRunner()
 CEIL = str(EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml")
@@ -83,6 +84,10 @@ def test_schema_is_the_json_schema_of_the_scenario_file() -> None:
 def test_demo_runs_the_bundled_examples() -> None:
     out = invoke("demo", "-n", "2000")
     assert "ceil-vs-bandit.yaml" in out and "roll" in out and "odds" in out and "simulate" in out
+    # issue 40, item 5: it ends with a one-line summary, counting what it ran
+    examples, fights = scenario_files(EXAMPLES), fight_files(EXAMPLES)
+    assert len(examples) > 10 and len(fights) > 10
+    assert out.splitlines()[-1] == f"demo: {len(examples)} examples and {len(fights)} fights ran, all passed"
 
 
 def test_simulate_with_workers_is_repeatable_and_agrees() -> None:

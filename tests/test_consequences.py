@@ -51,9 +51,10 @@ def test_fullplate_hit_points_in_a_fight_never_below_0() -> None:
 
 
 def test_consequence_items_group_into_events_by_kind_and_part_and_map_to_fight_rows_and_combatants() -> None:
-    """core consequence items (design.md: consequences.apply returns an itemised list): consecutive items of one
-    kind and part are one event, an item of no rows still makes its event; `changes` maps positions to the
-    fight's rows and whose stat it is to combatants (OTHER: the item's own combatant)."""
+    """core consequence items (docs/architecture.md, "Outcomes are data, state changes are events": consequences.apply
+    returns an itemised list): consecutive items of one kind and part are one event, an item of no rows still makes its
+    event; `changes` maps positions to the fight's rows and whose stat it is to combatants (OTHER: the item's own
+    combatant)."""
     items = (
         item("damage", "lp", [0, 2], [5, 0], DEFENDER),
         item("damage", "dealt", [2], 9, ATTACKER),

@@ -1,4 +1,4 @@
-"""Roll, odds and simulate cannot disagree (design.md; issue #2 §6).
+"""Roll, odds and simulate cannot disagree (docs/architecture.md, "The one idea"; issue #2 §6).
 
 For every bundled example of every registered system, 200,000 sampled attacks per target — with both
 samplers — must agree with the exact odds on the result and on the damage distribution (chi-square at a

@@ -1,6 +1,6 @@
-"""Imports point down the layers of design.md, and no module imports itself back through others.
+"""Imports point down the layers of docs/architecture.md, and no module imports itself back through others.
 
-design.md, Layers (imports point down only; no circles):
+docs/architecture.md, "Layers" (imports point down only; no circles):
 
     interfaces   cli, server, web, sweep(s) (and the Python API: `tohit.api`, `tohit/__init__.py`)
     engine       roll / odds / simulate / fight / encounter
@@ -175,7 +175,7 @@ def layer_of(module: str) -> int:
     for height, (_, prefixes) in enumerate(LAYERS):
         if any(module == p or module.startswith(p + ".") for p in prefixes):
             return height
-    raise AssertionError(f"{module} is in no layer of design.md: add it to LAYERS in tests/test_layers.py")
+    raise AssertionError(f"{module} is in no layer of docs/architecture.md: add it to LAYERS in tests/test_layers.py")
 
 
 def game_of(module: str, packages: Iterable[str]) -> str | None:

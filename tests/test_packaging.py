@@ -32,6 +32,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLES, ROOT
+from tests.subprocesses import ending_with_the_run
 
 #: What the build reads: the sources and what MANIFEST.in grafts into the sdist.
 SOURCES = ["src", "examples", "docs", "tests", "benchmarks", "README.md", "LICENSE", "Makefile", "pyproject.toml",
@@ -180,7 +181,7 @@ def server(built: Built) -> Iterator[tuple[str, subprocess.Popen[str]]]:
         [str(built.venv / "bin" / "tohit"), "serve", "--port", str(port), "--workers", "0",
          "--db", f"sqlite:///{built.home / 'serve.db'}"],
         cwd=built.home, env={**user_env(), "TOHIT_ADMIN_TOKEN": ADMIN}, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True, preexec_fn=dies_with_this_process,
+        stderr=subprocess.STDOUT, text=True, **ending_with_the_run(),
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:

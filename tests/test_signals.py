@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLES, ROOT, TOHIT_CODE
+from tests.subprocesses import ending_with_the_run
 
 CEIL = str(EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml")
 DUEL = str(EXAMPLES / "fights" / "wsswnn-kulu-brute.yaml")
@@ -55,6 +56,7 @@ def test_long_command_stops_on_first_signal_and_leaves_no_worker(command: str, s
         stderr=subprocess.PIPE,
         env=env,
         text=True,
+        **ending_with_the_run(),
     )
     deadline = time.monotonic() + 60
     workers: set[int] = set()

@@ -1,4 +1,4 @@
-"""The trace recorder (design.md, "The trace"): a batch of attacks gets, row by row, exactly the lines that
+"""The trace recorder (docs/architecture.md, "The trace"): a batch of attacks gets, row by row, exactly the lines that
 formatting each row's values by name would give, whatever path `Trace.note` takes to build them."""
 
 from __future__ import annotations

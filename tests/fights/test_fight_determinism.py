@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 import tohit
 from tests.conftest import EXAMPLES
 from tests.fights.helpers import kaiser_combatant, kaiser_fight
+from tests.subprocesses import ending_with_the_run
 from tohit.cli.app import app
 from tohit.server.app import Settings, create_app
 
@@ -71,7 +72,7 @@ def outputs(tmp_path: Path, db: str) -> dict[str, str]:
 
 def test_the_same_seed_gives_the_same_bytes_quietly_and_beside_busy_loops(tmp_path: Path) -> None:
     quiet = outputs(tmp_path, "quiet.db")
-    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3)]
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"], **ending_with_the_run()) for _ in range(3)]
     try:
         loaded = outputs(tmp_path, "busy.db")
     finally:

@@ -13,6 +13,7 @@ import yaml
 from typer.testing import CliRunner
 
 from tests.conftest import EXAMPLES
+from tests.subprocesses import ending_with_the_run
 from tohit.cli.app import app
 from tohit.cli.fight_views import stat_text, state_table
 from tohit.core.fight.state import Roster
@@ -85,6 +86,7 @@ def test_a_long_fight_prints_its_first_events_at_once(tmp_path) -> None:  # type
         [sys.executable, "-c", "from tohit.cli.app import main; main()", "fight", str(path), "--seed", "1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
+        **ending_with_the_run(),
     )
     try:
         assert proc.stdout is not None

@@ -1,5 +1,5 @@
-"""Property tests (design.md, Tests): any generated Reclaim the Wild scenario gives a result or one clear error,
-and every outcome of its exact table keeps the page's invariants."""
+"""Property tests (docs/architecture.md, "Tests"): any generated Reclaim the Wild scenario gives a result or one clear
+error, and every outcome of its exact table keeps the page's invariants."""
 
 from __future__ import annotations
 

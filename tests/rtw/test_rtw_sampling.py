@@ -70,8 +70,8 @@ def agree(sim: TargetSim, exact: TargetOdds, field: str) -> tuple[float, float]:
 
 @pytest.mark.parametrize("method", ["table", "direct"])
 def test_rtw_sampled_frequencies_agree_with_exact_odds(method: Method) -> None:
-    """design.md: roll, odds and simulate share `resolve`, so sampled frequencies match the exact odds
-    (chi-square, 200,000 attacks per target, fixed seed), with both samplers."""
+    """docs/architecture.md, "The one idea": roll, odds and simulate share `resolve`, so sampled frequencies match the
+    exact odds (chi-square, 200,000 attacks per target, fixed seed), with both samplers."""
     loaded = scenario(SCENARIO)
     exact = odds(loaded)
     sim = simulate(loaded, N, seed=SEED, method=method)

@@ -88,9 +88,8 @@ def test_serve_exact_duel_time_cap_stays_below_the_request_deadline() -> None:
 
 
 def test_serve_every_cap_is_a_flag(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import uvicorn
-
     import tohit.server.app as server
+    from tohit.server import listening
 
     seen: list[Settings] = []
     real = server.create_app
@@ -100,7 +99,7 @@ def test_serve_every_cap_is_a_flag(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
         return real(settings, *args)
 
     monkeypatch.setattr(server, "create_app", spy)
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    monkeypatch.setattr(listening, "run", lambda app, sock, announce, options: announce(8000) or True)
     monkeypatch.setenv("TOHIT_ADMIN_TOKEN", ADMIN)
     flags = {
         "--max-trials": "11",
@@ -112,7 +111,8 @@ def test_serve_every_cap_is_a_flag(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
         "--max-placements": "7",
         "--max-dice": "9",
     }
-    args = ["serve", "--db", f"sqlite:///{tmp_path / 'flags.db'}", *[x for kv in flags.items() for x in kv]]
+    args = ["serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 'flags.db'}"]
+    args += [x for kv in flags.items() for x in kv]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     (settings,) = seen
@@ -128,14 +128,14 @@ def test_serve_keeps_what_it_holds_at_start_out_of_the_collectors_full_passes(
     """The objects of the server's start (some 130,000) are frozen before it serves: a full collection no
     longer walks them all, which stopped every thread for 80-170 ms in the middle of requests (the p99 of a
     durable attack with 8 clients)."""
-    import uvicorn
+    from tohit.server import listening
 
     frozen: list[int] = []
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: frozen.append(gc.get_freeze_count()))
+    monkeypatch.setattr(listening, "run", lambda *a: frozen.append(gc.get_freeze_count()) or True)
     monkeypatch.setenv("TOHIT_ADMIN_TOKEN", ADMIN)
     gc.unfreeze()
     try:
-        result = CliRunner().invoke(cli, ["serve", "--db", f"sqlite:///{tmp_path / 'frozen.db'}"])
+        result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 'frozen.db'}"])
     finally:
         gc.unfreeze()  # the objects `serve` froze are not left frozen for the tests after this one
     assert result.exit_code == 0, result.output

@@ -21,6 +21,7 @@ import yaml
 
 from tests.conftest import EXAMPLES, ROOT
 from tests.server.conftest import free_port
+from tests.subprocesses import ending_with_the_run
 from tohit.engine.fight.replay import replay
 
 ADMIN = "admin-token-for-the-process-test"
@@ -39,6 +40,7 @@ def start(db: str, port: int, workers: int = 0, *options: str, files: int | None
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        **ending_with_the_run(),
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

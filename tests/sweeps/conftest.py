@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.subprocesses import ending_with_the_run
 from tohit.sweeps.execute import dask, local_cluster
 
 DASK = Path(sys.executable).parent / "dask"
@@ -42,7 +43,8 @@ def external_cluster(workers: int = 2) -> Iterator[tuple[str, list[subprocess.Po
     Every process is ended on the way out (SIGTERM, then SIGKILL after 5 s)."""
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
-    quiet: dict[str, Any] = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    # Each ends with the test run, even a run killed from outside (a worker left behind retries the scheduler).
+    quiet: dict[str, Any] = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, **ending_with_the_run()}
     processes = [
         subprocess.Popen(
             [str(DASK), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"], **quiet

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 import tohit
 from tests.conftest import EXAMPLES
+from tests.subprocesses import ending_with_the_run
 from tests.sweeps.conftest import external_cluster
 from tohit.cli.app import app
 from tohit.core.loader import read_document
@@ -223,7 +224,9 @@ def test_sigterm_keeps_the_finished_points_and_resume_gives_the_same_file(tmp_pa
     args = [str(BANDITS), *(x for v in FIGHT_GRID for x in ("--vary", v)), "-n", "100", "--seed", "3", "--workers", "1"]
     whole, part = tmp_path / "whole.csv", tmp_path / "part.csv"
     assert runner.invoke(app, ["sweep", *args, "--out", str(whole)]).exit_code == 0
-    process = subprocess.Popen([*TOHIT, "sweep", *args, "--out", str(part)], stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [*TOHIT, "sweep", *args, "--out", str(part)], stderr=subprocess.PIPE, text=True, **ending_with_the_run()
+    )
     deadline = time.monotonic() + 60
     while not part.exists() and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLES
+from tests.subprocesses import ending_with_the_run
 
 TOHIT = str(Path(sys.executable).parent / "tohit")
 BANDITS = EXAMPLES / "fights" / "kaiser-party-vs-bandits.yaml"
@@ -31,7 +32,9 @@ def test_ctrl_c_is_one_line(tmp_path: Path, group: bool) -> None:
         "sides[1].combatants[0].target.lp=20..40:5",
     ]
     args += ["-n", "1500", "--seed", "1", "--workers", "2", "--out", str(out)]
-    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, **ending_with_the_run()
+    )
     deadline = time.monotonic() + 90
     while not out.exists() and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)

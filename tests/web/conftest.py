@@ -93,3 +93,12 @@ def shot(page: Any, name: str, full: bool = True) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full)
     return path
+
+
+@pytest.fixture(scope="session")
+def base_url() -> str | None:
+    """No base URL: the tests open the whole URL of the server they start. Defined here because the fixture
+    pytest-playwright falls back on when pytest-base-url is not installed is a session fixture written as an
+    instance method, which pytest deprecates (a warning in every run of the browser tests); this one takes its
+    place, with what it gives when no --base-url is set (issue 40, item 5)."""
+    return None

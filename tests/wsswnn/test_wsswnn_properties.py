@@ -1,4 +1,4 @@
-"""Property tests (design.md, Tests): any WSSWNN scenario gives a result or one clear InputError, and every
+"""Property tests (docs/architecture.md, "Tests"): any WSSWNN scenario gives a result or one clear InputError, and every
 outcome the exact odds can reach keeps the page's invariants (a miss inflicts nothing; a block no lethal
 damage; Guard after = Guard - guard damage, never below 0; a fall only after a missed jump-attack)."""
 

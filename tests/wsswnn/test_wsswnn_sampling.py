@@ -1,4 +1,5 @@
-"""Sampled vs exact: chi-square agreement of simulate (both samplers) with the exact odds (design.md, Tests).
+"""Sampled vs exact: chi-square agreement of simulate (both samplers) with the exact odds (docs/architecture.md,
+"Tests").
 
 200,000 attacks per scenario and sampler, fixed seeds. The statistic is turned into a z-score with the
 Wilson-Hilferty approximation (no scipy); z above 4 (p about 3e-5) fails. A control checks the test can

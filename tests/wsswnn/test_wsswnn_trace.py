@@ -1,4 +1,5 @@
-"""The trace a game master reads: every rule applied in a roll leaves a step citing its clause (design.md)."""
+"""The trace a game master reads: every rule applied in a roll leaves a step citing its clause (docs/architecture.md,
+"The trace")."""
 
 from __future__ import annotations
 

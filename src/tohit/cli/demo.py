@@ -81,8 +81,20 @@ def run_demo(folder: Path | None, n: int) -> None:
         console.print(render.odds_view(odds(loaded)))
         console.print(f"[bold]simulate[/] ({n:,} attacks per target)")
         console.print(render.sim_view(simulate(loaded, n, seed=loaded.scenario.seed or 1)))
-    if fight_files(folder):
-        run_fights(fight_files(folder), folder, n)
+    fights = fight_files(folder)
+    if fights:
+        run_fights(fights, folder, n)
+    console.print(summary(len(files), len(fights)), highlight=False)
+
+
+def summary(examples: int, fights: int) -> str:
+    """The demo's last line. An example or a fight that fails stops the demo at once with its error line and
+    exit code 2, so a demo that reaches this line ran every one of them to the end."""
+    return f"demo: {plural(examples, 'example')} and {plural(fights, 'fight')} ran, all passed"
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def examples(

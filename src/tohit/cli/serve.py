@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import gc
 import os
-from typing import Annotated
+from contextlib import closing
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from tohit.cli.errors import fail
 from tohit.engine.requests import MAX_ATTACKS, MAX_DEPTH, MAX_FIGHTS, MAX_SECONDS, MAX_STATES, MAX_WORKERS
+
+if TYPE_CHECKING:
+    from tohit.store.db import Store
 
 DEFAULT_DB = "sqlite:///tohit.db"
 DbOpt = Annotated[
@@ -113,12 +117,12 @@ def serve(
     ] = "",
 ) -> None:
     """Serve the web table (/), the HTTP API (/v1, docs at /docs) and live encounters; prints a login URL with
-    the admin token."""
-    import uvicorn
-
+    the admin token once the server listens. A port in use, an address not of this machine, a database URL the
+    store cannot use: one line naming the flag and exit 2, with nothing printed before it."""
     from tohit.server.app import Settings, create_app
     from tohit.server.connections import default_max_connections, log_descriptors_once, uvicorn_options
-    from tohit.store.db import open_store
+    from tohit.server.listening import Unbindable, bind, run, where
+    from tohit.store.db import shown
 
     token = os.environ.get("TOHIT_ADMIN_TOKEN") or None
     settings = Settings(
@@ -143,39 +147,58 @@ def serve(
     )
     if token:
         settings.admin_token = token
-    try:
-        store = open_store(db)
-    except Exception as exc:  # a URL or server that cannot be reached: one line, not a traceback
-        fail(f"--db: cannot open the store {db!r}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    print(f"tohit {settings.db}: open http://{shown}:{port}/?token={settings.admin_token}", flush=True)
-    print(f"API docs: http://{shown}:{port}/docs?token={settings.admin_token}", flush=True)
-    print(f"admin token: {settings.admin_token}  (set TOHIT_ADMIN_TOKEN to choose it)", flush=True)
     total = max_connections or default_max_connections()
     if per_address > total:
         fail(f"--max-connections-per-address: {per_address:,} is over --max-connections ({total:,})")
-    limits = uvicorn_options(total, keep_alive_seconds, header_seconds, per_address or None, body_seconds)
-    # Whom to believe for X-Forwarded-For: nobody unless named (a client's own header would pick its address, and
-    # with it every per-address cap).
-    limits |= {"proxy_headers": bool(forwarded_allow_ips), "forwarded_allow_ips": forwarded_allow_ips or None}
-    log_descriptors_once()
-    app = create_app(settings, store)
-    # What the server holds from its start (modules, the app, its schemas: some 130,000 objects) is kept out of
-    # the collector's full passes, which otherwise stop every thread for 80-170 ms, in the middle of requests.
-    gc.collect()
-    gc.freeze()
+    try:  # the socket first, held from here on: a port in use is told before the store is opened
+        listening = bind(host, port)
+    except Unbindable as exc:
+        fail(f"{exc.flag}: {exc}")
+    with closing(listening):
+        store = open_db(db)
+        shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+
+        def announce(bound: int) -> None:
+            """The login lines, once the server listens (with the port bound: --port 0 is a free port)."""
+            at = f"http://{where(shown_host, bound)}"
+            print(f"tohit {shown(settings.db)}: open {at}/?token={settings.admin_token}", flush=True)
+            print(f"API docs: {at}/docs?token={settings.admin_token}", flush=True)
+            print(f"admin token: {settings.admin_token}  (set TOHIT_ADMIN_TOKEN to choose it)", flush=True)
+
+        limits = uvicorn_options(total, keep_alive_seconds, header_seconds, per_address or None, body_seconds)
+        # Whom to believe for X-Forwarded-For: nobody unless named (a client's own header would pick its address,
+        # and with it every per-address cap).
+        limits |= {"proxy_headers": bool(forwarded_allow_ips), "forwarded_allow_ips": forwarded_allow_ips or None}
+        log_descriptors_once()
+        app = create_app(settings, store)
+        # What the server holds from its start (modules, the app, its schemas: some 130,000 objects) is kept out of
+        # the collector's full passes, which otherwise stop every thread for 80-170 ms, in the middle of requests.
+        gc.collect()
+        gc.freeze()
+        try:
+            started = run(app, listening, announce, {"log_level": "warning", **limits})
+        finally:
+            store.close()
+    if not started:  # the app's start failed (uvicorn has logged why), as `uvicorn.run` ends then
+        raise typer.Exit(3)
+
+
+def open_db(db: str) -> Store:
+    """The store at `--db`, its migrations applied; a URL it cannot use, a driver not installed, a database that
+    cannot be reached: one line naming --db, exit 2."""
+    from tohit.store.db import StoreUnavailable, open_store, shown
+
     try:
-        uvicorn.run(app, host=host, port=port, log_level="warning", **limits)
-    finally:
-        store.close()
+        return open_store(db)
+    except StoreUnavailable as exc:
+        fail(f"--db: {exc}")
+    except Exception as exc:  # anything else the database said: one line, not a traceback
+        fail(f"--db: cannot open the store {shown(db)!r}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
 
 
 def upgrade(db: DbOpt = DEFAULT_DB) -> None:
     """Apply the store's migrations (serve applies them at start too)."""
-    from tohit.store.db import open_store
+    from tohit.store.db import shown
 
-    try:
-        open_store(db)
-    except Exception as exc:
-        fail(f"--db: cannot open the store {db!r}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
-    print(f"{db}: up to date")
+    open_db(db).close()
+    print(f"{shown(db)}: up to date")

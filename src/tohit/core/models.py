@@ -1,4 +1,4 @@
-"""Scenario models (design.md, "Content is data").
+"""Scenario models (docs/architecture.md, "Content is data").
 
 Every system's attacker, attack, target and options models derive from `Model` (unknown keys are refused,
 so a typo is an error, not a silent default). `scenario_model` assembles a system's models into the whole

@@ -1,4 +1,5 @@
-"""Outcomes are data (design.md): a system's `resolve` returns named arrays, one element per attack.
+"""Outcomes are data (docs/architecture.md, "Outcomes are data, state changes are events"): a system's `resolve` returns
+named arrays, one element per attack.
 
 A system declares its fields once (`Field`), with a kind:
 - "label": int codes into `labels` (e.g. hit / miss / tie); code `NULL_CODE` is null;

@@ -1,4 +1,4 @@
-"""Dice roles: the named dice a system may need, each usable three ways (design.md).
+"""Dice roles: the named dice a system may need, each usable three ways (docs/architecture.md, "The one idea").
 
 A role is a random variable with a small table of outcomes. Every role can
 - enumerate its exact `support(depth)` (value columns with integer weights; an infinite role is cut at

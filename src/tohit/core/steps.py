@@ -1,4 +1,4 @@
-"""The trace: named steps recorded inside `resolve` (design.md, "The trace").
+"""The trace: named steps recorded inside `resolve` (docs/architecture.md, "The trace").
 
 `resolve` calls `steps.note(...)` with a template and the values it used. The `Trace` recorder formats
 them into the explanation a player reads, one list of steps per attack (row), each step citing its

@@ -1,4 +1,4 @@
-"""Finite distributions as tables: value columns with integer weights (design.md, "Exact is exact").
+"""Finite distributions as tables: value columns with integer weights (docs/architecture.md, "What is exact and how").
 
 A `Support` is what a dice role (or a whole attack) can produce: one row per distinct outcome, columns of
 values, and an integer weight per row. `total` is the common denominator; where an infinite support was cut

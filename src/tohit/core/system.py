@@ -1,4 +1,4 @@
-"""What a rule system is (design.md, "The one idea").
+"""What a rule system is (docs/architecture.md, "The one idea").
 
 A system declares its id, its pydantic models, its outcome fields and its dice roles, and writes its rules
 once, in `resolve`, as array code over a batch of faces. The engine feeds that one `resolve` three ways:

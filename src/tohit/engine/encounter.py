@@ -1,5 +1,5 @@
-"""A live encounter (design.md, "The table"): a fight file and its event log, folded into the current
-state, where a game master's actions append events.
+"""A live encounter (docs/architecture.md, "The live encounter and its events"): a fight file and its event log, folded
+into the current state, where a game master's actions append events.
 
 The rules are the game's, run by the engine as a narrated fight runs them: an attack the game master names is
 the game's `step` (on the attacker's turn, `next_actor`) or `turn` (out of turn) with the choice handed over

@@ -1,4 +1,5 @@
-"""`tohit serve`: the HTTP API (FastAPI) for play at the table and for tools (design.md, "The table").
+"""`tohit serve`: the HTTP API (FastAPI) for play at the table and for tools (docs/architecture.md, "The server, the
+store and the web table").
 
 Every route is under /v1; the OpenAPI docs are at /docs. The stateless routes answer with the CLI's `--json`
 shapes and run their CPU work in a process pool, off the event loop, within caps. An encounter is a fight file

@@ -14,12 +14,14 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, delete, event, func, insert, select
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModuleError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from tohit.store.models import EncounterRow, EventRow
@@ -96,14 +98,90 @@ def upgrade(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
+#: The databases the store runs on, with an example URL of each (what an error about `--db` suggests).
+DATABASES = {"sqlite": "sqlite:///tohit.db", "postgresql": "postgresql+psycopg://user@host/db"}
+#: What to install for a driver SQLAlchemy could not import (by its module), when its name on PyPI differs.
+DRIVER_PACKAGES = {"psycopg": "psycopg[binary]", "psycopg2": "psycopg2-binary", "pg8000": "pg8000"}
+
+
+class StoreUnavailable(Exception):
+    """A store that cannot be opened: a URL that is not one, a database or driver the store does not run on, a
+    driver not installed, a database that cannot be reached. The message is one line and names the URL with its
+    password hidden (the CLI puts `--db:` before it)."""
+
+
+def shown(url: str | URL) -> str:
+    """`url` as it may be printed: its password, if any, hidden."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return str(url)
+    return parsed.render_as_string(hide_password=True) if parsed.password else str(url)
+
+
+def store_url(url: str) -> URL:
+    """`url` parsed and checked before anything is opened: a database the store runs on (SQLite on a file,
+    PostgreSQL), a synchronous driver, installed. StoreUnavailable says what is wrong and what would do."""
+    choices = " or ".join(DATABASES.values())
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise StoreUnavailable(f"{url!r} is not a database URL: give one like {choices}") from None
+    try:
+        dialect = parsed.get_dialect()
+    except NoSuchModuleError:
+        raise StoreUnavailable(
+            f"{shown(parsed)}: SQLAlchemy knows no database {parsed.drivername!r}: give one like {choices}"
+        ) from None
+    if dialect.name not in DATABASES:
+        raise StoreUnavailable(
+            f"{shown(parsed)}: the store runs on SQLite and PostgreSQL, not {dialect.name}: give one like {choices}"
+        )
+    if getattr(dialect, "is_async", False):
+        raise StoreUnavailable(
+            f"{shown(parsed)}: {dialect.driver} is an asyncio driver; the store's is synchronous: give one like"
+            f" {DATABASES[dialect.name]}"
+        )
+    if dialect.name == "sqlite" and parsed.database in (None, "", ":memory:"):
+        raise StoreUnavailable(
+            f"{shown(parsed)}: a database in memory (one per thread, gone at the end) cannot hold the store:"
+            f" give a file, like {DATABASES['sqlite']}"
+        )
+    if dialect.name == "sqlite" and not parsed.query.get("uri"):
+        folder = Path(str(parsed.database)).parent
+        if not folder.is_dir():
+            raise StoreUnavailable(f"{shown(parsed)}: the folder {str(folder)!r} does not exist")
+    try:
+        dialect.import_dbapi()
+    except ImportError as exc:
+        module = getattr(exc, "name", None) or dialect.driver
+        package = DRIVER_PACKAGES.get(module.split(".")[0], module)
+        raise StoreUnavailable(
+            f"{shown(parsed)}: its driver {module!r} is not installed (pip install '{package}'), or give another"
+            f" URL, like {choices}"
+        ) from None
+    return parsed
+
+
 def open_store(url: str, *, migrate: bool = True) -> Store:
-    """The store at `url` (an SQLAlchemy URL), its migrations applied."""
-    engine = create_engine(url, future=True)
+    """The store at `url` (an SQLAlchemy URL), its migrations applied; StoreUnavailable when the URL is not one
+    the store can use (`store_url`) or its database cannot be reached or opened."""
+    engine = create_engine(store_url(url), future=True)
     if engine.dialect.name == "sqlite":
         _sqlite_pragmas(engine)
     if migrate:
-        upgrade(engine)
+        try:
+            upgrade(engine)
+        except OperationalError as exc:  # the database could not be reached or opened (not a bug of the store's)
+            engine.dispose()
+            raise StoreUnavailable(f"cannot open {shown(engine.url)}: {_first_line(exc)}") from exc
     return Store(engine)
+
+
+def _first_line(exc: DBAPIError) -> str:
+    """The driver's own message of a database error, its first line (no SQL, no class name)."""
+    lines = str(exc.orig).strip().splitlines() or [type(exc.orig).__name__]
+    return lines[0]
 
 
 class Store:
@@ -323,4 +401,14 @@ def _stored(row: EncounterRow) -> StoredEncounter:
     )
 
 
-__all__ = ["Session", "StaleSeq", "Store", "StoredEncounter", "open_store", "upgrade"]
+__all__ = [
+    "Session",
+    "StaleSeq",
+    "Store",
+    "StoreUnavailable",
+    "StoredEncounter",
+    "open_store",
+    "shown",
+    "store_url",
+    "upgrade",
+]

@@ -1,4 +1,5 @@
-"""Interfaces layer: sweeps, a scenario or fight file across a grid of values, run on Dask (design.md, "sweep").
+"""Interfaces layer: sweeps, a scenario or fight file across a grid of values, run on Dask (docs/architecture.md,
+"Sweeps on Dask").
 
 `spec` parses `--vary PATH=SPEC`; `grid` makes and checks the points; `measure` is one point's work; `execute`
 says where points run (this process, a LocalCluster, a cluster by address); `table` writes and resumes the

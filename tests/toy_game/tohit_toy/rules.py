@@ -1,4 +1,4 @@
-"""Toy d20's attack, written once as array code (design.md, "The one idea").
+"""Toy d20's attack, written once as array code (docs/architecture.md, "The one idea").
 
 [toy: Attacking] Roll a d20 and add the attack bonus; a total of at least the Defence hits.
 [toy: Critical] A natural 20 always hits and rolls the damage dice twice (option `critical_on_20`).

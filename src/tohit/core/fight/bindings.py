@@ -1,5 +1,5 @@
-"""Stat bindings: how a fight's per-combatant stats feed the system's `resolve` (design.md, "One package per
-game"), declared once as one list on a game's `FightRules.bindings`.
+"""Stat bindings: how a fight's per-combatant stats feed the system's `resolve` (docs/architecture.md, "The fight
+contract"), declared once as one list on a game's `FightRules.bindings`.
 
 A `StatBinding` says that a stat the fight keeps is fed, on every resolve, into the target block (the attacked
 combatant's value) or the attacker block (the attacker's own value), and what that does:

@@ -1,5 +1,6 @@
-"""An outcome's consequences, itemised (design.md: "consequences.apply is the one place where damage, Shell, Peril,
-AP, guard, durability and statuses change ... a pure function returning an itemised list of what changed and why").
+"""An outcome's consequences, itemised (docs/architecture.md, "Outcomes are data, state changes are events"): a
+game's `consequences.apply` is the one place where damage, Shell, Peril, AP, guard, durability and statuses
+change, a pure function returning an itemised list of what changed and why.
 
 A game's `consequences.apply(before, outcome)` takes the stats an attack may change, one row per attack (the
 values before it), and the attack's resolved outcome columns, and returns `Item`s: each sets one stat of the

@@ -1,5 +1,5 @@
-"""The fight contract: what a game's package writes so that tohit can fight it (design.md, "One package per
-game"), and what the engine hands it while a fight runs.
+"""The fight contract: what a game's package writes so that tohit can fight it (docs/architecture.md, "The fight
+contract"), and what the engine hands it while a fight runs.
 
 - `FightRules`: a game's fight rules (its `fight.py`, named by the system's `fight_module`): the stats a
   fight tracks, how they feed the system's `resolve` (its `bindings`, core/fight/bindings.py), turn order,
@@ -278,10 +278,10 @@ class FightRules(TableHints, ABC):
         return int(self.initial(fight, combatant)[self.health])
 
     def by_hand(self, fight: LoadedFight, state: State, combatant: int, stat: str, to: int) -> tuple[Item, ...]:
-        """A stat of the combatant set by a game master's hand (fight 0 of `state`), as the game's consequences
-        say it goes (design.md, "One pipe"): the change itself (event kind "adjust", whose OTHER: the combatant,
-        row 0), then what the rules make of it (thresholds crossed, a state a heal ends...), each an `Item` naming
-        its clause. Default: the change alone. Games write theirs in their `consequences.py`."""
+        """A stat of the combatant set by a game master's hand (fight 0 of `state`), as the game's consequences say it
+        goes (docs/architecture.md, "One fight driver"): the change itself (event kind "adjust", whose OTHER: the
+        combatant, row 0), then what the rules make of it (thresholds crossed, a state a heal ends...), each an `Item`
+        naming its clause. Default: the change alone. Games write theirs in their `consequences.py`."""
         return (item("adjust", stat, [0], to, OTHER, combatant=combatant),)
 
     def condition_bits(self, stat: str) -> Mapping[str, int]:

@@ -1,4 +1,4 @@
-"""Fight state, changed only by events (design.md, "Outcomes are data, state changes are events").
+"""Fight state, changed only by events (docs/architecture.md, "Outcomes are data, state changes are events").
 
 A `State` holds a batch of fights as integer arrays: per-combatant stats of shape (fights, combatants)
 (health, AP, statuses, durability...) and per-fight values of shape (fights,) (round, whose turn, a pending

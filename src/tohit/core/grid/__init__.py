@@ -1,4 +1,4 @@
-"""Grid geometry for tactical combat (design.md, "core: ... grid geometry"), independent of any rules.
+"""Grid geometry for tactical combat (docs/architecture.md, "Layers": core), independent of any rules.
 
 - `squares`: coordinates, the 8 directions, the 1-2-1 count;
 - `sizes`, `footprint`: size categories, footprints, distances between footprints;

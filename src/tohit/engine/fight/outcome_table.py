@@ -1,5 +1,5 @@
 """An attack's exact outcome table as a fight reads it: the fight's outcome fields, equal rows merged, their
-integer weights summed, and the weight beyond the depth kept apart (design.md, "Exact means exact").
+integer weights summed, and the weight beyond the depth kept apart (docs/architecture.md, "What is exact and how").
 
 The exact chain expands rows by it, policy `best` and a live encounter's preview read its mean damage
 (`mean_damage`, the one definition: the same as `tohit odds`).

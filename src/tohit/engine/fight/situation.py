@@ -1,4 +1,4 @@
-"""What a resolve's outcome depends on besides its dice, keyed in one place (design.md, "The one idea").
+"""What a resolve's outcome depends on besides its dice, keyed in one place (docs/architecture.md, "The one idea").
 
 The exact chain, the table sampler, the direct sampler and the rolls beyond a table's depth all group the rows of
 a resolve by situation: who attacks (c) with which attack (a) whom (t), the target's stats the outcome reads

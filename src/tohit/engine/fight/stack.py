@@ -1,4 +1,4 @@
-"""What the "table" sampler draws from (design.md, "A role's support is a small table"): each situation's joint
+"""What the "table" sampler draws from (docs/architecture.md, "What is exact and how"): each situation's joint
 table ready for drawing (`TableSampler`), the alias tables shared by tables of the same weights, and every
 table's outcome matrix side by side (`TableStack`), so that a draw from any table is one column of the stack.
 """

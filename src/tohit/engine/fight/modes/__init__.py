@@ -1,4 +1,4 @@
-"""How a fight step's dice are fed (design.md, "One fight driver": engine/fight/modes), one class each:
+"""How a fight step's dice are fed (docs/architecture.md, "One fight driver"), one class each:
 `Narration` (one fight, at the table), `DirectSample` and `TableSample` (Monte Carlo batches), `Exact` (the
 exact chain); what they share is `StepContext` (modes/base.py)."""
 

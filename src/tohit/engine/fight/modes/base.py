@@ -1,4 +1,4 @@
-"""What every mode of a fight step shares (design.md, "One fight driver": engine/fight/modes): the batch's
+"""What every mode of a fight step shares (docs/architecture.md, "One fight driver"): the batch's
 state, its events (each applied at once by the pure `apply`), the round limit and the choice of actions.
 
 A fight module's `step` reads `ctx.state`, emits events and asks `ctx.resolve` for attack outcomes. The same

@@ -1,6 +1,6 @@
-"""The exact chain (design.md, "odds (exact)"): each fight row is expanded into one row per distinct outcome of
-the attack (from the system's exact odds at the stats of that row), with its exact probability, plus one row for
-the probability beyond the depth of open-ended dice (never dropped)."""
+"""The exact chain (docs/architecture.md, "What is exact and how"): each fight row is expanded into one row per distinct
+outcome of the attack (from the system's exact odds at the stats of that row), with its exact probability, plus one row
+for the probability beyond the depth of open-ended dice (never dropped)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Narration (design.md, "roll (play at the table)"): one fight, dice drawn face by face as at the table (or
+"""Narration (docs/architecture.md, "One fight driver"): one fight, dice drawn face by face as at the table (or
 forced by a script), each resolve traced and every event logged with the values it changed (from -> to)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The direct sampler (design.md, "simulate (Monte Carlo)"): a batch of fights; each resolve samples the dice
+"""The direct sampler (docs/architecture.md, "One fight driver"): a batch of fights; each resolve samples the dice
 for all the fights it concerns at once and runs the system's `resolve` on them, with the stats that changed
 during the fight (LP, AP, guard...) fed in as arrays, one value per fight."""
 

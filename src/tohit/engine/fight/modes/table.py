@@ -1,4 +1,4 @@
-"""The table sampler (design.md, "Sampling can draw an index into that table"): a batch of fights; each attack's
+"""The table sampler (docs/architecture.md, "What is exact and how"): a batch of fights; each attack's
 outcome is one draw from its exact joint table (built by the system's `resolve` once per attack and stats,
 cached), rolls beyond the table's depth resolved as they come. The same distribution as the direct sampler."""
 
