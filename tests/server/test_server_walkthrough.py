@@ -38,7 +38,7 @@ def test_serve_walkthrough_kaiser_duel_to_the_end_and_replay(
         with httpx.Client(base_url=base, timeout=30) as http:
             assert http.get("/docs").status_code == 200
             fight: dict[str, Any] = yaml.safe_load(DUEL.read_text())
-            created = http.post("/v1/encounters", json={"name": "walk-through", "fight": fight})
+            created = http.post("/v1/encounters", json={"name": "walk-through", "fight": fight, "keep_seed": True})
             assert created.status_code == 201, created.text
             eid, gm = created.json()["id"], {"Authorization": f"Bearer {created.json()['gm_token']}"}
             assert created.json()["seq"] == 0
