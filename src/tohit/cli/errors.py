@@ -78,6 +78,8 @@ class OneLineErrors(TyperGroup):
             if needed is None or sigterm_arrived():
                 raise
             fail(needed)
+        except typer.Exit:  # a command's own end (`stopped` has said its line): never a second line
+            raise
         except KeyboardInterrupt:
             stopped("interrupted (Ctrl-C): stopped, nothing written", 130)
         except Terminated:
