@@ -102,6 +102,29 @@ def test_bad_input_is_one_line(args: list[str], says: str) -> None:
     assert result.exit_code == 2 and says in result.stderr and len(result.stderr.splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("measure", "target", "says"),
+    [
+        ("p_hit", "50", "--target: '50' is more than 1 (100%): p_hit is a chance, from 0 to 1"),
+        ("p_hit", "150%", "--target: '150%' is more than 1 (100%)"),
+        ("p_critical", "-0.1", "--target: '-0.1' is less than 0"),
+    ],
+)
+def test_a_chance_target_above_one_is_refused(measure: str, target: str, says: str) -> None:
+    """issue 41, item 6: `--target 50` meant as 50% was answered "stays below 5000.0%", exit 0."""
+    args = ["solve", str(BOW), "--vary", "attacker.accuracy=0..12", "--measure", measure, "--target", target]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert says in result.stderr and len(result.stderr.splitlines()) == 1
+    if target == "50":
+        assert "meant 50%? write 50% or 0.5" in result.stderr
+
+
+def test_a_target_above_one_is_kept_for_a_measure_that_is_not_a_chance() -> None:
+    args = ["solve", str(BOW), "--vary", "attacker.accuracy=0..12", "--measure", "mean_damage", "--target", "5"]
+    assert runner.invoke(app, args).exit_code == 0
+
+
 def test_targets_are_read_exactly() -> None:
     assert parse_target("75%") == parse_target("0.75") == parse_target("3/4") == Fraction(3, 4)
 

@@ -72,7 +72,7 @@ def solve(
     if workers is not None and scheduler is not None:
         fail("--workers and --scheduler: choose one (the cluster's workers run a --scheduler solve)")
     from tohit.sweeps.run import plan
-    from tohit.sweeps.solve import check, parse_target, solver
+    from tohit.sweeps.solve import check, check_target, parse_target, solver
 
     wanted = guarded(lambda: parse_target(target))
     planned = guarded(
@@ -87,6 +87,7 @@ def solve(
         )
     )
     guarded(lambda: check(planned, measure))
+    guarded(lambda: check_target(measure, wanted, target))
 
     def work() -> Solution:
         with solver(planned, measure, wanted, budget=budget, workers=workers or 1, scheduler=scheduler) as s:

@@ -8,20 +8,17 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from tohit.sweeps.measure import CHANCES, is_chance
+
+__all__ = ["CHANCES", "cell", "is_chance", "main_measures", "view"]
+
 if TYPE_CHECKING:
     from rich.table import Table as RichTable
 
 #: Rows the terminal shows (the file and --json have them all).
 SHOWN_ROWS = 40
-#: Measures that are probabilities (shown as percentages).
-CHANCES = ("p_", "win_", "survives_")
 #: The widest a varied field's header is drawn before it wraps.
 HEADER = 22
-
-
-def is_chance(column: str) -> bool:
-    """Whether a measure is a probability (a share of fights, an exact chance)."""
-    return column.startswith(CHANCES) or column in ("draw", "beyond_depth")
 
 
 def cell(column: str, value: Any, low: Any = None, high: Any = None) -> str:

@@ -34,6 +34,8 @@ from tohit.engine.tally import value_key
 
 #: The damage percentiles of an attack point.
 PERCENTILES = (5, 25, 50, 75, 95)
+#: Measures that are probabilities (a share of fights, an exact chance), by how their names start.
+CHANCES = ("p_", "win_", "survives_")
 #: Columns every row starts with.
 POINT = "point"
 #: The column saying how a row was measured: "exact" or "simulated".
@@ -53,6 +55,11 @@ class Task:
     exact: bool = False
     method: Method = "table"
     depth: int | None = None
+
+
+def is_chance(column: str) -> bool:
+    """Whether a measure is a probability, from 0 to 1 (shown as a percentage; `solve --target` over 1 refused)."""
+    return column.startswith(CHANCES) or column in ("draw", "beyond_depth")
 
 
 def point_seed(seed: int, index: int) -> int:

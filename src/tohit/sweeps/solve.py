@@ -41,6 +41,22 @@ def parse_target(text: str) -> Fraction:
         raise InputError(f"{short_repr(text)} is not a number such as 0.75, 75% or 3/4", field="--target") from None
 
 
+def check_target(measure: str, target: Fraction, text: str | None = None) -> None:
+    """A chance's target is from 0 to 1 (0% to 100%): `--target 50` meant as 50% is refused, never answered as
+    "stays below 5000.0%"."""
+    from tohit.sweeps.measure import is_chance
+
+    if not is_chance(measure) or 0 <= target <= 1:
+        return
+    written = short_repr(text.strip()) if text is not None else str(target)
+    side = "more than 1 (100%)" if target > 1 else "less than 0"
+    percent = text is not None and target > 1 and "%" not in text
+    hint = f"; meant {target}%? write {target}% or {float(target / 100):g}" if percent else ""
+    raise InputError(
+        f"{written} is {side}: {measure} is a chance, from 0 to 1 (0.75, 75% or 3/4){hint}", field="--target"
+    )
+
+
 def exact_value(text: str) -> Fraction:
     """A measure's exact text (`7/12`) back to its Fraction (a fraction too long to write: its decimal)."""
     return Fraction(text.split()[0])
@@ -219,6 +235,7 @@ def solver(
 ) -> Iterator[Solver]:
     """A Solver on the runner these options give (this process by default: bisection runs one point at a time)."""
     check(sweep, measure)
+    check_target(measure, target)
     fights = budget if budget is not None else sweep.n * BUDGET_TIMES
     with runner(workers=workers, scheduler=scheduler, client=client) as run:
         yield Solver(sweep, measure, target, run, fights)
