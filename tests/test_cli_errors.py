@@ -131,3 +131,23 @@ def test_the_cli_has_one_error_printer() -> None:
     assert writers == ["errors.py"]
     for name in ("app.py", "demo.py", "fight.py", "grid.py"):
         assert "from tohit.cli.errors import" in (CLI / name).read_text(encoding="utf-8"), name
+
+
+@pytest.mark.parametrize("command", [["roll"], ["odds"], ["simulate", "-n", "100"], ["aim"]])
+def test_a_fight_file_given_to_an_attack_command_says_so(command: list[str]) -> None:
+    """issue 41, item 6: `tohit odds` on a fight file said "max_rounds: unknown field"."""
+    line = one_error_line([command[0], DUEL, *command[1:]])
+    assert line == f"error: {DUEL} is a fight file (it has sides): use tohit fight {DUEL}"
+
+
+@pytest.mark.parametrize("extra", [[], ["-n", "100"], ["--exact"]])
+def test_a_scenario_file_given_to_fight_says_so(extra: list[str]) -> None:
+    """issue 41, item 6: `tohit fight` on an attack's scenario file said "sides: required"."""
+    line = one_error_line(["fight", CEIL, *extra])
+    assert line.startswith(f"error: {CEIL} is an attack's scenario file (it has attacker, no sides): use tohit odds")
+
+
+def test_which_kind_a_file_is_is_decided_in_one_place() -> None:
+    """The loader's `check_kind` decides, not each command: no command module names `sides` to tell them apart."""
+    for path in CLI.glob("*.py"):
+        assert "is a fight file" not in path.read_text(encoding="utf-8"), path

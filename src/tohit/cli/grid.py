@@ -59,11 +59,13 @@ def _as_input(exc: ValueError, source: str) -> InputError:
 
 def load_view(path: Path, *, placed: bool) -> tuple[dict[str, Any], GridView]:
     """The scenario mapping and its grid view; `placed=False` for aim (the placement is chosen there)."""
-    from tohit.core.loader import read_document
+    from tohit.core.loader import check_kind, read_document
     from tohit.engine.aim import map_rules
 
     source = str(path)
     data = read_document(path)
+    if not placed:  # aim places an attack: a fight file is refused (map draws either)
+        check_kind(data, path, "attack")
     if "system" not in data and "resolution" in data:
         raise InputError(
             "is a Universal VTT map: tohit map draws one alone when its name ends in .dd2vtt or .uvtt", source=source

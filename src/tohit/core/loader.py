@@ -127,6 +127,19 @@ def read_document(path: str | Path, *, what: str = "a scenario file") -> dict[st
         raise exc.located(source=exc.source or str(path)) from None
 
 
+def check_kind(data: dict[str, Any], path: str | Path, wanted: str) -> None:
+    """The one place that tells a fight file (it has `sides`) from an attack's scenario file (an `attacker`, no
+    `sides`): a file of the other kind, given to a command of one (`tohit odds` on a fight, `tohit fight` on a
+    scenario), is refused in one line naming the command it is for, before its fields are checked."""
+    if wanted == "attack" and "sides" in data:
+        raise InputError(f"{path} is a fight file (it has sides): use tohit fight {path}")
+    if wanted == "fight" and "sides" not in data and ("attacker" in data or "targets" in data):
+        raise InputError(
+            f"{path} is an attack's scenario file (it has attacker, no sides): use tohit odds {path}"
+            " (or roll, simulate, map, aim)"
+        )
+
+
 def parse_document(text: str, *, source: str, json_only: bool = False) -> dict[str, Any]:
     data = parse_json(text, source=source) if json_only else parse_yaml(text, source=source)
     if not isinstance(data, dict):

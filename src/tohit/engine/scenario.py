@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tohit.core.errors import InputError, short_repr
-from tohit.core.loader import check_shape, read_document, validate
+from tohit.core.loader import check_kind, check_shape, read_document, validate
 from tohit.core.models import Scenario
 from tohit.core.roles import listed
 from tohit.core.system import AnySystem
@@ -33,8 +33,10 @@ class Loaded:
 
 
 def load(path: str | Path) -> Loaded:
-    """Read and validate a YAML or JSON scenario file."""
-    return from_dict(read_document(path), source=str(path))
+    """Read and validate a YAML or JSON scenario file (a fight file is refused: `check_kind`)."""
+    data = read_document(path)
+    check_kind(data, path, "attack")
+    return from_dict(data, source=str(path))
 
 
 def from_dict(data: dict[str, Any], *, source: str = "<scenario>") -> Loaded:

@@ -14,13 +14,15 @@ from tohit.core.errors import InputError
 from tohit.core.fight.contract import LoadedFight, rules_for
 from tohit.core.fight.spec import alternating, fight_model
 from tohit.core.fight.state import Roster
-from tohit.core.loader import check_shape, read_document, validate
+from tohit.core.loader import check_kind, check_shape, read_document, validate
 from tohit.engine.registry import get
 
 
 def load_fight(path: str | Path) -> LoadedFight:
-    """Read and validate a fight file."""
-    return fight_from_dict(read_document(path, what="a fight file"), source=str(path))
+    """Read and validate a fight file (an attack's scenario file is refused: `check_kind`)."""
+    data = read_document(path, what="a fight file")
+    check_kind(data, path, "fight")
+    return fight_from_dict(data, source=str(path))
 
 
 def fight_from_dict(data: dict[str, Any], *, source: str = "<fight>", live: bool = False) -> LoadedFight:
