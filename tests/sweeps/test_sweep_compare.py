@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from tests.conftest import EXAMPLES
 from tohit.cli.app import app
+from tohit.core.errors import InputError
 from tohit.sweeps.compare import compare, newcombe
 
 BOW = EXAMPLES / "rtw" / "bow-vs-evasion.yaml"
@@ -71,3 +72,21 @@ def test_compare_refuses_an_attack_against_a_fight() -> None:
     result = runner.invoke(app, ["compare", str(BOW), str(BANDITS)])
     assert result.exit_code == 2 and "not one of each" in result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_files_of_two_systems_are_refused_unless_systems_differ() -> None:
+    """issue 41, item 6: an rtw file against a Kaiser file paired "Lizalfos / Bandit" silently."""
+    kaiser = EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml"
+    refused = runner.invoke(app, ["compare", str(BOW), str(kaiser)])
+    assert refused.exit_code == 2, refused.output
+    assert refused.stderr.splitlines() == [
+        "error: B: A's game is rtw and B's is kaiser: two games' measures are paired by position"
+        " (give --systems-differ to compare them all the same)"
+    ]
+    fights = runner.invoke(app, ["compare", str(DUEL), str(EXAMPLES / "fights" / "rtw-lizalfos-ambush.yaml")])
+    assert fights.exit_code == 2 and "--systems-differ" in fights.stderr
+    allowed = runner.invoke(app, ["compare", str(BOW), str(kaiser), "--systems-differ", "--json"])
+    assert allowed.exit_code == 0, allowed.output
+    assert json.loads(allowed.stdout)["rows"][0]["target"] == "Lizalfos / Bandit"
+    with pytest.raises(InputError, match="--systems-differ"):
+        compare(BOW, kaiser)

@@ -36,6 +36,10 @@ def compare(
     exact: Annotated[bool, typer.Option("--exact", help="Fight files: solve each duel exactly.")] = False,
     method: Annotated[str, typer.Option("--method", help="Fights: table (fast) or direct (dice).")] = "table",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (exact values as fractions).")] = False,
+    systems_differ: Annotated[
+        bool,
+        typer.Option("--systems-differ", help="Compare files of two games (refused otherwise: paired by position)."),
+    ] = False,
 ) -> None:
     """The same measures of two files side by side, with B - A: exact fractions for odds, a 95% interval for a
     simulated win rate (and whether it excludes 0)."""
@@ -45,7 +49,15 @@ def compare(
 
     try:
         result = guarded(
-            lambda: run(a, b, n=n, seed=seed, exact=exact, method="direct" if method == "direct" else "table")
+            lambda: run(
+                a,
+                b,
+                n=n,
+                seed=seed,
+                exact=exact,
+                method="direct" if method == "direct" else "table",
+                systems_differ=systems_differ,
+            )
         )
     except KeyboardInterrupt:
         stopped("interrupted (Ctrl-C): compare stopped", 130)

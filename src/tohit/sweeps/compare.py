@@ -139,8 +139,10 @@ def compare(
     exact: bool = False,
     method: Method = "table",
     depth: int | None = None,
+    systems_differ: bool = False,
 ) -> Comparison:
-    """Measure A and B alike and take B - A, measure by measure (both attacks, or both fights)."""
+    """Measure A and B alike and take B - A, measure by measure (both attacks, or both fights). Files of two games
+    are refused unless `systems_differ` (their targets and measures would be paired by position, silently)."""
     documents = [read_document(path) for path in (a, b)]
     kinds = {kind_of(doc) for doc in documents}
     if len(kinds) != 1:
@@ -148,13 +150,21 @@ def compare(
     kind = kinds.pop()
     if exact and kind == "attack":
         raise InputError("an attack's odds are always exact; --exact is for fight files", field="--exact")
+    games: list[str] = []
     for doc, path in zip(documents, (a, b), strict=True):  # every input problem before any work
         if kind == "attack":
-            from_dict(doc, source=str(path))
-        elif exact and fight_from_dict(doc, source=str(path)).roster.size != 2:
+            games.append(from_dict(doc, source=str(path)).system.id)
+            continue
+        fight = fight_from_dict(doc, source=str(path))
+        games.append(fight.system.id)
+        if exact and fight.roster.size != 2:
             raise InputError(f"{path}: --exact is for a duel of two combatants (simulate with -n)", field="--exact")
-        else:
-            fight_from_dict(doc, source=str(path))
+    if games[0] != games[1] and not systems_differ:
+        raise InputError(
+            f"A's game is {games[0]} and B's is {games[1]}: two games' measures are paired by position"
+            " (give --systems-differ to compare them all the same)",
+            field="B",
+        )
     simulated = kind == "fight" and not exact
     fights = n or DEFAULT_FIGHTS
     if seed is None:
