@@ -151,3 +151,56 @@ def test_a_value_the_model_refuses_is_named_by_its_point() -> None:
     typo = make_grid(scenario, "s.yaml", parse_varies(["targets[0].evasoin=3"]))
     with pytest.raises(InputError, match=r"unknown path 'targets\[0\].evasoin': unknown field; did you mean `evasion`"):
         check_point(typo, typo.point(0))
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        ("10-16", "'10-16' is not a range (A-B): for the values from 10 to 16 write 10..16"),
+        ("0-12:2", "for the values from 0 to 12 write 0..12:2"),
+        ("-4--1", "write -4..-1"),
+        ("1,2-3", "'1,2-3': '2-3' is not a range (A-B)"),
+    ],
+)
+def test_a_dashed_range_suggests_dots(spec: str, says: str) -> None:
+    """issue 41, item 6: `10-16` for `10..16` was read as the word '10-16', with no hint."""
+    with pytest.raises(InputError) as refused:
+        parse_values(spec)
+    assert says in str(refused.value) and refused.value.field == "--vary"
+
+
+@pytest.mark.parametrize(("spec", "values"), [("2d6-1", ("2d6-1",)), ("-3", (-3,)), ("1e-5", (1e-5,))])
+def test_words_and_numbers_with_a_dash_are_kept(spec: str, values: tuple[Any, ...]) -> None:
+    assert parse_values(spec) == values
+
+
+def test_a_dashed_range_is_one_error_line_from_the_cli() -> None:
+    from typer.testing import CliRunner
+
+    from tests.conftest import EXAMPLES
+    from tohit.cli.app import app
+
+    bow = str(EXAMPLES / "rtw" / "bow-vs-evasion.yaml")
+    for args in (["sweep", bow], ["solve", bow, "--measure", "p_hit", "--target", "0.5"]):
+        result = CliRunner().invoke(app, [*args, "--vary", "attacker.accuracy=10-16"])
+        assert result.exit_code == 2, result.output
+        assert result.stderr.splitlines() == [
+            "error: --vary: '10-16' is not a range (A-B): for the values from 10 to 16 write 10..16"
+        ]
+
+
+def test_the_help_of_every_command_taking_vary_shows_every_form() -> None:
+    """issue 41, item 6: `solve --help` said `A..B` only; every command with `--vary` (sweep, solve, and compare
+    when it takes one) lists A..B, A..B:STEP and v1,v2,...."""
+    import typer
+    from typer.testing import CliRunner
+
+    from tohit.cli.app import app
+
+    group = typer.main.get_command(app)
+    commands = getattr(group, "commands", {})
+    taking = [name for name, command in commands.items() if any("--vary" in p.opts for p in command.params)]
+    assert {"sweep", "solve"} <= set(taking)
+    for name in taking:
+        text = " ".join(CliRunner().invoke(app, [name, "--help"], env={"COLUMNS": "400"}).stdout.split())
+        assert all(form in text for form in ("A..B", "A..B:STEP", "v1,v2,...")), (name, text)

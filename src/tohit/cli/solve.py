@@ -14,6 +14,7 @@ import typer
 
 from tohit.cli.errors import Terminated, guarded, sigterm_arrived, stopped
 from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_SEED
+from tohit.sweeps.spec import FORMS
 
 if TYPE_CHECKING:
     from tohit.sweeps.solve import Point, Solution
@@ -33,7 +34,8 @@ def solve(
         str,
         typer.Option(
             "--vary",
-            help="PATH=A..B: the field and its range (attacker.accuracy=0..12, count:Goblin=1..12).",
+            help=f"PATH=SPEC: the field (attacker.accuracy, count:Goblin) and its values, numbers in order: {FORMS}"
+            "; a list is searched in the order given.",
             show_default=False,
         ),
     ],

@@ -17,6 +17,7 @@ import typer
 
 from tohit.cli.errors import Terminated, fail, guarded, sigterm_arrived, stopped
 from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_POINTS, MAX_POINTS_LIMIT, MAX_SEED
+from tohit.sweeps.spec import FORMS
 
 if TYPE_CHECKING:
     from tohit.sweeps.run import Sweep
@@ -35,7 +36,7 @@ def sweep(
         typer.Option(
             "--vary",
             help="PATH=SPEC: a field (targets[0].evasion, sides[1].combatants[0].target.lp, or count:<combatant>)"
-            " and its values (A..B, A..B:STEP or v1,v2,...). Repeat for a grid.",
+            f" and its values: {FORMS}. Repeat for a grid.",
             show_default=False,
         ),
     ],

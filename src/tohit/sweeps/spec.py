@@ -46,6 +46,10 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*")
 _INDEX = re.compile(r"\[([^\[\]]{1,200})\]")
 _INT = re.compile(r"[+-]?\d{1,18}")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+#: `10-16` (or `0-12:2`): a range written with a dash, refused with the `A..B` it means.
+_DASHED = re.compile(r"\s*([+-]?\d+(?:\.\d+)?)\s*-\s*([+-]?\d+(?:\.\d+)?)\s*(:\s*\S+)?\s*")
+#: Every form of SPEC, as the `--help` of each command taking `--vary` says it.
+FORMS = "A..B (every whole number from A to B), A..B:STEP (STEP may be a decimal) or v1,v2,... (a list)"
 
 
 @dataclass(frozen=True)
@@ -138,6 +142,16 @@ def parse_values(spec: str) -> tuple[Value, ...]:
         whole = all(n == n.to_integral_value() for n in numbers)
         return tuple(int(n) if whole else float(n) for n in numbers)
     words = spec.split(",")
+    for word in words:
+        dashed = _DASHED.fullmatch(word)
+        if dashed is not None:
+            first, last, every = dashed.group(1), dashed.group(2), (dashed.group(3) or "").replace(" ", "")
+            where = "" if len(words) == 1 else f"{short_repr(spec)}: "
+            raise InputError(
+                f"{where}{short_repr(word.strip())} is not a range (A-B): for the values from {first} to {last}"
+                f" write {first}..{last}{every}",
+                field="--vary",
+            )
     if len(words) > MAX_VALUES:
         raise InputError(f"{len(words):,} values, more than {MAX_VALUES:,}", field="--vary")
     if any(not w.strip() for w in words):
