@@ -54,7 +54,7 @@ from tohit.server.contract import SystemInfo, describe
 from tohit.server.docs import mount_docs
 from tohit.server.errors import ERRORS, ApiError
 from tohit.server.fanout import Fanout
-from tohit.server.limits import LIST_PAGE, MAX_NAME, BodyCap, CreationRate, long_name
+from tohit.server.limits import LIST_PAGE, BodyCap, CreationRate
 from tohit.server.players_view import PlayersView, RenameBody
 from tohit.server.security import SecurityHeaders, for_view, hash_token, matches, same_token
 from tohit.server.settings import Settings as Settings
@@ -137,26 +137,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     app.add_middleware(BodyCap, limit=settings.max_body)
     app.add_middleware(SecurityHeaders)
 
-    def cap(value: int | None, limit: int, name: str, what: str) -> None:
-        if value is not None and value > limit:
-            raise ApiError(422, f"{what} {value:,} is over the cap {name} = {limit:,} (tohit serve --{name})", name)
-
-    def names_cap(data: dict[str, Any]) -> None:
-        """Every name in the fight within MAX_NAME characters."""
-        found = long_name(data)
-        if found is not None:
-            where, length = found
-            raise ApiError(422, f"a name of {length:,} characters, over the cap of {MAX_NAME}", where)
-
-    def depth_cap(depth: int | None, data: dict[str, Any]) -> None:
-        """The open-roll depth asked for, in the request or in the scenario's or fight's own options (an
-        encounter's too): within max-depth."""
-        cap(depth, settings.max_depth, "max-depth", "depth")
-        options = data.get("options")
-        given = options.get("depth") if isinstance(options, dict) else None
-        if isinstance(given, int) and not isinstance(given, bool):
-            cap(given, settings.max_depth, "max-depth", "options.depth")
-
     # -- stateless routes --------------------------------------------------------------------------------------
     @app.get("/v1/systems")
     async def systems() -> list[SystemInfo]:
@@ -182,40 +162,40 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     async def odds(body: ScenarioBody, request: Request) -> Any:
         """Exact odds of every outcome, per target (as `tohit odds --json`)."""
         limits.count_targets(body.scenario, settings.max_targets)
-        depth_cap(body.depth, body.scenario)
+        limits.depth_cap(body.depth, body.scenario, settings.max_depth)
         return await work("odds", request, jobs.odds_job, body.scenario, body.depth, caps)
 
     @app.post("/v1/simulate")
     async def simulate(body: ScenarioBody, request: Request) -> Any:
         """Monte Carlo, n attacks per target (as `tohit simulate --json`)."""
         n = body.n or 100_000
-        cap(n, settings.max_trials, "max-trials", "n")
+        limits.cap(n, settings.max_trials, "max-trials", "n")
         limits.count_targets(body.scenario, settings.max_targets)
-        depth_cap(body.depth, body.scenario)
+        limits.depth_cap(body.depth, body.scenario, settings.max_depth)
         return await work("simulate", request, jobs.simulate_job, body.scenario, n, body.seed, caps)
 
     @app.post("/v1/aim", **ok(list[answers.Aimed]))
     async def aim(body: ScenarioBody, request: Request) -> Any:
         """A map scenario's placements ranked by exact expected damage (the best n, default 5)."""
         limits.count_targets(body.scenario, settings.max_targets)
-        depth_cap(body.depth, body.scenario)
+        limits.depth_cap(body.depth, body.scenario, settings.max_depth)
         n = body.n or 5
-        cap(n, settings.max_placements, "max-placements", "n")
+        limits.cap(n, settings.max_placements, "max-placements", "n")
         return await work("aim", request, jobs.aim_job, body.scenario, n)
 
     @app.post("/v1/fights/simulate")
     async def fights_simulate(body: FightBody, request: Request) -> Any:
         """Monte Carlo of whole fights (as `tohit fight -n --json`)."""
         n = body.n or 10_000
-        cap(n, settings.max_fights, "max-fights", "n")
-        depth_cap(None, body.fight)
+        limits.cap(n, settings.max_fights, "max-fights", "n")
+        limits.depth_cap(None, body.fight, settings.max_depth)
         limits.count_combatant_fights(body.fight, n, settings.max_combatant_fights)
         return await work("fights-simulate", request, jobs.fights_simulate_job, body.fight, n, body.seed, caps)
 
     @app.post("/v1/fights/exact")
     async def fights_exact(body: FightBody, request: Request) -> Any:
         """Exact duel odds (as `tohit fight --exact --json`), within the caps on states and time."""
-        depth_cap(None, body.fight)
+        limits.depth_cap(None, body.fight, settings.max_depth)
         args = (body.fight, settings.max_states, settings.exact_cap)
         return await work("fights-exact", request, jobs.fights_exact_job, *args)
 
@@ -314,8 +294,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             )
             raise ApiError(429, message, "creates-per-minute", retry_after=math.ceil(wait))
         name, fight = await work("encounter", request, fight_of, body)
-        depth_cap(None, fight)
-        names_cap(fight)
+        limits.depth_cap(None, fight, settings.max_depth)
+        limits.names_cap(fight)
         # Fresh dice unless the GM asks: a file's own seed (every starter has one, and examples are public) would let
         # anyone who has the file predict every roll. A seed given in the body is the GM's own choice.
         seed = body.seed if body.seed is not None else None if body.keep_seed else fresh_seed()

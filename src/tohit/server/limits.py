@@ -132,6 +132,30 @@ def roll_lane(scenario: Mapping[str, Any]) -> str:
     return "roll-big" if many else "roll"
 
 
+def cap(value: int | None, limit: int, name: str, what: str) -> None:
+    """A request's `what` within the cap `name` (its flag): past it, the 422 of `over`."""
+    if value is not None and value > limit:
+        raise over(what, value, name, limit)
+
+
+def depth_cap(depth: int | None, data: Mapping[str, Any], limit: int) -> None:
+    """The open-roll depth asked for, in the request or in the scenario's or fight's own options (an encounter's
+    too): within max-depth."""
+    cap(depth, limit, "max-depth", "depth")
+    options = data.get("options")
+    given = options.get("depth") if isinstance(options, dict) else None
+    if isinstance(given, int) and not isinstance(given, bool):
+        cap(given, limit, "max-depth", "options.depth")
+
+
+def names_cap(data: Mapping[str, Any]) -> None:
+    """Every name in the fight within MAX_NAME characters (a 422 naming where the long one is)."""
+    found = long_name(data)
+    if found is not None:
+        where, length = found
+        raise InputError(f"a name of {length:,} characters, over the cap of {MAX_NAME}", field=where)
+
+
 def count_targets(scenario: Mapping[str, Any], limit: int) -> None:
     """A scenario's targets, counted as given (before it is loaded): at most `limit`."""
     targets = scenario.get("targets")
