@@ -309,9 +309,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         `--creates-per-minute` a minute from one client address (past it: a 429 with Retry-After)."""
         wait = creations.take(request.client.host if request.client else "", time.monotonic())
         if wait is not None:
-            message = (
-                f"over the cap creates-per-minute = {settings.creates_per_minute} (tohit serve --creates-per-minute)"
-            )
+            per = settings.creates_per_minute
+            message = f"over the cap creates-per-minute = {per} (tohit serve --creates-per-minute)"
             raise ApiError(429, message, "creates-per-minute", retry_after=math.ceil(wait))
         name, fight = await work("encounter", request, fight_of, body)
         depth_cap(None, fight)
