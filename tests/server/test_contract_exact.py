@@ -53,6 +53,8 @@ CASES = [
     ("/v1/simulate", {"scenario": CEIL, "n": "4"}, False),
     ("/v1/simulate", {"scenario": CEIL, "n": 0.0}, False),
     ("/v1/odds", {"scenario": CEIL, "depth": 3.0}, True),
+    ("/v1/roll", {"scenario": CEIL, "seed": 2**128 - 1}, True),
+    ("/v1/roll", {"scenario": CEIL, "seed": 2**128}, False),
     ("/v1/roll", {"scenario": CEIL, "seed": 7.0}, True),
     ("/v1/roll", {"scenario": {}}, False),
     ("/v1/roll", {"scenario": {**CEIL, "system": "no-such-game"}}, False),
@@ -122,12 +124,15 @@ def test_every_bundled_file_fits_the_document() -> None:
 
 def test_every_integer_of_a_body_is_documented_as_an_integer() -> None:
     """No body field is documented with pydantic's own words for a bound (`ge`, `le`): JSON Schema's are
-    `minimum` and `maximum`, and a bound a client does not read is no bound."""
+    `minimum` and `maximum`, and a bound a client does not read is no bound. An integer's bounds are integers
+    (the seed's top, 2**128 - 1, is no float's)."""
     found = []
 
     def walk(schema: Any, where: str) -> None:
         if isinstance(schema, dict):
             found.extend(f"{where}.{word}" for word in ("ge", "le", "gt", "lt") if word in schema)
+            if schema.get("type") == "integer":
+                found.extend(f"{where}.{w}" for w in ("minimum", "maximum") if isinstance(schema.get(w), float))
             for key, value in schema.items():
                 walk(value, f"{where}.{key}")
         elif isinstance(schema, list):

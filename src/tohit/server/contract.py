@@ -13,6 +13,7 @@ from pydantic import BaseModel
 
 from tohit.engine import registry
 from tohit.engine.output_schemas import output_schema
+from tohit.engine.requests import MAX_SEED
 
 #: The stateless routes whose answer is a CLI output, and the output's kind.
 OUTPUTS = {
@@ -108,6 +109,23 @@ def with_envelopes(doc: dict[str, Any]) -> None:
             prop.update(made[kind])
 
 
+def exact_bounds(schema: Any) -> None:
+    """An integer's bounds as integers: FastAPI writes them as floats (`minimum: 1.0`), and the seed's top,
+    2**128 - 1, rounds up to 2**128 as a float, a seed the server refuses; it is written exactly here."""
+    if isinstance(schema, list):
+        for part in schema:
+            exact_bounds(part)
+        return
+    if not isinstance(schema, dict):
+        return
+    for word in ("minimum", "maximum"):
+        bound = schema.get(word)
+        if schema.get("type") == "integer" and isinstance(bound, float) and bound.is_integer():
+            schema[word] = MAX_SEED if bound == float(MAX_SEED) else int(bound)
+    for part in schema.values():
+        exact_bounds(part)
+
+
 def document(app: FastAPI) -> dict[str, Any]:
     """FastAPI's OpenAPI document of `app`, completed as above."""
     doc = get_openapi(
@@ -119,6 +137,7 @@ def document(app: FastAPI) -> dict[str, Any]:
     )
     doc.setdefault("components", {}).setdefault("securitySchemes", {})["bearer"] = BEARER
     with_envelopes(doc)
+    exact_bounds(doc)
     for path, operations in doc.get("paths", {}).items():
         for operation in operations.values():
             parameters = operation.get("parameters", [])
