@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from tohit.cli.errors import fail
+from tohit.core.grid.uvtt import MAX_IMAGE_PIXELS
 from tohit.engine.requests import MAX_ATTACKS, MAX_DEPTH, MAX_FIGHTS, MAX_SECONDS, MAX_STATES, MAX_WORKERS
 from tohit.server.settings import Settings as S
 
@@ -60,6 +61,12 @@ def serve(
         ),
     ] = S.exact_seconds,
     max_body: Annotated[int, typer.Option("--max-body", min=1, help="Cap: request body bytes (32 MiB).")] = S.max_body,
+    max_pixels: Annotated[
+        int,
+        typer.Option(
+            "--max-pixels", min=1, max=MAX_IMAGE_PIXELS, help="Cap: pixels of a map's picture (from its header)."
+        ),
+    ] = S.max_pixels,
     max_placements: Annotated[
         int, typer.Option("--max-placements", min=1, help="Cap: placements /v1/aim ranks and shows.")
     ] = S.max_placements,
@@ -144,6 +151,7 @@ def serve(
         max_states=max_states,
         exact_seconds=exact_seconds,
         max_body=max_body,
+        max_pixels=max_pixels,
         max_placements=max_placements,
         max_dice=max_dice,
         request_seconds=request_seconds,

@@ -93,9 +93,10 @@ class MapBody(StrictBody):
     n: Placements | None = Field(default=None, description="aim: placements shown (default 5).")
 
 
-def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
+def fight_of(body: CreateBody, max_pixels: int) -> tuple[str, dict[str, Any]]:
     """The name and fight mapping of a create body (exactly one of fight, text, example), with its `uvtt` map
-    when one is given; a map naming a file on the server is refused (`pictures.no_files`)."""
+    when one is given; a map naming a file on the server is refused (`pictures.no_files`), and so is a picture
+    over `max_pixels` (`pictures.check_pixels`)."""
     given = [k for k in ("fight", "text", "example") if getattr(body, k) is not None]
     if len(given) != 1:
         raise ApiError(422, "give exactly one of fight, text or example", "fight")
@@ -109,4 +110,5 @@ def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
         assert body.fight is not None
         name, fight = body.name or "encounter", body.fight
     # The uploaded map replaces the fight's; without one, the fight's own map may name no file.
-    return name, pictures.no_files(fight) if body.uvtt is None else pictures.with_uvtt(fight, body.uvtt)
+    fight = pictures.no_files(fight) if body.uvtt is None else pictures.with_uvtt(fight, body.uvtt)
+    return name, pictures.check_pixels(fight, max_pixels)

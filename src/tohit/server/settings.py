@@ -7,13 +7,16 @@ The caps bound the work one request may ask for (a request over one is a 422 nam
 before any work: server/limits.py), the requests the server takes at once and how long each may hold a slot.
 The engine's own caps (engine/requests.py) are the ceilings of these: a flag may lower one, never raise it past.
 
-A module of the standard library only: the command line reads it when it declares its options (`tohit --help`).
+A light module (the standard library, and core's UVTT constants): the command line reads it when it declares its
+options (`tohit --help`).
 """
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+
+from tohit.core.grid.uvtt import MAX_IMAGE_PIXELS
 
 #: The fields that are no flag of `tohit serve`, and why.
 NO_FLAG = {
@@ -49,6 +52,10 @@ class Settings:
     #: Request body bytes: a real UVTT map with its picture (1.4-3.8 MB from Dungeondraft) fits well within it.
     #: Past it a 413, at once from the Content-Length (server/limits.py `BodyCap`).
     max_body: int = 32 << 20
+    #: Pixels of a map's picture (width x height, read from the image's header before anything is decoded): past
+    #: it, creating the encounter is a 422 naming the picture, and so is its GET (an encounter made under a higher
+    #: cap). The engine's ceiling, what tohit decodes at all, is core/grid/uvtt.py MAX_IMAGE_PIXELS (the default).
+    max_pixels: int = MAX_IMAGE_PIXELS
     #: Placements `/v1/aim` ranks and shows.
     max_placements: int = 100
     #: Dice one attack rolls against one target.
