@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import inspect
 import threading
 import time
 from collections.abc import Iterator
@@ -21,7 +20,6 @@ from fastapi.testclient import TestClient
 from tests.conftest import EXAMPLES
 from tests.server.conftest import ADMIN
 from tests.server.test_server_deadlines import Client, Loop, request
-from tohit.cli.serve import serve
 from tohit.engine import cancel
 from tohit.server import admission, jobs, limits
 from tohit.server.admission import Admission, Refused
@@ -157,7 +155,7 @@ def test_admission_targets_over_max_targets_are_a_422_before_any_work(
 ) -> None:
     for name in ("roll_job", "odds_job", "simulate_job"):
         monkeypatch.setattr(jobs, name, no_work)
-    answer = client.post(path, json={"scenario": with_targets(limits.MAX_TARGETS + 1), "n": 10})
+    answer = client.post(path, json={"scenario": with_targets(Settings.max_targets + 1), "n": 10})
     assert_cap(answer, "targets", "max-targets = 100 (tohit serve --max-targets)")
 
 
@@ -209,13 +207,3 @@ def test_admission_a_preview_target_name_too_long_is_a_422(client: TestClient) -
     body = {"attacker": "Ceil", "targets": ["x" * (limits.PREVIEW_NAME + 1)]}
     answer = client.post(f"/v1/encounters/{eid}/preview", json=body, headers=view)
     assert_cap(answer, "targets", "preview-name = 200")
-
-
-def test_admission_the_serve_flags_default_to_the_named_caps() -> None:
-    defaults = {name: p.default for name, p in inspect.signature(serve).parameters.items()}
-    assert defaults["request_seconds"] == limits.REQUEST_SECONDS
-    assert defaults["max_targets"] == limits.MAX_TARGETS
-    assert defaults["max_target_dice"] == limits.MAX_TARGET_DICE
-    assert defaults["max_combatant_fights"] == limits.MAX_COMBATANT_FIGHTS
-    assert defaults["max_response"] == limits.MAX_RESPONSE
-    assert Settings().request_seconds == limits.REQUEST_SECONDS

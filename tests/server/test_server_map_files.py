@@ -83,9 +83,9 @@ def test_a_picture_is_made_once_and_then_read_as_made(client: TestClient, monkey
     made: list[int] = []
     real = pictures.picture
 
-    def counted(fight: dict[str, Any]) -> Any:
+    def counted(fight: dict[str, Any], *caps: int) -> Any:
         made.append(1)
-        return real(fight)
+        return real(fight, *caps)
 
     monkeypatch.setattr(pictures, "picture", counted)
     created = client.post("/v1/encounters", json={"fight": cellar_fight(), "uvtt": cellar()}).json()
@@ -94,3 +94,27 @@ def test_a_picture_is_made_once_and_then_read_as_made(client: TestClient, monkey
     assert [a.status_code for a in answers] == [200, 200, 200]
     assert answers[0].content[:4] == b"\x89PNG" and len({a.content for a in answers}) == 1
     assert made == [1]
+
+
+def test_a_picture_over_the_pixel_cap_is_a_422_naming_it(tmp_path: Path) -> None:
+    """Issue 38, item 8: the pixel cap is a flag (`--max-pixels`, Settings.max_pixels): a map whose picture is over
+    it (its size read from the image's header) creates no encounter, a 422 naming the picture and the flag; an
+    encounter made under a higher cap answers its picture's GET with the same 422 once the cap is lowered."""
+    from tohit.server.app import Settings, create_app
+
+    db = f"sqlite:///{tmp_path / 'pixels.db'}"
+    pixels = 10 * 10 * 4 * 10  # the cellar's picture: 10 x 4 squares of 10 pixels
+    with TestClient(create_app(Settings(db=db, admin_token=ADMIN, workers=0, max_pixels=pixels - 1))) as low:
+        answer = low.post("/v1/encounters", json={"fight": cellar_fight(), "uvtt": cellar()})
+        assert answer.status_code == 422, answer.text
+        error = answer.json()["error"]
+        assert error["field"] == "map.picture.image" and "--max-pixels" in error["message"], error
+        assert f"{pixels:,}" in error["message"]
+    with TestClient(create_app(Settings(db=db, admin_token=ADMIN, workers=0, max_pixels=pixels))) as high:
+        created = high.post("/v1/encounters", json={"fight": cellar_fight(), "uvtt": cellar()})
+        assert created.status_code == 201, created.text
+    gm = {"Authorization": f"Bearer {created.json()['gm_token']}"}
+    with TestClient(create_app(Settings(db=db, admin_token=ADMIN, workers=0, max_pixels=pixels - 1))) as low:
+        answer = low.get(f"/v1/encounters/{created.json()['id']}/picture", headers=gm)
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["error"]["field"] == "map.picture.image"

@@ -10,12 +10,15 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from tohit.cli.errors import fail
+from tohit.core.grid.uvtt import MAX_IMAGE_PIXELS
 from tohit.engine.requests import MAX_ATTACKS, MAX_DEPTH, MAX_FIGHTS, MAX_SECONDS, MAX_STATES, MAX_WORKERS
+from tohit.server.settings import Settings as S
 
 if TYPE_CHECKING:
     from tohit.store.db import Store
 
-DEFAULT_DB = "sqlite:///tohit.db"
+#: Each option's default is its Settings field's (server/settings.py, the one home of the caps): none is written here.
+DEFAULT_DB = S.db
 DbOpt = Annotated[
     str, typer.Option("--db", help="SQLAlchemy URL: sqlite:///tohit.db, or postgresql+psycopg://user@host/db.")
 ]
@@ -33,17 +36,21 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="Address to bind (loopback unless you mean it).")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535)] = 8000,
     db: DbOpt = DEFAULT_DB,
-    workers: Annotated[int, typer.Option("--workers", min=0, max=MAX_WORKERS, help="Processes for CPU work.")] = 2,
+    workers: Annotated[
+        int, typer.Option("--workers", min=0, max=MAX_WORKERS, help="Processes for CPU work.")
+    ] = S.workers,
     max_trials: Annotated[
         int, typer.Option("--max-trials", min=1, max=MAX_ATTACKS, help="Cap: attacks per target.")
-    ] = 10_000_000,
+    ] = S.max_trials,
     max_fights: Annotated[
         int, typer.Option("--max-fights", min=1, max=MAX_FIGHTS, help="Cap: fights simulated.")
-    ] = 1_000_000,
-    max_depth: Annotated[int, typer.Option("--max-depth", min=0, max=MAX_DEPTH, help="Cap: open-roll depth.")] = 20,
+    ] = S.max_fights,
+    max_depth: Annotated[
+        int, typer.Option("--max-depth", min=0, max=MAX_DEPTH, help="Cap: open-roll depth.")
+    ] = S.max_depth,
     max_states: Annotated[
         int, typer.Option("--max-states", min=1, max=MAX_STATES, help="Cap: exact duel states.")
-    ] = 50_000,
+    ] = S.max_states,
     exact_seconds: Annotated[
         float,
         typer.Option(
@@ -52,41 +59,51 @@ def serve(
             max=MAX_SECONDS,
             help="Cap: seconds of one exact duel (at most 4/5 of --request-seconds).",
         ),
-    ] = 30.0,
-    max_body: Annotated[int, typer.Option("--max-body", min=1, help="Cap: request body bytes (32 MiB).")] = 32 << 20,
+    ] = S.exact_seconds,
+    max_body: Annotated[int, typer.Option("--max-body", min=1, help="Cap: request body bytes (32 MiB).")] = S.max_body,
+    max_pixels: Annotated[
+        int,
+        typer.Option(
+            "--max-pixels", min=1, max=MAX_IMAGE_PIXELS, help="Cap: pixels of a map's picture (from its header)."
+        ),
+    ] = S.max_pixels,
     max_placements: Annotated[
         int, typer.Option("--max-placements", min=1, help="Cap: placements /v1/aim ranks and shows.")
-    ] = 100,
+    ] = S.max_placements,
     max_dice: Annotated[
         int, typer.Option("--max-dice", min=1, help="Cap: dice one attack rolls against one target.")
-    ] = 1000,
+    ] = S.max_dice,
     request_seconds: Annotated[
         float, typer.Option("--request-seconds", min=0.1, help="Deadline: seconds one request may take (then a 503).")
-    ] = 30.0,
-    max_targets: Annotated[int, typer.Option("--max-targets", min=1, help="Cap: targets of one scenario.")] = 100,
+    ] = S.request_seconds,
+    max_targets: Annotated[
+        int, typer.Option("--max-targets", min=1, help="Cap: targets of one scenario.")
+    ] = S.max_targets,
     max_target_dice: Annotated[
         int, typer.Option("--max-target-dice", min=1, help="Cap: dice one attack rolls against all its targets.")
-    ] = 20_000,
+    ] = S.max_target_dice,
     max_combatant_fights: Annotated[
         int, typer.Option("--max-combatant-fights", min=1, help="Cap: fights x combatants of one simulation.")
-    ] = 4_000_000,
-    max_response: Annotated[int, typer.Option("--max-response", min=1, help="Cap: bytes of one answer.")] = 32 << 20,
+    ] = S.max_combatant_fights,
+    max_response: Annotated[
+        int, typer.Option("--max-response", min=1, help="Cap: bytes of one answer.")
+    ] = S.max_response,
     creates_per_minute: Annotated[
         int, typer.Option("--creates-per-minute", min=1, help="Cap: encounters one client address creates a minute.")
-    ] = 30,
+    ] = S.creates_per_minute,
     max_connections: Annotated[
         int,
         typer.Option(
             "--max-connections", min=0, help="Cap: open connections (0: half the descriptor limit, at most 1,000)."
         ),
-    ] = 0,
+    ] = S.max_connections,
     keep_alive_seconds: Annotated[
         int, typer.Option("--keep-alive-seconds", min=1, max=3600, help="Close a connection idle this long.")
-    ] = 5,
+    ] = S.keep_alive_seconds,
     header_seconds: Annotated[
         float,
         typer.Option("--header-seconds", min=0.1, max=3600, help="Close a connection with no request by then."),
-    ] = 10.0,
+    ] = S.header_seconds,
     per_address: Annotated[
         int,
         typer.Option(
@@ -94,38 +111,38 @@ def serve(
             min=0,
             help="Cap: open connections from one client address (0: half of --max-connections).",
         ),
-    ] = 0,
+    ] = S.max_connections_per_address,
     body_seconds: Annotated[
         float,
         typer.Option(
             "--body-seconds", min=0.1, max=3600, help="Close a connection whose request body is not whole by then."
         ),
-    ] = 60.0,
+    ] = S.body_seconds,
     stream_seconds: Annotated[
         float,
         typer.Option("--stream-seconds", min=1, max=86_400, help="A live stream's lifetime; then the page reconnects."),
-    ] = 900.0,
+    ] = S.stream_seconds,
     max_streams: Annotated[
         int, typer.Option("--max-streams", min=1, help="Cap: live streams open on one encounter.")
-    ] = 64,
+    ] = S.max_streams,
     forwarded_allow_ips: Annotated[
         str,
         typer.Option(
             "--forwarded-allow-ips",
             help="Addresses of proxies trusted for X-Forwarded-For, comma-separated ('' : nobody, the default).",
         ),
-    ] = "",
+    ] = S.forwarded_allow_ips,
 ) -> None:
     """Serve the web table (/), the HTTP API (/v1, docs at /docs) and live encounters; prints a login URL with
     the admin token once the server listens. A port in use, an address not of this machine, a database URL the
     store cannot use: one line naming the flag and exit 2, with nothing printed before it."""
-    from tohit.server.app import Settings, create_app
+    from tohit.server.app import create_app
     from tohit.server.connections import default_max_connections, log_descriptors_once, uvicorn_options
     from tohit.server.listening import Unbindable, bind, run, where
     from tohit.store.db import shown
 
     token = os.environ.get("TOHIT_ADMIN_TOKEN") or None
-    settings = Settings(
+    settings = S(
         db=db,
         workers=workers,
         max_trials=max_trials,
@@ -134,6 +151,7 @@ def serve(
         max_states=max_states,
         exact_seconds=exact_seconds,
         max_body=max_body,
+        max_pixels=max_pixels,
         max_placements=max_placements,
         max_dice=max_dice,
         request_seconds=request_seconds,
@@ -144,6 +162,12 @@ def serve(
         creates_per_minute=creates_per_minute,
         stream_seconds=stream_seconds,
         max_streams=max_streams,
+        max_connections=max_connections,
+        max_connections_per_address=per_address,
+        keep_alive_seconds=keep_alive_seconds,
+        header_seconds=header_seconds,
+        body_seconds=body_seconds,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     if token:
         settings.admin_token = token

@@ -9,18 +9,35 @@ import re
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from tohit.core.errors import InputError
 from tohit.core.seeds import MAX_SEED
 from tohit.engine.requests import MAX_NAME
 
+
+def integral(value: Any) -> Any:
+    """A float with no fractional part (4.0, a Python client's 1e6) as the integer it is; anything else as given,
+    for the strict model to judge (4.5 and `true` stay refused)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: A whole number as JSON Schema (and so the OpenAPI document) counts one: 4 and 4.0 alike. JSON Schema cannot tell
+#: them apart, so a server that refused 4.0 would refuse what its own document allows; a Python client sends 4.0
+#: whenever its count went through a float (`n=1e6`, `total / 2`), and means the integer. Not a string, not a bool.
+#: Bounds go before the validator (`Annotated[int, Field(ge=0), BeforeValidator(integral)]`), so that the document
+#: says `minimum`, not pydantic's own `ge`.
+Whole = Annotated[int, BeforeValidator(integral)]
 #: Seeds an action may give: the seed domain of every door (engine/requests, core/seeds).
-Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
+Seed = Annotated[int, Field(ge=0, le=MAX_SEED), BeforeValidator(integral)]
+#: A seq, a door's number: a whole number from 0.
+Index = Annotated[int, Field(ge=0), BeforeValidator(integral)]
 #: Faces typed by hand: role -> faces (one attack), or one such mapping per attack or counterattack, in order,
 #: or one such mapping per target name (each target's own roll; a role rolled once for the whole attack, typed
 #: once in any one of them).
-Dice = dict[str, list[int]] | list[dict[str, list[int]]] | dict[str, dict[str, list[int]]]
+Dice = dict[str, list[Whole]] | list[dict[str, list[Whole]]] | dict[str, dict[str, list[Whole]]]
 #: A name an action gives (a combatant's, an attack's, a stat's): at most MAX_NAME characters.
 Name = Annotated[str, Field(max_length=MAX_NAME)]
 
@@ -28,7 +45,7 @@ Name = Annotated[str, Field(max_length=MAX_NAME)]
 class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    expected_seq: int | None = Field(default=None, ge=0, description="The seq the GM acts on (else a 409).")
+    expected_seq: Index | None = Field(default=None, description="The seq the GM acts on (else a 409).")
     seed: Seed | None = Field(default=None, description="The dice's seed (default: the encounter's, and its seq).")
 
 
@@ -68,8 +85,8 @@ class Adjust(_Action):
     kind: Literal["adjust"]
     combatant: Name
     stat: Name
-    value: int | None = None
-    by: int | None = Field(default=None, description="adjust: the amount to change the stat by (-7, +3).")
+    value: Whole | None = None
+    by: Whole | None = Field(default=None, description="adjust: the amount to change the stat by (-7, +3).")
 
 
 class EndTurn(_Action):
@@ -83,14 +100,14 @@ class Move(_Action):
 
     kind: Literal["move"]
     combatant: Name
-    to: list[int] = Field(min_length=2, max_length=2, description="move: the square [x, y] on the map.")
+    to: list[Whole] = Field(min_length=2, max_length=2, description="move: the square [x, y] on the map.")
 
 
 class Door(_Action):
     """The GM opens or closes a door of the encounter's map: its number in the map's doors."""
 
     kind: Literal["door"]
-    door: int = Field(ge=0, description="door: its number in the map's doors (from 0).")
+    door: Index = Field(description="door: its number in the map's doors (from 0).")
     closed: bool = Field(description="door: true closes it, false opens it.")
 
 
@@ -151,9 +168,10 @@ KINDS = ("attack", "auto", "adjust", "end_turn", "move", "door", "join", "leave"
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 
 
-#: How pydantic names a member of a union of types in an error's location: `dict[str,list[int]]` (no space, as a
-#: creature's name given as a key may have).
-_MEMBER = re.compile(r"^[a-z][\w-]*\[\S*\]$")
+#: How pydantic names a member of a union of types in an error's location: `dict[str,list[int]]`, or with a whole
+#: number's validator `dict[str,list[function-before[integral(), int]]]` (a creature's name given as a key is
+#: none of these).
+_MEMBER = re.compile(r"^(?:dict|list)\[.*\]$")
 
 
 def _is_member(part: Any) -> bool:

@@ -20,14 +20,12 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from fractions import Fraction
 from typing import Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
 from tohit import __version__
-from tohit.core.exact_text import fraction_json
 from tohit.engine import registry
 from tohit.engine.actions import Action, AnyAction, Undo
 from tohit.engine.encounter import Encounter
@@ -63,17 +61,6 @@ from tohit.server.strict_json import StrictJson
 from tohit.server.writes import Writer
 from tohit.store.db import Store, StoredEncounter, open_store
 from tohit.web import mount_pages
-
-
-def _exact(value: Any) -> Any:
-    """Fractions (at any depth) as the CLI's JSON gives them."""
-    if isinstance(value, Fraction):
-        return fraction_json(value)
-    if isinstance(value, dict):
-        return {k: _exact(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_exact(v) for v in value]
-    return value
 
 
 # -- the app -------------------------------------------------------------------------------------------------
@@ -289,11 +276,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         `--creates-per-minute` a minute from one client address (past it: a 429 with Retry-After)."""
         wait = creations.take(request.client.host if request.client else "", time.monotonic())
         if wait is not None:
-            message = (
-                f"over the cap creates-per-minute = {settings.creates_per_minute} (tohit serve --creates-per-minute)"
-            )
+            per = settings.creates_per_minute
+            message = f"over the cap creates-per-minute = {per} (tohit serve --creates-per-minute)"
             raise ApiError(429, message, "creates-per-minute", retry_after=math.ceil(wait))
-        name, fight = await work("encounter", request, fight_of, body)
+        name, fight = await work("encounter", request, fight_of, body, settings.max_pixels)
         limits.depth_cap(None, fight, settings.max_depth)
         limits.names_cap(fight)
         # Fresh dice unless the GM asks: a file's own seed (every starter has one, and examples are public) would let
@@ -418,7 +404,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         that come while it is being made wait for that one making."""
         row = stored(encounter_id)
         role(row, authorization)
-        found = await made_pictures.of(row.id, lambda: work("picture", request, pictures.picture, row.fight))
+        made = functools.partial(work, "picture", request, pictures.picture, row.fight, settings.max_pixels)
+        found = await made_pictures.of(row.id, made)
         if found is None:
             raise ApiError(404, "this encounter's map has no picture", "map")
         return Response(found[0], media_type=found[1])
@@ -496,7 +483,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         def answer() -> dict[str, Any]:
             enc = load(row)
             ask = enc.preview if who == "gm" else PlayersView(enc).preview  # the players': nothing of a hidden one's
-            return {"seq": enc.seq, "targets": _exact(ask(body.attacker, body.attack, body.targets, body.placement))}
+            return {
+                "seq": enc.seq,
+                "targets": read_models.exact(ask(body.attacker, body.attack, body.targets, body.placement)),
+            }
 
         return await work("encounter-preview", request, answer)
 

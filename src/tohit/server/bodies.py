@@ -7,17 +7,22 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import Query
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from tohit.core.loader import parse_document
-from tohit.engine.actions import Name
-from tohit.engine.requests import MAX_SEED
+from tohit.engine.actions import Index, Name, Seed, Whole, integral
 from tohit.server import examples, pictures
 from tohit.server.errors import ApiError
 
+#: A count (attacks, fights, placements): a whole number from 1 (4.0 is 4: engine/actions.py `Whole`).
+Count = Annotated[int, Field(ge=1), BeforeValidator(integral)]
+#: Placements an encounter's aim shows.
+Placements = Annotated[int, Field(ge=1, le=20), BeforeValidator(integral)]
+
 
 class StrictBody(BaseModel):
-    """A request body, read strictly: `true` is not a number, `"3"` not an integer."""
+    """A request body, read strictly: `true` is not a number, `"3"` not an integer; 4.0 is 4, as JSON Schema
+    counts it (engine/actions.py `Whole`)."""
 
     model_config = ConfigDict(strict=True)
 
@@ -26,17 +31,17 @@ class ScenarioBody(StrictBody):
     """A scenario file as JSON, and the options of the command."""
 
     scenario: dict[str, Any] = Field(description="A scenario file's content (`tohit schema SYSTEM`).")
-    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
-    n: int | None = Field(default=None, ge=1, description="simulate: attacks per target; aim: placements shown.")
-    depth: int | None = Field(default=None, ge=0, le=40)
+    seed: Seed | None = None
+    n: Count | None = Field(default=None, description="simulate: attacks per target; aim: placements shown.")
+    depth: Annotated[int, Field(ge=0, le=40), BeforeValidator(integral)] | None = None
 
 
 class FightBody(StrictBody):
     """A fight file as JSON."""
 
     fight: dict[str, Any] = Field(description="A fight file's content (see docs/fights.md).")
-    n: int | None = Field(default=None, ge=1)
-    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    n: Count | None = None
+    seed: Seed | None = None
 
 
 class CreateBody(StrictBody):
@@ -47,7 +52,7 @@ class CreateBody(StrictBody):
     fight: dict[str, Any] | None = None
     text: str | None = Field(default=None, description="A fight file's text (YAML or JSON).")
     example: str | None = Field(default=None, max_length=200, description="An example's id (GET /v1/examples).")
-    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    seed: Seed | None = None
     keep_seed: bool = Field(
         default=False,
         description="Keep the fight file's own `seed:` (else the server draws fresh dice: a public file's seed would"
@@ -61,7 +66,7 @@ After = Annotated[int, Query(ge=-1, le=2**31 - 1, description="The seq to read a
 
 
 class UndoBody(StrictBody):
-    expected_seq: int | None = Field(default=None, ge=0)
+    expected_seq: Index | None = None
 
 
 class PreviewBody(StrictBody):
@@ -76,7 +81,7 @@ class DiceBody(PreviewBody):
     """The dice of an attack; with `dice` (the faces typed so far: role -> faces, or per target name a set of
     role -> faces), also the roles still needed."""
 
-    dice: dict[str, list[int]] | dict[str, dict[str, list[int]]] | None = None
+    dice: dict[str, list[Whole]] | dict[str, dict[str, list[Whole]]] | None = None
 
 
 class MapBody(StrictBody):
@@ -85,12 +90,13 @@ class MapBody(StrictBody):
     attacker: Name
     attack: Name | None = None
     placement: dict[str, Any] | None = None
-    n: int | None = Field(default=None, ge=1, le=20, description="aim: placements shown (default 5).")
+    n: Placements | None = Field(default=None, description="aim: placements shown (default 5).")
 
 
-def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
+def fight_of(body: CreateBody, max_pixels: int) -> tuple[str, dict[str, Any]]:
     """The name and fight mapping of a create body (exactly one of fight, text, example), with its `uvtt` map
-    when one is given; a map naming a file on the server is refused (`pictures.no_files`)."""
+    when one is given; a map naming a file on the server is refused (`pictures.no_files`), and so is a picture
+    over `max_pixels` (`pictures.check_pixels`)."""
     given = [k for k in ("fight", "text", "example") if getattr(body, k) is not None]
     if len(given) != 1:
         raise ApiError(422, "give exactly one of fight, text or example", "fight")
@@ -104,4 +110,5 @@ def fight_of(body: CreateBody) -> tuple[str, dict[str, Any]]:
         assert body.fight is not None
         name, fight = body.name or "encounter", body.fight
     # The uploaded map replaces the fight's; without one, the fight's own map may name no file.
-    return name, pictures.no_files(fight) if body.uvtt is None else pictures.with_uvtt(fight, body.uvtt)
+    fight = pictures.no_files(fight) if body.uvtt is None else pictures.with_uvtt(fight, body.uvtt)
+    return name, pictures.check_pixels(fight, max_pixels)

@@ -1,10 +1,10 @@
-"""The caps of `tohit serve`: on the work one request may ask for and on the requests it takes at once (each
-a plain named constant here, the main ones also a flag; a request over one is a 422 naming
-the field and the cap, before any work), and the body cap.
+"""The caps of `tohit serve` as they are checked: a request over one is a 422 naming the field and the cap, before
+any work. The caps set by a flag, with their defaults, live in server/settings.py (their one home); the ones here
+are plain named constants of the server's own (no flag): the lanes, the previews, the admin list's page.
 
-The body cap of `tohit serve` (a body of at most 1 MiB by default, `--max-body`): a body over
-it is refused with a 422 naming the cap before any route reads it, whether its size is announced
-(`Content-Length`) or it comes in chunks without one (then it is counted as it arrives, never kept past the cap).
+The body cap (`--max-body`, server/settings.py): a body over it is refused with a 413 naming the cap before any
+route reads it, whether its size is announced (`Content-Length`) or it comes in chunks without one (then it is
+counted as it arrives, never kept past the cap).
 """
 
 from __future__ import annotations
@@ -18,16 +18,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from tohit.core.errors import InputError
 from tohit.engine import requests
 
-#: Seconds a request may take, queue included (`--request-seconds`); past it a 503 and its work is stopped.
-REQUEST_SECONDS = 30.0
-#: Targets of one scenario (`--max-targets`): roll, odds, simulate and aim each answer once per target.
-MAX_TARGETS = 100
-#: Dice rolled against all the targets together (targets x dice, each counted as `--max-dice` counts them).
-MAX_TARGET_DICE = 20_000
-#: Fights x combatants of one fight simulation (`--max-combatant-fights`): the work grows with both.
-MAX_COMBATANT_FIGHTS = 4_000_000
-#: Bytes of one answer (`--max-response`): an answer that would be larger is a 422, not sent.
-MAX_RESPONSE = 32 << 20
 #: Targets of one preview or dice request (read with a view token too), and characters of each target's name.
 PREVIEW_TARGETS = 50
 PREVIEW_NAME = 200
@@ -49,10 +39,6 @@ ENCOUNTER_READ_RUNNING, ENCOUNTER_READ_WAITING = 4, 256
 
 #: Pictures kept made (each an encoded image within the pixels tohit decodes: a few MB at most).
 KEPT_PICTURES = 16
-
-#: A live stream's lifetime in seconds (then an `end` event: reconnect), and the streams open on one encounter.
-STREAM_SECONDS = 900.0
-MAX_STREAMS = 64
 
 #: Encounters on one page of the admin's list (`GET /v1/encounters?limit=`): each is read whole to say where it
 #: stands, so a page is bounded work however many the store holds.

@@ -15,16 +15,21 @@ the grid served to the page.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tohit.core.errors import InputError, short_repr
 from tohit.core.grid.models import MapSpec
 from tohit.core.grid.picture import picture_bytes, picture_format
-from tohit.core.grid.uvtt import inline_map_fields
+from tohit.core.grid.uvtt import MAX_IMAGE_PIXELS, image_header, inline_map_fields
 from tohit.core.loader import read_bytes
+from tohit.server import limits
 from tohit.server.cache import Lru
 
+#: Characters of a picture's base64 read for its header (a PNG's or a WebP's size lies in its first 30 bytes).
+HEADER_CHARACTERS = 64
 #: A picture as made: its encoded image and media type, or None (the map has none).
 Picture = tuple[bytes, str] | None
 
@@ -52,8 +57,28 @@ def no_files(fight: dict[str, Any]) -> dict[str, Any]:
     return fight
 
 
-def picture(fight: dict[str, Any]) -> tuple[bytes, str] | None:
-    """The image under the fight's map and its media type (None: no picture)."""
+def check_pixels(fight: dict[str, Any], limit: int) -> dict[str, Any]:
+    """The fight, refused (a 422 naming `map.picture.image` and --max-pixels) when its map's picture is over `limit`
+    pixels: its size read from the image's header (the first bytes of its base64), nothing decoded. A picture
+    whose header cannot be read is left to the map's own checks."""
+    given = fight.get("map")
+    found = given.get("picture") if isinstance(given, dict) else None
+    image = found.get("image") if isinstance(found, dict) else None
+    if not isinstance(image, str):
+        return fight
+    try:
+        _, width, height = image_header(base64.b64decode(image[:HEADER_CHARACTERS]))
+    except (ValueError, binascii.Error):
+        return fight
+    if width * height > limit:
+        raise limits.over(f"the picture, {width:,} x {height:,} pixels:", width * height, "max-pixels", limit,
+                          "map.picture.image")  # fmt: skip
+    return fight
+
+
+def picture(fight: dict[str, Any], max_pixels: int = MAX_IMAGE_PIXELS) -> tuple[bytes, str] | None:
+    """The image under the fight's map and its media type (None: no picture), within `max_pixels`."""
+    check_pixels(fight, max_pixels)
     given = fight.get("map")
     if not isinstance(given, dict) or not given.get("picture"):
         return None

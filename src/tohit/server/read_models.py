@@ -7,11 +7,13 @@ engine's.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from tohit.core.errors import InputError
+from tohit.core.exact_text import fraction_json
 from tohit.core.fight.readings import chip_words, read_combatant, reading_of
 from tohit.core.grid.walls import WALL_SCALE
 from tohit.engine import gm_hand
@@ -270,3 +272,14 @@ def aim(enc: Encounter, attacker: str, attack: str | None, n: int) -> list[dict[
         {**a.to_json(), "placement": a.reach.range.model_dump(mode="json", exclude_none=True, exclude=set(fixed))}
         for a in Aimer(data, view, rules).rank()[:n]
     ]
+
+
+def exact(value: Any) -> Any:
+    """Fractions (at any depth) as the CLI's JSON gives them."""
+    if isinstance(value, Fraction):
+        return fraction_json(value)
+    if isinstance(value, dict):
+        return {k: exact(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [exact(v) for v in value]
+    return value
