@@ -27,7 +27,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy src
 
 pytest: $(STAMP)
-	@echo "== pytest: the whole suite (8-9 minutes on a quiet 2-core machine)"
+	@echo "== pytest: the whole suite (8-15 minutes on a quiet 2-core machine)"
 	$(BIN)/python -m pytest
 
 test: lint typecheck pytest

@@ -49,7 +49,8 @@ def test_every_setting_is_a_flag_with_its_default(field: dataclasses.Field[Any])
 def test_the_help_shows_each_settings_default() -> None:
     """`tohit serve --help` shows, beside each flag, its Settings field's default (an empty one: none shown)."""
     shown = CliRunner().invoke(cli, ["serve", "--help"], terminal_width=300, env={"COLUMNS": "300"}).output
-    rows = {m.group(1): m.group(0) for m in re.finditer(r"(--[a-z-]+) .*", shown)}
+    # Each flag's row with the lines its help wraps onto (plain help wraps a long one after the flag).
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"(--[a-z-]+) .*?(?=\n\s*[│|]?\s*--[a-z]|\Z)", shown, re.S)}
     for field in FIELDS:
         row = rows[flag_of(field.name)]
         default = re.search(r"\[default: ([^\];]*)[\];]", row)  # click's plain help adds "; 0<=x<=64"
