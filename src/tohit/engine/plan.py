@@ -1,6 +1,6 @@
-"""The odds of the plan an attack of a live encounter will play (issue 36, "the preview is the action";
-docs/architecture.md, "The live encounter and its events": a preview is the plan the roll will play, on the map,
-with its exact odds).
+"""The odds of the plan an attack of a live encounter will play: the preview is the action
+(docs/architecture.md, "The live encounter and its events": a preview is the plan the roll will play, on the
+map, with its exact odds).
 
 Nothing here knows a game's rules: the plan is the game's own turn, the one the roll plays (`Encounter.plan`
 plays it narrated on a copy for its words: the move the game makes first, whom the attack reaches, or why it
