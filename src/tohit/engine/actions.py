@@ -80,10 +80,16 @@ class Auto(_Action):
 
 class Adjust(_Action):
     """The GM sets a combatant's stat to `value`, or changes it `by` an amount (-7: seven off), within the range
-    its game declares for it: one of the two."""
+    its game declares for it: one of the two. Several at once (`combatants`): one event listing each change."""
 
     kind: Literal["adjust"]
-    combatant: Name
+    combatant: Name | None = None
+    combatants: list[Name] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="adjust, condition: several combatants at once (instead of `combatant`): one event, each listed.",
+    )
     stat: Name
     value: Whole | None = None
     by: Whole | None = Field(default=None, description="adjust: the amount to change the stat by (-7, +3).")
@@ -112,12 +118,19 @@ class Door(_Action):
 
 
 class Join(_Action):
-    """A combatant joins mid-fight on a side, given as a fight file's combatant; the game places it in the turn
-    order as its rules place a newcomer (docs/fights.md)."""
+    """A combatant joins mid-fight on a side, given as a fight file's combatant, or by name: a copy of one in the
+    fight (`copy_of`) or one of the fight file's `bestiary`; `count` of them, numbered ("Bandit 2", "Bandit 3").
+    The game places each in the turn order as its rules place a newcomer (docs/fights.md)."""
 
     kind: Literal["join"]
-    side: Name
-    combatant: dict[str, Any]
+    side: Name | None = Field(default=None, description="join: the side (default: the copied one's).")
+    combatant: dict[str, Any] | Name | None = Field(
+        default=None, description="join: a fight file's combatant, or the name of one in the file's `bestiary`."
+    )
+    copy_of: Name | None = Field(default=None, description="join: a combatant in the fight to copy (its file block).")
+    count: Annotated[int, Field(ge=1, le=20), BeforeValidator(integral)] = Field(
+        default=1, description="join: how many join (numbered after the name: 2, 3, ...)."
+    )
 
 
 class Leave(_Action):
@@ -132,9 +145,35 @@ class Condition(_Action):
     label or its stat."""
 
     kind: Literal["condition"]
-    combatant: Name
+    combatant: Name | None = None
+    combatants: list[Name] | None = Field(default=None, min_length=1, max_length=64)
     condition: str = Field(max_length=200)
     on: bool
+    rounds: Annotated[int, Field(ge=1, le=1000), BeforeValidator(integral)] | None = Field(
+        default=None, description="condition: it lasts this many of the turns `until` names, then expires."
+    )
+    until: Literal["start_of_turn", "end_of_turn"] | None = Field(
+        default=None, description="condition: it expires at the start or the end of a turn (of `of`)."
+    )
+    of: Name | None = Field(default=None, description="condition: whose turn counts (default: its own).")
+
+
+class Note(_Action):
+    """The GM's note on a combatant ("flees below 10 LP"), shown on the GM's card, never to the players; an
+    empty text clears it."""
+
+    kind: Literal["note"]
+    combatant: Name
+    text: str = Field(max_length=500)
+
+
+class Delay(_Action):
+    """The combatant whose turn comes delays: it acts after the next one (or after the one named in `after`),
+    where the game's order allows it."""
+
+    kind: Literal["delay"]
+    combatant: Name
+    after: Name | None = Field(default=None, description="delay: act after this combatant (default: the next one).")
 
 
 class RollDice(_Action):
@@ -161,10 +200,15 @@ class Undo(_Action):
 
 
 #: Any one action (a value), and the union as a type to validate against (told apart by `kind`).
-AnyAction = Attack | Auto | Adjust | EndTurn | Move | Door | Join | Leave | Condition | RollDice | Reveal | Undo
+AnyAction = (
+    Attack | Auto | Adjust | EndTurn | Move | Door | Join | Leave | Condition | RollDice | Reveal | Note | Delay | Undo
+)
 Action = Annotated[AnyAction, Field(discriminator="kind")]
 #: The kinds of action, in the order they are listed to a person.
-KINDS = ("attack", "auto", "adjust", "end_turn", "move", "door", "join", "leave", "condition", "dice", "reveal", "undo")
+KINDS = (
+    "attack", "auto", "adjust", "end_turn", "move", "door", "join", "leave", "condition", "dice", "reveal", "note",
+    "delay", "undo",
+)  # fmt: skip
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 
 

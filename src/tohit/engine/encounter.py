@@ -25,7 +25,7 @@ from tohit.core.fight.contract import GMChoice, LoadedFight
 from tohit.core.fight.state import State, change
 from tohit.core.grid.movement import reachable
 from tohit.core.roles import listed
-from tohit.engine import cancel, gm_hand, roster_change
+from tohit.engine import cancel, durations, gm_hand, gm_many, roster_change, turn_delay
 from tohit.engine import plan as plan_odds
 from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.doors import door_events, map_doors, synced, with_door_stats
@@ -251,6 +251,7 @@ class Encounter:
         seed = action.get("seed")
         entropy = [self.seed, self.seq] if seed is None else seed
         rng = np.random.default_rng(entropy)
+        before = durations.mark(self)
         if kind == "undo":
             events = self._undo()
         elif kind in _HAND:  # the GM's hand: a stat or condition through the game's consequences, a roll, a reveal
@@ -263,6 +264,8 @@ class Encounter:
             events = roster_change.join(self, action) if kind == "join" else roster_change.leave(self, action)
         else:
             events = self._play(kind, action, entropy, rng)
+        if kind != "undo":  # a turn ended or started: the durations that count then (engine/durations.py)
+            events = [*events, *durations.tick(self, before, durations.mark(self))]
         # The one end check: after every action, of any kind (an attack, the GM's hand, a join, an undo), a fight
         # the rules call decided ends here, with its winner, whoever decided it.
         ctx = self._context(rng)
@@ -502,12 +505,25 @@ class Encounter:
         return events
 
 
-#: The GM's hand (engine/gm_hand.py): actions outside the game's rules, each one event.
+def _adjust(enc: Encounter, action: dict[str, Any], _: np.random.Generator) -> list[dict[str, Any]]:
+    """An adjust of one combatant, or of several at once (engine/gm_many.py)."""
+    return gm_many.many(enc, action, gm_hand.adjust) if action.get("combatants") else gm_hand.adjust(enc, action)
+
+
+def _condition(enc: Encounter, action: dict[str, Any], _: np.random.Generator) -> list[dict[str, Any]]:
+    """A condition of one combatant or several, with its duration (engine/durations.py)."""
+    one = gm_many.many(enc, action, gm_hand.condition) if action.get("combatants") else gm_hand.condition(enc, action)
+    return durations.stamp(enc, action, one)
+
+
+#: The GM's hand (engine/gm_hand.py, gm_many.py, turn_delay.py): actions outside the game's rules, each one event.
 _HAND: dict[str, Callable[[Encounter, dict[str, Any], np.random.Generator], list[dict[str, Any]]]] = {
-    "adjust": lambda enc, action, _: gm_hand.adjust(enc, action),
-    "condition": lambda enc, action, _: gm_hand.condition(enc, action),
+    "adjust": _adjust,
+    "condition": _condition,
     "dice": gm_hand.roll,
     "reveal": lambda enc, action, _: gm_hand.reveal(enc, action),
+    "note": lambda enc, action, _: gm_many.note(enc, action),
+    "delay": lambda enc, action, _: turn_delay.delay(enc, action),
 }
 
 

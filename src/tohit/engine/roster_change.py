@@ -143,7 +143,66 @@ def carried(enc: LiveEncounter, new: LoadedFight, newcomer: str | None) -> State
 
 
 def join(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
-    """A combatant joins on a side: one `join` event with its file block, the new sides and the state."""
+    """Combatants join as a GM adds them (`newcomers`): one `join` event each, all in the one action."""
+    events: list[dict[str, Any]] = []
+    earlier: dict[str, dict[str, Any]] = {}  # the blocks of those who joined before in this action
+    for side, block in newcomers(enc, action):
+        events += join_one(enc, {"side": side, "combatant": block}, earlier)
+        earlier[block["name"]] = block
+    return events
+
+
+def newcomers(enc: LiveEncounter, action: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """(side, file block) of each newcomer: the block given; a copy of a combatant in the fight (`copy_of`, on its
+    side unless one is given); or one of the fight file's `bestiary` by name. `count` of them, numbered after the
+    name as a GM numbers creatures ("Bandit chief" -> "Bandit chief 2", "Bandit chief 3"; "Bokoblin 2" ->
+    "Bokoblin 3"), each name one no combatant has had in this fight."""
+    side, block, copy_of = action.get("side"), action.get("combatant"), action.get("copy_of")
+    given = isinstance(block, dict)  # a block given whole keeps its name (a name taken is refused)
+    count = int(action.get("count") or 1)
+    if copy_of is not None:
+        if block is not None:
+            raise InputError("give the newcomer (`combatant`) or whom to copy (`copy_of`), not both", field="copy_of")
+        names = enc.fight.roster.names
+        if copy_of not in names:
+            raise InputError(f"no combatant {short_repr(copy_of)}; combatants: {', '.join(names)}", field="copy_of")
+        block = copy.deepcopy(blocks_of(enc.data, enc.events)[copy_of])
+        if side is None:
+            side = next(s for s, members in sides_of(enc.fight).items() if copy_of in members)
+    elif isinstance(block, str):
+        bestiary = {str(b.get("name")): b for b in enc.data.get("bestiary") or [] if isinstance(b, dict)}
+        if block not in bestiary:
+            kept = ", ".join(bestiary) or "none (the fight file has no `bestiary`)"
+            raise InputError(f"no creature {short_repr(block)} in the bestiary; bestiary: {kept}", field="combatant")
+        block = copy.deepcopy(bestiary[block])
+    if side is None:
+        raise InputError(f"the side it joins; sides: {', '.join(sides_of(enc.fight))}", field="side")
+    if not isinstance(block, dict) or not isinstance(block.get("name"), str):
+        raise InputError("a fight file's combatant, with its name", field="combatant")
+    taken = set(blocks_of(enc.data, enc.events))
+    if count == 1 and copy_of is None and (given or block["name"] not in taken):
+        return [(side, block)]
+    return [(side, {**copy.deepcopy(block), "name": name}) for name in numbered(str(block["name"]), taken, count)]
+
+
+def numbered(name: str, taken: set[str], count: int) -> list[str]:
+    """`count` new names after `name`'s base ("Bokoblin 2" -> "Bokoblin"): the base itself where no one has it or
+    a numbered one, else the numbers after the highest taken (the base alone counts as 1)."""
+    base, _, last = name.rpartition(" ")
+    if not (base and last.isdigit()):
+        base = name
+    numbers = [1 if n == base else int(n[len(base) + 1 :]) for n in taken
+               if n == base or (n.startswith(base + " ") and n[len(base) + 1 :].isdigit())]  # fmt: skip
+    first = max(numbers, default=0) + 1
+    names = [] if numbers else [base]
+    return names + [f"{base} {k}" for k in range(max(first, 2), max(first, 2) + count - len(names))]
+
+
+def join_one(
+    enc: LiveEncounter, action: dict[str, Any], earlier: Mapping[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """A combatant joins on a side: one `join` event with its file block, the new sides and the state (`earlier`:
+    the blocks of newcomers of the same action, not yet in the events)."""
     side, block = action.get("side"), action.get("combatant")
     sides = sides_of(enc.fight)
     if side not in sides:
@@ -154,7 +213,7 @@ def join(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     if name in enc.fight.roster.names:
         raise InputError(f"{name} is already in the fight: give the newcomer its own name", field="combatant.name")
     sides[str(side)].append(name)
-    blocks = {**blocks_of(enc.data, enc.events), name: block}
+    blocks = {**blocks_of(enc.data, enc.events), **(earlier or {}), name: block}
     try:
         new = fight_for(enc.data, sides, blocks, enc.fight.source)
     except InputError as exc:

@@ -53,8 +53,9 @@ from tohit.server.docs import mount_docs
 from tohit.server.errors import ERRORS, ApiError
 from tohit.server.fanout import Fanout
 from tohit.server.limits import LIST_PAGE, BodyCap, CreationRate
+from tohit.server.links import players_link
 from tohit.server.players_view import PlayersView, RenameBody
-from tohit.server.security import SecurityHeaders, for_view, hash_token, matches, same_token
+from tohit.server.security import SecurityHeaders, for_view, hash_token, matches, next_view_token, same_token
 from tohit.server.settings import Settings as Settings
 from tohit.server.streams import Streams
 from tohit.server.strict_json import StrictJson
@@ -287,7 +288,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         seed = body.seed if body.seed is not None else None if body.keep_seed else fresh_seed()
         # Within the deadline until the store's write starts (a 503 before it writes nothing); the write then ends.
         enc = await work("encounter", request, functools.partial(Encounter.create, fight, source=name, seed=seed))
-        gm_token, view_token = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+        gm_token = secrets.token_urlsafe(24)
+        view_token = next_view_token(hash_token(gm_token), None)
         row = StoredEncounter(
             secrets.token_hex(16),
             name,
@@ -433,11 +435,19 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         (tokens are kept only as hashes, so a lost one is replaced, never shown again)."""
         row = stored(encounter_id)
         gm(row, authorization)
-        token = secrets.token_urlsafe(24)
+        token = next_view_token(row.gm_hash, row.view_hash)
         await asyncio.to_thread(the_store().set_view_hash, encounter_id, hash_token(token))
         rows.pop(encounter_id, None)  # the row kept in memory holds the old view token's hash
         state["fanout"].poke(encounter_id)  # its streams check their tokens again
         return {"view_token": token}
+
+    @app.get("/v1/encounters/{encounter_id}/view_token", **ok(answers.ViewToken))
+    async def view_token(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, str]:
+        """The players' link as it is now (the GM), not replaced; a 404 for one that cannot be read again (made
+        before links were kept so: replace it)."""
+        row = stored(encounter_id)
+        gm(row, authorization)
+        return {"view_token": players_link(row.gm_hash, row.view_hash)}
 
     writer = Writer(cache, the_store, fresh, stored)
 

@@ -6,8 +6,10 @@ comparison (`hmac.compare_digest` refuses a str with such a character)."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
+import secrets
 from collections.abc import Iterable
 from typing import Any
 
@@ -27,6 +29,37 @@ def same_token(given: str, expected: str) -> bool:
 def matches(token: str, stored: str) -> bool:
     """Whether `token` is the one whose hash is `stored`."""
     return same_token(hash_token(token), stored)
+
+
+#: How many times a new players' link may be made that GET …/view_token still finds (the search's budget: one HMAC
+#: a try); past it, a new link is random and is shown once.
+MAX_LINKS = 1000
+
+
+def view_token_of(gm_hash: str, generation: int) -> str:
+    """The players' link's token, the `generation`-th made: an HMAC keyed by the GM token's stored hash, as long as
+    `token_urlsafe(24)`. The GM (or the admin) reads it again (GET …/view_token); the view token tells nothing of the
+    GM token; who reads the store could make it, but reads the encounter there already."""
+    mac = hmac.new(gm_hash.encode("utf-8"), f"tohit players' link {generation}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()[:24]).decode("ascii")
+
+
+def found_view_token(gm_hash: str, view_hash: str) -> tuple[str, int] | None:
+    """(the view token now, its generation) when it was made so (`view_token_of`), trying each generation up to
+    `MAX_LINKS`; None for one made otherwise (random: before links were made so, or past the budget)."""
+    for generation in range(MAX_LINKS):
+        token = view_token_of(gm_hash, generation)
+        if matches(token, view_hash):
+            return token, generation
+    return None
+
+
+def next_view_token(gm_hash: str, view_hash: str | None) -> str:
+    """A new players' link's token: the generation after the current one's (the first for a new encounter), or a
+    random one past the budget."""
+    found = None if view_hash is None else found_view_token(gm_hash, view_hash)
+    generation = 0 if found is None else found[1] + 1
+    return view_token_of(gm_hash, generation) if generation < MAX_LINKS else secrets.token_urlsafe(24)
 
 
 def for_view(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

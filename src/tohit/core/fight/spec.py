@@ -59,6 +59,12 @@ class FightBase(Model):
     attacks: dict[str, Any] = Field(
         default_factory=dict, description="A library of attacks, by name, that combatants may list by name."
     )
+    bestiary: list[dict[str, Any]] = Field(
+        default_factory=list,
+        max_length=64,
+        description="Combatants not yet in the fight (each a side's combatant, with its name), that a live"
+        " encounter's GM adds by name (`join`), checked as they join.",
+    )
 
     @model_validator(mode="before")
     @classmethod
