@@ -128,6 +128,9 @@ class Join(_Action):
         default=None, description="join: a fight file's combatant, or the name of one in the file's `bestiary`."
     )
     copy_of: Name | None = Field(default=None, description="join: a combatant in the fight to copy (its file block).")
+    name: Name | None = Field(
+        default=None, description="join: the newcomer's name (default: the copied one's or the bestiary's, numbered)."
+    )
     count: Annotated[int, Field(ge=1, le=20), BeforeValidator(integral)] = Field(
         default=1, description="join: how many join (numbered after the name: 2, 3, ...)."
     )

@@ -53,16 +53,22 @@ class Timer:
         return f"at {MOMENT[self.until]} of {self.of}'s turn"
 
 
-def stamp(enc: LiveEncounter, action: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The condition events of `action` with its duration (or the game's for that condition), checked: a duration
-    only for a condition set, `of` a combatant."""
+def check(enc: LiveEncounter, action: dict[str, Any]) -> None:
+    """A condition action's duration checked before anything is played: only for a condition set, `of` a
+    combatant (an InputError naming the field)."""
     rounds, until, of = action.get("rounds"), action.get("until"), action.get("of")
     given = rounds is not None or until is not None or of is not None
     if given and not action.get("on"):
-        raise InputError("a duration is for a condition set (on: true)", field="rounds" if rounds else "until")
+        field = "rounds" if rounds is not None else "until" if until is not None else "of"
+        raise InputError("a duration is for a condition set (on: true)", field=field)
     names = enc.fight.roster.names
     if of is not None and of not in names:
         raise InputError(f"no combatant {short_repr(of)}; combatants: {', '.join(names)}", field="of")
+
+
+def stamp(enc: LiveEncounter, action: dict[str, Any], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The condition events of `action` (`check`ed) with its duration, or the game's for that condition."""
+    rounds, until, of = action.get("rounds"), action.get("until"), action.get("of")
     for event in events:
         parts = event.get("each") or [event]
         for part in parts:
@@ -77,9 +83,8 @@ def _duration(enc: LiveEncounter, condition: str, rounds: int | None, until: str
     else the game's duration for it, else none."""
     if rounds is not None or until is not None:
         return (until or "end_of_turn", rounds or 1)
-    ends = getattr(enc.fight.rules, "condition_ends", None)
-    found = ends(condition) if ends is not None else None
-    return None if found is None else (str(found), 1)
+    found = enc.fight.rules.condition_ends(condition)
+    return None if found is None else (found, 1)
 
 
 def timers(enc: LiveEncounter) -> list[Timer]:

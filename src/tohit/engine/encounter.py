@@ -512,6 +512,7 @@ def _adjust(enc: Encounter, action: dict[str, Any], _: np.random.Generator) -> l
 
 def _condition(enc: Encounter, action: dict[str, Any], _: np.random.Generator) -> list[dict[str, Any]]:
     """A condition of one combatant or several, with its duration (engine/durations.py)."""
+    durations.check(enc, action)
     one = gm_many.many(enc, action, gm_hand.condition) if action.get("combatants") else gm_hand.condition(enc, action)
     return durations.stamp(enc, action, one)
 

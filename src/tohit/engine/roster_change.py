@@ -156,7 +156,7 @@ def newcomers(enc: LiveEncounter, action: dict[str, Any]) -> list[tuple[Any, Any
     """(side, file block) of each newcomer: the block given; a copy of a combatant in the fight (`copy_of`, on its
     side unless one is given); or one of the fight file's `bestiary` by name. `count` of them, numbered after the
     name as a GM numbers creatures ("Bandit chief" -> "Bandit chief 2", "Bandit chief 3"; "Bokoblin 2" ->
-    "Bokoblin 3"), each name one no combatant has had in this fight."""
+    "Bokoblin 3"), each name one no combatant has had in this fight; `name`, the GM's own name for them."""
     side, block, copy_of = action.get("side"), action.get("combatant"), action.get("copy_of")
     given = isinstance(block, dict)  # a block given whole keeps its name (a name taken is refused)
     count = int(action.get("count") or 1)
@@ -179,8 +179,11 @@ def newcomers(enc: LiveEncounter, action: dict[str, Any]) -> list[tuple[Any, Any
         raise InputError(f"the side it joins; sides: {', '.join(sides_of(enc.fight))}", field="side")
     if not isinstance(block, dict) or not isinstance(block.get("name"), str):
         raise InputError("a fight file's combatant, with its name", field="combatant")
+    if action.get("name"):  # the GM's own name for it (numbered from it when several join)
+        block = {**block, "name": str(action["name"]).strip()}
     taken = set(blocks_of(enc.data, enc.events))
-    if count == 1 and copy_of is None and (given or block["name"] not in taken):
+    own = block["name"] not in taken and (copy_of is None or bool(action.get("name")))
+    if count == 1 and (given or own):
         return [(side, block)]
     return [(side, {**copy.deepcopy(block), "name": name}) for name in numbered(str(block["name"]), taken, count)]
 

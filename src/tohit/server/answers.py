@@ -209,6 +209,15 @@ class SideRows(Closed):
     rows: list[Row] = Field(description="Its rows, front first.")
 
 
+class Duration(Closed):
+    """A condition that lasts by the game's clock: how many counts are left, and when it counts."""
+
+    condition: str = Field(description="The condition, in the game's words.")
+    left: int = Field(description="How many counts are left (it expires at the last).")
+    text: str = Field(description='The count in words, as the card shows it: "2 rounds".')
+    ends: str = Field(description='When it counts, in words: "at the end of Ceil\'s turn".')
+
+
 class Summary(Closed):
     """An encounter now: its state, whose turn it is, who is standing, each combatant's card and conditions in
     words. With the view token a hidden combatant shows its health word only."""
@@ -225,6 +234,10 @@ class Summary(Closed):
     shown: dict[str, list[Reading]] = Field(description="Each combatant's card: its stats as read, by name.")
     rows: list[SideRows] = Field(description="Each side's rows, where the game keeps rows (else none).")
     hidden: list[str] = Field(description="The combatants the game master hides from the players.")
+    durations: dict[str, list[Duration]] = Field(
+        description="Each combatant's conditions that last by the game's clock, by name (none: none running)."
+    )
+    notes: dict[str, str] = absent("The GM's note on each combatant that has one (the GM token's read only).")
 
 
 class Renamed(Closed):
@@ -263,6 +276,8 @@ class Sheet(Closed):
     map: bool = Field(description="Whether the encounter has a map (its game's map rules and a map in its fight).")
     role: Literal["gm", "view"] = Field(description="Which token read it: the game master's or the view token.")
     hidden: list[str] = absent("The combatants hidden from the players (the view token's read).")
+    bestiary: list[str] = Field(description="The names of the fight file's bestiary, that a GM adds (`join`).")
+    delay: str | None = Field(description="Why the game's order allows no delay, in its words (null: it allows one).")
 
 
 class DiceRole(Closed):

@@ -44,6 +44,8 @@ _KEPT = (
 )  # fmt: skip
 #: Events whose text holds no stat value (the sides and round, who won after how many rounds): kept as written.
 _OWN_WORDS = ("start", "end", "stalemate", "unfinished")
+#: What the players read of a GM's note.
+_NOTE = {"text": "the GM writes a note", "changes": []}
 _NUMBER = re.compile(r"[-+]?\d[\d,.]*")
 WORDS = ("unhurt", "hurt", "badly hurt", "down")
 #: What a map answer says about the attack placed (its range, the squares it covers, whom it reaches and the cover
@@ -108,6 +110,7 @@ class PlayersView:
             word = self.word(name, state[name])
             shown[name] = [{"stat": self.health, "label": label, "kind": "health", "text": word, "hidden": True}]
         conditions = {k: ([] if k in self.hidden else v) for k, v in found.get("conditions", {}).items()}
+        found = {k: v for k, v in found.items() if k != "notes"}  # the GM's notes: never the players'
         return {
             **found,
             "state": self.row(found["state"]),
@@ -115,6 +118,7 @@ class PlayersView:
             "conditions": conditions,
             "rows": self.rows(found.get("rows", [])),
             "hidden": sorted(self.hidden),
+            "durations": {k: v for k, v in found.get("durations", {}).items() if k not in self.hidden},
         }
 
     def rows(self, found: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -243,7 +247,9 @@ class PlayersView:
         return f"{who}'s {name}: ? -> ? (by the GM)"
 
     def event(self, event: Mapping[str, Any]) -> dict[str, Any]:
-        """One event for the players."""
+        """One event for the players: a GM's note keeps only that one was written (never its text, nor on whom)."""
+        if event.get("kind") == "note":
+            return {k: event[k] for k in ("kind", "n", "action", "prev") if k in event} | _NOTE
         out = dict(event)
         if self.touches(event):
             out = {k: v for k, v in event.items() if k in _KEPT}

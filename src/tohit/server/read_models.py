@@ -16,7 +16,7 @@ from tohit.core.errors import InputError
 from tohit.core.exact_text import fraction_json
 from tohit.core.fight.readings import chip_words, read_combatant, reading_of
 from tohit.core.grid.walls import WALL_SCALE
-from tohit.engine import gm_hand
+from tohit.engine import durations, gm_hand, gm_many, turn_delay
 from tohit.engine.aim import Aimer
 from tohit.engine.dice_needs import still_needed, when_needed
 from tohit.engine.doors import map_extras
@@ -47,6 +47,8 @@ def sheet(enc: Encounter) -> dict[str, Any]:
         "order": [roster.names[c] for c in round_order(enc)],
         "conditions": list(rules.condition_stats),
         "gm_conditions": [label for _, label, _ in gm_hand.settable(enc)],
+        "bestiary": [str(b.get("name")) for b in enc.data.get("bestiary") or [] if isinstance(b, dict)],
+        "delay": turn_delay.refused(enc),
         "ranges": ranges(enc),
         "combatants": [
             {
@@ -103,8 +105,25 @@ def starts(enc: Encounter) -> dict[str, dict[str, int]]:
 
 
 def cards(enc: Encounter) -> dict[str, Any]:
-    """What an encounter's summary shows beside its state: each combatant's conditions and card, each side's rows."""
-    return {"conditions": conditions(enc), "shown": shown(enc), "rows": rows(enc)}
+    """What an encounter's summary shows beside its state: each combatant's conditions and card, each side's rows,
+    the durations running and the GM's notes (server/players_view.py leaves the notes out)."""
+    return {
+        "conditions": conditions(enc),
+        "shown": shown(enc),
+        "rows": rows(enc),
+        "durations": durations_now(enc),
+        "notes": gm_many.notes(enc.events),
+    }
+
+
+def durations_now(enc: Encounter) -> dict[str, list[dict[str, Any]]]:
+    """Each combatant's conditions that last by the game's clock (engine/durations.py): the count left in words."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for t in durations.timers(enc):
+        found.setdefault(t.who, []).append(
+            {"condition": t.condition, "left": t.left, "text": t.words(), "ends": t.ends()}
+        )
+    return found
 
 
 #: The stat a game keeps for where each combatant stands among its side's rows (a front row and a back row): the

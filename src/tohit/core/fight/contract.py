@@ -284,6 +284,12 @@ class FightRules(TableHints, ABC):
         naming its clause. Default: the change alone. Games write theirs in their `consequences.py`."""
         return (item("adjust", stat, [0], to, OTHER, combatant=combatant),)
 
+    def condition_ends(self, condition: str) -> str | None:
+        """When a condition (its rulebook word) ends by the game's rules, as a live encounter's duration counts it:
+        "start_of_turn" or "end_of_turn" of the creature's next turn (engine/durations.py); None where the rules
+        give none (the default): it lasts until cleared."""
+        return None
+
     def condition_bits(self, stat: str) -> Mapping[str, int]:
         """The statuses a bitmask stat (a condition reading that is `named`) holds that a game master sets and clears
         one by one: each by its rulebook word, with its bit. None by default (the rules keep the stat whole)."""

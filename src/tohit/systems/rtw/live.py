@@ -10,6 +10,7 @@ from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.state import State
 from tohit.systems.rtw.consequences import health_by_hand
+from tohit.systems.rtw.fight_status import ENDS, STATUSES
 
 
 class RtwLive(RoundRules):
@@ -25,6 +26,13 @@ class RtwLive(RoundRules):
         if stat == "distracted":
             return (0, 2**fight.roster.size - 1)
         return super().stat_range(fight, stat)
+
+    def condition_ends(self, condition: str) -> str | None:
+        """Off-Balance and Prone end at the start of the creature's next turn, Halted, Blinded, Dazzled and
+        Distracted at its end [Status Effects] (`fight_status.ENDS`); Invisible when struck, no turn's moment."""
+        stat = next((s for s, word in STATUSES.items() if word == condition), None)
+        moment = {"start": "start_of_turn", "end": "end_of_turn"}
+        return moment.get(ENDS.get(stat, "")) if stat is not None else None
 
     def health_maximum(self, fight: LoadedFight, combatant: int) -> int:
         """Max Health: given, or 4 x Hearts (docs/rtw.md#silent-peril); a creature with neither starts at its

@@ -8,6 +8,8 @@ import { KEYS, onKey, toggleKeys } from "./keys.js";
 import { showMap, showMove } from "./map.js";
 import { checkedTargets, fillTargets as fillTargetBox } from "./targets.js";
 import { buildTools, syncTools } from "./tools.js";
+import { buildAdding, syncAdding } from "./adding.js";
+import { buildSelection, decorateCards, syncSelection } from "./selection.js";
 
 const id = decodeURIComponent(location.pathname.split("/").pop());
 const token = pageToken();
@@ -53,11 +55,14 @@ function render() {
   renderWinner();
   renderOrder();
   renderCards();
+  decorateCards(page);
   renderRows();
   if (sheet.map) showMap(q("#map"), { id, token, page, act });
   if (page.gm) {
     syncControls();
     syncTools();
+    syncSelection();
+    syncAdding();
   }
 }
 
@@ -492,7 +497,7 @@ function renderShare() {
     );
   } else {
     body.replaceChildren(
-      el("p", { class: "note" }, "The view token is shown once; make a new one (the old share link stops working)."),
+      el("p", { class: "note" }, "Show the players' link below, or make a new one (the old share link stops working)."),
       el("button", { id: "make-share", type: "button", onclick: makeShare }, "Make a share link"),
     );
   }
@@ -532,6 +537,8 @@ async function start() {
     setUpDice({ id, token, chosen, attack, fail });
     buildControls();
     buildTools({ id, token, page, act, refresh });
+    buildAdding({ id, token, page, act });
+    buildSelection({ page, act });
     renderShare();
   }
   const events = await api("GET", `/v1/encounters/${id}/events`, undefined, token);
