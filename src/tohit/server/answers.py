@@ -234,6 +234,7 @@ class Summary(Closed):
     shown: dict[str, list[Reading]] = Field(description="Each combatant's card: its stats as read, by name.")
     rows: list[SideRows] = Field(description="Each side's rows, where the game keeps rows (else none).")
     hidden: list[str] = Field(description="The combatants the game master hides from the players.")
+    order: list[str] = Field(description="The combatants in the round's order now (a delay changes it).")
     durations: dict[str, list[Duration]] = Field(
         description="Each combatant's conditions that last by the game's clock, by name (none: none running)."
     )

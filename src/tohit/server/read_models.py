@@ -106,8 +106,10 @@ def starts(enc: Encounter) -> dict[str, dict[str, int]]:
 
 def cards(enc: Encounter) -> dict[str, Any]:
     """What an encounter's summary shows beside its state: each combatant's conditions and card, each side's rows,
-    the durations running and the GM's notes (server/players_view.py leaves the notes out)."""
+    the round's order now (a delay changes it), the durations running and the GM's notes (server/players_view.py
+    leaves the notes out)."""
     return {
+        "order": [enc.fight.roster.names[c] for c in round_order(enc)],
         "conditions": conditions(enc),
         "shown": shown(enc),
         "rows": rows(enc),

@@ -42,7 +42,7 @@ export function decorateCards(page) {
       chip.dataset.left = d.left;
     }
     if (!page.gm) continue;
-    if (notes[who]) card.append(el("p", { class: "gm-note", dataset: { note: who }, title: "GM's note" }, notes[who]));
+    if (notes[who]) card.append(el("p", { class: "gm-note", dataset: { note: who } }, el("b", {}, "GM's note: "), notes[who]));
     const box = el("input", {
       type: "checkbox",
       class: "pick",

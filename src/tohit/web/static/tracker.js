@@ -87,7 +87,7 @@ function renderOrder() {
   const { enc, sheet } = page;
   const standing = new Set(enc.standing);
   q("#order").replaceChildren(
-    ...sheet.order.map((name) =>
+    ...(enc.order || sheet.order).map((name) =>
       el(
         "li",
         {
