@@ -236,8 +236,12 @@ class PlayersView:
     def by_hand(self, event: Mapping[str, Any]) -> str | None:
         """The text of the GM's adjust or condition event about a hidden combatant, none of the value in it (a
         flag's yes/no, a reference's name, a status's name, a number): "<who>'s <label>: ? -> ? (by the GM)";
-        None for any other event."""
+        None for any other event. One on several (`each`) reads so for each hidden one, the others' words kept."""
         kind, changes = event.get("kind"), event.get("changes") or [{}]
+        if kind in ("adjust", "condition") and isinstance(event.get("each"), list):
+            parts = [{**p, "kind": kind, "changes": [{"who": p.get("combatant")}]} for p in event["each"]]
+            said = [(self.by_hand(p), str(p.get("text") or "")) for p in parts]
+            return "; ".join(masked or text for masked, text in said) if any(m for m, _ in said) else None
         who = event.get("combatant") if kind == "condition" else changes[0].get("who")
         if kind not in ("adjust", "condition") or who not in self.hidden:
             return None
