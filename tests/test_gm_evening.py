@@ -220,3 +220,30 @@ def test_undo_of_each_new_action_restores_the_state_exactly_and_the_log_replays(
     result = CliRunner().invoke(app, ["replay", str(log)])
     assert result.exit_code == 0, result.output
     assert Encounter.restore(enc.data, enc.events).state_json() == enc.state_json()
+
+
+def test_a_join_or_a_delay_ends_no_turn_for_a_duration() -> None:
+    """A newcomer placed before the cursor moves the cursor but ends no turn (nothing counts); a delay starts the
+    next one's turn (its start counts) but the delaying one's turn ends only when it acts later."""
+    enc = Encounter.create(data("last-odyssey-cops"), seed=1)
+    first = enc.next_turn()
+    enc.act({"kind": "condition", "combatant": "Cop 2", "condition": "Blinded", "on": True, "rounds": 3, "of": first})
+    enc.act({"kind": "join", "copy_of": "Cop 1"})
+    assert durations.timers(enc)[0].left == 3
+    events = enc.act({"kind": "delay", "combatant": first})
+    assert [e["kind"] for e in events] == ["delay"] and durations.timers(enc)[0].left == 3
+
+
+def test_a_leave_before_the_cursor_in_the_files_order_ends_no_turn() -> None:
+    """FullPlate's round goes in the file's order: the Knight (first place) leaving after two turns moves the
+    cursor (the order is the file's again, sides alternating), but whose turn comes is the same: nothing counts."""
+    enc = Encounter.create(data("fullplate-skirmish"), seed=1)
+    enc.act({"kind": "end_turn"})
+    enc.act({"kind": "end_turn"})
+    now = enc.next_turn()
+    enc.act({"kind": "condition", "combatant": "Orc", "condition": "Prone", "on": True, "until": "end_of_turn",
+             "of": now})  # fmt: skip
+    cursor = enc.state_json()["fight"]["cursor"]
+    events = enc.act({"kind": "leave", "combatant": "Knight"})
+    assert enc.state_json()["fight"]["cursor"] != cursor and enc.next_turn() == now
+    assert [e["kind"] for e in events] == ["leave"] and durations.timers(enc)[0].left == 1

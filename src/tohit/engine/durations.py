@@ -26,6 +26,7 @@ import numpy as np
 
 from tohit.core.errors import InputError, short_repr
 from tohit.engine.gm_hand import LiveEncounter, _by_hand, condition_stat, undone
+from tohit.engine.roster_change import ROSTER_KINDS
 
 Until = Literal["start_of_turn", "end_of_turn"]
 #: The words of each moment a timer counts.
@@ -118,13 +119,18 @@ def names_index(enc: LiveEncounter, who: str) -> int:
     return enc.fight.roster.names.index(who)
 
 
-def tick(enc: LiveEncounter, before: tuple[Any, ...], after: tuple[Any, ...]) -> list[dict[str, Any]]:
-    """The events of the durations that count at the turn change from `before` to `after` (each a `mark`): the end
-    of the turn of the one before, then the start of the one after; none where the turn did not change."""
+def tick(enc: LiveEncounter, before: tuple[Any, ...], after: tuple[Any, ...], kind: str) -> list[dict[str, Any]]:
+    """The events of the durations that count at the turn change from `before` to `after` (each a `mark`) that an
+    action of `kind` made: the end of the turn of the one before, then the start of the one after; none where the
+    turn did not change. A join or a leave moves the order's cursor without a turn changing (the round goes on from
+    the same combatant): only whose turn comes and the round tell then. A delay starts the next one's turn, but the
+    delaying one's turn has not ended: it ends when it acts later in the round."""
+    if kind in ROSTER_KINDS:
+        before, after = before[:2], after[:2]
     if before == after:
         return []
     out: list[dict[str, Any]] = []
-    moments = [("end_of_turn", before[0]), ("start_of_turn", after[0])]
+    moments = [("end_of_turn", None if kind == "delay" else before[0]), ("start_of_turn", after[0])]
     for until, whose in moments:
         if whose is None:
             continue

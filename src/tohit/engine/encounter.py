@@ -265,7 +265,7 @@ class Encounter:
         else:
             events = self._play(kind, action, entropy, rng)
         if kind != "undo":  # a turn ended or started: the durations that count then (engine/durations.py)
-            events = [*events, *durations.tick(self, before, durations.mark(self))]
+            events = [*events, *durations.tick(self, before, durations.mark(self), kind)]
         # The one end check: after every action, of any kind (an attack, the GM's hand, a join, an undo), a fight
         # the rules call decided ends here, with its winner, whoever decided it.
         ctx = self._context(rng)
