@@ -4,20 +4,17 @@ new action is taken back exactly by an undo, and a log with every new kind repla
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
 from tests.conftest import EXAMPLES
-from tohit.cli.app import app
+from tests.test_roster_change import exported_and_replayed
 from tohit.core.errors import InputError
 from tohit.engine import durations, gm_many
 from tohit.engine.encounter import Encounter
-from tohit.engine.fight.replay import chained, replay
 
 
 def data(name: str) -> dict[str, Any]:
@@ -213,12 +210,7 @@ def test_undo_of_each_new_action_restores_the_state_exactly_and_the_log_replays(
         enc.act(action)
     kinds = {e["kind"] for e in enc.events}
     assert {"condition", "duration", "join", "adjust", "note", "delay", "undo"} <= kinds
-    log = tmp_path / "events.jsonl"
-    log.write_text("".join(json.dumps(e) + "\n" for e in chained(enc.exported())))
-    found = replay(log)
-    assert found.matches and not found.mismatches
-    result = CliRunner().invoke(app, ["replay", str(log)])
-    assert result.exit_code == 0, result.output
+    exported_and_replayed(enc, tmp_path)
     assert Encounter.restore(enc.data, enc.events).state_json() == enc.state_json()
 
 

@@ -29,6 +29,18 @@ def newcomer(d: dict[str, Any], side: int = 1, name: str = "Newcomer") -> dict[s
     return {**d["sides"][side]["combatants"][0], "name": name}
 
 
+def exported_and_replayed(enc: Encounter, tmp_path: Path) -> Path:
+    """The encounter's export written as `tohit replay` reads it: it replays, every event checked and its closing
+    state matching, and the command exits 0. Its path."""
+    log = tmp_path / "events.jsonl"
+    log.write_text("".join(json.dumps(e) + "\n" for e in chained(enc.exported())))
+    found = replay(log)
+    assert found.matches and not found.mismatches
+    result = CliRunner().invoke(app, ["replay", str(log)])
+    assert result.exit_code == 0, result.output
+    return log
+
+
 FIGHTS = ["rtw-bokoblin-camp", "kaiser-duel", "last-odyssey-cops", "wsswnn-kulu-brute", "fullplate-skirmish"]
 
 
@@ -131,12 +143,7 @@ def test_a_log_with_every_new_action_kind_replays_with_tohit_replay(tmp_path: Pa
         enc.act(action)
     kinds = {e["kind"] for e in enc.events}
     assert {"adjust", "join", "leave", "condition", "dice", "reveal", "undo"} <= kinds
-    log = tmp_path / "events.jsonl"
-    log.write_text("".join(json.dumps(e) + "\n" for e in chained(enc.exported())))
-    found = replay(log)
-    assert found.matches and not found.mismatches
-    result = CliRunner().invoke(app, ["replay", str(log)])
-    assert result.exit_code == 0, result.output
+    log = exported_and_replayed(enc, tmp_path)
     at_join = replay(log, until=next(e["n"] for e in enc.events if e["kind"] == "join"))
     assert "Newcomer" in at_join.roster.names
 

@@ -3,47 +3,30 @@
 // game's order allows it: otherwise the control says why, in the game's words); and reads the players' link again
 // without replacing it. Each is one /v1 call; the server decides.
 import { api, el, errorLine } from "./api.js";
+import { field, fill, q, run } from "./forms.js";
 
 let ctx = null;
 
-function q(selector) {
-  return document.querySelector(selector);
-}
-
-function field(idName, label, input) {
-  return el("div", { class: "field" }, el("label", { for: idName }, label), input);
-}
-
-function fill(node, pairs) {
-  const before = node.value;
-  node.replaceChildren(...pairs.map(([v, t]) => el("option", { value: v }, t)));
-  if (pairs.some(([v]) => v === before)) node.value = before;
-}
-
-async function run(action, box) {
-  box.textContent = "";
-  const answer = await ctx.act(action);
-  if (answer && !answer.ok) box.textContent = q("#action-error").textContent;
-  return answer;
-}
-
 async function add(event) {
   event.preventDefault();
-  const [how, who] = q("#add-from").value.split(":", 2);
+  const from = q("#add-from").value; // "bestiary:<name>" or "copy:<name>" (a name may hold a colon)
+  const how = from.slice(0, from.indexOf(":"));
+  const who = from.slice(from.indexOf(":") + 1);
   const count = Number(q("#add-count").value || "1");
   const body = { kind: "join", count, ...(how === "copy" ? { copy_of: who } : { combatant: who }) };
   const side = q("#add-side").value;
   if (side) body.side = side;
   const name = q("#add-name").value.trim();
   if (name) body.name = name;
-  const answer = await run(body, q("#add-error"));
+  const answer = await run(ctx.act, body, q("#add-error"));
   if (answer && answer.ok) q("#add-name").value = "";
 }
 
 async function delay(event) {
   event.preventDefault();
   const after = q("#delay-after").value;
-  await run({ kind: "delay", combatant: ctx.page.enc.turn, ...(after ? { after } : {}) }, q("#delay-error"));
+  const body = { kind: "delay", combatant: ctx.page.enc.turn, ...(after ? { after } : {}) };
+  await run(ctx.act, body, q("#delay-error"));
 }
 
 /** The players' link as it is now (GET …/view_token: the GM's token; nothing replaced). */

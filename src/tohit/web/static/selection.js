@@ -3,31 +3,10 @@
 // panel applies damage, healing or a condition (with its duration) to every ticked card in one action, and the
 // notes form writes a note. The server's rules decide; the page only asks (/v1 actions adjust, condition, note).
 import { el } from "./api.js";
+import { field, fill, q, run } from "./forms.js";
 
 let ctx = null;
 const picked = new Set();
-
-function q(selector) {
-  return document.querySelector(selector);
-}
-
-function field(idName, label, input) {
-  return el("div", { class: "field" }, el("label", { for: idName }, label), input);
-}
-
-function fill(node, pairs) {
-  const before = node.value;
-  node.replaceChildren(...pairs.map(([v, t]) => el("option", { value: v }, t)));
-  if (pairs.some(([v]) => v === before)) node.value = before;
-}
-
-async function run(action) {
-  const box = q("#selection-error");
-  box.textContent = "";
-  const answer = await ctx.act(action);
-  if (answer && !answer.ok) box.textContent = q("#action-error").textContent;
-  return answer;
-}
 
 /** Every card: its conditions' counts; for the GM, its note and its tick. Called after each render. */
 export function decorateCards(page) {
@@ -73,7 +52,7 @@ async function amount(sign) {
     return;
   }
   const body = { kind: "adjust", combatants: chosen(), stat: ctx.page.sheet.health, by: sign * Number(raw) };
-  const answer = await run(body);
+  const answer = await run(ctx.act, body, q("#selection-error"));
   if (answer && answer.ok) q("#sel-amount").value = "";
 }
 
@@ -89,12 +68,13 @@ async function condition(on) {
     body.until = q("#sel-until").value;
     if (q("#sel-of").value) body.of = q("#sel-of").value;
   }
-  await run(body);
+  await run(ctx.act, body, q("#selection-error"));
 }
 
 async function writeNote(event) {
   event.preventDefault();
-  const answer = await run({ kind: "note", combatant: q("#note-who").value, text: q("#note-text").value });
+  const body = { kind: "note", combatant: q("#note-who").value, text: q("#note-text").value };
+  const answer = await run(ctx.act, body, q("#selection-error"));
   if (answer && answer.ok) q("#note-text").value = "";
 }
 
