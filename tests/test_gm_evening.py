@@ -239,3 +239,11 @@ def test_a_leave_before_the_cursor_in_the_files_order_ends_no_turn() -> None:
     events = enc.act({"kind": "leave", "combatant": "Knight"})
     assert enc.state_json()["fight"]["cursor"] != cursor and enc.next_turn() == now
     assert [e["kind"] for e in events] == ["leave"] and durations.timers(enc)[0].left == 1
+
+
+def test_a_bestiary_entry_without_a_name_or_named_twice_is_refused_naming_it() -> None:
+    d = data("kaiser-duel")
+    for bestiary, why in (([{"attacker": {}}], "needs its name"), ([{"name": "X"}, {"name": "X"}], "used twice")):
+        with pytest.raises(InputError) as err:
+            Encounter.create({**d, "bestiary": bestiary}, seed=1)
+        assert "bestiary[" in str(err.value) and why in str(err.value)

@@ -66,6 +66,19 @@ class FightBase(Model):
         " encounter's GM adds by name (`join`), checked as they join.",
     )
 
+    @model_validator(mode="after")
+    def _bestiary_names(self) -> FightBase:
+        """Each bestiary entry has its own name (the name a GM adds it by); the rest is checked as it joins."""
+        seen: list[str] = []
+        for i, entry in enumerate(self.bestiary):
+            name = entry.get("name")
+            if not isinstance(name, str) or not name.strip():
+                raise ValueError(f"bestiary[{i}].name: a bestiary entry needs its name")
+            if name in seen:
+                raise ValueError(f"bestiary[{i}].name: {short_repr(name)} is used twice")
+            seen.append(name)
+        return self
+
     @model_validator(mode="before")
     @classmethod
     def _normalise(cls, data: Any) -> Any:
