@@ -435,7 +435,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         (tokens are kept only as hashes, so a lost one is replaced, never shown again)."""
         row = stored(encounter_id)
         gm(row, authorization)
-        token = next_view_token(row.gm_hash, row.view_hash)
+        token = await asyncio.to_thread(next_view_token, row.gm_hash, row.view_hash)  # up to MAX_LINKS HMACs
         await asyncio.to_thread(the_store().set_view_hash, encounter_id, hash_token(token))
         rows.pop(encounter_id, None)  # the row kept in memory holds the old view token's hash
         state["fanout"].poke(encounter_id)  # its streams check their tokens again
@@ -447,7 +447,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         before links were kept so: replace it)."""
         row = stored(encounter_id)
         gm(row, authorization)
-        return {"view_token": players_link(row.gm_hash, row.view_hash)}
+        return {"view_token": await asyncio.to_thread(players_link, row.gm_hash, row.view_hash)}
 
     writer = Writer(cache, the_store, fresh, stored)
 
