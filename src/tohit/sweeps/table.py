@@ -14,7 +14,7 @@ from typing import Any
 from tohit.core.errors import InputError, short_repr
 from tohit.sweeps.grid import Grid
 from tohit.sweeps.measure import POINT
-from tohit.sweeps.provenance import KEY, sidecar
+from tohit.sweeps.provenance import KEY, PANDAS_ATTRS, sidecar
 
 SUFFIXES = (".csv", ".parquet")
 #: Seconds between two writes of the output while points complete (the last write is always made).
@@ -85,12 +85,15 @@ def _text(path: Path, text: str) -> None:
 
 
 def _parquet(data: Any, meta: str, path: Path) -> None:
-    """The table as Parquet, with what made it as the key-value metadata `tohit` (JSON)."""
+    """The table as Parquet, with what made it as the key-value metadata `tohit` (JSON), and as the DataFrame's
+    `attrs["tohit"]` where pandas keeps attrs (`PANDAS_ATTRS`), which `pd.read_parquet` restores."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     arrow = pa.Table.from_pandas(data, preserve_index=False)
-    arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), KEY.encode(): meta.encode()})
+    attrs = f'{{"{KEY}": {meta}}}'
+    kept = {KEY.encode(): meta.encode(), PANDAS_ATTRS.encode(): attrs.encode()}
+    arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), **kept})
     pq.write_table(arrow, path)
 
 
