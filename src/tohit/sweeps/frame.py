@@ -27,26 +27,27 @@ from tohit.sweeps.provenance import KEY
 
 
 class Chart:
-    """A sweep's chart: in a notebook an image (`_repr_html_`, `_repr_png_`); `.save(path)` writes it as a PNG,
-    `.figure` is the matplotlib `Figure`."""
+    """A sweep's chart: in a notebook an image (`_repr_html_`: the PNG inline, drawn once); `.save(path)` writes it
+    as a PNG, `.figure` is the matplotlib `Figure`."""
 
     def __init__(self, figure: Any, title: str) -> None:
         self.figure = figure
         self.title = title
+        self._png: bytes | None = None
 
     def png(self) -> bytes:
-        buffer = io.BytesIO()
-        self.figure.savefig(buffer, format="png", dpi=100)
-        return buffer.getvalue()
+        """The chart as PNG bytes."""
+        if self._png is None:
+            buffer = io.BytesIO()
+            self.figure.savefig(buffer, format="png", dpi=100)
+            self._png = buffer.getvalue()
+        return self._png
 
     def save(self, path: str | Path) -> None:
         """Write the chart to `path`, a PNG file."""
         from tohit.cli.plot import write_png
 
         write_png(Path(path), "path", lambda temporary: self.figure.savefig(temporary, format="png", dpi=100))
-
-    def _repr_png_(self) -> bytes:
-        return self.png()
 
     def _repr_html_(self) -> str:
         data = base64.b64encode(self.png()).decode()
