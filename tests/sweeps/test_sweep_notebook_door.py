@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 import tohit
 from tests.conftest import EXAMPLES
 from tohit.cli.app import app
-from tohit.core.loader import read_document
+from tohit.engine.fight.exact import ExactResult
 from tohit.sweeps import execute
 from tohit.sweeps.compare import compare as cli_compare
 from tohit.sweeps.frame import Chart, SweepFrame, chart, sweep_frame
@@ -157,11 +157,10 @@ def test_exact_fraction_columns_on_request() -> None:
 def test_wins_by_name_on_every_fight_result() -> None:
     """ "`.wins(name)` on every result": the exact duel's (a Fraction, and still a list), a simulation's (a
     count), one narrated fight's (1 or 0)."""
-    document = read_document(DUEL)
-    document["sides"][1]["combatants"][0]["target"]["lp"] = 6  # a short duel: quick to solve exactly
-    duel = tohit.fight_from_dict(document)
-    exact = tohit.fight(duel, exact=True)
-    assert exact.wins("Ceil") == exact.wins[0] == exact.wins(0) and exact.wins("Bandits") == exact.wins[1]
+    duel = tohit.load_fight(DUEL)
+    exact = ExactResult(duel, [Fraction(5, 8), Fraction(1, 4)], Fraction(1, 8), Fraction(0), Fraction(0), None, 9, 8)
+    assert exact.wins("Ceil") == exact.wins[0] == exact.wins(0) == Fraction(5, 8)
+    assert exact.wins("Bandits") == exact.wins[1] == Fraction(1, 4)
     assert isinstance(exact.wins("Ceil"), Fraction) and list(exact.wins) == [exact.wins[0], exact.wins[1]]
     assert pickle.loads(pickle.dumps(exact.wins))("Ceil") == exact.wins[0]
     one = tohit.fight(duel, seed=1)
