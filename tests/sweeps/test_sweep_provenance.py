@@ -183,3 +183,16 @@ def test_the_csv_sidecar_and_parquet_hold_the_same_record(tmp_path: Path) -> Non
     assert pd.read_parquet(tmp_path / "t.parquet").attrs == {"tohit": record}
     assert json.loads((tmp_path / "t.csv.meta.json").read_text()) == record
     assert {"input_text", "document_sha256", "commit", "numpy", "python"} <= set(record)
+
+
+def test_resume_takes_an_attack_table_recorded_before_exact_said_every_row(tmp_path: Path) -> None:
+    """A table made when `exact` said `--exact` alone (false for an attack) and no commit, parsed hash or text
+    were kept is resumed by its bytes' hash, as then."""
+    out = tmp_path / "bow.csv"
+    args = ["sweep", BOW, "--vary", "targets[0].evasion=12..13", "--workers", "1", "--out", out]
+    invoke(args)
+    meta = provenance.sidecar(out)
+    record = json.loads(meta.read_text())
+    old = {k: v for k, v in record.items() if k not in ("commit", "numpy", "python", "document_sha256", "input_text")}
+    meta.write_text(json.dumps({**old, "exact": False}))
+    invoke([*args, "--resume"])

@@ -192,8 +192,9 @@ def check_same(path: Path, then: dict[str, Any], now: dict[str, Any]) -> None:
             f"{path} was run with --vary {' '.join(then.get('vary', []))}, not {' '.join(now['vary'])}",
             field="--resume",
         )
+    every_row_exact = then.get("method") is None and now["method"] is None  # `exact` once said --exact alone
     for key, option in (("exact", "--exact"), ("method", "--method"), ("depth", "--depth")):
-        if then.get(key) != now[key]:
+        if then.get(key) != now[key] and not (key == "exact" and every_row_exact):
             raise InputError(
                 f"{path} was run with {option} {short_repr(then.get(key))}, not {short_repr(now[key])}",
                 field="--resume",
