@@ -10,6 +10,7 @@ import platform
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -111,17 +112,20 @@ def test_resume_refuses_a_table_made_by_another_commit(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("file", "vary", "options", "exact"),
     [
-        (BOW, "targets[0].evasion=12..13", [], True),
-        (DUEL, "sides[1].combatants[0].target.lp=6", ["--exact"], True),
-        (BANDITS, "count:Bandit=1", ["-n", "10", "--seed", "1"], False),
+        (BOW, "targets[0].evasion=12..13", {}, True),
+        (DUEL, "sides[1].combatants[0].target.lp=6", {"exact": True}, True),
+        (BANDITS, "count:Bandit=1", {"n": 10, "seed": 1}, False),
     ],
     ids=["attack", "exact-duel", "simulated-fight"],
 )
-def test_exact_is_true_where_every_row_is_exact(file: Path, vary: str, options: list[str], exact: bool) -> None:
+def test_exact_is_true_where_every_row_is_exact(file: Path, vary: str, options: dict[str, Any], exact: bool) -> None:
     """ "`exact` true where every row is exact": an attack's points are exact odds without --exact."""
-    data = json.loads(invoke(["sweep", file, "--vary", vary, *options, "--workers", "1", "--json"]))
-    assert data["provenance"]["exact"] is exact
-    assert {row["method"] for row in data["rows"]} == {"exact" if exact else "simulated"}
+    assert plan(file, [vary], **options).made_by["exact"] is exact
+
+
+def test_an_attack_sweeps_json_says_exact_with_its_exact_rows() -> None:
+    data = json.loads(invoke(["sweep", BOW, "--vary", "targets[0].evasion=12..13", "--workers", "1", "--json"]))
+    assert data["provenance"]["exact"] is True and {row["method"] for row in data["rows"]} == {"exact"}
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
