@@ -30,6 +30,7 @@ __all__ = [
     "TohitError",
     "__version__",
     "aim",
+    "compare",
     "fight",
     "fight_from_dict",
     "from_dict",
@@ -40,6 +41,7 @@ __all__ = [
     "roll",
     "roll_many",
     "simulate",
+    "solve",
     "sweep",
 ]
 

@@ -11,6 +11,8 @@
     tohit.fight(duel, exact=True)                                    # exact duel odds
     tohit.aim({...a scenario with a map...})                         # placements ranked by expected damage
     tohit.sweep("examples/fights/<fight>.yaml", {"count:sides[1].combatants[0]": "1..6"}, n=2000)  # a DataFrame
+    tohit.solve("<file>.yaml", "attacker.accuracy=0..10", measure="p_hit", target="75%")   # where it crosses 75%
+    tohit.compare("<a>.yaml", "<b>.yaml", exact=True)                                        # B - A, measure by measure
 
 Every input problem raises `tohit.InputError` (with `.source`, `.field` and `.message`), arguments included:
 a negative count, a seed that is not a whole number from 0 to 2**128 - 1, a depth past the cap, an unknown method.
@@ -19,6 +21,7 @@ The caps are those of the command line and the server: `tohit.engine.requests`, 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
 
@@ -53,6 +56,7 @@ __all__ = [
     "TargetSim",
     "TohitError",
     "aim",
+    "compare",
     "fight",
     "fight_from_dict",
     "from_dict",
@@ -63,6 +67,7 @@ __all__ = [
     "roll",
     "roll_many",
     "simulate",
+    "solve",
     "sweep",
 ]
 
@@ -179,13 +184,18 @@ def sweep(
     max_points: int = MAX_POINTS,
     method: str = "table",
     measure: str | None = None,
+    fractions: bool = False,
 ) -> Any:
     """A scenario or fight (a file or a mapping) across a grid of values, one pandas DataFrame row per point (per
     target, for an attack): `vary` maps each PATH to its SPEC, e.g. `{"targets[0].evasion": "0..6"}` or
     `{"count:sides[1].combatants[0]": "1..6"}` (or is a list of "PATH=SPEC"). Points run on a Dask `LocalCluster`
     (`workers` processes, default one per core; 1: in this process), on the cluster at `scheduler`, or on a
     given Dask `client`; `out` (.csv or .parquet) is written as points complete, with what produced it (also in
-    `df.attrs["tohit"]`), and `resume` finishes it; `measure` (checked before any work) is recorded with it."""
+    `df.attrs["tohit"]`), and `resume` finishes it; `measure` (checked before any work) is recorded with it.
+    The table is a `SweepFrame` (tohit/sweeps/frame.py): `.plot()` draws it (the curve or the heatmap), a varied
+    column answers to the end of its path (`df["weapon.damage"]`); `fractions` adds beside each exact measure
+    `m` the column `m_fraction`, its exact value as a Fraction."""
+    from tohit.sweeps.frame import sweep_frame
     from tohit.sweeps.run import plan, run
 
     if not isinstance(vary, (dict, list)):
@@ -203,4 +213,81 @@ def sweep(
         measure=measure if measure is None else str(measure),
     )
     chosen = None if workers is None else _whole(workers, "workers", 1, MAX_WORKERS)
-    return run(planned, workers=chosen, scheduler=scheduler, client=client).frame()
+    return sweep_frame(run(planned, workers=chosen, scheduler=scheduler, client=client).frame(bool(fractions)))
+
+
+def solve(
+    file: str | Path | dict[str, Any],
+    vary: str | dict[str, str],
+    *,
+    measure: str,
+    target: str | int | float | Fraction,
+    n: int | None = None,
+    seed: int | None = None,
+    exact: bool = False,
+    budget: int | None = None,
+    scan: bool = False,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client: Any = None,
+    method: str = "table",
+) -> Any:
+    """`tohit solve` in Python: where `measure` crosses `target` (0.75, "75%", "3/4" or a Fraction) along one
+    field's range, `vary` "PATH=SPEC" (or `{PATH: SPEC}`); the keywords are the command's flags. The `Solution`
+    has `.crossings` (pairs of neighbouring evaluated points), `to_json()`, `to_dataframe()`, and draws as a
+    table in a notebook."""
+    from tohit.sweeps.run import plan
+    from tohit.sweeps.solve import BUDGET_TIMES, check, check_target, parse_target, solver
+
+    text = _one_vary(vary)
+    wanted = parse_target(str(target))
+    planned = plan(
+        file,
+        [text],
+        n=None if n is None else _whole(n, "n", 1, MAX_FIGHTS),
+        seed=_seed(seed),
+        exact=bool(exact),
+        method=_method(method),
+        measure=str(measure),
+    )
+    check(planned, str(measure))
+    check_target(str(measure), wanted, str(target))
+    fights = None if budget is None else _whole(budget, "budget", 1, MAX_FIGHTS * BUDGET_TIMES)
+    chosen = 1 if workers is None else _whole(workers, "workers", 1, MAX_WORKERS)
+    with solver(planned, str(measure), wanted, budget=fights, workers=chosen, scheduler=scheduler, client=client) as s:
+        return s.solve(bool(scan))
+
+
+def _one_vary(vary: object) -> str:
+    """`solve`'s one field: "PATH=SPEC" or a mapping of one PATH to its SPEC."""
+    if isinstance(vary, dict) and len(vary) == 1:
+        return "=".join(str(part) for part in next(iter(vary.items())))
+    if isinstance(vary, str):
+        return vary
+    raise InputError(f"expected one PATH=SPEC (or {{PATH: SPEC}}), not {vary!r:.60}", field="vary")
+
+
+def compare(
+    a: str | Path,
+    b: str | Path,
+    *,
+    n: int | None = None,
+    seed: int | None = None,
+    exact: bool = False,
+    method: str = "table",
+    systems_differ: bool = False,
+) -> Any:
+    """`tohit compare A B` in Python: the same measures of two files with B - A (exact Fractions, or for a simulated
+    chance a 95% interval); the keywords are the command's flags. The `Comparison` has `.rows`, `to_json()`,
+    `to_dataframe()`, and draws as a table in a notebook."""
+    from tohit.sweeps.compare import compare as compared
+
+    return compared(
+        a,
+        b,
+        n=None if n is None else _whole(n, "n", 1, MAX_FIGHTS),
+        seed=_seed(seed),
+        exact=bool(exact),
+        method=_method(method),
+        systems_differ=bool(systems_differ),
+    )

@@ -30,16 +30,18 @@ def register(app: typer.Typer) -> None:
 
 
 def sweep(
-    file: Annotated[Path, typer.Argument(help="Scenario or fight file (YAML or JSON).", show_default=False)],
+    file: Annotated[
+        Path | None, typer.Argument(help="Scenario or fight file (YAML or JSON).", show_default=False)
+    ] = None,
     vary: Annotated[
-        list[str],
+        list[str] | None,
         typer.Option(
             "--vary",
             help="PATH=SPEC: a field (targets[0].evasion, sides[1].combatants[0].target.lp, or count:<combatant>)"
             f" and its values: {FORMS}. Repeat for a grid.",
             show_default=False,
         ),
-    ],
+    ] = None,
     n: Annotated[
         int | None,
         typer.Option(
@@ -73,6 +75,15 @@ def sweep(
     ] = MAX_POINTS,
     method: Annotated[str, typer.Option("--method", help="Fights: table (fast) or direct (dice).")] = "table",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (attacks: with exact fractions).")] = False,
+    remake: Annotated[
+        Path | None,
+        typer.Option(
+            "--remake",
+            help="Run the sweep that made this table again, from its own record (input, --vary, -n, --seed...);"
+            " give no FILE; --out writes the new table.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """A grid of points (every combination of the --vary values), each measured: an attack's exact odds, or a
     fight's win rates (95% CIs), rounds and survivors; as a table, a file and a chart."""
@@ -86,20 +97,32 @@ def sweep(
     from tohit.cli.plot import write_png
     from tohit.sweeps.run import plan
 
-    planned = guarded(
-        lambda: plan(
-            file,
-            vary,
-            n=n,
-            seed=seed,
-            exact=exact,
-            method="direct" if method == "direct" else "table",
-            out=out,
-            resume=resume,
-            max_points=max_points,
-            measure=measure,
+    if remake is not None:
+        given = {"FILE": file, "--vary": vary, "-n": n, "--seed": seed, "--measure": measure}
+        given.update({"--exact": exact or None, "--resume": resume or None, "--method": method != "table" or None})
+        named = [option for option, value in given.items() if value is not None]
+        if named:
+            fail(f"--remake: {remake} records {', '.join(named)}: give only --out, --plot, --workers or --json")
+        planned = _remade(remake, out, quiet=as_json)
+        file = Path(planned.grid.source)
+    elif file is None or not vary:
+        fail("give FILE and --vary PATH=SPEC (or --remake TABLE to run a table's sweep again)")
+    else:
+        planned = guarded(
+            lambda: plan(
+                file,
+                vary,
+                n=n,
+                seed=seed,
+                exact=exact,
+                method="direct" if method == "direct" else "table",
+                out=out,
+                resume=resume,
+                max_points=max_points,
+                measure=measure,
+            )
         )
-    )
+    measure = planned.measure
     table = _run(planned, workers=workers, scheduler=scheduler, quiet=as_json)
     data = table.frame()
     if plot is not None:
@@ -130,6 +153,19 @@ def sweep(
         console.print(f"wrote {planned.grid.size:,} points to {out}", style="dim")
     if plot is not None:
         console.print(f"wrote {plot}", style="dim")
+
+
+def _remade(table: Path, out: Path | None, *, quiet: bool) -> Sweep:
+    """The sweep that made `table`, from its record; what differs from then (the engine, numpy, Python) said on
+    stderr before it runs."""
+    from tohit.sweeps.provenance import versions
+    from tohit.sweeps.remake import differences, remake
+
+    planned, then = guarded(lambda: remake(table, out=out))
+    changed = differences(then, versions())
+    if changed and not quiet:
+        sys.stderr.write(f"note: {table} was made with {'; '.join(changed)}: the rows may differ\n")
+    return planned
 
 
 def _run(planned: Sweep, *, workers: int | None, scheduler: str | None, quiet: bool) -> Table:

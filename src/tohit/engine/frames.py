@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import operator
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any, SupportsIndex
 
@@ -149,3 +150,16 @@ def side_index(names: tuple[str, ...], side: object) -> int:
         if 0 <= index < len(names):
             return index
     raise InputError(f"no side {short_repr(side)}; the sides are {', '.join(names)}", field="side")
+
+
+class SideChances(list[Fraction]):
+    """Each side's exact chance to win, in the sides' order (`wins[0]`, a list as before), that also takes a side
+    by name or index as `FightStats.wins` does: `wins("Ceil")`."""
+
+    def __init__(self, values: Iterable[Fraction] = (), names: tuple[str, ...] = ()) -> None:
+        super().__init__(values)
+        self.names = names
+
+    def __call__(self, side: int | str) -> Fraction:
+        """The chance that `side` (a name or an index) wins; another: an InputError naming the sides."""
+        return self[side_index(self.names, side)]

@@ -21,6 +21,7 @@ from tohit.core.exact_text import fraction_text
 from tohit.core.loader import read_document
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.modes import Method
+from tohit.engine.frames import Views
 from tohit.engine.scenario import from_dict
 from tohit.engine.seeds import fresh_seed
 from tohit.engine.stats import wilson
@@ -28,6 +29,7 @@ from tohit.sweeps.grid import kind_of
 from tohit.sweeps.limits import DEFAULT_FIGHTS
 from tohit.sweeps.measure import METHOD, Task, measure, point_seed
 from tohit.sweeps.solve import exact_value
+from tohit.sweeps.views import answer_html
 
 #: Columns of a row that are not compared.
 NOT_MEASURES = ("target", METHOD, "point_seed", "damage_p5", "damage_p25", "damage_p75", "damage_p95")
@@ -64,8 +66,9 @@ class Difference:
 
 
 @dataclass(frozen=True)
-class Comparison:
-    """The rows of A and B (one per target of an attack, one for a fight) and their differences."""
+class Comparison(Views):
+    """The rows of A and B (one per target of an attack, one for a fight) and their differences; in a notebook a
+    table (`to_dataframe()`: one row per target and measure, exact values as Fractions)."""
 
     a: str
     b: str
@@ -74,6 +77,30 @@ class Comparison:
     rows: list[tuple[str | None, list[Difference]]]
     n: int | None = None
     seed: int | None = None
+
+    def _frame(self) -> Any:
+        import pandas as pd
+
+        rows = []
+        for target, diffs in self.rows:
+            for d in diffs:
+                row = {"target": target, "measure": d.measure, "A": d.a, "B": d.b, "B - A": d.difference}
+                if self.method == "simulated":
+                    row.update(lo=d.lo, hi=d.hi, excludes_zero=d.excludes_zero)
+                rows.append(row if self.kind == "attack" else {k: v for k, v in row.items() if k != "target"})
+        return pd.DataFrame(rows)
+
+    def _title(self) -> str:
+        how = f"simulated, {self.n:,} fights each, seed {self.seed}" if self.n is not None else "exact"
+        return f"A: {Path(self.a).name}, B: {Path(self.b).name} ({how})"
+
+    def _repr_html_(self) -> str:
+        columns = ["A", "B", "B - A"] + (["lo", "hi"] if self.method == "simulated" else [])
+        signed = ("B - A", "lo", "hi")
+        return answer_html(self._title(), self._frame(), columns, lambda row: str(row["measure"]), signed)
+
+    def __repr__(self) -> str:
+        return f"<Comparison {self._title()}: {sum(len(d) for _, d in self.rows)} measures; .to_dataframe()>"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"a": self.a, "b": self.b, "kind": self.kind, "method": self.method}

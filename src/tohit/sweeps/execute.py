@@ -9,6 +9,9 @@ ends the workers this process started (a cluster given by address is left runnin
 A script that calls `tohit.sweep` at its top level without `if __name__ == "__main__":` would be run again by
 each new Dask worker process (they start by importing the main module), which fails; so such a call runs its
 points on a local process pool (forked: nothing is imported again) with a warning, and the table is the same.
+A notebook's cell (Jupyter, IPython) or the REPL is not such a script: its main module has no file for a worker
+to import, so Dask runs there, without a warning (a cell's code is compiled under a temporary file name that is
+not the main module's).
 """
 
 from __future__ import annotations
@@ -200,7 +203,9 @@ def _pool(workers: int) -> Iterator[Runner]:
 def unguarded_main() -> tuple[str, int] | None:
     """The script (its file name and the line of the call) when this call comes from its top level outside
     `if __name__ == "__main__":` (read from the script's syntax tree); None from a guarded block, a notebook,
-    `python -c` or a REPL."""
+    `python -c` or a REPL: wherever the main module has no file that a worker process would import again."""
+    if getattr(sys.modules.get("__main__"), "__file__", None) is None:
+        return None
     frame = sys._getframe(1)
     while frame is not None and not (
         frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "__main__"

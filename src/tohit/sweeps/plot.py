@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from tohit.core.errors import InputError, short_repr
 from tohit.sweeps.spec import Vary
@@ -73,13 +73,18 @@ def default_measure(data: Any, kind: str) -> str:
     return "mean_damage"
 
 
-def _pyplot() -> Any:
-    import matplotlib
+class _Figures:
+    """`plt.subplots` without pyplot: a `Figure` of its own (no backend chosen, nothing global kept), which
+    `savefig` writes and a notebook shows (`Chart`)."""
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    @staticmethod
+    def subplots(
+        *grid: int, figsize: tuple[float, float], layout: Literal["constrained"], squeeze: bool = True
+    ) -> tuple[Any, Any]:
+        from matplotlib.figure import Figure
 
-    return plt
+        fig = Figure(figsize=figsize, layout=layout)
+        return fig, fig.subplots(*grid, squeeze=squeeze)
 
 
 def sweep_plot(
@@ -93,6 +98,13 @@ def sweep_plot(
     title: str = "",
 ) -> None:
     """Draw the table `data` (one row per point) to the PNG at `path`."""
+    sweep_figure(data, varies, document, kind, measure=measure, title=title).savefig(path, dpi=100)
+
+
+def sweep_figure(
+    data: Any, varies: list[Vary], document: dict[str, Any], kind: str, *, measure: str | None = None, title: str = ""
+) -> Any:
+    """The chart of the table `data` (one row per point) as a matplotlib `Figure`."""
     if not 1 <= len(varies) <= 3:
         raise InputError(f"--plot draws one, two or three varied fields, not {len(varies)}", field="--plot")
     column = measure or default_measure(data, kind)
@@ -103,7 +115,7 @@ def sweep_plot(
         first = data["target"].iloc[0]
         data = data[data["target"] == first]
         title = f"{title}: target {first}" if title else f"target {first}"
-    plt = _pyplot()
+    plt = _Figures()
     labels = [field_label(v, document) for v in varies]
     how = how_measured(data)
     if len(varies) == 1:
@@ -114,8 +126,7 @@ def sweep_plot(
     else:
         fig = _multiples(plt, data, varies, labels, column, how)
     fig.suptitle(f"{title} ({how})" if title.strip() else how, fontsize=10)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    return fig
 
 
 def _line(plt: Any, data: Any, x: str, xlabel: str, column: str, how: str) -> Any:

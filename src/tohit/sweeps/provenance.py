@@ -1,16 +1,27 @@
-"""What produced a sweep's table: the input's SHA-256, the settings (`--vary`, `--measure`,
-`-n`, `--seed`, `--exact`, `--method`, the depth) and the engine's version, recorded with the table: in Parquet
-as the key-value metadata key `tohit` (JSON), beside a CSV in the sidecar `OUT.meta.json`, in the DataFrame as
-`df.attrs["tohit"]`. `--resume` compares it with the sweep asked for and refuses, in one line naming what
-changed, when any of it differs; the one change it allows is a --vary of the same paths whose points already in
-the table keep their places and values (a range grown at its end), which `table.read_done` checks point by point.
+"""What produced a sweep's table, enough to make it again: the input's text, the SHA-256 of its bytes and of its
+parsed form (canonical JSON: a comment or a reflowed line changes the first, not the second), the settings
+(`--vary`, `--measure`, `-n`, `--seed`, `--method`, the depth), `exact` (true where every row is exact: an
+attack's points, or a fight's with `--exact`), the engine's version and, installed from a git checkout, its
+commit, and numpy's and Python's versions. It is recorded with the table: in Parquet as the key-value metadata
+key `tohit` (JSON, and under pandas' own key `PANDAS_ATTRS`, so `pd.read_parquet` shows it in `df.attrs`), beside
+a CSV in the sidecar `OUT.meta.json`, in the DataFrame as `df.attrs["tohit"]`. `tohit sweep --remake TABLE`
+runs the sweep again from this record alone.
+
+`--resume` compares it with the sweep asked for and refuses, in one line naming what changed, when any of it
+differs (the input by its parsed form; the engine by its version and commit); the one change it allows is a
+--vary of the same paths whose points already in the table keep their places and values (a range grown at its
+end), which `table.read_done` checks point by point.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import platform
+import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,19 +33,84 @@ KEY = "tohit"
 SIDECAR = ".meta.json"
 
 
+#: The metadata key under which pandas keeps a DataFrame's `attrs` in Parquet (`pd.read_parquet` restores them).
+PANDAS_ATTRS = "PANDAS_ATTRS"
+
+
+def canonical(document: dict[str, Any]) -> str:
+    """A parsed input as canonical JSON (sorted keys, no spaces): what its hash is taken of."""
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), default=str)
+
+
 def sha256_of(source: str | Path | dict[str, Any]) -> str:
     """The input's SHA-256: of the file's bytes, or of a mapping as canonical JSON (sorted keys)."""
-    if isinstance(source, dict):
-        data = json.dumps(source, sort_keys=True, separators=(",", ":"), default=str).encode()
-    else:
-        data = Path(source).read_bytes()
+    data = canonical(source).encode() if isinstance(source, dict) else Path(source).read_bytes()
     return hashlib.sha256(data).hexdigest()
 
 
+def text_of(source: str | Path | dict[str, Any]) -> str:
+    """The input's text as the table keeps it: the file's own text, or a mapping as JSON (indented)."""
+    from tohit.core.loader import read_text
+
+    if isinstance(source, dict):
+        return json.dumps(source, sort_keys=True, indent=2, default=str)
+    return read_text(source)
+
+
+@functools.cache
+def engine_commit() -> str | None:
+    """The commit of the git checkout this engine is installed from (`pip install -e .`), else None."""
+    root = Path(__file__).resolve().parents[3]  # src/tohit/sweeps/provenance.py -> the checkout
+    if not (root / ".git").exists() or not (root / "pyproject.toml").exists():
+        return None
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, check=False, timeout=30
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = done.stdout.strip()
+    return commit if done.returncode == 0 and len(commit) == 40 else None
+
+
+def versions() -> dict[str, Any]:
+    """The engine's version (and commit, from a checkout), numpy's and Python's."""
+    import numpy
+
+    version = sys.modules["tohit"].__version__  # the package above this one (importing it would be a circle)
+    return {
+        "engine": f"tohit {version}",
+        "commit": engine_commit(),
+        "numpy": numpy.__version__,
+        "python": platform.python_version(),
+    }
+
+
+@dataclass(frozen=True)
+class Input:
+    """A sweep's input: its parsed document, its name (the file as given, `<sweep>` for a mapping), its text and
+    the SHA-256 of its bytes."""
+
+    document: dict[str, Any]
+    name: str
+    text: str
+    sha256: str
+
+
+def read_input(source: str | Path | dict[str, Any] | Input) -> Input:
+    """The input of a sweep from a file (read and parsed: an InputError naming it) or a mapping."""
+    if isinstance(source, Input):
+        return source
+    if isinstance(source, dict):
+        return Input(source, "<sweep>", text_of(source), sha256_of(source))
+    from tohit.core.loader import read_document
+
+    return Input(read_document(source), str(source), text_of(source), sha256_of(source))
+
+
 def record(
+    given: Input,
     *,
-    source: str,
-    sha256: str,
     vary: list[str],
     measure: str | None,
     n: int | None,
@@ -44,12 +120,13 @@ def record(
     depth: int | None,
 ) -> dict[str, Any]:
     """The provenance of one sweep as plain JSON data (`n`, `seed` and `method` are null where no dice are
-    rolled: an attack's points and exact fights)."""
-    version = sys.modules["tohit"].__version__  # the package above this one (importing it would be a circle)
+    rolled: an attack's points and exact fights; `exact` says every row is exact)."""
     return {
-        "engine": f"tohit {version}",
-        "input": source,
-        "input_sha256": sha256,
+        **versions(),
+        "input": given.name,
+        "input_sha256": given.sha256,
+        "document_sha256": hashlib.sha256(canonical(given.document).encode()).hexdigest(),
+        "input_text": given.text,
         "vary": list(vary),
         "measure": measure,
         "n": n,
@@ -65,8 +142,8 @@ def sidecar(path: Path) -> Path:
     return path.with_name(path.name + SIDECAR)
 
 
-def read(path: Path) -> dict[str, Any]:
-    """The provenance recorded with the table at `path` (an InputError on `--resume` when there is none)."""
+def read(path: Path, option: str = "--resume") -> dict[str, Any]:
+    """The provenance recorded with the table at `path` (an InputError on `option` when there is none)."""
     text: str | None = None
     where = ""
     try:
@@ -83,24 +160,24 @@ def read(path: Path) -> dict[str, Any]:
             where = f"no {meta.name} beside it"
         data = None if text is None else json.loads(text)
     except Exception as exc:  # pyarrow and json raise many kinds
-        raise InputError(f"cannot read what made {path} ({type(exc).__name__}: {exc})", field="--resume") from None
+        raise InputError(f"cannot read what made {path} ({type(exc).__name__}: {exc})", field=option) from None
     if not isinstance(data, dict):
         raise InputError(
-            f"{path} records nothing of what made it ({where}): run the sweep afresh to another --out",
-            field="--resume",
+            f"{path} records nothing of what made it ({where}): run the sweep afresh to another --out", field=option
         )
     return data
 
 
 def check_same(path: Path, then: dict[str, Any], now: dict[str, Any]) -> None:
     """Refuse to resume, naming the first thing that changed between the table's run (`then`) and this one."""
-    if then.get("engine") != now["engine"]:
+    if then.get("engine") != now["engine"] or then.get("commit", now["commit"]) != now["commit"]:
         raise InputError(
-            f"{path} was made by {then.get('engine')}, this is {now['engine']}: run the sweep afresh",
+            f"{path} was made by {engine_text(then)}, this is {engine_text(now)}: run the sweep afresh",
             field="--resume",
         )
-    if then.get("input_sha256") != now["input_sha256"]:
-        before, after = str(then.get("input_sha256"))[:12], now["input_sha256"][:12]
+    key = "document_sha256" if "document_sha256" in then else "input_sha256"  # a table from before it was kept
+    if then.get(key) != now[key]:
+        before, after = str(then.get(key))[:12], now[key][:12]
         what = (
             f"{now['input']} has changed since"
             if then.get("input") == now["input"]
@@ -115,8 +192,9 @@ def check_same(path: Path, then: dict[str, Any], now: dict[str, Any]) -> None:
             f"{path} was run with --vary {' '.join(then.get('vary', []))}, not {' '.join(now['vary'])}",
             field="--resume",
         )
+    every_row_exact = then.get("method") is None and now["method"] is None  # `exact` once said --exact alone
     for key, option in (("exact", "--exact"), ("method", "--method"), ("depth", "--depth")):
-        if then.get(key) != now[key]:
+        if then.get(key) != now[key] and not (key == "exact" and every_row_exact):
             raise InputError(
                 f"{path} was run with {option} {short_repr(then.get(key))}, not {short_repr(now[key])}",
                 field="--resume",
@@ -127,3 +205,9 @@ def check_same(path: Path, then: dict[str, Any], now: dict[str, Any]) -> None:
                 f"{path} was run with {option} {then.get(key)}, not {now[key]} (leave {option} out to resume it)",
                 field="--resume",
             )
+
+
+def engine_text(made_by: dict[str, Any]) -> str:
+    """`tohit 0.1.0` or `tohit 0.1.0 (commit 1a2b3c4d5e6f)`."""
+    commit = made_by.get("commit")
+    return f"{made_by.get('engine')}" + (f" (commit {str(commit)[:12]})" if commit else "")

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from tohit.core.errors import InputError
-from tohit.core.loader import read_document
 from tohit.engine.fight.modes import Method
 from tohit.engine.seeds import fresh_seed
 from tohit.sweeps import provenance
@@ -81,7 +80,7 @@ class Sweep:
 
 
 def plan(
-    source: str | Path | dict[str, Any],
+    source: str | Path | dict[str, Any] | provenance.Input,
     vary: Sequence[str] | dict[str, str],
     *,
     n: int | None = None,
@@ -97,10 +96,8 @@ def plan(
     """Parse and check everything (paths, values, the cap, every point through the game's loader, the measure,
     the output and what made a table to resume) before any work starts; every problem is one InputError."""
     texts = [f"{path}={spec}" for path, spec in vary.items()] if isinstance(vary, dict) else list(vary)
-    if isinstance(source, dict):
-        document, name = source, "<sweep>"
-    else:
-        document, name = read_document(source), str(source)
+    given = provenance.read_input(source)
+    document, name = given.document, given.name
     varies = parse_varies(texts)
     grid = make_grid(document, name, varies, max_points=max_points)
     if exact and grid.kind == "attack":
@@ -128,13 +125,12 @@ def plan(
         raise InputError(f"must be a whole number from 0 to {MAX_SEED:,}", field="seed")
     simulated = grid.kind == "fight" and not exact
     made_by = provenance.record(
-        source=name,
-        sha256=provenance.sha256_of(source),
+        given,
         vary=texts,
         measure=measure,
         n=n if simulated else None,
         seed=seed if simulated else None,
-        exact=exact,
+        exact=not simulated,
         method=method if simulated else None,
         depth=depth,
     )

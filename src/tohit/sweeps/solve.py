@@ -23,8 +23,10 @@ from fractions import Fraction
 from typing import Any
 
 from tohit.core.errors import InputError, short_repr
+from tohit.engine.frames import Views
 from tohit.sweeps.execute import Runner, runner
 from tohit.sweeps.run import Sweep
+from tohit.sweeps.views import answer_html, display
 
 #: Fights `solve` may run in all, as a multiple of -n, unless told otherwise.
 BUDGET_TIMES = 50
@@ -90,8 +92,9 @@ class Point:
 
 
 @dataclass
-class Solution:
-    """The crossings found, how they were searched, and what it cost."""
+class Solution(Views):
+    """The crossings found, how they were searched, and what it cost; in a notebook a table of the values
+    evaluated (`to_dataframe()`: the field's value, the measure, exact as a Fraction, its interval and fights)."""
 
     sweep: Sweep
     measure: str
@@ -109,6 +112,32 @@ class Solution:
 
     def certain(self, pair: tuple[Point, Point]) -> bool:
         return not any(p.straddles(self.target) for p in pair)
+
+    def _frame(self) -> Any:
+        import pandas as pd
+
+        field, ends = self.sweep.grid.columns[0], {p.index for pair in self.crossings for p in pair}
+        rows = []
+        for i in sorted(self.points):
+            point = self.points[i]
+            row: dict[str, Any] = {field: point.value, self.measure: point.measure}
+            if self.sweep.simulated:
+                row.update(lo=point.lo, hi=point.hi, fights=point.n)
+            rows.append({**row, "crossing": i in ends})
+        return pd.DataFrame(rows)
+
+    def _title(self) -> str:
+        field, goal = self.sweep.grid.columns[0], display(self.measure, self.target)
+        about = f" ({self.target_name})" if self.target_name else ""
+        found = [f"between {a.value} and {b.value}" for a, b in self.crossings] or ["nowhere in the range"]
+        how = f"{self.method}, {self.search}: {len(self.points)} of {self.sweep.grid.size} values evaluated"
+        return f"{self.measure}{about} crosses {goal} along {field} {'; '.join(found)} ({how})"
+
+    def _repr_html_(self) -> str:
+        return answer_html(self._title(), self._frame(), [self.measure], lambda row: self.measure)
+
+    def __repr__(self) -> str:
+        return f"<Solution: {self._title()}; .to_dataframe()>"
 
     def to_json(self) -> dict[str, Any]:
         grid = self.sweep.grid

@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 import math
 import time
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from tohit.core.errors import InputError, short_repr
 from tohit.sweeps.grid import Grid
 from tohit.sweeps.measure import POINT
-from tohit.sweeps.provenance import KEY, sidecar
+from tohit.sweeps.provenance import KEY, PANDAS_ATTRS, sidecar
 
 SUFFIXES = (".csv", ".parquet")
 #: Seconds between two writes of the output while points complete (the last write is always made).
@@ -56,11 +57,24 @@ class Table:
     def ordered(self) -> list[dict[str, Any]]:
         return [row for i in sorted(self.rows) for row in self.rows[i]]
 
-    def frame(self) -> Any:
-        data = frame(self.ordered())
+    def frame(self, fractions: bool = False) -> Any:
+        """The rows as a DataFrame with what made them in `attrs`; with `fractions`, each exact measure `m` has
+        beside it `m_fraction`, its exact value as a Fraction (a fraction too long to write: its 20 significant
+        digits; None in the rows of points a `--resume` read back from the file, which keeps floats)."""
+        data = frame(self.with_fractions() if fractions else self.ordered())
         if self.made_by:
             data.attrs[KEY] = self.made_by
         return data
+
+    def with_fractions(self) -> list[dict[str, Any]]:
+        out = []
+        for i in sorted(self.rows):
+            exact = self.exact.get(i, [])
+            for k, row in enumerate(self.rows[i]):
+                texts = exact[k] if k < len(exact) else {}
+                fractions = {m: Fraction(str(text).split()[0]) for m, text in texts.items()}
+                out.append({key: v for m, value in row.items() for key, v in _beside(m, value, fractions)})
+        return out
 
     def write(self) -> None:
         """The whole table to the file (a temporary file renamed over it), when anything changed."""
@@ -80,17 +94,27 @@ class Table:
         self.dirty = False
 
 
+def _beside(column: str, value: Any, fractions: dict[str, Fraction]) -> list[tuple[str, Any]]:
+    """A row's column, and after an exact measure its `_fraction` column."""
+    if column in fractions:
+        return [(column, value), (f"{column}_fraction", fractions[column])]
+    return [(column, value)]
+
+
 def _text(path: Path, text: str) -> None:
     path.write_text(text + "\n", encoding="utf-8")
 
 
 def _parquet(data: Any, meta: str, path: Path) -> None:
-    """The table as Parquet, with what made it as the key-value metadata `tohit` (JSON)."""
+    """The table as Parquet, with what made it as the key-value metadata `tohit` (JSON), and as the DataFrame's
+    `attrs["tohit"]` where pandas keeps attrs (`PANDAS_ATTRS`), which `pd.read_parquet` restores."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     arrow = pa.Table.from_pandas(data, preserve_index=False)
-    arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), KEY.encode(): meta.encode()})
+    attrs = f'{{"{KEY}": {meta}}}'
+    kept = {KEY.encode(): meta.encode(), PANDAS_ATTRS.encode(): attrs.encode()}
+    arrow = arrow.replace_schema_metadata({**(arrow.schema.metadata or {}), **kept})
     pq.write_table(arrow, path)
 
 

@@ -48,7 +48,7 @@ from tohit.engine.fight.modes import Exact
 from tohit.engine.fight.stalemate import Stalemates as Stalemates
 from tohit.engine.fight.stalemate import can_end
 from tohit.engine.fight.stalemate import never_ending as never_ending
-from tohit.engine.frames import Views, exact_fight_frame
+from tohit.engine.frames import SideChances, Views, exact_fight_frame
 from tohit.engine.requests import MAX_SECONDS as MAX_SECONDS
 from tohit.engine.requests import MAX_STATES as MAX_STATES
 
@@ -81,16 +81,20 @@ class OverTime(InputError):
 
 @dataclass
 class ExactResult(Views):
-    """Exact odds of a duel: per side the win probability, draws, beyond depth, expected rounds."""
+    """Exact odds of a duel: per side the win probability (`wins[0]`, or by name: `wins("Ceil")`), draws, beyond
+    depth, expected rounds."""
 
     fight: LoadedFight
-    wins: list[Fraction]
+    wins: SideChances
     draw: Fraction  # both down at once, or a fight that can never end
     never_ends: Fraction
     beyond: Fraction
     expected_rounds: Fraction | None  # None when the fight may never end
     states: int
     depth: int
+
+    def __post_init__(self) -> None:
+        self.wins = SideChances(self.wins, self.fight.roster.side_names)
 
     @property
     def stalemate(self) -> str | None:
@@ -202,7 +206,7 @@ def exact_duel(
     # The start state may itself be over (a side with nobody standing).
     done, winner = ended(fight, start, None)
     if done[0]:
-        wins = [Fraction(int(winner[0] == s)) for s in range(sides)]
+        wins = SideChances(Fraction(int(winner[0] == s)) for s in range(sides))
         return ExactResult(
             fight, wins, Fraction(int(winner[0] < 0)), Fraction(0), Fraction(0), Fraction(1), 1, used_depth
         )
@@ -214,7 +218,9 @@ def exact_duel(
         answer = can_end(fight, start, limit=limit, max_rows=max_rows, reached=reached, check=check)
         if answer is False:
             zero = Fraction(0)
-            return ExactResult(fight, [zero] * sides, Fraction(1), Fraction(1), zero, None, len(reached), used_depth)
+            return ExactResult(
+                fight, SideChances([zero] * sides), Fraction(1), Fraction(1), zero, None, len(reached), used_depth
+            )
     edges: list[dict[int, mpq]] = [{}]
     reward: list[mpq] = [mpq(0)]
     explored = rows = 0
@@ -318,7 +324,7 @@ def exact_duel(
 
     values = solve(edges, reward, sides, check, solving)
     v = values[0]
-    wins = [_fraction(v[s]) for s in range(sides)]
+    wins = SideChances(_fraction(v[s]) for s in range(sides))
     never = _fraction(v[sides + 2])
     draw = _fraction(v[sides]) + never
     beyond = _fraction(v[sides + 1])

@@ -94,6 +94,10 @@ class FightLog(Views):
     def winner_name(self) -> str | None:
         return None if self.winner < 0 else self.fight.roster.side_names[self.winner]
 
+    def wins(self, side: int | str) -> int:
+        """1 if `side` (a name or an index) won this fight, else 0: fights won, as `FightStats.wins` counts."""
+        return int(self.winner == side_index(self.fight.roster.side_names, side))
+
     def _frame(self) -> Any:
         return fight_log_frame(self)
 
