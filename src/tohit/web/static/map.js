@@ -4,7 +4,8 @@
 // a creature Hard to Hit, and the exact odds per creature (the encounter's preview); "Best aim" shows the aim
 // command's top placements. Every square, target and line comes from the server's map route. A map from a
 // Universal VTT file has its picture under the grid (the picture route's image, scaled so its pixels_per_grid
-// pixels fill a square) and walls, drawn over it when the GM asks ("Show walls").
+// pixels fill a square) and walls, drawn over it when the GM asks ("Show walls"). The map pans and zooms
+// (mapzoom.js) and measures (ruler.js).
 import { api, el, errorLine, percent } from "./api.js";
 import { apply, attachZoom, fit, openOn, point, show, viewBox, zoomBy, zoomed, zoomKey } from "./mapzoom.js";
 import { measureTo, rulerLayer, rulerOn, toggleRuler } from "./ruler.js";
@@ -187,7 +188,7 @@ async function load() {
 }
 
 function help(fields) {
-  return `${placeHelp(fields)} Drag a creature (or M on it, arrows, Enter) to move it.`;
+  return `${placeHelp(fields)} Drag a creature (or M on it, arrows, Enter) to move it. Wheel or pinch to zoom, drag the board to pan (keys: + - 0, Shift+arrows).`;
 }
 
 function placeHelp(fields) {
