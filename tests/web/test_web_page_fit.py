@@ -35,6 +35,15 @@ INSIDE = """sq => { const s = document.querySelector(`#map-svg [data-square="${s
   return s.left >= m.left - 1 && s.right <= m.right + 1 && s.top >= m.top - 1 && s.bottom <= m.bottom + 1; }"""
 
 
+def pinch(page: Any, x: float, y: float) -> None:
+    """Two fingers on (x, y) spread apart (touch events, as a phone sends them)."""
+    cdp = page.context.new_cdp_session(page)
+    for step, gap in enumerate((10, 30, 50, 70)):
+        points = [{"x": x - gap, "y": y, "id": 0}, {"x": x + gap, "y": y, "id": 1}]
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart" if step == 0 else "touchMove", "touchPoints": points})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
 def in_view(page: Any, selector: str, whole: bool = True) -> bool:
     """The element's top in view (and, `whole`, its bottom too)."""
     box, view = page.evaluate(BOX, selector), page.evaluate(VIEW)
@@ -113,6 +122,9 @@ def test_web_map_zoom_pan_fit_ruler_and_the_end_on_a_phone(page: Any, table: Tab
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.wheel(0, 400)  # the wheel zooms out
     page.wait_for_function(f"() => ({zoom})() < 1.9")
+    page.click("#map-fit")
+    pinch(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # two fingers spread: zoomed in
+    page.wait_for_function(f"() => ({zoom})() > 1.5")
     page.click("#map-fit")
 
     page.click("#map-ruler")

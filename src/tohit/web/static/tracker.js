@@ -171,7 +171,7 @@ function showResult(events, note, scroll = true) {
       el("li", {}, el("span", {}, s.text), s.clause ? el("cite", {}, s.clause) : null),
     ),
   );
-  if (page.gm && scroll) q("#result").scrollIntoView({ block: "nearest" });
+  if (page.gm && scroll) box.scrollIntoView({ block: "nearest" }); // the headline whole, Roll above it kept if it fits
 }
 
 // -- the GM's controls ----------------------------------------------------------------------------------------------
