@@ -40,7 +40,8 @@ def pinch(page: Any, x: float, y: float) -> None:
     cdp = page.context.new_cdp_session(page)
     for step, gap in enumerate((10, 30, 50, 70)):
         points = [{"x": x - gap, "y": y, "id": 0}, {"x": x + gap, "y": y, "id": 1}]
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart" if step == 0 else "touchMove", "touchPoints": points})
+        kind = "touchStart" if step == 0 else "touchMove"
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
