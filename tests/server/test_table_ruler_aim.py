@@ -18,34 +18,32 @@ def measured(client: TestClient, one: dict[str, Any], body: Any, token: str = "g
     return client.post(f"/v1/encounters/{one['id']}/measure", json=body, headers=bearer(one[token]))
 
 
-@pytest.mark.parametrize(
-    ("start", "end", "squares"),
-    [([0, 0], [5, 0], 5), ([0, 0], [1, 1], 1), ([0, 0], [2, 2], 3), ([0, 0], [3, 3], 4), ([7, 4], [0, 0], 9)],
-)
-def test_measure_counts_the_games_squares_every_second_diagonal_two(
-    client: TestClient, start: list[int], end: list[int], squares: int
-) -> None:
-    one = made(client, name="rtw-map.yaml", fight=MAP_FIGHT)
-    answer = measured(client, one, {"from": start, "to": end}, token="view_token")  # the players measure too
-    assert answer.status_code == 200, answer.text
-    assert answer.json() == {"seq": one["seq"], "squares": squares}
+#: From, to, and the squares between them: straight, one diagonal, then every second diagonal counting two.
+COUNTS = [([0, 0], [5, 0], 5), ([0, 0], [1, 1], 1), ([0, 0], [2, 2], 3), ([0, 0], [3, 3], 4), ([7, 4], [0, 0], 9)]
+#: Bad bodies and the field each 422 names.
+BAD = [
+    ({"from": [0, 0], "to": [8, 0]}, "to"),  # off the 8 by 5 map
+    ({"from": [-1, 0], "to": [0, 0]}, "from"),
+    ({"from": [0], "to": [0, 0]}, "from"),
+    ({"from": [0, 0], "to": ["a", 0]}, "to"),
+    ({"from": [0, 0]}, "to"),
+]
 
 
-@pytest.mark.parametrize(
-    ("body", "field"),
-    [
-        ({"from": [0, 0], "to": [8, 0]}, "to"),  # off the 8 by 5 map
-        ({"from": [-1, 0], "to": [0, 0]}, "from"),
-        ({"from": [0], "to": [0, 0]}, "from"),
-        ({"from": [0, 0], "to": ["a", 0]}, "to"),
-        ({"from": [0, 0]}, "to"),
-    ],
-)
-def test_measure_bad_input_is_a_422_naming_the_field(client: TestClient, body: Any, field: str) -> None:
+def test_measure_counts_the_games_squares_every_second_diagonal_two(client: TestClient) -> None:
     one = made(client, name="rtw-map.yaml", fight=MAP_FIGHT)
-    answer = measured(client, one, body)
-    assert answer.status_code == 422, answer.text
-    assert answer.json()["error"]["field"].startswith(field)
+    for start, end, squares in COUNTS:
+        answer = measured(client, one, {"from": start, "to": end}, token="view_token")  # the players measure too
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {"seq": one["seq"], "squares": squares}
+
+
+def test_measure_bad_input_is_a_422_naming_the_field(client: TestClient) -> None:
+    one = made(client, name="rtw-map.yaml", fight=MAP_FIGHT)
+    for body, field in BAD:
+        answer = measured(client, one, body)
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["error"]["field"].startswith(field), (body, answer.text)
 
 
 def test_measure_on_an_encounter_without_a_map_is_a_422_naming_the_map(client: TestClient) -> None:
