@@ -390,6 +390,14 @@ class EncounterAim(Closed):
 
     seq: int = Field(description="The seq it was read at.")
     best: list[Placed]
+    note: str = absent("In words, when `best` is empty: no placement reaches anyone.")
+
+
+class Measured(Closed):
+    """The distance between two squares of the encounter's map, as its game counts ranges and moves."""
+
+    seq: int = Field(description="The seq it was read at.")
+    squares: int = Field(description="Squares from one to the other in the game's count (rtw: diagonals 1-2-1).")
 
 
 class ViewToken(Closed):

@@ -42,6 +42,7 @@ from tohit.server.bodies import (
     DiceBody,
     FightBody,
     MapBody,
+    MeasureBody,
     PreviewBody,
     ScenarioBody,
     UndoBody,
@@ -425,9 +426,24 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
             enc = load(row)
             if who != "gm":
                 PlayersView(enc).aim(body.attacker)
-            return {"seq": enc.seq, "best": read_models.aim(enc, body.attacker, body.attack, body.n or 5)}
+            best = read_models.aim(enc, body.attacker, body.attack, body.n or 5)
+            return {"seq": enc.seq, "best": best, **({} if best else {"note": "no placement reaches anyone"})}
 
         return await work("encounter-aim", request, answer)
+
+    @app.post("/v1/encounters/{encounter_id}/measure", **ok(answers.Measured))
+    async def measure(
+        encounter_id: str, body: MeasureBody, request: Request, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
+        """The ruler: squares between two squares of the encounter's map, in the game's count."""
+        row = stored(encounter_id)
+        role(row, authorization)
+
+        def answer() -> dict[str, Any]:
+            enc = load(row)
+            return {"seq": enc.seq, "squares": read_models.measure(enc, body.start, body.to)}
+
+        return await work("encounter", request, answer)
 
     @app.post("/v1/encounters/{encounter_id}/view_token", **ok(answers.ViewToken, 201))
     async def new_view_token(encounter_id: str, authorization: str | None = Header(default=None)) -> dict[str, str]:

@@ -93,6 +93,13 @@ class MapBody(StrictBody):
     n: Placements | None = Field(default=None, description="aim: placements shown (default 5).")
 
 
+class MeasureBody(StrictBody):
+    """Two squares [x, y] of an encounter's map: the ruler's ends."""
+
+    start: list[Whole] = Field(alias="from", min_length=2, max_length=2, description="The square [x, y] it starts at.")
+    to: list[Whole] = Field(min_length=2, max_length=2, description="The square [x, y] it ends at.")
+
+
 def fight_of(body: CreateBody, max_pixels: int) -> tuple[str, dict[str, Any]]:
     """The name and fight mapping of a create body (exactly one of fight, text, example), with its `uvtt` map
     when one is given; a map naming a file on the server is refused (`pictures.no_files`), and so is a picture

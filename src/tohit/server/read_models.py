@@ -15,6 +15,7 @@ import numpy as np
 from tohit.core.errors import InputError
 from tohit.core.exact_text import fraction_json
 from tohit.core.fight.readings import chip_words, read_combatant, reading_of
+from tohit.core.grid.squares import count_121
 from tohit.core.grid.walls import WALL_SCALE
 from tohit.engine import durations, gm_hand, gm_many, turn_delay
 from tohit.engine.aim import Aimer
@@ -293,6 +294,18 @@ def aim(enc: Encounter, attacker: str, attack: str | None, n: int) -> list[dict[
         {**a.to_json(), "placement": a.reach.range.model_dump(mode="json", exclude_none=True, exclude=set(fixed))}
         for a in Aimer(data, view, rules).rank()[:n]
     ]
+
+
+def measure(enc: Encounter, start: list[int], end: list[int]) -> int:
+    """Squares from `start` to `end` on the fight's map, as the game counts a range or a move between two squares:
+    "count every second diagonal square as two (so, '1-2-1')" [rtw: Counting Diagonals] (the grid's `count_121`,
+    which the ranges and moves count with); a square off the board is an InputError naming `from` or `to`."""
+    rules, data, _ = _map(enc, enc.fight.roster.names[0], None, None)
+    board = rules.view(data, place=False).field.board
+    for field, (x, y) in (("from", start), ("to", end)):
+        if not (0 <= x < board.width and 0 <= y < board.height):
+            raise InputError(f"[{x}, {y}] is off the map ({board.width} by {board.height} squares)", field=field)
+    return count_121(end[0] - start[0], end[1] - start[1])
 
 
 def exact(value: Any) -> Any:

@@ -4,8 +4,11 @@
 // a creature Hard to Hit, and the exact odds per creature (the encounter's preview); "Best aim" shows the aim
 // command's top placements. Every square, target and line comes from the server's map route. A map from a
 // Universal VTT file has its picture under the grid (the picture route's image, scaled so its pixels_per_grid
-// pixels fill a square) and walls, drawn over it when the GM asks ("Show walls").
+// pixels fill a square) and walls, drawn over it when the GM asks ("Show walls"). The map pans and zooms
+// (mapzoom.js) and measures (ruler.js).
 import { api, el, errorLine, percent } from "./api.js";
+import { apply, attachZoom, fit, openOn, point, show, viewBox, zoomBy, zoomed, zoomKey } from "./mapzoom.js";
+import { measureTo, rulerLayer, rulerOn, toggleRuler } from "./ruler.js";
 
 const CELL = 44;
 /** The margin (in the SVG's units) that carries the coordinates along the top and left edges. */
@@ -36,6 +39,7 @@ export function showMap(section, ctx) {
 /** The read-only view: the board and the creatures (who is down), no placing. */
 async function buildView(ctx) {
   const { enc, sheet } = ctx.page;
+  // no buttons in the players' view: the wheel, a pinch and a drag zoom and pan it
   q("#map-body").replaceChildren(el("p", { id: "map-range" }), el("p", { id: "map-error", class: "error", role: "alert" }), el("div", { id: "map-svg" }));
   const attacker = enc.standing[0] || sheet.combatants[0].name;
   state.seq = enc.seq;
@@ -47,6 +51,17 @@ async function buildView(ctx) {
   state.view = { ...answer.data, squares: [], reached: [], cover: {} };
   draw();
   q("#map-range").textContent = "";
+}
+
+/** Zoom in, zoom out, fit the whole map (the keys +, - and 0 on the map do the same). */
+function zoomButtons() {
+  return el(
+    "div",
+    { class: "buttons map-zoom", role: "group", "aria-label": "Zoom" },
+    el("button", { id: "map-zoom-in", type: "button", title: "Zoom in (+)", "aria-label": "Zoom in", onclick: () => zoomBy(1.25) }, "+"),
+    el("button", { id: "map-zoom-out", type: "button", title: "Zoom out (-)", "aria-label": "Zoom out", onclick: () => zoomBy(0.8) }, "−"),
+    el("button", { id: "map-fit", type: "button", title: "The whole map (0)", onclick: fit }, "Fit"),
+  );
 }
 
 function build(ctx) {
@@ -85,7 +100,10 @@ function build(ctx) {
       el("button", { id: "best-aim", type: "button", onclick: bestAim }, "Best aim"),
       el("button", { id: "map-walls", type: "button", "aria-pressed": "false", onclick: toggleWalls }, "Show walls"),
       ctx.page.gm ? el("button", { id: "map-roll", type: "button", onclick: rollPlaced }, "Roll this placement") : null,
+      zoomButtons(),
+      el("button", { id: "map-ruler", type: "button", "aria-pressed": "false", onclick: () => toggleRuler(draw) }, "Ruler"),
     ),
+    el("p", { id: "map-measure", "aria-live": "polite" }),
     el("div", { id: "map-doors", class: "map-tools" }),
     el("p", { id: "map-help", class: "note" }),
     el("p", { id: "map-range", "aria-live": "polite" }),
@@ -117,7 +135,9 @@ function syncChoices() {
   if (!state.view) return;
   if (state.ctx.page.gm) {
     const over = state.ctx.page.enc.over; // at the end, nothing left to roll or aim (undo first)
-    for (const b of ["#map-roll", "#best-aim"]) q(b).disabled = over;
+    for (const b of ["#map-roll", "#best-aim", "#map-attacker", "#map-attack", "#map-direction"]) q(b).disabled = over;
+    for (const b of document.querySelectorAll("#map-doors button, #best-list button")) b.disabled = over;
+    q("#map-svg").dataset.locked = String(over); // no token dragged at the end
   }
   if (followTurn()) return;
   const seq = state.ctx.page.enc.seq;
@@ -168,7 +188,7 @@ async function load() {
 }
 
 function help(fields) {
-  return `${placeHelp(fields)} Drag a creature (or M on it, arrows, Enter) to move it.`;
+  return `${placeHelp(fields)} Drag a creature (or M on it, arrows, Enter) to move it. Wheel or pinch to zoom, drag the board to pan (keys: + - 0, Shift+arrows).`;
 }
 
 function placeHelp(fields) {
@@ -193,6 +213,7 @@ function creatureAt(x, y) {
 
 /** A click (or Enter) on square (x, y): the placement field the range takes. */
 function pick(x, y) {
+  if (rulerOn()) return measureTo(x, y, state.ctx, draw);
   const fields = state.view.placement_fields;
   const current = state.placement || state.view.placement || {};
   const who = creatureAt(x, y);
@@ -303,7 +324,8 @@ function draw() {
     "svg",
     {
       class: "map-svg",
-      viewBox: `${-EDGE} ${-EDGE} ${width + EDGE} ${height + EDGE}`,
+      viewBox: viewBox([-EDGE, -EDGE, width + EDGE, height + EDGE]),
+      "data-zoom": zoomed(),
       role: state.ctx.page.gm ? "application" : "img",
       tabindex: state.ctx.page.gm ? 0 : undefined,
       "aria-label": state.ctx.page.gm
@@ -324,11 +346,16 @@ function draw() {
     ),
     ...lines,
     ...creatures,
+    rulerLayer(svg, CELL),
     state.ctx.page.gm ? cursor : svg("g"),
   );
-  if (state.ctx.page.gm) listen(picture, view, cx, cy);
+  const moved = attachZoom(picture, (event) => state.ctx.page.gm && !enc.over && creatureAt(...square(picture, view, event)));
+  if (state.ctx.page.gm) listen(picture, view, cx, cy, moved);
   const hadFocus = document.activeElement && document.activeElement.closest && document.activeElement.closest("#map-svg");
   q("#map-svg").replaceChildren(picture);
+  const turn = view.creatures.find((c) => c.name === (enc.turn || view.attacker)) || view.creatures[0];
+  if (turn) openOn(CELL, (turn.squares[0][0] + 0.5) * CELL, (turn.squares[0][1] + 0.5) * CELL);
+  apply(); // its height on the page: the shown part's
   if (hadFocus) picture.focus();
   if (state.ctx.page.gm) doorButtons(view.doors || []);
   if (state.ctx.page.gm) {
@@ -342,7 +369,7 @@ function doorButtons(doors) {
     ...doors.map((d) =>
       el(
         "button",
-        { type: "button", dataset: { door: d.door }, onclick: () => door(d.door, !d.closed) },
+        { type: "button", dataset: { door: d.door }, disabled: state.ctx.page.enc.over, onclick: () => door(d.door, !d.closed) },
         `${d.closed ? "Open" : "Close"} door ${d.door + 1}`,
       ),
     ),
@@ -350,8 +377,7 @@ function doorButtons(doors) {
 }
 
 async function door(number, closed) {
-  const answer = await state.ctx.act({ kind: "door", door: number, closed });
-  if (answer && !answer.ok) q("#map-error").textContent = errorLine(answer.data);
+  await state.ctx.act({ kind: "door", door: number, closed }, null, q("#map-error")); // an error shown once, here
 }
 
 /** The GM moves a creature (dragged, or M then arrows and Enter): one move event; the board is asked again. */
@@ -360,43 +386,48 @@ async function move(name, x, y, from) {
   const [ox, oy] = creature.squares[0];
   const to = [x - (from[0] - ox), y - (from[1] - oy)]; // the square under the pointer keeps its place in the footprint
   q("#map-help").textContent = help(state.view.placement_fields);
-  const answer = await state.ctx.act({ kind: "move", combatant: name, to });
-  if (answer && !answer.ok) q("#map-error").textContent = errorLine(answer.data);
+  await state.ctx.act({ kind: "move", combatant: name, to }, null, q("#map-error")); // an error shown once, here
 }
 
-/** Mouse and keys on the GM's map: a click or Enter places at a square; the arrow keys move the cursor. */
-function listen(picture, view, cx, cy) {
-  const square = (event) => {
-    const box = picture.getBoundingClientRect();
-    const ux = ((event.clientX - box.left) / box.width) * (view.width * CELL + EDGE) - EDGE; // the SVG's units
-    const uy = ((event.clientY - box.top) / box.height) * (view.height * CELL + EDGE) - EDGE;
-    return [
-      Math.max(0, Math.min(view.width - 1, Math.floor(ux / CELL))),
-      Math.max(0, Math.min(view.height - 1, Math.floor(uy / CELL))),
-    ];
-  };
+/** The square under a pointer event, on the board (the SVG's own transform: any zoom and pan). */
+function square(picture, view, event) {
+  const [ux, uy] = point(picture, event);
+  return [
+    Math.max(0, Math.min(view.width - 1, Math.floor(ux / CELL))),
+    Math.max(0, Math.min(view.height - 1, Math.floor(uy / CELL))),
+  ];
+}
+
+/** Mouse and keys on the GM's map: a click or Enter places at a square (or, the ruler on, measures to it); the
+ * arrow keys move the cursor; a token dragged moves (never at the end of the fight); a drag that panned or a
+ * pinch (`moved()`) places nothing. */
+function listen(picture, view, cx, cy, moved) {
+  const over = () => state.ctx.page.enc.over;
   picture.addEventListener("pointerdown", (event) => {
-    const [x, y] = square(event);
-    const who = creatureAt(x, y);
+    const [x, y] = square(picture, view, event);
+    const who = over() ? null : creatureAt(x, y);
     state.drag = who ? { name: who.name, from: [x, y] } : null;
   });
   picture.addEventListener("pointerup", (event) => {
-    const [x, y] = square(event);
+    const [x, y] = square(picture, view, event);
     const drag = state.drag;
     state.drag = null;
+    if (moved()) return;
     state.cursor = [x, y];
     if (drag && (drag.from[0] !== x || drag.from[1] !== y)) move(drag.name, x, y, drag.from);
     else pick(x, y);
   });
   picture.addEventListener("keydown", (event) => {
     const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (zoomKey(event, CELL)) return;
     if (moves[event.key]) {
       const [dx, dy] = moves[event.key];
       state.cursor = [Math.max(0, Math.min(view.width - 1, cx + dx)), Math.max(0, Math.min(view.height - 1, cy + dy))];
       event.preventDefault();
       draw();
+      show((state.cursor[0] + 0.5) * CELL, (state.cursor[1] + 0.5) * CELL, CELL);
       q("#map-svg svg").focus();
-    } else if ((event.key === "m" || event.key === "M") && !state.moving) {
+    } else if ((event.key === "m" || event.key === "M") && !state.moving && !over()) {
       const who = creatureAt(cx, cy);
       if (who) {
         state.moving = { name: who.name, from: [cx, cy] };
@@ -496,8 +527,7 @@ async function rollPlaced() {
     return;
   }
   // One target named: whom else the placed attack catches, the game's rules decide (as the map shows them).
-  const answer = await state.ctx.act({ kind: "attack", ...body({ targets: targets.slice(0, 1) }), placement: view.range });
-  if (answer && !answer.ok) q("#map-error").textContent = errorLine(answer.data);
+  await state.ctx.act({ kind: "attack", ...body({ targets: targets.slice(0, 1) }), placement: view.range }, null, q("#map-error")); // an error shown once, here
 }
 
 async function bestAim() {
@@ -510,18 +540,22 @@ async function bestAim() {
     return;
   }
   const best = answer.data.best;
+  q("#map-error").textContent = "";
+  const number = (p) => p.float.toFixed(2);
   q("#best-list").replaceChildren(
     ...best.map((a, i) =>
       el(
         "li",
-        { dataset: { aim: i } },
+        { dataset: { aim: i, score: a.score.float } },
         el(
           "button",
           { type: "button", class: "link", onclick: () => placeAim(a) },
-          `${a.range}: foes ${a.foes.join(", ") || "none"}${a.allies.length ? `, allies ${a.allies.join(", ")}` : ""}; expected damage to foes ${a.expected_to_foes.float.toFixed(2)}`,
+          `${a.range}: ${number(a.score)} = ${number(a.expected_to_foes)} to foes (${a.foes.join(", ") || "none"})` +
+            ` − ${number(a.expected_to_allies)} to allies (${a.allies.join(", ") || "none"})`,
         ),
       ),
     ),
+    best.length ? null : el("li", { class: "note", dataset: { aim: "none" } }, answer.data.note || "no placement reaches anyone"),
   );
   if (best.length) placeAim(best[0]);
   else draw();

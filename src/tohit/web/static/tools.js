@@ -27,11 +27,10 @@ function fill(node, pairs) {
   if (pairs.some(([v]) => v === before)) node.value = before;
 }
 
+/** An action sent; its error shown once, at `box` (the tracker's act writes it there, not under Roll). */
 async function run(action, box = q("#tools-error")) {
   box.textContent = "";
-  const answer = await ctx.act(action);
-  if (answer && !answer.ok) box.textContent = errorLine(answer.data);
-  return answer;
+  return ctx.act(action, null, box);
 }
 
 /** "-7" or "+3": the amount; anything else an error line naming the field. */
@@ -57,7 +56,8 @@ async function condition(on) {
 
 async function rollAny() {
   const label = q("#roll-label").value.trim();
-  await run({ kind: "dice", expression: q("#roll-expr").value, ...(label ? { label } : {}) });
+  const answer = await run({ kind: "dice", expression: q("#roll-expr").value, ...(label ? { label } : {}) });
+  if (answer && answer.ok) q("#roll-label").value = ""; // "For" names this roll only, not the next
 }
 
 async function reveal() {

@@ -157,20 +157,26 @@ function addEvents(events) {
   log.scrollTop = log.scrollHeight;
 }
 
-/** The latest result (`[data-result]`): its events' words and trace; scrolled into view after the page's own
-action (an action from elsewhere, followed live, never moves the page). */
+/** The latest result (`[data-result]`): a short headline (who did what, how much: each attack's own line, or the
+action's first words), the action's other events listed under it, then the trace; scrolled into view after the
+page's own action (an action from elsewhere, followed live, never moves the page). */
 function showResult(events, note, scroll = true) {
-  const lines = events.map((e) => e.text).filter(Boolean); // an event without words (a turn's start) adds none
+  const worded = events.filter((e) => e.text); // an event without words (a turn's start) adds none
+  const attacks = worded.filter((e) => e.outcome);
+  const head = attacks.length ? attacks : worded.slice(0, 1);
   const box = q("#result-text");
-  box.textContent = [note, ...lines].filter(Boolean).join(" · ") || "done";
+  box.className = "headline";
+  box.replaceChildren(...[note, ...head.map((e) => e.text)].filter(Boolean).map((t, i) => (i ? [el("br"), t] : t)).flat());
+  if (!box.textContent) box.textContent = "done";
   box.dataset.seq = events.length ? events[events.length - 1].n : "";
+  q("#result-lines").replaceChildren(...worded.filter((e) => !head.includes(e)).map((e) => el("li", {}, e.text)));
   const steps = events.flatMap((e) => e.trace || []);
   q("#trace").replaceChildren(
     ...steps.map((s) =>
       el("li", {}, el("span", {}, s.text), s.clause ? el("cite", {}, s.clause) : null),
     ),
   );
-  if (page.gm && scroll) q("#result").scrollIntoView({ block: "nearest" });
+  if (page.gm && scroll) box.scrollIntoView({ block: "nearest" }); // the headline whole, Roll above it kept if it fits
 }
 
 // -- the GM's controls ----------------------------------------------------------------------------------------------
@@ -418,15 +424,16 @@ async function updatePreview() {
 }
 
 // -- acting ---------------------------------------------------------------------------------------------------------
-/** An action sent; `stored` is called once it is stored, before the page shows the new state. */
-async function act(action, stored = null) {
+/** An action sent; `stored` is called once it is stored, before the page shows the new state; an error is shown
+ * once, at `box` (the control's own error line; the action panel's by default). */
+async function act(action, stored = null, box = q("#action-error")) {
   if (page.busy) return null;
   page.busy = true;
   q("#action-error").textContent = "";
   const answer = await api("POST", `/v1/encounters/${id}/actions`, { ...action, expected_seq: page.enc.seq }, token);
   page.busy = false;
   if (!answer.ok) {
-    fail(answer);
+    fail(answer, box);
     if (answer.status === 409) await refresh();
     return answer;
   }

@@ -92,8 +92,8 @@ class Narration(Drawn):
         attack_name = fight.attack(c, a).name
         verb = "counterattacks" if kind == "counter" else "attacks"
         text = f"{names[c]} {verb} {names[t]} with {attack_name}{note}: {row.get('result')}"
-        if row.get("damage"):
-            text += f", {row['damage']} damage"
+        if row.get("damage") or (row.get("result") == "hit" and "damage" in row):
+            text += f", {row['damage']} damage"  # a hit says its damage, 0 too (a Kaiser hit of 0 Units)
         self.emit(
             kind,
             (),
