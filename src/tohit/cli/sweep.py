@@ -17,7 +17,7 @@ import typer
 
 from tohit.cli.errors import Terminated, fail, guarded, sigterm_arrived, stopped
 from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_POINTS, MAX_POINTS_LIMIT, MAX_SEED
-from tohit.sweeps.spec import FORMS
+from tohit.sweeps.spec import FORMS, ZIP_HELP
 
 if TYPE_CHECKING:
     from tohit.sweeps.run import Sweep
@@ -30,16 +30,30 @@ def register(app: typer.Typer) -> None:
 
 
 def sweep(
-    file: Annotated[Path, typer.Argument(help="Scenario or fight file (YAML or JSON).", show_default=False)],
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Scenario or fight file (YAML or JSON); several files of one kind are one axis, named by file.",
+            show_default=False,
+        ),
+    ],
     vary: Annotated[
-        list[str],
+        list[str] | None,
         typer.Option(
             "--vary",
             help="PATH=SPEC: a field (targets[0].evasion, sides[1].combatants[0].target.lp, or count:<combatant>)"
             f" and its values: {FORMS}. Repeat for a grid.",
             show_default=False,
         ),
-    ],
+    ] = None,
+    zips: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--zip",
+            help=f"PATH=SPEC, repeated: fields set together, value k of each at once (a build): one axis. {ZIP_HELP}",
+            show_default=False,
+        ),
+    ] = None,
     n: Annotated[
         int | None,
         typer.Option(
@@ -86,10 +100,12 @@ def sweep(
     from tohit.cli.plot import write_png
     from tohit.sweeps.run import plan
 
+    file = files[0]
     planned = guarded(
         lambda: plan(
-            file,
-            vary,
+            files,
+            vary or [],
+            zips=zips or [],
             n=n,
             seed=seed,
             exact=exact,

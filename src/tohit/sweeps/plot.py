@@ -23,6 +23,8 @@ def field_label(vary: Vary, document: dict[str, Any]) -> str:
             node = node[step]
         name = node.get("name", "combatants") if isinstance(node, dict) else "combatants"
         return f"copies of {name}"
+    if not vary.steps:  # a file axis or a build (--zip): its column says it
+        return "build" if vary.zipped else vary.text
     last = next(s for s in reversed(vary.steps) if isinstance(s, str))
     words = last.upper() if len(last) <= 3 else last.replace("_", " ").capitalize()  # lp -> LP, ac -> AC
     return f"{words} ({vary.text})"

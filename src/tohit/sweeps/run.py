@@ -61,7 +61,7 @@ class Sweep:
         return Task(
             index,
             self.grid.document_at(point),
-            self.grid.source,
+            self.grid.source_at(point),
             self.grid.kind,
             self.n,
             self.seed,
@@ -81,9 +81,10 @@ class Sweep:
 
 
 def plan(
-    source: str | Path | dict[str, Any],
+    source: str | Path | dict[str, Any] | Sequence[str | Path],
     vary: Sequence[str] | dict[str, str],
     *,
+    zips: Sequence[str] = (),
     n: int | None = None,
     seed: int | None = None,
     exact: bool = False,
@@ -97,12 +98,17 @@ def plan(
     """Parse and check everything (paths, values, the cap, every point through the game's loader, the measure,
     the output and what made a table to resume) before any work starts; every problem is one InputError."""
     texts = [f"{path}={spec}" for path, spec in vary.items()] if isinstance(vary, dict) else list(vary)
+    files = None
     if isinstance(source, dict):
         document, name = source, "<sweep>"
+    elif isinstance(source, (str, Path)) or len(source) == 1:
+        path = source if isinstance(source, (str, Path)) else source[0]
+        document, name, source = read_document(path), str(path), path
     else:
-        document, name = read_document(source), str(source)
-    varies = parse_varies(texts)
-    grid = make_grid(document, name, varies, max_points=max_points)
+        files = [(str(path), read_document(path)) for path in source]
+        document, name = files[0][1], ", ".join(path for path, _ in files)
+    varies = parse_varies(texts, list(zips))
+    grid = make_grid(document, name, varies, max_points=max_points, files=files)
     if exact and grid.kind == "attack":
         raise InputError("an attack's points are always exact odds; --exact is for fight files", field="--exact")
     if out is not None:
@@ -129,8 +135,8 @@ def plan(
     simulated = grid.kind == "fight" and not exact
     made_by = provenance.record(
         source=name,
-        sha256=provenance.sha256_of(source),
-        vary=texts,
+        sha256=_sha256(source),
+        vary=[*texts, *(f"--zip {z}" for z in zips)],
         measure=measure,
         n=n if simulated else None,
         seed=seed if simulated else None,
@@ -149,6 +155,15 @@ def plan(
         shown = ", ".join(m for m in measures if not m.endswith(("_lo", "_hi")))
         raise InputError(f"no measure {measure!r} in this sweep; its measures: {shown}", field="--measure")
     return Sweep(grid, n, seed, exact, method, depth, out, done, measure, measures, made_by)
+
+
+def _sha256(source: str | Path | dict[str, Any] | Sequence[str | Path]) -> str:
+    """The input's SHA-256; of several files (a file axis), the SHA-256 of their SHA-256s in order."""
+    if isinstance(source, (str, Path, dict)):
+        return provenance.sha256_of(source)
+    import hashlib
+
+    return hashlib.sha256("".join(provenance.sha256_of(path) for path in source).encode()).hexdigest()
 
 
 #: Columns of a row that are not measures.
