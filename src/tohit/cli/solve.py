@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tohit.cli.errors import Terminated, guarded, sigterm_arrived, stopped
+from tohit.cli.errors import guarded, stoppable
 from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_SEED
 from tohit.sweeps.spec import FORMS
 
@@ -95,16 +95,7 @@ def solve(
         with solver(planned, measure, wanted, budget=budget, workers=workers or 1, scheduler=scheduler) as s:
             return s.solve(scan)
 
-    try:
-        solution = guarded(work)
-    except KeyboardInterrupt:
-        stopped("interrupted (Ctrl-C): solve stopped", 130)
-    except Terminated:
-        stopped("terminated (SIGTERM): solve stopped", 143)
-    except Exception:
-        if not sigterm_arrived():
-            raise
-        stopped("terminated (SIGTERM): solve stopped", 143)
+    solution = stoppable(work, "solve")
     if as_json:
         sys.stdout.write(json.dumps(solution.to_json(), indent=2) + "\n")
         return

@@ -91,12 +91,8 @@ class Grid:
         if self.files:
             varies, base = (self.varies[0], *self.per_file[ks[0]]), self.files[ks[0]][1]
         doc = copy.deepcopy(base)
-        pairs = [
-            pair
-            for vary, k in zip(varies, ks, strict=True)
-            if vary.text != FILE_AXIS or not self.files
-            for pair in vary.settings(k)
-        ]
+        # A part without a path sets nothing: the file axis (its file is the base) or an axis of the other side.
+        pairs = [pair for vary, k in zip(varies, ks, strict=True) for pair in vary.settings(k) if pair[0].steps]
         for vary, value in pairs:
             if not vary.count:
                 parent = _walk(doc, vary.steps[:-1], vary)
@@ -157,7 +153,7 @@ def _resolved(document: dict[str, Any], varies: list[Vary]) -> list[Vary]:
     out = []
     for vary in varies:
         parts = tuple(resolve(document, part) for part in vary.fields)
-        for part in parts:
+        for part in (part for part in parts if part.steps):
             check_path(document, part)
         out.append(dataclasses.replace(vary, zipped=parts) if vary.zipped else parts[0])
     return out
