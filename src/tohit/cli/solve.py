@@ -42,7 +42,17 @@ def solve(
     measure: Annotated[
         str, typer.Option("--measure", help="The measure: p_hit, p_critical, win_<side>, mean_damage...")
     ],
-    target: Annotated[str, typer.Option("--target", help="The value it crosses: 0.75, 75% or 3/4.")],
+    target: Annotated[
+        str | None, typer.Option("--target", help="The value it crosses: 0.75, 75% or 3/4 (not with --against).")
+    ] = None,
+    against: Annotated[
+        Path | None,
+        typer.Option(
+            "--against",
+            help="B: where the measure of FILE equals B's (break-even); --vary applies to both, A:PATH=SPEC or"
+            " B:PATH=SPEC to one.",
+        ),
+    ] = None,
     n: Annotated[
         int | None,
         typer.Option(
@@ -73,10 +83,32 @@ def solve(
         fail(f"--method: must be table or direct, got {method!r}")
     if workers is not None and scheduler is not None:
         fail("--workers and --scheduler: choose one (the cluster's workers run a --scheduler solve)")
+    if against is not None:
+        from tohit.cli.solve_against import solve_against
+
+        solve_against(
+            file,
+            against,
+            vary,
+            measure,
+            target=target,
+            n=n,
+            seed=seed,
+            exact=exact,
+            budget=budget,
+            scan=scan,
+            method=method,
+            as_json=as_json,
+            elsewhere=workers is not None or scheduler is not None,
+        )
+        return
+    if target is None:
+        fail("--target: give the value the measure crosses (0.75, 75% or 3/4), or --against B for a break-even")
     from tohit.sweeps.run import plan
     from tohit.sweeps.solve import check, check_target, parse_target, solver
 
-    wanted = guarded(lambda: parse_target(target))
+    given = target
+    wanted = guarded(lambda: parse_target(given))
     planned = guarded(
         lambda: plan(
             file,
@@ -89,7 +121,7 @@ def solve(
         )
     )
     guarded(lambda: check(planned, measure))
-    guarded(lambda: check_target(measure, wanted, target))
+    guarded(lambda: check_target(measure, wanted, given))
 
     def work() -> Solution:
         with solver(planned, measure, wanted, budget=budget, workers=workers or 1, scheduler=scheduler) as s:
@@ -136,7 +168,12 @@ def said(solution: Solution) -> list[str]:
         )
         if solution.method == "simulated" and not solution.certain((a, b)):
             lines.append("  not certain: a 95% interval still holds the target (raise --budget or -n)")
+    lines.append(cost_line(solution))
+    return lines
+
+
+def cost_line(solution: Solution) -> str:
+    """How the crossings were found and what it cost: `exact, bisection: 5 of 13 values evaluated`."""
     how = "bisection" if solution.search == "bisection" else "every value (scan)"
     cost = f"; {solution.fights:,} fights of a budget of {solution.budget:,}" if solution.budget is not None else ""
-    lines.append(f"{solution.method}, {how}: {len(solution.points)} of {grid.size} values evaluated{cost}")
-    return lines
+    return f"{solution.method}, {how}: {len(solution.points)} of {solution.sweep.grid.size} values evaluated{cost}"

@@ -18,7 +18,7 @@ from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.modes import Method
 from tohit.engine.scenario import from_dict
 from tohit.engine.seeds import fresh_seed
-from tohit.sweeps.grid import FILE_AXIS, MAX_POINTS, Grid, check_points, file_names, make_grid
+from tohit.sweeps.grid import FILE_AXIS, MAX_POINTS, Grid, check_points, file_names, kind_of, make_grid
 from tohit.sweeps.limits import DEFAULT_FIGHTS
 from tohit.sweeps.measure import Task
 from tohit.sweeps.spec import Vary, parse_varies
@@ -38,6 +38,9 @@ class Pair:
     exact: bool = False
     method: Method = "table"
     depth: int | None = None
+    #: The measures each side's rows have.
+    measures_a: tuple[str, ...] = ()
+    measures_b: tuple[str, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -114,6 +117,8 @@ def plan_pair(
     bs = [b] if isinstance(b, (str, Path)) else list(b)
     doc_a = read_document(a)
     docs_b = [(str(path), read_document(path)) for path in bs]
+    if len({kind_of(doc) for doc in [doc_a, *(doc for _, doc in docs_b)]}) != 1:
+        raise InputError("compare two attacks (scenario files) or two fights, not one of each", field="B")
     plain, to_a, to_b = _sides(vary)
     varies = parse_varies(plain, list(zips)) if plain or zips else []
     side_a = [v if v.zipped or v.text in to_a else _inert(v) for v in varies]
@@ -126,12 +131,11 @@ def plan_pair(
     else:
         grid_b = make_grid(docs_b[0][1], docs_b[0][0], side_b, max_points=max_points)
     _check_kinds(grid_a, grid_b, exact, systems_differ)
-    for grid in (grid_a, grid_b):
-        check_points(grid, [grid.point(i) for i in range(grid.size)], exact=exact)
+    measures = [check_points(grid, [grid.point(i) for i in range(grid.size)], exact=exact) for grid in (grid_a, grid_b)]
     if seed is None:
         given = doc_a.get("seed")
         seed = given if isinstance(given, int) and not isinstance(given, bool) else fresh_seed()
-    return Pair(grid_a, grid_b, n or DEFAULT_FIGHTS, seed, exact, method, depth)
+    return Pair(grid_a, grid_b, n or DEFAULT_FIGHTS, seed, exact, method, depth, tuple(measures[0]), tuple(measures[1]))
 
 
 def _game(grid: Grid) -> str:
@@ -140,8 +144,6 @@ def _game(grid: Grid) -> str:
 
 
 def _check_kinds(a: Grid, b: Grid, exact: bool, systems_differ: bool) -> None:
-    if a.kind != b.kind:
-        raise InputError("compare two attacks (scenario files) or two fights, not one of each", field="B")
     if exact and a.kind == "attack":
         raise InputError("an attack's odds are always exact; --exact is for fight files", field="--exact")
     games = [_game(a), *(_game(dataclasses.replace(b, document=doc, source=path)) for path, doc in b.files)]
