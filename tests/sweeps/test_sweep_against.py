@@ -115,3 +115,52 @@ def test_a_simulated_break_even_runs_both_sides_on_one_seed_with_the_paired_inte
 def test_bad_input_is_one_line(args: list[str], says: str) -> None:
     result = runner.invoke(app, ["solve", str(SWORD), *args])
     assert result.exit_code == 2 and says in result.stderr and len(result.stderr.splitlines()) == 1, result.output
+
+
+def test_a_long_exact_value_is_its_decimal_said_exact_never_rounded() -> None:
+    """`solve --target`: a Kaiser mean damage (a fraction of dozens of digits) was shown rounded ("20, exact" for
+    19.99972); now to six digits."""
+    args = ["solve", str(SWORD), "--vary", CUT, "--measure", "mean_damage", "--target", "10"]
+    assert "targets[0].armor.cut = 3 (11.483, exact) and 4 (8.37375, exact)" in runner.invoke(app, args).stdout
+
+
+README = EXAMPLES.parent / "README.md"
+
+
+def readme_output(command: str) -> list[str]:
+    """The lines the README shows under `$ <command>` (its continuation lines skipped), up to the block's end."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"$ {command}"))
+    continued = lines[start].endswith("\\")
+    out = []
+    for line in lines[start + 1 :]:
+        if continued:
+            continued = line.endswith("\\")
+        elif line.startswith("```"):
+            return out
+        else:
+            out.append(line.rstrip())
+    raise AssertionError(f"no end of the block of {command}")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "solve examples/designer/sword.yaml --against examples/designer/mace.yaml"
+        " --vary targets[0].armor.cut=0..12 --measure mean_damage",
+        "compare examples/designer/fullplate-greatsword.yaml examples/designer/fullplate-mace.yaml"
+        " --vary targets[0].ac=-4..10",
+        "sweep examples/designer/fullplate-greatsword.yaml --zip attacker.weapon.damage=1d12,1d6"
+        " --zip attacker.weapon.enhancement=0,2 --vary targets[0].ac=0..8:4 --measure mean_damage --workers 1",
+    ],
+    ids=["sword stops beating the mace", "across AC", "builds as an axis"],
+)
+def test_the_readmes_designer_answers(command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """README, "A designer's questions": the output printed there is the command's (the plot left out)."""
+    monkeypatch.chdir(EXAMPLES.parent)
+    args = command.split()
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    shown = readme_output(f"tohit {args[0]} {args[1]}")
+    got = [line.rstrip() for line in result.stdout.splitlines()]
+    assert got == [line for line in shown if not line.startswith("wrote docs/")]

@@ -140,10 +140,30 @@ def _value(solution: Solution, point: Point) -> str:
 
     if isinstance(point.measure, Fraction):
         text = f"{point.measure.numerator}/{point.measure.denominator}"
-        shown = cell(solution.measure, float(point.measure))
-        return f"{text} = {shown}" if len(text) <= LONGEST else f"{shown}, exact"
+        if len(text) > LONGEST:  # never a bare long fraction, nor one rounded to "20": its decimal, said exact
+            return f"{precise(solution.measure, point.measure)}, exact"
+        return f"{text} = {cell(solution.measure, float(point.measure))}"
     shown = cell(solution.measure, point.measure, point.lo, point.hi)
     return f"{shown}, {point.n:,} fights"
+
+
+def precise(measure: str, value: Fraction | float) -> str:
+    """The decimal of a value: a chance as a percentage to 0.01%, another number to 6 significant digits."""
+    from tohit.sweeps.measure import is_chance
+
+    return f"{float(value):.2%}" if is_chance(measure) else f"{float(value):.6g}"
+
+
+def decimal(measure: str, value: Fraction | float) -> str:
+    """A value as a decimal (a chance as a percentage), with its fraction beside when it is exact: `11.4815
+    (310/27)`, `72.22% (13/18)`; a fraction too long to read: `19.9997 (exact)` (`--json` has it)."""
+    shown = precise(measure, value)
+    if not isinstance(value, Fraction):
+        return shown
+    text = str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if text == shown:
+        return shown
+    return f"{shown} ({text})" if len(text) <= LONGEST else f"{shown} (exact)"
 
 
 def said(solution: Solution) -> list[str]:

@@ -18,9 +18,6 @@ if TYPE_CHECKING:
     from tohit.sweeps.pair import Pair
     from tohit.sweeps.solve import Point, Solution
 
-#: The longest fraction written beside its decimal.
-LONGEST = 15
-
 
 def solve_against(
     a: Path,
@@ -68,23 +65,10 @@ def as_data(solution: Solution, pair: Pair) -> dict[str, Any]:
     return {**solution.to_json(), "file": pair.a.source, "against": pair.b.source, "target": "A = B"}
 
 
-def decimal(measure: str, value: Fraction | float) -> str:
-    """A value as a decimal (a chance as a percentage), with its fraction beside when it is exact: `11.4815
-    (310/27)`, `72.22% (13/18)`; a fraction too long to read: `19.9997 (exact)`."""
-    from tohit.sweeps.measure import is_chance
-
-    shown = f"{float(value):.2%}" if is_chance(measure) else f"{float(value):.6g}"
-    if not isinstance(value, Fraction):
-        return shown
-    text = str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    if text == shown:
-        return shown
-    return f"{shown} ({text})" if len(text) <= LONGEST else f"{shown} (exact)"
-
-
 def _sides(solution: Solution, point: Point) -> str:
     """`A 11.4815 (310/27), B 9.84259 (1063/108)`; simulated: with A - B's interval and the fights."""
     from tohit.cli.compare import difference_text
+    from tohit.cli.solve import decimal
     from tohit.cli.sweep_view import cell
     from tohit.sweeps.compare import Difference
 
