@@ -102,7 +102,9 @@ def view(result: Along, measure: str) -> RichTable:
     pair = result.pair
     simulated = pair.simulated
     target = result.points[0][1][0][0] if result.points and result.points[0][1] else None
-    title = f"{measure}: A {Path(pair.a.source).name}, B {_b_name(result)}" + (f"; target {target}" if target else "")
+    title = f"{measure}: A {Path(pair.a.grid.source).name}, B {_b_name(result)}" + (
+        f"; target {target}" if target else ""
+    )
     heads = ["A", "B", "B - A (95% CI)" if simulated else "B - A (exact)", *(["excludes 0"] if simulated else [])]
     body = []
     for values, rows in result.points:
@@ -122,5 +124,5 @@ def view(result: Along, measure: str) -> RichTable:
 
 
 def _b_name(result: Along) -> str:
-    grid = result.pair.b
+    grid = result.pair.b.grid
     return "by file" if grid.files else Path(grid.source).name

@@ -1,6 +1,7 @@
 """`tohit solve FILE --vary PATH=SPEC --measure M --target P`: where a measure crosses P along one field's range
-(sweeps/solve.py), said as a designer reads it, or as JSON (`--json`). Every input problem is one `error:` line and
-exit code 2 before any work starts; Ctrl-C is one line."""
+(sweeps/solve.py), said as a designer reads it, or as JSON (`--json`); `--against B`: where it equals B's
+(cli/solve_against.py). Every input problem is one `error:` line and exit code 2 before any work starts; Ctrl-C
+is one line."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def solve(
         typer.Option(
             "--vary",
             help=f"PATH=SPEC: the field (attacker.accuracy, count:Goblin) and its values, numbers in order: {FORMS}"
-            "; a list is searched in the order given.",
+            "; a list is searched in the order given. With --against it applies to both files; A:PATH=SPEC or"
+            " B:PATH=SPEC to one.",
             show_default=False,
         ),
     ],
@@ -75,8 +77,9 @@ def solve(
     method: Annotated[str, typer.Option("--method", help="Fights: table (fast) or direct (dice).")] = "table",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (exact measures as fractions).")] = False,
 ) -> None:
-    """Where a measure crosses a target along one field's range: the neighbouring values on either side of it,
-    exact (fractions) or simulated (95% intervals, refined with more fights within a budget)."""
+    """Where a measure crosses a target along one field's range (or, with --against B, where it equals B's): the
+    neighbouring values on either side of it, exact (fractions) or simulated (95% intervals, refined with more
+    fights within a budget)."""
     from tohit.cli.errors import fail
 
     if method not in ("table", "direct"):

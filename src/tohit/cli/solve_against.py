@@ -62,7 +62,7 @@ def solve_against(
 def as_data(solution: Solution, pair: Pair) -> dict[str, Any]:
     """`solve --json` with the two files: `file` (A), `against` (B); each point's `measure` is A - B, with `a`
     and `b` beside."""
-    return {**solution.to_json(), "file": pair.a.source, "against": pair.b.source, "target": "A = B"}
+    return {**solution.to_json(), "file": pair.a.grid.source, "against": pair.b.grid.source, "target": "A = B"}
 
 
 def _sides(solution: Solution, point: Point) -> str:
@@ -87,7 +87,7 @@ def said(solution: Solution, pair: Pair) -> list[str]:
     grid = solution.sweep.grid
     field = grid.columns[0]
     about = f" ({solution.target_name})" if solution.target_name else ""
-    names = Path(pair.a.source).name, Path(pair.b.source).name
+    names = Path(pair.a.grid.source).name, Path(pair.b.grid.source).name
     lines = []
     if not solution.crossings:
         first, last = grid.varies[0].values[0], grid.varies[0].values[-1]

@@ -21,7 +21,6 @@ from tohit.sweeps.compare import compare_point
 from tohit.sweeps.execute import Results
 from tohit.sweeps.measure import Task
 from tohit.sweeps.pair import Pair
-from tohit.sweeps.run import Sweep
 from tohit.sweeps.solve import BUDGET_TIMES, Point, Solver, check
 
 #: What A - B is solved for.
@@ -34,8 +33,7 @@ class AgainstSolver(Solver):
     sides = 2
 
     def __init__(self, pair: Pair, measure: str, budget: int) -> None:
-        sweep = Sweep(pair.axis, pair.n, pair.seed, pair.exact, pair.method, pair.depth, measure=measure)
-        super().__init__(sweep, measure, EVEN, _no_runner, budget)
+        super().__init__(pair.b, measure, EVEN, _no_runner, budget)
         self.pair = pair
 
     def _measure(self, indexes: list[int], n: int) -> None:
@@ -64,8 +62,8 @@ def _no_runner(tasks: list[Task]) -> Results:  # pragma: no cover - AgainstSolve
 
 def check_against(pair: Pair, measure: str) -> None:
     """One axis of numbers (as `solve`), and a measure both sides have."""
-    check(Sweep(pair.axis, pair.n, pair.seed, pair.exact), measure)
-    for side, measures in (("A", pair.measures_a), ("B", pair.measures_b)):
+    check(pair.b, measure)
+    for side, measures in (("A", pair.a.measures), ("B", pair.b.measures)):
         if measure not in measures:
             shown = ", ".join(m for m in measures if not m.endswith(("_lo", "_hi")))
             raise InputError(f"{side} has no measure {short_repr(measure)}; its measures: {shown}", field="--measure")

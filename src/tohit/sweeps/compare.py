@@ -203,7 +203,12 @@ class Along:
 
     def to_json(self) -> dict[str, Any]:
         pair = self.pair
-        out: dict[str, Any] = {"a": pair.a.source, "b": pair.b.source, "kind": pair.kind, "method": self.method}
+        out: dict[str, Any] = {
+            "a": pair.a.grid.source,
+            "b": pair.b.grid.source,
+            "kind": pair.kind,
+            "method": self.method,
+        }
         out["vary"] = self.columns
         if pair.simulated:
             out.update(n=pair.n, seed=pair.seed, blocks=len(block_sizes(pair.n)))

@@ -21,6 +21,7 @@ from tohit.engine.seeds import fresh_seed
 from tohit.sweeps.grid import FILE_AXIS, MAX_POINTS, Grid, check_points, file_names, kind_of, make_grid
 from tohit.sweeps.limits import DEFAULT_FIGHTS
 from tohit.sweeps.measure import Task
+from tohit.sweeps.run import Sweep
 from tohit.sweeps.spec import Vary, parse_varies
 
 #: The prefixes that make a `--vary` apply to one side only.
@@ -29,53 +30,36 @@ SIDES = ("A:", "B:")
 
 @dataclass(frozen=True)
 class Pair:
-    """A's grid and B's, of the same axes, and how their points are measured."""
+    """A's sweep and B's, of the same axes and settings (n, seed, exact, method), point for point."""
 
-    a: Grid
-    b: Grid
-    n: int = DEFAULT_FIGHTS
-    seed: int = 0
-    exact: bool = False
-    method: Method = "table"
-    depth: int | None = None
-    #: The measures each side's rows have.
-    measures_a: tuple[str, ...] = ()
-    measures_b: tuple[str, ...] = ()
+    a: Sweep
+    b: Sweep
 
     @property
     def kind(self) -> str:
-        return self.a.kind
+        return self.a.grid.kind
 
     @property
     def simulated(self) -> bool:
-        return self.kind == "fight" and not self.exact
+        return self.a.simulated
+
+    @property
+    def n(self) -> int:
+        return self.a.n
+
+    @property
+    def seed(self) -> int:
+        return self.a.seed
 
     @property
     def axis(self) -> Grid:
         """The grid whose columns and values name the points (B's: it holds a file axis of B files)."""
-        return self.b
-
-    @property
-    def sources(self) -> tuple[str, str]:
-        return self.a.source, self.b.source
+        return self.b.grid
 
     def tasks(self, index: int, n: int | None = None) -> tuple[Task, Task]:
         """Point `index` of A and of B: one seed for both (`n` fights each, else the pair's)."""
-        return self.task(self.a, index, n), self.task(self.b, index, n)
-
-    def task(self, grid: Grid, index: int, n: int | None = None) -> Task:
-        point = grid.point(index)
-        return Task(
-            index,
-            grid.document_at(point),
-            grid.source_at(point),
-            grid.kind,
-            self.n if n is None else n,
-            self.seed,
-            self.exact,
-            self.method,
-            self.depth,
-        )
+        a, b = self.a.task(index), self.b.task(index)
+        return (a, b) if n is None else (dataclasses.replace(a, n=n), dataclasses.replace(b, n=n))
 
 
 def _inert(vary: Vary) -> Vary:
@@ -135,7 +119,9 @@ def plan_pair(
     if seed is None:
         given = doc_a.get("seed")
         seed = given if isinstance(given, int) and not isinstance(given, bool) else fresh_seed()
-    return Pair(grid_a, grid_b, n or DEFAULT_FIGHTS, seed, exact, method, depth, tuple(measures[0]), tuple(measures[1]))
+    settings = (n or DEFAULT_FIGHTS, seed, exact, method, depth)
+    sweeps = [Sweep(grid, *settings, measures=found) for grid, found in zip((grid_a, grid_b), measures, strict=True)]
+    return Pair(*sweeps)
 
 
 def _game(grid: Grid) -> str:

@@ -273,8 +273,8 @@ def difference_plot(result: Along, measure: str, path: Path) -> None:
     ax.set_ylabel(f"B - A: {measure_label(measure, 'exact' if not pair.simulated else '')}")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
-    b = "B: by file" if pair.b.files else f"B: {Path(pair.b.source).name}"
+    b = "B: by file" if pair.b.grid.files else f"B: {Path(pair.b.grid.source).name}"
     how = "exact" if not pair.simulated else f"n = {pair.n:,} fights each, paired"
-    fig.suptitle(f"A: {Path(pair.a.source).name}, {b} ({how})", fontsize=10)
+    fig.suptitle(f"A: {Path(pair.a.grid.source).name}, {b} ({how})", fontsize=10)
     fig.savefig(path, dpi=100)
     plt.close(fig)
