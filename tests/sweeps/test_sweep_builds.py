@@ -72,3 +72,10 @@ def test_several_files_are_one_axis_named_by_file() -> None:
 def test_a_file_axis_of_an_attack_and_a_fight_is_refused(tmp_path: Path) -> None:
     result = runner.invoke(app, ["sweep", str(SWORD), str(DUEL), "--vary", "seed=1,2"])
     assert result.exit_code == 2 and "not both" in result.output and "Traceback" not in result.output
+
+
+def test_several_files_alone_are_an_axis() -> None:
+    result = runner.invoke(app, ["sweep", str(SWORD), str(SWORD.with_name("mace.yaml")), "--workers", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["rows"]
+    assert [r["file"] for r in rows] == ["sword.yaml", "mace.yaml"] and rows[0]["mean_damage"] > rows[1]["mean_damage"]

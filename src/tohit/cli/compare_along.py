@@ -63,7 +63,7 @@ def along(
         sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
         return
     from tohit.cli import render
-    from tohit.cli.compare import simulated_note
+    from tohit.cli.compare_view import simulated_note
 
     console = render.console()
     console.print(view(result, chosen))
@@ -97,7 +97,7 @@ def view(result: Along, measure: str) -> RichTable:
     """One row per point: its values, A, B, B - A and whether a simulated interval excludes 0."""
     from rich.table import Table as RichTable
 
-    from tohit.cli.compare import difference_text, shown
+    from tohit.cli.compare_view import difference_text, shown
 
     pair = result.pair
     simulated = pair.simulated

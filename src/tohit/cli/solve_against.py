@@ -67,8 +67,8 @@ def as_data(solution: Solution, pair: Pair) -> dict[str, Any]:
 
 def _sides(solution: Solution, point: Point) -> str:
     """`A 11.4815 (310/27), B 9.84259 (1063/108)`; simulated: with A - B's interval and the fights."""
-    from tohit.cli.compare import difference_text
-    from tohit.cli.solve import decimal
+    from tohit.cli.compare_view import difference_text
+    from tohit.cli.solve_view import decimal
     from tohit.cli.sweep_view import cell
     from tohit.sweeps.compare import Difference
 
@@ -82,7 +82,7 @@ def _sides(solution: Solution, point: Point) -> str:
 
 def said(solution: Solution, pair: Pair) -> list[str]:
     """The break-even in words: between which values A stops beating B (or starts), or that it never does."""
-    from tohit.cli.solve import cost_line
+    from tohit.cli.solve_view import cost_line
 
     grid = solution.sweep.grid
     field = grid.columns[0]

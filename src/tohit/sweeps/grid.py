@@ -284,7 +284,8 @@ def check_point(grid: Grid, point: Point, *, exact: bool = False) -> list[str]:
             if exc.field == vary.text and exc.message.startswith("unknown field"):
                 raise InputError(f"unknown path {short_repr(vary.text)}: {exc.message}", field="--vary") from None
         where = f"{exc.field}: " if exc.field else ""
-        raise InputError(f"{grid.label(point)}: {where}{exc.message}", source=source) from None
+        at = f"{grid.label(point)}: " if grid.varies else ""  # a file compared as it is: no point to name
+        raise InputError(f"{at}{where}{exc.message}", source=source) from None
 
 
 def check_points(grid: Grid, points: list[Point], *, exact: bool = False) -> list[str]:

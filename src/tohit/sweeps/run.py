@@ -107,7 +107,7 @@ def plan(
     else:
         files = [(str(path), read_document(path)) for path in source]
         document, name = files[0][1], ", ".join(path for path, _ in files)
-    varies = parse_varies(texts, list(zips))
+    varies = parse_varies(texts, list(zips)) if texts or zips or files is None else []  # files alone: an axis
     grid = make_grid(document, name, varies, max_points=max_points, files=files)
     if exact and grid.kind == "attack":
         raise InputError("an attack's points are always exact odds; --exact is for fight files", field="--exact")
