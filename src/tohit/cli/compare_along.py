@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from rich.table import Table as RichTable
 
     from tohit.sweeps.compare import Along, Difference
+    from tohit.sweeps.pair import Pair
 
 
 def along(
@@ -52,8 +53,8 @@ def along(
             systems_differ=systems_differ,
         )
     )
+    chosen = guarded(lambda: chosen_measure(pair, measure))
     result = stoppable(lambda: compare_along(pair), "compare")
-    chosen = guarded(lambda: chosen_measure(result, measure))
     if plot is not None:
         from tohit.cli.plot import write_png
         from tohit.sweeps.plot import difference_plot
@@ -76,14 +77,18 @@ def along(
         console.print(f"wrote {plot}", style="dim")
 
 
-def chosen_measure(result: Along, measure: str | None) -> str:
-    """The measure asked for (one the rows have), else the first side's win rate, or an attack's mean damage."""
+def chosen_measure(pair: Pair, measure: str | None) -> str:
+    """The measure asked for (checked before any work: one both sides compare), else the first side's win rate for
+    a fight, or an attack's mean damage."""
     from tohit.core.errors import InputError
+    from tohit.sweeps.compare import NOT_MEASURES
 
-    names = [d.measure for _, diffs in result.points[0][1][:1] for d in diffs]
+    names = [
+        m for m in pair.a.measures if m in pair.b.measures and m not in NOT_MEASURES and not m.endswith(("_lo", "_hi"))
+    ]
     if measure is None:
         wins = [m for m in names if m.startswith("win_")]
-        return wins[0] if wins and result.pair.kind == "fight" else "mean_damage"
+        return wins[0] if wins and pair.kind == "fight" else "mean_damage"
     if measure not in names:
         raise InputError(f"no measure {measure!r} here; the measures: {', '.join(names)}", field="--measure")
     return measure

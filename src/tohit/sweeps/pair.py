@@ -110,11 +110,9 @@ def plan_pair(
     if len(docs_b) > 1:
         side_a = [Vary(FILE_AXIS, (), file_names([p for p, _ in docs_b])), *side_a]
     grid_a = make_grid(doc_a, str(a), side_a, max_points=max_points)
-    if len(docs_b) > 1:
-        grid_b = make_grid(docs_b[0][1], docs_b[0][0], side_b, max_points=max_points, files=docs_b)
-    else:
-        grid_b = make_grid(docs_b[0][1], docs_b[0][0], side_b, max_points=max_points)
-    _check_kinds(grid_a, grid_b, exact, systems_differ)
+    files = docs_b if len(docs_b) > 1 else None
+    grid_b = make_grid(docs_b[0][1], docs_b[0][0], side_b, max_points=max_points, files=files)
+    _check_games(grid_a, grid_b, exact, systems_differ)
     measures = [check_points(grid, [grid.point(i) for i in range(grid.size)], exact=exact) for grid in (grid_a, grid_b)]
     if seed is None:
         given = doc_a.get("seed")
@@ -129,7 +127,8 @@ def _game(grid: Grid) -> str:
     return str(load(grid.document, source=grid.source).system.id)
 
 
-def _check_kinds(a: Grid, b: Grid, exact: bool, systems_differ: bool) -> None:
+def _check_games(a: Grid, b: Grid, exact: bool, systems_differ: bool) -> None:
+    """`--exact` for fights only; every file of one game unless `systems_differ`."""
     if exact and a.kind == "attack":
         raise InputError("an attack's odds are always exact; --exact is for fight files", field="--exact")
     games = [_game(a), *(_game(dataclasses.replace(b, document=doc, source=path)) for path, doc in b.files)]
