@@ -98,3 +98,13 @@ def test_measure_and_plot_without_an_axis_are_one_error_line() -> None:
     assert result.exit_code == 2 and "--measure" in result.output and "--vary" in result.output
     result = runner.invoke(app, ["compare", str(GREATSWORD), str(MACE), "--vary", AC, "--measure", "win_Ceil"])
     assert result.exit_code == 2 and "no measure 'win_Ceil'" in result.output and "Traceback" not in result.output
+
+
+def test_in_python_the_comparison_is_a_frame_one_row_per_point_and_measure() -> None:
+    """`compare_along(plan_pair(...))` is what the CLI wraps; `.frame()` is tidy: values, target, measure, a, b,
+    difference, lo, hi."""
+    result = compare_along(plan_pair(GREATSWORD, MACE, ["targets[0].ac=6,7"]))
+    data = result.frame()
+    damage = data[data["measure"] == "mean_damage"]
+    assert list(damage["targets[0].ac"]) == [6, 7] and list(damage["difference"]) == [0.05, 0.0]
+    assert set(data.columns) == {"targets[0].ac", "target", "measure", "a", "b", "difference", "lo", "hi"}
