@@ -13,8 +13,9 @@ from typing import Annotated
 import typer
 
 from tohit.cli.errors import fail, stoppable
+from tohit.cli.sweep import Zips
 from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_SEED
-from tohit.sweeps.spec import FORMS, ZIP_HELP
+from tohit.sweeps.spec import FORMS
 
 
 def register(app: typer.Typer) -> None:
@@ -39,12 +40,7 @@ def compare(
             show_default=False,
         ),
     ] = None,
-    zips: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--zip", help=f"PATH=SPEC, repeated: fields set together, one axis. {ZIP_HELP}", show_default=False
-        ),
-    ] = None,
+    zips: Zips = None,
     measure: Annotated[
         str | None,
         typer.Option("--measure", help="Along an axis: the measure shown and drawn (default: a win, or mean damage)."),

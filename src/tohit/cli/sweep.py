@@ -24,6 +24,17 @@ if TYPE_CHECKING:
     from tohit.sweeps.table import Table
 
 
+#: `--zip PATH=SPEC`, repeated: one axis of several fields (`sweep` and `compare` take it).
+Zips = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--zip",
+        help=f"PATH=SPEC, repeated: fields set together, value k of each at once (a build): one axis. {ZIP_HELP}",
+        show_default=False,
+    ),
+]
+
+
 def register(app: typer.Typer) -> None:
     """Add the `sweep` command to the CLI."""
     app.command(name="sweep")(sweep)
@@ -46,14 +57,7 @@ def sweep(
             show_default=False,
         ),
     ] = None,
-    zips: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--zip",
-            help=f"PATH=SPEC, repeated: fields set together, value k of each at once (a build): one axis. {ZIP_HELP}",
-            show_default=False,
-        ),
-    ] = None,
+    zips: Zips = None,
     n: Annotated[
         int | None,
         typer.Option(
