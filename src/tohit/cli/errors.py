@@ -41,6 +41,21 @@ def guarded(action: Callable[[], T]) -> T:
         fail(str(exc))
 
 
+def stoppable(action: Callable[[], T], what: str) -> T:
+    """`guarded(action)`, and Ctrl-C or SIGTERM meanwhile one line, `<what> stopped` (a command that writes
+    nothing as it goes: `solve`, `compare`)."""
+    try:
+        return guarded(action)
+    except KeyboardInterrupt:
+        stopped(f"interrupted (Ctrl-C): {what} stopped", 130)
+    except Terminated:
+        stopped(f"terminated (SIGTERM): {what} stopped", 143)
+    except Exception:
+        if not sigterm_arrived():
+            raise
+        stopped(f"terminated (SIGTERM): {what} stopped", 143)
+
+
 def usage_message(exc: Any) -> str:
     """A click/typer usage error as `<command>: <message> (see '<command> --help')`."""
     message = str(exc.format_message()).strip().rstrip(".")

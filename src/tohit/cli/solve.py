@@ -1,26 +1,23 @@
 """`tohit solve FILE --vary PATH=SPEC --measure M --target P`: where a measure crosses P along one field's range
-(sweeps/solve.py), said as a designer reads it, or as JSON (`--json`). Every input problem is one `error:` line and
-exit code 2 before any work starts; Ctrl-C is one line."""
+(sweeps/solve.py), said as a designer reads it, or as JSON (`--json`); `--against B`: where it equals B's
+(cli/solve_against.py). Every input problem is one `error:` line and exit code 2 before any work starts; Ctrl-C
+is one line."""
 
 from __future__ import annotations
 
 import json
 import sys
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tohit.cli.errors import Terminated, guarded, sigterm_arrived, stopped
+from tohit.cli.errors import guarded, stoppable
 from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_SEED
 from tohit.sweeps.spec import FORMS
 
 if TYPE_CHECKING:
-    from tohit.sweeps.solve import Point, Solution
-
-#: The longest exact fraction written out (a longer one is shown at display precision; --json has it).
-LONGEST = 15
+    from tohit.sweeps.solve import Solution
 
 
 def register(app: typer.Typer) -> None:
@@ -35,14 +32,25 @@ def solve(
         typer.Option(
             "--vary",
             help=f"PATH=SPEC: the field (attacker.accuracy, count:Goblin) and its values, numbers in order: {FORMS}"
-            "; a list is searched in the order given.",
+            "; a list is searched in the order given. With --against it applies to both files; A:PATH=SPEC or"
+            " B:PATH=SPEC to one.",
             show_default=False,
         ),
     ],
     measure: Annotated[
         str, typer.Option("--measure", help="The measure: p_hit, p_critical, win_<side>, mean_damage...")
     ],
-    target: Annotated[str, typer.Option("--target", help="The value it crosses: 0.75, 75% or 3/4.")],
+    target: Annotated[
+        str | None, typer.Option("--target", help="The value it crosses: 0.75, 75% or 3/4 (not with --against).")
+    ] = None,
+    against: Annotated[
+        Path | None,
+        typer.Option(
+            "--against",
+            help="B: where the measure of FILE equals B's (break-even); --vary applies to both, A:PATH=SPEC or"
+            " B:PATH=SPEC to one.",
+        ),
+    ] = None,
     n: Annotated[
         int | None,
         typer.Option(
@@ -65,18 +73,41 @@ def solve(
     method: Annotated[str, typer.Option("--method", help="Fights: table (fast) or direct (dice).")] = "table",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (exact measures as fractions).")] = False,
 ) -> None:
-    """Where a measure crosses a target along one field's range: the neighbouring values on either side of it,
-    exact (fractions) or simulated (95% intervals, refined with more fights within a budget)."""
+    """Where a measure crosses a target along one field's range (or, with --against B, where it equals B's): the
+    neighbouring values on either side of it, exact (fractions) or simulated (95% intervals, refined with more
+    fights within a budget)."""
     from tohit.cli.errors import fail
 
     if method not in ("table", "direct"):
         fail(f"--method: must be table or direct, got {method!r}")
     if workers is not None and scheduler is not None:
         fail("--workers and --scheduler: choose one (the cluster's workers run a --scheduler solve)")
+    if against is not None:
+        from tohit.cli.solve_against import solve_against
+
+        solve_against(
+            file,
+            against,
+            vary,
+            measure,
+            target=target,
+            n=n,
+            seed=seed,
+            exact=exact,
+            budget=budget,
+            scan=scan,
+            method=method,
+            as_json=as_json,
+            elsewhere=workers is not None or scheduler is not None,
+        )
+        return
+    if target is None:
+        fail("--target: give the value the measure crosses (0.75, 75% or 3/4), or --against B for a break-even")
     from tohit.sweeps.run import plan
     from tohit.sweeps.solve import check, check_target, parse_target, solver
 
-    wanted = guarded(lambda: parse_target(target))
+    given = target
+    wanted = guarded(lambda: parse_target(given))
     planned = guarded(
         lambda: plan(
             file,
@@ -89,63 +120,17 @@ def solve(
         )
     )
     guarded(lambda: check(planned, measure))
-    guarded(lambda: check_target(measure, wanted, target))
+    guarded(lambda: check_target(measure, wanted, given))
 
     def work() -> Solution:
         with solver(planned, measure, wanted, budget=budget, workers=workers or 1, scheduler=scheduler) as s:
             return s.solve(scan)
 
-    try:
-        solution = guarded(work)
-    except KeyboardInterrupt:
-        stopped("interrupted (Ctrl-C): solve stopped", 130)
-    except Terminated:
-        stopped("terminated (SIGTERM): solve stopped", 143)
-    except Exception:
-        if not sigterm_arrived():
-            raise
-        stopped("terminated (SIGTERM): solve stopped", 143)
+    solution = stoppable(work, "solve")
     if as_json:
         sys.stdout.write(json.dumps(solution.to_json(), indent=2) + "\n")
         return
+    from tohit.cli.solve_view import said
+
     for line in said(solution):
         typer.echo(line)
-
-
-def _value(solution: Solution, point: Point) -> str:
-    from tohit.cli.sweep_view import cell
-
-    if isinstance(point.measure, Fraction):
-        text = f"{point.measure.numerator}/{point.measure.denominator}"
-        shown = cell(solution.measure, float(point.measure))
-        return f"{text} = {shown}" if len(text) <= LONGEST else f"{shown}, exact"
-    shown = cell(solution.measure, point.measure, point.lo, point.hi)
-    return f"{shown}, {point.n:,} fights"
-
-
-def said(solution: Solution) -> list[str]:
-    """The answer in words: each crossing, how it was found and what it cost."""
-    from tohit.cli.sweep_view import cell, is_chance
-
-    grid = solution.sweep.grid
-    field = grid.columns[0]
-    goal = cell(solution.measure, float(solution.target)) if is_chance(solution.measure) else str(solution.target)
-    about = f" ({solution.target_name})" if solution.target_name else ""
-    lines = []
-    if not solution.crossings:
-        first, last = grid.varies[0].values[0], grid.varies[0].values[-1]
-        ends = [solution.points[0], solution.points[grid.size - 1]]
-        side = "at or above" if ends[0].above(solution.target) else "below"
-        lines.append(f"{solution.measure}{about} stays {side} {goal} for {field} from {first} to {last}")
-    for a, b in solution.crossings:
-        way = "reaches" if b.above(solution.target) else "falls below"
-        lines.append(
-            f"{solution.measure}{about} {way} {goal} between {field} = {a.value} ({_value(solution, a)}) "
-            f"and {b.value} ({_value(solution, b)})"
-        )
-        if solution.method == "simulated" and not solution.certain((a, b)):
-            lines.append("  not certain: a 95% interval still holds the target (raise --budget or -n)")
-    how = "bisection" if solution.search == "bisection" else "every value (scan)"
-    cost = f"; {solution.fights:,} fights of a budget of {solution.budget:,}" if solution.budget is not None else ""
-    lines.append(f"{solution.method}, {how}: {len(solution.points)} of {grid.size} values evaluated{cost}")
-    return lines

@@ -17,11 +17,22 @@ import typer
 
 from tohit.cli.errors import Terminated, fail, guarded, sigterm_arrived, stopped
 from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_POINTS, MAX_POINTS_LIMIT, MAX_SEED
-from tohit.sweeps.spec import FORMS
+from tohit.sweeps.spec import FORMS, ZIP_HELP
 
 if TYPE_CHECKING:
     from tohit.sweeps.run import Sweep
     from tohit.sweeps.table import Table
+
+
+#: `--zip PATH=SPEC`, repeated: one axis of several fields (`sweep` and `compare` take it).
+Zips = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--zip",
+        help=f"PATH=SPEC, repeated: fields set together, value k of each at once (a build): one axis. {ZIP_HELP}",
+        show_default=False,
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -30,8 +41,12 @@ def register(app: typer.Typer) -> None:
 
 
 def sweep(
-    file: Annotated[
-        Path | None, typer.Argument(help="Scenario or fight file (YAML or JSON).", show_default=False)
+    files: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Scenario or fight file (YAML or JSON); several files of one kind are one axis, named by file.",
+            show_default=False,
+        ),
     ] = None,
     vary: Annotated[
         list[str] | None,
@@ -42,6 +57,7 @@ def sweep(
             show_default=False,
         ),
     ] = None,
+    zips: Zips = None,
     n: Annotated[
         int | None,
         typer.Option(
@@ -98,20 +114,30 @@ def sweep(
     from tohit.sweeps.run import plan
 
     if remake is not None:
-        given = {"FILE": file, "--vary": vary, "-n": n, "--seed": seed, "--measure": measure}
-        given.update({"--exact": exact or None, "--resume": resume or None, "--method": method != "table" or None})
+        given: dict[str, object] = {
+            "FILE": files or None,
+            "--vary": vary,
+            "--zip": zips or None,
+            "-n": n,
+            "--seed": seed,
+        }
+        given.update({"--measure": measure, "--exact": exact or None, "--resume": resume or None})
+        given.update({"--method": method != "table" or None})
         named = [option for option, value in given.items() if value is not None]
         if named:
             fail(f"--remake: {remake} records {', '.join(named)}: give only --out, --plot, --workers or --json")
         planned = _remade(remake, out, quiet=as_json)
         file = Path(planned.grid.source)
-    elif file is None or not vary:
+    elif not files:
         fail("give FILE and --vary PATH=SPEC (or --remake TABLE to run a table's sweep again)")
     else:
+        given_files = files
+        file = given_files[0]
         planned = guarded(
             lambda: plan(
-                file,
-                vary,
+                given_files,
+                vary or [],
+                zips=zips or [],
                 n=n,
                 seed=seed,
                 exact=exact,

@@ -1,11 +1,15 @@
 """`tohit compare A B`: the same measures of two files, side by side, with B - A.
 
 Each file is measured as one point of a sweep is (sweeps/measure.py): an attack's exact odds per target (targets
-matched by name, else by place), a fight's simulation of n fights (each file seeded alike) or, with `exact`, a
-duel solved exactly. An exact difference is a fraction. A simulated chance (a win rate, a draw, a combatant's
-survival) gets the 95% interval of the difference of two independent proportions (Newcombe's hybrid score
-interval, from each side's Wilson interval) and whether that interval excludes 0; other simulated measures (mean
-rounds, damage dealt) get the difference alone.
+matched by name, else by place), a fight's simulation of n fights or, with `exact`, a duel solved exactly. An
+exact difference is a fraction.
+
+`compare` (one point) runs each side once on one seed: a simulated chance gets the 95% interval of the difference
+of two independent proportions (Newcombe's hybrid score interval, from each side's Wilson interval), other
+simulated measures the difference alone. `compare_along` does it at every point of an axis (`--vary`, `--zip`,
+several B files: sweeps/pair.py), one row per point; a simulated point runs both sides on the point's seed in
+paired blocks (common random numbers, sweeps/paired.py), and every simulated measure gets the paired 95%
+interval of B - A (a run too short for two blocks: as `compare`).
 """
 
 from __future__ import annotations
@@ -16,18 +20,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from tohit.core.errors import InputError
 from tohit.core.exact_text import fraction_text
-from tohit.core.loader import read_document
-from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.modes import Method
 from tohit.engine.frames import Views
-from tohit.engine.scenario import from_dict
-from tohit.engine.seeds import fresh_seed
 from tohit.engine.stats import wilson
-from tohit.sweeps.grid import kind_of
-from tohit.sweeps.limits import DEFAULT_FIGHTS
-from tohit.sweeps.measure import METHOD, Task, measure, point_seed
+from tohit.sweeps.measure import METHOD, measure, point_seed
+from tohit.sweeps.pair import Pair, plan_pair
+from tohit.sweeps.paired import block_sizes, paired
 from tohit.sweeps.solve import exact_value
 from tohit.sweeps.views import answer_html
 
@@ -140,7 +139,11 @@ def newcombe(a: float, b: float, n_a: int, n_b: int) -> tuple[float, float]:
     return d - math.hypot(b - low_b, high_a - a), d + math.hypot(high_b - b, a - low_a)
 
 
-def _differences(a: dict[str, Any], b: dict[str, Any], n: int | None) -> list[Difference]:
+def _differences(
+    a: dict[str, Any], b: dict[str, Any], intervals: dict[str, tuple[float, float]], n: int | None
+) -> list[Difference]:
+    """Measure by measure B - A: exact as a Fraction; simulated with its paired interval (`sweeps/paired.py`), or
+    for a chance of a run too short for blocks, the independent one (`n` fights each)."""
     va, vb = _values(a), _values(b)
     out = []
     for key in [*va, *(k for k in vb if k not in va)]:
@@ -149,11 +152,36 @@ def _differences(a: dict[str, Any], b: dict[str, Any], n: int | None) -> list[Di
             out.append(Difference(key, x, y, None))
         elif isinstance(x, Fraction) and isinstance(y, Fraction):
             out.append(Difference(key, x, y, y - x))
+        elif key in intervals:
+            out.append(Difference(key, x, y, float(y) - float(x), *intervals[key]))
         elif n is not None and _chance(key):
             low, high = newcombe(float(x), float(y), n, n)
             out.append(Difference(key, x, y, float(y) - float(x), low, high))
         else:
             out.append(Difference(key, x, y, float(y) - float(x)))
+    return out
+
+
+Rows = list[tuple[str | None, list[Difference]]]
+
+
+def compare_point(pair: Pair, index: int, n: int | None = None, *, blocks: bool = True) -> Rows:
+    """Point `index` of A and of B measured alike (a simulation: on one seed, in paired blocks unless `blocks` is
+    false) and B - A: one row for a fight, one per target of an attack (targets matched by name, else by place)."""
+    task_a, task_b = pair.tasks(index, n)
+    if pair.simulated and blocks:
+        row_a, row_b, intervals = paired(task_a, task_b)
+        return [(None, _differences(row_a, row_b, intervals, task_a.n))]
+    rows_a, rows_b = measure(task_a), measure(task_b)
+    if pair.kind == "fight":
+        return [(None, _differences(rows_a[0], rows_b[0], {}, task_a.n if pair.simulated else None))]
+    out: Rows = []
+    names_b = {row["target"]: row for row in rows_b}
+    for k, row in enumerate(rows_a):
+        other = names_b.get(row["target"]) or (rows_b[k] if k < len(rows_b) else None)
+        if other is not None:
+            label = row["target"] if row["target"] == other["target"] else f"{row['target']} / {other['target']}"
+            out.append((label, _differences(row, other, {}, None)))
     return out
 
 
@@ -169,54 +197,78 @@ def compare(
     systems_differ: bool = False,
 ) -> Comparison:
     """Measure A and B alike and take B - A, measure by measure (both attacks, or both fights). Files of two games
-    are refused unless `systems_differ` (their targets and measures would be paired by position, silently)."""
-    documents = [read_document(path) for path in (a, b)]
-    kinds = {kind_of(doc) for doc in documents}
-    if len(kinds) != 1:
-        raise InputError("compare two attacks (scenario files) or two fights, not one of each", field="B")
-    kind = kinds.pop()
-    if exact and kind == "attack":
-        raise InputError("an attack's odds are always exact; --exact is for fight files", field="--exact")
-    games: list[str] = []
-    for doc, path in zip(documents, (a, b), strict=True):  # every input problem before any work
-        if kind == "attack":
-            games.append(from_dict(doc, source=str(path)).system.id)
-            continue
-        fight = fight_from_dict(doc, source=str(path))
-        games.append(fight.system.id)
-        if exact and fight.roster.size != 2:
-            raise InputError(f"{path}: --exact is for a duel of two combatants (simulate with -n)", field="--exact")
-    if games[0] != games[1] and not systems_differ:
-        raise InputError(
-            f"A's game is {games[0]} and B's is {games[1]}: two games' measures are paired by position"
-            " (give --systems-differ to compare them all the same)",
-            field="B",
-        )
-    simulated = kind == "fight" and not exact
-    fights = n or DEFAULT_FIGHTS
-    if seed is None:
-        given = documents[0].get("seed")
-        seed = given if isinstance(given, int) and not isinstance(given, bool) else fresh_seed()
-    rows = [
-        measure(Task(0, doc, str(path), kind, fights, seed, exact, method, depth))
-        for doc, path in zip(documents, (a, b), strict=True)
-    ]
-    paired: list[tuple[str | None, list[Difference]]] = []
-    if kind == "fight":
-        paired.append((None, _differences(rows[0][0], rows[1][0], fights if simulated else None)))
-    else:
-        names_b = {row["target"]: row for row in rows[1]}
-        for k, row in enumerate(rows[0]):
-            other = names_b.get(row["target"]) or (rows[1][k] if k < len(rows[1]) else None)
-            if other is not None:
-                label = row["target"] if row["target"] == other["target"] else f"{row['target']} / {other['target']}"
-                paired.append((label, _differences(row, other, None)))
+    are refused unless `systems_differ` (their targets and measures would be paired by position, silently). A
+    simulation runs each side once on the one seed, with the independent interval of a chance (`newcombe`):
+    the numbers `tohit fight FILE -n N --seed <seed>` gives for each file."""
+    pair = plan_pair(a, b, n=n, seed=seed, exact=exact, method=method, depth=depth, systems_differ=systems_differ)
+    simulated = pair.simulated
     return Comparison(
         str(a),
         str(b),
-        kind,
+        pair.kind,
         "simulated" if simulated else "exact",
-        paired,
-        fights if simulated else None,
-        point_seed(seed, 0) if simulated else None,
+        compare_point(pair, 0, blocks=False),
+        pair.n if simulated else None,
+        point_seed(pair.seed, 0) if simulated else None,
     )
+
+
+@dataclass(frozen=True)
+class Along:
+    """B - A at every point of an axis: each point's values (one per column) and its rows."""
+
+    pair: Pair
+    points: list[tuple[tuple[Any, ...], Rows]]
+
+    @property
+    def columns(self) -> list[str]:
+        return self.pair.axis.columns
+
+    @property
+    def method(self) -> str:
+        return "simulated" if self.pair.simulated else "exact"
+
+    def to_json(self) -> dict[str, Any]:
+        pair = self.pair
+        out: dict[str, Any] = {
+            "a": pair.a.grid.source,
+            "b": pair.b.grid.source,
+            "kind": pair.kind,
+            "method": self.method,
+        }
+        out["vary"] = self.columns
+        if pair.simulated:
+            out.update(n=pair.n, seed=pair.seed, blocks=len(block_sizes(pair.n)))
+        out["points"] = [
+            {
+                "values": dict(zip(self.columns, values, strict=True)),
+                "rows": [
+                    {**({"target": target} if target is not None else {}), "measures": [d.to_json() for d in diffs]}
+                    for target, diffs in rows
+                ],
+            }
+            for values, rows in self.points
+        ]
+        return out
+
+    def frame(self) -> Any:
+        """One pandas row per point, target and measure: the values, A, B, B - A and its interval (floats)."""
+        import pandas as pd
+
+        records = []
+        for values, rows in self.points:
+            for target, diffs in rows:
+                for d in diffs:
+                    record: dict[str, Any] = dict(zip(self.columns, values, strict=True))
+                    record.update(target=target, measure=d.measure)
+                    for key in ("a", "b", "difference", "lo", "hi"):
+                        value = getattr(d, key)
+                        record[key] = None if value is None else float(value)
+                    records.append(record)
+        return pd.DataFrame.from_records(records)
+
+
+def compare_along(pair: Pair) -> Along:
+    """B - A at every point of the pair's axis, in the axis's order."""
+    grid = pair.axis
+    return Along(pair, [(grid.point(i).values, compare_point(pair, i)) for i in range(grid.size)])

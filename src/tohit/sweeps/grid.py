@@ -4,10 +4,12 @@ of the file with its values set, every point checked by the game's own loader be
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from tohit.core.errors import InputError, short_repr
@@ -42,6 +44,9 @@ class Grid:
     source: str
     varies: tuple[Vary, ...]
     kind: Kind
+    #: A file axis: each file's name and document (the first is `document`), and the varies resolved in each.
+    files: tuple[tuple[str, dict[str, Any]], ...] = ()
+    per_file: tuple[tuple[Vary, ...], ...] = ()
 
     @property
     def size(self) -> int:
@@ -57,22 +62,37 @@ class Grid:
 
     def point(self, index: int) -> Point:
         """The point at `index` (row-major, as `points` counts them)."""
-        values: list[Value] = []
-        rest = index
-        for vary in reversed(self.varies):
-            rest, k = divmod(rest, len(vary.values))
-            values.append(vary.values[k])
-        return Point(index, tuple(reversed(values)))
+        ks = self.indexes(index)
+        return Point(index, tuple(vary.values[k] for vary, k in zip(self.varies, ks, strict=True)))
 
     def label(self, point: Point) -> str:
         """`point 3 (targets[0].evasion=2, attacker.accuracy=1)`, for messages."""
         pairs = ", ".join(f"{v.text}={short_repr(x)}" for v, x in zip(self.varies, point.values, strict=True))
         return f"point {point.index} ({pairs})"
 
+    def indexes(self, index: int) -> tuple[int, ...]:
+        """Where point `index` stands on each axis (row-major, as `points` counts them)."""
+        out: list[int] = []
+        rest = index
+        for vary in reversed(self.varies):
+            rest, k = divmod(rest, len(vary.values))
+            out.append(k)
+        return tuple(reversed(out))
+
+    def source_at(self, point: Point) -> str:
+        """The file this point is a copy of (one of several files on a file axis)."""
+        return self.files[self.indexes(point.index)[0]][0] if self.files else self.source
+
     def document_at(self, point: Point) -> dict[str, Any]:
-        """The file with this point's values set (fields first, then the counts of combatants)."""
-        doc = copy.deepcopy(self.document)
-        pairs = list(zip(self.varies, point.values, strict=True))
+        """The file with this point's values set (fields first, then the counts of combatants); on a file axis,
+        that point's file, its paths resolved against it."""
+        ks = self.indexes(point.index)
+        varies, base = self.varies, self.document
+        if self.files:
+            varies, base = (self.varies[0], *self.per_file[ks[0]]), self.files[ks[0]][1]
+        doc = copy.deepcopy(base)
+        # A part without a path sets nothing: the file axis (its file is the base) or an axis of the other side.
+        pairs = [pair for vary, k in zip(varies, ks, strict=True) for pair in vary.settings(k) if pair[0].steps]
         for vary, value in pairs:
             if not vary.count:
                 parent = _walk(doc, vary.steps[:-1], vary)
@@ -85,13 +105,39 @@ class Grid:
         return doc
 
 
-def make_grid(document: dict[str, Any], source: str, varies: list[Vary], *, max_points: int = MAX_POINTS) -> Grid:
+#: The column of a file axis (`tohit sweep A.yaml B.yaml`): each value names one of the files.
+FILE_AXIS = "file"
+
+
+def file_names(paths: list[str]) -> tuple[str, ...]:
+    """Each file by its name (`sword.yaml`), or by its path as given where two share a name."""
+    names = [Path(p).name for p in paths]
+    return tuple(name if names.count(name) == 1 else path for name, path in zip(names, paths, strict=True))
+
+
+def make_grid(
+    document: dict[str, Any],
+    source: str,
+    varies: list[Vary],
+    *,
+    max_points: int = MAX_POINTS,
+    files: list[tuple[str, dict[str, Any]]] | None = None,
+) -> Grid:
     """The grid, once every path is known to lead somewhere in the file (names resolved to indexes; the columns
-    keep the paths as written) and the points are within the cap."""
-    varies = [resolve(document, vary) for vary in varies]
-    for vary in varies:
-        check_path(document, vary)
-    grid = Grid(document, source, tuple(varies), kind_of(document))
+    keep the paths as written) and the points are within the cap. With `files` (several files of one kind: a
+    file axis, outermost, named by file), every path must lead somewhere in each of them."""
+    per_file: tuple[tuple[Vary, ...], ...] = ()
+    if files:
+        kinds = {path: kind_of(doc) for path, doc in files}
+        if len(set(kinds.values())) != 1:
+            fights = [path for path, kind in kinds.items() if kind == "fight"]
+            raise InputError(f"a file axis is of fights or of attacks, not both ({fights[0]} is a fight)", field="FILE")
+        per_file = tuple(tuple(_resolved(doc, varies)) for _, doc in files)
+        axis = Vary(FILE_AXIS, (), file_names([path for path, _ in files]))
+        document, varies = files[0][1], [axis, *varies]
+    else:
+        varies = _resolved(document, varies)
+    grid = Grid(document, source, tuple(varies), kind_of(document), tuple(files or ()), per_file)
     if grid.size > max_points:
         sizes = " x ".join(f"{len(v.values):,}" for v in varies)
         raise InputError(
@@ -100,6 +146,17 @@ def make_grid(document: dict[str, Any], source: str, varies: list[Vary], *, max_
             field="--vary",
         )
     return grid
+
+
+def _resolved(document: dict[str, Any], varies: list[Vary]) -> list[Vary]:
+    """Each axis with its fields resolved against the file and checked there."""
+    out = []
+    for vary in varies:
+        parts = tuple(resolve(document, part) for part in vary.fields)
+        for part in (part for part in parts if part.steps):
+            check_path(document, part)
+        out.append(dataclasses.replace(vary, zipped=parts) if vary.zipped else parts[0])
+    return out
 
 
 def resolve(document: dict[str, Any], vary: Vary) -> Vary:
@@ -211,22 +268,24 @@ def check_point(grid: Grid, point: Point, *, exact: bool = False) -> list[str]:
     value it refuses is an InputError naming the point (and an unknown field at a varied path is an unknown
     path)."""
     doc = grid.document_at(point)
+    source = grid.source_at(point)
     try:
         if grid.kind == "fight":
-            loaded = fight_from_dict(doc, source=grid.source)
+            loaded = fight_from_dict(doc, source=source)
             if exact and loaded.roster.size != 2:
                 raise InputError(
                     f"--exact is for a duel of two combatants; this point has {loaded.roster.size} (simulate with -n)",
                     field="--exact",
                 )
             return fight_measures(loaded.roster.side_names, loaded.roster.names, exact=exact)
-        return attack_measures(from_dict(doc, source=grid.source).system.fields)
+        return attack_measures(from_dict(doc, source=source).system.fields)
     except InputError as exc:
-        for vary in grid.varies:
+        for vary in (part for axis in grid.varies for part in axis.fields):
             if exc.field == vary.text and exc.message.startswith("unknown field"):
                 raise InputError(f"unknown path {short_repr(vary.text)}: {exc.message}", field="--vary") from None
         where = f"{exc.field}: " if exc.field else ""
-        raise InputError(f"{grid.label(point)}: {where}{exc.message}", source=grid.source) from None
+        at = f"{grid.label(point)}: " if grid.varies else ""  # a file compared as it is: no point to name
+        raise InputError(f"{at}{where}{exc.message}", source=source) from None
 
 
 def check_points(grid: Grid, points: list[Point], *, exact: bool = False) -> list[str]:

@@ -1,15 +1,19 @@
 """A sweep's table as a chart: a line with its 95% band for one varied field, a heatmap for two, small multiples
-(one heatmap per value of the third) for three. Axes are named in the rulebook's terms: a field's last name
-as words (`targets[0].evasion` -> "Evasion"), a count as "copies of <combatant>", a win as "<side> win"."""
+(one heatmap per value of the third) for three; and `compare --vary`'s B - A along its axis. Axes are named in
+the rulebook's terms: a field's last name as words (`targets[0].evasion` -> "Evasion"), a count as "copies of
+<combatant>", a win as "<side> win"."""
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from tohit.core.errors import InputError, short_repr
 from tohit.sweeps.spec import Vary
+
+if TYPE_CHECKING:
+    from tohit.sweeps.compare import Along
 
 #: The most panels of a small-multiples chart.
 MAX_PANELS = 12
@@ -23,6 +27,8 @@ def field_label(vary: Vary, document: dict[str, Any]) -> str:
             node = node[step]
         name = node.get("name", "combatants") if isinstance(node, dict) else "combatants"
         return f"copies of {name}"
+    if not vary.steps:  # a file axis or a build (--zip): its column says it
+        return "build" if vary.zipped else vary.text
     last = next(s for s in reversed(vary.steps) if isinstance(s, str))
     words = last.upper() if len(last) <= 3 else last.replace("_", " ").capitalize()  # lp -> LP, ac -> AC
     return f"{words} ({vary.text})"
@@ -243,3 +249,41 @@ def _multiples(plt: Any, data: Any, varies: list[Vary], labels: list[str], colum
         ax.axis("off")
     fig.colorbar(image, ax=axes.ravel().tolist(), label=measure_label(column, how))
     return fig
+
+
+def difference_plot(result: Along, measure: str, path: Path) -> None:
+    """`compare --vary ... --plot`: B - A of one measure along the axis (its first target), with its 95% band
+    where simulated, and the line of no difference; a text axis (files, builds) is drawn in its order."""
+    if len(result.columns) != 1:
+        raise InputError(f"--plot draws B - A along one axis, not {len(result.columns)}", field="--plot")
+    from matplotlib.ticker import PercentFormatter
+
+    xs, ys, lows, highs = [], [], [], []
+    for values, rows in result.points:
+        d = next((d for d in rows[0][1] if d.measure == measure), None) if rows else None
+        if d is None or d.difference is None:
+            continue
+        xs.append(values[0])
+        ys.append(float(d.difference))
+        lows.append(float(d.lo) if d.lo is not None else math.nan)
+        highs.append(float(d.hi) if d.hi is not None else math.nan)
+    text = any(isinstance(x, str) for x in xs)
+    at = list(range(len(xs))) if text else xs
+    fig, ax = _Figures().subplots(figsize=(8, 4.5), layout="constrained")
+    (line,) = ax.plot(at, ys, marker="o", label="B - A")
+    if not all(math.isnan(v) for v in lows):
+        ax.fill_between(at, lows, highs, color=line.get_color(), alpha=0.2, label="95% CI (paired)")
+    ax.axhline(0, color="grey", linewidth=1)
+    if text:
+        ax.set_xticks(at, [str(x) for x in xs])
+    if measure.startswith(("win_", "p_", "survives_")) or measure in ("draw", "beyond_depth"):
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    pair = result.pair
+    ax.set_xlabel(field_label(pair.axis.varies[0], pair.axis.document))
+    ax.set_ylabel(f"B - A: {measure_label(measure, 'exact' if not pair.simulated else '')}")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    b = "B: by file" if pair.b.grid.files else f"B: {Path(pair.b.grid.source).name}"
+    how = "exact" if not pair.simulated else f"n = {pair.n:,} fights each, paired"
+    fig.suptitle(f"A: {Path(pair.a.grid.source).name}, {b} ({how})", fontsize=10)
+    fig.savefig(path, dpi=100)

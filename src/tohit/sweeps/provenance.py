@@ -21,6 +21,7 @@ import json
 import platform
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,6 +96,8 @@ class Input:
     name: str
     text: str
     sha256: str
+    #: The files of a file axis (`several`), in order; empty for one input.
+    files: tuple[str, ...] = ()
 
 
 def read_input(source: str | Path | dict[str, Any] | Input) -> Input:
@@ -106,6 +109,19 @@ def read_input(source: str | Path | dict[str, Any] | Input) -> Input:
     from tohit.core.loader import read_document
 
     return Input(read_document(source), str(source), text_of(source), sha256_of(source))
+
+
+def several(inputs: Sequence[Input]) -> Input:
+    """Several files as one input (a file axis: `tohit sweep A.yaml B.yaml`): named by their names, its text each
+    file's text under a `# file: NAME` line, its hash the SHA-256 of theirs in order, and the document hashed for
+    `--resume` the files' documents by name."""
+    return Input(
+        {one.name: one.document for one in inputs},
+        ", ".join(one.name for one in inputs),
+        "".join(f"# file: {one.name}\n{one.text}\n" for one in inputs),
+        hashlib.sha256("".join(one.sha256 for one in inputs).encode()).hexdigest(),
+        tuple(one.name for one in inputs),
+    )
 
 
 def record(
@@ -127,6 +143,7 @@ def record(
         "input_sha256": given.sha256,
         "document_sha256": hashlib.sha256(canonical(given.document).encode()).hexdigest(),
         "input_text": given.text,
+        **({"files": list(given.files)} if given.files else {}),
         "vary": list(vary),
         "measure": measure,
         "n": n,

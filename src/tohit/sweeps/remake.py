@@ -26,6 +26,12 @@ def recorded_input(made_by: dict[str, Any], table: Path) -> provenance.Input:
     from tohit.core.grid.uvtt import expand
     from tohit.core.loader import parse_document, read_bytes
 
+    if made_by.get("files"):
+        raise InputError(
+            f"{table} was made from several files as one axis ({', '.join(map(str, made_by['files']))}):"
+            " run `tohit sweep` on those files again",
+            field="--remake",
+        )
     missing = [key for key in NEEDED if key not in made_by]
     if missing:
         raise InputError(
@@ -53,9 +59,11 @@ def remake(table: Path, *, out: Path | None = None) -> tuple[Sweep, dict[str, An
     if not isinstance(vary, list) or not all(isinstance(v, str) for v in vary):
         raise InputError(f"{table} records --vary as {short_repr(vary)}, not a list of PATH=SPEC", field="--remake")
     fight = kind_of(given.document) == "fight"
+    zips = [v.removeprefix("--zip ") for v in vary if v.startswith("--zip ")]
     planned = plan(
         given,
-        vary,
+        [v for v in vary if not v.startswith("--zip ")],
+        zips=zips,
         n=_whole(made_by.get("n")),
         seed=_whole(made_by.get("seed")),
         exact=fight and bool(made_by.get("exact")),

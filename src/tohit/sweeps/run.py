@@ -60,7 +60,7 @@ class Sweep:
         return Task(
             index,
             self.grid.document_at(point),
-            self.grid.source,
+            self.grid.source_at(point),
             self.grid.kind,
             self.n,
             self.seed,
@@ -80,9 +80,10 @@ class Sweep:
 
 
 def plan(
-    source: str | Path | dict[str, Any] | provenance.Input,
+    source: str | Path | dict[str, Any] | provenance.Input | Sequence[str | Path],
     vary: Sequence[str] | dict[str, str],
     *,
+    zips: Sequence[str] = (),
     n: int | None = None,
     seed: int | None = None,
     exact: bool = False,
@@ -96,10 +97,16 @@ def plan(
     """Parse and check everything (paths, values, the cap, every point through the game's loader, the measure,
     the output and what made a table to resume) before any work starts; every problem is one InputError."""
     texts = [f"{path}={spec}" for path, spec in vary.items()] if isinstance(vary, dict) else list(vary)
-    given = provenance.read_input(source)
-    document, name = given.document, given.name
-    varies = parse_varies(texts)
-    grid = make_grid(document, name, varies, max_points=max_points)
+    files = None
+    if isinstance(source, (str, Path, dict, provenance.Input)) or len(source) == 1:
+        given = provenance.read_input(source if isinstance(source, (str, Path, dict, provenance.Input)) else source[0])
+    else:
+        inputs = [provenance.read_input(path) for path in source]
+        files = [(one.name, one.document) for one in inputs]
+        given = provenance.several(inputs)
+    document, name = (given.document, given.name) if files is None else (files[0][1], given.name)
+    varies = parse_varies(texts, list(zips)) if texts or zips or files is None else []  # files alone: an axis
+    grid = make_grid(document, name, varies, max_points=max_points, files=files)
     if exact and grid.kind == "attack":
         raise InputError("an attack's points are always exact odds; --exact is for fight files", field="--exact")
     if out is not None:
@@ -126,7 +133,7 @@ def plan(
     simulated = grid.kind == "fight" and not exact
     made_by = provenance.record(
         given,
-        vary=texts,
+        vary=[*texts, *(f"--zip {z}" for z in zips)],
         measure=measure,
         n=n if simulated else None,
         seed=seed if simulated else None,

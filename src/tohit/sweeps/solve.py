@@ -75,12 +75,17 @@ class Point:
     lo: float | None = None
     hi: float | None = None
     n: int | None = None
+    #: `solve --against`: the measure of A and of B here (the point's measure is A - B).
+    a: Fraction | float | None = None
+    b: Fraction | float | None = None
 
     def above(self, target: Fraction) -> bool:
         return self.measure >= target
 
     def straddles(self, target: Fraction) -> bool:
-        return self.lo is not None and self.hi is not None and self.lo <= target <= self.hi
+        """Whether the 95% interval holds the target (one of no width, exactly at it, does not: more fights would
+        not move it)."""
+        return self.lo is not None and self.hi is not None and self.lo <= target <= self.hi and self.lo < self.hi
 
     def to_json(self, measure: str, target: Fraction) -> dict[str, Any]:
         out: dict[str, Any] = {"value": self.value}
@@ -88,6 +93,12 @@ class Point:
             out.update(measure=f"{self.measure.numerator}/{self.measure.denominator}", float=float(self.measure))
         else:
             out.update(measure=self.measure, lo=self.lo, hi=self.hi, n=self.n, straddles=self.straddles(target))
+        for side in ("a", "b"):
+            value = getattr(self, side)
+            if isinstance(value, Fraction):
+                out[side] = {"measure": f"{value.numerator}/{value.denominator}", "float": float(value)}
+            elif value is not None:
+                out[side] = {"measure": value}
         return out
 
 
@@ -169,6 +180,9 @@ class Solution(Views):
 class Solver:
     """Evaluates points of a one-field sweep on a runner, refining straddling simulated points within the budget."""
 
+    #: Files a point's fights are run for (`solve --against` runs two).
+    sides = 1
+
     def __init__(self, sweep: Sweep, measure: str, target: Fraction, run: Runner, budget: int) -> None:
         self.sweep, self.measure, self.target, self.run = sweep, measure, target, run
         self.solution = Solution(sweep, measure, target, "bisection", budget=budget if sweep.simulated else None)
@@ -183,11 +197,13 @@ class Solver:
         while True:
             wide = [i for i in indexes if self.solution.points[i].straddles(self.target)]
             more = [(i, (self.solution.points[i].n or 0) * REFINE) for i in wide]
-            affordable = [(i, n) for i, n in more if n <= self.budget - self.solution.fights]
-            if not affordable:
+            refined = False
+            for i, n in more:  # each within what is left of the budget when its turn comes
+                if n * self.sides <= self.budget - self.solution.fights:
+                    self._measure([i], n)
+                    refined = True
+            if not refined:
                 return
-            for i, n in affordable:
-                self._measure([i], n)
 
     def _measure(self, indexes: list[int], n: int) -> None:
         tasks = [dataclasses.replace(self.sweep.task(i), n=n) for i in indexes]

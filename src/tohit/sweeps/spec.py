@@ -60,11 +60,23 @@ class Vary:
     steps: tuple[Step, ...]
     values: tuple[Value, ...]
     count: bool = False
+    #: A build axis (`--zip`): the fields set together, value k of each at the axis's value k (`values` are then
+    #: their labels, `1d10, 0`); empty for one field.
+    zipped: tuple[Vary, ...] = ()
 
     @property
     def where(self) -> str:
         """The path without a `count:` prefix, as the loader names fields (`sides[1].combatants[0]`)."""
         return path_text(self.steps)
+
+    @property
+    def fields(self) -> tuple[Vary, ...]:
+        """The fields this axis sets: its zipped ones, or itself."""
+        return self.zipped or (self,)
+
+    def settings(self, k: int) -> list[tuple[Vary, Value]]:
+        """Each field this axis sets at its value k, with the value set there."""
+        return [(part, part.values[k]) for part in self.fields]
 
 
 def path_text(steps: tuple[Step, ...]) -> str:
@@ -192,14 +204,39 @@ def parse_vary(text: str) -> Vary:
     return Vary(path, steps, values, count)
 
 
-def parse_varies(texts: list[str]) -> list[Vary]:
-    """Every `--vary`, in order; at least one, and no field varied twice."""
-    if not texts:
+#: What `--zip` does, as the `--help` of each command taking it says.
+ZIP_HELP = "e.g. --zip attacker.weapon.damage=1d10,1d6 --zip attacker.weapon.enhancement=0,2"
+#: Between the fields of a build axis in its column's name, and between their values in its labels.
+ZIP_JOIN = ", "
+
+
+def parse_zip(texts: list[str]) -> Vary:
+    """Every `--zip PATH=SPEC` as one axis (a build): value k of each field together make its k-th value, so the
+    lists must be of one length; the column is the paths joined (`attacker.weapon.damage, attacker.weapon.
+    enhancement`) and each value its values joined (`1d10, 0`)."""
+    parts = tuple(parse_vary(t) for t in texts)
+    lengths = {len(p.values) for p in parts}
+    if len(lengths) != 1:
+        said = ", ".join(f"{p.text} has {len(p.values)}" for p in parts)
+        raise InputError(f"the --zip fields pair their values in order, so need as many each: {said}", field="--zip")
+    size = lengths.pop()
+    labels = tuple(
+        ZIP_JOIN.join(str(p.values[k]).lower() if isinstance(p.values[k], bool) else str(p.values[k]) for p in parts)
+        for k in range(size)
+    )
+    return Vary(ZIP_JOIN.join(p.text for p in parts), (), labels, zipped=parts)
+
+
+def parse_varies(texts: list[str], zips: list[str] | None = None) -> list[Vary]:
+    """Every `--vary`, in order, then the `--zip` fields as one axis; at least one, and no field varied twice."""
+    if not texts and not zips:
         raise InputError("give at least one --vary PATH=SPEC", field="--vary")
     varies = [parse_vary(t) for t in texts]
+    if zips:
+        varies.append(parse_zip(zips))
     seen: set[str] = set()
-    for vary in varies:
-        if vary.text in seen:
-            raise InputError(f"{short_repr(vary.text)} is varied twice", field="--vary")
-        seen.add(vary.text)
+    for field in (part for vary in varies for part in vary.fields):
+        if field.text in seen:
+            raise InputError(f"{short_repr(field.text)} is varied twice", field="--vary")
+        seen.add(field.text)
     return varies
