@@ -11,7 +11,9 @@ client hangs up or its deadline passes, and each kind of work goes through its o
   A client that hangs up has its work stopped the same way.
 - Encounter reads run in the server's threads (the encounter is in this process's memory), in lanes of
   their own: aim and preview (the dice route's probes with it) each in a small one, the other reads in a wide
-  one. Their loops check the same way (between placements, targets, probes), so a read past its deadline stops.
+  one. A preview of many targets runs in the process pool instead ("preview-big": the worker rebuilds the
+  encounter from its events), so that no read shares the interpreter with it. Their loops check the same way
+  (between placements, targets, probes), so a read past its deadline stops.
 - An encounter's writes (actions, undo) have the deadline only before they start: a write that waits past it
   for the encounter's earlier writes is a 503 and writes nothing. Once started, a write (one action: bounded
   work) runs to its end and is answered; it is never answered with an error and then stored.
@@ -77,8 +79,8 @@ class Lane:
 
 
 #: The kinds of heavy work (routes that run in the pool); "roll" is the small kind, "roll-big" a roll of many
-#: targets (`limits.roll_lane`).
-HEAVY = ("roll-big", "odds", "simulate", "aim", "fights-simulate", "fights-exact", "picture")
+#: targets (`limits.roll_lane`), "preview-big" an encounter's preview of many targets (`limits.preview_lane`).
+HEAVY = ("roll-big", "preview-big", "odds", "simulate", "aim", "fights-simulate", "fights-exact", "picture")
 #: The kinds of encounter reads, run in the server's threads: the heavy two (the dice route's probes run as a
 #: preview), and the rest ("encounter").
 ENCOUNTER_HEAVY = ("encounter-aim", "encounter-preview")

@@ -22,7 +22,7 @@ from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained
 from tohit.engine.gm_hand import hidden
 from tohit.engine.seeds import fresh_seed
-from tohit.server import answers, examples, limits, read_models
+from tohit.server import answers, examples, jobs, limits, read_models
 from tohit.server.answers import ok
 from tohit.server.authorization import GAME_MASTER, ActingGameMaster, Reader, State
 from tohit.server.bodies import After, CreateBody, DiceBody, MapBody, PreviewBody, UndoBody, fight_of
@@ -213,6 +213,12 @@ async def preview(
     """The exact odds of an attack on each target in the current state; changes nothing. Its targets are
     capped, for the view token too (limits.PREVIEW_TARGETS); it is refused a hidden attacker or target (403)."""
     limits.count_preview(body.targets)
+    if limits.preview_lane(body.targets) == "preview-big":  # in the pool, away from the reads
+        enc = await state.work("encounter", request, state.load, access.row)
+        asked = jobs.Asked(body.attacker, body.attack, body.targets, body.placement)
+        args = (access.row.id, enc.seq), access.row.fight, enc.events, access.row.name, access.role != "gm", asked
+        found: dict[str, Any] = await state.work("preview-big", request, jobs.preview_job, *args)
+        return found
 
     def answer() -> dict[str, Any]:
         enc = state.load(access.row)
