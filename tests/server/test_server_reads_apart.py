@@ -1,27 +1,31 @@
 """Reads never wait behind work (issue 38, item 4): a preview of many targets runs in the pool's lane
 "preview-big" (the worker rebuilds the encounter from its events), never in the threads the encounter reads
-share; an error it raises there reaches the client as it would from the thread; and against a live `tohit serve`
-flooded with big rolls and big previews, every encounter read is answered, none a 5xx, and each refusal of the
-flood is a 429 with Retry-After."""
+share, and is a 429 with Retry-After rather than a wait when every worker already has work; an error it raises
+there reaches the client as it would from the thread; and against a live `tohit serve` flooded with big rolls
+and big previews, every encounter read is answered, none a 5xx, and each refusal of the flood is a 429 with
+Retry-After."""
 
 from __future__ import annotations
 
+import asyncio
 import pickle
 import threading
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import pytest
 import yaml
+from fastapi import Request
 from fastapi.testclient import TestClient
 
 from tests.conftest import EXAMPLES
 from tests.server.conftest import free_port
 from tests.server.test_server_process import start
+from tohit.engine.pool import HealingPool
 from tohit.server import jobs, limits
-from tohit.server.admission import Admission
+from tohit.server.admission import Admission, Refused
 from tohit.server.errors import ApiError
 
 DUEL = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
@@ -73,6 +77,24 @@ def test_reads_apart_a_big_preview_keeps_the_players_view(client: TestClient) ->
     few = client.post(f"/v1/encounters/{eid}/preview", json={**many, "targets": ["Bandit chief"]}, headers=view)
     assert answer.status_code == few.status_code == 403, answer.text
     assert answer.json() == few.json()
+
+
+def test_reads_apart_a_big_preview_is_a_429_with_retry_after_rather_than_wait_behind_heavy_work() -> None:
+    """With every pool worker busy (here: two big rolls on two workers), a big preview is refused at once; with
+    one worker free it is admitted. Nothing is sent to the pool: the refusal comes before any work."""
+    admission = Admission(cast(HealingPool, object()), 2, 30.0)
+    admission.lanes["roll-big"].busy = 2
+
+    async def preview() -> Any:
+        return await admission.run("preview-big", cast(Request, None), lambda: None)
+
+    with pytest.raises(Refused) as refused:
+        asyncio.run(preview())
+    assert refused.value.status == 429 and refused.value.retry_after >= 1
+    assert "pool workers are all busy" in refused.value.message
+    assert admission.lanes["preview-big"].admitted == 0
+    admission.lanes["roll-big"].busy = 1
+    assert not admission.pool_busy()
 
 
 def test_reads_apart_an_api_error_raised_in_a_worker_crosses_back_whole() -> None:
