@@ -125,7 +125,7 @@ def test_reads_apart_a_worker_rebuilds_an_encounter_once_per_seq(
 
 
 # -- the flood, against a live server -----------------------------------------------------------------------------
-FLOODERS, ROUNDS, READS = 4, 2, 20
+FLOODERS, ROUNDS, READS = 4, 1, 12
 
 
 def big_roll(n: int) -> dict[str, Any]:
