@@ -1,9 +1,10 @@
-"""Run every benchmark module and print one table: `python -m benchmarks [--quick] [NAME ...]`."""
+"""Run every benchmark module and print one table: `python -m benchmarks [--quick] [--long] [NAME ...]`."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import pkgutil
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from benchmarks.common import Row
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller sizes, for a fast look")
+    parser.add_argument("--long", action="store_true", help="the long runs (server_load: 60 s of attacks)")
     parser.add_argument("names", nargs="*", help="only these modules (e.g. kaiser for bench_kaiser)")
     args = parser.parse_args()
     folder = Path(__file__).parent
@@ -27,7 +29,8 @@ def main() -> None:
     for name in modules:
         console.print(f"[dim]running {name}…[/]")
         module = importlib.import_module(f"benchmarks.{name}")
-        rows.extend(module.run(args.quick))
+        takes_long = "long" in inspect.signature(module.run).parameters
+        rows.extend(module.run(args.quick, long=args.long) if takes_long else module.run(args.quick))
     table = Table(title="tohit benchmarks (ratio: higher is better for tohit)")
     for col in ("group", "what", "tohit", "reference", "ratio", "target", ""):
         table.add_column(col, justify="right" if col in ("ratio", "target") else "left")

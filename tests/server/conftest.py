@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from tohit.server import collector
 from tohit.server.app import Settings, create_app
 
 ADMIN = "admin-token-for-tests"
@@ -24,8 +25,9 @@ ADMIN = "admin-token-for-tests"
 @pytest.fixture(autouse=True)
 def _collector_unfrozen() -> Iterator[None]:
     """`tohit serve` run in the test's process freezes what the process holds (kept out of the collector's
-    full passes); each test leaves the collector as it found it."""
+    full passes), and then each full pass's survivors; each test leaves the collector as it found it."""
     yield
+    collector.stop_freezing()
     gc.unfreeze()
 
 

@@ -136,6 +136,7 @@ def serve(
     """Serve the web table (/), the HTTP API (/v1, docs at /docs) and live encounters; prints a login URL with
     the admin token once the server listens. A port in use, an address not of this machine, a database URL the
     store cannot use: one line naming the flag and exit 2, with nothing printed before it."""
+    from tohit.server import collector
     from tohit.server.app import create_app
     from tohit.server.connections import default_max_connections, log_descriptors_once, uvicorn_options
     from tohit.server.listening import Unbindable, bind, run, where
@@ -196,9 +197,11 @@ def serve(
         log_descriptors_once()
         app = create_app(settings, store)
         # What the server holds from its start (modules, the app, its schemas: some 130,000 objects) is kept out of
-        # the collector's full passes, which otherwise stop every thread for 80-170 ms, in the middle of requests.
+        # the collector's full passes, which otherwise stop every thread for 80-170 ms, in the middle of requests;
+        # and so is, after each full pass, what it found alive (the fights' history: server/collector.py).
         gc.collect()
         gc.freeze()
+        collector.freeze_survivors()
         try:
             started = run(app, listening, announce, {"log_level": "warning", **limits})
         finally:

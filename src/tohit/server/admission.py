@@ -11,7 +11,10 @@ client hangs up or its deadline passes, and each kind of work goes through its o
   A client that hangs up has its work stopped the same way.
 - Encounter reads run in the server's threads (the encounter is in this process's memory), in lanes of
   their own: aim and preview (the dice route's probes with it) each in a small one, the other reads in a wide
-  one. Their loops check the same way (between placements, targets, probes), so a read past its deadline stops.
+  one. A preview of many targets runs in the process pool instead ("preview-big": the worker rebuilds the
+  encounter from its events), so that no read shares the interpreter with it; when every worker already has
+  work, it is a 429 with Retry-After at once rather than a wait behind that work. Their loops check the same way
+  (between placements, targets, probes), so a read past its deadline stops.
 - An encounter's writes (actions, undo) have the deadline only before they start: a write that waits past it
   for the encounter's earlier writes is a 503 and writes nothing. Once started, a write (one action: bounded
   work) runs to its end and is answered; it is never answered with an error and then stored.
@@ -77,8 +80,11 @@ class Lane:
 
 
 #: The kinds of heavy work (routes that run in the pool); "roll" is the small kind, "roll-big" a roll of many
-#: targets (`limits.roll_lane`).
-HEAVY = ("roll-big", "odds", "simulate", "aim", "fights-simulate", "fights-exact", "picture")
+#: targets (`limits.roll_lane`), "preview-big" an encounter's preview of many targets (`limits.preview_lane`).
+HEAVY = ("roll-big", "preview-big", "odds", "simulate", "aim", "fights-simulate", "fights-exact", "picture")
+#: The encounter reads that run in the pool: refused (a 429 with Retry-After) rather than queued behind heavy work
+#: when every worker is busy.
+READS_IN_POOL = ("preview-big",)
 #: The kinds of encounter reads, run in the server's threads: the heavy two (the dice route's probes run as a
 #: preview), and the rest ("encounter").
 ENCOUNTER_HEAVY = ("encounter-aim", "encounter-preview")
@@ -88,7 +94,7 @@ class Admission:
     """The lanes of one server, its thread pool for small work, and its process pool (None: threads only)."""
 
     def __init__(self, pool: HealingPool | None, workers: int, seconds: float) -> None:
-        self.pool, self.seconds = pool, seconds
+        self.pool, self.seconds, self.workers = pool, seconds, workers
         heavy_running = max(1, workers)
         self.lanes = {"roll": Lane("roll", SMALL_RUNNING, SMALL_WAITING, inline=True)} | {
             kind: Lane(kind, heavy_running, WAITING_PER_WORKER * heavy_running, inline=pool is None) for kind in HEAVY
@@ -101,12 +107,25 @@ class Admission:
         #: Requests whose work was stopped (a client gone or a deadline passed), for tests and logs.
         self.stopped = 0
 
+    def pool_busy(self) -> bool:
+        """Whether the process pool has as much work as it has workers (a read sent now would wait behind it)."""
+        if self.pool is None:
+            return False
+        return sum(lane.busy for lane in self.lanes.values() if not lane.inline) >= self.workers
+
     def close(self) -> None:
         self.threads.shutdown(wait=False, cancel_futures=True)
 
     async def run(self, kind: str, request: Request, fn: Callable[..., Any], *args: Any) -> Any:
         """`fn(*args)` in its lane, within the deadline, stopped when the client hangs up."""
         lane = self.lanes[kind]
+        if kind in READS_IN_POOL and self.pool_busy():
+            raise Refused(
+                429,
+                f"the server's {self.workers} pool workers are all busy with heavy work, which this read would wait"
+                " behind: try again shortly",
+                None,
+            )
         if lane.admitted >= lane.running + lane.waiting:
             raise Refused(
                 429,

@@ -4,6 +4,7 @@ handlers that turn each kind of failure into it (a dead worker or a lack of memo
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -28,6 +29,10 @@ class ApiError(Exception):
     def __init__(self, status: int, message: str, field: str | None = None, **extra: Any) -> None:
         super().__init__(message)
         self.status, self.message, self.field, self.extra = status, message, field, extra
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Picklable (raised in a pool worker, answered by the server): made again from all it holds."""
+        return functools.partial(type(self), **self.extra), (self.status, self.message, self.field)
 
 
 def error_body(message: str, field: str | None = None, source: str | None = None) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from tohit.core.errors import InputError, short_repr
 from tohit.engine import cancel
+from tohit.engine.encounter import Encounter
 from tohit.engine.fight.exact import OverStates, OverTime, exact_duel
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.run import simulate_fights
@@ -17,9 +18,15 @@ from tohit.engine.odds import odds
 from tohit.engine.roll import roll
 from tohit.engine.scenario import Loaded, from_dict
 from tohit.engine.simulate import simulate
+from tohit.server.cache import Lru
 from tohit.server.limits import over
+from tohit.server.players_view import PlayersView
+from tohit.server.read_models import exact
 
 T = TypeVar("T")
+
+#: Encounters a pool worker rebuilt for previews, by (id, seq): the next preview of the same state reuses one.
+REBUILT: Lru[tuple[str, int], Encounter] = Lru(4)
 
 
 @dataclass(frozen=True)
@@ -104,3 +111,25 @@ def fights_exact_job(fight: dict[str, Any], max_states: int, seconds: float) -> 
         raise InputError(
             f"{exc.message} (the cap {name} = {value}: tohit serve --{name})", field=name, source=exc.source
         ) from None
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a preview asks: the attacker, its attack, the targets and the placement (server/bodies.py)."""
+
+    attacker: str
+    attack: str | None
+    targets: list[str]
+    placement: str | None
+
+
+def preview_job(key: tuple[str, int], fight: dict[str, Any], events: list[dict[str, Any]], source: str,
+                players: bool, asked: Asked) -> dict[str, Any]:  # fmt: skip
+    """An encounter's preview (its exact odds per target) in a pool worker: the encounter `key` (its id and seq)
+    rebuilt from its fight and events, or the one this worker last rebuilt at that seq; the players' view
+    (`players`) or the GM's."""
+    enc = REBUILT.get(key)
+    if enc is None:
+        enc = REBUILT[key] = Encounter.restore(fight, events, source=source)
+    ask = PlayersView(enc).preview if players else enc.preview
+    return {"seq": enc.seq, "targets": exact(ask(asked.attacker, asked.attack, asked.targets, asked.placement))}

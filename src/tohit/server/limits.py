@@ -110,6 +110,13 @@ def over(what: str, value: int, name: str, limit: int, field: str | None = None,
     return InputError(f"{what} {value:,} is over the cap {name} = {limit:,}{where}", field=field or name)
 
 
+def preview_lane(targets: list[str]) -> str:
+    """The lane of an encounter's preview: its own in the server's threads ("encounter-preview") for at most
+    SMALL_ROLL_TARGETS targets, else "preview-big" (the process pool): the exact odds of many targets never hold
+    the interpreter the encounter reads share."""
+    return "preview-big" if len(targets) > SMALL_ROLL_TARGETS else "encounter-preview"
+
+
 def roll_lane(scenario: Mapping[str, Any]) -> str:
     """The lane of a roll: "roll" (small work, the server's threads) for at most SMALL_ROLL_TARGETS targets as
     given, else "roll-big" (the process pool)."""
