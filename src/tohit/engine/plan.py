@@ -14,6 +14,7 @@ plays, exactly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -24,6 +25,7 @@ import numpy.typing as npt
 from tohit.core.errors import InputError
 from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight, Rows
 from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.core.fight.words import Words
 from tohit.engine import cancel
 from tohit.engine.fight.modes import Exact
 from tohit.engine.fight.outcome_table import mean_damage
@@ -88,16 +90,26 @@ class Planning(Exact):
         attack_fields: dict[str, IntArray] | None = None,
         *,
         kind: str = "attack",
-        note: str = "",
+        note: Words = "",
         fields: tuple[str, ...] | None = None,
         shared: dict[str, Any] | None = None,
+        said_fields: Callable[[], dict[str, IntArray]] | None = None,
     ) -> tuple[Rows, dict[str, IntArray]]:
         cancel.check()  # between rolls: stopped when its asker went away (a deadline, a client gone)
         if kind == "attack":
             self._record(mask, actor, attack, target, attack_fields or {}, kind)
         weight, denominator = self.weight, self.denominator
         idx, out = super().resolve(
-            mask, actor, attack, target, attack_fields, kind=kind, note=note, fields=fields, shared=shared
+            mask,
+            actor,
+            attack,
+            target,
+            attack_fields,
+            kind=kind,
+            note=note,
+            fields=fields,
+            shared=shared,
+            said_fields=said_fields,
         )
         if self.n <= MAX_ROWS:
             return idx, out

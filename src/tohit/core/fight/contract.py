@@ -26,8 +26,10 @@ from tohit.core.errors import InputError
 from tohit.core.fight.bindings import Bindings, Side, StatBinding, check_bindings, check_stats
 from tohit.core.fight.consequence import OTHER, Item, item
 from tohit.core.fight.readings import StatReading, reading_of
+from tohit.core.fight.rolls import FightRoll, Rolled
 from tohit.core.fight.rows import take_rows
 from tohit.core.fight.state import BoolArray, Change, IntArray, Roster, State
+from tohit.core.fight.words import Words
 from tohit.core.models import Model, Scenario
 from tohit.core.roles import Role
 from tohit.core.system import AnySystem
@@ -432,6 +434,10 @@ class LoadedFight:
 class FightContext(Protocol):
     """What a game's fight step reads and does (the engine's `StepContext` implements it in three modes).
 
+    A game never asks which mode it runs in: it draws its dice through `choose`, `die`, `draw`, `roll` and
+    `resolve`, which every mode implements, and hands its words over lazily (`emit`'s text, `tell`, a resolve's
+    `note`), made only when the fight is told.
+
     Expansions change the rows: `resolve`, `choose`, `die`, `draw` and `choose_actions` return `idx`, the parent
     row of each new row, and the caller re-indexes what it holds with it (`actor = actor[idx]`); in "narrate"
     and "sample" mode `idx` is `ALL`.
@@ -439,14 +445,7 @@ class FightContext(Protocol):
 
     fight: LoadedFight
     state: State
-    mode: Mode
-    rng: np.random.Generator
     parent: IntArray
-    script: list[dict[str, list[int]]]
-    log: list[dict[str, Any]]
-
-    @property
-    def narrating(self) -> bool: ...
 
     @property
     def n(self) -> int: ...
@@ -454,8 +453,12 @@ class FightContext(Protocol):
     def standing(self) -> BoolArray:
         """(fights, combatants): who is able to act now."""
 
-    def emit(self, kind: str, changes: Sequence[Change], text: str = "", **info: Any) -> None:
-        """Record an event and apply it to the state."""
+    def emit(self, kind: str, changes: Sequence[Change], text: Words = "", **info: Any) -> None:
+        """Record an event and apply it to the state; its words (`text`, and details given as functions) are made
+        only when the fight is told."""
+
+    def tell(self, kind: str, words: Callable[..., str | None], **info: Any) -> None:
+        """An event that changes nothing, only for a told fight: `words` makes its text (None: no event)."""
 
     def set(self, stat: str, rows: Any, to: Any, who: Any = None) -> Change:
         """A change of `stat` at `rows` (of combatant `who`, or of the fight when None) to `to`."""
@@ -474,6 +477,10 @@ class FightContext(Protocol):
     ) -> tuple[Rows, IntArray]:
         """A value per row of `mask` from the exact integer distribution tables[which[row]] (values, weights)."""
 
+    def roll(self, rows: IntArray, roll: FightRoll, args: Mapping[str, Any]) -> Rolled:
+        """The game's declared `roll` for each of `rows` (its `args` one per row, or one for all): rolled face by
+        face when told, drawn when sampled, every value weighed in the exact chain."""
+
     def resolve(
         self,
         mask: BoolArray,
@@ -483,14 +490,16 @@ class FightContext(Protocol):
         attack_fields: dict[str, IntArray] | None = None,
         *,
         kind: str = "attack",
-        note: str = "",
+        note: Words = "",
         fields: tuple[str, ...] | None = None,
         shared: dict[str, Any] | None = None,
+        said_fields: Callable[[], dict[str, IntArray]] | None = None,
     ) -> tuple[Rows, dict[str, IntArray]]:
         """The outcome of combatant actor's attack on target (the system's `resolve`) per row where `mask`:
         the declared outcome fields (or `fields`), 0 outside `mask`. `attack_fields` override the attack block
         per row ("target.<field>" / "attacker.<field>": a field of that block, as a code the rules decode);
-        `shared` makes roles of scope "attack" one roll for every target of one ability."""
+        `shared` makes roles of scope "attack" one roll for every target of one ability. `note` and `said_fields`
+        (attack fields the outcome does not depend on) are only for a told fight's words."""
 
     def choose_actions(
         self, acting: BoolArray, actor: IntArray, options: BoolArray, choice: GMChoice | None = None

@@ -19,14 +19,18 @@ import numpy as np
 from tohit.core.fight.contract import FightContext, FightRules, GMChoice, LoadedFight
 from tohit.core.fight.rows import any_rows, first_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.core.fight.words import Words
 
 
-def turn_words(ctx: FightContext, actor: IntArray) -> str:
-    """A turn event's words when a fight is narrated, in the game's terms ("Ceil's turn (round 2)"); none in a
-    batch."""
-    if not ctx.narrating or ctx.n != 1 or int(actor[0]) < 0:
-        return ""
-    return f"{ctx.fight.roster.names[int(actor[0])]}'s turn (round {int(ctx.state.fight['round'][0])})"
+def turn_words(ctx: FightContext, actor: IntArray) -> Words:
+    """A turn event's words when a fight is told, in the game's terms ("Ceil's turn (round 2)"); made only then."""
+
+    def words() -> str:
+        if ctx.n != 1 or int(actor[0]) < 0:
+            return ""
+        return f"{ctx.fight.roster.names[int(actor[0])]}'s turn (round {int(ctx.state.fight['round'][0])})"
+
+    return words
 
 
 class RoundRules(FightRules):
@@ -114,8 +118,8 @@ class RoundRules(FightRules):
                 ctx.emit(
                     "round",
                     [ctx.set("round", rows, new), ctx.set("cursor", rows, 0)],
-                    f"Round {int(new[0])}" if ctx.narrating else "",
-                    round=int(new[0]) if ctx.narrating else None,
+                    lambda: f"Round {int(new[0])}",
+                    round=lambda: int(new[0]),
                 )
                 self.round_start(ctx, rows)
                 slot2, found2, actor2, _ = first if first is not None else self._next(ctx)
@@ -224,10 +228,6 @@ class RoundRules(FightRules):
         np.put_along_axis(order_rows, turn, fight.combatant_columns(turn.shape[0]), axis=1)
         held.turn, held.rows = turn, order_rows
         return order_rows
-
-    @staticmethod
-    def text(ctx: FightContext, make: Any) -> str:
-        return str(make()) if ctx.narrating else ""
 
     @staticmethod
     def name(ctx: FightContext, who: IntArray) -> str:

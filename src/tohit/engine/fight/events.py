@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import IntArray, State, change
 from tohit.engine.fight.ending import ended
+from tohit.engine.fight.modes.base import StepContext
 
 
 def start_event(fight: LoadedFight, seed: int, state: State, source: str) -> dict[str, Any]:
@@ -37,7 +38,7 @@ def stalemate_event(text: str, n: int) -> dict[str, Any]:
     return {"kind": "stalemate", "text": text, "changes": [], "n": n}
 
 
-def emit_end(ctx: FightContext, winner: Any, *, rows: IntArray | None = None, stalled: bool = False) -> None:
+def emit_end(ctx: StepContext, winner: Any, *, rows: IntArray | None = None, stalled: bool = False) -> None:
     """The one writer of a fight's end, for every caller (the narrated fight, the Monte Carlo batch, the live
     encounter): the game's own end of the fights at `rows` (`finish`, e.g. durability; default: fight 0), then
     their end event: the winning side of each (`winner`: one per row, or one for fight 0; -1: a draw, "still
@@ -66,7 +67,7 @@ def emit_end(ctx: FightContext, winner: Any, *, rows: IntArray | None = None, st
     ctx.log[-1]["state"] = ctx.state.row(roster)
 
 
-def close_if_decided(ctx: FightContext) -> bool:
+def close_if_decided(ctx: StepContext) -> bool:
     """The end check every caller of the play loop runs after its events (a step of the rules, a GM's edit, a
     roster change, an undo): where the rules say fight 0 is decided (`ending.ended`: one side standing, or past
     `max_rounds`), its end is written (`emit_end`). True when it was."""

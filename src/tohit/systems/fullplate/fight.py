@@ -147,46 +147,42 @@ class FullPlateFight(RoundRules):
                 ctx.emit(
                     kind,
                     changes(items, rows, who),
-                    self.text(
-                        ctx,
-                        lambda: narrate.damage(
-                            self.name(ctx, struck), int(outcome.damage[0]), int(before.hp[0]), int(applied.hp_after[0])
-                        ),
+                    lambda: narrate.damage(
+                        self.name(ctx, struck), int(outcome.damage[0]), int(before.hp[0]), int(applied.hp_after[0])
                     ),
                 )
-        if ctx.narrating and applied.stray.size:
-            ctx.emit("stray", [], narrate.stray())
+        if applied.stray.size:
+            ctx.tell("stray", narrate.stray)
         # Magical ammunition: each hit is an arrow to recover, with less Enhancement, after the fight.
         for kind, items in groups:
             if kind == "ammunition":
                 ctx.emit(
                     kind,
                     changes(items, rows, who),
-                    self.text(
-                        ctx,
-                        lambda part=items[0].part: narrate.ammunition_hit(
-                            self.name(ctx, a), fight.attack(int(a[0]), int(part)).name
-                        ),
+                    lambda part=items[0].part: narrate.ammunition_hit(
+                        self.name(ctx, a), fight.attack(int(a[0]), int(part)).name
                     ),
                 )
 
     def finish(self, ctx: FightContext, rows: Any) -> None:
         """The end of the encounter: magical ammunition that hit is recovered, with its Enhancement lowered."""
-        if not ctx.narrating:
-            return
         fight = ctx.fight
         magic = self._magic_ammo(fight)
         for c, a in zip(*np.nonzero(magic), strict=True):
-            hits = int(ctx.state.per[f"ammo_hits{a}"][0, c])
-            if not hits:
-                continue
             entry = fight.attack(int(c), int(a))
             ammo = entry.attacker.ammunition
             after = 0 if ammo.loses_all_on_hit else ammo.enhancement - 1
-            ctx.emit(
+
+            def hits(c: int = int(c), a: int = int(a)) -> int:
+                return int(ctx.state.per[f"ammo_hits{a}"][0, c])
+
+            ctx.tell(
                 "recovered",
-                [],
-                narrate.recovered(fight.roster.names[c], entry.name, hits, ammo.enhancement, after),
+                lambda c=c, entry=entry, ammo=ammo, after=after, hits=hits: (
+                    narrate.recovered(fight.roster.names[c], entry.name, hits(), ammo.enhancement, after)
+                    if hits()
+                    else None
+                ),
                 who=fight.roster.names[c],
                 attack=entry.name,
                 hits=hits,

@@ -42,7 +42,7 @@ its attacks makes one attack (chosen by its policy); the round ends when nobody 
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -51,6 +51,7 @@ from pydantic import Field
 from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, of_kind
 from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
+from tohit.core.fight.rolls import FightRoll
 from tohit.core.fight.rounds import turn_words
 from tohit.core.fight.rows import min_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
@@ -72,8 +73,6 @@ CONSEQUENCES = ("result", "damage", "ap_lost", "flat_footed")
 #: average Constitution 5 (+0): "Resistance values are calculated by adding your Presence to the applicable
 #: Modifier" [Final Steps].
 DEFAULT_PHR = 3
-#: Ways to roll each total of 2d6 (the Critical level's dice and the PhR check's: no open roll, no fumble).
-TWO_D6 = {total: 6 - abs(total - 7) for total in range(2, 13)}
 
 
 class KaiserCombatant(Model):
@@ -88,19 +87,27 @@ class KaiserCombatant(Model):
     )
 
 
-@cache
+def _degrees_of_failure(args: Mapping[str, Any], faces: Mapping[str, IntArray]) -> IntArray:
+    """A Critical's Degrees of Failure [Critical]: level 2d6 (the `critical` dice) + `base` (= floor(damage / 10)),
+    above 20 halved, against the PhR check 2d6 (the `phr` dice) + `phr`; DoF = max(0, level - check). Neither roll
+    is open nor fumbles."""
+    level = critical_level(faces["critical"].sum(axis=1), 10 * np.asarray(args["base"]))
+    out: IntArray = np.maximum(0, level - (faces["phr"].sum(axis=1) + np.asarray(args["phr"])))
+    return out
+
+
+#: The roll a Critical makes (its arguments: `base` and `phr`): the level's 2d6 are the faces the attack's own
+#: `critical` role showed (typed with the attack's dice at the table), the PhR check's 2d6 are rolled after it.
+CRITICAL = FightRoll("critical", (("critical", (6, 6)), ("phr", (6, 6))), _degrees_of_failure, ("critical",))
+#: The same roll with the level's 2d6 rolled anew, as a fight with the Multiple Defense Penalty has always rolled
+#: it (its defense comes between the attack and the Critical; docs/kaiser.md#silent-critical).
+CRITICAL_ROLLED_AFTER_DEFENSE = FightRoll("critical", CRITICAL.dice, _degrees_of_failure)
+
+
 def dof_table(base: int, phr: int) -> tuple[IntArray, tuple[int, ...]]:
-    """The exact distribution of a Critical's Degrees of Failure [Critical]: level 2d6 + `base`
-    (= floor(damage / 10)), above 20 halved, against the PhR check 2d6 + `phr`; DoF = max(0, level - check).
-    Values and their weights over 6**4 (both rolls are plain 2d6)."""
-    counts: dict[int, int] = {}
-    for crit, crit_ways in TWO_D6.items():
-        level = int(critical_level(crit, 10 * base))
-        for check, check_ways in TWO_D6.items():
-            dof = max(0, level - (check + phr))
-            counts[dof] = counts.get(dof, 0) + crit_ways * check_ways
-    values = sorted(counts)
-    return np.asarray(values, dtype=np.int64), tuple(counts[v] for v in values)
+    """The exact distribution of a Critical's Degrees of Failure (`CRITICAL`, every face weighed): its values and
+    their weights over 6**4."""
+    return CRITICAL.exact_table({"base": base, "phr": phr})
 
 
 class KaiserAttack(Model):
@@ -131,8 +138,8 @@ class KaiserFight(KaiserTurns):
         # The Defensive Roll's modifiers: the target block's, minus the All Action Penalty.
         StatBinding("def_mod", field="modifiers", odds=True),
     )
-    #: The fight rolls a Critical's level itself, with the PhR check (`dof_table`); narration reads the faces the
-    #: system's own `critical` role showed in the attack's trace.
+    #: The fight rolls a Critical's level itself, with the PhR check (`CRITICAL`, a declared roll); a told fight
+    #: reads the level's faces from those the system's own `critical` role showed in the attack.
     unused_roles = ("critical",)
     standing_stats = ("lp", "knocked_out")
     turn_order: ClassVar[str] = (
@@ -262,25 +269,25 @@ class KaiserFight(KaiserTurns):
         ctx.emit(
             "ap_spent",
             [ctx.set("ap", rows, spent, actor[rows])],
-            self._text(
-                ctx,
-                lambda: narrate.ap_spent(
-                    self._name(ctx, actor), int(costs[actor[0], attack[0]]), int(a_ap[0]), int(spent[0])
-                ),
+            lambda: narrate.ap_spent(
+                self._name(ctx, actor), int(costs[actor[0], attack[0]]), int(a_ap[0]), int(spent[0])
             ),
         )
 
         fields: dict[str, IntArray] | None = None
-        note = ""
         penalties = ctx.state.per["penalty"]
         penalty = gather(penalties, np.arange(ctx.n), np.maximum(actor, 0)) if penalties.any() else None
         if penalty is not None and (penalty[acting] > 0).any():  # the All Action Penalty on the Offensive Roll
             fields = {"modifiers": self._modifiers(fight)[np.maximum(actor, 0), np.maximum(attack, 0)] - penalty}
-            note = narrate.penalty_note(int(penalty[0])) if ctx.narrating and penalty[0] else ""
+
+        def note() -> str:
+            shown = 0 if fields is None or penalty is None else int(penalty[0])
+            return narrate.penalty_note(shown) if shown else ""
+
         idx, out = ctx.resolve(acting, actor, attack, target, fields, note=note)
         actor, attack, target, acting = actor[idx], attack[idx], target[idx], acting[idx]
         self._defended(ctx, acting, target)
-        idx = self._consequences(ctx, acting, actor, target, out, self._critical_faces(ctx))
+        idx = self._consequences(ctx, acting, actor, target, out)
         if idx is not ALL:
             actor, attack, target, acting = actor[idx], attack[idx], target[idx], acting[idx]
             out = {k: v[idx] for k, v in out.items()}
@@ -307,27 +314,29 @@ class KaiserFight(KaiserTurns):
         ctx.emit(
             "counter",
             [ctx.set("ap", rows, t_ap[rows] - COUNTER_AP, target[rows])],
-            self._text(
-                ctx,
-                lambda: narrate.counter(
-                    self._name(ctx, target), int(t_ap[0]), int(t_ap[0] - COUNTER_AP), int(bonus[0])
-                ),
-            ),
+            lambda: narrate.counter(self._name(ctx, target), int(t_ap[0]), int(t_ap[0] - COUNTER_AP), int(bonus[0])),
         )
         c_attack = np.where(counter, counter_with, 0)
         penalties = ctx.state.per["penalty"]
         c_penalty = gather(penalties, np.arange(ctx.n), np.maximum(target, 0)) if penalties.any() else 0
         modifiers = self._modifiers(fight)[np.maximum(target, 0), c_attack] + np.where(counter, bonus - c_penalty, 0)
-        note = ""
-        if ctx.narrating:
-            shown = int(np.asarray(c_penalty).reshape(-1)[0])
-            note = narrate.counter_note(int(bonus[0]), shown)
+
+        def counter_note() -> str:
+            return narrate.counter_note(int(bonus[0]), int(np.asarray(c_penalty).reshape(-1)[0]))
+
         idx, cout = ctx.resolve(
-            counter, target, c_attack, actor, {"modifiers": modifiers}, kind="counter", note=note, fields=CONSEQUENCES
+            counter,
+            target,
+            c_attack,
+            actor,
+            {"modifiers": modifiers},
+            kind="counter",
+            note=counter_note,
+            fields=CONSEQUENCES,
         )
         actor, target, counter = actor[idx], target[idx], counter[idx]
         self._defended(ctx, counter, actor)
-        self._consequences(ctx, counter, target, actor, cout, self._critical_faces(ctx))
+        self._consequences(ctx, counter, target, actor, cout)
 
     def odds_fields(
         self, ctx: FightContext, rows: IntArray, actor: int, attack: int, target: int
@@ -383,11 +392,8 @@ class KaiserFight(KaiserTurns):
                 ctx.set("ap", rr, AP_PER_ROUND, c_idx),
                 ctx.set("flat_footed", rows[fr], 0, fc),
             ],
-            self._text(
-                ctx,
-                lambda: narrate.new_round(int(new_round[0]), AP_PER_ROUND),
-            ),
-            round=int(new_round[0]) if ctx.narrating else None,
+            lambda: narrate.new_round(int(new_round[0]), AP_PER_ROUND),
+            round=lambda: int(new_round[0]),
         )
         self._fade(ctx, rows)
         mdp = ctx.state.per["mdp"][rows]
@@ -397,7 +403,7 @@ class KaiserFight(KaiserTurns):
             ctx.emit(
                 "defense_restored",
                 [ctx.set("def_mod", r, ctx.state.per["def_mod"][r, mc] + mdp[mr, mc], mc), ctx.set("mdp", r, 0, mc)],
-                self._text(ctx, lambda: narrate.defense_restored([ctx.fight.roster.names[int(c)] for c in mc])),
+                lambda: narrate.defense_restored([ctx.fight.roster.names[int(c)] for c in mc]),
             )
 
     def _defended(self, ctx: FightContext, mask: BoolArray, defender: IntArray) -> None:
@@ -415,9 +421,7 @@ class KaiserFight(KaiserTurns):
         ctx.emit(
             "defense",
             [ctx.set("mdp", rows, mdp + MDP_STEP, d), ctx.set("def_mod", rows, def_mod - MDP_STEP, d)],
-            self._text(
-                ctx, lambda: narrate.multiple_defense(self._name(ctx, d), int(mdp[0]) // MDP_STEP + 1, int(mdp[0]) + 2)
-            ),
+            lambda: narrate.multiple_defense(self._name(ctx, d), int(mdp[0]) // MDP_STEP + 1, int(mdp[0]) + 2),
         )
 
     def _consequences(
@@ -427,7 +431,6 @@ class KaiserFight(KaiserTurns):
         attacker: IntArray,
         defender: IntArray,
         out: dict[str, IntArray],
-        faces: list[int] | None = None,
     ) -> Rows:
         """What a resolved attack does (`consequences.apply`; emitted and narrated here): LP lost (and damage
         dealt), AP lost, Flat-Footed, then a Critical (hits only). Returns the re-indexing of the rows (the exact
@@ -446,11 +449,15 @@ class KaiserFight(KaiserTurns):
         for kind in ("damage", "ap_lost", "flat_footed"):
             items = of_kind(applied.items, kind)
             if items:
-                ctx.emit(kind, changes(items, rows, who), self._said(ctx, kind, defender, before, outcome, items))
+                ctx.emit(
+                    kind,
+                    changes(items, rows, who),
+                    lambda kind=kind, items=items: self._said(ctx, kind, defender, before, outcome, items),
+                )
         crit = applied.critical
         if crit.size == 0:
             return ALL
-        return self._critical(ctx, rows[crit], d[crit], outcome.damage[crit], defender, faces)
+        return self._critical(ctx, rows[crit], d[crit], outcome.damage[crit], defender)
 
     def _said(
         self,
@@ -461,9 +468,7 @@ class KaiserFight(KaiserTurns):
         outcome: consequences.Outcome,
         items: tuple[Item, ...],
     ) -> str:
-        """Narrated (one fight: its one attack is row 0): the sentence of a consequence of `kind`."""
-        if not ctx.narrating:
-            return ""
+        """Told (one fight: its one attack is row 0): the sentence of a consequence of `kind`."""
         name = self._name(ctx, defender)
         if kind == "damage":
             return narrate.damage(name, int(outcome.damage[0]), int(before.lp[0]), int(items[0].to[0]))
@@ -471,46 +476,30 @@ class KaiserFight(KaiserTurns):
             return narrate.ap_lost(name, int(before.ap[0]))
         return narrate.flat_footed(name)
 
-    def _critical_faces(self, ctx: FightContext) -> list[int] | None:
-        """Narrated: the faces of the `critical` role the attack just resolved showed in its trace."""
-        if not ctx.narrating or not ctx.log:
-            return None
-        dice = ctx.log[-1].get("dice") or {}
-        found = dice.get("critical")
-        return None if found is None else [int(f) for f in found]
-
-    def _critical(
-        self,
-        ctx: FightContext,
-        rows: IntArray,
-        who: IntArray,
-        damage: IntArray,
-        defender: IntArray,
-        faces: list[int] | None,
-    ) -> Rows:
+    def _critical(self, ctx: FightContext, rows: IntArray, who: IntArray, damage: IntArray, defender: IntArray) -> Rows:
         """A Critical [Critical] on the targets `who` of fights `rows`, hit for `damage` (`defender`:
         every row's target): level 2d6 + floor(damage / 10) (above 20 halved) against the target's PhR check
         2d6 + PhR (neither open nor fumbling); each DoF is -1 to all its actions and costs 1 AP; the penalty of
-        DoF <= 5 fades 1 a round, of DoF 6+ lasts; DoF 16+ knocks it unconscious."""
+        DoF <= 5 fades 1 a round, of DoF 6+ lasts; DoF 16+ knocks it unconscious. One roll (`CRITICAL`), the
+        same call in every mode; the level's dice are those the attack's own `critical` role showed."""
         fight = ctx.fight
         phr = self._phr(fight)[who]
         base = damage // 10
-        text = ""
-        idx: Rows = ALL
-        if ctx.narrating:  # one fight: rows == [0]
-            level_faces = faces if faces is not None else [int(f) for f in ctx.rng.integers(1, 7, size=2)]
-            forced = ctx.script.pop(0)["phr"] if ctx.script and "phr" in ctx.script[0] else None
-            check_faces = (
-                [int(f) for f in forced] if forced is not None else [int(f) for f in ctx.rng.integers(1, 7, 2)]
-            )
+        mask = np.zeros(ctx.n, dtype=bool)
+        mask[rows] = True
+        roll = CRITICAL_ROLLED_AFTER_DEFENSE if fight.spec.options.multiple_defense_penalty else CRITICAL
+        rolled = ctx.roll(rows, roll, {"base": base, "phr": phr})
+        failed = np.flatnonzero(mask[rolled.idx] & (rolled.value > 0))
+        hit, k = defender[rolled.idx][failed], rolled.value[failed]
+
+        def text() -> str:  # told: one fight, rows == [0]
+            level_faces = [int(f) for f in rolled.faces["critical"][0]]
+            check_faces = [int(f) for f in rolled.faces["phr"][0]]
+            given = fight.combatants[int(who[0])].physical_resistance is not None
             raw = sum(level_faces) + int(base[0])
             level = int(critical_level(sum(level_faces), int(damage[0])))
-            check = sum(check_faces) + int(phr[0])
-            dof = np.asarray([max(0, level - check)], dtype=np.int64)
-            name = self._name(ctx, who)
-            given = fight.combatants[int(who[0])].physical_resistance is not None
-            text = narrate.critical(
-                name,
+            return narrate.critical(
+                self._name(ctx, who),
                 int(damage[0]),
                 level_faces,
                 int(base[0]),
@@ -518,45 +507,27 @@ class KaiserFight(KaiserTurns):
                 level,
                 check_faces,
                 int(phr[0]),
-                check,
+                sum(check_faces) + int(phr[0]),
                 None if given else DEFAULT_PHR,
             )
-            bit = dof > 0
-            failed, who, k = rows[bit], who[bit], dof[bit]
-        elif ctx.mode == "sample":  # both rolls are plain 2d6: four dice per Critical, the same distribution
-            d6 = ctx.rng.integers(1, 7, size=(rows.size, 4))
-            level = critical_level(d6[:, 0] + d6[:, 1], damage)
-            dof = level - (d6[:, 2] + d6[:, 3] + phr)
-            bit = dof > 0
-            failed, who, k = rows[bit], who[bit], dof[bit]
-        else:  # the exact chain: one row per DoF, with its exact weight over 6**4 (`dof_table`)
-            key = base * 1000 + phr
-            uniq, inverse = np.unique(key, return_inverse=True)
-            mask = np.zeros(ctx.n, dtype=bool)
-            mask[rows] = True
-            which = np.zeros(ctx.n, dtype=np.int64)
-            which[rows] = inverse.reshape(-1)
-            tables = [dof_table(int(u) // 1000, int(u) % 1000) for u in uniq.tolist()]
-            idx, dof = ctx.draw(mask, which, tables)
-            failed = np.flatnonzero(mask[idx] & (dof > 0))
-            who, k = defender[idx][failed], dof[failed]
+
         if failed.size == 0:
-            if ctx.narrating:
-                ctx.emit("critical", [], text + narrate.no_dof())
-            return idx
+            ctx.tell("critical", lambda: text() + narrate.no_dof())
+            return rolled.idx
         state = ctx.state
         before = consequences.CriticalBefore(
-            *(gather(state.per[k], failed, who) for k in ("penalty", "fading", "def_mod", "ap"))
+            *(gather(state.per[s], failed, hit) for s in ("penalty", "fading", "def_mod", "ap"))
         )
         items = consequences.critical_after(before, k)
-        if ctx.narrating:
+
+        def dof_text() -> str:
             d, new_ap = int(k[0]), int(items[3].to[0])
             out = d >= consequences.KNOCKOUT_DOF
-            text += narrate.dof(
-                d, d >= consequences.LASTING_DOF, int(before.penalty[0]) + d, int(before.ap[0]), new_ap, out
-            )
-        ctx.emit("critical", changes(items, failed, {DEFENDER: who}), text)
-        return idx
+            lasting = d >= consequences.LASTING_DOF
+            return text() + narrate.dof(d, lasting, int(before.penalty[0]) + d, int(before.ap[0]), new_ap, out)
+
+        ctx.emit("critical", changes(items, failed, {DEFENDER: hit}), dof_text)
+        return rolled.idx
 
     def _fade(self, ctx: FightContext, rows: IntArray) -> None:
         """A new round: the All Action Penalty of Criticals of DoF 5 or less fades by 1 [Critical]."""
@@ -577,24 +548,14 @@ class KaiserFight(KaiserTurns):
                 ctx.set("penalty", r, penalty - 1, fc),
                 ctx.set("def_mod", r, def_mod + 1, fc),
             ],
-            self._text(
-                ctx,
-                lambda: narrate.penalty_fades(
-                    [
-                        (ctx.fight.roster.names[int(c)], int(p))
-                        for c, p in zip(fc.tolist(), penalty.tolist(), strict=True)
-                    ]
-                ),
+            lambda: narrate.penalty_fades(
+                [(ctx.fight.roster.names[int(c)], int(p)) for c, p in zip(fc.tolist(), penalty.tolist(), strict=True)]
             ),
         )
 
     @staticmethod
     def _name(ctx: FightContext, who: IntArray) -> str:
         return ctx.fight.roster.names[int(who[0])]
-
-    @staticmethod
-    def _text(ctx: FightContext, make: Any) -> str:
-        return str(make()) if ctx.narrating else ""
 
 
 RULES = KaiserFight()

@@ -53,7 +53,7 @@ class LastOdysseyRound(LastOdysseyTurns):
             order = np.argsort(turns.by_roll[got - 2])
             return narrate.initiative_call(got, calls, [names[int(c)] for c in order])
 
-        ctx.emit("initiative", changes, self.text(ctx, words), roll=int(roll[r[0]]) if ctx.narrating else None)
+        ctx.emit("initiative", changes, words, roll=lambda: int(roll[r[0]]))
 
     def able(self, fight: LoadedFight, state: State) -> BoolArray:
         """Who can take a turn now: standing, with AP left this round ("Once you run out of Action Points during
@@ -69,7 +69,7 @@ class LastOdysseyRound(LastOdysseyTurns):
         r, c = np.nonzero(spent)
         if r.size:
             names = [ctx.fight.roster.names[int(i)] for i in c[r == r[0]]]
-            ctx.emit("ap", [ctx.set("ap", rows[r], full, c)], self.text(ctx, lambda: narrate.ap_again(names, full)))
+            ctx.emit("ap", [ctx.set("ap", rows[r], full, c)], lambda: narrate.ap_again(names, full))
 
     def round_end(self, ctx: FightContext, rows: IntArray) -> None:
         """The Effect Phase [The Combat Round]: "damage takes precedent ... followed by everything else":
@@ -96,10 +96,13 @@ class LastOdysseyRound(LastOdysseyTurns):
             hp = per["hp"][r, c]
             hurt = int(max(1, int(health[c]) // 10))
             left = np.maximum(0, hp - hurt)
-            text = ""
-            if ctx.narrating:
-                text = narrate.poisoned(ctx.fight.roster.names[c], int(health[c]), hurt, int(hp[0]), int(left[0]))
-            ctx.emit("poison", [ctx.set("hp", r, left, c)], text)
+            ctx.emit(
+                "poison",
+                [ctx.set("hp", r, left, c)],
+                lambda c=c, hurt=hurt, hp=hp, left=left: narrate.poisoned(
+                    ctx.fight.roster.names[c], int(health[c]), hurt, int(hp[0]), int(left[0])
+                ),
+            )
             down = r[left == 0]
             if down.size:
                 self._downed(ctx, down, np.full(down.size, c, dtype=np.int64))
@@ -110,7 +113,9 @@ class LastOdysseyRound(LastOdysseyTurns):
         statuses, buffs = gather(per["statuses"], rows, t), gather(per["buffs"], rows, t)
         items = consequences.downed_effects(statuses, buffs)
         if items:
-            ctx.emit("effects", changes(items, rows, {DEFENDER: t}), self._downed_words(ctx, statuses, buffs, t))
+            ctx.emit(
+                "effects", changes(items, rows, {DEFENDER: t}), lambda: self._downed_words(ctx, statuses, buffs, t)
+            )
 
     def _health(self, fight: LoadedFight) -> IntArray:
         """Each combatant's Health, its base maximum HP: `health`, else its starting HP."""

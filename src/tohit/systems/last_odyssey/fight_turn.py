@@ -7,6 +7,7 @@ standing, its back row comes forward.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -45,10 +46,7 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         ctx.emit(
             "ap",
             [ctx.set("ap", rows, left, who)],
-            self.text(
-                ctx,
-                lambda: narrate.action_points(fight.roster.names[int(who[0])], int(ap[0]), int(left[0]), bool(used[0])),
-            ),
+            lambda: narrate.action_points(fight.roster.names[int(who[0])], int(ap[0]), int(left[0]), bool(used[0])),
         )
 
     # -- a turn ----------------------------------------------------------------------------------------------
@@ -63,8 +61,14 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         n, size = ctx.n, fight.roster.size
         tables = self._tables(fight)
         if not tables["multi"].any():  # one target each: one resolve for every fight
-            sides = self._sides(ctx, actor, target)
-            idx, out = ctx.resolve(acting, actor, attack, target, sides, note=self._note(ctx, actor, attack))
+            idx, out = ctx.resolve(
+                acting,
+                actor,
+                attack,
+                target,
+                note=lambda: self._note(ctx, actor, attack),
+                said_fields=self._sides(ctx, actor, target),
+            )
             self._apply(ctx, acting[idx], actor[idx], attack[idx], target[idx], out)
             self._advance_at_once(ctx)
             return
@@ -85,24 +89,28 @@ class LastOdysseyTurns(LastOdysseyAbilities):
             if not mask.any():
                 continue
             tt = np.full(n, t, dtype=np.int64)
-            idx, out = ctx.resolve(mask, actor, attack, tt, self._sides(ctx, actor, tt), shared=shared)
+            idx, out = ctx.resolve(mask, actor, attack, tt, shared=shared, said_fields=self._sides(ctx, actor, tt))
             actor, attack, caught = actor[idx], attack[idx], caught[idx]
             n = ctx.n
             self._apply(ctx, mask[idx], actor, attack, np.full(ctx.n, t, dtype=np.int64), out)
         self._advance_at_once(ctx)
 
-    def _sides(self, ctx: FightContext, actor: IntArray, target: IntArray) -> dict[str, IntArray] | None:
-        """A narrated fight with Ally buffs tells the system the target's side (`target.side`: an ally of the user or
+    def _sides(self, ctx: FightContext, actor: IntArray, target: IntArray) -> Callable[[], dict[str, IntArray]] | None:
+        """A told fight with Ally buffs tells the system the target's side (`target.side`: an ally of the user or
         a foe), so that the trace says which side an ability was used on; the outcome does not depend on it."""
-        if not ctx.narrating or not self._tables(ctx.fight)["ally"].any():
+        if not self._tables(ctx.fight)["ally"].any():
             return None
-        side = ctx.fight.roster.side_array
-        same = side[np.maximum(actor, 0)] == side[np.maximum(target, 0)]
-        return {"target.side": same.astype(np.int64)}
+
+        def sides() -> dict[str, IntArray]:
+            side = ctx.fight.roster.side_array
+            same = side[np.maximum(actor, 0)] == side[np.maximum(target, 0)]
+            return {"target.side": same.astype(np.int64)}
+
+        return sides
 
     def _note(self, ctx: FightContext, actor: IntArray, attack: IntArray) -> str:
         """The kind of a narrated ability that is not an attack ("Ogre attacks Ogre with Roar (a Self buff)")."""
-        if not ctx.narrating or not self._tables(ctx.fight)["effects"] or attack[0] < 0:
+        if not self._tables(ctx.fight)["effects"] or attack[0] < 0:
             return ""
         ability = ctx.fight.attack(int(actor[0]), int(attack[0])).attack
         return narrate.ability_kind(ability.kind, "ally" in ability.type)
@@ -148,7 +156,11 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: t, ATTACKER: a}
         for kind, items in events(applied.items):
-            ctx.emit(kind, changes(items, rows, who), self._said(ctx, kind, items, before, outcome, applied, t))
+            ctx.emit(
+                kind,
+                changes(items, rows, who),
+                lambda kind=kind, items=items: self._said(ctx, kind, items, before, outcome, applied, t),
+            )
 
     def _said(
         self,
@@ -160,9 +172,7 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         applied: consequences.Applied,
         target: IntArray,
     ) -> str:
-        """Narrated (one fight: its one ability is row 0): the sentence of an event of `kind`."""
-        if not ctx.narrating:
-            return ""
+        """Told (one fight: its one ability is row 0): the sentence of an event of `kind`."""
         name = ctx.fight.roster.names[int(target[0])]
         if kind == "damage":
             shown = (outcome.damage, before.hp, before.shell, applied.absorbed, applied.lost)
@@ -181,9 +191,7 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         return narrate.tracker(name, what, was, now)
 
     def _downed_words(self, ctx: FightContext, statuses: IntArray, buffs: IntArray, t: IntArray) -> str:
-        """Narrated: the effects a Downed combatant loses and keeps."""
-        if not ctx.narrating:
-            return ""
+        """Told: the effects a Downed combatant loses and keeps."""
         gone = [x.capitalize() for x in status_names(int(statuses[0]) & ~KEPT_WHEN_DOWNED)]
         gone += [f"{LABEL[s]} {v:+d}" for s, v in tracker_of(int(buffs[0])).items()]
         kept_names = [x.capitalize() for x in status_names(int(statuses[0]) & KEPT_WHEN_DOWNED)]
@@ -215,5 +223,5 @@ class LastOdysseyTurns(LastOdysseyAbilities):
                 ctx.emit(
                     "rows",
                     [ctx.set("row", r, FRONT, c)],
-                    self.text(ctx, lambda s=s: narrate.rows(fight.roster.side_names[s], mask is not None)),
+                    lambda s=s: narrate.rows(fight.roster.side_names[s], mask is not None),
                 )

@@ -246,11 +246,8 @@ class RtwFight(RtwTurns):
             ctx.emit(
                 "durability",
                 [ctx.set(f"durability{w}", rows[r], left, c), ctx.set(f"used{w}", rows[r], 0, c)],
-                self.text(
-                    ctx,
-                    lambda c=c, w=w, left=left: narrate.durability(
-                        ctx.fight.roster.names[int(c[0])], weapons[int(c[0])][w].name or "weapon", int(left[0])
-                    ),
+                lambda c=c, w=w, left=left: narrate.durability(
+                    ctx.fight.roster.names[int(c[0])], weapons[int(c[0])][w].name or "weapon", int(left[0])
                 ),
             )
 

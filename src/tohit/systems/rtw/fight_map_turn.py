@@ -84,12 +84,7 @@ def map_turn(
     idx, option = _choose_on_map(rules, ctx, acting, actor, valid, caught, adjacent, grid, choice)
     actor, acting, caught, adjacent = actor[idx], acting[idx], caught[idx], adjacent[idx]
     n = ctx.n
-    if ctx.narrating and bool(acting[0]) and option[0] < 0:
-        ctx.emit(
-            "hold",
-            (),
-            narrate.holds_ground(rules.name(ctx, actor)),
-        )
+    ctx.tell("hold", lambda: narrate.holds_ground(rules.name(ctx, actor)) if acting[0] and option[0] < 0 else None)
     acting = acting & (option >= 0)
     if not acting.any():
         return
@@ -106,12 +101,20 @@ def map_turn(
             continue
         tt = np.full(ctx.n, t, dtype=np.int64)
         codes = grid.level_codes(actor, option, t, adjacent)
-        note = ""
-        if ctx.narrating:
+
+        def note(
+            t: int = t,
+            k: int = k,
+            tt: IntArray = tt,
+            actor: IntArray = actor,
+            option: IntArray = option,
+            adjacent: BoolArray = adjacent,
+        ) -> str:
             c, o = int(actor[0]), int(option[0])
             why = grid.why_hard(c, o, t, bool(adjacent[0]))
             statuses = rules._status_note(ctx, play, actor, tt)[2:-1]
-            note = narrate.placement_note(grid.options[c][o].text, k + 1 if k else 0, why, statuses)
+            return narrate.placement_note(grid.options[c][o].text, k + 1 if k else 0, why, statuses)
+
         # The grid's Hard to Hit, with the attacker's Blinded or Dazzled folded in (the harder;
         # docs/rtw.md#silent-hard-to-hit).
         extra = {HARD_TO_HIT_FIELD: codes} if play is None else play.fields(ctx.state, actor, attack, tt, codes)

@@ -292,11 +292,13 @@ def move_phase(
         return
     r_arr = np.asarray(rows, dtype=np.int64)
     c_arr = np.asarray(whos, dtype=np.int64)
-    text = ""
-    if ctx.narrating and first is not None:
+
+    def text() -> str:
+        assert first is not None  # a row moved: the first mover is known
         c, t, got = first
         names = fight.roster.names
-        text = narrate.moves(names[c], names[t], list(got.path), got.cost, mover.movement[c])
+        return narrate.moves(names[c], names[t], list(got.path), got.cost, mover.movement[c])
+
     ctx.emit(
         "move",
         [

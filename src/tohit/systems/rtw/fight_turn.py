@@ -63,10 +63,7 @@ class RtwTurns(RtwTables):
                 ctx.emit(
                     "status_ends",
                     [ctx.set("off_balance", rows[on], 0, c[on])],
-                    self.text(
-                        ctx,
-                        lambda: narrate.off_balance_ends(self.name(ctx, c)),
-                    ),
+                    lambda: narrate.off_balance_ends(self.name(ctx, c)),
                 )
         can = acting
         if "prone" in play.stats:
@@ -79,7 +76,7 @@ class RtwTurns(RtwTables):
                 ctx.emit(
                     "stands_up",
                     [ctx.set("prone", rows[up], 0, c[up])],
-                    self.text(ctx, lambda: narrate.stands_up(self.name(ctx, c))),
+                    lambda: narrate.stands_up(self.name(ctx, c)),
                 )
             stuck = prone & halted
             if stuck.any():
@@ -88,10 +85,7 @@ class RtwTurns(RtwTables):
                 ctx.emit(
                     "prone",
                     (),
-                    self.text(
-                        ctx,
-                        lambda: narrate.prone_and_halted(self.name(ctx, c)),
-                    ),
+                    lambda: narrate.prone_and_halted(self.name(ctx, c)),
                 )
         return can
 
@@ -109,9 +103,7 @@ class RtwTurns(RtwTables):
                 ctx.emit(
                     "status_ends",
                     [ctx.set(stat, rows[on], 0, c[on])],
-                    self.text(
-                        ctx, lambda stat=stat, chosen=chosen: narrate.status_ends(self.name(ctx, c), stat, chosen)
-                    ),
+                    lambda stat=stat, chosen=chosen: narrate.status_ends(self.name(ctx, c), stat, chosen),
                 )
 
     def _read(self, play: StatusPlay | None) -> tuple[str, ...] | None:
@@ -122,7 +114,7 @@ class RtwTurns(RtwTables):
 
     @staticmethod
     def _status_note(ctx: FightContext, play: StatusPlay | None, actor: IntArray, target: IntArray) -> str:
-        if play is None or not ctx.narrating:
+        if play is None:
             return ""
         why = play.why(ctx.state, int(actor[0]), int(target[0]))
         return f" ({why})" if why else ""
@@ -149,8 +141,15 @@ class RtwTurns(RtwTables):
         self._pay(ctx, acting, actor, attack)
         if not self._flags(fight)[2]:  # no area attack: one roll on the chosen foe, every fight at once
             extra = None if play is None else play.fields(ctx.state, actor, attack, target)
-            note = self._status_note(ctx, play, actor, target)
-            idx, out = ctx.resolve(acting, actor, attack, target, extra, note=note, fields=read)
+            idx, out = ctx.resolve(
+                acting,
+                actor,
+                attack,
+                target,
+                extra,
+                note=lambda: self._status_note(ctx, play, actor, target),
+                fields=read,
+            )
             self._apply(ctx, acting[idx], actor[idx], attack[idx], target[idx], out, play)
             self._attacked(ctx, play, acting[idx], actor[idx])
             return
@@ -162,8 +161,15 @@ class RtwTurns(RtwTables):
                 continue
             tt = np.full(ctx.n, t, dtype=np.int64)
             extra = None if play is None else play.fields(ctx.state, actor, attack, tt)
-            note = self._status_note(ctx, play, actor, tt)
-            idx, out = ctx.resolve(mask, actor, attack, tt, extra, note=note, fields=read)
+            idx, out = ctx.resolve(
+                mask,
+                actor,
+                attack,
+                tt,
+                extra,
+                note=lambda actor=actor, tt=tt: self._status_note(ctx, play, actor, tt),
+                fields=read,
+            )
             actor, attack, acting, caught = actor[idx], attack[idx], acting[idx], caught[idx]
             self._apply(ctx, mask[idx], actor, attack, tt[idx], out, play)
         self._attacked(ctx, play, acting, actor)
@@ -180,10 +186,7 @@ class RtwTurns(RtwTables):
             ctx.emit(
                 "status_ends",
                 [ctx.set("invisible", rows[on], 0, c[on])],
-                self.text(
-                    ctx,
-                    lambda: narrate.invisibility_ends_attacking(self.name(ctx, c)),
-                ),
+                lambda: narrate.invisibility_ends_attacking(self.name(ctx, c)),
             )
 
     def _pay(self, ctx: FightContext, acting: BoolArray, actor: IntArray, attack: IntArray) -> None:
@@ -200,7 +203,7 @@ class RtwTurns(RtwTables):
             if pays.any():
                 changes.append(ctx.set(pool, rows[pays], have[pays] - cost[pays], c[pays]))
         if changes:
-            ctx.emit("cost", changes, self.text(ctx, lambda: narrate.cost(self.name(ctx, c))))
+            ctx.emit("cost", changes, lambda: narrate.cost(self.name(ctx, c)))
 
     def _caught(
         self,
@@ -311,8 +314,11 @@ class RtwTurns(RtwTables):
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: t, ATTACKER: a}
         for kind, items in events(applied.items):
-            text = self._said(ctx, kind, items, before, outcome, applied, t, play) if ctx.narrating else ""
-            ctx.emit(kind, changes(items, rows, who), text)
+            ctx.emit(
+                kind,
+                changes(items, rows, who),
+                lambda kind=kind, items=items: self._said(ctx, kind, items, before, outcome, applied, t, play),
+            )
 
     def _said(
         self,

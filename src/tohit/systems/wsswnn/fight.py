@@ -228,17 +228,19 @@ class WsswnnFight(WsswnnTurns):
             rows, beats, best = rows[idx], beats[idx], best[idx]
             roll = face - t["penalty"][c]
             beats[:, c] = mask[idx] & (roll > best)
-            if ctx.narrating and rows[0]:
-                ctx.emit(
-                    "initiative_roll",
-                    [],
+            ctx.tell(
+                "initiative_roll",
+                lambda c=c, face=face, roll=roll, best=best, has_die=has_die, beats=beats, rows=rows: (
                     narrate.initiative_roll(
                         fight.roster.names[c],
                         f"{face[0]} - {t['penalty'][c]} = {roll[0]}" if has_die else None,
                         bool(beats[0, c]),
                         int(best[0]),
-                    ),
-                )
+                    )
+                    if rows[0]
+                    else None
+                ),
+            )
         file_pos = np.empty(size, dtype=np.int64)
         file_pos[np.asarray(fight.file_order)] = np.arange(size)
         key = np.where(beats, 0, size) + file_pos[None, :]
@@ -255,7 +257,7 @@ class WsswnnFight(WsswnnTurns):
         ctx.emit(
             "initiative",
             changes,
-            self.text(ctx, lambda: narrate.initiative([names[int(c)] for c in order[0]])),
+            lambda: narrate.initiative([names[int(c)] for c in order[0]]),
         )
 
 

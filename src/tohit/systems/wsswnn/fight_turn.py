@@ -71,7 +71,7 @@ class WsswnnTurns(WsswnnTables):
             ctx.emit(
                 "stand_fast",
                 [ctx.set("guard", rows, after, actor[rows])],
-                self.text(ctx, lambda: narrate.stand_fast(self.name(ctx, actor), int(before[0]), int(after[0]))),
+                lambda: narrate.stand_fast(self.name(ctx, actor), int(before[0]), int(after[0])),
             )
         if strike.any():
             self._pay_mighty_blow(ctx, strike, actor, attack)
@@ -102,10 +102,7 @@ class WsswnnTurns(WsswnnTables):
         ctx.emit(
             "mighty_blow",
             [ctx.set("stamina", rows, np.maximum(0, now - 1), c)],
-            self.text(
-                ctx,
-                lambda: narrate.mighty_blow(self.name(ctx, actor[rows]), int(now[0])),
-            ),
+            lambda: narrate.mighty_blow(self.name(ctx, actor[rows]), int(now[0])),
         )
 
     def _into_grapple(
@@ -138,17 +135,14 @@ class WsswnnTurns(WsswnnTables):
         if not odd.any():
             return actor, strike, target, out
         names = ctx.fight.roster.names
-        first = int(np.flatnonzero(odd)[0]) if ctx.narrating else 0
-        ctx.emit(
-            "into_grapple",
-            [],
-            self.text(
-                ctx,
-                lambda: narrate.into_grapple(
-                    names[int(actor[first])], int(kept[first]), names[int(partner[first])], names[int(target[first])]
-                ),
-            ),
-        )
+
+        def words() -> str:
+            first = int(np.flatnonzero(odd)[0])
+            return narrate.into_grapple(
+                names[int(actor[first])], int(kept[first]), names[int(partner[first])], names[int(target[first])]
+            )
+
+        ctx.tell("into_grapple", words)
         other = np.maximum(partner, 0)
         feeds = {"rolled": np.where(odd, kept, 0)}
         if t["braces"]:
@@ -207,11 +201,8 @@ class WsswnnTurns(WsswnnTables):
             ctx.emit(
                 "skip",
                 [ctx.set(stat, r, after, cc)],
-                self.text(
-                    ctx,
-                    lambda stat=stat, now=now, after=after: narrate.skip(
-                        self.name(ctx, actor[rows]), stat, int(now[0]), int(after[0])
-                    ),
+                lambda stat=stat, now=now, after=after: narrate.skip(
+                    self.name(ctx, actor[rows]), stat, int(now[0]), int(after[0])
                 ),
             )
 
@@ -249,7 +240,11 @@ class WsswnnTurns(WsswnnTables):
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: d, ATTACKER: a}
         for kind, items in events(applied.items):
-            ctx.emit(kind, changes(items, rows, who), self._said(ctx, kind, items, before, applied, out, rows, a, d))
+            ctx.emit(
+                kind,
+                changes(items, rows, who),
+                lambda kind=kind, items=items: self._said(ctx, kind, items, before, applied, out, rows, a, d),
+            )
 
     def _said(
         self,
@@ -263,9 +258,7 @@ class WsswnnTurns(WsswnnTables):
         attacker: IntArray,
         defender: IntArray,
     ) -> str:
-        """Narrated (one fight: its one attack is row 0): the sentence of an event of `kind`."""
-        if not ctx.narrating:
-            return ""
+        """Told (one fight: its one attack is row 0): the sentence of an event of `kind`."""
         names = ctx.fight.roster.names
         a, d = int(attacker[0]), int(defender[0])
         if kind == "damage":

@@ -12,13 +12,15 @@ caller re-indexes what it holds with it (`actor = actor[idx]`). Outside the exac
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from tohit.core.fight.contract import ALL, GMChoice, LoadedFight, Mode, Rows
+from tohit.core.fight.rolls import FightRoll, Rolled
 from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change
+from tohit.core.fight.words import Words, said, told
 from tohit.engine.fight import policy
 from tohit.engine.fight.choice import forced_choice
 from tohit.engine.fight.outcomes import expected_damage
@@ -73,8 +75,9 @@ class StepContext(ABC):
             self._standing = self.fight.rules.standing(self.fight, self.state)
         return self._standing
 
-    def emit(self, kind: str, changes: Sequence[Change], text: str = "", **info: Any) -> None:
-        """Record an event and apply it to the state."""
+    def emit(self, kind: str, changes: Sequence[Change], text: Words = "", **info: Any) -> None:
+        """Record an event and apply it to the state. Its words (`text`, and any detail given as a function) are
+        made only when the fight is told (narration): a batch never builds them."""
         kept = tuple(c for c in changes if c.rows.size)
         if not kept and not self.narrating:
             return
@@ -82,11 +85,22 @@ class StepContext(ABC):
             self._standing_stats is None or any(c.stat in self._standing_stats for c in kept if c.who is not None)
         ):
             self._standing = None
-        event = Event(kind, kept, text, info)
         if self.narrating:
+            event = Event(kind, kept, said(text), told(info))
             self.log.append(self.event_json(event))
+        else:
+            event = Event(kind, kept)
         # The step's input state is never written: each array is copied on its first change in this step.
         self.state = apply_owned(self.state, [event], self._owned)
+
+    def tell(self, kind: str, words: Callable[..., str | None], **info: Any) -> None:
+        """An event that changes nothing, for the table: `words` makes its text, or None for no event. Only a told
+        fight (narration) calls it; a batch has no such event."""
+        if not self.narrating:
+            return
+        text = words()
+        if text is not None:
+            self.emit(kind, (), text, **info)
 
     def event_json(self, event: Event) -> dict[str, Any]:
         names = self.fight.roster.names
@@ -124,7 +138,7 @@ class StepContext(ABC):
         self.emit(
             "round_limit",
             [self.set("round", rows, (self.max_rounds or 0) + 1)],
-            f"round {self.max_rounds} is over and the fight goes on: max_rounds reached" if self.narrating else "",
+            lambda: f"round {self.max_rounds} is over and the fight goes on: max_rounds reached",
         )
 
     def set(self, stat: str, rows: Any, to: Any, who: Any = None) -> Change:
@@ -179,6 +193,11 @@ class StepContext(ABC):
         Physical Resistance check against a Critical)."""
 
     @abstractmethod
+    def roll(self, rows: IntArray, roll: FightRoll, args: Mapping[str, Any]) -> Rolled:
+        """The game's declared `roll` for each of `rows` (`args`: one value per row of `rows`, or one for all):
+        rolled face by face when told, drawn when sampled, each value weighed in the exact chain."""
+
+    @abstractmethod
     def resolve(
         self,
         mask: BoolArray,
@@ -188,9 +207,10 @@ class StepContext(ABC):
         attack_fields: dict[str, IntArray] | None = None,
         *,
         kind: str = "attack",
-        note: str = "",
+        note: Words = "",
         fields: tuple[str, ...] | None = None,
         shared: dict[str, Any] | None = None,
+        said_fields: Callable[[], dict[str, IntArray]] | None = None,
     ) -> tuple[Rows, dict[str, IntArray]]:
         """Resolve combatant actor's attack against target in the rows of `mask`.
 
@@ -202,5 +222,7 @@ class StepContext(ABC):
         narrows the declared outcome fields to those this resolve's caller reads (exact mode then merges
         outcomes that differ only elsewhere). `shared` (a dict the caller keeps across the resolves of one
         ability) makes roles of scope "attack" one roll for every target of the ability (e.g. one hit
-        die for a Multi ability).
+        die for a Multi ability). `note` (words, or a function making them) follows the attack's name in a told
+        fight; `said_fields` makes attack fields that only a told fight's trace reads (the outcome does not
+        depend on them), so a batch never builds them.
         """

@@ -5,13 +5,14 @@ of a resolve's rows by situation, each group handed to the mode's `_resolve_grou
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 from tohit.core.fight.contract import ALL, Rows
 from tohit.core.fight.state import BoolArray, IntArray
+from tohit.core.fight.words import Words
 from tohit.core.outcome import Outcome
 from tohit.engine.fight.modes.base import StepContext
 from tohit.engine.fight.situation import CODED, Situation, SituationKey, pack
@@ -59,12 +60,15 @@ class Drawn(StepContext):
         attack_fields: dict[str, IntArray] | None = None,
         *,
         kind: str = "attack",
-        note: str = "",
+        note: Words = "",
         fields: tuple[str, ...] | None = None,
         shared: dict[str, Any] | None = None,
+        said_fields: Callable[[], dict[str, IntArray]] | None = None,
     ) -> tuple[Rows, dict[str, IntArray]]:
         fields = fields or self.fight.rules.outcome_fields
         attack_fields = attack_fields or {}
+        if said_fields is not None and self.narrating:  # only the narrated trace reads them
+            attack_fields = {**attack_fields, **said_fields()}
         out = {f: np.zeros(self.n, dtype=np.int64) for f in fields}
         plain = {f: v for f, v in attack_fields.items() if not f.startswith(CODED)}
         for grp, sel, situation in self._situations(mask, actor, attack, target, attack_fields):
@@ -108,7 +112,7 @@ class Drawn(StepContext):
         sel: Any,
         plain: dict[str, IntArray],
         kind: str,
-        note: str,
+        note: Words,
         shared: dict[str, Any] | None,
     ) -> Outcome:
         """The outcome of one group's resolve (`plain`: the attack overrides that are not codes, every row's)."""

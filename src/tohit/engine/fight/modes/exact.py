@@ -4,7 +4,7 @@ for the probability beyond the depth of open-ended dice (never dropped)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from math import lcm
 from typing import Any
 
@@ -12,8 +12,10 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.fight.contract import LoadedFight, Mode, Rows
+from tohit.core.fight.rolls import FightRoll, Rolled
 from tohit.core.fight.rows import distinct
 from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.core.fight.words import Words
 from tohit.engine.fight.modes.base import StepContext
 from tohit.engine.fight.outcome_table import OutcomeTable
 from tohit.engine.fight.outcomes import outcome_table
@@ -114,6 +116,21 @@ class Exact(StepContext):
         self._expand(idx, flat_weights[at], common)
         return idx, flat_values[at]
 
+    def roll(self, rows: IntArray, roll: FightRoll, args: Mapping[str, Any]) -> Rolled:
+        """One row per value of the roll for each of `rows`, with its exact weight (`FightRoll.exact_table`, one
+        table per distinct arguments)."""
+        n = self.n
+        mask = np.zeros(n, dtype=bool)
+        mask[rows] = True
+        names = sorted(args)
+        keys = np.stack([np.broadcast_to(np.asarray(args[k], dtype=np.int64), rows.shape) for k in names], axis=1)
+        uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+        which = np.zeros(n, dtype=np.int64)
+        which[rows] = inverse.reshape(-1)
+        tables = [roll.exact_table(dict(zip(names, u, strict=True))) for u in uniq.tolist()]
+        idx, value = self.draw(mask, which, tables)
+        return Rolled(idx, value, {})
+
     def resolve(
         self,
         mask: BoolArray,
@@ -123,9 +140,10 @@ class Exact(StepContext):
         attack_fields: dict[str, IntArray] | None = None,
         *,
         kind: str = "attack",
-        note: str = "",
+        note: Words = "",
         fields: tuple[str, ...] | None = None,
         shared: dict[str, Any] | None = None,
+        said_fields: Callable[[], dict[str, IntArray]] | None = None,
     ) -> tuple[Rows, dict[str, IntArray]]:
         """Every outcome of the attacks of `mask`, one row each with its exact weight. The tables are keyed by
         the attacker's own stats only for the resolve kinds whose rules read them (their bindings' `kinds`)."""

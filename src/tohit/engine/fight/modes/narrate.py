@@ -3,12 +3,15 @@ forced by a script), each resolve traced and every event logged with the values 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from tohit.core.fight.contract import LoadedFight, Mode
+from tohit.core.fight.contract import ALL, LoadedFight, Mode
+from tohit.core.fight.rolls import FightRoll, Rolled
 from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.core.fight.words import Words, said
 from tohit.core.outcome import Outcome
 from tohit.core.steps import Trace
 from tohit.core.system import Dice
@@ -40,6 +43,32 @@ class Narration(Drawn):
         #: Or forced faces by target: each target's set read by the first attack on it (a counterattack draws),
         #: consumed as it is read, so what is left names a target no attack reached.
         self.by_target = by_target
+        #: The faces the last attack resolved showed, by role (a declared roll may read some: `FightRoll`).
+        self.shown: dict[str, list[int]] = {}
+
+    def roll(self, rows: IntArray, roll: FightRoll, args: Mapping[str, Any]) -> Rolled:
+        """The roll face by face, die role by die role in order: a role the attack just resolved showed is read from
+        it, a role the script's next set types is taken from it (and the set used up), any other is rolled."""
+        per_row = []
+        for _ in rows.tolist():
+            faces: list[int] = []
+            for role, sides in roll.dice:
+                faces += self._faces(role, sides, role in roll.from_attack)
+            per_row.append(faces)
+        split = roll.split(np.asarray(per_row, dtype=np.int64).reshape(rows.size, len(roll.sides)))
+        value = np.zeros(self.n, dtype=np.int64)
+        value[rows] = roll.value(args, split)
+        return Rolled(ALL, value, split)
+
+    def _faces(self, role: str, sides: tuple[int, ...], from_attack: bool) -> list[int]:
+        """One role's faces for a declared roll (see `roll`)."""
+        if from_attack and role in self.shown:
+            return list(self.shown[role])
+        if not from_attack and self.script and role in self.script[0]:
+            return [int(f) for f in self.script.pop(0)[role]]
+        if len(set(sides)) == 1:
+            return [int(f) for f in self.rng.integers(1, sides[0] + 1, size=len(sides))]
+        return [int(self.rng.integers(1, s + 1)) for s in sides]
 
     def _typed(self, target: str, kind: str, roles: dict[str, Any], fresh: list[str]) -> dict[str, list[int]]:
         """The faces typed for this resolve: the script's next set, or the target's own set (a role rolled once
@@ -63,7 +92,7 @@ class Narration(Drawn):
         sel: Any,
         plain: dict[str, IntArray],
         kind: str,
-        note: str,
+        note: Words,
         shared: dict[str, Any] | None,
     ) -> Outcome:
         fight = self.fight
@@ -81,6 +110,7 @@ class Narration(Drawn):
                 faces[name] = list(forced[name]) if name in forced else role.draw(self.rng)
                 if shared is not None and role.scope == "attack":
                     shared[name] = faces[name]
+        self.shown = faces
         dice = Dice(
             {name: role.read(faces[name]) for name, role in roles.items()},
             {name: role.describe(faces[name]) for name, role in roles.items()},
@@ -91,7 +121,7 @@ class Narration(Drawn):
         names = fight.roster.names
         attack_name = fight.attack(c, a).name
         verb = "counterattacks" if kind == "counter" else "attacks"
-        text = f"{names[c]} {verb} {names[t]} with {attack_name}{note}: {row.get('result')}"
+        text = f"{names[c]} {verb} {names[t]} with {attack_name}{said(note)}: {row.get('result')}"
         if row.get("damage") or (row.get("result") == "hit" and "damage" in row):
             text += f", {row['damage']} damage"  # a hit says its damage, 0 too (a Kaiser hit of 0 Units)
         self.emit(

@@ -4,12 +4,15 @@ during the fight (LP, AP, guard...) fed in as arrays, one value per fight."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from tohit.core.fight.contract import Mode
+from tohit.core.fight.contract import ALL, Mode
+from tohit.core.fight.rolls import FightRoll, Rolled
 from tohit.core.fight.state import IntArray
+from tohit.core.fight.words import Words
 from tohit.core.outcome import Outcome
 from tohit.core.roles import Role
 from tohit.core.steps import Silent
@@ -36,7 +39,7 @@ class DirectSample(Drawn):
         sel: Any,
         plain: dict[str, IntArray],
         kind: str,
-        note: str,
+        note: Words,
         shared: dict[str, Any] | None,
     ) -> Outcome:
         fight = self.fight
@@ -56,6 +59,20 @@ class DirectSample(Drawn):
             else:
                 columns[name] = self._sample_role(role, m)
         return fight.system.resolve(scenario, target, Dice(columns), Silent())
+
+    def roll(self, rows: IntArray, roll: FightRoll, args: Mapping[str, Any]) -> Rolled:
+        """Every die of the roll for all of `rows` at once (one draw of (rows, dice) faces when the dice are
+        alike), then its value."""
+        sides = roll.sides
+        m = rows.size
+        if len(set(sides)) == 1:
+            drawn = self.rng.integers(1, sides[0] + 1, size=(m, len(sides)))
+        else:
+            drawn = np.stack([self.rng.integers(1, s + 1, size=m) for s in sides], axis=1)
+        faces = roll.split(np.asarray(drawn, dtype=np.int64))
+        value = np.zeros(self.n, dtype=np.int64)
+        value[rows] = roll.value(args, faces)
+        return Rolled(ALL, value, faces)
 
     def _sample_role(self, role: Role, m: int) -> dict[str, IntArray]:
         """m outcomes of a role, drawn from its exact support table (one alias draw each), the part beyond

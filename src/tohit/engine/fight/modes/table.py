@@ -4,6 +4,7 @@ cached), rolls beyond the table's depth resolved as they come. The same distribu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ import numpy as np
 from tohit.core.fight.contract import ALL, Rows
 from tohit.core.fight.rows import dense_rank, distinct
 from tohit.core.fight.state import BoolArray, IntArray
+from tohit.core.fight.words import Words
 from tohit.core.steps import Silent
 from tohit.core.system import Dice
 from tohit.engine import joint
@@ -34,9 +36,10 @@ class TableSample(DirectSample):
         attack_fields: dict[str, IntArray] | None = None,
         *,
         kind: str = "attack",
-        note: str = "",
+        note: Words = "",
         fields: tuple[str, ...] | None = None,
         shared: dict[str, Any] | None = None,
+        said_fields: Callable[[], dict[str, IntArray]] | None = None,
     ) -> tuple[Rows, dict[str, IntArray]]:
         if shared is not None:
             return super().resolve(

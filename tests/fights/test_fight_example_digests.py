@@ -1,0 +1,55 @@
+"""The bundled fights give the same bytes for the same seed, release after release: a digest of each example's
+`tohit fight FILE -n 2000 --seed 1 --json` result (both samplers) and of its narrated `--seed 1` events pins them,
+so a change that moves a result says so here (and the closing note of its issue says why)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import EXAMPLES
+from tohit.engine.fight.load import load_fight
+from tohit.engine.fight.run import narrate, simulate_fights
+
+FIGHTS = sorted((EXAMPLES / "fights").glob("*.yaml"))
+
+#: Per example: the digests of its simulated result (table sampler, direct sampler) and of its narrated events.
+DIGESTS: dict[str, tuple[str, str, str]] = {
+    "fullplate-skirmish": ("6dde69cc06d000eb", "2503ffff962d1433", "6ce06355a0ffcd1f"),
+    "kaiser-duel": ("83f39298a98b4430", "0ab65d9be7e81d2e", "c25d077ba5cde156"),
+    "kaiser-party-vs-bandits": ("0ced9556ef5e6d9e", "09f5e9e3ba57fc88", "97c0cf49fdf5e122"),
+    "kaiser-troll": ("13c64b1f1a5c7bc2", "bc41039f80fe5e80", "e764094909929da2"),
+    "last-odyssey-cops": ("764d9869d4e9cbb3", "154782f3cf2e3818", "03591082fb91936d"),
+    "last-odyssey-ogre": ("2bc744aac01a8b73", "285db054c7f23c70", "a3d586d7d4e1b603"),
+    "rtw-bokoblin-camp": ("f030e3566fcc5e26", "325a56117df443e5", "90cdfa6aebb11256"),
+    "rtw-keese-swarm": ("a44f711702bc9f30", "add9c28ee1f3e976", "2f52c1c46a595681"),
+    "rtw-lizalfos-ambush": ("368a1361608af368", "8b4319c89365aa5f", "1edd1e03d938fcea"),
+    "rtw-map": ("8c0a90b72ba2ad62", "0967c72ede7b981d", "dc04b88e11f918b3"),
+    "rtw-moving-skirmish": ("f6b18814211da47f", "cb1b828552406041", "cb381dc478184f9c"),
+    "rtw-wizzrobe-trick": ("328b7de8fea55218", "709255c90bf8a9e3", "d4ca062c8d8729eb"),
+    "wsswnn-grapple-and-archer": ("3971d7965da2dcf4", "6d5ace3427409f3f", "c2ee9bb7224fb6d1"),
+    "wsswnn-kulu-brute": ("6eaa4f6748efd02b", "2c528f24a7d76887", "3afbac4e2dc45af5"),
+    "wsswnn-wrestler-and-axe": ("952b56a6a7151ac4", "efc92010804fabc5", "f459c1f687adf99c"),
+}
+
+
+def digest(value: Any) -> str:
+    """The first 16 hex digits of the SHA-256 of `value` as sorted JSON."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def test_every_bundled_fight_has_its_digests() -> None:
+    assert sorted(DIGESTS) == [p.stem for p in FIGHTS]
+
+
+@pytest.mark.parametrize("path", FIGHTS, ids=[p.stem for p in FIGHTS])
+def test_a_bundled_fight_gives_the_same_bytes_for_the_same_seed(path: Path) -> None:
+    table = simulate_fights(load_fight(path), 2_000, seed=1).to_json()
+    direct = simulate_fights(load_fight(path), 2_000, seed=1, method="direct").to_json()
+    events = narrate(load_fight(path), 1).events
+    events[0].pop("source")  # where the checkout is
+    assert (digest(table), digest(direct), digest(events)) == DIGESTS[path.stem]
