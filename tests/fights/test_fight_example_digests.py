@@ -18,11 +18,13 @@ from tohit.engine.fight.run import narrate, simulate_fights
 FIGHTS = sorted((EXAMPLES / "fights").glob("*.yaml"))
 
 #: Per example: the digests of its simulated result (table sampler, direct sampler) and of its narrated events.
+#: Moved since they were first pinned: the two Kaiser fights' narrated events, whose hits of 0 Units now say
+#: "hit, 0 damage" (FightRules.hit_says_no_damage); their results did not move.
 DIGESTS: dict[str, tuple[str, str, str]] = {
     "fullplate-skirmish": ("6dde69cc06d000eb", "2503ffff962d1433", "6ce06355a0ffcd1f"),
     "kaiser-duel": ("83f39298a98b4430", "0ab65d9be7e81d2e", "c25d077ba5cde156"),
-    "kaiser-party-vs-bandits": ("0ced9556ef5e6d9e", "09f5e9e3ba57fc88", "97c0cf49fdf5e122"),
-    "kaiser-troll": ("13c64b1f1a5c7bc2", "bc41039f80fe5e80", "e764094909929da2"),
+    "kaiser-party-vs-bandits": ("0ced9556ef5e6d9e", "09f5e9e3ba57fc88", "19f51eafd94691b9"),
+    "kaiser-troll": ("13c64b1f1a5c7bc2", "bc41039f80fe5e80", "13a80b1f981f474d"),
     "last-odyssey-cops": ("764d9869d4e9cbb3", "154782f3cf2e3818", "03591082fb91936d"),
     "last-odyssey-ogre": ("2bc744aac01a8b73", "285db054c7f23c70", "a3d586d7d4e1b603"),
     "rtw-bokoblin-camp": ("f030e3566fcc5e26", "325a56117df443e5", "90cdfa6aebb11256"),

@@ -121,6 +121,10 @@ class FightRules(TableHints, ABC):
     #: What a per-item stat (a reading's `per="item"`) counts, in the rulebook's word: where one table shows
     #: several combatants' items, its row reads "Durability (weapon 1)" and each cell names the combatant's own.
     item_word: ClassVar[str] = "item"
+    #: Whether a hit's line says its damage when it is 0 ("hit, 0 damage"): a game where every hit deals damage by
+    #: a formula that can come to 0 (Kaiser's Units). Elsewhere a hit of 0 says nothing of damage (a buff, a hold,
+    #: a hit whose harm is not Life Points).
+    hit_says_no_damage: ClassVar[bool] = False
 
     #: True once `check_declarations` passed (`checked`).
     _checked: bool = False

@@ -130,6 +130,8 @@ class KaiserFight(KaiserTurns):
     attack_extra = KaiserAttack
     combatant_extra = KaiserCombatant
     outcome_fields = ("result", "damage", "ap_lost", "flat_footed", "counter_bonus", "counterattack")
+    #: Damage Dealt = (DoS - Absorption - AV) x Base Damage: a Successful Attack of 0 Units still hits, for 0.
+    hit_says_no_damage = True
     #: LP and AP change what a hit costs the defender (a Critical, AP lost, a Counterattack), not its damage;
     #: damage beyond the LP left changes nothing, so the exact chain caps it there.
     bindings = (

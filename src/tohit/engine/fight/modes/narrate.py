@@ -122,8 +122,9 @@ class Narration(Drawn):
         attack_name = fight.attack(c, a).name
         verb = "counterattacks" if kind == "counter" else "attacks"
         text = f"{names[c]} {verb} {names[t]} with {attack_name}{said(note)}: {row.get('result')}"
-        if row.get("damage") or (row.get("result") == "hit" and "damage" in row):
-            text += f", {row['damage']} damage"  # a hit says its damage, 0 too (a Kaiser hit of 0 Units)
+        zero_said = fight.rules.hit_says_no_damage and row.get("result") == "hit" and "damage" in row
+        if row.get("damage") or zero_said:
+            text += f", {row['damage']} damage"  # where the game says so, a hit of 0 too (a Kaiser hit of 0 Units)
         self.emit(
             kind,
             (),
