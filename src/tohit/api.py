@@ -21,6 +21,7 @@ The caps are those of the command line and the server: `tohit.engine.requests`, 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
@@ -221,7 +222,8 @@ def solve(
     vary: str | dict[str, str],
     *,
     measure: str,
-    target: str | int | float | Fraction,
+    target: str | int | float | Fraction | None = None,
+    against: str | Path | None = None,
     n: int | None = None,
     seed: int | None = None,
     exact: bool = False,
@@ -233,13 +235,18 @@ def solve(
     method: str = "table",
 ) -> Any:
     """`tohit solve` in Python: where `measure` crosses `target` (0.75, "75%", "3/4" or a Fraction) along one
-    field's range, `vary` "PATH=SPEC" (or `{PATH: SPEC}`); the keywords are the command's flags. The `Solution`
+    field's range, `vary` "PATH=SPEC" (or `{PATH: SPEC}`), or with `against=B` where it equals B's (`A:PATH=SPEC`
+    or `B:PATH=SPEC` varies one file only); the keywords are the command's flags. The `Solution`
     has `.crossings` (pairs of neighbouring evaluated points), `to_json()`, `to_dataframe()`, and draws as a
     table in a notebook."""
     from tohit.sweeps.run import plan
     from tohit.sweeps.solve import BUDGET_TIMES, check, check_target, parse_target, solver
 
     text = _one_vary(vary)
+    if against is not None:
+        return _solve_against(file, against, text, str(measure), target, n, seed, exact, budget, scan, method)
+    if target is None:
+        raise InputError("give the value the measure crosses (0.75, '75%' or '3/4'), or against=B", field="target")
     wanted = parse_target(str(target))
     planned = plan(
         file,
@@ -258,6 +265,42 @@ def solve(
         return s.solve(bool(scan))
 
 
+def _solve_against(
+    a: str | Path | dict[str, Any],
+    b: str | Path,
+    text: str,
+    measure: str,
+    target: object,
+    n: int | None,
+    seed: int | None,
+    exact: bool,
+    budget: int | None,
+    scan: bool,
+    method: str,
+) -> Any:
+    """`solve(..., against=B)`: the break-even of `tohit solve A --against B` (sweeps/against.py), in this process."""
+    from tohit.sweeps.against import against_solver
+    from tohit.sweeps.pair import plan_pair
+    from tohit.sweeps.solve import BUDGET_TIMES
+
+    if target is not None:
+        raise InputError("is not for against=B (the target is B's own value)", field="target")
+    if isinstance(a, dict):
+        raise InputError("against=B compares two files: give A as a file", field="file")
+    pair = plan_pair(
+        a,
+        b,
+        [text],
+        n=None if n is None else _whole(n, "n", 1, MAX_FIGHTS),
+        seed=_seed(seed),
+        exact=bool(exact),
+        method=_method(method),
+    )
+    fights = None if budget is None else _whole(budget, "budget", 1, MAX_FIGHTS * BUDGET_TIMES)
+    with against_solver(pair, measure, budget=fights) as s:
+        return s.solve(bool(scan))
+
+
 def _one_vary(vary: object) -> str:
     """`solve`'s one field: "PATH=SPEC" or a mapping of one PATH to its SPEC."""
     if isinstance(vary, dict) and len(vary) == 1:
@@ -269,18 +312,46 @@ def _one_vary(vary: object) -> str:
 
 def compare(
     a: str | Path,
-    b: str | Path,
+    b: str | Path | Sequence[str | Path],
     *,
     n: int | None = None,
     seed: int | None = None,
     exact: bool = False,
     method: str = "table",
     systems_differ: bool = False,
+    vary: str | Sequence[str] | dict[str, str] = (),
+    zips: Sequence[str] = (),
 ) -> Any:
     """`tohit compare A B` in Python: the same measures of two files with B - A (exact Fractions, or for a simulated
     chance a 95% interval); the keywords are the command's flags. The `Comparison` has `.rows`, `to_json()`,
-    `to_dataframe()`, and draws as a table in a notebook."""
+    `to_dataframe()`, and draws as a table in a notebook. Along an axis (`vary`, `zips` as `--zip`, or `b` a list
+    of files), B - A at every point on common random numbers: an `Along`, whose `.frame()` is a DataFrame."""
     from tohit.sweeps.compare import compare as compared
+
+    texts = (
+        [vary]
+        if isinstance(vary, str)
+        else [f"{k}={v}" for k, v in vary.items()]
+        if isinstance(vary, dict)
+        else list(vary)
+    )
+    if texts or zips or not isinstance(b, (str, Path)):
+        from tohit.sweeps.compare import compare_along
+        from tohit.sweeps.pair import plan_pair
+
+        return compare_along(
+            plan_pair(
+                a,
+                b,
+                texts,
+                zips=list(zips),
+                n=None if n is None else _whole(n, "n", 1, MAX_FIGHTS),
+                seed=_seed(seed),
+                exact=bool(exact),
+                method=_method(method),
+                systems_differ=bool(systems_differ),
+            )
+        )
 
     return compared(
         a,

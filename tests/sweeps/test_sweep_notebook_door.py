@@ -207,3 +207,29 @@ def test_a_scripts_top_level_still_falls_back_with_its_warning(monkeypatch: pyte
     with pytest.warns(RuntimeWarning, match="top level of plain.py without"):
         exec(compile(script.read_text(), str(script), "exec"), main.__dict__)
     assert main.__dict__["chosen"] == "a LocalCluster of 2"
+
+
+def test_solve_against_in_python_is_the_commands_break_even() -> None:
+    """`tohit.solve(A, vary, measure=, against=B)` answers as `tohit solve A --against B` (issue 41, items 1 and 4):
+    the long sword beats the mace until the bandit's cut armour is 4."""
+    sword, mace = EXAMPLES / "designer" / "sword.yaml", EXAMPLES / "designer" / "mace.yaml"
+    solution = tohit.solve(sword, "targets[0].armor.cut=0..12", measure="mean_damage", against=mace)
+    (low, high), *_ = solution.crossings
+    assert (low.value, high.value) == (3, 4)
+    with pytest.raises(tohit.InputError, match="target"):
+        tohit.solve(sword, "targets[0].armor.cut=0..12", measure="mean_damage", target=3, against=mace)
+
+
+def test_compare_along_an_axis_in_python_is_one_row_per_point() -> None:
+    """`tohit.compare(A, B, vary=...)` is `tohit compare A B --vary ...` (issue 41, items 2 and 4): the +2 mace
+    against the greatsword, B - A of mean damage 11/20 at AC -4 down to -3/20 at AC 10."""
+    greatsword = EXAMPLES / "designer" / "fullplate-greatsword.yaml"
+    mace = EXAMPLES / "designer" / "fullplate-mace.yaml"
+    along = tohit.compare(greatsword, mace, vary="targets[0].ac=-4..10")
+    assert [values[0] for values, _ in along.points] == list(range(-4, 11))
+    frame = along.frame()
+    damage = frame[frame["measure"] == "mean_damage"]
+    assert list(damage["targets[0].ac"]) == list(range(-4, 11))
+    assert [Fraction(d).limit_denominator(1000) for d in damage["difference"]] == [
+        Fraction(11 - k, 20) for k in range(15)
+    ]
