@@ -29,11 +29,12 @@ from tohit.engine import cancel, gm_hand, roster_change
 from tohit.engine import plan as plan_odds
 from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.doors import door_events, map_doors, synced, with_door_stats
-from tohit.engine.fight.events import close_if_decided, start_event
+from tohit.engine.fight import play
+from tohit.engine.fight.ending import initial_state
+from tohit.engine.fight.events import start_event
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.modes import Narration
 from tohit.engine.fight.replay import apply_changes, unfinished_event
-from tohit.engine.fight.run import ended, initial_state
 from tohit.engine.plan import Plan
 from tohit.engine.seeds import fresh_seed
 
@@ -266,7 +267,7 @@ class Encounter:
         # The one end check: after every action, of any kind (an attack, the GM's hand, a join, an undo), a fight
         # the rules call decided ends here, with its winner, whoever decided it.
         ctx = self._context(rng)
-        if close_if_decided(ctx):
+        if play.close_if_decided(ctx):
             self.state = ctx.state
             events = [*events, *ctx.log]
         return self._append(events)
@@ -279,7 +280,7 @@ class Encounter:
                 message = "type dice per target with an attack that names its targets (auto takes one set of dice)"
                 raise InputError(message, field="dice")
             ctx = self._context(rng, script=script, by_target=by_target)
-            self.fight.rules.step(ctx)
+            play.step(ctx)
             _all_read(ctx)
         elif kind == "end_turn":
             ctx = self._context(rng)
@@ -310,7 +311,7 @@ class Encounter:
         choice = GMChoice(actor, attack, target, placement, targets)
         ctx = self._context(np.random.default_rng(entropy), script=script, by_target=by_target)
         in_turn = self.fight.rules.next_actor(self.fight, self.state) == actor
-        plan_odds.gm_turn(ctx, choice, in_turn)
+        play.step(ctx, choice, in_turn=in_turn)
         _all_read(ctx)
         self.in_turn = in_turn
         return ctx
@@ -325,7 +326,7 @@ class Encounter:
         return Narration(self.fight, self.state, rng, max_rounds=self.fight.max_rounds, script=script, by_target=typed)
 
     def _done(self) -> bool:
-        done, _ = ended(self.fight, self.state, self.fight.max_rounds)
+        done, _ = play.decided(self.fight, self.state, self.fight.max_rounds)
         return bool(done[0])
 
     def _attack(self, action: dict[str, Any]) -> tuple[int, int, int]:
