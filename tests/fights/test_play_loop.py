@@ -138,3 +138,16 @@ def test_the_stalemate_check_agrees_with_the_loop_on_when_a_fight_ends() -> None
         assert stats.draws == 200 and stats.rounds is not None
         assert stats.rounds.min() >= FIRST_STALL_CHECK and stats.rounds.max() < 2 * FIRST_STALL_CHECK
     assert exact_duel(fight).stalemate == "never"
+
+
+def test_an_encounter_decided_before_anyone_acts_is_over_at_once_as_its_narration_is() -> None:
+    """The loop's end check runs after the start too: the Kaiser duel with the Bandit chief at 0 LP from the file
+    is over at once, with Ceil's win, in the live encounter as in the narrated fight (it was a live fight with
+    nobody's turn: `turn: null`, `over: false`)."""
+    data = yaml.safe_load(DUEL.read_text())
+    data["sides"][1]["combatants"][0]["target"]["lp"] = 0
+    enc = Encounter.create(data, seed=1)
+    assert enc.over and enc.next_turn() is None and enc.events[-1]["winner"] == "Ceil"
+    told = narrate(fight_from_dict(data), seed=1)
+    assert [e["kind"] for e in told.events] == [e["kind"] for e in enc.events] == ["start", "end"]
+    assert told.events[-1]["text"] == enc.events[-1]["text"]

@@ -62,14 +62,17 @@ class Encounter:
             seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
         state = with_door_stats(fight, initial_state(fight, 1))
         found = Encounter(fight, data, [start_event(fight, seed, state, source)], state, seed, [0])
+        ctx = found._context(np.random.default_rng([seed, 0]))
         if fight.rules.opening_pending(state):  # a roll before the first turn (initiative): part of the start
-            ctx = found._context(np.random.default_rng([seed, 0]))
             fight.rules.opening(ctx)
-            found.state = ctx.state
-            for n, event in enumerate(ctx.log, start=1):
-                event["n"], event["action"] = n, 0
-                found.events.append(event)
-                found.actions.append(0)
+        # The loop's end check runs after the start too: a fight decided before anyone acts (no foe standing) is
+        # over at once, with its winner, as a narrated fight of the same file is (never a fight with nobody's turn).
+        play.close_if_decided(ctx)
+        found.state = ctx.state
+        for n, event in enumerate(ctx.log, start=1):
+            event["n"], event["action"] = n, 0
+            found.events.append(event)
+            found.actions.append(0)
         return found
 
     @staticmethod
