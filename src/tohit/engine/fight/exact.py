@@ -331,19 +331,20 @@ class _Chain:
         leads, inverse = distinct(list(matrix.T))
         uniq = matrix[leads]
         uniq_ids = np.empty(len(uniq), dtype=np.int64)
+        ids, keys = self.ids, self.keys
         for u, row in enumerate(uniq.tolist()):
             key = tuple(row)
-            found = self.ids.get(key)
+            found = ids.get(key)
             if found is None:
-                found = len(self.keys)
+                found = len(keys)
                 if found >= self.limit:
                     raise OverStates(
                         f"the exact chain of this fight has more than {self.limit:,} states; simulate it with -n",
                         field="--exact",
                         source=self.fight.source,
                     )
-                self.ids[key] = found
-                self.keys.append(key)
+                ids[key] = found
+                keys.append(key)
                 self.edges.append({})
                 self.reward.append(mpq(0))
             uniq_ids[u] = found
@@ -357,15 +358,15 @@ class _Chain:
         order = np.argsort(pair_of, kind="stable")
         starts = np.flatnonzero(np.r_[True, np.diff(pair_of[order]) != 0])
         sums = np.add.reduceat(ctx.weight[order], starts)
-        den = ctx.denominator
+        den, edges, reward = ctx.denominator, self.edges, self.reward
         for (p, t), w in zip(pairs.tolist(), sums.tolist(), strict=True):
-            self.edges[p][t] = mpq(w, den)
+            edges[p][t] = mpq(w, den)
         rounds = ctx.state.fight["round"]
         stepped = np.flatnonzero(rounds > 0)
         for p, w, r in zip(
             parents[stepped].tolist(), ctx.weight[stepped].tolist(), rounds[stepped].tolist(), strict=True
         ):
-            self.reward[p] += mpq(w * r, den)
+            reward[p] += mpq(w * r, den)
 
 
 def _fraction(x: mpq | None) -> Fraction:

@@ -165,19 +165,19 @@ def play_out(
         cancel.check()  # between steps: stopped when its asker went away (a client that hung up)
         standing: BoolArray | None = rules.standing(fight, state)
         done, winner = decided(fight, state, fight.max_rounds, standing)
-        live = np.flatnonzero(~done & ~recorded)
-        stuck = np.zeros(0, dtype=np.int64)
+        new = done & ~recorded
+        live = np.flatnonzero(~(done | recorded))
+        stuck = live[:0]
         if live.size and int(state.fight["round"][live].min()) >= check:
             check *= 2
             kinds: list[str] = []
             hit = stall(state, live, health[live], kinds)
-            stuck = live[hit]
-            done[stuck], winner[stuck] = True, -1
+            stuck, live = live[hit], live[~hit]
+            done[stuck], winner[stuck], new[stuck] = True, -1, True
             health = rules.health_of(state).copy()
-            said = kinds + [""] * (live.size - len(kinds))  # a check that gives no kinds: none said
+            said = kinds + [""] * (hit.size - len(kinds))  # a check that gives no kinds: none said
             table.checked(state, stuck, [said[i] for i in np.flatnonzero(hit).tolist()])
-        table.watch(state, np.flatnonzero(~done & ~recorded))
-        new = done & ~recorded
+        table.watch(state, live)
         if new.any():
             rows = np.flatnonzero(new)
             ctx = table.context(state, standing)
