@@ -29,11 +29,12 @@ from tohit.engine import cancel, durations, gm_hand, gm_many, roster_change, tur
 from tohit.engine import plan as plan_odds
 from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.doors import door_events, map_doors, synced, with_door_stats
-from tohit.engine.fight.events import close_if_decided, start_event
+from tohit.engine.fight import play
+from tohit.engine.fight.ending import initial_state
+from tohit.engine.fight.events import start_event
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.modes import Narration
 from tohit.engine.fight.replay import apply_changes, unfinished_event
-from tohit.engine.fight.run import ended, initial_state
 from tohit.engine.plan import Plan
 from tohit.engine.seeds import fresh_seed
 
@@ -61,14 +62,17 @@ class Encounter:
             seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
         state = with_door_stats(fight, initial_state(fight, 1))
         found = Encounter(fight, data, [start_event(fight, seed, state, source)], state, seed, [0])
+        ctx = found._context(np.random.default_rng([seed, 0]))
         if fight.rules.opening_pending(state):  # a roll before the first turn (initiative): part of the start
-            ctx = found._context(np.random.default_rng([seed, 0]))
             fight.rules.opening(ctx)
-            found.state = ctx.state
-            for n, event in enumerate(ctx.log, start=1):
-                event["n"], event["action"] = n, 0
-                found.events.append(event)
-                found.actions.append(0)
+        # The loop's end check runs after the start too: a fight decided before anyone acts (no foe standing) is
+        # over at once, with its winner, as a narrated fight of the same file is (never a fight with nobody's turn).
+        play.close_if_decided(ctx)
+        found.state = ctx.state
+        for n, event in enumerate(ctx.log, start=1):
+            event["n"], event["action"] = n, 0
+            found.events.append(event)
+            found.actions.append(0)
         return found
 
     @staticmethod
@@ -269,7 +273,7 @@ class Encounter:
         # The one end check: after every action, of any kind (an attack, the GM's hand, a join, an undo), a fight
         # the rules call decided ends here, with its winner, whoever decided it.
         ctx = self._context(rng)
-        if close_if_decided(ctx):
+        if play.close_if_decided(ctx):
             self.state = ctx.state
             events = [*events, *ctx.log]
         return self._append(events)
@@ -282,7 +286,7 @@ class Encounter:
                 message = "type dice per target with an attack that names its targets (auto takes one set of dice)"
                 raise InputError(message, field="dice")
             ctx = self._context(rng, script=script, by_target=by_target)
-            self.fight.rules.step(ctx)
+            play.step(ctx)
             _all_read(ctx)
         elif kind == "end_turn":
             ctx = self._context(rng)
@@ -313,7 +317,7 @@ class Encounter:
         choice = GMChoice(actor, attack, target, placement, targets)
         ctx = self._context(np.random.default_rng(entropy), script=script, by_target=by_target)
         in_turn = self.fight.rules.next_actor(self.fight, self.state) == actor
-        plan_odds.gm_turn(ctx, choice, in_turn)
+        play.step(ctx, choice, in_turn=in_turn)
         _all_read(ctx)
         self.in_turn = in_turn
         return ctx
@@ -328,7 +332,7 @@ class Encounter:
         return Narration(self.fight, self.state, rng, max_rounds=self.fight.max_rounds, script=script, by_target=typed)
 
     def _done(self) -> bool:
-        done, _ = ended(self.fight, self.state, self.fight.max_rounds)
+        done, _ = play.decided(self.fight, self.state, self.fight.max_rounds)
         return bool(done[0])
 
     def _attack(self, action: dict[str, Any]) -> tuple[int, int, int]:

@@ -23,10 +23,11 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.errors import InputError
-from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight, Rows
+from tohit.core.fight.contract import GMChoice, LoadedFight, Rows
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.core.fight.words import Words
 from tohit.engine import cancel
+from tohit.engine.fight import play as loop
 from tohit.engine.fight.modes import Exact
 from tohit.engine.fight.outcome_table import mean_damage
 from tohit.engine.fight.outcomes import outcome_table
@@ -165,19 +166,8 @@ def play(fight: LoadedFight, state: State, choice: GMChoice, in_turn: bool, max_
     on the attacker's turn in the game's order the game's own step (what comes before that turn first), out of
     turn the game's `turn` for that attacker alone."""
     ctx = Planning(fight, state, choice.actor, max_rounds)
-    gm_turn(ctx, choice, in_turn)
+    loop.step(ctx, choice, in_turn=in_turn)
     return ctx
-
-
-def gm_turn(ctx: FightContext, choice: GMChoice, in_turn: bool) -> None:
-    """The turn a game master's attack plays, in any mode (the roll narrates it, the preview plans it): on the
-    attacker's turn in the game's order the game's own step with the choice handed over, so what comes before that
-    turn comes first (a new round where the last one is done); out of turn the game's `turn` for that attacker
-    alone."""
-    if in_turn:
-        ctx.fight.rules.step(ctx, choice)
-    else:
-        ctx.fight.rules.turn(ctx, np.ones(1, dtype=bool), np.full(1, choice.actor, dtype=np.int64), choice)
 
 
 def odds(fight: LoadedFight, seen: dict[tuple[int, ...], tuple[Situation, Fraction]]) -> dict[str, Any]:

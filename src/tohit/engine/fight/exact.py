@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import resource
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -36,10 +37,11 @@ from tohit.core.errors import InputError
 from tohit.core.exact_text import fraction_json
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.rows import distinct
-from tohit.core.fight.state import State
+from tohit.core.fight.state import IntArray, State
 from tohit.engine import cancel
+from tohit.engine.fight import play
 from tohit.engine.fight.chain_solve import solve
-from tohit.engine.fight.ending import ended, initial_state
+from tohit.engine.fight.ending import initial_state
 from tohit.engine.fight.layout import Layout, chosen_depth
 
 # fight_depth, Stalemates and never_ending are also read from here (where they were written before).
@@ -163,30 +165,8 @@ def exact_duel(
 ) -> ExactResult:
     """The exact outcome of a two-combatant fight (see the module docstring), from its start or from `start`
     (one fight's state). `prove`: first ask `can_end` (within the same budgets) whether it can end at all."""
+    budget = _Budget(fight, seconds, memory)
     roster = fight.roster
-    began = time.monotonic()
-    deadline = began + seconds
-    memory_before = _resident()
-    keys: list[tuple[int, ...]] = []
-
-    def check() -> None:
-        cancel.check()  # stopped when its asker went away (a server request's client hung up)
-        if time.monotonic() > deadline:
-            raise OverTime(
-                f"the exact chain of this fight passed its time budget of {seconds:g} s (at {len(keys):,} states);"
-                " simulate it with -n",
-                field="--exact",
-                source=fight.source,
-            )
-        grown = _resident() - memory_before
-        if grown > memory:
-            raise InputError(
-                f"the exact chain of this fight passed its memory budget of {memory / 1e6:,.0f} MB (at"
-                f" {len(keys):,} states); simulate it with -n",
-                field="--exact",
-                source=fight.source,
-            )
-
     if roster.size != 2:
         raise InputError(
             f"--exact is for a duel of two combatants, one on each side; this fight has {roster.size} combatants"
@@ -196,15 +176,11 @@ def exact_duel(
         )
     used_depth = chosen_depth(fight, depth)
     sides = len(roster.side_names)
-    # Absorbing ids: -1 - k for the k-th absorbing outcome: wins per side, draw, beyond.
-    draw_id, beyond_id = -1 - sides, -2 - sides
     start = initial_state(fight, 1) if start is None else start
-    layout = Layout(fight, start)
-    first = layout.keys(start)[0]
-    ids: dict[tuple[int, ...], int] = {first: 0}
-    keys.append(first)
+    chain = _Chain(fight, Layout(fight, start), start, used_depth, (limit, max_rows))
+    budget.keys = chain.keys
     # The start state may itself be over (a side with nobody standing).
-    done, winner = ended(fight, start, None)
+    done, winner = play.decided(fight, start, None)
     if done[0]:
         wins = SideChances(Fraction(int(winner[0] == s)) for s in range(sides))
         return ExactResult(
@@ -215,114 +191,14 @@ def exact_duel(
     # without the chain's values; one that can end is usually seen to within a few steps.
     if prove:
         reached: list[bytes] = []
-        answer = can_end(fight, start, limit=limit, max_rows=max_rows, reached=reached, check=check)
+        answer = can_end(fight, start, limit=limit, max_rows=max_rows, reached=reached, check=budget.check)
         if answer is False:
             zero = Fraction(0)
             return ExactResult(
                 fight, SideChances([zero] * sides), Fraction(1), Fraction(1), zero, None, len(reached), used_depth
             )
-    edges: list[dict[int, mpq]] = [{}]
-    reward: list[mpq] = [mpq(0)]
-    explored = rows = 0
-    size = 16  # states a step: doubling up to CHUNK, so the first estimate comes early
-    # The size is estimated after every step from PROBE_STATES / PROBE_ROWS on (the estimate firms up as the
-    # chain grows), the time once, after `probe` seconds; `probe` infinite: no estimates.
-    estimating = probe != float("inf")
-    timed = not estimating
-    rate = 0.0  # seconds per state explored, in the last step
-    while explored < len(keys):
-        check()
-        now = time.monotonic()
-        elapsed = now - began
-        if estimating and (explored >= PROBE_STATES or rows >= PROBE_ROWS):
-            timing = not timed and elapsed > probe
-            timed = timed or timing
-            _refuse_estimate(
-                fight,
-                explored,
-                len(keys),
-                rows,
-                (elapsed, rate),
-                _resident() - memory_before,
-                (limit, max_rows, seconds if timing else float("inf"), memory),
-            )
-        chunk = keys[explored : explored + size]
-        size = min(2 * size, CHUNK)
-        base = explored
-        explored += len(chunk)
-        ctx = Exact(fight, layout.state(chunk), depth=used_depth)
-        fight.rules.step(ctx)
-        child = ctx.state
-        rows += child.n
-        rate = (time.monotonic() - now) / len(chunk)
-        if rows > max_rows:
-            raise InputError(
-                f"the exact chain of this fight needs more than {max_rows:,} outcome rows (at {len(keys):,} states"
-                " so far); simulate it with -n",
-                field="--exact",
-                source=fight.source,
-            )
-        done, winner = ended(fight, child, None)
-        target = np.where(winner >= 0, -1 - winner, draw_id)
-        target = np.where(child.fight["cut"] == 1, beyond_id, target)
-        live = np.flatnonzero(~done & (child.fight["cut"] == 0))
-        if live.size:
-            matrix = layout.matrix(child.take(live))
-            leads, inverse = distinct(list(matrix.T))
-            uniq = matrix[leads]
-            uniq_ids = np.empty(len(uniq), dtype=np.int64)
-            for u, row in enumerate(uniq.tolist()):
-                key = tuple(row)
-                found = ids.get(key)
-                if found is None:
-                    found = len(keys)
-                    if found >= limit:
-                        raise OverStates(
-                            f"the exact chain of this fight has more than {limit:,} states; simulate it with -n",
-                            field="--exact",
-                            source=fight.source,
-                        )
-                    ids[key] = found
-                    keys.append(key)
-                    edges.append({})
-                    reward.append(mpq(0))
-                uniq_ids[u] = found
-            target[live] = uniq_ids[inverse.reshape(-1)]
-        parents = ctx.parent + base
-        leads, pair_of = distinct([parents, target])
-        pairs = np.stack([parents[leads], target[leads]], axis=1)
-        order = np.argsort(pair_of, kind="stable")
-        starts = np.flatnonzero(np.r_[True, np.diff(pair_of[order]) != 0])
-        sums = np.add.reduceat(ctx.weight[order], starts)
-        den = ctx.denominator
-        for (p, t), w in zip(pairs.tolist(), sums.tolist(), strict=True):
-            edges[p][t] = mpq(w, den)
-        rounds = child.fight["round"]
-        stepped = np.flatnonzero(rounds > 0)
-        for p, w, r in zip(
-            parents[stepped].tolist(), ctx.weight[stepped].tolist(), rounds[stepped].tolist(), strict=True
-        ):
-            reward[p] += mpq(w * r, den)
-    solve_began = time.monotonic()
-
-    def solving(solved: int) -> None:
-        """After `solved` of the chain's states are solved: refuse a solve estimated past the time budget, from
-        its rate so far (once it has run PROBE_SECONDS; exact values with thousands of digits make a chain of
-        few states slow to solve)."""
-        check()
-        now = time.monotonic()
-        if not estimating or not solved or now - solve_began < probe:
-            return
-        total = now - began + (now - solve_began) * (len(keys) - solved) / solved
-        if total > seconds:
-            raise OverTime(
-                f"the exact chain of this fight is estimated at {total:,.0f} s (the cap: {seconds:g} s), from"
-                f" solving {solved:,} of its {len(keys):,} states in {now - solve_began:.1f} s; simulate it with -n",
-                field="--exact",
-                source=fight.source,
-            )
-
-    values = solve(edges, reward, sides, check, solving)
+    chain.explore(budget, probe)
+    values = solve(chain.edges, chain.reward, sides, budget.check, budget.solving(probe))
     v = values[0]
     wins = SideChances(_fraction(v[s]) for s in range(sides))
     never = _fraction(v[sides + 2])
@@ -330,7 +206,173 @@ def exact_duel(
     beyond = _fraction(v[sides + 1])
     rounds_left = None if v[sides + 3] is None else _fraction(v[sides + 3])
     expected = None if never or rounds_left is None else 1 + rounds_left
-    return ExactResult(fight, wins, draw, never, beyond, expected, len(keys), used_depth)
+    return ExactResult(fight, wins, draw, never, beyond, expected, len(chain.keys), used_depth)
+
+
+class _Budget:
+    """The exact chain's caps that may only refuse: its time (`seconds`) and the memory it grows (`memory`), checked
+    between steps (`check`) and estimated while it is solved (`solving`). The clock never changes an answer."""
+
+    def __init__(self, fight: LoadedFight, seconds: float, memory: int) -> None:
+        self.fight, self.seconds, self.memory = fight, seconds, memory
+        self.began = time.monotonic()
+        self.memory_before = _resident()
+        self.keys: list[tuple[int, ...]] = []  # the chain's states so far (the refusals say how many)
+
+    def check(self) -> None:
+        """Between steps: stopped when its asker went away; refused past the time or the memory budget."""
+        cancel.check()  # stopped when its asker went away (a server request's client hung up)
+        fight, states = self.fight, len(self.keys)
+        if time.monotonic() > self.began + self.seconds:
+            raise OverTime(
+                f"the exact chain of this fight passed its time budget of {self.seconds:g} s (at {states:,} states);"
+                " simulate it with -n",
+                field="--exact",
+                source=fight.source,
+            )
+        if _resident() - self.memory_before > self.memory:
+            raise InputError(
+                f"the exact chain of this fight passed its memory budget of {self.memory / 1e6:,.0f} MB (at"
+                f" {states:,} states); simulate it with -n",
+                field="--exact",
+                source=fight.source,
+            )
+
+    def solving(self, probe: float) -> Callable[[int], None]:
+        """The solve's progress call: after `solved` of the chain's states are solved, refuse a solve estimated past
+        the time budget from its rate so far (once it has run `probe` seconds; exact values with thousands of
+        digits make a chain of few states slow to solve). `probe` infinite: no estimate."""
+        solve_began = time.monotonic()
+
+        def solved_so_far(solved: int) -> None:
+            self.check()
+            now = time.monotonic()
+            if probe == float("inf") or not solved or now - solve_began < probe:
+                return
+            total = now - self.began + (now - solve_began) * (len(self.keys) - solved) / solved
+            if total > self.seconds:
+                raise OverTime(
+                    f"the exact chain of this fight is estimated at {total:,.0f} s (the cap: {self.seconds:g} s), from"
+                    f" solving {solved:,} of its {len(self.keys):,} states in {now - solve_began:.1f} s; simulate it"
+                    " with -n",
+                    field="--exact",
+                    source=self.fight.source,
+                )
+
+        return solved_so_far
+
+
+class _Chain:
+    """The duel's chain as it is explored: its states (`keys`, numbered by `ids`), each state's edges to the states
+    (or absorbing outcomes: -1 - k for the k-th side's win, then a draw, then beyond the depth) its step leads to,
+    with their exact probabilities, and its expected rounds (`reward`)."""
+
+    def __init__(self, fight: LoadedFight, layout: Layout, start: State, depth: int, caps: tuple[int, int]) -> None:
+        self.fight, self.layout, self.depth = fight, layout, depth
+        self.limit, self.max_rows = caps
+        sides = len(fight.roster.side_names)
+        self.draw_id, self.beyond_id = -1 - sides, -2 - sides
+        first = layout.keys(start)[0]
+        self.keys: list[tuple[int, ...]] = [first]
+        self.ids: dict[tuple[int, ...], int] = {first: 0}
+        self.edges: list[dict[int, mpq]] = [{}]
+        self.reward: list[mpq] = [mpq(0)]
+        self.rows = 0
+        self.stepped = 0.0
+
+    def explore(self, budget: _Budget, probe: float) -> None:
+        """Every state the duel reaches, a chunk of states a step (doubling up to CHUNK, so the first estimate comes
+        early), each played forward by the play loop. The size is estimated after every step from PROBE_STATES /
+        PROBE_ROWS on (the estimate firms up as the chain grows), the time once, after `probe` seconds; `probe`
+        infinite: no estimates."""
+        explored = 0
+        size = 16
+        estimating = probe != float("inf")
+        timed = not estimating
+        rate = 0.0  # seconds per state explored, in the last step
+        caps = (self.limit, self.max_rows)
+        while explored < len(self.keys):
+            budget.check()
+            now = time.monotonic()
+            elapsed = now - budget.began
+            if estimating and (explored >= PROBE_STATES or self.rows >= PROBE_ROWS):
+                timing = not timed and elapsed > probe
+                timed = timed or timing
+                grown = _resident() - budget.memory_before
+                cap = budget.seconds if timing else float("inf")
+                over = (*caps, cap, budget.memory)
+                _refuse_estimate(self.fight, explored, len(self.keys), self.rows, (elapsed, rate), grown, over)
+            chunk = self.keys[explored : explored + size]
+            size = min(2 * size, CHUNK)
+            self.expand(chunk, explored)
+            explored += len(chunk)
+            rate = (self.stepped - now) / len(chunk)
+
+    def expand(self, chunk: list[tuple[int, ...]], base: int) -> None:
+        """One step of the states `chunk` (numbered from `base`) by the play loop (`play.advance`): every outcome
+        row an edge to the state it leads to (a new one numbered) or to the absorbing outcome the loop decides."""
+        fight = self.fight
+        ctx = Exact(fight, self.layout.state(chunk), depth=self.depth)
+        done, winner = play.advance(ctx)  # the play loop: one step of each state, and which outcome rows end the fight
+        child = ctx.state
+        self.rows += child.n
+        self.stepped = time.monotonic()  # when the step was played (the rate the time estimate reads)
+        if self.rows > self.max_rows:
+            raise InputError(
+                f"the exact chain of this fight needs more than {self.max_rows:,} outcome rows (at"
+                f" {len(self.keys):,} states so far); simulate it with -n",
+                field="--exact",
+                source=fight.source,
+            )
+        target = np.where(winner >= 0, -1 - winner, self.draw_id)
+        target = np.where(child.fight["cut"] == 1, self.beyond_id, target)
+        live = np.flatnonzero(~done & (child.fight["cut"] == 0))
+        if live.size:
+            target[live] = self.numbered(child.take(live))
+        self.add_edges(ctx, ctx.parent + base, target)
+
+    def numbered(self, live: State) -> IntArray:
+        """The number of each row's state in the chain (a state not met before is numbered next)."""
+        matrix = self.layout.matrix(live)
+        leads, inverse = distinct(list(matrix.T))
+        uniq = matrix[leads]
+        uniq_ids = np.empty(len(uniq), dtype=np.int64)
+        ids, keys = self.ids, self.keys
+        for u, row in enumerate(uniq.tolist()):
+            key = tuple(row)
+            found = ids.get(key)
+            if found is None:
+                found = len(keys)
+                if found >= self.limit:
+                    raise OverStates(
+                        f"the exact chain of this fight has more than {self.limit:,} states; simulate it with -n",
+                        field="--exact",
+                        source=self.fight.source,
+                    )
+                ids[key] = found
+                keys.append(key)
+                self.edges.append({})
+                self.reward.append(mpq(0))
+            uniq_ids[u] = found
+        out: IntArray = uniq_ids[inverse.reshape(-1)]
+        return out
+
+    def add_edges(self, ctx: Exact, parents: IntArray, target: IntArray) -> None:
+        """Each (state, next) pair's summed probability, and each state's rounds weighted by its rows'."""
+        leads, pair_of = distinct([parents, target])
+        pairs = np.stack([parents[leads], target[leads]], axis=1)
+        order = np.argsort(pair_of, kind="stable")
+        starts = np.flatnonzero(np.r_[True, np.diff(pair_of[order]) != 0])
+        sums = np.add.reduceat(ctx.weight[order], starts)
+        den, edges, reward = ctx.denominator, self.edges, self.reward
+        for (p, t), w in zip(pairs.tolist(), sums.tolist(), strict=True):
+            edges[p][t] = mpq(w, den)
+        rounds = ctx.state.fight["round"]
+        stepped = np.flatnonzero(rounds > 0)
+        for p, w, r in zip(
+            parents[stepped].tolist(), ctx.weight[stepped].tolist(), rounds[stepped].tolist(), strict=True
+        ):
+            reward[p] += mpq(w * r, den)
 
 
 def _fraction(x: mpq | None) -> Fraction:

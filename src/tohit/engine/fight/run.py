@@ -20,13 +20,12 @@ import numpy as np
 from tohit.core.errors import InputError
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import BoolArray, IntArray, State
-from tohit.engine import cancel
+from tohit.engine.fight import play
 from tohit.engine.fight.ending import ENGINE_STATS as ENGINE_STATS
-from tohit.engine.fight.ending import ended as ended
 from tohit.engine.fight.ending import initial_state as initial_state
-from tohit.engine.fight.events import emit_end, stalemate_event, start_event
+from tohit.engine.fight.events import stalemate_event, start_event
 from tohit.engine.fight.layout import fight_depth
-from tohit.engine.fight.modes import Method, Narration, sampler
+from tohit.engine.fight.modes import Method, Narration, StepContext, sampler
 from tohit.engine.fight.stalemate import Stalemates, never_ending
 from tohit.engine.frames import Views, fight_log_frame, fight_stats_frame, side_index
 from tohit.engine.heap import keep_freed_memory
@@ -129,68 +128,71 @@ def narrate(
     when it is still on after NARRATED_PROBE_WORK of them (the events handed over so far stay handed over: a
     caller that must print all or nothing spools them, as `tohit fight --json` and `--log` do).
     """
-    script = list(script or [])
     if seed is None:
         seed = fight.spec.seed if fight.spec.seed is not None else fresh_seed()
-    rng = np.random.default_rng(seed)
     state = initial_state(fight, 1)
-    events: list[dict[str, Any]] = [start_event(fight, seed, state, fight.source)]
-    count = 1
-    size = fight.roster.size
-    risky = fight.max_rounds * size > MAX_NARRATED_WORK
-    if on_event is not None:
-        on_event(events[0])
-    limit = step_limit(fight)
-    check = FIRST_STALL_CHECK
-    health = fight.rules.health_of(state).copy()  # at the last stalemate check (`never_ending`'s `since`)
-    stalled = False
+    told = _Told(fight, np.random.default_rng(seed), list(script or []), on_event, keep)
+    told.hand_over([start_event(fight, seed, state, fight.source)], end=True)
     found = Stalemates()  # this fight's stalemate checks (its own: the same seed, the same fight)
-    for _ in range(limit):
-        done, winner = ended(fight, state, fight.max_rounds)
-        if done[0]:
-            break
-        if int(state.fight["round"][0]) >= check:
-            check *= 2
-            calm, health = health, fight.rules.health_of(state).copy()
-            kinds: list[str] = []
-            if never_ending(fight, state, np.asarray([0]), since=calm, kinds=kinds, found=found)[0]:
-                stalled = True
-                text = STALEMATE_TEXT
-                if kinds[0] == "depth":
-                    text = DEPTH_STALEMATE_TEXT.format(depth=fight_depth(fight))
-                event = stalemate_event(text, count)
-                count += 1
-                if keep:
-                    events.append(event)
-                if on_event is not None:
-                    on_event(event)
-                winner = np.asarray([-1])
-                break
-        if risky and _over_narration(fight, int(state.fight["round"][0])):
-            raise _narration_refused(fight, int(state.fight["round"][0]))
-        ctx = Narration(fight, state, rng, max_rounds=fight.max_rounds, script=script)
-        fight.rules.step(ctx)
-        for event in ctx.log:
-            event["n"] = count
-            count += 1
-            if keep:
-                events.append(event)
-            if on_event is not None:
-                on_event(event)
-        state = ctx.state
-    else:  # pragma: no cover - a fight module bug
-        raise RuntimeError(f"fight did not end within {limit} steps")
-    ctx = Narration(fight, state, rng, max_rounds=fight.max_rounds)
-    w = int(winner[0])
-    emit_end(ctx, w, stalled=stalled)
-    rounds = int(ctx.log[-1]["rounds"])
-    for event in ctx.log:
-        event["n"] = count
-        count += 1
-        events.append(event)
-        if on_event is not None:
-            on_event(event)
-    return FightLog(fight, seed, events, ctx.state, w, rounds)
+
+    def stall(state: State, rows: IntArray, since: IntArray, kinds: list[str]) -> BoolArray:
+        return never_ending(fight, state, rows, since=since, kinds=kinds, found=found)
+
+    play.play_out(fight, state, told, stall=stall, first_check=FIRST_STALL_CHECK, limit=step_limit(fight))
+    assert told.final is not None  # play_out returns once the fight's end is written
+    return FightLog(fight, seed, told.events, told.final, told.winner, told.rounds)
+
+
+class _Told:
+    """A narrated fight's own part of the play loop (`play.Table`): traced dice from its seed (and `script`), every
+    event numbered and handed over as it happens (kept unless `keep` is False: then only the first and the end),
+    its stalemate said in words, and its refusal past MAX_NARRATED_WORK."""
+
+    def __init__(
+        self,
+        fight: LoadedFight,
+        rng: np.random.Generator,
+        script: list[dict[str, list[int]]],
+        on_event: Callable[[dict[str, Any]], None] | None,
+        keep: bool,
+    ) -> None:
+        self.fight, self.rng, self.script, self.on_event, self.keep = fight, rng, script, on_event, keep
+        self.risky = fight.max_rounds * fight.roster.size > MAX_NARRATED_WORK
+        self.events: list[dict[str, Any]] = []
+        self.final: State | None = None
+        self.winner = -1
+        self.rounds = 0
+        self.count = 0  # events handed over so far (the next one's number)
+
+    def hand_over(self, events: list[dict[str, Any]], *, end: bool = False) -> None:
+        """Number the events on from the last and hand each over (kept when `keep`, or the start or end)."""
+        for event in events:
+            event["n"] = self.count
+            self.count += 1
+            if self.keep or end:
+                self.events.append(event)
+            if self.on_event is not None:
+                self.on_event(event)
+
+    def context(self, state: State, standing: BoolArray | None) -> StepContext:
+        return Narration(self.fight, state, self.rng, max_rounds=self.fight.max_rounds, script=self.script)
+
+    def checked(self, state: State, stuck: IntArray, kinds: list[str]) -> None:
+        if stuck.size:
+            depth = kinds[0] == "depth"
+            text = DEPTH_STALEMATE_TEXT.format(depth=fight_depth(self.fight)) if depth else STALEMATE_TEXT
+            self.hand_over([stalemate_event(text, 0)])
+
+    def watch(self, state: State, live: IntArray) -> None:
+        if live.size and self.risky and _over_narration(self.fight, int(state.fight["round"][0])):
+            raise _narration_refused(self.fight, int(state.fight["round"][0]))
+
+    def played(self, ctx: StepContext) -> None:
+        self.hand_over(ctx.log)
+
+    def finished(self, ctx: StepContext, rows: IntArray, winner: IntArray) -> None:
+        self.hand_over(ctx.log, end=True)
+        self.final, self.winner, self.rounds = ctx.state, int(winner[0]), int(ctx.log[-1]["rounds"])
 
 
 def _over_narration(fight: LoadedFight, round_: int) -> bool:
@@ -540,57 +542,59 @@ def _run_batch(
     method: Method,
     found: Stalemates | None = None,
 ) -> list[Part]:
-    rules = fight.rules
+    """n fights played out together by the play loop (`play.play_out`), sampled by `method`: each fight's end."""
     found = Stalemates() if found is None else found
     state = initial_state(fight, n)
-    out: list[Part] = []
-    limit = step_limit(fight)
-    # Finished fights are recorded at once, then dropped from the batch when they are an eighth of it
-    # (dropping copies every array); until then their rows stay inert: nobody acts in a fight that is over.
-    recorded = np.zeros(n, dtype=bool)
-    check = FIRST_STALL_CHECK
-    health = rules.health_of(state).copy()  # at the last stalemate check (`never_ending`'s `since`)
-    probe = _Probe(fight, state)
-    for _ in range(limit):
-        cancel.check()  # between steps: stopped when its asker went away (a client that hung up)
-        standing: BoolArray | None = rules.standing(fight, state)
-        done, winner = ended(fight, state, fight.max_rounds, standing)
-        live = np.flatnonzero(~done & ~recorded)
-        if live.size and int(state.fight["round"][live].min()) >= check:
-            check *= 2
-            stuck = live[never_ending(fight, state, live, since=health[live], found=found)]
-            done[stuck], winner[stuck] = True, -1
-            health = rules.health_of(state).copy()
-            probe.checked(state)
-        probe.look(n, np.flatnonzero(~done & ~recorded), state)
-        new = done & ~recorded
-        if new.any():
-            rows = np.flatnonzero(new)
-            ctx = sampler(method)(fight, state, rng, max_rounds=fight.max_rounds, standing=standing)
-            emit_end(ctx, winner[rows], rows=rows)
-            state, standing = ctx.state, ctx.known_standing
-            fin = state.take(rows)
-            out.append(
-                (
-                    winner[rows],
-                    np.minimum(fin.fight["round"], fight.max_rounds),
-                    rules.health_of(fin).copy(),
-                    rules.standing(fight, fin),
-                    fin.per["dealt"].copy(),
-                )
+    batch = _Batch(fight, n, rng, progress, method, state)
+
+    def stall(state: State, rows: IntArray, since: IntArray, kinds: list[str]) -> BoolArray:
+        return never_ending(fight, state, rows, since=since, kinds=kinds, found=found)
+
+    play.play_out(fight, state, batch, stall=stall, first_check=FIRST_STALL_CHECK, limit=step_limit(fight))
+    return batch.out
+
+
+class _Batch:
+    """A Monte Carlo batch's own part of the play loop (`play.Table`): sampled dice, each fight's end as it comes
+    (`Part`), the progress bar, and the estimate of a batch in which nothing happens (`_Probe`)."""
+
+    def __init__(
+        self,
+        fight: LoadedFight,
+        n: int,
+        rng: np.random.Generator,
+        progress: Progress | None,
+        method: Method,
+        state: State,
+    ) -> None:
+        self.fight, self.n, self.rng, self.progress = fight, n, rng, progress
+        self.sample = sampler(method)
+        self.probe = _Probe(fight, state)
+        self.out: list[Part] = []
+
+    def context(self, state: State, standing: BoolArray | None) -> StepContext:
+        return self.sample(self.fight, state, self.rng, max_rounds=self.fight.max_rounds, standing=standing)
+
+    def checked(self, state: State, stuck: IntArray, kinds: list[str]) -> None:
+        self.probe.checked(state)
+
+    def watch(self, state: State, live: IntArray) -> None:
+        self.probe.look(self.n, live, state)
+
+    def played(self, ctx: StepContext) -> None:
+        pass
+
+    def finished(self, ctx: StepContext, rows: IntArray, winner: IntArray) -> None:
+        fight, fin = self.fight, ctx.state.take(rows)
+        rules = fight.rules
+        self.out.append(
+            (
+                winner,
+                np.minimum(fin.fight["round"], fight.max_rounds),
+                rules.health_of(fin).copy(),
+                rules.standing(fight, fin),
+                fin.per["dealt"].copy(),
             )
-            if progress:
-                progress(rows.size)
-            recorded |= new
-            if recorded.all():
-                return out
-            if 8 * int(recorded.sum()) >= recorded.size:
-                keep = np.flatnonzero(~recorded)
-                state = state.take(keep)
-                health = health[keep]
-                standing = None if standing is None else standing[keep]
-                recorded = recorded[keep]
-        ctx = sampler(method)(fight, state, rng, max_rounds=fight.max_rounds, standing=standing)
-        rules.step(ctx)
-        state = ctx.state
-    raise RuntimeError(f"fights did not end within {limit} steps")  # pragma: no cover - a fight module bug
+        )
+        if self.progress:
+            self.progress(rows.size)

@@ -1,8 +1,9 @@
 """The stalemate check: whether a fight (of any size) can still end from where it stands, and the fights that
 cannot, which end at once as a draw (narrated and simulated fights, `run`; the exact duel asks it first).
 
-`can_end` explores the states of the fight's exact chain through the rules' own `step` in "enumerate" mode,
-without probabilities (least healthy first), and stops at the first outcome that ends the fight; when none is
+`can_end` explores the states of the fight's exact chain through the play loop (`play.advance`: the rules' own
+`step` in "enumerate" mode, then the loop's end check), without probabilities (least healthy first), and stops at
+the first outcome the loop calls over; when none is
 reachable the fight is a stalemate. Its budgets count work (states, outcome rows), never seconds (the
 clock decides nothing): the same seed ends the same fight at the same round on any machine under any
 load.
@@ -18,7 +19,7 @@ import numpy as np
 
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import BoolArray, IntArray, State
-from tohit.engine.fight.ending import ended
+from tohit.engine.fight import play
 from tohit.engine.fight.layout import Layout, chosen_depth
 from tohit.engine.fight.modes import Exact
 from tohit.engine.requests import MAX_STATES
@@ -168,7 +169,7 @@ def can_end(
     an outcome was met."""
     layout = Layout(fight, start)
     used_depth = chosen_depth(fight, None)
-    done, _ = ended(fight, start, None)
+    done, _ = play.decided(fight, start, None)
     if done[0]:
         return True
     keys = layout.packed(start)[:1]
@@ -185,10 +186,9 @@ def can_end(
         chunk = [keys[heapq.heappop(frontier)[1]] for _ in range(min(size, len(frontier)))]
         size = min(2 * size, most)
         ctx = Exact(fight, layout.unpacked(chunk), depth=used_depth)
-        fight.rules.step(ctx)
+        done, _ = play.advance(ctx)  # the play loop: one step of each state, and which outcome rows end the fight
         child = ctx.state
         rows += child.n
-        done, _ = ended(fight, child, None)
         beyond = child.fight["cut"] == 1
         if not past_depth and beyond.any():
             if cut is not None and not cut:
