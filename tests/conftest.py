@@ -16,6 +16,7 @@ import pytest
 from hypothesis import settings
 
 from tests.entry_points import GamePackages
+from tests.subprocesses import worker_ends_with_the_run
 from tohit.engine import registry
 from tohit.engine.scenario import Loaded, from_dict
 
@@ -37,7 +38,8 @@ TOHIT_CODE = CTRL_C_RESTORED + "import sys; from tohit.cli.app import main; sys.
 
 def pytest_configure(config: pytest.Config) -> None:
     """A run stopped from outside (SIGTERM: CI past its time limit) first prints every thread's stack, past the
-    output capture, so that what it waited for is seen. A test that hangs is stopped by pytest-timeout first."""
+    output capture, so that what it waited for is seen (under pytest-xdist each worker prints its own, as it
+    ends with the run). A test that hangs is stopped by pytest-timeout first."""
 
     run = os.getpid()
 
@@ -53,6 +55,8 @@ def pytest_configure(config: pytest.Config) -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
     signal.signal(signal.SIGTERM, stacks_then_stop)
+    if hasattr(config, "workerinput"):  # a worker of pytest-xdist ends with the run (its stacks printed first)
+        worker_ends_with_the_run()
     for message, category in FILTERED:
         config.addinivalue_line("filterwarnings", f"ignore:{message}:{category.__name__}")
 
