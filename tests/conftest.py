@@ -81,6 +81,16 @@ def scenario(data: dict[str, Any]) -> Loaded:
 
 
 @pytest.fixture
+def exact_uncapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact duel's cap on seconds (requests.MAX_SECONDS, the default of `exact_duel`'s `seconds`: the command
+    line's, the demo's and the Python API's) lifted for the test: a cap on time may only refuse, and a loaded
+    machine refuses sooner; a test of what is answered must not fail on it."""
+    from tohit.engine.fight.exact import exact_duel
+
+    monkeypatch.setitem(exact_duel.__kwdefaults__, "seconds", 3600.0)
+
+
+@pytest.fixture
 def examples() -> Path:
     return EXAMPLES
 

@@ -19,7 +19,6 @@ from tests.conftest import EXAMPLES
 from tests.fights.helpers import kaiser_combatant, kaiser_fight
 from tests.subprocesses import ending_with_the_run
 from tohit.cli.app import app
-from tohit.engine.fight.exact import exact_duel
 from tohit.server.app import Settings, create_app
 
 #: The issue's duel: armour no roll within the depth gets through, open rolls on, max_rounds 100,000 (it ended at
@@ -79,13 +78,7 @@ def outputs(tmp_path: Path, db: str) -> dict[str, str]:
     return out
 
 
-@pytest.fixture
-def uncapped(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The command line's and the Python API's exact duel with its time cap (requests.MAX_SECONDS) lifted."""
-    monkeypatch.setitem(exact_duel.__kwdefaults__, "seconds", UNCAPPED)
-
-
-@pytest.mark.usefixtures("uncapped")
+@pytest.mark.usefixtures("exact_uncapped")  # the command line's and the Python API's exact duel
 def test_the_same_seed_gives_the_same_bytes_quietly_and_beside_busy_loops(tmp_path: Path) -> None:
     quiet = outputs(tmp_path, "quiet.db")
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"], **ending_with_the_run()) for _ in range(3)]
