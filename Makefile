@@ -26,9 +26,14 @@ typecheck: $(STAMP)
 	@echo "== mypy (strict) on src"
 	$(BIN)/mypy src
 
+# pytest-xdist's worker processes for `make test`: "auto" is one a core; 0 runs the suite in pytest's own process.
+# Each test file runs whole in one worker (--dist loadfile): a module's fixtures (a wheel built, a server started)
+# are made once, and the tests of a file keep their order.
+PYTEST_WORKERS ?= auto
+
 pytest: $(STAMP)
-	@echo "== pytest: the whole suite (8-15 minutes on a quiet 2-core machine)"
-	$(BIN)/python -m pytest
+	@echo "== pytest: the whole suite, in $(PYTEST_WORKERS) worker processes (-n $(PYTEST_WORKERS))"
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 test: lint typecheck pytest
 

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import settings
 
 from tests.entry_points import GamePackages
+from tests.subprocesses import worker_ends_with_the_run
 from tohit.engine import registry
 from tohit.engine.scenario import Loaded, from_dict
 
@@ -37,7 +38,8 @@ TOHIT_CODE = CTRL_C_RESTORED + "import sys; from tohit.cli.app import main; sys.
 
 def pytest_configure(config: pytest.Config) -> None:
     """A run stopped from outside (SIGTERM: CI past its time limit) first prints every thread's stack, past the
-    output capture, so that what it waited for is seen. A test that hangs is stopped by pytest-timeout first."""
+    output capture, so that what it waited for is seen (under pytest-xdist each worker prints its own, as it
+    ends with the run). A test that hangs is stopped by pytest-timeout first."""
 
     run = os.getpid()
 
@@ -53,6 +55,8 @@ def pytest_configure(config: pytest.Config) -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
     signal.signal(signal.SIGTERM, stacks_then_stop)
+    if hasattr(config, "workerinput"):  # a worker of pytest-xdist ends with the run (its stacks printed first)
+        worker_ends_with_the_run()
     for message, category in FILTERED:
         config.addinivalue_line("filterwarnings", f"ignore:{message}:{category.__name__}")
 
@@ -74,6 +78,16 @@ for _message, _category in FILTERED:
 def scenario(data: dict[str, Any]) -> Loaded:
     """Validate a scenario given as a dict (as the Python API does)."""
     return from_dict(data, source="test")
+
+
+@pytest.fixture
+def exact_uncapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact duel's cap on seconds (requests.MAX_SECONDS, the default of `exact_duel`'s `seconds`: the command
+    line's, the demo's and the Python API's) lifted for the test: a cap on time may only refuse, and a loaded
+    machine refuses sooner; a test of what is answered must not fail on it."""
+    from tohit.engine.fight.exact import exact_duel
+
+    monkeypatch.setitem(exact_duel.__kwdefaults__, "seconds", 3600.0)
 
 
 @pytest.fixture

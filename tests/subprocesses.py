@@ -10,6 +10,10 @@ asked (the fixtures' own `finally` still ends the children of a run that is not 
 
 The kernel's "parent" is the thread that started the child: start these processes from the main thread (as
 fixtures and tests run), not from a thread that ends before them.
+
+Under pytest-xdist (`make test` runs the suite in two worker processes) the run is the controlling process, and
+the children are the workers' children: each worker asks the same for itself when it starts
+(`worker_ends_with_the_run`, called by tests/conftest.py), so that a killed run ends its workers, and they theirs.
 """
 
 from __future__ import annotations
@@ -45,3 +49,14 @@ def ending_with_the_run() -> dict[str, Any]:
     if not sys.platform.startswith("linux"):
         return {}
     return {"preexec_fn": _end_with(os.getpid())}
+
+
+def worker_ends_with_the_run() -> None:
+    """In a worker process of pytest-xdist: SIGTERM to itself when the run that started it (its parent) dies, as
+    a child started with `ending_with_the_run` gets it; a worker whose run is already gone ends at once."""
+    if PRCTL is None:
+        return
+    if PRCTL(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() == 1:  # the run died before the prctl: the worker was handed to init
+        os.kill(os.getpid(), signal.SIGTERM)

@@ -6,6 +6,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import EXAMPLES
@@ -81,6 +82,7 @@ def test_schema_is_the_json_schema_of_the_scenario_file() -> None:
     assert {"system", "attacker", "attack", "targets"} <= set(schema["properties"])
 
 
+@pytest.mark.usefixtures("exact_uncapped")  # the demo's exact duel: a loaded machine would refuse it
 def test_demo_runs_the_bundled_examples() -> None:
     out = invoke("demo", "-n", "2000")
     assert "ceil-vs-bandit.yaml" in out and "roll" in out and "odds" in out and "simulate" in out

@@ -5,7 +5,6 @@ so in the game's words with no percentage; one that moves first says where to, w
 from __future__ import annotations
 
 import contextlib
-import copy
 import itertools
 import random
 from collections import Counter
@@ -17,6 +16,7 @@ import pytest
 import yaml
 
 from tests.conftest import EXAMPLES
+from tests.grid import uvtt_fixtures
 from tests.grid.uvtt_fixtures import cellar
 from tohit.core.errors import InputError
 from tohit.core.grid.uvtt import inline_map_fields
@@ -28,11 +28,7 @@ RTW_MAP = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
 
 def cellar_fight(spots: dict[str, list[int]], *, door_closed: bool = True) -> dict[str, Any]:
     """rtw-map's combatants in the cellar (tests/grid/uvtt_fixtures.py): a wall down x = 5 with a door at y 1..2."""
-    data = copy.deepcopy(RTW_MAP)
-    for side in data["sides"]:
-        for c in side["combatants"]:
-            c["position"] = spots[c["name"]]
-    return {**data, "map": inline_map_fields(cellar(door_closed=door_closed))}
+    return {**uvtt_fixtures.cellar_fight(spots), "map": inline_map_fields(cellar(door_closed=door_closed))}
 
 
 #: Link in the west room against the door; every foe in the east room, the Moblin just past the door.

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
@@ -28,6 +29,11 @@ STALEMATE = {
     "options": {"open_rolls_and_fumbles": True},
     "max_rounds": 100_000,
 }
+#: The time caps of every door, lifted here: a cap on seconds may only refuse (a busy machine is slower), and this
+#: test is about what is answered, on a quiet machine and a loaded one alike. (The server's cap on an exact duel,
+#: 30 s kept under four fifths of the request's 30 s, was 24 s: the duel took longer beside the busy loops on a
+#: loaded machine and was refused.)
+UNCAPPED = 3600.0
 TROLL = EXAMPLES / "fights" / "kaiser-troll.yaml"
 DUEL = EXAMPLES / "fights" / "kaiser-duel.yaml"
 
@@ -55,8 +61,10 @@ def outputs(tmp_path: Path, db: str) -> dict[str, str]:
         "api simulated stalemate": api(tohit.fight(tohit.fight_from_dict(STALEMATE), n=300, seed=2)),
         "api exact stalemate": api(tohit.fight(tohit.fight_from_dict(STALEMATE), exact=True)),
     }
-    # The server's time cap on an exact duel may only refuse (a busy machine is slower); it is lifted here.
-    with TestClient(create_app(Settings(db=f"sqlite:///{tmp_path / db}", workers=0, exact_seconds=3600))) as client:
+    db_url = f"sqlite:///{tmp_path / db}"
+    settings = Settings(db=db_url, workers=0, exact_seconds=UNCAPPED, request_seconds=2 * UNCAPPED)
+    assert settings.exact_cap == UNCAPPED  # kept under four fifths of the request's deadline: both lifted
+    with TestClient(create_app(settings)) as client:
         for name, body in (
             ("simulate stalemate", {"fight": STALEMATE, "n": 300, "seed": 2}),
             ("simulate troll", {"fight": yaml.safe_load(TROLL.read_text()), "n": 300, "seed": 2}),
@@ -70,6 +78,7 @@ def outputs(tmp_path: Path, db: str) -> dict[str, str]:
     return out
 
 
+@pytest.mark.usefixtures("exact_uncapped")  # the command line's and the Python API's exact duel
 def test_the_same_seed_gives_the_same_bytes_quietly_and_beside_busy_loops(tmp_path: Path) -> None:
     quiet = outputs(tmp_path, "quiet.db")
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"], **ending_with_the_run()) for _ in range(3)]

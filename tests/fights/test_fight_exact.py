@@ -100,6 +100,7 @@ def test_fight_exact_is_refused_past_the_state_limit() -> None:
     assert "more than 50 states" in str(err.value) and "--exact" in str(err.value)
 
 
+@pytest.mark.usefixtures("exact_uncapped")  # a cap on seconds only refuses: lifted, the test is load-independent
 def test_fight_exact_is_refused_past_the_outcome_row_limit() -> None:
     """A chain of few states whose attacks have many outcomes (Kaiser penalties stacking) is refused by the
     work it takes, not only by its states: `max_rows` (MAX_ROWS by default) counts every state's outcome rows."""

@@ -52,6 +52,7 @@ def test_the_memory_budget_is_checked_while_the_chain_grows(monkeypatch: pytest.
     assert resident.reads == 7  # read at the start, then once a check: refused at the sixth megabyte grown
 
 
+@pytest.mark.usefixtures("exact_uncapped")  # a cap on seconds only refuses: lifted, the test is load-independent
 def test_memory_that_does_not_grow_passes_the_same_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(exact, "_resident", lambda: 100_000_000)
     result = exact_duel(load_fight(DUEL), memory=5_000_000, probe=float("inf"))

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from tests.conftest import EXAMPLES
-from tests.grid.uvtt_fixtures import cellar
+from tests.grid.uvtt_fixtures import cellar, cellar_fight
 from tohit.core.errors import InputError
 from tohit.core.grid.uvtt import inline_map_fields
 from tohit.engine.encounter import Encounter
@@ -25,11 +25,7 @@ SPOTS = {"Link": [4, 1], "Zelda": [0, 3], "Bokoblin": [0, 0], "Bokoblin Archer":
 
 
 def fight() -> dict[str, Any]:
-    data = copy.deepcopy(FIGHT)
-    for side in data["sides"]:
-        for c in side["combatants"]:
-            c["position"] = SPOTS[c["name"]]
-    return {**data, "map": inline_map_fields(cellar(door_closed=True))}
+    return {**cellar_fight(SPOTS), "map": inline_map_fields(cellar(door_closed=True))}
 
 
 def test_opening_a_door_is_one_event_and_the_rules_follow_it() -> None:

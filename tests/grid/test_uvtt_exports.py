@@ -53,7 +53,8 @@ def undirected(walls: list[list[float]]) -> set[tuple[float, ...]]:
 def floor_share(path: Path) -> float:
     from PIL import Image
 
-    pixels = np.asarray(Image.open(path).convert("RGB")).reshape(-1, 3).astype(int)
+    with Image.open(path) as image:
+        pixels = np.asarray(image.convert("RGB")).reshape(-1, 3).astype(int)
     return float((np.abs(pixels - FLOOR).sum(axis=1) < 30).mean())
 
 
@@ -189,11 +190,13 @@ def test_the_png_draws_the_whole_map_and_window_the_squares_around_the_attack(tm
     })  # fmt: skip
     out = run("map", str(scenario), "--png", str(tmp_path / "whole.png"))
     assert out.exit_code == 0, out.output
-    width, height = Image.open(tmp_path / "whole.png").size
+    with Image.open(tmp_path / "whole.png") as image:
+        width, height = image.size
     assert width > 4 * height  # the 60 x 8 map, the wall at x = 55 in it
     out = run("map", str(scenario), "--png", str(tmp_path / "window.png"), "--window")
     assert out.exit_code == 0, out.output
-    width, height = Image.open(tmp_path / "window.png").size
+    with Image.open(tmp_path / "window.png") as image:
+        width, height = image.size
     assert width < 2 * height  # the squares around the attack
 
 

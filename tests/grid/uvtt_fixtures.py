@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import copy
 import io
 import json
 from pathlib import Path
@@ -13,6 +14,11 @@ import yaml
 from tests.conftest import EXAMPLES
 
 PPG = 10
+#: examples/fights/rtw-map.yaml: Link and Zelda against a Bokoblin, a Bokoblin Archer and a Moblin.
+RTW_MAP = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
+#: Where rtw-map's combatants stand in the cellar (`cellar`): Link and Zelda in the west room, the Bokoblin beside
+#: the pillar, the Bokoblin Archer and the Moblin in the east room beyond the door.
+CELLAR_SPOTS = {"Link": [0, 0], "Zelda": [0, 3], "Bokoblin": [3, 1], "Bokoblin Archer": [8, 0], "Moblin": [7, 3]}
 
 
 def png(width: int, height: int, color: tuple[int, int, int] = (200, 170, 120)) -> bytes:
@@ -51,6 +57,16 @@ def cellar(*, door_closed: bool = True, image: bytes | None = None) -> dict[str,
         "lights": [{"position": pt(1, 1), "range": 4, "intensity": 1, "color": "ffffffff", "shadows": True}],
         "image": base64.b64encode(image if image is not None else png(10 * PPG, 4 * PPG)).decode("ascii"),
     }
+
+
+def cellar_fight(spots: dict[str, list[int]] = CELLAR_SPOTS) -> dict[str, Any]:
+    """rtw-map's fight, a fresh copy, with its combatants at `spots` in the cellar; no map of its own (the cellar is
+    sent beside it, as a new encounter's `uvtt`, or put in by the caller)."""
+    fight = copy.deepcopy(RTW_MAP)
+    for side in fight["sides"]:
+        for c in side["combatants"]:
+            c["position"] = spots[c["name"]]
+    return fight
 
 
 def write_uvtt(folder: Path, data: dict[str, Any], name: str = "cellar.dd2vtt") -> Path:

@@ -6,7 +6,6 @@ and never filter: no route that names one converts its answer through it."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, get_args
@@ -18,7 +17,7 @@ from fastapi.testclient import TestClient
 from jsonschema import Draft202012Validator
 
 from tests.conftest import EXAMPLES
-from tests.grid.uvtt_fixtures import cellar
+from tests.grid.uvtt_fixtures import cellar, cellar_fight
 from tests.server.conftest import ADMIN
 from tohit.server import answers, players_view
 from tohit.server.app import Settings, create_app
@@ -221,14 +220,7 @@ def test_every_bundled_example_answers_as_documented(checked: Checked) -> None:
 
 def test_a_map_with_a_picture_and_doors_answers_as_documented(checked: Checked) -> None:
     """A fight on a UVTT map (walls, a door, a picture): its map, its picture (an image) and a door action."""
-    fight = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
-    spots = {"Link": [0, 0], "Zelda": [0, 3], "Bokoblin": [3, 1], "Bokoblin Archer": [8, 0], "Moblin": [7, 3]}
-    for side in fight["sides"]:
-        for combatant in side["combatants"]:
-            combatant["position"] = spots[combatant["name"]]
-    created = checked(
-        "POST", "/v1/encounters", "/v1/encounters", json={"fight": copy.deepcopy(fight), "uvtt": cellar()}
-    )
+    created = checked("POST", "/v1/encounters", "/v1/encounters", json={"fight": cellar_fight(), "uvtt": cellar()})
     eid, gm = created["id"], created["gm_token"]
     found = checked("POST", f"/v1/encounters/{eid}/map", f"{E}/map", gm, json={"attacker": "Link"})
     assert found["doors"] and found["walls"] and found["picture"]

@@ -4,27 +4,14 @@ picture names a UVTT file is a 422 naming `map.picture.uvtt`; neither creates an
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import Any
 
 import yaml
 from fastapi.testclient import TestClient
 
-from tests.conftest import EXAMPLES
-from tests.grid.uvtt_fixtures import cellar, write_uvtt
+from tests.grid.uvtt_fixtures import cellar, cellar_fight, write_uvtt
 from tests.server.conftest import ADMIN
-
-FIGHT = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
-SPOTS = {"Link": [0, 0], "Zelda": [0, 3], "Bokoblin": [3, 1], "Bokoblin Archer": [8, 0], "Moblin": [7, 2]}
-
-
-def cellar_fight() -> dict[str, Any]:
-    fight = copy.deepcopy(FIGHT)
-    for side in fight["sides"]:
-        for c in side["combatants"]:
-            c["position"] = SPOTS[c["name"]]
-    return fight
 
 
 def encounters(client: TestClient) -> int:

@@ -8,6 +8,7 @@ import multiprocessing
 import secrets
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -20,6 +21,8 @@ from tohit.store.db import open_store
 DUEL = yaml.safe_load((EXAMPLES / "fights" / "kaiser-duel.yaml").read_text())
 #: Processes writing at once, and the actions each sends.
 PROCESSES, ACTIONS = 2, 40
+#: Seconds a writer waits for the other's server to be up: a bound on a hang (a writer that never started).
+BARRIER_TIMEOUT = 240
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -68,17 +71,16 @@ def another(url: str, tmp_path: Path) -> str:
     return url.rsplit("/", 1)[0] + f"/{name}"
 
 
-def write(url: str, eid: str, token: str, start: float) -> list[int]:
-    """A server of its own on the store, sending ACTIONS actions that name no seq: the status of each."""
-    import time
-
+def write(url: str, eid: str, token: str, ready: Any) -> list[int]:
+    """A server of its own on the store, sending ACTIONS actions that name no seq once every writer's server is up
+    (`ready`: a barrier of PROCESSES): the status of each."""
     from fastapi.testclient import TestClient
 
     from tohit.server.app import Settings, create_app
 
     with TestClient(create_app(Settings(db=url, admin_token=ADMIN, workers=0))) as client:
         gm = {"Authorization": f"Bearer {token}"}
-        time.sleep(max(0.0, start - time.time()))
+        ready.wait(timeout=BARRIER_TIMEOUT)
         return [
             client.post(f"/v1/encounters/{eid}/actions", json={"kind": "end_turn"}, headers=gm).status_code
             for _ in range(ACTIONS)
@@ -86,20 +88,23 @@ def write(url: str, eid: str, token: str, start: float) -> list[int]:
 
 
 def test_store_abuse_writes_without_expected_seq_from_two_processes_all_land(fresh_url: str) -> None:
-    import time
-
     from fastapi.testclient import TestClient
 
     from tohit.server.app import Settings, create_app
 
-    open_store(fresh_url)
+    open_store(fresh_url).close()
     with TestClient(create_app(Settings(db=fresh_url, admin_token=ADMIN, workers=0))) as client:
         created = client.post("/v1/encounters", json={"fight": DUEL, "seed": 1}).json()
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(PROCESSES, mp_context=context) as pool:
-        start = time.time() + 8  # both servers up and warm before either writes
-        futures = [pool.submit(write, fresh_url, created["id"], created["gm_token"], start) for _ in range(PROCESSES)]
+    with context.Manager() as manager, ProcessPoolExecutor(PROCESSES, mp_context=context) as pool:
+        ready = manager.Barrier(PROCESSES)  # both servers up and warm before either writes
+        args = (fresh_url, created["id"], created["gm_token"], ready)
+        futures = [pool.submit(write, *args) for _ in range(PROCESSES)]
         statuses = [s for f in futures for s in f.result(timeout=300)]
     assert statuses == [201] * (PROCESSES * ACTIONS)
-    events = open_store(fresh_url).events(created["id"])
+    store = open_store(fresh_url)
+    try:
+        events = store.events(created["id"])
+    finally:
+        store.close()
     assert [e["n"] for e in events] == list(range(PROCESSES * ACTIONS + 1))

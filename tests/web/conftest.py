@@ -9,7 +9,7 @@ from __future__ import annotations
 import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from playwright.sync_api import Browser, BrowserType, Playwright, sync_playwright
 
 from tests.server.conftest import free_port
 from tohit.server.app import Settings, create_app
@@ -86,9 +87,48 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {**browser_type_launch_args, "executable_path": CHROMIUM}
 
 
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_context_args, "viewport": {"width": 1280, "height": 900}, "accept_downloads": True}
+# pytest-playwright's Playwright, browser type and browser, made once for this folder instead of once for the session.
+# While Playwright runs, the main thread's event loop is marked running between its calls, and asyncio.run() in any
+# later test of the process refuses ("cannot be called from a running event loop": the server's deadline tests).
+# Run in one process, these tests came last; under pytest-xdist a worker runs other files after them, so Playwright
+# stops when the worker leaves this folder. (pytest-playwright's own, but for their scope; no `connect_options`.)
+@pytest.fixture(scope="package")
+def playwright(_pw_api_request_contexts: Any) -> Iterator[Playwright]:
+    pw = sync_playwright().start()
+    if _pw_api_request_contexts:  # --tracing
+        _pw_api_request_contexts.instrument(pw)
+    yield pw
+    pw.stop()
+
+
+@pytest.fixture(scope="package")
+def browser_type(playwright: Playwright, browser_name: str) -> BrowserType:
+    found: BrowserType = getattr(playwright, browser_name)
+    return found
+
+
+@pytest.fixture(scope="package")
+def launch_browser(browser_type_launch_args: dict[str, Any], browser_type: BrowserType) -> Callable[..., Browser]:
+    def launch(**kwargs: Any) -> Browser:
+        return browser_type.launch(**{**browser_type_launch_args, **kwargs})
+
+    return launch
+
+
+@pytest.fixture(scope="package")
+def browser(launch_browser: Callable[..., Browser]) -> Iterator[Browser]:
+    launched = launch_browser()
+    yield launched
+    launched.close()
+
+
+@pytest.fixture(scope="package")
+def browser_context_args(pytestconfig: pytest.Config, _pw_artifacts_folder: Any) -> dict[str, Any]:
+    """A page's window and downloads; pytest-playwright's own (for the folder's Playwright above) adds only what
+    --device, --base-url and --video ask for: the tests name no device nor base URL, --video is kept."""
+    video = pytestconfig.getoption("--video") in ("on", "retain-on-failure")
+    recorded = {"record_video_dir": _pw_artifacts_folder.name} if video else {}
+    return {"viewport": {"width": 1280, "height": 900}, "accept_downloads": True, **recorded}
 
 
 def shot(page: Any, name: str, full: bool = True) -> Path:

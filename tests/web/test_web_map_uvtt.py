@@ -4,7 +4,6 @@ field and creates nothing."""
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -12,22 +11,11 @@ import pytest
 import yaml
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.conftest import EXAMPLES
-from tests.grid.uvtt_fixtures import cellar
+from tests.grid.uvtt_fixtures import cellar, cellar_fight
 from tests.web.conftest import ADMIN, Table, bearer, shot
 from tests.web.test_web_table import ready
 
 pytestmark = pytest.mark.browser
-FIGHT = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())
-SPOTS = {"Link": [0, 0], "Zelda": [0, 3], "Bokoblin": [3, 1], "Bokoblin Archer": [8, 0], "Moblin": [7, 3]}
-
-
-def cellar_fight() -> dict[str, Any]:
-    fight = copy.deepcopy(FIGHT)
-    for side in fight["sides"]:
-        for c in side["combatants"]:
-            c["position"] = SPOTS[c["name"]]
-    return fight
 
 
 def test_web_map_a_bad_uvtt_is_a_422_naming_the_field(table: Table) -> None:
