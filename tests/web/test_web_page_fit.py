@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
-from tests.grid.uvtt_fixtures import cellar
+from tests.grid.uvtt_fixtures import cellar, cellar_fight
 from tests.web.conftest import Table, bearer, shot
-from tests.web.test_web_map_uvtt import cellar_fight
 from tests.web.test_web_table import click_and_wait, ready, seq
 
 pytestmark = pytest.mark.browser
