@@ -13,8 +13,8 @@ When a turn changes is read from the game's own order, as the page shows it: aft
 (`next_turn`), the round and the order's cursor; where they differ from before the action, the turn of the one
 before has ended and the turn of the one after has started (an end first).
 
-Where the game's rules give a condition's duration (`FightRules.condition_ends`: rtw's Off-Balance, "until the
-start of its next turn"), a condition set without one takes it.
+Where the game's rules give a condition's duration (`FightRules.condition_ends`: say, "until the start of its next
+turn"), a condition set without one takes it.
 """
 
 from __future__ import annotations

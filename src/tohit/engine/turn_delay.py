@@ -1,14 +1,13 @@
 """A combatant delays its turn: it acts after the next one this round, or after one named (`after`), where the
 game's order allows it (docs/fights.md, "Delaying a turn").
 
-- Where the game orders each fight's round itself (a `turn` stat per combatant: Last Odyssey's Initiative,
-  WSSWNN's Maneuver roll), the one whose turn comes takes its new place and those it passes move up one; the
+- Where the game orders each fight's round itself (a `turn` stat per combatant, from the game's own roll), the
+  one whose turn comes takes its new place and those it passes move up one; the
   order's cursor stays, so the next one acts now. Each place changed is the game master's edit of the `turn` stat
   through the game's own consequences (`FightRules.by_hand`), all in one `delay` event, which undo takes back and
   replay reads as any event. The new order holds until the game orders the round again.
-- Where the round goes in the file's order (rtw, FullPlate, Kaiser), the order is the fight's, not a place a
-  combatant holds: a 422 in the game's words says so, and what the game offers instead (ending the turn; in
-  Kaiser, the AP kept for a later turn of the round).
+- Where the round goes in the file's order, the order is the fight's, not a place a combatant holds: a 422 in the
+  game's words says so, and what the game offers instead (`FightRules.delay_refused`, or ending the turn).
 """
 
 from __future__ import annotations
@@ -18,13 +17,7 @@ from typing import Any
 from tohit.core.errors import InputError, short_repr
 from tohit.engine.gm_hand import LiveEncounter, _by_hand, combatant_index
 
-#: What each game whose round goes in the file's order says instead of a delay (the system's id -> its words).
-FIXED_ORDER = {
-    "kaiser": "a Kaiser round goes round the file's order, sides alternating, until nobody has the AP for an attack"
-    " [Action Points]: a combatant whose turn ends keeps its AP for its next turn in the round, so end its turn"
-    " instead (docs/kaiser.md#silent-turn-order)",
-}
-#: The words for the other games whose round goes in the file's order.
+#: The words for a game whose round goes in the file's order and that says nothing of its own.
 FILE_ORDER = (
     "{title}'s round goes in the file's order, sides alternating (the page gives no initiative to hold a place in:"
     " docs/{id}.md#silent-turn-order): a turn cannot be delayed; end it instead"
@@ -45,7 +38,7 @@ def refused(enc: LiveEncounter) -> str | None:
     if order(enc) is not None:
         return None
     system = enc.fight.system
-    return FIXED_ORDER.get(system.id) or FILE_ORDER.format(title=system.title, id=system.id.replace("_", "-"))
+    return enc.fight.rules.delay_refused or FILE_ORDER.format(title=system.title, id=system.id.replace("_", "-"))
 
 
 def delay(enc: Any, action: dict[str, Any]) -> list[dict[str, Any]]:

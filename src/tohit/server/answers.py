@@ -397,7 +397,9 @@ class Measured(Closed):
     """The distance between two squares of the encounter's map, as its game counts ranges and moves."""
 
     seq: int = Field(description="The seq it was read at.")
-    squares: int = Field(description="Squares from one to the other in the game's count (rtw: diagonals 1-2-1).")
+    squares: int = Field(
+        description="Squares from one to the other in the grid's count (every second diagonal counts two: 1-2-1)."
+    )
 
 
 class ViewToken(Closed):

@@ -297,9 +297,9 @@ def aim(enc: Encounter, attacker: str, attack: str | None, n: int) -> list[dict[
 
 
 def measure(enc: Encounter, start: list[int], end: list[int]) -> int:
-    """Squares from `start` to `end` on the fight's map, as the game counts a range or a move between two squares:
-    "count every second diagonal square as two (so, '1-2-1')" [rtw: Counting Diagonals] (the grid's `count_121`,
-    which the ranges and moves count with); a square off the board is an InputError naming `from` or `to`."""
+    """Squares from `start` to `end` on the fight's map, as the grid counts a range or a move between two squares
+    (`count_121`: every second diagonal square counts two, as the ranges and moves count); a square off the board is
+    an InputError naming `from` or `to`."""
     rules, data, _ = _map(enc, enc.fight.roster.names[0], None, None)
     board = rules.view(data, place=False).field.board
     for field, (x, y) in (("from", start), ("to", end)):

@@ -62,10 +62,7 @@ class ToyFight(RoundRules):
         ctx.emit(
             "damage",
             changes(items, rows, {DEFENDER: t, ATTACKER: a}),
-            self.text(
-                ctx,
-                lambda: narrate.damage(self.name(ctx, t), int(outcome.damage[0]), int(before.hp[0]), int(after[0])),
-            ),
+            lambda: narrate.damage(self.name(ctx, t), int(outcome.damage[0]), int(before.hp[0]), int(after[0])),
         )
 
 

@@ -122,9 +122,12 @@ class FightRules(TableHints, ABC):
     #: several combatants' items, its row reads "Durability (weapon 1)" and each cell names the combatant's own.
     item_word: ClassVar[str] = "item"
     #: Whether a hit's line says its damage when it is 0 ("hit, 0 damage"): a game where every hit deals damage by
-    #: a formula that can come to 0 (Kaiser's Units). Elsewhere a hit of 0 says nothing of damage (a buff, a hold,
-    #: a hit whose harm is not Life Points).
+    #: a formula that can come to 0. Elsewhere a hit of 0 says nothing of damage (a buff, a hold, a hit whose harm
+    #: is not to health).
     hit_says_no_damage: ClassVar[bool] = False
+    #: Where the round goes in the file's order: what the game offers instead of delaying a turn, in its words
+    #: (engine/turn_delay.py); None: the common words (end the turn instead).
+    delay_refused: ClassVar[str | None] = None
 
     #: True once `check_declarations` passed (`checked`).
     _checked: bool = False

@@ -132,6 +132,12 @@ class KaiserFight(KaiserTurns):
     outcome_fields = ("result", "damage", "ap_lost", "flat_footed", "counter_bonus", "counterattack")
     #: Damage Dealt = (DoS - Absorption - AV) x Base Damage: a Successful Attack of 0 Units still hits, for 0.
     hit_says_no_damage = True
+    #: A delayed turn: the round goes round the file's order, and AP kept carry to the combatant's next turn.
+    delay_refused = (
+        "a Kaiser round goes round the file's order, sides alternating, until nobody has the AP for an attack"
+        " [Action Points]: a combatant whose turn ends keeps its AP for its next turn in the round, so end its turn"
+        " instead (docs/kaiser.md#silent-turn-order)"
+    )
     #: LP and AP change what a hit costs the defender (a Critical, AP lost, a Counterattack), not its damage;
     #: damage beyond the LP left changes nothing, so the exact chain caps it there.
     bindings = (

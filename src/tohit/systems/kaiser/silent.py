@@ -79,7 +79,10 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         " Critical of level 2d6 + damage / 10 (rounded down; any amount above 20 halved). The target rolls 2d6 +"
         " Physical Resistance against it; each Degree of Failure gives -1 to all actions and costs 1 AP; a penalty"
         " of DoF 5 or less fades by 1 a round; DoF 16 or more knocks the target out. LP never goes below 0, and a"
-        " combatant at 0 LP is unconscious, out of the fight.",
+        " combatant at 0 LP is unconscious, out of the fight. The level's 2d6 are the dice of the attack's own"
+        " `critical` role (typed with the attack's dice at the table) when the Multiple Defense Penalty is off; with"
+        " it on (the default), they are rolled anew after the defense, as the fight has always rolled them. The PhR"
+        " check's 2d6 are typed as `phr` after the attack's dice, or rolled.",
     ),
     (
         "multiple-defense-penalty",

@@ -124,7 +124,7 @@ class Narration(Drawn):
         text = f"{names[c]} {verb} {names[t]} with {attack_name}{said(note)}: {row.get('result')}"
         zero_said = fight.rules.hit_says_no_damage and row.get("result") == "hit" and "damage" in row
         if row.get("damage") or zero_said:
-            text += f", {row['damage']} damage"  # where the game says so, a hit of 0 too (a Kaiser hit of 0 Units)
+            text += f", {row['damage']} damage"  # where the game says so, a hit of 0 too
         self.emit(
             kind,
             (),
