@@ -32,7 +32,8 @@ from tohit.engine.scenario import from_dict
 CEIL = EXAMPLES / "kaiser" / "ceil-vs-bandit.yaml"
 DUEL = EXAMPLES / "fights" / "kaiser-duel.yaml"
 GRID = EXAMPLES / "rtw" / "grid-cone-behind-pillar.yaml"
-#: Every refusal below: within this many seconds and this much memory (Python's and numpy's allocations).
+#: Every refusal below: within this many seconds of this process's CPU (its own work: not the wall clock, which
+#: other work on the machine stretches) and this much memory (Python's and numpy's allocations).
 SECONDS = 10.0
 MEMORY = 200 * 2**20
 
@@ -40,11 +41,11 @@ MEMORY = 200 * 2**20
 @contextmanager
 def bounded(seconds: float = SECONDS, memory: int = MEMORY) -> Iterator[None]:
     tracemalloc.start()
-    start = time.perf_counter()
+    start = time.process_time()
     try:
         yield
     finally:
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
     assert elapsed < seconds, f"took {elapsed:.1f} s"
@@ -281,9 +282,9 @@ def test_a_one_megabyte_scenario_parses_in_seconds(tmp_path: Path) -> None:
     path = tmp_path / "many.yaml"
     path.write_text(head + rows)
     assert path.stat().st_size > 1_000_000
-    start = time.perf_counter()
+    start = time.process_time()  # this process's work, whatever else runs on the machine
     data = loader.read_document(path)
-    assert time.perf_counter() - start < 10
+    assert time.process_time() - start < 10
     assert len(data["targets"]) == 11_106
 
 

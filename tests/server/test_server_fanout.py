@@ -104,6 +104,7 @@ def test_fanout_three_hundred_followers_cost_one_read_a_poll_and_each_gets_its_b
     store = Events(3)
 
     async def scene() -> None:
+        backlog_reads = 150  # each follower from -1 read its backlog from the store once
         fanout = Fanout(lambda: store, 0.01)  # type: ignore[arg-type, return-value]
         seen: list[list[int]] = [[] for _ in range(300)]
 
@@ -114,8 +115,10 @@ def test_fanout_three_hundred_followers_cost_one_read_a_poll_and_each_gets_its_b
                     return
 
         tasks = [asyncio.ensure_future(follower(i, -1 if i % 2 else 2)) for i in range(300)]
-        await asyncio.sleep(0.2)
-        backlog_reads = 150  # each follower from -1 read its backlog from the store once
+        for _ in range(2000):  # until the poll has run (counted, not timed: a loaded machine only takes longer)
+            if fanout.reads >= 1 and len(fanout.feeds) == 1 and store.reads >= backlog_reads:
+                break
+            await asyncio.sleep(0.01)
         assert store.reads <= backlog_reads + fanout.reads + 1
         assert fanout.reads >= 1 and len(fanout.feeds) == 1
         store.log += [{"n": 3, "kind": "x"}, {"n": 4, "kind": "x"}]
