@@ -20,6 +20,7 @@ from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_POINTS, MAX_POINTS_LIMIT, MA
 from tohit.sweeps.spec import FORMS, ZIP_HELP
 
 if TYPE_CHECKING:
+    from tohit.engine.fight.modes import Method
     from tohit.sweeps.run import Sweep
     from tohit.sweeps.table import Table
 
@@ -109,30 +110,22 @@ def sweep(
         fail("--workers and --scheduler: choose one (the cluster's workers run a --scheduler sweep)")
     if plot is not None and plot.suffix.lower() != ".png":
         fail(f"--plot: the plot is written as PNG: give a file name ending in .png, not {plot}")
-    from tohit.cli import render
-    from tohit.cli.plot import write_png
-    from tohit.sweeps.run import plan
-
     if remake is not None:
-        given: dict[str, object] = {
-            "FILE": files or None,
-            "--vary": vary,
-            "--zip": zips or None,
-            "-n": n,
-            "--seed": seed,
-        }
-        given.update({"--measure": measure, "--exact": exact or None, "--resume": resume or None})
-        given.update({"--method": method != "table" or None})
+        given: dict[str, object] = {"FILE": files or None, "--vary": vary, "--zip": zips or None, "-n": n}
+        given.update({"--seed": seed, "--measure": measure, "--exact": exact or None, "--resume": resume or None})
+        given["--method"] = method != "table" or None
         named = [option for option, value in given.items() if value is not None]
         if named:
             fail(f"--remake: {remake} records {', '.join(named)}: give only --out, --plot, --workers or --json")
         planned = _remade(remake, out, quiet=as_json)
-        file = Path(planned.grid.source)
+        title = Path(planned.grid.source).name
     elif not files:
         fail("give FILE and --vary PATH=SPEC (or --remake TABLE to run a table's sweep again)")
     else:
-        given_files = files
-        file = given_files[0]
+        from tohit.sweeps.run import plan
+
+        given_files, title = files, files[0].name
+        chosen: Method = "direct" if method == "direct" else "table"
         planned = guarded(
             lambda: plan(
                 given_files,
@@ -141,29 +134,30 @@ def sweep(
                 n=n,
                 seed=seed,
                 exact=exact,
-                method="direct" if method == "direct" else "table",
+                method=chosen,
                 out=out,
                 resume=resume,
                 max_points=max_points,
                 measure=measure,
             )
         )
-    measure = planned.measure
     table = _run(planned, workers=workers, scheduler=scheduler, quiet=as_json)
+    _answer(planned, table, plot=plot, out=out, as_json=as_json, title=title)
+
+
+def _answer(planned: Sweep, table: Table, *, plot: Path | None, out: Path | None, as_json: bool, title: str) -> None:
+    """The sweep's answer: its chart (`--plot`), then its JSON (`--json`) or its table on the console, and what it
+    wrote."""
+    from tohit.cli import render
+    from tohit.cli.plot import write_png
+
     data = table.frame()
     if plot is not None:
         from tohit.sweeps.plot import sweep_plot
 
         def draw(path: Path) -> None:
-            sweep_plot(
-                data,
-                list(planned.grid.varies),
-                planned.grid.document,
-                planned.grid.kind,
-                path,
-                measure=measure,
-                title=file.name,
-            )
+            grid = planned.grid
+            sweep_plot(data, list(grid.varies), grid.document, grid.kind, path, measure=planned.measure, title=title)
 
         guarded(lambda: write_png(plot, "--plot", draw))
     if as_json:
