@@ -87,3 +87,23 @@ def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         subprocess.run([*run_as, str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
                        capture_output=True, env=env)  # fmt: skip
         shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def served_settings(monkeypatch: pytest.MonkeyPatch) -> list[Settings]:
+    """The Settings each `tohit serve` run in this test starts its app with (appended as it starts), the server
+    announcing itself at once instead of listening, with ADMIN as its admin token."""
+    import tohit.server.app as server
+    from tohit.server import listening
+
+    seen: list[Settings] = []
+    real = server.create_app
+
+    def spy(settings: Settings, *args: object) -> object:
+        seen.append(settings)
+        return real(settings, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(server, "create_app", spy)
+    monkeypatch.setattr(listening, "run", lambda app, sock, announce, options: announce(8000) or True)
+    monkeypatch.setenv("TOHIT_ADMIN_TOKEN", ADMIN)
+    return seen

@@ -87,20 +87,7 @@ def test_serve_exact_duel_time_cap_stays_below_the_request_deadline() -> None:
     assert Settings(exact_seconds=30.0, request_seconds=5.0).exact_cap == 4.0
 
 
-def test_serve_every_cap_is_a_flag(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import tohit.server.app as server
-    from tohit.server import listening
-
-    seen: list[Settings] = []
-    real = server.create_app
-
-    def spy(settings: Settings, *args: Any) -> Any:
-        seen.append(settings)
-        return real(settings, *args)
-
-    monkeypatch.setattr(server, "create_app", spy)
-    monkeypatch.setattr(listening, "run", lambda app, sock, announce, options: announce(8000) or True)
-    monkeypatch.setenv("TOHIT_ADMIN_TOKEN", ADMIN)
+def test_serve_every_cap_is_a_flag(served_settings: list[Settings], tmp_path: Path) -> None:
     flags = {
         "--max-trials": "11",
         "--max-fights": "12",
@@ -115,7 +102,7 @@ def test_serve_every_cap_is_a_flag(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     args += [x for kv in flags.items() for x in kv]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
-    (settings,) = seen
+    (settings,) = served_settings
     assert (settings.max_trials, settings.max_fights, settings.max_depth, settings.max_states) == (11, 12, 13, 14)
     assert (settings.exact_seconds, settings.max_body, settings.admin_token) == (1.5, 1000, ADMIN)
     assert (settings.max_placements, settings.max_dice) == (7, 9)

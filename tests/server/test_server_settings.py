@@ -15,7 +15,6 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from tests.server.conftest import ADMIN
 from tohit.cli import serve as serve_cli
 from tohit.cli.app import app as cli
 from tohit.engine import requests
@@ -112,21 +111,8 @@ def test_no_cap_passes_the_engines_ceiling() -> None:
     assert "requests.MAX_STATES" in inspect.getsource(Settings)
 
 
-def test_every_flag_reaches_the_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_flag_reaches_the_settings(tmp_path: Path, served_settings: list[Settings]) -> None:
     """Each flag given a value other than its default: the server is started with that value in its Settings."""
-    import tohit.server.app as server
-    from tohit.server import listening
-
-    seen: list[Settings] = []
-    real = server.create_app
-
-    def spy(settings: Settings, *args: Any) -> Any:
-        seen.append(settings)
-        return real(settings, *args)
-
-    monkeypatch.setattr(server, "create_app", spy)
-    monkeypatch.setattr(listening, "run", lambda app, sock, announce, options: announce(8000) or True)
-    monkeypatch.setenv("TOHIT_ADMIN_TOKEN", ADMIN)
     options = serve_options()
     given: dict[str, Any] = {"db": f"sqlite:///{tmp_path / 'flags.db'}"}
     for field in FIELDS:
@@ -144,5 +130,5 @@ def test_every_flag_reaches_the_settings(tmp_path: Path, monkeypatch: pytest.Mon
     args = ["serve", "--port", "0"] + [x for name, value in given.items() for x in (flag_of(name), str(value))]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
-    (settings,) = seen
+    (settings,) = served_settings
     assert {name: getattr(settings, name) for name in given} == given
