@@ -1,5 +1,5 @@
 """The evening's GM tools over HTTP (issue 39, items 1-6): durations on the cards, copies and the bestiary, several
-at once, notes never in a players' read, delay (a 422 in the game's words where its order forbids it), and the
+at once, notes never in a players' read, delay (tests/server/test_delay_routes.py: in each game's order), and the
 players' link read again without replacing it."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def test_notes_and_durations_on_the_gms_cards_and_never_a_note_to_the_players(cl
 def test_several_at_once_copies_and_delay_over_http(client: TestClient) -> None:
     url, gm, _, _ = made(client, example="file/kaiser-party-vs-bandits")
     sheet = client.get(f"{url}/sheet", headers=gm).json()
-    assert sheet["bestiary"] == [] and "keeps its AP" in sheet["delay"]
+    assert sheet["bestiary"] == [] and sheet["delay"] is None  # Kaiser's order, kept by the encounter, allows one
     got = client.post(f"{url}/actions", json={"kind": "adjust", "combatants": ["Ceil", "Aldo"], "stat": "LP", "by": -2},
                       headers=gm)  # fmt: skip
     assert got.status_code == 201 and len(got.json()["events"]) == 1
@@ -88,8 +88,10 @@ def test_several_at_once_copies_and_delay_over_http(client: TestClient) -> None:
     joined = client.post(f"{url}/actions", json={"kind": "join", "copy_of": "Bandit", "count": 2}, headers=gm)
     assert [e["combatant"] for e in joined.json()["events"]] == ["Bandit 2", "Bandit 3"]
     turn = client.get(url, headers=gm).json()["turn"]
+    delayed = client.post(f"{url}/actions", json={"kind": "delay", "combatant": turn}, headers=gm)
+    assert delayed.status_code == 201 and client.get(url, headers=gm).json()["turn"] != turn
     refused = client.post(f"{url}/actions", json={"kind": "delay", "combatant": turn}, headers=gm)
-    assert refused.status_code == 422 and "keeps its AP" in refused.json()["error"]["message"]
+    assert refused.status_code == 422 and refused.json()["error"]["field"] == "combatant"
 
 
 def test_a_bestiary_is_offered_on_the_sheet_and_joins_by_name(client: TestClient) -> None:

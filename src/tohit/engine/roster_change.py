@@ -10,8 +10,9 @@ name, and the turn order keeps its place (docs/fights.md, "Joining and leaving")
 - where the game's round goes in the file's order (sides alternating), the newcomer takes the place the file would
   give it (after its side's last) and the round goes on from the same combatant: a newcomer whose place is still to
   come this round acts in it;
-- where the game orders each fight's round itself (an initiative roll: a `turn` stat per combatant), the newcomer
-  acts last, after every combatant already placed, from the round it joins;
+- where the game orders each fight's round itself (an initiative roll: a `turn` stat per combatant), or the game
+  master delayed a turn in a round kept in the file's order (core/fight/order.py), the newcomer acts last, after
+  every combatant already placed, from the round it joins; a kept order no delay moved is the file's again;
 - a combatant that leaves gives up its place; the round goes on from the same combatant (or the one after it).
 
 The event of a roster change holds the new `sides` and the whole `state` after it (and a join, the combatant's
@@ -28,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from tohit.core.errors import InputError, short_repr
+from tohit.core.fight import order
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.readings import reading_of
 from tohit.core.fight.state import State
@@ -94,12 +96,7 @@ def state_from_row(fight: LoadedFight, row: Mapping[str, Any]) -> State:
 
 def _order(enc: LiveEncounter, fight: LoadedFight, state: State) -> list[str]:
     """Who acts at each place of the round (the file's order, or the `turn` stat's)."""
-    names = fight.roster.names
-    static = getattr(fight.rules, "static_order", True) is not False
-    if static or "turn" not in state.per:
-        return [names[c] for c in fight.file_order]
-    row = [int(p) for p in state.per["turn"][0]]
-    return [names[c] for c in sorted(range(len(row)), key=lambda c: (row[c], c))]
+    return [fight.roster.names[c] for c in order.round_order(fight, state)]
 
 
 def carried(enc: LiveEncounter, new: LoadedFight, newcomer: str | None) -> State:
@@ -129,12 +126,14 @@ def carried(enc: LiveEncounter, new: LoadedFight, newcomer: str | None) -> State
     fights = {k: np.asarray([int(old.fight[k][0]) if k in old.fight else int(v[0])], dtype=np.int64)
               for k, v in start.fight.items()}  # fmt: skip
     before = _order(enc, old_fight, old)
-    static = getattr(new.rules, "static_order", True) is not False
-    if not static and "turn" in per:  # the round's order the game rolled: kept, the newcomer last
-        after = [n for n in before if n in names] + ([newcomer] if newcomer else [])
-        per["turn"] = np.asarray([[after.index(n) for n in names]], dtype=np.int64)
-    else:
-        after = [names[c] for c in new.file_order]
+    rolled = getattr(new.rules, "static_order", True) is False
+    files = [names[c] for c in new.file_order]
+    if order.TURN in per and (rolled or before != [old_names[c] for c in old_fight.file_order]):
+        after = [n for n in before if n in names] + ([newcomer] if newcomer else [])  # kept, the newcomer last
+    else:  # the file's order (a kept one no delay moved is the file's again)
+        after = files
+    if order.TURN in per:
+        per[order.TURN] = np.asarray([[after.index(n) for n in names]], dtype=np.int64)
     if "cursor" in fights:
         cursor = int(fights["cursor"][0])
         still = [n for n in before[cursor:] if n in names]

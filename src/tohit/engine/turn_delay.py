@@ -1,20 +1,28 @@
 """A combatant delays its turn: it acts after the next one this round, or after one named (`after`), where the
 game's order allows it (docs/fights.md, "Delaying a turn").
 
-- Where the game orders each fight's round itself (a `turn` stat per combatant, from the game's own roll), the
-  one whose turn comes takes its new place and those it passes move up one; the
-  order's cursor stays, so the next one acts now. Each place changed is the game master's edit of the `turn` stat
-  through the game's own consequences (`FightRules.by_hand`), all in one `delay` event, which undo takes back and
-  replay reads as any event. The new order holds until the game orders the round again.
-- Where the round goes in the file's order, the order is the fight's, not a place a combatant holds: a 422 in the
-  game's words says so, and what the game offers instead (`FightRules.delay_refused`, or ending the turn).
+- Where the fight keeps its round's order (a `turn` stat per combatant: core/fight/order.py), either rolled by the
+  game (an Initiative) or the file's order a live encounter keeps as its own (`FightRules.keeps_order`: the pages of
+  Reclaim the Wild, FullPlate and Kaiser give no turn order and forbid no delay), the one whose turn comes takes its
+  new place and those it passes move up one; the order's cursor stays, so the next one acts now. Where the round goes
+  round its order (`FightRules.order_goes_round`: Kaiser's, until nobody has the AP for an attack), the one after
+  may have a place before its own: the cursor then moves to the next one's new place. Each place changed is the
+  game master's edit of the `turn` stat through the game's own consequences (`FightRules.by_hand`), all in one
+  `delay` event, which undo takes back and replay reads as any event. The new order holds until the game orders
+  the round again (a rolled order) or for the rest of the fight (a kept one).
+- Where the round goes in the file's order and the game keeps no order of its own, the order is the fight's, not a
+  place a combatant holds: a 422 in the game's words says so, and what the game offers instead
+  (`FightRules.delay_refused`, or ending the turn).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from tohit.core.errors import InputError, short_repr
+from tohit.core.fight.order import kept, round_order
 from tohit.engine.gm_hand import LiveEncounter, _by_hand, combatant_index
 
 #: The words for a game whose round goes in the file's order and that says nothing of its own.
@@ -25,12 +33,8 @@ FILE_ORDER = (
 
 
 def order(enc: LiveEncounter) -> list[int] | None:
-    """The round's order (combatant numbers, place by place) where the game keeps it per fight, else None."""
-    rules, per = enc.fight.rules, enc.state.per
-    if getattr(rules, "static_order", True) is not False or "turn" not in per:
-        return None
-    row = [int(p) for p in per["turn"][0]]
-    return sorted(range(len(row)), key=lambda c: (row[c], c))
+    """The round's order (combatant numbers, place by place) where the fight keeps it, else None."""
+    return round_order(enc.fight, enc.state) if kept(enc.state) else None
 
 
 def refused(enc: LiveEncounter) -> str | None:
@@ -41,8 +45,18 @@ def refused(enc: LiveEncounter) -> str | None:
     return enc.fight.rules.delay_refused or FILE_ORDER.format(title=system.title, id=system.id.replace("_", "-"))
 
 
+def choices(enc: Any) -> list[str]:
+    """Whom the combatant whose turn comes may delay after now, in the order their turns come (none where the
+    order allows no delay, or nobody's turn comes)."""
+    places, now = order(enc), enc.next_turn()
+    if places is None or now is None:
+        return []
+    names = enc.fight.roster.names
+    return [names[d] for d in _later(enc, places, names.index(now))]
+
+
 def delay(enc: Any, action: dict[str, Any]) -> list[dict[str, Any]]:
-    """The combatant whose turn comes moves after the next one standing (or after `after`): one `delay` event."""
+    """The combatant whose turn comes moves after the next one who may act (or after `after`): one `delay` event."""
     c = combatant_index(enc, action.get("combatant"))
     names = enc.fight.roster.names
     who = names[c]
@@ -54,9 +68,7 @@ def delay(enc: Any, action: dict[str, Any]) -> list[dict[str, Any]]:
         raise InputError(f"it is {now}'s turn: only the combatant whose turn comes delays", field="combatant")
     places = order(enc)
     assert places is not None  # refused() is None
-    at = places.index(c)
-    standing = set(enc.standing())
-    later = [d for d in places[at + 1 :] if names[d] in standing]
+    later = _later(enc, places, c)
     target = action.get("after")
     if target is None:
         if not later:
@@ -80,6 +92,30 @@ def delay(enc: Any, action: dict[str, Any]) -> list[dict[str, Any]]:
             event = _by_hand(enc, d, "turn", place, "delay", "")[0]
             changes += event["changes"]
             follows += event.get("follows", [])
+    if enc.fight.rules.order_goes_round:
+        changes += _cursor_to(enc, new.index(later[0]))
     text = f"{who} delays: acts after {names[after]} this round (the order: {', '.join(names[d] for d in new)})"
     event = {"kind": "delay", "text": text, "changes": changes, "combatant": who, "after": names[after]}
     return [event | ({"follows": follows} if follows else {})]
+
+
+def _later(enc: Any, places: list[int], c: int) -> list[int]:
+    """Those who may still act this round after c, in the order their turns come (`FightRules.may_act`): the places
+    after c's, and where the round goes round its order, then those before it."""
+    rules = enc.fight.rules
+    at = places.index(c)
+    ahead = places[at + 1 :] + (places[:at] if rules.order_goes_round else [])
+    able = rules.may_act(enc.fight, enc.state)[0]
+    return [d for d in ahead if bool(able[d])]
+
+
+def _cursor_to(enc: Any, place: int) -> list[dict[str, Any]]:
+    """The order's cursor set to `place` (applied to the encounter's state), as an event's changes; none where it
+    is there already."""
+    if int(enc.state.fight["cursor"][0]) == place:
+        return []
+    ctx = enc._context(np.random.default_rng(0))
+    ctx.emit("delay", [ctx.set("cursor", np.zeros(1, dtype=np.int64), place)], "")
+    enc.state = ctx.state
+    changes: list[dict[str, Any]] = ctx.log[0]["changes"]
+    return changes

@@ -235,6 +235,10 @@ class Summary(Closed):
     rows: list[SideRows] = Field(description="Each side's rows, where the game keeps rows (else none).")
     hidden: list[str] = Field(description="The combatants the game master hides from the players.")
     order: list[str] = Field(description="The combatants in the round's order now (a delay changes it).")
+    delay_after: list[str] = Field(
+        description="Whom the combatant whose turn comes may delay after, in the order their turns come (none: no"
+        " delay now)."
+    )
     durations: dict[str, list[Duration]] = Field(
         description="Each combatant's conditions that last by the game's clock, by name (none: none running)."
     )

@@ -14,6 +14,7 @@ import numpy as np
 
 from tohit.core.errors import InputError
 from tohit.core.exact_text import fraction_json
+from tohit.core.fight import order
 from tohit.core.fight.readings import chip_words, read_combatant, reading_of
 from tohit.core.grid.squares import count_121
 from tohit.core.grid.walls import WALL_SCALE
@@ -26,13 +27,10 @@ from tohit.engine.encounter import Encounter
 
 # -- the sheet and the cards -------------------------------------------------------------------------------------
 def round_order(enc: Encounter) -> list[int]:
-    """The combatants in the round's order: by each one's place (its `turn` stat) where the game orders each
-    fight's round itself (e.g. by Initiative), else the file's order, sides alternating."""
-    places = enc.state.per.get("turn")
-    if places is None or getattr(enc.fight.rules, "static_order", True) is not False:
-        return list(enc.fight.file_order)
-    row = [int(p) for p in places[0]]
-    return sorted(range(len(row)), key=lambda c: (row[c], c))
+    """The combatants in the round's order: by each one's place (its `turn` stat) where the fight keeps its order
+    (an Initiative, or the file's order as a live encounter keeps it, a delay moving a turn), else the file's
+    order, sides alternating (core/fight/order.py)."""
+    return order.round_order(enc.fight, enc.state)
 
 
 def sheet(enc: Encounter) -> dict[str, Any]:
@@ -107,10 +105,11 @@ def starts(enc: Encounter) -> dict[str, dict[str, int]]:
 
 def cards(enc: Encounter) -> dict[str, Any]:
     """What an encounter's summary shows beside its state: each combatant's conditions and card, each side's rows,
-    the round's order now (a delay changes it), the durations running and the GM's notes (server/players_view.py
-    leaves the notes out)."""
+    the round's order now (a delay changes it) and whom the turn that comes may delay after, the durations running
+    and the GM's notes (server/players_view.py leaves the notes out)."""
     return {
         "order": [enc.fight.roster.names[c] for c in round_order(enc)],
+        "delay_after": turn_delay.choices(enc),
         "conditions": conditions(enc),
         "shown": shown(enc),
         "rows": rows(enc),

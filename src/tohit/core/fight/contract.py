@@ -128,6 +128,13 @@ class FightRules(TableHints, ABC):
     #: Where the round goes in the file's order: what the game offers instead of delaying a turn, in its words
     #: (engine/turn_delay.py); None: the common words (end the turn instead).
     delay_refused: ClassVar[str | None] = None
+    #: Where the round goes in the file's order: a live encounter keeps that order as its own (each combatant's
+    #: place, its `turn` stat, the file's until the game master delays a turn: core/fight/order.py), so a combatant
+    #: may delay its turn; False: it may not (`delay_refused`). A fight the engine runs keeps no such order.
+    keeps_order: ClassVar[bool] = False
+    #: The round goes round its order again and again (until nobody can act), so a delayed turn may come after
+    #: one whose place is before its own (engine/turn_delay.py).
+    order_goes_round: ClassVar[bool] = False
 
     #: True once `check_declarations` passed (`checked`).
     _checked: bool = False
@@ -238,6 +245,11 @@ class FightRules(TableHints, ABC):
         and never leaves itself, and a new round starts where the rules start one. Default: an event that only
         marks it."""
         ctx.emit("end_turn", [], "the turn ends (the GM moves on)")
+
+    def may_act(self, fight: LoadedFight, state: State) -> BoolArray:
+        """(fights, combatants): who may still take a turn in the round, so that a delayed turn comes after theirs
+        (engine/turn_delay.py). Default: whoever is standing."""
+        return self.standing(fight, state)
 
     def opening_pending(self, state: State) -> bool:
         """True while fight 0 waits on a roll before its first turn (an initiative roll: `opening`)."""

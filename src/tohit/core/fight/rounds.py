@@ -2,7 +2,8 @@
 own).
 
 Each round, every combatant able to act takes one turn, in the round's order: the order in the file, sides
-alternating, unless the system sets an order per fight (an initiative roll). A step plays one turn in every
+alternating, unless the fight keeps its order itself (an initiative roll, or a live encounter's kept order:
+core/fight/order.py). A step plays one turn in every
 fight of the batch; when a fight's round has no turn left, its end comes (the system's `round_end` hook, say an
 effect phase), then the next round starts in that step (the `round_start` hook), or the fight ends as a draw when
 `max_rounds` is over. A system whose turns hold several actions (`holds_turn`) keeps the cursor on the acting
@@ -11,12 +12,13 @@ combatant: it acts again, one action a step, while it is `able`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
 from tohit.core.fight.contract import FightContext, FightRules, GMChoice, LoadedFight
+from tohit.core.fight.order import TURN, kept, round_order
+from tohit.core.fight.order import order_rows as rows_in_order
 from tohit.core.fight.rows import any_rows, first_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.core.fight.words import Words
@@ -159,10 +161,7 @@ class RoundRules(FightRules):
 
     def _order_of(self, fight: LoadedFight, state: State) -> list[int]:
         """Fight 0's round order (combatant numbers, place by place)."""
-        if self.static_order:
-            return list(fight.file_order)
-        turn = [int(v) for v in state.per["turn"][0]]
-        return sorted(range(len(turn)), key=lambda c: (turn[c], c))
+        return round_order(fight, state)
 
     def end_turn(self, ctx: FightContext) -> None:
         """The game master ends the turn that comes (one fight): where the round has no turn left, the next round
@@ -199,12 +198,12 @@ class RoundRules(FightRules):
         """`_next` for who is `able` in `state`."""
         size = fight.roster.size
         cursor = state.fight["cursor"]
-        if self.static_order:
+        if not kept(state):  # the file's order (core/fight/order.py)
             order = fight.order_array
             by_place = able if fight.order_is_identity else able[:, order]  # (n, places)
             order_rows: Any = None
         else:  # each combatant's `turn` stat is its place in its fight's order
-            order_rows = self._order_rows(fight, state.per["turn"])
+            order_rows = rows_in_order(fight, state.per[TURN])
             by_place = take_rows_2d(able, order_rows)
         cand = by_place & rows_of(fight.places_from, np.minimum(cursor, size))  # places at or after the cursor
         slot = first_rows(cand)
@@ -218,18 +217,6 @@ class RoundRules(FightRules):
         return slot, found, who, first
 
     @staticmethod
-    def _order_rows(fight: LoadedFight, turn: IntArray) -> IntArray:
-        """(fights, places): who acts at each place of each fight's order (the inverse of the `turn` stat). Kept
-        while the `turn` array is the same object: an event that changes it makes a new one."""
-        held = fight.memo("order_rows", OrderRows)
-        if held.turn is turn and held.rows is not None:
-            return held.rows
-        order_rows = np.empty_like(turn)
-        np.put_along_axis(order_rows, turn, fight.combatant_columns(turn.shape[0]), axis=1)
-        held.turn, held.rows = turn, order_rows
-        return order_rows
-
-    @staticmethod
     def name(ctx: FightContext, who: IntArray) -> str:
         return ctx.fight.roster.names[int(np.asarray(who).reshape(-1)[0])]
 
@@ -238,11 +225,3 @@ def take_rows_2d(arr: BoolArray, columns: IntArray) -> BoolArray:
     """arr[i, columns[i, j]] for every row i and j (np.take_along_axis along the combatants)."""
     out: BoolArray = np.take_along_axis(arr, columns, axis=1)
     return out
-
-
-@dataclass
-class OrderRows:
-    """The inverse of the `turn` stat, kept while the `turn` array is the same object."""
-
-    turn: IntArray | None = None
-    rows: IntArray | None = None

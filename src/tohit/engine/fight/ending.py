@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.order import TURN, live_start
 from tohit.core.fight.state import State
 
 #: Engine-owned per-fight values: round, whether it is over, the winning side (-1: draw / none), and
@@ -23,6 +24,9 @@ def initial_state(fight: LoadedFight, n: int) -> State:
     keys = list(rows[0])
     per = {k: np.tile(np.asarray([r[k] for r in rows], dtype=np.int64), (n, 1)) for k in keys}
     per.setdefault("dealt", np.zeros((n, fight.roster.size), dtype=np.int64))
+    places = live_start(fight)  # a live encounter's kept order, the file's to start with (core/fight/order.py)
+    if places is not None:
+        per.setdefault(TURN, np.tile(np.asarray(places, dtype=np.int64), (n, 1)))
     base = {"round": 1, "over": 0, "winner": -1, "cut": 0, **rules.fight_stats(fight)}
     fights = {k: np.full(n, v, dtype=np.int64) for k, v in base.items()}
     return State(per, fights)

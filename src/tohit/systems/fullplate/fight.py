@@ -58,6 +58,9 @@ class FullPlateFight(RoundRules):
         StatBinding("hp", outcome=False),
     )
     standing_stats = ("hp",)
+    #: The page gives no initiative (docs/fullplate.md#silent-turn-order): a live encounter keeps the file's order
+    #: as its own, so the GM may delay a turn (core/fight/order.py).
+    keeps_order = True
     condition_stats = (*TARGET_CONDITIONS, "flatfooted")
     turn_order: ClassVar[str] = (
         "File order, sides alternating (the page gives no initiative rule; docs/fullplate.md#silent-turn-order);"

@@ -15,4 +15,6 @@ READINGS: dict[str, StatReading] = {
     #: encounter, where the game master sets them (fight.py).
     **{stat: StatReading(word, "condition", values=(0, 1)) for stat, word in TARGET_CONDITIONS.items()},
     "flatfooted": StatReading("Flatfooted", "condition", values=(0, 1)),
+    # A live encounter keeps the round's order (the file's until a delay: core/fight/order.py); the turn order shows it.
+    "turn": StatReading("Place in the turn order", "internal"),
 }

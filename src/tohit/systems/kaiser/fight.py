@@ -132,12 +132,11 @@ class KaiserFight(KaiserTurns):
     outcome_fields = ("result", "damage", "ap_lost", "flat_footed", "counter_bonus", "counterattack")
     #: Damage Dealt = (DoS - Absorption - AV) x Base Damage: a Successful Attack of 0 Units still hits, for 0.
     hit_says_no_damage = True
-    #: A delayed turn: the round goes round the file's order, and AP kept carry to the combatant's next turn.
-    delay_refused = (
-        "a Kaiser round goes round the file's order, sides alternating, until nobody has the AP for an attack"
-        " [Action Points]: a combatant whose turn ends keeps its AP for its next turn in the round, so end its turn"
-        " instead (docs/kaiser.md#silent-turn-order)"
-    )
+    #: A delayed turn [the page is silent on turn order: docs/kaiser.md#silent-turn-order]: a live encounter keeps
+    #: the round's order, the file's until the GM delays a turn; the round goes round that order, so a turn may be
+    #: delayed after one whose place is before its own (it comes round again this round).
+    keeps_order = True
+    order_goes_round = True
     #: LP and AP change what a hit costs the defender (a Critical, AP lost, a Counterattack), not its damage;
     #: damage beyond the LP left changes nothing, so the exact chain caps it there.
     bindings = (
@@ -230,9 +229,8 @@ class KaiserFight(KaiserTurns):
     def step(self, ctx: FightContext, choice: GMChoice | None = None) -> None:
         fight = ctx.fight
         size = fight.roster.size
-        order = fight.order_array
         slot, acting = self._advance(ctx)
-        actor = np.where(acting, order[np.maximum(slot, 0)], -1)
+        actor = np.where(acting, self._at(fight, ctx.state, np.maximum(slot, 0)), -1)
         if acting.any():
             ctx.emit("turn", [ctx.set("cursor", acting, (slot + 1) % size)], turn_words(ctx, actor))
         self.turn(ctx, acting, actor, choice)
@@ -371,10 +369,10 @@ class KaiserFight(KaiserTurns):
         fight = ctx.fight
         state = ctx.state
         size = fight.roster.size
-        min_cost, distance = self._order(fight)
+        min_cost = self._order(fight).min_cost
         can = (state.per["ap"] >= min_cost) & (state.per["flat_footed"] == 0) & ctx.standing()  # (n, C)
         cursor = state.fight["cursor"] % size  # past the last (a roster change after the last slot): the first
-        nearest = min_rows(np.where(can, distance[cursor], size))
+        nearest = min_rows(np.where(can, self._distance(fight, state, cursor), size))
         found: BoolArray = nearest < size
         slot = cursor + np.minimum(nearest, size - 1)
         slot = np.where(slot >= size, slot - size, slot)

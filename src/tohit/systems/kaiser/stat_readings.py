@@ -14,4 +14,6 @@ READINGS: dict[str, StatReading] = {
     "def_mod": StatReading("Defensive Roll modifier"),  # the target's modifiers, less the penalties
     "mdp": StatReading("Multiple Defense Penalty"),  # restored at the round's start
     "dealt": StatReading("Damage dealt"),
+    # A live encounter keeps the round's order (the file's until a delay: core/fight/order.py); the turn order shows it.
+    "turn": StatReading("Place in the turn order", "internal"),
 }

@@ -12,6 +12,8 @@ from typing import NamedTuple
 import numpy as np
 
 from tohit.core.fight.contract import FightContext, FightRules, LoadedFight
+from tohit.core.fight.order import TURN, kept, order_rows
+from tohit.core.fight.rows import take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State
 
 #: AP every combatant standing has at the start of a round [Action Points].
@@ -67,16 +69,40 @@ class KaiserTurns(FightRules):
     def next_actor(self, fight: LoadedFight, state: State) -> int | None:
         """Whose turn comes, without dice: the nearest slot from the cursor whose combatant is standing with the
         AP for an attack; where nobody has, the first such slot of the next round (everyone standing at 6 AP)."""
-        min_cost, distance = self._order(fight)
+        min_cost = self._order(fight).min_cost
         up = self.standing(fight, state)[0]
         size = fight.roster.size
         cursor = int(state.fight["cursor"][0])
         now = up & (spendable_ap(state.per)[0] >= min_cost)
         for can, start in ((now, cursor), (up & (min_cost <= AP_PER_ROUND), 0)):
             if can.any():
-                nearest = int(np.where(can, distance[start % size], size).min())
-                return int(fight.file_order[(start + nearest) % size])
+                distance = self._distance(fight, state, np.asarray([start % size]))[0]
+                nearest = int(np.where(can, distance, size).min())
+                return int(self._at(fight, state, np.asarray([(start + nearest) % size]))[0])
         return None
+
+    def may_act(self, fight: LoadedFight, state: State) -> BoolArray:
+        """Standing with the AP for one of its attacks (none while Flat-Footed): its turn comes round again this
+        round [Action Points]."""
+        out: BoolArray = self.standing(fight, state) & (spendable_ap(state.per) >= self._order(fight).min_cost)
+        return out
+
+    def _distance(self, fight: LoadedFight, state: State, start: IntArray) -> IntArray:
+        """(fights, combatants): how many places after place start[i] each combatant's turn comes in fight i, in
+        the file's order or the one a live encounter keeps (core/fight/order.py)."""
+        if not kept(state):
+            found: IntArray = self._order(fight).distance[start]
+            return found
+        kept_distance: IntArray = (state.per[TURN] - start[:, None]) % fight.roster.size
+        return kept_distance
+
+    @staticmethod
+    def _at(fight: LoadedFight, state: State, slot: IntArray) -> IntArray:
+        """Who acts at place slot[i] of fight i's order (the file's, or the one a live encounter keeps)."""
+        if not kept(state):
+            return fight.order_array[slot]
+        found: IntArray = take_rows(order_rows(fight, state.per[TURN]), slot)
+        return found
 
     def end_turn(self, ctx: FightContext) -> None:
         """The game master ends the turn that comes: where nobody has the AP for an attack, the new round starts
@@ -87,5 +113,5 @@ class KaiserTurns(FightRules):
             ctx.emit("end_turn", [], "the turn ends (the GM moves on)")
             return
         size = ctx.fight.roster.size
-        who = ctx.fight.roster.names[int(ctx.fight.order_array[int(slot[0])])]
+        who = ctx.fight.roster.names[int(self._at(ctx.fight, ctx.state, slot)[0])]
         ctx.emit("end_turn", [ctx.set("cursor", found, (slot + 1) % size)], f"{who}'s turn ends (the GM moves on)")

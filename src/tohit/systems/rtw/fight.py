@@ -89,6 +89,9 @@ class RtwFight(RtwTurns):
     always_usable = False
     bookkeeping = ("dealt", "used")
     standing_stats = ("health", "helpless", "perished")
+    #: The page gives no initiative (docs/rtw.md#silent-turn-order): a live encounter keeps the file's order as its
+    #: own, so the GM may delay a turn (core/fight/order.py).
+    keeps_order = True
     turn_order: ClassVar[str] = (
         "File order, sides alternating (the page gives no initiative rule; docs/rtw.md#silent-turn-order); each"
         " round every combatant that is neither Helpless nor perished makes one attack."

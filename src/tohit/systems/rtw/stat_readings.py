@@ -20,4 +20,6 @@ READINGS: dict[str, StatReading] = {
     "used": StatReading("Weapon used", "internal", per="item"),  # for the Durability lost at the encounter's end
     "x": StatReading("x", "internal"),  # the map shows where it stands
     "y": StatReading("y", "internal"),
+    # A live encounter keeps the round's order (the file's until a delay: core/fight/order.py); the turn order shows it.
+    "turn": StatReading("Place in the turn order", "internal"),
 }

@@ -86,9 +86,7 @@ export function syncAdding() {
   fill(q("#add-from"), from);
   fill(q("#add-side"), [["", "the copy's side"], ...sheet.sides.map((s) => [s, s])]);
   q("#add").disabled = enc.over;
-  const order = enc.order || sheet.order;
-  const at = order.indexOf(enc.turn);
-  const later = at < 0 ? [] : order.slice(at + 1).filter((n) => enc.standing.includes(n));
+  const later = enc.delay_after || [];
   fill(q("#delay-after"), [["", "the next one"], ...later.map((n) => [n, n])]);
   q("#delay-why").textContent = sheet.delay || (enc.turn ? `${enc.turn}'s turn comes: it may act later this round.` : "");
   q("#delay").disabled = enc.over || Boolean(sheet.delay) || !enc.turn;
