@@ -16,6 +16,8 @@ from tests.web.test_web_table import click_and_wait, ready
 pytestmark = pytest.mark.browser
 
 CHIPS = "name => [...document.querySelectorAll(`#cards [data-combatant='${name}'] .chip`)].map(c => c.textContent)"
+ORDER = "() => [...document.querySelectorAll('#order li')].map(li => li.dataset.name)"
+AFTER = "() => [...document.querySelectorAll('#delay-after option')].map(o => o.value)"
 
 
 def element_shot(page: Any, selector: str, name: str) -> None:
@@ -76,3 +78,28 @@ def test_web_gm_evening_add_select_note_delay_and_the_link(page: Any, table: Tab
     page.wait_for_selector("#players-link")
     assert made["view_token"] in page.get_attribute("#players-link", "href")
     assert table.http.get(f"/v1/encounters/{eid}", headers=bearer(made["view_token"])).status_code == 200
+
+
+def test_web_delay_in_kaisers_order_that_goes_round(page: Any, table: Table) -> None:
+    """Kaiser's round goes in the file's order, kept by the encounter (docs/kaiser.md#silent-turn-order): the Delay
+    control is enabled, Ceil delays after the next one, and after two turns end, Aldo (last) chooses the Bandit, whose
+    turn comes round again this round: the page's order and its current turn follow the summary."""
+    made = table.create(example="file/kaiser-party-vs-bandits", seed=2)
+    eid, gm = made["id"], made["gm_token"]
+    ready(page, table.url(eid, gm))
+    assert not page.is_disabled("#delay")
+    assert page.inner_text("#delay-why") == "Ceil's turn comes: it may act later this round."
+    click_and_wait(page, "#delay")
+    assert page.evaluate(ORDER) == ["Bandit", "Ceil", "Aldo"] == table.get(eid, gm)["order"]
+    click_and_wait(page, "#end-turn")
+    click_and_wait(page, "#end-turn")
+    assert table.get(eid, gm)["turn"] == "Aldo"
+    assert page.evaluate(AFTER) == ["", "Bandit", "Ceil"]  # the next one, then each who still has the AP, going round
+    page.select_option("#delay-after", "Bandit")
+    click_and_wait(page, "#delay")
+    now = table.get(eid, gm)
+    assert page.evaluate(ORDER) == now["order"] == ["Bandit", "Aldo", "Ceil"] and now["turn"] == "Bandit"
+    page.wait_for_selector('#order li.current[data-name="Bandit"]')
+    element_shot(page, "#delay-form", "web-delay-kaiser")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-delay-kaiser-page.png"), full_page=True)

@@ -94,6 +94,10 @@ SILENT: tuple[tuple[str, str, str], ...] = (
     (
         "turn-order",
         "Turn order in a fight",
-        "The file's order, sides alternating; a round goes round that order until nobody has the AP for an attack.",
+        "The file's order, sides alternating; a round goes round that order until nobody has the AP for an attack."
+        " The pages forbid no delay: a live encounter keeps that order as its own, and the combatant whose turn comes"
+        " may delay after another with the AP for an attack (before or after its own place, as the round goes"
+        " round); the order as moved holds for the rest of the fight. Ending the turn instead keeps its AP for its"
+        " next turn in the round.",
     ),
 )

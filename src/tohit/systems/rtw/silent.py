@@ -117,6 +117,8 @@ SILENT: tuple[tuple[str, str, str], ...] = (
         "turn-order",
         "Turn order in a fight",
         "The page gives no initiative: a fight takes the file's order, sides alternating, and each combatant that"
-        " is neither Helpless nor perished makes one attack a round.",
+        " is neither Helpless nor perished makes one attack a round. Nor does the page forbid holding a turn: a live"
+        " encounter keeps that order as its own, and the combatant whose turn comes may delay, acting after the next"
+        " one or one named later in the round; the order as moved holds for the rest of the fight.",
     ),
 )
