@@ -2,11 +2,11 @@
 game's order allows it (docs/fights.md, "Delaying a turn").
 
 - Where the fight keeps its round's order (a `turn` stat per combatant: core/fight/order.py), either rolled by the
-  game (an Initiative) or the file's order a live encounter keeps as its own (`FightRules.keeps_order`: the pages of
-  Reclaim the Wild, FullPlate and Kaiser give no turn order and forbid no delay), the one whose turn comes takes its
-  new place and those it passes move up one; the order's cursor stays, so the next one acts now. Where the round goes
-  round its order (`FightRules.order_goes_round`: Kaiser's, until nobody has the AP for an attack), the one after
-  may have a place before its own: the cursor then moves to the next one's new place. Each place changed is the
+  game (an Initiative) or the file's order a live encounter keeps as its own (`FightRules.keeps_order`: a game
+  whose page gives no turn order and forbids no delay), the one whose turn comes takes its new place and those it
+  passes move up one; the order's cursor stays, so the next one acts now. Where the round goes round its order
+  (`FightRules.order_goes_round`: again and again until nobody can act), the one after may have a place before its
+  own: the cursor then moves to the next one's new place. Each place changed is the
   game master's edit of the `turn` stat through the game's own consequences (`FightRules.by_hand`), all in one
   `delay` event, which undo takes back and replay reads as any event. The new order holds until the game orders
   the round again (a rolled order) or for the rest of the fight (a kept one).
