@@ -88,3 +88,20 @@ def test_a_place_in_a_kept_order_is_not_set_by_hand() -> None:
     with pytest.raises(InputError) as err:
         enc.act({"kind": "adjust", "combatant": "Ceil", "stat": "turn", "value": 1})
     assert err.value.field == "stat"
+
+
+def test_an_encounter_stored_before_the_order_was_kept_keeps_none_and_its_export_replays(tmp_path: Path) -> None:
+    """An rtw encounter whose start event has no `turn` stat (stored before a live encounter kept the file's order)
+    restores without one: its export replays, and a delay is a 422 in the game's words, naming `kind`."""
+    enc = Encounter.create(data("rtw-bokoblin-camp"), seed=1)
+    enc.act({"kind": "auto"})
+    events = [dict(e) for e in enc.events]
+    rows = events[0]["state"]["combatants"]
+    events[0]["state"] = {**events[0]["state"], "combatants": {n: {k: v for k, v in row.items() if k != "turn"}
+                                                               for n, row in rows.items()}}  # fmt: skip
+    old = Encounter.restore(enc.data, events)
+    assert "turn" not in old.state.per and turn_delay.order(old) is None
+    exported_and_replayed(old, tmp_path)
+    with pytest.raises(InputError) as err:
+        old.act({"kind": "delay", "combatant": old.next_turn()})
+    assert err.value.field == "kind" and "round goes in the file's order" in err.value.message

@@ -22,6 +22,7 @@ import numpy as np
 
 from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import GMChoice, LoadedFight
+from tohit.core.fight.order import TURN
 from tohit.core.fight.state import State, change
 from tohit.core.grid.movement import reachable
 from tohit.core.roles import listed
@@ -83,6 +84,8 @@ class Encounter:
         fight = fight_from_dict(copy.deepcopy(data), source=source, live=True)
         start = with_door_stats(fight, initial_state(fight, 1))
         per = {k: [int(x) for x in v[0]] for k, v in start.per.items()}
+        if not _keeps_order(events[0]):  # stored before a live encounter kept the file's order: it keeps none
+            per.pop(TURN, None)
         fights = {k: int(v[0]) for k, v in start.fight.items()}
         index = {name: c for c, name in enumerate(fight.roster.names)}
         actions = [0]
@@ -530,6 +533,14 @@ _HAND: dict[str, Callable[[Encounter, dict[str, Any], np.random.Generator], list
     "note": lambda enc, action, _: gm_many.note(enc, action),
     "delay": lambda enc, action, _: turn_delay.delay(enc, action),
 }
+
+
+def _keeps_order(start: dict[str, Any]) -> bool:
+    """Whether the start event's state keeps the round's order (a `turn` stat: core/fight/order.py)."""
+    state = start.get("state")
+    rows = state.get("combatants") if isinstance(state, dict) else None
+    first = next(iter(rows.values()), None) if isinstance(rows, dict) else None
+    return isinstance(first, dict) and TURN in first
 
 
 def _script(dice: Any) -> tuple[list[dict[str, list[int]]] | None, dict[str, dict[str, list[int]]] | None]:
