@@ -1,5 +1,5 @@
 """A combatant delays its turn: it acts after the next one this round, or after one named (`after`), where the
-game's order allows it (docs/fights.md, "Delaying a turn").
+game's order allows it (docs/fights.md, "The evening's tools": Delay).
 
 - Where the fight keeps its round's order (a `turn` stat per combatant: core/fight/order.py), either rolled by the
   game (an Initiative) or the file's order a live encounter keeps as its own (`FightRules.keeps_order`: a game

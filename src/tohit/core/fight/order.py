@@ -1,4 +1,4 @@
-"""The round's order of a fight, place by place (docs/fights.md, "Delaying a turn").
+"""The round's order of a fight, place by place (docs/fights.md, "The evening's tools": Delay).
 
 A fight's round goes in the file's order, sides alternating, unless the fight keeps its order itself: then each
 combatant's `turn` stat is its place in its fight's order. A fight keeps it where the game rolls it per fight (an
