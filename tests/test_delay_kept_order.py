@@ -105,3 +105,16 @@ def test_an_encounter_stored_before_the_order_was_kept_keeps_none_and_its_export
     with pytest.raises(InputError) as err:
         old.act({"kind": "delay", "combatant": old.next_turn()})
     assert err.value.field == "kind" and "round goes in the file's order" in err.value.message
+
+
+def test_a_kaiser_delay_at_the_rounds_end_places_the_turn_in_the_next_round() -> None:
+    """Nobody has the AP for an attack: the round is over and Ceil's turn comes first in the next one; Ceil may
+    delay after the next one the new round's 6 AP let act (the Bandit), who then acts first in round 2."""
+    enc = Encounter.create(data("kaiser-party-vs-bandits"), seed=1)
+    enc.act({"kind": "adjust", "combatants": ["Ceil", "Aldo", "Bandit"], "stat": "AP", "value": 0})
+    assert enc.next_turn() == "Ceil" and read_models.cards(enc)["delay_after"] == ["Bandit", "Aldo"]
+    enc.act({"kind": "delay", "combatant": "Ceil"})
+    assert order(enc) == ["Bandit", "Ceil", "Aldo"] and enc.next_turn() == "Bandit"
+    played = enc.act({"kind": "auto"})
+    said = [e["text"] for e in played if e["kind"] in ("round", "turn")]
+    assert said[0].startswith("Round 2:") and said[1] == "Bandit's turn (round 2)"

@@ -3,11 +3,11 @@ own).
 
 Each round, every combatant able to act takes one turn, in the round's order: the order in the file, sides
 alternating, unless the fight keeps its order itself (an initiative roll, or a live encounter's kept order:
-core/fight/order.py). A step plays one turn in every
-fight of the batch; when a fight's round has no turn left, its end comes (the system's `round_end` hook, say an
-effect phase), then the next round starts in that step (the `round_start` hook), or the fight ends as a draw when
-`max_rounds` is over. A system whose turns hold several actions (`holds_turn`) keeps the cursor on the acting
-combatant: it acts again, one action a step, while it is `able`.
+core/fight/order.py). A step plays one turn in every fight of the batch; when a fight's round has no turn left, its
+end comes (the system's `round_end` hook, say an effect phase), then the next round starts in that step (the
+`round_start` hook), or the fight ends as a draw when `max_rounds` is over. A system whose turns hold several
+actions (`holds_turn`) keeps the cursor on the acting combatant: it acts again, one action a step, while it is
+`able`.
 """
 
 from __future__ import annotations

@@ -83,8 +83,11 @@ class KaiserTurns(FightRules):
 
     def may_act(self, fight: LoadedFight, state: State) -> BoolArray:
         """Standing with the AP for one of its attacks (none while Flat-Footed): its turn comes round again this
-        round [Action Points]."""
-        out: BoolArray = self.standing(fight, state) & (spendable_ap(state.per) >= self._order(fight).min_cost)
+        round [Action Points]; where nobody has, the round is over and those the next round's 6 AP let act."""
+        min_cost = self._order(fight).min_cost
+        up = self.standing(fight, state)
+        now = up & (spendable_ap(state.per) >= min_cost)
+        out: BoolArray = np.where(now.any(axis=1, keepdims=True), now, up & (min_cost <= AP_PER_ROUND))
         return out
 
     def _distance(self, fight: LoadedFight, state: State, start: IntArray) -> IntArray:
