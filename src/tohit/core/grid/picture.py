@@ -82,3 +82,16 @@ def picture_pixels(
         return None
     image = _decode(data, picture.uvtt or "image")
     return np.asarray(image.convert("RGBA"), dtype=np.uint8)
+
+
+def fogged(data: bytes, dark: npt.NDArray[np.bool_]) -> bytes:
+    """The encoded picture (already checked: the picture route's) with the squares `dark` marks ((height, width)
+    over the map's squares, the image stretched over them as the page draws it) painted black, as PNG."""
+    from PIL import Image
+
+    image = _decode(data, "image").convert("RGB")
+    mask = Image.fromarray(dark.astype(np.uint8) * 255).resize(image.size, Image.Resampling.NEAREST)
+    image.paste((0, 0, 0), mask=mask)
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1)
+    return out.getvalue()
