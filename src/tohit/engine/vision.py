@@ -161,6 +161,15 @@ def _footprint_side(block: Mapping[str, Any]) -> int:
         return 1
 
 
+def _where(row: Mapping[str, Any], blocks: Mapping[str, Mapping[str, Any]]) -> dict[str, list[int]]:
+    """Each combatant's square in a logged state row: its `x` and `y`, else where its file block places it."""
+    found: dict[str, list[int]] = {}
+    for name, stats in row.get("combatants", {}).items():
+        x, y = (blocks.get(name) or {}).get("position") or (0, 0)
+        found[name] = [int(stats.get("x", x)), int(stats.get("y", y))]
+    return found
+
+
 def moments(enc: Encounter) -> list[Moment]:
     """What the party's sight depends on after each event not taken back (the start first), in order."""
     events = enc.events
@@ -173,14 +182,14 @@ def moments(enc: Encounter) -> list[Moment]:
     party: list[str] = list(sides[0][1]) if sides else []
     row = events[0].get("state", {})
     fight = dict(row.get("fight", {}))
-    where = {n: [int(s.get("x", 0)), int(s.get("y", 0))] for n, s in row.get("combatants", {}).items()}
+    where = _where(row, blocks)
     found: list[Moment] = []
     for event in events:
         if event.get("kind") != "start" and isinstance(event.get("sides"), Mapping):
             party = list(event["sides"].get(first, []))
             row = event.get("state", {})
             fight = dict(row.get("fight", {}))
-            where = {n: [int(s.get("x", 0)), int(s.get("y", 0))] for n, s in row.get("combatants", {}).items()}
+            where = _where(row, blocks)
         for ch in event.get("changes", []) if event.get("kind") != "start" else []:
             who, stat = ch.get("who"), str(ch.get("stat"))
             if who is None:
