@@ -9,12 +9,12 @@ crosses no solid square and no wall (a closed door is a wall, an open one is not
 crossing, as for every line of the rules (`walls.py`).
 
 - `seen_from(board, square)`: that set for one square, as an (height, width) boolean array: the very predicate of
-  `reach.path_clear` for every square of the map at once (`walls.lines_cross_walls` against `Board.blockers`,
-  the walls and the outline of the solid squares, which the maps' docs and tests hold to give the same answers as
-  the solid squares themselves). Lines are taken in turn around the square, a slice of directions at a time, and
-  each slice is tried only against the walls that can meet a line in it (their directions from the square's
-  centre overlap the slice's): exact, as every line is still decided by `lines_cross_walls`, and cheap on a big
-  map, where most walls lie in few slices.
+  `reach.path_clear` for every square of the map at once (the walls' own exact test, `walls.candidates_cross`,
+  against `Board.blockers`: the walls and the outline of the solid squares, which the maps' docs and tests hold to
+  give the same answers as the solid squares themselves). The lines are tried ring by ring out from the square,
+  each only against the walls of that ring whose directions from the square's centre hold it (`lines_seen`):
+  exact, as every line is still decided by the walls' test, and cheap on a big map, where a line far behind a
+  wall stops in the first ring that blocks it.
 - A solid square is never in a line of sight (the path to its centre crosses its own edge): it is drawn as seen
   when an open square beside it (sharing an edge, no drawn wall between their centres) is seen, so a room's
   pillars and rock walls show where the room is seen (`faces_seen`).
@@ -37,7 +37,7 @@ from tohit.core.grid.walls import STAND, WALL_SCALE, candidates_cross
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
-#: How far past a slice's directions a wall is still tried (radians): far above float error, far below a slice.
+#: How far past its directions from the square a wall is still tried (radians): far above float error.
 MARGIN = 1e-6
 #: The rings out from the square (in squares) the lines are tried in, each against the walls in it.
 RINGS = (0, 2, 4, 8, 16, 32, 64, 128)
