@@ -120,6 +120,8 @@ def test_players_map_each_squares_sight_is_worked_out_once_however_long_the_figh
     """The party's sight after each event depends on the doors and the squares its characters stand on: a fight
     that goes back and forth between two squares works out two squares' sight for the mover, whatever its length."""
     enc = Encounter.create(with_uvtt(cellar_fight(SPOTS), cellar()), seed=1)
+    with vision.MEMO.lock:
+        vision.MEMO.boards.clear()  # nothing kept from another test of the same map
     vision.vision(enc)
     before = vision.work()
     for _ in range(10):
