@@ -8,6 +8,9 @@
   and across diagonals) and 120 creatures (60 a side: 3,600 pairs): line of sight (the centre-to-centre line
   a Projectile takes) and cover, vectorised (`core.grid.walls.lines_cross_walls`, `cover_kernel`) against a
   per-pair loop over the same predicates (`Board.walled`, `cover.behind_cover`); the same answers (checked).
+- Vision (issue 37, item 5): what one square sees on that walls map, a line to each of its 40,000 squares
+  (`core.grid.sight.seen_from`), against a per-square loop over the same predicate (`reach.path_clear`) on a sample
+  of squares, scaled up; the same answers on the sample (checked).
 - `tohit aim` on a 50 x 50 map with a Cone 5 and 40 creatures: every placement ranked by exact expected
   damage, against the naive way (load the scenario placed each way and run exact odds on it).
 """
@@ -144,6 +147,35 @@ def wall_rows(quick: bool) -> list[Row]:
     return rows
 
 
+def vision_rows(quick: bool) -> list[Row]:
+    """A square's sight on the walls map (`core.grid.sight.seen_from`: a line to each of its 40,000 squares), against
+    a per-square loop over the same predicate (`reach.path_clear`) on a sample of squares, scaled up."""
+    from tohit.core.grid.reach import path_clear
+    from tohit.core.grid.sight import seen_from
+
+    board, a, _ = walled_battlefield()
+    eyes = [(int(x), int(y)) for x, y in a[: 3 if quick else 10]]
+    start = time.perf_counter()
+    seen = [seen_from(board, eye) for eye in eyes]
+    ours = (time.perf_counter() - start) / len(eyes)
+    rng = np.random.default_rng(4)
+    sample = [(int(x), int(y)) for x, y in rng.integers(0, SIDE, size=(200 if quick else 1000, 2))]
+    start = time.perf_counter()
+    loop = [path_clear(board, eyes[0], t) for t in sample]
+    looped = (time.perf_counter() - start) * SIDE * SIDE / len(sample)
+    assert all(seen[0][y, x] == c for (x, y), c in zip(sample, loop, strict=True) if (x, y) != eyes[0]), "disagree"
+    share = 100 * float(np.mean([s.mean() for s in seen]))
+    return [
+        Row(
+            "grid",
+            f"vision: one square's sight, {SIDE * SIDE:,} squares, {WALLS:,} walls ({share:.0f}% seen)",
+            f"{ours * 1e3:.0f} ms",
+            f"{looped * 1e3:.0f} ms per-square loop (scaled from {len(sample):,})",
+            looped / ours,
+        )
+    ]
+
+
 def aim_scenario(seed: int = 3) -> dict[str, Any]:
     """A 50 x 50 map (5% solid), a Lizalfos breathing a Cone 5, 39 other creatures around it."""
     rng = np.random.default_rng(seed)
@@ -207,4 +239,4 @@ def aim_rows(quick: bool) -> list[Row]:
 
 
 def run(quick: bool) -> list[Row]:
-    return cover_rows(quick) + wall_rows(quick) + aim_rows(quick)
+    return cover_rows(quick) + wall_rows(quick) + vision_rows(quick) + aim_rows(quick)

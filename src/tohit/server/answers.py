@@ -361,6 +361,16 @@ class Placement(BaseModel):
     squares: list[Square] = absent("The squares chosen.")
 
 
+class Sight(Closed):
+    """What the players' characters see on the map (docs/maps.md, "Vision")."""
+
+    party: list[str] = Field(description="The players' characters (the first side): each sees from its squares.")
+    rows: list[str] = Field(
+        description='One string per row of the map, a character per square: "2" seen now, "1" seen before'
+        ' (explored), "0" never seen.'
+    )
+
+
 class MapView(Closed):
     """The encounter's map and the attack placed on it."""
 
@@ -381,6 +391,7 @@ class MapView(Closed):
     cover_rule: str = Field(description="How cover is judged.")
     reached: list[str] = Field(description="The creatures it reaches.")
     cover: dict[str, Cover | None] = Field(description="Each creature's cover line by name (null: no cover).")
+    sight: Sight
 
 
 class Placed(Aimed):

@@ -23,6 +23,7 @@ from tohit.engine.aim import Aimer
 from tohit.engine.dice_needs import still_needed, when_needed
 from tohit.engine.doors import map_extras
 from tohit.engine.encounter import Encounter
+from tohit.engine.vision import vision
 
 
 # -- the sheet and the cards -------------------------------------------------------------------------------------
@@ -252,7 +253,8 @@ def _map(enc: Encounter, attacker: str, attack: str | None, placement: dict[str,
 def map_view(enc: Encounter, attacker: str, attack: str | None, placement: dict[str, Any] | None) -> dict[str, Any]:
     """The fight's map as `tohit map --json` draws a scenario (the game's map rules): the board's size and
     solid squares, the creatures (their side and squares), the attack's range as placed by `placement` (its
-    squares, the creatures it reaches, each creature's cover line), and which fields place it."""
+    squares, the creatures it reaches, each creature's cover line), which fields place it, and the party's sight
+    (`engine.vision`)."""
     rules, data, actor = _map(enc, attacker, attack, placement)
     view = rules.view(data, place=bool(placement))
     board, sides = view.field.board, enc.fight.roster.side_names
@@ -280,6 +282,7 @@ def map_view(enc: Encounter, attacker: str, attack: str | None, placement: dict[
         **view.to_json(),
         "reached": list(view.reach.distinct) if view.reach is not None else [],
         "cover": {k: (c.to_json() if c is not None else None) for k, c in view.covers.items()},
+        "sight": vision(enc).to_json(),  # the players' characters' sight: the GM's map outlines it
     }
 
 

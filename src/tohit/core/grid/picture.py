@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 from pathlib import Path
 from typing import Any
 
@@ -82,3 +83,23 @@ def picture_pixels(
         return None
     image = _decode(data, picture.uvtt or "image")
     return np.asarray(image.convert("RGBA"), dtype=np.uint8)
+
+
+#: The most pixels of the players' picture (`fogged`): a bigger picture is scaled down to about this many.
+FOG_PIXELS = 4_000_000
+
+
+def fogged(data: bytes, dark: npt.NDArray[np.bool_], most: int = FOG_PIXELS) -> bytes:
+    """The encoded picture (already checked: the picture route's) with the squares `dark` marks ((height, width)
+    over the map's squares, the image stretched over them as the page draws it) painted black, as PNG; scaled down
+    to at most `most` pixels when it is bigger (the page stretches it over the map all the same)."""
+    from PIL import Image
+
+    image = _decode(data, "image")
+    factor = math.ceil((image.width * image.height / most) ** 0.5)
+    image = (image.reduce(factor) if factor > 1 else image).convert("RGB")  # a box of factor x factor pixels each
+    mask = Image.fromarray(dark.astype(np.uint8) * 255).resize(image.size, Image.Resampling.NEAREST)
+    image.paste((0, 0, 0), mask=mask)
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=1)
+    return out.getvalue()

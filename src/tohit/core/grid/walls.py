@@ -99,9 +99,19 @@ def lines_cross_walls(walls: IntArray, p: IntArray, q: IntArray, into_p: IntArra
         li, wi = np.nonzero(near)
         if not li.size:
             continue
-        gi = li + s
-        blocked = _pairs_blocked(walls[wi], p[gi], q[gi], into_p[gi], into_q[gi], gi)
-        out[np.unique(gi[blocked])] = True
+        out |= candidates_cross(walls, p, q, into_p, into_q, li + s, wi)
+    return out
+
+
+def candidates_cross(
+    walls: IntArray, p: IntArray, q: IntArray, into_p: IntArray, into_q: IntArray, li: IntArray, wi: IntArray
+) -> BoolArray:
+    """`lines_cross_walls` from candidate pairs found by the caller: line li[k] against wall wi[k]. Exact for every
+    line whose pairs hold each wall that touches it (a wall meeting no line changes no answer)."""
+    out = np.zeros(len(p), dtype=np.bool_)
+    if li.size:
+        blocked = _pairs_blocked(walls[wi], p[li], q[li], into_p[li], into_q[li], li)
+        out[np.unique(li[blocked])] = True
     return out
 
 

@@ -28,6 +28,7 @@ from tohit.server.authorization import GAME_MASTER, ActingGameMaster, GameMaster
 from tohit.server.bodies import After, CreateBody, DiceBody, MapBody, MeasureBody, PreviewBody, UndoBody, fight_of
 from tohit.server.errors import ERRORS, ApiError
 from tohit.server.links import players_link
+from tohit.server.players_map import for_players, refuse_aim_out_of_sight
 from tohit.server.players_view import PlayersView, RenameBody
 from tohit.server.security import for_view, hash_token, next_view_token
 from tohit.server.state import ServerState
@@ -156,12 +157,15 @@ async def encounter_map(
     encounter_id: str, body: MapBody, request: Request, access: Reader, state: State
 ) -> dict[str, Any]:
     """The encounter's map (games with map rules): the board, the creatures, and the attack placed as given:
-    its squares, the creatures it reaches and each creature's cover line (as `tohit map --json`)."""
+    its squares, the creatures it reaches and each creature's cover line (as `tohit map --json`); with a view
+    token, only what the players' characters see (server/players_map.py)."""
 
     def answer() -> dict[str, Any]:
         enc = state.load(access.row)
-        drawn = functools.partial(read_models.map_view, enc) if access.role == "gm" else PlayersView(enc).map_view
-        return {"seq": enc.seq, **drawn(body.attacker, body.attack, body.placement)}
+        asked = (body.attacker, body.attack, body.placement)
+        if access.role == "gm":  # everything, with the party's sight to outline
+            return {"seq": enc.seq, **read_models.map_view(enc, *asked)}
+        return {"seq": enc.seq, **for_players(enc, PlayersView(enc).map_view(*asked))}  # what the party sees
 
     return await state.work("encounter", request, answer)
 
@@ -177,6 +181,7 @@ async def encounter_aim(
         enc = state.load(access.row)
         if access.role != "gm":
             PlayersView(enc).aim(body.attacker)
+            refuse_aim_out_of_sight(enc)
         best = read_models.aim(enc, body.attacker, body.attack, body.n or 5)
         return {"seq": enc.seq, "best": best, **({} if best else {"note": "no placement reaches anyone"})}
 

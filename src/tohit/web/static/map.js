@@ -5,10 +5,11 @@
 // command's top placements. Every square, target and line comes from the server's map route. A map from a
 // Universal VTT file has its picture under the grid (the picture route's image, scaled so its pixels_per_grid
 // pixels fill a square) and walls, drawn over it when the GM asks ("Show walls"). The map pans and zooms
-// (mapzoom.js) and measures (ruler.js).
+// (mapzoom.js) and measures (ruler.js); the players see only what their characters see (sight.js).
 import { api, el, errorLine, percent } from "./api.js";
 import { apply, attachZoom, fit, openOn, point, show, viewBox, zoomBy, zoomed, zoomKey } from "./mapzoom.js";
 import { measureTo, rulerLayer, rulerOn, toggleRuler } from "./ruler.js";
+import { exploredKey, sightLayer } from "./sight.js";
 
 const CELL = 44;
 /** The margin (in the SVG's units) that carries the coordinates along the top and left edges. */
@@ -246,12 +247,15 @@ function toggleWalls() {
   draw();
 }
 
-/** The picture under the grid, asked once (with the page's token) and kept as an object URL. */
+/** The picture under the grid, asked (with the page's token) and kept as an object URL: once for the GM; for the
+ * players again each time the party has explored more (their picture is black where it never looked). */
 async function askPicture() {
-  if (!state.view.picture || state.pictureAsked) return;
-  state.pictureAsked = true;
-  const answer = await fetch(`/v1/encounters/${state.ctx.id}/picture`, { headers: { Authorization: `Bearer ${state.ctx.token}` } });
-  if (!answer.ok) return;
+  const key = state.ctx.page.gm ? "gm" : exploredKey(state.view);
+  if (!state.view.picture || state.pictureAsked === key) return;
+  state.pictureAsked = key;
+  const answer = await fetch(`/v1/encounters/${state.ctx.id}/picture`, { headers: { Authorization: `Bearer ${state.ctx.token}` }, cache: "no-store" });
+  if (!answer.ok || state.pictureAsked !== key) return;
+  if (state.pictureUrl) URL.revokeObjectURL(state.pictureUrl);
   state.pictureUrl = URL.createObjectURL(await answer.blob());
   draw();
 }
@@ -344,6 +348,7 @@ function draw() {
     ...(state.showWalls ? view.doors || [] : []).map(({ segment: [x0, y0, x1, y1], closed }) =>
       svg("line", { class: `door${closed ? " closed" : " open"}`, x1: x0 * CELL, y1: y0 * CELL, x2: x1 * CELL, y2: y1 * CELL }, svg("title", {}, closed ? "a closed door" : "an open door")),
     ),
+    sightLayer(svg, view, CELL, state.ctx.page.gm),
     ...lines,
     ...creatures,
     rulerLayer(svg, CELL),
