@@ -116,3 +116,12 @@ def test_the_dice_route_tries_no_attack_with_probe_faces(monkeypatch: pytest.Mon
     monkeypatch.setattr(Encounter, "act", counted)
     read_models.dice(enc, "Ceil", "long sword", "Bandit chief")
     assert tried == [{}]
+
+
+def test_a_role_the_roll_as_the_turn_makes_it_has_not_is_never_asked() -> None:
+    """The turn may hand the roll other dice than the attack's own (a grappled attacker's disadvantage die): a
+    role of the attack its roll then lacks is not asked, never an error."""
+    loaded = load(EXAMPLES / "fullplate/critical-hit.yaml")
+    target = loaded.scenario.targets[0]
+    roles = {k: r for k, r in loaded.system.roles(loaded.scenario, target).items() if k != "damage"}
+    assert share(loaded.system, loaded.scenario, target, roles, "damage", {}, ("result",)) == "none"

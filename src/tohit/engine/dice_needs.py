@@ -4,12 +4,14 @@ every roll needs, and for a critical's dice only once a critical happens.
 
 Nothing is tried with probe faces. The attack is planned as the roll will play it (`Encounter.plan`, and the same
 turn on the exact chain: the situation of the first roll against the target, its stats and what the turn hands
-it), and each role's declaration is read there: a role read always is "always"; one the fight never reads, or an
-attack that makes no roll against that creature, "never"; one read only when other roles show something is
-"conditional" when some of their faces call for it and others do not (the game's own `resolve` of those faces
-says which), else "always" or "never". With the faces typed so far, a role is still needed when some faces the
-untyped roles may show call for it. Roles that read a varying number of faces (open rolls) are always asked, and
-an attack the rules refuse now asks for every role, so the refusal is the attack's own.
+it), and each role's declaration is read there: a role read always is "always" (but "never" when none of its
+faces changes what the turn reads of the roll: the server rolls it); one the fight never reads
+(`FightRules.unread_roles`), or an attack that makes no roll against that creature, "never"; one read only when
+other roles show something is "conditional" when some of their faces call for it and others do not (the game's
+own `resolve` of those faces says which), else "always" or "never". With the faces typed so far, a role is still
+needed when some faces the untyped roles may show call for it. Roles that read a varying number of faces (open
+rolls) are always asked, and an attack the rules refuse now asks for every role, so the refusal is the attack's
+own.
 
 Where the attack rolls against several targets, each with its own set (`dice` by target name), `Per` names that
 target and the sets typed for the others.
@@ -45,7 +47,7 @@ Share = Literal["all", "some", "none"]
 
 def _outcome(enc: Encounter, action: dict[str, Any], faces: dict[str, list[int]]) -> Any:
     """What the attack does now with these faces, tried on a copy: its events' kinds, words and changes, or
-    ("refused", the rules' message)."""
+    ("refused", the rules' message). The route's one try of the attack (with no faces: is it refused now?)."""
     try:
         events = enc.fork().act({**action, "dice": faces})
     except InputError as error:
@@ -113,6 +115,8 @@ def share(
     (`system.needs`): for every, some or none of the faces the roles the declaration waits on may still show (the
     game's own `resolve` of them says). A role read by every roll is not asked when none of its faces changes the
     `fields` the turn reads of the roll (the server rolls it); one the fight never reads (`unread`) is never."""
+    if role not in roles:  # the roll as the turn makes it has no such die (its situation's roles differ)
+        return "none"
     need = never("") if unread else system.needs(scenario, target).get(role, ALWAYS)
     read = {name: roles[name].read(faces) for name, faces in given.items() if name in roles}
     depth = system.depth(scenario)
