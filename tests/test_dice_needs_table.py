@@ -7,7 +7,7 @@ lowest or highest).
 tests/data/dice_needs_probed.jsonl holds the answers of the probing route (engine/dice_needs.py before it read
 the declarations: the attack tried on copies of the encounter with probe faces), frozen before it was replaced.
 The declarations give the very same answers, after the first auto action of each fight too (checked when the table
-was made: 715 attacks, 1,258 typed spreads), but for the departures below, where the probes read the dice apart
+was made: 715 attacks, 1,180 typed spreads), but for the departures below, where the probes read the dice apart
 while the page rolls them together.
 """
 
