@@ -38,10 +38,6 @@ class Need:
     #: The rule that makes the role conditional or unread, as the page or the docs name it.
     clause: str = ""
 
-    @property
-    def always(self) -> bool:
-        return self.reads is None
-
 
 def _no_row(out: Outcome) -> npt.NDArray[np.bool_]:
     return np.zeros(out.n, dtype=bool)
@@ -59,19 +55,6 @@ def never(clause: str) -> Need:
 def only(after: tuple[str, ...], reads: Reads, clause: str) -> Need:
     """A role read only when the roles `after` show what `reads` asks of the outcome (`clause`: the rule)."""
     return Need(after=after, reads=reads, clause=clause)
-
-
-def label_is(field: str, label: str) -> Reads:
-    """`reads` for a label field: the rows whose `field` is `label` (e.g. "result" is "hit")."""
-
-    def reads(out: Outcome) -> npt.NDArray[np.bool_]:
-        codes = out[field]
-        labels = out.labels.get(field)
-        if labels is None or label not in labels:
-            return np.zeros(out.n, dtype=bool)
-        return np.asarray(codes == labels.index(label), dtype=bool)
-
-    return reads
 
 
 def flag_set(field: str) -> Reads:

@@ -95,11 +95,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
     def needs(self, scenario: KaiserScenario, target: Target) -> dict[str, Need]:
         """The Offensive and Defensive Rolls are read by every attack; the Critical level's 2d6 only when the hit
         costs the target half its current LP or more [Critical] (docs/kaiser.md#silent-critical)."""
-        return {
-            "critical": only(
-                ("offense", "defense"), flag_set("critical"), "kaiser: Critical (docs/kaiser.md#silent-critical)"
-            )
-        }
+        return {"critical": only(("offense", "defense"), flag_set("critical"), CRITICAL)}
 
     def resolve(self, scenario: KaiserScenario, target: Target, dice: Dice, steps: Steps) -> Outcome:
         attacker, attack = scenario.attacker, scenario.attack

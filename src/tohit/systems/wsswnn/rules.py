@@ -122,7 +122,9 @@ class Wsswnn(System[Attacker, Attack, Target, Options]):
         """The action die and its advantage or disadvantage die are read by every attack (rolled together, the
         higher or lower kept); a free brace only when it is rolled: Take Hold's on a hit or a block [Take Hold], a
         disarm's or a break's on a block [Breaking and Disarming Arms]; the landing roll only when a jump-attack
-        missed [Jump-Attacks]."""
+        missed [Jump-Attacks]. A brace action's own die ("brace") is its action die: read always."""
+        if scenario.attack.kind == "brace":
+            return {}
         rolled = ("attack", "advantage", "disadvantage")
         return {
             "brace": only(rolled, _brace_rolled, f"{C_TAKE_HOLD}; {C_BREAK}"),
