@@ -1,5 +1,5 @@
-"""engine/dice_needs (issue 29): when each die of a hand-rolled attack is needed, read from the fight by trying
-the attack on a copy; an attack refused now cannot tell, so every role is asked."""
+"""engine/dice_needs (issue 29; issue 36: answered from the games' declarations): when each die of a hand-rolled
+attack is needed, on the roll the attack will play; an attack refused now cannot tell, so every role is asked."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_an_attack_refused_now_asks_every_die() -> None:
 
 def test_a_hit_die_is_always_needed_and_damage_only_after_a_hit() -> None:
     """FullPlate's starter: the d20 changes every attack; the damage die only those that hit; the answer is the
-    same every time (fixed probes)."""
+    same every time."""
     enc = Encounter.create(yaml.safe_load(registry.get("fullplate").starter(fight=True)), seed=3)
     action = {"kind": "attack", "attacker": "Knight", "attack": "long sword", "targets": ["Orc chief"]}
     roles = read_models.dice(enc, "Knight", "long sword", "Orc chief")

@@ -19,6 +19,7 @@ from pydantic import create_model
 
 from tohit.core.models import AttackerT, AttackT, OptionsT, Scenario, TargetT, input_schema
 from tohit.core.outcome import Field, Outcome
+from tohit.core.role_needs import Need
 from tohit.core.roles import Role
 from tohit.core.steps import Steps
 from tohit.core.support import Columns
@@ -111,6 +112,12 @@ class System(ABC, Generic[AttackerT, AttackT, TargetT, OptionsT]):
     @abstractmethod
     def roles(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT], target: TargetT) -> dict[str, Role]:
         """The dice roles this attack may need against `target`, by name."""
+
+    def needs(self, scenario: Scenario[AttackerT, AttackT, TargetT, OptionsT], target: TargetT) -> Mapping[str, Need]:
+        """When the roll reads each of its `roles` (tohit.core.role_needs): always, never in this fight, or only
+        when other roles' faces show something (the damage dice only on a hit). A role not named is read by every
+        roll (the default: every role, always)."""
+        return {}
 
     @abstractmethod
     def resolve(

@@ -77,6 +77,9 @@ class Planning(Exact):
         #: (rows, combatants): the attacker has rolled against that creature in that row.
         self.rolled: BoolArray = np.zeros((state.n, fight.roster.size), dtype=bool)
         self.seen: Seen = {}
+        #: Per creature, the outcome fields the turn reads of the first roll against it (None: every one the
+        #: fight reads), as the turn hands them to `resolve`.
+        self.fields: dict[int, tuple[str, ...] | None] = {}
 
     def _expand(self, idx: IntArray, weights: npt.NDArray[np.object_] | None = None, denominator: int = 1) -> None:
         super()._expand(idx, weights, denominator)
@@ -98,7 +101,7 @@ class Planning(Exact):
     ) -> tuple[Rows, dict[str, IntArray]]:
         cancel.check()  # between rolls: stopped when its asker went away (a deadline, a client gone)
         if kind == "attack":
-            self._record(mask, actor, attack, target, attack_fields or {}, kind)
+            self._record(mask, actor, attack, target, attack_fields or {}, kind, fields)
         weight, denominator = self.weight, self.denominator
         idx, out = super().resolve(
             mask,
@@ -142,6 +145,7 @@ class Planning(Exact):
         target: IntArray,
         attack_fields: dict[str, IntArray],
         kind: str,
+        fields: tuple[str, ...] | None = None,
     ) -> None:
         n = self.n
         actor = np.broadcast_to(np.asarray(actor, dtype=np.int64), (n,))
@@ -155,6 +159,7 @@ class Planning(Exact):
         for r in rows.tolist():
             s = key.decode(keys[r].tolist())
             held = self.seen.setdefault(int(target[r]), {})
+            self.fields[int(target[r])] = fields
             p = Fraction(int(self.weight[r]), self.denominator)
             was = held.get(s.values)
             held[s.values] = (s, p if was is None else was[1] + p)

@@ -10,11 +10,12 @@ client hangs up or its deadline passes, and each kind of work goes through its o
   worker (`engine/cancel.py`: the worker is free at its next check, not when the work would have ended).
   A client that hangs up has its work stopped the same way.
 - Encounter reads run in the server's threads (the encounter is in this process's memory), in lanes of
-  their own: aim and preview (the dice route's probes with it) each in a small one, the other reads in a wide
-  one. A preview of many targets runs in the process pool instead ("preview-big": the worker rebuilds the
-  encounter from its events), so that no read shares the interpreter with it; when every worker already has
-  work, it is a 429 with Retry-After at once rather than a wait behind that work. Their loops check the same way
-  (between placements, targets, probes), so a read past its deadline stops.
+  their own: aim and preview (the dice route, which plans the attack as a preview does, with it) each in a
+  small one, the other reads in a wide one. A preview of many targets runs in the process pool instead
+  ("preview-big": the worker rebuilds the encounter from its events), so that no read shares the interpreter
+  with it; when every worker already has work, it is a 429 with Retry-After at once rather than a wait behind
+  that work. Their loops check the same way (between placements, targets, turns played), so a read past its
+  deadline stops.
 - An encounter's writes (actions, undo) have the deadline only before they start: a write that waits past it
   for the encounter's earlier writes is a 503 and writes nothing. Once started, a write (one action: bounded
   work) runs to its end and is answered; it is never answered with an error and then stored.
@@ -85,8 +86,8 @@ HEAVY = ("roll-big", "preview-big", "odds", "simulate", "aim", "fights-simulate"
 #: The encounter reads that run in the pool: refused (a 429 with Retry-After) rather than queued behind heavy work
 #: when every worker is busy.
 READS_IN_POOL = ("preview-big",)
-#: The kinds of encounter reads, run in the server's threads: the heavy two (the dice route's probes run as a
-#: preview), and the rest ("encounter").
+#: The kinds of encounter reads, run in the server's threads: the heavy two (the dice route, which plans the
+#: attack, runs as a preview), and the rest ("encounter").
 ENCOUNTER_HEAVY = ("encounter-aim", "encounter-preview")
 
 

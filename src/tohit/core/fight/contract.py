@@ -144,6 +144,13 @@ class FightRules(TableHints, ABC):
         """The bindings as the engine reads them (the subsets each path keys by), derived once."""
         return Bindings(tuple(self.bindings))
 
+    def unread_roles(self, fight: LoadedFight) -> tuple[str, ...]:
+        """Dice roles this fight never reads, whatever their faces (core/role_needs.py): they feed only what the
+        fight does not play (Severity points whose effects are not played), or the fight rolls them anew later.
+        The dice route never asks for them; the samplers still roll them (unlike `unused_roles`), so seeded
+        fights keep their draws. None by default."""
+        return ()
+
     def check_declarations(self, system: AnySystem) -> None:
         """Refuse a wrong declaration (core/fight/bindings.py): a binding of a stat the fight does not keep, bound
         twice to one block, feeding a field the system's block lacks, clipping a field that is not an outcome

@@ -136,7 +136,8 @@ async def dice(encounter_id: str, body: DiceBody, request: Request, access: Read
     attack): each role's name, its dice in words, the sides of each die (None: a varying count) and `when`
     it is needed (always / conditional / never); `targets`, the creatures it rolls against; given `dice`
     (the faces typed so far, or a set per target), `needed`: the roles they still call for (per target).
-    Its probes try the attack many times, so it is capped and run as a preview is."""
+    It plays the attack's turn as a preview does (the plan, then the game's declarations of its dice read on it),
+    so it is capped and run as a preview is."""
     limits.count_preview(body.targets, of="the dice request's")
     if body.dice and any(isinstance(faces, dict) for faces in body.dice.values()):  # a set per target
         limits.count_preview(list(body.dice), "dice", "the dice request's per-target")

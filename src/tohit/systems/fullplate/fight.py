@@ -107,6 +107,11 @@ class FullPlateFight(RoundRules):
             "attacker.conditions": own,
         }
 
+    def unread_roles(self, fight: LoadedFight) -> tuple[str, ...]:
+        """Severity (a Critical Hit's 1d4, a Called Attack's 1d3) buys Severity Effects a fight does not play
+        (docs/fullplate.md#silent-severity): its dice are never read in a fight."""
+        return ("severity", "called")
+
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
         return state.per["hp"] > 0
 

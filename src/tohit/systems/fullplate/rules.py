@@ -42,6 +42,7 @@ import numpy.typing as npt
 
 from tohit.core.dice import DiceExpr
 from tohit.core.outcome import Field, Outcome, null_int
+from tohit.core.role_needs import Need, flag_set, only
 from tohit.core.roles import DiceRole, FacesRole, PickRole, Role, sum_faces
 from tohit.core.steps import Steps, each_text, rows_text
 from tohit.core.system import Dice, ModifierRow, System
@@ -74,6 +75,27 @@ ROLE_LABELS = {
     "reroll": "New attack roll (Automatic Hit)",
     "pick": "Which is hit (Firing Into Melee)",
 }
+
+
+#: The roles whose faces decide whether the attack hits, and how well (the others wait on them).
+ROLLED = ("to_hit", "pick", "reroll")
+
+
+def _hit(out: Outcome) -> Mask:
+    return np.asarray(out["result"] == HIT, dtype=bool)
+
+
+def _damaged(out: Outcome) -> Mask:
+    """A hit, or a natural 20 beyond the window whose damage the halvings decide (it may halve to a miss)."""
+    return _hit(out) | np.asarray(out["halvings"] > 0, dtype=bool)
+
+
+def _natural_1(out: Outcome) -> Mask:
+    return np.asarray(out["effective_thac0"] - out["to_hit_roll"] == 1, dtype=bool)
+
+
+def _not_fumbled(out: Outcome) -> Mask:
+    return np.asarray(out["result"] != FUMBLE, dtype=bool)
 
 
 @lru_cache(maxsize=64)
@@ -237,6 +259,20 @@ class FullPlate(System[Attacker, Attack, Target, Options]):
         if candidates is not None:
             roles["pick"] = pick_role(tuple(w for _, _, w in candidates))
         return roles
+
+    def needs(self, scenario: FullPlateScenario, target: Target) -> dict[str, Need]:
+        """When each role is read, by the page: the To-Hit Roll always; the damage dice on a hit (or a natural 20
+        whose window halves the damage); Severity and the second damage roll on a Critical Hit; a Called Attack's
+        Severity on a hit; the new roll of an Automatic Hit on a natural 1; the die of Firing Into Melee unless
+        the roll is a Fumble (whoever the shot goes to, a natural 1 fumbles)."""
+        return {
+            "damage": only(ROLLED, _damaged, f"{PAGE}, To-Hit Roll; Fumbles and Criticals (halving)"),
+            "damage_again": only(ROLLED, flag_set("critical"), f"{PAGE}, Critical Hits"),
+            "severity": only(ROLLED, flag_set("critical"), f"{PAGE}, Critical Hits; {on_hit.SEVERITY}"),
+            "called": only(ROLLED, _hit, on_hit.SEVERITY),
+            "reroll": only(("to_hit",), _natural_1, f"{PAGE}, Automatic Hits"),
+            "pick": only(("to_hit", "reroll"), _not_fumbled, f"{PAGE}, Firing Into Melee"),
+        }
 
     # -- rules ---------------------------------------------------------------------------------------
     def resolve(self, scenario: FullPlateScenario, target: Target, dice: Dice, steps: Steps) -> Outcome:

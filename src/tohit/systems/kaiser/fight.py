@@ -172,6 +172,11 @@ class KaiserFight(KaiserTurns):
     def fight_stats(self, fight: LoadedFight) -> dict[str, int]:
         return {"cursor": 0}
 
+    def unread_roles(self, fight: LoadedFight) -> tuple[str, ...]:
+        """With the Multiple Defense Penalty a Critical's level is rolled anew after the defense
+        (docs/kaiser.md#silent-critical): the attack's own `critical` dice are never read in that fight."""
+        return ("critical",) if fight.spec.options.multiple_defense_penalty else ()
+
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
         """Above 0 LP and not knocked out by a Critical of 16 DoF or more [Critical]."""
         out: BoolArray = state.per["lp"] > 0

@@ -20,6 +20,7 @@ import numpy as np
 
 from tohit.core.models import Scenario
 from tohit.core.outcome import Field, Outcome, null_int
+from tohit.core.role_needs import Need, flag_set, only
 from tohit.core.roles import FacesRole, Role, sum_faces
 from tohit.core.steps import Steps
 from tohit.core.system import Dice, System
@@ -35,6 +36,7 @@ from tohit.systems.kaiser.tables import characteristic_modifier
 KaiserScenario = Scenario[Attacker, Attack, Target, Options]
 
 PAGE = "kaiser: Attacking and Defending"
+CRITICAL = "kaiser: Critical (docs/kaiser.md#silent-critical)"
 COUNTER_RANGES = ("hand_to_hand", "point_blank")
 
 
@@ -89,6 +91,11 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
                 "critical", (6, 6), sum_faces, notation="2d6", columns=("total",), label=ROLE_LABELS["critical"]
             ),
         }
+
+    def needs(self, scenario: KaiserScenario, target: Target) -> dict[str, Need]:
+        """The Offensive and Defensive Rolls are read by every attack; the Critical level's 2d6 only when the hit
+        costs the target half its current LP or more [Critical] (docs/kaiser.md#silent-critical)."""
+        return {"critical": only(("offense", "defense"), flag_set("critical"), CRITICAL)}
 
     def resolve(self, scenario: KaiserScenario, target: Target, dice: Dice, steps: Steps) -> Outcome:
         attacker, attack = scenario.attacker, scenario.attack

@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from tohit.core.errors import InputError
 from tohit.core.outcome import NULL_CODE, NULL_INT, Field, Outcome
+from tohit.core.role_needs import Need, never, only
 from tohit.core.roles import DiceRole, Role
 from tohit.core.steps import Steps
 from tohit.core.system import Dice, ModifierRow, System
@@ -45,6 +46,12 @@ ROLE_LABELS = {"to_hit": "Roll To-Hit", "effect": "Roll To-Hit for the Effect"}
 #: The two dice roles; their supports are computed once and shared by every attack.
 TO_HIT = DiceRole("to_hit", "2d6", label=ROLE_LABELS["to_hit"])
 EFFECT = DiceRole("effect", "2d6", label=ROLE_LABELS["effect"])
+
+
+def _effect_rolled(out: Outcome) -> npt.NDArray[np.bool_]:
+    """The rows where the effect's To-Hit is rolled (the attack landed) on a creature that did not perish from the
+    hit (one that perishes is out of the fight [Falling in Battle]: no effect lands on it)."""
+    return np.asarray((out["effect_to_hit"] != NULL_INT) & (out["falls"] != PERISHES), dtype=bool)
 
 
 class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
@@ -136,6 +143,20 @@ class ReclaimTheWild(System[Attacker, Attack, Target, Options]):
         if scenario.attack.effect is not None:
             roles["effect"] = EFFECT
         return roles
+
+    def needs(self, scenario: RtwScenario, target: Target) -> dict[str, Need]:
+        """The Roll To-Hit is read unless the attack hits automatically [Landing the Blow]; the effect's roll only
+        when the attack landed: "If the Spell or Technique misses for any reason, then you do not even roll to see
+        if any additional effects land" (never when the effect lands with the hit, e.g. Intercepted), and on a
+        creature that did not perish from the hit."""
+        p = make_plan(scenario, target)
+        out: dict[str, Need] = {}
+        if not p.rolls:
+            out["to_hit"] = never(f"{notes.PAGE}: {p.why_auto}")
+        if p.effect is not None:
+            rolled = only(("to_hit",), _effect_rolled, f"{notes.CLAUSE_EFFECT}; rtw: Falling in Battle")
+            out["effect"] = rolled if p.effect.rolls else never(f"{notes.CLAUSE_EFFECT}: {p.effect.why_auto}")
+        return out
 
     def check(self, scenario: RtwScenario) -> None:
         attacker, attack = scenario.attacker, scenario.attack

@@ -33,18 +33,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tohit.core.outcome import Outcome
+import numpy as np
+import numpy.typing as npt
+
+from tohit.core.outcome import NULL_CODE, NULL_INT, Outcome
+from tohit.core.role_needs import Need, only
 from tohit.core.roles import Role
 from tohit.core.steps import Steps
 from tohit.core.system import Dice, ModifierRow, System
 from tohit.systems.wsswnn import checks
-from tohit.systems.wsswnn.attacks import resolve_attack
+from tohit.systems.wsswnn.attacks import C_BREAK, C_FALL, C_TAKE_HOLD, resolve_attack
 from tohit.systems.wsswnn.brace_action import resolve_brace_action
 from tohit.systems.wsswnn.dice import ROLE_LABELS, action_role, advantage_role, disadvantage_role
 from tohit.systems.wsswnn.fields import FIELDS
 from tohit.systems.wsswnn.models import Attack, Attacker, Options, Target
 from tohit.systems.wsswnn.plan import WsswnnScenario, action_die, plan
 from tohit.systems.wsswnn.silent import SILENT
+
+
+def _brace_rolled(out: Outcome) -> npt.NDArray[np.bool_]:
+    """The rows where the free brace is rolled (its result is not null)."""
+    return np.asarray(out["brace_result"] != NULL_CODE, dtype=bool)
+
+
+def _fell(out: Outcome) -> npt.NDArray[np.bool_]:
+    """The rows where a jump-attack missed and falls (its falling damage is not null)."""
+    return np.asarray(out["falling_guard"] != NULL_INT, dtype=bool)
+
 
 MODIFIERS = (
     ModifierRow("ranged", "range", "-2", "Every ranged attack [Ranged Attack]."),
@@ -102,6 +117,19 @@ class Wsswnn(System[Attacker, Attack, Target, Options]):
         if p.landing is not None:
             roles["landing"] = action_role("landing", p.landing)
         return roles
+
+    def needs(self, scenario: WsswnnScenario, target: Target) -> dict[str, Need]:
+        """The action die and its advantage or disadvantage die are read by every attack (rolled together, the
+        higher or lower kept); a free brace only when it is rolled: Take Hold's on a hit or a block [Take Hold], a
+        disarm's or a break's on a block [Breaking and Disarming Arms]; the landing roll only when a jump-attack
+        missed [Jump-Attacks]. A brace action's own die ("brace") is its action die: read always."""
+        if scenario.attack.kind == "brace":
+            return {}
+        rolled = ("attack", "advantage", "disadvantage")
+        return {
+            "brace": only(rolled, _brace_rolled, f"{C_TAKE_HOLD}; {C_BREAK}"),
+            "landing": only(rolled, _fell, C_FALL),
+        }
 
     def resolve(self, scenario: WsswnnScenario, target: Target, dice: Dice, steps: Steps) -> Outcome:
         p = plan(scenario, target)
