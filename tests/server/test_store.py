@@ -150,9 +150,9 @@ def test_store_tohit_db_upgrade_applies_the_migrations_and_can_run_again(url: st
         assert result.exit_code == 0, result.output
         assert "up to date" in result.output
     store = open_store(url, migrate=False)
-    assert {"encounters", "events", "alembic_version"} <= set(inspect(store.engine).get_table_names())
+    assert {"encounters", "events", "player_links", "alembic_version"} <= set(inspect(store.engine).get_table_names())
     with store.engine.connect() as db:
-        assert db.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert db.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
 
 
 def test_store_tohit_db_upgrade_on_a_store_it_cannot_open_is_one_error_line(tmp_path: Path) -> None:
