@@ -6,7 +6,6 @@ reason. The links hold across a restart from the store (SQLite and PostgreSQL)."
 from __future__ import annotations
 
 import json
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import EXAMPLES
 from tests.server.conftest import client_for
+from tests.server.test_server_abuse import follow
 from tohit.engine.fight.replay import replay
 from tohit.server.security import hash_token
 from tohit.store.db import PlayerLink, open_store
@@ -266,22 +266,12 @@ def test_the_gm_export_of_a_players_actions_replays(client: TestClient, tmp_path
 
 
 # -- live, and held in the store --------------------------------------------------------------------------------------
-def follow(client: TestClient, eid: str, head: dict[str, str], into: list[str]) -> threading.Thread:
-    def read() -> None:
-        with client.stream("GET", f"/v1/encounters/{eid}/stream", headers=head) as stream:
-            for chunk in stream.iter_text():
-                into.append(chunk)
-
-    thread = threading.Thread(target=read, daemon=True)
-    thread.start()
-    return thread
-
-
 def test_the_gm_sees_a_players_action_land_live_and_a_revoked_players_stream_ends(client: TestClient) -> None:
     t = new_table(client)
     gm_seen: list[str] = []
     mine: list[str] = []
-    keeper, player = follow(client, t["id"], t["gm"], gm_seen), follow(client, t["id"], t["link"], mine)
+    gm_token, link = (t[who]["Authorization"].removeprefix("Bearer ") for who in ("gm", "link"))
+    keeper, player = follow(client, t["id"], gm_token, gm_seen), follow(client, t["id"], link, mine)
     time.sleep(0.3)
     acted(client, t, "link", {"kind": "attack", "attacker": "Link", "attack": "Strike", "targets": ["Bokoblin"]})
     for _ in range(100):
@@ -309,14 +299,6 @@ def test_players_links_hold_across_a_restart_from_the_store(tmp_path: Path) -> N
         assert [(x["combatant"], bearer(x["player_token"])) for x in listed] == [("Link", t["link"])]
         assert acted(client, t, "link", {"kind": "end_turn"}).status_code == 201
         error(client.get(f"/v1/encounters/{t['id']}", headers=t["zelda"]), 403, "Authorization")
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgresql":
-        found: str = request.getfixturevalue("postgres")
-        return found
-    return f"sqlite:///{tmp_path / 'store.db'}"
 
 
 def test_the_store_keeps_players_links_made_replaced_revoked_and_deleted_with_the_encounter(url: str) -> None:

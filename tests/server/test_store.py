@@ -25,14 +25,6 @@ from tohit.store.db import BUSY_TIMEOUT_MS, StaleSeq, Store, StoredEncounter, op
 WRITERS, TRIALS = 4, 10
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgresql":
-        found: str = request.getfixturevalue("postgres")
-        return found
-    return f"sqlite:///{tmp_path / 'store.db'}"
-
-
 def new_encounter(store: Store) -> str:
     eid = secrets.token_hex(16)
     store.create(StoredEncounter(eid, "race", "toy", __version__, {}, "gm", "view"), {"kind": "start", "n": 0})
