@@ -176,10 +176,12 @@ def test_a_player_moves_their_token_and_ends_their_turn(client: TestClient) -> N
     t = new_table(client)
     r = acted(client, t, "link", {"kind": "move", "combatant": "Link", "to": [2, 0]})
     assert r.status_code == 201, r.text
+    assert r.json()["events"][0]["text"] == "Link moves from (2, 1) to (2, 0) (moved by Link's player)"
     where = client.post(f"/v1/encounters/{t['id']}/map", json={"attacker": "Link"}, headers=t["gm"]).json()
     assert next(c for c in where["creatures"] if c["name"] == "Link")["squares"] == [[2, 0]]
     r = acted(client, t, "link", {"kind": "end_turn"})
     assert r.status_code == 201, r.text
+    assert r.json()["events"][0]["text"] == "Link's turn ends (Link's player moves on)"
     assert client.get(f"/v1/encounters/{t['id']}", headers=t["gm"]).json()["turn"] != "Link"
 
 

@@ -121,9 +121,18 @@ def gate(enc: Encounter, player: str, action: AnyAction) -> None:
         raise ApiError(403, f"{now}: {player}'s player acts on {player}'s turn only", field)
 
 
+#: The words of the engine's events that say the GM did it, and what they say when a player's link played it.
+BY_THE_GM = {"(moved by the GM)": "(moved by {}'s player)", "(the GM moves on)": "({}'s player moves on)"}
+
+
 def marked(events: list[dict[str, Any]], player: str | None) -> list[dict[str, Any]]:
-    """The events of an action, each saying whose player played it (`player`; the GM's carry none)."""
+    """The events of an action, each saying whose player played it (`player`; the GM's carry none), and in its words
+    the player, not the GM, where it says who moved a token or ended a turn."""
     if player is not None:
         for event in events:
             event["player"] = player
+            text = event.get("text")
+            for gm, theirs in BY_THE_GM.items():
+                if isinstance(text, str) and text.endswith(gm):
+                    event["text"] = text.removesuffix(gm) + theirs.format(player)
     return events
