@@ -323,3 +323,28 @@ def test_the_store_keeps_players_links_made_replaced_revoked_and_deleted_with_th
             assert db.execute(text("SELECT count(*) FROM player_links")).scalar() == 0
     finally:
         store.close()
+
+
+def test_a_store_made_before_players_links_is_migrated_and_its_encounters_have_none(tmp_path: Path) -> None:
+    from importlib import resources
+
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, inspect
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    with client_for(url) as client:
+        created = client.post("/v1/encounters", json={"fight": MAP, "seed": 3}).json()
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("tohit.store") / "migrations"))
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0001")  # the store as it was before players' links, with its encounter
+    assert "player_links" not in inspect(engine).get_table_names()
+    engine.dispose()
+    with client_for(url) as client:  # the server migrates it at its start
+        eid, gm = created["id"], bearer(created["gm_token"])
+        assert client.get(f"/v1/encounters/{eid}/player_tokens", headers=gm).json() == {"player_tokens": []}
+        made = client.post(f"/v1/encounters/{eid}/player_token", json={"combatant": "Link"}, headers=gm).json()
+        assert client.get(f"/v1/encounters/{eid}", headers=bearer(made["player_token"])).status_code == 200
