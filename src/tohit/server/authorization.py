@@ -39,9 +39,14 @@ class Access:
     #: The combatant a player's link plays (None: the GM's or the view token).
     player: str | None = None
 
+    @property
+    def own(self) -> tuple[str, ...]:
+        """The combatant a player's link plays, shown whole in its reads (none for the other tokens)."""
+        return () if self.player is None else (self.player,)
+
     def view(self, enc: Encounter) -> PlayersView:
         """The encounter as this token's players read it: a player's own combatant with every number."""
-        return PlayersView(enc, own=() if self.player is None else (self.player,))
+        return PlayersView(enc, own=self.own)
 
 
 async def reader(encounter_id: str, state: State, authorization: Authorization = None) -> Access:

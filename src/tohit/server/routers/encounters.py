@@ -242,7 +242,8 @@ async def preview(
     if limits.preview_lane(body.targets) == "preview-big":  # in the pool, away from the reads
         enc = await state.work("encounter", request, state.load, access.row)
         asked = jobs.Asked(body.attacker, body.attack, body.targets, body.placement)
-        args = (access.row.id, enc.seq), access.row.fight, enc.events, access.row.name, access.role != "gm", asked
+        players = access.role != "gm"
+        args = (access.row.id, enc.seq), access.row.fight, enc.events, access.row.name, players, asked, access.own
         found: dict[str, Any] = await state.work("preview-big", request, jobs.preview_job, *args)
         return found
 
