@@ -1,7 +1,8 @@
 """A link per player in a real browser (issue 37, item 4): on a 390 px phone, a player's page shows their card, the
 turn order and the map; on their turn the Attack panel (their attacks, a target, the odds, Roll) and End turn, a
 tap on the map moving their token; out of turn the panel says whose turn it is. The GM's page, open at the same
-time, sees each of the player's actions land live, named as the player's."""
+time, makes the player's link under Share, sees each of the player's actions land live, named as the player's,
+and revokes the link."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 import yaml
 
 from tests.conftest import EXAMPLES
-from tests.web.conftest import Table, bearer, shot
+from tests.web.conftest import ARTIFACTS, Table, bearer, shot
 
 pytestmark = pytest.mark.browser
 MAP = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())  # Link's turn first, next to Bokoblin
@@ -44,15 +45,18 @@ def test_web_a_player_on_a_phone_moves_attacks_and_ends_the_turn_the_gm_sees_it(
     eid, gm_token = made["id"], made["gm_token"]
     reveal = {"kind": "reveal", "combatant": "Bokoblin", "to_players": True}  # the odds on a foe the players see
     assert table.http.post(f"/v1/encounters/{eid}/actions", json=reveal, headers=bearer(gm_token)).status_code == 201
-    asked = {"combatant": "Link"}
-    made_link = table.http.post(f"/v1/encounters/{eid}/player_token", json=asked, headers=bearer(gm_token))
-    link = made_link.json()["player_token"]
     gm_context = browser.new_context(viewport={"width": 1280, "height": 900})
     phone_context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
         gm, phone = gm_context.new_page(), phone_context.new_page()
         ready(gm, table.url(eid, gm_token))
-        ready(phone, table.url(eid, link))
+        gm.wait_for_selector("#player-link-who option[value='Link']", state="attached")  # the players' side only
+        assert gm.locator("#player-link-who option[value='Bokoblin']").count() == 0
+        gm.select_option("#player-link-who", "Link")
+        gm.click("#make-player-link")  # under Share: the GM makes Link's player's link
+        link = gm.get_attribute("#player-links li[data-combatant='Link'] a", "href")
+        assert link is not None and link.startswith(f"{table.base}/encounters/{eid}?token=")
+        ready(phone, link)
         assert phone.get_attribute("#tracker", "data-role") == "player"
         card = phone.inner_text("#mine-card")
         assert "Link" in card and any(ch.isdigit() for ch in card.replace("Link", ""))  # every number of their own
@@ -106,6 +110,11 @@ def test_web_a_player_on_a_phone_moves_attacks_and_ends_the_turn_the_gm_sees_it(
         end = table.http.get(f"/v1/encounters/{eid}/events", headers=bearer(gm_token)).json()[-1]
         assert end["player"] == "Link"
         shot(gm, "web-player-gm")
+        ARTIFACTS.mkdir(exist_ok=True)
+        gm.locator("#share").screenshot(path=str(ARTIFACTS / "web-player-links.png"))  # the GM's Players' links
+        gm.click("#player-links li[data-combatant='Link'] button")  # revoked: the link opens nothing any more
+        gm.wait_for_selector("#player-links li[data-combatant='Link']", state="detached")
+        assert table.http.get(f"/v1/encounters/{eid}", headers=bearer(link.split("token=")[1])).status_code == 403
     finally:
         gm_context.close()
         phone_context.close()

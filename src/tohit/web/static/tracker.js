@@ -9,6 +9,7 @@ import { KEYS, onKey, toggleKeys } from "./keys.js";
 import { showMap, showMove } from "./map.js";
 import { attackForm, select, wireAttackForm } from "./panel.js";
 import { buildPlayer, playersTurn, syncPlayer } from "./player.js";
+import { buildPlayerLinks } from "./playerlinks.js";
 import { checkedTargets, fillTargets as fillTargetBox } from "./targets.js";
 import { buildTools, syncTools } from "./tools.js";
 import { buildAdding, syncAdding } from "./adding.js";
@@ -507,6 +508,7 @@ async function start() {
     buildAdding({ id, token, page, act });
     buildSelection({ page, act });
     renderShare();
+    buildPlayerLinks({ id, token, page });
   }
   if (page.player) {
     setUpDice({ id, token, chosen, attack, fail });
