@@ -89,6 +89,15 @@ def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A store's URL: a throwaway SQLite file, and the throwaway PostgreSQL."""
+    if request.param == "postgresql":
+        found: str = request.getfixturevalue("postgres")
+        return found
+    return f"sqlite:///{tmp_path / 'store.db'}"
+
+
 @pytest.fixture
 def served_settings(monkeypatch: pytest.MonkeyPatch) -> list[Settings]:
     """The Settings each `tohit serve` run in this test starts its app with (appended as it starts), the server

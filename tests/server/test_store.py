@@ -25,14 +25,6 @@ from tohit.store.db import BUSY_TIMEOUT_MS, StaleSeq, Store, StoredEncounter, op
 WRITERS, TRIALS = 4, 10
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgresql":
-        found: str = request.getfixturevalue("postgres")
-        return found
-    return f"sqlite:///{tmp_path / 'store.db'}"
-
-
 def new_encounter(store: Store) -> str:
     eid = secrets.token_hex(16)
     store.create(StoredEncounter(eid, "race", "toy", __version__, {}, "gm", "view"), {"kind": "start", "n": 0})
@@ -150,9 +142,9 @@ def test_store_tohit_db_upgrade_applies_the_migrations_and_can_run_again(url: st
         assert result.exit_code == 0, result.output
         assert "up to date" in result.output
     store = open_store(url, migrate=False)
-    assert {"encounters", "events", "alembic_version"} <= set(inspect(store.engine).get_table_names())
+    assert {"encounters", "events", "player_links", "alembic_version"} <= set(inspect(store.engine).get_table_names())
     with store.engine.connect() as db:
-        assert db.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert db.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
 
 
 def test_store_tohit_db_upgrade_on_a_store_it_cannot_open_is_one_error_line(tmp_path: Path) -> None:

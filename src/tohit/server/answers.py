@@ -126,6 +126,7 @@ class Event(BaseModel):
     winner: str | None = absent("The winning side (the end; null: a draw).")
     sides: dict[str, list[str]] = absent("Each side's combatants by side name (the start, an undo).")
     seed: int = absent("The seed of the dice (the start; the GM's reads only).")
+    player: str = absent("The combatant whose player played it with a player's link (absent: the GM).")
     system: str = absent("The game's id (the start).")
     source: str = absent("The fight file it started from (the start).")
     undoes: int = absent("The seq of the action taken back (an undo).")
@@ -279,7 +280,10 @@ class Sheet(Closed):
     )
     combatants: list[SheetCombatant]
     map: bool = Field(description="Whether the encounter has a map (its game's map rules and a map in its fight).")
-    role: Literal["gm", "view"] = Field(description="Which token read it: the game master's or the view token.")
+    role: Literal["gm", "view", "player"] = Field(
+        description="Which token read it: the game master's, the view token or a player's link."
+    )
+    player: str = absent("The combatant a player's link plays (a player's link's read).")
     hidden: list[str] = absent("The combatants hidden from the players (the view token's read).")
     bestiary: list[str] = Field(description="The names of the fight file's bestiary, that a GM adds (`join`).")
     delay: str | None = Field(description="Why the game's order allows no delay, in its words (null: it allows one).")
@@ -421,6 +425,19 @@ class ViewToken(Closed):
     """The new view token (the old one stops working)."""
 
     view_token: str = Field(description="The view token: the players' read-only view.")
+
+
+class PlayerToken(Closed):
+    """A player's link: the combatant it plays and its token (server/player_links.py)."""
+
+    combatant: str = Field(description="The combatant whose player the link is for.")
+    player_token: str = Field(description="The token: the page /encounters/{id}?token=… plays this combatant.")
+
+
+class PlayerTokens(Closed):
+    """The players' links that open the encounter now."""
+
+    player_tokens: list[PlayerToken] = Field(description="One per combatant that has a link, by name.")
 
 
 class Acted(Closed):

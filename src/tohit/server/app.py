@@ -22,7 +22,7 @@ from tohit.server.contract import describe
 from tohit.server.docs import mount_docs
 from tohit.server.errors import ERRORS
 from tohit.server.limits import BodyCap
-from tohit.server.routers import admin, encounters, pictures, stateless, streams
+from tohit.server.routers import admin, encounters, pictures, players, stateless, streams
 from tohit.server.security import SecurityHeaders
 from tohit.server.settings import Settings as Settings
 from tohit.server.state import ServerState
@@ -58,7 +58,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     app.add_middleware(StrictJson)  # inside the body cap: reads a body the cap has bounded
     app.add_middleware(BodyCap, limit=server.settings.max_body)
     app.add_middleware(SecurityHeaders)
-    for router in (stateless.router, encounters.router, admin.router, pictures.router, streams.router):
+    for router in (stateless.router, encounters.router, players.router, admin.router, pictures.router, streams.router):
         # Its routes become the app's own: newer FastAPI keeps a router passed to `include_router` whole, one
         # opaque route, where the 405's Allow (server/errors.py), the docs and the tests read every route.
         app.router.routes.extend(router.routes)

@@ -124,12 +124,12 @@ class Asked:
 
 
 def preview_job(key: tuple[str, int], fight: dict[str, Any], events: list[dict[str, Any]], source: str,
-                players: bool, asked: Asked) -> dict[str, Any]:  # fmt: skip
+                players: bool, asked: Asked, own: tuple[str, ...] = ()) -> dict[str, Any]:  # fmt: skip
     """An encounter's preview (its exact odds per target) in a pool worker: the encounter `key` (its id and seq)
     rebuilt from its fight and events, or the one this worker last rebuilt at that seq; the players' view
-    (`players`) or the GM's."""
+    (`players`; `own`, a player's link's combatant, shown whole) or the GM's."""
     enc = REBUILT.get(key)
     if enc is None:
         enc = REBUILT[key] = Encounter.restore(fight, events, source=source)
-    ask = PlayersView(enc).preview if players else enc.preview
+    ask = PlayersView(enc, own=own).preview if players else enc.preview
     return {"seq": enc.seq, "targets": exact(ask(asked.attacker, asked.attack, asked.targets, asked.placement))}

@@ -72,11 +72,12 @@ def health_word(value: int, top: int) -> str:
 
 
 class PlayersView:
-    """The encounter as the players see it: `enc`'s hidden combatants (or those given) read as health words."""
+    """The encounter as the players see it: `enc`'s hidden combatants (or those given) read as health words; `own`,
+    a player's own combatant(s) (a player's link: server/player_links.py), never hidden."""
 
-    def __init__(self, enc: Encounter, hide: Iterable[str] | None = None) -> None:
+    def __init__(self, enc: Encounter, hide: Iterable[str] | None = None, own: Iterable[str] = ()) -> None:
         self.enc = enc
-        self.hidden = set(hidden(enc.events) if hide is None else hide)
+        self.hidden = set(hidden(enc.events) if hide is None else hide) - set(own)
         rules = enc.fight.rules
         self.health = rules.health
         reading = rules.readings.get(rules.health)

@@ -44,6 +44,15 @@ def view_token_of(gm_hash: str, generation: int) -> str:
     return base64.urlsafe_b64encode(mac.digest()[:24]).decode("ascii")
 
 
+def player_token_of(gm_hash: str, combatant: str, generation: int) -> str:
+    """A player's link's token, the `generation`-th made for `combatant`: an HMAC keyed by the GM token's stored
+    hash, as `view_token_of` (its message says whose link it is, so it is never a view token's); the store keeps
+    its hash and its generation, so the GM reads it again (GET …/player_tokens) without any search."""
+    message = f"tohit player's link {generation} {combatant}".encode()
+    mac = hmac.new(gm_hash.encode("utf-8"), message, hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()[:24]).decode("ascii")
+
+
 def found_view_token(gm_hash: str, view_hash: str) -> tuple[str, int] | None:
     """(the view token now, its generation) when it was made so (`view_token_of`), trying each generation up to
     `MAX_LINKS`; None for one made otherwise (random: before links were made so, or past the budget)."""

@@ -22,13 +22,14 @@ from tohit.server.cache import Lru
 from tohit.server.errors import ApiError
 from tohit.server.fanout import Fanout
 from tohit.server.limits import CreationRate
+from tohit.server.player_links import player_of
 from tohit.server.security import matches, same_token
 from tohit.server.settings import Settings
 from tohit.server.streams import Streams
 from tohit.server.writes import Writer
 from tohit.store.db import Store, StoredEncounter, open_store
 
-Role = Literal["gm", "view"]
+Role = Literal["gm", "view", "player"]
 
 
 def token_of(authorization: str | None) -> str:
@@ -98,16 +99,36 @@ class ServerState:
         return found
 
     def role(self, row: StoredEncounter, authorization: str | None) -> Role:
-        """What the token opens: the GM's (its GM token or the admin token) or the players' view (403: neither)."""
+        """What the token opens: the GM's (its GM token or the admin token), the players' view, or one player's
+        (403: none of them)."""
+        return self.opened(row, authorization)[0]
+
+    def is_gm(self, row: StoredEncounter, authorization: str | None) -> bool:
+        """Whether the header holds the encounter's GM token (or the admin token); no error."""
+        try:
+            token = token_of(authorization)
+        except ApiError:
+            return False
+        return matches(token, row.gm_hash) or same_token(token, self.settings.admin_token)
+
+    def opened(self, row: StoredEncounter, authorization: str | None) -> tuple[Role, str | None]:
+        """The token's role, and for a player's link the combatant it plays (server/player_links.py)."""
         token = token_of(authorization)
-        if matches(token, row.gm_hash) or same_token(token, self.settings.admin_token):
-            return "gm"
+        if self.is_gm(row, authorization):
+            return "gm", None
         if matches(token, row.view_hash):
-            return "view"
+            return "view", None
+        player = player_of(row, token)
+        if player is not None:
+            return "player", player
         raise ApiError(403, "this token is not this encounter's", "Authorization")
 
     def gm(self, row: StoredEncounter, authorization: str | None) -> None:
-        if self.role(row, authorization) != "gm":
+        role, player = self.opened(row, authorization)
+        if role == "player":
+            message = f"a player's link plays {player}'s turn (attack, move, end turn); only the GM token does this"
+            raise ApiError(403, message, "Authorization")
+        if role != "gm":
             raise ApiError(403, "a view token reads; only the GM token acts", "Authorization")
 
     def admin(self, authorization: str | None) -> None:
@@ -133,7 +154,10 @@ class ServerState:
         self.cache.pop(encounter_id, None)
         self.rows.pop(encounter_id, None)
 
-    async def change(self, request: Request, row: StoredEncounter, action: AnyAction, expected: int | None) -> Any:
-        """One write under the encounter's lock: the deadline holds only until it starts (server/admission.py)."""
+    async def change(
+        self, request: Request, row: StoredEncounter, action: AnyAction, expected: int | None, by: str | None = None
+    ) -> Any:
+        """One write under the encounter's lock: the deadline holds only until it starts (server/admission.py);
+        `by`, the combatant whose player plays it (None: the GM)."""
         lock = self.locks.setdefault(row.id, asyncio.Lock())
-        return await self.admission.write(request, lock, self.writer.applied, row, action, expected)
+        return await self.admission.write(request, lock, self.writer.applied, row, action, expected, by)

@@ -48,13 +48,14 @@ class Streams:
         start: int,
         ended: Callable[[], str | None],
         load: Callable[[StoredEncounter], Encounter] | None,
+        own: tuple[str, ...] = (),
     ) -> AsyncIterator[str]:
         """The stream's text from seq `start`: `ended` says why it ends now (None: it goes on), checked before
         each read; `load` (the players' view) reads the encounter to word each event for the players, None for
-        the GM's stream."""
+        the GM's stream; `own`, a player's link's combatant, shown whole."""
         self.open[row.id] += 1
         try:
-            async for part in self._lived(self._following(row, start, ended, load)):
+            async for part in self._lived(self._following(row, start, ended, load, own)):
                 yield part
         finally:
             self.open[row.id] -= 1
@@ -81,6 +82,7 @@ class Streams:
         start: int,
         ended: Callable[[], str | None],
         load: Callable[[StoredEncounter], Encounter] | None,
+        own: tuple[str, ...],
     ) -> AsyncIterator[str]:
         yield f": tohit encounter {row.id} from seq {start}\n\n"
         # One poll shared by all followers; the token is checked again before each event and whenever the feed
@@ -95,6 +97,6 @@ class Streams:
                 continue
             found: list[dict[str, Any]] = [event]
             if load is not None:  # the players' view: no seed, and nothing of a hidden combatant's stats
-                found = for_view(PlayersView(await asyncio.to_thread(load, row)).events(found))
+                found = for_view(PlayersView(await asyncio.to_thread(load, row), own=own).events(found))
             for seen in found:
                 yield f"id: {seen['n']}\nevent: {seen['kind']}\ndata: {json.dumps(seen)}\n\n"

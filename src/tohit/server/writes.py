@@ -11,6 +11,7 @@ from tohit.engine.actions import AnyAction
 from tohit.engine.encounter import Encounter
 from tohit.server.cache import Lru
 from tohit.server.errors import ApiError
+from tohit.server.player_links import gate, marked
 from tohit.store.db import StaleSeq, Store, StoredEncounter
 
 #: How many times an action that names no `expected_seq` is played when other processes keep writing first:
@@ -30,7 +31,9 @@ class Writer:
     #: The encounter's row (a 404 when it is gone).
     stored: Callable[[str], StoredEncounter]
 
-    def applied(self, row: StoredEncounter, action: AnyAction, expected: int | None) -> dict[str, Any]:
+    def applied(
+        self, row: StoredEncounter, action: AnyAction, expected: int | None, by: str | None = None
+    ) -> dict[str, Any]:
         """One action: played on a fork of the encounter held in memory, its events appended in one transaction
         (which checks, inside it, that the store is still at the seq the fork started from), and the answer (the
         seq and state this action left). Run in a worker thread under the encounter's lock.
@@ -38,13 +41,14 @@ class Writer:
         The encounter in memory is not re-read before the write: the append's own check decides. Where another
         process wrote first, the action is played again on the encounter read afresh, up to WRITE_ATTEMPTS
         times in all (when the GM named the seq it acts on: a 409 at once). A refused action (bad input) or a
-        failed append leaves the encounter in memory as it was."""
+        failed append leaves the encounter in memory as it was. `by`: the combatant whose player plays it (checked
+        against the encounter it is played on: server/player_links.py `gate`), None for the GM."""
         enc = self.cache.get(row.id)
         if enc is None or (expected is not None and expected != enc.seq):
             enc = self.fresh(row)
         for attempt in range(1, WRITE_ATTEMPTS + 1):
             try:
-                return self.played(row, enc, action, expected)
+                return self.played(row, enc, action, expected, by)
             except StaleSeq as exc:
                 if exc.current < 0:
                     self.stored(row.id)  # no events: deleted by another process (a 404)
@@ -54,13 +58,17 @@ class Writer:
             enc = self.fresh(self.stored(row.id))
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def played(self, row: StoredEncounter, enc: Encounter, action: AnyAction, expected: int | None) -> dict[str, Any]:
+    def played(
+        self, row: StoredEncounter, enc: Encounter, action: AnyAction, expected: int | None, by: str | None = None
+    ) -> dict[str, Any]:
         """`action` played on a fork of `enc` and appended at enc's seq; the fork is kept once it is stored."""
         before = enc.seq
         if expected is not None and expected != before:
             raise ApiError(409, f"the encounter is at seq {before}, not {expected}", "expected_seq", seq=before)
+        if by is not None:
+            gate(enc, by, action)
         after = enc.fork()
-        events = after.act(action)
+        events = marked(after.act(action), by)
         try:
             self.store().append(row.id, before, events)
         except BaseException:

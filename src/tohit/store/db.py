@@ -12,7 +12,7 @@ import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, NoSuchModuleError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from tohit.store.models import EncounterRow, EventRow
+from tohit.store.models import EncounterRow, EventRow, PlayerLinkRow
 from tohit.store.writer import Turns, TurnTimeout
 
 #: SQLite waits this long for a lock another writer holds before it reports the database busy.
@@ -40,8 +40,17 @@ class StaleSeq(Exception):
 
 
 @dataclass(frozen=True)
+class PlayerLink:
+    """A player's link as stored: the combatant, its token's hash (None: revoked) and its generation."""
+
+    combatant: str
+    token_hash: str | None
+    generation: int
+
+
+@dataclass(frozen=True)
 class StoredEncounter:
-    """One encounter as stored."""
+    """One encounter as stored (`players`: its players' links, read by `Store.get`)."""
 
     id: str
     name: str
@@ -50,6 +59,7 @@ class StoredEncounter:
     fight: dict[str, Any]
     gm_hash: str
     view_hash: str
+    players: tuple[PlayerLink, ...] = ()
 
 
 def _sqlite_pragmas(engine: Engine) -> None:
@@ -235,7 +245,12 @@ class Store:
     def get(self, encounter_id: str) -> StoredEncounter | None:
         with self.sessions() as session:
             found = session.get(EncounterRow, encounter_id)
-            return None if found is None else _stored(found)
+            if found is None:
+                return None
+            where = PlayerLinkRow.encounter_id == encounter_id
+            links = session.scalars(select(PlayerLinkRow).where(where).order_by(PlayerLinkRow.combatant)).all()
+            players = tuple(PlayerLink(r.combatant, r.token_hash, r.generation) for r in links)
+            return replace(_stored(found), players=players)
 
     def all(self, offset: int = 0, limit: int | None = None) -> list[tuple[StoredEncounter, int]]:
         """Every encounter with its last seq, the newest first (then by id); a page of them with `offset` and
@@ -363,6 +378,15 @@ class Store:
             if found is not None:
                 found.view_hash = view_hash
 
+    def set_player_link(self, encounter_id: str, link: PlayerLink) -> None:
+        """Make, replace or revoke (a `token_hash` of None) a player's link of the encounter."""
+        with self._writing(), self.sessions.begin() as session:
+            found = session.get(PlayerLinkRow, (encounter_id, link.combatant))
+            if found is None:
+                found = PlayerLinkRow(encounter_id=encounter_id, combatant=link.combatant)
+                session.add(found)
+            found.token_hash, found.generation = link.token_hash, link.generation
+
     def rename(self, encounter_id: str, name: str) -> None:
         """Give the encounter a new name."""
         with self._writing(), self.sessions.begin() as session:
@@ -373,6 +397,7 @@ class Store:
     def delete(self, encounter_id: str) -> bool:
         with self._writing(), self.sessions.begin() as session:
             session.execute(delete(EventRow).where(EventRow.encounter_id == encounter_id))
+            session.execute(delete(PlayerLinkRow).where(PlayerLinkRow.encounter_id == encounter_id))
             gone = session.execute(delete(EncounterRow).where(EncounterRow.id == encounter_id))
             return bool(gone.rowcount)  # type: ignore[attr-defined]
 

@@ -1,5 +1,5 @@
 """The store's tables: an encounter (its fight file, tokens stored hashed, the engine version it was played
-with) and its events, append-only and unique on (encounter, seq)."""
+with), its events, append-only and unique on (encounter, seq), and its players' links (one a combatant)."""
 
 from __future__ import annotations
 
@@ -34,3 +34,18 @@ class EventRow(Base):
     encounter_id: Mapped[str] = mapped_column(String(32), ForeignKey("encounters.id", ondelete="CASCADE"), index=True)
     seq: Mapped[int] = mapped_column(Integer)
     body: Mapped[str] = mapped_column(Text)
+
+
+class PlayerLinkRow(Base):
+    """A player's link (server/player_links.py): the combatant it plays, its token's hash (null: revoked) and
+    the generation it was made from (a new link for the combatant is the next one, so a revoked or replaced token
+    never comes back)."""
+
+    __tablename__ = "player_links"
+
+    encounter_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("encounters.id", ondelete="CASCADE"), primary_key=True
+    )
+    combatant: Mapped[str] = mapped_column(String(200), primary_key=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    generation: Mapped[int] = mapped_column(Integer)

@@ -24,12 +24,12 @@ from tohit.engine.gm_hand import hidden
 from tohit.engine.seeds import fresh_seed
 from tohit.server import answers, examples, jobs, limits, read_models
 from tohit.server.answers import ok
-from tohit.server.authorization import GAME_MASTER, ActingGameMaster, GameMaster, Reader, State
+from tohit.server.authorization import GAME_MASTER, Acting, ActingGameMaster, GameMaster, Reader, State
 from tohit.server.bodies import After, CreateBody, DiceBody, MapBody, MeasureBody, PreviewBody, UndoBody, fight_of
 from tohit.server.errors import ERRORS, ApiError
 from tohit.server.links import players_link
 from tohit.server.players_map import for_players, refuse_aim_out_of_sight
-from tohit.server.players_view import PlayersView, RenameBody
+from tohit.server.players_view import RenameBody
 from tohit.server.security import for_view, hash_token, next_view_token
 from tohit.server.state import ServerState
 from tohit.store.db import StoredEncounter
@@ -112,7 +112,7 @@ async def get_encounter(encounter_id: str, request: Request, access: Reader, sta
     def answer() -> dict[str, Any]:
         enc = state.load(access.row)
         found = summary(access.row, enc)
-        return found if access.role == "gm" else PlayersView(enc).summary(found)
+        return found if access.role == "gm" else access.view(enc).summary(found)
 
     return await state.work("encounter", request, answer)
 
@@ -125,7 +125,9 @@ async def sheet(encounter_id: str, request: Request, access: Reader, state: Stat
     def answer() -> dict[str, Any]:
         enc = state.load(access.row)
         found = {**read_models.sheet(enc), "map": enc.has_map, "role": access.role}
-        return found if access.role == "gm" else PlayersView(enc).sheet(found)
+        if access.player is not None:
+            found["player"] = access.player
+        return found if access.role == "gm" else access.view(enc).sheet(found)
 
     return await state.work("encounter", request, answer)
 
@@ -146,7 +148,7 @@ async def dice(encounter_id: str, body: DiceBody, request: Request, access: Read
 
     def answer() -> dict[str, Any]:
         enc = state.load(access.row)
-        answered = functools.partial(read_models.dice_answer, enc) if access.role == "gm" else PlayersView(enc).dice
+        answered = functools.partial(read_models.dice_answer, enc) if access.role == "gm" else access.view(enc).dice
         found = answered(body.attacker, body.attack, body.targets, body.placement, body.dice)
         return {"seq": enc.seq, **found}
 
@@ -166,7 +168,7 @@ async def encounter_map(
         asked = (body.attacker, body.attack, body.placement)
         if access.role == "gm":  # everything, with the party's sight to outline
             return {"seq": enc.seq, **read_models.map_view(enc, *asked)}
-        return {"seq": enc.seq, **for_players(enc, PlayersView(enc).map_view(*asked))}  # what the party sees
+        return {"seq": enc.seq, **for_players(enc, access.view(enc).map_view(*asked))}  # what the party sees
 
     return await state.work("encounter", request, answer)
 
@@ -181,7 +183,7 @@ async def encounter_aim(
     def answer() -> dict[str, Any]:
         enc = state.load(access.row)
         if access.role != "gm":
-            PlayersView(enc).aim(body.attacker)
+            access.view(enc).aim(body.attacker)
             refuse_aim_out_of_sight(enc)
         best = read_models.aim(enc, body.attacker, body.attack, body.n or 5)
         return {"seq": enc.seq, "best": best, **({} if best else {"note": "no placement reaches anyone"})}
@@ -221,10 +223,11 @@ async def view_token(encounter_id: str, row: GameMaster) -> dict[str, str]:
 
 
 @router.post("/v1/encounters/{encounter_id}/actions", **ok(answers.Acted, 201))
-async def act(encounter_id: str, body: Action, request: Request, row: ActingGameMaster, state: State) -> Any:
+async def act(encounter_id: str, body: Action, request: Request, actor: Acting, state: State) -> Any:
     """One GM action: attack, auto (the side's policy picks), adjust, end_turn, move (on a map), undo (the GM
-    token); the body is one of the engine's action types, told apart by `kind`."""
-    return await state.change(request, row, body, body.expected_seq)
+    token); the body is one of the engine's action types, told apart by `kind`. A player's link plays its own
+    combatant's attack, move and end_turn on its turn only (else a 403 saying why); its events carry `player`."""
+    return await state.change(request, actor.row, body, body.expected_seq, actor.player)
 
 
 @router.post("/v1/encounters/{encounter_id}/undo", **ok(answers.Acted, 201))
@@ -245,13 +248,14 @@ async def preview(
     if limits.preview_lane(body.targets) == "preview-big":  # in the pool, away from the reads
         enc = await state.work("encounter", request, state.load, access.row)
         asked = jobs.Asked(body.attacker, body.attack, body.targets, body.placement)
-        args = (access.row.id, enc.seq), access.row.fight, enc.events, access.row.name, access.role != "gm", asked
+        players = access.role != "gm"
+        args = (access.row.id, enc.seq), access.row.fight, enc.events, access.row.name, players, asked, access.own
         found: dict[str, Any] = await state.work("preview-big", request, jobs.preview_job, *args)
         return found
 
     def answer() -> dict[str, Any]:
         enc = state.load(access.row)
-        ask = enc.preview if access.role == "gm" else PlayersView(enc).preview  # the players': nothing hidden
+        ask = enc.preview if access.role == "gm" else access.view(enc).preview  # the players': nothing hidden
         found = ask(body.attacker, body.attack, body.targets, body.placement)
         return {"seq": enc.seq, "targets": read_models.exact(found)}
 
@@ -266,7 +270,7 @@ async def events(
 
     def answer() -> list[dict[str, Any]]:
         found: list[dict[str, Any]] = state.the_store().events(encounter_id, after)
-        return found if access.role == "gm" else for_view(PlayersView(state.load(access.row)).events(found))
+        return found if access.role == "gm" else for_view(access.view(state.load(access.row)).events(found))
 
     found: list[dict[str, Any]] = await state.work("encounter", request, answer)
     return found
@@ -279,7 +283,7 @@ async def events_jsonl(encounter_id: str, request: Request, access: Reader, stat
     def answer() -> str:
         found = exported(state, access.row)
         if access.role != "gm":
-            found = for_view(PlayersView(state.load(access.row)).events(found))
+            found = for_view(access.view(state.load(access.row)).events(found))
         return "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in chained(found))
 
     return Response(await state.work("encounter", request, answer), media_type="application/x-ndjson")

@@ -30,5 +30,5 @@ async def stream(encounter_id: str, access: Reader, state: State, after: After |
         except ApiError:
             return "this token no longer opens the encounter"
 
-    feed = state.streams.feed(access.row, start, ended, None if access.role == "gm" else state.load)
+    feed = state.streams.feed(access.row, start, ended, None if access.role == "gm" else state.load, access.own)
     return StreamingResponse(feed, media_type="text/event-stream")

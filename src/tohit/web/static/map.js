@@ -8,6 +8,7 @@
 // (mapzoom.js) and measures (ruler.js); the players see only what their characters see (sight.js).
 import { api, el, errorLine, percent } from "./api.js";
 import { apply, attachZoom, fit, openOn, point, show, viewBox, zoomBy, zoomed, zoomKey } from "./mapzoom.js";
+import { playersTurn } from "./player.js";
 import { measureTo, rulerLayer, rulerOn, toggleRuler } from "./ruler.js";
 import { exploredKey, sightLayer } from "./sight.js";
 
@@ -41,8 +42,9 @@ export function showMap(section, ctx) {
 async function buildView(ctx) {
   const { enc, sheet } = ctx.page;
   // no buttons in the players' view: the wheel, a pinch and a drag zoom and pan it
-  q("#map-body").replaceChildren(el("p", { id: "map-range" }), el("p", { id: "map-error", class: "error", role: "alert" }), el("div", { id: "map-svg" }));
-  const attacker = enc.standing[0] || sheet.combatants[0].name;
+  const moves = playersTurn(ctx.page) ? `${ctx.page.player}'s turn: tap a square (or drag ${ctx.page.player}) to move there.` : "";
+  q("#map-body").replaceChildren(el("p", { id: "map-range" }), el("p", { id: "map-help", class: "note" }, moves), el("p", { id: "map-error", class: "error", role: "alert" }), el("div", { id: "map-svg" }));
+  const attacker = ctx.page.player || enc.standing[0] || sheet.combatants[0].name;
   state.seq = enc.seq;
   const answer = await api("POST", `/v1/encounters/${ctx.id}/map`, { attacker }, ctx.token);
   if (!answer.ok) {
@@ -354,8 +356,11 @@ function draw() {
     rulerLayer(svg, CELL),
     state.ctx.page.gm ? cursor : svg("g"),
   );
-  const moved = attachZoom(picture, (event) => state.ctx.page.gm && !enc.over && creatureAt(...square(picture, view, event)));
+  const mover = !state.ctx.page.gm && playersTurn(state.ctx.page); // a player's own token, on its turn
+  const grabs = (who) => (state.ctx.page.gm ? !enc.over && who : mover && who && who.name === state.ctx.page.player);
+  const moved = attachZoom(picture, (event) => grabs(creatureAt(...square(picture, view, event))));
   if (state.ctx.page.gm) listen(picture, view, cx, cy, moved);
+  else if (mover) listenPlayer(picture, view, moved);
   const hadFocus = document.activeElement && document.activeElement.closest && document.activeElement.closest("#map-svg");
   q("#map-svg").replaceChildren(picture);
   const turn = view.creatures.find((c) => c.name === (enc.turn || view.attacker)) || view.creatures[0];
@@ -390,7 +395,7 @@ async function move(name, x, y, from) {
   const creature = state.view.creatures.find((c) => c.name === name);
   const [ox, oy] = creature.squares[0];
   const to = [x - (from[0] - ox), y - (from[1] - oy)]; // the square under the pointer keeps its place in the footprint
-  q("#map-help").textContent = help(state.view.placement_fields);
+  if (state.ctx.page.gm) q("#map-help").textContent = help(state.view.placement_fields);
   await state.ctx.act({ kind: "move", combatant: name, to }, null, q("#map-error")); // an error shown once, here
 }
 
@@ -449,6 +454,21 @@ function listen(picture, view, cx, cy, moved) {
         move(moving.name, cx, cy, moving.from);
       } else pick(...state.cursor);
     }
+  });
+}
+
+/** A player's map on their character's turn: its token dragged, or a tap on a free square, moves it there. */
+function listenPlayer(picture, view, moved) {
+  const me = view.creatures.find((c) => c.name === state.ctx.page.player);
+  picture.addEventListener("pointerdown", (event) => {
+    const [x, y] = square(picture, view, event);
+    state.drag = creatureAt(x, y) === me ? [x, y] : null;
+  });
+  picture.addEventListener("pointerup", (event) => {
+    const [x, y] = square(picture, view, event);
+    const from = state.drag || (me && me.squares[0]);
+    state.drag = null;
+    if (!moved() && me && !creatureAt(x, y)) move(me.name, x, y, from);
   });
 }
 

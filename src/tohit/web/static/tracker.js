@@ -1,11 +1,15 @@
 // The tracker: turn order, combatant cards, the action panel (GM) with the exact preview before a roll, the
 // result with its trace, undo, auto, adjust, the event log and its export; a view token gets a read-only view
-// that follows the game live. Every number shown comes from the /v1 routes: no rules here.
+// that follows the game live; a player's link, its character's card and turn (player.js). Every number shown comes
+// from the /v1 routes: no rules here.
 import { api, el, errorLine, follow, known, pageToken, percent } from "./api.js";
 import { card, readings } from "./cards.js";
-import { diceUsed, loadDice, rollTyped, setUpDice, toggleDice } from "./dice.js";
+import { diceUsed, loadDice, setUpDice } from "./dice.js";
 import { KEYS, onKey, toggleKeys } from "./keys.js";
 import { showMap, showMove } from "./map.js";
+import { attackForm, select, wireAttackForm } from "./panel.js";
+import { buildPlayer, playersTurn, syncPlayer } from "./player.js";
+import { buildPlayerLinks } from "./playerlinks.js";
 import { checkedTargets, fillTargets as fillTargetBox } from "./targets.js";
 import { buildTools, syncTools } from "./tools.js";
 import { buildAdding, syncAdding } from "./adding.js";
@@ -14,7 +18,7 @@ import { buildSelection, decorateCards, syncSelection } from "./selection.js";
 const id = decodeURIComponent(location.pathname.split("/").pop());
 const token = pageToken();
 const root = document.getElementById("tracker");
-const page = { sheet: null, enc: null, events: new Map(), gm: false, busy: false };
+const page = { sheet: null, enc: null, events: new Map(), gm: false, player: null, busy: false };
 
 function q(selector) {
   return document.querySelector(selector);
@@ -41,7 +45,7 @@ async function refresh() {
   const names = Object.keys(page.enc.state.combatants).sort().join("\n");
   if (names !== page.sheet.combatants.map((c) => c.name).sort().join("\n")) await loadSheet(); // joined or left
   render();
-  if (page.gm) await updatePreview();
+  if (page.gm || playersTurn(page)) await updatePreview();
 }
 
 function render() {
@@ -64,6 +68,7 @@ function render() {
     syncSelection();
     syncAdding();
   }
+  if (page.player) syncPlayer({ page, fillAttacks, fillTargets });
 }
 
 /** At the end, the winning side (or a draw) in a banner: `[data-winner]` carries the side's name or "draw". */
@@ -150,6 +155,7 @@ function addEvents(events) {
           title: page.undone(e) ? "undone" : null,
         },
         e.text || e.kind.replaceAll("_", " "),
+        e.player && e.text && !e.text.includes(`${e.player}'s player`) ? el("span", { class: "by-player" }, ` (${e.player}'s player)`) : null,
         page.undone(e) ? el("span", { class: "sr-only" }, " (undone)") : null,
       ),
     ),
@@ -180,54 +186,16 @@ function showResult(events, note, scroll = true) {
 }
 
 // -- the GM's controls ----------------------------------------------------------------------------------------------
-function select(idName, label, options) {
-  return [
-    el("label", { for: idName }, label),
-    el("select", { id: idName, name: idName }, options.map(([v, t]) => el("option", { value: v }, t))),
-  ];
-}
-
 function buildControls() {
   const box = q("#controls");
   box.hidden = false;
   box.replaceChildren(
     el("h2", { id: "controls-title" }, "Action"),
-    el(
-      "form",
-      { id: "action", class: "panel", onsubmit: (e) => e.preventDefault() },
-      el("div", { class: "field" }, ...select("attacker", "Attacker", [])),
-      el("div", { class: "field" }, ...select("attack", "Attack", [])),
-      el("fieldset", { id: "targets" }, el("legend", {}, "Target")),
-      el(
-        "table",
-        { id: "preview", class: "preview", dataset: { preview: "" } },
-        el("caption", {}, "Before the roll: exact odds of what the roll plays (an attack that cannot reach says why)"),
-        el("thead"),
-        el("tbody"),
-      ),
-      el("p", { id: "preview-move", class: "preview-move", hidden: true }),
-      el(
-        "div",
-        { class: "buttons" },
-        el("button", { id: "roll", type: "button", onclick: () => attack(null) }, "Roll"),
-        el("button", { id: "enter-dice", type: "button", "aria-expanded": "false", onclick: toggleDice }, "Enter dice"),
-      ),
-      el(
-        "fieldset",
-        { id: "dice", hidden: true },
-        el("legend", {}, "Dice rolled at the table"),
-        el("div", { id: "dice-fields" }),
-        el("button", { id: "roll-dice", type: "button", onclick: rollTyped }, "Use these dice"),
-      ),
-      el(
-        "div",
-        { class: "buttons" },
-        el("button", { id: "auto", type: "button", onclick: () => act({ kind: "auto" }) }, "Auto turn"),
-        el("button", { id: "end-turn", type: "button", onclick: () => act({ kind: "end_turn" }) }, "End turn"),
-        el("button", { id: "undo", type: "button", onclick: undo }, "Undo"),
-      ),
-      el("p", { id: "action-error", class: "error", role: "alert" }),
-    ),
+    attackForm(() => attack(null), [
+      el("button", { id: "auto", type: "button", onclick: () => act({ kind: "auto" }) }, "Auto turn"),
+      el("button", { id: "end-turn", type: "button", onclick: () => act({ kind: "end_turn" }) }, "End turn"),
+      el("button", { id: "undo", type: "button", onclick: undo }, "Undo"),
+    ]),
     el(
       "form",
       { id: "adjust-form", class: "panel", onsubmit: adjust },
@@ -264,15 +232,7 @@ function buildControls() {
     ),
   );
   document.addEventListener("keydown", onKey);
-  q("#attacker").addEventListener("change", () => {
-    fillAttacks();
-    fillTargets();
-    updatePreview();
-  });
-  q("#attack").addEventListener("change", () => {
-    fillTargets(); // radios, or checkboxes where the attack may take several targets
-    updatePreview();
-  });
+  wireAttackForm({ fillAttacks, fillTargets, updatePreview });
   q("#adjust-who").addEventListener("change", fillAdjustValue);
   q("#adjust-value").addEventListener("input", (e) => (e.target.dataset.typed = "true"));
   q("#adjust-stat").addEventListener("change", fillAdjustValue);
@@ -539,7 +499,8 @@ async function start() {
   }
   if (!(await loadSheet())) return;
   page.gm = page.sheet.role === "gm";
-  root.dataset.role = page.gm ? "gm" : "view";
+  page.player = page.sheet.player || null;
+  root.dataset.role = page.sheet.role;
   if (page.gm) {
     setUpDice({ id, token, chosen, attack, fail });
     buildControls();
@@ -547,6 +508,11 @@ async function start() {
     buildAdding({ id, token, page, act });
     buildSelection({ page, act });
     renderShare();
+    buildPlayerLinks({ id, token, page });
+  }
+  if (page.player) {
+    setUpDice({ id, token, chosen, attack, fail });
+    buildPlayer({ page, act, attack, fillAttacks, fillTargets, updatePreview });
   }
   const events = await api("GET", `/v1/encounters/${id}/events`, undefined, token);
   if (events.ok) addEvents(events.data);
