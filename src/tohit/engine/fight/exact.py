@@ -71,6 +71,10 @@ PROBE_ROWS = 30_000
 #: After this long exploring, the estimate is made again with the time cap too (seconds per state of the last
 #: step; the first steps build the attack tables, so time is not estimated from them).
 PROBE_SECONDS = 1.0
+#: The solver checks its budget once a state (and once a row of its small eliminations); every this many of those
+#: calls the budget is checked whole (the clock, the memory: reading the memory costs more than solving a small
+#: state). A count of work, so where a refusal falls never depends on the clock.
+SOLVE_STRIDE = 64
 
 
 class OverStates(InputError):
@@ -198,7 +202,7 @@ def exact_duel(
                 fight, SideChances([zero] * sides), Fraction(1), Fraction(1), zero, None, len(reached), used_depth
             )
     chain.explore(budget, probe)
-    values = solve(chain.edges, chain.reward, sides, budget.check, budget.solving(probe))
+    values = solve(chain.edges, chain.reward, sides, budget.tick, budget.solving(probe))
     v = values[0]
     wins = SideChances(_fraction(v[s]) for s in range(sides))
     never = _fraction(v[sides + 2])
@@ -218,6 +222,7 @@ class _Budget:
         self.began = time.monotonic()
         self.memory_before = _resident()
         self.keys: list[tuple[int, ...]] = []  # the chain's states so far (the refusals say how many)
+        self.ticks = 0
 
     def check(self) -> None:
         """Between steps: stopped when its asker went away; refused past the time or the memory budget."""
@@ -238,6 +243,12 @@ class _Budget:
                 source=fight.source,
             )
 
+    def tick(self) -> None:
+        """The solver's check, called once a state: `check` every SOLVE_STRIDE-th call (the first included)."""
+        self.ticks += 1
+        if self.ticks % SOLVE_STRIDE == 1:
+            self.check()
+
     def solving(self, probe: float) -> Callable[[int], None]:
         """The solve's progress call: after `solved` of the chain's states are solved, refuse a solve estimated past
         the time budget from its rate so far (once it has run `probe` seconds; exact values with thousands of
@@ -245,7 +256,7 @@ class _Budget:
         solve_began = time.monotonic()
 
         def solved_so_far(solved: int) -> None:
-            self.check()
+            self.tick()
             now = time.monotonic()
             if probe == float("inf") or not solved or now - solve_began < probe:
                 return
