@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import resource
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sized
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -41,6 +41,7 @@ from tohit.core.fight.state import IntArray, State
 from tohit.engine import cancel
 from tohit.engine.fight import play
 from tohit.engine.fight.chain_solve import solve
+from tohit.engine.fight.chain_states import FoundStates
 from tohit.engine.fight.ending import initial_state
 from tohit.engine.fight.layout import Layout, chosen_depth
 
@@ -71,6 +72,10 @@ PROBE_ROWS = 30_000
 #: After this long exploring, the estimate is made again with the time cap too (seconds per state of the last
 #: step; the first steps build the attack tables, so time is not estimated from them).
 PROBE_SECONDS = 1.0
+#: The solver checks its budget once a state (and once a row of its small eliminations); every this many of those
+#: calls the budget is checked whole (the clock, the memory: reading the memory costs more than solving a small
+#: state). A count of work, so where a refusal falls never depends on the clock.
+SOLVE_STRIDE = 64
 
 
 class OverStates(InputError):
@@ -198,7 +203,7 @@ def exact_duel(
                 fight, SideChances([zero] * sides), Fraction(1), Fraction(1), zero, None, len(reached), used_depth
             )
     chain.explore(budget, probe)
-    values = solve(chain.edges, chain.reward, sides, budget.check, budget.solving(probe))
+    values = solve(chain.edges, chain.reward, sides, budget.tick, budget.solving(probe))
     v = values[0]
     wins = SideChances(_fraction(v[s]) for s in range(sides))
     never = _fraction(v[sides + 2])
@@ -217,7 +222,8 @@ class _Budget:
         self.fight, self.seconds, self.memory = fight, seconds, memory
         self.began = time.monotonic()
         self.memory_before = _resident()
-        self.keys: list[tuple[int, ...]] = []  # the chain's states so far (the refusals say how many)
+        self.keys: Sized = []  # the chain's states so far (the refusals say how many)
+        self.ticks = 0
 
     def check(self) -> None:
         """Between steps: stopped when its asker went away; refused past the time or the memory budget."""
@@ -238,6 +244,12 @@ class _Budget:
                 source=fight.source,
             )
 
+    def tick(self) -> None:
+        """The solver's check, called once a state: `check` every SOLVE_STRIDE-th call (the first included)."""
+        self.ticks += 1
+        if self.ticks % SOLVE_STRIDE == 1:
+            self.check()
+
     def solving(self, probe: float) -> Callable[[int], None]:
         """The solve's progress call: after `solved` of the chain's states are solved, refuse a solve estimated past
         the time budget from its rate so far (once it has run `probe` seconds; exact values with thousands of
@@ -245,7 +257,7 @@ class _Budget:
         solve_began = time.monotonic()
 
         def solved_so_far(solved: int) -> None:
-            self.check()
+            self.tick()
             now = time.monotonic()
             if probe == float("inf") or not solved or now - solve_began < probe:
                 return
@@ -272,9 +284,7 @@ class _Chain:
         self.limit, self.max_rows = caps
         sides = len(fight.roster.side_names)
         self.draw_id, self.beyond_id = -1 - sides, -2 - sides
-        first = layout.keys(start)[0]
-        self.keys: list[tuple[int, ...]] = [first]
-        self.ids: dict[tuple[int, ...], int] = {first: 0}
+        self.keys = FoundStates(layout.matrix(start)[:1])
         self.edges: list[dict[int, mpq]] = [{}]
         self.reward: list[mpq] = [mpq(0)]
         self.rows = 0
@@ -308,7 +318,7 @@ class _Chain:
             explored += len(chunk)
             rate = (self.stepped - now) / len(chunk)
 
-    def expand(self, chunk: list[tuple[int, ...]], base: int) -> None:
+    def expand(self, chunk: IntArray, base: int) -> None:
         """One step of the states `chunk` (numbered from `base`) by the play loop (`play.advance`): every outcome
         row an edge to the state it leads to (a new one numbered) or to the absorbing outcome the loop decides."""
         fight = self.fight
@@ -332,28 +342,23 @@ class _Chain:
         self.add_edges(ctx, ctx.parent + base, target)
 
     def numbered(self, live: State) -> IntArray:
-        """The number of each row's state in the chain (a state not met before is numbered next)."""
+        """The number of each row's state in the chain (the states not met before numbered next, in the order of
+        their rows, as `distinct` sorts them)."""
         matrix = self.layout.matrix(live)
         leads, inverse = distinct(list(matrix.T))
         uniq = matrix[leads]
-        uniq_ids = np.empty(len(uniq), dtype=np.int64)
-        ids, keys = self.ids, self.keys
-        for u, row in enumerate(uniq.tolist()):
-            key = tuple(row)
-            found = ids.get(key)
-            if found is None:
-                found = len(keys)
-                if found >= self.limit:
-                    raise OverStates(
-                        f"the exact chain of this fight has more than {self.limit:,} states; simulate it with -n",
-                        field="--exact",
-                        source=self.fight.source,
-                    )
-                ids[key] = found
-                keys.append(key)
-                self.edges.append({})
-                self.reward.append(mpq(0))
-            uniq_ids[u] = found
+        uniq_ids = self.keys.lookup(uniq)
+        new = np.flatnonzero(uniq_ids < 0)
+        if len(self.keys) + new.size > self.limit:
+            raise OverStates(
+                f"the exact chain of this fight has more than {self.limit:,} states; simulate it with -n",
+                field="--exact",
+                source=self.fight.source,
+            )
+        if new.size:
+            uniq_ids[new] = self.keys.add(uniq[new])
+            self.edges.extend({} for _ in range(new.size))
+            self.reward.extend([mpq(0)] * new.size)
         out: IntArray = uniq_ids[inverse.reshape(-1)]
         return out
 
@@ -369,10 +374,13 @@ class _Chain:
             edges[p][t] = mpq(w, den)
         rounds = ctx.state.fight["round"]
         stepped = np.flatnonzero(rounds > 0)
-        for p, w, r in zip(
-            parents[stepped].tolist(), ctx.weight[stepped].tolist(), rounds[stepped].tolist(), strict=True
-        ):
-            reward[p] += mpq(w * r, den)
+        who = parents[stepped]
+        order = np.argsort(who, kind="stable")
+        firsts = np.flatnonzero(np.r_[True, np.diff(who[order]) != 0]) if who.size else who
+        weighted = ctx.weight[stepped[order]] * rounds[stepped[order]].astype(object)  # Python ints: exact
+        totals = np.add.reduceat(weighted, firsts) if who.size else weighted
+        for p, w in zip(who[order][firsts].tolist(), totals.tolist(), strict=True):
+            reward[p] += mpq(w, den)
 
 
 def _fraction(x: mpq | None) -> Fraction:

@@ -182,45 +182,61 @@ class Exact(StepContext):
         fields: tuple[str, ...],
         own: tuple[str, ...] | None = None,
     ) -> tuple[IntArray, dict[str, IntArray]]:
-        fight = self.fight
+        """Each row of `mask` expanded into its situation's outcome rows (the rest kept, one row each), all at once:
+        the tables laid end to end (a row outside `mask` reads one empty outcome of the whole weight), each row
+        repeated by its table's size and read at its table's place. The rows come out grouped by situation, in the
+        order of the situations' keys, each row's outcomes in its table's order."""
         situations, keys = self.situations(actor, attack, target, attack_fields, own)
         keys[~mask] = -1
         leads, inverse = distinct(list(keys.T))
-        uniq = keys[leads]
-        parents: list[IntArray] = []
-        values: dict[str, list[IntArray]] = {f: [] for f in fields}
-        weights: list[npt.NDArray[np.object_]] = []
-        beyond: list[BoolArray] = []
-        tables: dict[int, OutcomeTable] = {}
-        for u, key in enumerate(uniq):
-            if key[0] < 0:
-                continue
-            s = situations.decode(key)
-            tables[u] = outcome_table(fight, s, self.depth, s.clips, fields)
-        common = lcm(*[tb.total for tb in tables.values()]) if tables else 1
-        for u, key in enumerate(uniq):
-            rows = np.flatnonzero(inverse == u)
-            if key[0] < 0:
-                parents.append(rows)
-                for f in fields:
-                    values[f].append(np.zeros(rows.size, dtype=np.int64))
-                weights.append(np.asarray([common] * rows.size, dtype=object))
-                beyond.append(np.zeros(rows.size, dtype=bool))
-                continue
-            table = tables[u]
-            k = table.size + (1 if table.remainder else 0)
-            parents.append(np.repeat(rows, k))
-            for f in fields:
-                col = np.concatenate([table.columns[f], np.zeros(k - table.size, dtype=np.int64)])
-                values[f].append(np.tile(col, rows.size))
-            weights.append(np.tile(table.numerators * (common // table.total), rows.size))
-            flag = np.zeros(k, dtype=bool)
-            flag[table.size :] = True
-            beyond.append(np.tile(flag, rows.size))
-        idx = np.concatenate(parents)
-        out = {f: np.concatenate(values[f]) for f in fields}
-        cut = np.concatenate(beyond)
-        self._expand(idx, np.concatenate(weights), common)
+        tables: list[OutcomeTable | None] = []
+        for key in keys[leads]:
+            s = None if key[0] < 0 else situations.decode(key)
+            tables.append(None if s is None else outcome_table(self.fight, s, self.depth, s.clips, fields))
+        common = lcm(*[tb.total for tb in tables if tb is not None])
+        flat = _laid_end_to_end(tables, fields, common)
+        sizes = np.asarray([len(cut) for cut in flat.beyond], dtype=np.int64)
+        starts = np.cumsum(sizes) - sizes
+        group = inverse.reshape(-1)
+        order = np.argsort(group, kind="stable")
+        reps = sizes[group[order]]
+        idx = np.repeat(order, reps).astype(np.int64)
+        offset = np.arange(idx.size) - np.repeat(np.cumsum(reps) - reps, reps)
+        at = np.repeat(starts[group[order]], reps) + offset
+        out = {f: np.concatenate(flat.columns[f])[at] for f in fields}
+        cut = np.concatenate(flat.beyond)[at] if at.size else np.zeros(0, dtype=bool)
+        self._expand(idx, np.concatenate(flat.weights)[at], common)
         if cut.any():
             self.emit("beyond_depth", [self.set("cut", cut, 1)])
         return idx, out
+
+
+class _Flat:
+    """Outcome tables laid end to end: per table its columns, its weights over the common total and whether each
+    row lies beyond the depth (the remainder's row)."""
+
+    def __init__(self, fields: tuple[str, ...]) -> None:
+        self.columns: dict[str, list[IntArray]] = {f: [] for f in fields}
+        self.weights: list[npt.NDArray[np.object_]] = []
+        self.beyond: list[BoolArray] = []
+
+
+def _laid_end_to_end(tables: Sequence[OutcomeTable | None], fields: tuple[str, ...], common: int) -> _Flat:
+    """Each table's rows, then one row for its weight beyond the depth (when it has some), its weights over
+    `common`; None (the rows no attack is resolved for) one empty row of the whole weight."""
+    flat = _Flat(fields)
+    for table in tables:
+        if table is None:
+            for f in fields:
+                flat.columns[f].append(np.zeros(1, dtype=np.int64))
+            flat.weights.append(np.asarray([common], dtype=object))
+            flat.beyond.append(np.zeros(1, dtype=bool))
+            continue
+        k = table.size + (1 if table.remainder else 0)
+        for f in fields:
+            flat.columns[f].append(np.concatenate([table.columns[f], np.zeros(k - table.size, dtype=np.int64)]))
+        flat.weights.append(table.numerators * (common // table.total))
+        flag = np.zeros(k, dtype=bool)
+        flag[table.size :] = True
+        flat.beyond.append(flag)
+    return flat
