@@ -100,9 +100,15 @@ def choose_actions(
 
 
 def _first_or_weakest(fight: LoadedFight) -> bool:
-    """Whether every combatant of the fight picks by `first` or `weakest`, with no focus (most fights)."""
-    policies, focus = policy_codes(fight, "policy"), policy_codes(fight, "focus")
-    return bool(np.isin(policies, (CODES["first"], CODES["weakest"])).all() and (focus < 0).all())
+    """Whether every combatant of the fight picks by `first` or `weakest`, with no focus (most fights); once per
+    fight."""
+
+    def build() -> bool:
+        policies, focus = policy_codes(fight, "policy"), policy_codes(fight, "focus")
+        return bool(np.isin(policies, (CODES["first"], CODES["weakest"])).all() and (focus < 0).all())
+
+    found: bool = fight.memo("policy_first_or_weakest", build)
+    return found
 
 
 def _plain(
