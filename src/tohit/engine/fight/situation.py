@@ -134,7 +134,7 @@ def pack(columns: Sequence[IntArray]) -> tuple[IntArray, int]:
     """Each row's columns packed into one int64 that keeps their lexicographic order (each column offset by its
     minimum, times the spans of those after it), and the number of distinct codes possible (1: one situation)."""
     n = len(columns[0]) if columns else 0
-    code = np.zeros(n, dtype=np.int64)
+    code: IntArray | None = None  # made by the first column that varies, then updated in place (no temporaries)
     radix = 1
     for col in columns:
         col = np.asarray(col, dtype=np.int64)
@@ -145,8 +145,13 @@ def pack(columns: Sequence[IntArray]) -> tuple[IntArray, int]:
         radix *= span
         if radix >= 2**62:  # pragma: no cover - far beyond any fight's stats
             raise ValueError("too many distinct attack situations to group")
-        code = code * span + (col - low)
-    return code, radix
+        if code is None:
+            code = col - low
+        else:
+            code *= span
+            code += col
+            code -= low
+    return (np.zeros(n, dtype=np.int64) if code is None else code), radix
 
 
 # -- what the system reads -------------------------------------------------------------------------------------
