@@ -1,4 +1,5 @@
-"""Run every benchmark module and print one table: `python -m benchmarks [--quick] [--long] [NAME ...]`."""
+"""Run every benchmark module and print one table: `python -m benchmarks [--quick] [--long] [--against REF] [NAME
+...]`."""
 
 from __future__ import annotations
 
@@ -6,18 +7,25 @@ import argparse
 import importlib
 import inspect
 import pkgutil
+import sys
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
 from benchmarks.common import Row
+from benchmarks.fight_ab import RefError
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller sizes, for a fast look")
     parser.add_argument("--long", action="store_true", help="the long runs (server_load: 60 s of attacks)")
+    parser.add_argument(
+        "--against",
+        metavar="REF",
+        help="the fights bench: this tree against REF (a git ref or a directory), in turns in the same run",
+    )
     parser.add_argument("names", nargs="*", help="only these modules (e.g. kaiser for bench_kaiser)")
     args = parser.parse_args()
     folder = Path(__file__).parent
@@ -29,14 +37,23 @@ def main() -> None:
     for name in modules:
         console.print(f"[dim]running {name}…[/]")
         module = importlib.import_module(f"benchmarks.{name}")
-        takes_long = "long" in inspect.signature(module.run).parameters
-        rows.extend(module.run(args.quick, long=args.long) if takes_long else module.run(args.quick))
+        takes = inspect.signature(module.run).parameters
+        options = {"long": args.long} if "long" in takes else {}
+        if "against" in takes:
+            options["against"] = args.against
+        try:
+            rows.extend(module.run(args.quick, **options))
+        except RefError as err:  # --against a REF that is neither a tree nor a git ref: one line, exit 2
+            print(f"error: {err}", file=sys.stderr)
+            raise SystemExit(2) from None
     table = Table(title="tohit benchmarks (ratio: higher is better for tohit)")
-    for col in ("group", "what", "tohit", "reference", "ratio", "target", ""):
+    also = any(r.also for r in rows)
+    for col in ("group", "what", "tohit", "reference", "ratio", "target", "", *(["also"] if also else [])):
         table.add_column(col, justify="right" if col in ("ratio", "target") else "left")
     for r in rows:
         target = "" if r.target is None else f"≥ {r.target:.3g}x"
-        table.add_row(r.group, r.what, r.ours, r.reference, f"{r.ratio:.2f}x", target, r.verdict)
+        cells = [r.group, r.what, r.ours, r.reference, f"{r.ratio:.2f}x", target, r.verdict]
+        table.add_row(*cells, *([r.also] if also else []))
     console.print(table)
 
 

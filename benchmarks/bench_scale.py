@@ -24,6 +24,8 @@ from tohit.engine.simulate import simulate
 ROOT = Path(__file__).resolve().parents[1]
 CEIL = ROOT / "examples" / "kaiser" / "ceil-vs-bandit.yaml"
 PEAK_TARGET_MB = 500
+#: Issue 42: 10,000,000 fights stay under 200 MB at their peak (the loop made faster must not buy it with memory).
+FIGHTS_PEAK_TARGET_MB = 200
 
 # VmHWM (the peak resident set of this address space) resets on exec; ru_maxrss would not: Linux keeps it
 # across fork and exec, so a child would report its parent's peak.
@@ -146,8 +148,8 @@ def run(quick: bool) -> list[Row]:
             "scale",
             f"peak RSS, {fights:,} fights (Kaiser duel)",
             f"{peak} MB",
-            f"target {PEAK_TARGET_MB} MB (idle process {base} MB)",
-            PEAK_TARGET_MB / peak,
+            f"target {FIGHTS_PEAK_TARGET_MB} MB (idle process {base} MB)",
+            FIGHTS_PEAK_TARGET_MB / peak,
             1.0,
         )
     )

@@ -54,6 +54,8 @@ class Row:
     reference: str
     ratio: float
     target: float | None = None
+    #: A second figure beside the ratio (the fights bench against another tree: the ratio to the plain loop).
+    also: str = ""
 
     @property
     def verdict(self) -> str:

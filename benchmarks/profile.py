@@ -12,6 +12,8 @@ from pyinstrument import Profiler
 
 from benchmarks import bench_kaiser, bench_last_odyssey, bench_rtw, bench_wsswnn
 from benchmarks.common import SEEDS, first_odds
+from benchmarks.fight_cases import CASES
+from tohit.engine.fight.run import simulate_fights
 from tohit.engine.roll import roll, roll_many
 from tohit.engine.scenario import Loaded, from_dict, load
 
@@ -20,6 +22,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _kaiser() -> Loaded:
     return bench_kaiser.load_free(load(ROOT / "examples" / "kaiser" / "ceil-vs-bandit.yaml"))
+
+
+def _fights() -> dict[str, tuple[int, Callable[[], object]]]:
+    """The fights bench's batch loops (issue 42): each game's 1-v-1 and 4-v-4, 100,000 fights a call."""
+    out: dict[str, tuple[int, Callable[[], object]]] = {}
+    for game, make in CASES.items():
+        one, four, _ = make()
+        for label, fight in (("1v1", one), ("4v4", four)):
+            out[f"fights-{game}-{label}"] = (2, lambda fight=fight: simulate_fights(fight, 100_000, seed=1))
+    return out
 
 
 def _cases() -> dict[str, tuple[int, Callable[[], object]]]:
@@ -36,6 +48,7 @@ def _cases() -> dict[str, tuple[int, Callable[[], object]]]:
         "roll-kaiser-batch": (20, lambda: roll_many(kaiser, 1000, seed=1)),
         "roll-rtw-batch": (20, lambda: roll_many(rtw, 1000, seed=1)),
         "roll-last-odyssey-batch": (20, lambda: roll_many(multi, 1000, seed=1)),
+        **_fights(),
     }
 
 

@@ -105,3 +105,32 @@ def test_fight_policy_best_kaiser_reads_the_defenders_current_defensive_modifier
     data["options"] = {"multiple_defense_penalty": True}
     assert _best_pick(data, "def_mod", 2, 0) == (0, 1)  # the same foes: file order
     assert _best_pick(data, "def_mod", 2, -4) == (0, 2)
+
+
+def test_fight_policy_first_and_weakest_on_their_own_pick_as_the_general_path(monkeypatch: object) -> None:
+    """A fight whose every combatant picks by `first` or `weakest` (no focus) takes a shorter path, on the rows
+    with a choice alone (policy._plain): the same attack and target as the general path, row for row, with two
+    attacks each, foes down or out of reach, health ties and rows not acting."""
+    from tohit.engine.fight import policy
+
+    two = {"attacks": [{"name": "sword", "attack": {"range": "hand_to_hand"}}, {"name": "axe"}]}
+    first = [kaiser_combatant(f"A{i}", **two) for i in range(3)]
+    weakest = [kaiser_combatant(f"B{i}", **two) for i in range(4)]
+    data = kaiser_fight(first, weakest)
+    data["sides"][1]["policy"] = "weakest"
+    fight = load(data)
+    rng = np.random.default_rng(42)
+    n, size = 2_000, fight.roster.size
+    state = initial_state(fight, n)
+    health = rng.integers(0, 4, (n, size))
+    state = type(state)({**state.per, fight.rules.health: health}, dict(state.fight))
+    ctx = TableSample(fight, state, rng)
+    actor = rng.integers(0, size, n)
+    options = (rng.random((n, 2, size)) < 0.4) & fight.roster.foes()[actor][:, None, :]
+    acting = rng.random(n) < 0.9
+    assert policy._first_or_weakest(fight)
+    fast = choose_actions(ctx, acting, actor, options)
+    monkeypatch.setattr(policy, "_first_or_weakest", lambda fight: False)  # type: ignore[attr-defined]
+    general = choose_actions(ctx, acting, actor, options)
+    assert np.array_equal(fast[1], general[1]) and np.array_equal(fast[2], general[2])
+    assert (fast[2] >= 0).sum() > n // 2  # most rows had a pick to make

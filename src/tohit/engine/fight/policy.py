@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tohit.core.fight.contract import ALL, FightContext, Rows
-from tohit.core.fight.rows import and_rows, count_rows, distinct, first_rows
+from tohit.core.fight.contract import ALL, FightContext, LoadedFight, Rows
+from tohit.core.fight.rows import and_rows, any_rows, count_rows, distinct, first_rows
 from tohit.core.fight.spec import CODES, policy_codes
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.engine.fight.situation import SituationKey
@@ -51,6 +51,9 @@ def choose_actions(
         target = np.where(single, pair_target, target)
     some = count > 1
     if not some.any():
+        return ALL, attack, target
+    if _first_or_weakest(fight):
+        _plain(ctx, flat_opts, np.flatnonzero(some), actor, attack, target, na)
         return ALL, attack, target
     opts = opts & some[:, None, None]
     who = np.maximum(actor, 0)
@@ -94,6 +97,49 @@ def choose_actions(
         attack = np.where(m, first_attack[idx], attack)
         target = np.where(m, pick, target)
     return idx, attack, target
+
+
+def _first_or_weakest(fight: LoadedFight) -> bool:
+    """Whether every combatant of the fight picks by `first` or `weakest`, with no focus (most fights); once per
+    fight."""
+
+    def build() -> bool:
+        policies, focus = policy_codes(fight, "policy"), policy_codes(fight, "focus")
+        return bool(np.isin(policies, (CODES["first"], CODES["weakest"])).all() and (focus < 0).all())
+
+    found: bool = fight.memo("policy_first_or_weakest", build)
+    return found
+
+
+def _plain(
+    ctx: FightContext,
+    flat_opts: BoolArray,
+    rows: IntArray,
+    actor: IntArray,
+    attack: IntArray,
+    target: IntArray,
+    na: int,
+) -> None:
+    """`first` and `weakest` (no focus) at `rows` (each with more than one allowed pair), written into `attack` and
+    `target`: the same picks as the general path, computed on those rows alone, reduced column by column."""
+    fight = ctx.fight
+    opts = flat_opts.take(rows, axis=0)  # (k, attacks x combatants)
+    k = rows.size
+    size = opts.shape[1] // na
+    if na == 1:
+        first_attack, first_pairs = np.zeros(k, dtype=np.int64), opts
+    else:
+        by_attack = any_rows(opts.reshape(k * na, size)).reshape(k, na)
+        first_attack = first_rows(by_attack)
+        first_pairs = opts.reshape(k * na, size).take(np.arange(k, dtype=np.int64) * na + first_attack, axis=0)
+    pick = first_rows(first_pairs)
+    weakest = policy_codes(fight, "policy").take(np.maximum(actor.take(rows), 0)) == CODES["weakest"]
+    if weakest.any():
+        health = fight.rules.health_of(ctx.state).take(rows, axis=0)
+        lowest = np.argmin(np.where(first_pairs, health, BIG), axis=1)
+        pick = np.where(weakest, lowest, pick)
+    attack[rows] = first_attack
+    target[rows] = pick
 
 
 def _expected(ctx: FightContext, actor: IntArray, opts: BoolArray, rows_mask: BoolArray) -> np.ndarray:

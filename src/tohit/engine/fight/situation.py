@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from tohit.core.fight.contract import FightRules, LoadedFight
-from tohit.core.fight.state import IntArray, gather
+from tohit.core.fight.state import IntArray
 from tohit.core.roles import Role
 from tohit.engine.fight.caches import caches
 
@@ -99,12 +99,23 @@ class SituationKey:
         """One column per part, one entry per row: `actor`, `attack`, `target` and `attack_fields` are the
         rows' own (aligned with `rows`, the state's rows)."""
         group = self.rules.group_value
+        on_target, on_actor = self.stats + self.clips + self.scalar, self.own + self.own_scalar
+        # Each stat read at the same cells (`gather`'s flat index, made once for the target's and the actor's).
+        width = per[(on_target + on_actor)[0]].shape[1] if on_target or on_actor else 0
+        base = np.asarray(rows, dtype=np.int64) * width
+        at_target = base + target if on_target else base
+        at_actor = base + actor if on_actor else base
+
+        def read(stat: str, at: IntArray) -> IntArray:
+            out: IntArray = np.ascontiguousarray(per[stat]).reshape(-1).take(at)
+            return out
+
         cols = [actor, attack, target]
-        cols += [gather(per[s], rows, target) for s in self.stats + self.clips]
-        cols += [np.asarray(group(s, gather(per[s], rows, target)), dtype=np.int64) for s in self.scalar]
-        cols += [gather(per[s], rows, actor) for s in self.own]
+        cols += [read(s, at_target) for s in self.stats + self.clips]
+        cols += [np.asarray(group(s, read(s, at_target)), dtype=np.int64) for s in self.scalar]
+        cols += [read(s, at_actor) for s in self.own]
         cols += [attack_fields[f] for f in self.overrides]
-        cols += [np.asarray(group(s, gather(per[s], rows, actor)), dtype=np.int64) for s in self.own_scalar]
+        cols += [np.asarray(group(s, read(s, at_actor)), dtype=np.int64) for s in self.own_scalar]
         return cols
 
     def decode(self, values: Sequence[int]) -> Situation:
@@ -123,7 +134,7 @@ def pack(columns: Sequence[IntArray]) -> tuple[IntArray, int]:
     """Each row's columns packed into one int64 that keeps their lexicographic order (each column offset by its
     minimum, times the spans of those after it), and the number of distinct codes possible (1: one situation)."""
     n = len(columns[0]) if columns else 0
-    code = np.zeros(n, dtype=np.int64)
+    code: IntArray | None = None  # made by the first column that varies, then updated in place (no temporaries)
     radix = 1
     for col in columns:
         col = np.asarray(col, dtype=np.int64)
@@ -134,8 +145,13 @@ def pack(columns: Sequence[IntArray]) -> tuple[IntArray, int]:
         radix *= span
         if radix >= 2**62:  # pragma: no cover - far beyond any fight's stats
             raise ValueError("too many distinct attack situations to group")
-        code = code * span + (col - low)
-    return code, radix
+        if code is None:
+            code = col - low
+        else:
+            code *= span
+            code += col
+            code -= low
+    return (np.zeros(n, dtype=np.int64) if code is None else code), radix
 
 
 # -- what the system reads -------------------------------------------------------------------------------------

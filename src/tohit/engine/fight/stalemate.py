@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.rows import distinct
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.engine.fight import play
 from tohit.engine.fight.layout import Layout, chosen_depth
@@ -119,12 +120,15 @@ def _never_ending(
     max_rows = NEVER_PARTY_CELLS // size if party else NEVER_ROWS
     sub = state.take(rows)
     layout = Layout(fight, sub)
-    keys = layout.packed(sub)
-    unique = dict.fromkeys(keys)
-    if len(unique) > most:
+    matrix = np.ascontiguousarray(layout.matrix(sub), dtype=np.int64)
+    first, group = (
+        distinct(list(matrix.T)) if matrix.shape[1] else (np.zeros(1, np.int64), np.zeros(len(rows), np.int64))
+    )
+    if first.size > most:  # too many distinct states to check: known before any row is packed
         return out
+    keys = [matrix[i].tobytes() for i in first.tolist()]  # per distinct state, as `layout.packed` keys it
     known = found.known
-    for key in unique:
+    for key in [keys[g] for g in np.argsort(first, kind="stable").tolist()]:  # in the order the rows meet them
         if key in known:
             continue
         if found.failed >= NEVER_TRIES:
@@ -139,7 +143,8 @@ def _never_ending(
             found.failed += 1
             break
         known.update(dict.fromkeys(reached, "depth" if cut else "never"))
-    said[:] = [known.get(k, "") for k in keys]
+    kinds = [known.get(k, "") for k in keys]
+    said[:] = [kinds[g] for g in group.tolist()]
     return np.asarray([bool(k) for k in said], dtype=bool)
 
 

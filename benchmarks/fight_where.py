@@ -1,0 +1,117 @@
+"""Where a fight batch's time goes (issue 42, item 1): `python -m benchmarks.fight_where [GAME ...]`.
+
+Per game, the fights bench's 1-v-1 and 4-v-4 (benchmarks/fight_cases.py), 100,000 fights in one batch:
+- steps, live rows a step, CPU ms a step (no profiler);
+- Python a step: the CPU time of a step when the batch is small (200 fights, where the arrays cost nearly nothing):
+  what a step costs whatever its size (the interpreter, and the fixed cost of each numpy call); the rest of a
+  step at 100,000 is the arrays' own work (numpy passing over the rows, allocating each result);
+- numpy calls a step: the calls of numpy functions and methods the profiler counts (an operator such as `a + b`
+  is not a call it sees: the real count is higher);
+- the share of the loop's time (cProfile, cumulative) of: the game's step outside the engine's calls, the draws
+  (`resolve`: the alias tables, the lookups), the events applied (`emit`), the policy's choice, the end check
+  (`decided`), the stalemate check, and the ends and the event tally (`emit_end`, the batch's `finished`, the
+  running totals).
+"""
+
+from __future__ import annotations
+
+import cProfile
+import pstats
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from benchmarks.fight_cases import CASES
+from tohit.engine.fight import play
+from tohit.engine.fight.run import simulate_fights
+
+N = 100_000
+SMALL = 200
+
+#: (file, function) -> the part of the loop it is.
+PARTS = {
+    ("play.py", "play_out"): "loop",
+    ("play.py", "step"): "step",
+    ("table.py", "resolve"): "draws",
+    ("drawn.py", "resolve"): "draws",
+    ("sample.py", "roll"): "draws",
+    ("drawn.py", "die"): "draws",
+    ("drawn.py", "draw"): "draws",
+    ("base.py", "emit"): "events",
+    ("base.py", "choose_actions"): "policy",
+    ("play.py", "decided"): "end check",
+    ("run.py", "stall"): "stalemate",
+    ("play.py", "emit_end"): "ends & tally",
+    ("run.py", "finished"): "ends & tally",
+    ("run.py", "add"): "ends & tally",
+}
+
+
+def _steps(fight: Any, n: int, batch: int) -> tuple[int, int, float]:
+    """(steps, rows stepped, CPU seconds) of n fights in batches of `batch`."""
+    counted = [0, 0]
+    original = play.step
+
+    def counting(ctx: Any, choice: Any = None, *, in_turn: bool = True) -> None:
+        counted[0] += 1
+        counted[1] += ctx.state.n
+        original(ctx, choice, in_turn=in_turn)
+
+    play.step = counting  # type: ignore[assignment]
+    try:
+        start = time.process_time()
+        simulate_fights(fight, n, seed=1, batch=batch)
+        cpu = time.process_time() - start
+    finally:
+        play.step = original  # type: ignore[assignment]
+    return counted[0], counted[1], cpu
+
+
+def where(fight: Any) -> dict[str, Any]:
+    simulate_fights(fight, N, seed=1)  # tables built, pages kept
+    steps, rows, cpu = _steps(fight, N, N)
+    small_steps, _, small_cpu = _steps(fight, 20 * SMALL, SMALL)
+    profile = cProfile.Profile(time.process_time)
+    profile.enable()
+    simulate_fights(fight, N, seed=1)
+    profile.disable()
+    cumulative: Counter[str] = Counter()
+    numpy_calls = 0
+    for (path, _, name), (_, calls, _, total, _) in pstats.Stats(profile).stats.items():  # type: ignore[attr-defined]
+        part = PARTS.get((path.rsplit("/", 1)[-1], name.rsplit(".", 1)[-1]))
+        if part:
+            cumulative[part] += total
+        if path == "~" or "numpy" in path:
+            numpy_calls += calls
+    loop = cumulative.pop("loop")
+    engine = sum(cumulative[p] for p in ("draws", "events", "policy"))
+    shares = {"game's own step": (cumulative.pop("step") - engine) / loop}
+    shares.update({part: t / loop for part, t in cumulative.items()})
+    return {
+        "steps": steps,
+        "rows": rows / steps,
+        "ms": 1e3 * cpu / steps,
+        "python_ms": 1e3 * small_cpu / small_steps,
+        "numpy_calls": numpy_calls / steps,
+        "shares": shares,
+        "fights_per_s": N / cpu,
+    }
+
+
+def main(games: list[str]) -> None:
+    for game in games or list(CASES):
+        one, four, _ = CASES[game]()
+        for label, fight in (("1v1", one), ("4v4", four)):
+            w = where(fight)
+            python = min(1.0, w["python_ms"] / w["ms"])
+            print(
+                f"{game} {label}: {w['fights_per_s'] / 1e3:.0f} k fights/s, {w['steps']} steps of {w['rows']:,.0f} rows"
+                f" on average, {w['ms']:.1f} ms a step: Python {w['python_ms']:.2f} ms ({python:.0%}),"
+                f" {w['numpy_calls']:.0f} numpy calls a step"
+            )
+            print("   " + ", ".join(f"{part} {share:.0%}" for part, share in w["shares"].items()))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
