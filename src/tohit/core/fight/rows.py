@@ -8,6 +8,7 @@ whole-column operations, each over every fight at once. Same results as the nump
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,6 +20,10 @@ IntArray = npt.NDArray[np.int64]
 
 #: Column counts whose bool rows read as one unsigned integer (a row is "any" when that integer is not 0).
 _PACKED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+#: Per packed width: the multiplier whose top byte, times a packed row, sums the row's bytes (its count of True), and
+#: the one whose top byte, times a row's lowest set byte alone, is that byte's column (its first True).
+_SUMS = {k: sum(1 << (8 * j) for j in range(k)) for k in _PACKED}
+_PLACES = {k: sum(j << (8 * (k - 1 - j)) for j in range(k)) for k in _PACKED}
 #: Up to this many columns, column-by-column beats numpy's own reduction along the short axis (argmax: 4).
 SHORT = 4
 FEW = 16
@@ -41,9 +46,23 @@ def any_rows(x: BoolArray) -> BoolArray:
     return found
 
 
+def packed_rows(x: BoolArray) -> Any:
+    """Each row of a 2-D bool array read as one unsigned integer, column j its byte j (little-endian machines), or
+    None when the array cannot be read so (a width not 1, 2, 4 or 8, a strided array)."""
+    n, k = x.shape
+    if k in _PACKED and x.flags.c_contiguous and x.dtype == np.bool_ and sys.byteorder == "little":
+        return x.view(_PACKED[k]).reshape(n)
+    return None
+
+
 def count_rows(x: BoolArray) -> IntArray:
     """x.sum(axis=1) for a 2-D bool array, as int64."""
     n, k = x.shape
+    packed = packed_rows(x)
+    if packed is not None and k > 1:  # the bytes summed into the top byte at once (each is 0 or 1: no carry)
+        kind = packed.dtype.type
+        summed: IntArray = ((packed * kind(_SUMS[k])) >> kind(8 * (k - 1))).astype(np.int64)
+        return summed
     if k > FEW:
         wide: IntArray = x.sum(axis=1, dtype=np.int64)
         return wide
@@ -56,6 +75,12 @@ def count_rows(x: BoolArray) -> IntArray:
 def first_rows(x: BoolArray) -> IntArray:
     """np.argmax(x, axis=1) for a 2-D bool array: the first True column of each row (0 when none)."""
     n, k = x.shape
+    packed = packed_rows(x)
+    if packed is not None and k > 1:  # the lowest set byte alone, times _PLACES: its column in the top byte
+        kind = packed.dtype.type
+        lowest = packed & (~packed + kind(1))
+        placed: IntArray = ((lowest * kind(_PLACES[k])) >> kind(8 * (k - 1))).astype(np.int64)
+        return placed
     if k > SHORT:
         out: IntArray = np.argmax(x, axis=1).astype(np.int64)
         return out

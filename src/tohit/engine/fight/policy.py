@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tohit.core.fight.contract import ALL, FightContext, Rows
-from tohit.core.fight.rows import and_rows, count_rows, distinct, first_rows
+from tohit.core.fight.contract import ALL, FightContext, LoadedFight, Rows
+from tohit.core.fight.rows import and_rows, any_rows, count_rows, distinct, first_rows, take_rows
 from tohit.core.fight.spec import CODES, policy_codes
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.engine.fight.situation import SituationKey
@@ -34,10 +34,12 @@ def choose_actions(
     """
     fight = ctx.fight
     n, na, size = options.shape
-    attack = np.full(n, -1, dtype=np.int64)
-    target = np.full(n, -1, dtype=np.int64)
     flat_opts = and_rows(np.ascontiguousarray(options).reshape(n, -1), acting)
     opts = flat_opts.reshape(options.shape)
+    if _plain(fight):
+        return ALL, *_first_or_weakest(ctx, actor, opts)
+    attack = np.full(n, -1, dtype=np.int64)
+    target = np.full(n, -1, dtype=np.int64)
     # One allowed pair: every policy agrees (a duel with one attack each, a last foe standing).
     count = count_rows(flat_opts)
     single = count == 1
@@ -94,6 +96,40 @@ def choose_actions(
         attack = np.where(m, first_attack[idx], attack)
         target = np.where(m, pick, target)
     return idx, attack, target
+
+
+def _plain(fight: LoadedFight) -> bool:
+    """Every combatant's policy is `first` or `weakest`, none with a focus: no dice and no odds choose, and a row's
+    pick is its first usable attack on its first or weakest foe, however many pairs it may choose from."""
+
+    def build() -> bool:
+        codes = set(policy_codes(fight, "policy").tolist())
+        return codes <= {CODES["first"], CODES["weakest"]} and not (policy_codes(fight, "focus") >= 0).any()
+
+    return bool(fight.memo("policy_plain", build))
+
+
+def _first_or_weakest(ctx: FightContext, actor: IntArray, opts: BoolArray) -> tuple[IntArray, IntArray]:
+    """(attack, target) per row where every policy is `first` or `weakest` (`_plain`): the first attack with a
+    foe to use it on, and on it the first foe (`first`) or the one with the lowest health (`weakest`; ties: file
+    order); -1 where there is no pair. The same picks as the general path, with no per-policy row selection."""
+    fight = ctx.fight
+    n, na, size = opts.shape
+    if na == 1:
+        first_attack = np.zeros(n, dtype=np.int64)
+        pairs = opts.reshape(n, size)
+    else:
+        first_attack = first_rows(any_rows(opts.reshape(n * na, size)).reshape(n, na))
+        pairs = take_rows(opts, first_attack)
+    found = any_rows(pairs)
+    policy = policy_codes(fight, "policy")
+    weakest = policy == CODES["weakest"]
+    target = first_rows(pairs) if not weakest.all() else None
+    if weakest.any():
+        lowest = np.argmin(np.where(pairs, fight.rules.health_of(ctx.state), BIG), axis=1).astype(np.int64)
+        target = lowest if target is None else np.where(weakest[np.maximum(actor, 0)], lowest, target)
+    assert target is not None
+    return np.where(found, first_attack, -1), np.where(found, target, -1)
 
 
 def _expected(ctx: FightContext, actor: IntArray, opts: BoolArray, rows_mask: BoolArray) -> np.ndarray:
