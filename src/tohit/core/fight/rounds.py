@@ -204,8 +204,9 @@ class RoundRules(FightRules):
             by_place = able if fight.order_is_identity else able[:, order]  # (n, places)
             order_rows: Any = None
         else:  # each combatant's `turn` stat is its place in its fight's order
-            order_rows = self._order_rows(fight, state.per["turn"])
-            by_place = take_rows_2d(able, order_rows)
+            held = self._order_rows(fight, state.per["turn"])
+            order_rows = held.rows
+            by_place = np.ascontiguousarray(able).reshape(-1).take(held.flat)  # able[i, order_rows[i, j]]
         cand = by_place & rows_of(fight.places_from, np.minimum(cursor, size))  # places at or after the cursor
         slot = first_rows(cand)
         found = any_rows(cand)
@@ -218,31 +219,37 @@ class RoundRules(FightRules):
         return slot, found, who, first
 
     @staticmethod
-    def _order_rows(fight: LoadedFight, turn: IntArray) -> IntArray:
-        """(fights, places): who acts at each place of each fight's order (the inverse of the `turn` stat). Kept
-        while the `turn` array is the same object: an event that changes it makes a new one."""
-        held = fight.memo("order_rows", OrderRows)
-        if held.turn is turn and held.rows is not None:
-            return held.rows
-        order_rows = np.empty_like(turn)
-        np.put_along_axis(order_rows, turn, fight.combatant_columns(turn.shape[0]), axis=1)
-        held.turn, held.rows = turn, order_rows
-        return order_rows
+    def _order_rows(fight: LoadedFight, turn: IntArray) -> OrderRows:
+        """Who acts at each place of each fight's order (the inverse of the `turn` stat), and the same as flat indices
+        into a (fights, combatants) array. Kept while the `turn` array is the same object: an event that changes it
+        makes a new one."""
+        held = fight.memo("order_rows", KeptOrder)
+        found = held.order
+        if found is not None and found.turn is turn:
+            return found
+        rows = np.empty_like(turn)
+        np.put_along_axis(rows, turn, fight.combatant_columns(turn.shape[0]), axis=1)
+        flat = rows + np.arange(turn.shape[0], dtype=np.int64)[:, None] * turn.shape[1]
+        order = held.order = OrderRows(turn, rows, flat)  # one assignment: the old order or the new one, whole
+        return order
 
     @staticmethod
     def name(ctx: FightContext, who: IntArray) -> str:
         return ctx.fight.roster.names[int(np.asarray(who).reshape(-1)[0])]
 
 
-def take_rows_2d(arr: BoolArray, columns: IntArray) -> BoolArray:
-    """arr[i, columns[i, j]] for every row i and j (np.take_along_axis along the combatants)."""
-    out: BoolArray = np.take_along_axis(arr, columns, axis=1)
-    return out
+@dataclass(frozen=True)
+class OrderRows:
+    """The inverse of a `turn` stat array: who acts at each place of each fight's order."""
+
+    turn: IntArray
+    rows: IntArray
+    #: `rows` as indices into the flat (fights * combatants) array: row i's entries offset by i * combatants.
+    flat: IntArray
 
 
 @dataclass
-class OrderRows:
-    """The inverse of the `turn` stat, kept while the `turn` array is the same object."""
+class KeptOrder:
+    """The order of the last `turn` array read, kept while that array is the same object."""
 
-    turn: IntArray | None = None
-    rows: IntArray | None = None
+    order: OrderRows | None = None
