@@ -201,7 +201,7 @@ class RoundRules(FightRules):
         cursor = state.fight["cursor"]
         if self.static_order:
             order = fight.order_array
-            by_place = able if fight.order_is_identity else able[:, order]  # (n, places)
+            by_place = able if fight.order_is_identity else np.take(able, order, axis=1)  # (n, places), in C order
             order_rows: Any = None
         else:  # each combatant's `turn` stat is its place in its fight's order
             held = self._order_rows(fight, state.per["turn"])
