@@ -374,7 +374,7 @@ class KaiserFight(KaiserTurns):
         min_cost, distance = self._order(fight)
         can = (state.per["ap"] >= min_cost) & (state.per["flat_footed"] == 0) & ctx.standing()  # (n, C)
         cursor = state.fight["cursor"] % size  # past the last (a roster change after the last slot): the first
-        nearest = min_rows(np.where(can, distance[cursor], size))
+        nearest = np.minimum(min_rows(rows_of(distance, cursor) + size * ~can), size)  # size: nobody can
         found: BoolArray = nearest < size
         slot = cursor + np.minimum(nearest, size - 1)
         slot = np.where(slot >= size, slot - size, slot)
