@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from tohit.core.fight.contract import FightContext, FightRules, GMChoice, LoadedFight
-from tohit.core.fight.rows import any_rows, first_rows, rows_of, take_rows
+from tohit.core.fight.rows import any_rows, first_rows, pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.core.fight.words import Words
 
@@ -72,7 +72,7 @@ class RoundRules(FightRules):
         foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
         if usable.shape[1] == 1:
             return foes[:, None, :]
-        return usable[:, :, None] & foes[:, None, :]
+        return pair_rows(usable, foes)
 
     def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
         """A turn: pick an attack and a foe by policy (or the game master's `choice`), and attack (systems may do

@@ -123,6 +123,17 @@ def and_rows(x: BoolArray, mask: BoolArray) -> BoolArray:
     return x & mask[:, None]
 
 
+def pair_rows(usable: BoolArray, foes: BoolArray) -> BoolArray:
+    """usable[:, :, None] & foes[:, None, :] for `usable` (rows, attacks) and `foes` (rows, combatants), or
+    usable[:, :, None] & foes for `foes` (rows, attacks, combatants): per row, each attack's pairs with a foe. With
+    one attack, the foes' packed rows times the mask (broadcasting a short axis is slow)."""
+    n, na = usable.shape
+    if na == 1:
+        out: BoolArray = and_rows(np.ascontiguousarray(foes).reshape(n, -1), usable[:, 0])[:, None, :]
+        return out
+    return usable[:, :, None] & (foes if foes.ndim == 3 else foes[:, None, :])
+
+
 def rows_of(table: Any, who: IntArray) -> Any:
     """table[who] for a small per-combatant table (combatants, ...): one row per fight. `take` is many times
     faster than fancy indexing along the first axis for such tables."""

@@ -53,7 +53,7 @@ from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, of_k
 from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
 from tohit.core.fight.rolls import FightRoll
 from tohit.core.fight.rounds import turn_words
-from tohit.core.fight.rows import min_rows, rows_of, take_rows
+from tohit.core.fight.rows import min_rows, pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
 from tohit.systems.kaiser import consequences, narrate
@@ -264,7 +264,7 @@ class KaiserFight(KaiserTurns):
         own_ap = np.where(take_rows(state.per["flat_footed"], who) != 0, 0, take_rows(state.per["ap"], who))
         attacks_ok = own_ap[:, None] >= rows_of(self._costs(fight), who)  # (n, A); Flat-Footed: no AP to act with
         foes = rows_of(fight.roster.foe_matrix, who) & standing  # (n, C)
-        options = attacks_ok[:, :, None] & foes[:, None, :]
+        options = pair_rows(attacks_ok, foes)
         idx, attack, target = ctx.choose_actions(acting, actor, options, choice)
         actor, acting = actor[idx], acting[idx] & (attack >= 0)
         if not acting.any():

@@ -11,7 +11,7 @@ import numpy as np
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events
 from tohit.core.fight.contract import FightContext, GMChoice
-from tohit.core.fight.rows import rows_of, take_rows
+from tohit.core.fight.rows import pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, gather
 from tohit.core.outcome import NULL_INT
 from tohit.systems.wsswnn import consequences, narrate
@@ -53,7 +53,7 @@ class WsswnnTurns(WsswnnTables):
         strike = acting & ~stand & ~skip
         foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
         usable = self._usable(ctx, who) if t["usable"] else rows_of(t["strike"], who)
-        options: BoolArray = np.asarray(usable[:, :, None] & foes[:, None, :], dtype=bool)
+        options = pair_rows(np.asarray(usable, dtype=bool), foes)
         idx, attack, target = ctx.choose_actions(strike, actor, options, choice)
         actor, stand, skip, strike = actor[idx], stand[idx], skip[idx], strike[idx]
         skip = skip | (strike & (attack < 0))  # nothing it can attack: it skips
