@@ -10,6 +10,7 @@ from tohit.core.fight.rows import (
     any_rows,
     count_rows,
     first_rows,
+    gather_stats,
     min_rows,
     pair_rows,
     rows_of,
@@ -52,3 +53,13 @@ def test_fight_rows_pairs_equal_numpy(attacks: int) -> None:
     reach = rng.random((300, attacks, 8)) < 0.4
     assert np.array_equal(pair_rows(usable, foes), usable[:, :, None] & foes[:, None, :])
     assert np.array_equal(pair_rows(usable, reach), usable[:, :, None] & reach)
+
+
+def test_fight_rows_gather_stats_equal_numpy() -> None:
+    """`gather_stats`: each stat's entry at (row, combatant), one flat index for them all."""
+    rng = np.random.default_rng(3)
+    per = {s: rng.integers(-9, 9, (200, 6)) for s in ("life", "guard")}
+    rows, who = np.arange(0, 200, 3), rng.integers(0, 6, 67)
+    got = gather_stats(per, ("life", "guard"), rows, who)
+    assert all(np.array_equal(got[s], per[s][rows, who]) for s in per)
+    assert gather_stats(per, (), rows, who) == {}

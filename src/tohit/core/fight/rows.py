@@ -112,6 +112,15 @@ def take_rows(arr: Any, who: IntArray) -> Any:
     return np.ascontiguousarray(arr).reshape(n * k, *arr.shape[2:])[flat]
 
 
+def gather_stats(per: Any, stats: Sequence[str], rows: IntArray, who: IntArray) -> dict[str, IntArray]:
+    """Each stat's entry per[stat][rows, who] (arrays of fights x combatants), by one flat index for them all."""
+    if not stats:
+        return {}
+    width = per[stats[0]].shape[1]
+    flat = np.asarray(rows, dtype=np.int64) * width + who
+    return {s: np.ascontiguousarray(per[s]).reshape(-1).take(flat) for s in stats}
+
+
 def and_rows(x: BoolArray, mask: BoolArray) -> BoolArray:
     """x & mask[:, None] for a 2-D bool array x and a mask per row (each packed row times the mask when
     possible: broadcasting over a short last axis is slow)."""

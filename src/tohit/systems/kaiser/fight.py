@@ -53,7 +53,7 @@ from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, of_k
 from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
 from tohit.core.fight.rolls import FightRoll
 from tohit.core.fight.rounds import turn_words
-from tohit.core.fight.rows import min_rows, pair_rows, rows_of, take_rows
+from tohit.core.fight.rows import gather_stats, min_rows, pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
 from tohit.systems.kaiser import consequences, narrate
@@ -424,8 +424,7 @@ class KaiserFight(KaiserTurns):
         if rows.size == 0:
             return
         d = defender[rows]
-        mdp = gather(ctx.state.per["mdp"], rows, d)
-        def_mod = gather(ctx.state.per["def_mod"], rows, d)
+        mdp, def_mod = gather_stats(ctx.state.per, ("mdp", "def_mod"), rows, d).values()
         ctx.emit(
             "defense",
             [ctx.set("mdp", rows, mdp + MDP_STEP, d), ctx.set("def_mod", rows, def_mod - MDP_STEP, d)],
@@ -448,9 +447,8 @@ class KaiserFight(KaiserTurns):
             return ALL
         d, a = defender[rows], attacker[rows]
         state = ctx.state
-        before = consequences.Before(
-            gather(state.per["lp"], rows, d), gather(state.per["ap"], rows, d), gather(state.per["dealt"], rows, a)
-        )
+        on_d = gather_stats(state.per, ("lp", "ap"), rows, d)
+        before = consequences.Before(on_d["lp"], on_d["ap"], gather(state.per["dealt"], rows, a))
         outcome = consequences.Outcome(*(out[k].take(rows) for k in CONSEQUENCES))
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: d, ATTACKER: a}
@@ -522,10 +520,8 @@ class KaiserFight(KaiserTurns):
         if failed.size == 0:
             ctx.tell("critical", lambda: text() + narrate.no_dof())
             return rolled.idx
-        state = ctx.state
-        before = consequences.CriticalBefore(
-            *(gather(state.per[s], failed, hit) for s in ("penalty", "fading", "def_mod", "ap"))
-        )
+        stats = consequences.CriticalBefore._fields  # penalty, fading, def_mod, ap
+        before = consequences.CriticalBefore(**gather_stats(ctx.state.per, stats, failed, hit))
         items = consequences.critical_after(before, k)
 
         def dof_text() -> str:
@@ -547,8 +543,7 @@ class KaiserFight(KaiserTurns):
             return
         r = rows[fr]
         state = ctx.state
-        penalty = gather(state.per["penalty"], r, fc)
-        def_mod = gather(state.per["def_mod"], r, fc)
+        penalty, def_mod = gather_stats(state.per, ("penalty", "def_mod"), r, fc).values()
         ctx.emit(
             "penalty_fades",
             [
