@@ -3,13 +3,17 @@ lexicographic order of the columns."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.fights.helpers import duel, load
+from tests.fights.helpers import duel, kaiser_combatant, kaiser_fight, load
+from tohit.engine.fight.modes import TableSample
 from tohit.engine.fight.run import initial_state
-from tohit.engine.fight.situation import SituationKey, pack
+from tohit.engine.fight.situation import SituationKey, pack, twin
 
 
 def test_situation_key_columns_decode_back_by_name() -> None:
@@ -33,3 +37,33 @@ def test_situation_pack_keeps_the_columns_lexicographic_order(rows: list[tuple[i
     for i in range(len(rows)):
         for j in range(len(rows)):
             assert (rows[i] < rows[j]) == (code[i] < code[j])
+
+
+def test_situation_twins_are_the_attacks_with_the_same_blocks_names_aside() -> None:
+    """Copies of one creature (names aside) are twins, whoever attacks whom among them; another skill is not."""
+    skilled = kaiser_combatant("C", attacker={"offensive_skill": 12})
+    fight = load(kaiser_fight([kaiser_combatant("A"), kaiser_combatant("B"), skilled], [kaiser_combatant("D")]))
+    assert twin(fight, 1, 0, 3) == twin(fight, 0, 0, 3) == twin(fight, 3, 0, 1)
+    assert twin(fight, 2, 0, 3) != twin(fight, 0, 0, 3)
+
+
+def test_situation_rows_beyond_the_table_of_twin_attacks_share_one_resolve(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kaiser's open rolls past the table's depth are resolved as they come: the rows of a fight's copies of one
+    creature, whoever attacks whom, in one `resolve` call (nine pairs of attacker and target here)."""
+    fight = load(
+        kaiser_fight([kaiser_combatant(f"A{i}") for i in range(3)], [kaiser_combatant(f"B{i}") for i in range(3)])
+    )
+    n = 4000
+    actor, attack, target = np.arange(n) % 3, np.zeros(n, dtype=np.int64), 3 + (np.arange(n) // 3) % 3
+    ctx = TableSample(fight, initial_state(fight, n), np.random.default_rng(5))
+    ctx.resolve(np.ones(n, dtype=bool), actor, attack, target)  # the tables built, once
+    calls: list[int] = []
+    resolve = type(fight.system).resolve
+
+    def counted(self: Any, scenario: Any, target: Any, dice: Any, steps: Any) -> Any:
+        calls.append(1)
+        return resolve(self, scenario, target, dice, steps)
+
+    monkeypatch.setattr(type(fight.system), "resolve", counted)
+    ctx.resolve(np.ones(n, dtype=bool), actor, attack, target)
+    assert calls == [1]

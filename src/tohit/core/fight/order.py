@@ -51,18 +51,26 @@ def round_order(fight: LoadedFight, state: State) -> list[int]:
 def order_rows(fight: LoadedFight, turn: IntArray) -> IntArray:
     """(fights, places): who acts at each place of each fight's order (the inverse of the `turn` stat). Kept
     while the `turn` array is the same object: an event that changes it makes a new one."""
+    return order_places(fight, turn)[0]
+
+
+def order_places(fight: LoadedFight, turn: IntArray) -> tuple[IntArray, IntArray]:
+    """`order_rows`, and the same as flat indices into a (fights, combatants) array (row i's entries offset by i *
+    combatants), kept together while the `turn` array is the same object."""
     held = fight.memo("order_rows", OrderRows)
-    if held.turn is turn and held.rows is not None:
-        return held.rows
+    found = held.kept  # one read: the old order or the new one, whole
+    if found is not None and found[0] is turn:
+        return found[1], found[2]
     rows = np.empty_like(turn)
     np.put_along_axis(rows, turn, fight.combatant_columns(turn.shape[0]), axis=1)
-    held.turn, held.rows = turn, rows
-    return rows
+    flat = rows + np.arange(turn.shape[0], dtype=np.int64)[:, None] * turn.shape[1]
+    held.kept = (turn, rows, flat)  # one assignment
+    return rows, flat
 
 
 @dataclass
 class OrderRows:
     """The inverse of the `turn` stat, kept while the `turn` array is the same object."""
 
-    turn: IntArray | None = None
-    rows: IntArray | None = None
+    #: The `turn` array read, who acts at each place, and the same as flat indices.
+    kept: tuple[IntArray, IntArray, IntArray] | None = None

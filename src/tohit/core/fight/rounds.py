@@ -17,9 +17,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from tohit.core.fight.contract import FightContext, FightRules, GMChoice, LoadedFight
-from tohit.core.fight.order import TURN, kept, round_order
-from tohit.core.fight.order import order_rows as rows_in_order
-from tohit.core.fight.rows import any_rows, first_rows, rows_of, take_rows
+from tohit.core.fight.order import TURN, kept, order_places, round_order
+from tohit.core.fight.rows import any_rows, first_rows, pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.core.fight.words import Words
 
@@ -74,7 +73,7 @@ class RoundRules(FightRules):
         foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
         if usable.shape[1] == 1:
             return foes[:, None, :]
-        return usable[:, :, None] & foes[:, None, :]
+        return pair_rows(usable, foes)
 
     def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
         """A turn: pick an attack and a foe by policy (or the game master's `choice`), and attack (systems may do
@@ -200,11 +199,11 @@ class RoundRules(FightRules):
         cursor = state.fight["cursor"]
         if not kept(state):  # the file's order (core/fight/order.py)
             order = fight.order_array
-            by_place = able if fight.order_is_identity else able[:, order]  # (n, places)
+            by_place = able if fight.order_is_identity else np.take(able, order, axis=1)  # (n, places), in C order
             order_rows: Any = None
         else:  # each combatant's `turn` stat is its place in its fight's order
-            order_rows = rows_in_order(fight, state.per[TURN])
-            by_place = take_rows_2d(able, order_rows)
+            order_rows, flat = order_places(fight, state.per[TURN])
+            by_place = np.ascontiguousarray(able).reshape(-1).take(flat)  # able[i, order_rows[i, j]]
         cand = by_place & rows_of(fight.places_from, np.minimum(cursor, size))  # places at or after the cursor
         slot = first_rows(cand)
         found = any_rows(cand)
@@ -219,9 +218,3 @@ class RoundRules(FightRules):
     @staticmethod
     def name(ctx: FightContext, who: IntArray) -> str:
         return ctx.fight.roster.names[int(np.asarray(who).reshape(-1)[0])]
-
-
-def take_rows_2d(arr: BoolArray, columns: IntArray) -> BoolArray:
-    """arr[i, columns[i, j]] for every row i and j (np.take_along_axis along the combatants)."""
-    out: BoolArray = np.take_along_axis(arr, columns, axis=1)
-    return out

@@ -20,6 +20,10 @@ IntArray = npt.NDArray[np.int64]
 
 #: Column counts whose bool rows read as one unsigned integer (a row is "any" when that integer is not 0).
 _PACKED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+#: Per packed width: the multiplier whose top byte, times a packed row, sums the row's bytes (its count of True), and
+#: the one whose top byte, times a row's lowest set byte alone, is that byte's column (its first True).
+_SUMS = {k: sum(1 << (8 * j) for j in range(k)) for k in _PACKED}
+_PLACES = {k: sum(j << (8 * (k - 1 - j)) for j in range(k)) for k in _PACKED}
 #: Up to this many columns, column-by-column beats numpy's own reduction along the short axis (argmax: 4).
 SHORT = 4
 FEW = 16
@@ -42,23 +46,23 @@ def any_rows(x: BoolArray) -> BoolArray:
     return found
 
 
-def _packed(x: BoolArray) -> Any:
-    """Each row of a 2-D bool array whose column count is 1, 2, 4 or 8 read as one unsigned integer (its
-    bytes: 0 or 1 each, the first column the lowest byte), or None for any other array (not contiguous: copying
-    it costs more than the column-by-column reduction)."""
+def packed_rows(x: BoolArray) -> Any:
+    """Each row of a 2-D bool array read as one unsigned integer, column j its byte j (little-endian machines), or
+    None when the array cannot be read so (a width not 1, 2, 4 or 8, a strided array)."""
     n, k = x.shape
-    if k not in _PACKED or x.dtype != np.bool_ or not x.flags.c_contiguous or sys.byteorder != "little":
-        return None
-    return x.view(_PACKED[k]).reshape(n)
+    if k in _PACKED and x.flags.c_contiguous and x.dtype == np.bool_ and sys.byteorder == "little":
+        return x.view(_PACKED[k]).reshape(n)
+    return None
 
 
 def count_rows(x: BoolArray) -> IntArray:
-    """x.sum(axis=1) for a 2-D bool array, as int64 (packed rows: the bits set, each True being one byte 1)."""
+    """x.sum(axis=1) for a 2-D bool array, as int64."""
     n, k = x.shape
-    packed = _packed(x)
-    if packed is not None:
-        bits: IntArray = np.bitwise_count(packed).astype(np.int64)
-        return bits
+    packed = packed_rows(x)
+    if packed is not None and k > 1:  # the bytes summed into the top byte at once (each is 0 or 1: no carry)
+        kind = packed.dtype.type
+        summed: IntArray = ((packed * kind(_SUMS[k])) >> kind(8 * (k - 1))).astype(np.int64)
+        return summed
     if k > FEW:
         wide: IntArray = x.sum(axis=1, dtype=np.int64)
         return wide
@@ -73,12 +77,12 @@ def first_rows(x: BoolArray) -> IntArray:
     the lowest set bit of each row's integer (v & -v) is bit 8j of the first True column j, and the bits below
     it number 8j."""
     n, k = x.shape
-    packed = _packed(x)
-    if packed is not None:
-        one = packed.dtype.type(1)
-        lowest = packed & (~packed + one)
-        first_true: IntArray = (np.bitwise_count(lowest - one) >> 3).astype(np.int64)
-        return first_true * (packed != 0)
+    packed = packed_rows(x)
+    if packed is not None and k > 1:  # the lowest set byte alone, times _PLACES: its column in the top byte
+        kind = packed.dtype.type
+        lowest = packed & (~packed + kind(1))
+        placed: IntArray = ((lowest * kind(_PLACES[k])) >> kind(8 * (k - 1))).astype(np.int64)
+        return placed
     if k > SHORT:
         out: IntArray = np.argmax(x, axis=1).astype(np.int64)
         return out
@@ -110,6 +114,15 @@ def take_rows(arr: Any, who: IntArray) -> Any:
     return np.ascontiguousarray(arr).reshape(n * k, *arr.shape[2:])[flat]
 
 
+def gather_stats(per: Any, stats: Sequence[str], rows: IntArray, who: IntArray) -> dict[str, IntArray]:
+    """Each stat's entry per[stat][rows, who] (arrays of fights x combatants), by one flat index for them all."""
+    if not stats:
+        return {}
+    width = per[stats[0]].shape[1]
+    flat = np.asarray(rows, dtype=np.int64) * width + who
+    return {s: np.ascontiguousarray(per[s]).reshape(-1).take(flat) for s in stats}
+
+
 def and_rows(x: BoolArray, mask: BoolArray) -> BoolArray:
     """x & mask[:, None] for a 2-D bool array x and a mask per row (each packed row times the mask when
     possible: broadcasting over a short last axis is slow)."""
@@ -119,6 +132,17 @@ def and_rows(x: BoolArray, mask: BoolArray) -> BoolArray:
         out: BoolArray = packed.view(np.bool_).reshape(n, k)
         return out
     return x & mask[:, None]
+
+
+def pair_rows(usable: BoolArray, foes: BoolArray) -> BoolArray:
+    """usable[:, :, None] & foes[:, None, :] for `usable` (rows, attacks) and `foes` (rows, combatants), or
+    usable[:, :, None] & foes for `foes` (rows, attacks, combatants): per row, each attack's pairs with a foe. With
+    one attack, the foes' packed rows times the mask (broadcasting a short axis is slow)."""
+    n, na = usable.shape
+    if na == 1:
+        out: BoolArray = and_rows(np.ascontiguousarray(foes).reshape(n, -1), usable[:, 0])[:, None, :]
+        return out
+    return usable[:, :, None] & (foes if foes.ndim == 3 else foes[:, None, :])
 
 
 def rows_of(table: Any, who: IntArray) -> Any:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from tohit.core.fight.contract import ALL, FightContext, LoadedFight, Rows
-from tohit.core.fight.rows import and_rows, any_rows, count_rows, distinct, first_rows
+from tohit.core.fight.rows import and_rows, any_rows, count_rows, distinct, first_rows, take_rows
 from tohit.core.fight.spec import CODES, policy_codes
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.engine.fight.situation import SituationKey
@@ -34,10 +34,12 @@ def choose_actions(
     """
     fight = ctx.fight
     n, na, size = options.shape
-    attack = np.full(n, -1, dtype=np.int64)
-    target = np.full(n, -1, dtype=np.int64)
     flat_opts = and_rows(np.ascontiguousarray(options).reshape(n, -1), acting)
     opts = flat_opts.reshape(options.shape)
+    if _plain(fight):
+        return ALL, *_first_or_weakest(ctx, actor, opts)
+    attack = np.full(n, -1, dtype=np.int64)
+    target = np.full(n, -1, dtype=np.int64)
     # One allowed pair: every policy agrees (a duel with one attack each, a last foe standing).
     count = count_rows(flat_opts)
     single = count == 1
@@ -51,9 +53,6 @@ def choose_actions(
         target = np.where(single, pair_target, target)
     some = count > 1
     if not some.any():
-        return ALL, attack, target
-    if _first_or_weakest(fight):
-        _plain(ctx, flat_opts, np.flatnonzero(some), actor, attack, target, na)
         return ALL, attack, target
     opts = opts & some[:, None, None]
     who = np.maximum(actor, 0)
@@ -99,47 +98,38 @@ def choose_actions(
     return idx, attack, target
 
 
-def _first_or_weakest(fight: LoadedFight) -> bool:
-    """Whether every combatant of the fight picks by `first` or `weakest`, with no focus (most fights); once per
-    fight."""
+def _plain(fight: LoadedFight) -> bool:
+    """Every combatant's policy is `first` or `weakest`, none with a focus: no dice and no odds choose, and a row's
+    pick is its first usable attack on its first or weakest foe, however many pairs it may choose from."""
 
     def build() -> bool:
-        policies, focus = policy_codes(fight, "policy"), policy_codes(fight, "focus")
-        return bool(np.isin(policies, (CODES["first"], CODES["weakest"])).all() and (focus < 0).all())
+        codes = set(policy_codes(fight, "policy").tolist())
+        return codes <= {CODES["first"], CODES["weakest"]} and not (policy_codes(fight, "focus") >= 0).any()
 
-    found: bool = fight.memo("policy_first_or_weakest", build)
-    return found
+    return bool(fight.memo("policy_plain", build))
 
 
-def _plain(
-    ctx: FightContext,
-    flat_opts: BoolArray,
-    rows: IntArray,
-    actor: IntArray,
-    attack: IntArray,
-    target: IntArray,
-    na: int,
-) -> None:
-    """`first` and `weakest` (no focus) at `rows` (each with more than one allowed pair), written into `attack` and
-    `target`: the same picks as the general path, computed on those rows alone, reduced column by column."""
+def _first_or_weakest(ctx: FightContext, actor: IntArray, opts: BoolArray) -> tuple[IntArray, IntArray]:
+    """(attack, target) per row where every policy is `first` or `weakest` (`_plain`): the first attack with a
+    foe to use it on, and on it the first foe (`first`) or the one with the lowest health (`weakest`; ties: file
+    order); -1 where there is no pair. The same picks as the general path, with no per-policy row selection."""
     fight = ctx.fight
-    opts = flat_opts.take(rows, axis=0)  # (k, attacks x combatants)
-    k = rows.size
-    size = opts.shape[1] // na
+    n, na, size = opts.shape
     if na == 1:
-        first_attack, first_pairs = np.zeros(k, dtype=np.int64), opts
+        first_attack = np.zeros(n, dtype=np.int64)
+        pairs = opts.reshape(n, size)
     else:
-        by_attack = any_rows(opts.reshape(k * na, size)).reshape(k, na)
-        first_attack = first_rows(by_attack)
-        first_pairs = opts.reshape(k * na, size).take(np.arange(k, dtype=np.int64) * na + first_attack, axis=0)
-    pick = first_rows(first_pairs)
-    weakest = policy_codes(fight, "policy").take(np.maximum(actor.take(rows), 0)) == CODES["weakest"]
+        first_attack = first_rows(any_rows(opts.reshape(n * na, size)).reshape(n, na))
+        pairs = take_rows(opts, first_attack)
+    found = any_rows(pairs)
+    policy = policy_codes(fight, "policy")
+    weakest = policy == CODES["weakest"]
+    target = first_rows(pairs) if not weakest.all() else None
     if weakest.any():
-        health = fight.rules.health_of(ctx.state).take(rows, axis=0)
-        lowest = np.argmin(np.where(first_pairs, health, BIG), axis=1)
-        pick = np.where(weakest, lowest, pick)
-    attack[rows] = first_attack
-    target[rows] = pick
+        lowest = np.argmin(np.where(pairs, fight.rules.health_of(ctx.state), BIG), axis=1).astype(np.int64)
+        target = lowest if target is None else np.where(weakest[np.maximum(actor, 0)], lowest, target)
+    assert target is not None
+    return np.where(found, first_attack, -1), np.where(found, target, -1)
 
 
 def _expected(ctx: FightContext, actor: IntArray, opts: BoolArray, rows_mask: BoolArray) -> np.ndarray:

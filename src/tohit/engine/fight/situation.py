@@ -16,6 +16,7 @@ what each block gets, `blocks` builds the scenario and the target block from tha
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -200,6 +201,22 @@ def blocks(fight: LoadedFight, c: int, a: int, t: int, values: Values) -> tuple[
     attack, attacker, target = values
     rules = fight.rules
     return _scenario(fight, c, a, t, attack, attacker), _target(fight, t, {**target, **_coded(rules, TARGET, attack)})
+
+
+def twin(fight: LoadedFight, c: int, a: int, t: int) -> tuple[int, int, int]:
+    """One (c, a, t) for all those whose attacker, attack and target blocks are those of combatant c's attack a on t,
+    their names aside (the first of them asked): two attacks with the same blocks resolve alike, so their rows may
+    share one `resolve` call (a fight's copies of one creature, say). A block's own name only words what a told
+    resolve says (a batch's resolve is silent). Found once per fight and attack."""
+    held: dict[tuple[int, int, int], tuple[int, int, int]] = fight.memo("twins", dict)
+    found = held.get((c, a, t))
+    if found is None:
+        seen: dict[str, tuple[int, int, int]] = fight.memo("twin_blocks", dict)
+        scenario = fight.scenario(c, a, t)
+        parts = (scenario.attacker, scenario.attack, fight.target(t))
+        text = json.dumps([part.model_dump(mode="json", exclude={"name"}) for part in parts], sort_keys=True)
+        found = held[(c, a, t)] = seen.setdefault(text, (c, a, t))
+    return found
 
 
 def roles(fight: LoadedFight, s: Situation, scenario: Any, target: Any) -> dict[str, Role]:

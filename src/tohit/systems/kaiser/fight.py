@@ -53,7 +53,7 @@ from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, of_k
 from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
 from tohit.core.fight.rolls import FightRoll
 from tohit.core.fight.rounds import turn_words
-from tohit.core.fight.rows import min_rows, rows_of, take_rows
+from tohit.core.fight.rows import gather_stats, min_rows, pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
 from tohit.systems.kaiser import consequences, narrate
@@ -267,7 +267,7 @@ class KaiserFight(KaiserTurns):
         own_ap = np.where(take_rows(state.per["flat_footed"], who) != 0, 0, take_rows(state.per["ap"], who))
         attacks_ok = own_ap[:, None] >= rows_of(self._costs(fight), who)  # (n, A); Flat-Footed: no AP to act with
         foes = rows_of(fight.roster.foe_matrix, who) & standing  # (n, C)
-        options = attacks_ok[:, :, None] & foes[:, None, :]
+        options = pair_rows(attacks_ok, foes)
         idx, attack, target = ctx.choose_actions(acting, actor, options, choice)
         actor, acting = actor[idx], acting[idx] & (attack >= 0)
         if not acting.any():
@@ -377,7 +377,7 @@ class KaiserFight(KaiserTurns):
         min_cost = self._order(fight).min_cost
         can = (state.per["ap"] >= min_cost) & (state.per["flat_footed"] == 0) & ctx.standing()  # (n, C)
         cursor = state.fight["cursor"] % size  # past the last (a roster change after the last slot): the first
-        nearest = min_rows(np.where(can, self._distance(fight, state, cursor), size))
+        nearest = np.minimum(min_rows(self._distance(fight, state, cursor) + size * ~can), size)  # size: nobody can
         found: BoolArray = nearest < size
         slot = cursor + np.minimum(nearest, size - 1)
         slot = np.where(slot >= size, slot - size, slot)
@@ -427,8 +427,7 @@ class KaiserFight(KaiserTurns):
         if rows.size == 0:
             return
         d = defender[rows]
-        mdp = gather(ctx.state.per["mdp"], rows, d)
-        def_mod = gather(ctx.state.per["def_mod"], rows, d)
+        mdp, def_mod = gather_stats(ctx.state.per, ("mdp", "def_mod"), rows, d).values()
         ctx.emit(
             "defense",
             [ctx.set("mdp", rows, mdp + MDP_STEP, d), ctx.set("def_mod", rows, def_mod - MDP_STEP, d)],
@@ -451,9 +450,8 @@ class KaiserFight(KaiserTurns):
             return ALL
         d, a = defender[rows], attacker[rows]
         state = ctx.state
-        before = consequences.Before(
-            gather(state.per["lp"], rows, d), gather(state.per["ap"], rows, d), gather(state.per["dealt"], rows, a)
-        )
+        on_d = gather_stats(state.per, ("lp", "ap"), rows, d)
+        before = consequences.Before(on_d["lp"], on_d["ap"], gather(state.per["dealt"], rows, a))
         outcome = consequences.Outcome(*(out[k].take(rows) for k in CONSEQUENCES))
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: d, ATTACKER: a}
@@ -525,10 +523,8 @@ class KaiserFight(KaiserTurns):
         if failed.size == 0:
             ctx.tell("critical", lambda: text() + narrate.no_dof())
             return rolled.idx
-        state = ctx.state
-        before = consequences.CriticalBefore(
-            *(gather(state.per[s], failed, hit) for s in ("penalty", "fading", "def_mod", "ap"))
-        )
+        stats = consequences.CriticalBefore._fields  # penalty, fading, def_mod, ap
+        before = consequences.CriticalBefore(**gather_stats(ctx.state.per, stats, failed, hit))
         items = consequences.critical_after(before, k)
 
         def dof_text() -> str:
@@ -550,8 +546,7 @@ class KaiserFight(KaiserTurns):
             return
         r = rows[fr]
         state = ctx.state
-        penalty = gather(state.per["penalty"], r, fc)
-        def_mod = gather(state.per["def_mod"], r, fc)
+        penalty, def_mod = gather_stats(state.per, ("penalty", "def_mod"), r, fc).values()
         ctx.emit(
             "penalty_fades",
             [

@@ -13,7 +13,7 @@ import numpy as np
 
 from tohit.core.fight.contract import FightContext, FightRules, LoadedFight
 from tohit.core.fight.order import TURN, kept, order_rows
-from tohit.core.fight.rows import take_rows
+from tohit.core.fight.rows import rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State
 
 #: AP every combatant standing has at the start of a round [Action Points].
@@ -94,7 +94,7 @@ class KaiserTurns(FightRules):
         """(fights, combatants): how many places after place start[i] each combatant's turn comes in fight i, in
         the file's order or the one a live encounter keeps (core/fight/order.py)."""
         if not kept(state):
-            found: IntArray = self._order(fight).distance[start]
+            found: IntArray = rows_of(self._order(fight).distance, start)
             return found
         kept_distance: IntArray = (state.per[TURN] - start[:, None]) % fight.roster.size
         return kept_distance

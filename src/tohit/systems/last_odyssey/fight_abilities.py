@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from tohit.core.fight.contract import FightContext, LoadedFight
-from tohit.core.fight.rows import rows_of, take_rows
+from tohit.core.fight.rows import pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.systems.last_odyssey.consequences import (
     BIT,
@@ -99,10 +99,9 @@ class LastOdysseyAbilities(LastOdysseyLive):
         tables = self._tables(fight)
         melee = rows_of(tables["melee"], who)  # (n, A)
         if not melee.any() and not tables["effects"] and not tables["may_miss"]:
-            out: BoolArray = usable[:, :, None] & foes[:, None, :]
-            return out
+            return pair_rows(usable, foes)
         front = ctx.state.per["row"] == FRONT
-        reach = np.where(melee[:, :, None], (foes & front)[:, None, :], foes[:, None, :])
+        reach = pair_rows(melee, foes & front) | pair_rows(~melee, foes)  # a melee attack: front-row foes only
         if tables["effects"]:
             own = rows_of(tables["self"], who)  # (n, A)
             if own.any():  # a Self buff: used on its user, not on a foe
@@ -114,7 +113,7 @@ class LastOdysseyAbilities(LastOdysseyLive):
                 near = np.where(melee[:, :, None], (friends & front)[:, None, :], friends[:, None, :])
                 reach = np.where(ally[:, :, None], near, reach)
             reach = reach & self._can_do_something(ctx, who)
-        out = usable[:, :, None] & reach
+        out = pair_rows(usable, reach)
         if tables["may_miss"]:
             out = self._not_missing(ctx, who, out)
         return out

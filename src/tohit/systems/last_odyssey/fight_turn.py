@@ -14,7 +14,7 @@ import numpy as np
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
 from tohit.core.fight.contract import FightContext, GMChoice
-from tohit.core.fight.rows import any_rows
+from tohit.core.fight.rows import any_rows, gather_stats
 from tohit.core.fight.state import BoolArray, IntArray, gather
 from tohit.systems.last_odyssey import consequences, narrate
 from tohit.systems.last_odyssey.consequences import (
@@ -132,21 +132,24 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         a, k, t = actor[rows], attack[rows], target[rows]
         per = ctx.state.per
         effects = bool(tables["effects"])
+        carried = ("statuses", "buffs") if tables["carried"] else ()
+        hits = ("status_hits",) if effects else ()
+        on_t = gather_stats(per, ("hp", "shell", "body_armor", *carried, *hits), rows, t)  # the target's stats
         before = consequences.Before(
-            hp=gather(per["hp"], rows, t),
-            shell=gather(per["shell"], rows, t),
-            body_armor=gather(per["body_armor"], rows, t),
+            hp=on_t["hp"],
+            shell=on_t["shell"],
+            body_armor=on_t["body_armor"],
             dealt=gather(per["dealt"], rows, a),
             knock=gather(tables["knock"], a, k),
             physical=gather(tables["physical"], a, k),
             effects=effects,
         )
         outcome = consequences.Outcome(out["result"].take(rows), out["damage"].take(rows))
-        if tables["carried"]:
-            before = before._replace(statuses=gather(per["statuses"], rows, t), buffs=gather(per["buffs"], rows, t))
+        if carried:
+            before = before._replace(statuses=on_t["statuses"], buffs=on_t["buffs"])
         if effects:
             before = before._replace(
-                status_hits=gather(per["status_hits"], rows, t),
+                status_hits=on_t["status_hits"],
                 bit=gather(tables["bit"], a, k),
                 stat=gather(tables["stat"], a, k),
             )

@@ -11,7 +11,7 @@ import numpy as np
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events
 from tohit.core.fight.contract import FightContext, GMChoice
-from tohit.core.fight.rows import rows_of, take_rows
+from tohit.core.fight.rows import gather_stats, pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, gather
 from tohit.core.outcome import NULL_INT
 from tohit.systems.wsswnn import consequences, narrate
@@ -53,7 +53,7 @@ class WsswnnTurns(WsswnnTables):
         strike = acting & ~stand & ~skip
         foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
         usable = self._usable(ctx, who) if t["usable"] else rows_of(t["strike"], who)
-        options: BoolArray = np.asarray(usable[:, :, None] & foes[:, None, :], dtype=bool)
+        options = pair_rows(np.asarray(usable, dtype=bool), foes)
         idx, attack, target = ctx.choose_actions(strike, actor, options, choice)
         actor, stand, skip, strike = actor[idx], stand[idx], skip[idx], strike[idx]
         skip = skip | (strike & (attack < 0))  # nothing it can attack: it skips
@@ -222,19 +222,22 @@ class WsswnnTurns(WsswnnTables):
         read = [k for k in consequences.Outcome._fields if (braces or k not in BRACE_OUTCOME)]
         outcome = consequences.Outcome(**{k: out[k].take(rows) for k in read if falls or k not in FALL_OUTCOME})
         aware = (outcome.awareness_damage > 0).any()
+        braced = ("stamina", "disarmed") if braces else ()
+        on_d = gather_stats(per, ("life", "guard", *(("awareness",) if aware else ()), *braced), rows, d)
+        on_a = gather_stats(per, ("dealt", *(("life", "guard") if falls else ())), rows, a)
         before = consequences.Before(
-            life=gather(per["life"], rows, d),
-            guard=gather(per["guard"], rows, d),
-            dealt=gather(per["dealt"], rows, a),
+            life=on_d["life"],
+            guard=on_d["guard"],
+            dealt=on_a["dealt"],
             foe=ctx.fight.roster.are_foes(a, d),
-            attacker_life=gather(per["life"], rows, a) if falls else None,
-            attacker_guard=gather(per["guard"], rows, a) if falls else None,
-            awareness=gather(per["awareness"], rows, d) if aware else None,
+            attacker_life=on_a.get("life"),
+            attacker_guard=on_a.get("guard"),
+            awareness=on_d.get("awareness"),
             defender=d if braces else None,
             attacker=a if braces else None,
             grappling=per["grappling"][rows] if braces else None,
-            stamina=gather(per["stamina"], rows, d) if braces else None,
-            disarmed=gather(per["disarmed"], rows, d) if braces else None,
+            stamina=on_d.get("stamina"),
+            disarmed=on_d.get("disarmed"),
             resists=t["resists"][d] if braces else None,
         )
         applied = consequences.apply(before, outcome)

@@ -5,6 +5,7 @@ cached), rolls beyond the table's depth resolved as they come. The same distribu
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,7 @@ from tohit.core.fight.rows import dense_rank, distinct
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.core.fight.words import Words
 from tohit.core.steps import Silent
+from tohit.core.support import Columns
 from tohit.core.system import Dice
 from tohit.engine import joint
 from tohit.engine.fight import situation as situations
@@ -135,7 +137,9 @@ class TableSample(DirectSample):
         out: dict[str, IntArray],
     ) -> None:
         """Resolve the rows whose draw fell beyond the table's depth: the tail dice are sampled (conditioned on
-        being beyond), and `resolve` runs once per attacker, attack and target, the stats fed as arrays."""
+        being beyond), group by group in the groups' order, and `resolve` runs once per attacker, attack and target
+        whose blocks differ (`situations.twin`: a fight's copies of one creature share the call), the stats fed as
+        arrays."""
         fight = self.fight
         b = np.flatnonzero(beyond)
         # (c, a, t) decide the table's layout; the scalar groups and codes what the system reads as plain values.
@@ -151,15 +155,22 @@ class TableSample(DirectSample):
         )
         plain = {f: v for f, v in attack_fields.items() if not f.startswith(CODED)}
         leads, inv = distinct(cols)
-        for u, lead in enumerate(leads.tolist()):
+        alike: dict[tuple[Any, ...], list[_Tail]] = {}
+        for u, lead in enumerate(leads.tolist()):  # each group's tail dice, drawn in the groups' order
             sel = b[inv == u]
             situation = keyed.decode([col[lead] for col in cols])
             sm = samplers[int(inverse[sel[0]])]
             state_rows = rows[sel]
             values = situations.state_values(fight.rules, situation, self.state.per, state_rows, plain)
+            dice = sm.table.columns(local[sel], self.rng)
+            shape = tuple((role, tuple(columns)) for role, columns in dice.items())
+            key = (situations.twin(fight, situation.c, situation.a, situation.t), situation.values[3:], shape)
+            alike.setdefault(key, []).append(_Tail(situation, state_rows, values, dice))
+        for tails in alike.values():  # one resolve for the groups whose blocks are the same
+            lead_tail, state_rows, values, dice = _merged(tails)
+            situation = lead_tail.situation
             scenario, target = situations.blocks(fight, situation.c, situation.a, situation.t, values)
-            dice = Dice(sm.table.columns(local[sel], self.rng))
-            outcome = fight.system.resolve(scenario, target, dice, Silent())
+            outcome = fight.system.resolve(scenario, target, Dice(dice), Silent())
             for f in out:
                 out[f][state_rows] = outcome[f]
 
@@ -175,3 +186,33 @@ class TableSample(DirectSample):
             found = held[situation.ident] = TableSampler(table, scenario, target, fight.rules.outcome_fields)
             alias_tables(fight).add(found)
         return found
+
+
+@dataclass
+class _Tail:
+    """The rows of one group beyond a table's depth: its situation, its rows of the state, the values fed to its
+    blocks (`situations.state_values`) and its dice (the table's columns, tails sampled)."""
+
+    situation: Situation
+    rows: IntArray
+    values: situations.Values
+    dice: dict[str, Columns]
+
+
+def _merged(tails: list[_Tail]) -> tuple[_Tail, IntArray, situations.Values, dict[str, Columns]]:
+    """Groups whose blocks are the same (`situations.twin`) as one: their rows, values and dice end to end (a value
+    fed as one number is the same in each group: it comes from their shared key)."""
+    first = tails[0]
+    if len(tails) == 1:
+        return first, first.rows, first.values, first.dice
+
+    def joined(parts: list[Any]) -> Any:
+        return np.concatenate(parts) if np.ndim(parts[0]) else parts[0]
+
+    values = tuple({k: joined([t.values[i][k] for t in tails]) for k in first.values[i]} for i in range(3))
+    dice = {
+        role: {c: np.concatenate([t.dice[role][c] for t in tails]) for c in columns}
+        for role, columns in first.dice.items()
+    }
+    rows = np.concatenate([t.rows for t in tails])
+    return first, rows, (values[0], values[1], values[2]), dice
