@@ -109,7 +109,7 @@ def test_fight_policy_best_kaiser_reads_the_defenders_current_defensive_modifier
 
 def test_fight_policy_first_and_weakest_on_their_own_pick_as_the_general_path(monkeypatch: object) -> None:
     """A fight whose every combatant picks by `first` or `weakest` (no focus) takes a shorter path, on the rows
-    with a choice alone (policy._plain): the same attack and target as the general path, row for row, with two
+    with no per-policy row selection (policy._plain, policy._first_or_weakest): the same attack and target as the general path, row for row, with two
     attacks each, foes down or out of reach, health ties and rows not acting."""
     from tohit.engine.fight import policy
 
@@ -128,9 +128,9 @@ def test_fight_policy_first_and_weakest_on_their_own_pick_as_the_general_path(mo
     actor = rng.integers(0, size, n)
     options = (rng.random((n, 2, size)) < 0.4) & fight.roster.foes()[actor][:, None, :]
     acting = rng.random(n) < 0.9
-    assert policy._first_or_weakest(fight)
+    assert policy._plain(fight)
     fast = choose_actions(ctx, acting, actor, options)
-    monkeypatch.setattr(policy, "_first_or_weakest", lambda fight: False)  # type: ignore[attr-defined]
+    monkeypatch.setattr(policy, "_plain", lambda fight: False)  # type: ignore[attr-defined]
     general = choose_actions(ctx, acting, actor, options)
     assert np.array_equal(fast[1], general[1]) and np.array_equal(fast[2], general[2])
     assert (fast[2] >= 0).sum() > n // 2  # most rows had a pick to make
