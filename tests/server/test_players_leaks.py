@@ -1,0 +1,171 @@
+"""Issue 37, Done when #1 and #2: a scripted evening in every bundled fight (autos, the GM's attack, a heal and a
+condition by the GM, a newcomer joining and leaving, an undo), then every read a view token can make is walked:
+nothing the players read gives a hidden combatant's number away (its stats, its losses, its attacks, the foes'
+highest Awareness of a Maneuver roll, the Damage dealt that sums its losses), and no players' text holds a "?"
+standing for a word or a number."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+
+from tests.conftest import EXAMPLES
+from tests.server.test_players_view import bearer, walk
+
+FIGHTS = sorted(p.stem for p in (EXAMPLES / "fights").glob("*.yaml"))
+#: The hidden foe's health at the start: a number found nowhere else in an evening (then 1,000 off by the GM,
+#: and 500 healed).
+HEALTH = 4321
+
+
+def healthy(block: Any, stat: str) -> int:
+    """Set every `stat` (or Hearts, RTW's health in its file: 987 Hearts) in a combatant's file block to HEALTH:
+    how many were set."""
+    found = 0
+    if isinstance(block, dict):
+        for k, v in block.items():
+            if k in (stat, "hearts") and isinstance(v, int):
+                block[k] = HEALTH if k == stat else 987
+                found += 1
+            else:
+                found += healthy(v, stat)
+    elif isinstance(block, list):
+        found += sum(healthy(v, stat) for v in block)
+    return found
+
+
+def act(client: TestClient, eid: str, gm: str, action: dict[str, Any]) -> bool:
+    r = client.post(f"/v1/encounters/{eid}/actions", json=action, headers=bearer(gm))
+    assert r.status_code in (201, 409, 422), (action, r.text)
+    return r.status_code == 201
+
+
+def evening(client: TestClient, name: str) -> tuple[str, str, str, str]:
+    """The evening of `name`: (id, GM token, view token, the foe healed)."""
+    data = yaml.safe_load((EXAMPLES / "fights" / f"{name}.yaml").read_text())
+    created = client.post("/v1/encounters", json={"fight": data, "seed": 5}).json()
+    sheet = client.get(f"/v1/encounters/{created['id']}/sheet", headers=bearer(created["gm_token"])).json()
+    assert healthy(data["sides"][1]["combatants"][0], sheet["health"]) == 1, sheet["health"]
+    created = client.post("/v1/encounters", json={"fight": data, "seed": 5}).json()
+    eid, gm, view = created["id"], created["gm_token"], created["view_token"]
+    sheet = client.get(f"/v1/encounters/{eid}/sheet", headers=bearer(gm)).json()
+    first = sheet["sides"][0]
+    friend = next(c for c in sheet["combatants"] if c["side"] == first)
+    foe = next(c for c in sheet["combatants"] if c["side"] != first)
+    for _ in range(3):
+        act(client, eid, gm, {"kind": "auto"})
+    hand = {"kind": "adjust", "combatant": foe["name"], "stat": sheet["health"]}
+    assert act(client, eid, gm, {**hand, "by": -1000}) and act(client, eid, gm, {**hand, "by": 500})
+    for c in sheet["gm_conditions"][:1]:
+        assert act(client, eid, gm, {"kind": "condition", "combatant": foe["name"], "condition": c, "on": True})
+    act(client, eid, gm, {"kind": "join", "copy_of": foe["name"]})
+    act(client, eid, gm, {"kind": "join", "copy_of": foe["name"]})
+    joined = client.get(f"/v1/encounters/{eid}/sheet", headers=bearer(gm)).json()["combatants"][-1]["name"]
+    act(client, eid, gm, {"kind": "leave", "combatant": joined})
+    for attack in friend["attacks"][:1]:
+        act(client, eid, gm, {"kind": "attack", "attacker": friend["name"], "attack": attack, "targets": [foe["name"]]})
+    for _ in range(8):
+        act(client, eid, gm, {"kind": "auto"})
+    act(client, eid, gm, {"kind": "auto"})
+    client.post(f"/v1/encounters/{eid}/undo", headers=bearer(gm))
+    return eid, gm, view, foe["name"]
+
+
+def reads(client: TestClient, eid: str, token: str) -> dict[str, Any]:
+    """Every read of `token`: GET, sheet, events, the export, the stream (to the last event), and for each
+    combatant's first attack the preview, dice, map and Best aim (on a map) and a picture of the encounter."""
+    head = bearer(token)
+    route = f"/v1/encounters/{eid}"
+    found: dict[str, Any] = {
+        "get": client.get(route, headers=head).json(),
+        "sheet": client.get(f"{route}/sheet", headers=head).json(),
+        "events": client.get(f"{route}/events", headers=head).json(),
+        "export": [json.loads(x) for x in client.get(f"{route}/events.jsonl", headers=head).text.splitlines()],
+    }
+    streamed: list[Any] = []
+    with client.stream("GET", f"{route}/stream", params={"after": -1}, headers=head) as r:
+        for line in r.iter_lines():
+            if line.startswith("data: "):
+                streamed.append(json.loads(line[len("data: ") :]))
+                if streamed[-1]["n"] >= found["get"]["seq"] or len(streamed) > 400:
+                    break
+    found["stream"] = streamed
+    names = [c["name"] for c in found["sheet"]["combatants"]]
+    for one in found["sheet"]["combatants"]:
+        for attack in one["attacks"][:1]:
+            asked = {"attacker": one["name"], "attack": attack}
+            other = next((n for n in names if n != one["name"]), one["name"])
+            for kind in ("preview", "dice"):
+                r = client.post(f"{route}/{kind}", json={**asked, "targets": [other]}, headers=head)
+                found[f"{kind} {one['name']}"] = r.json()
+            if found["sheet"]["map"]:
+                for kind in ("map", "aim"):
+                    found[f"{kind} {one['name']}"] = client.post(f"{route}/{kind}", json=asked, headers=head).json()
+    return found
+
+
+def without_names(text: str, names: list[str]) -> str:
+    return re.sub("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), "", text)
+
+
+def leaks(found: dict[str, Any], gm_events: list[dict[str, Any]], hidden: set[str], names: list[str]) -> list[Any]:
+    """What the players read that gives a hidden number away, or garbles: each a (where, what) pair."""
+    out: list[Any] = []
+    blob = json.dumps(found)
+    secret = {v for e in gm_events for ch in e["changes"] if ch["who"] in hidden for v in (ch["from"], ch["to"])}
+    for v in {v for v in secret if v >= 1000} | {HEALTH}:
+        if re.search(rf"(?<![\d.]){v}(?!\d)|{v:,}", blob):
+            out.append(("a hidden combatant's number", v))
+    gm_text = {e["n"]: str(e.get("text") or "") for e in gm_events}
+    for where, value in found.items():
+        for item in walk(value):
+            if not isinstance(item, dict):
+                continue
+            if (item.get("who") in hidden or item.get("stat") == "dealt") and ("from" in item or "to" in item):
+                out.append((where, item))  # a hidden loss, or a Damage dealt that sums one
+            if item.get("stat") == "dealt" and ("value" in item or re.search(r"\d", str(item.get("text")))):
+                out.append((where, item))  # a card of Damage dealt
+            combatants = item.get("combatants")
+            if isinstance(combatants, dict):
+                out += [(where, n, combatants[n]) for n in hidden & set(combatants) if set(combatants[n]) != {"health"}]
+                out += [(where, n, "dealt") for n, stats in combatants.items() if "dealt" in stats]
+            if isinstance(combatants, list):
+                for c in combatants:
+                    if c.get("name") in hidden and (c.get("start") or c.get("attacks") or c.get("max_targets")):
+                        out.append((where, "sheet", c["name"]))
+            text = item.get("text")
+            if not isinstance(text, str) or "n" not in item or "kind" not in item:
+                continue
+            if "?" in text and "?" not in gm_text.get(item["n"], ""):
+                out.append((where, "garbled", text))
+            if item["kind"] == "initiative_roll" and re.search(r"highest \w+ \d", text):
+                out.append((where, "the foes' highest Awareness", text))
+            if any(h in gm_text.get(item["n"], "") for h in hidden) and item["kind"] not in ("start", "end"):
+                allowed = {str(v) for ch in item.get("changes", []) for v in (ch.get("from"), ch.get("to"))}
+                allowed |= {str(abs(ch["to"] - ch["from"])) for ch in item.get("changes", []) if "to" in ch}
+                rest = re.sub(r"\(?round \d+\)?|Round \d+", "", without_names(text, names))
+                rest = re.sub(r"\[[^\]]*\]", "", rest)  # the rule cited
+                numbers = set(re.findall(r"\d+", rest)) - allowed
+                if numbers:
+                    out.append((where, "numbers", text))
+    return out
+
+
+@pytest.mark.xfail(strict=True, reason="issue 37: the players' view masks after the fact")
+@pytest.mark.parametrize("name", FIGHTS)
+def test_no_read_of_the_view_token_gives_a_hidden_number_away_nor_garbles(client: TestClient, name: str) -> None:
+    eid, gm, view, foe = evening(client, name)
+    gm_events = client.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
+    found = reads(client, eid, view)
+    hidden = set(found["get"]["hidden"])
+    assert foe in hidden
+    names = [c["name"] for c in client.get(f"/v1/encounters/{eid}/sheet", headers=bearer(gm)).json()["combatants"]]
+    names += [str(e.get("combatant")) for e in gm_events if e["kind"] == "join"]
+    found_leaks = leaks(found, gm_events, hidden, names)
+    kinds = {str(x[1]) if isinstance(x[1], (str, int)) else str(x[1].get("stat")): x for x in found_leaks}
+    assert not found_leaks, sorted(kinds.values(), key=str)
