@@ -91,7 +91,7 @@ def test_web_players_view_hides_the_foes_until_revealed(page: Any, table: Table,
     ready(view, table.url(eid, made["view_token"]))
     text = view.evaluate(CARD, foe)
     assert not re.search(r"\d", text.replace(foe, "")), text
-    assert re.search(r"unhurt|hurt|badly hurt|down", text)
+    assert re.search(r"unhurt|wounded|bloodied|down", text)
     assert re.search(r"\d", view.evaluate(CARD, mine).replace(mine, ""))  # the first side's numbers are shown
     shot(view, f"web-view-hidden-{game}")
     page.select_option("#reveal-who", foe)

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 from tohit.core.fight.readings import ReadingKind
 
 #: The health words the view token reads for a hidden combatant (players_view.WORDS).
-HealthText = Literal["unhurt", "hurt", "badly hurt", "down"]
+HealthText = Literal["unhurt", "wounded", "bloodied", "down"]
 #: A square of the map: [x, y].
 Square = list[int]
 

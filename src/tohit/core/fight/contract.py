@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar
 import numpy as np
 
 from tohit.core.errors import InputError
+from tohit.core.fight.audience import HEALTH_WORDS, Phrase
 from tohit.core.fight.bindings import Bindings, Side, StatBinding, check_bindings, check_stats
 from tohit.core.fight.consequence import OTHER, Item, item
 from tohit.core.fight.readings import StatReading, reading_of
@@ -128,6 +129,12 @@ class FightRules(TableHints, ABC):
     #: Where the round goes in the file's order: what the game offers instead of delaying a turn, in its words
     #: (engine/turn_delay.py); None: the common words (end the turn instead).
     delay_refused: ClassVar[str | None] = None
+    #: What the players are told (core/fight/audience.py, docs/players.md): the game's phrase for a kind of event
+    #: it tells the players its own way, the kinds whose words hold no number of a combatant kept from them (told
+    #: as written), and its health words from unhurt to down.
+    players_phrases: ClassVar[Mapping[str, Phrase]] = {}
+    players_same: ClassVar[frozenset[str]] = frozenset()
+    health_words: ClassVar[tuple[str, str, str, str]] = HEALTH_WORDS
 
     #: True once `check_declarations` passed (`checked`).
     _checked: bool = False
