@@ -115,7 +115,7 @@ def leaks(found: dict[str, Any], gm_events: list[dict[str, Any]], hidden: set[st
     blob = json.dumps(found)
     secret = {v for e in gm_events for ch in e["changes"] if ch["who"] in hidden for v in (ch["from"], ch["to"])}
     for v in {v for v in secret if v >= 1000} | {HEALTH}:
-        if re.search(rf"(?<![\d.]){v}(?!\d)|{v:,}", blob):
+        if re.search(rf"(?<![\w.]){v}(?!\w)|(?<![\w.]){v:,}(?!\w)", blob):  # not inside a hash
             out.append(("a hidden combatant's number", v))
     gm_text = {e["n"]: str(e.get("text") or "") for e in gm_events}
     for where, value in found.items():

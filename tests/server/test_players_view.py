@@ -14,6 +14,8 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import EXAMPLES
 from tests.server.players_said import numbers_left, shown_numbers
+from tohit.core.fight.contract import rules_for
+from tohit.engine import registry
 from tohit.server.players_view import WORDS, health_word
 
 FIGHTS = [
@@ -367,3 +369,13 @@ def test_players_view_hides_the_words_of_a_hidden_combatants_adjust_and_conditio
         else:
             assert told == e["text"]
     assert_hidden(reads, hidden, list(reads["get"]["state"]["combatants"]))
+
+
+def test_last_odyssey_players_read_a_foe_at_0_hp_as_downed() -> None:
+    """last-odyssey: Knocking Out ("If the enemy is downed"): the players read the page's own word for HP at 0 or
+    below; the other games, the common words (unhurt, wounded, bloodied, down)."""
+    assert health_word(0, 10, rules_for(registry.get("last-odyssey")).health_words) == "downed"
+    assert [health_word(v, 10, rules_for(registry.get("kaiser")).health_words) for v in (10, 9, 5, 0)] == [
+        "unhurt", "wounded", "bloodied", "down",
+    ]  # fmt: skip
+    assert "downed" in WORDS

@@ -20,8 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from tohit.core.fight.readings import ReadingKind
 
-#: The health words the view token reads for a hidden combatant (players_view.WORDS).
-HealthText = Literal["unhurt", "wounded", "bloodied", "down"]
+#: The health words the view token reads for a hidden combatant, every game's (players_view.WORDS).
+HealthText = Literal["unhurt", "wounded", "bloodied", "down", "downed"]
 #: A square of the map: [x, y].
 Square = list[int]
 

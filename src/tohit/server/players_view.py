@@ -35,7 +35,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from tohit.core.errors import TohitError
 from tohit.core.fight.audience import HEALTH_WORDS, UNTOLD, Audience, health_word, told
+from tohit.core.fight.contract import rules_for
+from tohit.engine import registry
 from tohit.engine.encounter import Encounter
+from tohit.engine.fight.replay import PLAYERS
 from tohit.engine.gm_hand import hidden
 from tohit.server.errors import ApiError
 from tohit.server.read_models import dice_answer, map_view, starts
@@ -47,8 +50,10 @@ _KEPT = (
 )  # fmt: skip
 #: What the players read of a GM's note.
 _NOTE = {"text": "the GM writes a note", "changes": []}
-#: The common health words (a game may have its own: `FightRules.health_words`).
-WORDS = HEALTH_WORDS
+#: The health words of every built-in game (the common ones, and a game's own: `FightRules.health_words`).
+WORDS = tuple(
+    dict.fromkeys(HEALTH_WORDS + tuple(w for s in registry.built_in().values() for w in rules_for(s).health_words))
+)
 #: What a map answer says about the attack placed (its range, the squares it covers, whom it reaches and the cover
 #: lines from its attacker): left out of the map of a hidden attacker's attack.
 _MAP_ATTACK = {
@@ -249,6 +254,8 @@ class PlayersView:
         ]
         if isinstance(event.get("state"), Mapping):
             out["state"] = self.row(event["state"])
+        if event.get("kind") == "start":  # `tohit replay` refuses a players' export, by this mark
+            out["told_to"] = PLAYERS
         return out
 
     def events(self, found: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

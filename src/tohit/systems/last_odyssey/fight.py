@@ -118,6 +118,9 @@ class LastOdysseyFight(LastOdysseyRound):
     health_label = "HP"
     readings = READINGS
     condition_stats = ("incapacitated", "statuses", "buffs")
+    #: The players' health words: the page's own for HP at 0 or below ("If the enemy is downed", last-odyssey:
+    #: Knocking Out; Downed: sources-and-gaps.md, Death and Injury).
+    health_words = ("unhurt", "wounded", "bloodied", "downed")
     outcome_fields = ("result", "damage", "status_applied", "tracker")
     #: Policy `best` reads the expected damage at the current state (`odds`): whether the target's Shell is
     #: active, its statuses (Petrified) and tracker, its Body Armor (a physical hit on it deals no damage), the
