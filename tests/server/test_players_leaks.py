@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from fastapi.testclient import TestClient
 from tests.conftest import EXAMPLES
 from tests.server.players_said import numbers_left, shown_numbers
 from tests.server.test_players_view import bearer, walk
+from tohit.engine.fight.replay import replay
 
 FIGHTS = sorted(p.stem for p in (EXAMPLES / "fights").glob("*.yaml"))
 #: The hidden foe's health at the start: a number found nowhere else in an evening (then 1,000 off by the GM,
@@ -46,9 +48,22 @@ def act(client: TestClient, eid: str, gm: str, action: dict[str, Any]) -> bool:
     return r.status_code == 201
 
 
-def evening(client: TestClient, name: str) -> tuple[str, str, str, str]:
-    """The evening of `name`: (id, GM token, view token, the foe healed)."""
+def lurking(data: dict[str, Any]) -> str | None:
+    """The second side's last combatant made hidden entirely (`hidden: true`), where the side has two or more and
+    its name is no side's: its name."""
+    foes = data["sides"][1]["combatants"]
+    last = foes[-1]
+    if len(foes) < 2 or any(last["name"] in side["name"] for side in data["sides"]):
+        return None
+    last["hidden"] = True
+    return str(last["name"])
+
+
+def evening(client: TestClient, name: str) -> tuple[str, str, str, str, str | None]:
+    """The evening of `name`: (id, GM token, view token, the foe healed, the one hidden entirely). The foe is
+    hidden entirely a while, then brought in with its numbers kept from the players."""
     data = yaml.safe_load((EXAMPLES / "fights" / f"{name}.yaml").read_text())
+    lurker = lurking(data)
     created = client.post("/v1/encounters", json={"fight": data, "seed": 5}).json()
     sheet = client.get(f"/v1/encounters/{created['id']}/sheet", headers=bearer(created["gm_token"])).json()
     assert healthy(data["sides"][1]["combatants"][0], sheet["health"]) == 1, sheet["health"]
@@ -64,16 +79,20 @@ def evening(client: TestClient, name: str) -> tuple[str, str, str, str]:
     assert act(client, eid, gm, {**hand, "by": -1000}) and act(client, eid, gm, {**hand, "by": 500})
     for c in sheet["gm_conditions"][:1]:
         assert act(client, eid, gm, {"kind": "condition", "combatant": foe["name"], "condition": c, "on": True})
+    assert act(client, eid, gm, {"kind": "hide", "combatant": foe["name"]})
+    act(client, eid, gm, {"kind": "auto"})
+    assert act(client, eid, gm, {"kind": "reveal", "combatant": foe["name"], "to_players": False})
     act(client, eid, gm, {"kind": "join", "copy_of": foe["name"]})
-    act(client, eid, gm, {"kind": "join", "copy_of": foe["name"]})
-    joined = client.get(f"/v1/encounters/{eid}/sheet", headers=bearer(gm)).json()["combatants"][-1]["name"]
-    act(client, eid, gm, {"kind": "leave", "combatant": joined})
+    r = client.post(f"/v1/encounters/{eid}/actions", json={"kind": "join", "copy_of": foe["name"]}, headers=bearer(gm))
+    joined = [e["combatant"] for e in r.json().get("events", []) if e["kind"] == "join"]
+    for who in joined:
+        act(client, eid, gm, {"kind": "leave", "combatant": who})
     for attack in friend["attacks"][:1]:
         act(client, eid, gm, {"kind": "attack", "attacker": friend["name"], "attack": attack, "targets": [foe["name"]]})
     for _ in range(5):
         act(client, eid, gm, {"kind": "auto"})
     client.post(f"/v1/encounters/{eid}/undo", headers=bearer(gm))
-    return eid, gm, view, foe["name"]
+    return eid, gm, view, foe["name"], lurker
 
 
 def reads(client: TestClient, eid: str, token: str) -> dict[str, Any]:
@@ -92,7 +111,7 @@ def reads(client: TestClient, eid: str, token: str) -> dict[str, Any]:
         for line in r.iter_lines():
             if line.startswith("data: "):
                 streamed.append(json.loads(line[len("data: ") :]))
-                if streamed[-1]["n"] >= found["get"]["seq"] or len(streamed) > 400:
+                if streamed[-1]["n"] >= found["events"][-1]["n"] or len(streamed) > 400:  # the last one told
                     break
     found["stream"] = streamed
     names = [c["name"] for c in found["sheet"]["combatants"]]
@@ -149,9 +168,24 @@ def leaks(found: dict[str, Any], gm_events: list[dict[str, Any]], hidden: set[st
     return out
 
 
+def named(found: dict[str, Any], lurker: str) -> list[str]:
+    """Where the players' reads name `lurker` (hidden entirely): each read's name with a bit around it."""
+    out = []
+    for where, value in found.items():
+        blob = json.dumps(value)
+        out += [
+            f"{where}: {blob[max(0, m.start() - 80) : m.end() + 20]}" for m in re.finditer(rf"{lurker}(?![\w])", blob)
+        ]
+    return out
+
+
 @pytest.mark.parametrize("name", FIGHTS)
-def test_no_read_of_the_view_token_gives_a_hidden_number_away_nor_garbles(client: TestClient, name: str) -> None:
-    eid, gm, view, foe = evening(client, name)
+def test_no_read_of_the_view_token_gives_a_hidden_number_away_nor_garbles(
+    client: TestClient, name: str, tmp_path: Path
+) -> None:
+    """Issue 37, Done when #1 and #2: no hidden number, no name hidden entirely, no "?"; the GM's export of the
+    evening (a hide, a reveal, an undo) replays."""
+    eid, gm, view, foe, lurker = evening(client, name)
     gm_events = client.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
     found = reads(client, eid, view)
     hidden = set(found["get"]["hidden"])
@@ -161,3 +195,8 @@ def test_no_read_of_the_view_token_gives_a_hidden_number_away_nor_garbles(client
     found_leaks = leaks(found, gm_events, hidden, names)
     kinds = {str(x[1]) if isinstance(x[1], (str, int)) else str(x[1].get("stat")): x for x in found_leaks}
     assert not found_leaks, sorted(kinds.values(), key=str)
+    if lurker is not None:
+        assert lurker in names and lurker not in hidden and not named(found, lurker)
+    log = tmp_path / "evening.jsonl"
+    log.write_text(client.get(f"/v1/encounters/{eid}/events.jsonl", headers=bearer(gm)).text)
+    assert replay(log).matches

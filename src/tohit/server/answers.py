@@ -100,7 +100,8 @@ class Event(BaseModel):
     """One event of an encounter's log: what happened, in words, and the stats it changed. Events of a kind
     carry that kind's keys (an attack its attacker, target, dice, outcome and trace; the start its sides,
     seed and state; the end its winner and rounds); a game's own events may carry keys of their own. With the
-    view token an event about a hidden combatant keeps only who did what (its numbers read "?")."""
+    view token an event is told in the players' words (docs/players.md), and one about a hidden combatant keeps
+    only who did what."""
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
@@ -234,6 +235,11 @@ class Summary(Closed):
     shown: dict[str, list[Reading]] = Field(description="Each combatant's card: its stats as read, by name.")
     rows: list[SideRows] = Field(description="Each side's rows, where the game keeps rows (else none).")
     hidden: list[str] = Field(description="The combatants the game master hides from the players.")
+    hidden_entirely: list[str] = Field(
+        default_factory=list,
+        description="The combatants hidden entirely from the players (`hide`, a fight file's `hidden: true`): the"
+        " GM's read; the view token's is empty (docs/players.md).",
+    )
     order: list[str] = Field(description="The combatants in the round's order now (a delay changes it).")
     durations: dict[str, list[Duration]] = Field(
         description="Each combatant's conditions that last by the game's clock, by name (none: none running)."

@@ -27,8 +27,10 @@ The GM token sees everything.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -40,6 +42,7 @@ from tohit.engine import registry
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import PLAYERS
 from tohit.engine.gm_hand import hidden
+from tohit.engine.presence import absent_at
 from tohit.server.errors import ApiError
 from tohit.server.read_models import dice_answer, map_view, starts
 
@@ -75,7 +78,9 @@ class PlayersView:
     def __init__(self, enc: Encounter, hide: Iterable[str] | None = None, own: Iterable[str] = ()) -> None:
         self.enc = enc
         self.own = frozenset(own)
-        self.hidden = set(hidden(enc.events) if hide is None else hide) - self.own
+        self.gone_at = absent_at(enc.events)  # per event: who the players did not know of then
+        self.absent = (self.gone_at[-1] if self.gone_at else frozenset()) - self.own
+        self.hidden = (set(hidden(enc.events) if hide is None else hide) | self.absent) - self.own
         rules = enc.fight.rules
         self.health = rules.health
         reading = rules.readings.get(rules.health)
@@ -84,6 +89,7 @@ class PlayersView:
         self.names = sorted(enc.fight.roster.names, key=len, reverse=True)
         self.audience = Audience(
             secret=frozenset(self.hidden),
+            absent=self.absent,
             own=self.own,
             health=rules.health,
             readings=rules.readings,
@@ -105,22 +111,40 @@ class PlayersView:
         """A combatant's health word from its stats, in the game's words."""
         return health_word(int(stats.get(self.health, 0)), self.top(name, stats), self.audience.words)
 
-    def row(self, row: Mapping[str, Any]) -> dict[str, Any]:
+    def row(self, row: Mapping[str, Any], gone: frozenset[str] | None = None) -> dict[str, Any]:
         """A state row (`{"fight", "combatants"}`) with each hidden combatant's stats replaced by its word, and
-        nobody's Damage dealt."""
+        nobody's Damage dealt; none of those hidden entirely (now, or `gone`)."""
+        gone = self.absent if gone is None else gone
         combatants = {
             name: (
                 {"health": self.word(name, stats)}
-                if name in self.hidden
+                if name in self.hidden or name in gone
                 else {k: v for k, v in stats.items() if k not in UNTOLD}
             )
             for name, stats in row.get("combatants", {}).items()
+            if name not in gone
         }
         return {**row, "combatants": combatants}
 
+    def present(self, names: Iterable[str]) -> list[str]:
+        """`names` without those the players do not know of."""
+        return [n for n in names if n not in self.absent]
+
+    def known(self, names: Iterable[str], field: str) -> None:
+        """A 422 naming `field` for a name the players do not know of, in the same words for one hidden entirely as
+        for one the fight never had (so the answer tells nothing of an ambusher)."""
+        roster = set(self.present(self.enc.fight.roster.names))
+        for name in names:
+            if name not in roster:
+                raise ApiError(422, f"no combatant named {name!r} in the players' view", field)
+
     def summary(self, found: dict[str, Any]) -> dict[str, Any]:
         """GET /v1/encounters/{id} for the players: state and shown without hidden values (nor Damage dealt)."""
-        shown = {k: [c for c in v if c.get("stat") not in UNTOLD] for k, v in found.get("shown", {}).items()}
+        shown = {
+            k: [self.card(c) for c in v if c.get("stat") not in UNTOLD]
+            for k, v in found.get("shown", {}).items()
+            if k not in self.absent
+        }
         reading = self.enc.fight.rules.readings.get(self.health)
         label = reading.label if reading is not None else self.enc.fight.rules.health_label
         state = found["state"]["combatants"]
@@ -128,14 +152,32 @@ class PlayersView:
             word = self.word(name, state[name])
             shown[name] = [{"stat": self.health, "label": label, "kind": "health", "text": word, "hidden": True}]
         found = {k: v for k, v in found.items() if k != "notes"}  # the GM's notes: never the players'
+        standing = found.get("standing")
         return {
             **found,
             "state": self.row(found["state"]),
             "shown": shown,
             "rows": self.rows(found.get("rows", [])),
-            "hidden": sorted(self.hidden),
+            "hidden": sorted(self.hidden - self.absent),
+            "hidden_entirely": [],
             "durations": {k: v for k, v in found.get("durations", {}).items() if k not in self.hidden},
+            "conditions": {k: v for k, v in found.get("conditions", {}).items() if k not in self.absent},
+            "order": self.present(found.get("order", [])),
+            "turn": None if found.get("turn") in self.absent else found.get("turn"),
+            **({"standing": self.present(standing)} if isinstance(standing, list) else {}),
         }
+
+    def card(self, card: Mapping[str, Any]) -> dict[str, Any]:
+        """A card of `shown`; a reference to one hidden entirely names "someone" (a Distracted Link, by whom the
+        players do not know)."""
+        if card.get("kind") != "reference" or not self.absent:
+            return dict(card)
+        names = [n for n in self.names if n in self.absent]
+
+        def someone(text: str) -> str:
+            return re.sub("|".join(re.escape(n) + r"(?![\w])" for n in names), "someone", text)
+
+        return {**card, "text": someone(str(card.get("text"))), "chips": [someone(str(c)) for c in card["chips"]]}
 
     def rows(self, found: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """Each side's rows without the hidden combatants (a row, or a side, left with nobody is left out)."""
@@ -152,12 +194,17 @@ class PlayersView:
         combatants = [
             {**c, "start": {}, "attacks": [], "max_targets": [], "hidden": True} if c["name"] in self.hidden else c
             for c in found.get("combatants", [])
+            if c["name"] not in self.absent
         ]
-        return {**found, "combatants": combatants, "hidden": sorted(self.hidden)}
+        hidden = sorted(self.hidden - self.absent)
+        return {**found, "combatants": combatants, "hidden": hidden, "order": self.present(found.get("order", []))}
 
     def refuse(self, attacker: str, targets: Iterable[str] = ()) -> None:
         """A 403 naming the attacker (field `attacker`) or the targets (field `targets`) hidden from the players:
-        what is computed from an attack on or by a hidden combatant reads its stats."""
+        what is computed from an attack on or by a hidden combatant reads its stats. A name the players do not know
+        of is a 422 (`known`)."""
+        self.known([attacker], "attacker")
+        self.known(targets, "targets")
         if attacker in self.hidden:
             message = f"{attacker} is hidden from the players: only the GM token reads its attacks"
             raise ApiError(403, message, "attacker")
@@ -177,7 +224,7 @@ class PlayersView:
             found = [name for name in self.names if name in e.message and name in self.hidden]
             if not found:
                 raise
-            about = ", ".join(sorted(found))
+            about = ", ".join(sorted(set(found) - self.absent)) or "a combatant"
             message = f"refused: the reason concerns {about}, hidden from the players (the GM token reads it)"
             raise type(e)(message, field=e.field, source=e.source) from None
 
@@ -190,7 +237,11 @@ class PlayersView:
         self.refuse(attacker, targets)
         with self.said():
             rows = self.enc.preview(attacker, attack, targets, placement)
-        return [{"name": r["name"], "hidden": True} if r["name"] in self.hidden else self._words(r) for r in rows]
+        return [
+            {"name": r["name"], "hidden": True} if r["name"] in self.hidden else self._words(r)
+            for r in rows
+            if r["name"] not in self.absent
+        ]
 
     def _words(self, row: dict[str, Any]) -> dict[str, Any]:
         said = {k for k in ("reach", "move") if isinstance(row.get(k), str)}
@@ -214,7 +265,8 @@ class PlayersView:
             reached = self.enc.reached(attacker, attack, targets, placement) if not self.enc.over else targets
             caught = sorted(t for t in reached if t in self.hidden)
             if caught:
-                message = f"the attack reaches {', '.join(caught)}, hidden from the players: only the GM token reads it"
+                names = ", ".join(self.present(caught)) or "a creature"
+                message = f"the attack reaches {names}, hidden from the players: only the GM token reads it"
                 raise ApiError(403, message, "targets")
             return dice_answer(self.enc, attacker, attack, targets, placement, faces)
 
@@ -223,43 +275,65 @@ class PlayersView:
         does to every creature it reaches, read from their stats)."""
         self.refuse(attacker)
         if self.hidden:
-            names = ", ".join(sorted(self.hidden))
+            names = ", ".join(sorted(self.hidden - self.absent)) or "a creature the players do not see"
             message = f"best aim ranks by the damage done to hidden combatants ({names}): only the GM token asks it"
             raise ApiError(403, message, "attack")
 
     def map_view(self, attacker: str, attack: str | None, placement: dict[str, Any] | None) -> dict[str, Any]:
         """The map for the players: a hidden attacker's attack left out (the board and the creatures stay), its
         `placement` not even read (a placement refused, out of its range, would say what its range is)."""
+        self.known([attacker], "attacker")
         concealed = attacker in self.hidden
         with self.said():
             found = map_view(self.enc, attacker, attack, None if concealed else placement)
+        found = {
+            **found,
+            "creatures": [c for c in found.get("creatures", []) if c.get("name") not in self.absent],
+            "reached": self.present(found.get("reached", [])),
+            "cover": {k: v for k, v in found.get("cover", {}).items() if k not in self.absent},
+        }
         return {**found, **_MAP_ATTACK} if concealed else found
 
-    def event(self, event: Mapping[str, Any]) -> dict[str, Any]:
+    def event(self, event: Mapping[str, Any]) -> dict[str, Any] | None:
         """One event for the players, told in their words (core/fight/audience.py `told`): of an event about a
-        hidden combatant, only what says who did what; a GM's note keeps only that one was written."""
+        hidden combatant, only what says who did what; None for one they would not notice (about nobody but those
+        hidden entirely now or as it happened, or on one of them); a GM's note keeps only that one was written."""
         if event.get("kind") == "note":
             return {k: event[k] for k in ("kind", "n", "action", "prev") if k in event} | _NOTE
+        n = int(event.get("n", -1))
+        gone = ((self.gone_at[n] if 0 <= n < len(self.gone_at) else frozenset()) | self.absent) - self.own
+        audience = replace(self.audience, secret=self.audience.secret | gone, absent=gone)
         rules = self.enc.fight.rules
-        out = {k: v for k, v in event.items() if k in _KEPT} if self.audience.touches(event) else dict(event)
-        out["text"] = told(event, self.audience, rules.players_phrases, rules.players_same)
+        text = told(event, audience, rules.players_phrases, rules.players_same)
+        if text is None:
+            return None
+        out = {k: v for k, v in event.items() if k in _KEPT} if audience.touches(event) else dict(event)
+        out.pop("hidden", None)  # the start's list of those hidden entirely
+        for key in ("attacker", "target", "combatant"):
+            if out.get(key) in gone:
+                del out[key]
+        out["text"] = text
         outcome = event.get("outcome")
         if "outcome" not in out and isinstance(outcome, Mapping) and "result" in outcome:
             out["result"] = outcome["result"]
         out["changes"] = [
             {"who": ch.get("who"), "stat": ch.get("stat")}
-            if ch.get("who") in self.hidden or ch.get("stat") in UNTOLD
+            if ch.get("who") in audience.secret or ch.get("stat") in UNTOLD
             else ch
             for ch in event.get("changes", [])
+            if ch.get("who") not in gone
         ]
         if isinstance(event.get("state"), Mapping):
-            out["state"] = self.row(event["state"])
+            out["state"] = self.row(event["state"], gone)
+        if isinstance(event.get("sides"), Mapping):
+            out["sides"] = {side: [m for m in members if m not in gone] for side, members in event["sides"].items()}
         if event.get("kind") == "start":  # `tohit replay` refuses a players' export, by this mark
             out["told_to"] = PLAYERS
         return out
 
     def events(self, found: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        return [self.event(e) for e in found]
+        """The events the players notice, each in their words (`event`)."""
+        return [told for told in (self.event(e) for e in found) if told is not None]
 
 
 def _sides(events: Iterable[Mapping[str, Any]]) -> dict[str, str]:

@@ -88,7 +88,8 @@ class Audience:
         return label_of(self.readings, stat)
 
     def value(self, stat: str, value: int) -> str:
-        return stat_text(self.readings, stat, value, self.names, None, self.named)
+        names = tuple("someone" if self.gone(n) else n for n in self.names)  # a reference to one it does not know
+        return stat_text(self.readings, stat, value, names, None, self.named)
 
 
 def change_said(ch: Mapping[str, Any], audience: Audience) -> str | None:
@@ -97,7 +98,7 @@ def change_said(ch: Mapping[str, Any], audience: Audience) -> str | None:
     and only whether a number rose or fell; nothing of an internal stat or of Damage dealt."""
     who, stat, was, now = ch.get("who"), str(ch.get("stat")), ch.get("from"), ch.get("to")
     reading = reading_of(audience.readings, stat)
-    if who is None or stat in UNTOLD or was is None or now is None or was == now:
+    if who is None or stat in UNTOLD or was is None or now is None or was == now or audience.gone(who):
         return None
     if reading is not None and reading.kind == "internal":
         return None
@@ -169,12 +170,16 @@ PHRASES: Mapping[str, Phrase] = {
 
 def told(
     event: Mapping[str, Any], audience: Audience, phrases: Mapping[str, Phrase] = {}, same: frozenset[str] = frozenset()
-) -> str:
-    """The audience's words for `event`: the game's (`text`) where it is about nobody kept from the audience and
-    the game has no phrase of its kind, else its kind's phrase (the game's, else the common one), else its
-    changes told (`changes_said`)."""
+) -> str | None:
+    """The audience's words for `event`: None for an event about nobody but combatants it does not know of, or on
+    one of them (it would not notice it); the game's (`text`) where it is about nobody kept from the audience and
+    the game has no phrase of its kind, else its kind's phrase (the game's, else the common one), else its changes
+    told (`changes_said`)."""
     kind = str(event.get("kind", ""))
     text = str(event.get("text") or "")
+    about = audience.about(event)
+    if (about and all(audience.gone(n) for n in about)) or audience.gone(event.get("target")):
+        return None
     if kind in phrases:
         return phrases[kind](event, audience)
     if kind in SAME_WORDS | same or not audience.touches(event):

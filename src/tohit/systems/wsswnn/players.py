@@ -21,6 +21,16 @@ def initiative_roll(event: Mapping[str, Any], audience: Audience) -> str:
     return narrate.initiative_roll(name, event.get("roll"), bool(event.get("beats")), awareness, told)
 
 
-PHRASES: Mapping[str, Phrase] = {"initiative_roll": initiative_roll}
+def initiative(event: Mapping[str, Any], audience: Audience) -> str:
+    """The turn order for the players: the game's words, or, where one in it is hidden entirely from them, the
+    order of the others (read from each one's place in it: its `turn` change)."""
+    text = str(event.get("text") or "")
+    places = {ch["who"]: ch.get("to", 0) for ch in event.get("changes", []) if ch.get("stat") == "turn"}
+    if not any(audience.gone(n) for n in places):
+        return text
+    return narrate.initiative(sorted((n for n in places if not audience.gone(n)), key=lambda n: places[n]))
+
+
+PHRASES: Mapping[str, Phrase] = {"initiative_roll": initiative_roll, "initiative": initiative}
 #: WSSWNN's events whose words hold no number: told to the players as written.
 SAME = frozenset({"grapple", "grapple_ends", "disarm"})
