@@ -10,6 +10,8 @@ from fastapi.testclient import TestClient
 
 from tests.conftest import EXAMPLES
 from tests.server.test_players_view import bearer
+from tohit.engine.encounter import Encounter
+from tohit.server.players_view import PlayersView
 
 
 def made(client: TestClient, **changes: Any) -> tuple[str, dict[str, str], dict[str, str]]:
@@ -63,3 +65,20 @@ def test_a_fight_files_hidden_combatant_is_absent_and_named_by_no_answer(client:
     assert ambusher.json()["error"]["message"].replace("Cop 3", "X") == nobody.json()["error"]["message"].replace(
         "Cop 9", "X"
     )
+
+
+def test_one_players_own_character_reads_every_number_even_hidden_from_the_others() -> None:
+    """One player's audience (`own`, docs/players.md): their own character's every number, even while the GM keeps
+    it from the shared players' view; the others' stay a health word. Its loss to a hidden foe's attack is told to
+    that player only."""
+    data = yaml.safe_load((EXAMPLES / "fights" / "wsswnn-kulu-brute.yaml").read_text())
+    enc = Encounter.create(data, seed=3)
+    enc.act({"kind": "reveal", "combatant": "Wandu", "to_players": False})
+    enc.act({"kind": "attack", "attacker": "Kulu brute", "targets": ["Wandu"], "dice": {"attack": [12]}})
+    shared, mine = PlayersView(enc), PlayersView(enc, own={"Wandu"})
+    assert shared.row(enc.state_json())["combatants"]["Wandu"].keys() == {"health"}
+    assert "life" in mine.row(enc.state_json())["combatants"]["Wandu"]
+    assert mine.row(enc.state_json())["combatants"]["Kulu brute"].keys() == {"health"}
+    lines = [e["text"] for e in mine.events(enc.events)]
+    assert any(line.startswith("Wandu: Life ") for line in lines), lines
+    assert not any(line.startswith("Wandu: Life ") for line in (e["text"] for e in shared.events(enc.events)))
