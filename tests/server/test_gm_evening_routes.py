@@ -114,5 +114,5 @@ def test_several_at_once_on_a_hidden_combatant_reads_no_value_to_the_players(cli
     body = {"kind": "condition", "combatants": ["Ceil", "Bandit"], "condition": "Flat-Footed", "on": True}
     assert client.post(f"{url}/actions", json=body, headers=gm).status_code == 201
     event = client.get(f"{url}/events", headers=view).json()[-1]
-    assert event["text"] == "Ceil is Flat-Footed (set by the GM); Bandit is Flat-Footed (by the GM)"
+    assert event["text"] == "Ceil is Flat-Footed (set by the GM); Bandit: Flat-Footed (by the GM)"
     assert "each" not in event

@@ -15,6 +15,7 @@ Damage dealt (the `dealt` tally) is never told to the players: it sums the foes'
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,7 +79,9 @@ class Audience:
         found += [ch.get("who") for ch in event.get("changes", []) if ch.get("stat") not in UNTOLD]
         found += [part.get("combatant") for part in event.get("each") or [] if isinstance(part, Mapping)]
         text = str(event.get("text") or "")
-        found += [n for n in sorted(self.names, key=len, reverse=True) if n in text]
+        if self.names:  # each name as a whole, the longest first ("Orc chief" is no "Orc")
+            pattern = "|".join(re.escape(n) for n in sorted(self.names, key=len, reverse=True))
+            found += re.findall(rf"(?<![\w])(?:{pattern})(?![\w])", text)
         return list(dict.fromkeys(n for n in found if isinstance(n, str)))
 
     def touches(self, event: Mapping[str, Any]) -> bool:
@@ -110,7 +113,7 @@ def change_said(ch: Mapping[str, Any], audience: Audience) -> str | None:
             return f"{who} is {after}"
         return f"{who} is hurt" if now < was else f"{who} recovers"
     if reading is not None and reading.kind == "condition" and not reading.named:
-        return f"{who} is {audience.label(stat)}" if now else f"{who} is no longer {audience.label(stat)}"
+        return f"{who}: {audience.label(stat)}" if now else f"{who}: no longer {audience.label(stat)}"
     if reading is not None and reading.kind == "condition":  # a named set's values may be levels: not said
         return f"{who}'s {audience.label(stat)} change"
     if reading is not None and reading.kind in ("reference", "flag"):

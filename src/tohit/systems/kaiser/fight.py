@@ -56,7 +56,7 @@ from tohit.core.fight.rounds import turn_words
 from tohit.core.fight.rows import min_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
-from tohit.systems.kaiser import consequences, narrate
+from tohit.systems.kaiser import consequences, narrate, players
 from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.rules import HIT
 from tohit.systems.kaiser.stat_readings import READINGS
@@ -132,6 +132,7 @@ class KaiserFight(KaiserTurns):
     outcome_fields = ("result", "damage", "ap_lost", "flat_footed", "counter_bonus", "counterattack")
     #: Damage Dealt = (DoS - Absorption - AV) x Base Damage: a Successful Attack of 0 Units still hits, for 0.
     hit_says_no_damage = True
+    players_phrases = players.PHRASES
     #: A delayed turn: the round goes round the file's order, and AP kept carry to the combatant's next turn.
     delay_refused = (
         "a Kaiser round goes round the file's order, sides alternating, until nobody has the AP for an attack"
