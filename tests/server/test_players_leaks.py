@@ -190,6 +190,7 @@ def test_no_read_of_the_view_token_gives_a_hidden_number_away_nor_garbles(
     found = reads(client, eid, view)
     hidden = set(found["get"]["hidden"])
     assert foe in hidden
+    assert hidden <= set(found["get"]["state"]["combatants"]), hidden  # none that left (issue 37: "Bandit 2")
     names = [c["name"] for c in client.get(f"/v1/encounters/{eid}/sheet", headers=bearer(gm)).json()["combatants"]]
     names += [str(e.get("combatant")) for e in gm_events if e["kind"] == "join"]
     found_leaks = leaks(found, gm_events, hidden, names)

@@ -158,7 +158,7 @@ class PlayersView:
             "state": self.row(found["state"]),
             "shown": shown,
             "rows": self.rows(found.get("rows", [])),
-            "hidden": sorted(self.hidden - self.absent),
+            "hidden": sorted((self.hidden - self.absent) & set(found["state"]["combatants"])),  # none that left
             "hidden_entirely": [],
             "durations": {k: v for k, v in found.get("durations", {}).items() if k not in self.hidden},
             "conditions": {k: v for k, v in found.get("conditions", {}).items() if k not in self.absent},
@@ -196,7 +196,7 @@ class PlayersView:
             for c in found.get("combatants", [])
             if c["name"] not in self.absent
         ]
-        hidden = sorted(self.hidden - self.absent)
+        hidden = sorted((self.hidden - self.absent) & {c["name"] for c in combatants})  # none that left
         return {**found, "combatants": combatants, "hidden": hidden, "order": self.present(found.get("order", []))}
 
     def refuse(self, attacker: str, targets: Iterable[str] = ()) -> None:
