@@ -108,9 +108,10 @@ def test_fight_policy_best_kaiser_reads_the_defenders_current_defensive_modifier
 
 
 def test_fight_policy_first_and_weakest_on_their_own_pick_as_the_general_path(monkeypatch: object) -> None:
-    """A fight whose every combatant picks by `first` or `weakest` (no focus) takes a shorter path, on the rows
-    with no per-policy row selection (policy._plain, policy._first_or_weakest): the same attack and target as the general path, row for row, with two
-    attacks each, foes down or out of reach, health ties and rows not acting."""
+    """A fight whose every combatant picks by `first` or `weakest` (no focus) takes a shorter path, with no
+    per-policy row selection (policy._plain decides, policy._first_or_weakest picks): the same attack and target as
+    the general path, row for row, with two attacks each, foes down or out of reach, health ties and rows not
+    acting."""
     from tohit.engine.fight import policy
 
     two = {"attacks": [{"name": "sword", "attack": {"range": "hand_to_hand"}}, {"name": "axe"}]}

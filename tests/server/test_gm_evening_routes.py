@@ -110,10 +110,11 @@ def test_a_bestiary_is_offered_on_the_sheet_and_joins_by_name(client: TestClient
 
 def test_several_at_once_on_a_hidden_combatant_reads_no_value_to_the_players(client: TestClient) -> None:
     """A condition set on Ceil and the hidden Bandit at once: the players read Ceil's words, and for the Bandit
-    "<who>'s <condition>: ? -> ? (by the GM)", never whether it is on."""
+    what the table sees, told from the event's data (issue 37: no "?" standing for a word), none of the parts'
+    texts, which the GM reads."""
     url, gm, view, _ = made(client, example="file/kaiser-party-vs-bandits")
     body = {"kind": "condition", "combatants": ["Ceil", "Bandit"], "condition": "Flat-Footed", "on": True}
     assert client.post(f"{url}/actions", json=body, headers=gm).status_code == 201
     event = client.get(f"{url}/events", headers=view).json()[-1]
-    assert event["text"] == "Ceil is Flat-Footed (set by the GM); Bandit's Flat-Footed: ? -> ? (by the GM)"
-    assert "each" not in event and "on" not in event
+    assert event["text"] == "Ceil is Flat-Footed (set by the GM); Bandit: Flat-Footed (by the GM)"
+    assert "each" not in event

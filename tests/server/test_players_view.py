@@ -13,6 +13,9 @@ import yaml
 from fastapi.testclient import TestClient
 
 from tests.conftest import EXAMPLES
+from tests.server.players_said import numbers_left, shown_numbers
+from tohit.core.fight.contract import rules_for
+from tohit.engine import registry
 from tohit.server.players_view import WORDS, health_word
 
 FIGHTS = [
@@ -153,13 +156,13 @@ def assert_hidden(reads: dict[str, Any], hidden: set[str], names: list[str]) -> 
                         assert combatants[name] in ({"health": w} for w in WORDS), (where, combatants[name])
                 by_hand = item.get("kind") in ("adjust", "condition")
                 whose = item.get("combatant") or next((ch.get("who") for ch in item.get("changes", [])), None)
-                if by_hand and whose in hidden:  # a flag's yes/no, a reference or a status: a value too
-                    assert "on" not in item and str(item["text"]).endswith(": ? -> ? (by the GM)"), (where, item)
+                if by_hand and whose in hidden:  # a number or a status's level: a value too (issue 37: told in words)
+                    assert str(item["text"]).endswith("(by the GM)") and "?" not in item["text"], (where, item)
                 text = item.get("text")
                 own = item.get("kind") in ("start", "end", "stalemate", "unfinished")  # sides, rounds, winner
                 if isinstance(text, str) and not own and any(h in text for h in hidden):
-                    rest = re.sub("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), "", text)
-                    assert not re.search(r"\d", rest), (where, text)
+                    assert not numbers_left(text, names, shown_numbers(item, hidden)), (where, text)
+                    assert "?" not in text, (where, text)  # issue 37: no "?" standing for a word or a number
         shown = reads["get"]["shown"]
         for name in hidden:
             assert [c["text"] for c in shown[name]] in ([w] for w in WORDS)
@@ -211,7 +214,8 @@ def test_players_view_by_default_hides_every_combatant_not_on_the_first_side(cli
     assert set(reads["get"]["hidden"]) == hidden
     assert_hidden(reads, hidden, names)
     mine = next(c["name"] for c in sides["combatants"] if c["side"] == first)
-    assert reads["get"]["state"]["combatants"][mine] == summary["state"]["combatants"][mine]
+    shown = {k: v for k, v in summary["state"]["combatants"][mine].items() if k != "dealt"}  # issue 37: not told
+    assert reads["get"]["state"]["combatants"][mine] == shown
 
 
 def test_players_view_shows_a_revealed_combatant_and_hides_it_again(client: TestClient) -> None:
@@ -222,7 +226,8 @@ def test_players_view_shows_a_revealed_combatant_and_hides_it_again(client: Test
     assert r.status_code == 201, r.text
     got = client.get(f"/v1/encounters/{eid}", headers=bearer(view)).json()
     assert "Bokoblin 1" not in got["hidden"]
-    assert got["state"]["combatants"]["Bokoblin 1"] == summary["state"]["combatants"]["Bokoblin 1"]
+    shown = {k: v for k, v in summary["state"]["combatants"]["Bokoblin 1"].items() if k != "dealt"}  # not told
+    assert got["state"]["combatants"]["Bokoblin 1"] == shown
     again = client.post(act, json={"kind": "reveal", "combatant": "Bokoblin 1", "to_players": True}, headers=bearer(gm))
     assert again.status_code == 422 and again.json()["error"]["field"] == "to_players"
     client.post(f"/v1/encounters/{eid}/undo", headers=bearer(gm))
@@ -233,7 +238,7 @@ def test_players_view_shows_a_revealed_combatant_and_hides_it_again(client: Test
 
 
 @pytest.mark.parametrize(
-    ("value", "top", "word"), [(10, 10, "unhurt"), (9, 10, "hurt"), (5, 10, "badly hurt"), (0, 10, "down")]
+    ("value", "top", "word"), [(10, 10, "unhurt"), (9, 10, "wounded"), (5, 10, "bloodied"), (0, 10, "down")]
 )
 def test_health_word_reads_health_against_its_top(value: int, top: int, word: str) -> None:
     assert health_word(value, top) == word
@@ -340,8 +345,9 @@ def test_players_view_hides_the_words_of_a_hidden_combatants_adjust_and_conditio
     client: TestClient, name: str
 ) -> None:
     """The GM's adjust of a flag, a reference and a status, and a condition set, on hidden combatants: the GM
-    reads the value in words ("no -> yes", a combatant's name, a status's name); the players read "<who>'s
-    <label>: ? -> ? (by the GM)", no `on`, in every read; a shown combatant's adjust keeps its words."""
+    reads the value in words ("no -> yes", a combatant's name, a status's name); the players read what the table
+    sees, told from the event's data (issue 37: a flag, whom it grapples, that it is Disarmed; that its statuses
+    change, not their levels), no number, no "?", in every read; a shown combatant's adjust keeps its words."""
     created = client.post("/v1/encounters", json={"fight": fight(name), "seed": 3}).json()
     eid, gm, view = created["id"], created["gm_token"], created["view_token"]
     for action in HAND[name]:
@@ -357,9 +363,19 @@ def test_players_view_hides_the_words_of_a_hidden_combatants_adjust_and_conditio
         who = e.get("combatant") or e["changes"][0]["who"]
         told = seen[e["n"]]["text"]
         if who in hidden:
-            assert not e["text"].endswith("? -> ? (by the GM)") and told != e["text"], e["text"]
-            assert told.startswith(f"{who}'s ") and told.endswith(": ? -> ? (by the GM)"), told
-            assert "on" not in seen[e["n"]]
+            assert told != e["text"], e["text"]
+            assert told.startswith(who) and told.endswith(" (by the GM)") and "?" not in told, told
+            assert not numbers_left(told, reads["get"]["state"]["combatants"], set()), told
         else:
             assert told == e["text"]
     assert_hidden(reads, hidden, list(reads["get"]["state"]["combatants"]))
+
+
+def test_last_odyssey_players_read_a_foe_at_0_hp_as_downed() -> None:
+    """last-odyssey: Knocking Out ("If the enemy is downed"): the players read the page's own word for HP at 0 or
+    below; the other games, the common words (unhurt, wounded, bloodied, down)."""
+    assert health_word(0, 10, rules_for(registry.get("last-odyssey")).health_words) == "downed"
+    assert [health_word(v, 10, rules_for(registry.get("kaiser")).health_words) for v in (10, 9, 5, 0)] == [
+        "unhurt", "wounded", "bloodied", "down",
+    ]  # fmt: skip
+    assert "downed" in WORDS

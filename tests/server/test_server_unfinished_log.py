@@ -36,3 +36,19 @@ def test_server_log_exported_mid_fight_replays_and_says_where_it_stands(client: 
         (tmp_path / "bad.jsonl").write_text("\n".join(bad) + "\n")
         refused = CliRunner().invoke(app, ["replay", str(tmp_path / "bad.jsonl")])
         assert refused.exit_code == 2 and "the log was edited" in refused.output
+
+
+def test_a_players_export_is_refused_by_replay_in_one_clear_line(client: TestClient, tmp_path: Path) -> None:
+    """Issue 37, Done when #3: the view token's events.jsonl leaves out what the GM hides; `tohit replay` refuses it
+    in one line saying so (exit 2), never taken as a full log; the GM's export of the same evening replays."""
+    made = client.post("/v1/encounters", json={"example": "file/kaiser-party-vs-bandits", "seed": 3}).json()
+    eid, gm = made["id"], {"Authorization": f"Bearer {made['gm_token']}"}
+    client.post(f"/v1/encounters/{eid}/actions", json={"kind": "auto"}, headers=gm)
+    view = {"Authorization": f"Bearer {made['view_token']}"}
+    (tmp_path / "players.jsonl").write_text(client.get(f"/v1/encounters/{eid}/events.jsonl", headers=view).text)
+    (tmp_path / "gm.jsonl").write_text(client.get(f"/v1/encounters/{eid}/events.jsonl", headers=gm).text)
+    refused = CliRunner().invoke(app, ["replay", str(tmp_path / "players.jsonl")])
+    assert refused.exit_code == 2, refused.output
+    assert len(refused.output.strip().splitlines()) == 1 and "players' export" in refused.output, refused.output
+    assert "Traceback" not in refused.output
+    assert CliRunner().invoke(app, ["replay", str(tmp_path / "gm.jsonl")]).exit_code == 0

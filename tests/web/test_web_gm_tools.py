@@ -91,7 +91,7 @@ def test_web_players_view_hides_the_foes_until_revealed(page: Any, table: Table,
     ready(view, table.url(eid, made["view_token"]))
     text = view.evaluate(CARD, foe)
     assert not re.search(r"\d", text.replace(foe, "")), text
-    assert re.search(r"unhurt|hurt|badly hurt|down", text)
+    assert re.search(r"unhurt|wounded|bloodied|down", text)
     assert re.search(r"\d", view.evaluate(CARD, mine).replace(mine, ""))  # the first side's numbers are shown
     shot(view, f"web-view-hidden-{game}")
     page.select_option("#reveal-who", foe)
@@ -138,3 +138,26 @@ def test_web_delete_the_encounter_after_the_gm_confirms(page: Any, table: Table)
     page.wait_for_url(f"{table.base}/", timeout=5000)
     assert asked and "Delete the encounter" in asked[0]
     assert table.http.get(f"/v1/encounters/{eid}", headers=bearer(gm)).status_code == 404
+
+
+def test_web_gm_hides_a_foe_entirely_and_brings_it_into_sight(page: Any, table: Table) -> None:
+    """Issue 37, item 3: the GM's "Hide entirely" takes the foe's card off the players' page live (an ambusher);
+    "Bring into sight" brings it back, its numbers still kept (a health word), and Hide entirely is offered again."""
+    _, data = example("starter/wsswnn")
+    made = table.create(example="starter/wsswnn", seed=5)
+    eid, gm = made["id"], made["gm_token"]
+    foe = data["sides"][1]["combatants"][0]["name"]
+    ready(page, table.url(eid, gm))
+    view = page.context.new_page()
+    ready(view, table.url(eid, made["view_token"]))
+    assert view.evaluate(CARD, foe) is not None
+    page.select_option("#reveal-who", foe)
+    now = click_and_wait(page, "#hide")
+    view.wait_for_function(f"() => document.getElementById('tracker').dataset.seq === '{now}'", timeout=5000)
+    view.wait_for_function(f"() => ({CARD})({foe!r}) === null", timeout=5000)
+    assert page.inner_text("#reveal") == "Bring into sight" and page.is_disabled("#hide")
+    now = click_and_wait(page, "#reveal")
+    view.wait_for_function(f"() => document.getElementById('tracker').dataset.seq === '{now}'", timeout=5000)
+    view.wait_for_function(f"() => ({CARD})({foe!r}) !== null", timeout=5000)
+    assert re.search(r"unhurt|wounded|bloodied|down", view.evaluate(CARD, foe))
+    assert page.inner_text("#reveal") == "Show to players" and page.is_enabled("#hide")

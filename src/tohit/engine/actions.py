@@ -196,6 +196,14 @@ class Reveal(_Action):
     to_players: bool
 
 
+class Hide(_Action):
+    """The GM hides a combatant entirely from the players' view (an ambusher): absent from every players' read until
+    a `reveal` brings it in (docs/players.md)."""
+
+    kind: Literal["hide"]
+    combatant: Name
+
+
 class Undo(_Action):
     """The last action not yet taken back is taken back, by one more event."""
 
@@ -204,13 +212,27 @@ class Undo(_Action):
 
 #: Any one action (a value), and the union as a type to validate against (told apart by `kind`).
 AnyAction = (
-    Attack | Auto | Adjust | EndTurn | Move | Door | Join | Leave | Condition | RollDice | Reveal | Note | Delay | Undo
+    Attack
+    | Auto
+    | Adjust
+    | EndTurn
+    | Move
+    | Door
+    | Join
+    | Leave
+    | Condition
+    | RollDice
+    | Reveal
+    | Hide
+    | Note
+    | Delay
+    | Undo
 )
 Action = Annotated[AnyAction, Field(discriminator="kind")]
 #: The kinds of action, in the order they are listed to a person.
 KINDS = (
-    "attack", "auto", "adjust", "end_turn", "move", "door", "join", "leave", "condition", "dice", "reveal", "note",
-    "delay", "undo",
+    "attack", "auto", "adjust", "end_turn", "move", "door", "join", "leave", "condition", "dice", "reveal", "hide",
+    "note", "delay", "undo",
 )  # fmt: skip
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 

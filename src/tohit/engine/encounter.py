@@ -26,7 +26,7 @@ from tohit.core.fight.order import TURN
 from tohit.core.fight.state import State, change
 from tohit.core.grid.movement import reachable
 from tohit.core.roles import listed
-from tohit.engine import cancel, durations, gm_hand, gm_many, roster_change, turn_delay
+from tohit.engine import cancel, durations, gm_hand, gm_many, presence, roster_change, turn_delay
 from tohit.engine import plan as plan_odds
 from tohit.engine.actions import AnyAction, parse_action
 from tohit.engine.doors import door_events, map_doors, synced, with_door_stats
@@ -529,7 +529,8 @@ _HAND: dict[str, Callable[[Encounter, dict[str, Any], np.random.Generator], list
     "adjust": _adjust,
     "condition": _condition,
     "dice": gm_hand.roll,
-    "reveal": lambda enc, action, _: gm_hand.reveal(enc, action),
+    "reveal": lambda enc, action, _: presence.reveal(enc, action),
+    "hide": lambda enc, action, _: presence.hide(enc, action),
     "note": lambda enc, action, _: gm_many.note(enc, action),
     "delay": lambda enc, action, _: turn_delay.delay(enc, action),
 }

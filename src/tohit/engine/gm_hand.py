@@ -7,8 +7,8 @@ event that undo takes back and replay reads as any other.
   rules name one by one: `FightRules.condition_bits`) set or cleared, by its rulebook word in any case: one change.
 - `dice`: any roll ("2d6+3", "Perception") by the engine's dice parser (core/dice.py), logged with its faces and
   total; it changes no stat.
-- `reveal`: a combatant's stats shown to the players' view, or hidden again; it changes no stat, and who is
-  hidden is read from the events (`hidden`): by default every combatant not on the first side.
+- who is hidden from the players is read from the events (`hidden`): by default every combatant not on the first
+  side, until a `reveal` (engine/presence.py, with `hide`) shows it; it changes no stat.
 
 A stat set or a condition changed goes through the game's own consequences (`FightRules.by_hand`): what the rules
 make of it is part of the same event. Nothing here decides the fight: the encounter's end check runs after every
@@ -228,18 +228,6 @@ def roll(enc: LiveEncounter, action: dict[str, Any], rng: np.random.Generator) -
     ctx = enc._context(rng)
     words = f"{shown}{expr.text} = {total:,}" + (f" ({', '.join(map(str, faces))})" if faces else "")
     ctx.emit("dice", [], words, expression=expr.text, label=what, faces=faces, total=total)
-    return ctx.log
-
-
-def reveal(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
-    """A combatant shown to the players' view (`to_players`), or hidden from it: one `reveal` event."""
-    c = combatant_index(enc, action.get("combatant"))
-    who, shown = enc.fight.roster.names[c], bool(action.get("to_players"))
-    if (who not in hidden(enc.events)) == shown:
-        raise InputError(f"{who} is {'already' if shown else 'not'} shown to the players", field="to_players")
-    ctx = enc._context(np.random.default_rng(0))
-    text = f"{who} is shown to the players" if shown else f"{who} is hidden from the players"
-    ctx.emit("reveal", [], text, combatant=who, to_players=shown)
     return ctx.log
 
 

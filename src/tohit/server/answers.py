@@ -20,8 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from tohit.core.fight.readings import ReadingKind
 
-#: The health words the view token reads for a hidden combatant (players_view.WORDS).
-HealthText = Literal["unhurt", "hurt", "badly hurt", "down"]
+#: The health words the view token reads for a hidden combatant, every game's (players_view.WORDS).
+HealthText = Literal["unhurt", "wounded", "bloodied", "down", "downed"]
 #: A square of the map: [x, y].
 Square = list[int]
 
@@ -100,7 +100,8 @@ class Event(BaseModel):
     """One event of an encounter's log: what happened, in words, and the stats it changed. Events of a kind
     carry that kind's keys (an attack its attacker, target, dice, outcome and trace; the start its sides,
     seed and state; the end its winner and rounds); a game's own events may carry keys of their own. With the
-    view token an event about a hidden combatant keeps only who did what (its numbers read "?")."""
+    view token an event is told in the players' words (docs/players.md), and one about a hidden combatant keeps
+    only who did what."""
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
@@ -235,6 +236,11 @@ class Summary(Closed):
     shown: dict[str, list[Reading]] = Field(description="Each combatant's card: its stats as read, by name.")
     rows: list[SideRows] = Field(description="Each side's rows, where the game keeps rows (else none).")
     hidden: list[str] = Field(description="The combatants the game master hides from the players.")
+    hidden_entirely: list[str] = Field(
+        default_factory=list,
+        description="The combatants hidden entirely from the players (`hide`, a fight file's `hidden: true`): the"
+        " GM's read; the view token's is empty (docs/players.md).",
+    )
     order: list[str] = Field(description="The combatants in the round's order now (a delay changes it).")
     delay_after: list[str] = Field(
         description="Whom the combatant whose turn comes may delay after, in the order their turns come (none: no"

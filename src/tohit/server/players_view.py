@@ -1,13 +1,15 @@
-"""The players' view hides what the game master hides: every read with the view token (`GET`,
-`/sheet`, `/events`, `/events.jsonl`, `/stream`) carries, for a hidden combatant, no stat values:
+"""The players' view: what the players' characters see (issue 37; docs/players.md). Every read with the view token
+(`GET`, `/sheet`, `/events`, `/events.jsonl`, `/stream`) carries, for a hidden combatant, no number of its own:
 
-- in `state` and `shown`, only a health word (unhurt, hurt, badly hurt, down);
-- in events' `changes`, no `from`/`to`; in event texts, no numbers of theirs (an event that names a hidden
-  combatant keeps its words, its numbers outside the combatants' names become "?"); the GM's adjust or condition
-  of a hidden combatant reads "<who>'s <label>: ? -> ? (by the GM)", no `on` (a flag's yes/no, a reference's
-  name or a status's name is a value too); and nothing else of such an event but what says who did what (its
-  trace, dice, outcome and file blocks stay with the GM);
-- in the sheet, no starting stats;
+- in `state` and `shown`, only a health word (the game's `FightRules.health_words`: unhurt, wounded, bloodied,
+  down), and its conditions (what a person at the table sees);
+- each event told in the players' words, written from its data by core/fight/audience.py (`told`): an event
+  about nobody hidden reads as the game wrote it, one about a hidden combatant is told again from its data (who
+  attacks whom with what, the result, a health word, a condition), never masked after the fact; of such an event
+  the players get only what says who did what (its trace, dice, outcome numbers and file blocks stay with the
+  GM); in `changes`, no `from`/`to` of a hidden combatant;
+- nobody's Damage dealt (it sums the foes' losses, a hidden foe's too): not in `state`, `shown` or `changes`;
+- in the sheet, no starting stats, attacks or targets' counts of a hidden combatant;
 - what is computed from an attack (`preview`, `dice`, `aim`) is refused (403, naming the hidden combatant) when the
   attacker or a target named is hidden, since exact odds, the dice a roll still needs and the best placements are
   computed from the hidden combatant's stats; the dice route is refused too when the attack reaches a hidden
@@ -16,10 +18,11 @@
   its name; Best aim ranks by the damage done to every creature it may reach, so it is refused while any combatant
   is hidden; the map of a hidden attacker's attack is the board and the creatures only (where a creature stands is
   on the table for everyone to see, none of the map's fields is a stat value), its placement ignored (a placement
-  refused as out of range would tell its range).
+  refused as out of range would tell its range); an error about a hidden combatant says so, in words of its own.
 
 Who is hidden is read from the events (`engine.gm_hand.hidden`: by default every combatant not on the first side,
-until the GM reveals it). The GM token sees everything.
+until the GM reveals it). `own`: the combatants whose every number this reader reads (a player's own character).
+The GM token sees everything.
 """
 
 from __future__ import annotations
@@ -27,13 +30,19 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tohit.core.errors import TohitError
+from tohit.core.fight.audience import HEALTH_WORDS, UNTOLD, Audience, health_word, told
+from tohit.core.fight.contract import rules_for
+from tohit.engine import registry
 from tohit.engine.encounter import Encounter
+from tohit.engine.fight.replay import PLAYERS
 from tohit.engine.gm_hand import hidden
+from tohit.engine.presence import absent_at
 from tohit.server.errors import ApiError
 from tohit.server.read_models import dice_answer, map_view, starts
 
@@ -42,12 +51,12 @@ _KEPT = (
     "kind", "text", "n", "action", "changes", "attacker", "target", "attack", "combatant", "undoes", "winner",
     "rounds", "side", "sides", "condition", "on", "to_players", "turn", "seed", "system", "source", "prev",
 )  # fmt: skip
-#: Events whose text holds no stat value (the sides and round, who won after how many rounds): kept as written.
-_OWN_WORDS = ("start", "end", "stalemate", "unfinished")
 #: What the players read of a GM's note.
 _NOTE = {"text": "the GM writes a note", "changes": []}
-_NUMBER = re.compile(r"[-+]?\d[\d,.]*")
-WORDS = ("unhurt", "hurt", "badly hurt", "down")
+#: The health words of every built-in game (the common ones, and a game's own: `FightRules.health_words`).
+WORDS = tuple(
+    dict.fromkeys(HEALTH_WORDS + tuple(w for s in registry.built_in().values() for w in rules_for(s).health_words))
+)
 #: What a map answer says about the attack placed (its range, the squares it covers, whom it reaches and the cover
 #: lines from its attacker): left out of the map of a hidden attacker's attack.
 _MAP_ATTACK = {
@@ -62,65 +71,113 @@ class RenameBody(BaseModel):
     name: str = Field(min_length=1, max_length=200)
 
 
-def health_word(value: int, top: int) -> str:
-    """Health in words: down at 0 or less, unhurt at its top, badly hurt at half or less, else hurt."""
-    if value <= 0:
-        return "down"
-    if value >= top:
-        return "unhurt"
-    return "badly hurt" if 2 * value <= top else "hurt"
-
-
 class PlayersView:
-    """The encounter as the players see it: `enc`'s hidden combatants (or those given) read as health words; `own`,
-    a player's own combatant(s) (a player's link: server/player_links.py), never hidden."""
+    """The encounter as the players see it: `enc`'s hidden combatants (or those given) read as health words;
+    `own`, the combatants whose every number the reader reads (a player's own)."""
 
     def __init__(self, enc: Encounter, hide: Iterable[str] | None = None, own: Iterable[str] = ()) -> None:
         self.enc = enc
-        self.hidden = set(hidden(enc.events) if hide is None else hide) - set(own)
+        self.own = frozenset(own)
+        self.gone_at = absent_at(enc.events)  # per event: who the players did not know of then
+        self.absent = (self.gone_at[-1] if self.gone_at else frozenset()) - self.own
+        self.hidden = (set(hidden(enc.events) if hide is None else hide) | self.absent) - self.own
         rules = enc.fight.rules
         self.health = rules.health
         reading = rules.readings.get(rules.health)
         self.maximum = reading.maximum if reading is not None else None
         self.start = starts(enc)  # a newcomer's: as it joined
         self.names = sorted(enc.fight.roster.names, key=len, reverse=True)
+        self.audience = Audience(
+            secret=frozenset(self.hidden),
+            absent=self.absent,
+            own=self.own,
+            health=rules.health,
+            readings=rules.readings,
+            names=tuple(enc.fight.roster.names),
+            sides=_sides(enc.events),
+            tops={name: self.top(name, stats) for name, stats in enc.state_json()["combatants"].items()},
+            words=rules.health_words,
+            named=rules.narrate_value,
+        )
 
-    def word(self, name: str, stats: Mapping[str, Any]) -> str:
-        """A combatant's health word from its stats (the top: its maximum stat, else its starting health)."""
-        value = int(stats.get(self.health, 0))
+    def top(self, name: str, stats: Mapping[str, Any]) -> int:
+        """A combatant's top health: its maximum stat, else its starting health."""
         top = stats.get(self.maximum) if self.maximum else None
         if top is None:
-            top = self.start.get(name, {}).get(self.health, value)
-        return health_word(value, max(int(top), 1))
+            top = self.start.get(name, {}).get(self.health, stats.get(self.health, 0))
+        return max(int(top), 1)
 
-    def row(self, row: Mapping[str, Any]) -> dict[str, Any]:
-        """A state row (`{"fight", "combatants"}`) with each hidden combatant's stats replaced by its word."""
+    def word(self, name: str, stats: Mapping[str, Any]) -> str:
+        """A combatant's health word from its stats, in the game's words."""
+        return health_word(int(stats.get(self.health, 0)), self.top(name, stats), self.audience.words)
+
+    def row(self, row: Mapping[str, Any], gone: frozenset[str] | None = None) -> dict[str, Any]:
+        """A state row (`{"fight", "combatants"}`) with each hidden combatant's stats replaced by its word, and
+        nobody's Damage dealt; none of those hidden entirely (now, or `gone`)."""
+        gone = self.absent if gone is None else gone
         combatants = {
-            name: ({"health": self.word(name, stats)} if name in self.hidden else stats)
+            name: (
+                {"health": self.word(name, stats)}
+                if name in self.hidden or name in gone
+                else {k: v for k, v in stats.items() if k not in UNTOLD}
+            )
             for name, stats in row.get("combatants", {}).items()
+            if name not in gone
         }
         return {**row, "combatants": combatants}
 
+    def present(self, names: Iterable[str]) -> list[str]:
+        """`names` without those the players do not know of."""
+        return [n for n in names if n not in self.absent]
+
+    def known(self, names: Iterable[str], field: str) -> None:
+        """A 422 naming `field` for a name the players do not know of, in the same words for one hidden entirely as
+        for one the fight never had (so the answer tells nothing of an ambusher)."""
+        roster = set(self.present(self.enc.fight.roster.names))
+        for name in names:
+            if name not in roster:
+                raise ApiError(422, f"no combatant named {name!r} in the players' view", field)
+
     def summary(self, found: dict[str, Any]) -> dict[str, Any]:
-        """GET /v1/encounters/{id} for the players: state, shown and conditions without hidden values."""
-        shown = dict(found.get("shown", {}))
+        """GET /v1/encounters/{id} for the players: state and shown without hidden values (nor Damage dealt)."""
+        shown = {
+            k: [self.card(c) for c in v if c.get("stat") not in UNTOLD]
+            for k, v in found.get("shown", {}).items()
+            if k not in self.absent
+        }
         reading = self.enc.fight.rules.readings.get(self.health)
         label = reading.label if reading is not None else self.enc.fight.rules.health_label
         state = found["state"]["combatants"]
         for name in self.hidden & set(shown):
             word = self.word(name, state[name])
             shown[name] = [{"stat": self.health, "label": label, "kind": "health", "text": word, "hidden": True}]
-        conditions = {k: ([] if k in self.hidden else v) for k, v in found.get("conditions", {}).items()}
         found = {k: v for k, v in found.items() if k != "notes"}  # the GM's notes: never the players'
+        standing = found.get("standing")
         return {
             **found,
             "state": self.row(found["state"]),
             "shown": shown,
-            "conditions": conditions,
             "rows": self.rows(found.get("rows", [])),
-            "hidden": sorted(self.hidden),
+            "hidden": sorted((self.hidden - self.absent) & set(found["state"]["combatants"])),  # none that left
+            "hidden_entirely": [],
             "durations": {k: v for k, v in found.get("durations", {}).items() if k not in self.hidden},
+            "conditions": {k: v for k, v in found.get("conditions", {}).items() if k not in self.absent},
+            "order": self.present(found.get("order", [])),
+            "turn": None if found.get("turn") in self.absent else found.get("turn"),
+            **({"standing": self.present(standing)} if isinstance(standing, list) else {}),
         }
+
+    def card(self, card: Mapping[str, Any]) -> dict[str, Any]:
+        """A card of `shown`; a reference to one hidden entirely names "someone" (a Distracted Link, by whom the
+        players do not know)."""
+        if card.get("kind") != "reference" or not self.absent:
+            return dict(card)
+        names = [n for n in self.names if n in self.absent]
+
+        def someone(text: str) -> str:
+            return re.sub("|".join(re.escape(n) + r"(?![\w])" for n in names), "someone", text)
+
+        return {**card, "text": someone(str(card.get("text"))), "chips": [someone(str(c)) for c in card["chips"]]}
 
     def rows(self, found: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """Each side's rows without the hidden combatants (a row, or a side, left with nobody is left out)."""
@@ -133,15 +190,21 @@ class PlayersView:
         return out
 
     def sheet(self, found: dict[str, Any]) -> dict[str, Any]:
-        """The sheet for the players: no starting stats of a hidden combatant."""
+        """The sheet for the players: no starting stats, attacks nor targets' counts of a hidden combatant."""
         combatants = [
-            {**c, "start": {}, "hidden": True} if c["name"] in self.hidden else c for c in found.get("combatants", [])
+            {**c, "start": {}, "attacks": [], "max_targets": [], "hidden": True} if c["name"] in self.hidden else c
+            for c in found.get("combatants", [])
+            if c["name"] not in self.absent
         ]
-        return {**found, "combatants": combatants, "hidden": sorted(self.hidden)}
+        hidden = sorted((self.hidden - self.absent) & {c["name"] for c in combatants})  # none that left
+        return {**found, "combatants": combatants, "hidden": hidden, "order": self.present(found.get("order", []))}
 
     def refuse(self, attacker: str, targets: Iterable[str] = ()) -> None:
         """A 403 naming the attacker (field `attacker`) or the targets (field `targets`) hidden from the players:
-        what is computed from an attack on or by a hidden combatant reads its stats."""
+        what is computed from an attack on or by a hidden combatant reads its stats. A name the players do not know
+        of is a 422 (`known`)."""
+        self.known([attacker], "attacker")
+        self.known(targets, "targets")
         if attacker in self.hidden:
             message = f"{attacker} is hidden from the players: only the GM token reads its attacks"
             raise ApiError(403, message, "attacker")
@@ -153,29 +216,36 @@ class PlayersView:
 
     @contextmanager
     def said(self) -> Iterator[None]:
-        """An error (a TohitError) whose message names a hidden combatant, with its numbers made "?" (e.g. a fallen
-        foe's "it is down (life 0)")."""
+        """An error (a TohitError) whose message names a hidden combatant said again in words of its own, naming
+        whom it concerns (its numbers, e.g. a fallen foe's "it is down (life 0)", are the GM's)."""
         try:
             yield
         except TohitError as e:
-            if not any(name in e.message for name in self.hidden):
+            found = [name for name in self.names if name in e.message and name in self.hidden]
+            if not found:
                 raise
-            raise type(e)(self.text(e.message), field=e.field, source=e.source) from None
+            about = ", ".join(sorted(set(found) - self.absent)) or "a combatant"
+            message = f"refused: the reason concerns {about}, hidden from the players (the GM token reads it)"
+            raise type(e)(message, field=e.field, source=e.source) from None
 
     def preview(
         self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None
     ) -> list[dict[str, Any]]:
         """The engine's preview for the players: refused for a hidden attacker or target named (before any odds
         are worked out); a hidden creature the attack also reaches is a row with its name only; the game's words
-        of a row (`reach`, `move`) that name a hidden creature have their numbers made "?", as an event's text."""
+        of a row (`reach`, `move`) that name a hidden creature are left out (they measure from where it stands)."""
         self.refuse(attacker, targets)
         with self.said():
             rows = self.enc.preview(attacker, attack, targets, placement)
-        return [{"name": r["name"], "hidden": True} if r["name"] in self.hidden else self._words(r) for r in rows]
+        return [
+            {"name": r["name"], "hidden": True} if r["name"] in self.hidden else self._words(r)
+            for r in rows
+            if r["name"] not in self.absent
+        ]
 
     def _words(self, row: dict[str, Any]) -> dict[str, Any]:
-        said = {k: row[k] for k in ("reach", "move") if isinstance(row.get(k), str)}
-        return {**row, **{k: self.text(v) for k, v in said.items() if any(n in v for n in self.hidden)}}
+        said = {k for k in ("reach", "move") if isinstance(row.get(k), str)}
+        return {k: v for k, v in row.items() if k not in said or not any(n in v for n in self.hidden)}
 
     def dice(
         self, attacker: str, attack: str | None, targets: list[str], placement: str | None, faces: Any
@@ -195,7 +265,8 @@ class PlayersView:
             reached = self.enc.reached(attacker, attack, targets, placement) if not self.enc.over else targets
             caught = sorted(t for t in reached if t in self.hidden)
             if caught:
-                message = f"the attack reaches {', '.join(caught)}, hidden from the players: only the GM token reads it"
+                names = ", ".join(self.present(caught)) or "a creature"
+                message = f"the attack reaches {names}, hidden from the players: only the GM token reads it"
                 raise ApiError(403, message, "targets")
             return dice_answer(self.enc, attacker, attack, targets, placement, faces)
 
@@ -204,75 +275,73 @@ class PlayersView:
         does to every creature it reaches, read from their stats)."""
         self.refuse(attacker)
         if self.hidden:
-            names = ", ".join(sorted(self.hidden))
+            names = ", ".join(sorted(self.hidden - self.absent)) or "a creature the players do not see"
             message = f"best aim ranks by the damage done to hidden combatants ({names}): only the GM token asks it"
             raise ApiError(403, message, "attack")
 
     def map_view(self, attacker: str, attack: str | None, placement: dict[str, Any] | None) -> dict[str, Any]:
         """The map for the players: a hidden attacker's attack left out (the board and the creatures stay), its
         `placement` not even read (a placement refused, out of its range, would say what its range is)."""
+        self.known([attacker], "attacker")
         concealed = attacker in self.hidden
         with self.said():
             found = map_view(self.enc, attacker, attack, None if concealed else placement)
+        found = {
+            **found,
+            "creatures": [c for c in found.get("creatures", []) if c.get("name") not in self.absent],
+            "reached": self.present(found.get("reached", [])),
+            "cover": {k: v for k, v in found.get("cover", {}).items() if k not in self.absent},
+        }
         return {**found, **_MAP_ATTACK} if concealed else found
 
-    def touches(self, event: Mapping[str, Any]) -> bool:
-        """Whether an event is about a hidden combatant: a change of its, it as attacker, target or combatant, or
-        its name in the text."""
-        if any(ch.get("who") in self.hidden for ch in event.get("changes", [])):
-            return True
-        if any(event.get(k) in self.hidden for k in ("attacker", "target", "combatant")):
-            return True
-        text = str(event.get("text") or "")
-        return any(name in text for name in self.hidden)
-
-    def text(self, text: str) -> str:
-        """The text with every number outside a combatant's name made "?"."""
-        if not self.names:
-            return _NUMBER.sub("?", text)
-        pattern = "(" + "|".join(re.escape(n) for n in self.names) + ")"
-        parts = re.split(pattern, text)
-        return "".join(p if i % 2 else _NUMBER.sub("?", p) for i, p in enumerate(parts))
-
-    def by_hand(self, event: Mapping[str, Any]) -> str | None:
-        """The text of the GM's adjust or condition event about a hidden combatant, none of the value in it (a
-        flag's yes/no, a reference's name, a status's name, a number): "<who>'s <label>: ? -> ? (by the GM)";
-        None for any other event. One on several (`each`) reads so for each hidden one, the others' words kept."""
-        kind, changes = event.get("kind"), event.get("changes") or [{}]
-        if kind in ("adjust", "condition") and isinstance(event.get("each"), list):
-            parts = [{**p, "kind": kind, "changes": [{"who": p.get("combatant")}]} for p in event["each"]]
-            said = [(self.by_hand(p), str(p.get("text") or "")) for p in parts]
-            return "; ".join(masked or text for masked, text in said) if any(m for m, _ in said) else None
-        who = event.get("combatant") if kind == "condition" else changes[0].get("who")
-        if kind not in ("adjust", "condition") or who not in self.hidden:
-            return None
-        name = event.get("condition") if kind == "condition" else None
-        if name is None:  # the adjust text reads "<who>'s <label>: <was> -> <now> (<how>)"
-            name = str(event.get("text") or "").removeprefix(f"{who}'s ").split(": ", 1)[0]
-        return f"{who}'s {name}: ? -> ? (by the GM)"
-
-    def event(self, event: Mapping[str, Any]) -> dict[str, Any]:
-        """One event for the players: a GM's note keeps only that one was written (never its text, nor on whom)."""
+    def event(self, event: Mapping[str, Any]) -> dict[str, Any] | None:
+        """One event for the players, told in their words (core/fight/audience.py `told`): of an event about a
+        hidden combatant, only what says who did what; None for one they would not notice (about nobody but those
+        hidden entirely now or as it happened, or on one of them); a GM's note keeps only that one was written."""
         if event.get("kind") == "note":
             return {k: event[k] for k in ("kind", "n", "action", "prev") if k in event} | _NOTE
-        out = dict(event)
-        if self.touches(event):
-            out = {k: v for k, v in event.items() if k in _KEPT}
-            if event.get("kind") not in _OWN_WORDS:
-                out["text"] = self.text(str(event.get("text") or ""))
-            masked = self.by_hand(event)
-            if masked is not None:
-                out = {k: v for k, v in out.items() if k != "on"} | {"text": masked}
-            outcome = event.get("outcome")
-            if isinstance(outcome, Mapping) and "result" in outcome:
-                out["result"] = outcome["result"]
+        n = int(event.get("n", -1))
+        gone = ((self.gone_at[n] if 0 <= n < len(self.gone_at) else frozenset()) | self.absent) - self.own
+        audience = replace(self.audience, secret=self.audience.secret | gone, absent=gone)
+        rules = self.enc.fight.rules
+        text = told(event, audience, rules.players_phrases, rules.players_same)
+        if text is None:
+            return None
+        out = {k: v for k, v in event.items() if k in _KEPT} if audience.touches(event) else dict(event)
+        out.pop("hidden", None)  # the start's list of those hidden entirely
+        for key in ("attacker", "target", "combatant"):
+            if out.get(key) in gone:
+                del out[key]
+        out["text"] = text
+        outcome = event.get("outcome")
+        if "outcome" not in out and isinstance(outcome, Mapping) and "result" in outcome:
+            out["result"] = outcome["result"]
         out["changes"] = [
-            {"who": ch.get("who"), "stat": ch.get("stat")} if ch.get("who") in self.hidden else ch
+            {"who": ch.get("who"), "stat": ch.get("stat")}
+            if ch.get("who") in audience.secret or ch.get("stat") in UNTOLD
+            else ch
             for ch in event.get("changes", [])
+            if ch.get("who") not in gone
         ]
         if isinstance(event.get("state"), Mapping):
-            out["state"] = self.row(event["state"])
+            out["state"] = self.row(event["state"], gone)
+        if isinstance(event.get("sides"), Mapping):
+            out["sides"] = {side: [m for m in members if m not in gone] for side, members in event["sides"].items()}
+        if event.get("kind") == "start":  # `tohit replay` refuses a players' export, by this mark
+            out["told_to"] = PLAYERS
         return out
 
     def events(self, found: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        return [self.event(e) for e in found]
+        """The events the players notice, each in their words (`event`)."""
+        return [told for told in (self.event(e) for e in found) if told is not None]
+
+
+def _sides(events: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Each combatant's side, from the start and the joins."""
+    found: dict[str, str] = {}
+    for e in events:
+        if e.get("kind") == "start":
+            found |= {n: side for side, members in e.get("sides", {}).items() for n in members}
+        elif e.get("kind") == "join":
+            found[str(e.get("combatant"))] = str(e.get("side"))
+    return found

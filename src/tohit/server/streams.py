@@ -97,6 +97,14 @@ class Streams:
                 continue
             found: list[dict[str, Any]] = [event]
             if load is not None:  # the players' view: no seed, and nothing of a hidden combatant's stats
-                found = for_view(PlayersView(await asyncio.to_thread(load, row), own=own).events(found))
+                found = for_view(PlayersView(await asyncio.to_thread(load, row), own=own).events(found)) or [
+                    quiet(event)
+                ]
             for seen in found:
                 yield f"id: {seen['n']}\nevent: {seen['kind']}\ndata: {json.dumps(seen)}\n\n"
+
+
+def quiet(event: dict[str, Any]) -> dict[str, Any]:
+    """What the players' stream sends for an event they do not notice (about one hidden entirely from them): its
+    number only, so a page reads the encounter again (docs/players.md)."""
+    return {"kind": "quiet", "n": event["n"], "text": "", "changes": [], "quiet": True}

@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar
 import numpy as np
 
 from tohit.core.errors import InputError
+from tohit.core.fight.audience import HEALTH_WORDS, Phrase
 from tohit.core.fight.bindings import Bindings, Side, StatBinding, check_bindings, check_stats
 from tohit.core.fight.consequence import OTHER, Item, item
 from tohit.core.fight.readings import StatReading, reading_of
@@ -135,6 +136,12 @@ class FightRules(TableHints, ABC):
     #: The round goes round its order again and again (until nobody can act), so a delayed turn may come after
     #: one whose place is before its own (engine/turn_delay.py).
     order_goes_round: ClassVar[bool] = False
+    #: What the players are told (core/fight/audience.py, docs/players.md): the game's phrase for a kind of event
+    #: it tells the players its own way, the kinds whose words hold no number of a combatant kept from them (told
+    #: as written), and its health words from unhurt to down.
+    players_phrases: ClassVar[Mapping[str, Phrase]] = {}
+    players_same: ClassVar[frozenset[str]] = frozenset()
+    health_words: ClassVar[tuple[str, str, str, str]] = HEALTH_WORDS
 
     #: True once `check_declarations` passed (`checked`).
     _checked: bool = False

@@ -202,6 +202,13 @@ def fight_model(system: AnySystem, rules: FightRules) -> type[FightBase]:
         attacks=(list[attack], Field(min_length=1, max_length=MAX_ATTACKS)),
         policy=(Policy | None, Field(default=None, description="Overrides the side's policy.")),
         focus=(str | None, Field(default=None, description="A foe to attack while it stands.")),
+        hidden=(
+            bool,
+            Field(
+                default=False,
+                description="Hidden entirely from the players' view (an ambusher) until the GM reveals it.",
+            ),
+        ),
     )
     side = create_model(
         f"{stem}Side",

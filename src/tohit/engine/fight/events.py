@@ -10,8 +10,10 @@ from tohit.core.fight.state import State
 
 
 def start_event(fight: LoadedFight, seed: int, state: State, source: str) -> dict[str, Any]:
-    """The first event of a fight's log: the sides, the seed, the source and the starting state (numbered 0)."""
+    """The first event of a fight's log: the sides, the seed, the source and the starting state (numbered 0), and
+    the combatants its file hides entirely from the players (`hidden`), where there are any."""
     roster = fight.roster
+    unseen = [name for name, c in zip(roster.names, fight.combatants, strict=True) if getattr(c, "hidden", False)]
     return {
         "kind": "start",
         "text": f"{' vs '.join(roster.side_names)}: round 1",
@@ -25,6 +27,7 @@ def start_event(fight: LoadedFight, seed: int, state: State, source: str) -> dic
         "state": state.row(roster),
         "changes": [],
         "n": 0,
+        **({"hidden": unseen} if unseen else {}),  # hidden entirely from the players (engine/presence.py)
     }
 
 

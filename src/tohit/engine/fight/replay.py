@@ -127,6 +127,14 @@ class Replay:
     standing: str | None = None
 
 
+#: The mark of a players' export (the view token's `events.jsonl`: docs/players.md), on its start event.
+PLAYERS = "players"
+PLAYERS_EXPORT = (
+    "this is the players' export (read with the view token): it leaves out what the GM hides, so it is no log to"
+    " replay; replay the GM's export (GET .../events.jsonl with the GM token)"
+)
+
+
 def read_log(path: str | Path) -> list[dict[str, Any]]:
     """The events of a JSON-lines log, each checked against `LoggedEvent`, the hash chain and its number;
     any problem is one InputError naming the file and line."""
@@ -143,6 +151,8 @@ def read_log(path: str | Path) -> list[dict[str, Any]]:
             raise InputError(f"{where}an event is a JSON object with a kind", source=source)
         if not events and event["kind"] != "start":
             raise InputError(f"{where}the log must begin with the fight's start event", source=source)
+        if not events and event.get("told_to") == PLAYERS:
+            raise InputError(f"{where}{PLAYERS_EXPORT}", source=source)
         if len(events) >= MAX_EVENTS:
             raise InputError(f"{where}more than {MAX_EVENTS:,} events (the cap)", source=source)
         if "prev" not in event:

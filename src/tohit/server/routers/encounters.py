@@ -17,6 +17,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from tohit import __version__
+from tohit.engine import presence
 from tohit.engine.actions import Action, Undo
 from tohit.engine.encounter import Encounter
 from tohit.engine.fight.replay import chained
@@ -50,7 +51,8 @@ def summary(row: StoredEncounter, enc: Encounter) -> dict[str, Any]:
         "standing": enc.standing(),
         "over": enc.over,
         **read_models.cards(enc),
-        "hidden": sorted(hidden(enc.events)),
+        "hidden": sorted(hidden(enc.events) | presence.absent(enc.events)),
+        "hidden_entirely": sorted(presence.absent(enc.events)),
     }
 
 

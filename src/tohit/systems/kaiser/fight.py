@@ -56,7 +56,7 @@ from tohit.core.fight.rounds import turn_words
 from tohit.core.fight.rows import gather_stats, min_rows, pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
-from tohit.systems.kaiser import consequences, narrate
+from tohit.systems.kaiser import consequences, narrate, players
 from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.rules import HIT
 from tohit.systems.kaiser.stat_readings import READINGS
@@ -137,6 +137,7 @@ class KaiserFight(KaiserTurns):
     #: delayed after one whose place is before its own (it comes round again this round).
     keeps_order = True
     order_goes_round = True
+    players_phrases = players.PHRASES
     #: LP and AP change what a hit costs the defender (a Critical, AP lost, a Counterattack), not its damage;
     #: damage beyond the LP left changes nothing, so the exact chain caps it there.
     bindings = (

@@ -118,6 +118,12 @@ class LastOdysseyFight(LastOdysseyRound):
     health_label = "HP"
     readings = READINGS
     condition_stats = ("incapacitated", "statuses", "buffs")
+    #: The players' health words: the page's own for HP at 0 or below ("If the enemy is downed", last-odyssey:
+    #: Knocking Out; Downed: sources-and-gaps.md, Death and Injury).
+    health_words = ("unhurt", "wounded", "bloodied", "downed")
+    #: A status that lands ("Ogre is Paralyzed", narrate.status): no number in its words, told to the players as
+    #: written (what the table sees).
+    players_same = frozenset({"status"})
     outcome_fields = ("result", "damage", "status_applied", "tracker")
     #: Policy `best` reads the expected damage at the current state (`odds`): whether the target's Shell is
     #: active, its statuses (Petrified) and tracker, its Body Armor (a physical hit on it deals no damage), the

@@ -54,7 +54,7 @@ from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.spec import map_raw_combatants
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.core.grid.models import AbstractSpec, MapSpec
-from tohit.systems.rtw import narrate
+from tohit.systems.rtw import narrate, players
 from tohit.systems.rtw.consequences import (
     durability_after_encounter,
 )
@@ -75,6 +75,7 @@ from tohit.systems.rtw.tactical import grid_ranges_in_schema
 
 class RtwFight(RtwTurns):
     system_id = "rtw"
+    players_phrases = players.PHRASES
     health = "health"
     health_label = "Health"
     readings = READINGS

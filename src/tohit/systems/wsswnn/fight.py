@@ -69,7 +69,7 @@ from tohit.core.errors import InputError
 from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
 from tohit.core.fight.state import BoolArray, IntArray, State
-from tohit.systems.wsswnn import narrate
+from tohit.systems.wsswnn import narrate, players
 from tohit.systems.wsswnn.fight_file import WsswnnCombatant, free_brace, is_stand_fast
 from tohit.systems.wsswnn.fight_turn import ATTACKER_GRAPPLED_FIELD, GRAPPLED_FIELD, WsswnnTurns
 from tohit.systems.wsswnn.stat_readings import READINGS
@@ -81,6 +81,8 @@ class WsswnnFight(WsswnnTurns):
     health_label = "life"
     readings = READINGS
     condition_stats = ("grappling", "disarmed")
+    players_phrases = players.PHRASES
+    players_same = players.SAME
     combatant_extra = WsswnnCombatant
     bindings = (
         StatBinding("guard", odds=True),
@@ -240,6 +242,12 @@ class WsswnnFight(WsswnnTurns):
                     if rows[0]
                     else None
                 ),
+                combatant=fight.roster.names[c],
+                roll=lambda c=c, face=face, roll=roll, has_die=has_die: (
+                    f"{face[0]} - {t['penalty'][c]} = {roll[0]}" if has_die else None
+                ),
+                beats=lambda c=c, beats=beats: bool(beats[0, c]),
+                awareness=lambda best=best: int(best[0]),
             )
         file_pos = np.empty(size, dtype=np.int64)
         file_pos[np.asarray(fight.file_order)] = np.arange(size)

@@ -19,13 +19,17 @@ C_INTO_GRAPPLE = (
 C_MIGHTY = "wsswnn: Mighty Blow, the Champion's (docs/wsswnn.md#silent-mighty-blow)"
 
 
-def initiative_roll(name: str, roll: str | None, beats: bool, awareness: int) -> str:
-    """A Maneuver roll against the foes' highest Awareness (`roll`: "face - penalty = total", None: no die)."""
+def initiative_roll(name: str, roll: str | None, beats: bool, awareness: int | None, told: bool = True) -> str:
+    """A Maneuver roll against the foes' highest Awareness (`roll`: "face - penalty = total", None: no die). For
+    the players (docs/players.md): `told` False, the roll of a combatant whose numbers they do not read is not
+    said; `awareness` None, nor is the foes' highest Awareness when one of those foes is such a combatant."""
     verdict = "beats" if beats else "does not beat"
+    rolled = (" " + (roll if roll is not None else "(no Maneuver die)")) if told else ""
     return (
-        f"Initiative: {name} rolls Maneuver "
-        + (roll if roll is not None else "(no Maneuver die)")
-        + f", which {verdict} the foes' highest Awareness {awareness}"
+        f"Initiative: {name} rolls Maneuver"
+        + rolled
+        + f", which {verdict} the foes' highest Awareness"
+        + (f" {awareness}" if awareness is not None else "")
         + f"  [{PAGE}: Initiative (docs/wsswnn.md#silent-initiative)]"
     )
 

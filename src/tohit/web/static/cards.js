@@ -15,7 +15,7 @@ export function card(who, enc) {
   const entries = readings(enc, who.name);
   const health = entries.find((e) => e.kind === "health");
   const up = enc.standing.includes(who.name);
-  const word = { unhurt: 100, hurt: 70, "badly hurt": 30, down: 0 }; // a hidden combatant's bar: its word's
+  const word = { unhurt: 100, wounded: 70, bloodied: 30, down: 0, downed: 0 }; // a hidden combatant's bar: its word's
   const fill = !health
     ? 0
     : health.hidden

@@ -63,7 +63,13 @@ async function rollAny() {
 async function reveal() {
   const who = q("#reveal-who").value;
   const hidden = new Set(ctx.page.enc.hidden || []);
-  await run({ kind: "reveal", combatant: who, to_players: hidden.has(who) });
+  const absent = new Set(ctx.page.enc.hidden_entirely || []); // hidden entirely: brought into sight, its numbers kept
+  await run({ kind: "reveal", combatant: who, to_players: hidden.has(who) && !absent.has(who) });
+}
+
+/** Hide a combatant entirely from the players (an ambusher): absent from their view until revealed. */
+async function hideEntirely() {
+  await run({ kind: "hide", combatant: q("#reveal-who").value });
 }
 
 async function join() {
@@ -141,6 +147,7 @@ export function buildTools(given) {
       el("h3", {}, "Players' view"),
       picker("reveal-who", "Combatant"),
       el("button", { id: "reveal", type: "submit" }, "Show to players"),
+      el("button", { id: "hide", type: "button", onclick: () => hideEntirely() }, "Hide entirely"),
     ),
     el(
       "form",
@@ -182,9 +189,16 @@ export function syncTools() {
   fill(q("#join-side"), sheet.sides.map((s) => [s, s]));
   fill(q("#cond-name"), (sheet.gm_conditions || []).map((w) => [w, w]));
   const hidden = new Set(enc.hidden || []);
-  q("#reveal").textContent = hidden.has(q("#reveal-who").value) ? "Show to players" : "Hide from players";
+  const absent = new Set(enc.hidden_entirely || []);
+  const who = q("#reveal-who").value;
+  q("#reveal").textContent = absent.has(who)
+    ? "Bring into sight"
+    : hidden.has(who)
+      ? "Show to players"
+      : "Hide from players";
   if (document.activeElement !== q("#rename-name")) q("#rename-name").value = enc.name;
   for (const b of ["#apply-amount", "#cond-on", "#cond-off", "#roll-any", "#reveal", "#join", "#leave"]) {
     q(b).disabled = enc.over;
   }
+  q("#hide").disabled = enc.over || absent.has(who);
 }

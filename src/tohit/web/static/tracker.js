@@ -519,6 +519,12 @@ async function start() {
   await refresh();
   let pending = null;
   follow(id, token, page.enc.seq, (event) => {
+    if (event.quiet) {
+      // an event the players do not notice (docs/players.md): no line, the encounter read again
+      clearTimeout(pending);
+      pending = setTimeout(refresh, 30);
+      return;
+    }
     addEvents([event]);
     if (page.enc && event.n <= page.enc.seq) return; // this page's own action, already shown
     showResult([...page.events.values()].filter((e) => e.action === event.action), "", false);

@@ -1,0 +1,190 @@
+"""Who reads an event, and the words each audience is told (issue 37, "Events as data, told per audience";
+docs/players.md).
+
+An event is stored as data: its kind, who acted (`attacker`, `combatant`), on whom (`target`), with what
+(`attack`), the outcome, the dice, the changes (whose stat, from, to) and the rule cited. Its `text` is the game
+master's words, written by the game as it plays. The players' words are written here, from that data, for an
+`Audience`: the combatants whose numbers it does not read (`secret`: the players learn a health word and what a
+person at the table sees), those it does not know of (`absent`: hidden entirely) and those whose every number
+it reads (`own`: a player's own character). Nothing is masked after the fact: an event about nobody kept from the
+audience reads in the game's own words; one about somebody kept from it is told again from its data, by the
+game's phrase for its kind (`FightRules.players_phrases`) or the common one here.
+
+Damage dealt (the `dealt` tally) is never told to the players: it sums the foes' losses, a hidden foe's too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tohit.core.fight.readings import StatReading, label_of, reading_of, stat_text
+
+#: The health words, from unhurt to down (docs/players.md): a game with its own words gives its own.
+HEALTH_WORDS = ("unhurt", "wounded", "bloodied", "down")
+#: Stats the players never read, of anyone: Damage dealt sums the foes' losses.
+UNTOLD = frozenset({"dealt"})
+#: Kinds whose words hold no number of a combatant (who joined, left, whose turn, the round, the order): told to
+#: the players as the game wrote them.
+SAME_WORDS = frozenset(
+    {"turn", "round", "join", "leave", "undo", "start", "end", "stalemate", "unfinished", "initiative", "reveal"}
+)
+
+#: A phrase: the players' words for one event, from its data.
+Phrase = Callable[[Mapping[str, Any], "Audience"], str]
+
+
+def health_word(value: int, top: int, words: Sequence[str] = HEALTH_WORDS) -> str:
+    """Health in words: down at 0 or less, unhurt at its top, bloodied at half or less, else wounded."""
+    unhurt, wounded, bloodied, down = words
+    if value <= 0:
+        return down
+    if value >= top:
+        return unhurt
+    return bloodied if 2 * value <= top else wounded
+
+
+@dataclass(frozen=True)
+class Audience:
+    """Who reads: see the module docstring. `tops`: each combatant's top health (its health word's measure)."""
+
+    secret: frozenset[str] = frozenset()
+    absent: frozenset[str] = frozenset()
+    own: frozenset[str] = frozenset()
+    health: str = ""
+    readings: Mapping[str, StatReading] = field(default_factory=dict)
+    names: tuple[str, ...] = ()
+    sides: Mapping[str, str] = field(default_factory=dict)
+    tops: Mapping[str, int] = field(default_factory=dict)
+    words: tuple[str, str, str, str] = HEALTH_WORDS
+    #: The game's names of a named condition's value (`FightRules.narrate_value`).
+    named: Callable[[str, int], Any] | None = None
+
+    def unseen(self, name: object) -> bool:
+        """Whether the audience does not read `name`'s numbers."""
+        return isinstance(name, str) and name not in self.own and (name in self.secret or name in self.absent)
+
+    def gone(self, name: object) -> bool:
+        """Whether the audience does not know of `name` at all."""
+        return isinstance(name, str) and name not in self.own and name in self.absent
+
+    def word(self, name: str, value: int) -> str:
+        return health_word(value, max(int(self.tops.get(name, value)), 1), self.words)
+
+    def about(self, event: Mapping[str, Any]) -> list[str]:
+        """Whom an event is about: its actor, its target, its combatant(s), whose stats it changes, in order."""
+        found = [event.get(k) for k in ("attacker", "target", "combatant")]
+        found += [ch.get("who") for ch in event.get("changes", []) if ch.get("stat") not in UNTOLD]
+        found += [part.get("combatant") for part in event.get("each") or [] if isinstance(part, Mapping)]
+        text = str(event.get("text") or "")
+        if self.names:  # each name as a whole, the longest first ("Orc chief" is no "Orc")
+            pattern = "|".join(re.escape(n) for n in sorted(self.names, key=len, reverse=True))
+            found += re.findall(rf"(?<![\w])(?:{pattern})(?![\w])", text)
+        return list(dict.fromkeys(n for n in found if isinstance(n, str)))
+
+    def touches(self, event: Mapping[str, Any]) -> bool:
+        return any(self.unseen(n) for n in self.about(event))
+
+    def label(self, stat: str) -> str:
+        return label_of(self.readings, stat)
+
+    def value(self, stat: str, value: int) -> str:
+        names = tuple("someone" if self.gone(n) else n for n in self.names)  # a reference to one it does not know
+        return stat_text(self.readings, stat, value, names, None, self.named)
+
+
+def change_said(ch: Mapping[str, Any], audience: Audience) -> str | None:
+    """One change in the audience's words: every number of a combatant it reads ("Ceil's LP: 12 -> 9"); of one it
+    does not, the health word it moves to, or what a person at the table sees (a condition, a reference, a flag)
+    and only whether a number rose or fell; nothing of an internal stat or of Damage dealt."""
+    who, stat, was, now = ch.get("who"), str(ch.get("stat")), ch.get("from"), ch.get("to")
+    reading = reading_of(audience.readings, stat)
+    if who is None or stat in UNTOLD or was is None or now is None or was == now or audience.gone(who):
+        return None
+    if reading is not None and reading.kind == "internal":
+        return None
+    if not audience.unseen(who):
+        return f"{who}'s {audience.label(stat)}: {audience.value(stat, was)} -> {audience.value(stat, now)}"
+    if stat == audience.health:
+        before, after = audience.word(who, was), audience.word(who, now)
+        if before != after:
+            return f"{who} is {after}"
+        return f"{who} is hurt" if now < was else f"{who} recovers"
+    if reading is not None and reading.kind == "condition" and not reading.named:
+        return f"{who}: {audience.label(stat)}" if now else f"{who}: no longer {audience.label(stat)}"
+    if reading is not None and reading.kind == "condition":  # a named set's values may be levels: not said
+        return f"{who}'s {audience.label(stat)} change"
+    if reading is not None and reading.kind in ("reference", "flag"):
+        return f"{who}'s {audience.label(stat)}: {audience.value(stat, now)}"
+    return f"{who}'s {audience.label(stat)} {'falls' if now < was else 'rises'}"
+
+
+def changes_said(event: Mapping[str, Any], audience: Audience) -> str:
+    """An event told from its changes (`change_said`), or, where none reads to the audience, whom it is about."""
+    said = [s for s in (change_said(ch, audience) for ch in event.get("changes", [])) if s]
+    if said:
+        return "; ".join(dict.fromkeys(said))
+    who = [n for n in audience.about(event) if not audience.gone(n)] or ["someone"]
+    return f"{', '.join(who)}: {str(event.get('kind', '')).replace('_', ' ')}"
+
+
+def attack_said(event: Mapping[str, Any], audience: Audience, verb: str = "attacks") -> str:
+    """ "<attacker> attacks <target> with <attack>: <result>", and the damage when the audience reads the target's
+    numbers; an attacker it does not know of is "something" ("something attacks Ceil: hit, 7 damage")."""
+    attacker, target, outcome = event.get("attacker"), event.get("target"), event.get("outcome")
+    result = outcome.get("result") if isinstance(outcome, Mapping) else None
+    damage = outcome.get("damage") if isinstance(outcome, Mapping) else None
+    head = (
+        f"something {verb} {target} from the dark"
+        if audience.gone(attacker)
+        else f"{attacker} {verb} {target} with {event.get('attack')}"
+    )
+    tail = f": {result}" if result is not None else ""
+    if tail and isinstance(damage, int) and damage > 0 and not audience.unseen(target):
+        tail += f", {damage:,} damage"
+    return head + tail
+
+
+def by_hand_said(event: Mapping[str, Any], audience: Audience) -> str:
+    """The GM's adjust or condition, told from its changes, "(by the GM)"; one on several (`each`) told part by
+    part: a part about nobody kept from the audience in the game's words, the others from their changes."""
+    parts = event.get("each")
+    if not isinstance(parts, list):
+        return f"{changes_said(event, audience)} (by the GM)"
+    said = []
+    for part in parts:
+        who, text = part.get("combatant"), str(part.get("text") or "")
+        if audience.touches({"combatant": who, "text": text}):
+            mine = [ch for ch in event.get("changes", []) if ch.get("who") == who]
+            text = by_hand_said({"kind": event.get("kind"), "combatant": who, "changes": mine}, audience)
+        said.append(text)
+    return "; ".join(said)
+
+
+#: The common phrases of the kinds every game has.
+PHRASES: Mapping[str, Phrase] = {
+    "attack": attack_said,
+    "adjust": by_hand_said,
+    "condition": by_hand_said,
+}
+
+
+def told(
+    event: Mapping[str, Any], audience: Audience, phrases: Mapping[str, Phrase] = {}, same: frozenset[str] = frozenset()
+) -> str | None:
+    """The audience's words for `event`: None for an event about nobody but combatants it does not know of, or on
+    one of them (it would not notice it); the game's (`text`) where it is about nobody kept from the audience and
+    the game has no phrase of its kind, else its kind's phrase (the game's, else the common one), else its changes
+    told (`changes_said`)."""
+    kind = str(event.get("kind", ""))
+    text = str(event.get("text") or "")
+    about = audience.about(event)
+    if (about and all(audience.gone(n) for n in about)) or audience.gone(event.get("target")):
+        return None
+    if kind in phrases:
+        return phrases[kind](event, audience)
+    if kind in SAME_WORDS | same or not audience.touches(event):
+        return text
+    return PHRASES.get(kind, changes_said)(event, audience)
