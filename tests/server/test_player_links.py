@@ -123,7 +123,9 @@ def test_a_player_reads_what_the_players_read_plus_every_number_of_their_own(cli
     }
     assert state["view"]["state"]["combatants"]["Link"] == {"health": "unhurt"}
     assert state["zelda"]["state"]["combatants"]["Link"] == {"health": "unhurt"}
-    assert state["link"]["state"]["combatants"]["Link"] == state["gm"]["state"]["combatants"]["Link"]
+    gm_link = state["gm"]["state"]["combatants"]["Link"]
+    untold = {k: v for k, v in gm_link.items() if k != "dealt"}  # Damage dealt: never the players' (docs/players.md)
+    assert state["link"]["state"]["combatants"]["Link"] == untold and "dealt" in gm_link
     assert "Link" not in state["link"]["hidden"] and "Moblin" in state["link"]["hidden"]
     assert state["link"]["state"]["combatants"]["Moblin"] == state["view"]["state"]["combatants"]["Moblin"]
     sheet = client.get(f"/v1/encounters/{t['id']}/sheet", headers=t["link"]).json()

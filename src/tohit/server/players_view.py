@@ -165,6 +165,7 @@ class PlayersView:
             "order": self.present(found.get("order", [])),
             "turn": None if found.get("turn") in self.absent else found.get("turn"),
             **({"standing": self.present(standing)} if isinstance(standing, list) else {}),
+            **({"delay_after": self.present(found["delay_after"])} if "delay_after" in found else {}),
         }
 
     def card(self, card: Mapping[str, Any]) -> dict[str, Any]:
