@@ -1,11 +1,11 @@
 """What a creature sees on the map: the squares in its line of sight, from the walls and solid squares the rules use.
 
-rtw's page gives no rule for sight (it has no light or darkness); the nearest rule it gives is a Projectile's path
-(Attack Ranges, Projectile X: "it cannot go through solid objects"), which tohit reads as the segment from the
-centre of the user's square to the centre of the target's (`reach.path_clear`). Sight is that path, our choice
-(docs/maps.md, "Vision"): square `t` is seen from square `a` when the centre-to-centre segment from `a` to `t`
-crosses no solid square and no wall (a closed door is a wall, an open one is not); creatures do not block sight
-(a Projectile stops at a creature, an eye looks past it). Touching a wall's end or running along it is not
+The games' pages give no rule for sight (no light or darkness on the grid); the nearest rule the grid's game gives
+is a Projectile's path (Attack Ranges, Projectile X: "it cannot go through solid objects"), which tohit reads as the
+segment from the centre of the user's square to the centre of the target's (`reach.path_clear`). Sight is that path,
+our choice (docs/maps.md, "Vision"): square `t` is seen from square `a` when the centre-to-centre segment from `a`
+to `t` crosses no solid square and no wall (a closed door is a wall, an open one is not); creatures do not block
+sight (a Projectile stops at a creature, an eye looks past it). Touching a wall's end or running along it is not
 crossing, as for every line of the rules (`walls.py`).
 
 - `seen_from(board, square)`: that set for one square, as an (height, width) boolean array: the very predicate of
