@@ -18,7 +18,7 @@ import { buildSelection, decorateCards, syncSelection } from "./selection.js";
 const id = decodeURIComponent(location.pathname.split("/").pop());
 const token = pageToken();
 const root = document.getElementById("tracker");
-const page = { sheet: null, enc: null, events: new Map(), gm: false, player: null, busy: false };
+const page = { sheet: null, enc: null, events: new Map(), gm: false, player: null, busy: false, inflight: null };
 
 function q(selector) {
   return document.querySelector(selector);
@@ -389,19 +389,32 @@ async function updatePreview() {
 async function act(action, stored = null, box = q("#action-error")) {
   if (page.busy) return null;
   page.busy = true;
-  q("#action-error").textContent = "";
-  const answer = await api("POST", `/v1/encounters/${id}/actions`, { ...action, expected_seq: page.enc.seq }, token);
-  page.busy = false;
-  if (!answer.ok) {
-    fail(answer, box);
-    if (answer.status === 409) await refresh();
+  let landed = () => {};
+  page.inflight = new Promise((resolve) => (landed = resolve));
+  try {
+    q("#action-error").textContent = "";
+    const answer = await api("POST", `/v1/encounters/${id}/actions`, { ...action, expected_seq: page.enc.seq }, token);
+    page.busy = false;
+    if (!answer.ok) {
+      fail(answer, box);
+      if (answer.status === 409) await refresh();
+      return answer;
+    }
+    addEvents(answer.data.events);
+    showResult(answer.data.events, answer.data.out_of_turn ? "(out of turn)" : "");
+    if (stored) stored();
+    await refresh();
     return answer;
+  } finally {
+    page.busy = false;
+    page.inflight = null;
+    landed();
   }
-  addEvents(answer.data.events);
-  showResult(answer.data.events, answer.data.out_of_turn ? "(out of turn)" : "");
-  if (stored) stored();
-  await refresh();
-  return answer;
+}
+
+/** Resolves once no action is in flight: its answer shown and the page read again after it. */
+async function settled() {
+  while (page.inflight) await page.inflight;
 }
 
 async function attack(dice) {
@@ -414,6 +427,7 @@ async function attack(dice) {
 }
 
 async function undo() {
+  await settled(); // an Undo pressed while an action is in flight takes back that action, once it has landed
   if (page.busy) return;
   page.busy = true;
   const answer = await api("POST", `/v1/encounters/${id}/undo`, { expected_seq: page.enc.seq }, token);
