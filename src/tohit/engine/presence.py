@@ -1,4 +1,4 @@
-"""Who the players know of (issue 37, item 3; docs/players.md): a combatant hidden entirely is absent from every
+"""Who the players know of (docs/players.md, "Hidden entirely"): a combatant hidden entirely is absent from every
 players' read until the GM brings it in.
 
 - A fight file's `hidden: true` on a combatant: absent from the start (the start event lists it: `hidden`).

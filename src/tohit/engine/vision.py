@@ -1,4 +1,4 @@
-"""The party's sight on an encounter's map (issue 37, item 5): the squares the players' characters see now, and
+"""The party's sight on an encounter's map (docs/maps.md, "Vision"): the squares the players' characters see now, and
 the squares they have seen (explored), read from the encounter's events.
 
 - The party: the combatants on the first side (of the start, or joining it), the side the players' view treats

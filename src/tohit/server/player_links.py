@@ -1,4 +1,4 @@
-"""A link per player (issue 37, item 4): the GM makes a token for one combatant of the players' side
+"""A link per player (docs/fights.md, "A link per player"): the GM makes a token for one combatant of the players' side
 (POST /v1/encounters/{id}/player_token), lists them (GET …/player_tokens), replaces one (POST again) and revokes
 one (DELETE …/player_tokens/{combatant}). With it, the player reads what the view token reads plus every number of
 their own character, and plays that character's turn: its attacks, its moves on the map and the end of its turn;

@@ -1,4 +1,4 @@
-"""The map as the players see it (issue 37, item 5): only what their characters see (`engine.vision`).
+"""The map as the players see it (docs/maps.md, "Vision"): only what their characters see (`engine.vision`).
 
 Every map answer carries `sight` (`read_models.map_view`): the party (the players' characters) and one string per
 row of the map, a square "2" seen now, "1" seen before (explored), "0" never seen. The GM's map shows everything

@@ -1,4 +1,4 @@
-"""The players' view: what the players' characters see (issue 37; docs/players.md). Every read with the view token
+"""The players' view: what the players' characters see (docs/players.md). Every read with the view token
 (`GET`, `/sheet`, `/events`, `/events.jsonl`, `/stream`) carries, for a hidden combatant, no number of its own:
 
 - in `state` and `shown`, only a health word (the game's `FightRules.health_words`: unhurt, wounded, bloodied,

@@ -1,5 +1,5 @@
-"""Who reads an event, and the words each audience is told (issue 37, "Events as data, told per audience";
-docs/players.md).
+"""Who reads an event, and the words each audience is told (docs/players.md, "Events are data, told to
+each audience").
 
 An event is stored as data: its kind, who acted (`attacker`, `combatant`), on whom (`target`), with what
 (`attack`), the outcome, the dice, the changes (whose stat, from, to) and the rule cited. Its `text` is the game

@@ -1,5 +1,6 @@
-"""The players' links (issue 37, item 4; server/player_links.py): the GM makes one for a combatant of the players'
-side, lists them, replaces one (made again) and revokes one. Each change ends the streams its old token opened."""
+"""The players' links (server/player_links.py; docs/fights.md, "A link per player"): the GM makes one for a
+combatant of the players' side, lists them, replaces one (made again) and revokes one. Each change ends the streams
+its old token opened."""
 
 from __future__ import annotations
 
