@@ -32,6 +32,10 @@ SAME_WORDS = frozenset(
     {"turn", "round", "join", "leave", "undo", "start", "end", "stalemate", "unfinished", "initiative", "reveal"}
 )
 
+#: What the players notice of an attack by a combatant they do not know of (hidden entirely), before its result:
+#: the common words; a game gives its own (`FightRules.unseen_attack`). `{verb}`: "attacks", "counterattacks"...
+UNSEEN_ATTACK = "something {verb} {target} from the dark"
+
 #: A phrase: the players' words for one event, from its data.
 Phrase = Callable[[Mapping[str, Any], "Audience"], str]
 
@@ -61,6 +65,8 @@ class Audience:
     words: tuple[str, str, str, str] = HEALTH_WORDS
     #: The game's names of a named condition's value (`FightRules.narrate_value`).
     named: Callable[[str, int], Any] | None = None
+    #: The words of an attack by a combatant it does not know of (`UNSEEN_ATTACK`; the game's own).
+    unseen_attack: str = UNSEEN_ATTACK
 
     def unseen(self, name: object) -> bool:
         """Whether the audience does not read `name`'s numbers."""
@@ -137,7 +143,7 @@ def attack_said(event: Mapping[str, Any], audience: Audience, verb: str = "attac
     result = outcome.get("result") if isinstance(outcome, Mapping) else None
     damage = outcome.get("damage") if isinstance(outcome, Mapping) else None
     head = (
-        f"something {verb} {target} from the dark"
+        audience.unseen_attack.format(verb=verb, target=target)
         if audience.gone(attacker)
         else f"{attacker} {verb} {target} with {event.get('attack')}"
     )

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar
 import numpy as np
 
 from tohit.core.errors import InputError
-from tohit.core.fight.audience import HEALTH_WORDS, Phrase
+from tohit.core.fight.audience import HEALTH_WORDS, UNSEEN_ATTACK, Phrase
 from tohit.core.fight.bindings import Bindings, Side, StatBinding, check_bindings, check_stats
 from tohit.core.fight.consequence import OTHER, Item, item
 from tohit.core.fight.readings import StatReading, reading_of
@@ -144,6 +144,9 @@ class FightRules(TableHints, ABC):
     #: (core/fight/words.py `gm_told`): the step hands `emit` the data, never the sentence.
     gm_phrases: ClassVar[Mapping[str, GmPhrase]] = {}
     players_same: ClassVar[frozenset[str]] = frozenset()
+    #: What the players notice of an attack by a combatant hidden from them entirely, before its result, in the
+    #: game's words (`{verb}`, `{target}`): e.g. "something strikes Ceil from the dark".
+    unseen_attack: ClassVar[str] = UNSEEN_ATTACK
     health_words: ClassVar[tuple[str, str, str, str]] = HEALTH_WORDS
 
     #: True once `check_declarations` passed (`checked`).
