@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -34,127 +34,186 @@ def damage(
     landed: Mask,
     steps: Steps,
 ) -> tuple[Array, Mask]:
-    attacker, options = scenario.attacker, scenario.options
+    """Clause 10, in the wiki Damage's order: the weapon's damage (a Critical Hit's way of it), the creature
+    struck's Special Defence, then its Resistance or Vulnerability, then the natural-20 halvings. Returns the
+    damage and whether the halvings made the attack miss."""
+    raw, minimum = _weapon_damage(scenario, sit, dice, critical, landed, steps)
+    after_sd, after_pct = _through_defences(raw, minimum, defenders, index)
+    final, missed = halve(after_pct, halved)
+    if steps.when(landed):
+        struck = Struck(defenders, index, raw, after_sd, after_pct)
+        _note_defences(scenario, sit, struck, landed, steps)
+        _note_halvings(after_pct, final, missed, halved, landed, steps)
+    return final, missed
+
+
+def _weapon_damage(
+    scenario: FullPlateScenario, sit: Situation, dice: Dice, critical: Mask, landed: Mask, steps: Steps
+) -> tuple[Array, Array]:
+    """Damage = weapon dice + Strength (damage bonus) + Enhancement, at least 1 [Damage;
+    docs/fullplate.md#silent-damage]; a Critical Hit may "roll damage twice or do maximum normal weapon damage"
+    (options.crit_damage) [Critical Hits]. Returns it, and Special Defence's "minimum damage": the weapon's least
+    normal damage (every die a 1, plus modifiers)."""
+    attacker = scenario.attacker
     expr = attacker.weapon.dice
     flat = attacker.damage_bonus + sit.enhancement.damage
     rolled = dice["damage"]["total"]
     normal = rolled + flat
-    low = expr.minimum + flat
-    mode = options.crit_damage
+    mode = scenario.options.crit_damage
     if mode == "double_dice":
-        again = dice["damage_again"]["total"]
-        crit_raw = rolled + again + flat
+        crit_raw = rolled + dice["damage_again"]["total"] + flat
     elif mode == "max_damage":
         crit_raw = np.full_like(rolled, expr.maximum + flat)
     else:
         crit_raw = normal
-    raw = np.maximum(1, np.where(critical, crit_raw, normal)).astype(np.int64)
-    # Special Defence's "minimum damage": the weapon's least normal damage (every die a 1, plus modifiers).
-    minimum = np.full_like(raw, max(1, low))
-    # The creature struck's own Special Defence, Resistance and Vulnerability
-    # (docs/fullplate.md#silent-firing-into-melee).
+    unfloored = np.where(critical, crit_raw, normal)
+    raw = np.maximum(1, unfloored).astype(np.int64)
+    minimum = np.full_like(raw, max(1, expr.minimum + flat))
+    if steps.when(landed):
+        _note_weapon_damage(scenario, sit, dice, critical, raw, unfloored < 1, landed, steps)
+    return raw, minimum
+
+
+def _note_weapon_damage(
+    scenario: FullPlateScenario,
+    sit: Situation,
+    dice: Dice,
+    critical: Mask,
+    raw: Array,
+    floored: Mask,
+    landed: Mask,
+    steps: Steps,
+) -> None:
+    """The weapon's damage, one step for the Critical Hits and one for the other hits [Damage; Critical Hits]."""
+    attacker, mode = scenario.attacker, scenario.options.crit_damage
+    bonus = f" + Strength/damage bonus {attacker.damage_bonus:+d}" if attacker.damage_bonus else ""
+    ench = f" + Enhancement {sit.enhancement.damage:+d}" if sit.enhancement.damage else ""
+    floor = rows_text(floored, " (at least 1)", "")
+    for crit in (True, False):
+        rows = landed & (critical if crit else ~critical)
+        if not steps.when(rows):
+            continue
+        if crit and mode == "double_dice":
+            dice_text = each_text(
+                "{a} + {b} (Critical Hit: dice twice)", a=dice.text("damage"), b=dice.text("damage_again")
+            )
+        elif crit and mode == "max_damage":
+            dice_text = f"{attacker.weapon.dice.maximum} (Critical Hit: maximum normal damage)"
+        else:
+            dice_text = dice.text("damage")
+        steps.note(
+            "damage",
+            "Damage = {dice}{bonus}{ench} = {raw}{floor}",
+            clause="fullplate: Damage (docs/fullplate.md#silent-damage); Critical Hits"
+            if crit and mode != "severity"
+            else "fullplate: Damage (docs/fullplate.md#silent-damage)",
+            value=raw,
+            where=rows,
+            dice=dice_text,
+            bonus=bonus,
+            ench=ench,
+            raw=raw,
+            floor=floor,
+        )
+
+
+def _through_defences(
+    raw: Array, minimum: Array, defenders: Sequence[Defender], index: Array | None
+) -> tuple[Array, Array]:
+    """The creature struck's own Special Defence, then its Resistance or Vulnerability as a percentage rounded
+    down [Damage; docs/fullplate.md#silent-firing-into-melee]. Returns the damage after each."""
     ways = {(d.special_defence, d.resistance_pct, d.vulnerability_pct) for d in defenders}
     if len(ways) == 1 or index is None:
         d = defenders[-1] if index is None else defenders[0]
         after_sd = special_defence(raw, d.special_defence, minimum)
-        after_pct = percent(after_sd, d.resistance_pct, d.vulnerability_pct)
-    else:
-        after_sd = np.zeros_like(raw)
-        after_pct = np.zeros_like(raw)
-        for i, d in enumerate(defenders):
-            mine = index == i
-            sd_i = special_defence(raw, d.special_defence, minimum)
-            after_sd = np.where(mine, sd_i, after_sd)
-            after_pct = np.where(mine, percent(sd_i, d.resistance_pct, d.vulnerability_pct), after_pct)
-    final, missed = halve(after_pct, halved)
+        return after_sd, percent(after_sd, d.resistance_pct, d.vulnerability_pct)
+    after_sd = np.zeros_like(raw)
+    after_pct = np.zeros_like(raw)
+    for i, d in enumerate(defenders):
+        mine = index == i
+        sd_i = special_defence(raw, d.special_defence, minimum)
+        after_sd = np.where(mine, sd_i, after_sd)
+        after_pct = np.where(mine, percent(sd_i, d.resistance_pct, d.vulnerability_pct), after_pct)
+    return after_sd, after_pct
 
-    if steps.when(landed):
-        bonus = f" + Strength/damage bonus {attacker.damage_bonus:+d}" if attacker.damage_bonus else ""
-        ench = f" + Enhancement {sit.enhancement.damage:+d}" if sit.enhancement.damage else ""
-        floor = rows_text(np.where(critical, crit_raw, normal) < 1, " (at least 1)", "")
-        for crit in (True, False):
-            rows = landed & (critical if crit else ~critical)
-            if not steps.when(rows):
-                continue
-            if crit and mode == "double_dice":
-                dice_text = each_text(
-                    "{a} + {b} (Critical Hit: dice twice)", a=dice.text("damage"), b=dice.text("damage_again")
-                )
-            elif crit and mode == "max_damage":
-                dice_text = f"{expr.maximum} (Critical Hit: maximum normal damage)"
-            else:
-                dice_text = dice.text("damage")
+
+class Struck(NamedTuple):
+    """The creatures a hit may strike (engaged_with + [target]), which one each attack struck (None: the target),
+    and the damage before and after its Special Defence and its Resistance or Vulnerability."""
+
+    defenders: Sequence[Defender]
+    picked: Array | None
+    raw: Array
+    after_sd: Array
+    after_pct: Array
+
+
+def _note_defences(scenario: FullPlateScenario, sit: Situation, struck: Struck, landed: Mask, steps: Steps) -> None:
+    """Each creature struck: its Special Defence [Special Defence; docs/fullplate.md#silent-enhancement], then its
+    Resistance or Vulnerability [Damage; docs/fullplate.md#silent-damage]."""
+    defenders, index = struck.defenders, struck.picked
+    for i, d in enumerate(defenders):
+        mine = landed if index is None else landed & (index == i)
+        if not steps.when(mine):
+            continue
+        who = f" ({d.name})" if len(defenders) > 1 else ""
+        if d.special_defence_level:
             steps.note(
-                "damage",
-                "Damage = {dice}{bonus}{ench} = {raw}{floor}",
-                clause="fullplate: Damage (docs/fullplate.md#silent-damage); Critical Hits"
-                if crit and mode != "severity"
-                else "fullplate: Damage (docs/fullplate.md#silent-damage)",
-                value=raw,
-                where=rows,
-                dice=dice_text,
-                bonus=bonus,
-                ench=ench,
-                raw=raw,
-                floor=floor,
+                "special_defence",
+                "Special Defence +{sd}{who} vs Enhancement {e:+d} ({how}), {game} game: {effect} damage: {raw} -> {d}",
+                clause="fullplate: Special Defence (docs/fullplate.md#silent-enhancement)",
+                value=struck.after_sd,
+                where=mine,
+                sd=d.special_defence_level,
+                who=who,
+                e=sit.enhancement.special_defence,
+                how=sit.enhancement.sd_text,
+                game=scenario.options.game,
+                effect=d.special_defence,
+                raw=struck.raw,
+                d=struck.after_sd,
             )
-        for i, d in enumerate(defenders):
-            mine = landed if index is None else landed & (index == i)
-            if not steps.when(mine):
-                continue
-            if d.special_defence_level:
-                steps.note(
-                    "special_defence",
-                    "Special Defence +{sd}{who} vs Enhancement {e:+d} ({how}), {game} game: {effect} damage:"
-                    " {raw} -> {d}",
-                    clause="fullplate: Special Defence (docs/fullplate.md#silent-enhancement)",
-                    value=after_sd,
-                    where=mine,
-                    sd=d.special_defence_level,
-                    who=f" ({d.name})" if len(defenders) > 1 else "",
-                    e=sit.enhancement.special_defence,
-                    how=sit.enhancement.sd_text,
-                    game=options.game,
-                    effect=d.special_defence,
-                    raw=raw,
-                    d=after_sd,
-                )
-            if d.resistance_pct or d.vulnerability_pct:
-                steps.note(
-                    "resistance",
-                    "Resistance {r}% / Vulnerability {v}%{who}: {d} x {scale}% = {after} (rounded down)",
-                    clause="fullplate: Damage, Resistance and Vulnerability (docs/fullplate.md#silent-damage)",
-                    value=after_pct,
-                    where=mine,
-                    r=d.resistance_pct,
-                    v=d.vulnerability_pct,
-                    who=f" ({d.name})" if len(defenders) > 1 else "",
-                    d=after_sd,
-                    scale=max(0, 100 - d.resistance_pct + d.vulnerability_pct),
-                    after=after_pct,
-                )
-        if steps.when(landed & (halved > 0)):
-            verdict = rows_text(
-                missed,
-                "below half a point: no damage, the attack misses",
-                rows_text(
-                    (final == 1) & (after_pct < np.left_shift(1, halved)),
-                    "from half a point up to 1: 1 point",
-                    rows_text(np.left_shift(final, halved) != after_pct, "rounded down", "exact"),
-                ),
-            )
+        if d.resistance_pct or d.vulnerability_pct:
             steps.note(
-                "halvings",
-                "natural 20 beyond the window: {d} / 2^{k} -> {final} ({verdict})",
-                clause=f"{PAGE}, Fumbles and Criticals (halving)",
-                value=final,
-                where=landed & (halved > 0),
-                d=after_pct,
-                k=halved,
-                final=final,
-                verdict=verdict,
+                "resistance",
+                "Resistance {r}% / Vulnerability {v}%{who}: {d} x {scale}% = {after} (rounded down)",
+                clause="fullplate: Damage, Resistance and Vulnerability (docs/fullplate.md#silent-damage)",
+                value=struck.after_pct,
+                where=mine,
+                r=d.resistance_pct,
+                v=d.vulnerability_pct,
+                who=who,
+                d=struck.after_sd,
+                scale=max(0, 100 - d.resistance_pct + d.vulnerability_pct),
+                after=struck.after_pct,
             )
-    return final, missed
+
+
+def _note_halvings(after_pct: Array, final: Array, missed: Mask, halved: Array, landed: Mask, steps: Steps) -> None:
+    """A natural 20 beyond the window halves the damage per 5 points past 10; "between 1 and half a point", 1; below
+    half a point, none: the attack misses [Fumbles and Criticals; docs/fullplate.md#silent-natural-20]."""
+    if not steps.when(landed & (halved > 0)):
+        return
+    verdict = rows_text(
+        missed,
+        "below half a point: no damage, the attack misses",
+        rows_text(
+            (final == 1) & (after_pct < np.left_shift(1, halved)),
+            "from half a point up to 1: 1 point",
+            rows_text(np.left_shift(final, halved) != after_pct, "rounded down", "exact"),
+        ),
+    )
+    steps.note(
+        "halvings",
+        "natural 20 beyond the window: {d} / 2^{k} -> {final} ({verdict})",
+        clause=f"{PAGE}, Fumbles and Criticals (halving)",
+        value=final,
+        where=landed & (halved > 0),
+        d=after_pct,
+        k=halved,
+        final=final,
+        verdict=verdict,
+    )
 
 
 def severity(

@@ -16,7 +16,10 @@ roll or fumble) + floor(damage / 10), the excess over 20 halved.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
+import numpy.typing as npt
 
 from tohit.core.models import Scenario
 from tohit.core.outcome import Field, Outcome, null_int
@@ -38,6 +41,8 @@ KaiserScenario = Scenario[Attacker, Attack, Target, Options]
 PAGE = "kaiser: Attacking and Defending"
 CRITICAL = "kaiser: Critical (docs/kaiser.md#silent-critical)"
 COUNTER_RANGES = ("hand_to_hand", "point_blank")
+Array = npt.NDArray[np.int64]
+Mask = npt.NDArray[np.bool_]
 
 
 def base_damage(attacker: Attacker) -> int:
@@ -98,8 +103,9 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
         return {"critical": only(("offense", "defense"), flag_set("critical"), CRITICAL)}
 
     def resolve(self, scenario: KaiserScenario, target: Target, dice: Dice, steps: Steps) -> Outcome:
+        """An attack, the page's steps in order: the two Final Rolls, their comparison, then a Successful Attack
+        (and its Critical [Critical]), a Failed Attack or a tie [Attacking and Defending]."""
         attacker, attack = scenario.attacker, scenario.attack
-
         offense = _final_roll(
             steps,
             dice,
@@ -118,147 +124,188 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
             ("modifiers", target.modifiers),
             step=2,
         )
-
-        dos = offense - defense
-        hit, miss = dos > 0, dos < 0
-        result = np.select([hit, miss], [HIT, MISS], TIE)
-        out = Outcome(len(dos))
-        out.set("result", result)
-        out.set("dos", dos)
-        out.set("offensive_roll", offense)
-        out.set("defensive_roll", defense)
-
-        # Successful Attack: AP, Units, damage.
-        av = target.armor.get(attacker.weapon.damage_type, 0)
-        units = np.where(hit, np.maximum(0, dos - target.absorption - av), 0)
-        per_unit = base_damage(attacker)
-        damage = units * per_unit
-        out.set("units", units)
-        out.set("damage", damage)
-        out.set("ap_lost", hit & (target.ap > 0))
-        out.set("flat_footed", hit & (target.ap == 0))
-        if steps.when(hit):
-            steps.note(
-                "compare",
-                "{off} vs {dfn}: Offensive Roll greater by {dos}: a Successful Attack with {dos} DoS",
-                clause=f"{PAGE}, step 3; Successful Attack",
-                value="hit",
-                where=hit,
-                off=offense,
-                dfn=defense,
-                dos=dos,
-            )
-            ap_text = (
-                f"the defender loses 1 AP ({target.ap} -> {target.ap - 1})"
-                if target.ap > 0
-                else "the defender has no AP left to lose and becomes Flat-Footed"
-            )
-            steps.note(
-                "ap_lost",
-                ap_text,
-                clause=f"{PAGE}, Successful Attack (Action Points)",
-                value=int(target.ap > 0),
-                where=hit,
-            )
-            steps.note(
-                "units",
-                "Units = max(0, {dos} DoS - Absorption {absorption} - AV {av} ({kind})) = {units}",
-                clause=f"{PAGE}, Successful Attack",
-                value=units,
-                where=hit,
-                dos=dos,
-                absorption=target.absorption,
-                av=av,
-                kind=attacker.weapon.damage_type,
-                units=units,
-            )
-            steps.note(
-                "damage",
-                "Damage = {units} Units x Base Damage {base}"
-                " (weapon {weapon} + Strength modifier {smod:+d}) = {damage}",
-                clause=f"{PAGE}, Damage Dealt = (DoS - Absorption - AV) x Base Damage",
-                value=damage,
-                where=hit,
-                units=units,
-                base=per_unit,
-                weapon=attacker.weapon.damage,
-                smod=characteristic_modifier(attacker.strength),
-                damage=damage,
-            )
-
-        # Critical: at least half the target's current LP in one hit (the outcome's `critical`, the page's test). A
-        # blow that leaves the target at 0 LP has nothing applied (it is unconscious anyway; a fight rolls no
-        # Critical): its trace says so instead of giving a level.
-        critical = hit & is_critical(damage, target.lp)
-        lethal = critical & (damage >= target.lp)
-        level = np.where(critical, critical_level(dice["critical"]["total"], damage), 0)
-        out.set("critical", critical)
-        out.set("critical_level", null_int(~critical, level))
-        if steps.when(critical & ~lethal):
-            steps.note(
-                "critical",
-                "{damage} damage is at least half of {lp} LP: Critical, level {dice} + floor({damage} / 10)"
-                " = {level} (excess over 20 halved)",
-                clause="kaiser: Critical (docs/kaiser.md#silent-critical)",
-                value=level,
-                where=critical & ~lethal,
-                damage=damage,
-                lp=target.lp,
-                dice=dice.text("critical"),
-                level=level,
-            )
-
-        if steps.when(lethal):
-            steps.note(
-                "critical",
-                "{damage} damage leaves {lp} LP at 0: unconscious, no Critical is rolled",
-                clause="kaiser: Critical (docs/kaiser.md#silent-critical-at-0-lp)",
-                value=0,
-                where=lethal,
-                damage=damage,
-                lp=target.lp,
-            )
-
-        # Failed Attack: Counter bonus for close attacks only.
-        close = attack.range in COUNTER_RANGES
-        counter = miss & close
-        out.set("counter_bonus", null_int(~counter, (-dos) // 2))
-        out.set("counterattack", counter & (target.ap >= 1))
-        if steps.when(miss):
-            if close:
-                text = (
-                    "{off} vs {dfn}: Defensive Roll greater by {dd}: a Failed Attack; {range} attack: Counter bonus"
-                    " floor({dd} / 2) = {bonus}"
-                    + ("; the defender may Counterattack (1 AP)" if target.ap else "; no AP left to Counterattack")
-                )
-            else:
-                text = (
-                    "{off} vs {dfn}: Defensive Roll greater by {dd}: a Failed Attack;"
-                    " ranged beyond point-blank: no Counter"
-                )
-            steps.note(
-                "compare",
-                text,
-                clause=f"{PAGE}, step 3; Failed Attack",
-                value="miss",
-                where=miss,
-                off=offense,
-                dfn=defense,
-                dd=-dos,
-                range=attack.range.replace("_", "-"),
-                bonus=(-dos) // 2,
-            )
-        if steps.when(dos == 0):
-            steps.note(
-                "compare",
-                "{off} vs {dfn}: a tie: nothing happens",
-                clause=f"{PAGE}, step 3 (a tie)",
-                value="tie",
-                where=dos == 0,
-                off=offense,
-                dfn=defense,
-            )
+        rolls = Opposed(offense, defense, offense - defense)
+        out = _compare(rolls)
+        hit, miss = rolls.dos > 0, rolls.dos < 0
+        damage = _successful_attack(out, attacker, target, rolls, hit, steps)
+        _critical(out, target, dice, damage, hit, steps)
+        _failed_attack(out, attack, target, rolls, miss, steps)
+        _tie(steps, rolls)
         return out
+
+
+class Opposed(NamedTuple):
+    """The Final Offensive and Defensive Rolls and the attacker's DoS (negative: the defender's) [Attacking and
+    Defending, steps 1 to 3]."""
+
+    offense: Array
+    defense: Array
+    dos: Array
+
+
+def _compare(rolls: Opposed) -> Outcome:
+    """Step 3: "Compare the Offensive Roll and Defensive Roll": greater, a Successful Attack; lower, a Failed
+    Attack; a tie, nothing happens [Attacking and Defending, step 3]. The outcome with the rolls and the result."""
+    dos = rolls.dos
+    out = Outcome(len(dos))
+    out.set("result", np.select([dos > 0, dos < 0], [HIT, MISS], TIE))
+    out.set("dos", dos)
+    out.set("offensive_roll", rolls.offense)
+    out.set("defensive_roll", rolls.defense)
+    return out
+
+
+def _successful_attack(
+    out: Outcome, attacker: Attacker, target: Target, rolls: Opposed, hit: Mask, steps: Steps
+) -> Array:
+    """Successful Attack: "The defender loses 1 AP" (at 0 AP it becomes Flat-Footed [Action Points]); Units of
+    Damage = max(0, DoS - Absorption - AV against the Damage Type); Damage Dealt = Units x Base Damage [Successful
+    Attack]. Returns the damage (0 where the attack did not succeed)."""
+    dos = rolls.dos
+    av = target.armor.get(attacker.weapon.damage_type, 0)
+    units = np.where(hit, np.maximum(0, dos - target.absorption - av), 0)
+    per_unit = base_damage(attacker)
+    damage = units * per_unit
+    out.set("units", units)
+    out.set("damage", damage)
+    out.set("ap_lost", hit & (target.ap > 0))
+    out.set("flat_footed", hit & (target.ap == 0))
+    if steps.when(hit):
+        steps.note(
+            "compare",
+            "{off} vs {dfn}: Offensive Roll greater by {dos}: a Successful Attack with {dos} DoS",
+            clause=f"{PAGE}, step 3; Successful Attack",
+            value="hit",
+            where=hit,
+            off=rolls.offense,
+            dfn=rolls.defense,
+            dos=dos,
+        )
+        _note_ap_lost(steps, target, hit)
+        steps.note(
+            "units",
+            "Units = max(0, {dos} DoS - Absorption {absorption} - AV {av} ({kind})) = {units}",
+            clause=f"{PAGE}, Successful Attack",
+            value=units,
+            where=hit,
+            dos=dos,
+            absorption=target.absorption,
+            av=av,
+            kind=attacker.weapon.damage_type,
+            units=units,
+        )
+        steps.note(
+            "damage",
+            "Damage = {units} Units x Base Damage {base} (weapon {weapon} + Strength modifier {smod:+d}) = {damage}",
+            clause=f"{PAGE}, Damage Dealt = (DoS - Absorption - AV) x Base Damage",
+            value=damage,
+            where=hit,
+            units=units,
+            base=per_unit,
+            weapon=attacker.weapon.damage,
+            smod=characteristic_modifier(attacker.strength),
+            damage=damage,
+        )
+    return damage
+
+
+def _note_ap_lost(steps: Steps, target: Target, hit: Mask) -> None:
+    """ "The defender loses 1 AP this round" [Successful Attack]; with none left, Flat-Footed [Action Points]."""
+    ap_text = (
+        f"the defender loses 1 AP ({target.ap} -> {target.ap - 1})"
+        if target.ap > 0
+        else "the defender has no AP left to lose and becomes Flat-Footed"
+    )
+    steps.note(
+        "ap_lost",
+        ap_text,
+        clause=f"{PAGE}, Successful Attack (Action Points)",
+        value=int(target.ap > 0),
+        where=hit,
+    )
+
+
+def _critical(out: Outcome, target: Target, dice: Dice, damage: Array, hit: Mask, steps: Steps) -> None:
+    """Critical: at least half the target's current LP in one hit (the outcome's `critical`, the page's test); level
+    = 2d6 + floor(damage / 10), the excess over 20 halved [Critical; docs/kaiser.md#silent-critical]. A blow that
+    leaves the target at 0 LP has nothing applied (it is unconscious anyway; a fight rolls no Critical): its trace
+    says so instead of giving a level [docs/kaiser.md#silent-critical-at-0-lp]."""
+    critical = hit & is_critical(damage, target.lp)
+    lethal = critical & (damage >= target.lp)
+    level = np.where(critical, critical_level(dice["critical"]["total"], damage), 0)
+    out.set("critical", critical)
+    out.set("critical_level", null_int(~critical, level))
+    if steps.when(critical & ~lethal):
+        steps.note(
+            "critical",
+            "{damage} damage is at least half of {lp} LP: Critical, level {dice} + floor({damage} / 10)"
+            " = {level} (excess over 20 halved)",
+            clause="kaiser: Critical (docs/kaiser.md#silent-critical)",
+            value=level,
+            where=critical & ~lethal,
+            damage=damage,
+            lp=target.lp,
+            dice=dice.text("critical"),
+            level=level,
+        )
+    if steps.when(lethal):
+        steps.note(
+            "critical",
+            "{damage} damage leaves {lp} LP at 0: unconscious, no Critical is rolled",
+            clause="kaiser: Critical (docs/kaiser.md#silent-critical-at-0-lp)",
+            value=0,
+            where=lethal,
+            damage=damage,
+            lp=target.lp,
+        )
+
+
+def _failed_attack(out: Outcome, attack: Attack, target: Target, rolls: Opposed, miss: Mask, steps: Steps) -> None:
+    """Failed Attack: a hand-to-hand attack (or a ranged one at point-blank) gives the defender a Counter bonus
+    "equal to half the DoS, round down" and the Counterattack Reaction (1 AP); a ranged attack beyond point-blank
+    gives no Counter [Failed Attack]."""
+    dos = rolls.dos
+    close = attack.range in COUNTER_RANGES
+    counter = miss & close
+    out.set("counter_bonus", null_int(~counter, (-dos) // 2))
+    out.set("counterattack", counter & (target.ap >= 1))
+    if not steps.when(miss):
+        return
+    if close:
+        text = (
+            "{off} vs {dfn}: Defensive Roll greater by {dd}: a Failed Attack; {range} attack: Counter bonus"
+            " floor({dd} / 2) = {bonus}"
+            + ("; the defender may Counterattack (1 AP)" if target.ap else "; no AP left to Counterattack")
+        )
+    else:
+        text = "{off} vs {dfn}: Defensive Roll greater by {dd}: a Failed Attack; ranged beyond point-blank: no Counter"
+    steps.note(
+        "compare",
+        text,
+        clause=f"{PAGE}, step 3; Failed Attack",
+        value="miss",
+        where=miss,
+        off=rolls.offense,
+        dfn=rolls.defense,
+        dd=-dos,
+        range=attack.range.replace("_", "-"),
+        bonus=(-dos) // 2,
+    )
+
+
+def _tie(steps: Steps, rolls: Opposed) -> None:
+    """ "If there is a tie: nothing happens" [Attacking and Defending, step 3]."""
+    tie = rolls.dos == 0
+    if steps.when(tie):
+        steps.note(
+            "compare",
+            "{off} vs {dfn}: a tie: nothing happens",
+            clause=f"{PAGE}, step 3 (a tie)",
+            value="tie",
+            where=tie,
+            off=rolls.offense,
+            dfn=rolls.defense,
+        )
 
 
 def _final_roll(

@@ -20,50 +20,68 @@ Array code over a batch of faces; every branch is computed and picked with masks
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import numpy.typing as npt
 
 from tohit.core.outcome import NULL_CODE, NULL_INT, Outcome, null_int
 from tohit.core.steps import Steps
 from tohit.core.system import Dice
+from tohit.systems.wsswnn.attack_clauses import (
+    C_ACTIONS,
+    C_ARMS,
+    C_BREAK,
+    C_FALL,
+    C_JUMP,
+    C_MIGHTY,
+    C_OBJECTS,
+    C_RANGED,
+    C_TAKE_HOLD,
+    C_THROW,
+)
+from tohit.systems.wsswnn.attack_damage import creature_fields, guard_and_awareness, lethal_damage, object_damage
 from tohit.systems.wsswnn.braces import BraceOutcome, opposed_brace
-from tohit.systems.wsswnn.consequences import worn
 from tohit.systems.wsswnn.fields import BLOCK, EFFECT_OF, HIT, MISS, SUCCESS
-from tohit.systems.wsswnn.models import Target
-from tohit.systems.wsswnn.objects import TOUGHNESS, average_toughness
+from tohit.systems.wsswnn.models import Attack, Target
 from tohit.systems.wsswnn.plan import Plan, WsswnnScenario
 from tohit.systems.wsswnn.rolls import action_roll
+
+__all__ = ["C_BREAK", "C_FALL", "C_TAKE_HOLD", "resolve_attack"]
 
 Array = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]
 
-C_ACTIONS = "wsswnn: Attack Actions"
-C_MELEE = "wsswnn: Melee Attack"
-C_RANGED = "wsswnn: Ranged Attack (docs/wsswnn.md#silent-ranged-penalty)"
-C_TAKE_HOLD = "wsswnn: Take Hold"
-C_LETHAL = "wsswnn: Lethal Damage (docs/wsswnn.md#silent-lethal-damage)"
-C_GUARD = "wsswnn: Guard Damage"
-C_AWARENESS = "wsswnn: Awareness Damage"
-C_REDUCTION = "wsswnn: Damage Reduction"
-C_JUMP = "wsswnn: Jump-Attacks (docs/wsswnn.md#silent-jump-attack)"
-C_FALL = "wsswnn: Jump-Attacks, falling (docs/wsswnn.md#silent-jump-attack)"
-C_ARMS = "wsswnn: Targeting Arms Directly"
-C_BREAK = "wsswnn: Breaking and Disarming Arms"
-C_THROW = "wsswnn: Throwing Weapons and Objects"
-C_OBJECTS = "wsswnn: Attacking Objects (docs/wsswnn.md#silent-objects)"
-C_MULTIPLIER = "wsswnn: Object Toughness and Structure, damage multiplier"
-C_MIGHTY = "wsswnn: Mighty Blow, the Champion's (docs/wsswnn.md#silent-mighty-blow)"
 TAKE_HOLD_STRUGGLE = 2
 
 
 def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: Dice, steps: Steps) -> Outcome:
-    attacker, attack, options = scenario.attacker, scenario.attack, scenario.options
-    weapon = attacker.armament
-    kind = attack.kind
-    is_object = target.is_object
+    """An attack action, its steps in the page's order (listed in the module docstring) [Attack Actions]."""
+    result = _action_roll(scenario, plan, dice, steps)
+    result = _modifiers(scenario, result, steps)
+    foe = _defenses(target)
+    result, hit, block = _hit_block_or_miss(scenario, target, foe, result, steps)
+    out = Outcome(len(result))
+    out.set("result", np.select([hit, block], [HIT, BLOCK], MISS))
+    out.set("attack_roll", result)
+    lethal, guard_damage, awareness = _damage(out, scenario, target, foe, result, hit, block, steps)
+    brace = _free_brace(scenario, target, plan, dice, hit, block, steps)
+    if brace is not None:
+        guard_damage = guard_damage + brace.guard_damage
+    if not foe.is_object:
+        creature_fields(out, target, lethal, guard_damage, awareness, steps)
+    _brace_fields(out, brace)
+    _falling(out, scenario.attack, dice, hit | block, steps)
+    out.set("guard_regained", NULL_INT)
+    out.set("attacker_guard_after", NULL_INT)
+    return out
 
-    # 1. The action roll (advantage keeps the higher, each die after its penalties).
-    if attack.mighty_blow:
+
+def _action_roll(scenario: WsswnnScenario, plan: Plan, dice: Dice, steps: Steps) -> Array:
+    """The action roll: the Attack die, and the advantage dice kept if higher, each die after its penalties
+    [Attack Actions; docs/wsswnn.md#silent-advantage]; a Mighty Blow is paid for first
+    [docs/wsswnn.md#silent-mighty-blow]."""
+    if scenario.attack.mighty_blow:
         steps.note(
             "mighty_blow",
             "Mighty Blow: the attacker pays 1 stamina for a melee attack with brace advantage, double lethal"
@@ -71,10 +89,13 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
             clause=C_MIGHTY,
             value=1,
         )
-    result = action_roll(plan, dice, "attack", steps, attack.rolled)
-    n = len(result)
+    return action_roll(plan, dice, "attack", steps, scenario.attack.rolled)
 
-    # 2. Modifiers.
+
+def _modifiers(scenario: WsswnnScenario, result: Array, steps: Steps) -> Array:
+    """The roll's modifiers, in order: the attack's own, the ranged penalty [Ranged Attack], the jump-attack's
+    height penalty [Jump-Attacks]."""
+    attack = scenario.attack
     if attack.modifier:
         before = result
         result = result + attack.modifier
@@ -87,87 +108,138 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
             mod=attack.modifier,
             after=result,
         )
-    if kind == "ranged":
-        penalty = max(2, attack.spans)
-        before = result
-        result = result - penalty
-        steps.note(
-            "range_penalty",
-            "ranged attack at {spans} span(s): -{penalty}: {before} - {penalty} = {after}",
-            clause=C_RANGED,
-            value=result,
-            spans=attack.spans,
-            penalty=penalty,
-            before=before,
-            after=result,
-        )
-        if attack.throw:
-            steps.note(
-                "throw",
-                "thrown weapon with the throw trait: a normal ranged attack"
-                if weapon.throw
-                else "thrown without the throw trait: an improvised ranged attack, blunted",
-                clause=C_THROW,
-                value=bool(weapon.throw),
-            )
-    if kind == "jump":
-        before = result
-        result = result - attack.heights
-        steps.note(
-            "height_penalty",
-            "jump-attack from {h} height(s): -{h}: {before} - {h} = {after}",
-            clause=C_JUMP,
-            value=result,
-            h=attack.heights,
-            before=before,
-            after=result,
-        )
+    if attack.kind == "ranged":
+        result = _ranged_penalty(scenario, result, steps)
+    if attack.kind == "jump":
+        result = _height_penalty(attack, result, steps)
+    return result
 
-    # 3. Hit, block or miss.
-    # A fight feeds Guard as an array (one value per fight): no int() on it.
-    guard = 0 if is_object or target.guard is None else target.guard
+
+def _ranged_penalty(scenario: WsswnnScenario, result: Array, steps: Steps) -> Array:
+    """ "All ranged attacks have a -2 penalty", -3 at three spans, -4 at four...: -max(2, spans) [Ranged Attack;
+    docs/wsswnn.md#silent-ranged-penalty]; a weapon with the throw trait throws as a normal ranged attack, anything
+    else as an improvised one [Throwing Weapons and Objects]."""
+    attack, weapon = scenario.attack, scenario.attacker.armament
+    penalty = max(2, attack.spans)
+    after = result - penalty
+    steps.note(
+        "range_penalty",
+        "ranged attack at {spans} span(s): -{penalty}: {before} - {penalty} = {after}",
+        clause=C_RANGED,
+        value=after,
+        spans=attack.spans,
+        penalty=penalty,
+        before=result,
+        after=after,
+    )
+    if attack.throw:
+        steps.note(
+            "throw",
+            "thrown weapon with the throw trait: a normal ranged attack"
+            if weapon.throw
+            else "thrown without the throw trait: an improvised ranged attack, blunted",
+            clause=C_THROW,
+            value=bool(weapon.throw),
+        )
+    return after
+
+
+def _height_penalty(attack: Attack, result: Array, steps: Steps) -> Array:
+    """ "take a -1 penalty for each height you leap from" [Jump-Attacks]."""
+    after = result - attack.heights
+    steps.note(
+        "height_penalty",
+        "jump-attack from {h} height(s): -{h}: {before} - {h} = {after}",
+        clause=C_JUMP,
+        value=after,
+        h=attack.heights,
+        before=result,
+        after=after,
+    )
+    return after
+
+
+class Defenses(NamedTuple):
+    """What the attack roll is compared with: the foe's Guard and Agility [Attack Actions]; an object "has no guard
+    or other defenses": 0 for both [Attacking Objects]. A fight feeds Guard as an array (one value per fight)."""
+
+    is_object: bool
+    guard: int
+    agility: int
+
+
+def _defenses(target: Target) -> Defenses:
+    """The foe's defenses (`Target.is_object` looks at every object field: read once, here)."""
+    is_object = target.is_object
+    guard = 0 if is_object or target.guard is None else target.guard  # no int(): an array in a fight
     agility = 0 if is_object or target.agility is None else target.agility
+    return Defenses(is_object, guard, agility)
+
+
+def _hit_block_or_miss(
+    scenario: WsswnnScenario, target: Target, foe: Defenses, result: Array, steps: Steps
+) -> tuple[Array, Mask, Mask]:
+    """A hit if the result beats Guard, a block if it only beats Agility, else a miss ("beats": strictly greater)
+    [Attack Actions]; a ranged result of zero or less is a plain miss [Ranged Attack]. Then a ranged block needs a
+    shield [Ranged Attack] and an attack aimed at arms turns a hit into a block [Targeting Arms Directly].
+    Returns the result (after a jump-attack's bonus), the hits and the blocks."""
+    kind, (is_object, guard, agility) = scenario.attack.kind, foe
     # Not a miss: the result beats Guard or Agility [Attack Actions] (a Struggle only when it beats Agility).
     not_miss = (result > agility) | (result > guard)
     if kind == "jump":
-        # "since Wandu's jump attack doesn't miss, she adds 6": the bonus comes when the attack does not miss,
-        # Guard below Agility included (docs/wsswnn.md#silent-jump-attack).
-        per_height = 3 + (attacker.strength if options.jump_strength_bonus else 0)
-        bonus = per_height * attack.heights
-        before = result
-        result = np.where(not_miss, result + bonus, result)
-        if steps.when(not_miss):
-            strength = (
-                f" + Strength {attacker.strength}"
-                if options.jump_strength_bonus
-                else " (Strength bonus off: options.jump_strength_bonus)"
-            )
-            steps.note(
-                "jump_bonus",
-                "{before} beats {stat} {level}: the jump-attack does not miss: +(3{strength}) x {h} height(s)"
-                " = +{bonus}: {after}",
-                clause=C_JUMP,
-                value=result,
-                before=before,
-                stat=np.where(before > guard, "Guard", "Agility"),
-                level=np.where(before > guard, guard, agility),
-                strength=strength,
-                h=attack.heights,
-                bonus=bonus,
-                after=result,
-                where=not_miss,
-            )
+        result = _jump_bonus(scenario, result, guard, agility, not_miss, steps)
     hit = result > guard
     block = not_miss & ~hit
-    plain_miss: Mask = (result <= 0) if kind == "ranged" else np.zeros(n, dtype=bool)
+    plain_miss: Mask = (result <= 0) if kind == "ranged" else np.zeros(len(result), dtype=bool)
     hit &= ~plain_miss
     block &= ~plain_miss
     _note_compare(steps, result, guard, agility, hit, block, plain_miss, is_object, kind)
+    if kind == "ranged" and not is_object:
+        block = _ranged_block(scenario, target, block, steps)
+    if scenario.attack.target_arms:
+        hit, block = _target_arms(hit, block, steps)
+    return result, hit, block
 
-    unshielded = (
-        kind == "ranged" and not is_object and not target.shield and options.unshielded_ranged_struggle == "miss"
-    )
-    if unshielded:
+
+def _jump_bonus(
+    scenario: WsswnnScenario, result: Array, guard: int, agility: int, not_miss: Mask, steps: Steps
+) -> Array:
+    """A jump-attack that does not miss adds +3 (+ Strength, option) per height, so a block can become a hit
+    [Jump-Attacks; docs/wsswnn.md#silent-jump-attack]."""
+    # "since Wandu's jump attack doesn't miss, she adds 6": the bonus comes when the attack does not miss,
+    # Guard below Agility included (docs/wsswnn.md#silent-jump-attack).
+    attacker, attack, options = scenario.attacker, scenario.attack, scenario.options
+    per_height = 3 + (attacker.strength if options.jump_strength_bonus else 0)
+    bonus = per_height * attack.heights
+    after = np.where(not_miss, result + bonus, result)
+    if steps.when(not_miss):
+        strength = (
+            f" + Strength {attacker.strength}"
+            if options.jump_strength_bonus
+            else " (Strength bonus off: options.jump_strength_bonus)"
+        )
+        steps.note(
+            "jump_bonus",
+            "{before} beats {stat} {level}: the jump-attack does not miss: +(3{strength}) x {h} height(s)"
+            " = +{bonus}: {after}",
+            clause=C_JUMP,
+            value=after,
+            before=result,
+            stat=np.where(result > guard, "Guard", "Agility"),
+            level=np.where(result > guard, guard, agility),
+            strength=strength,
+            h=attack.heights,
+            bonus=bonus,
+            after=after,
+            where=not_miss,
+        )
+    return after
+
+
+def _ranged_block(scenario: WsswnnScenario, target: Target, block: Mask, steps: Steps) -> Mask:
+    """ "Ranged attacks can only be blocked by a shield": against a foe without one the Struggle is a miss, unless
+    options.unshielded_ranged_struggle says otherwise [Ranged Attack]."""
+    if not target.shield and scenario.options.unshielded_ranged_struggle == "miss":
         if steps.when(block):
             steps.note(
                 "no_shield",
@@ -176,8 +248,8 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
                 value="miss",
                 where=block,
             )
-        block = np.zeros_like(block)
-    elif kind == "ranged" and not is_object and steps.when(block):
+        return np.zeros_like(block)
+    if steps.when(block):
         steps.note(
             "shield",
             "the foe blocks with its shield" if target.shield else "a block without a shield (option)",
@@ -185,96 +257,115 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
             value="block",
             where=block,
         )
-    if attack.target_arms:
-        if steps.when(hit):
-            steps.note(
-                "target_arms",
-                "aimed at the foe's defending arms: the hit counts as a block",
-                clause=C_ARMS,
-                value="block",
-                where=hit,
-            )
-        block = block | hit
-        hit = np.zeros_like(hit)
-    code = np.select([hit, block], [HIT, BLOCK], MISS)
+    return block
 
-    out = Outcome(n)
-    out.set("result", code)
-    out.set("attack_roll", result)
 
-    # 4. Damage.
-    zeros = np.zeros(n, dtype=np.int64)
-    lethal, guard_damage, awareness = zeros, zeros, zeros
-    guard_per_attack = weapon.guard_damage
-    if kind == "jump":
+def _target_arms(hit: Mask, block: Mask, steps: Steps) -> tuple[Mask, Mask]:
+    """ "If the attack is a hit, treat it as a block instead" [Targeting Arms Directly]."""
+    if steps.when(hit):
+        steps.note(
+            "target_arms",
+            "aimed at the foe's defending arms: the hit counts as a block",
+            clause=C_ARMS,
+            value="block",
+            where=hit,
+        )
+    return np.zeros_like(hit), block | hit
+
+
+def _guard_per_attack(scenario: WsswnnScenario) -> int:
+    """The attack's guard damage: the weapon's [Guard Damage], +1 per height for a jump-attack [Jump-Attacks;
+    docs/wsswnn.md#silent-jump-attack], +1 for a Mighty Blow [docs/wsswnn.md#silent-mighty-blow]."""
+    attack = scenario.attack
+    guard_per_attack = scenario.attacker.armament.guard_damage
+    if attack.kind == "jump":
         guard_per_attack += attack.heights
     if attack.mighty_blow:
         guard_per_attack += 1
+    return guard_per_attack
+
+
+def _damage(
+    out: Outcome,
+    scenario: WsswnnScenario,
+    target: Target,
+    foe: Defenses,
+    result: Array,
+    hit: Mask,
+    block: Mask,
+    steps: Steps,
+) -> tuple[Array, Array, Array]:
+    """Lethal damage on a hit, guard damage on a hit or block, awareness on a hit [Damage]; against an object,
+    Structure damage [Attacking Objects]; Take Hold itself inflicts none: its brace may [Take Hold]. Returns the
+    lethal, guard and awareness damage to a creature (zeros when there is none)."""
+    attack, weapon = scenario.attack, scenario.attacker.armament
+    zeros = np.zeros(len(result), dtype=np.int64)
+    guard_per_attack = _guard_per_attack(scenario)
+    if attack.kind == "take_hold":
+        _note_take_hold(steps, hit, block)
+        return zeros, zeros, zeros
+    if foe.is_object:
+        object_damage(out, scenario, target, result, hit, guard_per_attack, steps)
+        return zeros, zeros, zeros
     blunted = weapon.blunted or (attack.throw and not weapon.throw)
-    if kind == "take_hold":
-        _note_take_hold(steps, hit, block)  # Take Hold itself inflicts no damage: its brace may
-    elif is_object:
-        _object_damage(out, scenario, target, result, hit, guard_per_attack, steps)
-    else:
-        lethal = _lethal(scenario, target, result, guard, hit, blunted, steps)
-        guard_damage, awareness = _guard_and_awareness(scenario, target, hit, block, guard_per_attack, steps)
+    lethal = lethal_damage(scenario, target, result, foe.guard, hit, blunted, steps)
+    guard_damage, awareness = guard_and_awareness(scenario, target, hit, block, guard_per_attack, steps)
+    return lethal, guard_damage, awareness
 
-    # 5. A free brace: Take Hold's (at -2 on a block), or a disarm / break on a block.
-    brace: BraceOutcome | None = None
-    if plan.free_brace is not None:
-        raw = dice["brace"]["total"]
-        if kind == "take_hold":
-            rolled = hit | block
-            roll = raw - np.where(block, TAKE_HOLD_STRUGGLE, 0)
-            clause, why = C_TAKE_HOLD, "Take Hold"
-            text = "free {brace} brace: {die}{struggle} = {roll}"
-        else:
-            rolled, roll = block, raw
-            clause, why = C_BREAK, "blocked"
-            text = "the block triggers a free {brace} brace: {die}{struggle} = {roll}"
-        if steps.when(rolled):
-            steps.note(
-                "free_brace",
-                text,
-                clause=clause,
-                value=roll,
-                brace=plan.free_brace.capitalize(),
-                die=dice.text("brace"),
-                struggle=np.where(block, " - 2 (struggle)", "") if kind == "take_hold" else "",
-                roll=roll,
-                where=rolled,
-            )
-        brace = opposed_brace(plan.free_brace, roll, rolled, target, steps, why=why)
-        guard_damage = guard_damage + brace.guard_damage
-        if kind == "take_hold" and steps.when(rolled):
-            grappled = (brace.effect == EFFECT_OF["grapple"]) & (brace.code == SUCCESS)
-            steps.note(
-                "hold",
-                "the Grapple succeeded: the foe stays held",
-                clause=C_TAKE_HOLD,
-                value=True,
-                where=rolled & grappled,
-            )
-            steps.note(
-                "hold",
-                "the hold was only temporary contact: unless grappled, the foe is no longer held",
-                clause=C_TAKE_HOLD,
-                value=False,
-                where=rolled & ~grappled,
-            )
-    if not is_object:
-        _creature_fields(out, target, lethal, guard_damage, awareness, steps)
-    _brace_fields(out, brace)
 
-    # 6. Falling.
-    if kind == "jump":
-        _falling(out, attack.heights, dice, hit | block, steps)
+def _free_brace(
+    scenario: WsswnnScenario, target: Target, plan: Plan, dice: Dice, hit: Mask, block: Mask, steps: Steps
+) -> BraceOutcome | None:
+    """A free brace: Take Hold's Grapple or Shove on a hit or a block, "with a -2 penalty" on a block [Take Hold];
+    a disarm or a break on a block [Breaking and Disarming Arms]. None when the attack makes none."""
+    if plan.free_brace is None:
+        return None
+    take_hold = scenario.attack.kind == "take_hold"
+    raw = dice["brace"]["total"]
+    if take_hold:
+        rolled = hit | block
+        roll = raw - np.where(block, TAKE_HOLD_STRUGGLE, 0)
+        clause, why = C_TAKE_HOLD, "Take Hold"
+        text = "free {brace} brace: {die}{struggle} = {roll}"
     else:
-        out.set("falling_lethal", NULL_INT)
-        out.set("falling_guard", NULL_INT)
-    out.set("guard_regained", NULL_INT)
-    out.set("attacker_guard_after", NULL_INT)
-    return out
+        rolled, roll = block, raw
+        clause, why = C_BREAK, "blocked"
+        text = "the block triggers a free {brace} brace: {die}{struggle} = {roll}"
+    if steps.when(rolled):
+        steps.note(
+            "free_brace",
+            text,
+            clause=clause,
+            value=roll,
+            brace=plan.free_brace.capitalize(),
+            die=dice.text("brace"),
+            struggle=np.where(block, " - 2 (struggle)", "") if take_hold else "",
+            roll=roll,
+            where=rolled,
+        )
+    brace = opposed_brace(plan.free_brace, roll, rolled, target, steps, why=why)
+    if take_hold and steps.when(rolled):
+        _note_hold(steps, brace, rolled)
+    return brace
+
+
+def _note_hold(steps: Steps, brace: BraceOutcome, rolled: Mask) -> None:
+    """ "if you don't successfully Grapple the character afterward, you no longer hold them" [Take Hold]."""
+    grappled = (brace.effect == EFFECT_OF["grapple"]) & (brace.code == SUCCESS)
+    steps.note(
+        "hold",
+        "the Grapple succeeded: the foe stays held",
+        clause=C_TAKE_HOLD,
+        value=True,
+        where=rolled & grappled,
+    )
+    steps.note(
+        "hold",
+        "the hold was only temporary contact: unless grappled, the foe is no longer held",
+        clause=C_TAKE_HOLD,
+        value=False,
+        where=rolled & ~grappled,
+    )
 
 
 def _note_compare(
@@ -314,6 +405,7 @@ def _note_compare(
 
 
 def _note_take_hold(steps: Steps, hit: Mask, block: Mask) -> None:
+    """Take Hold's Success, Struggle or Fail: a free brace, one at -2, or none [Take Hold]."""
     if not steps.enabled:
         return
     for mask, text in (
@@ -324,237 +416,8 @@ def _note_take_hold(steps: Steps, hit: Mask, block: Mask) -> None:
         steps.note("take_hold", text, clause=C_TAKE_HOLD, value=text.startswith("Take Hold s"), where=mask)
 
 
-def _lethal(
-    scenario: WsswnnScenario,
-    target: Target,
-    result: Array,
-    guard: int,
-    hit: Mask,
-    blunted: bool,
-    steps: Steps,
-) -> Array:
-    """Lethal Damage = result - Guard - Armor on a hit, at least 0; blunted cap Strength + 1 [Lethal Damage]."""
-    attacker, attack = scenario.attacker, scenario.attack
-    weapon = attacker.armament
-    margin = np.maximum(0, result - guard - target.armor)
-    lethal = margin if weapon.lethal else np.zeros_like(margin)
-    if attack.mighty_blow:
-        lethal = 2 * lethal
-    cap = (attacker.strength + 1) * (2 if attack.mighty_blow else 1)
-    capped = np.minimum(lethal, cap) if blunted else lethal
-    lethal_on_hit = np.where(hit, capped, 0).astype(np.int64)
-    if steps.when(hit):
-        if not weapon.lethal:
-            steps.note("lethal", "this attack inflicts no lethal damage", clause=C_AWARENESS, value=0, where=hit)
-        else:
-            steps.note(
-                "lethal",
-                "Lethal damage = {r} - Guard {g} - Armor {armor} = {margin}",
-                clause=C_LETHAL,
-                value=margin,
-                r=result,
-                g=guard,
-                armor=target.armor,
-                margin=margin,
-                where=hit,
-            )
-        if attack.mighty_blow and weapon.lethal:
-            steps.note(
-                "mighty_blow",
-                "Mighty Blow: double lethal damage: {l}",
-                clause=C_MIGHTY,
-                value=lethal,
-                l=lethal,
-                where=hit,
-            )
-        if blunted and weapon.lethal:
-            what = "unarmed strike" if scenario.attacker.weapon is None else "blunted"
-            if attack.throw and not weapon.throw:
-                what = "improvised throw (blunted)"
-            steps.note(
-                "blunted_cap",
-                "{what}: capped at (Strength {s} + 1){mult} = {cap}: {l}",
-                clause=C_THROW if what.startswith("improvised") else C_LETHAL,
-                value=capped,
-                what=what,
-                s=attacker.strength,
-                mult=" x 2 (Mighty Blow)" if attack.mighty_blow else "",
-                cap=cap,
-                l=capped,
-                where=hit,
-            )
-    return lethal_on_hit
-
-
-def _guard_and_awareness(
-    scenario: WsswnnScenario,
-    target: Target,
-    hit: Mask,
-    block: Mask,
-    guard_per_attack: int,
-    steps: Steps,
-) -> tuple[Array, Array]:
-    """Guard damage on a hit or block (after lethal on a hit), less Unflinching; awareness on a hit."""
-    attacker, attack = scenario.attacker, scenario.attack
-    weapon = attacker.armament
-    per_attack = max(0, guard_per_attack - target.unflinching)
-    landed = hit | block
-    guard_damage = np.where(landed, per_attack, 0).astype(np.int64)
-    awareness = np.where(hit, weapon.awareness_damage, 0).astype(np.int64)
-    if steps.when(landed):
-        parts = [f"weapon -{weapon.guard_damage}"]
-        if attack.kind == "jump":
-            parts.append(f"-1 x {attack.heights} height(s)")
-        if attack.mighty_blow:
-            parts.append("Mighty Blow -1")
-        text = "Guard damage -{total} ({parts})"
-        if target.unflinching:
-            text += ", Unflinching {u}: -{gd}"
-        text += "{when}"
-        clause = C_JUMP if attack.kind == "jump" else C_GUARD
-        if target.unflinching:
-            clause += "; " + C_REDUCTION
-        steps.note(
-            "guard_damage",
-            text,
-            clause=clause,
-            value=guard_damage,
-            total=guard_per_attack,
-            parts=", ".join(parts),
-            u=target.unflinching,
-            gd=per_attack,
-            when=np.where(hit, " (after the lethal damage)", " (a block: guard damage only)"),
-            where=landed,
-        )
-    if weapon.awareness_damage and steps.when(hit):
-        steps.note(
-            "awareness_damage",
-            "-{a} awareness (ignores armor and the margin)",
-            clause=C_AWARENESS,
-            value=weapon.awareness_damage,
-            a=weapon.awareness_damage,
-            where=hit,
-        )
-    return guard_damage, awareness
-
-
-def _creature_fields(
-    out: Outcome, target: Target, lethal: Array, guard_damage: Array, awareness: Array, steps: Steps
-) -> None:
-    guard = 0 if target.guard is None else target.guard  # an array in a fight
-    guard_after = worn(guard, guard_damage)
-    out.set("damage", lethal)
-    out.set("lethal", lethal)
-    out.set("guard_damage", guard_damage)
-    out.set("awareness_damage", awareness)
-    out.set("guard_after", guard_after)
-    if target.life is None:
-        out.set("life_after", NULL_INT)
-    else:
-        out.set("life_after", worn(target.life, lethal))
-    out.set("structure_after", NULL_INT)
-    out.set("destroyed", NULL_CODE)
-    if steps.enabled:
-        _note_totals(steps, target, lethal, guard_damage, guard_after, awareness)
-
-
-def _note_totals(
-    steps: Steps, target: Target, lethal: Array, guard_damage: Array, guard_after: Array, awareness: Array
-) -> None:
-    """What the foe loses, one step per kind of damage it takes."""
-    if target.life is None:
-        steps.note("life", "the foe takes -{l} life", clause=C_LETHAL, value=lethal, l=lethal, where=lethal > 0)
-    else:
-        steps.note(
-            "life",
-            "the foe takes -{l} life: Life {life} -> {after}",
-            clause=C_LETHAL,
-            value=lethal,
-            l=lethal,
-            life=target.life,
-            after=worn(target.life, lethal),
-            where=lethal > 0,
-        )
-    steps.note(
-        "guard",
-        "the foe takes -{gd} guard: Guard {g} -> {after}",
-        clause=C_GUARD,
-        value=guard_damage,
-        gd=guard_damage,
-        g=int(target.guard or 0),
-        after=guard_after,
-        where=guard_damage > 0,
-    )
-    if target.awareness is None:
-        steps.note(
-            "awareness",
-            "the foe takes -{a} awareness",
-            clause=C_AWARENESS,
-            value=awareness,
-            a=awareness,
-            where=awareness > 0,
-        )
-    else:
-        steps.note(
-            "awareness",
-            "the foe takes -{a} awareness: Awareness {aw} -> {after}",
-            clause=C_AWARENESS,
-            value=awareness,
-            a=awareness,
-            aw=target.awareness,
-            after=worn(target.awareness, awareness),
-            where=awareness > 0,
-        )
-
-
-def _object_damage(
-    out: Outcome,
-    scenario: WsswnnScenario,
-    target: Target,
-    result: Array,
-    hit: Mask,
-    multiplier: int,
-    steps: Steps,
-) -> None:
-    """Structure damage = result x the attack's guard damage - Toughness; blunted is uncapped."""
-    weapon = scenario.attacker.armament
-    if target.toughness is not None:
-        toughness, source = target.toughness, "Toughness"
-    else:
-        materials = list(target.materials or [])
-        toughness = average_toughness(materials)
-        each = " + ".join(f"{m} {TOUGHNESS[m]}" for m in materials)
-        source = f"Toughness ({each}: average, rounded down)"
-    raw = np.maximum(0, result * multiplier - toughness)
-    structure_damage = np.where(hit & weapon.lethal, raw, 0).astype(np.int64)
-    structure = int(target.structure or 0)
-    after = np.maximum(0, structure - structure_damage)
-    out.set("damage", structure_damage)
-    for name in ("lethal", "guard_damage", "awareness_damage", "guard_after", "life_after"):
-        out.set(name, NULL_INT)
-    out.set("structure_after", after)
-    out.set("destroyed", after == 0)
-    if steps.when(hit):
-        steps.note(
-            "structure_damage",
-            "Structure damage = {r} x {m} (guard damage) - {source} {t} = {d}"
-            + ("; blunted weapons are not capped against Structure" if weapon.blunted else "")
-            + ": Structure {s} -> {after}{crumbles}",
-            clause=C_MULTIPLIER,
-            value=structure_damage,
-            r=result,
-            m=multiplier,
-            source=source,
-            t=toughness,
-            d=structure_damage,
-            s=structure,
-            after=after,
-            crumbles=np.where(after == 0, "; it crumbles", ""),
-            where=hit,
-        )
-
-
 def _brace_fields(out: Outcome, brace: BraceOutcome | None) -> None:
+    """The free brace's fields; null when the attack made none."""
     if brace is None:
         out.set("brace_result", NULL_CODE)
         out.set("brace_effect", NULL_CODE)
@@ -567,8 +430,14 @@ def _brace_fields(out: Outcome, brace: BraceOutcome | None) -> None:
     out.set("brace_roll", brace.roll)
 
 
-def _falling(out: Outcome, heights: int, dice: Dice, landed: Mask, steps: Steps) -> None:
-    """A missed jump-attack falls: 2 lethal and 1 guard per height; the landing roll reduces the lethal part."""
+def _falling(out: Outcome, attack: Attack, dice: Dice, landed: Mask, steps: Steps) -> None:
+    """A missed jump-attack falls: 2 lethal and 1 guard per height; the landing roll reduces the lethal part
+    [Jump-Attacks; docs/wsswnn.md#silent-jump-attack]. Any other attack does not fall: null."""
+    if attack.kind != "jump":
+        out.set("falling_lethal", NULL_INT)
+        out.set("falling_guard", NULL_INT)
+        return
+    heights = attack.heights
     landing = dice["landing"]["total"]
     fall_lethal = 2 * heights
     reduced = np.maximum(0, fall_lethal - np.maximum(0, landing))

@@ -1,0 +1,20 @@
+"""The page's clauses an attack action cites (Attacks chapter), shared by its roll and its damage."""
+
+from __future__ import annotations
+
+C_ACTIONS = "wsswnn: Attack Actions"
+C_MELEE = "wsswnn: Melee Attack"
+C_RANGED = "wsswnn: Ranged Attack (docs/wsswnn.md#silent-ranged-penalty)"
+C_TAKE_HOLD = "wsswnn: Take Hold"
+C_LETHAL = "wsswnn: Lethal Damage (docs/wsswnn.md#silent-lethal-damage)"
+C_GUARD = "wsswnn: Guard Damage"
+C_AWARENESS = "wsswnn: Awareness Damage"
+C_REDUCTION = "wsswnn: Damage Reduction"
+C_JUMP = "wsswnn: Jump-Attacks (docs/wsswnn.md#silent-jump-attack)"
+C_FALL = "wsswnn: Jump-Attacks, falling (docs/wsswnn.md#silent-jump-attack)"
+C_ARMS = "wsswnn: Targeting Arms Directly"
+C_BREAK = "wsswnn: Breaking and Disarming Arms"
+C_THROW = "wsswnn: Throwing Weapons and Objects"
+C_OBJECTS = "wsswnn: Attacking Objects (docs/wsswnn.md#silent-objects)"
+C_MULTIPLIER = "wsswnn: Object Toughness and Structure, damage multiplier"
+C_MIGHTY = "wsswnn: Mighty Blow, the Champion's (docs/wsswnn.md#silent-mighty-blow)"
