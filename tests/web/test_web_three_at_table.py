@@ -31,6 +31,8 @@ ODDS = """() => { const t = document.getElementById('preview');
   return t.dataset.seq === document.getElementById('tracker').dataset.seq && t.tBodies[0].rows.length > 0; }"""
 #: The stat labels cut short (an ellipsis: on a phone no pointer hovers for the title).
 CUT = "() => [...document.querySelectorAll('.stats dt')].filter(d => d.scrollWidth > d.clientWidth).map(d => d.title)"
+#: The element of selector [0] says text [1] (a stream's events may come in more than one read).
+SAID = "([s, text]) => document.querySelector(s).innerText.includes(text)"
 MOBLIN = '#map-svg [data-creature="Moblin"]'
 #: The most turns the fight may take here (the file's seed plays it in 3 rounds): a bound on the loop, never a clock.
 TURNS = 30
@@ -121,15 +123,16 @@ def test_web_three_at_one_table_play_the_ambush_to_its_end(browser: Any, table: 
         before = seq(gm)
         phone.click("#roll")
         gm.wait_for_function(SEQ_ABOVE, arg=before)  # followed live: the GM's page is not reloaded
-        gm.wait_for_selector("#log li .by-player")
+        gm.wait_for_function(SAID, arg=["#result-text", "Link's player:\nLink attacks Bokoblin"])
+        gm.wait_for_function(SAID, arg=["#trace", "Evasion"])  # the GM's numbers, on the GM's page only
         assert "Link attacks Bokoblin" in gm.inner_text("#log") and "(Link's player)" in gm.inner_text("#log")
-        assert gm.inner_text("#result-text").startswith("Link's player:\nLink attacks Bokoblin")
         assert gm.inner_text("#cards [data-combatant='Moblin'] .unseen-tag") == "the players do not know of it"
         shot(gm, "web-table-gm", full=False)
         gm.screenshot(path=str(DOCS / "web-table-gm.png"))
         everyone_at(players, seq(gm))
-        assert "Evasion" in gm.inner_text("#trace")  # the GM's numbers, on the GM's page only
         assert "Evasion" not in phone.inner_text("body") and "Evasion" not in screen.inner_text("body")
+        assert phone.inner_text("#result-text").startswith("Link attacks Bokoblin")  # the headline: the attack
+        shot(phone, "web-table-phone-rolled")
 
         gm_acts(gm, "#auto")  # the Bokoblin's turn
         gm_acts(gm, "#auto")  # Zelda's
@@ -158,6 +161,7 @@ def test_web_three_at_one_table_play_the_ambush_to_its_end(browser: Any, table: 
             turn = table.get(eid, gm_token)
             if turn["over"]:
                 break
+            everyone_at([gm, phone], turn["seq"])  # each page at the encounter as it is, before it acts
             if turn["turn"] != "Link":
                 gm_acts(gm, "#auto")
                 continue
@@ -176,10 +180,11 @@ def test_web_three_at_one_table_play_the_ambush_to_its_end(browser: Any, table: 
                 phone.wait_for_selector("#dice-fields input")
                 for field in phone.locator("#dice-fields input").all():
                     field.fill(" ".join("5" for _ in (field.get_attribute("data-sides") or "6").split()))
+                shot(phone, "web-table-phone-dice")
                 phone.click("#roll-dice")
                 typed = True
             gm.wait_for_function(SEQ_ABOVE, arg=before)
-            assert "Link attacks Moblin" in gm.inner_text("#log")
+            gm.wait_for_function(SAID, arg=["#log", "Link attacks Moblin"])
         assert odds and typed
         for page in everyone:
             page.wait_for_selector("#winner[data-winner='Heroes']")

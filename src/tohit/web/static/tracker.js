@@ -171,7 +171,7 @@ function showResult(events, note, scroll = true) {
   const worded = events.filter((e) => e.text); // an event without words (a turn's start) adds none
   const by = page.gm ? events.find((e) => e.player)?.player : null; // a player's action, on the GM's page
   if (by) note = [`${by}'s player:`, note].filter(Boolean).join(" ");
-  const attacks = worded.filter((e) => e.outcome);
+  const attacks = worded.filter((e) => e.outcome || e.result); // the players' words keep an attack's result only
   const head = attacks.length ? attacks : worded.slice(0, 1);
   const box = q("#result-text");
   box.className = "headline";
