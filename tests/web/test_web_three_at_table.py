@@ -154,6 +154,7 @@ def test_web_three_at_one_table_play_the_ambush_to_its_end(browser: Any, table: 
         screen.screenshot(path=str(DOCS / "web-table-players.png"), full_page=True)
         gm.select_option("#reveal-who", "Moblin")
         assert gm.inner_text("#reveal") == "Show to players"
+        assert gm.locator("#cards [data-sight]").count() == 4  # one a card, however often the tools sync
         gm_acts(gm, "#reveal")  # its numbers shown: the odds on it may be read
 
         odds = typed = False

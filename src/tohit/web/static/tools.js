@@ -189,6 +189,7 @@ function cardSight(enc) {
     const who = card.dataset.combatant;
     const away = absent.has(who);
     card.classList.toggle("unseen", away);
+    card.querySelector(".card-sight")?.remove(); // the tools sync again on a choice, the cards stay
     const action = away ? { kind: "reveal", combatant: who, to_players: false } : { kind: "hide", combatant: who };
     const words = away ? `Bring ${who} into the players' sight` : `Hide ${who} entirely from the players`;
     card.append(
