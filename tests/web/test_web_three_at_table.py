@@ -192,6 +192,7 @@ def test_web_three_at_one_table_play_the_ambush_to_its_end(browser: Any, table: 
         everyone_at(players, seq(gm))
         assert phone.inner_text("#turn-line") == "The fight is over."
         shot(gm, "web-table-gm-end", full=False)
+        shot(screen, "web-table-players-end")
         shot(phone, "web-table-phone-end")
         phone.screenshot(path=str(DOCS / "web-table-phone-end.png"))
     finally:
