@@ -7,10 +7,13 @@ import { api, el } from "./api.js";
 import { keptWords } from "./kept.js";
 
 /** What the dice need of the tracker: the encounter, its token, the choice on the form, the attack, the error
- * line; and the roles and the creatures the last answer gave. `asked` counts the asks for the first step (only
- * the latest one's answer is shown: an older answer, for an attacker no longer chosen, is dropped); `fresh`: the
- * next answer shows the first step anew even when its roles are the same (once an attack has been sent). */
-const ctx = { id: null, token: null, chosen: null, attack: null, fail: null, kept: () => [], roles: null, targets: [], asked: 0, fresh: false };
+ * line, the chosen targets whose numbers the GM keeps (a player's page: kept.js); and the roles and the creatures
+ * the last answer gave. `asked` counts the asks for the first step (only the latest one's answer is shown: an older
+ * answer, for an attacker no longer chosen, is dropped); `fresh`: the next answer shows the first step anew even
+ * when its roles are the same (once an attack has been sent). */
+const ctx = {
+  id: null, token: null, chosen: null, attack: null, fail: null, kept: () => [], roles: null, targets: [], asked: 0, fresh: false,
+};
 
 export function setUpDice(tracker) {
   Object.assign(ctx, tracker);
@@ -125,8 +128,9 @@ export async function loadDice() {
 function keptDice(kept) {
   const fields = q("#dice-fields");
   delete fields.dataset.roles;
-  const words = `${keptWords(kept)}: the dice to type are read from them. Roll here, or roll at the table and the GM types them.`;
-  fields.replaceChildren(el("p", { class: "note", id: "dice-kept" }, words));
+  const words = `${keptWords(kept)}: the dice to type are read from them.`;
+  const what = " Roll here, or roll at the table and the GM types them.";
+  fields.replaceChildren(el("p", { class: "note", id: "dice-kept" }, words, what));
 }
 
 /** The faces typed in one field, checked against its dice; sets the field's message. Returns the faces or null. */

@@ -199,7 +199,15 @@ function cardSight(enc) {
         away ? el("span", { class: "unseen-tag" }, "the players do not know of it") : null,
         el(
           "button",
-          { type: "button", class: "link", dataset: { sight: who }, title: words, "aria-label": words, disabled: enc.over, onclick: () => run(action) },
+          {
+            type: "button",
+            class: "link",
+            dataset: { sight: who },
+            title: words,
+            "aria-label": words,
+            disabled: enc.over,
+            onclick: () => run(action),
+          },
           away ? "Bring into sight" : "Hide",
         ),
       ),
