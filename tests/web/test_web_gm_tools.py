@@ -161,3 +161,31 @@ def test_web_gm_hides_a_foe_entirely_and_brings_it_into_sight(page: Any, table: 
     view.wait_for_function(f"() => ({CARD})({foe!r}) !== null", timeout=5000)
     assert re.search(r"unhurt|wounded|bloodied|down", view.evaluate(CARD, foe))
     assert page.inner_text("#reveal") == "Show to players" and page.is_enabled("#hide")
+
+
+def test_web_each_gm_card_hides_its_combatant_and_brings_it_into_sight(page: Any, table: Table) -> None:
+    """Hide / Bring into sight on each combatant's card (the GM's page only, never a players' page): Hide on a
+    foe's card takes it off the players' page live and the card then offers Bring into sight (saying the players
+    do not know of it), which brings it back, its numbers still kept."""
+    _, data = example("starter/rtw")
+    made = table.create(example="starter/rtw", seed=5)
+    eid, gm = made["id"], made["gm_token"]
+    foe = data["sides"][1]["combatants"][0]["name"]
+    button = f'#cards [data-combatant="{foe}"] [data-sight]'
+    ready(page, table.url(eid, gm))
+    view = page.context.new_page()
+    ready(view, table.url(eid, made["view_token"]))
+    assert page.locator("#cards [data-sight]").count() == len(table.get(eid, gm)["state"]["combatants"])
+    assert view.locator("#cards [data-sight]").count() == 0 and view.evaluate(CARD, foe) is not None
+    assert page.inner_text(button) == "Hide"
+    now = click_and_wait(page, button)
+    assert table.http.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()[-1]["kind"] == "hide"
+    view.wait_for_function(f"() => document.getElementById('tracker').dataset.seq === '{now}'", timeout=5000)
+    assert view.evaluate(CARD, foe) is None
+    assert page.inner_text(button) == "Bring into sight"
+    assert "the players do not know of it" in page.evaluate(CARD, foe)
+    now = click_and_wait(page, button)
+    view.wait_for_function(f"() => document.getElementById('tracker').dataset.seq === '{now}'", timeout=5000)
+    assert re.search(r"unhurt|wounded|bloodied|down", view.evaluate(CARD, foe))
+    assert page.inner_text(button) == "Hide" and foe in table.get(eid, gm)["hidden"]
+    view.close()

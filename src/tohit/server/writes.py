@@ -12,6 +12,8 @@ from tohit.engine.encounter import Encounter
 from tohit.server.cache import Lru
 from tohit.server.errors import ApiError
 from tohit.server.player_links import gate, marked
+from tohit.server.players_view import PlayersView
+from tohit.server.security import for_view
 from tohit.store.db import StaleSeq, Store, StoredEncounter
 
 #: How many times an action that names no `expected_seq` is played when other processes keep writing first:
@@ -83,4 +85,23 @@ class Writer:
         }
         if action.kind == "attack":
             out["out_of_turn"] = not after.in_turn
-        return out
+        return out if by is None else told_to_player(after, by, out, getattr(action, "dice", None))
+
+
+def told_to_player(enc: Encounter, player: str, out: dict[str, Any], typed: Any = None) -> dict[str, Any]:
+    """A player's action answered as that player reads the encounter (docs/players.md, "A link per player"): its
+    events in their words (each marked as their player's), their trace, and the state with every hidden number a
+    health word, as their stream and their GET tell it: never the GM's numbers of a foe the GM keeps. The dice the
+    player typed stay on their attack (their own faces; a foe's roll is not told)."""
+    view = PlayersView(enc, own=(player,))
+    events = []
+    for event in out["events"]:
+        told = view.event(event)
+        if told is None:
+            continue
+        if typed and isinstance(event.get("dice"), dict) and "dice" not in told:
+            told["dice"] = {role: faces for role, faces in event["dice"].items() if role in typed}
+        events.append({**told, "player": player})
+    events = for_view(events)
+    trace = [step for e in events for step in e.get("trace", [])]
+    return {**out, "events": events, "trace": trace, "state": view.row(out["state"])}

@@ -4,12 +4,16 @@
 // An attack that rolls against several creatures (an rtw area: a To-Hit check for each foe) asks a set per
 // creature, by name; a die rolled once for the whole attack (a Multi ability's hit die) is asked once.
 import { api, el } from "./api.js";
+import { keptWords } from "./kept.js";
 
 /** What the dice need of the tracker: the encounter, its token, the choice on the form, the attack, the error
- * line; and the roles and the creatures the last answer gave. `asked` counts the asks for the first step (only
- * the latest one's answer is shown: an older answer, for an attacker no longer chosen, is dropped); `fresh`: the
- * next answer shows the first step anew even when its roles are the same (once an attack has been sent). */
-const ctx = { id: null, token: null, chosen: null, attack: null, fail: null, roles: null, targets: [], asked: 0, fresh: false };
+ * line, the chosen targets whose numbers the GM keeps (a player's page: kept.js); and the roles and the creatures
+ * the last answer gave. `asked` counts the asks for the first step (only the latest one's answer is shown: an older
+ * answer, for an attacker no longer chosen, is dropped); `fresh`: the next answer shows the first step anew even
+ * when its roles are the same (once an attack has been sent). */
+const ctx = {
+  id: null, token: null, chosen: null, attack: null, fail: null, kept: () => [], roles: null, targets: [], asked: 0, fresh: false,
+};
 
 export function setUpDice(tracker) {
   Object.assign(ctx, tracker);
@@ -84,6 +88,9 @@ export async function loadDice() {
   const body = ctx.chosen();
   if (!body.targets.length) return;
   const asked = ++ctx.asked;
+  const kept = ctx.kept();
+  q("#roll-dice").hidden = kept.length > 0;
+  if (kept.length) return keptDice(kept);
   const answer = await api("POST", `/v1/encounters/${ctx.id}/dice`, body, ctx.token);
   if (asked !== ctx.asked) return; // a later ask is under way: its answer is the one shown
   if (!answer.ok) {
@@ -114,6 +121,16 @@ export async function loadDice() {
     ? el("p", { class: "note", id: "dice-several" }, `This attack rolls against ${ctx.targets.join(", ")}: ${each}.`)
     : null;
   fields.replaceChildren(...(several ? [several] : []), ...firstFields(first), ...notes.filter(Boolean));
+}
+
+/** A target whose numbers the GM keeps (a player's page): which dice to type, and what they still call for, are
+ * read from its numbers, so the server does not tell them (docs/players.md); the panel says so in words. */
+function keptDice(kept) {
+  const fields = q("#dice-fields");
+  delete fields.dataset.roles;
+  const words = `${keptWords(kept)}: the dice to type are read from them.`;
+  const what = " Roll here, or roll at the table and the GM types them.";
+  fields.replaceChildren(el("p", { class: "note", id: "dice-kept" }, words, what));
 }
 
 /** The faces typed in one field, checked against its dice; sets the field's message. Returns the faces or null. */

@@ -28,6 +28,7 @@ export function attackForm(roll, buttons) {
       el("thead"),
       el("tbody"),
     ),
+    el("p", { id: "odds-kept", class: "note odds-kept", role: "status", hidden: true }),
     el("p", { id: "preview-move", class: "preview-move", hidden: true }),
     el(
       "div",

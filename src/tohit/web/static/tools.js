@@ -181,6 +181,40 @@ export function buildTools(given) {
   q("#reveal-who").addEventListener("change", syncTools);
 }
 
+/** Each card's own Hide / Bring into sight (the GM's page only): hides that combatant entirely from the players
+ * (an ambusher), or brings one hidden entirely into their sight, its numbers still kept (docs/players.md). */
+function cardSight(enc) {
+  const absent = new Set(enc.hidden_entirely || []);
+  for (const card of document.querySelectorAll("#cards [data-combatant]")) {
+    const who = card.dataset.combatant;
+    const away = absent.has(who);
+    card.classList.toggle("unseen", away);
+    card.querySelector(".card-sight")?.remove(); // the tools sync again on a choice, the cards stay
+    const action = away ? { kind: "reveal", combatant: who, to_players: false } : { kind: "hide", combatant: who };
+    const words = away ? `Bring ${who} into the players' sight` : `Hide ${who} entirely from the players`;
+    card.append(
+      el(
+        "p",
+        { class: "card-sight" },
+        away ? el("span", { class: "unseen-tag" }, "the players do not know of it") : null,
+        el(
+          "button",
+          {
+            type: "button",
+            class: "link",
+            dataset: { sight: who },
+            title: words,
+            "aria-label": words,
+            disabled: enc.over,
+            onclick: () => run(action),
+          },
+          away ? "Bring into sight" : "Hide",
+        ),
+      ),
+    );
+  }
+}
+
 /** The tools' choices from the current state (after every answer). */
 export function syncTools() {
   const { enc, sheet } = ctx.page;
@@ -201,4 +235,5 @@ export function syncTools() {
     q(b).disabled = enc.over;
   }
   q("#hide").disabled = enc.over || absent.has(who);
+  cardSight(enc);
 }

@@ -8,6 +8,7 @@ import { diceUsed, loadDice, setUpDice } from "./dice.js";
 import { KEYS, onKey, toggleKeys } from "./keys.js";
 import { showMap, showMove } from "./map.js";
 import { attackForm, select, wireAttackForm } from "./panel.js";
+import { keptTargets, showKept } from "./kept.js";
 import { buildPlayer, playersTurn, syncPlayer } from "./player.js";
 import { buildPlayerLinks } from "./playerlinks.js";
 import { checkedTargets, fillTargets as fillTargetBox } from "./targets.js";
@@ -168,7 +169,9 @@ action's first words), the action's other events listed under it, then the trace
 page's own action (an action from elsewhere, followed live, never moves the page). */
 function showResult(events, note, scroll = true) {
   const worded = events.filter((e) => e.text); // an event without words (a turn's start) adds none
-  const attacks = worded.filter((e) => e.outcome);
+  const by = page.gm ? events.find((e) => e.player)?.player : null; // a player's action, on the GM's page
+  if (by) note = [`${by}'s player:`, note].filter(Boolean).join(" ");
+  const attacks = worded.filter((e) => e.outcome || e.result); // the players' words keep an attack's result only
   const head = attacks.length ? attacks : worded.slice(0, 1);
   const box = q("#result-text");
   box.className = "headline";
@@ -325,7 +328,11 @@ async function updatePreview() {
   const body = chosen();
   const table = q("#preview");
   const error = q("#action-error");
-  if (!body.targets.length || page.enc.over) {
+  const kept = keptTargets(page, body.targets); // a player's kept foe: words where the odds would be, no error
+  showKept(kept);
+  if (!body.targets.length || page.enc.over || kept.length) {
+    page.previewTicket = (page.previewTicket || 0) + 1; // an answer still on its way is not shown
+    if (kept.length) error.textContent = "";
     showMove(q("#preview-move"), []);
     table.tBodies[0].replaceChildren();
     table.tHead.replaceChildren();
@@ -516,7 +523,7 @@ async function start() {
   page.player = page.sheet.player || null;
   root.dataset.role = page.sheet.role;
   if (page.gm) {
-    setUpDice({ id, token, chosen, attack, fail });
+    setUpDice({ id, token, chosen, attack, fail, kept: () => keptTargets(page, chosen().targets) });
     buildControls();
     buildTools({ id, token, page, act, refresh });
     buildAdding({ id, token, page, act });
@@ -525,7 +532,7 @@ async function start() {
     buildPlayerLinks({ id, token, page });
   }
   if (page.player) {
-    setUpDice({ id, token, chosen, attack, fail });
+    setUpDice({ id, token, chosen, attack, fail, kept: () => keptTargets(page, chosen().targets) });
     buildPlayer({ page, act, attack, fillAttacks, fillTargets, updatePreview });
   }
   const events = await api("GET", `/v1/encounters/${id}/events`, undefined, token);
