@@ -24,7 +24,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -170,8 +170,19 @@ def _where(row: Mapping[str, Any], blocks: Mapping[str, Mapping[str, Any]]) -> d
     return found
 
 
-def moments(enc: Encounter) -> list[Moment]:
-    """What the party's sight depends on after each event not taken back (the start first), in order."""
+@dataclass(frozen=True)
+class Step:
+    """After one event of the log: whether it stands (neither taken back nor an undo), what the party's sight
+    depends on then, the party, and the squares each combatant stands on."""
+
+    kept: bool
+    moment: Moment
+    party: frozenset[str]
+    squares: Mapping[str, tuple[Square, ...]]
+
+
+def _steps(enc: Encounter) -> Iterator[Step]:
+    """A `Step` per event of the log, in order (those taken back too: the players read them as they happened)."""
     events = enc.events
     back = undone(events)
     sides = list(events[0].get("sides", {}).items())
@@ -183,7 +194,6 @@ def moments(enc: Encounter) -> list[Moment]:
     row = events[0].get("state", {})
     fight = dict(row.get("fight", {}))
     where = _where(row, blocks)
-    found: list[Moment] = []
     for event in events:
         if event.get("kind") != "start" and isinstance(event.get("sides"), Mapping):
             party = list(event["sides"].get(first, []))
@@ -196,18 +206,45 @@ def moments(enc: Encounter) -> list[Moment]:
                 fight[stat] = ch.get("to")
             elif stat in ("x", "y") and who in where:
                 where[who]["xy".index(stat)] = int(ch["to"])
-        if event.get("kind") == "undo" or int(event.get("action", event.get("n", 0))) in back:
-            continue
+        kept = event.get("kind") != "undo" and int(event.get("action", event.get("n", 0))) not in back
+        squares = {
+            name: tuple((x + dx, y + dy) for dy in range(size.get(name, 1)) for dx in range(size.get(name, 1)))
+            for name, (x, y) in where.items()
+        }
         doors = tuple(int(fight.get(f"door_{i}", 1)) for i in range(doors_n))
-        eyes = frozenset(
-            (x + dx, y + dy)
-            for name in party
-            if name in where
-            for x, y in [where[name]]
-            for dy in range(size.get(name, 1))
-            for dx in range(size.get(name, 1))
-        )
-        found.append(Moment(doors, eyes))
+        eyes = frozenset(sq for name in party if name in squares for sq in squares[name])
+        yield Step(kept, Moment(doors, eyes), frozenset(party), squares)
+
+
+def moments(enc: Encounter) -> list[Moment]:
+    """What the party's sight depends on after each event not taken back (the start first), in order."""
+    return [step.moment for step in _steps(enc) if step.kept]
+
+
+@dataclass
+class Timeline:
+    """After each event of the log (by its place, those taken back too): the squares the party sees (`seen`, as
+    `Vision.seen`) and the combatants in its sight (`sighted`: standing on a square seen, and the party itself)."""
+
+    seen: list[BoolArray]
+    sighted: list[frozenset[str]]
+
+    def square(self, at: int, x: int, y: int) -> bool:
+        """Whether square (x, y) is seen after the event at place `at`."""
+        return Vision._at(self.seen[at], (x, y))
+
+
+def timeline(enc: Encounter) -> Timeline:
+    """The party's sight after each event of the log, each distinct moment's worked out once (`Timeline`)."""
+    grids: dict[Moment, BoolArray] = {}
+    found = Timeline([], [])
+    for step in _steps(enc):
+        grid = grids.get(step.moment)
+        if grid is None:
+            grid = grids[step.moment] = _sight(enc, step.moment.doors).of_all(step.moment.eyes)
+        found.seen.append(grid)
+        in_sight = (n for n, squares in step.squares.items() if any(Vision._at(grid, sq) for sq in squares))
+        found.sighted.append(step.party | frozenset(in_sight))
     return found
 
 
