@@ -4,6 +4,7 @@ server/players_sight.py), and a side named after a creature hidden entirely read
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import yaml
@@ -12,6 +13,10 @@ from fastapi.testclient import TestClient
 from tests.conftest import EXAMPLES
 from tests.grid.uvtt_fixtures import CELLAR_SPOTS, cellar, cellar_fight
 from tests.server.test_players_view import bearer
+from tohit.engine import vision
+from tohit.engine.encounter import Encounter
+from tohit.server.pictures import with_uvtt
+from tohit.server.players_view import PlayersView
 
 #: The cellar (tests/grid/uvtt_fixtures.py): the Moblin in the east room where the open door shows it, the
 #: Bokoblin Archer in the corner the diagonal wall shuts off.
@@ -129,3 +134,24 @@ def test_a_side_named_after_a_creature_hidden_entirely_reads_side_n_until_it_is_
         assert "Kulu" not in client.get(f"/v1/encounters/{eid}{path}", headers=view).text, path
     act(client, eid, gm, {"kind": "reveal", "combatant": "Kulu brute", "to_players": False})
     assert client.get(f"/v1/encounters/{eid}/sheet", headers=view).json()["sides"] == ["Heroes", "Kulu brute"]
+
+
+def test_out_of_sight_the_partys_sight_per_event_is_walked_once_and_gone_on_from(monkeypatch: Any) -> None:
+    """The players' reads ask the party's sight after every event (`vision.timeline`): the log is walked once,
+    and a read after one more event walks that event only (a stream reads the encounter per event); nothing is
+    kept once the encounter is gone."""
+    enc = Encounter.create(with_uvtt(cellar_fight(SPOTS), cellar()), seed=1)
+    walked: list[str] = []
+    step = vision._Walk.step
+    monkeypatch.setattr(vision._Walk, "step", lambda self, e, kept: walked.append(e["kind"]) or step(self, e, kept))
+    for i in range(5):
+        enc.act({"kind": "move", "combatant": "Link", "to": [1, 1] if i % 2 else [0, 0]})
+    PlayersView(enc).events(enc.events)
+    assert len(walked) == len(enc.events)
+    enc.act({"kind": "door", "door": 0, "closed": False})
+    found = PlayersView(enc).summary({"state": enc.state_json()})
+    assert walked[len(enc.events) - 1 :] == ["door"] and found["state"]["combatants"]["Moblin"]["health"]
+    key = id(enc)
+    del enc
+    gc.collect()
+    assert key not in vision._TIMELINES  # kept only while the encounter lives
