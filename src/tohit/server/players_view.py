@@ -13,12 +13,18 @@
 - what is computed from an attack (`preview`, `dice`, `aim`) is refused (403, naming the hidden combatant) when the
   attacker or a target named is hidden, since exact odds, the dice a roll still needs and the best placements are
   computed from the hidden combatant's stats; the dice route is refused too when the attack reaches a hidden
-  creature (an area's catch, a Multi's every foe: field `targets`) or `dice` is keyed by one (field `dice`),
-  never answered with the hidden names dropped; a preview row of a hidden creature the attack also reaches keeps only
-  its name; Best aim ranks by the damage done to every creature it may reach, so it is refused while any combatant
-  is hidden; the map of a hidden attacker's attack is the board and the creatures only (where a creature stands is
-  on the table for everyone to see, none of the map's fields is a stat value), its placement ignored (a placement
-  refused as out of range would tell its range); an error about a hidden combatant says so, in words of its own.
+  creature in sight (an area's catch, a Multi's every foe: field `targets`) or `dice` is keyed by one (field
+  `dice`), never answered with the hidden names dropped; a preview row of a hidden creature the attack also
+  reaches keeps only its name; Best aim ranks by the damage done to every creature it may reach, so it is
+  refused while any combatant is hidden; the map of a hidden attacker's attack is the board and the creatures
+  only (where a creature in sight stands is on the table for everyone to see, none of the map's fields is a stat
+  value), its placement ignored (a placement refused as out of range would tell its range); an error about a
+  hidden combatant says so, in words of its own.
+
+On a map, where a creature stands is told only while the party sees its square (server/players_sight.py:
+state rows, changes, a move's words and ends, the sheet's starting squares; odds by or on a creature out of sight
+refused, an area's catch out of sight or hidden entirely left out of the preview and dice answers). A side named
+after a combatant hidden entirely reads "side N" (`masked`).
 
 Who is hidden is read from the events (`engine.gm_hand.hidden`: by default every combatant not on the first side,
 until the GM reveals it). `own`: the combatants whose every number this reader reads (a player's own character).
