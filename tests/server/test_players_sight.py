@@ -155,3 +155,24 @@ def test_out_of_sight_the_partys_sight_per_event_is_walked_once_and_gone_on_from
     del enc
     gc.collect()
     assert key not in vision._TIMELINES  # kept only while the encounter lives
+
+
+def test_a_side_named_after_an_ambusher_reads_side_n_on_the_players_map(client: TestClient) -> None:
+    """The cellar's foes as "Moblin's band", the Moblin hidden entirely: the Bokoblin in sight stands on the
+    players' map on "side 2", and no players' read names the Moblin; the GM's map names the side."""
+    fight = cellar_fight(SPOTS)
+    fight["sides"][1]["name"] = "Moblin's band"
+    next(c for c in fight["sides"][1]["combatants"] if c["name"] == "Moblin")["hidden"] = True
+    made = client.post("/v1/encounters", json={"fight": fight, "uvtt": cellar(), "seed": 4}).json()
+    eid, gm, view = made["id"], bearer(made["gm_token"]), bearer(made["view_token"])
+    act(client, eid, gm, {"kind": "door", "door": 0, "closed": False})  # the Moblin's square is seen: still absent
+    drawn = client.post(f"/v1/encounters/{eid}/map", json={"attacker": "Link"}, headers=view).json()
+    assert {c["name"]: c["side"] for c in drawn["creatures"]} == {
+        "Link": "Heroes",
+        "Zelda": "Heroes",
+        "Bokoblin": "side 2",
+    }
+    for path in ("", "/sheet", "/events", "/events.jsonl"):
+        assert "Moblin" not in client.get(f"/v1/encounters/{eid}{path}", headers=view).text, path
+    whole = client.post(f"/v1/encounters/{eid}/map", json={"attacker": "Link"}, headers=gm).json()
+    assert {c["side"] for c in whole["creatures"]} == {"Heroes", "Moblin's band"}

@@ -341,9 +341,14 @@ class PlayersView:
         concealed = attacker in self.hidden
         with self.said():
             found = map_view(self.enc, attacker, attack, None if concealed else placement)
+        masks = self.masked(self.absent)
         found = {
             **found,
-            "creatures": [c for c in found.get("creatures", []) if c.get("name") not in self.absent],
+            "creatures": [
+                {**c, "side": masks.get(c.get("side"), c.get("side"))}
+                for c in found.get("creatures", [])
+                if c.get("name") not in self.absent
+            ],
             "reached": self.present(found.get("reached", [])),
             "cover": {k: v for k, v in found.get("cover", {}).items() if k not in self.absent},
         }
