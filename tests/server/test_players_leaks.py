@@ -96,10 +96,11 @@ def evening(client: TestClient, name: str) -> tuple[str, str, str, str, str | No
     return eid, gm, view, foe["name"], lurker
 
 
-def reads(client: TestClient, eid: str, token: str) -> dict[str, Any]:
+def reads(client: TestClient, eid: str, token: str, player: str | None = None) -> dict[str, Any]:
     """Every read of `token`: GET, sheet, events, the export, the stream (to the last event), and for each
     combatant's first attack the preview, dice, map and Best aim (on a map), and the picture (on a map: its
-    status and type)."""
+    status and type). A player's link (`player`, its character) asks them of its character's attack and of one
+    other side's (the view token's answers, but for its character's numbers: the walk stays short)."""
     head = bearer(token)
     route = f"/v1/encounters/{eid}"
     found: dict[str, Any] = {
@@ -117,7 +118,11 @@ def reads(client: TestClient, eid: str, token: str) -> dict[str, Any]:
                     break
     found["stream"] = streamed
     names = [c["name"] for c in found["sheet"]["combatants"]]
-    for one in found["sheet"]["combatants"]:
+    asking = found["sheet"]["combatants"]
+    if player is not None:
+        mine = next(c for c in asking if c["name"] == player)
+        asking = [mine, *[c for c in asking if c["side"] != mine["side"]][:1]]
+    for one in asking:
         for attack in one["attacks"][:1]:
             asked = {"attacker": one["name"], "attack": attack}
             other = next((n for n in names if n != one["name"]), one["name"])
@@ -134,13 +139,13 @@ def reads(client: TestClient, eid: str, token: str) -> dict[str, Any]:
     return found
 
 
-def player_token(client: TestClient, eid: str, gm: str) -> str:
-    """A player's link for the first side's first combatant still in the fight."""
+def player_token(client: TestClient, eid: str, gm: str) -> tuple[str, str]:
+    """A player's link for the first side's first combatant still in the fight: (its token, the combatant)."""
     sheet = client.get(f"/v1/encounters/{eid}/sheet", headers=bearer(gm)).json()
     first = next(c["name"] for c in sheet["combatants"] if c["side"] == sheet["sides"][0])
     r = client.post(f"/v1/encounters/{eid}/player_token", json={"combatant": first}, headers=bearer(gm))
     assert r.status_code == 201, r.text
-    return str(r.json()["player_token"])
+    return str(r.json()["player_token"]), first
 
 
 def leaks(found: dict[str, Any], gm_events: list[dict[str, Any]], hidden: set[str], names: list[str]) -> list[Any]:
@@ -208,8 +213,8 @@ def test_no_read_of_the_view_token_gives_a_hidden_number_away_nor_garbles(
     gm_events = client.get(f"/v1/encounters/{eid}/events", headers=bearer(gm)).json()
     names = [c["name"] for c in client.get(f"/v1/encounters/{eid}/sheet", headers=bearer(gm)).json()["combatants"]]
     names += [str(e.get("combatant")) for e in gm_events if e["kind"] == "join"]
-    for token in (view, player_token(client, eid, gm)):
-        found = reads(client, eid, token)
+    for token, player in ((view, None), player_token(client, eid, gm)):
+        found = reads(client, eid, token, player)
         hidden = set(found["get"]["hidden"])
         assert foe in hidden
         assert hidden <= set(found["get"]["state"]["combatants"]), hidden  # none that left (issue 37: "Bandit 2")
@@ -348,8 +353,8 @@ def test_no_read_of_a_players_token_tells_a_square_out_of_the_partys_sight(clien
     after = in_sight(gm_events, sight)
     names = list(after[0]["spots"])
     assert not all(after[-1]["rows"][y][x] == "2" for x, y in after[-1]["spots"].values())  # some out of sight
-    for token in (view, player_token(client, eid, gm)):
-        found = reads(client, eid, token)
+    for token, player in ((view, None), player_token(client, eid, gm)):
+        found = reads(client, eid, token, player)
         assert not squares_told(found, after), squares_told(found, after)
         assert not leaks(found, gm_events, set(found["get"]["hidden"]), names)
         assert found["picture"] == {"status": 200, "type": "image/png"}
