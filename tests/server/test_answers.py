@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from jsonschema import Draft202012Validator
 
 from tests.conftest import EXAMPLES
-from tests.grid.uvtt_fixtures import cellar, cellar_fight
+from tests.grid.uvtt_fixtures import CELLAR_SPOTS, cellar, cellar_fight
 from tests.server.conftest import ADMIN
 from tohit.server import answers, players_view
 from tohit.server.app import Settings, create_app
@@ -219,8 +219,11 @@ def test_every_bundled_example_answers_as_documented(checked: Checked) -> None:
 
 
 def test_a_map_with_a_picture_and_doors_answers_as_documented(checked: Checked) -> None:
-    """A fight on a UVTT map (walls, a door, a picture): its map, its picture (an image) and a door action."""
-    created = checked("POST", "/v1/encounters", "/v1/encounters", json={"fight": cellar_fight(), "uvtt": cellar()})
+    """A fight on a UVTT map (walls, a door, a picture): its map, its picture (an image) and a door action. The
+    foes in the east room stand in sight of the open door: the players read the odds on creatures their
+    characters see."""
+    spots = {**CELLAR_SPOTS, "Moblin": [7, 1], "Bokoblin Archer": [8, 2]}
+    created = checked("POST", "/v1/encounters", "/v1/encounters", json={"fight": cellar_fight(spots), "uvtt": cellar()})
     eid, gm = created["id"], created["gm_token"]
     found = checked("POST", f"/v1/encounters/{eid}/map", f"{E}/map", gm, json={"attacker": "Link"})
     assert found["doors"] and found["walls"] and found["picture"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -170,45 +171,147 @@ def _where(row: Mapping[str, Any], blocks: Mapping[str, Mapping[str, Any]]) -> d
     return found
 
 
-def moments(enc: Encounter) -> list[Moment]:
-    """What the party's sight depends on after each event not taken back (the start first), in order."""
-    events = enc.events
-    back = undone(events)
-    sides = list(events[0].get("sides", {}).items())
-    first = sides[0][0] if sides else None
-    blocks = blocks_of(enc.data, events)
-    size = {name: _footprint_side(block) for name, block in blocks.items()}
-    doors_n = len(_map_of(enc).doors)
-    party: list[str] = list(sides[0][1]) if sides else []
-    row = events[0].get("state", {})
-    fight = dict(row.get("fight", {}))
-    where = _where(row, blocks)
-    found: list[Moment] = []
-    for event in events:
+@dataclass(frozen=True)
+class Step:
+    """After one event of the log: whether it stands (neither taken back nor an undo), what the party's sight
+    depends on then, the party, and the squares each combatant stands on."""
+
+    kept: bool
+    moment: Moment
+    party: frozenset[str]
+    squares: Mapping[str, tuple[Square, ...]]
+
+
+class _Walk:
+    """Where each combatant stands and the doors, event after event: read from the start event's state and each
+    event's changes (an event that changes the roster carries the whole state)."""
+
+    def __init__(self, enc: Encounter) -> None:
+        events = enc.events
+        sides = list(events[0].get("sides", {}).items())
+        self.data, self.events = enc.data, events  # not the encounter: a walk kept must not keep it alive
+        self.first = sides[0][0] if sides else None
+        self.party: list[str] = list(sides[0][1]) if sides else []
+        self.doors_n = len(_map_of(enc).doors)
+        self._blocks()
+        row = events[0].get("state", {})
+        self.fight = dict(row.get("fight", {}))
+        self.where = _where(row, self.blocks)
+
+    def _blocks(self) -> None:
+        self.blocks = blocks_of(self.data, self.events)
+        self.size = {name: _footprint_side(block) for name, block in self.blocks.items()}
+
+    def step(self, event: Mapping[str, Any], kept: bool) -> Step:
+        """The step after `event`, the one after the last event walked."""
         if event.get("kind") != "start" and isinstance(event.get("sides"), Mapping):
-            party = list(event["sides"].get(first, []))
+            if any(n not in self.blocks for members in event["sides"].values() for n in members):
+                self._blocks()  # a newcomer since the walk began
+            self.party = list(event["sides"].get(self.first, []))
             row = event.get("state", {})
-            fight = dict(row.get("fight", {}))
-            where = _where(row, blocks)
+            self.fight = dict(row.get("fight", {}))
+            self.where = _where(row, self.blocks)
         for ch in event.get("changes", []) if event.get("kind") != "start" else []:
             who, stat = ch.get("who"), str(ch.get("stat"))
             if who is None:
-                fight[stat] = ch.get("to")
-            elif stat in ("x", "y") and who in where:
-                where[who]["xy".index(stat)] = int(ch["to"])
-        if event.get("kind") == "undo" or int(event.get("action", event.get("n", 0))) in back:
-            continue
-        doors = tuple(int(fight.get(f"door_{i}", 1)) for i in range(doors_n))
-        eyes = frozenset(
-            (x + dx, y + dy)
-            for name in party
-            if name in where
-            for x, y in [where[name]]
-            for dy in range(size.get(name, 1))
-            for dx in range(size.get(name, 1))
-        )
-        found.append(Moment(doors, eyes))
+                self.fight[stat] = ch.get("to")
+            elif stat in ("x", "y") and who in self.where:
+                self.where[who]["xy".index(stat)] = int(ch["to"])
+        side = self.size.get
+        squares = {
+            name: tuple((x + dx, y + dy) for dy in range(side(name, 1)) for dx in range(side(name, 1)))
+            for name, (x, y) in self.where.items()
+        }
+        doors = tuple(int(self.fight.get(f"door_{i}", 1)) for i in range(self.doors_n))
+        eyes = frozenset(sq for name in self.party if name in squares for sq in squares[name])
+        return Step(kept, Moment(doors, eyes), frozenset(self.party), squares)
+
+
+def moments(enc: Encounter) -> list[Moment]:
+    """What the party's sight depends on after each event not taken back (the start first), in order."""
+    back = undone(enc.events)
+    walk = _Walk(enc)
+    found = []
+    for event in enc.events:
+        kept = event.get("kind") != "undo" and int(event.get("action", event.get("n", 0))) not in back
+        step = walk.step(event, kept)
+        if kept:
+            found.append(step.moment)
     return found
+
+
+@dataclass
+class Timeline:
+    """After each event of the log (by its place, those taken back too): what the party's sight depends on
+    (`moments`) and the combatants in its sight (`sighted`: standing on a square seen, and the party itself)."""
+
+    enc: Encounter
+    moments: list[Moment]
+    sighted: list[frozenset[str]]
+    _grids: OrderedDict[Moment, BoolArray] = field(default_factory=OrderedDict)
+
+    def seen(self, at: int) -> BoolArray:
+        """The squares seen after the event at place `at` (as `Vision.seen`; the last few moments' kept)."""
+        moment = self.moments[at]
+        found = self._grids.get(moment)
+        if found is None:
+            found = self._grids[moment] = _sight(self.enc, moment.doors).of_all(moment.eyes)
+            while len(self._grids) > KEPT_BOARDS:
+                self._grids.popitem(last=False)
+        return found
+
+    def square(self, at: int, x: int, y: int) -> bool:
+        """Whether square (x, y) is seen after the event at place `at`."""
+        return Vision._at(self.seen(at), (x, y))
+
+
+@dataclass
+class _Kept:
+    """An encounter's timeline as far as its log was read, to go on from (`timeline`): the log only grows."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    walk: _Walk | None = None
+    moments: list[Moment] = field(default_factory=list)
+    sighted: list[frozenset[str]] = field(default_factory=list)
+    last: object = None
+
+
+#: Each live encounter's timeline as far as it was read, by the encounter's id (gone with the encounter).
+_TIMELINES: dict[int, _Kept] = {}
+_TIMELINES_LOCK = threading.Lock()
+
+
+def _kept(enc: Encounter) -> _Kept:
+    with _TIMELINES_LOCK:
+        found = _TIMELINES.get(id(enc))
+        if found is None:
+            found = _TIMELINES[id(enc)] = _Kept()
+            weakref.finalize(enc, _TIMELINES.pop, id(enc), None)
+        return found
+
+
+def timeline(enc: Encounter) -> Timeline:
+    """The party's sight after each event of the log (`Timeline`). What was worked out for the encounter's log is
+    kept while the encounter lives and gone on from as its log grows: a players' read works out the events since
+    the last read, each distinct moment's sight once."""
+    kept = _kept(enc)
+    with kept.lock:
+        done = len(kept.sighted)
+        if kept.walk is None or kept.walk.events is not enc.events or done > len(enc.events) or (
+            done and enc.events[done - 1] is not kept.last
+        ):  # fmt: skip
+            kept.walk, kept.moments, kept.sighted, done = _Walk(enc), [], [], 0
+        grids: dict[Moment, BoolArray] = {}
+        for event in enc.events[done:]:
+            step = kept.walk.step(event, True)
+            grid = grids.get(step.moment)
+            if grid is None:
+                grid = grids[step.moment] = _sight(enc, step.moment.doors).of_all(step.moment.eyes)
+            in_sight = (n for n, squares in step.squares.items() if any(Vision._at(grid, sq) for sq in squares))
+            kept.moments.append(step.moment)
+            kept.sighted.append(step.party | frozenset(in_sight))
+            kept.last = event
+        return Timeline(enc, list(kept.moments), list(kept.sighted))
 
 
 def party_of(enc: Encounter) -> list[str]:

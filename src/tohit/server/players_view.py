@@ -13,12 +13,18 @@
 - what is computed from an attack (`preview`, `dice`, `aim`) is refused (403, naming the hidden combatant) when the
   attacker or a target named is hidden, since exact odds, the dice a roll still needs and the best placements are
   computed from the hidden combatant's stats; the dice route is refused too when the attack reaches a hidden
-  creature (an area's catch, a Multi's every foe: field `targets`) or `dice` is keyed by one (field `dice`),
-  never answered with the hidden names dropped; a preview row of a hidden creature the attack also reaches keeps only
-  its name; Best aim ranks by the damage done to every creature it may reach, so it is refused while any combatant
-  is hidden; the map of a hidden attacker's attack is the board and the creatures only (where a creature stands is
-  on the table for everyone to see, none of the map's fields is a stat value), its placement ignored (a placement
-  refused as out of range would tell its range); an error about a hidden combatant says so, in words of its own.
+  creature in sight (an area's catch, a Multi's every foe: field `targets`) or `dice` is keyed by one (field
+  `dice`), never answered with the hidden names dropped; a preview row of a hidden creature the attack also
+  reaches keeps only its name; Best aim ranks by the damage done to every creature it may reach, so it is
+  refused while any combatant is hidden; the map of a hidden attacker's attack is the board and the creatures
+  only (where a creature in sight stands is on the table for everyone to see, none of the map's fields is a stat
+  value), its placement ignored (a placement refused as out of range would tell its range); an error about a
+  hidden combatant says so, in words of its own.
+
+On a map, where a creature stands is told only while the party sees its square (server/players_sight.py:
+state rows, changes, a move's words and ends, the sheet's starting squares; odds by or on a creature out of sight
+refused, an area's catch out of sight or hidden entirely left out of the preview and dice answers). A side named
+after a combatant hidden entirely reads "side N" (`masked`).
 
 Who is hidden is read from the events (`engine.gm_hand.hidden`: by default every combatant not on the first side,
 until the GM reveals it). `own`: the combatants whose every number this reader reads (a player's own character).
@@ -36,7 +42,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from tohit.core.errors import TohitError
-from tohit.core.fight.audience import HEALTH_WORDS, UNTOLD, Audience, health_word, told
+from tohit.core.fight.audience import FIGHT_WORDS, HEALTH_WORDS, UNTOLD, Audience, health_word, told
 from tohit.core.fight.contract import rules_for
 from tohit.engine import registry
 from tohit.engine.encounter import Encounter
@@ -44,6 +50,7 @@ from tohit.engine.fight.replay import PLAYERS
 from tohit.engine.gm_hand import hidden
 from tohit.engine.presence import absent_at
 from tohit.server.errors import ApiError
+from tohit.server.players_sight import PlayersSight
 from tohit.server.read_models import dice_answer, map_view, starts
 
 #: What stays of an event that names a hidden combatant: who did what, never how much.
@@ -87,6 +94,8 @@ class PlayersView:
         self.maximum = reading.maximum if reading is not None else None
         self.start = starts(enc)  # a newcomer's: as it joined
         self.names = sorted(enc.fight.roster.names, key=len, reverse=True)
+        self.sight = PlayersSight(enc)
+        self.side_names = list(enc.events[0].get("sides", {})) if enc.events else []
         self.audience = Audience(
             secret=frozenset(self.hidden),
             absent=self.absent,
@@ -112,9 +121,10 @@ class PlayersView:
         """A combatant's health word from its stats, in the game's words."""
         return health_word(int(stats.get(self.health, 0)), self.top(name, stats), self.audience.words)
 
-    def row(self, row: Mapping[str, Any], gone: frozenset[str] | None = None) -> dict[str, Any]:
+    def row(self, row: Mapping[str, Any], gone: frozenset[str] | None = None, at: int = -1) -> dict[str, Any]:
         """A state row (`{"fight", "combatants"}`) with each hidden combatant's stats replaced by its word, and
-        nobody's Damage dealt; none of those hidden entirely (now, or `gone`)."""
+        nobody's Damage dealt; none of those hidden entirely (now, or `gone`); no square of a combatant out of the
+        party's sight after the event at place `at` (`PlayersSight.placed`)."""
         gone = self.absent if gone is None else gone
         combatants = {
             name: (
@@ -122,10 +132,28 @@ class PlayersView:
                 if name in self.hidden or name in gone
                 else {k: v for k, v in stats.items() if k not in UNTOLD}
             )
-            for name, stats in row.get("combatants", {}).items()
+            for name, stats in self.sight.placed(row.get("combatants", {}), at).items()
             if name not in gone
         }
         return {**row, "combatants": combatants}
+
+    def masked(self, gone: frozenset[str]) -> dict[str, str]:
+        """Each side named after a combatant hidden entirely (`gone`: a side "Ogre" of an Ogre), as the players
+        read it: "side N", N its place in the fight (docs/players.md, "Hidden entirely")."""
+        found = {}
+        for i, side in enumerate(self.side_names):
+            if any(re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", side) for n in gone):
+                found[side] = f"side {i + 1}"
+        return found
+
+    def renamed(self, text: str, masks: Mapping[str, str]) -> str:
+        """`text` with each side's name of `masks` as the players read it (whole names only, the longest first:
+        the side "Ogre" in "Ogre 2" is no side)."""
+        if not masks:
+            return text
+        words = sorted({*self.names, *self.side_names}, key=len, reverse=True)
+        pattern = "|".join(re.escape(w) for w in words)
+        return re.sub(rf"(?<![\w])(?:{pattern})(?![\w])", lambda m: masks.get(m.group(0), m.group(0)), text)
 
     def present(self, names: Iterable[str]) -> list[str]:
         """`names` without those the players do not know of."""
@@ -154,11 +182,12 @@ class PlayersView:
             shown[name] = [{"stat": self.health, "label": label, "kind": "health", "text": word, "hidden": True}]
         found = {k: v for k, v in found.items() if k != "notes"}  # the GM's notes: never the players'
         standing = found.get("standing")
+        masks = self.masked(self.absent)
         return {
             **found,
             "state": self.row(found["state"]),
             "shown": shown,
-            "rows": self.rows(found.get("rows", [])),
+            "rows": [{**r, "side": masks.get(r["side"], r["side"])} for r in self.rows(found.get("rows", []))],
             "hidden": sorted((self.hidden - self.absent) & set(found["state"]["combatants"])),  # none that left
             "hidden_entirely": [],
             "durations": {k: v for k, v in found.get("durations", {}).items() if k not in self.hidden},
@@ -174,12 +203,17 @@ class PlayersView:
         players do not know)."""
         if card.get("kind") != "reference" or not self.absent:
             return dict(card)
-        names = [n for n in self.names if n in self.absent]
+        text, chips = str(card.get("text")), card["chips"]
+        return {
+            **card,
+            "text": self.someone(text, self.absent),
+            "chips": [self.someone(str(c), self.absent) for c in chips],
+        }
 
-        def someone(text: str) -> str:
-            return re.sub("|".join(re.escape(n) + r"(?![\w])" for n in names), "someone", text)
-
-        return {**card, "text": someone(str(card.get("text"))), "chips": [someone(str(c)) for c in card["chips"]]}
+    def someone(self, text: str, gone: Iterable[str]) -> str:
+        """`text` with each name of `gone` (those the players do not know of) said "someone"."""
+        names = [n for n in self.names if n in set(gone)]
+        return re.sub("|".join(re.escape(n) + r"(?![\w])" for n in names), "someone", text) if names else text
 
     def rows(self, found: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """Each side's rows without the hidden combatants (a row, or a side, left with nobody is left out)."""
@@ -199,7 +233,15 @@ class PlayersView:
             if c["name"] not in self.absent
         ]
         hidden = sorted((self.hidden - self.absent) & {c["name"] for c in combatants})  # none that left
-        return {**found, "combatants": combatants, "hidden": hidden, "order": self.present(found.get("order", []))}
+        masks = self.masked(self.absent)
+        combatants = [{**c, "side": masks.get(c["side"], c["side"])} for c in self.sight.starts(combatants)]
+        return {
+            **found,
+            "combatants": combatants,
+            "hidden": hidden,
+            "order": self.present(found.get("order", [])),
+            "sides": [masks.get(side, side) for side in found.get("sides", [])],
+        }
 
     def refuse(self, attacker: str, targets: Iterable[str] = ()) -> None:
         """A 403 naming the attacker (field `attacker`) or the targets (field `targets`) hidden from the players:
@@ -207,6 +249,7 @@ class PlayersView:
         of is a 422 (`known`)."""
         self.known([attacker], "attacker")
         self.known(targets, "targets")
+        self.sight.refuse(attacker, targets)
         if attacker in self.hidden:
             message = f"{attacker} is hidden from the players: only the GM token reads its attacks"
             raise ApiError(403, message, "attacker")
@@ -234,28 +277,38 @@ class PlayersView:
         self, attacker: str, attack: str | None, targets: list[str], placement: str | None = None
     ) -> list[dict[str, Any]]:
         """The engine's preview for the players: refused for a hidden attacker or target named (before any odds
-        are worked out); a hidden creature the attack also reaches is a row with its name only; the game's words
-        of a row (`reach`, `move`) that name a hidden creature are left out (they measure from where it stands)."""
+        are worked out), or one out of the party's sight; as far as the characters see: a creature the attack
+        also reaches that they do not know of or do not see is left out, a hidden one is a row with its name only;
+        the game's words of a row (`reach`, `move`, `moves_to`) that name a hidden creature or a square out of
+        sight are left out (they measure from where it stands)."""
         self.refuse(attacker, targets)
         with self.said():
             rows = self.enc.preview(attacker, attack, targets, placement)
+        unseen = set(self.sight.unseen(r["name"] for r in rows)) | self.absent
         return [
-            {"name": r["name"], "hidden": True} if r["name"] in self.hidden else self._words(r)
+            {"name": r["name"], "hidden": True} if r["name"] in self.hidden else self._words(r, unseen)
             for r in rows
-            if r["name"] not in self.absent
+            if r["name"] not in unseen
         ]
 
-    def _words(self, row: dict[str, Any]) -> dict[str, Any]:
+    def _words(self, row: dict[str, Any], unseen: set[str]) -> dict[str, Any]:
+        told = self.hidden | unseen
         said = {k for k in ("reach", "move") if isinstance(row.get(k), str)}
-        return {k: v for k, v in row.items() if k not in said or not any(n in v for n in self.hidden)}
+        said = {k for k in said if any(n in row[k] for n in told) or not self.sight.shows(row[k])}
+        end = row.get("moves_to")
+        if isinstance(end, list) and len(end) == 2 and not self.sight.shows(f"({end[0]}, {end[1]})"):
+            said.add("moves_to")
+        return {k: v for k, v in row.items() if k not in said}
 
     def dice(
         self, attacker: str, attack: str | None, targets: list[str], placement: str | None, faces: Any
     ) -> dict[str, Any]:
-        """The dice route for the players: refused (403) for a hidden attacker or target named, for `dice` keyed by
-        a hidden combatant (field `dice`), and for an attack that reaches a hidden creature (an area's catch, a
-        Multi's every foe: field `targets`), since the roles a target rolls and what its faces still need are
-        read from its stats; nothing hidden is dropped silently from the answer."""
+        """The dice route for the players: refused (403) for a hidden attacker or target named, or one out of the
+        party's sight, for `dice` keyed by a hidden combatant (field `dice`), and for an attack that reaches a
+        hidden creature in sight (an area's catch, a Multi's every foe: field `targets`), since the roles a target
+        rolls and what its faces still need are read from its stats; a creature it reaches that the players do not
+        know of or do not see is left out of `targets` (as far as the characters see: naming it, or refusing for
+        it, would say it stands there)."""
         self.refuse(attacker, targets)
         if isinstance(faces, Mapping):
             keyed = sorted(k for k in faces if k in self.hidden)
@@ -265,12 +318,13 @@ class PlayersView:
         with self.said():
             self.enc.check_targets(attacker, attack, targets)
             reached = self.enc.reached(attacker, attack, targets, placement) if not self.enc.over else targets
-            caught = sorted(t for t in reached if t in self.hidden)
+            unseen = set(self.sight.unseen(reached)) | self.absent
+            caught = sorted(t for t in reached if t in self.hidden and t not in unseen)
             if caught:
-                names = ", ".join(self.present(caught)) or "a creature"
-                message = f"the attack reaches {names}, hidden from the players: only the GM token reads it"
+                message = f"the attack reaches {', '.join(caught)}, hidden from the players: only the GM token reads it"
                 raise ApiError(403, message, "targets")
-            return dice_answer(self.enc, attacker, attack, targets, placement, faces)
+            found = dice_answer(self.enc, attacker, attack, targets, placement, faces)
+            return {**found, "targets": [t for t in found["targets"] if t not in unseen]}
 
     def aim(self, attacker: str) -> None:
         """Best aim for the players: refused while any combatant is hidden (a placement's score is the damage it
@@ -288,9 +342,14 @@ class PlayersView:
         concealed = attacker in self.hidden
         with self.said():
             found = map_view(self.enc, attacker, attack, None if concealed else placement)
+        masks = self.masked(self.absent)
         found = {
             **found,
-            "creatures": [c for c in found.get("creatures", []) if c.get("name") not in self.absent],
+            "creatures": [
+                {**c, "side": masks.get(c.get("side"), c.get("side"))}
+                for c in found.get("creatures", [])
+                if c.get("name") not in self.absent
+            ],
             "reached": self.present(found.get("reached", [])),
             "cover": {k: v for k, v in found.get("cover", {}).items() if k not in self.absent},
         }
@@ -304,31 +363,42 @@ class PlayersView:
             return {k: event[k] for k in ("kind", "n", "action", "prev") if k in event} | _NOTE
         n = int(event.get("n", -1))
         gone = ((self.gone_at[n] if 0 <= n < len(self.gone_at) else frozenset()) | self.absent) - self.own
-        audience = replace(self.audience, secret=self.audience.secret | gone, absent=gone)
+        sight = self.sight.sighting(n)
+        audience = replace(self.audience, secret=self.audience.secret | gone, absent=gone, sight=sight)
         rules = self.enc.fight.rules
         text = told(event, audience, rules.players_phrases, rules.players_same)
         if text is None:
             return None
-        out = {k: v for k, v in event.items() if k in _KEPT} if audience.touches(event) else dict(event)
+        masks = self.masked(gone)
+        out = {k: v for k, v in event.items() if k in _KEPT} if audience.told_again(event) else dict(event)
+        out = self.sight.moved(out, event, sight, audience.secret)
         out.pop("hidden", None)  # the start's list of those hidden entirely
-        for key in ("attacker", "target", "combatant"):
+        for key in ("attacker", "target", "combatant", "turn"):
             if out.get(key) in gone:
                 del out[key]
-        out["text"] = text
+        out["text"] = self.renamed(text, masks)
+        if event.get("kind") in FIGHT_WORDS:  # told to all: one they do not know of is "someone"
+            out["text"] = self.someone(out["text"], gone)
+        for key in ("side", "winner"):
+            if isinstance(out.get(key), str):
+                out[key] = masks.get(out[key], out[key])
         outcome = event.get("outcome")
         if "outcome" not in out and isinstance(outcome, Mapping) and "result" in outcome:
             out["result"] = outcome["result"]
-        out["changes"] = [
+        changes = [
             {"who": ch.get("who"), "stat": ch.get("stat")}
             if ch.get("who") in audience.secret or ch.get("stat") in UNTOLD
             else ch
             for ch in event.get("changes", [])
             if ch.get("who") not in gone
         ]
+        out["changes"] = self.sight.changes(changes, sight)
         if isinstance(event.get("state"), Mapping):
-            out["state"] = self.row(event["state"], gone)
+            out["state"] = self.row(event["state"], gone, n)
         if isinstance(event.get("sides"), Mapping):
-            out["sides"] = {side: [m for m in members if m not in gone] for side, members in event["sides"].items()}
+            out["sides"] = {
+                masks.get(side, side): [m for m in members if m not in gone] for side, members in event["sides"].items()
+            }
         if event.get("kind") == "start":  # `tohit replay` refuses a players' export, by this mark
             out["told_to"] = PLAYERS
         return out

@@ -31,13 +31,18 @@ UNTOLD = frozenset({"dealt"})
 SAME_WORDS = frozenset(
     {"turn", "round", "join", "leave", "undo", "start", "end", "stalemate", "unfinished", "initiative", "reveal"}
 )
+#: Kinds about the whole fight (it starts, a round, it ends): told to every audience, a side's name or a
+#: combatant it does not know of in their words said as it knows them (server/players_view.py).
+FIGHT_WORDS = frozenset({"start", "round", "end", "stalemate", "unfinished"})
 
 #: What the players notice of an attack by a combatant they do not know of (hidden entirely), before its result:
 #: the common words; a game gives its own (`FightRules.unseen_attack`). `{verb}`: "attacks", "counterattacks"...
 UNSEEN_ATTACK = "something {verb} {target} from the dark"
 
-#: A phrase: the players' words for one event, from its data.
-Phrase = Callable[[Mapping[str, Any], "Audience"], str]
+#: A phrase: the players' words for one event, from its data (None: an event they would not notice).
+Phrase = Callable[[Mapping[str, Any], "Audience"], str | None]
+#: A square as an event's words name it: "(3, 4)", or "(3,4)" in a cover line.
+SQUARE = re.compile(r"\((\d+), ?(\d+)\)")
 
 
 def health_word(value: int, top: int, words: Sequence[str] = HEALTH_WORDS) -> str:
@@ -48,6 +53,21 @@ def health_word(value: int, top: int, words: Sequence[str] = HEALTH_WORDS) -> st
     if value >= top:
         return unhurt
     return bloodied if 2 * value <= top else wounded
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """Where the audience's eyes reach around one event, on a map (docs/maps.md, "Vision"; docs/players.md, "Out
+    of sight"): the combatants standing in its sight before and after the event, and whether a square (x, y) is
+    seen before or after it. Where a creature stands is told only while its square is seen."""
+
+    before: frozenset[str]
+    after: frozenset[str]
+    square: Callable[[int, int], bool]
+
+    def shows(self, text: str) -> bool:
+        """Whether every square `text` names is seen (before or after the event)."""
+        return all(self.square(int(x), int(y)) for x, y in SQUARE.findall(text))
 
 
 @dataclass(frozen=True)
@@ -67,6 +87,8 @@ class Audience:
     named: Callable[[str, int], Any] | None = None
     #: The words of an attack by a combatant it does not know of (`UNSEEN_ATTACK`; the game's own).
     unseen_attack: str = UNSEEN_ATTACK
+    #: Its sight around the event told, on a map (None: no map, every square told).
+    sight: Sighting | None = None
 
     def unseen(self, name: object) -> bool:
         """Whether the audience does not read `name`'s numbers."""
@@ -92,6 +114,15 @@ class Audience:
 
     def touches(self, event: Mapping[str, Any]) -> bool:
         return any(self.unseen(n) for n in self.about(event))
+
+    def out_of_sight(self, event: Mapping[str, Any]) -> bool:
+        """Whether the event's words name a square the audience does not see (before or after the event)."""
+        return self.sight is not None and not self.sight.shows(str(event.get("text") or ""))
+
+    def told_again(self, event: Mapping[str, Any]) -> bool:
+        """Whether the event is told again from its data: it touches a combatant kept from the audience, or its
+        words say where a creature out of its sight stands."""
+        return self.touches(event) or self.out_of_sight(event)
 
     def label(self, stat: str) -> str:
         return label_of(self.readings, stat)
@@ -169,6 +200,34 @@ def by_hand_said(event: Mapping[str, Any], audience: Audience) -> str:
     return "; ".join(said)
 
 
+def move_said(event: Mapping[str, Any], audience: Audience) -> str | None:
+    """A move (the game's, or the GM's) for the audience. Off a map's sight, or with the mover seen where it
+    starts and where it ends: the game's words, where they name no square out of sight, no creature out of sight
+    (it moves toward one) and nobody kept from the audience (its Movement); else "X moves to (x, y)". On a map,
+    a mover seen only where it starts "moves out of sight", one seen only where it ends "comes into sight at (x,
+    y)", and a move wholly out of sight is not told (None)."""
+    text = str(event.get("text") or "")
+    ends = {ch.get("stat"): ch for ch in event.get("changes", []) if ch.get("stat") in ("x", "y")}
+    mover = ends["x"].get("who") if "x" in ends else ends["y"].get("who") if "y" in ends else event.get("combatant")
+    end = event.get("to")
+    if "x" in ends and "y" in ends:
+        end = [ends["x"].get("to"), ends["y"].get("to")]
+    square = f"({end[0]}, {end[1]})" if isinstance(end, list) and len(end) == 2 else None
+    sight = audience.sight
+    if not isinstance(mover, str):
+        return text if sight is None or sight.shows(text) else "something moves"
+    if sight is not None and mover not in sight.before | sight.after:
+        return None
+    if sight is not None and mover not in sight.after:
+        return f"{mover} moves out of sight"
+    if sight is not None and mover not in sight.before:
+        return f"{mover} comes into sight at {square}" if square else f"{mover} comes into sight"
+    unseen = [n for n in audience.about({"text": text}) if sight is not None and n not in sight.before | sight.after]
+    if not audience.told_again(event) and not unseen:
+        return text
+    return f"{mover} moves to {square}" if square else f"{mover} moves"
+
+
 #: The common phrases of the kinds every game has.
 PHRASES: Mapping[str, Phrase] = {
     "attack": attack_said,
@@ -187,10 +246,13 @@ def told(
     kind = str(event.get("kind", ""))
     text = str(event.get("text") or "")
     about = audience.about(event)
-    if (about and all(audience.gone(n) for n in about)) or audience.gone(event.get("target")):
+    gone = (about and all(audience.gone(n) for n in about)) or audience.gone(event.get("target"))
+    if gone and kind not in FIGHT_WORDS:
         return None
     if kind in phrases:
         return phrases[kind](event, audience)
-    if kind in SAME_WORDS | same or not audience.touches(event):
+    if kind == "move":
+        return move_said(event, audience)
+    if not audience.out_of_sight(event) and (kind in SAME_WORDS | same or not audience.touches(event)):
         return text
     return PHRASES.get(kind, changes_said)(event, audience)

@@ -3,20 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from tohit.core.fight.audience import Audience, Phrase
+from tohit.core.fight.audience import Phrase, move_said
 
-
-def move(event: Mapping[str, Any], audience: Audience) -> str:
-    """A move for the players: the game's words, where the mover's numbers are theirs to read and the creature it
-    moves toward is one they know of; else where the mover ends (a square on the table), never its Movement."""
-    text = str(event.get("text") or "")
-    ends = {ch.get("stat"): ch for ch in event.get("changes", []) if ch.get("stat") in ("x", "y")}
-    mover = ends["x"].get("who") if "x" in ends else None
-    if mover is None or not audience.touches(event):
-        return text
-    return f"{mover} moves to ({ends['x'].get('to')}, {ends['y'].get('to')})" if "y" in ends else f"{mover} moves"
-
-
-PHRASES: Mapping[str, Phrase] = {"move": move}
+#: A move on the map: the common words (`move_said`): the game's own where the players see the whole move and
+#: read the mover's numbers; else where it ends, as far as their characters see it, never its Movement.
+PHRASES: Mapping[str, Phrase] = {"move": move_said}
