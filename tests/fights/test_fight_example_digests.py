@@ -37,9 +37,9 @@ DIGESTS: dict[str, tuple[str, str, str]] = {
     "rtw-map": ("8c0a90b72ba2ad62", "0967c72ede7b981d", "dc04b88e11f918b3"),
     "rtw-moving-skirmish": ("f6b18814211da47f", "cb1b828552406041", "cb381dc478184f9c"),
     "rtw-wizzrobe-trick": ("328b7de8fea55218", "709255c90bf8a9e3", "d4ca062c8d8729eb"),
-    "wsswnn-grapple-and-archer": ("3971d7965da2dcf4", "6d5ace3427409f3f", "e7c1ba454c5a509f"),
-    "wsswnn-kulu-brute": ("6eaa4f6748efd02b", "2c528f24a7d76887", "9b6edf1dff492bec"),
-    "wsswnn-wrestler-and-axe": ("952b56a6a7151ac4", "efc92010804fabc5", "20c34ca59b47b801"),
+    "wsswnn-grapple-and-archer": ("3971d7965da2dcf4", "6d5ace3427409f3f", "4a07af7c9cb59066"),
+    "wsswnn-kulu-brute": ("6eaa4f6748efd02b", "2c528f24a7d76887", "ee89ef8447959f3a"),
+    "wsswnn-wrestler-and-axe": ("952b56a6a7151ac4", "efc92010804fabc5", "815f23bb979add10"),
 }
 
 

@@ -10,20 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tohit.core.fight.words import GmPhrase
+from tohit.core.fight.words import GmPhrase, change_of
 
 PAGE = "fullplate: Attacking"
-
-
-def change_of(event: Mapping[str, Any], stat: str) -> Mapping[str, Any]:
-    """The event's change of `stat` (the first)."""
-    return next(ch for ch in event.get("changes", []) if ch.get("stat") == stat)
 
 
 def damage(event: Mapping[str, Any]) -> str:
     """A hit's hit points lost (`damage`; the HP change from and to); at 0 HP the combatant is down, out of the
     fight."""
-    hp = change_of(event, "hp")
+    hp = change_of(event, "hp") or {}
     down = ": down, out of the fight" if hp["to"] <= 0 else ""
     return f"{event['combatant']} loses {event['damage']} HP ({hp['from']} -> {hp['to']})" + down
 

@@ -18,7 +18,7 @@ def initiative_roll(event: Mapping[str, Any], audience: Audience) -> str:
     foes = [n for n, s in audience.sides.items() if s != side]
     told = not audience.unseen(name)
     awareness = event.get("awareness") if told and not any(audience.unseen(f) for f in foes) else None
-    return narrate.initiative_roll(name, event.get("roll"), bool(event.get("beats")), awareness, told)
+    return narrate.maneuver(name, event.get("roll"), bool(event.get("beats")), awareness, told)
 
 
 def initiative(event: Mapping[str, Any], audience: Audience) -> str:
@@ -28,7 +28,7 @@ def initiative(event: Mapping[str, Any], audience: Audience) -> str:
     places = {ch["who"]: ch.get("to", 0) for ch in event.get("changes", []) if ch.get("stat") == "turn"}
     if not any(audience.gone(n) for n in places):
         return text
-    return narrate.initiative(sorted((n for n in places if not audience.gone(n)), key=lambda n: places[n]))
+    return narrate.order(sorted((n for n in places if not audience.gone(n)), key=lambda n: places[n]))
 
 
 PHRASES: Mapping[str, Phrase] = {"initiative_roll": initiative_roll, "initiative": initiative}
