@@ -84,6 +84,7 @@ class WsswnnFight(WsswnnTurns):
     gm_phrases = narrate.PHRASES
     players_phrases = players.PHRASES
     players_same = players.SAME
+    unseen_attack = players.UNSEEN_ATTACK
     combatant_extra = WsswnnCombatant
     bindings = (
         StatBinding("guard", odds=True),

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tohit.core.fight.words import GmPhrase, change_of
+from tohit.core.fight.gm_words import GM_PHRASES
+from tohit.core.fight.words import GmPhrase, change_of, gm_told
 from tohit.systems.wsswnn.stat_readings import READINGS
 
 PAGE = "wsswnn"
@@ -54,7 +55,10 @@ def initiative(event: Mapping[str, Any]) -> str:
 
 
 def stand_fast(event: Mapping[str, Any]) -> str:
-    """Stand Fast: Guard restored (the Guard change)."""
+    """Stand Fast: Guard restored (the Guard change). Its Brace roll is an event of the same kind, an attack line
+    (the common words of an attack)."""
+    if "attacker" in event:
+        return gm_told({**event, "kind": "attack"}, GM_PHRASES)
     guard = change_of(event, "guard") or {}
     return f"{event['combatant']} Stands Fast: Guard {guard['from']} -> {guard['to']}"
 
