@@ -77,6 +77,8 @@ class RtwFight(RtwTurns):
     system_id = "rtw"
     gm_phrases = narrate.PHRASES
     players_phrases = players.PHRASES
+    players_same = players.SAME
+    unseen_attack = players.UNSEEN_ATTACK
     health = "health"
     health_label = "Health"
     readings = READINGS

@@ -329,7 +329,7 @@ class RtwTurns(RtwTables):
             return {
                 "combatant": name,
                 "status": STATUSES[stat],
-                "source": by if stat == "distracted" else None,
+                "distracted_by": by if stat == "distracted" else None,
                 "already": lambda: not items[0].rows.size,
                 "boss": lambda: bool(boss[int(target[0])]),
             }

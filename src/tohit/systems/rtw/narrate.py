@@ -99,11 +99,11 @@ def weapon_used(event: Mapping[str, Any]) -> str:
 
 
 def status(event: Mapping[str, Any]) -> str:
-    """An additional effect that lands (`status`, by `source` for Distracted; `already`: it had it; `boss`: a Boss
-    Blinded is merely Dazzled) [Landing the Blow; Status Effects]."""
+    """An additional effect that lands (`status`; `distracted_by`: its source, for Distracted; `already`: it had
+    it; `boss`: a Boss Blinded is merely Dazzled) [Landing the Blow; Status Effects]."""
     name, stat = event["combatant"], status_of(str(event["status"])) or ""
     cite = f"  [{PAGE}: Landing the Blow; {CITE}: {HEADINGS[stat]}; {STATUS_DOCS}]"
-    by = f" by {event['source']}" if event.get("source") is not None else ""
+    by = f" by {event['distracted_by']}" if event.get("distracted_by") is not None else ""
     if event.get("already"):
         return f"{name} is already {STATUSES[stat]}{by}: the effect changes nothing{cite}"
     merely = " (a Boss: merely Dazzled)" if stat == "blinded" and event.get("boss") else ""
