@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tohit.core.fight.audience import Audience, Phrase
+from tohit.core.fight.words import change_of
 
 #: What the players notice of an attack by a combatant hidden from them entirely (`FightRules.unseen_attack`):
 #: the page's Unaware, Surprised or Ambushed target.
@@ -17,7 +18,7 @@ UNSEEN_ATTACK = "an unseen foe {verb} {target}"
 def damage(event: Mapping[str, Any], audience: Audience) -> str:
     """A hit's HP lost, for the players: of a kept combatant, only that it loses HP and its health word ("Orc
     chief loses HP: bloodied"; at 0, "down, out of the fight"), never the damage nor its hit points."""
-    hp = next((ch for ch in event.get("changes", []) if ch.get("stat") == "hp"), None)
+    hp = change_of(event, "hp")
     if hp is None or not audience.unseen(hp.get("who")):
         return str(event.get("text") or "")
     who, after = str(hp["who"]), int(hp["to"])
