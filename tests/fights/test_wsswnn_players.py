@@ -49,13 +49,14 @@ def test_a_kept_foes_mighty_blow_is_told_without_its_stamina() -> None:
     assert kept == f"{blow['combatant']} strikes a Mighty Blow" and shown == blow["text"] and "Stamina" in shown
 
 
-def test_a_kept_shooters_shot_into_the_grapple_is_told_without_its_roll() -> None:
+def test_a_shot_into_the_grapple_about_one_kept_is_told_without_its_roll() -> None:
     shot = _first(GRAPPLE_EVENTS, "into_grapple")
-    assert shot["text"].startswith("Sena's shot into the grapple rolled")
-    kept, shown = _both(GRAPPLE, GRAPPLE_EVENTS, shot, "Sena")
-    assert kept == "Sena's shot into the grapple hits the other grappler, Oru, not Ket" and shown == shot["text"]
-    unseen = told_of(GRAPPLE, shot, audience(GRAPPLE, GRAPPLE_EVENTS, absent=["Sena"]))
-    assert unseen == "a shot into the grapple hits the other grappler, Oru, not Ket"
+    assert shot["text"].startswith("Sena's shot into the grapple rolled 3, an odd number")
+    odd = "into the grapple rolled an odd number: it hits the other grappler, Oru, not Ket"
+    for kept in ("Sena", "Ket", "Oru"):
+        assert told_of(GRAPPLE, shot, audience(GRAPPLE, GRAPPLE_EVENTS, secret=[kept])) == f"Sena's shot {odd}"
+    assert told_of(GRAPPLE, shot, audience(GRAPPLE, GRAPPLE_EVENTS)) == shot["text"]
+    assert told_of(GRAPPLE, shot, audience(GRAPPLE, GRAPPLE_EVENTS, absent=["Sena"])) == f"a shot {odd}"
 
 
 def test_a_grapple_with_one_hidden_entirely_calls_it_someone() -> None:

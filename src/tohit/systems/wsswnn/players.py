@@ -105,15 +105,16 @@ def fall(event: Mapping[str, Any], audience: Audience) -> str:
 
 
 def into_grapple(event: Mapping[str, Any], audience: Audience) -> str:
-    """A shot into a grapple that hits the other grappler, for the players: never the roll of a kept shooter; one
-    hidden entirely is "someone"."""
+    """A shot into a grapple that hits the other grappler, for the players: where one in it is kept from them, that
+    it rolled an odd number, never the roll; one hidden entirely is "someone" ("a shot" when it is the shooter)."""
     shooter, struck, target = (event.get(k) for k in ("attacker", "struck", "target"))
     if not audience.touches(event) or None in (shooter, struck, target):
         return _text(event)
-    if not audience.unseen(shooter) and not audience.gone(struck):
-        return _text(event)
     by = "a shot" if audience.gone(shooter) else f"{shooter}'s shot"
-    return f"{by} into the grapple hits the other grappler, {audience.called(struck)}, not {target}"
+    return (
+        f"{by} into the grapple rolled an odd number: it hits the other grappler, {audience.called(struck)},"
+        f" not {target}"
+    )
 
 
 def _named(event: Mapping[str, Any], audience: Audience) -> str:
