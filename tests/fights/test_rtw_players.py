@@ -10,6 +10,8 @@ from tests.conftest import EXAMPLES
 from tests.fights.helpers import kinds, load
 from tests.fights.players_told import audience, numbers, told_of
 from tests.fights.test_rtw_fight import HIT, MISS, creature, fight
+from tests.fights.test_rtw_map_fight import creature as map_creature
+from tests.fights.test_rtw_map_fight import fight as map_fight
 from tohit.core.fight.contract import LoadedFight
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.run import narrate
@@ -90,3 +92,18 @@ def test_an_attack_by_a_creature_hidden_entirely_strikes_from_the_dark() -> None
     attack = next(e for e in CAMP_EVENTS if e["kind"] == "attack" and e["attacker"] not in heroes)
     said = told_of(CAMP, attack, audience(CAMP, CAMP_EVENTS, absent=[attack["attacker"]]))
     assert said is not None and said.startswith(f"something strikes {attack['target']} from the dark")
+
+
+def test_standing_up_prone_and_halted_and_holding_ground_are_told_as_written_of_a_kept_creature() -> None:
+    data = load(fight([creature("A")], [creature("B", target={"prone": True, "halted": True})], max_rounds=2))
+    log = narrate(data, seed=1, script=[MISS, MISS, MISS])
+    for kind in ("prone", "status_ends", "stands_up"):
+        event = kinds(log, kind)[0]
+        assert event["combatant"] == "B" and _both(data, log.events, event) == (event["text"], event["text"])
+    foes = [map_creature("Goblin", [1, 0], target={"health": 9}), map_creature("Far", [4, 0], target={"health": 1})]
+    on_map = map_fight(["....."], [map_creature("Knight", [0, 0])], foes, max_rounds=3)
+    on_map["sides"][0]["policy"] = "weakest"
+    log = narrate(load(on_map), seed=1, script=[HIT])
+    held = kinds(log, "hold")[0]
+    assert held["text"].startswith(f"{held['combatant']} has no foe in reach and holds its ground")
+    assert _both(load(on_map), log.events, held) == (held["text"], held["text"])
