@@ -98,6 +98,10 @@ class Audience:
         """Whether the audience does not know of `name` at all."""
         return isinstance(name, str) and name not in self.own and name in self.absent
 
+    def called(self, name: object) -> str:
+        """How the audience calls `name`: "someone" when it does not know of it (hidden entirely)."""
+        return "someone" if self.gone(name) else str(name)
+
     def word(self, name: str, value: int) -> str:
         return health_word(value, max(int(self.tops.get(name, value)), 1), self.words)
 

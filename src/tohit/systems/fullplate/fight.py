@@ -39,7 +39,7 @@ from tohit.core.fight.consequence import ATTACKER, DEFENDER, changes, events
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
-from tohit.systems.fullplate import consequences, narrate
+from tohit.systems.fullplate import consequences, narrate, players
 from tohit.systems.fullplate.circumstances import ATTACKER_CONDITIONS, TARGET_CONDITIONS
 from tohit.systems.fullplate.models import STAT_FIELDS
 from tohit.systems.fullplate.rules import HIT
@@ -51,6 +51,10 @@ class FullPlateFight(RoundRules):
     health = "hp"
     health_label = "HP"
     readings = READINGS
+    gm_phrases = narrate.PHRASES
+    players_phrases = players.PHRASES
+    players_same = players.SAME
+    unseen_attack = players.UNSEEN_ATTACK
     outcome_fields = ("result", "damage", "creature_hit")
     bindings = (
         # Fed to `resolve` so that its trace (and `hp_left`) read the current HP; the outcome fields the fight
@@ -155,21 +159,19 @@ class FullPlateFight(RoundRules):
                 ctx.emit(
                     kind,
                     changes(items, rows, who),
-                    lambda: narrate.damage(
-                        self.name(ctx, struck), int(outcome.damage[0]), int(before.hp[0]), int(applied.hp_after[0])
-                    ),
+                    combatant=lambda: self.name(ctx, struck),
+                    damage=lambda: int(outcome.damage[0]),
                 )
         if applied.stray.size:
-            ctx.tell("stray", narrate.stray)
+            ctx.tell("stray", attacker=lambda: self.name(ctx, a))
         # Magical ammunition: each hit is an arrow to recover, with less Enhancement, after the fight.
         for kind, items in groups:
             if kind == "ammunition":
                 ctx.emit(
                     kind,
                     changes(items, rows, who),
-                    lambda part=items[0].part: narrate.ammunition_hit(
-                        self.name(ctx, a), fight.attack(int(a[0]), int(part)).name
-                    ),
+                    attacker=lambda: self.name(ctx, a),
+                    attack=lambda part=items[0].part: fight.attack(int(a[0]), int(part)).name,
                 )
 
     def finish(self, ctx: FightContext, rows: Any) -> None:
@@ -186,14 +188,12 @@ class FullPlateFight(RoundRules):
 
             ctx.tell(
                 "recovered",
-                lambda c=c, entry=entry, ammo=ammo, after=after, hits=hits: (
-                    narrate.recovered(fight.roster.names[c], entry.name, hits(), ammo.enhancement, after)
-                    if hits()
-                    else None
-                ),
+                when=lambda: hits() > 0,
+                combatant=fight.roster.names[c],
                 who=fight.roster.names[c],
                 attack=entry.name,
                 hits=hits,
+                enhancement=ammo.enhancement,
                 enhancement_after=after,
             )
 

@@ -75,7 +75,10 @@ from tohit.systems.rtw.tactical import grid_ranges_in_schema
 
 class RtwFight(RtwTurns):
     system_id = "rtw"
+    gm_phrases = narrate.PHRASES
     players_phrases = players.PHRASES
+    players_same = players.SAME
+    unseen_attack = players.UNSEEN_ATTACK
     health = "health"
     health_label = "Health"
     readings = READINGS
@@ -250,9 +253,9 @@ class RtwFight(RtwTurns):
             ctx.emit(
                 "durability",
                 [ctx.set(f"durability{w}", rows[r], left, c), ctx.set(f"used{w}", rows[r], 0, c)],
-                lambda c=c, w=w, left=left: narrate.durability(
-                    ctx.fight.roster.names[int(c[0])], weapons[int(c[0])][w].name or "weapon", int(left[0])
-                ),
+                combatant=lambda c=c: ctx.fight.roster.names[int(c[0])],
+                weapon=lambda c=c, w=w: weapons[int(c[0])][w].name or "weapon",
+                durability=lambda left=left: int(left[0]),
             )
 
 

@@ -84,7 +84,7 @@ def map_turn(
     idx, option = _choose_on_map(rules, ctx, acting, actor, valid, caught, adjacent, grid, choice)
     actor, acting, caught, adjacent = actor[idx], acting[idx], caught[idx], adjacent[idx]
     n = ctx.n
-    ctx.tell("hold", lambda: narrate.holds_ground(rules.name(ctx, actor)) if acting[0] and option[0] < 0 else None)
+    ctx.tell("hold", when=lambda: bool(acting[0] and option[0] < 0), combatant=lambda: rules.name(ctx, actor))
     acting = acting & (option >= 0)
     if not acting.any():
         return

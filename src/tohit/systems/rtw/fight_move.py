@@ -46,7 +46,6 @@ from tohit.core.grid.models import (
 )
 from tohit.core.grid.movement import Move, moves
 from tohit.core.grid.reach import path_clear, path_squares
-from tohit.systems.rtw import narrate
 from tohit.systems.rtw.fight_map import FightMap, file_position
 from tohit.systems.rtw.fight_map_turn import MapTurnRules, map_turn
 from tohit.systems.rtw.fight_status import StatusPlay
@@ -293,19 +292,20 @@ def move_phase(
     r_arr = np.asarray(rows, dtype=np.int64)
     c_arr = np.asarray(whos, dtype=np.int64)
 
-    def text() -> str:
-        assert first is not None  # a row moved: the first mover is known
-        c, t, got = first
-        names = fight.roster.names
-        return narrate.moves(names[c], names[t], list(got.path), got.cost, mover.movement[c])
-
+    assert first is not None  # a row moved: the first mover is known
+    c, t, got = first
+    names = fight.roster.names
     ctx.emit(
         "move",
         [
             ctx.set("x", r_arr, np.asarray(xs, dtype=np.int64), c_arr),
             ctx.set("y", r_arr, np.asarray(ys, dtype=np.int64), c_arr),
         ],
-        text,
+        combatant=lambda: names[c],
+        toward=lambda: names[t],
+        path=lambda: [[int(x), int(y)] for x, y in got.path],
+        cost=lambda: int(got.cost),
+        movement=lambda: int(mover.movement[c]),
     )
 
 

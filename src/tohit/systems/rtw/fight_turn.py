@@ -12,15 +12,9 @@ import numpy as np
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
 from tohit.core.fight.contract import FightContext, GMChoice
 from tohit.core.fight.state import BoolArray, IntArray, gather
-from tohit.systems.rtw import consequences, narrate
-from tohit.systems.rtw.consequences import (
-    HELPLESS,
-)
+from tohit.systems.rtw import consequences
 from tohit.systems.rtw.fight_move import move_and_attack
-from tohit.systems.rtw.fight_status import (
-    StatusPlay,
-    status_play,
-)
+from tohit.systems.rtw.fight_status import STATUSES, StatusPlay, status_play
 from tohit.systems.rtw.fight_tables import NO_POOL, RtwTables
 from tohit.systems.rtw.rules import HIT
 
@@ -61,9 +55,7 @@ class RtwTurns(RtwTables):
             on = gather(ctx.state.per["off_balance"], rows, c) == 1
             if on.any():
                 ctx.emit(
-                    "status_ends",
-                    [ctx.set("off_balance", rows[on], 0, c[on])],
-                    lambda: narrate.off_balance_ends(self.name(ctx, c)),
+                    "status_ends", [ctx.set("off_balance", rows[on], 0, c[on])], combatant=lambda: self.name(ctx, c)
                 )
         can = acting
         if "prone" in play.stats:
@@ -73,20 +65,12 @@ class RtwTurns(RtwTables):
                 halted = gather(ctx.state.per["halted"], rows, c) == 1
             up = prone & ~halted
             if up.any():
-                ctx.emit(
-                    "stands_up",
-                    [ctx.set("prone", rows[up], 0, c[up])],
-                    lambda: narrate.stands_up(self.name(ctx, c)),
-                )
+                ctx.emit("stands_up", [ctx.set("prone", rows[up], 0, c[up])], combatant=lambda: self.name(ctx, c))
             stuck = prone & halted
             if stuck.any():
                 can = acting.copy()
                 can[rows[stuck]] = False
-                ctx.emit(
-                    "prone",
-                    (),
-                    lambda: narrate.prone_and_halted(self.name(ctx, c)),
-                )
+                ctx.emit("prone", (), combatant=lambda: self.name(ctx, c))
         return can
 
     def _turn_end(self, ctx: FightContext, play: StatusPlay, acting: BoolArray, actor: IntArray) -> None:
@@ -99,12 +83,7 @@ class RtwTurns(RtwTables):
                 continue
             on = gather(ctx.state.per[stat], rows, c) != 0
             if on.any():
-                chosen = stat in ("halted", "distracted")
-                ctx.emit(
-                    "status_ends",
-                    [ctx.set(stat, rows[on], 0, c[on])],
-                    lambda stat=stat, chosen=chosen: narrate.status_ends(self.name(ctx, c), stat, chosen),
-                )
+                ctx.emit("status_ends", [ctx.set(stat, rows[on], 0, c[on])], combatant=lambda: self.name(ctx, c))
 
     def _read(self, play: StatusPlay | None) -> tuple[str, ...] | None:
         """The outcome fields a resolve reads: `effect_landed` only when some attack has an effect."""
@@ -186,7 +165,8 @@ class RtwTurns(RtwTables):
             ctx.emit(
                 "status_ends",
                 [ctx.set("invisible", rows[on], 0, c[on])],
-                lambda: narrate.invisibility_ends_attacking(self.name(ctx, c)),
+                combatant=lambda: self.name(ctx, c),
+                struck=False,
             )
 
     def _pay(self, ctx: FightContext, acting: BoolArray, actor: IntArray, attack: IntArray) -> None:
@@ -203,7 +183,7 @@ class RtwTurns(RtwTables):
             if pays.any():
                 changes.append(ctx.set(pool, rows[pays], have[pays] - cost[pays], c[pays]))
         if changes:
-            ctx.emit("cost", changes, lambda: narrate.cost(self.name(ctx, c)))
+            ctx.emit("cost", changes, combatant=lambda: self.name(ctx, c))
 
     def _caught(
         self,
@@ -314,44 +294,49 @@ class RtwTurns(RtwTables):
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: t, ATTACKER: a}
         for kind, items in events(applied.items):
-            ctx.emit(
-                kind,
-                changes(items, rows, who),
-                lambda kind=kind, items=items: self._said(ctx, kind, items, before, outcome, applied, t, play),
-            )
+            ctx.emit(kind, changes(items, rows, who), **self._details(ctx, kind, items, before, outcome, t, play))
 
-    def _said(
+    def _details(
         self,
         ctx: FightContext,
         kind: str,
         items: tuple[Item, ...],
         before: consequences.Before,
         outcome: consequences.Outcome,
-        applied: consequences.Applied,
         target: IntArray,
         play: StatusPlay | None,
-    ) -> str:
-        """Narrated (one fight: its one attack is row 0): the sentence of an event of `kind`."""
-        name = self.name(ctx, target)
+    ) -> dict[str, Any]:
+        """The details of an event of `kind` its words are written from (narrate.py), each a function made only
+        when the fight is told (one fight: its one attack is row 0)."""
+        names = ctx.fight.roster.names
+
+        def name() -> str:
+            return self.name(ctx, target)
+
+        def by() -> str:
+            return names[int(before.attacker[0])]
+
+        def weapon() -> str:
+            return self._weapons(ctx.fight)[1][int(before.attacker[0])][int(items[0].part)].name or "weapon"
+
         if kind == "damage":
-            return narrate.damage(name, int(outcome.damage[0]), int(before.health[0]), int(applied.health_after[0]))
-        if kind == "peril":
-            return narrate.peril(name)
-        if kind == "falls":
-            return narrate.falls(name, "falls Helpless" if items[0].part == HELPLESS else "perishes")
+            return {"combatant": name, "damage": lambda: int(outcome.damage[0])}
         if kind == "status_ends":
-            return narrate.invisibility_ends_struck(name)
+            return {"combatant": name, "struck": True}
         if kind == "status":
             assert play is not None
-            stat, by = items[0].stat, int(before.attacker[0])
-            names = ctx.fight.roster.names
-            source = names[by] if stat == "distracted" else None
-            return narrate.status_lands(name, stat, source, bool(items[0].rows.size), bool(play.boss[int(target[0])]))
+            stat, boss = items[0].stat, play.boss
+            return {
+                "combatant": name,
+                "status": STATUSES[stat],
+                "distracted_by": by if stat == "distracted" else None,
+                "already": lambda: not items[0].rows.size,
+                "boss": lambda: bool(boss[int(target[0])]),
+            }
         if kind == "weapon_used":
-            by = int(before.attacker[0])
-            weapon = self._weapons(ctx.fight)[1][by][int(items[0].part)].name or "weapon"
-            return narrate.weapon_used(ctx.fight.roster.names[by], weapon)
+            return {"combatant": by, "weapon": weapon}
         if kind == "durability":
             assert before.durability is not None
-            return narrate.burning_wear(int(before.durability[0]))
-        return ""
+            left = before.durability
+            return {"combatant": by, "weapon": weapon, "durability": lambda: int(left[0]) - 1, "burning": True}
+        return {"combatant": name}  # peril, falls

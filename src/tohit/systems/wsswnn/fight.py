@@ -81,8 +81,10 @@ class WsswnnFight(WsswnnTurns):
     health_label = "life"
     readings = READINGS
     condition_stats = ("grappling", "disarmed")
+    gm_phrases = narrate.PHRASES
     players_phrases = players.PHRASES
     players_same = players.SAME
+    unseen_attack = players.UNSEEN_ATTACK
     combatant_extra = WsswnnCombatant
     bindings = (
         StatBinding("guard", odds=True),
@@ -230,18 +232,13 @@ class WsswnnFight(WsswnnTurns):
             rows, beats, best = rows[idx], beats[idx], best[idx]
             roll = face - t["penalty"][c]
             beats[:, c] = mask[idx] & (roll > best)
+
+            def rolled(rows: BoolArray = rows) -> bool:
+                return bool(rows[0])
+
             ctx.tell(
                 "initiative_roll",
-                lambda c=c, face=face, roll=roll, best=best, has_die=has_die, beats=beats, rows=rows: (
-                    narrate.initiative_roll(
-                        fight.roster.names[c],
-                        f"{face[0]} - {t['penalty'][c]} = {roll[0]}" if has_die else None,
-                        bool(beats[0, c]),
-                        int(best[0]),
-                    )
-                    if rows[0]
-                    else None
-                ),
+                when=rolled,
                 combatant=fight.roster.names[c],
                 roll=lambda c=c, face=face, roll=roll, has_die=has_die: (
                     f"{face[0]} - {t['penalty'][c]} = {roll[0]}" if has_die else None
@@ -262,11 +259,7 @@ class WsswnnFight(WsswnnTurns):
             won = r[beats[r, c]]
             changes.append(ctx.set("initiative", won, 1, c))
         names = fight.roster.names
-        ctx.emit(
-            "initiative",
-            changes,
-            lambda: narrate.initiative([names[int(c)] for c in order[0]]),
-        )
+        ctx.emit("initiative", changes, order=lambda: [names[int(c)] for c in order[0]])
 
 
 RULES = WsswnnFight()

@@ -14,7 +14,7 @@ from tohit.core.fight.contract import FightContext, GMChoice
 from tohit.core.fight.rows import gather_stats, pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, gather
 from tohit.core.outcome import NULL_INT
-from tohit.systems.wsswnn import consequences, narrate
+from tohit.systems.wsswnn import consequences
 from tohit.systems.wsswnn.fields import EFFECT_OF, MISS  # a brace action's failure shares MISS: no damage
 from tohit.systems.wsswnn.fight_tables import WsswnnTables
 
@@ -67,11 +67,8 @@ class WsswnnTurns(WsswnnTables):
             actor, stand, strike, attack, target = actor[idx], stand[idx], strike[idx], attack[idx], target[idx]
             rows = np.flatnonzero(stand)
             after = out["attacker_guard_after"][rows]
-            before = ctx.state.per["guard"][rows, actor[rows]]
             ctx.emit(
-                "stand_fast",
-                [ctx.set("guard", rows, after, actor[rows])],
-                lambda: narrate.stand_fast(self.name(ctx, actor), int(before[0]), int(after[0])),
+                "stand_fast", [ctx.set("guard", rows, after, actor[rows])], combatant=lambda: self.name(ctx, actor)
             )
         if strike.any():
             self._pay_mighty_blow(ctx, strike, actor, attack)
@@ -102,7 +99,7 @@ class WsswnnTurns(WsswnnTables):
         ctx.emit(
             "mighty_blow",
             [ctx.set("stamina", rows, np.maximum(0, now - 1), c)],
-            lambda: narrate.mighty_blow(self.name(ctx, actor[rows]), int(now[0])),
+            combatant=lambda: self.name(ctx, actor[rows]),
         )
 
     def _into_grapple(
@@ -136,13 +133,16 @@ class WsswnnTurns(WsswnnTables):
             return actor, strike, target, out
         names = ctx.fight.roster.names
 
-        def words() -> str:
-            first = int(np.flatnonzero(odd)[0])
-            return narrate.into_grapple(
-                names[int(actor[first])], int(kept[first]), names[int(partner[first])], names[int(target[first])]
-            )
+        def first() -> int:
+            return int(np.flatnonzero(odd)[0])
 
-        ctx.tell("into_grapple", words)
+        ctx.tell(
+            "into_grapple",
+            attacker=lambda: names[int(actor[first()])],
+            target=lambda: names[int(target[first()])],
+            struck=lambda: names[int(partner[first()])],
+            roll=lambda: int(kept[first()]),
+        )
         other = np.maximum(partner, 0)
         feeds = {"rolled": np.where(odd, kept, 0)}
         if t["braces"]:
@@ -198,13 +198,7 @@ class WsswnnTurns(WsswnnTables):
             r, cc = rows[sel], c[sel]
             now = ctx.state.per[stat][r, cc]
             after = np.maximum(now, np.minimum(now + 1, ctx.state.per[top][r, cc]))
-            ctx.emit(
-                "skip",
-                [ctx.set(stat, r, after, cc)],
-                lambda stat=stat, now=now, after=after: narrate.skip(
-                    self.name(ctx, actor[rows]), stat, int(now[0]), int(after[0])
-                ),
-            )
+            ctx.emit("skip", [ctx.set(stat, r, after, cc)], combatant=lambda: self.name(ctx, actor[rows]))
 
     def _damage(
         self, ctx: FightContext, mask: BoolArray, actor: IntArray, target: IntArray, out: dict[str, Any]
@@ -243,57 +237,60 @@ class WsswnnTurns(WsswnnTables):
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: d, ATTACKER: a}
         for kind, items in events(applied.items):
-            ctx.emit(
-                kind,
-                changes(items, rows, who),
-                lambda kind=kind, items=items: self._said(ctx, kind, items, before, applied, out, rows, a, d),
-            )
+            ctx.emit(kind, changes(items, rows, who), **self._details(ctx, kind, items, before, out, rows, a, d))
 
-    def _said(
+    def _details(
         self,
         ctx: FightContext,
         kind: str,
         items: tuple[Item, ...],
         before: consequences.Before,
-        applied: consequences.Applied,
         out: dict[str, Any],
         rows: IntArray,
         attacker: IntArray,
         defender: IntArray,
-    ) -> str:
-        """Told (one fight: its one attack is row 0): the sentence of an event of `kind`."""
+    ) -> dict[str, Any]:
+        """The details of an event of `kind` its words are written from (narrate.py), each a function made only
+        when the fight is told (one fight: its one attack is row 0)."""
         names = ctx.fight.roster.names
-        a, d = int(attacker[0]), int(defender[0])
-        if kind == "damage":
-            guard, guard_after = before.guard, applied.guard_after
-            aware, aware_after = guard, guard  # no awareness damage: nothing changes
-            if applied.awareness_after is not None and before.awareness is not None:
-                aware, aware_after = before.awareness, applied.awareness_after
-            changed = [
-                (what, int(x[0]), int(y[0]))
-                for what, x, y in (
-                    ("life", before.life, applied.life_after),
-                    ("guard", guard, guard_after),
-                    ("awareness", aware, aware_after),
-                )
-            ]
-            return narrate.damage(names[d], changed, bool(applied.life_after[0] <= 0))
+
+        def a() -> str:
+            return names[int(attacker[0])]
+
+        def d() -> str:
+            return names[int(defender[0])]
+
+        if kind in ("damage", "disarm"):
+            return {"combatant": d}
+        if kind == "grapple_ends" and items[0].whose == OTHER:
+            return {"combatant": names[items[0].combatant], "foe": d, "lets_go": True}
         if kind == "grapple_ends":
-            if items[0].whose == OTHER:
-                return narrate.lets_go(names[items[0].combatant])
             assert before.grappling is not None
-            return narrate.grapple_ends(names[d], names[int(before.grappling[0, d]) - 1])
+            grappling = before.grappling
+            return {"combatant": d, "foe": lambda: names[int(grappling[0, int(defender[0])]) - 1]}
         if kind == "resist":
             assert before.stamina is not None
-            return narrate.resist(names[d], BRACE_NAMES[int(out["brace_effect"][rows][0])], int(before.stamina[0]))
-        if kind == "grapple":
-            return narrate.grapple(names[a], names[d])
-        if kind == "shove":
-            return narrate.shove(names[a], names[d], bool(items[0].rows.size), bool(items[1].rows.size))
-        if kind == "disarm":
-            return narrate.disarm(names[d])
-        fall_l, fall_g = (int(out[k][rows][0]) for k in ("falling_lethal", "falling_guard"))
-        return narrate.fall(names[a], 0 if fall_l == NULL_INT else fall_l, 0 if fall_g == NULL_INT else fall_g)
+            stamina = before.stamina
+            effect = out["brace_effect"]
+            return {
+                "combatant": d,
+                "brace": lambda: BRACE_NAMES[int(effect[rows][0])],
+                "stamina": lambda: int(stamina[0]),
+            }
+        if kind in ("grapple", "shove"):
+            ends = {"grapple_ends": lambda: bool(items[0].rows.size), "hold_broken": lambda: bool(items[1].rows.size)}
+            return {"combatant": a, "foe": d, **(ends if kind == "shove" else {})}
+        lethal, guard = out["falling_lethal"], out["falling_guard"]
+        return {
+            "combatant": a,
+            "lethal_damage": lambda: _fell(lethal[rows][0]),
+            "guard_damage": lambda: _fell(guard[rows][0]),
+        }
+
+
+def _fell(value: Any) -> int:
+    """A fall's damage as its outcome column holds it (none: 0)."""
+    return 0 if int(value) == NULL_INT else int(value)
 
 
 #: The outcome fields a fight reads (the attack roll only for a shot into a grapple); without braces against a

@@ -1,13 +1,18 @@
-"""When Sky and Sea Were Not Named fight narration: the sentences a player reads, made from an event's data.
+"""When Sky and Sea Were Not Named's game-master words (docs/players.md, "Events are data, told to each audience"):
+each a function of an event's data, registered as the fight's `gm_phrases` (core/fight/words.py `gm_told`).
 
-The fight rules (`fight.py`) decide what happens and emit events with data; these functions only word them
-(called when a fight is narrated, never in a simulation or the exact chain).
+The fight rules (`fight.py`, `fight_turn.py`) decide what happens and emit events with data (their changes and
+details); these functions only word them (called when a fight is narrated, never in a simulation or the exact
+chain).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from tohit.core.fight.gm_words import GM_PHRASES
+from tohit.core.fight.words import GmPhrase, change_of, gm_told
 from tohit.systems.wsswnn.stat_readings import READINGS
 
 PAGE = "wsswnn"
@@ -19,7 +24,7 @@ C_INTO_GRAPPLE = (
 C_MIGHTY = "wsswnn: Mighty Blow, the Champion's (docs/wsswnn.md#silent-mighty-blow)"
 
 
-def initiative_roll(name: str, roll: str | None, beats: bool, awareness: int | None, told: bool = True) -> str:
+def maneuver(name: str, roll: str | None, beats: bool, awareness: int | None, told: bool = True) -> str:
     """A Maneuver roll against the foes' highest Awareness (`roll`: "face - penalty = total", None: no die). For
     the players (docs/players.md): `told` False, the roll of a combatant whose numbers they do not read is not
     said; `awareness` None, nor is the foes' highest Awareness when one of those foes is such a combatant."""
@@ -34,85 +39,133 @@ def initiative_roll(name: str, roll: str | None, beats: bool, awareness: int | N
     )
 
 
-def initiative(order: Sequence[str]) -> str:
-    """The turn order the initiative rolls give."""
-    return "order: " + ", ".join(order)
+def initiative_roll(event: Mapping[str, Any]) -> str:
+    """A Maneuver roll (`roll`, `beats`) against the foes' highest Awareness (`awareness`) [Initiative]."""
+    return maneuver(str(event["combatant"]), event["roll"], bool(event["beats"]), int(event["awareness"]))
 
 
-def stand_fast(name: str, before: int, after: int) -> str:
-    """Stand Fast: Guard restored."""
-    return f"{name} Stands Fast: Guard {before} -> {after}"
+def order(names: Sequence[str]) -> str:
+    """A turn order in words."""
+    return "order: " + ", ".join(names)
 
 
-def mighty_blow(name: str, stamina: int) -> str:
-    """A Mighty Blow costs 1 stamina."""
+def initiative(event: Mapping[str, Any]) -> str:
+    """The turn order the initiative rolls give (`order`)."""
+    return order(event["order"])
+
+
+def stand_fast(event: Mapping[str, Any]) -> str:
+    """Stand Fast: Guard restored (the Guard change). Its Brace roll is an event of the same kind, an attack line
+    (the common words of an attack)."""
+    if "attacker" in event:
+        return gm_told({**event, "kind": "attack"}, GM_PHRASES)
+    guard = change_of(event, "guard") or {}
+    return f"{event['combatant']} Stands Fast: Guard {guard['from']} -> {guard['to']}"
+
+
+def mighty_blow(event: Mapping[str, Any]) -> str:
+    """A Mighty Blow costs 1 stamina (the Stamina change from)."""
+    stamina = int((change_of(event, "stamina") or {})["from"])
     return (
-        f"{name} pays -1 stamina for a Mighty Blow: Stamina {stamina} -> {stamina - 1}"
+        f"{event['combatant']} pays -1 stamina for a Mighty Blow: Stamina {stamina} -> {stamina - 1}"
         f"  [{C_MIGHTY}; docs/wsswnn.md#silent-mighty-blow-cost]"
     )
 
 
-def into_grapple(name: str, kept: int, partner: str, target: str) -> str:
-    """A ranged attack into a grapple that rolls an odd number hits the other grappler."""
+def into_grapple(event: Mapping[str, Any]) -> str:
+    """A ranged attack into a grapple that rolls an odd number (`roll`) hits the other grappler (`struck`), not
+    its `target`."""
     return (
-        f"{name}'s shot into the grapple rolled {kept}, an odd number:"
-        f" it hits the other grappler, {partner}, not {target}  [{C_INTO_GRAPPLE}]"
+        f"{event['attacker']}'s shot into the grapple rolled {event['roll']}, an odd number:"
+        f" it hits the other grappler, {event['struck']}, not {event['target']}  [{C_INTO_GRAPPLE}]"
     )
 
 
-def skip(name: str, stat: str, before: int, after: int) -> str:
-    """Skipping an action: +1 to a stat (named by its label), never above its maximum [Tracking Your Stats]."""
+def skip(event: Mapping[str, Any]) -> str:
+    """Skipping an action: +1 to a stat (the change's, named by its label), never above its maximum [Tracking Your
+    Stats]."""
+    ch = event["changes"][0]
     return (
-        f"{name} skips its action: +1 {READINGS[stat].label}, never above its maximum ({before} -> {after})"
-        f"  [{PAGE}: Tracking Your Stats (docs/wsswnn.md#silent-stats)]"
+        f"{event['combatant']} skips its action: +1 {READINGS[ch['stat']].label}, never above its maximum"
+        f" ({ch['from']} -> {ch['to']})  [{PAGE}: Tracking Your Stats (docs/wsswnn.md#silent-stats)]"
     )
 
 
-def damage(name: str, changed: Sequence[tuple[str, int, int]], out: bool) -> str:
-    """Life, guard and awareness lost (`changed`: (stat, before, after) of those that changed), each by its label."""
-    parts = [f"{READINGS[what].label} {before} -> {after}" for what, before, after in changed if before != after]
-    return f"{name}: " + ", ".join(parts) + (": out of the fight" if out else "")
+def damage(event: Mapping[str, Any]) -> str:
+    """Life, guard and awareness lost (the combatant's changes of each), each by its label; out of the fight at 0
+    life."""
+    who = event["combatant"]
+    changed = [ch for ch in (change_of(event, s, who) for s in ("life", "guard", "awareness")) if ch is not None]
+    parts = [f"{READINGS[ch['stat']].label} {ch['from']} -> {ch['to']}" for ch in changed if ch["from"] != ch["to"]]
+    life = change_of(event, "life", who)
+    out = life is not None and life["to"] <= 0
+    return f"{who}: " + ", ".join(parts) + (": out of the fight" if out else "")
 
 
-def fall(name: str, lethal: int, guard: int) -> str:
-    """A jump-attack's fall."""
-    return f"{name} falls: -{lethal} life, -{guard} guard"
+def fall(event: Mapping[str, Any]) -> str:
+    """A jump-attack's fall (`lethal_damage`, `guard_damage`)."""
+    return f"{event['combatant']} falls: -{event['lethal_damage']} life, -{event['guard_damage']} guard"
 
 
-def grapple_ends(name: str, foe: str) -> str:
-    """A grapple ends when the grappler takes any lethal damage [braces: Grapple]."""
-    return f"{name} takes lethal damage: its grapple on {foe} ends  [{C_BRACES}]"
+def grapple_ends(event: Mapping[str, Any]) -> str:
+    """A grapple ends when the grappler takes any lethal damage [braces: Grapple]; one holding a foe out of the
+    fight lets go (`lets_go`; docs/wsswnn.md#silent-grapple-ends)."""
+    if event.get("lets_go"):
+        return (
+            f"{event['combatant']} lets go: the foe it grappled is out of the fight"
+            "  [docs/wsswnn.md#silent-grapple-ends]"
+        )
+    return f"{event['combatant']} takes lethal damage: its grapple on {event['foe']} ends  [{C_BRACES}]"
 
 
-def lets_go(name: str) -> str:
-    """A grapple ends when the grappled foe is out of the fight (docs/wsswnn.md#silent-grapple-ends)."""
-    return f"{name} lets go: the foe it grappled is out of the fight  [docs/wsswnn.md#silent-grapple-ends]"
+def resist(event: Mapping[str, Any]) -> str:
+    """On a Struggle the foe pays 1 stamina (`stamina` before) to resist the `brace`."""
+    stamina = int(event["stamina"])
+    return (
+        f"{event['combatant']} pays -1 stamina to resist the {event['brace']}: Stamina {stamina} -> {stamina - 1}"
+        f"  [{C_BRACES}]"
+    )
 
 
-def resist(name: str, brace: str, stamina: int) -> str:
-    """On a Struggle the foe pays 1 stamina to resist the brace."""
-    return f"{name} pays -1 stamina to resist the {brace}: Stamina {stamina} -> {stamina - 1}  [{C_BRACES}]"
-
-
-def grapple(name: str, foe: str) -> str:
+def grapple(event: Mapping[str, Any]) -> str:
     """Grapple: brace advantage on the grappler's attacks against the foe; both limited to close melee."""
     return (
-        f"{name} grapples {foe}: brace advantage on its attacks against it; both limited to close melee  [{C_BRACES}]"
+        f"{event['combatant']} grapples {event['foe']}: brace advantage on its attacks against it; both limited to"
+        f" close melee  [{C_BRACES}]"
     )
 
 
-def shove(name: str, foe: str, grapple_ends: bool, hold_broken: bool) -> str:
-    """Shove: out of the attacker's span or hold; grapples between the two end."""
+def shove(event: Mapping[str, Any]) -> str:
+    """Shove: out of the attacker's span or hold; grapples between the two end (`grapple_ends`, `hold_broken`)."""
     return (
-        f"{name} shoves {foe} out of its span or hold"
-        + ("; its grapple ends" if grapple_ends else "")
-        + ("; the hold is broken" if hold_broken else "")
+        f"{event['combatant']} shoves {event['foe']} out of its span or hold"
+        + ("; its grapple ends" if event.get("grapple_ends") else "")
+        + ("; the hold is broken" if event.get("hold_broken") else "")
         + f"  [{C_BRACES}]"
     )
 
 
-def disarm(name: str) -> str:
+def disarm(event: Mapping[str, Any]) -> str:
     """Disarmed: no weapon attacks for the rest of the fight [Breaking and Disarming Arms]."""
     return (
-        f"{name} is disarmed: no weapon attacks for the rest of the fight  [{C_ARMS}; docs/wsswnn.md#silent-disarmed]"
+        f"{event['combatant']} is disarmed: no weapon attacks for the rest of the fight"
+        f"  [{C_ARMS}; docs/wsswnn.md#silent-disarmed]"
     )
+
+
+#: WSSWNN's game-master words, by kind (`FightRules.gm_phrases`).
+PHRASES: Mapping[str, GmPhrase] = {
+    "initiative_roll": initiative_roll,
+    "initiative": initiative,
+    "stand_fast": stand_fast,
+    "mighty_blow": mighty_blow,
+    "into_grapple": into_grapple,
+    "skip": skip,
+    "damage": damage,
+    "fall": fall,
+    "grapple_ends": grapple_ends,
+    "resist": resist,
+    "grapple": grapple,
+    "shove": shove,
+    "disarm": disarm,
+}
