@@ -40,10 +40,10 @@ def gm_told(event: Mapping[str, Any], *phrases: Mapping[str, GmPhrase]) -> str:
     raise LookupError(f"no game master's words for an event of kind {kind!r}")
 
 
-def change_of(event: Mapping[str, Any], stat: str, who: str | None = None) -> Mapping[str, Any]:
-    """The event's first change of `stat` (of `who`, when given): its `who`, `from` and `to`. An event without one
-    is a defect of the step that emitted it, not of the input."""
-    for ch in event.get("changes", []):
-        if ch.get("stat") == stat and (who is None or ch.get("who") == who):
-            return dict(ch)
-    raise LookupError(f"an event of kind {event.get('kind')!r} without a change of {stat!r}")
+def change_of(event: Mapping[str, Any], stat: str, who: object = None) -> Mapping[str, Any] | None:
+    """An event's first change of `stat` (of combatant `who`, when given), as its data holds it (`who`, `stat`,
+    `from`, `to`): what a phrase reads the numbers it says from. None: the event changes no such stat."""
+    return next(
+        (ch for ch in event.get("changes", []) if ch.get("stat") == stat and (who is None or ch.get("who") == who)),
+        None,
+    )

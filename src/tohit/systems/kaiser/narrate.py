@@ -31,7 +31,7 @@ def turn(event: Event) -> str:
 
 def ap_spent(event: Event) -> str:
     """An attack costs its AP [Action Points]: its `cost`, the attacker's AP from and to."""
-    ap = change_of(event, "ap")
+    ap = change_of(event, "ap") or {}
     return f"{event['combatant']} spends {event['cost']} AP ({ap['from']} -> {ap['to']})"
 
 
@@ -41,7 +41,7 @@ def counter(event: Event) -> str:
     as every game's attack is."""
     if "attacker" in event:
         return gm_told(event, COMMON)
-    ap = change_of(event, "ap")
+    ap = change_of(event, "ap") or {}
     return (
         f"{event['combatant']} takes the Counterattack Reaction ({event['cost']} AP, {ap['from']} -> {ap['to']})"
         f" with Counter bonus +{event['bonus']}  [{PAGE}, Failed Attack (the Counterattack Reaction)]"
@@ -65,7 +65,7 @@ def new_round(event: Event) -> str:
 
 def damage(event: Event) -> str:
     """LP lost (the hit's `damage`, never below 0 LP); at 0 LP unconscious [Critical]."""
-    lp = change_of(event, "lp")
+    lp = change_of(event, "lp") or {}
     return f"{event['combatant']} loses {event['damage']} LP ({lp['from']} -> {lp['to']})" + (
         f": unconscious, out of the fight  [{CRIT_PAGE}]" if lp["to"] <= 0 else ""
     )
@@ -73,7 +73,7 @@ def damage(event: Event) -> str:
 
 def ap_lost(event: Event) -> str:
     """A Successful Attack costs the defender 1 AP, never below 0."""
-    ap = change_of(event, "ap")
+    ap = change_of(event, "ap") or {}
     return f"{event['combatant']} loses 1 AP ({ap['from']} -> {ap['to']})  [{PAGE}, Successful Attack]"
 
 
@@ -104,14 +104,14 @@ def critical(event: Event) -> str:
 
 def _dof(event: Event) -> str:
     """A Critical's Degrees of Failure: -1 to all actions and 1 AP each; DoF 16+ knocks out [Critical]."""
-    dof, ap = event["dof"], change_of(event, "ap")
+    dof, ap, penalty = event["dof"], change_of(event, "ap") or {}, change_of(event, "penalty") or {}
     how = (
         "DoF 6+: it lasts, recovered by Regeneration after the fight"
         if dof >= LASTING_DOF
         else "DoF 5 or less: it fades by 1 each round"
     )
     return (
-        f": {dof} DoF: -{dof} to all actions ({how}; All Action Penalty now -{change_of(event, 'penalty')['to']}),"
+        f": {dof} DoF: -{dof} to all actions ({how}; All Action Penalty now -{penalty['to']}),"
         f" -{dof} AP ({ap['from']} -> {ap['to']})"
         + (": unconscious (DoF 16+), out of the fight" if dof >= KNOCKOUT_DOF else "")
         + f"  [{CRIT_PAGE}]"

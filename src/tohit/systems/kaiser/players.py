@@ -58,7 +58,7 @@ def _reaction(event: Event, audience: Audience, name: str) -> str:
 @kept
 def damage(event: Event, audience: Audience, name: str) -> str:
     """LP lost [Critical]: the health word it moves to, or unconscious at 0 LP, never its LP nor the damage."""
-    lp = change_of(event, "lp")
+    lp = change_of(event, "lp") or {}
     if lp["to"] <= 0:
         return f"{name} is unconscious, out of the fight"
     return change_said(lp, audience) or f"{name} is hurt"
