@@ -89,10 +89,13 @@ def test_players_read_what_the_table_sees_of_a_kept_combatants_kaiser_event_and_
 ) -> None:
     """AP spent and lost, the Counterattack Reaction (its Counter bonus: half the margin of a roll against its
     defence), Flat-Footed, the Multiple Defense Penalty: of a kept combatant, no number; of one whose numbers the
-    players read, the game master's words."""
+    players read, the game master's words; of an event stored before it carried its data, never the game master's
+    words about a kept combatant (its changes told)."""
     for event, said in hidden_said(TROLL, kind):
         assert said == words.format(event["combatant"])
         assert players_read(TROLL, event, audience(TROLL)) == event["text"]
+        stored = {k: event[k] for k in ("kind", "text", "changes")}  # stored before events carried their data
+        assert players_read(TROLL, stored, audience(TROLL, secret=[event["combatant"]])) != event["text"]
 
 
 def test_players_read_that_a_kept_combatants_all_action_penalty_fades_and_by_how_much_of_a_shown_one() -> None:

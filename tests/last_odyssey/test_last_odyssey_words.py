@@ -82,13 +82,16 @@ def test_players_read_a_kept_combatants_last_odyssey_event_with_no_number_and_a_
 ) -> None:
     """AP (a new round's AP is the tier's, the same for all: said), Poisoned damage, Downed, a hit on a Shell and
     HP, the Bonus Tracker: of a kept combatant no number of its own; of one whose numbers the players read, the
-    game master's words."""
+    game master's words; of an event stored before it carried its data, never the GM's words of a kept one."""
     fight = KINDS[kind]
     for event, said in kept_said(fight, kind):
         assert said != event["text"] or "combatants" in event
         left = re.sub(r"\d+ AP again", "", said) if "combatants" in event else said
         assert not re.search(r"\d", re.sub("|".join(fight.roster.names), "", left)), (event["text"], said)
         assert players_read(fight, event, audience(fight)) == event["text"]
+        if "combatant" in event:  # stored before events carried their data: never the GM's words of a kept one
+            stored = {k: event[k] for k in ("kind", "text", "changes")}
+            assert players_read(fight, stored, audience(fight, secret=[event["combatant"]])) != event["text"]
 
 
 def test_players_read_a_kept_combatants_hit_as_its_shell_taking_it_or_breaking_and_its_health_word() -> None:
@@ -137,3 +140,11 @@ def test_players_notice_an_attack_by_a_combatant_hidden_entirely_in_last_odyssey
     attack = next(e for e in events_of(COPS, ["attack"]) if e["target"] != e["attacker"])
     said = players_read(COPS, attack, audience(COPS, absent=[attack["attacker"]]))
     assert said is not None and said.startswith(f"an unseen enemy attacks {attack['target']}")
+
+
+def test_players_read_a_back_row_coming_forward_as_written_its_side_named_no_number() -> None:
+    """Starting Battles, The Combat Round: a side's back row comes forward; its words name the side only."""
+    for event in kind_events("rows"):
+        moved = [ch["who"] for ch in event["changes"]]
+        assert players_read(COPS, event, audience(COPS, secret=moved)) == event["text"]
+        assert event["side"] in event["text"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tohit.core.fight.audience import Audience, Phrase, attack_said, change_said
+from tohit.core.fight.audience import Audience, Phrase, attack_said, change_said, changes_said
 from tohit.core.fight.words import change_of
 
 Event = Mapping[str, Any]
@@ -18,12 +18,20 @@ Event = Mapping[str, Any]
 UNSEEN_ATTACK = "an unseen attacker {verb} {target}"
 
 
+def stored_before(event: Event, audience: Audience) -> str:
+    """An event stored before it carried its data (an encounter of an earlier release): told from its changes where
+    it is about a combatant kept from the audience, as every game's event without a phrase is."""
+    return changes_said(event, audience) if audience.touches(event) else str(event.get("text") or "")
+
+
 def kept(phrase: Callable[[Event, Audience, str], str]) -> Phrase:
     """A phrase told only of a combatant kept from the audience (`combatant`): of one whose numbers it reads, the
     game master's words."""
 
     def told(event: Event, audience: Audience) -> str:
-        name = str(event.get("combatant"))
+        name = event.get("combatant")
+        if name is None:
+            return stored_before(event, audience)
         if not audience.unseen(name):
             return str(event.get("text") or "")
         return phrase(event, audience, name)
@@ -114,8 +122,10 @@ def penalty_fades(event: Event, audience: Audience) -> str:
 def defense_restored(event: Event, audience: Audience) -> str:
     """A new round: the Multiple Defense Penalty starts again (no number in its words), said of those the players
     know of."""
-    names = [n for n in event.get("combatants", []) if not audience.gone(n)]
-    if len(names) == len(event.get("combatants", [])):
+    if "combatants" not in event:
+        return stored_before(event, audience)
+    names = [n for n in event["combatants"] if not audience.gone(n)]
+    if len(names) == len(event["combatants"]):
         return str(event.get("text") or "")
     return f"{', '.join(names)}: the Multiple Defense Penalty starts again"
 
