@@ -6,10 +6,10 @@ Counter bonus (half the margin of a roll against its defence), its PhR check or 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from tohit.core.fight.audience import Audience, Phrase, attack_said, change_said, changes_said
+from tohit.core.fight.audience import Audience, Phrase, attack_said, change_said, changes_said, of_the_kept
 from tohit.core.fight.words import change_of
 
 Event = Mapping[str, Any]
@@ -18,29 +18,7 @@ Event = Mapping[str, Any]
 UNSEEN_ATTACK = "an unseen attacker {verb} {target}"
 
 
-def stored_before(event: Event, audience: Audience) -> str:
-    """An event stored before it carried its data (an encounter of an earlier release): told from its changes where
-    it is about a combatant kept from the audience, as every game's event without a phrase is."""
-    return changes_said(event, audience) if audience.touches(event) else str(event.get("text") or "")
-
-
-def kept(phrase: Callable[[Event, Audience, str], str]) -> Phrase:
-    """A phrase told only of a combatant kept from the audience (`combatant`): of one whose numbers it reads, the
-    game master's words."""
-
-    def told(event: Event, audience: Audience) -> str:
-        name = event.get("combatant")
-        if name is None:
-            return stored_before(event, audience)
-        if not audience.unseen(name):
-            return str(event.get("text") or "")
-        return phrase(event, audience, name)
-
-    told.__doc__ = phrase.__doc__
-    return told
-
-
-@kept
+@of_the_kept
 def ap_spent(event: Event, audience: Audience, name: str) -> str:
     """An attack's AP [Action Points]: that it spends AP, never how many nor what it has left."""
     return f"{name} spends AP"
@@ -58,12 +36,12 @@ def counter(event: Event, audience: Audience) -> str:
     return attack_said(event, audience, "counterattacks")
 
 
-@kept
+@of_the_kept
 def _reaction(event: Event, audience: Audience, name: str) -> str:
     return f"{name} takes the Counterattack Reaction"
 
 
-@kept
+@of_the_kept
 def damage(event: Event, audience: Audience, name: str) -> str:
     """LP lost [Critical]: the health word it moves to, or unconscious at 0 LP, never its LP nor the damage."""
     lp = change_of(event, "lp") or {}
@@ -72,19 +50,19 @@ def damage(event: Event, audience: Audience, name: str) -> str:
     return change_said(lp, audience) or f"{name} is hurt"
 
 
-@kept
+@of_the_kept
 def ap_lost(event: Event, audience: Audience, name: str) -> str:
     """A Successful Attack costs the defender 1 AP [Attacking and Defending]: that it loses one, never its AP."""
     return f"{name} loses an AP (a Successful Attack)"
 
 
-@kept
+@of_the_kept
 def flat_footed(event: Event, audience: Audience, name: str) -> str:
     """Hit at 0 AP [Action Points]: what the table sees, the condition."""
     return f"{name} is Flat-Footed until the round ends"
 
 
-@kept
+@of_the_kept
 def critical(event: Event, audience: Audience, name: str) -> str:
     """A Critical [Critical]: that it suffers one and what follows (no further effect, a penalty to all its
     actions, unconscious), never the damage, the level, its PhR check or its Degrees of Failure."""
@@ -95,7 +73,7 @@ def critical(event: Event, audience: Audience, name: str) -> str:
     return f"{name} suffers a Critical: a penalty to all its actions"
 
 
-@kept
+@of_the_kept
 def multiple_defense(event: Event, audience: Audience, name: str) -> str:
     """The Multiple Defense Penalty [Multiple Defense Penalty]: that its next Defensive Roll is at one, never its
     Defensive Roll's modifier."""
@@ -122,8 +100,8 @@ def penalty_fades(event: Event, audience: Audience) -> str:
 def defense_restored(event: Event, audience: Audience) -> str:
     """A new round: the Multiple Defense Penalty starts again (no number in its words), said of those the players
     know of."""
-    if "combatants" not in event:
-        return stored_before(event, audience)
+    if "combatants" not in event:  # stored before it carried its data: told from its changes
+        return changes_said(event, audience) if audience.touches(event) else str(event.get("text") or "")
     names = [n for n in event["combatants"] if not audience.gone(n)]
     if len(names) == len(event["combatants"]):
         return str(event.get("text") or "")

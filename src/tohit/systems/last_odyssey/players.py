@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tohit.core.fight.audience import Audience, Phrase, changes_said
+from tohit.core.fight.audience import Audience, Phrase, of_the_kept
 from tohit.core.fight.words import change_of
 from tohit.systems.last_odyssey import narrate
 
@@ -21,12 +21,6 @@ UNSEEN_ATTACK = "an unseen enemy {verb} {target}"
 
 def _text(event: Event) -> str:
     return str(event.get("text") or "")
-
-
-def told_as_written(event: Event, audience: Audience, name: object) -> bool:
-    """Whether the game master's words are the players' too: `name`'s numbers are theirs to read. An event stored
-    before it carried its data (no `name`) is told so only where it is about nobody kept from them."""
-    return not audience.unseen(name) and (name is not None or not audience.touches(event))
 
 
 def _health(event: Event, audience: Audience, name: str) -> str:
@@ -42,33 +36,25 @@ def action_points(event: Event, audience: Audience) -> str:
     if "combatants" in event:
         names = [n for n in event["combatants"] if not audience.gone(n)]
         return _text(event) if len(names) == len(event["combatants"]) else narrate.ap_again(names, event["ap"])
-    name = event.get("combatant")
-    if told_as_written(event, audience, name):
-        return _text(event)
-    if name is None:  # stored before it carried its data: told from its changes
-        return changes_said(event, audience)
+    return _spent(event, audience)
+
+
+@of_the_kept
+def _spent(event: Event, audience: Audience, name: str) -> str:
     return f"{name} has no ability it can use: it ends its turn" if event.get("ends_turn") else f"{name} spends an AP"
 
 
-def poisoned(event: Event, audience: Audience) -> str:
+@of_the_kept
+def poisoned(event: Event, audience: Audience, name: str) -> str:
     """Poisoned at the Effect Phase [Statuses]: of a kept combatant, its health word, never the damage (a tenth of
     its Health)."""
-    name = event.get("combatant")
-    if told_as_written(event, audience, name):
-        return _text(event)
-    if name is None:  # stored before it carried its data: told from its changes
-        return changes_said(event, audience)
     return f"Effect Phase: {name} is Poisoned: {_health(event, audience, name)}"
 
 
-def downed(event: Event, audience: Audience) -> str:
+@of_the_kept
+def downed(event: Event, audience: Audience, name: str) -> str:
     """Downed [Death and Injury]: of a kept combatant, the statuses it loses and keeps (what the table sees), and
     that its Bonus Tracker resets, never its steps."""
-    name = event.get("combatant")
-    if told_as_written(event, audience, name):
-        return _text(event)
-    if name is None:  # stored before it carried its data: told from its changes
-        return changes_said(event, audience)
     gone = [*event.get("removed", []), *(["its Bonus Tracker"] if event.get("buffs") else [])]
     still = event.get("still") or []
     return f"{name} is downed: its effects are removed ({', '.join(gone)})" + (
@@ -76,14 +62,10 @@ def downed(event: Event, audience: Audience) -> str:
     )
 
 
-def damage(event: Event, audience: Audience) -> str:
+@of_the_kept
+def damage(event: Event, audience: Audience, name: str) -> str:
     """A hit on a Shell and on HP [Shells]: of a kept combatant, that its Shell takes the hit or breaks, its Body
     Armor is used up and its health word, never the damage, its Shell points or its HP."""
-    name = event.get("combatant")
-    if told_as_written(event, audience, name):
-        return _text(event)
-    if name is None:  # stored before it carried its data: told from its changes
-        return changes_said(event, audience)
     stats = {ch.get("stat") for ch in event.get("changes", [])}
     parts = []
     if event.get("damage") == 0:
@@ -99,14 +81,10 @@ def damage(event: Event, audience: Audience) -> str:
     return f"{name}: " + "; ".join(parts) if parts else f"{name}: no effect"
 
 
-def tracker(event: Event, audience: Audience) -> str:
+@of_the_kept
+def tracker(event: Event, audience: Audience, name: str) -> str:
     """A buff or debuff [Buffs and Debuffs]: of a kept combatant, which way its statistic moves on the Bonus
     Tracker, never its steps."""
-    name = event.get("combatant")
-    if told_as_written(event, audience, name):
-        return _text(event)
-    if name is None:  # stored before it carried its data: told from its changes
-        return changes_said(event, audience)
     was, now = event.get("was", 0), event.get("now", 0)
     way = "stays" if was == now else ("rises" if now > was else "falls")
     return f"{name}'s {event.get('statistic')} {way} on the Bonus Tracker"
