@@ -105,16 +105,18 @@ def test_players_read_that_a_kept_combatants_all_action_penalty_fades_and_by_how
         assert players_read(TROLL, event, audience(TROLL)) == event["text"]
 
 
-def test_players_read_a_kept_combatants_lp_lost_as_a_health_word_or_unconscious() -> None:
+def test_players_read_a_kept_combatants_lp_lost_as_a_health_word_or_unconscious_a_shown_ones_lp() -> None:
     said = {s for _, s in hidden_said(TROLL, "damage")}
+    assert all(players_read(TROLL, e, audience(TROLL)) == e["text"] for e in own_events("damage"))
     assert said <= {f"{n} is {w}" for n in TROLL.roster.names for w in ("wounded", "bloodied", "hurt")} | {
         f"{n} is unconscious, out of the fight" for n in TROLL.roster.names
     }
     assert any(s.endswith("unconscious, out of the fight") for s in said)
 
 
-def test_players_read_a_kept_combatants_critical_without_its_level_check_or_dof() -> None:
+def test_players_read_a_kept_combatants_critical_without_its_level_check_or_dof_a_shown_ones_in_full() -> None:
     said = {s for fight in (TROLL, BIG) for _, s in hidden_said(fight, "critical")}
+    assert all(players_read(BIG, e, audience(BIG)) == e["text"] for e in own_events("critical", BIG))
     tails = (": no further effect", ": a penalty to all its actions", ": unconscious, out of the fight")
     assert all(s.endswith(tails) and not re.search(r"\d", s) for s in said), said
     assert {s.split(": ")[1] for s in said} == {t[2:] for t in tails}
@@ -130,6 +132,7 @@ def test_players_read_their_own_counter_bonus_they_add_to_their_offensive_roll()
 
 def test_players_read_the_multiple_defense_penalty_restarting_without_anyone_hidden_entirely() -> None:
     for event in own_events("defense_restored"):
+        assert players_read(TROLL, event, audience(TROLL, secret=event["combatants"])) == event["text"]
         for gone in event["combatants"][:-1]:
             said = players_read(TROLL, event, audience(TROLL, absent=[gone]))
             assert said is not None and gone not in said and event["combatants"][-1] in said
