@@ -232,6 +232,24 @@ def move_said(event: Mapping[str, Any], audience: Audience) -> str | None:
     return f"{mover} moves to {square}" if square else f"{mover} moves"
 
 
+def of_the_kept(phrase: Callable[[Mapping[str, Any], Audience, str], str]) -> Phrase:
+    """A game's phrase for an event about one combatant (its `combatant`), told by `phrase` (given that name) only
+    where the audience does not read that combatant's numbers: else in the game's own words (`text`). An event
+    stored before it carried its data (no `combatant`) is told from its changes where it is about somebody kept
+    from the audience, as a kind without a phrase is."""
+
+    def told(event: Mapping[str, Any], audience: Audience) -> str:
+        name = event.get("combatant")
+        if name is not None and audience.unseen(name):
+            return phrase(event, audience, str(name))
+        if name is None and audience.touches(event):
+            return changes_said(event, audience)
+        return str(event.get("text") or "")
+
+    told.__doc__ = phrase.__doc__
+    return told
+
+
 #: The common phrases of the kinds every game has.
 PHRASES: Mapping[str, Phrase] = {
     "attack": attack_said,

@@ -49,10 +49,9 @@ import numpy as np
 from pydantic import Field
 
 from tohit.core.fight.bindings import StatBinding
-from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, of_kind
+from tohit.core.fight.consequence import ATTACKER, DEFENDER, changes, of_kind
 from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
 from tohit.core.fight.rolls import FightRoll
-from tohit.core.fight.rounds import turn_words
 from tohit.core.fight.rows import gather_stats, min_rows, pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
@@ -138,6 +137,8 @@ class KaiserFight(KaiserTurns):
     keeps_order = True
     order_goes_round = True
     players_phrases = players.PHRASES
+    unseen_attack = players.UNSEEN_ATTACK
+    gm_phrases = narrate.GM_PHRASES
     #: LP and AP change what a hit costs the defender (a Critical, AP lost, a Counterattack), not its damage;
     #: damage beyond the LP left changes nothing, so the exact chain caps it there.
     bindings = (
@@ -238,7 +239,12 @@ class KaiserFight(KaiserTurns):
         slot, acting = self._advance(ctx)
         actor = np.where(acting, self._at(fight, ctx.state, np.maximum(slot, 0)), -1)
         if acting.any():
-            ctx.emit("turn", [ctx.set("cursor", acting, (slot + 1) % size)], turn_words(ctx, actor))
+            ctx.emit(
+                "turn",
+                [ctx.set("cursor", acting, (slot + 1) % size)],
+                combatant=lambda: self._name(ctx, actor),
+                round=lambda: int(ctx.state.fight["round"][0]),
+            )
         self.turn(ctx, acting, actor, choice)
 
     def _advance(self, ctx: FightContext) -> tuple[IntArray, BoolArray]:
@@ -281,9 +287,8 @@ class KaiserFight(KaiserTurns):
         ctx.emit(
             "ap_spent",
             [ctx.set("ap", rows, spent, actor[rows])],
-            lambda: narrate.ap_spent(
-                self._name(ctx, actor), int(costs[actor[0], attack[0]]), int(a_ap[0]), int(spent[0])
-            ),
+            combatant=lambda: self._name(ctx, actor),
+            cost=lambda: int(costs[actor[0], attack[0]]),
         )
 
         fields: dict[str, IntArray] | None = None
@@ -326,7 +331,10 @@ class KaiserFight(KaiserTurns):
         ctx.emit(
             "counter",
             [ctx.set("ap", rows, t_ap[rows] - COUNTER_AP, target[rows])],
-            lambda: narrate.counter(self._name(ctx, target), int(t_ap[0]), int(t_ap[0] - COUNTER_AP), int(bonus[0])),
+            combatant=lambda: self._name(ctx, target),
+            target=lambda: self._name(ctx, actor),
+            cost=COUNTER_AP,
+            bonus=lambda: int(bonus[0]),
         )
         c_attack = np.where(counter, counter_with, 0)
         penalties = ctx.state.per["penalty"]
@@ -404,8 +412,8 @@ class KaiserFight(KaiserTurns):
                 ctx.set("ap", rr, AP_PER_ROUND, c_idx),
                 ctx.set("flat_footed", rows[fr], 0, fc),
             ],
-            lambda: narrate.new_round(int(new_round[0]), AP_PER_ROUND),
             round=lambda: int(new_round[0]),
+            ap=AP_PER_ROUND,
         )
         self._fade(ctx, rows)
         mdp = ctx.state.per["mdp"][rows]
@@ -415,7 +423,7 @@ class KaiserFight(KaiserTurns):
             ctx.emit(
                 "defense_restored",
                 [ctx.set("def_mod", r, ctx.state.per["def_mod"][r, mc] + mdp[mr, mc], mc), ctx.set("mdp", r, 0, mc)],
-                lambda: narrate.defense_restored([ctx.fight.roster.names[int(c)] for c in mc]),
+                combatants=lambda: [ctx.fight.roster.names[int(c)] for c in mc],
             )
 
     def _defended(self, ctx: FightContext, mask: BoolArray, defender: IntArray) -> None:
@@ -432,7 +440,9 @@ class KaiserFight(KaiserTurns):
         ctx.emit(
             "defense",
             [ctx.set("mdp", rows, mdp + MDP_STEP, d), ctx.set("def_mod", rows, def_mod - MDP_STEP, d)],
-            lambda: narrate.multiple_defense(self._name(ctx, d), int(mdp[0]) // MDP_STEP + 1, int(mdp[0]) + 2),
+            combatant=lambda: self._name(ctx, d),
+            defenses=lambda: int(mdp[0]) // MDP_STEP + 1,
+            penalty=lambda: int(mdp[0]) + MDP_STEP,
         )
 
     def _consequences(
@@ -459,32 +469,13 @@ class KaiserFight(KaiserTurns):
         for kind in ("damage", "ap_lost", "flat_footed"):
             items = of_kind(applied.items, kind)
             if items:
-                ctx.emit(
-                    kind,
-                    changes(items, rows, who),
-                    lambda kind=kind, items=items: self._said(ctx, kind, defender, before, outcome, items),
-                )
+                # The hit's damage, which may be more than the LP it leaves: the damage event says it.
+                hit: dict[str, Any] = {"damage": lambda: int(outcome.damage[0])} if kind == "damage" else {}
+                ctx.emit(kind, changes(items, rows, who), combatant=lambda: self._name(ctx, defender), **hit)
         crit = applied.critical
         if crit.size == 0:
             return ALL
         return self._critical(ctx, rows[crit], d[crit], outcome.damage[crit], defender)
-
-    def _said(
-        self,
-        ctx: FightContext,
-        kind: str,
-        defender: IntArray,
-        before: consequences.Before,
-        outcome: consequences.Outcome,
-        items: tuple[Item, ...],
-    ) -> str:
-        """Told (one fight: its one attack is row 0): the sentence of a consequence of `kind`."""
-        name = self._name(ctx, defender)
-        if kind == "damage":
-            return narrate.damage(name, int(outcome.damage[0]), int(before.lp[0]), int(items[0].to[0]))
-        if kind == "ap_lost":
-            return narrate.ap_lost(name, int(before.ap[0]))
-        return narrate.flat_footed(name)
 
     def _critical(self, ctx: FightContext, rows: IntArray, who: IntArray, damage: IntArray, defender: IntArray) -> Rows:
         """A Critical [Critical] on the targets `who` of fights `rows`, hit for `damage` (`defender`:
@@ -502,39 +493,26 @@ class KaiserFight(KaiserTurns):
         failed = np.flatnonzero(mask[rolled.idx] & (rolled.value > 0))
         hit, k = defender[rolled.idx][failed], rolled.value[failed]
 
-        def text() -> str:  # told: one fight, rows == [0]
-            level_faces = [int(f) for f in rolled.faces["critical"][0]]
-            check_faces = [int(f) for f in rolled.faces["phr"][0]]
-            given = fight.combatants[int(who[0])].physical_resistance is not None
-            raw = sum(level_faces) + int(base[0])
-            level = int(critical_level(sum(level_faces), int(damage[0])))
-            return narrate.critical(
-                self._name(ctx, who),
-                int(damage[0]),
-                level_faces,
-                int(base[0]),
-                raw,
-                level,
-                check_faces,
-                int(phr[0]),
-                sum(check_faces) + int(phr[0]),
-                None if given else DEFAULT_PHR,
-            )
+        def faces(role: str) -> list[int]:  # told: one fight, rows == [0]
+            return [int(f) for f in rolled.faces[role][0]]
 
+        critical: dict[str, Any] = {
+            "combatant": lambda: self._name(ctx, who),
+            "damage": lambda: int(damage[0]),
+            "level_dice": lambda: faces("critical"),
+            "base": lambda: int(base[0]),
+            "level": lambda: int(critical_level(sum(faces("critical")), int(damage[0]))),
+            "phr_dice": lambda: faces("phr"),
+            "phr": lambda: int(phr[0]),
+            "default_phr": lambda: fight.combatants[int(who[0])].physical_resistance is None,
+        }
         if failed.size == 0:
-            ctx.tell("critical", lambda: text() + narrate.no_dof())
+            ctx.tell("critical", dof=0, **critical)
             return rolled.idx
         stats = consequences.CriticalBefore._fields  # penalty, fading, def_mod, ap
         before = consequences.CriticalBefore(**gather_stats(ctx.state.per, stats, failed, hit))
         items = consequences.critical_after(before, k)
-
-        def dof_text() -> str:
-            d, new_ap = int(k[0]), int(items[3].to[0])
-            out = d >= consequences.KNOCKOUT_DOF
-            lasting = d >= consequences.LASTING_DOF
-            return text() + narrate.dof(d, lasting, int(before.penalty[0]) + d, int(before.ap[0]), new_ap, out)
-
-        ctx.emit("critical", changes(items, failed, {DEFENDER: hit}), dof_text)
+        ctx.emit("critical", changes(items, failed, {DEFENDER: hit}), dof=lambda: int(k[0]), **critical)
         return rolled.idx
 
     def _fade(self, ctx: FightContext, rows: IntArray) -> None:
@@ -555,9 +533,6 @@ class KaiserFight(KaiserTurns):
                 ctx.set("penalty", r, penalty - 1, fc),
                 ctx.set("def_mod", r, def_mod + 1, fc),
             ],
-            lambda: narrate.penalty_fades(
-                [(ctx.fight.roster.names[int(c)], int(p)) for c, p in zip(fc.tolist(), penalty.tolist(), strict=True)]
-            ),
         )
 
     @staticmethod

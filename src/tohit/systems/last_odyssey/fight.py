@@ -93,6 +93,7 @@ from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import BoolArray, State
+from tohit.systems.last_odyssey import narrate, players
 from tohit.systems.last_odyssey.consequences import (
     BIT,
     PLAYED_BITS,
@@ -121,9 +122,13 @@ class LastOdysseyFight(LastOdysseyRound):
     #: The players' health words: the page's own for HP at 0 or below ("If the enemy is downed", last-odyssey:
     #: Knocking Out; Downed: sources-and-gaps.md, Death and Injury).
     health_words = ("unhurt", "wounded", "bloodied", "downed")
-    #: A status that lands ("Ogre is Paralyzed", narrate.status): no number in its words, told to the players as
-    #: written (what the table sees).
-    players_same = frozenset({"status"})
+    #: A status that lands ("Ogre is Paralyzed", narrate.status) and a back row coming forward (a side's name): no
+    #: number in their words, told to the players as written (what the table sees); the game's other kinds, each
+    #: its players' phrase (players.py).
+    players_same = frozenset({"status", "rows"})
+    players_phrases = players.PHRASES
+    unseen_attack = players.UNSEEN_ATTACK
+    gm_phrases = narrate.GM_PHRASES
     outcome_fields = ("result", "damage", "status_applied", "tracker")
     #: Policy `best` reads the expected damage at the current state (`odds`): whether the target's Shell is
     #: active, its statuses (Petrified) and tracker, its Body Armor (a physical hit on it deals no damage), the

@@ -5,12 +5,14 @@ round (Poisoned damage first, then advancing).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from tohit.core.fight.consequence import DEFENDER, changes
 from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
-from tohit.systems.last_odyssey import consequences, narrate
+from tohit.systems.last_odyssey import consequences
 from tohit.systems.last_odyssey.consequences import (
     BIT,
 )
@@ -46,14 +48,19 @@ class LastOdysseyRound(LastOdysseyTurns):
         changes = [ctx.set("turn", r, places[:, c], c) for c in range(fight.roster.size)]
         changes.append(ctx.set("rolled", r, 1))
 
-        def words() -> str:
-            got = int(roll[r[0]])
-            names = fight.roster.names
-            calls = [(names[c], call, turns.score(c, got)) for c, call in enumerate(turns.call) if call is not None]
-            order = np.argsort(turns.by_roll[got - 2])
-            return narrate.initiative_call(got, calls, [names[int(c)] for c in order])
+        names = fight.roster.names
 
-        ctx.emit("initiative", changes, words, roll=lambda: int(roll[r[0]]))
+        def calls() -> list[dict[str, Any]]:
+            return [
+                {"combatant": names[c], "call": call, "initiative": turns.initiative[c]}
+                for c, call in enumerate(turns.call)
+                if call is not None
+            ]
+
+        def order() -> list[str]:
+            return [names[int(c)] for c in np.argsort(turns.by_roll[int(roll[r[0]]) - 2])]
+
+        ctx.emit("initiative", changes, roll=lambda: int(roll[r[0]]), calls=calls, order=order)
 
     def able(self, fight: LoadedFight, state: State) -> BoolArray:
         """Who can take a turn now: standing, with AP left this round ("Once you run out of Action Points during
@@ -68,8 +75,12 @@ class LastOdysseyRound(LastOdysseyTurns):
         spent = ap[rows] != full
         r, c = np.nonzero(spent)
         if r.size:
-            names = [ctx.fight.roster.names[int(i)] for i in c[r == r[0]]]
-            ctx.emit("ap", [ctx.set("ap", rows[r], full, c)], lambda: narrate.ap_again(names, full))
+            names = ctx.fight.roster.names
+
+            def refilled() -> list[str]:  # told: one fight's
+                return [names[int(i)] for i in c[r == r[0]]]
+
+            ctx.emit("ap", [ctx.set("ap", rows[r], full, c)], combatants=refilled, ap=full)
 
     def round_end(self, ctx: FightContext, rows: IntArray) -> None:
         """The Effect Phase [The Combat Round]: "damage takes precedent ... followed by everything else":
@@ -96,13 +107,8 @@ class LastOdysseyRound(LastOdysseyTurns):
             hp = per["hp"][r, c]
             hurt = int(max(1, int(health[c]) // 10))
             left = np.maximum(0, hp - hurt)
-            ctx.emit(
-                "poison",
-                [ctx.set("hp", r, left, c)],
-                lambda c=c, hurt=hurt, hp=hp, left=left: narrate.poisoned(
-                    ctx.fight.roster.names[c], int(health[c]), hurt, int(hp[0]), int(left[0])
-                ),
-            )
+            name = ctx.fight.roster.names[c]
+            ctx.emit("poison", [ctx.set("hp", r, left, c)], combatant=name, health=int(health[c]), damage=hurt)
             down = r[left == 0]
             if down.size:
                 self._downed(ctx, down, np.full(down.size, c, dtype=np.int64))
@@ -113,9 +119,7 @@ class LastOdysseyRound(LastOdysseyTurns):
         statuses, buffs = gather(per["statuses"], rows, t), gather(per["buffs"], rows, t)
         items = consequences.downed_effects(statuses, buffs)
         if items:
-            ctx.emit(
-                "effects", changes(items, rows, {DEFENDER: t}), lambda: self._downed_words(ctx, statuses, buffs, t)
-            )
+            ctx.emit("effects", changes(items, rows, {DEFENDER: t}), **self._downed_data(ctx, statuses, buffs, t))
 
     def _health(self, fight: LoadedFight) -> IntArray:
         """Each combatant's Health, its base maximum HP: `health`, else its starting HP."""

@@ -46,7 +46,8 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         ctx.emit(
             "ap",
             [ctx.set("ap", rows, left, who)],
-            lambda: narrate.action_points(fight.roster.names[int(who[0])], int(ap[0]), int(left[0]), bool(used[0])),
+            combatant=lambda: fight.roster.names[int(who[0])],
+            ends_turn=lambda: not bool(used[0]),
         )
 
     # -- a turn ----------------------------------------------------------------------------------------------
@@ -159,13 +160,9 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: t, ATTACKER: a}
         for kind, items in events(applied.items):
-            ctx.emit(
-                kind,
-                changes(items, rows, who),
-                lambda kind=kind, items=items: self._said(ctx, kind, items, before, outcome, applied, t),
-            )
+            ctx.emit(kind, changes(items, rows, who), **self._data(ctx, kind, items, before, outcome, applied, t))
 
-    def _said(
+    def _data(
         self,
         ctx: FightContext,
         kind: str,
@@ -174,31 +171,39 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         outcome: consequences.Outcome,
         applied: consequences.Applied,
         target: IntArray,
-    ) -> str:
-        """Told (one fight: its one ability is row 0): the sentence of an event of `kind`."""
-        name = ctx.fight.roster.names[int(target[0])]
+    ) -> dict[str, Any]:
+        """The details of an event of `kind` its words are written from (narrate.py), each made only when the fight
+        is told (one fight: its one ability is row 0)."""
+        data: dict[str, Any] = {"combatant": lambda: ctx.fight.roster.names[int(target[0])]}
         if kind == "damage":
-            shown = (outcome.damage, before.hp, before.shell, applied.absorbed, applied.lost)
-            return narrate.damage(name, *(int(x[0]) for x in shown))
-        assert (
-            before.statuses is not None and before.buffs is not None
-        )  # an event past "damage": someone carries effects
+            shown = {"damage": outcome.damage, "hp": before.hp, "shell": before.shell}
+            shown |= {"absorbed": applied.absorbed, "lost": applied.lost}
+            return data | {k: (lambda v=v: int(v[0])) for k, v in shown.items()}
         if kind == "effects":
-            return self._downed_words(ctx, before.statuses, before.buffs, target)
-        assert before.bit is not None and before.stat is not None
+            assert before.statuses is not None and before.buffs is not None  # past "damage": someone has effects
+            return data | self._downed_data(ctx, before.statuses, before.buffs, target)
+        bit, stat = before.bit, before.stat
+        assert bit is not None and stat is not None  # a status or a tracker: the fight plays effects
         if kind == "status":
-            status = status_names(int(before.bit[0]))[0].capitalize()
-            return narrate.status(name, status, bool(items[1].rows.size))
-        what = LABEL[TRACKED[int(before.stat[0])]]
-        was, now = STEP_OF_DIGIT[int(applied.old_digit[0])], STEP_OF_DIGIT[int(applied.new_digit[0])]
-        return narrate.tracker(name, what, was, now)
+            return data | {
+                "status": lambda: status_names(int(bit[0]))[0].capitalize(),
+                "new": lambda: bool(items[1].rows.size),
+            }
+        return data | {  # "tracker"
+            "statistic": lambda: LABEL[TRACKED[int(stat[0])]],
+            "was": lambda: STEP_OF_DIGIT[int(applied.old_digit[0])],
+            "now": lambda: STEP_OF_DIGIT[int(applied.new_digit[0])],
+        }
 
-    def _downed_words(self, ctx: FightContext, statuses: IntArray, buffs: IntArray, t: IntArray) -> str:
-        """Told: the effects a Downed combatant loses and keeps."""
-        gone = [x.capitalize() for x in status_names(int(statuses[0]) & ~KEPT_WHEN_DOWNED)]
-        gone += [f"{LABEL[s]} {v:+d}" for s, v in tracker_of(int(buffs[0])).items()]
-        kept_names = [x.capitalize() for x in status_names(int(statuses[0]) & KEPT_WHEN_DOWNED)]
-        return narrate.downed(ctx.fight.roster.names[int(t[0])], gone, kept_names)
+    def _downed_data(self, ctx: FightContext, statuses: IntArray, buffs: IntArray, t: IntArray) -> dict[str, Any]:
+        """Told: the effects a Downed combatant loses (statuses `removed`, the Bonus Tracker's `buffs`) and those it
+        has `still`."""
+        return {
+            "combatant": lambda: ctx.fight.roster.names[int(t[0])],
+            "removed": lambda: [x.capitalize() for x in status_names(int(statuses[0]) & ~KEPT_WHEN_DOWNED)],
+            "buffs": lambda: {LABEL[s]: v for s, v in tracker_of(int(buffs[0])).items()},
+            "still": lambda: [x.capitalize() for x in status_names(int(statuses[0]) & KEPT_WHEN_DOWNED)],
+        }
 
     def _advance_at_once(self, ctx: FightContext) -> None:
         """`effect_phase: false`: the back row comes forward as soon as the front row has nobody standing."""
@@ -226,5 +231,6 @@ class LastOdysseyTurns(LastOdysseyAbilities):
                 ctx.emit(
                     "rows",
                     [ctx.set("row", r, FRONT, c)],
-                    lambda s=s: narrate.rows(fight.roster.side_names[s], mask is not None),
+                    side=fight.roster.side_names[s],
+                    effect_phase=mask is not None,
                 )

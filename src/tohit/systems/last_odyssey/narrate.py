@@ -1,12 +1,20 @@
-"""Last Odyssey fight narration: the sentences a player reads, made from an event's data.
+"""Last Odyssey's game master's words: each kind of event the fight emits, written from the event's data (its
+`combatant`, its changes with their `from` and `to`, and the details named in the rulebook's terms: `damage`,
+`shell`, `absorbed`, `status`, `statistic`, `roll`, `calls`...; docs/players.md, "Events are data, told to each
+audience").
 
-The fight rules (`fight.py`) decide what happens and emit events with data; these functions only word them
-(called when a fight is narrated, never in a simulation or the exact chain).
+The fight rules (fight_round.py, fight_turn.py) decide what happens and emit events with data; these functions
+only word them (called when a fight is narrated, never in a simulation or the exact chain). `GM_PHRASES`
+registers them on `LastOdysseyFight.gm_phrases`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from tohit.core.fight.words import GmPhrase, change_of
 
 PAGE = "last-odyssey"
 #: The citations of the game's other pages, each with its reading in docs/last-odyssey.md.
@@ -14,6 +22,9 @@ DEATH = f"{PAGE}: Death and Injury; docs/last-odyssey.md#silent-death-and-injury
 STATUSES = f"{PAGE}: Statuses; docs/last-odyssey.md#silent-statuses"
 BUFFS = f"{PAGE}: Buffs and Debuffs; docs/last-odyssey.md#silent-buffs-and-debuffs"
 ROUND = "The Combat Round; docs/last-odyssey.md#silent-combat-round"
+SHELLS = "Shells; docs/last-odyssey.md#silent-shell"
+
+Event = Mapping[str, Any]
 
 
 def ability_kind(kind: str, ally: bool) -> str:
@@ -23,49 +34,54 @@ def ability_kind(kind: str, ally: bool) -> str:
     return {"status": " (a status-inflicting ability)", "debuff": " (a debuff)"}.get(kind, "")
 
 
-def damage(name: str, damage: int, hp: int, points: int, absorbed: int, lost: int) -> str:
-    """A hit on a Shell and on HP [Shells; docs/last-odyssey.md#silent-shell]."""
+def damage(event: Event) -> str:
+    """A hit on a Shell and on HP [Shells; docs/last-odyssey.md#silent-shell]: the hit's `damage`, the target's
+    `hp` and Shell points (`shell`) before it, the points the Shell `absorbed` and the HP `lost`."""
+    dealt, hp, points, absorbed, lost = (event[k] for k in ("damage", "hp", "shell", "absorbed", "lost"))
     parts = []
-    if damage == 0:
+    if dealt == 0:
         parts.append("the hit deals no damage")
     elif points > 0:
         parts.append(f"its Shell takes {absorbed} ({points} -> {points - absorbed})")
-        if damage >= points and damage > 0:
-            over = damage - points
+        if dealt >= points:
+            over = dealt - points
             rule = "at least" if over >= hp else "less than"
-            parts.append(
-                f"the Shell breaks; the overflow {over} is {rule} its HP {hp}"
-                "  [Shells; docs/last-odyssey.md#silent-shell]"
-            )
+            parts.append(f"the Shell breaks; the overflow {over} is {rule} its HP {hp}  [{SHELLS}]")
     if lost:
         parts.append(f"HP {hp} -> {hp - lost}" + (": downed" if lost == hp else ""))
-    return f"{name}: " + "; ".join(parts) if parts else f"{name}: no effect"
+    return f"{event['combatant']}: " + "; ".join(parts) if parts else f"{event['combatant']}: no effect"
 
 
-def downed(name: str, gone: Sequence[str], kept: Sequence[str]) -> str:
-    """Downed: every effect removed but Poisoned, Frostbitten and Burned [Death and Injury]."""
-    tail = f"; still {', '.join(kept)}" if kept else ""
-    return f"{name} is downed: its effects are removed ({', '.join(gone)}){tail}  [{DEATH}]"
+def downed(event: Event) -> str:
+    """Downed: every effect removed but Poisoned, Frostbitten and Burned [Death and Injury]: the statuses
+    `removed`, the Bonus Tracker's `buffs` reset, the statuses it has `still`."""
+    gone = [*event["removed"], *(f"{stat} {step:+d}" for stat, step in event["buffs"].items())]
+    tail = f"; still {', '.join(event['still'])}" if event["still"] else ""
+    return f"{event['combatant']} is downed: its effects are removed ({', '.join(gone)}){tail}  [{DEATH}]"
 
 
-def status(name: str, status: str, new: bool) -> str:
-    """A status that lands; one the target has already changes nothing [Statuses]."""
-    if not new:
-        return f"{name} is already {status}: a status is on or off  [{STATUSES}]"
-    return f"{name} is {status}  [{STATUSES}]"
+def status(event: Event) -> str:
+    """A `status` that lands; one the target has already (not `new`) changes nothing [Statuses]."""
+    name, which = event["combatant"], event["status"]
+    if not event["new"]:
+        return f"{name} is already {which}: a status is on or off  [{STATUSES}]"
+    return f"{name} is {which}  [{STATUSES}]"
 
 
-def tracker(name: str, what: str, was: int, now: int) -> str:
-    """A buff or debuff moves the Bonus Tracker [Buffs and Debuffs]."""
+def tracker(event: Event) -> str:
+    """A buff or debuff moves the Bonus Tracker [Buffs and Debuffs]: its `statistic`, the step it `was` at and the
+    step it is at `now`."""
+    name, what, was, now = event["combatant"], event["statistic"], event["was"], event["now"]
     if was == now:
         return f"{name}'s {what} stays at {was:+d} on the Bonus Tracker  [{BUFFS}]"
     return f"{name}'s {what}: {was:+d} -> {now:+d} on the Bonus Tracker  [{BUFFS}]"
 
 
-def rows(side: str, effect_phase: bool) -> str:
-    """A side whose front row has nobody standing: its back row counts as the front row; at the Effect Phase
-    the opposing side advances [The Combat Round], or at once (`effect_phase: false`) [Starting Battles]."""
-    if effect_phase:
+def rows(event: Event) -> str:
+    """A `side` whose front row has nobody standing: its back row counts as the front row; at the Effect Phase
+    (`effect_phase`) the opposing side advances [The Combat Round], or at once [Starting Battles]."""
+    side = event["side"]
+    if event["effect_phase"]:
         return (
             f"Effect Phase: {side}'s front row has nobody standing: the opposing side advances, and {side}'s back row"
             f"  now counts as the front row  [{ROUND}]"
@@ -76,38 +92,62 @@ def rows(side: str, effect_phase: bool) -> str:
     )
 
 
-def ap_again(names: Sequence[str], ap: int) -> str:
+def ap_again(names: list[str], ap: int) -> str:
     """Each turn starts with the AP of the character's tier [The Combat Round]."""
     return f"A new round: {', '.join(names)} {'has' if len(names) == 1 else 'have'} {ap} AP again  [{ROUND}]"
 
 
-def action_points(name: str, before: int, after: int, used: bool) -> str:
-    """An ability costs 1 AP; with no ability it can use, a combatant ends its turn [The Combat Round]."""
-    if used:
-        return f"{name} spends 1 AP ({before} -> {after})  [{ROUND}]"
-    return f"{name} has no ability it can use: it ends its turn ({before} AP lost)  [{ROUND}]"
+def action_points(event: Event) -> str:
+    """AP: a new round gives the `combatants` whose AP was spent their `ap` again; an ability costs 1 AP; with no
+    ability it can use (`ends_turn`), a combatant ends its turn [The Combat Round]."""
+    if "combatants" in event:
+        return ap_again(list(event["combatants"]), event["ap"])
+    name, ap = event["combatant"], (change_of(event, "ap") or {})
+    if not event["ends_turn"]:
+        return f"{name} spends 1 AP ({ap['from']} -> {ap['to']})  [{ROUND}]"
+    return f"{name} has no ability it can use: it ends its turn ({ap['from']} AP lost)  [{ROUND}]"
 
 
-def poisoned(name: str, health: int, damage: int, hp: int, left: int) -> str:
-    """Poisoned at the Effect Phase: 1/10 of the base maximum HP, rounded down, at least 1 [Statuses]."""
-    down = ": downed" if left == 0 else ""
+def poisoned(event: Event) -> str:
+    """Poisoned at the Effect Phase: 1/10 of the base maximum HP (`health`), rounded down, at least 1 (`damage`)
+    [Statuses]."""
+    hp = change_of(event, "hp") or {}
+    down = ": downed" if hp["to"] == 0 else ""
     return (
-        f"Effect Phase: {name} is Poisoned and takes {damage} (1/10 of Health {health}, rounded down, at least 1):"
-        f" HP {hp} -> {left}{down}  [{PAGE}: Statuses, The Combat Round; docs/last-odyssey.md#silent-statuses]"
+        f"Effect Phase: {event['combatant']} is Poisoned and takes {event['damage']} (1/10 of Health"
+        f" {event['health']}, rounded down, at least 1): HP {hp['from']} -> {hp['to']}{down}"
+        f"  [{PAGE}: Statuses, The Combat Round; docs/last-odyssey.md#silent-statuses]"
     )
 
 
-def initiative_call(roll: int, calls: Sequence[tuple[str, int | None, object]], order: Sequence[str]) -> str:
-    """Calling initiative [Starting Battles]: the GM's 2d4 against each player's call, and the order it gives."""
-    parts = []
-    for name, call, score in calls:
-        if call == roll:
-            parts.append(f"{name} called {call}: Initiative x 1.5 = {score}")
-        elif call is not None and call < roll:
-            parts.append(f"{name} called {call}: first on a tie with an enemy")
-        else:
-            parts.append(f"{name} called {call}: last on a tie with an enemy")
-    said = "; ".join(parts)
-    return (
-        f"Calling initiative: the GM rolls 2d4: {roll}; {said}. Order: {', '.join(order)}  [{PAGE}: Starting Battles]"
-    )
+def call_said(call: Mapping[str, Any], roll: int) -> str:
+    """One player's call against the GM's 2d4: equal, it counts 1.5x its Initiative; below, first on a tie with an
+    enemy; at or above, last."""
+    name, number = call["combatant"], call["call"]
+    if number == roll:
+        return f"{name} called {number}: Initiative x 1.5 = {Fraction(call['initiative']) * Fraction(3, 2)}"
+    if number < roll:
+        return f"{name} called {number}: first on a tie with an enemy"
+    return f"{name} called {number}: last on a tie with an enemy"
+
+
+def initiative_call(event: Event) -> str:
+    """Calling initiative [Starting Battles]: the GM's 2d4 (`roll`) against each player's call (`calls`: its
+    `combatant`, `call` and `initiative`), and the `order` it gives."""
+    roll = event["roll"]
+    said = "".join(f"; {call_said(call, roll)}" for call in event["calls"])
+    order = ", ".join(event["order"])
+    return f"Calling initiative: the GM rolls 2d4: {roll}{said}. Order: {order}  [{PAGE}: Starting Battles]"
+
+
+#: The game master's words of Last Odyssey's own kinds (`LastOdysseyFight.gm_phrases`).
+GM_PHRASES: Mapping[str, GmPhrase] = {
+    "initiative": initiative_call,
+    "ap": action_points,
+    "poison": poisoned,
+    "effects": downed,
+    "damage": damage,
+    "status": status,
+    "tracker": tracker,
+    "rows": rows,
+}
