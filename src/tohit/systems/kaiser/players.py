@@ -24,7 +24,7 @@ def ap_spent(event: Event, audience: Audience, name: str) -> str:
     return f"{name} spends AP"
 
 
-def counter(event: Event, audience: Audience) -> str:
+def counter(event: Event, audience: Audience) -> str | None:
     """The Counterattack [Failed Attack; Counter]: the Reaction of a combatant kept from the players is told
     without its AP and its Counter bonus ("Bandit takes the Counterattack Reaction"); the counterattack itself is
     told as an attack ("Ceil counterattacks Bandit chief with long sword: hit"). The players' own Counter bonus is

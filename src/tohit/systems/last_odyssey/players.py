@@ -30,7 +30,7 @@ def _health(event: Event, audience: Audience, name: str) -> str:
     return word if word != audience.word(name, hp["from"]) else "hurt"
 
 
-def action_points(event: Event, audience: Audience) -> str:
+def action_points(event: Event, audience: Audience) -> str | None:
     """AP [The Combat Round]: a new round's AP, said of the combatants the players know of (the tier's AP is the
     same for all); a kept combatant's spent AP without its count ("Ogre spends an AP"), or that it ends its turn."""
     if "combatants" in event:
