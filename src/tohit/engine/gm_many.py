@@ -68,9 +68,8 @@ def note(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
         raise InputError(f"a note of at most {MAX_NOTE} characters", field="text")
     if notes(enc.events).get(who, "") == text:
         raise InputError(f"{who}'s note already reads so" if text else f"{who} has no note", field="text")
-    words = f"GM's note on {who}: {text}" if text else f"GM's note on {who} cleared"
     ctx = enc._context(np.random.default_rng(0))
-    ctx.emit("note", [], words, combatant=who, note=text)
+    ctx.emit("note", [], combatant=who, note=text)
     return ctx.log
 
 
