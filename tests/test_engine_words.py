@@ -89,6 +89,11 @@ def test_a_reveal_of_one_hidden_entirely_brings_it_into_the_players_sight() -> N
     assert event("reveal", combatant="Orc", to_players=True, brought_in=False)["text"] == "Orc is shown to the players"
 
 
+def test_a_log_exported_before_the_end_says_the_round_and_whose_turn_from_its_data() -> None:
+    assert event("unfinished", round=3, turn="Ceil")["text"] == "unfinished: round 3, Ceil's turn"
+    assert event("unfinished", turn=None)["text"] == "unfinished"
+
+
 # -- the players' words, of a kept combatant and of a shown one ----------------------------------------------------
 def test_the_gms_condition_on_a_kept_foe_is_told_by_its_rulebook_word_and_a_shown_ones_in_the_gms_words() -> None:
     changes = [{"who": "Bandit", "stat": "statuses", "from": 0, "to": 8}]

@@ -15,6 +15,7 @@ The details each kind's phrase reads (besides `changes`):
   `until` and `of`), each with `follows` (what the rules made of it: `who`, `label`, `was`, `now`, `clause`) and, on
   several at once, `each` (per combatant, its words); `dice` (`label`, `expression`, `total`, `faces`); `note`
   (`combatant`, `note`); `duration` (`combatant`, `condition`, `left`, `until`, `of`).
+- `unfinished` (a log exported before the end): `round`, `turn`.
 - The encounter: `move` (the GM's free move, `free`: `combatant`, `from`, `to`; a game words its own moves),
   `end_turn` (`combatant`, when a turn ended), each with `player` when a player's link played it; `undo`
   (`undoes`, `last`: the first and last events taken back); `delay` (`combatant`, `after`, `order`); `join`
@@ -164,6 +165,13 @@ def delay(event: Mapping[str, Any]) -> str:
     return f"{event.get('combatant')} delays: acts after {event.get('after')} this round (the order: {order})"
 
 
+def unfinished(event: Mapping[str, Any]) -> str:
+    """The close of a log exported before the fight's end: "unfinished: round 3, Ceil's turn"."""
+    round_, turn = event.get("round"), event.get("turn")
+    where = ", ".join([f"round {round_:,}"] * (round_ is not None) + [f"{turn}'s turn"] * (turn is not None))
+    return f"unfinished: {where}" if where else "unfinished"
+
+
 def join(event: Mapping[str, Any]) -> str:
     return f"{event.get('combatant')} joins {event.get('side')}"
 
@@ -206,6 +214,7 @@ GM_PHRASES: Mapping[str, GmPhrase] = {
     "end_turn": end_turn,
     "undo": undo,
     "delay": delay,
+    "unfinished": unfinished,
     "join": join,
     "leave": leave,
     "door": door,
