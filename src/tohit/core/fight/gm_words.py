@@ -168,7 +168,7 @@ def delay(event: Mapping[str, Any]) -> str:
 def unfinished(event: Mapping[str, Any]) -> str:
     """The close of a log exported before the fight's end: "unfinished: round 3, Ceil's turn"."""
     round_, turn = event.get("round"), event.get("turn")
-    where = ", ".join([f"round {round_:,}"] * (round_ is not None) + [f"{turn}'s turn"] * (turn is not None))
+    where = ", ".join(([] if round_ is None else [f"round {round_:,}"]) + ([] if turn is None else [f"{turn}'s turn"]))
     return f"unfinished: {where}" if where else "unfinished"
 
 
