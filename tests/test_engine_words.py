@@ -4,8 +4,11 @@ by core/fight/audience.py, of a combatant kept from them and of one shown."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
+
+import yaml
 
 from tests.conftest import EXAMPLES
 from tests.gm_words_corpus import tools
@@ -14,6 +17,7 @@ from tests.test_event_words import played
 from tohit.core.fight.audience import Audience, told
 from tohit.core.fight.gm_words import GM_PHRASES
 from tohit.core.fight.words import gm_told
+from tohit.engine.encounter import Encounter
 from tohit.server.players_view import PlayersView
 
 #: The players read Ceil's and Aldo's numbers, not the Bandit's; the Orc is hidden from them entirely.
@@ -172,3 +176,18 @@ def test_no_engine_event_of_a_played_evening_reads_to_the_players_as_its_kind_or
             allowed = shown_numbers(out, view.hidden)
             assert not numbers_left(out["text"], enc.fight.roster.names, allowed), (e["text"], out["text"])
     assert {"adjust", "condition", "end_turn", "delay", "join", "leave", "reveal"} <= kinds
+
+
+def test_the_end_told_to_the_players_names_no_winner_hidden_from_them_entirely() -> None:
+    """The Cops win with Cop 3 still hidden entirely (a fight file's `hidden: true`): the players' end lists the
+    winners they know of; the GM's lists all three."""
+    data = yaml.safe_load((EXAMPLES / "fights" / "last-odyssey-cops.yaml").read_text())
+    data["sides"][1]["combatants"][2]["hidden"] = True
+    enc = Encounter.create(data, seed=3)
+    for name in ("Mariana", "Ilse"):
+        enc.act({"kind": "adjust", "combatant": name, "stat": "hp", "value": 0})
+    end = enc.events[-1]
+    assert end["kind"] == "end" and end["winners"] == ["Cop 1", "Cop 2", "Cop 3"]
+    told_end = PlayersView(enc).event(end)
+    assert told_end is not None and told_end["winners"] == ["Cop 1", "Cop 2"]
+    assert told_end["text"] == end["text"] and "Cop 3" not in json.dumps(told_end)
