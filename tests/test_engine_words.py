@@ -191,3 +191,12 @@ def test_the_end_told_to_the_players_names_no_winner_hidden_from_them_entirely()
     told_end = PlayersView(enc).event(end)
     assert told_end is not None and told_end["winners"] == ["Cop 1", "Cop 2"]
     assert told_end["text"] == end["text"] and "Cop 3" not in json.dumps(told_end)
+
+
+def test_a_delay_and_a_count_stored_before_they_carried_their_data_are_told_from_their_changes() -> None:
+    """An encounter stored before: its delay has no `order`, its duration no `until` nor `of`: the players read
+    them from their changes as they did, never an error."""
+    old_delay = {"kind": "delay", "text": "Bandit delays: ...", "combatant": "Bandit", "after": "Ceil", "changes": []}
+    assert players(old_delay) == "Bandit: delay"
+    old_count = {"kind": "duration", "text": "...", "combatant": "Bandit", "condition": "Prone", "left": 1}
+    assert players({**old_count, "changes": []}) == "Bandit: duration"

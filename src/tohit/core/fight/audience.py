@@ -202,7 +202,10 @@ def dice_said(event: Mapping[str, Any], audience: Audience) -> str:
 
 def delay_said(event: Mapping[str, Any], audience: Audience) -> str:
     """A delayed turn in the game master's words, without those the audience does not know of: "someone" for
-    the one it now acts after, and the order of the others."""
+    the one it now acts after, and the order of the others. (An event stored before delays carried their order is
+    told from its changes.)"""
+    if "order" not in event:
+        return changes_said(event, audience)
     order = [n for n in event.get("order", ()) if not audience.gone(n)]
     after = "someone" if audience.gone(event.get("after")) else event.get("after")
     return gm_words.delay({**event, "after": after, "order": order})
@@ -210,7 +213,10 @@ def delay_said(event: Mapping[str, Any], audience: Audience) -> str:
 
 def duration_said(event: Mapping[str, Any], audience: Audience) -> str:
     """A condition's duration counted, in the game master's words (a timer the table hears), "someone" for whose
-    turn counts it where the audience does not know of that one."""
+    turn counts it where the audience does not know of that one. (One stored before counts carried their moment
+    is told from its changes.)"""
+    if event.get("until") not in gm_words.MOMENT:
+        return changes_said(event, audience)
     return gm_words.duration({**event, "of": "someone"} if audience.gone(event.get("of")) else event)
 
 
