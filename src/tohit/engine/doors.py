@@ -68,6 +68,5 @@ def door_events(fight: LoadedFight, state: State, action: dict[str, Any]) -> tup
     if was == int(closed):
         raise InputError(f"door {i} is already {'closed' if closed else 'open'}", field="closed")
     ctx = Narration(fight, state, np.random.default_rng(0))
-    text = f"the GM {'closes' if closed else 'opens'} door {i + 1} of {len(doors)}"
-    ctx.emit("door", [change(f"door_{i}", [0], int(closed))], text, door=i, closed=closed)
+    ctx.emit("door", [change(f"door_{i}", [0], int(closed))], door=i, doors=len(doors), closed=closed)
     return ctx.log, ctx.state

@@ -25,12 +25,11 @@ from typing import Any, Literal
 import numpy as np
 
 from tohit.core.errors import InputError, short_repr
+from tohit.core.fight.gm_words import MOMENT, rounds_words
 from tohit.engine.gm_hand import LiveEncounter, _by_hand, condition_stat, undone
 from tohit.engine.roster_change import ROSTER_KINDS
 
 Until = Literal["start_of_turn", "end_of_turn"]
-#: The words of each moment a timer counts.
-MOMENT = {"start_of_turn": "the start", "end_of_turn": "the end"}
 
 
 @dataclass
@@ -47,7 +46,11 @@ class Timer:
 
     def words(self) -> str:
         """The count as a card shows it: "2 rounds"."""
-        return f"{self.left} round{'s' if self.left != 1 else ''}"
+        return rounds_words(self.left)
+
+    def moment(self) -> dict[str, str]:
+        """When it counts, as an event's details: `until` (the moment of the turn), `of` (whose turn)."""
+        return {"until": self.until, "of": self.of}
 
     def ends(self) -> str:
         """When it counts, in words: "at the end of Ceil's turn"."""
@@ -144,8 +147,8 @@ def tick(enc: LiveEncounter, before: tuple[Any, ...], after: tuple[Any, ...], ki
 
 def _count(enc: LiveEncounter, timer: Timer) -> list[dict[str, Any]]:
     ctx = enc._context(_rng())
-    text = f"{timer.who}'s {timer.condition}: {timer.words()} left (counted {timer.ends()})"
-    ctx.emit("duration", [], text, combatant=timer.who, condition=timer.condition, timer=timer.n, left=timer.left)
+    info: dict[str, Any] = {"combatant": timer.who, "condition": timer.condition, "timer": timer.n, "left": timer.left}
+    ctx.emit("duration", [], **info, **timer.moment())
     enc.state = ctx.state
     return ctx.log
 
@@ -154,9 +157,8 @@ def _expire(enc: LiveEncounter, timer: Timer) -> list[dict[str, Any]]:
     c = names_index(enc, timer.who)
     stat, _, bit = condition_stat(enc, timer.condition, c)
     before = int(enc.state.per[stat][0, c])
-    text = f"{timer.who} is no longer {timer.condition} (its duration ends {timer.ends()})"
     info = {"combatant": timer.who, "condition": timer.condition, "on": False, "expires": timer.n}
-    return _by_hand(enc, c, stat, before & ~bit, "condition", text, **info)
+    return _by_hand(enc, c, stat, before & ~bit, "condition", **info, **timer.moment())
 
 
 def mark(enc: Any) -> tuple[Any, ...]:

@@ -22,6 +22,7 @@ import numpy as np
 
 from tohit.core.errors import InputError, short_repr
 from tohit.core.fight.contract import GMChoice, LoadedFight
+from tohit.core.fight.gm_words import written
 from tohit.core.fight.order import TURN
 from tohit.core.fight.state import State, change
 from tohit.core.grid.movement import reachable
@@ -445,15 +446,9 @@ class Encounter:
         c = names.index(who)
         where = [int(self.state.per["x"][0, c]), int(self.state.per["y"][0, c])]
         ctx = self._context(np.random.default_rng(0))
-        text = f"{who} moves from {tuple(where)} to {tuple(to)} (moved by the GM)"
-        ctx.emit(
-            "move",
-            [change(stat, [0], int(v), c) for stat, v, was in zip("xy", to, where, strict=True) if v != was],
-            text,
-            combatant=who,
-            to=list(to),
-            **{"from": where},
-        )
+        info: dict[str, Any] = {"combatant": who, "to": list(to), "from": where, "free": True}
+        moved = [change(s, [0], int(v), c) for s, v, was in zip("xy", to, where, strict=True) if v != was]
+        ctx.emit("move", moved, **info)
         rules = self.fight.system.map_rules()
         assert rules is not None  # has_map
         try:
@@ -475,13 +470,13 @@ class Encounter:
             raise InputError("nothing to undo", field="kind")
         target = left[-1]
         group = [e for a, e in zip(self.actions, self.events, strict=True) if a == target and e["kind"] != "undo"]
-        text = f"undo: events {target} to {target + len(group) - 1} taken back"
+        last = target + len(group) - 1
         if any(e["kind"] in roster_change.ROSTER_KINDS for e in group):  # the roster and state before the action
             before = Encounter.restore(self.data, self.events[:target], source=self.fight.source)
             sides, row = roster_change.sides_of(before.fight), before.state_json()
-            event = {"kind": "undo", "text": text, "changes": [], "undoes": target, "sides": sides, "state": row}
+            event = {"kind": "undo", "text": "", "changes": [], "undoes": target, "last": last, "sides": sides}
             self.fight, self.state = before.fight, before.state
-            return [event]
+            return [written(event | {"state": row}, self.fight.rules.gm_phrases)]
         names = self.fight.roster.names
         # Each stat the action changed goes back to its value before the action's first change of it: one change
         # per stat, so the undo event reads as any event does (each change from the value it finds).
@@ -493,7 +488,7 @@ class Encounter:
             change(stat, [0], value, None if who is None else names.index(who)) for (who, stat), value in back.items()
         ]
         ctx = self._context(np.random.default_rng(0))
-        ctx.emit("undo", changes, text, undoes=target)
+        ctx.emit("undo", changes, undoes=target, last=last)
         self.state = ctx.state
         return ctx.log
 

@@ -26,7 +26,7 @@ from tohit.core.dice import parse
 from tohit.core.errors import DiceError, InputError, short_repr
 from tohit.core.fight.contract import ANY_VALUE, LoadedFight
 from tohit.core.fight.readings import label_of, reading_of, stat_text
-from tohit.core.fight.state import State, change
+from tohit.core.fight.state import Change, Event, State, apply, change
 from tohit.engine.fight.modes import Narration
 
 
@@ -102,18 +102,18 @@ def adjust(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     reading = reading_of(rules.readings, stat)
     if reading is not None and reading.none is not None and before == reading.none:
         raise InputError(f"{who} has no {name} in this fight (its file gives none)", field="stat")
-    how = "set by the GM" if by is None else f"{by:+,} by the GM"
+    how: dict[str, Any] = {} if by is None else {"by": by}
     if stat == rules.health:
         top = rules.health_maximum(fight, c)
         bounds = (bounds[0], min(bounds[1], top))
         if by is not None and not bounds[0] <= target <= bounds[1]:  # healing stops at the maximum, harm at 0
             target = min(max(target, bounds[0]), bounds[1])
-            how += f", stops at {target:,}" + (" (its maximum)" if target == top else "")
+            how |= {"stops_at": target, "maximum": target == top}
     if not bounds[0] <= target <= bounds[1]:
         got = f"{before:,} {by:+,} = {target:,}" if by is not None else f"{target:,}"
         raise InputError(f"{name} takes {range_words(bounds)}; got {got}", field=field)
     was, now = value_text(enc, stat, before), value_text(enc, stat, target)
-    return _by_hand(enc, c, stat, target, "adjust", f"{who}'s {name}: {was} -> {now} ({how})")
+    return _by_hand(enc, c, stat, target, "adjust", combatant=who, label=name, was=was, now=now, **how)
 
 
 def range_words(bounds: tuple[int, int]) -> str:
@@ -126,15 +126,35 @@ def range_words(bounds: tuple[int, int]) -> str:
     return f"{low:,} to {high:,}"
 
 
-def _by_hand(enc: LiveEncounter, c: int, stat: str, to: int, kind: str, text: str, **info: Any) -> list[dict[str, Any]]:
+def _by_hand(enc: LiveEncounter, c: int, stat: str, to: int, kind: str, **info: Any) -> list[dict[str, Any]]:
     """One event of the GM's hand: the stat's change and what the game's rules make of it (`FightRules.by_hand`),
-    each consequence in words with its clause after the change's own words; the event lists them as data
-    (`follows`: whose stat, which, to what, by which clause)."""
+    worded from its data (core/fight/gm_words.py): the change's own details (`info`) and the consequences
+    (`follows`: whose stat, which, to what, by which clause, and the stat and its values in the game's words)."""
+    changes, follows = consequences(enc, c, stat, to)
+    ctx = enc._context(np.random.default_rng(0))
+    extra: dict[str, Any] = {"follows": follows} if follows else {}
+    ctx.emit(kind, changes, **info, **extra)
+    enc.state = ctx.state
+    return ctx.log
+
+
+def set_by_hand(enc: LiveEncounter, c: int, stat: str, to: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Combatant c's `stat` set to `to` by hand within another action (a delayed turn's places), applied to the
+    encounter's state: the changes (each from the value it finds) and the consequences (`follows`), no event."""
+    changes, follows = consequences(enc, c, stat, to)
+    done = Event("set", tuple(changes))
+    found: list[dict[str, Any]] = enc._context(np.random.default_rng(0)).event_json(done)["changes"]
+    enc.state = apply(enc.state, [done])
+    return found, follows
+
+
+def consequences(enc: LiveEncounter, c: int, stat: str, to: int) -> tuple[list[Change], list[dict[str, Any]]]:
+    """The changes of combatant c's `stat` set to `to` by hand (`FightRules.by_hand`), and the consequences besides
+    that change, as data (`follows`)."""
     fight = enc.fight
-    items = fight.rules.by_hand(fight, enc.state, c, stat, to)
     names = fight.roster.names
-    changes, follows, words = [], [], [text]
-    for it in items:
+    changes, follows = [], []
+    for it in fight.rules.by_hand(fight, enc.state, c, stat, to):
         if not it.rows.size:
             continue
         whose = it.combatant
@@ -143,12 +163,18 @@ def _by_hand(enc: LiveEncounter, c: int, stat: str, to: int, kind: str, text: st
             continue
         was = value_text(enc, it.stat, int(enc.state.per[it.stat][0, whose]))
         now = value_text(enc, it.stat, int(it.to[0]))
-        words.append(f"{names[whose]}'s {label(enc, whose, it.stat)}: {was} -> {now} [{it.clause}]")
-        follows.append({"who": names[whose], "stat": it.stat, "to": int(it.to[0]), "clause": it.clause})
-    ctx = enc._context(np.random.default_rng(0))
-    ctx.emit(kind, changes, "; ".join(words), **info, **({"follows": follows} if follows else {}))
-    enc.state = ctx.state
-    return ctx.log
+        follows.append(
+            {
+                "who": names[whose],
+                "stat": it.stat,
+                "to": int(it.to[0]),
+                "clause": it.clause,
+                "label": label(enc, whose, it.stat),
+                "was": was,
+                "now": now,
+            }
+        )
+    return changes, follows
 
 
 def settable(enc: LiveEncounter) -> list[tuple[str, str, int]]:
@@ -209,9 +235,8 @@ def condition(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]
     before = int(enc.state.per[stat][0, c])
     if bool(before & bit) == on:
         raise InputError(f"{who} is {'already' if on else 'not'} {name}", field="on")
-    text = f"{who} is {name} (set by the GM)" if on else f"{who} is no longer {name} (cleared by the GM)"
     after = before | bit if on else before & ~bit
-    return _by_hand(enc, c, stat, after, "condition", text, combatant=who, condition=name, on=on)
+    return _by_hand(enc, c, stat, after, "condition", combatant=who, condition=name, on=on)
 
 
 def roll(enc: LiveEncounter, action: dict[str, Any], rng: np.random.Generator) -> list[dict[str, Any]]:
@@ -223,11 +248,8 @@ def roll(enc: LiveEncounter, action: dict[str, Any], rng: np.random.Generator) -
         raise InputError(exc.message, field="expression") from None
     faces = expr.draw(rng)
     total = expr.read(faces)
-    what = action.get("label")
-    shown = f"{what}: " if what else ""
     ctx = enc._context(rng)
-    words = f"{shown}{expr.text} = {total:,}" + (f" ({', '.join(map(str, faces))})" if faces else "")
-    ctx.emit("dice", [], words, expression=expr.text, label=what, faces=faces, total=total)
+    ctx.emit("dice", [], expression=expr.text, label=action.get("label"), faces=faces, total=total)
     return ctx.log
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from tohit.core.errors import InputError
+from tohit.core.fight.gm_words import written
 from tohit.engine.gm_hand import LiveEncounter, combatant_index, undone
 
 #: The longest note kept (characters).
@@ -50,12 +51,11 @@ def many(
             each.append(
                 {"combatant": who, "text": event["text"], **{k: event[k] for k in ("condition", "on") if k in event}}
             )
-    text = "; ".join(e["text"] for e in each)
     info = {k: v for k, v in action.items() if k not in ("kind", "seed", "combatant")}
-    event = {"kind": kind, "text": text, "changes": changes, **info, "each": each}
+    event = {"kind": kind, "text": "", "changes": changes, **info, "each": each}
     if follows:
         event["follows"] = follows
-    return [event]
+    return [written(event, enc.fight.rules.gm_phrases)]
 
 
 def note(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
@@ -68,9 +68,8 @@ def note(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
         raise InputError(f"a note of at most {MAX_NOTE} characters", field="text")
     if notes(enc.events).get(who, "") == text:
         raise InputError(f"{who}'s note already reads so" if text else f"{who} has no note", field="text")
-    words = f"GM's note on {who}: {text}" if text else f"GM's note on {who} cleared"
     ctx = enc._context(np.random.default_rng(0))
-    ctx.emit("note", [], words, combatant=who, note=text)
+    ctx.emit("note", [], combatant=who, note=text)
     return ctx.log
 
 

@@ -58,7 +58,7 @@ def hide(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     if who in absent(enc.events):
         raise InputError(f"{who} is already hidden entirely from the players", field="combatant")
     ctx = enc._context(np.random.default_rng(0))
-    ctx.emit("hide", [], f"{who} is hidden entirely from the players", combatant=who)
+    ctx.emit("hide", [], combatant=who)
     return ctx.log
 
 
@@ -71,8 +71,5 @@ def reveal(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     if not gone and (who not in hidden(enc.events)) == shown:
         raise InputError(f"{who} is {'already' if shown else 'not'} shown to the players", field="to_players")
     ctx = enc._context(np.random.default_rng(0))
-    text = f"{who} is shown to the players" if shown else f"{who} is hidden from the players"
-    if gone:
-        text = f"{who} comes into the players' sight" + ("" if shown else " (its numbers kept from them)")
-    ctx.emit("reveal", [], text, combatant=who, to_players=shown)
+    ctx.emit("reveal", [], combatant=who, to_players=shown, brought_in=gone)
     return ctx.log

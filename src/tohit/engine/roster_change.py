@@ -31,6 +31,7 @@ import numpy as np
 from tohit.core.errors import InputError, short_repr
 from tohit.core.fight import order
 from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.gm_words import written
 from tohit.core.fight.readings import reading_of
 from tohit.core.fight.state import State
 from tohit.engine.doors import with_door_stats
@@ -226,7 +227,7 @@ def join_one(
     state = carried(enc, new, name)
     event = {
         "kind": "join",
-        "text": f"{name} joins {side}",
+        "text": "",
         "combatant": name,
         "side": side,
         "block": block,
@@ -235,7 +236,7 @@ def join_one(
         "changes": [],
     }
     enc.fight, enc.state = new, state
-    return [event]
+    return [written(event, new.rules.gm_phrases)]
 
 
 def leave(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
@@ -253,7 +254,7 @@ def leave(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
     state = carried(enc, new, None)
     event = {
         "kind": "leave",
-        "text": f"{name} leaves the fight",
+        "text": "",
         "combatant": name,
         "side": side,
         "sides": sides,
@@ -261,4 +262,4 @@ def leave(enc: LiveEncounter, action: dict[str, Any]) -> list[dict[str, Any]]:
         "changes": [],
     }
     enc.fight, enc.state = new, state
-    return [event]
+    return [written(event, new.rules.gm_phrases)]

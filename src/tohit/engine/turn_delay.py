@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from tohit.core.errors import InputError, short_repr
+from tohit.core.fight.gm_words import written
 from tohit.core.fight.order import kept, round_order
-from tohit.engine.gm_hand import LiveEncounter, _by_hand, combatant_index
+from tohit.core.fight.state import Event, apply, change
+from tohit.engine.gm_hand import LiveEncounter, combatant_index, set_by_hand
 
 #: The words for a game whose round goes in the file's order and that says nothing of its own.
 FILE_ORDER = (
@@ -89,14 +89,14 @@ def delay(enc: Any, action: dict[str, Any]) -> list[dict[str, Any]]:
     follows: list[dict[str, Any]] = []
     for place, d in enumerate(new):
         if int(enc.state.per["turn"][0, d]) != place:
-            event = _by_hand(enc, d, "turn", place, "delay", "")[0]
-            changes += event["changes"]
-            follows += event.get("follows", [])
+            made, then = set_by_hand(enc, d, "turn", place)
+            changes += made
+            follows += then
     if enc.fight.rules.order_goes_round:
         changes += _cursor_to(enc, new.index(later[0]))
-    text = f"{who} delays: acts after {names[after]} this round (the order: {', '.join(names[d] for d in new)})"
-    event = {"kind": "delay", "text": text, "changes": changes, "combatant": who, "after": names[after]}
-    return [event | ({"follows": follows} if follows else {})]
+    event = {"kind": "delay", "text": "", "changes": changes, "combatant": who, "after": names[after]}
+    event |= {"order": [names[d] for d in new]} | ({"follows": follows} if follows else {})
+    return [written(event, enc.fight.rules.gm_phrases)]
 
 
 def _later(enc: Any, places: list[int], c: int) -> list[int]:
@@ -114,8 +114,6 @@ def _cursor_to(enc: Any, place: int) -> list[dict[str, Any]]:
     is there already."""
     if int(enc.state.fight["cursor"][0]) == place:
         return []
-    ctx = enc._context(np.random.default_rng(0))
-    ctx.emit("delay", [ctx.set("cursor", np.zeros(1, dtype=np.int64), place)], "")
-    enc.state = ctx.state
-    changes: list[dict[str, Any]] = ctx.log[0]["changes"]
-    return changes
+    before = int(enc.state.fight["cursor"][0])
+    enc.state = apply(enc.state, [Event("cursor", (change("cursor", [0], place),))])
+    return [{"who": None, "stat": "cursor", "from": before, "to": place}]

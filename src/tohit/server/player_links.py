@@ -17,6 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from tohit.core.fight.contract import FightRules
+from tohit.core.fight.gm_words import written
 from tohit.engine.actions import AnyAction, Name
 from tohit.engine.encounter import Encounter
 from tohit.server.errors import ApiError
@@ -121,18 +123,18 @@ def gate(enc: Encounter, player: str, action: AnyAction) -> None:
         raise ApiError(403, f"{now}: {player}'s player acts on {player}'s turn only", field)
 
 
-#: The words of the engine's events that say the GM did it, and what they say when a player's link played it.
-BY_THE_GM = {"(moved by the GM)": "(moved by {}'s player)", "(the GM moves on)": "({}'s player moves on)"}
+def says_who(event: dict[str, Any]) -> bool:
+    """Whether the event's game master's words say who did it (core/fight/gm_words.py, `by_whom`): a free move on
+    the map (not a game's own move), an end of turn."""
+    return event.get("kind") == "end_turn" or (event.get("kind") == "move" and bool(event.get("free")))
 
 
-def marked(events: list[dict[str, Any]], player: str | None) -> list[dict[str, Any]]:
-    """The events of an action, each saying whose player played it (`player`; the GM's carry none), and in its words
-    the player, not the GM, where it says who moved a token or ended a turn."""
+def marked(events: list[dict[str, Any]], player: str | None, rules: FightRules) -> list[dict[str, Any]]:
+    """The events of an action, each saying whose player played it (`player`; the GM's carry none); an event whose
+    words say who moved a token or ended a turn is worded again from its data, which now names the player."""
     if player is not None:
         for event in events:
             event["player"] = player
-            text = event.get("text")
-            for gm, theirs in BY_THE_GM.items():
-                if isinstance(text, str) and text.endswith(gm):
-                    event["text"] = text.removesuffix(gm) + theirs.format(player)
+            if says_who(event):
+                written(event, rules.gm_phrases)
     return events

@@ -399,6 +399,8 @@ class PlayersView:
             out["sides"] = {
                 masks.get(side, side): [m for m in members if m not in gone] for side, members in event["sides"].items()
             }
+        if isinstance(out.get("winners"), list):  # the end's winning side: those the players know of
+            out["winners"] = [m for m in out["winners"] if m not in gone]
         if event.get("kind") == "start":  # `tohit replay` refuses a players' export, by this mark
             out["told_to"] = PLAYERS
         return out

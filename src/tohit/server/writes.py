@@ -70,7 +70,7 @@ class Writer:
         if by is not None:
             gate(enc, by, action)
         after = enc.fork()
-        events = marked(after.act(action), by)
+        events = marked(after.act(action), by, after.fight.rules)
         try:
             self.store().append(row.id, before, events)
         except BaseException:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tohit.core.fight import gm_words
 from tohit.core.fight.readings import StatReading, label_of, reading_of, stat_text
 
 #: The health words, from unhurt to down (docs/players.md): a game with its own words gives its own.
@@ -29,7 +30,8 @@ UNTOLD = frozenset({"dealt"})
 #: Kinds whose words hold no number of a combatant (who joined, left, whose turn, the round, the order): told to
 #: the players as the game wrote them.
 SAME_WORDS = frozenset(
-    {"turn", "round", "join", "leave", "undo", "start", "end", "stalemate", "unfinished", "initiative", "reveal"}
+    {"turn", "round", "join", "leave", "undo", "start", "end", "stalemate", "unfinished", "initiative"}
+    | {"end_turn", "door", "round_limit"}
 )
 #: Kinds about the whole fight (it starts, a round, it ends): told to every audience, a side's name or a
 #: combatant it does not know of in their words said as it knows them (server/players_view.py).
@@ -193,13 +195,17 @@ def by_hand_said(event: Mapping[str, Any], audience: Audience) -> str:
     part: a part about nobody kept from the audience in the game's words, the others from their changes."""
     parts = event.get("each")
     if not isinstance(parts, list):
+        said = [s for s in (change_said(ch, audience) for ch in event.get("changes", [])) if s]
+        if not said and event.get("label") and not audience.gone(event.get("combatant")):  # an adjust by 0
+            return f"{event.get('combatant')}'s {event.get('label')} stays (by the GM)"
         return f"{changes_said(event, audience)} (by the GM)"
     said = []
     for part in parts:
         who, text = part.get("combatant"), str(part.get("text") or "")
         if audience.touches({"combatant": who, "text": text}):
             mine = [ch for ch in event.get("changes", []) if ch.get("who") == who]
-            text = by_hand_said({"kind": event.get("kind"), "combatant": who, "changes": mine}, audience)
+            one = {"kind": event.get("kind"), "combatant": who, "changes": mine}
+            text = PHRASES.get(str(event.get("kind")), by_hand_said)(one | _condition_of(part), audience)
         said.append(text)
     return "; ".join(said)
 
@@ -250,11 +256,71 @@ def of_the_kept(phrase: Callable[[Mapping[str, Any], Audience, str], str]) -> Ph
     return told
 
 
-#: The common phrases of the kinds every game has.
+
+def _condition_of(part: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: part[k] for k in ("condition", "on") if k in part}
+
+
+def condition_said(event: Mapping[str, Any], audience: Audience) -> str:
+    """The GM's condition on a combatant the audience does not read: the condition by its rulebook word, as the
+    table sees it ("Ogre: Petrified (by the GM)"; "... no longer Flat-Footed (its duration ends)" when its duration
+    runs out), then what the rules made of it, from its changes; on several, part by part (`by_hand_said`)."""
+    who, word, changes = event.get("combatant"), event.get("condition"), list(event.get("changes", []))
+    if isinstance(event.get("each"), list) or not word or not audience.unseen(who):
+        return by_hand_said(event, audience)
+    rest = changes[1:] if changes and changes[0].get("who") == who else changes  # the first: the condition's own
+    said = [s for s in (change_said(ch, audience) for ch in rest) if s]
+    head = f"{who}: {word}" if event.get("on") else f"{who}: no longer {word}"
+    tail = " (its duration ends)" if "expires" in event else " (by the GM)"
+    return "; ".join(dict.fromkeys([head, *said])) + tail
+
+
+def dice_said(event: Mapping[str, Any], audience: Audience) -> str:
+    """The GM's roll, where its label names a combatant the audience does not read: that the GM rolls, and for
+    what, never the dice or the total."""
+    label = event.get("label")
+    return f"the GM rolls for {label}" if label else "the GM rolls"
+
+
+def delay_said(event: Mapping[str, Any], audience: Audience) -> str:
+    """A delayed turn in the game master's words, without those the audience does not know of: "someone" for
+    the one it now acts after, and the order of the others. (An event stored before delays carried their order is
+    told from its changes.)"""
+    if "order" not in event:
+        return changes_said(event, audience)
+    order = [n for n in event.get("order", ()) if not audience.gone(n)]
+    after = "someone" if audience.gone(event.get("after")) else event.get("after")
+    return gm_words.delay({**event, "after": after, "order": order})
+
+
+def duration_said(event: Mapping[str, Any], audience: Audience) -> str:
+    """A condition's duration counted, in the game master's words (a timer the table hears), "someone" for whose
+    turn counts it where the audience does not know of that one. (One stored before counts carried their moment
+    is told from its changes.)"""
+    if event.get("until") not in gm_words.MOMENT:
+        return changes_said(event, audience)
+    return gm_words.duration({**event, "of": "someone"} if audience.gone(event.get("of")) else event)
+
+
+def reveal_said(event: Mapping[str, Any], audience: Audience) -> str:
+    """The GM's reveal, as the players see it: a combatant comes into sight, or its numbers are shown or kept."""
+    who = event.get("combatant")
+    if event.get("brought_in"):
+        return f"{who} comes into sight"
+    return f"{who} is shown to the players" if event.get("to_players") else f"{who}'s numbers are kept from the players"
+
+
+#: The common phrases of the kinds every game has (the engine's: core/fight/gm_words.py words them for the GM).
 PHRASES: Mapping[str, Phrase] = {
     "attack": attack_said,
+    "counter": lambda event, audience: attack_said(event, audience, "counterattacks"),
+    "stand_fast": attack_said,
     "adjust": by_hand_said,
-    "condition": by_hand_said,
+    "condition": condition_said,
+    "dice": dice_said,
+    "delay": delay_said,
+    "duration": duration_said,
+    "reveal": reveal_said,
 }
 
 

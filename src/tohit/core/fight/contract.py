@@ -264,7 +264,7 @@ class FightRules(TableHints, ABC):
         """The game master ends the turn that comes (fight 0), as the game's rules end a turn: the order moves on
         and never leaves itself, and a new round starts where the rules start one. Default: an event that only
         marks it."""
-        ctx.emit("end_turn", [], "the turn ends (the GM moves on)")
+        ctx.emit("end_turn", [])
 
     def may_act(self, fight: LoadedFight, state: State) -> BoolArray:
         """(fights, combatants): who may still take a turn in the round, so that a delayed turn comes after theirs

@@ -169,10 +169,10 @@ class RoundRules(FightRules):
         order: it stays between 0 and the number of places."""
         slot, found, actor = self._advance(ctx)
         if not bool(found[0]):
-            ctx.emit("end_turn", [], "the turn ends (the GM moves on)")
+            ctx.emit("end_turn", [])
             return
         who = ctx.fight.roster.names[int(actor[0])]
-        ctx.emit("end_turn", [ctx.set("cursor", found, slot + 1)], f"{who}'s turn ends (the GM moves on)")
+        ctx.emit("end_turn", [ctx.set("cursor", found, slot + 1)], combatant=who)
         _, left, _, _ = self._next(ctx)
         if not bool(left[0]):
             self._advance(ctx)

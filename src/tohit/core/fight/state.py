@@ -27,6 +27,12 @@ BoolArray = npt.NDArray[np.bool_]
 Cell = TypeVar("Cell", bound=np.generic)
 
 
+def side_wins(name: str, members: int) -> str:
+    """ "<side> wins" or "<side> win" (`Roster.wins`), for a side of `members` combatants."""
+    plural = members > 1 or (name.endswith("s") and not name.endswith("ss"))
+    return f"{name} {'win' if plural else 'wins'}"
+
+
 @dataclass(frozen=True)
 class Roster:
     """Who is in the fight: combatant names in file order, the side of each, the side names."""
@@ -45,10 +51,7 @@ class Roster:
     def wins(self, side: int) -> str:
         """ "<side> wins" or "<side> win": plural for a side of several combatants or a name ending in one
         -s ("Heroes win", "Bandits win"), singular otherwise ("Troll wins", "Ceil wins")."""
-        name = self.side_names[side]
-        several = sum(s == side for s in self.side) > 1
-        plural = several or (name.endswith("s") and not name.endswith("ss"))
-        return f"{name} {'win' if plural else 'wins'}"
+        return side_wins(self.side_names[side], sum(s == side for s in self.side))
 
     @cached_property
     def side_array(self) -> IntArray:

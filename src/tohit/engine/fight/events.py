@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.gm_words import written
 from tohit.core.fight.state import State
 
 
@@ -14,9 +15,9 @@ def start_event(fight: LoadedFight, seed: int, state: State, source: str) -> dic
     the combatants its file hides entirely from the players (`hidden`), where there are any."""
     roster = fight.roster
     unseen = [name for name, c in zip(roster.names, fight.combatants, strict=True) if getattr(c, "hidden", False)]
-    return {
+    event = {
         "kind": "start",
-        "text": f"{' vs '.join(roster.side_names)}: round 1",
+        "text": "",
         "system": fight.system.id,
         "seed": seed,
         "source": source,
@@ -29,8 +30,11 @@ def start_event(fight: LoadedFight, seed: int, state: State, source: str) -> dic
         "n": 0,
         **({"hidden": unseen} if unseen else {}),  # hidden entirely from the players (engine/presence.py)
     }
+    return written(event, fight.rules.gm_phrases)
 
 
-def stalemate_event(text: str, n: int) -> dict[str, Any]:
-    """The event that ends a fight nobody can end (the stalemate check's words), numbered n."""
-    return {"kind": "stalemate", "text": text, "changes": [], "n": n}
+def stalemate_event(fight: LoadedFight, depth: int | None, n: int) -> dict[str, Any]:
+    """The event that ends a fight nobody can end, numbered n: `depth` where only open-ended dice past that depth
+    could end it (the stalemate check's "depth"), else None (it never ends)."""
+    event = {"kind": "stalemate", "text": "", "changes": [], "n": n} | ({} if depth is None else {"depth": depth})
+    return written(event, fight.rules.gm_phrases)

@@ -100,16 +100,11 @@ def emit_end(ctx: StepContext, winner: Any, *, rows: IntArray | None = None, sta
         return
     roster, w = fight.roster, int(won[0])
     rounds = min(int(ctx.state.fight["round"][0]), fight.max_rounds)
-    text = roster.wins(w) if w >= 0 else "a draw"
-    if w < 0 and not stalled and int(ctx.state.fight["round"][0]) > fight.max_rounds:
-        text += f" (still fighting after round {fight.max_rounds})"
-    ctx.emit(
-        "end",
-        ends,
-        f"{text} after {rounds} round{'s' if rounds != 1 else ''}",
-        winner=roster.side_names[w] if w >= 0 else None,
-        rounds=rounds,
-    )
+    late = w < 0 and not stalled and int(ctx.state.fight["round"][0]) > fight.max_rounds
+    extra: dict[str, Any] = {"still_fighting": True} if late else {}
+    if w >= 0:
+        extra["winners"] = [n for n, s in zip(roster.names, roster.side, strict=True) if s == w]
+    ctx.emit("end", ends, winner=roster.side_names[w] if w >= 0 else None, rounds=rounds, **extra)
     ctx.log[-1]["state"] = ctx.state.row(roster)
 
 

@@ -27,6 +27,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from tohit.core.errors import InputError, short_repr
+from tohit.core.fight.gm_words import written
 from tohit.core.fight.state import Roster, State
 from tohit.core.loader import parse_json, read_text, validation_error
 
@@ -98,15 +99,8 @@ def chained(events: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 def unfinished_event(n: int, round_: int | None, turn: str | None, state: dict[str, Any]) -> dict[str, Any]:
     """The event that closes a log exported before the fight's end (numbered n): where the fight stands (its
     round, whose turn it is) and its state then, which replay checks as it checks an end's."""
-    where = ", ".join([f"round {round_:,}"] * (round_ is not None) + [f"{turn}'s turn"] * (turn is not None))
-    return {
-        "kind": UNFINISHED,
-        "text": f"unfinished: {where}" if where else "unfinished",
-        "turn": turn,
-        "state": state,
-        "changes": [],
-        "n": n,
-    }
+    event: dict[str, Any] = {"kind": UNFINISHED, "text": "", "turn": turn, "state": state, "changes": [], "n": n}
+    return written(event | ({} if round_ is None else {"round": round_}), {})
 
 
 @dataclass

@@ -68,12 +68,6 @@ def step_limit(fight: LoadedFight) -> int:
 #: nobody can harm anybody enough to end it from where it stands (`stalemate.never_ending`), it ends at once as a
 #: draw. A fight of more than two is checked only when nobody's health changed since the last check.
 FIRST_STALL_CHECK = 16
-STALEMATE_TEXT = "nobody can harm anybody any more (the exact chain from here never ends): a draw"
-#: ... and a fight only open-ended dice past the depth could end (`stalemate.never_ending`, "depth").
-DEPTH_STALEMATE_TEXT = (
-    "nobody can harm anybody any more unless open-ended dice go past depth {depth} (the exact chain from here"
-    " ends only beyond the depth; options.depth follows them further): a draw"
-)
 
 
 # -- one narrated fight ---------------------------------------------------------------------------------------
@@ -179,9 +173,8 @@ class _Told:
 
     def checked(self, state: State, stuck: IntArray, kinds: list[str]) -> None:
         if stuck.size:
-            depth = kinds[0] == "depth"
-            text = DEPTH_STALEMATE_TEXT.format(depth=fight_depth(self.fight)) if depth else STALEMATE_TEXT
-            self.hand_over([stalemate_event(text, 0)])
+            depth = fight_depth(self.fight) if kinds[0] == "depth" else None
+            self.hand_over([stalemate_event(self.fight, depth, 0)])
 
     def watch(self, state: State, live: IntArray) -> None:
         if live.size and self.risky and _over_narration(self.fight, int(state.fight["round"][0])):

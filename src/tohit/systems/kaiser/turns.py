@@ -113,8 +113,8 @@ class KaiserTurns(FightRules):
         round does (tohit's reading: the combatant keeps its AP for a later turn of the round)."""
         slot, found = self._advance(ctx)
         if not bool(found[0]):
-            ctx.emit("end_turn", [], "the turn ends (the GM moves on)")
+            ctx.emit("end_turn", [])
             return
         size = ctx.fight.roster.size
         who = ctx.fight.roster.names[int(self._at(ctx.fight, ctx.state, slot)[0])]
-        ctx.emit("end_turn", [ctx.set("cursor", found, (slot + 1) % size)], f"{who}'s turn ends (the GM moves on)")
+        ctx.emit("end_turn", [ctx.set("cursor", found, (slot + 1) % size)], combatant=who)

@@ -80,6 +80,10 @@ class StepContext(ABC):
         """Record an event and apply it to the state. Its words are made only when the fight is told (narration):
         a batch never builds them. The game master's phrase for its kind writes them from the event's data
         (`gm_said`), unless the step gives `text` (and any detail given as a function is made then too)."""
+        self._log_event(kind, changes, text, info)
+
+    def _log_event(self, kind: str, changes: Sequence[Change], text: Words | None, info: dict[str, Any]) -> None:
+        """`emit`'s work."""
         kept = tuple(c for c in changes if c.rows.size)
         if not kept and not self.narrating:
             return
@@ -122,7 +126,7 @@ class StepContext(ABC):
             return
         text = words()
         if text is not None:
-            self.emit(kind, (), text, **info)
+            self._log_event(kind, (), text, info)
 
     def event_json(self, event: Event) -> dict[str, Any]:
         names = self.fight.roster.names
@@ -157,11 +161,7 @@ class StepContext(ABC):
 
     def round_limit(self, rows: BoolArray) -> None:
         """Instead of starting another round, end these fights as draws at `max_rounds`."""
-        self.emit(
-            "round_limit",
-            [self.set("round", rows, (self.max_rounds or 0) + 1)],
-            lambda: f"round {self.max_rounds} is over and the fight goes on: max_rounds reached",
-        )
+        self.emit("round_limit", [self.set("round", rows, (self.max_rounds or 0) + 1)], max_rounds=self.max_rounds)
 
     def set(self, stat: str, rows: Any, to: Any, who: Any = None) -> Change:
         """A change (helper for fight modules): `rows` may be a mask or an index array."""

@@ -118,22 +118,19 @@ class Narration(Drawn):
         trace = Trace()
         outcome = fight.system.resolve(scenario, target, dice, trace)
         row = outcome.row(fight.system.fields)
-        names = fight.roster.names
-        attack_name = fight.attack(c, a).name
-        verb = "counterattacks" if kind == "counter" else "attacks"
-        text = f"{names[c]} {verb} {names[t]} with {attack_name}{said(note)}: {row.get('result')}"
-        zero_said = fight.rules.hit_says_no_damage and row.get("result") == "hit" and "damage" in row
-        if row.get("damage") or zero_said:
-            text += f", {row['damage']} damage"  # where the game says so, a hit of 0 too
+        names, words = fight.roster.names, said(note)
+        extra: dict[str, Any] = {"note": words} if words else {}
+        if fight.rules.hit_says_no_damage and row.get("result") == "hit" and row.get("damage") == 0:
+            extra["zero_damage_told"] = True  # where the game says so, a hit of 0 too
         self.emit(
             kind,
             (),
-            text,
             attacker=names[c],
             target=names[t],
-            attack=attack_name,
+            attack=fight.attack(c, a).name,
             dice=faces,
             outcome=row,
             trace=[{"text": s.text, "clause": s.clause} for s in trace.steps],
+            **extra,
         )
         return outcome
