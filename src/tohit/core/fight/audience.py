@@ -205,8 +205,9 @@ def by_hand_said(event: Mapping[str, Any], audience: Audience) -> str:
         if audience.touches({"combatant": who, "text": text}):
             mine = [ch for ch in event.get("changes", []) if ch.get("who") == who]
             one = {"kind": event.get("kind"), "combatant": who, "changes": mine}
-            text = PHRASES.get(str(event.get("kind")), by_hand_said)(one | _condition_of(part), audience)
-        said.append(text)
+            text = PHRASES.get(str(event.get("kind")), by_hand_said)(one | _condition_of(part), audience) or ""
+        if text:
+            said.append(text)
     return "; ".join(said)
 
 
@@ -254,7 +255,6 @@ def of_the_kept(phrase: Callable[[Mapping[str, Any], Audience, str], str]) -> Ph
 
     told.__doc__ = phrase.__doc__
     return told
-
 
 
 def _condition_of(part: Mapping[str, Any]) -> dict[str, Any]:
