@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tohit.core.fight import gm_words
 from tohit.core.fight.words import GmPhrase, change_of
 from tohit.systems.rtw.fight_status import CITE, ENDS, HEADINGS, STATUS_DOCS, STATUSES, status_of
 
@@ -125,7 +126,9 @@ def holds_ground(event: Mapping[str, Any]) -> str:
 
 def moves(event: Mapping[str, Any]) -> str:
     """A move on the map toward a foe (`toward`) along `path`, costing `cost` of its `movement` [Movement, in the
-    game's other pages]."""
+    game's other pages]; the GM's free move (`free`) in the common words (core/fight/gm_words.py)."""
+    if event.get("free"):
+        return gm_words.move(event)
     squares = " -> ".join(f"({x}, {y})" for x, y in event["path"])
     cost, movement = int(event["cost"]), int(event["movement"])
     spent = f"{cost} of {movement} Movement" if cost <= movement else f"{cost} Movement (of {movement}: a last square"
