@@ -176,3 +176,17 @@ def test_a_side_named_after_an_ambusher_reads_side_n_on_the_players_map(client: 
         assert "Moblin" not in client.get(f"/v1/encounters/{eid}{path}", headers=view).text, path
     whole = client.post(f"/v1/encounters/{eid}/map", json={"attacker": "Link"}, headers=gm).json()
     assert {c["side"] for c in whole["creatures"]} == {"Heroes", "Moblin's band"}
+
+
+def test_out_of_sight_a_newcomer_joining_beyond_the_door_has_no_square_in_its_join(client: TestClient) -> None:
+    """A second Moblin joins behind the closed door and is shown to the players: its join event keeps its file
+    block without its `position`, its state row without its square; the GM's keeps both."""
+    eid, gm, view = shown(client, SPOTS)
+    block = {**next(c for c in cellar_fight(SPOTS)["sides"][1]["combatants"] if c["name"] == "Moblin")}
+    act(client, eid, gm, {"kind": "join", "side": "Bokoblins", "combatant": {**block, "name": "Moblin 2",
+                                                                                "position": [8, 3]}})  # fmt: skip
+    act(client, eid, gm, {"kind": "reveal", "combatant": "Moblin 2", "to_players": True})
+    joined = next(e for e in client.get(f"/v1/encounters/{eid}/events", headers=view).json() if e["kind"] == "join")
+    assert "position" not in joined["block"] and "x" not in joined["state"]["combatants"]["Moblin 2"]
+    told = next(e for e in client.get(f"/v1/encounters/{eid}/events", headers=gm).json() if e["kind"] == "join")
+    assert told["block"]["position"] == [8, 3] and told["state"]["combatants"]["Moblin 2"]["x"] == 8
