@@ -107,6 +107,7 @@ class PlayersView:
             tops={name: self.top(name, stats) for name, stats in enc.state_json()["combatants"].items()},
             words=rules.health_words,
             named=rules.narrate_value,
+            unseen_attack=rules.unseen_attack,
         )
 
     def top(self, name: str, stats: Mapping[str, Any]) -> int:

@@ -35,6 +35,10 @@ SAME_WORDS = frozenset(
 #: combatant it does not know of in their words said as it knows them (server/players_view.py).
 FIGHT_WORDS = frozenset({"start", "round", "end", "stalemate", "unfinished"})
 
+#: What the players notice of an attack by a combatant they do not know of (hidden entirely), before its result:
+#: the common words; a game gives its own (`FightRules.unseen_attack`). `{verb}`: "attacks", "counterattacks"...
+UNSEEN_ATTACK = "something {verb} {target} from the dark"
+
 #: A phrase: the players' words for one event, from its data (None: an event they would not notice).
 Phrase = Callable[[Mapping[str, Any], "Audience"], str | None]
 #: A square as an event's words name it: "(3, 4)", or "(3,4)" in a cover line.
@@ -81,6 +85,8 @@ class Audience:
     words: tuple[str, str, str, str] = HEALTH_WORDS
     #: The game's names of a named condition's value (`FightRules.narrate_value`).
     named: Callable[[str, int], Any] | None = None
+    #: The words of an attack by a combatant it does not know of (`UNSEEN_ATTACK`; the game's own).
+    unseen_attack: str = UNSEEN_ATTACK
     #: Its sight around the event told, on a map (None: no map, every square told).
     sight: Sighting | None = None
 
@@ -172,7 +178,7 @@ def attack_said(event: Mapping[str, Any], audience: Audience, verb: str = "attac
     result = outcome.get("result") if isinstance(outcome, Mapping) else None
     damage = outcome.get("damage") if isinstance(outcome, Mapping) else None
     head = (
-        f"something {verb} {target} from the dark"
+        audience.unseen_attack.format(verb=verb, target=target)
         if audience.gone(attacker)
         else f"{attacker} {verb} {target} with {event.get('attack')}"
     )

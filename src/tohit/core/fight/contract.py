@@ -23,14 +23,14 @@ from typing import Any, ClassVar, Literal, Protocol, TypeVar
 import numpy as np
 
 from tohit.core.errors import InputError
-from tohit.core.fight.audience import HEALTH_WORDS, Phrase
+from tohit.core.fight.audience import HEALTH_WORDS, UNSEEN_ATTACK, Phrase
 from tohit.core.fight.bindings import Bindings, Side, StatBinding, check_bindings, check_stats
 from tohit.core.fight.consequence import OTHER, Item, item
 from tohit.core.fight.readings import StatReading, reading_of
 from tohit.core.fight.rolls import FightRoll, Rolled
 from tohit.core.fight.rows import take_rows
 from tohit.core.fight.state import BoolArray, Change, IntArray, Roster, State
-from tohit.core.fight.words import Words
+from tohit.core.fight.words import GmPhrase, Words
 from tohit.core.models import Model, Scenario
 from tohit.core.roles import Role
 from tohit.core.system import AnySystem
@@ -140,7 +140,13 @@ class FightRules(TableHints, ABC):
     #: it tells the players its own way, the kinds whose words hold no number of a combatant kept from them (told
     #: as written), and its health words from unhurt to down.
     players_phrases: ClassVar[Mapping[str, Phrase]] = {}
+    #: The game master's words for each kind of event the game's step emits, written from the event's data
+    #: (core/fight/words.py `gm_told`): the step hands `emit` the data, never the sentence.
+    gm_phrases: ClassVar[Mapping[str, GmPhrase]] = {}
     players_same: ClassVar[frozenset[str]] = frozenset()
+    #: What the players notice of an attack by a combatant hidden from them entirely, before its result, in the
+    #: game's words (`{verb}`, `{target}`): e.g. "something strikes Ceil from the dark".
+    unseen_attack: ClassVar[str] = UNSEEN_ATTACK
     health_words: ClassVar[tuple[str, str, str, str]] = HEALTH_WORDS
 
     #: True once `check_declarations` passed (`checked`).
@@ -486,12 +492,21 @@ class FightContext(Protocol):
     def standing(self) -> BoolArray:
         """(fights, combatants): who is able to act now."""
 
-    def emit(self, kind: str, changes: Sequence[Change], text: Words = "", **info: Any) -> None:
-        """Record an event and apply it to the state; its words (`text`, and details given as functions) are made
-        only when the fight is told."""
+    def emit(self, kind: str, changes: Sequence[Change], text: Words | None = None, **info: Any) -> None:
+        """Record an event and apply it to the state; its words are made only when the fight is told: the game
+        master's phrase for its kind writes them from the event's data (`FightRules.gm_phrases`) unless `text`
+        gives them (and details given as functions are made then too)."""
 
-    def tell(self, kind: str, words: Callable[..., str | None], **info: Any) -> None:
-        """An event that changes nothing, only for a told fight: `words` makes its text (None: no event)."""
+    def tell(
+        self,
+        kind: str,
+        words: Callable[..., str | None] | None = None,
+        *,
+        when: Callable[[], bool] | None = None,
+        **info: Any,
+    ) -> None:
+        """An event that changes nothing, only for a told fight, when `when()` is true (always if not given): the
+        game master's phrase for its kind words it from `info`, or `words` makes its text (None: no event)."""
 
     def set(self, stat: str, rows: Any, to: Any, who: Any = None) -> Change:
         """A change of `stat` at `rows` (of combatant `who`, or of the fight when None) to `to`."""

@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 
 from tohit.core.fight.contract import ALL, GMChoice, LoadedFight, Mode, Rows
+from tohit.core.fight.gm_words import GM_PHRASES
 from tohit.core.fight.rolls import FightRoll, Rolled
 from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change
-from tohit.core.fight.words import Words, said, told
+from tohit.core.fight.words import Words, gm_told, said, told
 from tohit.engine.fight import policy
 from tohit.engine.fight.choice import forced_choice
 from tohit.engine.fight.outcomes import expected_damage
@@ -75,9 +76,10 @@ class StepContext(ABC):
             self._standing = self.fight.rules.standing(self.fight, self.state)
         return self._standing
 
-    def emit(self, kind: str, changes: Sequence[Change], text: Words = "", **info: Any) -> None:
-        """Record an event and apply it to the state. Its words (`text`, and any detail given as a function) are
-        made only when the fight is told (narration): a batch never builds them."""
+    def emit(self, kind: str, changes: Sequence[Change], text: Words | None = None, **info: Any) -> None:
+        """Record an event and apply it to the state. Its words are made only when the fight is told (narration):
+        a batch never builds them. The game master's phrase for its kind writes them from the event's data
+        (`gm_said`), unless the step gives `text` (and any detail given as a function is made then too)."""
         kept = tuple(c for c in changes if c.rows.size)
         if not kept and not self.narrating:
             return
@@ -86,17 +88,37 @@ class StepContext(ABC):
         ):
             self._standing = None
         if self.narrating:
-            event = Event(kind, kept, said(text), told(info))
-            self.log.append(self.event_json(event))
+            event = Event(kind, kept, "" if text is None else said(text), told(info))
+            data = self.event_json(event)
+            if text is None:
+                data["text"] = self.gm_said(data)
+            self.log.append(data)
         else:
             event = Event(kind, kept)
         # The step's input state is never written: each array is copied on its first change in this step.
         self.state = apply_owned(self.state, [event], self._owned)
 
-    def tell(self, kind: str, words: Callable[..., str | None], **info: Any) -> None:
-        """An event that changes nothing, for the table: `words` makes its text, or None for no event. Only a told
-        fight (narration) calls it; a batch has no such event."""
-        if not self.narrating:
+    def gm_said(self, event: Mapping[str, Any]) -> str:
+        """The game master's words for `event`, from its data: the game's phrase for its kind, else the common
+        one (core/fight/gm_words.py)."""
+        return gm_told(event, self.fight.rules.gm_phrases, GM_PHRASES)
+
+    def tell(
+        self,
+        kind: str,
+        words: Callable[..., str | None] | None = None,
+        *,
+        when: Callable[[], bool] | None = None,
+        **info: Any,
+    ) -> None:
+        """An event that changes nothing, for the table, when `when()` is true (always if not given): the game
+        master's phrase for its kind words it from `info` (details given as functions are made only then), or
+        `words` makes its text, None for no event. Only a told fight (narration) calls it; a batch has no such
+        event."""
+        if not self.narrating or (when is not None and not when()):
+            return
+        if words is None:
+            self.emit(kind, (), **info)
             return
         text = words()
         if text is not None:
