@@ -190,3 +190,20 @@ def test_out_of_sight_a_newcomer_joining_beyond_the_door_has_no_square_in_its_jo
     assert "position" not in joined["block"] and "x" not in joined["state"]["combatants"]["Moblin 2"]
     told = next(e for e in client.get(f"/v1/encounters/{eid}/events", headers=gm).json() if e["kind"] == "join")
     assert told["block"]["position"] == [8, 3] and told["state"]["combatants"]["Moblin 2"]["x"] == 8
+
+
+def test_an_attacks_dice_leave_out_a_creature_hidden_entirely_as_far_as_the_players_know(client: TestClient) -> None:
+    """Ilse's Fire Wave (Multi) reaches every cop; Cop 3 is hidden entirely, Cop 1 and Cop 2 shown: the view
+    token's dice answer names Cop 1 and Cop 2 only, never refused for the ambusher (a refusal would tell that
+    something more stands there); the GM's names all three."""
+    data = yaml.safe_load((EXAMPLES / "fights" / "last-odyssey-cops.yaml").read_text())
+    data["sides"][1]["combatants"][2]["hidden"] = True
+    made = client.post("/v1/encounters", json={"fight": data, "seed": 3}).json()
+    eid, gm, view = made["id"], bearer(made["gm_token"]), bearer(made["view_token"])
+    for cop in ("Cop 1", "Cop 2"):
+        act(client, eid, gm, {"kind": "reveal", "combatant": cop, "to_players": True})
+    asked = {"attacker": "Ilse", "attack": "Fire Wave", "targets": ["Cop 1"]}
+    seen = client.post(f"/v1/encounters/{eid}/dice", json=asked, headers=view)
+    assert seen.status_code == 200 and sorted(seen.json()["targets"]) == ["Cop 1", "Cop 2"], seen.text
+    whole = client.post(f"/v1/encounters/{eid}/dice", json=asked, headers=gm).json()
+    assert sorted(whole["targets"]) == ["Cop 1", "Cop 2", "Cop 3"]
