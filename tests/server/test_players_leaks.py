@@ -301,7 +301,8 @@ def squares_told(found: dict[str, Any], after: list[dict[str, Any]]) -> list[Any
         for item in walk(value):
             if not isinstance(item, dict) or not isinstance(item.get("n"), int) or "kind" not in item:
                 continue
-            n, text = item["n"], str(item.get("text"))
+            n = item["n"]
+            text = " ".join([str(item.get("text")), *(str(t.get("text")) for t in item.get("trace") or [])])
             was = max(n - 1, 0)
             out += [(where, n, ch) for ch in item.get("changes", []) if ch.get("stat") in ("x", "y") and (
                 ("from" in ch and not seen(was, ch["who"])) or ("to" in ch and not seen(n, ch["who"])))]  # fmt: skip

@@ -176,3 +176,34 @@ def test_a_side_named_after_an_ambusher_reads_side_n_on_the_players_map(client: 
         assert "Moblin" not in client.get(f"/v1/encounters/{eid}{path}", headers=view).text, path
     whole = client.post(f"/v1/encounters/{eid}/map", json={"attacker": "Link"}, headers=gm).json()
     assert {c["side"] for c in whole["creatures"]} == {"Heroes", "Moblin's band"}
+
+
+def test_out_of_sight_a_newcomer_joining_beyond_the_door_has_no_square_in_its_join(client: TestClient) -> None:
+    """A second Moblin joins behind the closed door and is shown to the players: its join event keeps its file
+    block without its `position`, its state row without its square; the GM's keeps both."""
+    eid, gm, view = shown(client, SPOTS)
+    block = {**next(c for c in cellar_fight(SPOTS)["sides"][1]["combatants"] if c["name"] == "Moblin")}
+    act(client, eid, gm, {"kind": "join", "side": "Bokoblins", "combatant": {**block, "name": "Moblin 2",
+                                                                                "position": [8, 3]}})  # fmt: skip
+    act(client, eid, gm, {"kind": "reveal", "combatant": "Moblin 2", "to_players": True})
+    joined = next(e for e in client.get(f"/v1/encounters/{eid}/events", headers=view).json() if e["kind"] == "join")
+    assert "position" not in joined["block"] and "x" not in joined["state"]["combatants"]["Moblin 2"]
+    told = next(e for e in client.get(f"/v1/encounters/{eid}/events", headers=gm).json() if e["kind"] == "join")
+    assert told["block"]["position"] == [8, 3] and told["state"]["combatants"]["Moblin 2"]["x"] == 8
+
+
+def test_an_attacks_dice_leave_out_a_creature_hidden_entirely_as_far_as_the_players_know(client: TestClient) -> None:
+    """Ilse's Fire Wave (Multi) reaches every cop; Cop 3 is hidden entirely, Cop 1 and Cop 2 shown: the view
+    token's dice answer names Cop 1 and Cop 2 only, never refused for the ambusher (a refusal would tell that
+    something more stands there); the GM's names all three."""
+    data = yaml.safe_load((EXAMPLES / "fights" / "last-odyssey-cops.yaml").read_text())
+    data["sides"][1]["combatants"][2]["hidden"] = True
+    made = client.post("/v1/encounters", json={"fight": data, "seed": 3}).json()
+    eid, gm, view = made["id"], bearer(made["gm_token"]), bearer(made["view_token"])
+    for cop in ("Cop 1", "Cop 2"):
+        act(client, eid, gm, {"kind": "reveal", "combatant": cop, "to_players": True})
+    asked = {"attacker": "Ilse", "attack": "Fire Wave", "targets": ["Cop 1"]}
+    seen = client.post(f"/v1/encounters/{eid}/dice", json=asked, headers=view)
+    assert seen.status_code == 200 and sorted(seen.json()["targets"]) == ["Cop 1", "Cop 2"], seen.text
+    whole = client.post(f"/v1/encounters/{eid}/dice", json=asked, headers=gm).json()
+    assert sorted(whole["targets"]) == ["Cop 1", "Cop 2", "Cop 3"]

@@ -7,7 +7,8 @@ On a map, every players' read (state, cards, sheet, events, the stream, the prev
 
 - a state row (the summary's, an event's) has no `x`, `y` of a combatant out of sight then;
 - a change of `x` or `y` keeps its `from` only where the creature was in sight before the event, its `to` only
-  where it is in sight after it; a GM's move, its `from` and `to` the same way;
+  where it is in sight after it; a GM's move, its `from` and `to` the same way; a newcomer's file block, its
+  `position` only where it joins in sight;
 - the sheet's starting stats keep `x`, `y` only of a combatant in sight as it started (the start, or its join);
 - a creature out of sight now is in no preview or dice answer (as far as the characters see), and an attack on or
   by one is refused (its odds and the dice it rolls are worked out from where it stands).
@@ -82,9 +83,13 @@ class PlayersSight:
     def moved(
         self, out: dict[str, Any], event: Mapping[str, Any], sight: Sighting | None, secret: frozenset[str]
     ) -> dict[str, Any]:
-        """The players' words of a GM's move (`out`) with its `from` and `to` (the event's) each kept only where its
-        creature is seen then, as `changes` keeps a square (none of a combatant whose numbers they do not read)."""
+        """The players' words of an event (`out`) with a GM's move's `from` and `to` (the event's) each kept only
+        where its creature is seen then, as `changes` keeps a square (none of a combatant whose numbers they do
+        not read), and a newcomer's file block without its `position` unless it joins in sight."""
         who = event.get("combatant")
+        block = out.get("block")
+        if sight is not None and isinstance(block, Mapping) and "position" in block and who not in sight.after:
+            out = {**out, "block": {k: v for k, v in block.items() if k != "position"}}
         if event.get("kind") != "move" or sight is None:
             return out
         out = {k: v for k, v in out.items() if k not in ("from", "to")}

@@ -122,8 +122,12 @@ class Audience:
         return any(self.unseen(n) for n in self.about(event))
 
     def out_of_sight(self, event: Mapping[str, Any]) -> bool:
-        """Whether the event's words name a square the audience does not see (before or after the event)."""
-        return self.sight is not None and not self.sight.shows(str(event.get("text") or ""))
+        """Whether the event's words (its text, its trace's) name a square the audience does not see (before or
+        after the event)."""
+        if self.sight is None:
+            return False
+        trace = [str(t.get("text")) for t in event.get("trace") or [] if isinstance(t, Mapping)]
+        return not all(self.sight.shows(words) for words in (str(event.get("text") or ""), *trace))
 
     def told_again(self, event: Mapping[str, Any]) -> bool:
         """Whether the event is told again from its data: it touches a combatant kept from the audience, or its
