@@ -125,8 +125,8 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
             step=2,
         )
         rolls = Opposed(offense, defense, offense - defense)
-        out = _compare(rolls)
         hit, miss = rolls.dos > 0, rolls.dos < 0
+        out = _compare(rolls, hit, miss)
         damage = _successful_attack(out, attacker, target, rolls, hit, steps)
         _critical(out, target, dice, damage, hit, steps)
         _failed_attack(out, attack, target, rolls, miss, steps)
@@ -143,13 +143,12 @@ class Opposed(NamedTuple):
     dos: Array
 
 
-def _compare(rolls: Opposed) -> Outcome:
+def _compare(rolls: Opposed, hit: Mask, miss: Mask) -> Outcome:
     """Step 3: "Compare the Offensive Roll and Defensive Roll": greater, a Successful Attack; lower, a Failed
     Attack; a tie, nothing happens [Attacking and Defending, step 3]. The outcome with the rolls and the result."""
-    dos = rolls.dos
-    out = Outcome(len(dos))
-    out.set("result", np.select([dos > 0, dos < 0], [HIT, MISS], TIE))
-    out.set("dos", dos)
+    out = Outcome(len(rolls.dos))
+    out.set("result", np.select([hit, miss], [HIT, MISS], TIE))
+    out.set("dos", rolls.dos)
     out.set("offensive_roll", rolls.offense)
     out.set("defensive_roll", rolls.defense)
     return out

@@ -71,7 +71,7 @@ def resolve_attack(scenario: WsswnnScenario, target: Target, plan: Plan, dice: D
     if not foe.is_object:
         creature_fields(out, target, lethal, guard_damage, awareness, steps)
     _brace_fields(out, brace)
-    _falling(out, scenario.attack, dice, hit | block, steps)
+    _falling(out, scenario.attack, dice, hit, block, steps)
     out.set("guard_regained", NULL_INT)
     out.set("attacker_guard_after", NULL_INT)
     return out
@@ -430,14 +430,14 @@ def _brace_fields(out: Outcome, brace: BraceOutcome | None) -> None:
     out.set("brace_roll", brace.roll)
 
 
-def _falling(out: Outcome, attack: Attack, dice: Dice, landed: Mask, steps: Steps) -> None:
+def _falling(out: Outcome, attack: Attack, dice: Dice, hit: Mask, block: Mask, steps: Steps) -> None:
     """A missed jump-attack falls: 2 lethal and 1 guard per height; the landing roll reduces the lethal part
     [Jump-Attacks; docs/wsswnn.md#silent-jump-attack]. Any other attack does not fall: null."""
     if attack.kind != "jump":
         out.set("falling_lethal", NULL_INT)
         out.set("falling_guard", NULL_INT)
         return
-    heights = attack.heights
+    heights, landed = attack.heights, hit | block
     landing = dice["landing"]["total"]
     fall_lethal = 2 * heights
     reduced = np.maximum(0, fall_lethal - np.maximum(0, landing))
