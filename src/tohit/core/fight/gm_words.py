@@ -196,7 +196,7 @@ def reveal(event: Mapping[str, Any]) -> str:
     return f"{who} is shown to the players" if shown else f"{who} is hidden from the players"
 
 
-#: The common phrases, by kind. `stand_fast` is WSSWNN's Stand Fast, resolved by the engine as an attack.
+#: The common phrases, by kind. `stand_fast` is a game's roll the engine resolves and words as an attack.
 GM_PHRASES: Mapping[str, GmPhrase] = {
     "start": start,
     "stalemate": stalemate,
