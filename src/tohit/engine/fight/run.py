@@ -573,7 +573,11 @@ class _Batch:
         self.out: list[Part] = []
 
     def context(self, state: State, standing: BoolArray | None) -> StepContext:
-        return self.sample(self.fight, state, self.rng, max_rounds=self.fight.max_rounds, standing=standing)
+        """The step's context; it owns `state`: the loop's states are the batch's own (made by `initial_state`, a
+        `take`, or the previous step), and the loop reads none after stepping it."""
+        ctx = self.sample(self.fight, state, self.rng, max_rounds=self.fight.max_rounds, standing=standing)
+        ctx.own_input()
+        return ctx
 
     def checked(self, state: State, stuck: IntArray, kinds: list[str]) -> None:
         self.probe.checked(state)

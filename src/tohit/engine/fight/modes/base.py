@@ -55,6 +55,13 @@ class StepContext(ABC):
         #: Narrated events as JSON (each change with its `from` value), in order (empty elsewhere).
         self.log: list[dict[str, Any]] = []
 
+    def own_input(self) -> None:
+        """Declare the input state's arrays this context's own: nobody reads them after the step (a Monte Carlo
+        batch's loop, which made them and drops its previous state), so the step writes them in place instead of
+        copying each array on its first change. A step's own code still reads what it read before an event from
+        the arrays it gathered, never from a view it kept of the state."""
+        self._owned = {(True, k) for k in self.state.per} | {(False, k) for k in self.state.fight}
+
     @property
     def narrating(self) -> bool:
         return self.mode == "narrate"
