@@ -217,6 +217,8 @@ Part = tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]
 #: Monte Carlo runs of at most this many fights keep every fight's end (for inspection and tests); larger
 #: runs keep only the running totals below, so memory stays flat however many fights are run.
 KEEP_FIGHTS = 1_000_000
+#: Rounds up to this many are tallied with one count per round (`np.bincount`), longer fights by sorting.
+ROUND_COUNTS = 1 << 16
 
 
 @dataclass
@@ -240,8 +242,14 @@ class FightTally:
         winner, rounds, health, standing, dealt = part
         self.wins += np.bincount(winner[winner >= 0], minlength=len(self.wins))
         self.draws += int((winner < 0).sum())
-        for value, count in zip(*np.unique(rounds, return_counts=True), strict=True):
-            self.rounds[int(value)] = self.rounds.get(int(value), 0) + int(count)
+        if rounds.size and int(rounds.max()) < ROUND_COUNTS:  # one count per round, in increasing order
+            counts = np.bincount(rounds)
+            values = np.flatnonzero(counts)
+            counted = zip(values.tolist(), counts[values].tolist(), strict=True)
+        else:
+            counted = zip(*(a.tolist() for a in np.unique(rounds, return_counts=True)), strict=True)
+        for value, count in counted:
+            self.rounds[value] = self.rounds.get(value, 0) + count
         self.standing += standing.sum(axis=0)
         self.health_standing += np.where(standing, health, 0).sum(axis=0)
         self.health += health.sum(axis=0)
@@ -589,15 +597,15 @@ class _Batch:
         pass
 
     def finished(self, ctx: StepContext, rows: IntArray, winner: IntArray) -> None:
-        fight, fin = self.fight, ctx.state.take(rows)
-        rules = fight.rules
+        fight, state = self.fight, ctx.state
+        # Only what a fight's end keeps, at its rows (the standing the step knows already, not recomputed).
         self.out.append(
             (
                 winner,
-                np.minimum(fin.fight["round"], fight.max_rounds),
-                rules.health_of(fin).copy(),
-                rules.standing(fight, fin),
-                fin.per["dealt"].copy(),
+                np.minimum(state.fight["round"].take(rows), fight.max_rounds),
+                np.take(fight.rules.health_of(state), rows, axis=0),
+                ctx.standing().take(rows, axis=0),
+                state.per["dealt"].take(rows, axis=0),
             )
         )
         if self.progress:
