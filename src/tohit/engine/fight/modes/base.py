@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from tohit.core.fight.contract import ALL, GMChoice, LoadedFight, Mode, Rows
+from tohit.core.fight.order import TURN
 from tohit.core.fight.rolls import FightRoll, Rolled
 from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change
 from tohit.core.fight.words import Words, said, told
@@ -59,8 +60,9 @@ class StepContext(ABC):
         """Declare the input state's arrays this context's own: nobody reads them after the step (a Monte Carlo
         batch's loop, which made them and drops its previous state), so the step writes them in place instead of
         copying each array on its first change. A step's own code still reads what it read before an event from
-        the arrays it gathered, never from a view it kept of the state."""
-        self._owned = {(True, k) for k in self.state.per} | {(False, k) for k in self.state.fight}
+        the arrays it gathered, never from a view it kept of the state. The `turn` stat stays copied on change:
+        the round's order is kept while that array is the same object (`core/fight/order.py`)."""
+        self._owned = {(True, k) for k in self.state.per if k != TURN} | {(False, k) for k in self.state.fight}
 
     @property
     def narrating(self) -> bool:
