@@ -111,7 +111,7 @@ class TableSample(DirectSample):
             column = np.zeros(n, dtype=np.int64)
             column[rows] = joint_row
         out = {f: stack.matrix[stack.at[f]].take(column) for f in fields}  # `take`: far faster than [:, column]
-        beyond = stack.beyond[joint_row]
+        beyond = stack.beyond.take(joint_row)
         if beyond.any():  # rolls past the table's depth: their tails sampled, then resolved
             inverse = groups.each(list(range(len(samplers))))
             self._resolve_beyond(beyond, rows, local, inverse, samplers, comps, attack_fields, out)
