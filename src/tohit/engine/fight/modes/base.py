@@ -156,9 +156,9 @@ class StepContext(ABC):
         if r.dtype == bool:
             r = np.flatnonzero(r)
         if who is not None and np.ndim(who) and np.asarray(who).shape[0] == self.n and r.size != self.n:
-            who = np.asarray(who)[r]
+            who = np.asarray(who).take(r, axis=0)
         if np.ndim(to) and np.asarray(to).shape[0] == self.n and r.size != self.n:
-            to = np.asarray(to)[r]
+            to = np.asarray(to).take(r, axis=0)
         return change(stat, r, to, who)
 
     # -- choices -----------------------------------------------------------------------------------------
