@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tohit.core.fight.rows import dense_rank
-from tohit.engine.fight import run
+from tohit.engine.fight import tally
 from tohit.engine.fight.modes.table import _Groups
 
 
@@ -33,15 +33,15 @@ def test_the_tally_counts_rounds_alike_either_way(monkeypatch: pytest.MonkeyPatc
     parts = [rng.integers(1, 40, size=500) for _ in range(3)]
 
     def tallied() -> dict[int, int]:
-        tally = run.FightTally.empty(2, 2)
+        totals = tally.FightTally.empty(2, 2)
         for rounds in parts:
             n = rounds.size
             zeros = np.zeros((n, 2), dtype=np.int64)
-            tally.add((np.zeros(n, dtype=np.int64), rounds, zeros, zeros.astype(bool), zeros))
-        return tally.rounds
+            totals.add((np.zeros(n, dtype=np.int64), rounds, zeros, zeros.astype(bool), zeros))
+        return totals.rounds
 
     counted = tallied()
-    monkeypatch.setattr(run, "ROUND_COUNTS", 0)
+    monkeypatch.setattr(tally, "ROUND_COUNTS", 0)
     sorted_ = tallied()
     assert list(counted.items()) == list(sorted_.items())
     assert sum(counted.values()) == 1_500
