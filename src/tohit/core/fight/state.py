@@ -194,7 +194,9 @@ def change(stat: str, rows: Any, to: Any, who: Any = None) -> Change:
 
 
 def _fit(values: Any, shape: tuple[int, ...]) -> IntArray:
+    """`values` as int64 of `shape`; one value for every row is a read-only broadcast view, not a copy (a change
+    is only read)."""
     arr = np.asarray(values, dtype=np.int64)
     if arr.shape == shape:
         return arr
-    return np.broadcast_to(arr, shape).copy()
+    return np.broadcast_to(arr, shape)

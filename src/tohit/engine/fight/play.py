@@ -163,7 +163,8 @@ def play_out(
         new = done & ~recorded
         live = np.flatnonzero(~(done | recorded))
         stuck = live[:0]
-        if live.size and int(state.fight["round"][live].min()) >= check:
+        rounds = state.fight["round"]
+        if live.size and int(rounds.max()) >= check and int(rounds[live].min()) >= check:
             check *= 2
             kinds: list[str] = []
             hit = stall(state, live, health[live], kinds)

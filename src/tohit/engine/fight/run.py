@@ -27,6 +27,8 @@ from tohit.engine.fight.events import stalemate_event, start_event
 from tohit.engine.fight.layout import fight_depth
 from tohit.engine.fight.modes import Method, Narration, StepContext, sampler
 from tohit.engine.fight.stalemate import Stalemates, never_ending
+from tohit.engine.fight.tally import FightTally as FightTally
+from tohit.engine.fight.tally import Part as Part
 from tohit.engine.frames import Views, fight_log_frame, fight_stats_frame, side_index
 from tohit.engine.heap import keep_freed_memory
 from tohit.engine.pool import process_pool
@@ -206,49 +208,9 @@ def _narration_refused(fight: LoadedFight, round_: int) -> InputError:
 
 
 # -- Monte Carlo --------------------------------------------------------------------------------------------
-Part = tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]
 #: Monte Carlo runs of at most this many fights keep every fight's end (for inspection and tests); larger
 #: runs keep only the running totals below, so memory stays flat however many fights are run.
 KEEP_FIGHTS = 1_000_000
-
-
-@dataclass
-class FightTally:
-    """Running totals of many fights: all the Monte Carlo summary needs, in constant memory."""
-
-    wins: IntArray  # (sides,)
-    draws: int
-    rounds: dict[int, int]
-    standing: IntArray  # (C,) fights each combatant ends standing in
-    health_standing: IntArray  # (C,) its health summed over those fights
-    health: IntArray  # (C,) its health summed over every fight
-    dealt: IntArray  # (C,) damage it dealt, summed
-
-    @staticmethod
-    def empty(sides: int, combatants: int) -> FightTally:
-        zeros = np.zeros(combatants, dtype=np.int64)
-        return FightTally(np.zeros(sides, dtype=np.int64), 0, {}, zeros, zeros.copy(), zeros.copy(), zeros.copy())
-
-    def add(self, part: Part) -> None:
-        winner, rounds, health, standing, dealt = part
-        self.wins += np.bincount(winner[winner >= 0], minlength=len(self.wins))
-        self.draws += int((winner < 0).sum())
-        for value, count in zip(*np.unique(rounds, return_counts=True), strict=True):
-            self.rounds[int(value)] = self.rounds.get(int(value), 0) + int(count)
-        self.standing += standing.sum(axis=0)
-        self.health_standing += np.where(standing, health, 0).sum(axis=0)
-        self.health += health.sum(axis=0)
-        self.dealt += dealt.sum(axis=0)
-
-    def merge(self, other: FightTally) -> None:
-        self.wins += other.wins
-        self.draws += other.draws
-        for value, count in other.rounds.items():
-            self.rounds[value] = self.rounds.get(value, 0) + count
-        self.standing += other.standing
-        self.health_standing += other.health_standing
-        self.health += other.health
-        self.dealt += other.dealt
 
 
 @dataclass
@@ -566,7 +528,11 @@ class _Batch:
         self.out: list[Part] = []
 
     def context(self, state: State, standing: BoolArray | None) -> StepContext:
-        return self.sample(self.fight, state, self.rng, max_rounds=self.fight.max_rounds, standing=standing)
+        """The step's context; it owns `state`: the loop's states are the batch's own (made by `initial_state`, a
+        `take`, or the previous step), and the loop reads none after stepping it."""
+        ctx = self.sample(self.fight, state, self.rng, max_rounds=self.fight.max_rounds, standing=standing)
+        ctx.own_input()
+        return ctx
 
     def checked(self, state: State, stuck: IntArray, kinds: list[str]) -> None:
         self.probe.checked(state)
@@ -578,15 +544,15 @@ class _Batch:
         pass
 
     def finished(self, ctx: StepContext, rows: IntArray, winner: IntArray) -> None:
-        fight, fin = self.fight, ctx.state.take(rows)
-        rules = fight.rules
+        fight, state = self.fight, ctx.state
+        # Only what a fight's end keeps, at its rows (the standing the step knows already, not recomputed).
         self.out.append(
             (
                 winner,
-                np.minimum(fin.fight["round"], fight.max_rounds),
-                rules.health_of(fin).copy(),
-                rules.standing(fight, fin),
-                fin.per["dealt"].copy(),
+                np.minimum(state.fight["round"].take(rows), fight.max_rounds),
+                np.take(fight.rules.health_of(state), rows, axis=0),
+                ctx.standing().take(rows, axis=0),
+                state.per["dealt"].take(rows, axis=0),
             )
         )
         if self.progress:

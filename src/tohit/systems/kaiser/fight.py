@@ -394,15 +394,14 @@ class KaiserFight(KaiserTurns):
 
     def _round_start(self, ctx: FightContext, rows_mask: BoolArray) -> None:
         """A new round: 6 AP for everyone standing, Flat-Footed ends, the order starts again."""
-        fight = ctx.fight
         rows = np.flatnonzero(rows_mask)
         if rows.size == 0:
             return
-        standing = self.standing(fight, ctx.state)[rows]
+        standing = ctx.standing().take(rows, axis=0)  # the step knows it already
         r_idx, c_idx = np.nonzero(standing)
         rr = rows[r_idx]
         new_round = ctx.state.fight["round"][rows] + 1
-        flat = ctx.state.per["flat_footed"][rows]
+        flat = ctx.state.per["flat_footed"].take(rows, axis=0)
         fr, fc = np.nonzero(flat)
         ctx.emit(
             "round",
@@ -416,7 +415,7 @@ class KaiserFight(KaiserTurns):
             ap=AP_PER_ROUND,
         )
         self._fade(ctx, rows)
-        mdp = ctx.state.per["mdp"][rows]
+        mdp = ctx.state.per["mdp"].take(rows, axis=0)
         mr, mc = np.nonzero(mdp)
         if mr.size:  # the Multiple Defense Penalty counts the defenses of one round
             r = rows[mr]
@@ -519,7 +518,7 @@ class KaiserFight(KaiserTurns):
         """A new round: the All Action Penalty of Criticals of DoF 5 or less fades by 1 [Critical]."""
         if not ctx.state.per["fading"].any():
             return
-        fading = ctx.state.per["fading"][rows]
+        fading = ctx.state.per["fading"].take(rows, axis=0)
         fr, fc = np.nonzero(fading > 0)
         if fr.size == 0:
             return

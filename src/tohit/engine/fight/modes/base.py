@@ -19,6 +19,7 @@ import numpy as np
 
 from tohit.core.fight.contract import ALL, GMChoice, LoadedFight, Mode, Rows
 from tohit.core.fight.gm_words import GM_PHRASES
+from tohit.core.fight.order import TURN
 from tohit.core.fight.rolls import FightRoll, Rolled
 from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change
 from tohit.core.fight.words import Words, gm_told, said, told
@@ -55,6 +56,14 @@ class StepContext(ABC):
         self.script: list[dict[str, list[int]]] = []
         #: Narrated events as JSON (each change with its `from` value), in order (empty elsewhere).
         self.log: list[dict[str, Any]] = []
+
+    def own_input(self) -> None:
+        """Declare the input state's arrays this context's own: nobody reads them after the step (a Monte Carlo
+        batch's loop, which made them and drops its previous state), so the step writes them in place instead of
+        copying each array on its first change. A step's own code still reads what it read before an event from
+        the arrays it gathered, never from a view it kept of the state. The `turn` stat stays copied on change:
+        the round's order is kept while that array is the same object (`core/fight/order.py`)."""
+        self._owned = {(True, k) for k in self.state.per if k != TURN} | {(False, k) for k in self.state.fight}
 
     @property
     def narrating(self) -> bool:
@@ -169,9 +178,9 @@ class StepContext(ABC):
         if r.dtype == bool:
             r = np.flatnonzero(r)
         if who is not None and np.ndim(who) and np.asarray(who).shape[0] == self.n and r.size != self.n:
-            who = np.asarray(who)[r]
+            who = np.asarray(who).take(r, axis=0)
         if np.ndim(to) and np.asarray(to).shape[0] == self.n and r.size != self.n:
-            to = np.asarray(to)[r]
+            to = np.asarray(to).take(r, axis=0)
         return change(stat, r, to, who)
 
     # -- choices -----------------------------------------------------------------------------------------

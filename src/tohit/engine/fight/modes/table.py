@@ -81,15 +81,10 @@ class TableSample(DirectSample):
             per, rows, a_rows, k_rows, t_rows, {f: attack_fields[f] if whole else attack_fields[f][rows] for f in over}
         )
         code, radix = pack(comps)
-        if radix == 1:
-            groups, inverse, first = 1, np.zeros(rows.size, dtype=np.int64), np.zeros(1, dtype=np.int64)
-        else:
-            groups, inverse = dense_rank(code)
-            first = np.empty(groups, dtype=np.int64)
-            first[inverse[::-1]] = np.arange(rows.size - 1, -1, -1)
+        groups = _Groups(code, radix)
         found = caches(self.fight).samplers.setdefault((tuple(stats), tuple(over)), {})
         samplers = []
-        for values in np.stack([comp[first] for comp in comps], axis=1).tolist():
+        for values in np.stack([comp[groups.first] for comp in comps], axis=1).tolist():
             sm = found.get(tuple(values))
             if sm is None:
                 sm = found[tuple(values)] = self._sampler(keyed.decode(values))
@@ -98,30 +93,27 @@ class TableSample(DirectSample):
         # (the same dice, outcomes told apart by stats) share one draw call.
         tables = alias_tables(self.fight)
         stack = tables.stack
-        if groups == 1:
-            local = tables.of(samplers[0]).sample(self.rng, rows.size).astype(np.int64)
-            joint_row = local + samplers[0].offset
+        layout = [sm.layout for sm in samplers]
+        present = sorted(set(layout))
+        if len(present) == 1:
+            local = tables.aliases[present[0]].sample(self.rng, rows.size).astype(np.int64)
         else:
-            layout = [sm.layout for sm in samplers]
-            present = sorted(set(layout))
-            if len(present) == 1:
-                local = tables.aliases[present[0]].sample(self.rng, rows.size).astype(np.int64)
-            else:
-                row_layout = np.asarray(layout, dtype=np.int64)[inverse]
-                local = np.empty(rows.size, dtype=np.int64)
-                for lay in present:
-                    sel = np.flatnonzero(row_layout == lay)
-                    local[sel] = tables.aliases[lay].sample(self.rng, sel.size)
-            offsets = np.asarray([sm.offset for sm in samplers], dtype=np.int64)
-            joint_row = offsets[inverse] + local
+            row_layout = groups.each(layout)
+            local = np.empty(rows.size, dtype=np.int64)
+            for lay in present:
+                sel = np.flatnonzero(row_layout == lay)
+                local[sel] = tables.aliases[lay].sample(self.rng, sel.size)
+        joint_row = groups.each([sm.offset for sm in samplers])
+        joint_row += local
         if whole:
             column = joint_row
         else:  # the rows left out read the stack's column of zeros
             column = np.zeros(n, dtype=np.int64)
             column[rows] = joint_row
         out = {f: stack.matrix[stack.at[f]].take(column) for f in fields}  # `take`: far faster than [:, column]
-        beyond = stack.beyond[joint_row]
+        beyond = stack.beyond.take(joint_row)
         if beyond.any():  # rolls past the table's depth: their tails sampled, then resolved
+            inverse = groups.each(list(range(len(samplers))))
             self._resolve_beyond(beyond, rows, local, inverse, samplers, comps, attack_fields, out)
         return out
 
@@ -186,6 +178,47 @@ class TableSample(DirectSample):
             found = held[situation.ident] = TableSampler(table, scenario, target, fight.rules.outcome_fields)
             alias_tables(fight).add(found)
         return found
+
+
+#: Most packed codes `_Groups` reads through a table of one entry per code (beyond it, a dense rank).
+DIRECT_CODES = 1 << 22
+
+
+class _Groups:
+    """The groups of a resolve's rows by their packed situation code (`pack`: 0 to radix - 1), in increasing code
+    order: each group's first row, and a value per group spread over the rows. While the codes are few, through a
+    table of one entry per code (no rank of the rows); else by `dense_rank`."""
+
+    def __init__(self, code: IntArray, radix: int) -> None:
+        n = code.size
+        self.code, self.radix = code, radix
+        self.inverse: IntArray | None = None
+        #: The codes present, in increasing order (None: one group, or ranked).
+        self.by_code: IntArray | None = None
+        if radix == 1:
+            self.first = np.zeros(1, dtype=np.int64)
+            return
+        if radix <= DIRECT_CODES and radix <= 8 * n + 4096:
+            first_of = np.full(radix, n, dtype=np.int64)
+            first_of[code[::-1]] = np.arange(n - 1, -1, -1)  # the last write wins: each code's first row
+            by_code = np.flatnonzero(first_of < n)
+            self.by_code, self.first = by_code, first_of.take(by_code)
+            return
+        count, inverse = dense_rank(code)
+        self.inverse = inverse
+        self.first = np.empty(count, dtype=np.int64)
+        self.first[inverse[::-1]] = np.arange(n - 1, -1, -1)
+
+    def each(self, values: list[int]) -> IntArray:
+        """Each row's group's value (`values`: one per group, in the groups' order), as a new array."""
+        per_group = np.asarray(values, dtype=np.int64)
+        if self.inverse is not None:
+            return per_group.take(self.inverse)
+        if self.by_code is None:
+            return np.full(self.code.size, per_group[0], dtype=np.int64)
+        table = np.zeros(self.radix, dtype=np.int64)
+        table[self.by_code] = per_group
+        return table.take(self.code)
 
 
 @dataclass

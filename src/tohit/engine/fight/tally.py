@@ -1,0 +1,61 @@
+"""The running totals of many simulated fights (`FightTally`): all a Monte Carlo summary needs, in constant memory,
+added one batch's fight ends (`Part`) at a time and merged across a run's shares."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tohit.core.fight.state import BoolArray, IntArray
+
+#: A batch's fight ends, one entry per fight: the winner (-1: a draw), the rounds played, and per combatant its
+#: health, whether it stands and the damage it dealt.
+Part = tuple[IntArray, IntArray, IntArray, BoolArray, IntArray]
+#: Rounds up to this many are tallied with one count per round (`np.bincount`), longer fights by sorting.
+ROUND_COUNTS = 1 << 16
+
+
+@dataclass
+class FightTally:
+    """Running totals of many fights: all the Monte Carlo summary needs, in constant memory."""
+
+    wins: IntArray  # (sides,)
+    draws: int
+    rounds: dict[int, int]
+    standing: IntArray  # (C,) fights each combatant ends standing in
+    health_standing: IntArray  # (C,) its health summed over those fights
+    health: IntArray  # (C,) its health summed over every fight
+    dealt: IntArray  # (C,) damage it dealt, summed
+
+    @staticmethod
+    def empty(sides: int, combatants: int) -> FightTally:
+        zeros = np.zeros(combatants, dtype=np.int64)
+        return FightTally(np.zeros(sides, dtype=np.int64), 0, {}, zeros, zeros.copy(), zeros.copy(), zeros.copy())
+
+    def add(self, part: Part) -> None:
+        winner, rounds, health, standing, dealt = part
+        self.wins += np.bincount(winner[winner >= 0], minlength=len(self.wins))
+        self.draws += int((winner < 0).sum())
+        if rounds.size and int(rounds.max()) < ROUND_COUNTS:  # one count per round, in increasing order
+            counts = np.bincount(rounds)
+            values = np.flatnonzero(counts)
+            counted = zip(values.tolist(), counts[values].tolist(), strict=True)
+        else:
+            counted = zip(*(a.tolist() for a in np.unique(rounds, return_counts=True)), strict=True)
+        for value, count in counted:
+            self.rounds[value] = self.rounds.get(value, 0) + count
+        self.standing += standing.sum(axis=0)
+        self.health_standing += np.where(standing, health, 0).sum(axis=0)
+        self.health += health.sum(axis=0)
+        self.dealt += dealt.sum(axis=0)
+
+    def merge(self, other: FightTally) -> None:
+        self.wins += other.wins
+        self.draws += other.draws
+        for value, count in other.rounds.items():
+            self.rounds[value] = self.rounds.get(value, 0) + count
+        self.standing += other.standing
+        self.health_standing += other.health_standing
+        self.health += other.health
+        self.dealt += other.dealt
