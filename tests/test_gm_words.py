@@ -19,6 +19,7 @@ from tohit.core.fight.words import gm_told
 SRC = Path(__file__).resolve().parents[1] / "src" / "tohit"
 #: Where steps emit events: the engine's own kinds, and each game's package.
 EMITTERS = {
+    "core": SRC / "core",
     "engine": SRC / "engine",
     "fullplate": SRC / "systems" / "fullplate",
     "kaiser": SRC / "systems" / "kaiser",

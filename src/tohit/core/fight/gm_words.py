@@ -15,6 +15,7 @@ The details each kind's phrase reads (besides `changes`):
   `until` and `of`), each with `follows` (what the rules made of it: `who`, `label`, `was`, `now`, `clause`) and, on
   several at once, `each` (per combatant, its words); `dice` (`label`, `expression`, `total`, `faces`); `note`
   (`combatant`, `note`); `duration` (`combatant`, `condition`, `left`, `until`, `of`).
+- `turn` (the round's order: `combatant`, `round`), `round` (`round`: its number).
 - `unfinished` (a log exported before the end): `round`, `turn`.
 - The encounter: `move` (the GM's free move, `free`: `combatant`, `from`, `to`; a game words its own moves),
   `end_turn` (`combatant`, when a turn ended), each with `player` when a player's link played it; `undo`
@@ -197,8 +198,21 @@ def reveal(event: Mapping[str, Any]) -> str:
 
 
 #: The common phrases, by kind. `stand_fast` is a game's roll the engine resolves and words as an attack.
+def turn(event: Mapping[str, Any]) -> str:
+    """A turn in the round's order: "Ceil's turn (round 2)" (nothing where no one takes it)."""
+    who = event.get("combatant")
+    return f"{who}'s turn (round {event.get('round')})" if who is not None else ""
+
+
+def new_round(event: Mapping[str, Any]) -> str:
+    """A new round: "Round 2"."""
+    return f"Round {event.get('round')}"
+
+
 GM_PHRASES: Mapping[str, GmPhrase] = {
     "start": start,
+    "turn": turn,
+    "round": new_round,
     "stalemate": stalemate,
     "end": end,
     "round_limit": round_limit,

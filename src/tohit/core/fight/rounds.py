@@ -20,18 +20,16 @@ from tohit.core.fight.contract import FightContext, FightRules, GMChoice, Loaded
 from tohit.core.fight.order import TURN, kept, order_places, round_order
 from tohit.core.fight.rows import any_rows, first_rows, pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State
-from tohit.core.fight.words import Words
 
 
-def turn_words(ctx: FightContext, actor: IntArray) -> Words:
-    """A turn event's words when a fight is told, in the game's terms ("Ceil's turn (round 2)"); made only then."""
+def turn_of(ctx: FightContext, actor: IntArray) -> dict[str, Any]:
+    """A turn event's details when a fight is told (`combatant`, `round`: the common phrase words them), each made
+    only then."""
 
-    def words() -> str:
-        if ctx.n != 1 or int(actor[0]) < 0:
-            return ""
-        return f"{ctx.fight.roster.names[int(actor[0])]}'s turn (round {int(ctx.state.fight['round'][0])})"
+    def who() -> str | None:
+        return None if ctx.n != 1 or int(actor[0]) < 0 else ctx.fight.roster.names[int(actor[0])]
 
-    return words
+    return {"combatant": who, "round": lambda: int(ctx.state.fight["round"][0])}
 
 
 class RoundRules(FightRules):
@@ -94,7 +92,7 @@ class RoundRules(FightRules):
         if not acting.any():
             return
         actor = np.where(acting, actor, -1)
-        ctx.emit("turn", [ctx.set("cursor", acting, slot if self.holds_turn else slot + 1)], turn_words(ctx, actor))
+        ctx.emit("turn", [ctx.set("cursor", acting, slot if self.holds_turn else slot + 1)], **turn_of(ctx, actor))
         self.turn(ctx, acting, actor, choice)
 
     def _advance(self, ctx: FightContext) -> tuple[IntArray, BoolArray, IntArray]:
@@ -119,7 +117,6 @@ class RoundRules(FightRules):
                 ctx.emit(
                     "round",
                     [ctx.set("round", rows, new), ctx.set("cursor", rows, 0)],
-                    lambda: f"Round {int(new[0])}",
                     round=lambda: int(new[0]),
                 )
                 self.round_start(ctx, rows)
