@@ -67,6 +67,24 @@ def test_a_fight_files_hidden_combatant_is_absent_and_named_by_no_answer(client:
     )
 
 
+def test_dice_typed_for_a_name_hidden_entirely_are_refused_as_for_a_name_the_fight_never_had(
+    client: TestClient,
+) -> None:
+    """The dice route's faces per target, keyed by the ambusher's name, get the same answer as faces keyed by a
+    name the fight never had: the refusal tells nothing of who stands in the dark."""
+    eid, _, view = made(client, hidden=True)
+    asked = {"attacker": "Ilse", "attack": "Fire Wave", "targets": ["Mariana"]}  # a target whose numbers they read
+
+    def typed(name: str) -> Any:
+        return client.post(f"/v1/encounters/{eid}/dice", json={**asked, "dice": {name: {"d10": [3]}}}, headers=view)
+
+    ambusher, nobody = typed("Cop 3"), typed("Cop 9")
+    assert ambusher.status_code == nobody.status_code == 422
+    said = ambusher.json()["error"], nobody.json()["error"]
+    assert said[0]["field"] == said[1]["field"] == "dice"
+    assert said[0]["message"].replace("Cop 3", "X") == said[1]["message"].replace("Cop 9", "X")
+
+
 def test_one_players_own_character_reads_every_number_even_hidden_from_the_others() -> None:
     """One player's audience (`own`, docs/players.md): their own character's every number, even while the GM keeps
     it from the shared players' view; the others' stay a health word. Its loss to a hidden foe's attack is told to

@@ -304,13 +304,15 @@ class PlayersView:
         self, attacker: str, attack: str | None, targets: list[str], placement: str | None, faces: Any
     ) -> dict[str, Any]:
         """The dice route for the players: refused (403) for a hidden attacker or target named, or one out of the
-        party's sight, for `dice` keyed by a hidden combatant (field `dice`), and for an attack that reaches a
+        party's sight, for `dice` keyed by a hidden combatant (field `dice`; keyed by one hidden entirely: a 422 in
+        the words of a name the fight never had, `known`), and for an attack that reaches a
         hidden creature in sight (an area's catch, a Multi's every foe: field `targets`), since the roles a target
         rolls and what its faces still need are read from its stats; a creature it reaches that the players do not
         know of or do not see is left out of `targets` (as far as the characters see: naming it, or refusing for
         it, would say it stands there)."""
         self.refuse(attacker, targets)
         if isinstance(faces, Mapping):
+            self.known([k for k, v in faces.items() if isinstance(v, Mapping)], "dice")  # faces per target
             keyed = sorted(k for k in faces if k in self.hidden)
             if keyed:
                 message = f"{', '.join(keyed)}: hidden from the players, only the GM token types dice for it"
