@@ -105,8 +105,8 @@ def check_preview(page: Any, table: Table, eid: str, token: str) -> None:
         }
 
 
-DICE_STEP = """n => Number(document.getElementById('tracker').dataset.seq) > n
-  || !!document.getElementById('dice-needed')"""
+DICE_STEP = """([n, k]) => Number(document.getElementById('tracker').dataset.seq) > n
+  || document.querySelectorAll('#dice-fields input').length > k"""
 
 
 def type_dice(page: Any) -> None:
@@ -142,10 +142,11 @@ def type_dice(page: Any) -> None:
             assert page.get_attribute(f"#die-{role}", "aria-invalid") == "true"
         assert seq(page) == before
         first.fill("")
-    for _ in range(3):
+    for _ in range(3):  # each press: the attack lands, or a further step's fields are added
         fitting()
+        fields = inputs.count()
         page.click("#roll-dice")
-        page.wait_for_function(DICE_STEP, arg=before)
+        page.wait_for_function(DICE_STEP, arg=[before, fields])
         if seq(page) > before:
             return
     raise AssertionError("the dice never sufficed")

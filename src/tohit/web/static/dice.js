@@ -10,9 +10,11 @@ import { keptWords } from "./kept.js";
  * line, the chosen targets whose numbers the GM keeps (a player's page: kept.js); and the roles and the creatures
  * the last answer gave. `asked` counts the asks for the first step (only the latest one's answer is shown: an older
  * answer, for an attacker no longer chosen, is dropped); `fresh`: the next answer shows the first step anew even
- * when its roles are the same (once an attack has been sent). */
+ * when its roles are the same (once an attack has been sent); `rolling`: typed dice being checked and sent (a second
+ * press meanwhile is ignored: it would send a second attack). */
 const ctx = {
   id: null, token: null, chosen: null, attack: null, fail: null, kept: () => [], roles: null, targets: [], asked: 0, fresh: false,
+  rolling: false,
 };
 
 export function setUpDice(tracker) {
@@ -191,6 +193,16 @@ function neededFields(needed, dice) {
 }
 
 export async function rollTyped() {
+  if (ctx.rolling) return; // a second press while these dice are checked and sent would send a second attack
+  ctx.rolling = true;
+  try {
+    await sendTyped();
+  } finally {
+    ctx.rolling = false;
+  }
+}
+
+async function sendTyped() {
   const { dice, bad } = typed();
   if (bad) {
     bad.focus();

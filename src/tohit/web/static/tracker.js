@@ -419,11 +419,6 @@ async function act(action, stored = null, box = q("#action-error")) {
   }
 }
 
-/** Resolves once no action is in flight: its answer shown and the page read again after it. */
-async function settled() {
-  while (page.inflight) await page.inflight;
-}
-
 async function attack(dice) {
   const body = chosen();
   if (!body.targets.length) {
@@ -434,13 +429,15 @@ async function attack(dice) {
 }
 
 async function undo() {
-  await settled(); // an Undo pressed while an action is in flight takes back that action, once it has landed
-  if (page.busy) return;
+  // an Undo pressed while an action is in flight takes back that action, once it has landed (and any started
+  // while it waited): never a dropped press
+  while (page.busy || page.inflight) await (page.inflight || new Promise((resolve) => setTimeout(resolve, 50)));
   page.busy = true;
   const answer = await api("POST", `/v1/encounters/${id}/undo`, { expected_seq: page.enc.seq }, token);
   page.busy = false;
   if (!answer.ok) {
     fail(answer);
+    if (answer.status === 409) await refresh(); // someone acted first: the page shows it, the GM looks again
     return;
   }
   addEvents(answer.data.events);
