@@ -8,6 +8,7 @@ Absorption 2, no armour, 40 LP) unless a test says otherwise.
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 from itertools import product
@@ -247,7 +248,7 @@ def critical_duel() -> Any:
 def critical_exact() -> Any:
     """The duel's exact chain, its cap on seconds lifted (a cap on time may only refuse: under load it refused this
     chain once; `exact_uncapped` lifts it for a test, this fixture spans the module)."""
-    return exact_duel(critical_duel(), seconds=3600.0)
+    return exact_duel(critical_duel(), seconds=math.inf)
 
 
 @pytest.mark.parametrize("method", ["table", "direct"])
@@ -308,7 +309,7 @@ def test_kaiser_fight_criticals_without_dof_change_nothing() -> None:
     for side in data["sides"]:
         side["combatants"][0]["physical_resistance"] = 13
     data["options"] = {**(data.get("options") or {}), "multiple_defense_penalty": False}  # as before it too
-    result = exact_duel(load(data), seconds=3600.0)  # a cap on time may only refuse: lifted
+    result = exact_duel(load(data), seconds=math.inf)  # a cap on time may only refuse: lifted
     assert result.states == 721
     assert abs(float(result.wins[0]) - 0.7869444772953877) < 1e-12  # the chain before Criticals were played
 
