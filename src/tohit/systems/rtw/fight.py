@@ -239,6 +239,8 @@ class RtwFight(RtwTurns):
 
     def finish(self, ctx: FightContext, rows: Any) -> None:
         """The end of the encounter: each weapon used successfully loses 1 Durability; at 0 it shatters."""
+        if not self._flags(ctx.fight).wears:  # no weapon has a Durability to lose (none is ever marked used)
+            return
         slot, weapons = self._weapons(ctx.fight)
         rows = np.asarray(rows, dtype=np.int64)
         for w in range(slot.max(initial=-1) + 1):
