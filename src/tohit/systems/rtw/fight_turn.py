@@ -241,6 +241,7 @@ class RtwTurns(RtwTables):
         if rows.size == 0:
             return
         fight = ctx.fight
+        up = ctx.standing()  # who stands before the attack (the step's options read it already)
         a, t = actor.take(rows), target.take(rows)
         per = ctx.state.per
         hearts, fall_code, only = self._fall_tables(fight)
@@ -302,6 +303,18 @@ class RtwTurns(RtwTables):
         who = {DEFENDER: t, ATTACKER: a}
         for kind, items in events(applied.items):
             ctx.emit(kind, changes(items, rows, who), **self._details(ctx, kind, items, before, outcome, t, play))
+        self._keep_standing(ctx, up, applied.items, rows, t)
+
+    def _keep_standing(
+        self, ctx: FightContext, up: BoolArray, items: tuple[Item, ...], rows: IntArray, target: IntArray
+    ) -> None:
+        """Who stands after the attack: as before it, less the creatures brought to 0 Health, the only ones whose
+        Health, Helpless or perished it changes so (Falling in Battle); kept for the state it left (`KeptStanding`)."""
+        now = up.copy()
+        for it in items:
+            if it.kind == "falls":
+                now[rows.take(it.rows), target.take(it.rows)] = False
+        self.kept_standing(ctx.fight).keep(ctx.state, now)
 
     def _details(
         self,
