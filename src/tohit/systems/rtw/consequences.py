@@ -80,14 +80,15 @@ class Before(NamedTuple):
     """The stats an attack may change, one row per resolved attack, before it, and what the attack is."""
 
     #: The target's Health, and the damage the attacker has dealt (counted only against a `foe`: an area on a
-    #: map may catch allies).
+    #: map may catch allies; None: every target is a foe).
     health: IntArray
     dealt: IntArray
-    foe: BoolArray
+    foe: BoolArray | None
     #: The target's Hearts (-1: not given, never in Peril), and what it becomes at 0 Health (HELPLESS or
-    #: PERISHES: `fall_outcome`, from the attack and the target).
+    #: PERISHES: `fall_outcome`, from the attack and the target): per row, or a function giving it at the positions
+    #: asked (read only for the few that fall).
     hearts: IntArray
-    fall: IntArray
+    fall: IntArray | Callable[[IntArray], IntArray]
     #: The attacker (its combatant index: a Distracted target keeps the bitmask of its sources).
     attacker: IntArray
     #: The target's Invisible (None: the fight keeps no such status).
@@ -108,7 +109,8 @@ class Outcome(NamedTuple):
     """The attack's resolved columns the fight applies (`effect_landed` read with effects, `durability_used` and
     `burning_wear` with weapons that wear)."""
 
-    result: IntArray
+    #: HIT or not, per row (None: every row is a hit, the fight gives only its hits).
+    result: IntArray | None
     damage: IntArray
     effect_landed: IntArray | None = None
     durability_used: IntArray | None = None
@@ -132,7 +134,7 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     effect that landed on a target still above 0 Health puts its status on it (Distracted: the attacker's bit
     joins its sources) [rtw: Landing the Blow]; a weapon used successfully is marked for the end of the encounter,
     and a Burning weapon that lands a blow loses 1 Durability [rtw: Weapon Durability; Status Effects]."""
-    hits, at = positions(outcome.result == HIT)
+    hits, at = _hits(outcome)
     items: list[Item] = []
     damage = at(outcome.damage)
     health = at(before.health)
@@ -141,41 +143,79 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     if hurt.any():
         r, left, lost = select(hurt, hits, after, health - after)
         items.append(item("damage", "health", r, left, DEFENDER, CLAUSE_HEALTH))
-        rf, lf = select(before.foe.take(r), r, lost)
+        rf, lf = (r, lost) if before.foe is None else select(before.foe.take(r), r, lost)
         items.append(item("damage", "dealt", rf, before.dealt.take(rf) + lf, ATTACKER, CLAUSE_HEALTH))
     hearts = at(before.hearts)
-    enters = in_peril(after, hearts) & ~in_peril(health, hearts)
-    if enters.any():
-        items.append(item("peril", "peril", hits[enters], 1, DEFENDER, CLAUSE_PERIL))
-    zero = (after == 0) & (damage > 0)
-    if zero.any():
-        falls = np.where(zero, at(before.fall), -1)
+    low = np.flatnonzero(in_peril(after, hearts))  # in Peril now: of those, the ones that were not
+    enters = low[~in_peril(health.take(low), hearts.take(low))]
+    if enters.size:
+        items.append(item("peril", "peril", hits.take(enters), 1, DEFENDER, CLAUSE_PERIL))
+    zero = np.flatnonzero(after == 0)
+    zero = zero[damage.take(zero) > 0]
+    if zero.size:
+        falls = _fall_codes(before, hits.take(zero))
         for code, stat in enumerate(FALLS_STATS):
-            sel = falls == code
-            if sel.any():
-                items.append(item("falls", stat, hits[sel], 1, DEFENDER, CLAUSE_FALLING, part=code))
-    seen = np.zeros(hits.size, dtype=bool)
+            sel = zero[falls == code]
+            if sel.size:
+                items.append(item("falls", stat, hits.take(sel), 1, DEFENDER, CLAUSE_FALLING, part=code))
+    seen = None
     if before.invisible is not None:
         seen = at(before.invisible) == 1
         if seen.any():
             items.append(item("status_ends", "invisible", hits[seen], 0, DEFENDER, CLAUSE_INVISIBLE))
     if before.effect is not None and before.status_now is not None and outcome.effect_landed is not None:
-        effect = at(before.effect)
-        lands = (at(outcome.effect_landed) == 1) & (effect >= 0) & (after > 0)
-        for i, stat in enumerate(before.statuses) if lands.any() else ():
-            sel = lands & (effect == i)
-            if not sel.any():
-                continue
-            r = hits[sel]
-            have = before.status_now[r]
-            if stat == "invisible":  # a hit that lands ended it first
-                have = np.where(seen[sel], 0, have)
-            to = have | (np.int64(1) << before.attacker[r]) if stat == "distracted" else np.ones_like(have)
-            fresh = to != have
-            items.append(item("status", stat, r[fresh], to[fresh], DEFENDER, CLAUSE_STATUS, part=i))
+        items += _statuses(before, outcome, hits, at, after, seen)
     if before.slot is not None and before.durability is not None:
         items += _weapons(before, outcome, hits, at)
     return Applied(tuple(items), hits, after)
+
+
+def _statuses(
+    before: Before,
+    outcome: Outcome,
+    hits: IntArray,
+    at: Callable[[Any], Any],
+    after: IntArray,
+    seen: BoolArray | None,
+) -> list[Item]:
+    """An effect that landed on a target still above 0 Health puts its status on it (Distracted: the attacker's
+    bit joins its sources; Invisibility a hit ended first) [rtw: Landing the Blow; Status Effects]."""
+    assert before.effect is not None and before.status_now is not None and outcome.effect_landed is not None
+    items: list[Item] = []
+    effect = at(before.effect)
+    lands = (at(outcome.effect_landed) == 1) & (effect >= 0) & (after > 0)
+    for i, stat in enumerate(before.statuses) if lands.any() else ():
+        sel = lands & (effect == i)
+        if not sel.any():
+            continue
+        r = hits[sel]
+        have = before.status_now[r]
+        if stat == "invisible" and seen is not None:  # a hit that lands ended it first
+            have = np.where(seen[sel], 0, have)
+        to = have | (np.int64(1) << before.attacker[r]) if stat == "distracted" else np.ones_like(have)
+        fresh = to != have
+        items.append(item("status", stat, r[fresh], to[fresh], DEFENDER, CLAUSE_STATUS, part=i))
+    return items
+
+
+def _hits(outcome: Outcome) -> tuple[IntArray, Callable[[Any], Any]]:
+    """The positions of the hits, and a function taking an array's entries at them (`positions`; every row when
+    the fight gives only its hits)."""
+    if outcome.result is None:
+        return np.arange(outcome.damage.size, dtype=np.int64), _every
+    return positions(outcome.result == HIT)
+
+
+def _every(x: Any) -> Any:
+    return x
+
+
+def _fall_codes(before: Before, at: IntArray) -> IntArray:
+    """What each creature at positions `at` becomes at 0 Health (HELPLESS or PERISHES: `Before.fall`)."""
+    if callable(before.fall):
+        return before.fall(at)
+    codes: IntArray = before.fall.take(at)
+    return codes
 
 
 def _weapons(before: Before, outcome: Outcome, hits: IntArray, at: Callable[[Any], Any]) -> list[Item]:

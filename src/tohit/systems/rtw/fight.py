@@ -209,6 +209,11 @@ class RtwFight(RtwTurns):
         return out
 
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
+        """Above 0 Health, neither Helpless nor perished (Falling in Battle); the state a turn's attack left reads
+        what that attack kept (`KeptStanding`)."""
+        kept = self.kept_standing(fight).of(state)
+        if kept is not None:
+            return kept
         return (state.per["health"] > 0) & (state.per["helpless"] == 0) & (state.per["perished"] == 0)
 
     def override_value(self, field: str, code: int) -> Any:
@@ -239,6 +244,8 @@ class RtwFight(RtwTurns):
 
     def finish(self, ctx: FightContext, rows: Any) -> None:
         """The end of the encounter: each weapon used successfully loses 1 Durability; at 0 it shatters."""
+        if not self._flags(ctx.fight).wears:  # no weapon has a Durability to lose (none is ever marked used)
+            return
         slot, weapons = self._weapons(ctx.fight)
         rows = np.asarray(rows, dtype=np.int64)
         for w in range(slot.max(initial=-1) + 1):

@@ -241,7 +241,8 @@ class RtwTurns(RtwTables):
         if rows.size == 0:
             return
         fight = ctx.fight
-        a, t, k = actor[rows], target[rows], attack[rows]
+        up = ctx.standing()  # who stands before the attack (the step's options read it already)
+        a, t = actor.take(rows), target.take(rows)
         per = ctx.state.per
         hearts, fall_code, only = self._fall_tables(fight)
         grid = self.grid(fight) is not None  # damage dealt counts foes only (an area on a map may catch allies)
@@ -249,6 +250,7 @@ class RtwTurns(RtwTables):
         effects = play is not None and play.has_effects
         wear = bool(self._flags(fight)[3])
         effect = status_now = None
+        k = attack.take(rows) if effects or wear else rows[:0]  # the attacks, read only by effects and wear
         if effects:
             assert play is not None
             effect = play.effect[a, k]
@@ -267,14 +269,20 @@ class RtwTurns(RtwTables):
                 sel = slot == ww
                 durability[sel] = gather(per[f"durability{ww}"], rows[sel], a[sel])
             slots = max(len(mine) for mine in weapons)
+
+        def fall(at: IntArray) -> IntArray:
+            """What the creatures at positions `at` (the few brought to 0 Health) become: `_fall_tables`."""
+            if only >= 0:
+                return np.full(at.size, only, dtype=np.int64)
+            c, ta = a.take(at), t.take(at)
+            return gather(fall_code.reshape(-1, fall_code.shape[2]), c * fall_code.shape[1] + attack[rows[at]], ta)
+
         before = consequences.Before(
             health=gather(per["health"], rows, t),
             dealt=gather(per["dealt"], rows, a),
-            foe=fight.roster.are_foes(a, t) if grid else np.broadcast_to(True, rows.shape),
+            foe=fight.roster.are_foes(a, t) if grid else None,
             hearts=hearts.take(t),
-            fall=np.broadcast_to(only, rows.shape)
-            if only >= 0
-            else gather(fall_code.reshape(-1, fall_code.shape[2]), a * fall_code.shape[1] + k, t),
+            fall=fall,
             attacker=a,
             invisible=gather(per["invisible"], rows, t) if invisible else None,
             statuses=play.stats if play is not None else (),
@@ -285,7 +293,7 @@ class RtwTurns(RtwTables):
             slots=slots,
         )
         outcome = consequences.Outcome(
-            np.broadcast_to(HIT, rows.shape),  # the rows are the hits
+            None,  # the rows are the hits
             out["damage"].take(rows),
             out["effect_landed"].take(rows) if effects else None,
             out["durability_used"].take(rows) if wear else None,
@@ -295,6 +303,18 @@ class RtwTurns(RtwTables):
         who = {DEFENDER: t, ATTACKER: a}
         for kind, items in events(applied.items):
             ctx.emit(kind, changes(items, rows, who), **self._details(ctx, kind, items, before, outcome, t, play))
+        self._keep_standing(ctx, up, applied.items, rows, t)
+
+    def _keep_standing(
+        self, ctx: FightContext, up: BoolArray, items: tuple[Item, ...], rows: IntArray, target: IntArray
+    ) -> None:
+        """Who stands after the attack: as before it, less the creatures brought to 0 Health, the only ones whose
+        Health, Helpless or perished it changes so (Falling in Battle); kept for the state it left (`KeptStanding`)."""
+        now = up.copy()
+        for it in items:
+            if it.kind == "falls":
+                now[rows.take(it.rows), target.take(it.rows)] = False
+        self.kept_standing(ctx.fight).keep(ctx.state, now)
 
     def _details(
         self,
