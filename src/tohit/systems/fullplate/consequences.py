@@ -24,10 +24,14 @@ CLAUSE_HP = (
 CLAUSE_AMMO = "fullplate: Enhancement (magical ammunition that hits is recovered with less Enhancement)"
 
 
+def hp_lost(hp: Any, damage: Any) -> Any:
+    """The hit points `damage` costs (elementwise): the damage, never more than the HP left (HP never below 0)."""
+    return np.minimum(hp, damage)
+
+
 def hp_after(hp: Any, damage: Any) -> Any:
     """Hit points after `damage` (elementwise), never below 0."""
-    after = np.subtract(hp, damage)
-    return np.maximum(after, 0, out=after) if isinstance(after, np.ndarray) else max(after, 0)
+    return np.asarray(hp) - hp_lost(hp, damage)
 
 
 class Before(NamedTuple):
@@ -78,19 +82,19 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     else:
         hits, at = positions(outcome.result == HIT)
     hp = at(before.hp)
-    after = hp_after(hp, at(outcome.damage))
-    items = _damage(before, at, hits, hp, after)
+    lost = hp_lost(hp, at(outcome.damage))
+    after = hp - lost
+    items = _damage(before, at, hits, lost, after)
     if before.magic is not None:
         items += _ammunition(before, hits, at(before.magic))
     stray = _NONE if before.struck is None else hits[~at(before.struck)]
     return Applied(tuple(items), hits, after, stray)
 
 
-def _damage(before: Before, at: Callable[[Any], Any], hits: IntArray, hp: IntArray, after: IntArray) -> list[Item]:
-    """The "damage" items of the hits (positions `hits`; `at` reads an array of `before` at them; the struck
-    creature's HP before and after): the HP it loses, the dealt its attacker gains; none where it loses none (no
+def _damage(before: Before, at: Callable[[Any], Any], hits: IntArray, lost: IntArray, after: IntArray) -> list[Item]:
+    """The "damage" items of the hits (positions `hits`; `at` reads an array of `before` at them; the HP the
+    creature struck loses, and has after): its HP, the dealt its attacker gains; none where it loses none (no
     damage, already at 0 HP, or a shot lost to a creature not in the fight)."""
-    lost = hp - after
     lands = lost > 0
     if before.struck is not None:
         lands &= at(before.struck)
