@@ -128,6 +128,10 @@ class FullPlateFight(RoundRules):
 
     # -- an attack -----------------------------------------------------------------------------------------
     def attack(self, ctx: FightContext, mask: BoolArray, actor: IntArray, attack: IntArray, target: IntArray) -> None:
+        """The attacks of `mask`, resolved and applied. Where no shot of the fight may strike another creature and
+        none fires magical ammunition (`_sure_shots`), only each attack's damage is read: the hits that cost hit
+        points are the rows of damage above 0 (`_damaged`); else the result and the creature struck too (`_hits`).
+        The same changes and events either way (tests/fights/test_fullplate_fight_damage_only.py)."""
         fight = ctx.fight
         held = self._engaged_down(fight, ctx.state, target) or {}
         if "flatfooted" in ctx.state.per:  # the conditions a live encounter keeps (the module docstring)
