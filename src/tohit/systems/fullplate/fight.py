@@ -45,6 +45,13 @@ from tohit.systems.fullplate.models import STAT_FIELDS
 from tohit.systems.fullplate.rules import HIT
 from tohit.systems.fullplate.stat_readings import READINGS
 
+#: `resolve`'s outcome fields read where every shot strikes its target and none fires magical ammunition: a hit
+#: that costs hit points is the one with damage above 0 (a miss's and a fumble's damage is 0).
+DAMAGE_ONLY = ("damage",)
+#: What a resolved attack hands `FullPlateFight._land`: the rows that may change, their attackers and the
+#: combatants struck, the stats before, the outcome at those rows.
+Landing = tuple[IntArray, IntArray, IntArray, consequences.Before, consequences.Outcome]
+
 
 class FullPlateFight(RoundRules):
     system_id = "fullplate"
@@ -121,17 +128,55 @@ class FullPlateFight(RoundRules):
 
     # -- an attack -----------------------------------------------------------------------------------------
     def attack(self, ctx: FightContext, mask: BoolArray, actor: IntArray, attack: IntArray, target: IntArray) -> None:
+        """The attacks of `mask`, resolved and applied. Where no shot of the fight may strike another creature and
+        none fires magical ammunition (`_sure_shots`), only each attack's damage is read: the hits that cost hit
+        points are the rows of damage above 0 (`_damaged`); else the result and the creature struck too (`_hits`).
+        The same changes and events either way (tests/fights/test_fullplate_fight_damage_only.py)."""
         fight = ctx.fight
         held = self._engaged_down(fight, ctx.state, target) or {}
         if "flatfooted" in ctx.state.per:  # the conditions a live encounter keeps (the module docstring)
             rows = np.arange(target.size)
             held = {**held, **self._condition_fields(ctx.state.per, rows, np.maximum(actor, 0), np.maximum(target, 0))}
-        idx, out = ctx.resolve(mask, actor, attack, target, held or None)
+        sure = self._sure_shots(fight)
+        idx, out = ctx.resolve(mask, actor, attack, target, held or None, fields=DAMAGE_ONLY if sure else None)
         actor, attack, target, mask = actor[idx], attack[idx], target[idx], mask[idx]
+        if sure:
+            self._land(ctx, *self._damaged(ctx, out["damage"], actor, target))
+        else:
+            self._land(ctx, *self._hits(ctx, out, mask, actor, attack, target))
+
+    def _damaged(self, ctx: FightContext, damage: IntArray, actor: IntArray, target: IntArray) -> Landing:
+        """`_land`'s arguments where every shot strikes its target and none fires magical ammunition
+        (`_sure_shots`): only the rows whose damage is above 0 change anything (a miss or a fumble deals 0, and
+        so do the rows that did not attack)."""
+        rows = np.flatnonzero(damage > 0)
+        a, t = actor.take(rows), target.take(rows)
+        per = ctx.state.per
+        width = per["hp"].shape[1]
+        at = rows * width
+        before = consequences.Before(
+            hp=per["hp"].reshape(-1).take(at + t),
+            struck=None,
+            dealt=per["dealt"].reshape(-1).take(np.add(at, a, out=at)),
+            magic=None,
+            attack=None,
+        )
+        return rows, a, t, before, consequences.Outcome(None, damage.take(rows))
+
+    def _hits(
+        self,
+        ctx: FightContext,
+        out: dict[str, IntArray],
+        mask: BoolArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+    ) -> Landing:
+        """`_land`'s arguments of the hits, where a shot may strike another creature [Firing Into Melee] or fire
+        magical ammunition."""
+        fight = ctx.fight
         rows = np.flatnonzero(mask & (out["result"] == HIT))
-        if rows.size == 0:
-            return
-        a, t, k = actor[rows], target[rows], attack[rows]
+        a, t, k = actor.take(rows), target.take(rows), attack.take(rows)
         # Who took the hit: the intended target (its `hp_left`), or one engaged with it (firing into melee).
         struck = gather(self._struck(fight), t, np.maximum(out["creature_hit"].take(rows), 0))
         per = ctx.state.per
@@ -150,7 +195,22 @@ class FullPlateFight(RoundRules):
             attack=k,
             ammo_hits=ammo_hits,
         )
-        outcome = consequences.Outcome(out["result"].take(rows), out["damage"].take(rows))
+        return rows, a, struck, before, consequences.Outcome(out["result"].take(rows), out["damage"].take(rows))
+
+    def _land(
+        self,
+        ctx: FightContext,
+        rows: IntArray,
+        a: IntArray,
+        struck: IntArray,
+        before: consequences.Before,
+        outcome: consequences.Outcome,
+    ) -> None:
+        """What the attacks of `rows` (attackers `a`, the combatant struck `struck`, -1: a creature not in the
+        fight) do, applied (`consequences.apply`) and emitted."""
+        if rows.size == 0:
+            return
+        fight = ctx.fight
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: struck, ATTACKER: a}
         groups = events(applied.items)
@@ -274,6 +334,15 @@ class FullPlateFight(RoundRules):
         if field == "flatfooted":
             return bool(code)
         return code
+
+    def _sure_shots(self, fight: LoadedFight) -> bool:
+        """No shot of the fight may strike another creature than its target (no combatant has an `engaged_with`
+        entry: Firing Into Melee never applies) and none fires magical ammunition: an attack only costs its target
+        hit points."""
+        return fight.memo(
+            "fullplate_sure",
+            lambda: self._struck(fight).shape[1] == 1 and not self._magic_ammo(fight).any(),
+        )
 
     def _magic_ammo(self, fight: LoadedFight) -> BoolArray:
         """(combatants, attacks): the attack fires ammunition with an Enhancement bonus."""
