@@ -66,6 +66,7 @@ class LastOdysseyAbilities(LastOdysseyLive):
                 "multi": multi,
                 "physical": physical,
                 "knock": knock,
+                "knocks": bool(knock.any()),  # some ability knocks out
                 "self": own,
                 "ally": ally,
                 "allies": ~fight.roster.foe_matrix,  # (C, C): on the same side (oneself included)
