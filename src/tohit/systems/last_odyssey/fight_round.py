@@ -72,7 +72,7 @@ class LastOdysseyRound(LastOdysseyTurns):
         """Each turn starts with the AP of the character's tier (option `action_points`)."""
         ap = ctx.state.per["ap"]
         full = int(ctx.fight.spec.options.action_points)
-        spent = ap[rows] != full
+        spent = ap.take(rows, axis=0) != full
         r, c = np.nonzero(spent)
         if r.size:
             names = ctx.fight.roster.names
@@ -96,6 +96,8 @@ class LastOdysseyRound(LastOdysseyTurns):
         """Poisoned [Statuses; the game's other pages]: "a Poisoned character takes 1/10 of its base maximum HP,
         rounded down, at least 1", at the Effect Phase; HP never below 0, downed at 0."""
         per = ctx.state.per
+        if not per["statuses"].any():  # nobody has a status (the usual fight): nobody is Poisoned
+            return
         poisoned = mask[:, None] & ((per["statuses"] & BIT["poisoned"]) != 0) & self.standing(ctx.fight, ctx.state)
         if not poisoned.any():
             return
