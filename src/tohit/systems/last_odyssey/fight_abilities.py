@@ -18,7 +18,7 @@ from tohit.systems.last_odyssey.consequences import (
     PLACE,
     TRACKED,
 )
-from tohit.systems.last_odyssey.live import FRONT, LastOdysseyLive
+from tohit.systems.last_odyssey.live import FRONT, LastOdysseyLive, some
 from tohit.systems.last_odyssey.state_codes import status_mask
 from tohit.systems.last_odyssey.tables import inflicted_status
 
@@ -98,7 +98,7 @@ class LastOdysseyAbilities(LastOdysseyLive):
         tables = self._tables(fight)
         foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()  # (n, C)
         plain = not tables["effects"] and not tables["may_miss"]
-        if plain and not ctx.state.per["row"].any():  # everyone in the front row (FRONT is 0): rows change nothing
+        if plain and not some(ctx.state.per["row"]):  # everyone in the front row: rows change nothing
             return pair_rows(rows_of(fight.has_attack, who), foes)
         usable = self.usable_of(fight, ctx.state, who)  # (n, A)
         melee = rows_of(tables["melee"], who)  # (n, A)

@@ -24,7 +24,7 @@ from tohit.systems.last_odyssey.consequences import (
     TRACKED,
 )
 from tohit.systems.last_odyssey.fight_abilities import LastOdysseyAbilities
-from tohit.systems.last_odyssey.live import BACK, FRONT
+from tohit.systems.last_odyssey.live import BACK, FRONT, some
 from tohit.systems.last_odyssey.rules import HIT
 from tohit.systems.last_odyssey.state_codes import status_names, tracker_of
 
@@ -38,9 +38,10 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         rows = np.flatnonzero(acting)
         if rows.size == 0:
             return
-        who = actor[rows]
+        whole = rows.size == acting.size  # every fight's turn (the usual step): the arrays as they are
+        who = actor if whole else actor.take(rows)
         ap = gather(ctx.state.per["ap"], rows, who)
-        used = attack[rows] >= 0
+        used = (attack if whole else attack.take(rows)) >= 0
         left = (ap - 1) * used
         fight = ctx.fight
         ctx.emit(
@@ -150,7 +151,7 @@ class LastOdysseyTurns(LastOdysseyAbilities):
             body_armor=on_t["body_armor"],
             dealt=gather(per["dealt"], rows, a),
             knock=tables["knock"].take(ability) if tables["knocks"] else None,
-            physical=tables["physical"].take(ability) if on_t["body_armor"].any() else None,
+            physical=tables["physical"].take(ability) if some(on_t["body_armor"]) else None,
             effects=effects,
         )
         outcome = consequences.Outcome(out["result"].take(rows), out["damage"].take(rows))
@@ -222,9 +223,9 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         (None: all)."""
         fight = ctx.fight
         row = ctx.state.per["row"]
-        back = row == BACK
-        if not back.any():  # nobody in a back row (the usual fight): nothing can come forward
+        if not some(row):  # nobody in a back row (the usual fight): nothing can come forward
             return
+        back = row == BACK
         standing = self.standing(fight, ctx.state)
         if mask is not None:
             standing = standing & mask[:, None]
