@@ -10,6 +10,7 @@ import numpy as np
 
 from tohit.core.fight.consequence import table
 from tohit.systems.last_odyssey.consequences import Before, Outcome, apply, shell_and_hp, shell_hit
+from tohit.systems.last_odyssey.live import BACK, FRONT, some
 from tohit.systems.last_odyssey.tables import HIT
 
 
@@ -52,3 +53,12 @@ def test_no_knock_out_in_the_fight_and_no_body_armor_up_leave_those_columns_unre
             ("damage", "attacker", "dealt", [0, 2], [5, 4]),
         ]
     )
+
+
+def test_some_reads_a_back_row_a_status_or_body_armor_up_anywhere_in_the_batch() -> None:
+    """The Combat Round (rows), Statuses, Cop, Body Armor: `some` says whether any combatant of any fight is in a
+    back row, has a status or has Body Armor up (stats never below 0), an empty batch none."""
+    assert not some(np.zeros((3, 2), dtype=np.int64))
+    assert some(np.asarray([[FRONT, FRONT], [FRONT, BACK]], dtype=np.int64))
+    assert some(np.asarray([0, 0, 256], dtype=np.int64))
+    assert not some(np.zeros((0, 2), dtype=np.int64))
