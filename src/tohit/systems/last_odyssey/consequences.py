@@ -80,10 +80,24 @@ def hp_lost(damage: Any, points: Any, hp: Any) -> Any:
     docs/last-odyssey.md#silent-shell]."""
     if isinstance(points, int) and isinstance(hp, int):  # one Shell and one HP for every row: fewer steps
         return (damage >= points + hp) * hp if points > 0 else np.minimum(damage, hp)
-    damage = np.asarray(damage)
-    points, hp = np.asarray(points), np.asarray(hp)
-    hit = shell_hit(damage, points)
-    return np.where(points > 0, np.where(hit.broken & (hit.overflow >= hp), hp, 0), np.minimum(damage, hp))
+    return shell_and_hp(damage, points, hp)[1]
+
+
+def shell_and_hp(damage: Any, points: Any, hp: Any) -> tuple[IntArray, IntArray]:
+    """(Shell points absorbed, HP lost) of hits of `damage` (at least 0) on Shell pools of `points` (0 or less:
+    no Shell) and `hp` (at least 0), row by row: `shell_hit`'s absorbed and `hp_lost`, in a few whole-array
+    operations and no selection [Shells; docs/last-odyssey.md#silent-shell]. A Shell absorbs the damage up to its
+    points; through a Shell HP is lost only when the overflow (damage past the points) is at least the HP, and
+    then all of it; without a Shell the damage up to the HP. One formula for both: the damage past what the
+    Shell absorbs, up to the HP, kept unless a Shell held (it absorbed and its overflow fell short of the HP)."""
+    damage, points, hp = np.asarray(damage), np.asarray(points), np.asarray(hp)
+    shelled = points > 0
+    cap = np.maximum(points, 0)
+    absorbed: IntArray = np.minimum(damage, cap)
+    through = damage >= cap + hp  # no Shell: the damage reaches the HP; a Shell: it breaks and overflows the HP
+    lost: IntArray = np.minimum(damage - absorbed, hp)
+    lost *= shelled <= through  # a Shell that holds (shelled, not through) lets no HP go
+    return absorbed, lost
 
 
 CLAUSE_DAMAGE = "last-odyssey: Shells; docs/last-odyssey.md#silent-shell (a Shell absorbs, breaks, overflows into HP)"
@@ -121,9 +135,10 @@ class Before(NamedTuple):
     body_armor: IntArray
     #: The damage the user has dealt in the fight.
     dealt: IntArray
-    #: The ability knocks out (downs rather than kills), is physical (Body Armor absorbs it).
-    knock: BoolArray
-    physical: BoolArray
+    #: The ability knocks out (downs rather than kills; None: no ability of the fight does), is physical (Body
+    #: Armor absorbs it; None when no row's target has Body Armor up: then it is not read).
+    knock: BoolArray | None
+    physical: BoolArray | None
     #: The fight plays statuses and Bonus Trackers (some ability has one). Without, the fields below may be None:
     #: no one has a status or a buff.
     effects: bool
@@ -167,24 +182,29 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     hits, at = positions(outcome.result == HIT)
     damage = at(outcome.damage)
     hp, points = at(before.hp), at(before.shell)
-    absorbed = np.asarray(shell_hit(damage, points).absorbed)
-    lost = np.asarray(hp_lost(damage, points, hp))
+    absorbed, lost = shell_and_hp(damage, points, hp)
     items: list[Item] = []
     took = absorbed > 0
     if took.any():
-        items.append(item("damage", "shell", hits[took], (points - absorbed)[took], DEFENDER, CLAUSE_DAMAGE))
+        r, absorbed_t, points_t = select(took, hits, absorbed, points)
+        items.append(item("damage", "shell", r, points_t - absorbed_t, DEFENDER, CLAUSE_DAMAGE))
     hurt = lost > 0
+    downed = hurt
     if hurt.any():
         r, left, lost_h = select(hurt, hits, hp - lost, lost)
         items.append(item("damage", "hp", r, left, DEFENDER, CLAUSE_DAMAGE))
         items.append(item("damage", "dealt", r, before.dealt.take(r) + lost_h, ATTACKER, CLAUSE_DAMAGE))
-    downed = hurt & (lost == hp)
-    knocked = downed & at(before.knock)
-    if knocked.any():
-        items.append(item("damage", "incapacitated", hits[knocked], 1, DEFENDER, CLAUSE_DAMAGE))
-    armour = (at(before.body_armor) > 0) & at(before.physical)
-    if armour.any():
-        items.append(item("damage", "body_armor", hits[armour], 0, DEFENDER, CLAUSE_DAMAGE))
+        downed = hurt & (lost == hp)
+    if before.knock is not None:
+        knocked = np.flatnonzero(downed & at(before.knock))
+        if knocked.size:
+            items.append(item("damage", "incapacitated", hits.take(knocked), 1, DEFENDER, CLAUSE_DAMAGE))
+    armoured = at(before.body_armor) > 0
+    if armoured.any():
+        assert before.physical is not None  # read whenever a target has Body Armor up
+        armour = np.flatnonzero(armoured & at(before.physical))
+        if armour.size:
+            items.append(item("damage", "body_armor", hits.take(armour), 0, DEFENDER, CLAUSE_DAMAGE))
     old, new_digit = np.zeros(hits.size, dtype=np.int64), np.zeros(hits.size, dtype=np.int64)
     if before.statuses is None or before.buffs is None:  # no statuses, no buffs: nothing more changes
         return Applied(tuple(items), hits, absorbed, lost, old, new_digit)

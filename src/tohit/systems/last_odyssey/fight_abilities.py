@@ -18,7 +18,7 @@ from tohit.systems.last_odyssey.consequences import (
     PLACE,
     TRACKED,
 )
-from tohit.systems.last_odyssey.live import FRONT, LastOdysseyLive
+from tohit.systems.last_odyssey.live import FRONT, LastOdysseyLive, some
 from tohit.systems.last_odyssey.state_codes import status_mask
 from tohit.systems.last_odyssey.tables import inflicted_status
 
@@ -66,6 +66,7 @@ class LastOdysseyAbilities(LastOdysseyLive):
                 "multi": multi,
                 "physical": physical,
                 "knock": knock,
+                "knocks": bool(knock.any()),  # some ability knocks out
                 "self": own,
                 "ally": ally,
                 "allies": ~fight.roster.foe_matrix,  # (C, C): on the same side (oneself included)
@@ -94,11 +95,14 @@ class LastOdysseyAbilities(LastOdysseyLive):
     def options(self, ctx: FightContext, actor: IntArray) -> BoolArray:
         fight = ctx.fight
         who = np.maximum(actor, 0)
-        usable = self.usable_of(fight, ctx.state, who)  # (n, A)
-        foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()  # (n, C)
         tables = self._tables(fight)
+        foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()  # (n, C)
+        plain = not tables["effects"] and not tables["may_miss"]
+        if plain and not some(ctx.state.per["row"]):  # everyone in the front row: rows change nothing
+            return pair_rows(rows_of(fight.has_attack, who), foes)
+        usable = self.usable_of(fight, ctx.state, who)  # (n, A)
         melee = rows_of(tables["melee"], who)  # (n, A)
-        if not melee.any() and not tables["effects"] and not tables["may_miss"]:
+        if plain and not melee.any():
             return pair_rows(usable, foes)
         front = ctx.state.per["row"] == FRONT
         reach = pair_rows(melee, foes & front) | pair_rows(~melee, foes)  # a melee attack: front-row foes only

@@ -18,6 +18,7 @@ from tohit.systems.last_odyssey.consequences import (
 )
 from tohit.systems.last_odyssey.fight_turn import LastOdysseyTurns
 from tohit.systems.last_odyssey.initiative import CALL_ROLL, TurnOrder
+from tohit.systems.last_odyssey.live import some
 
 
 class LastOdysseyRound(LastOdysseyTurns):
@@ -72,7 +73,7 @@ class LastOdysseyRound(LastOdysseyTurns):
         """Each turn starts with the AP of the character's tier (option `action_points`)."""
         ap = ctx.state.per["ap"]
         full = int(ctx.fight.spec.options.action_points)
-        spent = ap[rows] != full
+        spent = ap.take(rows, axis=0) != full
         r, c = np.nonzero(spent)
         if r.size:
             names = ctx.fight.roster.names
@@ -85,8 +86,9 @@ class LastOdysseyRound(LastOdysseyTurns):
     def round_end(self, ctx: FightContext, rows: IntArray) -> None:
         """The Effect Phase [The Combat Round]: "damage takes precedent ... followed by everything else":
         Poisoned damage, then a side advances on a front row left empty (option `effect_phase`)."""
-        if not ctx.fight.spec.options.effect_phase:
-            return
+        per = ctx.state.per
+        if not ctx.fight.spec.options.effect_phase or not (some(per["statuses"]) or some(per["row"])):
+            return  # nobody has a status (none is Poisoned), nobody is in a back row (none comes forward)
         mask = np.zeros(ctx.n, dtype=bool)
         mask[rows] = True
         self._poison(ctx, mask)
@@ -96,6 +98,8 @@ class LastOdysseyRound(LastOdysseyTurns):
         """Poisoned [Statuses; the game's other pages]: "a Poisoned character takes 1/10 of its base maximum HP,
         rounded down, at least 1", at the Effect Phase; HP never below 0, downed at 0."""
         per = ctx.state.per
+        if not some(per["statuses"]):  # nobody has a status (the usual fight): nobody is Poisoned
+            return
         poisoned = mask[:, None] & ((per["statuses"] & BIT["poisoned"]) != 0) & self.standing(ctx.fight, ctx.state)
         if not poisoned.any():
             return

@@ -24,7 +24,7 @@ from tohit.systems.last_odyssey.consequences import (
     TRACKED,
 )
 from tohit.systems.last_odyssey.fight_abilities import LastOdysseyAbilities
-from tohit.systems.last_odyssey.live import BACK, FRONT
+from tohit.systems.last_odyssey.live import BACK, FRONT, some
 from tohit.systems.last_odyssey.rules import HIT
 from tohit.systems.last_odyssey.state_codes import status_names, tracker_of
 
@@ -38,10 +38,11 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         rows = np.flatnonzero(acting)
         if rows.size == 0:
             return
-        who = actor[rows]
+        whole = rows.size == acting.size  # every fight's turn (the usual step): the arrays as they are
+        who = actor if whole else actor.take(rows)
         ap = gather(ctx.state.per["ap"], rows, who)
-        used = attack[rows] >= 0
-        left = np.where(used, ap - 1, 0)
+        used = (attack if whole else attack.take(rows)) >= 0
+        left = (ap - 1) * used
         fight = ctx.fight
         ctx.emit(
             "ap",
@@ -68,6 +69,7 @@ class LastOdysseyTurns(LastOdysseyAbilities):
                 attack,
                 target,
                 note=lambda: self._note(ctx, actor, attack),
+                fields=self._read(tables),
                 said_fields=self._sides(ctx, actor, target),
             )
             self._apply(ctx, acting[idx], actor[idx], attack[idx], target[idx], out)
@@ -90,11 +92,17 @@ class LastOdysseyTurns(LastOdysseyAbilities):
             if not mask.any():
                 continue
             tt = np.full(n, t, dtype=np.int64)
-            idx, out = ctx.resolve(mask, actor, attack, tt, shared=shared, said_fields=self._sides(ctx, actor, tt))
+            sides = self._sides(ctx, actor, tt)
+            idx, out = ctx.resolve(mask, actor, attack, tt, fields=self._read(tables), shared=shared, said_fields=sides)
             actor, attack, caught = actor[idx], attack[idx], caught[idx]
             n = ctx.n
             self._apply(ctx, mask[idx], actor, attack, np.full(ctx.n, t, dtype=np.int64), out)
         self._advance_at_once(ctx)
+
+    def _read(self, tables: dict[str, Any]) -> tuple[str, ...] | None:
+        """The outcome fields a turn reads: a status that lands and the Bonus Tracker only when some ability
+        gives one (`effects`; None: every field)."""
+        return None if tables["effects"] else ("result", "damage")
 
     def _sides(self, ctx: FightContext, actor: IntArray, target: IntArray) -> Callable[[], dict[str, IntArray]] | None:
         """A told fight with Ally buffs tells the system the target's side (`target.side`: an ally of the user or
@@ -130,19 +138,20 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         if rows.size == 0:
             return
         tables = self._tables(ctx.fight)
-        a, k, t = actor[rows], attack[rows], target[rows]
+        a, k, t = actor.take(rows), attack.take(rows), target.take(rows)
         per = ctx.state.per
         effects = bool(tables["effects"])
         carried = ("statuses", "buffs") if tables["carried"] else ()
         hits = ("status_hits",) if effects else ()
         on_t = gather_stats(per, ("hp", "shell", "body_armor", *carried, *hits), rows, t)  # the target's stats
+        ability = a * tables["knock"].shape[1] + k  # each row's ability in the fight's (combatant, ability) tables
         before = consequences.Before(
             hp=on_t["hp"],
             shell=on_t["shell"],
             body_armor=on_t["body_armor"],
             dealt=gather(per["dealt"], rows, a),
-            knock=gather(tables["knock"], a, k),
-            physical=gather(tables["physical"], a, k),
+            knock=tables["knock"].take(ability) if tables["knocks"] else None,
+            physical=tables["physical"].take(ability) if some(on_t["body_armor"]) else None,
             effects=effects,
         )
         outcome = consequences.Outcome(out["result"].take(rows), out["damage"].take(rows))
@@ -150,9 +159,7 @@ class LastOdysseyTurns(LastOdysseyAbilities):
             before = before._replace(statuses=on_t["statuses"], buffs=on_t["buffs"])
         if effects:
             before = before._replace(
-                status_hits=on_t["status_hits"],
-                bit=gather(tables["bit"], a, k),
-                stat=gather(tables["stat"], a, k),
+                status_hits=on_t["status_hits"], bit=tables["bit"].take(ability), stat=tables["stat"].take(ability)
             )
             outcome = outcome._replace(
                 status_applied=out["status_applied"].take(rows), tracker=out["tracker"].take(rows)
@@ -216,9 +223,9 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         (None: all)."""
         fight = ctx.fight
         row = ctx.state.per["row"]
-        back = row == BACK
-        if not back.any():  # nobody in a back row (the usual fight): nothing can come forward
+        if not some(row):  # nobody in a back row (the usual fight): nothing can come forward
             return
+        back = row == BACK
         standing = self.standing(fight, ctx.state)
         if mask is not None:
             standing = standing & mask[:, None]
