@@ -96,7 +96,8 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     life_after = worn(life, at(outcome.damage))
     guard = at(before.guard)
     told = at(outcome.guard_after)
-    guard_after = np.where(told == NULL_INT, guard, told)
+    unknown = told == NULL_INT  # no Guard told (an object's): the guard it had
+    guard_after = np.where(unknown, guard, told) if unknown.any() else told
     hurt = life_after < life
     if hurt.any():
         r, lost, left = select(hurt, rows, life - life_after, life_after)

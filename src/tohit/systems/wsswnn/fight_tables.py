@@ -81,6 +81,8 @@ class WsswnnTables(WsswnnLive):
                 "ranged": ranged,
                 "offset": offset,
                 "usable": np.asarray(bool(braces) or bool(mighty.any())),
+                # Every attack of everyone is a strike it can always make (no costs, no grapples, no Stand Fast).
+                "always": np.asarray(not (braces or mighty.any()) and bool(strike.all())),
                 "into": np.asarray(into),
                 # Whether the fight has a brace against a foe at all, and a Grapple (else no state changes).
                 "braces": np.asarray(bool(braces)),

@@ -11,7 +11,7 @@ import numpy as np
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events
 from tohit.core.fight.contract import FightContext, GMChoice
-from tohit.core.fight.rows import gather_stats, pair_rows, rows_of, take_rows
+from tohit.core.fight.rows import pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, gather
 from tohit.core.outcome import NULL_INT
 from tohit.systems.wsswnn import consequences
@@ -49,8 +49,11 @@ class WsswnnTurns(WsswnnTables):
         who = np.maximum(actor, 0)
         stand, skip, strike = self._holding_back(ctx, acting, who)
         foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
-        usable = self._usable(ctx, who) if t["usable"] else rows_of(t["strike"], who)
-        options = pair_rows(np.asarray(usable, dtype=bool), foes)
+        if t["always"]:  # every attack of everyone, always: each on every foe standing
+            options = np.broadcast_to(foes[:, None, :], (foes.shape[0], fight.max_attacks, foes.shape[1]))
+        else:
+            usable = self._usable(ctx, who) if t["usable"] else rows_of(t["strike"], who)
+            options = pair_rows(np.asarray(usable, dtype=bool), foes)
         idx, attack, target = ctx.choose_actions(strike, actor, options, choice)
         actor, stand, skip, strike = actor[idx], stand[idx], skip[idx], strike[idx]
         lacking = strike & (attack < 0)
@@ -229,8 +232,9 @@ class WsswnnTurns(WsswnnTables):
         )
         aware = outcome.awareness_damage is not None and (outcome.awareness_damage > 0).any()
         braced = ("stamina", "disarmed") if braces else ()
-        on_d = gather_stats(per, ("life", "guard", *(("awareness",) if aware else ()), *braced), rows, d)
-        on_a = gather_stats(per, ("dealt", *(("life", "guard") if falls else ())), rows, a)
+        base = rows * per["life"].shape[1]  # each row's first cell: its defender's and attacker's cells from it
+        on_d = _cells(per, ("life", "guard", *(("awareness",) if aware else ()), *braced), base + d)
+        on_a = _cells(per, ("dealt", *(("life", "guard") if falls else ())), base + a)
         before = consequences.Before(
             life=on_d["life"],
             guard=on_d["guard"],
@@ -298,6 +302,12 @@ class WsswnnTurns(WsswnnTables):
             "lethal_damage": lambda: _fell(lethal[rows][0]),
             "guard_damage": lambda: _fell(guard[rows][0]),
         }
+
+
+def _cells(per: Any, stats: tuple[str, ...], flat: IntArray) -> dict[str, IntArray]:
+    """Each stat's entries at the cells `flat` of its (fights x combatants) array, by flat index (`gather_stats`
+    with the index made by the caller, once for several reads)."""
+    return {s: np.ascontiguousarray(per[s]).reshape(-1).take(flat) for s in stats}
 
 
 def _fell(value: Any) -> int:
