@@ -39,8 +39,9 @@ class Before(NamedTuple):
     guard: IntArray
     #: The damage the attacker has dealt in the fight.
     dealt: IntArray
-    #: The attacker is the defender's foe (a shot into a grapple may strike an ally: not counted as dealt).
-    foe: BoolArray
+    #: The attacker is the defender's foe (a shot into a grapple may strike an ally: not counted as dealt); None:
+    #: every attacker is (a fight where nobody can shoot into a grapple).
+    foe: BoolArray | None
     #: The attacker's life and guard (a jump-attack's fall: needed when some attack falls).
     attacker_life: IntArray | None = None
     attacker_guard: IntArray | None = None
@@ -57,13 +58,13 @@ class Before(NamedTuple):
 
 
 class Outcome(NamedTuple):
-    """The attack's resolved columns the fight applies (the falls' when some attack is a jump-attack that falls;
-    `brace_effect` and `resist_stamina` with braces only)."""
+    """The attack's resolved columns the fight applies (`awareness_damage` when some weapon deals it; the falls'
+    when some attack is a jump-attack that falls; `brace_effect` and `resist_stamina` with braces only)."""
 
     result: IntArray
     damage: IntArray
     guard_after: IntArray
-    awareness_damage: IntArray
+    awareness_damage: IntArray | None = None
     falling_lethal: IntArray | None = None
     falling_guard: IntArray | None = None
     brace_effect: IntArray | None = None
@@ -95,22 +96,23 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     life_after = worn(life, at(outcome.damage))
     guard = at(before.guard)
     told = at(outcome.guard_after)
-    guard_after = np.where(told == NULL_INT, guard, told)
+    unknown = told == NULL_INT  # no Guard told (an object's): the guard it had
+    guard_after = np.where(unknown, guard, told) if unknown.any() else told
     hurt = life_after < life
     if hurt.any():
         r, lost, left = select(hurt, rows, life - life_after, life_after)
         items.append(item("damage", "life", r, left, DEFENDER, CLAUSE_STATS))
-        foe = before.foe.take(r)
-        if foe.any():
-            rf, lf = select(foe, r, lost)
+        foe = None if before.foe is None else before.foe.take(r)
+        if foe is None or foe.any():
+            rf, lf = (r, lost) if foe is None else select(foe, r, lost)
             items.append(item("damage", "dealt", rf, before.dealt.take(rf) + lf, ATTACKER, CLAUSE_STATS))
     g = guard_after != guard
     if g.any():
         rg, ga = select(g, rows, guard_after)
         items.append(item("damage", "guard", rg, ga, DEFENDER, CLAUSE_STATS))
     aware_after = None
-    awareness_damage = at(outcome.awareness_damage)
-    if before.awareness is not None and (awareness_damage > 0).any():
+    awareness_damage = None if outcome.awareness_damage is None else at(outcome.awareness_damage)
+    if before.awareness is not None and awareness_damage is not None and (awareness_damage > 0).any():
         aware = at(before.awareness)
         aware_after = worn(aware, awareness_damage)
         w = aware_after != aware

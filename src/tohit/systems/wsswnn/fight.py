@@ -68,7 +68,8 @@ import numpy as np
 from tohit.core.errors import InputError
 from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
-from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.core.fight.rows import count_rows
+from tohit.core.fight.state import BoolArray, IntArray, State, change
 from tohit.systems.wsswnn import narrate, players
 from tohit.systems.wsswnn.fight_file import WsswnnCombatant, free_brace, is_stand_fast
 from tohit.systems.wsswnn.fight_turn import ATTACKER_GRAPPLED_FIELD, GRAPPLED_FIELD, WsswnnTurns
@@ -223,8 +224,7 @@ class WsswnnFight(WsswnnTurns):
         rows = ctx.state.fight["rolled"] == 0
         beats = np.zeros((ctx.n, size), dtype=bool)
         for c in range(size):
-            foes = fight.roster.foes()[c]
-            best = ctx.state.per["awareness"][:, foes].max(axis=1)
+            best = _highest_awareness(ctx.state.per["awareness"], fight.roster.foes()[c])
             has_die = t["sides"][c] > 0
             mask = rows & has_die
             sides = np.full(ctx.n, t["sides"][c], dtype=np.int64)
@@ -246,20 +246,45 @@ class WsswnnFight(WsswnnTurns):
                 beats=lambda c=c, beats=beats: bool(beats[0, c]),
                 awareness=lambda best=best: int(best[0]),
             )
-        file_pos = np.empty(size, dtype=np.int64)
-        file_pos[np.asarray(fight.file_order)] = np.arange(size)
-        key = np.where(beats, 0, size) + file_pos[None, :]
-        order = np.argsort(key, axis=1, kind="stable")
         r = np.flatnonzero(rows)
-        place = np.empty_like(order)
-        np.put_along_axis(place, order, np.arange(size)[None, :].repeat(order.shape[0], axis=0), axis=1)
-        changes = [ctx.set("turn", r, place[r, c], c) for c in range(size)]
-        changes.append(ctx.set("rolled", r, 1))
-        for c in range(size):
-            won = r[beats[r, c]]
-            changes.append(ctx.set("initiative", won, 1, c))
+        every = r.size == ctx.n
+        won = beats if every else beats[r]
+        place = places(won, fight.file_order)
+        # One change for every combatant's place, row by row (each row's combatants in order, as one per combatant
+        # would give a told fight), and one for those who beat their foes.
+        combatants = np.tile(np.arange(size, dtype=np.int64), r.size)
+        winners = np.flatnonzero(won.reshape(-1))  # (row, combatant) as row * size + combatant
+        changes = [
+            change("turn", np.repeat(r, size), place.reshape(-1), combatants),
+            change("rolled", r, 1),
+            change("initiative", r.take(winners // size), 1, winners % size),
+        ]
         names = fight.roster.names
-        ctx.emit("initiative", changes, order=lambda: [names[int(c)] for c in order[0]])
+        ctx.emit("initiative", changes, order=lambda: [names[int(c)] for c in np.argsort(place[0], kind="stable")])
+
+
+def _highest_awareness(awareness: IntArray, foes: BoolArray) -> IntArray:
+    """Per fight, the highest Awareness among the foes (column by column: a reduction along a short axis is slow)."""
+    columns = np.flatnonzero(foes).tolist()
+    best = awareness[:, columns[0]].copy()
+    for f in columns[1:]:
+        np.maximum(best, awareness[:, f], out=best)
+    return best
+
+
+def places(beats: BoolArray, file_order: tuple[int, ...]) -> IntArray:
+    """(fights, combatants): each combatant's place in its fight's round order [maneuvers]: those who beat their foes'
+    Awareness first, then the others, each group in file order (`file_order`: the combatants by their place in the
+    file's order, sides alternating)."""
+    n, size = beats.shape
+    place = np.empty((n, size), dtype=np.int64)
+    ahead = count_rows(beats)  # how many beat it: the others come after them all
+    seen = np.zeros(n, dtype=np.int64)  # how many of those before it in file order beat it
+    for p, c in enumerate(file_order):
+        beat = beats[:, c]
+        place[:, c] = np.where(beat, seen, ahead + (p - seen))
+        seen += beat
+    return place
 
 
 RULES = WsswnnFight()

@@ -37,6 +37,7 @@ class WsswnnTables(WsswnnLive):
             ranged = np.zeros((size, na), dtype=bool)
             offset = np.zeros((size, na), dtype=np.int64)
             braces: set[str] = set()
+            jumps = aware = False
             for c, comb in enumerate(fight.combatants):
                 resists[c] = comb.resists
                 for a, entry in enumerate(comb.attacks):
@@ -49,6 +50,8 @@ class WsswnnTables(WsswnnLive):
                     far[c, a] = entry.attack.kind in ("ranged", "jump")
                     mighty[c, a] = entry.attack.mighty_blow
                     ranged[c, a] = entry.attack.kind == "ranged"
+                    jumps |= entry.attack.kind == "jump"
+                    aware |= entry.attacker.armament.awareness_damage > 0
                     # The kept roll of a ranged attack = its result - modifier + the range penalty.
                     offset[c, a] = max(2, entry.attack.spans) - entry.attack.modifier
                     brace = free_brace(entry)
@@ -60,6 +63,8 @@ class WsswnnTables(WsswnnLive):
                 stand_at[c] = NEVER if comb.stand_fast_at is None else comb.stand_fast_at
                 skip_at[c] = NEVER if comb.skip_at is None else comb.skip_at
                 gains[c] = int(comb.skip_gains == "awareness")
+            # A ranged attack into a grapple needs a third combatant to shoot (the grapple's two cannot).
+            into = "grapple" in braces and bool(ranged.any()) and size > 2
             found = {
                 "stand": stand,
                 "strike": strike,
@@ -76,12 +81,31 @@ class WsswnnTables(WsswnnLive):
                 "ranged": ranged,
                 "offset": offset,
                 "usable": np.asarray(bool(braces) or bool(mighty.any())),
-                # A ranged attack into a grapple needs a third combatant to shoot (the grapple's two cannot).
-                "into": np.asarray("grapple" in braces and bool(ranged.any()) and size > 2),
+                # Every attack of everyone is a strike it can always make (no costs, no grapples, no Stand Fast).
+                "always": np.asarray(not (braces or mighty.any()) and bool(strike.all())),
+                "into": np.asarray(into),
                 # Whether the fight has a brace against a foe at all, and a Grapple (else no state changes).
                 "braces": np.asarray(bool(braces)),
                 "grapples": np.asarray("grapple" in braces),
+                # Some combatant may Stand Fast or skip on its Guard (else every actor strikes).
+                "holds_back": np.asarray(bool((stand_at >= 0).any() or (skip_at >= 0).any())),
+                "fields": strike_fields(bool(braces), jumps, aware, into),
+                "jumps": np.asarray(jumps),
             }
             return found
 
         return fight.memo("wsswnn_tables", build)
+
+
+def strike_fields(braces: bool, jumps: bool, aware: bool, into: bool) -> tuple[str, ...]:
+    """The outcome fields a strike's consequences read (fight_turn.py): the result, lethal damage and the Guard it
+    leaves; awareness damage where some weapon deals it, a missed jump-attack's fall where some attack jumps, the
+    brace's effect and the stamina paid to resist it where some attack braces a foe, and the kept attack roll
+    where a shot into a grapple can happen. Fewer fields: fewer columns read from the tables, and fewer outcomes
+    the exact chain tells apart."""
+    fields = ["result", "damage", "guard_after"]
+    fields += ["awareness_damage"] if aware else []
+    fields += ["falling_lethal", "falling_guard"] if jumps else []
+    fields += ["brace_effect", "resist_stamina"] if braces else []
+    fields += ["attack_roll"] if into else []
+    return tuple(fields)

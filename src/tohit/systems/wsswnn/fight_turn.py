@@ -11,7 +11,7 @@ import numpy as np
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events
 from tohit.core.fight.contract import FightContext, GMChoice
-from tohit.core.fight.rows import gather_stats, pair_rows, rows_of, take_rows
+from tohit.core.fight.rows import pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, gather
 from tohit.core.outcome import NULL_INT
 from tohit.systems.wsswnn import consequences
@@ -47,23 +47,25 @@ class WsswnnTurns(WsswnnTables):
         fight = ctx.fight
         t = self._tables(fight)
         who = np.maximum(actor, 0)
-        guard = take_rows(ctx.state.per["guard"], who)
-        stand = acting & (t["stand"][who] >= 0) & (guard <= t["stand_at"][who])
-        skip = acting & ~stand & (guard <= t["skip_at"][who])
-        strike = acting & ~stand & ~skip
+        stand, skip, strike = self._holding_back(ctx, acting, who)
         foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
-        usable = self._usable(ctx, who) if t["usable"] else rows_of(t["strike"], who)
-        options = pair_rows(np.asarray(usable, dtype=bool), foes)
+        if t["always"]:  # every attack of everyone, always: each on every foe standing
+            options = np.broadcast_to(foes[:, None, :], (foes.shape[0], fight.max_attacks, foes.shape[1]))
+        else:
+            usable = self._usable(ctx, who) if t["usable"] else rows_of(t["strike"], who)
+            options = pair_rows(np.asarray(usable, dtype=bool), foes)
         idx, attack, target = ctx.choose_actions(strike, actor, options, choice)
         actor, stand, skip, strike = actor[idx], stand[idx], skip[idx], strike[idx]
-        skip = skip | (strike & (attack < 0))  # nothing it can attack: it skips
-        strike &= attack >= 0
-        who = np.maximum(actor, 0)
+        lacking = strike & (attack < 0)
+        if lacking.any():  # nothing it can attack: it skips
+            skip, strike = skip | lacking, strike & ~lacking
         if skip.any():
             self._skip(ctx, skip, actor)
         if stand.any():
-            sf = t["stand"][who]
-            idx, out = ctx.resolve(stand, actor, np.maximum(sf, 0), actor, kind="stand_fast")
+            sf = t["stand"][np.maximum(actor, 0)]
+            idx, out = ctx.resolve(
+                stand, actor, np.maximum(sf, 0), actor, kind="stand_fast", fields=("attacker_guard_after",)
+            )
             actor, stand, strike, attack, target = actor[idx], stand[idx], strike[idx], attack[idx], target[idx]
             rows = np.flatnonzero(stand)
             after = out["attacker_guard_after"][rows]
@@ -73,16 +75,26 @@ class WsswnnTurns(WsswnnTables):
         if strike.any():
             self._pay_mighty_blow(ctx, strike, actor, attack)
             feeds = self._feeds(ctx, strike, actor, target)
-            # No brace: its fields never change; no shot into a grapple: the attack roll is never read (faster
-            # tables, a smaller exact chain).
-            fields = BRACE_FIELDS if t["braces"] else PLAIN_FIELDS
-            if t["into"]:
-                fields = (*fields, "attack_roll")
+            # Only the fields the consequences read (`strike_fields`): faster tables, a smaller exact chain.
+            fields = t["fields"]
             idx, out = ctx.resolve(strike, actor, attack, target, feeds or None, fields=fields)
             actor, strike, attack, target = actor[idx], strike[idx], attack[idx], target[idx]
             if t["into"]:
                 actor, strike, target, out = self._into_grapple(ctx, strike, actor, attack, target, out, fields)
             self._damage(ctx, strike, actor, target, out)
+
+    def _holding_back(self, ctx: FightContext, acting: BoolArray, who: IntArray) -> tuple[BoolArray, ...]:
+        """(stand, skip, strike): who Stands Fast (its Guard at or below its `stand_fast_at`), who skips (at or
+        below its `skip_at`), and who strikes (the other actors) [fight.py: Stand Fast as a choice; Skipping]. In a
+        fight where nobody holds back, every actor strikes."""
+        t = self._tables(ctx.fight)
+        if not t["holds_back"]:
+            nobody = np.zeros(acting.shape, dtype=bool)
+            return nobody, nobody, acting
+        guard = take_rows(ctx.state.per["guard"], who)
+        stand = acting & (t["stand"][who] >= 0) & (guard <= t["stand_at"][who])
+        skip = acting & ~stand & (guard <= t["skip_at"][who])
+        return stand, skip, acting & ~stand & ~skip
 
     def _pay_mighty_blow(self, ctx: FightContext, strike: BoolArray, actor: IntArray, attack: IntArray) -> None:
         """Mighty Blow "costs -1 stamina" [champion]: paid when the attack is made, hit or miss (`_usable` leaves
@@ -203,27 +215,31 @@ class WsswnnTurns(WsswnnTables):
     def _damage(
         self, ctx: FightContext, mask: BoolArray, actor: IntArray, target: IntArray, out: dict[str, Any]
     ) -> None:
-        """What a resolved attack does (`consequences.apply`; emitted and narrated here)."""
-        falling = consequences.falls(out["falling_lethal"], out["falling_guard"])
-        rows = np.flatnonzero(mask & ((out["result"] != MISS) | falling))
+        """What a resolved attack does (`consequences.apply`; emitted and narrated here): on the rows it lands (a hit
+        or a block), and where some attack jumps, the rows it falls."""
+        t = self._tables(ctx.fight)
+        lands = out["result"] != MISS
+        falling = consequences.falls(out["falling_lethal"], out["falling_guard"]) if t["jumps"] else None
+        rows = np.flatnonzero(mask & (lands if falling is None else lands | falling))
         if rows.size == 0:
             return
-        a, d = actor[rows], target[rows]
+        a, d = actor.take(rows), target.take(rows)
         per = ctx.state.per
-        t = self._tables(ctx.fight)
         braces = bool(t["braces"])
-        falls = falling[rows].any()
-        read = [k for k in consequences.Outcome._fields if (braces or k not in BRACE_OUTCOME)]
-        outcome = consequences.Outcome(**{k: out[k].take(rows) for k in read if falls or k not in FALL_OUTCOME})
-        aware = (outcome.awareness_damage > 0).any()
+        falls = falling is not None and falling[rows].any()
+        outcome = consequences.Outcome(
+            **{k: out[k].take(rows) for k in t["fields"] if k in OUTCOME and (falls or k not in FALL_OUTCOME)}
+        )
+        aware = outcome.awareness_damage is not None and (outcome.awareness_damage > 0).any()
         braced = ("stamina", "disarmed") if braces else ()
-        on_d = gather_stats(per, ("life", "guard", *(("awareness",) if aware else ()), *braced), rows, d)
-        on_a = gather_stats(per, ("dealt", *(("life", "guard") if falls else ())), rows, a)
+        base = rows * per["life"].shape[1]  # each row's first cell: its defender's and attacker's cells from it
+        on_d = _cells(per, ("life", "guard", *(("awareness",) if aware else ()), *braced), base + d)
+        on_a = _cells(per, ("dealt", *(("life", "guard") if falls else ())), base + a)
         before = consequences.Before(
             life=on_d["life"],
             guard=on_d["guard"],
             dealt=on_a["dealt"],
-            foe=ctx.fight.roster.are_foes(a, d),
+            foe=ctx.fight.roster.are_foes(a, d) if t["into"] else None,
             attacker_life=on_a.get("life"),
             attacker_guard=on_a.get("guard"),
             awareness=on_d.get("awareness"),
@@ -288,15 +304,18 @@ class WsswnnTurns(WsswnnTables):
         }
 
 
+def _cells(per: Any, stats: tuple[str, ...], flat: IntArray) -> dict[str, IntArray]:
+    """Each stat's entries at the cells `flat` of its (fights x combatants) array, by flat index (`gather_stats`
+    with the index made by the caller, once for several reads)."""
+    return {s: np.ascontiguousarray(per[s]).reshape(-1).take(flat) for s in stats}
+
+
 def _fell(value: Any) -> int:
     """A fall's damage as its outcome column holds it (none: 0)."""
     return 0 if int(value) == NULL_INT else int(value)
 
 
-#: The outcome fields a fight reads (the attack roll only for a shot into a grapple); without braces against a
-#: foe, not their fields either.
-BRACE_FIELDS = tuple(f for f in WsswnnTurns.outcome_fields if f != "attack_roll")
-PLAIN_FIELDS = tuple(f for f in BRACE_FIELDS if f not in ("brace_effect", "resist_stamina"))
-#: The outcome columns `consequences.apply` reads only with braces, and only when some attack falls.
-BRACE_OUTCOME = ("brace_effect", "resist_stamina")
+#: The outcome columns `consequences.apply` reads only when some attack falls.
+#: The outcome columns `consequences.apply` reads at all.
+OUTCOME = frozenset(consequences.Outcome._fields)
 FALL_OUTCOME = ("falling_lethal", "falling_guard")
