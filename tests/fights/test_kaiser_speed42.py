@@ -95,3 +95,14 @@ def test_next_turn_through_the_table_is_the_order_read_by_distance(size: int, mo
     for got, want in zip(fast, slow, strict=True):
         assert got[0].tolist() == want[0].tolist()
         assert got[1].tolist() == want[1].tolist()
+
+
+def test_every_attack_reads_the_one_critical_role() -> None:
+    """The Critical level's 2d6 is one role for every attack (its exact support worked out once, not once per joint
+    table a fight builds), the same dice as before: 2d6 summed, 36 ways."""
+    fight = load(kaiser_fight([kaiser_combatant("A")], [kaiser_combatant("B", target={"defensive_skill": 6})]))
+    first, second = fight.roles(0, 0, 1)["critical"], fight.roles(1, 0, 0)["critical"]
+    assert first is second
+    support = first.support(1)
+    assert support.columns["total"].tolist() == list(range(2, 13))
+    assert [int(w) for w in support.weights] == [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]

@@ -45,6 +45,13 @@ Array = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]
 
 
+#: The Critical level's 2d6 (no Open Roll or Fumble) [Critical]: one role for every attack, so that its exact
+#: support is worked out once (a fight builds a joint table for each situation, each reading it).
+CRITICAL_ROLE = FacesRole(
+    "critical", (6, 6), sum_faces, notation="2d6", columns=("total",), label=ROLE_LABELS["critical"]
+)
+
+
 def base_damage(attacker: Attacker) -> int:
     """Base Damage = weapon damage + Strength modifier, always above 0 [Combat Terms]."""
     return max(1, attacker.weapon.damage + characteristic_modifier(attacker.strength))
@@ -92,9 +99,7 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
         return {
             "offense": KaiserRoll("offense", scenario.attack.advantage, special),
             "defense": KaiserRoll("defense", target.advantage, special),
-            "critical": FacesRole(
-                "critical", (6, 6), sum_faces, notation="2d6", columns=("total",), label=ROLE_LABELS["critical"]
-            ),
+            "critical": CRITICAL_ROLE,
         }
 
     def needs(self, scenario: KaiserScenario, target: Target) -> dict[str, Need]:
