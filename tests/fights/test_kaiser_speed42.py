@@ -103,6 +103,7 @@ def test_every_attack_reads_the_one_critical_role() -> None:
     fight = load(kaiser_fight([kaiser_combatant("A")], [kaiser_combatant("B", target={"defensive_skill": 6})]))
     first, second = fight.roles(0, 0, 1)["critical"], fight.roles(1, 0, 0)["critical"]
     assert first is second
+    assert fight.roles(0, 0, 1)["offense"] is fight.roles(1, 0, 0)["offense"]  # so are the 2d6 of equal advantage
     support = first.support(1)
     assert support.columns["total"].tolist() == list(range(2, 13))
     assert [int(w) for w in support.weights] == [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]
