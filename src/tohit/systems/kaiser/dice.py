@@ -211,3 +211,10 @@ class KaiserRoll(Role):
             faces[row] += [a, b]
             dice[row] = fumble_dice_count(a + b)
         return faces, {"dice": dice, "open": is_open.astype(np.int64), "fumble": is_fumble.astype(np.int64)}
+
+
+@cache
+def kaiser_roll(name: str, advantage: int, open_and_fumble: bool) -> KaiserRoll:
+    """The role `KaiserRoll(name, advantage, open_and_fumble)`, one object for every attack that rolls it (a fight
+    builds a joint table for each situation, each asking for its roles)."""
+    return KaiserRoll(name, advantage, open_and_fumble)

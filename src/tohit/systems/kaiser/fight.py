@@ -51,6 +51,7 @@ from pydantic import Field
 from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, changes, of_kind
 from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
+from tohit.core.fight.order import kept
 from tohit.core.fight.rolls import FightRoll
 from tohit.core.fight.rows import gather_stats, min_rows, pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
@@ -59,7 +60,7 @@ from tohit.systems.kaiser import consequences, narrate, players
 from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.rules import HIT
 from tohit.systems.kaiser.stat_readings import READINGS
-from tohit.systems.kaiser.turns import AP_PER_ROUND, KaiserTurns, spendable_ap
+from tohit.systems.kaiser.turns import AP_PER_ROUND, KaiserTurns, bit_sets, spendable_ap
 
 #: Each earlier Defensive Roll in the round puts the next at this much less (the Multiple Defense Penalty).
 MDP_STEP = 2
@@ -250,17 +251,16 @@ class KaiserFight(KaiserTurns):
     def _advance(self, ctx: FightContext) -> tuple[IntArray, BoolArray]:
         """To the next turn: where nobody has the AP for an attack, the round limit or a new round; (slot,
         found) of the turn that comes."""
-        order = ctx.fight.order_array
-        slot, found = self._next(ctx, order)
+        slot, found = self._next(ctx)
         new_round = ~found
         if new_round.any():
             late = ctx.stop_at_round_limit(new_round)
             new_round &= ~late
             found &= ~late
-            self._round_start(ctx, new_round)
-            slot2, found2 = self._next(ctx, order)
-            slot = np.where(new_round, slot2, slot)
-            found = np.where(new_round, found2, found)
+            rows = np.flatnonzero(new_round)
+            self._round_start(ctx, rows)
+            if rows.size:  # the new round's first turn, on those rows alone
+                slot[rows], found[rows] = self._next(ctx, rows)
         return slot, found
 
     def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
@@ -378,31 +378,44 @@ class KaiserFight(KaiserTurns):
 
         return fight.memo("kaiser_modifiers", build)
 
-    def _next(self, ctx: FightContext, order: IntArray) -> tuple[IntArray, BoolArray]:
-        """The next slot of the turn order, from the cursor, whose combatant can attack; found or not."""
+    def _next(self, ctx: FightContext, rows: IntArray | None = None) -> tuple[IntArray, BoolArray]:
+        """The next slot of the turn order, from the cursor, whose combatant can attack; found or not (on the
+        fights `rows` alone, when given)."""
         fight = ctx.fight
         state = ctx.state
         size = fight.roster.size
-        min_cost = self._order(fight).min_cost
-        can = (state.per["ap"] >= min_cost) & (state.per["flat_footed"] == 0) & ctx.standing()  # (n, C)
-        cursor = state.fight["cursor"] % size  # past the last (a roster change after the last slot): the first
+        table = None if kept(state) else self._next_slots(fight)
+        if rows is not None and table is None:
+            whole = self._next(ctx)
+            return whole[0][rows], whole[1][rows]
+        ap, flat, up, cursor = state.per["ap"], state.per["flat_footed"], ctx.standing(), state.fight["cursor"]
+        if rows is not None:
+            ap, flat, cursor = ap.take(rows, axis=0), flat.take(rows, axis=0), cursor.take(rows)
+            up = up.take(rows, axis=0)
+        can = ap >= self._order(fight).min_cost  # (n, C)
+        can &= flat == 0
+        can &= up
+        cursor = cursor % size  # past the last (a roster change after the last slot): the first
+        if table is not None:  # the file's order: one lookup by cursor and who can attack
+            code = bit_sets(can)
+            code += cursor << size
+            return table.slot.take(code), table.found.take(code)
         nearest = np.minimum(min_rows(self._distance(fight, state, cursor) + size * ~can), size)  # size: nobody can
         found: BoolArray = nearest < size
         slot = cursor + np.minimum(nearest, size - 1)
         slot = np.where(slot >= size, slot - size, slot)
         return slot.astype(np.int64), found
 
-    def _round_start(self, ctx: FightContext, rows_mask: BoolArray) -> None:
-        """A new round: 6 AP for everyone standing, Flat-Footed ends, the order starts again."""
-        rows = np.flatnonzero(rows_mask)
+    def _round_start(self, ctx: FightContext, rows: IntArray) -> None:
+        """A new round on the fights `rows`: 6 AP for everyone standing, Flat-Footed ends, the order starts again."""
         if rows.size == 0:
             return
         standing = ctx.standing().take(rows, axis=0)  # the step knows it already
-        r_idx, c_idx = np.nonzero(standing)
+        r_idx, c_idx = _cells(standing)
         rr = rows[r_idx]
         new_round = ctx.state.fight["round"][rows] + 1
         flat = ctx.state.per["flat_footed"].take(rows, axis=0)
-        fr, fc = np.nonzero(flat)
+        fr, fc = _cells(flat != 0)
         ctx.emit(
             "round",
             [
@@ -416,7 +429,7 @@ class KaiserFight(KaiserTurns):
         )
         self._fade(ctx, rows)
         mdp = ctx.state.per["mdp"].take(rows, axis=0)
-        mr, mc = np.nonzero(mdp)
+        mr, mc = _cells(mdp != 0)
         if mr.size:  # the Multiple Defense Penalty counts the defenses of one round
             r = rows[mr]
             ctx.emit(
@@ -485,12 +498,15 @@ class KaiserFight(KaiserTurns):
         fight = ctx.fight
         phr = self._phr(fight)[who]
         base = damage // 10
-        mask = np.zeros(ctx.n, dtype=bool)
-        mask[rows] = True
         roll = CRITICAL_ROLLED_AFTER_DEFENSE if fight.spec.options.multiple_defense_penalty else CRITICAL
         rolled = ctx.roll(rows, roll, {"base": base, "phr": phr})
-        failed = np.flatnonzero(mask[rolled.idx] & (rolled.value > 0))
-        hit, k = defender[rolled.idx][failed], rolled.value[failed]
+        if rolled.idx is ALL:  # the rows as they were: read those of the Criticals alone
+            failed = rows[rolled.value.take(rows) > 0]
+        else:
+            mask = np.zeros(ctx.n, dtype=bool)
+            mask[rows] = True
+            failed = np.flatnonzero(mask[rolled.idx] & (rolled.value > 0))
+        hit, k = defender[rolled.idx].take(failed), rolled.value.take(failed)
 
         def faces(role: str) -> list[int]:  # told: one fight, rows == [0]
             return [int(f) for f in rolled.faces[role][0]]
@@ -519,7 +535,7 @@ class KaiserFight(KaiserTurns):
         if not ctx.state.per["fading"].any():
             return
         fading = ctx.state.per["fading"].take(rows, axis=0)
-        fr, fc = np.nonzero(fading > 0)
+        fr, fc = _cells(fading > 0)
         if fr.size == 0:
             return
         r = rows[fr]
@@ -537,6 +553,13 @@ class KaiserFight(KaiserTurns):
     @staticmethod
     def _name(ctx: FightContext, who: IntArray) -> str:
         return ctx.fight.roster.names[int(who[0])]
+
+
+def _cells(x: BoolArray) -> tuple[IntArray, IntArray]:
+    """np.nonzero(x) for a 2-D bool array (row, column of each True, in row order), from its flat positions:
+    several times faster than a 2-D nonzero."""
+    rows, columns = np.divmod(np.flatnonzero(x), x.shape[1])
+    return rows, columns
 
 
 RULES = KaiserFight()

@@ -28,7 +28,7 @@ from tohit.core.roles import FacesRole, Role, sum_faces
 from tohit.core.steps import Steps
 from tohit.core.system import Dice, System
 from tohit.systems.kaiser.consequences import critical_level, is_critical
-from tohit.systems.kaiser.dice import ROLE_LABELS, KaiserRoll
+from tohit.systems.kaiser.dice import ROLE_LABELS, kaiser_roll
 from tohit.systems.kaiser.models import Attack, Attacker, Options, Target
 from tohit.systems.kaiser.silent import SILENT
 from tohit.systems.kaiser.tables import HIT as HIT
@@ -43,6 +43,13 @@ CRITICAL = "kaiser: Critical (docs/kaiser.md#silent-critical)"
 COUNTER_RANGES = ("hand_to_hand", "point_blank")
 Array = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]
+
+
+#: The Critical level's 2d6 (no Open Roll or Fumble) [Critical]: one role for every attack, so that its exact
+#: support is worked out once (a fight builds a joint table for each situation, each reading it).
+CRITICAL_ROLE = FacesRole(
+    "critical", (6, 6), sum_faces, notation="2d6", columns=("total",), label=ROLE_LABELS["critical"]
+)
 
 
 def base_damage(attacker: Attacker) -> int:
@@ -90,11 +97,9 @@ class Kaiser(System[Attacker, Attack, Target, Options]):
     def roles(self, scenario: KaiserScenario, target: Target) -> dict[str, Role]:
         special = scenario.options.open_rolls_and_fumbles
         return {
-            "offense": KaiserRoll("offense", scenario.attack.advantage, special),
-            "defense": KaiserRoll("defense", target.advantage, special),
-            "critical": FacesRole(
-                "critical", (6, 6), sum_faces, notation="2d6", columns=("total",), label=ROLE_LABELS["critical"]
-            ),
+            "offense": kaiser_roll("offense", scenario.attack.advantage, special),
+            "defense": kaiser_roll("defense", target.advantage, special),
+            "critical": CRITICAL_ROLE,
         }
 
     def needs(self, scenario: KaiserScenario, target: Target) -> dict[str, Need]:
@@ -147,7 +152,7 @@ def _compare(rolls: Opposed, hit: Mask, miss: Mask) -> Outcome:
     """Step 3: "Compare the Offensive Roll and Defensive Roll": greater, a Successful Attack; lower, a Failed
     Attack; a tie, nothing happens [Attacking and Defending, step 3]. The outcome with the rolls and the result."""
     out = Outcome(len(rolls.dos))
-    out.set("result", np.select([hit, miss], [HIT, MISS], TIE))
+    out.set("result", np.where(hit, HIT, np.where(miss, MISS, TIE)))  # `np.select` costs several times more
     out.set("dos", rolls.dos)
     out.set("offensive_roll", rolls.offense)
     out.set("defensive_roll", rolls.defense)

@@ -13,7 +13,7 @@ import numpy as np
 
 from tohit.core.fight.contract import FightContext, FightRules, LoadedFight
 from tohit.core.fight.order import TURN, kept, order_rows
-from tohit.core.fight.rows import rows_of, take_rows
+from tohit.core.fight.rows import packed_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State
 
 #: AP every combatant standing has at the start of a round [Action Points].
@@ -33,6 +33,37 @@ class TurnOrder(NamedTuple):
 
     min_cost: IntArray
     distance: IntArray
+
+
+#: Most combatants `KaiserTurns._next_slots` reads the turn order for through one table (the set that can attack
+#: packed in one byte).
+PACKED_ROSTER = 8
+
+
+#: Times a row of up to 8 bytes each 0 or 1 (byte j: column j), its top byte holds bit j = byte j: byte j's bit,
+#: shifted by 8j + 7(8 - j) = 56 + j, lands in the top byte, and no two products share a bit (no carry).
+_GATHER_BITS = np.uint64(sum(1 << (7 * j) for j in range(1, 9)))
+
+
+def bit_sets(can: BoolArray) -> IntArray:
+    """Each row of a (rows, columns <= 8) bool array as the set of its True columns: bit c for column c."""
+    packed = packed_rows(can)
+    if packed is not None:
+        wide = packed.astype(np.uint64, copy=False) * _GATHER_BITS
+        found: IntArray = (wide >> np.uint64(56)).astype(np.int64)
+        return found
+    out = np.zeros(can.shape[0], dtype=np.int64)
+    for c in range(can.shape[1]):
+        out += can[:, c].astype(np.int64) << c
+    return out
+
+
+class NextSlots(NamedTuple):
+    """`KaiserTurns._next_slots`: per (cursor, packed set of those who can attack), the next turn's slot and
+    whether there is one."""
+
+    slot: IntArray
+    found: BoolArray
 
 
 class KaiserTurns(FightRules):
@@ -58,6 +89,23 @@ class KaiserTurns(FightRules):
             return TurnOrder(self._costs(fight).min(axis=1), (slot_of[None, :] - np.arange(size)[:, None]) % size)
 
         return fight.memo("kaiser_order", build)
+
+    def _next_slots(self, fight: LoadedFight) -> NextSlots | None:
+        """Per cursor k and set of combatants that can attack (bit c: combatant c), the slot of the nearest turn
+        from k and whether there is one (none: the slot before k, as `_next` gives it): the file's order read
+        through one table. None for a roster of more than `PACKED_ROSTER` combatants."""
+        size = fight.roster.size
+        if size > PACKED_ROSTER:
+            return None
+
+        def build() -> NextSlots:
+            distance = self._order(fight).distance
+            can = ((np.arange(1 << size)[:, None] >> np.arange(size)[None, :]) & 1).astype(bool)  # (sets, c)
+            nearest = np.where(can[None, :, :], distance[:, None, :], size).min(axis=2, initial=size)  # (k, sets)
+            slot = (np.arange(size)[:, None] + np.minimum(nearest, size - 1)) % size
+            return NextSlots(slot.reshape(-1).astype(np.int64), (nearest < size).reshape(-1))
+
+        return fight.memo("kaiser_next_slots", build)
 
     def stat_range(self, fight: LoadedFight, stat: str) -> tuple[int, int] | None:
         """AP, the Multiple Defense Penalty and the All Action Penalty (and its fading) from 0; the rest as

@@ -5,13 +5,12 @@ cached), rolls beyond the table's depth resolved as they come. The same distribu
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from tohit.core.fight.contract import ALL, Rows
-from tohit.core.fight.rows import dense_rank, distinct
+from tohit.core.fight.contract import ALL, LoadedFight, Rows
+from tohit.core.fight.rows import dense_rank, gather_stats
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.core.fight.words import Words
 from tohit.core.steps import Silent
@@ -22,7 +21,7 @@ from tohit.engine.fight import situation as situations
 from tohit.engine.fight.caches import alias_tables, caches
 from tohit.engine.fight.modes.sample import ROLE_TABLE_DEPTH, DirectSample
 from tohit.engine.fight.situation import CODED, Situation, SituationKey, pack
-from tohit.engine.fight.stack import TableSampler
+from tohit.engine.fight.stack import TableSampler, TableStack
 
 
 class TableSample(DirectSample):
@@ -128,43 +127,52 @@ class TableSample(DirectSample):
         attack_fields: dict[str, IntArray],
         out: dict[str, IntArray],
     ) -> None:
-        """Resolve the rows whose draw fell beyond the table's depth: the tail dice are sampled (conditioned on
-        being beyond), group by group in the groups' order, and `resolve` runs once per attacker, attack and target
-        whose blocks differ (`situations.twin`: a fight's copies of one creature share the call), the stats fed as
-        arrays."""
+        """Resolve the rows whose draw fell beyond the table's depth: their dice read at once from the fight's
+        `_TailDice` (every table's role columns side by side), the tail dice sampled (conditioned on being beyond)
+        group by group in the groups' order, and `resolve` run once per attacker, attack and target whose blocks
+        differ (`situations.twin`: a fight's copies of one creature share the call), the stats fed as arrays."""
         fight = self.fight
         b = np.flatnonzero(beyond)
         # (c, a, t) decide the table's layout; the scalar groups and codes what the system reads as plain values.
         coded = sorted(f for f in attack_fields if f.startswith(CODED))
         keyed = SituationKey(fight.rules, overrides=coded, own=())
+        state_rows = rows[b]
         cols = keyed.columns(
             self.state.per,
-            rows[b],
+            state_rows,
             comps[0][b],
             comps[1][b],
             comps[2][b],
-            {f: attack_fields[f][rows[b]] for f in coded},
+            {f: attack_fields[f][state_rows] for f in coded},
         )
+        count, inv = dense_rank(pack(cols)[0])  # the groups, in the columns' lexicographic order
+        leads = np.empty(count, dtype=np.int64)
+        leads[inv[::-1]] = np.arange(b.size - 1, -1, -1)
+        owner = inverse[b]  # each row's sampler
+        tails = _tail_dice(fight)
+        blocks = np.zeros(len(samplers), dtype=np.int64)
+        for i in np.flatnonzero(np.bincount(owner, minlength=len(samplers))).tolist():  # the samplers drawn here
+            blocks[i] = tails.block(samplers[i])
+        at = blocks.take(owner) + local[b]
+        lead_samplers = [samplers[i] for i in owner.take(leads).tolist()]
+        dice = tails.dice(at, inv, lead_samplers, self.rng)
+        lead_values = np.stack([col.take(leads) for col in cols], axis=1).tolist()
+        alike: dict[tuple[Any, ...], list[int]] = {}
+        for u, values in enumerate(lead_values):  # one resolve for the groups whose blocks are the same
+            key = (situations.twin(fight, *values[:3]), tuple(values[3:]), tuple(lead_samplers[u].table.roles))
+            alike.setdefault(key, []).append(u)
         plain = {f: v for f, v in attack_fields.items() if not f.startswith(CODED)}
-        leads, inv = distinct(cols)
-        alike: dict[tuple[Any, ...], list[_Tail]] = {}
-        for u, lead in enumerate(leads.tolist()):  # each group's tail dice, drawn in the groups' order
-            sel = b[inv == u]
-            situation = keyed.decode([col[lead] for col in cols])
-            sm = samplers[int(inverse[sel[0]])]
-            state_rows = rows[sel]
-            values = situations.state_values(fight.rules, situation, self.state.per, state_rows, plain)
-            dice = sm.table.columns(local[sel], self.rng)
-            shape = tuple((role, tuple(columns)) for role, columns in dice.items())
-            key = (situations.twin(fight, situation.c, situation.a, situation.t), situation.values[3:], shape)
-            alike.setdefault(key, []).append(_Tail(situation, state_rows, values, dice))
-        for tails in alike.values():  # one resolve for the groups whose blocks are the same
-            lead_tail, state_rows, values, dice = _merged(tails)
-            situation = lead_tail.situation
+        for groups in alike.values():
+            sel = _rows_of_groups(inv, groups, count)
+            situation = keyed.decode(lead_values[groups[0]])
+            here = state_rows[sel]
+            values = _row_values(fight, situation, self.state.per, here, cols[0][sel], cols[2][sel], plain)
             scenario, target = situations.blocks(fight, situation.c, situation.a, situation.t, values)
-            outcome = fight.system.resolve(scenario, target, Dice(dice), Silent())
+            supports = lead_samplers[groups[0]].table.supports
+            picked = {role: {c: dice[role, c][sel] for c in sup.columns} for role, sup in supports.items()}
+            outcome = fight.system.resolve(scenario, target, Dice(picked), Silent())
             for f in out:
-                out[f][state_rows] = outcome[f]
+                out[f][here] = outcome[f]
 
     def _sampler(self, situation: Situation) -> TableSampler:
         """The situation's joint table at depth 1, ready for drawing (built once per fight)."""
@@ -221,31 +229,105 @@ class _Groups:
         return table.take(self.code)
 
 
-@dataclass
-class _Tail:
-    """The rows of one group beyond a table's depth: its situation, its rows of the state, the values fed to its
-    blocks (`situations.state_values`) and its dice (the table's columns, tails sampled)."""
+class _TailDice:
+    """The dice of every sampled table, for the rows beyond a table's depth: each role's columns on each joint row
+    (the tail's place a stand-in), and which rows lie beyond a role's depth, one block per distinct set of dice
+    (tables of the same supports share it), so that the dice of all the rows beyond read at once."""
 
-    situation: Situation
-    rows: IntArray
-    values: situations.Values
-    dice: dict[str, Columns]
+    def __init__(self, stack: TableStack) -> None:
+        #: The stack whose samplers the blocks serve (a new stack, new blocks).
+        self.stack = stack
+        self.columns: dict[tuple[str, str], IntArray] = {}
+        self.beyond: dict[str, BoolArray] = {}
+        self.size = 0
+        #: Each sampler's block (by its offset in the stack), and each set of dice's block.
+        self.of_sampler: dict[int, int] = {}
+        self.of_dice: dict[tuple[Any, ...], int] = {}
+
+    def block(self, sm: TableSampler) -> int:
+        """Where the sampler's dice start (its block made on first use)."""
+        found = self.of_sampler.get(sm.offset)
+        if found is None:
+            table = sm.table
+            key = tuple(
+                (name, sup.size, sup.remainder, tuple((c, v.tobytes()) for c, v in sup.columns.items()))
+                for name, sup in table.supports.items()
+            )
+            found = self.of_dice.get(key)
+            if found is None:
+                found = self.of_dice[key] = self._add(table)
+            self.of_sampler[sm.offset] = found
+        return found
+
+    def _add(self, table: joint.JointTable) -> int:
+        start, rows = self.size, int(table.weights.size)
+        self.size += rows
+        self.columns = {key: np.concatenate([col, np.zeros(rows, dtype=np.int64)]) for key, col in self.columns.items()}
+        self.beyond = {name: np.concatenate([f, np.zeros(rows, dtype=bool)]) for name, f in self.beyond.items()}
+        for name, sup in table.supports.items():
+            ri = table.index[name]
+            if sup.remainder:
+                self.beyond.setdefault(name, np.zeros(self.size, dtype=bool))[start:] = ri == sup.size
+            at = np.minimum(ri, sup.size - 1)
+            for c, v in sup.columns.items():
+                self.columns.setdefault((name, c), np.zeros(self.size, dtype=np.int64))[start:] = v[at]
+        return start
+
+    def dice(
+        self, at: IntArray, inv: IntArray, leads: list[TableSampler], rng: np.random.Generator
+    ) -> dict[tuple[str, str], IntArray]:
+        """Each row's role columns (`at`: its block's start + its joint row), the tails of the rows beyond a
+        role's depth sampled group by group (`inv`: each row's group; `leads`: each group's first sampler, whose
+        roles sample), in the groups' order and each table's roles' order: the draws of the groups one by one."""
+        out = {key: col.take(at) for key, col in self.columns.items()}
+        flags = {name: f for name, f in ((name, f.take(at)) for name, f in self.beyond.items()) if f.any()}
+        counts = {name: np.bincount(inv[f], minlength=len(leads)).tolist() for name, f in flags.items()}
+        parts: dict[str, list[Columns]] = {name: [] for name in flags}
+        for u, sm in enumerate(leads):
+            for name, role in sm.table.roles.items():
+                k = counts[name][u] if name in counts else 0
+                if k:
+                    parts[name].append(role.sample_beyond(rng, k, sm.table.depth))
+        for name, f in flags.items():
+            rows = np.flatnonzero(f)
+            if len(leads) > 1:  # the rows group by group, as their tails were drawn
+                rows = rows[np.argsort(inv[rows], kind="stable")]
+            for c in parts[name][0]:
+                drawn = parts[name]
+                out[name, c][rows] = drawn[0][c] if len(drawn) == 1 else np.concatenate([p[c] for p in drawn])
+        return out
 
 
-def _merged(tails: list[_Tail]) -> tuple[_Tail, IntArray, situations.Values, dict[str, Columns]]:
-    """Groups whose blocks are the same (`situations.twin`) as one: their rows, values and dice end to end (a value
-    fed as one number is the same in each group: it comes from their shared key)."""
-    first = tails[0]
-    if len(tails) == 1:
-        return first, first.rows, first.values, first.dice
+def _tail_dice(fight: LoadedFight) -> _TailDice:
+    """The fight's `_TailDice`, for its current stack."""
+    stack = alias_tables(fight).stack
+    held: dict[str, _TailDice] = fight.memo("tail_dice", dict)
+    found = held.get("dice")
+    if found is None or found.stack is not stack:
+        found = held["dice"] = _TailDice(stack)
+    return found
 
-    def joined(parts: list[Any]) -> Any:
-        return np.concatenate(parts) if np.ndim(parts[0]) else parts[0]
 
-    values = tuple({k: joined([t.values[i][k] for t in tails]) for k in first.values[i]} for i in range(3))
-    dice = {
-        role: {c: np.concatenate([t.dice[role][c] for t in tails]) for c in columns}
-        for role, columns in first.dice.items()
-    }
-    rows = np.concatenate([t.rows for t in tails])
-    return first, rows, (values[0], values[1], values[2]), dice
+def _rows_of_groups(inv: IntArray, groups: list[int], count: int) -> IntArray:
+    """The rows of the groups `groups` (of `count`; `inv`: each row's group)."""
+    if len(groups) == count:
+        return np.arange(inv.size)
+    if len(groups) == 1:
+        return np.flatnonzero(inv == groups[0])
+    chosen = np.zeros(count, dtype=bool)
+    chosen[groups] = True
+    return np.flatnonzero(chosen.take(inv))
+
+
+def _row_values(
+    fight: LoadedFight, s: Situation, per: Any, at: IntArray, c: IntArray, t: IntArray, plain: dict[str, IntArray]
+) -> situations.Values:
+    """What `resolve` reads on the state's rows `at`, each with its own attacker `c` and target `t` (twins share
+    a call): their stats as arrays, the field values of the situation's groups, the rows' plain attack overrides
+    and the situation's codes (`situations.state_values`, row by row)."""
+    rules = fight.rules
+    attacker: dict[str, Any] = dict(gather_stats(per, rules.bound.attacker, at, c))
+    attacker.update({k: rules.field_value(k, g) for k, g in s.own_groups.items()})
+    target: dict[str, Any] = dict(gather_stats(per, rules.bound.target, at, t))
+    target.update({k: rules.field_value(k, g) for k, g in s.groups.items()})
+    return {**{f: v[at] for f, v in plain.items()}, **s.overrides}, attacker, target
