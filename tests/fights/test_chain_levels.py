@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from tests.fights.test_chain_solve import K, SIDES, _eliminated, _random_chain, _wsswnn_duel
+from tests.fights.test_chain_solve import SIDES, K, _eliminated, _random_chain, _wsswnn_duel
 from tohit.engine.fight import chain_solve, exact
 from tohit.engine.fight.chain_components import components
 from tohit.engine.fight.chain_solve import Weighted, solve
@@ -66,6 +66,36 @@ def test_components_over_their_own_denominators_agree_with_a_plain_elimination(
     monkeypatch.setattr(chain_solve, "SLACK_BITS", -1)
     rng = random.Random(1000 + seed)
     edges, reward = _random_chain(rng, rng.randint(3, 12))
+    values = solve(edges, reward, SIDES, lambda: None)
+    for s, want in enumerate(_eliminated(edges, reward)):
+        got = [values[s][i] for i in range(K)]
+        assert [None if x is None else Fraction(int(x.numerator), int(x.denominator)) for x in got] == want, s
+
+
+def _tangled_chain(rng: random.Random, n: int) -> tuple[list[dict[int, Fraction]], list[Fraction]]:
+    """A chain whose states lead to several states near them, so that its components are of many sizes (up to a
+    dozen states), each state with a small chance to end the fight."""
+    edges: list[dict[int, Fraction]] = []
+    for s in range(n):
+        near = [t for t in range(max(0, s - 3), min(n, s + 4)) if t != s or rng.random() < 0.3]
+        targets = rng.sample(near, min(len(near), rng.randint(2, 4))) + rng.sample([-1, -2, -3, -4], 1)
+        weights = [rng.randint(3, 9) for _ in targets[:-1]] + [1]
+        edges.append({t: Fraction(w, sum(weights)) for t, w in zip(targets, weights, strict=True)})
+    return edges, [Fraction(rng.randint(0, 2)) for _ in range(n)]
+
+
+@pytest.mark.parametrize("small", [2, 100])
+@pytest.mark.parametrize("seed", range(15))
+def test_components_of_any_size_agree_with_a_plain_elimination_either_way(
+    seed: int, small: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A component of up to SMALL states is solved by fraction-free elimination, together with the level's others of
+    its size; a larger one through a feedback set. Either way for every size (SMALL 2: every component of more
+    than two states through its feedback set; 100: every one by elimination), the values are the same to the last
+    digit."""
+    monkeypatch.setattr(chain_solve, "SMALL", small)
+    rng = random.Random(2000 + seed)
+    edges, reward = _tangled_chain(rng, rng.randint(8, 16))
     values = solve(edges, reward, SIDES, lambda: None)
     for s, want in enumerate(_eliminated(edges, reward)):
         got = [values[s][i] for i in range(K)]

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 from gmpy2 import lcm, mpq, mpz
 
 from tohit.core.fight.state import BoolArray, IntArray
@@ -22,16 +23,22 @@ from tohit.engine.fight.vector import Vector, mix
 
 #: A check that may only refuse (raise): the exact duel's time and memory caps, called as the solve goes.
 Check = Callable[[], None]
+ObjectArray = npt.NDArray[np.object_]
+#: Components of up to this many states are solved together, a level's of one size at once, by fraction-free
+#: elimination (whole-array operations: some m**3 per component); larger ones one at a time through a feedback set.
+SMALL = 8
 
 
 @dataclass
 class Components:
-    """Per state its component (`of`), per component its level and whether it is closed, and its size."""
+    """Per state its component (`of`), per component its level, whether it is closed, its size and its root (the
+    state the search entered it by)."""
 
     of: IntArray
     level: IntArray
     closed: BoolArray
     size: IntArray
+    root: IntArray
 
 
 def components(n: int, src: IntArray, dst: IntArray) -> Components:
@@ -47,6 +54,7 @@ def components(n: int, src: IntArray, dst: IntArray) -> Components:
     comp_of = [-1] * n
     levels: list[int] = []
     closed: list[bool] = []
+    roots: list[int] = []
     stack: list[int] = []
     counter = 0
     for root in range(n):
@@ -94,6 +102,7 @@ def components(n: int, src: IntArray, dst: IntArray) -> Components:
                         break
                 levels.append(max(level, 0))
                 closed.append(level < 0)
+                roots.append(node)
             if work:
                 parent = work[-1]
                 low[parent] = min(low[parent], low[node])
@@ -101,44 +110,136 @@ def components(n: int, src: IntArray, dst: IntArray) -> Components:
                 exit_level[parent] = max(exit_level[parent], up)
     of = np.asarray(comp_of, dtype=np.int64)
     size = np.bincount(of, minlength=len(levels)).astype(np.int64)
-    return Components(of, np.asarray(levels, dtype=np.int64), np.asarray(closed, dtype=bool), size)
+    found = (np.asarray(levels, dtype=np.int64), np.asarray(closed, dtype=bool), size, np.asarray(roots, np.int64))
+    return Components(of, *found)
+
+
+class Equations:
+    """A level's components' own equations (`chain_solve`): per state its denominator D (`total`) and the first state
+    of its component (`start`), and the edges inside the components (`src`, `dst`: states numbered among the level's,
+    `weight`). Component c's equations read A v = X / M, A = diag(D) - W its weights inside it."""
+
+    def __init__(self, total: ObjectArray, start: IntArray, src: IntArray, dst: IntArray, weight: ObjectArray) -> None:
+        self.total, self.start = total, start
+        self.src, self.dst, self.weight = src, dst, weight
+
+    def matrix(self, at: IntArray, m: int) -> ObjectArray:
+        """A of the components of `m` states that start at `at`: shape (components, m, m)."""
+        a = np.zeros((at.size, m, m), dtype=object)
+        slot = np.full(self.total.size, -1, dtype=np.int64)
+        slot[at] = np.arange(at.size)
+        c = slot[self.start[self.src]]
+        mine = np.flatnonzero(c >= 0)
+        first = self.start[self.src[mine]]
+        a[c[mine], self.src[mine] - first, self.dst[mine] - first] = -self.weight[mine]
+        diagonal = np.arange(m)
+        a[:, diagonal, diagonal] += self.total[(at[:, None] + diagonal).reshape(-1)].reshape(at.size, m)
+        return a
+
+    def solved(self, at: IntArray, m: int, x: ObjectArray) -> tuple[ObjectArray, ObjectArray]:
+        """The components of `m` states (up to SMALL) that start at `at`, their right sides `x` (one row per state,
+        a component's rows together): (y, det) with A v = x solved as v = y / det, per component, exactly: one state
+        v = x / A; two by Cramer's rule; more by fraction-free elimination."""
+        a = self.matrix(at, m)
+        if m == 1:
+            return x, a[:, 0, 0]
+        if m == 2:
+            xa, xb = x[0::2], x[1::2]
+            y = np.empty_like(x)
+            y[0::2] = a[:, 1, 1][:, None] * xa - a[:, 0, 1][:, None] * xb
+            y[1::2] = a[:, 0, 0][:, None] * xb - a[:, 1, 0][:, None] * xa
+            return y, a[:, 0, 0] * a[:, 1, 1] - a[:, 0, 1] * a[:, 1, 0]
+        y, det = _fraction_free(a, x.reshape(at.size, m, -1))
+        return y.reshape(x.shape), det
+
+    def feedback(
+        self,
+        at: int,
+        root: int,
+        x: ObjectArray,
+        common: mpz,
+        unknown: bool,
+        columns: list[int],
+        k: int,
+        check: Check,
+    ) -> tuple[ObjectArray, ObjectArray]:
+        """One component (of more than SMALL states) that starts at `at`, its right sides `x` over `common`, through a
+        feedback set (`solve_component`, its search from the component's `root`): each state's numerators (in
+        `columns`) and denominator."""
+        m = x.shape[0]
+        rows: dict[int, dict[int, mpq]] = {i: {} for i in range(m)}
+        mine = np.flatnonzero(self.start[self.src] == at)
+        total = self.total.tolist()
+        for s, t, w in zip(self.src[mine].tolist(), self.dst[mine].tolist(), self.weight[mine].tolist(), strict=True):
+            rows[s - at][t - at] = mpq(w, total[s])
+        consts = []
+        for i in range(m):
+            full: list[mpz | None] = [mpz(0)] * k
+            for c, value in zip(columns, x[i].tolist(), strict=True):
+                full[c] = mpz(value)
+            if unknown:
+                full[k - 1] = None
+            consts.append(Vector(full, common * total[at + i]))
+        order = [i for i in range(m) if i != root - at] + [root - at]  # the search starts at the last
+        found = solve_component(order, rows.__getitem__, consts.__getitem__, k, check)
+        nums = np.zeros((m, len(columns)), dtype=object)
+        den = np.empty(m, dtype=object)
+        for i, v in found.items():
+            nums[i] = [v.nums[c] or 0 for c in columns]
+            den[i] = v.den
+        return nums, den
+
+
+def _fraction_free(a: ObjectArray, x: ObjectArray) -> tuple[ObjectArray, ObjectArray]:
+    """Solve a v = x for a batch of integer systems (a: (batch, m, m), nonsingular with nonzero leading principal
+    minors, as the chain's are: each a nonsingular M-matrix; x: (batch, m, columns)) by fraction-free Gauss-Jordan
+    elimination (Bareiss): every division exact, every entry a minor of [a | x]. Returns (det(a) v, det(a)). The
+    columns left of the pivot are never read again and are not updated."""
+    t = np.concatenate([a, x], axis=2)
+    prev = np.ones(a.shape[0], dtype=object)
+    for k in range(a.shape[1]):
+        pivot = t[:, k, k].copy()
+        column = t[:, :, k].copy()
+        row = t[:, k, k + 1 :].copy()
+        t[:, :, k + 1 :] = (pivot[:, None, None] * t[:, :, k + 1 :] - column[:, :, None] * row[:, None, :]) // prev[
+            :, None, None
+        ]
+        t[:, k, k + 1 :] = row
+        prev = pivot
+    return t[:, :, a.shape[1] :], prev
 
 
 def solve_component(
     comp: list[int],
     row: Callable[[int], dict[int, mpq]],
-    reward: Callable[[int], mpq],
-    value: Callable[[int], Vector],
+    const: Callable[[int], Vector],
     k: int,
     check: Check,
 ) -> dict[int, Vector]:
-    """Values inside one strongly connected component of more than two states, through a feedback set (module
-    docstring): `row(s)` a member's edges and their probabilities, `reward(s)` its rounds, `value(t)` the values of
-    a state outside the component (solved before it) or of an absorbing outcome."""
+    """Values inside one strongly connected component, through a feedback set (module docstring): v_s = const(s) +
+    the sum over `row(s)` (its edges inside the component, with their probabilities) of p v_t."""
     members = set(comp)
     rows = {s: row(s) for s in comp}
     feedback = _back_edge_targets(comp, members, rows)
     order = _postorder(comp, members, rows, feedback)
     fb_index = {f: i for i, f in enumerate(feedback)}
     m = len(feedback)
+    one = mpq(1)
     # expr[s] = (constant vector, coefficients on the feedback values)
     consts: dict[int, Vector] = {}
     coefs: dict[int, list[mpq]] = {}
     for s in order:
         check()
-        r = reward(s)
-        terms: list[tuple[mpq, Vector]] = [(r, _unit(k, k - 1))] if r else []
+        terms: list[tuple[mpq, Vector]] = [(one, const(s))]
         coef = [mpq(0)] * m
         for t, p in rows[s].items():
             if t in fb_index:
                 coef[fb_index[t]] += p
-            elif t in members:
+            else:
                 terms.append((p, consts[t]))
                 for i, x in enumerate(coefs[t]):
                     if x:
                         coef[i] += p * x
-            else:
-                terms.append((p, value(t)))
         consts[s], coefs[s] = mix(terms, k), coef
     # Feedback values: v_f = const_f + sum_g coef_f[g] v_g, i.e. (I - A) v = b, per component of the vector.
     known = [i for i in range(k) if all(consts[f].nums[i] is not None for f in feedback)]
@@ -151,19 +252,11 @@ def solve_component(
         for col, ki in enumerate(known):
             entries[ki] = solved[i][col]
         fb_values.append(_vector(entries))
-    one = mpq(1)
     out: dict[int, Vector] = {}
     for s in comp:
         check()
         out[s] = mix([(one, consts[s]), *[(x, fb_values[i]) for i, x in enumerate(coefs[s]) if x]], k)
     return out
-
-
-def _unit(k: int, i: int) -> Vector:
-    """1 at `i`, 0 elsewhere."""
-    nums: list[mpz | None] = [mpz(0)] * k
-    nums[i] = mpz(1)
-    return Vector(nums, mpz(1))
 
 
 def _vector(entries: list[mpq | None]) -> Vector:

@@ -7,14 +7,15 @@ denominator of its own (its step's probabilities, as the step enumerates them), 
 D v = R + sum of w_t v_t, with no fraction in it. A state's values are held over one denominator (numerators and
 their least common denominator, reduced; `vector.Vector` reads one back).
 
-A level's components of one or two states (nearly all of a duel's: a state, or a pair that hands the turn back and
-forth) are solved together, in closed form, by whole-array operations on the numerators (numpy's arrays of Python
-objects: one loop in C per operation, not one Python call per state): per component, the values its states lead to
-outside it over their least common denominator M (one least common multiple per distinct denominator met, not per
-edge), X = R M + sum of w_t N_t (M / d_t); then for one state, v = X / (M (D - w_aa)); for two, by Cramer's rule on
-(D_a - w_aa) v_a - w_ab v_b = X_a / M, -w_ba v_a + (D_b - w_bb) v_b = X_b / M. Each state's vector is then reduced
-by one greatest common divisor. A component of more than two states is solved through a feedback set
-(`chain_components.solve_component`); one no edge leaves never ends.
+A level's components of up to SMALL states (nearly all of a duel's: a state, or a pair that hands the turn back
+and forth) are solved together by whole-array operations on the numerators (numpy's arrays of Python objects: one
+loop in C per operation, not one Python call per state): per component, the values its states lead to outside it
+over one common denominator M (the level's least common multiple when it is not much longer than the values'
+denominators, they mostly divide one another; else the component's own), X = R M + sum of w_t N_t (M / d_t); then
+its equations (D_a - w_aa) v_a - sum of w_ab v_b = X_a / M: for one state v = X / (M (D - w_aa)), for two by Cramer's
+rule, for more by fraction-free elimination (`chain_components.Equations`), a level's components of one size at
+once. Each state's vector is then reduced by one greatest common divisor. A larger component is solved through a
+feedback set (`chain_components.solve_component`); one no edge leaves never ends.
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ from math import lcm as int_lcm
 
 import numpy as np
 import numpy.typing as npt
-from gmpy2 import gcd, lcm, mpq, mpz
+from gmpy2 import gcd, lcm, mpz
 
 from tohit.core.fight.state import IntArray
-from tohit.engine.fight.chain_components import Components, components, solve_component
+from tohit.engine.fight.chain_components import SMALL, Components, Equations, components
 from tohit.engine.fight.vector import Rational, Vector
 
 #: A check that may only refuse (raise): the exact duel's time and memory caps, called as the solve goes.
@@ -129,14 +130,6 @@ class Values:
             numbered.append(i)
         self.den_id[rows] = numbered
 
-    def put_vector(self, s: int, v: Vector) -> None:
-        """State s's values from a `Vector`."""
-        nums = np.empty((1, self.k), dtype=object)
-        nums[0] = [0 if x is None else x for x in v.nums]
-        den = np.empty(1, dtype=object)
-        den[0] = v.den
-        self.put(np.asarray([s]), list(range(self.k)), nums, den, [v.nums[-1] is None])
-
 
 def solve_weighted(chain: Weighted, sides: int, check: Check, solving: Callable[[int], None] | None = None) -> Values:
     """Every state's values (module docstring), a level at a time. Before a level with a component of more than one
@@ -180,24 +173,20 @@ def _columns(chain: Weighted, comps: Components, sides: int) -> list[int]:
 
 
 class _Level:
-    """One level's components solved (module docstring): `solve` takes its states and their edges."""
+    """One level's components solved (module docstring): `solve` takes its states (by component) and their edges (by
+    state, in the same order)."""
 
     def __init__(self, chain: Weighted, comps: Components, values: Values, columns: list[int]) -> None:
         self.chain, self.comps, self.values, self.columns = chain, comps, values, columns
 
     def solve(self, states: IntArray, edges: IntArray, target: IntArray, check: Check) -> None:
-        comps = self.comps
-        comp = comps.of[states]
-        closed = comps.closed[comp]
+        closed = self.comps.closed[self.comps.of[states]]
         if closed.any():
             self._never(states[closed])
-        big = (comps.size[comp] > 2) & ~closed
-        for c in np.unique(comp[big]).tolist():
-            self._feedback(states[comp == c], edges, target, check)
-        small = ~big & ~closed
-        if small.any():
-            keep = np.isin(self.chain.src[edges], states[small], kind="table") if not small.all() else slice(None)
-            self._small(states[small], edges[keep], target)
+            keep = np.isin(self.chain.src[edges], states[closed], kind="table", invert=True)
+            states, edges = states[~closed], edges[keep]
+        if states.size:
+            self._open(states, edges, target, check)
 
     def _never(self, states: IntArray) -> None:
         """States of a closed class: the fight never ends from there (a draw), its rounds unknown."""
@@ -207,32 +196,15 @@ class _Level:
         nums[:] = mpz(1)
         values.put(states, [never], nums, np.full(states.size, mpz(1), dtype=object), True)
 
-    def _feedback(self, members: IntArray, edges: IntArray, target: IntArray, check: Check) -> None:
-        """A component of more than two states (`chain_components.solve_component`)."""
-        chain, values = self.chain, self.values
-        mine = edges[np.isin(chain.src[edges], members)]
-        rows: dict[int, dict[int, mpq]] = {int(s): {} for s in members}
-        for s, t, w in zip(chain.src[mine].tolist(), target[mine].tolist(), chain.weight[mine].tolist(), strict=True):
-            rows[s][t] = mpq(w, chain.total[s])
-        found = solve_component(
-            members.tolist(),
-            rows.__getitem__,
-            lambda s: mpq(chain.rounds[s], chain.total[s]),
-            values.__getitem__,
-            values.k,
-            check,
-        )
-        for s, v in found.items():
-            values.put_vector(s, v)
-
-    def _small(self, states: IntArray, edges: IntArray, target: IntArray) -> None:
-        """The level's components of one or two states, together (module docstring). `states` come by component,
-        `edges` by state in the same order."""
+    def _open(self, states: IntArray, edges: IntArray, target: IntArray, check: Check) -> None:
+        """The level's components that lead out of themselves: the values each state leads to outside its component
+        (X over M, all at once), then each component's own equations, by its size (module docstring)."""
         chain, values, columns = self.chain, self.values, self.columns
         n = values.n
         comp = self.comps.of[states]
-        paired = np.flatnonzero(comp[1:] == comp[:-1])  # the first state of each pair
-        group = np.cumsum(np.r_[True, comp[1:] != comp[:-1]]) - 1  # each state's component among these
+        new_comp = np.r_[True, comp[1:] != comp[:-1]]
+        group = np.cumsum(new_comp) - 1  # each state's component among these
+        first = np.flatnonzero(new_comp)
         local = np.full(n, -1, dtype=np.int64)
         local[states] = np.arange(states.size)
         src, dst, weight = local[chain.src[edges]], target[edges], chain.weight[edges]
@@ -243,23 +215,30 @@ class _Level:
             nums[:, -1] += chain.rounds[states] * common[group]
         unknown = np.zeros(states.size, dtype=bool)
         unknown[src[out][values.unknown[dst[out]]]] = True
-        loop = np.zeros(states.size, dtype=object)
-        cross = np.zeros(states.size, dtype=object)
-        same = src[inside] == local[dst[inside]]
-        loop[src[inside][same]] = weight[inside][same]
-        cross[src[inside][~same]] = weight[inside][~same]
-        stay = chain.total[states] - loop  # D - w_aa
-        den = common[group] * stay
-        if paired.size:
-            a, b = paired, paired + 1
-            xa, xb = nums[a], nums[b]
-            nums[a] = stay[b][:, None] * xa + cross[a][:, None] * xb
-            nums[b] = cross[b][:, None] * xa + stay[a][:, None] * xb
-            den[a] = den[b] = (stay[a] * stay[b] - cross[a] * cross[b]) * common[group[a]]
-            unknown[a] = unknown[b] = unknown[a] | unknown[b]
+        unknown = (np.bincount(group, weights=unknown) > 0)[group]  # a component's states reach one another
+        equations = Equations(chain.total[states], first[group], src[inside], local[dst[inside]], weight[inside])
+        den = np.empty(states.size, dtype=object)
+        reduced = np.zeros(states.size, dtype=bool)  # the values through a feedback set are reduced already
+        size = np.diff(np.r_[first, states.size])
+        for m in np.unique(size).tolist():
+            at = first[size == m]
+            rows = (at[:, None] + np.arange(m)).reshape(-1)
+            if m <= SMALL:
+                nums[rows], det = equations.solved(at, m, nums[rows])
+                den[rows] = np.repeat(det, m) * common[group[rows]]
+                continue
+            for a in at.tolist():  # through a feedback set, one at a time
+                root = int(local[self.comps.root[comp[a]]])
+                v = equations.feedback(a, root, nums[a : a + m], common[group[a]], unknown[a], columns, values.k, check)
+                nums[a : a + m], den[a : a + m] = v
+                reduced[a : a + m] = True
         if columns and columns[-1] == values.k - 1:
             nums[unknown, -1] = 0
-        nums, den = _reduced(nums, den)
+        if reduced.any():
+            rest = np.flatnonzero(~reduced)
+            nums[rest], den[rest] = _reduced(nums[rest], den[rest])
+        else:
+            nums, den = _reduced(nums, den)
         values.put(states, columns, nums, den, unknown)
 
     def _outside(
