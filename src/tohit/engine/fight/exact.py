@@ -381,7 +381,9 @@ class _Chain:
         who = parents[stepped]
         order = np.argsort(who, kind="stable")
         firsts = np.flatnonzero(np.r_[True, np.diff(who[order]) != 0]) if who.size else who
-        weighted = ctx.weight[stepped[order]] * rounds[stepped[order]].astype(object)  # Python ints: exact
+        weighted = ctx.weight[stepped[order]]
+        if (rounds[stepped] != 1).any():  # rounds of more than one a row (Python ints: exact)
+            weighted = weighted * rounds[stepped[order]].astype(object)
         chunk = np.zeros(count, dtype=object)
         if who.size:
             chunk[who[order][firsts] - base] = np.add.reduceat(weighted, firsts)
