@@ -14,7 +14,7 @@ import pytest
 from tests.fights.test_chain_solve import SIDES, K, _eliminated, _random_chain, _wsswnn_duel
 from tohit.engine.fight import chain_solve, exact
 from tohit.engine.fight.chain_components import components
-from tohit.engine.fight.chain_solve import Weighted, solve
+from tohit.engine.fight.chain_solve import Values, Weighted, solve
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.load import fight_from_dict
 
@@ -32,6 +32,13 @@ def _reach(n: int, src: list[int], dst: list[int]) -> list[set[int]]:
                         reach[r].add(t)
                         changed = True
     return reach
+
+
+def _agree(values: Values, expected: list[list[Fraction | None]]) -> None:
+    """Every state's every value is the plain elimination's, to the last digit."""
+    for s, want in enumerate(expected):
+        got = [values[s][i] for i in range(K)]
+        assert [None if x is None else Fraction(int(x.numerator), int(x.denominator)) for x in got] == want, s
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -67,9 +74,7 @@ def test_components_over_their_own_denominators_agree_with_a_plain_elimination(
     rng = random.Random(1000 + seed)
     edges, reward = _random_chain(rng, rng.randint(3, 12))
     values = solve(edges, reward, SIDES, lambda: None)
-    for s, want in enumerate(_eliminated(edges, reward)):
-        got = [values[s][i] for i in range(K)]
-        assert [None if x is None else Fraction(int(x.numerator), int(x.denominator)) for x in got] == want, s
+    _agree(values, _eliminated(edges, reward))
 
 
 def _tangled_chain(rng: random.Random, n: int) -> tuple[list[dict[int, Fraction]], list[Fraction]]:
@@ -97,9 +102,7 @@ def test_components_of_any_size_agree_with_a_plain_elimination_either_way(
     rng = random.Random(2000 + seed)
     edges, reward = _tangled_chain(rng, rng.randint(8, 16))
     values = solve(edges, reward, SIDES, lambda: None)
-    for s, want in enumerate(_eliminated(edges, reward)):
-        got = [values[s][i] for i in range(K)]
-        assert [None if x is None else Fraction(int(x.numerator), int(x.denominator)) for x in got] == want, s
+    _agree(values, _eliminated(edges, reward))
 
 
 def test_a_long_chain_of_pairs_is_solved_a_level_at_a_time() -> None:
@@ -117,10 +120,7 @@ def test_a_long_chain_of_pairs_is_solved_a_level_at_a_time() -> None:
     reports: list[int] = []
     values = solve(edges, reward, SIDES, lambda: None, reports.append)
     assert reports == [2 * r for r in range(rungs)]
-    want = _eliminated(edges, reward)
-    for s in range(2 * rungs):
-        got = [values[s][i] for i in range(K)]
-        assert [None if x is None else Fraction(int(x.numerator), int(x.denominator)) for x in got] == want[s]
+    _agree(values, _eliminated(edges, reward))
 
 
 @pytest.mark.usefixtures("exact_uncapped")  # the time cap only refuses: lifted, the test is load-independent

@@ -12,10 +12,10 @@ fight; when none is reachable the duel is a stalemate, said at once (the same ch
 ends narrated and simulated fights nobody can end: `stalemate.never_ending`). The states are keyed by
 `layout.Layout`.
 
-The chain is solved exactly, in rationals (`chain_solve.solve`; the results are `Fraction`s). Its caps on
-states, rows and memory count work. The clock is read only to refuse: the time cap, and the estimate of the time
-the chain would take; what the chain answers never depends on it, so a loaded machine refuses a duel sooner but
-never answers it otherwise.
+The chain is solved exactly, in rationals (`chain_solve.solve_weighted`, a level of its components at a time, from
+its integer weights; the results are `Fraction`s). Its caps on states, rows and memory count work. The clock is
+read only to refuse: the time cap, and the estimate of the time the chain would take; what the chain answers never
+depends on it, so a loaded machine refuses a duel sooner but never answers it otherwise.
 
 The chain plays the fight to its end: `max_rounds` does not apply (a simulation's draws at max_rounds are
 the difference). Expected rounds counts the round in which the fight ends, as the simulation does.
@@ -73,9 +73,10 @@ PROBE_ROWS = 30_000
 #: After this long exploring, the estimate is made again with the time cap too (seconds per state of the last
 #: step; the first steps build the attack tables, so time is not estimated from them).
 PROBE_SECONDS = 1.0
-#: The solver checks its budget once a state (and once a row of its small eliminations); every this many of those
-#: calls the budget is checked whole (the clock, the memory: reading the memory costs more than solving a small
-#: state). A count of work, so where a refusal falls never depends on the clock.
+#: The solver checks its budget once a level of the chain (and once a state and a row of the eliminations of a
+#: component solved through its feedback set); every this many of those calls the budget is checked whole (the
+#: clock, the memory: reading the memory costs more than solving a small level). A count of work, so where a refusal
+#: falls never depends on the clock.
 SOLVE_STRIDE = 64
 
 
@@ -246,7 +247,8 @@ class _Budget:
             )
 
     def tick(self) -> None:
-        """The solver's check, called once a state: `check` every SOLVE_STRIDE-th call (the first included)."""
+        """The solver's check, called once a level (and once a state of a component solved through its feedback set):
+        `check` every SOLVE_STRIDE-th call (the first included)."""
         self.ticks += 1
         if self.ticks % SOLVE_STRIDE == 1:
             self.check()
