@@ -27,6 +27,9 @@ _PLACES = {k: sum(j << (8 * (k - 1 - j)) for j in range(k)) for k in _PACKED}
 #: Up to this many columns, column-by-column beats numpy's own reduction along the short axis (argmax: 4).
 SHORT = 4
 FEW = 16
+#: `dense_rank` ranks through a table of one entry per value while the values span at most this many per row (and
+#: fewer than 2**19, where the table's running count leaves the cache); beyond, by sorting.
+RANGE_PER_ROW = 16
 
 
 def any_rows(x: BoolArray) -> BoolArray:
@@ -162,15 +165,16 @@ def select(mask: BoolArray, *arrays: Any) -> tuple[Any, ...]:
 
 def dense_rank(values: IntArray) -> tuple[int, IntArray]:
     """(number of distinct values, rank of each value among them): np.unique's inverse, sort-free when the
-    values span a small range."""
-    if values.size == 0:
+    values span a small range (a table of one entry per value in the range, against the sort's n log n)."""
+    n = values.size
+    if n == 0:
         return 0, values.astype(np.int64)
     lo, hi = int(values.min()), int(values.max())
-    if hi - lo < 1 << 22:
+    if hi - lo < min(1 << 19, RANGE_PER_ROW * n + 4096):
         present = np.zeros(hi - lo + 1, dtype=bool)
         present[values - lo] = True
         rank = np.cumsum(present) - 1
-        return int(present.sum()), rank[values - lo].astype(np.int64)
+        return int(rank[-1]) + 1, rank[values - lo].astype(np.int64)
     uniq, inv = np.unique(values, return_inverse=True)
     return len(uniq), inv.reshape(-1).astype(np.int64)
 
@@ -178,13 +182,25 @@ def dense_rank(values: IntArray) -> tuple[int, IntArray]:
 def distinct(columns: Sequence[Any]) -> tuple[IntArray, IntArray]:
     """(first, inverse) of the rows the integer `columns` make: the index of each distinct row's first
     occurrence, the distinct rows in lexicographic order (as `np.unique(axis=0)` orders them), and each row's
-    group. One dense rank per column instead of sorting whole rows, which is far faster."""
+    group. The columns read as the digits of one integer key (each column less its least value, in the base of its
+    span: the first column the most significant, so the keys sort as the rows do), ranked once; a key that would
+    pass 62 bits is replaced by its rank first (below n). Far faster than sorting whole rows."""
     n = len(columns[0])
-    code = np.zeros(n, dtype=np.int64)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    key = np.zeros(n, dtype=np.int64)
+    keys = 1  # how many values the key can take
     for col in columns:
-        count, rank = dense_rank(np.asarray(col, dtype=np.int64))
-        _, code = dense_rank(code * count + rank)  # ranked again: the code stays below n
-    groups = int(code.max()) + 1 if n else 0
+        col = np.asarray(col, dtype=np.int64)
+        lo, hi = int(col.min()), int(col.max())
+        span = hi - lo + 1
+        if span >= 1 << 31:  # a column of far-apart values: its rank instead
+            span, col, lo = *dense_rank(col), 0
+        if keys * span >= 1 << 62:
+            keys, key = dense_rank(key)
+        key = key * span + (col - lo) if span > 1 else key
+        keys *= span
+    groups, code = dense_rank(key)
     first = np.empty(groups, dtype=np.int64)
     first[code[::-1]] = np.arange(n - 1, -1, -1)
     return first, code

@@ -1,48 +1,78 @@
-"""The exact chain solved in rationals (GMP's arithmetic through gmpy2, several times faster than `Fraction` on the
-thousand-digit values a chain reaches): strongly connected components in reverse topological order; inside a
-component, the values are written in terms of a small feedback set (the targets of the back edges of a depth-first
-search) and that small system is solved by Gaussian elimination. Used by `exact` (the duel's chain).
+"""The exact chain solved in rationals (GMP's integers through gmpy2): its strongly connected components, each with its
+level (`chain_components`: the longest path from it to an absorbing outcome, counted in components), solved a level
+at a time, the lowest first. Used by `exact` (the duel's chain).
 
-A state's values are held over one denominator (`Vector`: integer numerators and their least common denominator),
-so a state's value, the sum over its edges of probability times the next state's values, costs one least common
-multiple per edge and plain integer products, where a sum of reduced rationals costs a greatest common divisor per
-entry per edge. Each vector is reduced once made, so its entries read back as the same reduced fractions.
+The chain comes in integer weights (`Weighted`): each state's edges and its rounds are integers over one
+denominator of its own (its step's probabilities, as the step enumerates them), so that a state's equation reads
+D v = R + sum of w_t v_t, with no fraction in it. A state's values are held over one denominator (numerators and
+their least common denominator, reduced; `vector.Vector` reads one back).
+
+A level's components of up to SMALL states (nearly all of a duel's: a state, or a pair that hands the turn back
+and forth) are solved together by whole-array operations on the numerators (numpy's arrays of Python objects: one
+loop in C per operation, not one Python call per state): per component, the values its states lead to outside it
+over one common denominator M (the level's least common multiple when it is not much longer than the values'
+denominators, they mostly divide one another; else the component's own), X = R M + sum of w_t N_t (M / d_t); then
+its equations (D_a - w_aa) v_a - sum of w_ab v_b = X_a / M: for one state v = X / (M (D - w_aa)), for two by Cramer's
+rule, for more by fraction-free elimination (`chain_components.Equations`), a level's components of one size at
+once. Each state's vector is then reduced by one greatest common divisor. A larger component is solved through a
+feedback set (`chain_components.solve_component`); one no edge leaves never ends.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
-from typing import TypeAlias
+from dataclasses import dataclass
+from math import lcm as int_lcm
 
-from gmpy2 import gcd, lcm, mpq, mpz
+import numpy as np
+import numpy.typing as npt
+from gmpy2 import gcd, lcm, mpz
+
+from tohit.core.fight.state import IntArray
+from tohit.engine.fight.chain_components import SMALL, Components, Equations, components
+from tohit.engine.fight.vector import Rational, Vector
 
 #: A check that may only refuse (raise): the exact duel's time and memory caps, called as the solve goes.
 Check = Callable[[], None]
+ObjectArray = npt.NDArray[np.object_]
+#: A level's values are brought over one common denominator when it is at most this many bits longer than the
+#: longest of theirs (else over one per component: `_common`).
+SLACK_BITS = 64
 
-#: A probability of the chain's edges (gmpy2's `mpq` from `exact`; a `Fraction` does as well).
-Rational: TypeAlias = "mpq | Fraction"
-
-
-class Vector:
-    """A state's values over one denominator: entry i is nums[i] / den, None where unknown (the expected rounds
-    from a state whose fight may never end). Indexing reads an entry as a reduced rational (`mpq`) or None."""
-
-    __slots__ = ("den", "nums")
-
-    def __init__(self, nums: list[mpz | None], den: mpz) -> None:
-        self.nums, self.den = nums, den
-
-    def __getitem__(self, i: int) -> mpq | None:
-        x = self.nums[i]
-        return None if x is None else mpq(x, self.den)
-
-    def __len__(self) -> int:
-        return len(self.nums)
+__all__ = ["Check", "Rational", "Values", "Vector", "Weighted", "solve", "solve_weighted", "weighted"]
 
 
-#: One term of a state's value: an edge's probability and the values it leads to.
-Term = tuple[Rational, Vector]
+@dataclass
+class Weighted:
+    """The chain in integer weights: edge e goes from state src[e] to dst[e] (an absorbing outcome when negative:
+    -1 - s the s-th side's win, then a draw, then beyond the depth) with probability weight[e] / total[src[e]]; a
+    state's expected rounds of its own step are rounds[s] / total[s]. Each (src, dst) pair once."""
+
+    src: IntArray
+    dst: IntArray
+    weight: ObjectArray
+    total: ObjectArray
+    rounds: ObjectArray
+
+
+def weighted(edges: list[dict[int, Rational]], reward: list[Rational]) -> Weighted:
+    """The chain given as each state's edges (target: probability) and rounds, in integer weights: each state's over
+    the least common denominator of its probabilities and its rounds."""
+    src: list[int] = []
+    dst: list[int] = []
+    weight: list[int] = []
+    total: list[int] = []
+    rounds: list[int] = []
+    for s, (row, r) in enumerate(zip(edges, reward, strict=True)):
+        den = int_lcm(int(r.denominator), *[int(p.denominator) for p in row.values()])
+        for t, p in row.items():
+            src.append(s)
+            dst.append(t)
+            weight.append(int(p.numerator) * (den // int(p.denominator)))
+        total.append(den)
+        rounds.append(int(r.numerator) * (den // int(r.denominator)))
+    objects = [np.asarray(x, dtype=object) for x in (weight, total, rounds)]
+    return Weighted(np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), *objects)
 
 
 def solve(
@@ -51,302 +81,213 @@ def solve(
     sides: int,
     check: Check,
     solving: Callable[[int], None] | None = None,
-) -> list[Vector]:
+) -> Values:
     """Per transient state: [P(win side 0..), P(draw), P(beyond), P(never ends), E(round increments)]."""
-    n = len(edges)
-    k = sides + 4
-    absorbing: dict[int, Vector] = {}
-    for s in range(sides):
-        absorbing[-1 - s] = _unit(k, s)
-    absorbing[-1 - sides] = _unit(k, sides)
-    absorbing[-2 - sides] = _unit(k, sides + 1)
-    values: list[Vector | None] = [None] * n
+    return solve_weighted(weighted(edges, reward), sides, check, solving)
+
+
+class Values:
+    """Every state's values as the solve leaves them: numerators (`nums`, one row per state, then one per absorbing
+    outcome), denominators (`den`), and whether a state's expected rounds are unknown (`unknown`: its fight may never
+    end). `values[s]` reads state s's as a `Vector`; `put` writes one."""
+
+    def __init__(self, n: int, sides: int) -> None:
+        k = sides + 4
+        self.n, self.k = n, k
+        self.nums: ObjectArray = np.zeros((n + sides + 2, k), dtype=object)
+        self.den: ObjectArray = np.full(n + sides + 2, mpz(1), dtype=object)
+        self.unknown = np.zeros(n + sides + 2, dtype=bool)
+        for j in range(sides + 2):  # an absorbing outcome's values: 1 at its own, no rounds to come
+            self.nums[n + j, j] = mpz(1)
+        #: Each row's denominator numbered among the distinct ones (`dens`): few, however many the states.
+        self.den_id = np.zeros(n + sides + 2, dtype=np.int64)
+        self.dens: list[mpz] = [mpz(1)]
+        self._ids: dict[mpz, int] = {mpz(1): 0}
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, s: int) -> Vector:
+        nums: list[mpz | None] = [mpz(x) for x in self.nums[s].tolist()]
+        if self.unknown[s]:
+            nums[-1] = None
+        return Vector(nums, mpz(self.den[s]))
+
+    def put(
+        self, rows: IntArray, columns: list[int], nums: ObjectArray, den: ObjectArray, unknown: npt.ArrayLike
+    ) -> None:
+        """The values of `rows`: their numerators in `columns` (the rest stay 0), denominators, unknown rounds."""
+        self.nums[np.ix_(rows, np.asarray(columns, dtype=np.int64))] = nums
+        self.den[rows] = den
+        self.unknown[rows] = unknown
+        ids, dens = self._ids, self.dens
+        numbered = []
+        for d in den.tolist():
+            i = ids.get(d)
+            if i is None:
+                i = ids[d] = len(dens)
+                dens.append(d)
+            numbered.append(i)
+        self.den_id[rows] = numbered
+
+
+def solve_weighted(chain: Weighted, sides: int, check: Check, solving: Callable[[int], None] | None = None) -> Values:
+    """Every state's values (module docstring), a level at a time. Before a level with a component of more than one
+    state, `solving` is told how many states are solved (it may refuse); else `check` is called."""
+    n = len(chain.total)
+    comps = components(n, chain.src, chain.dst)
+    values = Values(n, sides)
+    target = np.where(chain.dst >= 0, chain.dst, n - 1 - chain.dst)  # an absorbing outcome's row follows the states
+    state_level = comps.level[comps.of]
+    order = np.lexsort((np.arange(n), comps.of, state_level))  # by level, then component
+    where = np.empty(n, dtype=np.int64)
+    where[order] = np.arange(n)
+    by_src = np.argsort(where[chain.src], kind="stable")
+    edge_level = state_level[chain.src[by_src]]
+    levels = np.flatnonzero(np.r_[True, np.diff(state_level[order]) != 0, True])
+    edge_cuts = [*np.searchsorted(edge_level, state_level[order[levels[:-1]]]).tolist(), by_src.size]
+    columns = _columns(chain, comps, sides)
     solved = 0
-    for comp in _sccs(edges):
-        if solving is not None and len(comp) > 1:
+    for i in range(levels.size - 1):
+        states = order[levels[i] : levels[i + 1]]
+        if solving is not None and bool((comps.size[comps.of[states]] > 1).any()):
             solving(solved)
         else:
             check()
-        solved += len(comp)
-        members = set(comp)
-        exits = any(t < 0 or t not in members for s in comp for t in edges[s])
-        if not exits:  # a closed class: the fight never ends from here
-            never = Vector([*[mpz(0)] * (sides + 2), mpz(1), None], mpz(1))
-            for s in comp:
-                values[s] = never
-            continue
-        if len(comp) == 1 and comp[0] not in edges[comp[0]]:
-            s = comp[0]
-            values[s] = _mix(_terms(edges[s], reward[s], values, absorbing, k), k)
-        elif len(comp) <= 2:
-            _solve_small(comp, edges, reward, values, absorbing, k)
-        else:
-            _solve_component(comp, members, edges, reward, values, absorbing, k, check)
-    return [v if v is not None else Vector([None] * k, mpz(1)) for v in values]
+        edges = by_src[edge_cuts[i] : edge_cuts[i + 1]]
+        _Level(chain, comps, values, columns).solve(states, edges, target, check)
+        solved += states.size
+    return values
 
 
-def _unit(k: int, i: int) -> Vector:
-    """An absorbing outcome's values: 1 at `i`, no rounds to come."""
-    nums: list[mpz | None] = [mpz(0)] * k
-    nums[i] = mpz(1)
-    return Vector(nums, mpz(1))
+def _columns(chain: Weighted, comps: Components, sides: int) -> list[int]:
+    """The entries of the values that can be other than 0: the absorbing outcomes some edge leads to, the fight never
+    ending when some component is closed, the rounds when some step counts them."""
+    reached = set((-1 - np.unique(chain.dst[chain.dst < 0])).tolist())
+    out = [j for j in range(sides + 2) if j in reached]
+    if comps.closed.any():
+        out.append(sides + 2)
+    if any(chain.rounds.tolist()):
+        out.append(sides + 3)
+    return out
 
 
-def _terms(
-    row: dict[int, Rational],
-    r: Rational,
-    values: list[Vector | None],
-    absorbing: dict[int, Vector],
-    k: int,
-    inside: tuple[int, ...] = (),
-) -> list[Term]:
-    """A state's value as terms: its rounds `r`, then each edge's probability and the values it leads to (the
-    edges into `inside` left out)."""
-    terms: list[Term] = [(r, _unit(k, k - 1))] if r else []
-    for t, p in row.items():
-        if t in inside:
-            continue
-        v = absorbing[t] if t < 0 else values[t]
-        assert v is not None
-        terms.append((p, v))
-    return terms
+class _Level:
+    """One level's components solved (module docstring): `solve` takes its states (by component) and their edges (by
+    state, in the same order)."""
 
+    def __init__(self, chain: Weighted, comps: Components, values: Values, columns: list[int]) -> None:
+        self.chain, self.comps, self.values, self.columns = chain, comps, values, columns
 
-def _solve_small(
-    comp: list[int],
-    edges: list[dict[int, Rational]],
-    reward: list[Rational],
-    values: list[Vector | None],
-    absorbing: dict[int, Vector],
-    k: int,
-) -> None:
-    """Values of a component of one state with a loop or of two states, in closed form: with c the values a state
-    leads to outside the component and p the edges inside, v = c / (1 - p_aa) for one state; for two, Cramer's rule
-    on (1 - p_aa) v_a - p_ab v_b = c_a, -p_ba v_a + (1 - p_bb) v_b = c_b."""
-    inside = tuple(comp)
-    outside = [_mix(_terms(edges[s], reward[s], values, absorbing, k, inside), k) for s in comp]
-    one, zero = mpq(1), mpq(0)
-    if len(comp) == 1:
-        values[comp[0]] = _mix([(one / (one - edges[comp[0]][comp[0]]), outside[0])], k)
-        return
-    a, b = comp
-    stay_a, stay_b = one - edges[a].get(a, zero), one - edges[b].get(b, zero)
-    a_to_b, b_to_a = edges[a].get(b, zero), edges[b].get(a, zero)
-    det = stay_a * stay_b - a_to_b * b_to_a
-    values[a] = _mix([(stay_b / det, outside[0]), (a_to_b / det, outside[1])], k)
-    values[b] = _mix([(b_to_a / det, outside[0]), (stay_a / det, outside[1])], k)
+    def solve(self, states: IntArray, edges: IntArray, target: IntArray, check: Check) -> None:
+        closed = self.comps.closed[self.comps.of[states]]
+        if closed.any():
+            self._never(states[closed])
+            keep = np.isin(self.chain.src[edges], states[closed], kind="table", invert=True)
+            states, edges = states[~closed], edges[keep]
+        if states.size:
+            self._open(states, edges, target, check)
 
+    def _never(self, states: IntArray) -> None:
+        """States of a closed class: the fight never ends from there (a draw), its rounds unknown."""
+        values = self.values
+        never = values.k - 2
+        nums = np.zeros((states.size, 1), dtype=object)
+        nums[:] = mpz(1)
+        values.put(states, [never], nums, np.full(states.size, mpz(1), dtype=object), True)
 
-def _mix(terms: list[Term], k: int) -> Vector:
-    """The sum of p·v over the terms, over the least common denominator of its terms, reduced. An entry unknown
-    (None) in any term is unknown in the sum."""
-    den = mpz(1)
-    scaled: list[tuple[mpz, mpz, Vector]] = []
-    for p, v in terms:
-        d = p.denominator * v.den
-        den = lcm(den, d)
-        scaled.append((p.numerator, d, v))
-    nums: list[mpz | None] = [mpz(0)] * k
-    for a, d, v in scaled:
-        f = a * (den // d)
-        for i, x in enumerate(v.nums):
-            if x is None:
-                nums[i] = None
-            elif x:
-                acc = nums[i]
-                if acc is not None:
-                    nums[i] = acc + f * x
-    g = gcd(den, *[x for x in nums if x])
-    if g != 1:
-        den //= g
-        nums = [None if x is None else x // g for x in nums]
-    return Vector(nums, den)
-
-
-def _vector(entries: list[mpq | None]) -> Vector:
-    """Reduced rationals (None: unknown) as one vector over their least common denominator."""
-    den = mpz(1)
-    for x in entries:
-        if x is not None:
-            den = lcm(den, x.denominator)
-    return Vector([None if x is None else x.numerator * (den // x.denominator) for x in entries], den)
-
-
-def _solve_component(
-    comp: list[int],
-    members: set[int],
-    edges: list[dict[int, Rational]],
-    reward: list[Rational],
-    values: list[Vector | None],
-    absorbing: dict[int, Vector],
-    k: int,
-    check: Check,
-) -> None:
-    """Values inside one strongly connected component, through a feedback set (module docstring)."""
-    feedback = _back_edge_targets(comp, members, edges)
-    order = _postorder(comp, members, edges, feedback)
-    fb_index = {f: i for i, f in enumerate(feedback)}
-    m = len(feedback)
-    # expr[s] = (constant vector, coefficients on the feedback values)
-    consts: dict[int, Vector] = {}
-    coefs: dict[int, list[mpq]] = {}
-    for s in order:
-        check()
-        terms: list[Term] = [(reward[s], _unit(k, k - 1))] if reward[s] else []
-        coef = [mpq(0)] * m
-        for t, p in edges[s].items():
-            if t >= 0 and t in members:
-                if t in fb_index:
-                    coef[fb_index[t]] += p
-                else:
-                    terms.append((p, consts[t]))
-                    for i, x in enumerate(coefs[t]):
-                        if x:
-                            coef[i] += p * x
-            else:
-                v = absorbing[t] if t < 0 else values[t]
-                assert v is not None
-                terms.append((p, v))
-        consts[s], coefs[s] = _mix(terms, k), coef
-    # Feedback values: v_f = const_f + sum_g coef_f[g] v_g, i.e. (I - A) v = b, per component of the vector.
-    unknown = [k_i for k_i in range(k) if all(consts[f].nums[k_i] is not None for f in feedback)]
-    a = [[(mpq(int(i == j)) - coefs[f][j]) for j in range(m)] for i, f in enumerate(feedback)]
-    b = [[_known(consts[f][ki]) for ki in unknown] for f in feedback]
-    solved = _gauss(a, b, check)
-    fb_values: list[Vector] = []
-    for i in range(m):
-        entries: list[mpq | None] = [None] * k
-        for col, ki in enumerate(unknown):
-            entries[ki] = solved[i][col]
-        fb_values.append(_vector(entries))
-    one = mpq(1)
-    for s in comp:
-        check()
-        values[s] = _mix([(one, consts[s]), *[(x, fb_values[i]) for i, x in enumerate(coefs[s]) if x]], k)
-
-
-def _known(x: mpq | None) -> mpq:
-    assert x is not None
-    return x
-
-
-def _gauss(a: list[list[mpq]], b: list[list[mpq]], check: Check) -> list[list[mpq]]:
-    """Solve a x = b exactly (a square, nonsingular; b with several columns)."""
-    m = len(a)
-    rows = [a[i] + b[i] for i in range(m)]
-    for col in range(m):
-        check()
-        pivot = next(r for r in range(col, m) if rows[r][col] != 0)
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        pv = rows[col][col]
-        rows[col] = [x / pv for x in rows[col]]
-        for r in range(m):
-            if r != col and rows[r][col] != 0:
-                check()
-                factor = rows[r][col]
-                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col], strict=True)]
-    return [row[m:] for row in rows]
-
-
-def _sccs(edges: list[dict[int, mpq]]) -> list[list[int]]:
-    """Tarjan's strongly connected components (iterative), in reverse topological order."""
-    n = len(edges)
-    index = [-1] * n
-    low = [0] * n
-    on_stack = [False] * n
-    stack: list[int] = []
-    out: list[list[int]] = []
-    counter = 0
-    for root in range(n):
-        if index[root] >= 0:
-            continue
-        work = [(root, iter([t for t in edges[root] if t >= 0]))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack[root] = True
-        while work:
-            node, children = work[-1]
-            advanced = False
-            for t in children:
-                if index[t] < 0:
-                    index[t] = low[t] = counter
-                    counter += 1
-                    stack.append(t)
-                    on_stack[t] = True
-                    work.append((t, iter([x for x in edges[t] if x >= 0])))
-                    advanced = True
-                    break
-                if on_stack[t]:
-                    low[node] = min(low[node], index[t])
-            if advanced:
+    def _open(self, states: IntArray, edges: IntArray, target: IntArray, check: Check) -> None:
+        """The level's components that lead out of themselves: the values each state leads to outside its component
+        (X over M, all at once), then each component's own equations, by its size (module docstring)."""
+        chain, values, columns = self.chain, self.values, self.columns
+        n = values.n
+        comp = self.comps.of[states]
+        new_comp = np.r_[True, comp[1:] != comp[:-1]]
+        group = np.cumsum(new_comp) - 1  # each state's component among these
+        first = np.flatnonzero(new_comp)
+        local = np.full(n, -1, dtype=np.int64)
+        local[states] = np.arange(states.size)
+        src, dst, weight = local[chain.src[edges]], target[edges], chain.weight[edges]
+        inside = (dst < n) & (self.comps.of[np.minimum(dst, n - 1)] == comp[src])
+        out = ~inside
+        common, nums = self._outside(group, src[out], dst[out], weight[out])
+        if columns and columns[-1] == values.k - 1:  # the rounds of the state's own step, over M
+            nums[:, -1] += chain.rounds[states] * common[group]
+        unknown = np.zeros(states.size, dtype=bool)
+        unknown[src[out][values.unknown[dst[out]]]] = True
+        unknown = (np.bincount(group, weights=unknown) > 0)[group]  # a component's states reach one another
+        equations = Equations(chain.total[states], first[group], src[inside], local[dst[inside]], weight[inside])
+        den = np.empty(states.size, dtype=object)
+        reduced = np.zeros(states.size, dtype=bool)  # the values through a feedback set are reduced already
+        size = np.diff(np.r_[first, states.size])
+        for m in np.unique(size).tolist():
+            at = first[size == m]
+            rows = (at[:, None] + np.arange(m)).reshape(-1)
+            if m <= SMALL:
+                nums[rows], det = equations.solved(at, m, nums[rows])
+                den[rows] = np.repeat(det, m) * common[group[rows]]
                 continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                comp = []
-                while True:
-                    x = stack.pop()
-                    on_stack[x] = False
-                    comp.append(x)
-                    if x == node:
-                        break
-                out.append(comp)
-    return out
+            for a in at.tolist():  # through a feedback set, one at a time
+                root = int(local[self.comps.root[comp[a]]])
+                v = equations.feedback(a, root, nums[a : a + m], common[group[a]], unknown[a], columns, values.k, check)
+                nums[a : a + m], den[a : a + m] = v
+                reduced[a : a + m] = True
+        if columns and columns[-1] == values.k - 1:
+            nums[unknown, -1] = 0
+        if reduced.any():
+            rest = np.flatnonzero(~reduced)
+            nums[rest], den[rest] = _reduced(nums[rest], den[rest])
+        else:
+            nums, den = _reduced(nums, den)
+        values.put(states, columns, nums, den, unknown)
+
+    def _outside(
+        self, group: IntArray, src: IntArray, dst: IntArray, weight: ObjectArray
+    ) -> tuple[ObjectArray, ObjectArray]:
+        """Per component, M: a common denominator of the values its states lead to outside it; per state, the
+        numerators of those values over M, summed with their weights (module docstring: X less the rounds)."""
+        values, columns = self.values, self.columns
+        common, scale = _common(values.dens, int(group[-1]) + 1, group[src], values.den_id[dst])
+        nums = np.zeros((group.size, len(columns)), dtype=object)
+        if src.size:
+            terms = values.nums[np.ix_(dst, np.asarray(columns, dtype=np.int64))] * (weight * scale)[:, None]
+            starts = np.flatnonzero(np.r_[True, src[1:] != src[:-1]])
+            nums[src[starts]] = np.add.reduceat(terms, starts, axis=0)
+        return common, nums
 
 
-def _back_edge_targets(comp: list[int], members: set[int], edges: list[dict[int, mpq]]) -> list[int]:
-    """Targets of the back edges of a depth-first search inside the component (a feedback vertex set)."""
-    seen: set[int] = set()
-    on_path: set[int] = set()
-    targets: list[int] = []
-    found: set[int] = set()
-    start = comp[-1]
-    work = [(start, iter([t for t in edges[start] if t in members]))]
-    seen.add(start)
-    on_path.add(start)
-    while work:
-        node, children = work[-1]
-        advanced = False
-        for t in children:
-            if t in on_path:
-                if t not in found:
-                    found.add(t)
-                    targets.append(t)
-            elif t not in seen:
-                seen.add(t)
-                on_path.add(t)
-                work.append((t, iter([x for x in edges[t] if x in members])))
-                advanced = True
-                break
-        if not advanced:
-            work.pop()
-            on_path.discard(node)
-    return targets
+def _common(dens: list[mpz], groups: int, group: IntArray, den_id: IntArray) -> tuple[ObjectArray, ObjectArray]:
+    """A common denominator per group (of `groups`; `group`: each term's) of the terms' denominators (`den_id`: each
+    term's, among `dens`), and per term the factor that brings it there. The whole level's least common multiple when
+    it is not much longer than its longest denominator (the chain's denominators mostly divide one another: a few
+    least common multiples in all); else each group's own (one least common multiple per group and distinct
+    denominator)."""
+    present, term_of = np.unique(den_id, return_inverse=True)
+    met = [dens[d] for d in present.tolist()]
+    whole = lcm(mpz(1), mpz(1), *met)
+    if whole.bit_length() <= max([d.bit_length() for d in met], default=0) + SLACK_BITS:
+        scale = _objects([whole // d for d in met])
+        return np.full(groups, whole, dtype=object), scale[term_of.reshape(-1)]
+    kinds = len(dens)
+    pairs, pair_of = np.unique(group * kinds + den_id, return_inverse=True)
+    which, den_of = (pairs // kinds).tolist(), (pairs % kinds).tolist()
+    common = [mpz(1)] * groups
+    for g, d in zip(which, den_of, strict=True):
+        common[g] = lcm(common[g], dens[d])
+    scale = _objects([common[g] // dens[d] for g, d in zip(which, den_of, strict=True)])
+    return _objects(common), scale[pair_of.reshape(-1)]
 
 
-def _postorder(comp: list[int], members: set[int], edges: list[dict[int, mpq]], feedback: list[int]) -> list[int]:
-    """Component nodes, each after every non-feedback node it leads to (edges into feedback nodes cut)."""
-    fb = set(feedback)
-    seen: set[int] = set()
-    out: list[int] = []
-    for root in comp:
-        if root in seen:
-            continue
-        seen.add(root)
-        work = [(root, iter([t for t in edges[root] if t in members and t not in fb]))]
-        while work:
-            node, children = work[-1]
-            advanced = False
-            for t in children:
-                if t not in seen:
-                    seen.add(t)
-                    work.append((t, iter([x for x in edges[t] if x in members and x not in fb])))
-                    advanced = True
-                    break
-            if not advanced:
-                work.pop()
-                out.append(node)
-    return out
+def _reduced(nums: ObjectArray, den: ObjectArray) -> tuple[ObjectArray, ObjectArray]:
+    """Each row of numerators and its denominator divided by their greatest common divisor."""
+    g = [gcd(*row) for row in zip(den.tolist(), *nums.T.tolist(), strict=True)]
+    if all(x == 1 for x in g):
+        return nums, den
+    divisor = _objects(g)
+    return nums // divisor[:, None], den // divisor
+
+
+def _objects(items: list[mpz]) -> ObjectArray:
+    """A list as an array of Python objects (`np.asarray` looks into each of gmpy2's numbers for an array of its own,
+    some fifty times slower)."""
+    return np.fromiter(items, dtype=object, count=len(items))

@@ -12,10 +12,10 @@ fight; when none is reachable the duel is a stalemate, said at once (the same ch
 ends narrated and simulated fights nobody can end: `stalemate.never_ending`). The states are keyed by
 `layout.Layout`.
 
-The chain is solved exactly, in rationals (`chain_solve.solve`; the results are `Fraction`s). Its caps on
-states, rows and memory count work. The clock is read only to refuse: the time cap, and the estimate of the time
-the chain would take; what the chain answers never depends on it, so a loaded machine refuses a duel sooner but
-never answers it otherwise.
+The chain is solved exactly, in rationals (`chain_solve.solve_weighted`, a level of its components at a time, from
+its integer weights; the results are `Fraction`s). Its caps on states, rows and memory count work. The clock is
+read only to refuse: the time cap, and the estimate of the time the chain would take; what the chain answers never
+depends on it, so a loaded machine refuses a duel sooner but never answers it otherwise.
 
 The chain plays the fight to its end: `max_rounds` does not apply (a simulation's draws at max_rounds are
 the difference). Expected rounds counts the round in which the fight ends, as the simulation does.
@@ -40,7 +40,8 @@ from tohit.core.fight.rows import distinct
 from tohit.core.fight.state import IntArray, State
 from tohit.engine import cancel
 from tohit.engine.fight import play
-from tohit.engine.fight.chain_solve import solve
+from tohit.engine.fight.chain_solve import ObjectArray, Weighted
+from tohit.engine.fight.chain_solve import solve_weighted as solve  # the chain in integer weights
 from tohit.engine.fight.chain_states import FoundStates
 from tohit.engine.fight.ending import initial_state
 from tohit.engine.fight.layout import Layout, chosen_depth
@@ -72,10 +73,14 @@ PROBE_ROWS = 30_000
 #: After this long exploring, the estimate is made again with the time cap too (seconds per state of the last
 #: step; the first steps build the attack tables, so time is not estimated from them).
 PROBE_SECONDS = 1.0
-#: The solver checks its budget once a state (and once a row of its small eliminations); every this many of those
-#: calls the budget is checked whole (the clock, the memory: reading the memory costs more than solving a small
-#: state). A count of work, so where a refusal falls never depends on the clock.
+#: The solver checks its budget once a level of the chain (and once a state and a row of the eliminations of a
+#: component solved through its feedback set); every this many of those calls the budget is checked whole (the
+#: clock, the memory: reading the memory costs more than solving a small level). A count of work, so where a refusal
+#: falls never depends on the clock.
 SOLVE_STRIDE = 64
+#: The proof that a duel can end (`stalemate.can_end`) explores a quarter more states each step: an end many blows
+#: away is seen to through few states (a stalemate's answer does not depend on it).
+PROVE_GROWTH = 1.25
 
 
 class OverStates(InputError):
@@ -196,14 +201,16 @@ def exact_duel(
     # without the chain's values; one that can end is usually seen to within a few steps.
     if prove:
         reached: list[bytes] = []
-        answer = can_end(fight, start, limit=limit, max_rows=max_rows, reached=reached, check=budget.check)
+        answer = can_end(
+            fight, start, limit=limit, max_rows=max_rows, reached=reached, check=budget.check, growth=PROVE_GROWTH
+        )
         if answer is False:
             zero = Fraction(0)
             return ExactResult(
                 fight, SideChances([zero] * sides), Fraction(1), Fraction(1), zero, None, len(reached), used_depth
             )
     chain.explore(budget, probe)
-    values = solve(chain.edges, chain.reward, sides, budget.tick, budget.solving(probe))
+    values = solve(chain.weighted(), sides, budget.tick, budget.solving(probe))
     v = values[0]
     wins = SideChances(_fraction(v[s]) for s in range(sides))
     never = _fraction(v[sides + 2])
@@ -245,7 +252,8 @@ class _Budget:
             )
 
     def tick(self) -> None:
-        """The solver's check, called once a state: `check` every SOLVE_STRIDE-th call (the first included)."""
+        """The solver's check, called once a level (and once a state of a component solved through its feedback set):
+        `check` every SOLVE_STRIDE-th call (the first included)."""
         self.ticks += 1
         if self.ticks % SOLVE_STRIDE == 1:
             self.check()
@@ -285,8 +293,12 @@ class _Chain:
         sides = len(fight.roster.side_names)
         self.draw_id, self.beyond_id = -1 - sides, -2 - sides
         self.keys = FoundStates(layout.matrix(start)[:1])
-        self.edges: list[dict[int, mpq]] = [{}]
-        self.reward: list[mpq] = [mpq(0)]
+        #: Per step (a chunk of states): its edges (`chain_solve.Weighted`), its states' denominator and rounds.
+        self.src: list[IntArray] = []
+        self.dst: list[IntArray] = []
+        self.weight: list[ObjectArray] = []
+        self.total: list[int] = []
+        self.rounds: list[ObjectArray] = []
         self.rows = 0
         self.stepped = 0.0
 
@@ -339,7 +351,7 @@ class _Chain:
         live = np.flatnonzero(~done & (child.fight["cut"] == 0))
         if live.size:
             target[live] = self.numbered(child.take(live))
-        self.add_edges(ctx, ctx.parent + base, target)
+        self.add_edges(ctx, base, len(chunk), target)
 
     def numbered(self, live: State) -> IntArray:
         """The number of each row's state in the chain (the states not met before numbered next, in the order of
@@ -357,30 +369,43 @@ class _Chain:
             )
         if new.size:
             uniq_ids[new] = self.keys.add(uniq[new])
-            self.edges.extend({} for _ in range(new.size))
-            self.reward.extend([mpq(0)] * new.size)
         out: IntArray = uniq_ids[inverse.reshape(-1)]
         return out
 
-    def add_edges(self, ctx: Exact, parents: IntArray, target: IntArray) -> None:
-        """Each (state, next) pair's summed probability, and each state's rounds weighted by its rows'."""
+    def add_edges(self, ctx: Exact, base: int, count: int, target: IntArray) -> None:
+        """The edges of the `count` states numbered from `base` (one step): each (state, next) pair's summed weight,
+        and each state's rounds weighted by its rows' (all over the step's denominator)."""
+        parents = ctx.parent + base
         leads, pair_of = distinct([parents, target])
-        pairs = np.stack([parents[leads], target[leads]], axis=1)
         order = np.argsort(pair_of, kind="stable")
         starts = np.flatnonzero(np.r_[True, np.diff(pair_of[order]) != 0])
-        sums = np.add.reduceat(ctx.weight[order], starts)
-        den, edges, reward = ctx.denominator, self.edges, self.reward
-        for (p, t), w in zip(pairs.tolist(), sums.tolist(), strict=True):
-            edges[p][t] = mpq(w, den)
+        self.src.append(parents[leads])
+        self.dst.append(target[leads])
+        self.weight.append(np.add.reduceat(ctx.weight[order], starts))
+        self.total.extend([ctx.denominator] * count)
         rounds = ctx.state.fight["round"]
         stepped = np.flatnonzero(rounds > 0)
         who = parents[stepped]
         order = np.argsort(who, kind="stable")
         firsts = np.flatnonzero(np.r_[True, np.diff(who[order]) != 0]) if who.size else who
-        weighted = ctx.weight[stepped[order]] * rounds[stepped[order]].astype(object)  # Python ints: exact
-        totals = np.add.reduceat(weighted, firsts) if who.size else weighted
-        for p, w in zip(who[order][firsts].tolist(), totals.tolist(), strict=True):
-            reward[p] += mpq(w, den)
+        weighted = ctx.weight[stepped[order]]
+        if (rounds[stepped] != 1).any():  # rounds of more than one a row (Python ints: exact)
+            weighted = weighted * rounds[stepped[order]].astype(object)
+        chunk = np.zeros(count, dtype=object)
+        if who.size:
+            chunk[who[order][firsts] - base] = np.add.reduceat(weighted, firsts)
+        self.rounds.append(chunk)
+
+    def weighted(self) -> Weighted:
+        """The chain in integer weights, as `chain_solve` solves it."""
+        empty = np.zeros(0, dtype=object)
+        return Weighted(
+            np.concatenate(self.src),
+            np.concatenate(self.dst),
+            np.concatenate(self.weight) if self.weight else empty,
+            np.asarray(self.total, dtype=object),
+            np.concatenate(self.rounds) if self.rounds else empty,
+        )
 
 
 def _fraction(x: mpq | None) -> Fraction:

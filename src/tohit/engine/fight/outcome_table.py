@@ -24,6 +24,21 @@ class OutcomeTable:
         self.columns, self.weights, self.total, self.remainder = columns, weights, total, remainder
         #: Row weights, then the remainder's (when there is one), as Python ints over `total`.
         self.numerators = np.asarray([*weights, *([remainder] if remainder else [])], dtype=object)
+        self._laid: dict[tuple[str, ...], tuple[IntArray, npt.NDArray[np.bool_], npt.NDArray[np.object_]]] = {}
+
+    def laid(self, fields: tuple[str, ...]) -> tuple[IntArray, npt.NDArray[np.bool_], npt.NDArray[np.object_]]:
+        """The table as the exact chain expands rows by it: its rows' `fields` (one column each), then one row of
+        zeros for the remainder (when there is one); which rows lie beyond the depth; `numerators`. Made once per
+        fields."""
+        found = self._laid.get(fields)
+        if found is None:
+            rows = np.zeros((self.numerators.size, len(fields)), dtype=np.int64)
+            for i, f in enumerate(fields):
+                rows[: self.size, i] = self.columns[f]
+            beyond = np.zeros(self.numerators.size, dtype=bool)
+            beyond[self.size :] = True
+            found = self._laid[fields] = (rows, beyond, self.numerators)
+        return found
 
     @property
     def size(self) -> int:

@@ -195,48 +195,39 @@ class Exact(StepContext):
             tables.append(None if s is None else outcome_table(self.fight, s, self.depth, s.clips, fields))
         common = lcm(*[tb.total for tb in tables if tb is not None])
         flat = _laid_end_to_end(tables, fields, common)
-        sizes = np.asarray([len(cut) for cut in flat.beyond], dtype=np.int64)
-        starts = np.cumsum(sizes) - sizes
         group = inverse.reshape(-1)
         order = np.argsort(group, kind="stable")
-        reps = sizes[group[order]]
+        reps = flat.sizes[group[order]]
         idx = np.repeat(order, reps).astype(np.int64)
         offset = np.arange(idx.size) - np.repeat(np.cumsum(reps) - reps, reps)
-        at = np.repeat(starts[group[order]], reps) + offset
-        out = {f: np.concatenate(flat.columns[f])[at] for f in fields}
-        cut = np.concatenate(flat.beyond)[at] if at.size else np.zeros(0, dtype=bool)
-        self._expand(idx, np.concatenate(flat.weights)[at], common)
+        at = np.repeat(flat.starts[group[order]], reps) + offset
+        rows = flat.columns[at]
+        out = {f: np.ascontiguousarray(rows[:, i]) for i, f in enumerate(fields)}
+        cut = flat.beyond[at]
+        self._expand(idx, flat.weights[at], common)
         if cut.any():
             self.emit("beyond_depth", [self.set("cut", cut, 1)])
         return idx, out
 
 
 class _Flat:
-    """Outcome tables laid end to end: per table its columns, its weights over the common total and whether each
-    row lies beyond the depth (the remainder's row)."""
+    """Outcome tables laid end to end: their rows' fields (one column per field), weights over the common total and
+    whether each row lies beyond the depth (the remainder's row); per table its number of rows and its first."""
 
-    def __init__(self, fields: tuple[str, ...]) -> None:
-        self.columns: dict[str, list[IntArray]] = {f: [] for f in fields}
-        self.weights: list[npt.NDArray[np.object_]] = []
-        self.beyond: list[BoolArray] = []
+    def __init__(self, columns: IntArray, weights: npt.NDArray[np.object_], beyond: BoolArray, sizes: IntArray) -> None:
+        self.columns, self.weights, self.beyond, self.sizes = columns, weights, beyond, sizes
+        self.starts = np.cumsum(sizes) - sizes
 
 
 def _laid_end_to_end(tables: Sequence[OutcomeTable | None], fields: tuple[str, ...], common: int) -> _Flat:
     """Each table's rows, then one row for its weight beyond the depth (when it has some), its weights over
-    `common`; None (the rows no attack is resolved for) one empty row of the whole weight."""
-    flat = _Flat(fields)
-    for table in tables:
-        if table is None:
-            for f in fields:
-                flat.columns[f].append(np.zeros(1, dtype=np.int64))
-            flat.weights.append(np.asarray([common], dtype=object))
-            flat.beyond.append(np.zeros(1, dtype=bool))
-            continue
-        k = table.size + (1 if table.remainder else 0)
-        for f in fields:
-            flat.columns[f].append(np.concatenate([table.columns[f], np.zeros(k - table.size, dtype=np.int64)]))
-        flat.weights.append(table.numerators * (common // table.total))
-        flag = np.zeros(k, dtype=bool)
-        flag[table.size :] = True
-        flat.beyond.append(flag)
-    return flat
+    `common`; None (the rows no attack is resolved for) one empty row of the whole weight. Each table's own rows
+    laid out once (`OutcomeTable.laid`)."""
+    empty = (np.zeros((1, len(fields)), dtype=np.int64), np.zeros(1, dtype=bool), np.ones(1, dtype=object))
+    laid = [empty if table is None else table.laid(fields) for table in tables]
+    sizes = np.asarray([beyond.size for _, beyond, _ in laid], dtype=np.int64)
+    scale = np.empty(len(tables), dtype=object)
+    scale[:] = [common if table is None else common // table.total for table in tables]
+    weights = np.concatenate([numerators for _, _, numerators in laid]) * np.repeat(scale, sizes)
+    columns = np.concatenate([rows for rows, _, _ in laid])
+    return _Flat(columns, weights, np.concatenate([beyond for _, beyond, _ in laid]), sizes)
