@@ -134,13 +134,40 @@ class SituationKey:
 def pack(columns: Sequence[IntArray]) -> tuple[IntArray, int]:
     """Each row's columns packed into one int64 that keeps their lexicographic order (each column offset by its
     minimum, times the spans of those after it), and the number of distinct codes possible (1: one situation)."""
+    found = packed(columns)
+    return found.code, found.radix
+
+
+@dataclass(frozen=True)
+class Packed:
+    """`pack`'s codes, with what turns a code back into its row's columns: each column's minimum and span."""
+
+    code: IntArray
+    radix: int
+    lows: tuple[int, ...]
+    spans: tuple[int, ...]
+
+    def unpack(self, code: int) -> list[int]:
+        """The columns' values of a row whose code is `code` (a column of one value: that value)."""
+        values = []
+        for low, span in zip(reversed(self.lows), reversed(self.spans), strict=True):
+            code, place = divmod(code, span)
+            values.append(low + place)
+        return values[::-1]
+
+
+def packed(columns: Sequence[IntArray]) -> Packed:
+    """`pack`, keeping each column's minimum and span (`Packed.unpack`)."""
     n = len(columns[0]) if columns else 0
     code: IntArray | None = None  # made by the first column that varies, then updated in place (no temporaries)
     radix = 1
+    lows, spans = [], []
     for col in columns:
         col = np.asarray(col, dtype=np.int64)
         low = int(col.min())
         span = int(col.max()) - low + 1
+        lows.append(low)
+        spans.append(span)
         if span == 1:
             continue
         radix *= span
@@ -152,7 +179,8 @@ def pack(columns: Sequence[IntArray]) -> tuple[IntArray, int]:
             code *= span
             code += col
             code -= low
-    return (np.zeros(n, dtype=np.int64) if code is None else code), radix
+    code = np.zeros(n, dtype=np.int64) if code is None else code
+    return Packed(code, radix, tuple(lows), tuple(spans))
 
 
 # -- what the system reads -------------------------------------------------------------------------------------

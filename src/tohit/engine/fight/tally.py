@@ -50,6 +50,40 @@ class FightTally:
         self.health += health.sum(axis=0)
         self.dealt += dealt.sum(axis=0)
 
+    def add_parts(self, parts: list[Part]) -> None:
+        """`add` of each part in turn, with the sums made once over them all (a batch's fights end over many
+        steps, in parts of a few hundred rows: one pass over their rows instead of a dozen calls a part). The rounds
+        are counted as `add` counts them part by part: each new round in the order the parts first show it (the
+        summary's spread of rounds sums them in that order)."""
+        if not parts:
+            return
+        rounds = np.concatenate([p[1] for p in parts])
+        if int(rounds.max(initial=0)) >= ROUND_COUNTS:
+            for part in parts:
+                self.add(part)
+            return
+        winner = np.concatenate([p[0] for p in parts])
+        self.wins += np.bincount(winner[winner >= 0], minlength=len(self.wins))
+        self.draws += int((winner < 0).sum())
+        self._count_rounds(rounds, [p[1].size for p in parts])
+        health, standing = np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts])
+        self.standing += standing.sum(axis=0)
+        self.health_standing += np.where(standing, health, 0).sum(axis=0)
+        self.health += health.sum(axis=0)
+        self.dealt += np.concatenate([p[4] for p in parts]).sum(axis=0)
+
+    def _count_rounds(self, rounds: IntArray, sizes: list[int]) -> None:
+        """The rounds of parts of `sizes` rows laid end to end, counted into `self.rounds` as `add` would count them
+        part by part: a round not yet counted comes in at the first part that has it, in increasing order there."""
+        counts = np.bincount(rounds)
+        values = np.flatnonzero(counts)
+        part = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+        first = np.empty(counts.size, dtype=np.int64)
+        first[rounds[::-1]] = part[::-1]  # the last write wins: each round's first part
+        order = values[np.lexsort((values, first.take(values)))]
+        for value, count in zip(order.tolist(), counts.take(order).tolist(), strict=True):
+            self.rounds[value] = self.rounds.get(value, 0) + count
+
     def merge(self, other: FightTally) -> None:
         self.wins += other.wins
         self.draws += other.draws
