@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tohit.core.fight.rows import column_sums
 from tohit.engine.fight import tally
 from tohit.engine.fight.modes.table import _Groups
 from tohit.engine.fight.situation import packed
@@ -68,3 +69,13 @@ def test_each_group_s_values_are_those_of_its_first_row(spans: tuple[int, ...]) 
     at_first = [[int(col[row]) for col in columns] for row in groups.first.tolist()]
     assert groups.values(codes, columns) == at_first
     assert (groups.by_code is not None) == (1 < codes.radix <= 8 * 3_000 + 4096)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (255, 2), (256, 2), (1_000, 8), (70_001, 1)])
+def test_column_sums_are_numpy_s_sums_down_the_columns(shape: tuple[int, int]) -> None:
+    """`column_sums` of ints (negative ones too) and of bools: numpy's sum over axis 0, block of rows or not."""
+    rng = np.random.default_rng(shape[0])
+    values = rng.integers(-50, 50, size=shape)
+    for x in (values, values > 0, np.asfortranarray(values)):
+        found = column_sums(x)
+        assert found.dtype == np.int64 and found.tolist() == x.sum(axis=0).tolist()
