@@ -147,13 +147,19 @@ class Packed:
     lows: tuple[int, ...]
     spans: tuple[int, ...]
 
-    def unpack(self, code: int) -> list[int]:
-        """The columns' values of a row whose code is `code` (a column of one value: that value)."""
-        values = []
-        for low, span in zip(reversed(self.lows), reversed(self.spans), strict=True):
-            code, place = divmod(code, span)
-            values.append(low + place)
-        return values[::-1]
+    def unpack(self, codes: IntArray) -> list[list[int]]:
+        """The columns' values of the rows whose codes are `codes`, one list a code (a column of one value: that
+        value), unpacked for them all at once."""
+        values = np.empty((codes.size, len(self.lows)), dtype=np.int64)
+        rest = codes
+        for i in range(len(self.lows) - 1, -1, -1):
+            if self.spans[i] == 1:
+                values[:, i] = self.lows[i]
+                continue
+            rest, place = np.divmod(rest, self.spans[i])
+            values[:, i] = place + self.lows[i]
+        found: list[list[int]] = values.tolist()
+        return found
 
 
 def packed(columns: Sequence[IntArray]) -> Packed:

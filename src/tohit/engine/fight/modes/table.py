@@ -226,7 +226,7 @@ class _Groups:
     def values(self, codes: Packed, columns: list[IntArray]) -> list[list[int]]:
         """Each group's values of the packed `columns` (`codes`: their `packed`), in the groups' order."""
         if self.by_code is not None:
-            return [codes.unpack(c) for c in self.by_code.tolist()]
+            return codes.unpack(self.by_code)
         found: list[list[int]] = np.stack([col[self.first] for col in columns], axis=1).tolist()
         return found
 
