@@ -66,13 +66,13 @@ class Alias:
         out[present] = np.add.reduceat(per_atom, np.searchsorted(self.atoms, present, side="left"))
         return out
 
-    def sample(self, rng: np.random.Generator, n: int) -> npt.NDArray[np.int32]:
-        """n independent indices with probability weight / total each."""
+    def sample(self, rng: np.random.Generator, n: int) -> npt.NDArray[np.int32] | npt.NDArray[np.int64]:
+        """n independent indices with probability weight / total each (int32 from the atom table, else int64)."""
         if self.atoms is not None:
             atom_dtype = np.uint16 if self.total <= 1 << 16 else np.uint32
             return self.atoms[rng.integers(0, self.total, size=n, dtype=atom_dtype)]
         column = rng.integers(0, self.k, size=n, dtype=self.index_dtype)
         r = rng.integers(0, self.total, size=n, dtype=self.r_dtype)
-        picked = column.astype(np.int32)
-        picked += (r >= self.thr[column]) * self.delta[column]
+        picked = column.astype(np.int64)  # widened once: both lookups index by it as it is
+        picked += np.greater_equal(r, self.thr[picked]) * self.delta[picked]
         return picked

@@ -12,13 +12,14 @@ actions (`holds_turn`) keeps the cursor on the acting combatant: it acts again, 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
 from tohit.core.fight.contract import FightContext, FightRules, GMChoice, LoadedFight
 from tohit.core.fight.order import TURN, kept, order_places, round_order
-from tohit.core.fight.rows import any_rows, first_rows, pair_rows, rows_of, take_rows
+from tohit.core.fight.rows import any_rows, first_rows, packed_rows, pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State
 
 
@@ -194,6 +195,9 @@ class RoundRules(FightRules):
         """`_next` for who is `able` in `state`."""
         size = fight.roster.size
         cursor = state.fight["cursor"]
+        packed = packed_rows(able) if not kept(state) else None
+        if packed is not None:
+            return _next_by_bits(fight, packed, cursor, with_first=with_first)
         if not kept(state):  # the file's order (core/fight/order.py)
             order = fight.order_array
             by_place = able if fight.order_is_identity else np.take(able, order, axis=1)  # (n, places), in C order
@@ -215,3 +219,51 @@ class RoundRules(FightRules):
     @staticmethod
     def name(ctx: FightContext, who: IntArray) -> str:
         return ctx.fight.roster.names[int(np.asarray(who).reshape(-1)[0])]
+
+
+#: Per packed width (bytes): the multiplier that gathers byte c's lowest bit into bit c of the top byte (each of
+#: the row's bytes is 0 or 1; the partial products are distinct powers of two, so nothing carries).
+_GATHER = {k: sum(1 << (8 * (k - 1) - 7 * c) for c in range(k)) for k in (1, 2, 4, 8)}
+
+
+@dataclass(frozen=True)
+class NextPlaces:
+    """For the file's order of a fight of 1, 2, 4 or 8 combatants, at index cursor * 256 + able (bit c: combatant c
+    able): the first place at or after the cursor whose combatant is able (0 when none), whether there is one, and
+    who it is (the first place's combatant when none): `RoundRules._next_at`'s answer, read by one index a fight."""
+
+    slot: IntArray
+    found: BoolArray
+    who: IntArray
+
+    @staticmethod
+    def build(fight: LoadedFight) -> NextPlaces:
+        order = fight.file_order
+        size = len(order)
+        slot = np.zeros((size + 1) * 256, dtype=np.int64)
+        found = np.zeros(slot.size, dtype=bool)
+        for cursor in range(size + 1):
+            for able in range(1 << size):
+                places = [j for j in range(cursor, size) if able >> order[j] & 1]
+                if places:
+                    slot[cursor * 256 + able], found[cursor * 256 + able] = places[0], True
+        who = np.asarray(order, dtype=np.int64).take(slot)
+        return NextPlaces(slot, found, who)
+
+
+def _next_by_bits(
+    fight: LoadedFight, packed: Any, cursor: IntArray, *, with_first: bool
+) -> tuple[IntArray, BoolArray, IntArray, Any]:
+    """`RoundRules._next_at` in the file's order, who is able read as one integer a fight (`packed_rows`: byte c is
+    combatant c), its bytes gathered into one byte of bits, the answers looked up (`NextPlaces`)."""
+    table = fight.memo("next_places", lambda: NextPlaces.build(fight))
+    size = fight.roster.size
+    kind = packed.dtype.type
+    bits = ((packed * kind(_GATHER[size])) >> kind(8 * (size - 1))).astype(np.int64)  # bit c: combatant c able
+    at = np.minimum(cursor, size)
+    at *= 256
+    at += bits
+    first = None
+    if with_first:  # from the round's first place: the cursor at 0
+        first = (table.slot.take(bits), table.found.take(bits), table.who.take(bits), None)
+    return table.slot.take(at), table.found.take(at), table.who.take(at), first

@@ -46,8 +46,9 @@ def decided(fight: LoadedFight, state: State, max_rounds: int | None, standing: 
     columns = fight.roster.side_columns
     if len(columns) == 2:
         up0, up1 = any_rows(standing[:, columns[0]]), any_rows(standing[:, columns[1]])
-        winner: IntArray = np.where(up0 == up1, -1, up1.astype(np.int64))
-        done = ~(up0 & up1) | (state.fight["cut"] == 1)
+        winner: IntArray = np.where(up0 == up1, -1, up1)
+        done = up0 & up1
+        np.logical_not(done, out=done)
     else:
         alive = np.zeros(state.n, dtype=np.int64)
         last = np.zeros(state.n, dtype=np.int64)  # the last side with someone standing
@@ -56,11 +57,15 @@ def decided(fight: LoadedFight, state: State, max_rounds: int | None, standing: 
             alive += up
             last[up] = s
         winner = np.where(alive == 1, last, -1)
-        done = (alive <= 1) | (state.fight["cut"] == 1)
-    if max_rounds is not None:
-        late = state.fight["round"] > max_rounds
-        winner = np.where(late & ~done, -1, winner)
-        done = done | late
+        done = alive <= 1
+    cut = state.fight["cut"]
+    if cut.any():  # only the exact chain cuts a path
+        done |= cut == 1
+    rounds = state.fight["round"]
+    if max_rounds is not None and rounds.size and int(rounds.max()) > max_rounds:
+        late = rounds > max_rounds
+        winner[late & ~done] = -1
+        done |= late
     return done, winner
 
 
@@ -160,8 +165,9 @@ def play_out(
         cancel.check()  # between steps: stopped when its asker went away (a client that hung up)
         standing: BoolArray | None = rules.standing(fight, state)
         done, winner = decided(fight, state, fight.max_rounds, standing)
-        new = done & ~recorded
-        live = np.flatnonzero(~(done | recorded))
+        closed = done | recorded
+        new = closed ^ recorded  # done, not recorded before
+        live = np.flatnonzero(~closed)
         stuck = live[:0]
         rounds = state.fight["round"]
         if live.size and int(rounds.max()) >= check and int(rounds[live].min()) >= check:
@@ -169,7 +175,7 @@ def play_out(
             kinds: list[str] = []
             hit = stall(state, live, health[live], kinds)
             stuck, live = live[hit], live[~hit]
-            done[stuck], winner[stuck], new[stuck] = True, -1, True
+            done[stuck], winner[stuck], new[stuck], closed[stuck] = True, -1, True, True
             health = rules.health_of(state).copy()
             said = kinds + [""] * (hit.size - len(kinds))  # a check that gives no kinds: none said
             table.checked(state, stuck, [said[i] for i in np.flatnonzero(hit).tolist()])
@@ -177,13 +183,13 @@ def play_out(
         if new.any():
             rows = np.flatnonzero(new)
             ctx = table.context(state, standing)
-            emit_end(ctx, winner[rows], rows=rows, stalled=bool(np.isin(rows, stuck).any()))
+            emit_end(ctx, winner[rows], rows=rows, stalled=bool(stuck.size) and bool(np.isin(rows, stuck).any()))
             table.finished(ctx, rows, winner[rows])
             state, standing = ctx.state, ctx.known_standing
-            recorded |= new
-            if recorded.all():
+            recorded = closed
+            if not live.size:  # every fight recorded
                 return
-            if 8 * int(recorded.sum()) >= recorded.size:
+            if 8 * int(np.count_nonzero(recorded)) >= recorded.size:
                 keep = np.flatnonzero(~recorded)
                 state, health, recorded = state.take(keep), health[keep], recorded[keep]
                 standing = None if standing is None else standing[keep]

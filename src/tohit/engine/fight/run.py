@@ -344,10 +344,10 @@ def _simulate_part(
     found = Stalemates()  # this share's stalemate checks, across its batches
     while done_total < n:
         m = min(batch, n - done_total)
-        for part in _run_batch(fight, m, rng, progress, method, found):
-            tally.add(part)
-            if keep:
-                parts.append(part)
+        ended = _run_batch(fight, m, rng, progress, method, found)
+        tally.add_parts(ended)
+        if keep:
+            parts.extend(ended)
         done_total += m
     return tally, parts
 

@@ -134,13 +134,46 @@ class SituationKey:
 def pack(columns: Sequence[IntArray]) -> tuple[IntArray, int]:
     """Each row's columns packed into one int64 that keeps their lexicographic order (each column offset by its
     minimum, times the spans of those after it), and the number of distinct codes possible (1: one situation)."""
+    found = packed(columns)
+    return found.code, found.radix
+
+
+@dataclass(frozen=True)
+class Packed:
+    """`pack`'s codes, with what turns a code back into its row's columns: each column's minimum and span."""
+
+    code: IntArray
+    radix: int
+    lows: tuple[int, ...]
+    spans: tuple[int, ...]
+
+    def unpack(self, codes: IntArray) -> list[list[int]]:
+        """The columns' values of the rows whose codes are `codes`, one list a code (a column of one value: that
+        value), unpacked for them all at once."""
+        values = np.empty((codes.size, len(self.lows)), dtype=np.int64)
+        rest = codes
+        for i in range(len(self.lows) - 1, -1, -1):
+            if self.spans[i] == 1:
+                values[:, i] = self.lows[i]
+                continue
+            rest, place = np.divmod(rest, self.spans[i])
+            values[:, i] = place + self.lows[i]
+        found: list[list[int]] = values.tolist()
+        return found
+
+
+def packed(columns: Sequence[IntArray]) -> Packed:
+    """`pack`, keeping each column's minimum and span (`Packed.unpack`)."""
     n = len(columns[0]) if columns else 0
     code: IntArray | None = None  # made by the first column that varies, then updated in place (no temporaries)
     radix = 1
+    lows, spans = [], []
     for col in columns:
         col = np.asarray(col, dtype=np.int64)
         low = int(col.min())
         span = int(col.max()) - low + 1
+        lows.append(low)
+        spans.append(span)
         if span == 1:
             continue
         radix *= span
@@ -152,7 +185,8 @@ def pack(columns: Sequence[IntArray]) -> tuple[IntArray, int]:
             code *= span
             code += col
             code -= low
-    return (np.zeros(n, dtype=np.int64) if code is None else code), radix
+    code = np.zeros(n, dtype=np.int64) if code is None else code
+    return Packed(code, radix, tuple(lows), tuple(spans))
 
 
 # -- what the system reads -------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from tohit.core.fight.contract import ALL, LoadedFight, Rows
 from tohit.core.fight.rows import dense_rank, gather_stats
@@ -20,7 +21,7 @@ from tohit.engine import joint
 from tohit.engine.fight import situation as situations
 from tohit.engine.fight.caches import alias_tables, caches
 from tohit.engine.fight.modes.sample import ROLE_TABLE_DEPTH, DirectSample
-from tohit.engine.fight.situation import CODED, Situation, SituationKey, pack
+from tohit.engine.fight.situation import CODED, Packed, Situation, SituationKey, pack, packed
 from tohit.engine.fight.stack import TableSampler, TableStack
 
 
@@ -79,11 +80,11 @@ class TableSample(DirectSample):
         comps = keyed.columns(
             per, rows, a_rows, k_rows, t_rows, {f: attack_fields[f] if whole else attack_fields[f][rows] for f in over}
         )
-        code, radix = pack(comps)
-        groups = _Groups(code, radix)
+        codes = packed(comps)
+        groups = _Groups(codes.code, codes.radix)
         found = caches(self.fight).samplers.setdefault((tuple(stats), tuple(over)), {})
         samplers = []
-        for values in np.stack([comp[groups.first] for comp in comps], axis=1).tolist():
+        for values in groups.values(codes, comps):
             sm = found.get(tuple(values))
             if sm is None:
                 sm = found[tuple(values)] = self._sampler(keyed.decode(values))
@@ -94,8 +95,9 @@ class TableSample(DirectSample):
         stack = tables.stack
         layout = [sm.layout for sm in samplers]
         present = sorted(set(layout))
-        if len(present) == 1:
-            local = tables.aliases[present[0]].sample(self.rng, rows.size).astype(np.int64)
+        local: npt.NDArray[np.integer[Any]]
+        if len(present) == 1:  # int32, added to the int64 offsets as it is (no copy)
+            local = tables.aliases[present[0]].sample(self.rng, rows.size)
         else:
             row_layout = groups.each(layout)
             local = np.empty(rows.size, dtype=np.int64)
@@ -113,7 +115,8 @@ class TableSample(DirectSample):
         beyond = stack.beyond.take(joint_row)
         if beyond.any():  # rolls past the table's depth: their tails sampled, then resolved
             inverse = groups.each(list(range(len(samplers))))
-            self._resolve_beyond(beyond, rows, local, inverse, samplers, comps, attack_fields, out)
+            wide: IntArray = local.astype(np.int64, copy=False)
+            self._resolve_beyond(beyond, rows, wide, inverse, samplers, comps, attack_fields, out)
         return out
 
     def _resolve_beyond(
@@ -194,8 +197,9 @@ DIRECT_CODES = 1 << 22
 
 class _Groups:
     """The groups of a resolve's rows by their packed situation code (`pack`: 0 to radix - 1), in increasing code
-    order: each group's first row, and a value per group spread over the rows. While the codes are few, through a
-    table of one entry per code (no rank of the rows); else by `dense_rank`."""
+    order: each group's columns' values (`values`) and first row, and a value per group spread over the rows. While
+    the codes are few, through a table of one entry per code (no rank of the rows; a group's values unpacked from
+    its code); else by `dense_rank`."""
 
     def __init__(self, code: IntArray, radix: int) -> None:
         n = code.size
@@ -203,19 +207,36 @@ class _Groups:
         self.inverse: IntArray | None = None
         #: The codes present, in increasing order (None: one group, or ranked).
         self.by_code: IntArray | None = None
+        self._first: IntArray | None = None
         if radix == 1:
-            self.first = np.zeros(1, dtype=np.int64)
+            self._first = np.zeros(1, dtype=np.int64)
             return
         if radix <= DIRECT_CODES and radix <= 8 * n + 4096:
-            first_of = np.full(radix, n, dtype=np.int64)
-            first_of[code[::-1]] = np.arange(n - 1, -1, -1)  # the last write wins: each code's first row
-            by_code = np.flatnonzero(first_of < n)
-            self.by_code, self.first = by_code, first_of.take(by_code)
+            present = np.zeros(radix, dtype=bool)
+            present[code] = True
+            self.by_code = np.flatnonzero(present)
             return
         count, inverse = dense_rank(code)
         self.inverse = inverse
-        self.first = np.empty(count, dtype=np.int64)
-        self.first[inverse[::-1]] = np.arange(n - 1, -1, -1)
+        self._first = np.empty(count, dtype=np.int64)
+        self._first[inverse[::-1]] = np.arange(n - 1, -1, -1)
+
+    @property
+    def first(self) -> IntArray:
+        """Each group's first row."""
+        if self._first is None:
+            assert self.by_code is not None
+            first_of = np.full(self.radix, self.code.size, dtype=np.int64)
+            first_of[self.code[::-1]] = np.arange(self.code.size - 1, -1, -1)  # the last write wins: the first row
+            self._first = first_of.take(self.by_code)
+        return self._first
+
+    def values(self, codes: Packed, columns: list[IntArray]) -> list[list[int]]:
+        """Each group's values of the packed `columns` (`codes`: their `packed`), in the groups' order."""
+        if self.by_code is not None:
+            return codes.unpack(self.by_code)
+        found: list[list[int]] = np.stack([col[self.first] for col in columns], axis=1).tolist()
+        return found
 
     def each(self, values: list[int]) -> IntArray:
         """Each row's group's value (`values`: one per group, in the groups' order), as a new array."""
