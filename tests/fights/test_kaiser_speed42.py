@@ -1,7 +1,7 @@
 """Issue 42, Kaiser's fights at speed, the same results: the rows beyond a joint table's depth read their dice at once
 (`_TailDice`: the same dice, the tails drawn group by group as the tables' own `columns` draw them), the next turn
 read through one table of the file's order (`KaiserTurns._next_slots`: the same slot as the order read by
-distance), and the set of those who can attack packed into one integer (`bit_sets`)."""
+distance), and the set of those who can attack packed into one integer (`core/fight/rows.column_bits`)."""
 
 from __future__ import annotations
 
@@ -11,20 +11,20 @@ import numpy as np
 import pytest
 
 from tests.fights.helpers import kaiser_combatant, kaiser_fight, load
+from tohit.core.fight.rows import column_bits
 from tohit.core.fight.state import State
 from tohit.engine.fight.caches import caches
 from tohit.engine.fight.modes.table import _tail_dice
 from tohit.engine.fight.run import simulate_fights
 from tohit.engine.fight.stack import TableSampler
 from tohit.systems.kaiser.fight import RULES
-from tohit.systems.kaiser.turns import bit_sets
 
 
 @pytest.mark.parametrize("columns", range(1, 9))
-def test_bit_sets_are_the_true_columns(columns: int) -> None:
+def test_column_bits_are_the_true_columns(columns: int) -> None:
     """Bit c of a row's set is its column c: packed rows (1, 2, 4, 8 columns) and column by column alike."""
     can = np.random.default_rng(columns).random((500, columns)) < 0.5
-    assert bit_sets(can).tolist() == (can.astype(np.int64) << np.arange(columns)).sum(axis=1).tolist()
+    assert column_bits(can).tolist() == (can.astype(np.int64) << np.arange(columns)).sum(axis=1).tolist()
 
 
 def _samplers(fight: Any) -> list[TableSampler]:

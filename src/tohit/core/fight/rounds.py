@@ -19,7 +19,7 @@ import numpy as np
 
 from tohit.core.fight.contract import FightContext, FightRules, GMChoice, LoadedFight
 from tohit.core.fight.order import TURN, kept, order_places, round_order
-from tohit.core.fight.rows import any_rows, first_rows, packed_rows, pair_rows, rows_of, take_rows
+from tohit.core.fight.rows import any_rows, first_rows, packed_bits, packed_rows, pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State
 
 
@@ -221,11 +221,6 @@ class RoundRules(FightRules):
         return ctx.fight.roster.names[int(np.asarray(who).reshape(-1)[0])]
 
 
-#: Per packed width (bytes): the multiplier that gathers byte c's lowest bit into bit c of the top byte (each of
-#: the row's bytes is 0 or 1; the partial products are distinct powers of two, so nothing carries).
-_GATHER = {k: sum(1 << (8 * (k - 1) - 7 * c) for c in range(k)) for k in (1, 2, 4, 8)}
-
-
 @dataclass(frozen=True)
 class NextPlaces:
     """For the file's order of a fight of 1, 2, 4 or 8 combatants, at index cursor * 256 + able (bit c: combatant c
@@ -258,8 +253,7 @@ def _next_by_bits(
     combatant c), its bytes gathered into one byte of bits, the answers looked up (`NextPlaces`)."""
     table = fight.memo("next_places", lambda: NextPlaces.build(fight))
     size = fight.roster.size
-    kind = packed.dtype.type
-    bits = ((packed * kind(_GATHER[size])) >> kind(8 * (size - 1))).astype(np.int64)  # bit c: combatant c able
+    bits = packed_bits(packed, size)  # bit c: combatant c able
     at = np.minimum(cursor, size)
     at *= 256
     at += bits

@@ -24,6 +24,9 @@ _PACKED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 #: the one whose top byte, times a row's lowest set byte alone, is that byte's column (its first True).
 _SUMS = {k: sum(1 << (8 * j) for j in range(k)) for k in _PACKED}
 _PLACES = {k: sum(j << (8 * (k - 1 - j)) for j in range(k)) for k in _PACKED}
+#: ... and the one whose top byte, times a packed row, holds byte c's lowest bit at bit c: the row as the set of its
+#: True columns (byte c's bit lands at 8(k - 1) + c + 8(j - c) for each byte j: distinct powers of two, no carry).
+_BITS = {k: sum(1 << (8 * (k - 1) - 7 * c) for c in range(k)) for k in _PACKED}
 #: Up to this many columns, column-by-column beats numpy's own reduction along the short axis (argmax: 4).
 SHORT = 4
 FEW = 16
@@ -56,6 +59,24 @@ def packed_rows(x: BoolArray) -> Any:
     if k in _PACKED and x.flags.c_contiguous and x.dtype == np.bool_ and sys.byteorder == "little":
         return x.view(_PACKED[k]).reshape(n)
     return None
+
+
+def packed_bits(packed: Any, k: int) -> IntArray:
+    """A `packed_rows` row of k columns (each byte 0 or 1) as the set of its True columns: bit c for column c."""
+    kind = packed.dtype.type
+    bits: IntArray = ((packed * kind(_BITS[k])) >> kind(8 * (k - 1))).astype(np.int64)
+    return bits
+
+
+def column_bits(x: BoolArray) -> IntArray:
+    """Each row of a 2-D bool array of at most 8 columns as the set of its True columns: bit c for column c."""
+    packed = packed_rows(x)
+    if packed is not None:
+        return packed_bits(packed, x.shape[1])
+    out = np.zeros(x.shape[0], dtype=np.int64)
+    for c in range(x.shape[1]):
+        out |= x[:, c].astype(np.int64) << c
+    return out
 
 
 def count_rows(x: BoolArray) -> IntArray:

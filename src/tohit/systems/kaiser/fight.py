@@ -53,14 +53,14 @@ from tohit.core.fight.consequence import ATTACKER, DEFENDER, changes, of_kind
 from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
 from tohit.core.fight.order import kept
 from tohit.core.fight.rolls import FightRoll
-from tohit.core.fight.rows import gather_stats, min_rows, pair_rows, rows_of, take_rows
+from tohit.core.fight.rows import column_bits, gather_stats, min_rows, pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.core.models import Model
 from tohit.systems.kaiser import consequences, narrate, players
 from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.rules import HIT
 from tohit.systems.kaiser.stat_readings import READINGS
-from tohit.systems.kaiser.turns import AP_PER_ROUND, KaiserTurns, bit_sets, spendable_ap
+from tohit.systems.kaiser.turns import AP_PER_ROUND, KaiserTurns, spendable_ap
 
 #: Each earlier Defensive Roll in the round puts the next at this much less (the Multiple Defense Penalty).
 MDP_STEP = 2
@@ -397,7 +397,7 @@ class KaiserFight(KaiserTurns):
         can &= up
         cursor = cursor % size  # past the last (a roster change after the last slot): the first
         if table is not None:  # the file's order: one lookup by cursor and who can attack
-            code = bit_sets(can)
+            code = column_bits(can)
             code += cursor << size
             return table.slot.take(code), table.found.take(code)
         nearest = np.minimum(min_rows(self._distance(fight, state, cursor) + size * ~can), size)  # size: nobody can

@@ -13,7 +13,7 @@ import numpy as np
 
 from tohit.core.fight.contract import FightContext, FightRules, LoadedFight
 from tohit.core.fight.order import TURN, kept, order_rows
-from tohit.core.fight.rows import packed_rows, rows_of, take_rows
+from tohit.core.fight.rows import rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, State
 
 #: AP every combatant standing has at the start of a round [Action Points].
@@ -38,24 +38,6 @@ class TurnOrder(NamedTuple):
 #: Most combatants `KaiserTurns._next_slots` reads the turn order for through one table (the set that can attack
 #: packed in one byte).
 PACKED_ROSTER = 8
-
-
-#: Times a row of up to 8 bytes each 0 or 1 (byte j: column j), its top byte holds bit j = byte j: byte j's bit,
-#: shifted by 8j + 7(8 - j) = 56 + j, lands in the top byte, and no two products share a bit (no carry).
-_GATHER_BITS = np.uint64(sum(1 << (7 * j) for j in range(1, 9)))
-
-
-def bit_sets(can: BoolArray) -> IntArray:
-    """Each row of a (rows, columns <= 8) bool array as the set of its True columns: bit c for column c."""
-    packed = packed_rows(can)
-    if packed is not None:
-        wide = packed.astype(np.uint64, copy=False) * _GATHER_BITS
-        found: IntArray = (wide >> np.uint64(56)).astype(np.int64)
-        return found
-    out = np.zeros(can.shape[0], dtype=np.int64)
-    for c in range(can.shape[1]):
-        out += can[:, c].astype(np.int64) << c
-    return out
 
 
 class NextSlots(NamedTuple):
