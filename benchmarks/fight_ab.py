@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import io
 import json
+import math
 import os
 import subprocess
 import sys
@@ -76,7 +77,7 @@ def _run_case(game: str, which: str, n: int) -> dict[str, Any]:
     if which == "exact":
         from tohit.engine.fight.exact import exact_duel
 
-        result: Any = exact_duel(duel40)
+        result: Any = exact_duel(duel40, seconds=math.inf)  # timed: a cap on time would only refuse
     else:
         from tohit.engine.fight.run import simulate_fights
 
