@@ -76,7 +76,14 @@ def test_deadline_passed_is_a_503_naming_request_seconds_and_the_worker_is_free(
         error = late.json()["error"]
         assert error["field"] == "request-seconds"
         assert "request-seconds" in error["message"] and "--request-seconds" in error["message"]
-        small = httpx.post(f"{base}/v1/fights/simulate", json=SMALL, timeout=60)
+        # The worker is free: a small job is answered (tried a few times, as above: on a machine at load 12 the
+        # small job alone once passed the 2 s deadline; a worker still held by the heavy one, minutes of work,
+        # would refuse every try).
+        for _ in range(5):
+            small = httpx.post(f"{base}/v1/fights/simulate", json=SMALL, timeout=60)
+            if small.status_code == 200:
+                break
+            assert small.json()["error"]["field"] == "request-seconds", small.text
         assert small.status_code == 200, small.text
     finally:
         proc.terminate()

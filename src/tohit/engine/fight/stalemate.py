@@ -177,7 +177,7 @@ def can_end(
     `growth`: each step explores this many times the states of the one before (up to CHUNK_CELLS' worth), from 16.
     The answer False (and what `reached` and `cut` get with it) is the same at any growth: it needs every state
     explored, within the same budgets; a slower growth sees an end through fewer states when one is far (the exact
-    duel's 1.25: WSSWNN's bench duel, 40 Life each, is seen to end after 4,203 states instead of 17,578), a faster
+    duel's 1.25: the fights bench's slowest exact duel is seen to end after 4,203 states instead of 17,578), a faster
     one takes fewer steps through a large closure."""
     layout = Layout(fight, start)
     used_depth = chosen_depth(fight, None)
