@@ -49,8 +49,21 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def within_deadline(send: Callable[[], httpx.Response], tries: int = 5) -> httpx.Response:
+    """The answer of a quick request that must not be held, sent again while its answer is the deadline's 503 (at
+    most `tries` times): on a machine at load 13-15 a quick request alone once passed SLOW_SECONDS. A deadline's 503
+    stores nothing, so sending again is safe; work that is really held would be refused every time."""
+    answer = send()
+    for _ in range(tries - 1):
+        if answer.status_code != 503:
+            break
+        assert answer.json()["error"]["field"] == "request-seconds", answer.text
+        answer = send()
+    return answer
+
+
 def new_encounter(client: TestClient) -> tuple[str, dict[str, str]]:
-    made = client.post("/v1/encounters", json={"name": "camp", "fight": RTW_MAP, "seed": 1})
+    made = within_deadline(lambda: client.post("/v1/encounters", json={"name": "camp", "fight": RTW_MAP, "seed": 1}))
     assert made.status_code == 201, made.text
     return made.json()["id"], bearer(made.json()["gm_token"])
 
@@ -142,7 +155,7 @@ def test_encounter_read_past_its_deadline_is_a_503_and_its_work_stops(
         assert outcomes.seen == ["Cancelled"]
         assert held.calls <= 1  # nothing after the held step: the work stopped, not only its answer
         # The lane's slot is free again: the same read, not held now, is answered.
-        again = c.post(f"/v1/encounters/{eid}/{route}", json=body, headers=gm)
+        again = within_deadline(lambda: c.post(f"/v1/encounters/{eid}/{route}", json=body, headers=gm))
         assert again.status_code == 200, again.text
 
 
