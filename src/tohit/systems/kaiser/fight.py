@@ -318,30 +318,31 @@ class KaiserFight(KaiserTurns):
         t, a = target[maybe], actor[maybe]
         counter_with = self._counter_attack(fight)
         ap, flat, up = ctx.state.per["ap"], ctx.state.per["flat_footed"], ctx.standing()
-        ok = (counter_with[t] >= 0) & (ap[maybe, t] >= COUNTER_AP) & (flat[maybe, t] == 0) & up[maybe, t] & up[maybe, a]
-        counter = np.zeros(n, dtype=bool)
-        counter[maybe[ok]] = True
-        if not counter.any():
+        t_ap = ap[maybe, t]
+        ok = (counter_with[t] >= 0) & (t_ap >= COUNTER_AP) & (flat[maybe, t] == 0) & up[maybe, t] & up[maybe, a]
+        if not ok.any():
             return
-        t_ap = np.zeros(n, dtype=np.int64)
-        t_ap[maybe] = ap[maybe, t]
-        counter_with = counter_with[np.maximum(target, 0)]
-        rows = np.flatnonzero(counter)
+        # The counterattacks' rows alone (a resolve reads its attack fields on the rows of its mask only).
+        rows, t, t_ap = maybe[ok], t[ok], t_ap[ok]
+        counter = np.zeros(n, dtype=bool)
+        counter[rows] = True
         bonus = out["counter_bonus"]
         ctx.emit(
             "counter",
-            [ctx.set("ap", rows, t_ap[rows] - COUNTER_AP, target[rows])],
+            [ctx.set("ap", rows, t_ap - COUNTER_AP, t)],
             combatant=lambda: self._name(ctx, target),
             target=lambda: self._name(ctx, actor),
             cost=COUNTER_AP,
             bonus=lambda: int(bonus[0]),
         )
-        c_attack = np.where(counter, counter_with, 0)
+        c_attack = np.zeros(n, dtype=np.int64)
+        c_attack[rows] = with_attack = counter_with[t]
         penalties = ctx.state.per["penalty"]
-        c_penalty = gather(penalties, np.arange(ctx.n), np.maximum(target, 0)) if penalties.any() else 0
-        modifiers = self._modifiers(fight)[np.maximum(target, 0), c_attack] + np.where(counter, bonus - c_penalty, 0)
+        c_penalty = gather(penalties, rows, t) if penalties.any() else 0
+        modifiers = np.zeros(n, dtype=np.int64)
+        modifiers[rows] = self._modifiers(fight)[t, with_attack] + bonus[rows] - c_penalty
 
-        def counter_note() -> str:
+        def counter_note() -> str:  # told: one fight, rows == [0]
             return narrate.counter_note(int(bonus[0]), int(np.asarray(c_penalty).reshape(-1)[0]))
 
         idx, cout = ctx.resolve(
