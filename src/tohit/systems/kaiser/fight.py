@@ -293,11 +293,13 @@ class KaiserFight(KaiserTurns):
 
         fields: dict[str, IntArray] | None = None
         penalties = ctx.state.per["penalty"]
-        penalty = gather(penalties, np.arange(ctx.n), np.maximum(actor, 0)) if penalties.any() else None
-        if penalty is not None and (penalty[acting] > 0).any():  # the All Action Penalty on the Offensive Roll
-            fields = {"modifiers": self._modifiers(fight)[np.maximum(actor, 0), np.maximum(attack, 0)] - penalty}
+        penalty = gather(penalties, rows, actor[rows]) if penalties.any() else None  # on the attacks' rows
+        if penalty is not None and (penalty > 0).any():  # the All Action Penalty on the Offensive Roll
+            modifiers = np.zeros(ctx.n, dtype=np.int64)  # a resolve reads its rows alone
+            modifiers[rows] = self._modifiers(fight)[actor[rows], attack[rows]] - penalty
+            fields = {"modifiers": modifiers}
 
-        def note() -> str:
+        def note() -> str:  # told: one fight, rows == [0]
             shown = 0 if fields is None or penalty is None else int(penalty[0])
             return narrate.penalty_note(shown) if shown else ""
 
@@ -430,12 +432,14 @@ class KaiserFight(KaiserTurns):
         )
         self._fade(ctx, rows)
         mdp = ctx.state.per["mdp"].take(rows, axis=0)
-        mr, mc = _cells(mdp != 0)
-        if mr.size:  # the Multiple Defense Penalty counts the defenses of one round
+        at = np.flatnonzero(mdp)  # the cells of those who defended (`_cells`, their values read by the same index)
+        if at.size:  # the Multiple Defense Penalty counts the defenses of one round
+            mr, mc = np.divmod(at, mdp.shape[1])
             r = rows[mr]
+            restored = gather(ctx.state.per["def_mod"], r, mc) + mdp.reshape(-1).take(at)
             ctx.emit(
                 "defense_restored",
-                [ctx.set("def_mod", r, ctx.state.per["def_mod"][r, mc] + mdp[mr, mc], mc), ctx.set("mdp", r, 0, mc)],
+                [ctx.set("def_mod", r, restored, mc), ctx.set("mdp", r, 0, mc)],
                 combatants=lambda: [ctx.fight.roster.names[int(c)] for c in mc],
             )
 
