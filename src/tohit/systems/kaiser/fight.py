@@ -282,21 +282,21 @@ class KaiserFight(KaiserTurns):
 
         costs = self._costs(fight)
         rows = np.flatnonzero(acting)
-        a_ap = gather(ctx.state.per["ap"], rows, actor[rows])
-        spent = a_ap - costs[actor[rows], attack[rows]]
+        by, used = actor[rows], attack[rows]
+        spent = gather(ctx.state.per["ap"], rows, by) - gather(costs, by, used)
         ctx.emit(
             "ap_spent",
-            [ctx.set("ap", rows, spent, actor[rows])],
+            [ctx.set("ap", rows, spent, by)],
             combatant=lambda: self._name(ctx, actor),
             cost=lambda: int(costs[actor[0], attack[0]]),
         )
 
         fields: dict[str, IntArray] | None = None
         penalties = ctx.state.per["penalty"]
-        penalty = gather(penalties, rows, actor[rows]) if penalties.any() else None  # on the attacks' rows
+        penalty = gather(penalties, rows, by) if penalties.any() else None  # on the attacks' rows
         if penalty is not None and (penalty > 0).any():  # the All Action Penalty on the Offensive Roll
             modifiers = np.zeros(ctx.n, dtype=np.int64)  # a resolve reads its rows alone
-            modifiers[rows] = self._modifiers(fight)[actor[rows], attack[rows]] - penalty
+            modifiers[rows] = gather(self._modifiers(fight), by, used) - penalty
             fields = {"modifiers": modifiers}
 
         def note() -> str:  # told: one fight, rows == [0]
@@ -342,7 +342,7 @@ class KaiserFight(KaiserTurns):
         penalties = ctx.state.per["penalty"]
         c_penalty = gather(penalties, rows, t) if penalties.any() else 0
         modifiers = np.zeros(n, dtype=np.int64)
-        modifiers[rows] = self._modifiers(fight)[t, with_attack] + bonus[rows] - c_penalty
+        modifiers[rows] = gather(self._modifiers(fight), t, with_attack) + bonus[rows] - c_penalty
 
         def counter_note() -> str:  # told: one fight, rows == [0]
             return narrate.counter_note(int(bonus[0]), int(np.asarray(c_penalty).reshape(-1)[0]))
