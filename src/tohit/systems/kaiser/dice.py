@@ -136,7 +136,14 @@ class KaiserRoll(Role):
         """Open rolls whose first `depth` open dice were all 6."""
         value = np.full(n, 12 + 6 * depth, dtype=np.int64)
         self._explode(rng, value)
-        return {"dice": value, "open": np.ones(n, np.int64), "fumble": np.zeros(n, np.int64)}
+        return _open(value)
+
+    @staticmethod
+    def sample_beyond_each(rng: np.random.Generator, counts: Sequence[int], depth: int) -> list[Columns]:
+        """`sample_beyond(rng, n, depth)` for each n of `counts` in turn (any Kaiser roll's: the open dice past
+        the depth do not depend on its advantage): the very same dice, and `rng` left where those calls leave it,
+        from two draws of the generator instead of one a round of open dice (`open_dice_in_turn`)."""
+        return [_open(value) for value in open_dice_in_turn(rng, counts, 12 + 6 * depth)]
 
     # -- faces ---------------------------------------------------------------------------------------
     def draw(self, rng: np.random.Generator) -> list[int]:
@@ -211,6 +218,44 @@ class KaiserRoll(Role):
             faces[row] += [a, b]
             dice[row] = fumble_dice_count(a + b)
         return faces, {"dice": dice, "open": is_open.astype(np.int64), "fumble": is_fumble.astype(np.int64)}
+
+
+def _open(value: npt.NDArray[np.int64]) -> Columns:
+    """The columns of open rolls of these dice counts."""
+    n = value.size
+    return {"dice": value, "open": np.ones(n, np.int64), "fumble": np.zeros(n, np.int64)}
+
+
+def open_dice_in_turn(
+    rng: np.random.Generator, counts: Sequence[int], start: int, spare: int = 16
+) -> list[npt.NDArray[np.int64]]:
+    """For each n of `counts` in turn, n open rolls at `start`, each adding a d6 again on each 6 (`_explode`): the
+    same dice as `_explode` on each in turn. A PCG64 generator keeps the spare half of its 64-bit word in its state,
+    so that draws of a and b d6 give the dice one draw of a + b does: the dice are read from one draw ahead (more
+    drawn if it runs out), then the generator is put back and advanced by one draw of the dice used. Another
+    generator: `_explode` in turn. `spare`: dice drawn ahead beyond a quarter more than the rolls."""
+    bits = rng.bit_generator
+    out = [np.full(n, start, dtype=np.int64) for n in counts]
+    if type(bits) is not np.random.PCG64:
+        for value in out:
+            KaiserRoll._explode(rng, value)
+        return out
+    saved = bits.state
+    ahead = sum(counts) + sum(counts) // 4 + spare  # an open die is a 6 one time in 6: about n / 5 more
+    dice = rng.integers(1, 7, size=ahead)
+    used = 0
+    for value in out:
+        live = np.arange(value.size)
+        while live.size:
+            if used + live.size > dice.size:
+                dice = np.concatenate([dice, rng.integers(1, 7, size=ahead)])
+            die = dice[used : used + live.size]
+            used += live.size
+            value[live] += die
+            live = live[die == 6]
+    bits.state = saved
+    rng.integers(1, 7, size=used)
+    return out
 
 
 @cache

@@ -282,22 +282,24 @@ class KaiserFight(KaiserTurns):
 
         costs = self._costs(fight)
         rows = np.flatnonzero(acting)
-        a_ap = gather(ctx.state.per["ap"], rows, actor[rows])
-        spent = a_ap - costs[actor[rows], attack[rows]]
+        by, used = actor[rows], attack[rows]
+        spent = gather(ctx.state.per["ap"], rows, by) - gather(costs, by, used)
         ctx.emit(
             "ap_spent",
-            [ctx.set("ap", rows, spent, actor[rows])],
+            [ctx.set("ap", rows, spent, by)],
             combatant=lambda: self._name(ctx, actor),
             cost=lambda: int(costs[actor[0], attack[0]]),
         )
 
         fields: dict[str, IntArray] | None = None
         penalties = ctx.state.per["penalty"]
-        penalty = gather(penalties, np.arange(ctx.n), np.maximum(actor, 0)) if penalties.any() else None
-        if penalty is not None and (penalty[acting] > 0).any():  # the All Action Penalty on the Offensive Roll
-            fields = {"modifiers": self._modifiers(fight)[np.maximum(actor, 0), np.maximum(attack, 0)] - penalty}
+        penalty = gather(penalties, rows, by) if penalties.any() else None  # on the attacks' rows
+        if penalty is not None and (penalty > 0).any():  # the All Action Penalty on the Offensive Roll
+            modifiers = np.zeros(ctx.n, dtype=np.int64)  # a resolve reads its rows alone
+            modifiers[rows] = gather(self._modifiers(fight), by, used) - penalty
+            fields = {"modifiers": modifiers}
 
-        def note() -> str:
+        def note() -> str:  # told: one fight, rows == [0]
             shown = 0 if fields is None or penalty is None else int(penalty[0])
             return narrate.penalty_note(shown) if shown else ""
 
@@ -318,30 +320,31 @@ class KaiserFight(KaiserTurns):
         t, a = target[maybe], actor[maybe]
         counter_with = self._counter_attack(fight)
         ap, flat, up = ctx.state.per["ap"], ctx.state.per["flat_footed"], ctx.standing()
-        ok = (counter_with[t] >= 0) & (ap[maybe, t] >= COUNTER_AP) & (flat[maybe, t] == 0) & up[maybe, t] & up[maybe, a]
-        counter = np.zeros(n, dtype=bool)
-        counter[maybe[ok]] = True
-        if not counter.any():
+        t_ap = ap[maybe, t]
+        ok = (counter_with[t] >= 0) & (t_ap >= COUNTER_AP) & (flat[maybe, t] == 0) & up[maybe, t] & up[maybe, a]
+        if not ok.any():
             return
-        t_ap = np.zeros(n, dtype=np.int64)
-        t_ap[maybe] = ap[maybe, t]
-        counter_with = counter_with[np.maximum(target, 0)]
-        rows = np.flatnonzero(counter)
+        # The counterattacks' rows alone (a resolve reads its attack fields on the rows of its mask only).
+        rows, t, t_ap = maybe[ok], t[ok], t_ap[ok]
+        counter = np.zeros(n, dtype=bool)
+        counter[rows] = True
         bonus = out["counter_bonus"]
         ctx.emit(
             "counter",
-            [ctx.set("ap", rows, t_ap[rows] - COUNTER_AP, target[rows])],
+            [ctx.set("ap", rows, t_ap - COUNTER_AP, t)],
             combatant=lambda: self._name(ctx, target),
             target=lambda: self._name(ctx, actor),
             cost=COUNTER_AP,
             bonus=lambda: int(bonus[0]),
         )
-        c_attack = np.where(counter, counter_with, 0)
+        c_attack = np.zeros(n, dtype=np.int64)
+        c_attack[rows] = with_attack = counter_with[t]
         penalties = ctx.state.per["penalty"]
-        c_penalty = gather(penalties, np.arange(ctx.n), np.maximum(target, 0)) if penalties.any() else 0
-        modifiers = self._modifiers(fight)[np.maximum(target, 0), c_attack] + np.where(counter, bonus - c_penalty, 0)
+        c_penalty = gather(penalties, rows, t) if penalties.any() else 0
+        modifiers = np.zeros(n, dtype=np.int64)
+        modifiers[rows] = gather(self._modifiers(fight), t, with_attack) + bonus[rows] - c_penalty
 
-        def counter_note() -> str:
+        def counter_note() -> str:  # told: one fight, rows == [0]
             return narrate.counter_note(int(bonus[0]), int(np.asarray(c_penalty).reshape(-1)[0]))
 
         idx, cout = ctx.resolve(
@@ -429,12 +432,14 @@ class KaiserFight(KaiserTurns):
         )
         self._fade(ctx, rows)
         mdp = ctx.state.per["mdp"].take(rows, axis=0)
-        mr, mc = _cells(mdp != 0)
-        if mr.size:  # the Multiple Defense Penalty counts the defenses of one round
+        at = np.flatnonzero(mdp)  # the cells of those who defended (`_cells`, their values read by the same index)
+        if at.size:  # the Multiple Defense Penalty counts the defenses of one round
+            mr, mc = np.divmod(at, mdp.shape[1])
             r = rows[mr]
+            restored = gather(ctx.state.per["def_mod"], r, mc) + mdp.reshape(-1).take(at)
             ctx.emit(
                 "defense_restored",
-                [ctx.set("def_mod", r, ctx.state.per["def_mod"][r, mc] + mdp[mr, mc], mc), ctx.set("mdp", r, 0, mc)],
+                [ctx.set("def_mod", r, restored, mc), ctx.set("mdp", r, 0, mc)],
                 combatants=lambda: [ctx.fight.roster.names[int(c)] for c in mc],
             )
 

@@ -304,11 +304,14 @@ class _TailDice:
         flags = {name: f for name, f in ((name, f.take(at)) for name, f in self.beyond.items()) if f.any()}
         counts = {name: np.bincount(inv[f], minlength=len(leads)).tolist() for name, f in flags.items()}
         parts: dict[str, list[Columns]] = {name: [] for name in flags}
-        for u, sm in enumerate(leads):
-            for name, role in sm.table.roles.items():
-                k = counts[name][u] if name in counts else 0
-                if k:
-                    parts[name].append(role.sample_beyond(rng, k, sm.table.depth))
+        calls = [
+            (name, role, counts[name][u], sm.table.depth)
+            for u, sm in enumerate(leads)
+            for name, role in sm.table.roles.items()
+            if name in counts and counts[name][u]
+        ]
+        for (name, *_), tail in zip(calls, _tails_in_turn(rng, calls), strict=True):
+            parts[name].append(tail)
         for name, f in flags.items():
             rows = np.flatnonzero(f)
             if len(leads) > 1:  # the rows group by group, as their tails were drawn
@@ -317,6 +320,18 @@ class _TailDice:
                 drawn = parts[name]
                 out[name, c][rows] = drawn[0][c] if len(drawn) == 1 else np.concatenate([p[c] for p in drawn])
         return out
+
+
+def _tails_in_turn(rng: np.random.Generator, calls: list[tuple[str, Any, int, int]]) -> list[Columns]:
+    """Each call's tail (name, role, count, depth): `role.sample_beyond(rng, count, depth)`, in turn. Calls all of
+    one role class and depth whose class offers `sample_beyond_each(rng, counts, depth)` (the same draws, made at
+    once: Kaiser's open rolls) are drawn by it."""
+    kinds = {(type(role), depth) for _, role, _, depth in calls}
+    each = getattr(type(calls[0][1]), "sample_beyond_each", None) if len(kinds) == 1 else None
+    if each is None:
+        return [role.sample_beyond(rng, k, depth) for _, role, k, depth in calls]
+    drawn: list[Columns] = each(rng, [k for _, _, k, _ in calls], calls[0][3])
+    return drawn
 
 
 def _tail_dice(fight: LoadedFight) -> _TailDice:
