@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, TypeVar
 
 import numpy as np
@@ -147,6 +147,24 @@ class Event:
     info: dict[str, Any] = field(default_factory=dict)
 
 
+@lru_cache(maxsize=8)
+def every_row(n: int) -> IntArray:
+    """0..n-1, read-only, one object per `n`: the rows of a change over a whole batch (`StepContext.set` of a mask
+    true everywhere, a step's `parent`). `apply_owned` writes such a change as one whole-array write."""
+    rows = np.arange(n, dtype=np.int64)
+    rows.flags.writeable = False
+    return rows
+
+
+def _whole(rows: IntArray, n: int) -> bool:
+    """True when `rows` is every row 0..n-1 in order (a change over the whole batch): the shared `every_row`, or
+    an equal array (checked in full, after its ends)."""
+    if rows.size != n:
+        return False
+    every = every_row(n)
+    return rows is every or (int(rows[0]) == 0 and int(rows[-1]) == n - 1 and np.array_equal(rows, every))
+
+
 def apply(state: State, events: Iterable[Event]) -> State:
     """The new state after `events`, in order. Pure: `state` is not modified."""
     return apply_owned(state, events, set())
@@ -166,7 +184,11 @@ def apply_owned(state: State, events: Iterable[Event], copied: set[tuple[bool, s
                 if (False, ch.stat) not in copied:
                     fight[ch.stat] = fight[ch.stat].copy()
                     copied.add((False, ch.stat))
-                fight[ch.stat][ch.rows] = ch.to
+                column = fight[ch.stat]
+                if _whole(ch.rows, column.shape[0]):  # one whole-array write: far faster than through the index
+                    column[...] = ch.to
+                else:
+                    column[ch.rows] = ch.to
             else:
                 if (True, ch.stat) not in copied:
                     per[ch.stat] = per[ch.stat].copy()
@@ -189,7 +211,9 @@ def gather(arr: npt.NDArray[Cell], rows: Any, who: Any) -> npt.NDArray[Cell]:
 
 def change(stat: str, rows: Any, to: Any, who: Any = None) -> Change:
     """A Change from array-likes; `to` and `who` broadcast to the rows."""
-    r = np.asarray(rows, dtype=np.int64).reshape(-1)
+    r = np.asarray(rows, dtype=np.int64)
+    if r.ndim != 1:  # a 1-D index stays the same object (`every_row` is known by it)
+        r = r.reshape(-1)
     return Change(stat, r, _fit(to, r.shape), None if who is None else _fit(who, r.shape))
 
 

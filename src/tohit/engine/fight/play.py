@@ -86,7 +86,7 @@ def advance(ctx: StepContext) -> Verdict:
     """One step of every state in `ctx` (`step`), then the end check on every row it leaves (within the context's
     `max_rounds`: none on the exact chain): the exact chain's and the stalemate check's way forward."""
     step(ctx)
-    return decided(ctx.fight, ctx.state, ctx.max_rounds)
+    return decided(ctx.fight, ctx.state, ctx.max_rounds, ctx.known_standing)
 
 
 def emit_end(ctx: StepContext, winner: Any, *, rows: IntArray | None = None, stalled: bool = False) -> None:
@@ -161,9 +161,11 @@ def play_out(
     recorded = np.zeros(state.n, dtype=bool)
     check = first_check
     health = rules.health_of(state).copy()  # at the last stalemate check (`never_ending`'s `since`)
+    standing: BoolArray | None = None  # who stands in `state`, kept from the step that left it while still true
     for _ in range(limit):
         cancel.check()  # between steps: stopped when its asker went away (a client that hung up)
-        standing: BoolArray | None = rules.standing(fight, state)
+        if standing is None:
+            standing = rules.standing(fight, state)
         done, winner = decided(fight, state, fight.max_rounds, standing)
         closed = done | recorded
         new = closed ^ recorded  # done, not recorded before
@@ -196,5 +198,5 @@ def play_out(
         ctx = table.context(state, standing)
         step(ctx)
         table.played(ctx)
-        state = ctx.state
+        state, standing = ctx.state, ctx.known_standing
     raise RuntimeError(f"fights did not end within {limit} steps")  # pragma: no cover - a game module bug

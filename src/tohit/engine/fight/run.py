@@ -171,7 +171,9 @@ class _Told:
                 self.on_event(event)
 
     def context(self, state: State, standing: BoolArray | None) -> StepContext:
-        return Narration(self.fight, state, self.rng, max_rounds=self.fight.max_rounds, script=self.script)
+        return Narration(
+            self.fight, state, self.rng, max_rounds=self.fight.max_rounds, script=self.script, standing=standing
+        )
 
     def checked(self, state: State, stuck: IntArray, kinds: list[str]) -> None:
         if stuck.size:

@@ -21,7 +21,7 @@ from tohit.core.fight.contract import ALL, GMChoice, LoadedFight, Mode, Rows
 from tohit.core.fight.gm_words import GM_PHRASES
 from tohit.core.fight.order import TURN
 from tohit.core.fight.rolls import FightRoll, Rolled
-from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change
+from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change, every_row
 from tohit.core.fight.words import Words, gm_told, said, told
 from tohit.engine.fight import policy
 from tohit.engine.fight.choice import forced_choice
@@ -50,7 +50,7 @@ class StepContext(ABC):
         #: Rounds after this one are not played (None in the exact chain, which has no round limit).
         self.max_rounds = max_rounds
         self.rng = rng if rng is not None else np.random.default_rng(0)
-        self.parent: IntArray = np.arange(state.n, dtype=np.int64)
+        self.parent: IntArray = every_row(state.n)  # read-only: an expansion replaces it, never writes it
         self._owned: set[tuple[bool, str]] = set()
         #: Narrate mode: forced faces for the next resolves (empty elsewhere).
         self.script: list[dict[str, list[int]]] = []
@@ -176,7 +176,7 @@ class StepContext(ABC):
         """A change (helper for fight modules): `rows` may be a mask or an index array."""
         r = np.asarray(rows)
         if r.dtype == bool:
-            r = np.flatnonzero(r)
+            r = every_row(self.n) if r.size == self.n and r.all() else np.flatnonzero(r)
         if who is not None and np.ndim(who) and np.asarray(who).shape[0] == self.n and r.size != self.n:
             who = np.asarray(who).take(r, axis=0)
         if np.ndim(to) and np.asarray(to).shape[0] == self.n and r.size != self.n:
