@@ -78,15 +78,33 @@ class SituationKey:
         own: Sequence[str] | None = None,
         scalar: Sequence[str] | None = None,
         own_scalar: Sequence[str] | None = None,
+        steady: Mapping[str, int] | None = None,
     ) -> None:
         """`own`: the attacker's plain stats keyed by value; `scalar` and `own_scalar`: the target's and the
-        attacker's scalar stats keyed by their groups (default: every one the rules bind)."""
+        attacker's scalar stats keyed by their groups (default: every one the rules bind); `steady`: stats every
+        row and combatant holds at one value (`steady_values`), whose columns are left out of `columns` (a column
+        of one value changes neither a code nor the order of the others) and put back by `decode`."""
         self.rules = rules
         bound = rules.bound
         self.stats, self.clips, self.overrides = tuple(stats), tuple(clips), tuple(overrides)
         self.scalar = tuple(bound.scalar if scalar is None else scalar)
         self.own = tuple(bound.attacker if own is None else own)
         self.own_scalar = tuple(bound.attacker_scalar if own_scalar is None else own_scalar)
+        self.steady = dict(steady or {})
+        #: Each left-out column's place among all the columns, and its one value (a scalar stat's: its group).
+        self.fixed: dict[int, int] = {}
+        if self.steady:
+            place = 3 + len(self.stats) + len(self.clips)
+            for names, grouped in ((self.scalar, True), (self.own, False), (self.overrides, None)):
+                for name in names:
+                    if grouped is not None and name in self.steady:
+                        value = self.steady[name]
+                        self.fixed[place] = _group_of(rules, name, value) if grouped else value
+                    place += 1
+            for name in self.own_scalar:
+                if name in self.steady:
+                    self.fixed[place] = _group_of(rules, name, self.steady[name])
+                place += 1
 
     def columns(
         self,
@@ -111,16 +129,25 @@ class SituationKey:
             out: IntArray = np.ascontiguousarray(per[stat]).reshape(-1).take(at)
             return out
 
+        steady = self.steady
         cols = [actor, attack, target]
         cols += [read(s, at_target) for s in self.stats + self.clips]
-        cols += [np.asarray(group(s, read(s, at_target)), dtype=np.int64) for s in self.scalar]
-        cols += [read(s, at_actor) for s in self.own]
+        cols += [np.asarray(group(s, read(s, at_target)), dtype=np.int64) for s in self.scalar if s not in steady]
+        cols += [read(s, at_actor) for s in self.own if s not in steady]
         cols += [attack_fields[f] for f in self.overrides]
-        cols += [np.asarray(group(s, read(s, at_actor)), dtype=np.int64) for s in self.own_scalar]
+        cols += [np.asarray(group(s, read(s, at_actor)), dtype=np.int64) for s in self.own_scalar if s not in steady]
         return cols
 
     def decode(self, values: Sequence[int]) -> Situation:
-        """The situation of one row of the columns."""
+        """The situation of one row of the columns (the steady columns' values put back in their places)."""
+        if not self.fixed:
+            return self._decode(values)
+        given = iter(values)
+        total = len(values) + len(self.fixed)
+        return self._decode([self.fixed[i] if i in self.fixed else next(given) for i in range(total)])
+
+    def _decode(self, values: Sequence[int]) -> Situation:
+        """The situation of one row of all the columns."""
         vals = tuple(int(v) for v in values)
         parts: list[dict[str, int]] = []
         i = 3
@@ -129,6 +156,36 @@ class SituationKey:
             i += len(names)
         stats, clips, groups, own, overrides, own_groups = parts
         return Situation(vals[0], vals[1], vals[2], stats, clips, groups, own, overrides, own_groups, vals)
+
+
+def _group_of(rules: FightRules, stat: str, value: int) -> int:
+    """The group of one value of a scalar stat (`group_value`, as a column of one row would give it)."""
+    return int(np.asarray(rules.group_value(stat, np.asarray([value], dtype=np.int64)), dtype=np.int64)[0])
+
+
+def steady_values(fight: LoadedFight, per: Mapping[str, IntArray]) -> dict[str, int]:
+    """The rules' `steady_stats` that every fight of the batch and every combatant holds at one value which no
+    step or event of the fight can change (the rules' `steady`), with that value. Each stat is looked at once
+    per array: an array no event writes stays the same object through a batch's steps (a new one when finished
+    fights are dropped, or when a step writes it), and its answer is kept with it."""
+    rules = fight.rules
+    if not rules.steady_stats:
+        return {}
+    held = caches(fight).steady
+    found: dict[str, int] = {}
+    for stat in rules.steady_stats:
+        arr = per[stat]
+        kept = held.get(stat)
+        if kept is None or kept[0] is not arr:
+            value: int | None = None
+            if arr.size:
+                low = int(arr.min())
+                if low == int(arr.max()) and rules.steady(fight, stat, low):
+                    value = low
+            kept = held[stat] = (arr, value)
+        if kept[1] is not None:
+            found[stat] = kept[1]
+    return found
 
 
 def pack(columns: Sequence[IntArray]) -> tuple[IntArray, int]:
