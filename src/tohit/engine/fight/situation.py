@@ -174,7 +174,9 @@ def steady_values(fight: LoadedFight, per: Mapping[str, IntArray]) -> dict[str, 
     held = caches(fight).steady
     found: dict[str, int] = {}
     for stat in rules.steady_stats:
-        arr = per[stat]
+        arr = per.get(stat)
+        if arr is None:  # a stat this fight does not keep
+            continue
         kept = held.get(stat)
         if kept is None or kept[0] is not arr:
             value: int | None = None
