@@ -108,3 +108,20 @@ def test_steady_stats_a_stat_the_fight_does_not_keep_is_refused() -> None:
     f = plain()
     with pytest.raises(InputError, match="mana"):
         rules.check_declarations(f.system)
+
+
+def test_steady_stats_a_plain_stat_of_either_block_is_left_out_too() -> None:
+    """A plain stat of the target's or the attacker's block (a table's stat, a clipped one, the attacker's own)
+    held steady is left out of the columns and decoded back at its place."""
+    f = plain()
+    rules = f.rules
+    state = initial_state(f, 3)
+    actor, attack, target = np.array([0, 1, 0]), np.zeros(3, dtype=np.int64), np.array([1, 0, 1])
+    args = (state.per, np.arange(3), actor, attack, target, {"modifiers": np.array([0, 2, -1])})
+    parts: dict[str, Any] = {"stats": ["hp", "row"], "clips": ["ap"], "own": ["row"], "overrides": ["modifiers"]}
+    full = SituationKey(rules, **parts)
+    short = SituationKey(rules, **parts, steady={"row": 0, "ap": int(state.per["ap"][0, 0])})
+    cols, kept = full.columns(*args), short.columns(*args)
+    assert len(cols) - len(kept) == 3
+    for i in range(3):
+        assert short.decode([c[i] for c in kept]) == full.decode([c[i] for c in cols])

@@ -93,17 +93,13 @@ class SituationKey:
         self.steady = dict(steady or {})
         #: Each left-out column's place among all the columns, and its one value (a scalar stat's: its group).
         self.fixed: dict[int, int] = {}
-        if self.steady:
-            place = 3 + len(self.stats) + len(self.clips)
-            for names, grouped in ((self.scalar, True), (self.own, False), (self.overrides, None)):
-                for name in names:
-                    if grouped is not None and name in self.steady:
-                        value = self.steady[name]
-                        self.fixed[place] = _group_of(rules, name, value) if grouped else value
-                    place += 1
-            for name in self.own_scalar:
-                if name in self.steady:
-                    self.fixed[place] = _group_of(rules, name, self.steady[name])
+        place = 3
+        parts = (self.stats, self.clips, self.scalar, self.own, self.overrides, self.own_scalar)
+        for part, names in enumerate(parts):
+            for name in names:
+                if name in self.steady and part != 4:  # an override is the attack's, never a stat
+                    value = self.steady[name]
+                    self.fixed[place] = _group_of(rules, name, value) if part in (2, 5) else value
                 place += 1
 
     def columns(
@@ -117,8 +113,9 @@ class SituationKey:
     ) -> list[IntArray]:
         """One column per part, one entry per row: `actor`, `attack`, `target` and `attack_fields` are the
         rows' own (aligned with `rows`, the state's rows)."""
-        group = self.rules.group_value
-        on_target, on_actor = self.stats + self.clips + self.scalar, self.own + self.own_scalar
+        group, steady = self.rules.group_value, self.steady
+        on_target = [s for s in self.stats + self.clips + self.scalar if s not in steady]
+        on_actor = [s for s in self.own + self.own_scalar if s not in steady]
         # Each stat read at the same cells (`gather`'s flat index, made once for the target's and the actor's).
         width = per[(on_target + on_actor)[0]].shape[1] if on_target or on_actor else 0
         base = np.asarray(rows, dtype=np.int64) * width
@@ -129,9 +126,8 @@ class SituationKey:
             out: IntArray = np.ascontiguousarray(per[stat]).reshape(-1).take(at)
             return out
 
-        steady = self.steady
         cols = [actor, attack, target]
-        cols += [read(s, at_target) for s in self.stats + self.clips]
+        cols += [read(s, at_target) for s in self.stats + self.clips if s not in steady]
         cols += [np.asarray(group(s, read(s, at_target)), dtype=np.int64) for s in self.scalar if s not in steady]
         cols += [read(s, at_actor) for s in self.own if s not in steady]
         cols += [attack_fields[f] for f in self.overrides]
