@@ -5,6 +5,7 @@ Tracker and Body Armor (Statuses, Buffs and Debuffs, Death and Injury, Body Armo
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import numpy as np
@@ -75,8 +76,8 @@ def test_steady_stats_each_array_is_looked_at_once() -> None:
     per = initial_state(f, 2).per
     steady_values(f, per)
     held = caches(f).steady
-    assert held["statuses"][0] is per["statuses"]
-    held["statuses"] = (per["statuses"], None)
+    assert held["statuses"][0]() is per["statuses"]
+    held["statuses"] = (held["statuses"][0], None)
     assert "statuses" not in steady_values(f, per)
 
 
@@ -125,3 +126,13 @@ def test_steady_stats_a_plain_stat_of_either_block_is_left_out_too() -> None:
     assert len(cols) - len(kept) == 3
     for i in range(3):
         assert short.decode([c[i] for c in kept]) == full.decode([c[i] for c in cols])
+
+
+def test_steady_stats_a_finished_batch_s_arrays_are_not_kept_alive() -> None:
+    """The answer is kept with a weak reference: the fight's caches do not hold a batch's arrays."""
+    f = plain()
+    per = dict(initial_state(f, 2).per)
+    steady_values(f, per)
+    del per
+    gc.collect()
+    assert caches(f).steady["statuses"][0]() is None

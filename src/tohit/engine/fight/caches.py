@@ -3,6 +3,7 @@ held by the fight through `LoadedFight.memo("engine", EngineCaches)`."""
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any
@@ -38,7 +39,7 @@ class EngineCaches:
     #: Expected damage of an attack in a situation (policy `best`).
     means: dict[Key, float] = dc_field(default_factory=dict)
     #: Each of the rules' `steady_stats`: the array last looked at, and its steady value (None: not steady).
-    steady: dict[str, tuple[IntArray, int | None]] = dc_field(default_factory=dict)
+    steady: dict[str, tuple[weakref.ref[IntArray], int | None]] = dc_field(default_factory=dict)
 
 
 def caches(fight: LoadedFight) -> EngineCaches:

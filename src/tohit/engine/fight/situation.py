@@ -17,6 +17,7 @@ what each block gets, `blocks` builds the scenario and the target block from tha
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -174,13 +175,13 @@ def steady_values(fight: LoadedFight, per: Mapping[str, IntArray]) -> dict[str, 
         if arr is None:  # a stat this fight does not keep
             continue
         kept = held.get(stat)
-        if kept is None or kept[0] is not arr:
+        if kept is None or kept[0]() is not arr:
             value: int | None = None
             if arr.size:
                 low = int(arr.min())
                 if low == int(arr.max()) and rules.steady(fight, stat, low):
                     value = low
-            kept = held[stat] = (arr, value)
+            kept = held[stat] = (weakref.ref(arr), value)  # a batch's arrays are not kept alive for it
         if kept[1] is not None:
             found[stat] = kept[1]
     return found
