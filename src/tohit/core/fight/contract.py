@@ -90,6 +90,14 @@ class TableHints:
     #: The per-combatant stats `standing` reads (a step keeps its result until an event changes one of
     #: them); None: any change may.
     standing_stats: ClassVar[tuple[str, ...] | None] = None
+    #: Bound stats `steady` may find steady in a fight (the table sampler asks about these only; default none).
+    steady_stats: ClassVar[tuple[str, ...]] = ()
+
+    def steady(self, fight: LoadedFight, stat: str, value: int) -> bool:
+        """Whether no step or event of `fight` can change `stat` (one of `steady_stats`) while every combatant
+        holds `value`: the table sampler then keys a batch's draws by that one value, read once, instead of
+        reading the stat on every resolve (the same draws). Default: never."""
+        return False
 
 
 class FightRules(TableHints, ABC):
@@ -172,6 +180,7 @@ class FightRules(TableHints, ABC):
         models: dict[Side, Any] = {"target": system.target_model, "attacker": system.attacker_model}
         check_bindings(system.id, tuple(self.bindings), self.readings, self.outcome_fields, models)
         named = {"standing_stats": self.standing_stats or (), "condition_stats": self.condition_stats}
+        named["steady_stats"] = self.steady_stats
         if type(self).bookkeeping is not TableHints.bookkeeping:
             named["bookkeeping"] = self.bookkeeping
         check_stats(system.id, self.readings, named)

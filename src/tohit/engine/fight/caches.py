@@ -3,11 +3,13 @@ held by the fight through `LoadedFight.memo("engine", EngineCaches)`."""
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any
 
 from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.state import IntArray
 from tohit.core.roles import Role
 from tohit.core.support import Support
 from tohit.engine.alias import Alias
@@ -36,6 +38,8 @@ class EngineCaches:
     clipped: dict[Key, OutcomeTable] = dc_field(default_factory=dict)
     #: Expected damage of an attack in a situation (policy `best`).
     means: dict[Key, float] = dc_field(default_factory=dict)
+    #: Each of the rules' `steady_stats`: the array last looked at, and its steady value (None: not steady).
+    steady: dict[str, tuple[weakref.ref[IntArray], int | None]] = dc_field(default_factory=dict)
 
 
 def caches(fight: LoadedFight) -> EngineCaches:

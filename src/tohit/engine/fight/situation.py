@@ -17,6 +17,7 @@ what each block gets, `blocks` builds the scenario and the target block from tha
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -78,15 +79,29 @@ class SituationKey:
         own: Sequence[str] | None = None,
         scalar: Sequence[str] | None = None,
         own_scalar: Sequence[str] | None = None,
+        steady: Mapping[str, int] | None = None,
     ) -> None:
         """`own`: the attacker's plain stats keyed by value; `scalar` and `own_scalar`: the target's and the
-        attacker's scalar stats keyed by their groups (default: every one the rules bind)."""
+        attacker's scalar stats keyed by their groups (default: every one the rules bind); `steady`: stats every
+        row and combatant holds at one value (`steady_values`), whose columns are left out of `columns` (a column
+        of one value changes neither a code nor the order of the others) and put back by `decode`."""
         self.rules = rules
         bound = rules.bound
         self.stats, self.clips, self.overrides = tuple(stats), tuple(clips), tuple(overrides)
         self.scalar = tuple(bound.scalar if scalar is None else scalar)
         self.own = tuple(bound.attacker if own is None else own)
         self.own_scalar = tuple(bound.attacker_scalar if own_scalar is None else own_scalar)
+        self.steady = dict(steady or {})
+        #: Each left-out column's place among all the columns, and its one value (a scalar stat's: its group).
+        self.fixed: dict[int, int] = {}
+        place = 3
+        parts = (self.stats, self.clips, self.scalar, self.own, self.overrides, self.own_scalar)
+        for part, names in enumerate(parts):
+            for name in names:
+                if name in self.steady and part != 4:  # an override is the attack's, never a stat
+                    value = self.steady[name]
+                    self.fixed[place] = _group_of(rules, name, value) if part in (2, 5) else value
+                place += 1
 
     def columns(
         self,
@@ -99,8 +114,9 @@ class SituationKey:
     ) -> list[IntArray]:
         """One column per part, one entry per row: `actor`, `attack`, `target` and `attack_fields` are the
         rows' own (aligned with `rows`, the state's rows)."""
-        group = self.rules.group_value
-        on_target, on_actor = self.stats + self.clips + self.scalar, self.own + self.own_scalar
+        group, steady = self.rules.group_value, self.steady
+        on_target = [s for s in self.stats + self.clips + self.scalar if s not in steady]
+        on_actor = [s for s in self.own + self.own_scalar if s not in steady]
         # Each stat read at the same cells (`gather`'s flat index, made once for the target's and the actor's).
         width = per[(on_target + on_actor)[0]].shape[1] if on_target or on_actor else 0
         base = np.asarray(rows, dtype=np.int64) * width
@@ -112,15 +128,23 @@ class SituationKey:
             return out
 
         cols = [actor, attack, target]
-        cols += [read(s, at_target) for s in self.stats + self.clips]
-        cols += [np.asarray(group(s, read(s, at_target)), dtype=np.int64) for s in self.scalar]
-        cols += [read(s, at_actor) for s in self.own]
+        cols += [read(s, at_target) for s in self.stats + self.clips if s not in steady]
+        cols += [np.asarray(group(s, read(s, at_target)), dtype=np.int64) for s in self.scalar if s not in steady]
+        cols += [read(s, at_actor) for s in self.own if s not in steady]
         cols += [attack_fields[f] for f in self.overrides]
-        cols += [np.asarray(group(s, read(s, at_actor)), dtype=np.int64) for s in self.own_scalar]
+        cols += [np.asarray(group(s, read(s, at_actor)), dtype=np.int64) for s in self.own_scalar if s not in steady]
         return cols
 
     def decode(self, values: Sequence[int]) -> Situation:
-        """The situation of one row of the columns."""
+        """The situation of one row of the columns (the steady columns' values put back in their places)."""
+        if not self.fixed:
+            return self._decode(values)
+        given = iter(values)
+        total = len(values) + len(self.fixed)
+        return self._decode([self.fixed[i] if i in self.fixed else next(given) for i in range(total)])
+
+    def _decode(self, values: Sequence[int]) -> Situation:
+        """The situation of one row of all the columns."""
         vals = tuple(int(v) for v in values)
         parts: list[dict[str, int]] = []
         i = 3
@@ -129,6 +153,38 @@ class SituationKey:
             i += len(names)
         stats, clips, groups, own, overrides, own_groups = parts
         return Situation(vals[0], vals[1], vals[2], stats, clips, groups, own, overrides, own_groups, vals)
+
+
+def _group_of(rules: FightRules, stat: str, value: int) -> int:
+    """The group of one value of a scalar stat (`group_value`, as a column of one row would give it)."""
+    return int(np.asarray(rules.group_value(stat, np.asarray([value], dtype=np.int64)), dtype=np.int64)[0])
+
+
+def steady_values(fight: LoadedFight, per: Mapping[str, IntArray]) -> dict[str, int]:
+    """The rules' `steady_stats` that every fight of the batch and every combatant holds at one value which no
+    step or event of the fight can change (the rules' `steady`), with that value. Each stat is looked at once
+    per array: an array no event writes stays the same object through a batch's steps (a new one when finished
+    fights are dropped, or when a step writes it), and its answer is kept with it."""
+    rules = fight.rules
+    if not rules.steady_stats:
+        return {}
+    held = caches(fight).steady
+    found: dict[str, int] = {}
+    for stat in rules.steady_stats:
+        arr = per.get(stat)
+        if arr is None:  # a stat this fight does not keep
+            continue
+        kept = held.get(stat)
+        if kept is None or kept[0]() is not arr:
+            value: int | None = None
+            if arr.size:
+                low = int(arr.min())
+                if low == int(arr.max()) and rules.steady(fight, stat, low):
+                    value = low
+            kept = held[stat] = (weakref.ref(arr), value)  # a batch's arrays are not kept alive for it
+        if kept[1] is not None:
+            found[stat] = kept[1]
+    return found
 
 
 def pack(columns: Sequence[IntArray]) -> tuple[IntArray, int]:

@@ -96,6 +96,7 @@ from tohit.core.fight.state import BoolArray, State
 from tohit.systems.last_odyssey import narrate, players
 from tohit.systems.last_odyssey.consequences import (
     BIT,
+    KEPT_WHEN_DOWNED,
     PLAYED_BITS,
     STATUSES,
 )
@@ -145,6 +146,8 @@ class LastOdysseyFight(LastOdysseyRound):
     bookkeeping = ("dealt", "status_hits")
     always_usable = False
     standing_stats = ("hp",)
+    #: The scalar stats a fight may leave as they start (`steady`): the table sampler then reads them once a batch.
+    steady_stats = ("statuses", "buffs", "body_armor")
     turn_order: ClassVar[str] = (
         "Initiative, highest first (a tie with an enemy: the players' calls against the GM's 2d4; other ties: file"
         " order, sides alternating); each turn a combatant spends its AP (2; options action_points, turn_order),"
@@ -171,6 +174,18 @@ class LastOdysseyFight(LastOdysseyRound):
         if stat in ("statuses", "buffs"):
             return self.field_value(stat, value)
         return value if stat == "shell" and value > 0 else bool(value > 0)
+
+    def steady(self, fight: LoadedFight, stat: str, value: int) -> bool:
+        """What no step changes while every combatant holds `value`: statuses and the Bonus Tracker where no
+        ability gives a status or moves the tracker, Downed keeping every status held [Death and Injury] and
+        the tracker at 0; Body Armor used up (0: nothing puts it back up) or where no ability is physical (only
+        a physical hit uses it up) [Body Armor]."""
+        tables = self._tables(fight)
+        if stat == "body_armor":
+            return value == 0 or not bool(tables["physical"].any())
+        if tables["effects"]:
+            return False
+        return value == 0 if stat == "buffs" else value & KEPT_WHEN_DOWNED == value
 
     def condition_bits(self, stat: str) -> dict[str, int]:
         """A game master sets and clears each of the nine statuses [Statuses] by its word (one bit of `statuses`),

@@ -76,13 +76,14 @@ class TableSample(DirectSample):
         a_rows, k_rows, t_rows = (actor, attack, target) if whole else (actor[rows], attack[rows], target[rows])
         stats = list(rules.bound.table)
         over = sorted(attack_fields)
-        keyed = SituationKey(rules, stats=stats, overrides=over)
+        steady = situations.steady_values(self.fight, per)  # read once a batch, not on every resolve
+        keyed = SituationKey(rules, stats=stats, overrides=over, steady=steady)
         comps = keyed.columns(
             per, rows, a_rows, k_rows, t_rows, {f: attack_fields[f] if whole else attack_fields[f][rows] for f in over}
         )
         codes = packed(comps)
         groups = _Groups(codes.code, codes.radix)
-        found = caches(self.fight).samplers.setdefault((tuple(stats), tuple(over)), {})
+        found = caches(self.fight).samplers.setdefault((tuple(stats), tuple(over), *sorted(steady.items())), {})
         samplers = []
         for values in groups.values(codes, comps):
             sm = found.get(tuple(values))
