@@ -28,6 +28,10 @@ EXAMPLES = ROOT / "examples"
 # (`pytest tests/test_fuzz.py --hypothesis-profile=fuzz`).
 settings.register_profile("fuzz-quick", max_examples=60, deadline=None, derandomize=True)
 settings.register_profile("fuzz", max_examples=3000, deadline=None)
+# Every other property test: hypothesis's own profile without its 200 ms deadline per example, a stopwatch that a
+# loaded machine trips (test_fight_situation's pack property did, at load 7); `--hypothesis-profile` still chooses.
+settings.register_profile("no-stopwatch", deadline=None)
+settings.load_profile("no-stopwatch")
 
 
 #: Python code that gives Ctrl-C its default meaning back in a child process started with `python -c`: a child
