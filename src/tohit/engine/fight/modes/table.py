@@ -326,7 +326,7 @@ class _TailDice:
 def _tails_in_turn(rng: np.random.Generator, calls: list[tuple[str, Any, int, int]]) -> list[Columns]:
     """Each call's tail (name, role, count, depth): `role.sample_beyond(rng, count, depth)`, in turn. Calls all of
     one role class and depth whose class offers `sample_beyond_each(rng, counts, depth)` (the same draws, made at
-    once: Kaiser's open rolls) are drawn by it."""
+    once: a game's open rolls past the depth) are drawn by it."""
     kinds = {(type(role), depth) for _, role, _, depth in calls}
     each = getattr(type(calls[0][1]), "sample_beyond_each", None) if len(kinds) == 1 else None
     if each is None:
