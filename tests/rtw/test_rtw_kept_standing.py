@@ -1,5 +1,6 @@
-"""Who is standing after a turn's attack (Falling in Battle), kept for the state it left (issue 42: the play loop's
-end check reads it instead of three stats of every fight again): it is always what the stats say."""
+"""Who is standing after a turn's attack (Falling in Battle), handed to the step's context for the state it left
+(`FightContext.keep_standing`; issue 42: the play loop's end check reads it instead of three stats of every fight
+again): it is always what the stats say."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from tohit.core.fight.state import State
 from tohit.engine.fight.ending import initial_state
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.load import fight_from_dict, load_fight
+from tohit.engine.fight.modes import TableSample
+from tohit.engine.fight.modes.base import StepContext
 from tohit.engine.fight.run import simulate_fights
-from tohit.systems.rtw.fight import RtwFight
-from tohit.systems.rtw.fight_tables import KeptStanding
 
 FIGHTS = sorted((EXAMPLES / "fights").glob("rtw-*.yaml"))
 
@@ -29,38 +30,35 @@ def _from_stats(state: State) -> np.ndarray:
 
 @pytest.mark.parametrize("path", FIGHTS, ids=lambda p: p.stem)
 def test_the_standing_kept_is_what_the_stats_say(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every bundled rtw fight (statuses, areas, a map, moves): each time `standing` answers from what an attack
-    kept, the answer is the stats' own (above 0 Health, neither Helpless nor perished); and it does answer so."""
+    """Every bundled rtw fight (statuses, areas, a map, moves): each standing an attack hands over is the stats' own
+    (above 0 Health, neither Helpless nor perished) in the state it leaves; and attacks do hand it over."""
     fight = load_fight(path)
-    original = RtwFight.standing
-    kept_answers = [0]
+    original = StepContext.keep_standing
+    kept = [0]
 
-    def checked(self: RtwFight, fight_: object, state: State) -> np.ndarray:
-        found = original(self, fight_, state)  # type: ignore[arg-type]
-        if self.kept_standing(fight_).of(state) is not None:  # type: ignore[arg-type]
-            kept_answers[0] += 1
-            assert np.array_equal(found, _from_stats(state))
-        return found
+    def checked(self: StepContext, standing: np.ndarray) -> None:
+        kept[0] += 1
+        assert np.array_equal(standing, _from_stats(self.state))
+        original(self, standing)
 
-    monkeypatch.setattr(RtwFight, "standing", checked)
+    monkeypatch.setattr(StepContext, "keep_standing", checked)
     simulate_fights(fight, 300, seed=1)
     simulate_fights(fight, 100, seed=2, method="direct")
-    assert kept_answers[0] > 0
+    assert kept[0] > 0
 
 
-def test_a_later_state_is_not_answered_from_what_an_earlier_one_kept() -> None:
-    """Only the very state kept is answered from it: another (a later event's, a copy of its arrays) is computed
-    from its stats."""
+def test_an_event_after_the_standing_kept_drops_it() -> None:
+    """The standing kept holds for the state it was kept in: the next event that writes Health (a stat `standing`
+    reads) drops it, and `standing()` reads the stats again."""
     fight = load_fight(FIGHTS[0])
-    rules = fight.rules
-    assert isinstance(rules, RtwFight)
-    state = initial_state(fight, 2)
+    ctx = TableSample(fight, initial_state(fight, 2), np.random.default_rng(1))
     wrong = np.zeros((2, fight.roster.size), dtype=bool)
-    rules.kept_standing(fight).keep(state, wrong)
-    assert rules.standing(fight, state) is wrong
-    other = State(dict(state.per), dict(state.fight))
-    assert np.array_equal(rules.standing(fight, other), _from_stats(other))
-    assert _from_stats(other).any()
+    ctx.keep_standing(wrong)
+    assert ctx.standing() is wrong
+    ctx.emit("damage", [ctx.set("health", np.arange(2), 1, np.zeros(2, dtype=np.int64))])
+    assert ctx.known_standing is None
+    assert np.array_equal(ctx.standing(), _from_stats(ctx.state))
+    assert _from_stats(ctx.state).any()
 
 
 def _duel() -> LoadedFight:
@@ -83,6 +81,6 @@ def test_the_exact_chain_gives_the_same_distribution_with_the_standing_kept(monk
     """The exact chain's steps read the standing kept too: the duel's exact distribution is the one computed from
     the stats at every step."""
     kept = exact_duel(_duel())
-    monkeypatch.setattr(KeptStanding, "of", lambda self, state: None)
+    monkeypatch.setattr(StepContext, "keep_standing", lambda self, standing: None)
     computed = exact_duel(_duel())
     assert kept.to_json() == computed.to_json()

@@ -501,6 +501,12 @@ class FightContext(Protocol):
     def standing(self) -> BoolArray:
         """(fights, combatants): who is able to act now."""
 
+    def keep_standing(self, standing: BoolArray) -> None:
+        """Who is able to act in the state as it is now, as the step knows it after its events (the rules'
+        `standing` of that state, e.g. as before an attack less those it brought down), so that the next
+        `standing()` and the play loop's end check read it instead of the stats again; the next event that writes
+        a stat `standing` reads drops it."""
+
     def emit(self, kind: str, changes: Sequence[Change], text: Words | None = None, **info: Any) -> None:
         """Record an event and apply it to the state; its words are made only when the fight is told: the game
         master's phrase for its kind writes them from the event's data (`FightRules.gm_phrases`) unless `text`

@@ -209,11 +209,7 @@ class RtwFight(RtwTurns):
         return out
 
     def standing(self, fight: LoadedFight, state: State) -> BoolArray:
-        """Above 0 Health, neither Helpless nor perished (Falling in Battle); the state a turn's attack left reads
-        what that attack kept (`KeptStanding`)."""
-        kept = self.kept_standing(fight).of(state)
-        if kept is not None:
-            return kept
+        """Above 0 Health, neither Helpless nor perished (Falling in Battle)."""
         return (state.per["health"] > 0) & (state.per["helpless"] == 0) & (state.per["perished"] == 0)
 
     def override_value(self, field: str, code: int) -> Any:

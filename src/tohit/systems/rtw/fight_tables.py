@@ -5,7 +5,6 @@ attacks; and which attacks a combatant can use (a weapon not shattered, the pool
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -63,26 +62,6 @@ class AreaTables(NamedTuple):
     reach: IntArray
 
 
-class KeptStanding:
-    """Who is standing in the state a turn's attack left (`RtwTurns._apply`: as before the attack, less the creatures
-    it brought to 0 Health), kept so that the next `standing` of that very state (the play loop's end check) reads it
-    instead of three (fights, combatants) stats again. The state is held by a weak reference and compared by
-    identity: any later event makes a new state, whose standing is computed afresh."""
-
-    def __init__(self) -> None:
-        self._kept: tuple[weakref.ref[State], BoolArray] | None = None
-
-    def of(self, state: State) -> BoolArray | None:
-        """Who stands in `state`, when it is the state kept (else None)."""
-        kept = self._kept
-        if kept is None or kept[0]() is not state:
-            return None
-        return kept[1]
-
-    def keep(self, state: State, standing: BoolArray) -> None:
-        self._kept = (weakref.ref(state), standing)
-
-
 class RtwTables(RtwLive):
     """The fight's tables, each built once per fight (`fight.memo`), and the usable attacks."""
 
@@ -91,11 +70,6 @@ class RtwTables(RtwLive):
         """The fight's map and what each attack reaches on it (None without a map)."""
         found: FightMap | None = fight.memo("rtw_map", lambda: None)  # built by `check` when there is a map
         return found
-
-    @staticmethod
-    def kept_standing(fight: LoadedFight) -> KeptStanding:
-        """The fight's `KeptStanding` (one per fight)."""
-        return fight.memo("rtw_kept_standing", KeptStanding)
 
     def _weapons(self, fight: LoadedFight) -> WeaponSlots:
         """(combatants, attacks) -> weapon slot of each attack (-1: unarmed); each combatant's weapons."""

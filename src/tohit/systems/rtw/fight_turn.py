@@ -309,12 +309,13 @@ class RtwTurns(RtwTables):
         self, ctx: FightContext, up: BoolArray, items: tuple[Item, ...], rows: IntArray, target: IntArray
     ) -> None:
         """Who stands after the attack: as before it, less the creatures brought to 0 Health, the only ones whose
-        Health, Helpless or perished it changes so (Falling in Battle); kept for the state it left (`KeptStanding`)."""
+        Health, Helpless or perished it changes so (Falling in Battle); kept for the state it left
+        (`FightContext.keep_standing`: the play loop's end check reads it)."""
         now = up.copy()
         for it in items:
             if it.kind == "falls":
                 now[rows.take(it.rows), target.take(it.rows)] = False
-        self.kept_standing(ctx.fight).keep(ctx.state, now)
+        ctx.keep_standing(now)
 
     def _details(
         self,

@@ -85,6 +85,10 @@ class StepContext(ABC):
             self._standing = self.fight.rules.standing(self.fight, self.state)
         return self._standing
 
+    def keep_standing(self, standing: BoolArray) -> None:
+        """The rules' `standing` of the state as it is now, as the step knows it (FightContext.keep_standing)."""
+        self._standing = standing
+
     def emit(self, kind: str, changes: Sequence[Change], text: Words | None = None, **info: Any) -> None:
         """Record an event and apply it to the state. Its words are made only when the fight is told (narration):
         a batch never builds them. The game master's phrase for its kind writes them from the event's data
