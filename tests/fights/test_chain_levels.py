@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from tests.fights.test_chain_solve import SIDES, K, _eliminated, _random_chain, _wsswnn_duel
+from tests.spies import first_arguments
 from tohit.engine.fight import chain_solve, exact
 from tohit.engine.fight.chain_components import components
 from tohit.engine.fight.chain_solve import Values, Weighted, solve
@@ -129,14 +130,7 @@ def test_the_duels_chain_comes_in_integer_weights_each_states_summing_to_its_den
 ) -> None:
     """The chain is handed to the solve as integers: each state's edges (each (state, next) pair once) weigh its
     step's denominator in all, and its rounds are over the same denominator."""
-    seen: list[Weighted] = []
-    real = exact.solve
-
-    def keep(chain: Weighted, *args: object) -> object:
-        seen.append(chain)
-        return real(chain, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(exact, "solve", keep)
+    seen: list[Weighted] = first_arguments(monkeypatch, exact, "solve")
     result = exact_duel(fight_from_dict(_wsswnn_duel(4)), probe=float("inf"))
     (chain,) = seen
     n = len(chain.total)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.spies import first_arguments
 from tohit.server import collector
 from tohit.server.app import Settings, create_app
 
@@ -105,14 +106,7 @@ def served_settings(monkeypatch: pytest.MonkeyPatch) -> list[Settings]:
     import tohit.server.app as server
     from tohit.server import listening
 
-    seen: list[Settings] = []
-    real = server.create_app
-
-    def spy(settings: Settings, *args: object) -> object:
-        seen.append(settings)
-        return real(settings, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(server, "create_app", spy)
+    seen: list[Settings] = first_arguments(monkeypatch, server, "create_app")
     monkeypatch.setattr(listening, "run", lambda app, sock, announce, options: announce(8000) or True)
     monkeypatch.setenv("TOHIT_ADMIN_TOKEN", ADMIN)
     return seen
