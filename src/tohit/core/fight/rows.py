@@ -52,6 +52,17 @@ def any_rows(x: BoolArray) -> BoolArray:
     return found
 
 
+def any_groups(x: BoolArray, groups: Sequence[Sequence[int]]) -> list[BoolArray]:
+    """[x[:, g].any(axis=1) for g in groups] for a 2-D bool array: each group of columns (a side's combatants, say)
+    read from the packed rows by one mask of its bytes (no copy of a strided column), else `any_rows` of its
+    columns."""
+    packed = packed_rows(x)
+    if packed is None:
+        return [any_rows(x[:, list(g)]) for g in groups]
+    kind = packed.dtype.type
+    return [(packed & kind(sum(0xFF << (8 * c) for c in g))) != 0 for g in groups]
+
+
 def packed_rows(x: BoolArray) -> Any:
     """Each row of a 2-D bool array read as one unsigned integer, column j its byte j (little-endian machines), or
     None when the array cannot be read so (a width not 1, 2, 4 or 8, a strided array)."""
