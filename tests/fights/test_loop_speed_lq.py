@@ -3,10 +3,17 @@ packed rows (`rows.any_groups`), the end check's winner without a per-row choice
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
+from tohit.core.fight import rounds
 from tohit.core.fight.rows import any_groups
+from tohit.core.fight.state import State
+from tohit.engine.fight.ending import initial_state
+from tohit.engine.fight.load import fight_from_dict
+from tohit.engine.fight.modes import sampler
 
 
 @pytest.mark.parametrize("width", [1, 2, 3, 4, 5, 8, 9])
@@ -27,3 +34,46 @@ def test_any_groups_of_a_strided_array_reads_its_columns() -> None:
     view = x[:, ::2]
     for got, g in zip(any_groups(view, [(0, 1), (2, 3)]), [(0, 1), (2, 3)], strict=True):
         assert np.array_equal(got, view[:, list(g)].any(axis=1))
+
+
+def _fighter(name: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "attacker": {"thac0": 15, "damage_bonus": 1, "weapon": {"damage": "1d8"}},
+        "target": {"ac": 5, "hp": 10},
+        "attacks": [{"name": "weapon"}],
+    }
+
+
+@pytest.mark.parametrize("sizes", [(1, 1), (2, 2), (4, 4), (3, 2)])
+def test_the_next_turn_by_bits_is_the_general_advance(monkeypatch: pytest.MonkeyPatch, sizes: tuple[int, int]) -> None:
+    """`RoundRules._advance` read by bits (`_advance_by_bits`: a round's first place looked up where a round starts)
+    gives the place, found and combatant the general path gives, and the same state after (the new rounds, the round
+    limit), from any cursor, round and standing (fights of 5 combatants take the general path either way)."""
+    data = {
+        "system": "fullplate",
+        "sides": [
+            {"name": side, "combatants": [_fighter(f"{side} {i}") for i in range(count)]}
+            for side, count in zip(("Red", "Blue"), sizes, strict=True)
+        ],
+    }
+    fight = fight_from_dict(data, source="turns")
+    size, n = fight.roster.size, 3_000
+    rng = np.random.default_rng(size)
+    base = initial_state(fight, n)
+    cursor = rng.integers(0, size + 2, size=n)
+    rounds_now = rng.integers(fight.max_rounds - 2, fight.max_rounds + 1, size=n)
+    hp = np.where(rng.random((n, size)) < 0.7, 5, 0)
+    state = State({**base.per, "hp": hp}, {**base.fight, "cursor": cursor, "round": rounds_now})
+    rules: Any = fight.rules
+
+    def advanced() -> tuple[list[list[int]], State]:
+        ctx = sampler("table")(fight, state, np.random.default_rng(0), max_rounds=fight.max_rounds)
+        return [a.tolist() for a in rules._advance(ctx)], ctx.state
+
+    by_bits, after_bits = advanced()
+    monkeypatch.setattr(rounds, "packed_rows", lambda x: None)  # the general path
+    general, after = advanced()
+    assert by_bits == general
+    for key in after.fight:
+        assert after_bits.fight[key].tolist() == after.fight[key].tolist(), key

@@ -103,6 +103,8 @@ class RoundRules(FightRules):
         # the next round is read from the same `able` as the rest of this round's.
         hooks = ("round_start", "round_end", "able")
         same_able = all(getattr(type(self), h) is getattr(RoundRules, h) for h in hooks)
+        if same_able and not kept(ctx.state) and (packed := packed_rows(ctx.standing())) is not None:
+            return self._advance_by_bits(ctx, packed)
         slot, found, actor, first = self._next(ctx, with_first=same_able)
         new_round = ~found
         if new_round.any() and type(self).round_end is not RoundRules.round_end:
@@ -114,18 +116,38 @@ class RoundRules(FightRules):
             found &= ~late
             rows = np.flatnonzero(new_round)
             if rows.size:
-                new = ctx.state.fight["round"][rows] + 1
-                ctx.emit(
-                    "round",
-                    [ctx.set("round", rows, new), ctx.set("cursor", rows, 0)],
-                    round=lambda: int(new[0]),
-                )
-                self.round_start(ctx, rows)
+                self._new_round(ctx, rows)
                 slot2, found2, actor2, _ = first if first is not None else self._next(ctx)
                 slot = np.where(new_round, slot2, slot)
                 found = np.where(new_round, found2, found)
                 actor = np.where(new_round, actor2, actor)
         return slot, found, actor
+
+    def _advance_by_bits(self, ctx: FightContext, packed: Any) -> tuple[IntArray, BoolArray, IntArray]:
+        """`_advance` without hooks, in the file's order, who can act read as one byte of bits a fight: the next place
+        looked up by cursor and those bits (`NextPlaces`), and where a round starts, by those bits alone (the
+        cursor at 0: nobody's ability to act changes between rounds); each answer looked up once a fight."""
+        fight = ctx.fight
+        table = fight.memo("next_places", lambda: NextPlaces.build(fight))
+        size = fight.roster.size
+        bits = packed_bits(packed, size)  # bit c: combatant c able
+        at = np.minimum(ctx.state.fight["cursor"], size)
+        at *= 256
+        at += bits
+        new_round = ~table.found.take(at)
+        if new_round.any():
+            new_round &= ~ctx.stop_at_round_limit(new_round)
+            rows = np.flatnonzero(new_round)
+            if rows.size:
+                self._new_round(ctx, rows)
+                at = bits if rows.size == at.size else np.where(new_round, bits, at)
+        return table.slot.take(at), table.found.take(at), table.who.take(at)
+
+    def _new_round(self, ctx: FightContext, rows: IntArray) -> None:
+        """The next round starts in the fights at `rows`: its number, the cursor at the first place, `round_start`."""
+        new = ctx.state.fight["round"][rows] + 1
+        ctx.emit("round", [ctx.set("round", rows, new), ctx.set("cursor", rows, 0)], round=lambda: int(new[0]))
+        self.round_start(ctx, rows)
 
     # -- the turn order, read and ended (a live encounter) -----------------------------------------------------
     def next_actor(self, fight: LoadedFight, state: State) -> int | None:
