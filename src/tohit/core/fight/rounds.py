@@ -20,7 +20,7 @@ import numpy as np
 from tohit.core.fight.contract import FightContext, FightRules, GMChoice, LoadedFight
 from tohit.core.fight.order import TURN, kept, order_places, round_order
 from tohit.core.fight.rows import any_rows, first_rows, packed_bits, packed_rows, pair_rows, rows_of, take_rows
-from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.core.fight.state import BoolArray, IntArray, State, every_row
 
 
 def turn_of(ctx: FightContext, actor: IntArray) -> dict[str, Any]:
@@ -89,16 +89,15 @@ class RoundRules(FightRules):
 
     # -- the step ------------------------------------------------------------------------------------------------
     def step(self, ctx: FightContext, choice: GMChoice | None = None) -> None:
-        slot, acting, actor = self._advance(ctx)
+        slot, acting, actor = self._advance(ctx)  # actor: -1 where nobody acts
         if not acting.any():
             return
-        actor = np.where(acting, actor, -1)
         ctx.emit("turn", [ctx.set("cursor", acting, slot if self.holds_turn else slot + 1)], **turn_of(ctx, actor))
         self.turn(ctx, acting, actor, choice)
 
     def _advance(self, ctx: FightContext) -> tuple[IntArray, BoolArray, IntArray]:
         """To the next turn: where a fight's round has no turn left, its end (`round_end`), then the round limit
-        or the next round (`round_start`); (place, found, who) of the turn that comes."""
+        or the next round (`round_start`); (place, found, who) of the turn that comes (who: -1 where none is)."""
         # Without a round_start hook, a new round changes nobody's ability to act: the first able place of
         # the next round is read from the same `able` as the rest of this round's.
         hooks = ("round_start", "round_end", "able")
@@ -121,7 +120,7 @@ class RoundRules(FightRules):
                 slot = np.where(new_round, slot2, slot)
                 found = np.where(new_round, found2, found)
                 actor = np.where(new_round, actor2, actor)
-        return slot, found, actor
+        return slot, found, np.where(found, actor, -1)
 
     def _advance_by_bits(self, ctx: FightContext, packed: Any) -> tuple[IntArray, BoolArray, IntArray]:
         """`_advance` without hooks, in the file's order, who can act read as one byte of bits a fight: the next place
@@ -137,11 +136,12 @@ class RoundRules(FightRules):
         new_round = ~table.found.take(at)
         if new_round.any():
             new_round &= ~ctx.stop_at_round_limit(new_round)
-            rows = np.flatnonzero(new_round)
+            every = bool(new_round.all())
+            rows = every_row(new_round.size) if every else np.flatnonzero(new_round)  # every row: one whole write
             if rows.size:
                 self._new_round(ctx, rows)
-                at = bits if rows.size == at.size else np.where(new_round, bits, at)
-        return table.slot.take(at), table.found.take(at), table.who.take(at)
+                at = bits if every else np.where(new_round, bits, at)
+        return table.slot.take(at), table.found.take(at), table.acting.take(at)
 
     def _new_round(self, ctx: FightContext, rows: IntArray) -> None:
         """The next round starts in the fights at `rows`: its number, the cursor at the first place, `round_start`."""
@@ -252,6 +252,8 @@ class NextPlaces:
     slot: IntArray
     found: BoolArray
     who: IntArray
+    #: `who` where there is a place, -1 where none (who acts: `_advance`'s answer).
+    acting: IntArray
 
     @staticmethod
     def build(fight: LoadedFight) -> NextPlaces:
@@ -265,7 +267,7 @@ class NextPlaces:
                 if places:
                     slot[cursor * 256 + able], found[cursor * 256 + able] = places[0], True
         who = np.asarray(order, dtype=np.int64).take(slot)
-        return NextPlaces(slot, found, who)
+        return NextPlaces(slot, found, who, np.where(found, who, -1))
 
 
 def _next_by_bits(

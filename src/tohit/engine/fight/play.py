@@ -49,8 +49,8 @@ def decided(fight: LoadedFight, state: State, max_rounds: int | None, standing: 
     ups = any_groups(standing, fight.memo("side_members", lambda: side_members(fight)))
     if len(ups) == 2:
         up0, up1 = ups
-        winner: IntArray = up1.astype(np.int64)
-        winner -= up0 == up1  # both sides standing (none yet) or neither (a draw): -1
+        # the side standing (0 or 1, as bytes), less 1 where both sides stand (none yet) or neither (a draw): -1
+        winner: IntArray = (up1.view(np.int8) - (up0 == up1).view(np.int8)).astype(np.int64)
         done = up0 & up1
         np.logical_not(done, out=done)
     else:
@@ -62,7 +62,7 @@ def decided(fight: LoadedFight, state: State, max_rounds: int | None, standing: 
         winner = np.where(alive == 1, last, -1)
         done = alive <= 1
     cut = state.fight["cut"]
-    if cut.any():  # only the exact chain cuts a path
+    if int(cut.max(initial=0)) >= 1:  # only the exact chain cuts a path (a max: faster than `any` on int64)
         done |= cut == 1
     rounds = state.fight["round"]
     if max_rounds is not None and rounds.size and int(rounds.max()) > max_rounds:
