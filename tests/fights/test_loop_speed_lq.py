@@ -10,7 +10,7 @@ import pytest
 
 from tohit.core.fight import rounds
 from tohit.core.fight.rows import any_groups
-from tohit.core.fight.state import State
+from tohit.core.fight.state import Event, State, apply, change
 from tohit.engine.fight.ending import initial_state
 from tohit.engine.fight.load import fight_from_dict
 from tohit.engine.fight.modes import sampler
@@ -77,3 +77,24 @@ def test_the_next_turn_by_bits_is_the_general_advance(monkeypatch: pytest.Monkey
     assert by_bits == general
     for key in after.fight:
         assert after_bits.fight[key].tolist() == after.fight[key].tolist(), key
+
+
+def test_a_change_of_one_value_is_a_read_only_view_of_it() -> None:
+    """`change` of one value for many rows: every row reads it, nothing copies it, nobody can write it."""
+    made = change("hp", np.arange(5), 7, 1)
+    assert made.to.tolist() == [7] * 5 and made.who is not None and made.who.tolist() == [1] * 5
+    assert not made.to.flags.writeable and made.to.strides == (0,)
+    assert change("hp", np.arange(0), np.asarray([3])).to.shape == (0,)
+
+
+def test_events_sharing_rows_write_each_stat_at_its_own_combatant() -> None:
+    """Two changes of one event on the same rows, at different combatants (the rows' offsets made once): each cell
+    written where its own combatant says."""
+    rows = np.asarray([0, 2], dtype=np.int64)
+    state = State({"hp": np.zeros((3, 2), dtype=np.int64), "dealt": np.zeros((3, 3), dtype=np.int64)}, {})
+    state = State(state.per, {"round": np.zeros(3, dtype=np.int64)})
+    event = Event("hit", (change("hp", rows, [5, 6], [1, 0]), change("dealt", rows, 9, [2, 1])))
+    after = apply(state, [event])
+    assert after.per["hp"].tolist() == [[0, 5], [0, 0], [6, 0]]
+    assert after.per["dealt"].tolist() == [[0, 0, 9], [0, 0, 0], [0, 9, 0]]
+    assert state.per["hp"].sum() == 0  # `apply` leaves its input as it was

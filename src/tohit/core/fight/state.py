@@ -176,6 +176,7 @@ def apply_owned(state: State, events: Iterable[Event], copied: set[tuple[bool, s
     `copied` this is exactly `apply`. A step of a batch uses it so that one step copies each array once; where
     every array it writes is owned already, the state it returns is `state` itself (its arrays written)."""
     per, fight = state.per, state.fight
+    based: tuple[IntArray, int, IntArray] | None = None  # the last rows, width and their flat offsets (rows x width)
     for event in events:
         for ch in event.changes:
             if ch.rows.size == 0:
@@ -195,7 +196,10 @@ def apply_owned(state: State, events: Iterable[Event], copied: set[tuple[bool, s
                     copied.add((True, ch.stat))
                 arr = per[ch.stat]
                 if arr.flags.c_contiguous:  # flat indices: much faster than 2-D fancy indexing
-                    arr.reshape(-1)[ch.rows * arr.shape[1] + ch.who] = ch.to
+                    width = arr.shape[1]
+                    if based is None or based[0] is not ch.rows or based[1] != width:  # an event's stats share rows
+                        based = (ch.rows, width, ch.rows * width)
+                    arr.reshape(-1)[based[2] + ch.who] = ch.to
                 else:  # pragma: no cover - state arrays are always made contiguous
                     arr[ch.rows, ch.who] = ch.to
     return state if per is state.per and fight is state.fight else State(per, fight)
@@ -223,4 +227,8 @@ def _fit(values: Any, shape: tuple[int, ...]) -> IntArray:
     arr = np.asarray(values, dtype=np.int64)
     if arr.shape == shape:
         return arr
+    if arr.size == 1 and len(shape) == 1:  # one value: a read-only view of stride 0 (`broadcast_to`'s, made directly)
+        one: IntArray = np.ndarray(shape, np.int64, arr.reshape(1), 0, (0,))
+        one.flags.writeable = False
+        return one
     return np.broadcast_to(arr, shape)
