@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tohit.core.fight import rounds
-from tohit.core.fight.rows import any_groups
+from tohit.core.fight.rows import any_groups, row_offsets, take_rows
 from tohit.core.fight.state import Event, State, apply, change
 from tohit.engine.fight.ending import initial_state
 from tohit.engine.fight.load import fight_from_dict
@@ -98,3 +98,13 @@ def test_events_sharing_rows_write_each_stat_at_its_own_combatant() -> None:
     assert after.per["hp"].tolist() == [[0, 5], [0, 0], [6, 0]]
     assert after.per["dealt"].tolist() == [[0, 0, 9], [0, 0, 0], [0, 9, 0]]
     assert state.per["hp"].sum() == 0  # `apply` leaves its input as it was
+
+
+def test_take_rows_reads_each_rows_own_column_from_the_kept_offsets() -> None:
+    """`take_rows` gives arr[i, who[i]] for every row, twice on the same offsets (`row_offsets`: one read-only array
+    per shape, which no caller can write)."""
+    arr = np.random.default_rng(1).integers(0, 9, (50, 3))
+    who = np.random.default_rng(2).integers(0, 3, 50)
+    for _ in range(2):
+        assert take_rows(arr, who).tolist() == arr[np.arange(50), who].tolist()
+    assert row_offsets(50, 3) is row_offsets(50, 3) and not row_offsets(50, 3).flags.writeable

@@ -19,7 +19,16 @@ import numpy as np
 
 from tohit.core.fight.contract import FightContext, FightRules, GMChoice, LoadedFight
 from tohit.core.fight.order import TURN, kept, order_places, round_order
-from tohit.core.fight.rows import any_rows, first_rows, packed_bits, packed_rows, pair_rows, rows_of, take_rows
+from tohit.core.fight.rows import (
+    any_groups,
+    any_rows,
+    first_rows,
+    packed_bits,
+    packed_rows,
+    pair_rows,
+    rows_of,
+    take_rows,
+)
 from tohit.core.fight.state import BoolArray, IntArray, State, every_row
 
 
@@ -200,8 +209,11 @@ class RoundRules(FightRules):
     @staticmethod
     def _sides_up(ctx: FightContext) -> BoolArray:
         """(fights,): two sides or more still have someone standing."""
-        up = ctx.standing()
-        sides = sum(any_rows(up[:, members]).astype(np.int64) for members in ctx.fight.roster.side_columns)
+        ups = any_groups(ctx.standing(), ctx.fight.roster.side_members)
+        if len(ups) == 2:
+            both: BoolArray = ups[0] & ups[1]
+            return both
+        sides = sum(up.astype(np.int64) for up in ups)
         out: BoolArray = np.asarray(sides) >= 2
         return out
 
@@ -230,11 +242,11 @@ class RoundRules(FightRules):
         cand = by_place & rows_of(fight.places_from, np.minimum(cursor, size))  # places at or after the cursor
         slot = first_rows(cand)
         found = any_rows(cand)
-        who = fight.order_array[slot] if order_rows is None else take_rows(order_rows, slot)
+        who = fight.order_array.take(slot) if order_rows is None else take_rows(order_rows, slot)
         first = None
         if with_first:
             slot0 = first_rows(by_place)
-            who0 = fight.order_array[slot0] if order_rows is None else take_rows(order_rows, slot0)
+            who0 = fight.order_array.take(slot0) if order_rows is None else take_rows(order_rows, slot0)
             first = (slot0, any_rows(by_place), who0, None)
         return slot, found, who, first
 

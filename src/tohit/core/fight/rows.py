@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -161,8 +162,16 @@ def column_sums(x: Any) -> IntArray:
 def take_rows(arr: Any, who: IntArray) -> Any:
     """arr[np.arange(n), who] for a 2-D array: each row's entry in column `who`."""
     n, k = arr.shape[0], arr.shape[1]
-    flat = np.arange(n, dtype=np.int64) * k + who
-    return np.ascontiguousarray(arr).reshape(n * k, *arr.shape[2:])[flat]
+    flat = row_offsets(n, k) + who
+    return np.ascontiguousarray(arr).reshape(n * k, *arr.shape[2:]).take(flat, axis=0)  # `take`: faster than []
+
+
+@lru_cache(maxsize=8)
+def row_offsets(n: int, k: int) -> IntArray:
+    """0, k, 2k, ... (n of them), read-only, one object per (n, k): row i's first flat index in an (n, k) array."""
+    out = np.arange(n, dtype=np.int64) * k
+    out.flags.writeable = False
+    return out
 
 
 def gather_stats(per: Any, stats: Sequence[str], rows: IntArray, who: IntArray) -> dict[str, IntArray]:

@@ -71,6 +71,11 @@ class Roster:
         return gather(self.foe_matrix, a, b)
 
     @cached_property
+    def side_members(self) -> tuple[tuple[int, ...], ...]:
+        """Per side, its combatants' columns, in file order."""
+        return tuple(tuple(c for c, s in enumerate(self.side) if s == k) for k in range(len(self.side_names)))
+
+    @cached_property
     def side_columns(self) -> tuple[slice | IntArray, ...]:
         """Per side, its combatants' columns: a slice when they are contiguous (as in a fight file)."""
         out: list[slice | IntArray] = []

@@ -46,7 +46,7 @@ def decided(fight: LoadedFight, state: State, max_rounds: int | None, standing: 
     chain's). `standing`: the rules' `standing` of this state, when the caller has it."""
     if standing is None:
         standing = fight.rules.standing(fight, state)
-    ups = any_groups(standing, fight.memo("side_members", lambda: side_members(fight)))
+    ups = any_groups(standing, fight.roster.side_members)
     if len(ups) == 2:
         up0, up1 = ups
         # the side standing (0 or 1, as bytes), less 1 where both sides stand (none yet) or neither (a draw): -1
@@ -70,12 +70,6 @@ def decided(fight: LoadedFight, state: State, max_rounds: int | None, standing: 
         winner[late & ~done] = -1
         done |= late
     return done, winner
-
-
-def side_members(fight: LoadedFight) -> tuple[tuple[int, ...], ...]:
-    """Per side, its combatants' columns (the end check reads whether anyone of each stands)."""
-    side = fight.roster.side
-    return tuple(tuple(c for c, s in enumerate(side) if s == k) for k in range(len(fight.roster.side_names)))
 
 
 def step(ctx: FightContext, choice: GMChoice | None = None, *, in_turn: bool = True) -> None:
