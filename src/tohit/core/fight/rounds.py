@@ -19,8 +19,17 @@ import numpy as np
 
 from tohit.core.fight.contract import FightContext, FightRules, GMChoice, LoadedFight
 from tohit.core.fight.order import TURN, kept, order_places, round_order
-from tohit.core.fight.rows import any_rows, first_rows, packed_bits, packed_rows, pair_rows, rows_of, take_rows
-from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.core.fight.rows import (
+    any_groups,
+    any_rows,
+    first_rows,
+    packed_bits,
+    packed_rows,
+    pair_rows,
+    rows_of,
+    take_rows,
+)
+from tohit.core.fight.state import BoolArray, IntArray, State, every_row
 
 
 def turn_of(ctx: FightContext, actor: IntArray) -> dict[str, Any]:
@@ -89,20 +98,21 @@ class RoundRules(FightRules):
 
     # -- the step ------------------------------------------------------------------------------------------------
     def step(self, ctx: FightContext, choice: GMChoice | None = None) -> None:
-        slot, acting, actor = self._advance(ctx)
+        slot, acting, actor = self._advance(ctx)  # actor: -1 where nobody acts
         if not acting.any():
             return
-        actor = np.where(acting, actor, -1)
         ctx.emit("turn", [ctx.set("cursor", acting, slot if self.holds_turn else slot + 1)], **turn_of(ctx, actor))
         self.turn(ctx, acting, actor, choice)
 
     def _advance(self, ctx: FightContext) -> tuple[IntArray, BoolArray, IntArray]:
         """To the next turn: where a fight's round has no turn left, its end (`round_end`), then the round limit
-        or the next round (`round_start`); (place, found, who) of the turn that comes."""
+        or the next round (`round_start`); (place, found, who) of the turn that comes (who: -1 where none is)."""
         # Without a round_start hook, a new round changes nobody's ability to act: the first able place of
         # the next round is read from the same `able` as the rest of this round's.
         hooks = ("round_start", "round_end", "able")
         same_able = all(getattr(type(self), h) is getattr(RoundRules, h) for h in hooks)
+        if same_able and not kept(ctx.state) and (packed := packed_rows(ctx.standing())) is not None:
+            return self._advance_by_bits(ctx, packed)
         slot, found, actor, first = self._next(ctx, with_first=same_able)
         new_round = ~found
         if new_round.any() and type(self).round_end is not RoundRules.round_end:
@@ -114,18 +124,39 @@ class RoundRules(FightRules):
             found &= ~late
             rows = np.flatnonzero(new_round)
             if rows.size:
-                new = ctx.state.fight["round"][rows] + 1
-                ctx.emit(
-                    "round",
-                    [ctx.set("round", rows, new), ctx.set("cursor", rows, 0)],
-                    round=lambda: int(new[0]),
-                )
-                self.round_start(ctx, rows)
+                self._new_round(ctx, rows)
                 slot2, found2, actor2, _ = first if first is not None else self._next(ctx)
                 slot = np.where(new_round, slot2, slot)
                 found = np.where(new_round, found2, found)
                 actor = np.where(new_round, actor2, actor)
-        return slot, found, actor
+        return slot, found, np.where(found, actor, -1)
+
+    def _advance_by_bits(self, ctx: FightContext, packed: Any) -> tuple[IntArray, BoolArray, IntArray]:
+        """`_advance` without hooks, in the file's order, who can act read as one byte of bits a fight: the next place
+        looked up by cursor and those bits (`NextPlaces`), and where a round starts, by those bits alone (the
+        cursor at 0: nobody's ability to act changes between rounds); each answer looked up once a fight."""
+        fight = ctx.fight
+        table = fight.memo("next_places", lambda: NextPlaces.build(fight))
+        size = fight.roster.size
+        bits = packed_bits(packed, size)  # bit c: combatant c able
+        at = np.minimum(ctx.state.fight["cursor"], size)
+        at *= 256
+        at += bits
+        new_round = ~table.found.take(at)
+        if new_round.any():
+            new_round &= ~ctx.stop_at_round_limit(new_round)
+            every = bool(new_round.all())
+            rows = every_row(new_round.size) if every else np.flatnonzero(new_round)  # every row: one whole write
+            if rows.size:
+                self._new_round(ctx, rows)
+                at = bits if every else np.where(new_round, bits, at)
+        return table.slot.take(at), table.found.take(at), table.acting.take(at)
+
+    def _new_round(self, ctx: FightContext, rows: IntArray) -> None:
+        """The next round starts in the fights at `rows`: its number, the cursor at the first place, `round_start`."""
+        new = ctx.state.fight["round"][rows] + 1
+        ctx.emit("round", [ctx.set("round", rows, new), ctx.set("cursor", rows, 0)], round=lambda: int(new[0]))
+        self.round_start(ctx, rows)
 
     # -- the turn order, read and ended (a live encounter) -----------------------------------------------------
     def next_actor(self, fight: LoadedFight, state: State) -> int | None:
@@ -178,8 +209,11 @@ class RoundRules(FightRules):
     @staticmethod
     def _sides_up(ctx: FightContext) -> BoolArray:
         """(fights,): two sides or more still have someone standing."""
-        up = ctx.standing()
-        sides = sum(any_rows(up[:, members]).astype(np.int64) for members in ctx.fight.roster.side_columns)
+        ups = any_groups(ctx.standing(), ctx.fight.roster.side_members)
+        if len(ups) == 2:
+            both: BoolArray = ups[0] & ups[1]
+            return both
+        sides = sum(up.astype(np.int64) for up in ups)
         out: BoolArray = np.asarray(sides) >= 2
         return out
 
@@ -208,11 +242,11 @@ class RoundRules(FightRules):
         cand = by_place & rows_of(fight.places_from, np.minimum(cursor, size))  # places at or after the cursor
         slot = first_rows(cand)
         found = any_rows(cand)
-        who = fight.order_array[slot] if order_rows is None else take_rows(order_rows, slot)
+        who = fight.order_array.take(slot) if order_rows is None else take_rows(order_rows, slot)
         first = None
         if with_first:
             slot0 = first_rows(by_place)
-            who0 = fight.order_array[slot0] if order_rows is None else take_rows(order_rows, slot0)
+            who0 = fight.order_array.take(slot0) if order_rows is None else take_rows(order_rows, slot0)
             first = (slot0, any_rows(by_place), who0, None)
         return slot, found, who, first
 
@@ -230,6 +264,8 @@ class NextPlaces:
     slot: IntArray
     found: BoolArray
     who: IntArray
+    #: `who` where there is a place, -1 where none (who acts: `_advance`'s answer).
+    acting: IntArray
 
     @staticmethod
     def build(fight: LoadedFight) -> NextPlaces:
@@ -243,7 +279,7 @@ class NextPlaces:
                 if places:
                     slot[cursor * 256 + able], found[cursor * 256 + able] = places[0], True
         who = np.asarray(order, dtype=np.int64).take(slot)
-        return NextPlaces(slot, found, who)
+        return NextPlaces(slot, found, who, np.where(found, who, -1))
 
 
 def _next_by_bits(

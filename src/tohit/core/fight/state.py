@@ -71,6 +71,11 @@ class Roster:
         return gather(self.foe_matrix, a, b)
 
     @cached_property
+    def side_members(self) -> tuple[tuple[int, ...], ...]:
+        """Per side, its combatants' columns, in file order."""
+        return tuple(tuple(c for c, s in enumerate(self.side) if s == k) for k in range(len(self.side_names)))
+
+    @cached_property
     def side_columns(self) -> tuple[slice | IntArray, ...]:
         """Per side, its combatants' columns: a slice when they are contiguous (as in a fight file)."""
         out: list[slice | IntArray] = []
@@ -173,16 +178,17 @@ def apply(state: State, events: Iterable[Event]) -> State:
 def apply_owned(state: State, events: Iterable[Event], copied: set[tuple[bool, str]]) -> State:
     """`apply`, for a caller that owns the arrays named in `copied` (it made them, nobody else holds them):
     those are written in place, every other array is copied first and added to `copied`. With an empty
-    `copied` this is exactly `apply`. A step of a batch uses it so that one step copies each array once."""
-    per = dict(state.per)
-    fight = dict(state.fight)
+    `copied` this is exactly `apply`. A step of a batch uses it so that one step copies each array once; where
+    every array it writes is owned already, the state it returns is `state` itself (its arrays written)."""
+    per, fight = state.per, state.fight
+    based: tuple[IntArray, int, IntArray] | None = None  # the last rows, width and their flat offsets (rows x width)
     for event in events:
         for ch in event.changes:
             if ch.rows.size == 0:
                 continue
             if ch.who is None:
                 if (False, ch.stat) not in copied:
-                    fight[ch.stat] = fight[ch.stat].copy()
+                    fight = {**fight, ch.stat: fight[ch.stat].copy()}
                     copied.add((False, ch.stat))
                 column = fight[ch.stat]
                 if _whole(ch.rows, column.shape[0]):  # one whole-array write: far faster than through the index
@@ -191,14 +197,17 @@ def apply_owned(state: State, events: Iterable[Event], copied: set[tuple[bool, s
                     column[ch.rows] = ch.to
             else:
                 if (True, ch.stat) not in copied:
-                    per[ch.stat] = per[ch.stat].copy()
+                    per = {**per, ch.stat: per[ch.stat].copy()}
                     copied.add((True, ch.stat))
                 arr = per[ch.stat]
                 if arr.flags.c_contiguous:  # flat indices: much faster than 2-D fancy indexing
-                    arr.reshape(-1)[ch.rows * arr.shape[1] + ch.who] = ch.to
+                    width = arr.shape[1]
+                    if based is None or based[0] is not ch.rows or based[1] != width:  # an event's stats share rows
+                        based = (ch.rows, width, ch.rows * width)
+                    arr.reshape(-1)[based[2] + ch.who] = ch.to
                 else:  # pragma: no cover - state arrays are always made contiguous
                     arr[ch.rows, ch.who] = ch.to
-    return State(per, fight)
+    return state if per is state.per and fight is state.fight else State(per, fight)
 
 
 def gather(arr: npt.NDArray[Cell], rows: Any, who: Any) -> npt.NDArray[Cell]:
@@ -223,4 +232,8 @@ def _fit(values: Any, shape: tuple[int, ...]) -> IntArray:
     arr = np.asarray(values, dtype=np.int64)
     if arr.shape == shape:
         return arr
+    if arr.size == 1 and len(shape) == 1:  # one value: a read-only view of stride 0 (`broadcast_to`'s, made directly)
+        one: IntArray = np.ndarray(shape, np.int64, arr.reshape(1), 0, (0,))
+        one.flags.writeable = False
+        return one
     return np.broadcast_to(arr, shape)

@@ -129,7 +129,14 @@ def _first_or_weakest(ctx: FightContext, actor: IntArray, opts: BoolArray) -> tu
         lowest = np.argmin(np.where(pairs, fight.rules.health_of(ctx.state), BIG), axis=1).astype(np.int64)
         target = lowest if target is None else np.where(weakest[np.maximum(actor, 0)], lowest, target)
     assert target is not None
-    return np.where(found, first_attack, -1), np.where(found, target, -1)
+    none = ~found
+    np.copyto(target, -1, where=none)  # a fresh array of this call's: written in place, no third array
+    if na == 1:  # the one attack where there is a pair
+        attack = found.astype(np.int64)
+        attack -= 1
+        return attack, target
+    np.copyto(first_attack, -1, where=none)
+    return first_attack, target
 
 
 def _expected(ctx: FightContext, actor: IntArray, opts: BoolArray, rows_mask: BoolArray) -> np.ndarray:

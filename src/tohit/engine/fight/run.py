@@ -180,8 +180,8 @@ class _Told:
             depth = fight_depth(self.fight) if kinds[0] == "depth" else None
             self.hand_over([stalemate_event(self.fight, depth, 0)])
 
-    def watch(self, state: State, live: IntArray) -> None:
-        if live.size and self.risky and _over_narration(self.fight, int(state.fight["round"][0])):
+    def watch(self, state: State, on: int) -> None:
+        if on and self.risky and _over_narration(self.fight, int(state.fight["round"][0])):
             raise _narration_refused(self.fight, int(state.fight["round"][0]))
 
     def played(self, ctx: StepContext) -> None:
@@ -466,10 +466,10 @@ class _Probe:
         if self.since is None:
             self.since = (time.monotonic(), int(state.fight["round"].min()))
 
-    def look(self, n: int, live: IntArray, state: State) -> None:
+    def look(self, n: int, on: int, state: State) -> None:
         if not self.watching or self.since is None:
             return
-        if live.size < n or not np.array_equal(self.fight.rules.health_of(state), self.health):
+        if on < n or not np.array_equal(self.fight.rules.health_of(state), self.health):
             self.watching = False  # something happens: never refused
             return
         now = time.monotonic()
@@ -539,8 +539,8 @@ class _Batch:
     def checked(self, state: State, stuck: IntArray, kinds: list[str]) -> None:
         self.probe.checked(state)
 
-    def watch(self, state: State, live: IntArray) -> None:
-        self.probe.look(self.n, live, state)
+    def watch(self, state: State, on: int) -> None:
+        self.probe.look(self.n, on, state)
 
     def played(self, ctx: StepContext) -> None:
         pass

@@ -178,13 +178,12 @@ class StepContext(ABC):
 
     def set(self, stat: str, rows: Any, to: Any, who: Any = None) -> Change:
         """A change (helper for fight modules): `rows` may be a mask or an index array."""
+        n = self.n
         r = np.asarray(rows)
         if r.dtype == bool:
-            r = every_row(self.n) if r.size == self.n and r.all() else np.flatnonzero(r)
-        if who is not None and np.ndim(who) and np.asarray(who).shape[0] == self.n and r.size != self.n:
-            who = np.asarray(who).take(r, axis=0)
-        if np.ndim(to) and np.asarray(to).shape[0] == self.n and r.size != self.n:
-            to = np.asarray(to).take(r, axis=0)
+            r = every_row(n) if r.size == n and r.all() else np.flatnonzero(r)
+        if r.size != n:
+            who, to = _at_rows(who, r, n), _at_rows(to, r, n)
         return change(stat, r, to, who)
 
     # -- choices -----------------------------------------------------------------------------------------
@@ -261,3 +260,12 @@ class StepContext(ABC):
         fight; `said_fields` makes attack fields that only a told fight's trace reads (the outcome does not
         depend on them), so a batch never builds them.
         """
+
+
+def _at_rows(values: Any, rows: IntArray, n: int) -> Any:
+    """`values` at `rows` when it holds one value per row of the batch (`n`), else as given (one value, or one per
+    row of `rows`)."""
+    if values is None or np.isscalar(values):
+        return values
+    arr = np.asarray(values)
+    return arr.take(rows, axis=0) if arr.ndim and arr.shape[0] == n else values

@@ -73,13 +73,20 @@ class TableSample(DirectSample):
         rules = self.fight.rules
         per = self.state.per
         whole = rows.size == n
-        a_rows, k_rows, t_rows = (actor, attack, target) if whole else (actor[rows], attack[rows], target[rows])
+        a_rows, k_rows, t_rows = (
+            (actor, attack, target) if whole else (actor.take(rows), attack.take(rows), target.take(rows))
+        )
         stats = list(rules.bound.table)
         over = sorted(attack_fields)
         steady = situations.steady_values(self.fight, per)  # read once a batch, not on every resolve
         keyed = SituationKey(rules, stats=stats, overrides=over, steady=steady)
         comps = keyed.columns(
-            per, rows, a_rows, k_rows, t_rows, {f: attack_fields[f] if whole else attack_fields[f][rows] for f in over}
+            per,
+            rows,
+            a_rows,
+            k_rows,
+            t_rows,
+            {f: attack_fields[f] if whole else attack_fields[f].take(rows) for f in over},
         )
         codes = packed(comps)
         groups = _Groups(codes.code, codes.radix)
