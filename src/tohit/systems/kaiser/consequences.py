@@ -92,13 +92,13 @@ def apply(before: Before, outcome: Outcome) -> Applied:
         items.append(item("damage", "dealt", h, before.dealt.take(h) + (h_lp - h_new), ATTACKER, CLAUSE_LP))
     lost = at(outcome.ap_lost) == 1
     if lost.any():
-        rows = hit[lost]
+        (rows,) = select(lost, hit)
         items.append(item("ap_lost", "ap", rows, np.maximum(0, before.ap.take(rows) - 1), DEFENDER, CLAUSE_AP))
     flat = at(outcome.flat_footed) == 1
     if flat.any():
-        items.append(item("flat_footed", "flat_footed", hit[flat], 1, DEFENDER, CLAUSE_FLAT))
+        items.append(item("flat_footed", "flat_footed", select(flat, hit)[0], 1, DEFENDER, CLAUSE_FLAT))
     crit = is_critical(damage, lp) & (new_lp > 0)
-    return Applied(tuple(items), hit[crit])
+    return Applied(tuple(items), select(crit, hit)[0])
 
 
 class CriticalBefore(NamedTuple):

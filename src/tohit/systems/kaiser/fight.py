@@ -53,8 +53,8 @@ from tohit.core.fight.consequence import ATTACKER, DEFENDER, changes, of_kind
 from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
 from tohit.core.fight.order import kept
 from tohit.core.fight.rolls import FightRoll
-from tohit.core.fight.rows import column_bits, gather_stats, min_rows, pair_rows, rows_of, take_rows
-from tohit.core.fight.state import BoolArray, IntArray, State, gather
+from tohit.core.fight.rows import column_bits, gather_stats, min_rows, pair_rows, rows_of, select
+from tohit.core.fight.state import BoolArray, IntArray, State, every_row, gather
 from tohit.core.models import Model
 from tohit.systems.kaiser import consequences, narrate, players
 from tohit.systems.kaiser.consequences import critical_level
@@ -236,13 +236,12 @@ class KaiserFight(KaiserTurns):
     # -- one step ------------------------------------------------------------------------------------------
     def step(self, ctx: FightContext, choice: GMChoice | None = None) -> None:
         fight = ctx.fight
-        size = fight.roster.size
         slot, acting = self._advance(ctx)
         actor = np.where(acting, self._at(fight, ctx.state, np.maximum(slot, 0)), -1)
         if acting.any():
             ctx.emit(
                 "turn",
-                [ctx.set("cursor", acting, (slot + 1) % size)],
+                [ctx.set("cursor", acting, self._order(fight).following.take(slot))],
                 combatant=lambda: self._name(ctx, actor),
                 round=lambda: int(ctx.state.fight["round"][0]),
             )
@@ -271,7 +270,8 @@ class KaiserFight(KaiserTurns):
         state = ctx.state
         who = np.maximum(actor, 0)
         standing = ctx.standing()
-        own_ap = np.where(take_rows(state.per["flat_footed"], who) != 0, 0, take_rows(state.per["ap"], who))
+        mine = gather_stats(state.per, ("ap", "flat_footed"), every_row(ctx.n), who)
+        own_ap = mine["ap"] * (mine["flat_footed"] == 0)
         attacks_ok = own_ap[:, None] >= rows_of(self._costs(fight), who)  # (n, A); Flat-Footed: no AP to act with
         foes = rows_of(fight.roster.foe_matrix, who) & standing  # (n, C)
         options = pair_rows(attacks_ok, foes)
@@ -319,13 +319,15 @@ class KaiserFight(KaiserTurns):
             return
         t, a = target[maybe], actor[maybe]
         counter_with = self._counter_attack(fight)
-        ap, flat, up = ctx.state.per["ap"], ctx.state.per["flat_footed"], ctx.standing()
-        t_ap = ap[maybe, t]
-        ok = (counter_with[t] >= 0) & (t_ap >= COUNTER_AP) & (flat[maybe, t] == 0) & up[maybe, t] & up[maybe, a]
+        on_t = gather_stats(ctx.state.per, ("ap", "flat_footed"), maybe, t)
+        up = ctx.standing()
+        t_ap = on_t["ap"]
+        ok = (counter_with.take(t) >= 0) & (t_ap >= COUNTER_AP) & (on_t["flat_footed"] == 0)
+        ok &= gather(up, maybe, t) & gather(up, maybe, a)
         if not ok.any():
             return
         # The counterattacks' rows alone (a resolve reads its attack fields on the rows of its mask only).
-        rows, t, t_ap = maybe[ok], t[ok], t_ap[ok]
+        rows, t, t_ap = select(ok, maybe, t, t_ap)
         counter = np.zeros(n, dtype=bool)
         counter[rows] = True
         bonus = out["counter_bonus"]
@@ -395,10 +397,11 @@ class KaiserFight(KaiserTurns):
         if rows is not None:
             ap, flat, cursor = ap.take(rows, axis=0), flat.take(rows, axis=0), cursor.take(rows)
             up = up.take(rows, axis=0)
-        can = ap >= self._order(fight).min_cost  # (n, C)
+        can = self._order(fight).can_pay(ap)  # (n, C)
         can &= flat == 0
         can &= up
-        cursor = cursor % size  # past the last (a roster change after the last slot): the first
+        if cursor.size and int(cursor.max()) >= size:  # past the last (a roster change after the last slot): the first
+            cursor = cursor % size
         if table is not None:  # the file's order: one lookup by cursor and who can attack
             code = column_bits(can)
             code += cursor << size
@@ -432,9 +435,9 @@ class KaiserFight(KaiserTurns):
         )
         self._fade(ctx, rows)
         mdp = ctx.state.per["mdp"].take(rows, axis=0)
-        at = np.flatnonzero(mdp)  # the cells of those who defended (`_cells`, their values read by the same index)
+        at = np.flatnonzero(mdp != 0)  # the cells of those who defended (`_cells`, their values read by the same index)
         if at.size:  # the Multiple Defense Penalty counts the defenses of one round
-            mr, mc = np.divmod(at, mdp.shape[1])
+            mr, mc = _split(at, mdp.shape[1])
             r = rows[mr]
             restored = gather(ctx.state.per["def_mod"], r, mc) + mdp.reshape(-1).take(at)
             ctx.emit(
@@ -506,7 +509,7 @@ class KaiserFight(KaiserTurns):
         roll = CRITICAL_ROLLED_AFTER_DEFENSE if fight.spec.options.multiple_defense_penalty else CRITICAL
         rolled = ctx.roll(rows, roll, {"base": base, "phr": phr})
         if rolled.idx is ALL:  # the rows as they were: read those of the Criticals alone
-            failed = rows[rolled.value.take(rows) > 0]
+            (failed,) = select(rolled.value.take(rows) > 0, rows)
         else:
             mask = np.zeros(ctx.n, dtype=bool)
             mask[rows] = True
@@ -563,7 +566,15 @@ class KaiserFight(KaiserTurns):
 def _cells(x: BoolArray) -> tuple[IntArray, IntArray]:
     """np.nonzero(x) for a 2-D bool array (row, column of each True, in row order), from its flat positions:
     several times faster than a 2-D nonzero."""
-    rows, columns = np.divmod(np.flatnonzero(x), x.shape[1])
+    return _split(np.flatnonzero(x), x.shape[1])
+
+
+def _split(at: IntArray, width: int) -> tuple[IntArray, IntArray]:
+    """divmod(at, width) of flat positions in rows of `width`: by a shift and a mask where the width is a power of
+    two (integer division is many times slower)."""
+    if width > 0 and width & (width - 1) == 0:
+        return at >> (width.bit_length() - 1), at & (width - 1)
+    rows, columns = np.divmod(at, width)
     return rows, columns
 
 
