@@ -91,9 +91,17 @@ def _degrees_of_failure(args: Mapping[str, Any], faces: Mapping[str, IntArray]) 
     """A Critical's Degrees of Failure [Critical]: level 2d6 (the `critical` dice) + `base` (= floor(damage / 10)),
     above 20 halved, against the PhR check 2d6 (the `phr` dice) + `phr`; DoF = max(0, level - check). Neither roll
     is open nor fumbles."""
-    level = critical_level(faces["critical"].sum(axis=1), 10 * np.asarray(args["base"]))
-    out: IntArray = np.maximum(0, level - (faces["phr"].sum(axis=1) + np.asarray(args["phr"])))
+    level = critical_level(_total(faces["critical"]), 10 * np.asarray(args["base"]))
+    out: IntArray = np.maximum(0, level - (_total(faces["phr"]) + np.asarray(args["phr"])))
     return out
+
+
+def _total(faces: IntArray) -> IntArray:
+    """Each row's sum of its dice (rows, dice), die by die: numpy sums a short last axis row by row, far slower."""
+    total: IntArray = faces[:, 0].copy()
+    for die in range(1, faces.shape[1]):
+        total += faces[:, die]
+    return total
 
 
 #: The roll a Critical makes (its arguments: `base` and `phr`): the level's 2d6 are the faces the attack's own
@@ -184,7 +192,7 @@ class KaiserFight(KaiserTurns):
         """Above 0 LP and not knocked out by a Critical of 16 DoF or more [Critical]."""
         out: BoolArray = state.per["lp"] > 0
         knocked = state.per["knocked_out"]
-        if knocked.any():  # rare: only a Critical of 16 DoF or more
+        if _any_set(knocked):  # rare: only a Critical of 16 DoF or more
             out &= knocked == 0
         return out
 
@@ -293,7 +301,7 @@ class KaiserFight(KaiserTurns):
 
         fields: dict[str, IntArray] | None = None
         penalties = ctx.state.per["penalty"]
-        penalty = gather(penalties, rows, by) if penalties.any() else None  # on the attacks' rows
+        penalty = gather(penalties, rows, by) if _any_set(penalties) else None  # on the attacks' rows
         if penalty is not None and (penalty > 0).any():  # the All Action Penalty on the Offensive Roll
             modifiers = np.zeros(ctx.n, dtype=np.int64)  # a resolve reads its rows alone
             modifiers[rows] = gather(self._modifiers(fight), by, used) - penalty
@@ -342,7 +350,7 @@ class KaiserFight(KaiserTurns):
         c_attack = np.zeros(n, dtype=np.int64)
         c_attack[rows] = with_attack = counter_with[t]
         penalties = ctx.state.per["penalty"]
-        c_penalty = gather(penalties, rows, t) if penalties.any() else 0
+        c_penalty = gather(penalties, rows, t) if _any_set(penalties) else 0
         modifiers = np.zeros(n, dtype=np.int64)
         modifiers[rows] = gather(self._modifiers(fight), t, with_attack) + bonus[rows] - c_penalty
 
@@ -479,7 +487,7 @@ class KaiserFight(KaiserTurns):
         rows = np.flatnonzero(mask & (out["result"] == HIT))
         if rows.size == 0:
             return ALL
-        d, a = defender[rows], attacker[rows]
+        d, a = defender.take(rows), attacker.take(rows)
         state = ctx.state
         on_d = gather_stats(state.per, ("lp", "ap"), rows, d)
         before = consequences.Before(on_d["lp"], on_d["ap"], gather(state.per["dealt"], rows, a))
@@ -540,7 +548,7 @@ class KaiserFight(KaiserTurns):
 
     def _fade(self, ctx: FightContext, rows: IntArray) -> None:
         """A new round: the All Action Penalty of Criticals of DoF 5 or less fades by 1 [Critical]."""
-        if not ctx.state.per["fading"].any():
+        if not _any_set(ctx.state.per["fading"]):
             return
         fading = ctx.state.per["fading"].take(rows, axis=0)
         fr, fc = _cells(fading > 0)
@@ -561,6 +569,12 @@ class KaiserFight(KaiserTurns):
     @staticmethod
     def _name(ctx: FightContext, who: IntArray) -> str:
         return ctx.fight.roster.names[int(who[0])]
+
+
+def _any_set(stat: IntArray) -> bool:
+    """stat.any() for a stat's array (ints): one OR over its entries, which numpy runs much faster than `any`'s
+    test of each entry."""
+    return bool(np.bitwise_or.reduce(stat.reshape(-1)))
 
 
 def _cells(x: BoolArray) -> tuple[IntArray, IntArray]:
