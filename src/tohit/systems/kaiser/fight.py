@@ -245,7 +245,9 @@ class KaiserFight(KaiserTurns):
     def step(self, ctx: FightContext, choice: GMChoice | None = None) -> None:
         fight = ctx.fight
         slot, acting = self._advance(ctx)
-        actor = np.where(acting, self._at(fight, ctx.state, np.maximum(slot, 0)), -1)
+        actor = self._at(fight, ctx.state, slot)  # a slot of the order in every row, found or not
+        if not acting.all():
+            actor = np.where(acting, actor, -1)
         if acting.any():
             ctx.emit(
                 "turn",
@@ -491,7 +493,8 @@ class KaiserFight(KaiserTurns):
         state = ctx.state
         on_d = gather_stats(state.per, ("lp", "ap"), rows, d)
         before = consequences.Before(on_d["lp"], on_d["ap"], gather(state.per["dealt"], rows, a))
-        outcome = consequences.Outcome(*(out[k].take(rows) for k in CONSEQUENCES))
+        hits = np.broadcast_to(np.int64(HIT), rows.shape)  # the rows of hits alone
+        outcome = consequences.Outcome(hits, *(out[k].take(rows) for k in CONSEQUENCES[1:]))
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: d, ATTACKER: a}
         for kind in ("damage", "ap_lost", "flat_footed"):
