@@ -8,6 +8,7 @@ scalars.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -79,7 +80,7 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     """What each resolved attack does (hits only): LP lost (the damage, never below 0 LP) and the damage the
     attacker dealt, 1 AP lost (never below 0), Flat-Footed [Attacking and Defending, Successful Attack]; a hit costing
     half or more of the LP and leaving the defender above 0 LP causes a Critical [Critical]."""
-    hit, at = positions(outcome.result == HIT)
+    hit, at = _hits(outcome.result)
     if hit.size == 0:
         return Applied((), hit)
     lp, damage = at(before.lp), at(outcome.damage)
@@ -92,13 +93,25 @@ def apply(before: Before, outcome: Outcome) -> Applied:
         items.append(item("damage", "dealt", h, before.dealt.take(h) + (h_lp - h_new), ATTACKER, CLAUSE_LP))
     lost = at(outcome.ap_lost) == 1
     if lost.any():
-        rows = hit[lost]
+        (rows,) = select(lost, hit)
         items.append(item("ap_lost", "ap", rows, np.maximum(0, before.ap.take(rows) - 1), DEFENDER, CLAUSE_AP))
     flat = at(outcome.flat_footed) == 1
     if flat.any():
-        items.append(item("flat_footed", "flat_footed", hit[flat], 1, DEFENDER, CLAUSE_FLAT))
+        items.append(item("flat_footed", "flat_footed", select(flat, hit)[0], 1, DEFENDER, CLAUSE_FLAT))
     crit = is_critical(damage, lp) & (new_lp > 0)
-    return Applied(tuple(items), hit[crit])
+    return Applied(tuple(items), select(crit, hit)[0])
+
+
+def _hits(result: IntArray) -> tuple[IntArray, Callable[[Any], Any]]:
+    """`positions` of the hits, without scanning for them where every row is one (the fight gives hits only)."""
+    is_hit = result == HIT
+    if is_hit.all():
+        return np.arange(is_hit.size), _as_is
+    return positions(is_hit)
+
+
+def _as_is(x: Any) -> Any:
+    return x
 
 
 class CriticalBefore(NamedTuple):

@@ -53,8 +53,8 @@ from tohit.core.fight.consequence import ATTACKER, DEFENDER, changes, of_kind
 from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
 from tohit.core.fight.order import kept
 from tohit.core.fight.rolls import FightRoll
-from tohit.core.fight.rows import column_bits, gather_stats, min_rows, pair_rows, rows_of, take_rows
-from tohit.core.fight.state import BoolArray, IntArray, State, gather
+from tohit.core.fight.rows import column_bits, gather_stats, min_rows, pair_rows, rows_of, select
+from tohit.core.fight.state import BoolArray, IntArray, State, every_row, gather
 from tohit.core.models import Model
 from tohit.systems.kaiser import consequences, narrate, players
 from tohit.systems.kaiser.consequences import critical_level
@@ -91,9 +91,17 @@ def _degrees_of_failure(args: Mapping[str, Any], faces: Mapping[str, IntArray]) 
     """A Critical's Degrees of Failure [Critical]: level 2d6 (the `critical` dice) + `base` (= floor(damage / 10)),
     above 20 halved, against the PhR check 2d6 (the `phr` dice) + `phr`; DoF = max(0, level - check). Neither roll
     is open nor fumbles."""
-    level = critical_level(faces["critical"].sum(axis=1), 10 * np.asarray(args["base"]))
-    out: IntArray = np.maximum(0, level - (faces["phr"].sum(axis=1) + np.asarray(args["phr"])))
+    level = critical_level(_total(faces["critical"]), 10 * np.asarray(args["base"]))
+    out: IntArray = np.maximum(0, level - (_total(faces["phr"]) + np.asarray(args["phr"])))
     return out
+
+
+def _total(faces: IntArray) -> IntArray:
+    """Each row's sum of its dice (rows, dice), die by die: numpy sums a short last axis row by row, far slower."""
+    total: IntArray = faces[:, 0].copy()
+    for die in range(1, faces.shape[1]):
+        total += faces[:, die]
+    return total
 
 
 #: The roll a Critical makes (its arguments: `base` and `phr`): the level's 2d6 are the faces the attack's own
@@ -184,7 +192,7 @@ class KaiserFight(KaiserTurns):
         """Above 0 LP and not knocked out by a Critical of 16 DoF or more [Critical]."""
         out: BoolArray = state.per["lp"] > 0
         knocked = state.per["knocked_out"]
-        if knocked.any():  # rare: only a Critical of 16 DoF or more
+        if _any_set(knocked):  # rare: only a Critical of 16 DoF or more
             out &= knocked == 0
         return out
 
@@ -236,13 +244,14 @@ class KaiserFight(KaiserTurns):
     # -- one step ------------------------------------------------------------------------------------------
     def step(self, ctx: FightContext, choice: GMChoice | None = None) -> None:
         fight = ctx.fight
-        size = fight.roster.size
         slot, acting = self._advance(ctx)
-        actor = np.where(acting, self._at(fight, ctx.state, np.maximum(slot, 0)), -1)
+        actor = self._at(fight, ctx.state, slot)  # a slot of the order in every row, found or not
+        if not acting.all():
+            actor = np.where(acting, actor, -1)
         if acting.any():
             ctx.emit(
                 "turn",
-                [ctx.set("cursor", acting, (slot + 1) % size)],
+                [ctx.set("cursor", acting, self._order(fight).following.take(slot))],
                 combatant=lambda: self._name(ctx, actor),
                 round=lambda: int(ctx.state.fight["round"][0]),
             )
@@ -271,7 +280,8 @@ class KaiserFight(KaiserTurns):
         state = ctx.state
         who = np.maximum(actor, 0)
         standing = ctx.standing()
-        own_ap = np.where(take_rows(state.per["flat_footed"], who) != 0, 0, take_rows(state.per["ap"], who))
+        mine = gather_stats(state.per, ("ap", "flat_footed"), every_row(ctx.n), who)
+        own_ap = mine["ap"] * (mine["flat_footed"] == 0)
         attacks_ok = own_ap[:, None] >= rows_of(self._costs(fight), who)  # (n, A); Flat-Footed: no AP to act with
         foes = rows_of(fight.roster.foe_matrix, who) & standing  # (n, C)
         options = pair_rows(attacks_ok, foes)
@@ -293,7 +303,7 @@ class KaiserFight(KaiserTurns):
 
         fields: dict[str, IntArray] | None = None
         penalties = ctx.state.per["penalty"]
-        penalty = gather(penalties, rows, by) if penalties.any() else None  # on the attacks' rows
+        penalty = gather(penalties, rows, by) if _any_set(penalties) else None  # on the attacks' rows
         if penalty is not None and (penalty > 0).any():  # the All Action Penalty on the Offensive Roll
             modifiers = np.zeros(ctx.n, dtype=np.int64)  # a resolve reads its rows alone
             modifiers[rows] = gather(self._modifiers(fight), by, used) - penalty
@@ -319,13 +329,15 @@ class KaiserFight(KaiserTurns):
             return
         t, a = target[maybe], actor[maybe]
         counter_with = self._counter_attack(fight)
-        ap, flat, up = ctx.state.per["ap"], ctx.state.per["flat_footed"], ctx.standing()
-        t_ap = ap[maybe, t]
-        ok = (counter_with[t] >= 0) & (t_ap >= COUNTER_AP) & (flat[maybe, t] == 0) & up[maybe, t] & up[maybe, a]
+        on_t = gather_stats(ctx.state.per, ("ap", "flat_footed"), maybe, t)
+        up = ctx.standing()
+        t_ap = on_t["ap"]
+        ok = (counter_with.take(t) >= 0) & (t_ap >= COUNTER_AP) & (on_t["flat_footed"] == 0)
+        ok &= gather(up, maybe, t) & gather(up, maybe, a)
         if not ok.any():
             return
         # The counterattacks' rows alone (a resolve reads its attack fields on the rows of its mask only).
-        rows, t, t_ap = maybe[ok], t[ok], t_ap[ok]
+        rows, t, t_ap = select(ok, maybe, t, t_ap)
         counter = np.zeros(n, dtype=bool)
         counter[rows] = True
         bonus = out["counter_bonus"]
@@ -340,7 +352,7 @@ class KaiserFight(KaiserTurns):
         c_attack = np.zeros(n, dtype=np.int64)
         c_attack[rows] = with_attack = counter_with[t]
         penalties = ctx.state.per["penalty"]
-        c_penalty = gather(penalties, rows, t) if penalties.any() else 0
+        c_penalty = gather(penalties, rows, t) if _any_set(penalties) else 0
         modifiers = np.zeros(n, dtype=np.int64)
         modifiers[rows] = gather(self._modifiers(fight), t, with_attack) + bonus[rows] - c_penalty
 
@@ -395,10 +407,11 @@ class KaiserFight(KaiserTurns):
         if rows is not None:
             ap, flat, cursor = ap.take(rows, axis=0), flat.take(rows, axis=0), cursor.take(rows)
             up = up.take(rows, axis=0)
-        can = ap >= self._order(fight).min_cost  # (n, C)
+        can = self._order(fight).can_pay(ap)  # (n, C)
         can &= flat == 0
         can &= up
-        cursor = cursor % size  # past the last (a roster change after the last slot): the first
+        if cursor.size and int(cursor.max()) >= size:  # past the last (a roster change after the last slot): the first
+            cursor = cursor % size
         if table is not None:  # the file's order: one lookup by cursor and who can attack
             code = column_bits(can)
             code += cursor << size
@@ -432,9 +445,9 @@ class KaiserFight(KaiserTurns):
         )
         self._fade(ctx, rows)
         mdp = ctx.state.per["mdp"].take(rows, axis=0)
-        at = np.flatnonzero(mdp)  # the cells of those who defended (`_cells`, their values read by the same index)
+        at = np.flatnonzero(mdp != 0)  # the cells of those who defended (`_cells`, their values read by the same index)
         if at.size:  # the Multiple Defense Penalty counts the defenses of one round
-            mr, mc = np.divmod(at, mdp.shape[1])
+            mr, mc = _split(at, mdp.shape[1])
             r = rows[mr]
             restored = gather(ctx.state.per["def_mod"], r, mc) + mdp.reshape(-1).take(at)
             ctx.emit(
@@ -476,11 +489,12 @@ class KaiserFight(KaiserTurns):
         rows = np.flatnonzero(mask & (out["result"] == HIT))
         if rows.size == 0:
             return ALL
-        d, a = defender[rows], attacker[rows]
+        d, a = defender.take(rows), attacker.take(rows)
         state = ctx.state
         on_d = gather_stats(state.per, ("lp", "ap"), rows, d)
         before = consequences.Before(on_d["lp"], on_d["ap"], gather(state.per["dealt"], rows, a))
-        outcome = consequences.Outcome(*(out[k].take(rows) for k in CONSEQUENCES))
+        hits = np.broadcast_to(np.int64(HIT), rows.shape)  # the rows of hits alone
+        outcome = consequences.Outcome(hits, *(out[k].take(rows) for k in CONSEQUENCES[1:]))
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: d, ATTACKER: a}
         for kind in ("damage", "ap_lost", "flat_footed"):
@@ -506,7 +520,7 @@ class KaiserFight(KaiserTurns):
         roll = CRITICAL_ROLLED_AFTER_DEFENSE if fight.spec.options.multiple_defense_penalty else CRITICAL
         rolled = ctx.roll(rows, roll, {"base": base, "phr": phr})
         if rolled.idx is ALL:  # the rows as they were: read those of the Criticals alone
-            failed = rows[rolled.value.take(rows) > 0]
+            (failed,) = select(rolled.value.take(rows) > 0, rows)
         else:
             mask = np.zeros(ctx.n, dtype=bool)
             mask[rows] = True
@@ -537,7 +551,7 @@ class KaiserFight(KaiserTurns):
 
     def _fade(self, ctx: FightContext, rows: IntArray) -> None:
         """A new round: the All Action Penalty of Criticals of DoF 5 or less fades by 1 [Critical]."""
-        if not ctx.state.per["fading"].any():
+        if not _any_set(ctx.state.per["fading"]):
             return
         fading = ctx.state.per["fading"].take(rows, axis=0)
         fr, fc = _cells(fading > 0)
@@ -560,10 +574,24 @@ class KaiserFight(KaiserTurns):
         return ctx.fight.roster.names[int(who[0])]
 
 
+def _any_set(stat: IntArray) -> bool:
+    """stat.any() for a stat's array (ints): one OR over its entries, which numpy runs much faster than `any`'s
+    test of each entry."""
+    return bool(np.bitwise_or.reduce(stat.reshape(-1)))
+
+
 def _cells(x: BoolArray) -> tuple[IntArray, IntArray]:
     """np.nonzero(x) for a 2-D bool array (row, column of each True, in row order), from its flat positions:
     several times faster than a 2-D nonzero."""
-    rows, columns = np.divmod(np.flatnonzero(x), x.shape[1])
+    return _split(np.flatnonzero(x), x.shape[1])
+
+
+def _split(at: IntArray, width: int) -> tuple[IntArray, IntArray]:
+    """divmod(at, width) of flat positions in rows of `width`: by a shift and a mask where the width is a power of
+    two (integer division is many times slower)."""
+    if width > 0 and width & (width - 1) == 0:
+        return at >> (width.bit_length() - 1), at & (width - 1)
+    rows, columns = np.divmod(at, width)
     return rows, columns
 
 

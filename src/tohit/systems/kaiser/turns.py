@@ -29,10 +29,19 @@ def spendable_ap(per: Mapping[str, IntArray]) -> IntArray:
 
 class TurnOrder(NamedTuple):
     """Per combatant the AP of its cheapest attack, and (cursor, combatant): how many places after the cursor
-    its turn comes."""
+    its turn comes; `following`: per slot, the slot after it (the last's: the first); `cheapest`: `min_cost`, or
+    the one number it holds where every combatant's cheapest attack costs the same."""
 
     min_cost: IntArray
     distance: IntArray
+    following: IntArray
+    cheapest: int | IntArray
+
+    def can_pay(self, ap: IntArray) -> BoolArray:
+        """(fights, combatants): the AP `ap` pays for each combatant's cheapest attack (against one number where
+        they all cost the same: numpy compares with a short last axis many times slower)."""
+        found: BoolArray = ap >= self.cheapest
+        return found
 
 
 #: Most combatants `KaiserTurns._next_slots` reads the turn order for through one table (the set that can attack
@@ -68,7 +77,11 @@ class KaiserTurns(FightRules):
         def build() -> TurnOrder:
             slot_of = np.empty(size, dtype=np.int64)
             slot_of[fight.order_array] = np.arange(size)
-            return TurnOrder(self._costs(fight).min(axis=1), (slot_of[None, :] - np.arange(size)[:, None]) % size)
+            distance = (slot_of[None, :] - np.arange(size)[:, None]) % size
+            min_cost = self._costs(fight).min(axis=1)
+            same = min_cost.size > 0 and bool((min_cost == min_cost[0]).all())
+            cheapest = int(min_cost[0]) if same else min_cost
+            return TurnOrder(min_cost, distance, (np.arange(size) + 1) % size, cheapest)
 
         return fight.memo("kaiser_order", build)
 
