@@ -41,7 +41,8 @@ def in_peril(health: Any, hearts: Any) -> Any:
 
 def health_after(health: Any, damage: Any) -> Any:
     """Health after losing `damage`, never below 0 (elementwise)."""
-    return np.maximum(0, np.asarray(health) - np.asarray(damage))
+    left = np.asarray(health) - np.asarray(damage)
+    return np.maximum(left, 0, out=left) if isinstance(left, np.ndarray) else np.maximum(left, 0)
 
 
 def fall_outcome(*, hero: bool, mindless: bool, choice: str) -> int:
@@ -146,8 +147,7 @@ def apply(before: Before, outcome: Outcome) -> Applied:
         rf, lf, df = (r, lost, dealt) if before.foe is None else select(before.foe.take(r), r, lost, dealt)
         items.append(item("damage", "dealt", rf, df + lf, ATTACKER, CLAUSE_HEALTH))
     hearts = at(before.hearts)
-    low = np.flatnonzero(in_peril(after, hearts))  # in Peril now: of those, the ones that were not
-    enters = low[~in_peril(health.take(low), hearts.take(low))]
+    enters = np.flatnonzero(in_peril(after, hearts) & ~in_peril(health, hearts))  # in Peril now, not before
     if enters.size:
         items.append(item("peril", "peril", hits.take(enters), 1, DEFENDER, CLAUSE_PERIL))
     zero = np.flatnonzero(after == 0)

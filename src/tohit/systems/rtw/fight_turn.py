@@ -293,9 +293,11 @@ class RtwTurns(RtwTables):
             c, ta = a.take(at), t.take(at)
             return gather(fall_code.reshape(-1, fall_code.shape[2]), c * fall_code.shape[1] + attack[rows[at]], ta)
 
+        at = rows * per["health"].shape[1]  # the rows' first cells in the flat (fights, combatants) stats
+        health = per["health"].reshape(-1).take(at + t)
         before = consequences.Before(
-            health=gather(per["health"], rows, t),
-            dealt=gather(per["dealt"], rows, a),
+            health=health,
+            dealt=per["dealt"].reshape(-1).take(np.add(at, a, out=at)),
             foe=fight.roster.are_foes(a, t) if grid else None,
             hearts=hearts.take(t),
             fall=fall,
