@@ -62,15 +62,17 @@ def test_a_batch_reading_damage_only_ends_as_the_general_path(monkeypatch: pytes
         assert fast.to_json() == full.to_json(), method
 
 
-def test_a_narrated_fight_reading_damage_only_tells_the_same_events(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A narrated fight with hits of no damage: the same events, words and changes either way."""
-    fight = load(fight_file("rtw", [creature("A", **ARMOURED)], [creature("B")]))
-    fast, full = _both_paths(monkeypatch, lambda: narrate(fight, seed=3).events)
+def test_a_narrated_fight_and_the_exact_duel_reading_damage_only_are_the_general_paths(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A narrated fight with hits of no damage tells the same events, words and changes either way; the exact chain
+    gives the very same exact odds."""
+    armoured = load(fight_file("rtw", [creature("A", **ARMOURED)], [creature("B")]))
+    duel = load(fight_file("rtw", [creature("A")], [creature("B", target={"health": 9})]))
+
+    def both() -> tuple[Any, Any, Any]:
+        odds = exact_duel(duel)
+        return narrate(armoured, seed=3).events, odds.wins, odds.draw
+
+    fast, full = _both_paths(monkeypatch, both)
     assert fast == full
-
-
-def test_the_exact_duel_reading_damage_only_is_the_general_paths(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The exact chain gives the very same exact odds."""
-    fight = load(fight_file("rtw", [creature("A")], [creature("B", target={"health": 9})]))
-    fast, full = _both_paths(monkeypatch, lambda: exact_duel(fight))
-    assert (fast.wins, fast.draw) == (full.wins, full.draw)
