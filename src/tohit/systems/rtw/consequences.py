@@ -41,7 +41,8 @@ def in_peril(health: Any, hearts: Any) -> Any:
 
 def health_after(health: Any, damage: Any) -> Any:
     """Health after losing `damage`, never below 0 (elementwise)."""
-    return np.maximum(0, np.asarray(health) - np.asarray(damage))
+    left = np.asarray(health) - np.asarray(damage)
+    return np.maximum(left, 0, out=left) if isinstance(left, np.ndarray) else np.maximum(left, 0)
 
 
 def fall_outcome(*, hero: bool, mindless: bool, choice: str) -> int:
@@ -140,14 +141,13 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     health = at(before.health)
     after = health_after(health, damage)
     hurt = after < health
-    if hurt.any():
-        r, left, lost = select(hurt, hits, after, health - after)
+    if hurt.any():  # every row hurt (the usual case): the columns as they are, no take
+        r, left, lost, dealt = select(hurt, hits, after, health - after, at(before.dealt))
         items.append(item("damage", "health", r, left, DEFENDER, CLAUSE_HEALTH))
-        rf, lf = (r, lost) if before.foe is None else select(before.foe.take(r), r, lost)
-        items.append(item("damage", "dealt", rf, before.dealt.take(rf) + lf, ATTACKER, CLAUSE_HEALTH))
+        rf, lf, df = (r, lost, dealt) if before.foe is None else select(before.foe.take(r), r, lost, dealt)
+        items.append(item("damage", "dealt", rf, df + lf, ATTACKER, CLAUSE_HEALTH))
     hearts = at(before.hearts)
-    low = np.flatnonzero(in_peril(after, hearts))  # in Peril now: of those, the ones that were not
-    enters = low[~in_peril(health.take(low), hearts.take(low))]
+    enters = np.flatnonzero(in_peril(after, hearts) & ~in_peril(health, hearts))  # in Peril now, not before
     if enters.size:
         items.append(item("peril", "peril", hits.take(enters), 1, DEFENDER, CLAUSE_PERIL))
     zero = np.flatnonzero(after == 0)

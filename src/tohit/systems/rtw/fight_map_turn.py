@@ -38,7 +38,7 @@ class MapTurnRules(Protocol):
     @staticmethod
     def _status_note(ctx: FightContext, play: StatusPlay | None, actor: IntArray, target: IntArray) -> str: ...
 
-    def _read(self, play: StatusPlay | None) -> tuple[str, ...] | None: ...
+    def _read(self, fight: LoadedFight, play: StatusPlay | None) -> tuple[str, ...] | None: ...
 
     def _apply(
         self,
@@ -118,7 +118,7 @@ def map_turn(
         # The grid's Hard to Hit, with the attacker's Blinded or Dazzled folded in (the harder;
         # docs/rtw.md#silent-hard-to-hit).
         extra = {HARD_TO_HIT_FIELD: codes} if play is None else play.fields(ctx.state, actor, attack, tt, codes)
-        idx2, out = ctx.resolve(mask, actor, attack, tt, extra, note=note, fields=rules._read(play))
+        idx2, out = ctx.resolve(mask, actor, attack, tt, extra, note=note, fields=rules._read(ctx.fight, play))
         actor, attack, times, adjacent, option = (
             actor[idx2],
             attack[idx2],

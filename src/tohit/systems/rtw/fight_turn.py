@@ -10,13 +10,16 @@ from typing import Any
 import numpy as np
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
-from tohit.core.fight.contract import FightContext, GMChoice
+from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
 from tohit.core.fight.state import BoolArray, IntArray, gather
 from tohit.systems.rtw import consequences
 from tohit.systems.rtw.fight_move import move_and_attack
 from tohit.systems.rtw.fight_status import STATUSES, StatusPlay, status_play
 from tohit.systems.rtw.fight_tables import NO_POOL, RtwTables
 from tohit.systems.rtw.rules import HIT
+
+#: `resolve`'s outcome fields read where a hit of no damage changes nothing (`RtwTurns._damage_only`).
+DAMAGE_ONLY = ("damage",)
 
 
 def _rows_since(ctx: FightContext, start: IntArray) -> IntArray:
@@ -85,11 +88,21 @@ class RtwTurns(RtwTables):
             if on.any():
                 ctx.emit("status_ends", [ctx.set(stat, rows[on], 0, c[on])], combatant=lambda: self.name(ctx, c))
 
-    def _read(self, play: StatusPlay | None) -> tuple[str, ...] | None:
-        """The outcome fields a resolve reads: `effect_landed` only when some attack has an effect."""
+    def _read(self, fight: LoadedFight, play: StatusPlay | None) -> tuple[str, ...] | None:
+        """The outcome fields a resolve reads: `effect_landed` only when some attack has an effect; only the
+        damage where a hit of no damage changes nothing (`_damage_only`)."""
+        if self._damage_only(fight, play):
+            return DAMAGE_ONLY
         if play is not None and play.has_effects:
             return None
         return tuple(f for f in self.outcome_fields if f != "effect_landed")
+
+    def _damage_only(self, fight: LoadedFight, play: StatusPlay | None) -> bool:
+        """No status is in play (no effect to land, no Invisibility a hit ends) and no weapon has a Durability to
+        lose (none is marked used): a hit changes only Health, dealt, Peril and Falling in Battle, all from the
+        damage it deals, so a hit of no damage changes nothing, and a miss deals none (nor does a row that did
+        not attack). The hits that change anything are then the rows of damage above 0."""
+        return play is None and not self._flags(fight).wears
 
     @staticmethod
     def _status_note(ctx: FightContext, play: StatusPlay | None, actor: IntArray, target: IntArray) -> str:
@@ -116,7 +129,7 @@ class RtwTurns(RtwTables):
         if not acting.any():
             return
         fight = ctx.fight
-        read = self._read(play)
+        read = self._read(fight, play)
         self._pay(ctx, acting, actor, attack)
         if not self._flags(fight)[2]:  # no area attack: one roll on the chosen foe, every fight at once
             extra = None if play is None else play.fields(ctx.state, actor, attack, target)
@@ -237,10 +250,13 @@ class RtwTurns(RtwTables):
     ) -> None:
         """Health, Falling in Battle, Peril, the effect's status, weapon use and Burning wear of one resolved
         attack on `target` (`consequences.apply`; emitted and narrated here)."""
-        rows = np.flatnonzero(mask & (out["result"] == HIT))
+        fight = ctx.fight
+        if self._damage_only(fight, play):  # `_read`: the damage alone, 0 on a miss and on a row that did not attack
+            rows = np.flatnonzero(out["damage"] > 0)
+        else:
+            rows = np.flatnonzero(mask & (out["result"] == HIT))
         if rows.size == 0:
             return
-        fight = ctx.fight
         up = ctx.standing()  # who stands before the attack (the step's options read it already)
         a, t = actor.take(rows), target.take(rows)
         per = ctx.state.per
@@ -277,9 +293,11 @@ class RtwTurns(RtwTables):
             c, ta = a.take(at), t.take(at)
             return gather(fall_code.reshape(-1, fall_code.shape[2]), c * fall_code.shape[1] + attack[rows[at]], ta)
 
+        at = rows * per["health"].shape[1]  # the rows' first cells in the flat (fights, combatants) stats
+        health = per["health"].reshape(-1).take(at + t)
         before = consequences.Before(
-            health=gather(per["health"], rows, t),
-            dealt=gather(per["dealt"], rows, a),
+            health=health,
+            dealt=per["dealt"].reshape(-1).take(np.add(at, a, out=at)),
             foe=fight.roster.are_foes(a, t) if grid else None,
             hearts=hearts.take(t),
             fall=fall,
