@@ -30,13 +30,16 @@ FIGHTS = sorted((EXAMPLES / "fights").glob("*.yaml"))
 #: `absorbed`, `status`, `statistic`, `side`...).
 #: Every fight's narrated events again: the engine's events carry the data their words are written from too
 #: (`note`, `winners`, a turn's `combatant` and `round`...), the words unchanged; the results did not move.
+#: The two Last Odyssey fights' narrated events again: where nobody calls initiative and the Initiatives leave the
+#: file's order as it is, a fight the engine runs keeps no `turn` stat (issue 42: it goes in the file's order, as a
+#: game without an Initiative does), so their start state has none; the words and the results did not move.
 DIGESTS: dict[str, tuple[str, str, str]] = {
     "fullplate-skirmish": ("6dde69cc06d000eb", "2503ffff962d1433", "3c6ada7ee0f9c68a"),
     "kaiser-duel": ("83f39298a98b4430", "0ab65d9be7e81d2e", "513e84032391e9fb"),
     "kaiser-party-vs-bandits": ("0ced9556ef5e6d9e", "09f5e9e3ba57fc88", "dc1f6e32893692d4"),
     "kaiser-troll": ("13c64b1f1a5c7bc2", "bc41039f80fe5e80", "f9c5cb6b6345ecb3"),
-    "last-odyssey-cops": ("764d9869d4e9cbb3", "154782f3cf2e3818", "f91e332946df09b2"),
-    "last-odyssey-ogre": ("2bc744aac01a8b73", "285db054c7f23c70", "8ce529667530a008"),
+    "last-odyssey-cops": ("764d9869d4e9cbb3", "154782f3cf2e3818", "86492e0317214f1f"),
+    "last-odyssey-ogre": ("2bc744aac01a8b73", "285db054c7f23c70", "965622793997fb32"),
     "rtw-bokoblin-camp": ("f030e3566fcc5e26", "325a56117df443e5", "797d26600d84ad94"),
     "rtw-keese-swarm": ("a44f711702bc9f30", "add9c28ee1f3e976", "1d9901fcf0d731a7"),
     "rtw-lizalfos-ambush": ("368a1361608af368", "8b4319c89365aa5f", "a04e20606b0131b0"),

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tohit.core.fight.state import BoolArray, Change, IntArray, change
+from tohit.core.fight.state import BoolArray, Change, IntArray, change, every_row
 
 #: Whose stat an item changes: the attack's target, the one who made it, or another combatant (`Item.combatant`:
 #: a third party, such as one who lets go of a grappled foe that falls).
@@ -101,12 +101,14 @@ def events(items: Iterable[Item]) -> list[tuple[str, tuple[Item, ...]]]:
 def changes(items: Iterable[Item], rows: IntArray, who: Mapping[str, IntArray]) -> list[Change]:
     """The state changes the items make: `rows` maps an item's positions to the fight's rows, `who[whose]` (one
     combatant per position) to the combatant whose stat it is (OTHER: the item's own `combatant`). An item's
-    positions are increasing, so an item of as many positions as `rows` is every position: its rows are `rows`."""
+    positions are increasing, so an item of as many positions as `rows` is every position: its rows are `rows`;
+    where `rows` is the batch's every row (`every_row`), an item's positions are the fight's rows themselves."""
     found = []
+    whole = not rows.flags.writeable and rows is every_row(rows.size)  # `every_row` is read-only
     for it in items:
         every = it.rows.size == rows.size
         mine = it.combatant if it.whose == OTHER else (who[it.whose] if every else who[it.whose].take(it.rows))
-        found.append(change(it.stat, rows if every else rows.take(it.rows), it.to, mine))
+        found.append(change(it.stat, rows if every else it.rows if whole else rows.take(it.rows), it.to, mine))
     return found
 
 

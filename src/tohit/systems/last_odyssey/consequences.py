@@ -12,7 +12,6 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item, positions
-from tohit.core.fight.rows import select
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.systems.last_odyssey.effective import NAMES
 from tohit.systems.last_odyssey.tables import BONUS_TRACKER, HIT, STATUS_OF_ELEMENT
@@ -129,10 +128,10 @@ def downed_effects(statuses: IntArray, buffs: IntArray) -> tuple[Item, ...]:
 class Before(NamedTuple):
     """The stats an ability may change, one row per resolved ability, before it, and what the ability is."""
 
-    #: The target's HP, Shell pool and Body Armor.
+    #: The target's HP, Shell pool and Body Armor (None: nobody in the batch has Body Armor up).
     hp: IntArray
     shell: IntArray
-    body_armor: IntArray
+    body_armor: IntArray | None
     #: The damage the user has dealt in the fight.
     dealt: IntArray
     #: The ability knocks out (downs rather than kills; None: no ability of the fight does), is physical (Body
@@ -161,16 +160,39 @@ class Outcome(NamedTuple):
 
 
 class Applied(NamedTuple):
-    """What the abilities changed (`items`: events "damage", "effects" (downed), "status", "tracker"), and per
-    hit (`hits`: positions) what the narration reads: Shell points absorbed, HP lost, the Bonus Tracker digit of
+    """What the abilities changed (`items`: events "damage", "effects" (downed), "status", "tracker"), which rows
+    hit (`hit`), and what the narration reads: per row given, the Shell points a hit absorbs and the HP it loses
+    (`absorbed_at`, `lost_at`; `absorbed` and `lost` per hit), and per hit (positions) the Bonus Tracker digit of
     the moved statistic before and after."""
 
     items: tuple[Item, ...]
-    hits: IntArray
-    absorbed: IntArray
-    lost: IntArray
+    hit: BoolArray
+    absorbed_at: IntArray
+    lost_at: IntArray
     old_digit: IntArray
     new_digit: IntArray
+
+    @property
+    def hits(self) -> IntArray:
+        """The positions of the hits."""
+        found: IntArray = np.flatnonzero(self.hit)
+        return found
+
+    @property
+    def absorbed(self) -> IntArray:
+        """Per hit, the Shell points it absorbed."""
+        found: IntArray = self.absorbed_at[self.hit]
+        return found
+
+    @property
+    def lost(self) -> IntArray:
+        """Per hit, the HP it took."""
+        found: IntArray = self.lost_at[self.hit]
+        return found
+
+
+#: No Bonus Tracker digits: a fight without statuses or buffs (the narration reads them only for a "tracker").
+_NO_DIGITS = np.zeros(0, dtype=np.int64)
 
 
 def apply(before: Before, outcome: Outcome) -> Applied:
@@ -178,36 +200,40 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     a knock-out at 0 HP incapacitates, a physical hit removes Body Armor; a target Downed loses every effect but
     Poisoned, Frostbitten and Burned, its Bonus Tracker too [Death and Injury]; then a status that lands is the
     target's if it has it not already, and a buff or debuff moves its Bonus Tracker [Statuses;
-    Buffs and Debuffs]. Each reads what the earlier ones left."""
-    hits, at = positions(outcome.result == HIT)
-    damage = at(outcome.damage)
-    hp, points = at(before.hp), at(before.shell)
-    absorbed, lost = shell_and_hp(damage, points, hp)
+    Buffs and Debuffs]. Each reads what the earlier ones left.
+
+    Shell and HP are worked on every row given, a miss left out by its mask: most abilities hit, and taking the
+    hits out first would copy nearly every column."""
+    hit = outcome.result == HIT
+    absorbed, lost = shell_and_hp(outcome.damage, before.shell, before.hp)
     items: list[Item] = []
-    took = absorbed > 0
+    took = hit & (absorbed > 0)
     if took.any():
-        r, absorbed_t, points_t = select(took, hits, absorbed, points)
-        items.append(item("damage", "shell", r, points_t - absorbed_t, DEFENDER, CLAUSE_DAMAGE))
-    hurt = lost > 0
+        r = np.flatnonzero(took)
+        items.append(item("damage", "shell", r, before.shell.take(r) - absorbed.take(r), DEFENDER, CLAUSE_DAMAGE))
+    hurt = hit & (lost > 0)
     downed = hurt
     if hurt.any():
-        r, left, lost_h = select(hurt, hits, hp - lost, lost)
-        items.append(item("damage", "hp", r, left, DEFENDER, CLAUSE_DAMAGE))
+        r = np.flatnonzero(hurt)
+        lost_h = lost.take(r)
+        items.append(item("damage", "hp", r, before.hp.take(r) - lost_h, DEFENDER, CLAUSE_DAMAGE))
         items.append(item("damage", "dealt", r, before.dealt.take(r) + lost_h, ATTACKER, CLAUSE_DAMAGE))
-        downed = hurt & (lost == hp)
+        downed = hurt & (lost == before.hp)
     if before.knock is not None:
-        knocked = np.flatnonzero(downed & at(before.knock))
+        knocked = np.flatnonzero(downed & before.knock)
         if knocked.size:
-            items.append(item("damage", "incapacitated", hits.take(knocked), 1, DEFENDER, CLAUSE_DAMAGE))
-    armoured = at(before.body_armor) > 0
-    if armoured.any():
+            items.append(item("damage", "incapacitated", knocked, 1, DEFENDER, CLAUSE_DAMAGE))
+    armoured = None if before.body_armor is None else hit & (before.body_armor > 0)
+    if armoured is not None and armoured.any():
         assert before.physical is not None  # read whenever a target has Body Armor up
-        armour = np.flatnonzero(armoured & at(before.physical))
+        armour = np.flatnonzero(armoured & before.physical)
         if armour.size:
-            items.append(item("damage", "body_armor", hits.take(armour), 0, DEFENDER, CLAUSE_DAMAGE))
-    old, new_digit = np.zeros(hits.size, dtype=np.int64), np.zeros(hits.size, dtype=np.int64)
+            items.append(item("damage", "body_armor", armour, 0, DEFENDER, CLAUSE_DAMAGE))
     if before.statuses is None or before.buffs is None:  # no statuses, no buffs: nothing more changes
-        return Applied(tuple(items), hits, absorbed, lost, old, new_digit)
+        return Applied(tuple(items), hit, absorbed, lost, _NO_DIGITS, _NO_DIGITS)
+    hits, at = positions(hit)
+    downed = at(downed)
+    old, new_digit = np.zeros(hits.size, dtype=np.int64), np.zeros(hits.size, dtype=np.int64)
     statuses, buffs = at(before.statuses), at(before.buffs)
     if downed.any():
         d = np.flatnonzero(downed)
@@ -237,4 +263,4 @@ def apply(before: Before, outcome: Outcome) -> Applied:
             changed = new_m != old_m
             after = buffs[m] + (new_m - old_m) * place
             items.append(item("tracker", "buffs", hits[m][changed], after[changed], DEFENDER, CLAUSE_TRACKER))
-    return Applied(tuple(items), hits, absorbed, lost, old, new_digit)
+    return Applied(tuple(items), hit, absorbed, lost, old, new_digit)

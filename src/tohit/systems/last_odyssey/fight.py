@@ -280,6 +280,22 @@ class LastOdysseyFight(LastOdysseyRound):
                         raise exc.located(field_prefix=at) from None
 
     def initial(self, fight: LoadedFight, combatant: int) -> dict[str, int]:
+        """The starting stats. `turn`, each combatant's place in the round's order [Starting Battles], is kept
+        where it can differ from the file's order (sides alternating) or a live encounter may move it: where
+        nobody calls initiative and the Initiatives leave the file's order as it is, a fight the engine runs
+        goes in the file's order, as every fight of a game without an Initiative does (core/fight/order.py)."""
+        stats = self._stats(fight, combatant)
+        if not fight.live and self._file_order(fight):
+            del stats["turn"]
+        return stats
+
+    def _file_order(self, fight: LoadedFight) -> bool:
+        """Every fight's round goes in the file's order, sides alternating: nobody calls initiative (no 2d4 is
+        rolled) and the places the Initiatives give are the file's."""
+        turns = self._turns(fight)
+        return not turns.calls and tuple(int(p) for p in turns.places(None)) == turns.file_place
+
+    def _stats(self, fight: LoadedFight, combatant: int) -> dict[str, int]:
         comb = fight.combatants[combatant]
         target = comb.target
         shell = target.shell

@@ -15,7 +15,7 @@ import numpy as np
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
 from tohit.core.fight.contract import FightContext, GMChoice
 from tohit.core.fight.rows import any_rows, gather_stats
-from tohit.core.fight.state import BoolArray, IntArray, gather
+from tohit.core.fight.state import BoolArray, IntArray, every_row, gather
 from tohit.systems.last_odyssey import consequences, narrate
 from tohit.systems.last_odyssey.consequences import (
     KEPT_WHEN_DOWNED,
@@ -25,7 +25,6 @@ from tohit.systems.last_odyssey.consequences import (
 )
 from tohit.systems.last_odyssey.fight_abilities import LastOdysseyAbilities
 from tohit.systems.last_odyssey.live import BACK, FRONT, some
-from tohit.systems.last_odyssey.rules import HIT
 from tohit.systems.last_odyssey.state_codes import status_names, tracker_of
 
 
@@ -133,36 +132,43 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         target: IntArray,
         out: dict[str, Any],
     ) -> None:
-        """Shell pool, HP, downed, Body Armor and statuses of one resolved ability on each row's target."""
-        rows = np.flatnonzero(mask & (out["result"] == HIT))
+        """Shell pool, HP, downed, Body Armor and statuses of one resolved ability on each row's target, given
+        every row that used one: most abilities hit, and `apply` leaves a miss out by its mask."""
+        tables = self._tables(ctx.fight)
+        whole = mask.all()  # every fight used one (the usual step): the arrays as they are
+        rows = every_row(mask.size) if whole else np.flatnonzero(mask)
         if rows.size == 0:
             return
-        tables = self._tables(ctx.fight)
-        a, k, t = actor.take(rows), attack.take(rows), target.take(rows)
+        a, k, t = (actor, attack, target) if whole else (actor.take(rows), attack.take(rows), target.take(rows))
         per = ctx.state.per
         effects = bool(tables["effects"])
         carried = ("statuses", "buffs") if tables["carried"] else ()
         hits = ("status_hits",) if effects else ()
-        on_t = gather_stats(per, ("hp", "shell", "body_armor", *carried, *hits), rows, t)  # the target's stats
-        ability = a * tables["knock"].shape[1] + k  # each row's ability in the fight's (combatant, ability) tables
+        armour = some(per["body_armor"])  # someone has Body Armor up: read with what a physical hit does to it
+        stats = ("hp", "shell", *(("body_armor",) if armour else ()), *carried, *hits)
+        on_t = gather_stats(per, stats, rows, t)  # the target's stats
+        # Each row's ability in the fight's (combatant, ability) tables, where some table is read.
+        ability = a * tables["knock"].shape[1] + k if tables["knocks"] or armour or effects else None
         before = consequences.Before(
             hp=on_t["hp"],
             shell=on_t["shell"],
-            body_armor=on_t["body_armor"],
+            body_armor=on_t.get("body_armor"),
             dealt=gather(per["dealt"], rows, a),
-            knock=tables["knock"].take(ability) if tables["knocks"] else None,
-            physical=tables["physical"].take(ability) if some(on_t["body_armor"]) else None,
+            knock=tables["knock"].take(ability) if ability is not None and tables["knocks"] else None,
+            physical=tables["physical"].take(ability) if ability is not None and armour else None,
             effects=effects,
         )
-        outcome = consequences.Outcome(out["result"].take(rows), out["damage"].take(rows))
+        outcome = consequences.Outcome(*(out[f] if whole else out[f].take(rows) for f in ("result", "damage")))
         if carried:
             before = before._replace(statuses=on_t["statuses"], buffs=on_t["buffs"])
         if effects:
+            assert ability is not None
             before = before._replace(
                 status_hits=on_t["status_hits"], bit=tables["bit"].take(ability), stat=tables["stat"].take(ability)
             )
             outcome = outcome._replace(
-                status_applied=out["status_applied"].take(rows), tracker=out["tracker"].take(rows)
+                status_applied=out["status_applied"] if whole else out["status_applied"].take(rows),
+                tracker=out["tracker"] if whole else out["tracker"].take(rows),
             )
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: t, ATTACKER: a}
@@ -184,7 +190,7 @@ class LastOdysseyTurns(LastOdysseyAbilities):
         data: dict[str, Any] = {"combatant": lambda: ctx.fight.roster.names[int(target[0])]}
         if kind == "damage":
             shown = {"damage": outcome.damage, "hp": before.hp, "shell": before.shell}
-            shown |= {"absorbed": applied.absorbed, "lost": applied.lost}
+            shown |= {"absorbed": applied.absorbed_at, "lost": applied.lost_at}
             return data | {k: (lambda v=v: int(v[0])) for k, v in shown.items()}
         if kind == "effects":
             assert before.statuses is not None and before.buffs is not None  # past "damage": someone has effects

@@ -73,14 +73,20 @@ class Outcome(NamedTuple):
 
 class Applied(NamedTuple):
     """What the attacks changed (`items`, events in order: "damage", "grapple_ends", "resist", "grapple",
-    "shove", "disarm", "fall"), the rows it applies to (a hit, a block, or a fall: positions), and per such row
-    the defender's life, guard and awareness after (for the narration)."""
+    "shove", "disarm", "fall"), the rows it applies to (`landed`: a hit, a block, or a fall), and per row given
+    the defender's life, guard and awareness as a landing attack leaves them."""
 
     items: tuple[Item, ...]
-    rows: IntArray
+    landed: BoolArray
     life_after: IntArray
     guard_after: IntArray
     awareness_after: IntArray | None
+
+    @property
+    def rows(self) -> IntArray:
+        """The positions of the rows it applies to (made when asked: a fight's batch never reads them)."""
+        found: IntArray = np.flatnonzero(self.landed)
+        return found
 
 
 def apply(before: Before, outcome: Outcome) -> Applied:
@@ -88,48 +94,49 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     foe), its guard as the attack left it, awareness damage off awareness [Tracking Your Stats]; with braces, a
     grapple ends when its grappler takes lethal damage, and whoever holds a foe that falls lets go; a brace that
     lands grapples, shoves (ending grapples between the two) or disarms, unless the foe pays 1 stamina to resist a
-    Struggle [braces]; a jump-attack's fall takes life and guard off the attacker."""
+    Struggle [braces]; a jump-attack's fall takes life and guard off the attacker.
+
+    The stats are worked on every row given, a miss (that does not fall) left out by its mask: most attacks land,
+    and taking the landed rows out first would copy nearly every column."""
     falling = None if outcome.falling_lethal is None else falls(outcome.falling_lethal, outcome.falling_guard)
-    rows, at = positions(outcome.result != MISS if falling is None else (outcome.result != MISS) | falling)
+    lands = outcome.result != MISS if falling is None else (outcome.result != MISS) | falling
     items: list[Item] = []
-    life = at(before.life)
-    life_after = worn(life, at(outcome.damage))
-    guard = at(before.guard)
-    told = at(outcome.guard_after)
-    unknown = told == NULL_INT  # no Guard told (an object's): the guard it had
-    guard_after = np.where(unknown, guard, told) if unknown.any() else told
-    hurt = life_after < life
+    life_after = worn(before.life, outcome.damage)
+    hurt = lands & (life_after < before.life)
     if hurt.any():
-        r, lost, left = select(hurt, rows, life - life_after, life_after)
+        r = np.flatnonzero(hurt)
+        left = life_after.take(r)
         items.append(item("damage", "life", r, left, DEFENDER, CLAUSE_STATS))
         foe = None if before.foe is None else before.foe.take(r)
         if foe is None or foe.any():
-            rf, lf = (r, lost) if foe is None else select(foe, r, lost)
+            rf, lf = (r, before.life.take(r) - left) if foe is None else select(foe, r, before.life.take(r) - left)
             items.append(item("damage", "dealt", rf, before.dealt.take(rf) + lf, ATTACKER, CLAUSE_STATS))
-    g = guard_after != guard
+    told = outcome.guard_after
+    unknown = told == NULL_INT  # no Guard told (an object's): the guard it had
+    guard_after = np.where(unknown, before.guard, told) if unknown.any() else told
+    g = lands & (guard_after != before.guard)
     if g.any():
-        rg, ga = select(g, rows, guard_after)
-        items.append(item("damage", "guard", rg, ga, DEFENDER, CLAUSE_STATS))
+        rg = np.flatnonzero(g)
+        items.append(item("damage", "guard", rg, guard_after.take(rg), DEFENDER, CLAUSE_STATS))
     aware_after = None
-    awareness_damage = None if outcome.awareness_damage is None else at(outcome.awareness_damage)
-    if before.awareness is not None and awareness_damage is not None and (awareness_damage > 0).any():
-        aware = at(before.awareness)
-        aware_after = worn(aware, awareness_damage)
-        w = aware_after != aware
+    if before.awareness is not None and outcome.awareness_damage is not None and (outcome.awareness_damage > 0).any():
+        aware_after = worn(before.awareness, outcome.awareness_damage)
+        w = lands & (aware_after != before.awareness)
         if w.any():
-            items.append(item("damage", "awareness", rows[w], aware_after[w], DEFENDER, CLAUSE_STATS))
+            rw = np.flatnonzero(w)
+            items.append(item("damage", "awareness", rw, aware_after.take(rw), DEFENDER, CLAUSE_STATS))
     if outcome.brace_effect is not None:
-        items += _braces(before, outcome, rows, at, hurt, life_after <= 0)
-    fell = None if falling is None else at(falling)
-    if fell is not None and fell.any():
+        rows, at = positions(lands)
+        items += _braces(before, outcome, rows, at, at(hurt), at(life_after <= 0))
+    if falling is not None and falling.any():
         assert outcome.falling_lethal is not None and outcome.falling_guard is not None
         assert before.attacker_life is not None and before.attacker_guard is not None
-        r = rows[fell]
+        r = np.flatnonzero(falling)
         fall_l = np.where(outcome.falling_lethal[r] == NULL_INT, 0, outcome.falling_lethal[r])
         fall_g = np.where(outcome.falling_guard[r] == NULL_INT, 0, outcome.falling_guard[r])
         items.append(item("fall", "life", r, worn(before.attacker_life[r], fall_l), ATTACKER, CLAUSE_FALL))
         items.append(item("fall", "guard", r, worn(before.attacker_guard[r], fall_g), ATTACKER, CLAUSE_FALL))
-    return Applied(tuple(items), rows, life_after, guard_after, aware_after)
+    return Applied(tuple(items), lands, life_after, guard_after, aware_after)
 
 
 def falls(lethal: Any, guard: Any) -> BoolArray:

@@ -12,10 +12,10 @@ import numpy as np
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events
 from tohit.core.fight.contract import FightContext, GMChoice
 from tohit.core.fight.rows import pair_rows, rows_of, take_rows
-from tohit.core.fight.state import BoolArray, IntArray, gather
+from tohit.core.fight.state import BoolArray, IntArray, every_row, gather
 from tohit.core.outcome import NULL_INT
 from tohit.systems.wsswnn import consequences
-from tohit.systems.wsswnn.fields import EFFECT_OF, MISS  # a brace action's failure shares MISS: no damage
+from tohit.systems.wsswnn.fields import EFFECT_OF
 from tohit.systems.wsswnn.fight_tables import WsswnnTables
 
 GRAPPLED, SHOVED, DISARMED = EFFECT_OF["grapple"], EFFECT_OF["shove"], EFFECT_OF["disarm"]
@@ -215,20 +215,26 @@ class WsswnnTurns(WsswnnTables):
     def _damage(
         self, ctx: FightContext, mask: BoolArray, actor: IntArray, target: IntArray, out: dict[str, Any]
     ) -> None:
-        """What a resolved attack does (`consequences.apply`; emitted and narrated here): on the rows it lands (a hit
-        or a block), and where some attack jumps, the rows it falls."""
+        """What a resolved attack does (`consequences.apply`; emitted and narrated here), given every row that
+        struck: most attacks land (a hit or a block) or fall, and `apply` leaves the others out by their mask."""
         t = self._tables(ctx.fight)
-        lands = out["result"] != MISS
-        falling = consequences.falls(out["falling_lethal"], out["falling_guard"]) if t["jumps"] else None
-        rows = np.flatnonzero(mask & (lands if falling is None else lands | falling))
-        if rows.size == 0:
-            return
-        a, d = actor.take(rows), target.take(rows)
+        if mask.all():  # every row struck: the columns as they are, no copies
+            rows = every_row(mask.size)
+            a, d = actor, target
+        else:
+            rows = np.flatnonzero(mask)
+            if rows.size == 0:
+                return
+            a, d = actor.take(rows), target.take(rows)
         per = ctx.state.per
         braces = bool(t["braces"])
-        falls = falling is not None and falling[rows].any()
+        falls = bool(t["jumps"]) and consequences.falls(out["falling_lethal"], out["falling_guard"])[rows].any()
         outcome = consequences.Outcome(
-            **{k: out[k].take(rows) for k in t["fields"] if k in OUTCOME and (falls or k not in FALL_OUTCOME)}
+            **{
+                k: out[k] if rows.size == mask.size else out[k].take(rows)
+                for k in t["fields"]
+                if k in OUTCOME and (falls or k not in FALL_OUTCOME)
+            }
         )
         aware = outcome.awareness_damage is not None and (outcome.awareness_damage > 0).any()
         braced = ("stamina", "disarmed") if braces else ()
