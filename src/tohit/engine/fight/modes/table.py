@@ -25,6 +25,13 @@ from tohit.engine.fight.situation import CODED, Packed, Situation, SituationKey,
 from tohit.engine.fight.stack import TableSampler, TableStack
 
 
+def _at_rows(n: int, rows: IntArray, values: IntArray) -> IntArray:
+    """A column of `n` rows: `values` at `rows`, 0 elsewhere (an outcome of no resolve)."""
+    column = np.zeros(n, dtype=np.int64)
+    column[rows] = values
+    return column
+
+
 class TableSample(DirectSample):
     """Monte Carlo, "table": one exact integer draw per attack from its joint table (a resolve with `shared`
     dice, one roll for every target of an ability, is sampled directly)."""
@@ -114,12 +121,12 @@ class TableSample(DirectSample):
                 local[sel] = tables.aliases[lay].sample(self.rng, sel.size)
         joint_row = groups.each([sm.offset for sm in samplers])
         joint_row += local
+        # `take`: far faster than [:, column]. The rows left out read 0 (the stack's column of zeros): when only
+        # some rows resolve (Kaiser's Counterattacks), their outcomes are read at those rows and set in zeros.
         if whole:
-            column = joint_row
-        else:  # the rows left out read the stack's column of zeros
-            column = np.zeros(n, dtype=np.int64)
-            column[rows] = joint_row
-        out = {f: stack.matrix[stack.at[f]].take(column) for f in fields}  # `take`: far faster than [:, column]
+            out = {f: stack.matrix[stack.at[f]].take(joint_row) for f in fields}
+        else:
+            out = {f: _at_rows(n, rows, stack.matrix[stack.at[f]].take(joint_row)) for f in fields}
         beyond = stack.beyond.take(joint_row)
         if beyond.any():  # rolls past the table's depth: their tails sampled, then resolved
             inverse = groups.each(list(range(len(samplers))))
