@@ -15,10 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from tohit.core.fight.contract import LoadedFight
-from tohit.core.fight.state import IntArray, State
+from tohit.core.fight.state import BoolArray, IntArray, State
 
 #: The per-combatant stat that holds each combatant's place in the round's order, where the fight keeps it.
 TURN = "turn"
+#: The most entries a table of kept orders holds (`KeptPlaces`): past it, the place-by-place search.
+KEPT_TABLE_LIMIT = 1 << 20
 
 
 def kept(state: State) -> bool:
@@ -74,3 +76,85 @@ class OrderRows:
 
     #: The `turn` array read, who acts at each place, and the same as flat indices.
     kept: tuple[IntArray, IntArray, IntArray] | None = None
+
+
+@dataclass(frozen=True)
+class NextPlaces:
+    """For one or more orders of a fight of at most 8 combatants, at index (order * (combatants + 1) + cursor) * 256
+    + able (bit c: combatant c able): the first place at or after the cursor whose combatant is able (0 when none),
+    whether there is one, and who it is (the first place's combatant when none): `RoundRules._next_at`'s answer,
+    read by one index a fight. The file's order is the one order of its table (`build`)."""
+
+    slot: IntArray
+    found: BoolArray
+    who: IntArray
+    #: `who` where there is a place, -1 where none (who acts: `_advance`'s answer).
+    acting: IntArray
+
+    @staticmethod
+    def build(fight: LoadedFight) -> NextPlaces:
+        """The table of the file's order."""
+        return NextPlaces.of_orders(np.asarray([fight.file_order], dtype=np.int64))
+
+    @staticmethod
+    def of_orders(orders: IntArray) -> NextPlaces:
+        """The table of `orders` (one row an order: who acts at each place), order by order."""
+        count, size = orders.shape
+        able = np.arange(256, dtype=np.int64)
+        by_place = ((able[None, :, None] >> orders[:, None, :]) & 1).astype(bool)  # (orders, able, places)
+        after = np.arange(size)[None, :] >= np.arange(size + 1)[:, None]  # (cursor, places): at or after the cursor
+        cand = by_place[:, None, :, :] & after[None, :, None, :]  # (orders, cursor, able, places)
+        slot = cand.argmax(axis=3).astype(np.int64)
+        found = cand.any(axis=3)
+        who = orders[np.arange(count)[:, None, None], slot]
+        flat = (slot.reshape(-1), found.reshape(-1), who.reshape(-1))
+        return NextPlaces(*flat, np.where(flat[1], flat[2], -1))
+
+
+@dataclass
+class KeptPlaces:
+    """The `NextPlaces` of the kept orders (the `turn` stat) met in a fight's batches, and per fight of the batch its
+    order's offset in that table, kept while the `turn` array is the same object."""
+
+    #: Each order's key (its `turn` row read as a number, base combatants), sorted: its place in the table.
+    keys: IntArray | None = None
+    table: NextPlaces | None = None
+    #: The `turn` array read and its fights' offsets (None: an order the table does not take).
+    kept: tuple[IntArray, IntArray | None] | None = None
+
+
+def kept_places(fight: LoadedFight, turn: IntArray) -> tuple[NextPlaces, IntArray] | None:
+    """The table of the orders the fights of the batch keep (`turn`), and per fight its order's offset in it; None
+    where a row of `turn` is not an order (a place twice) or the orders are too many for a table."""
+    held = fight.memo("kept_places", KeptPlaces)
+    found = held.kept
+    if found is not None and found[0] is turn:
+        return None if found[1] is None or held.table is None else (held.table, found[1])
+    size = turn.shape[1]
+    keys = turn.dot(size ** np.arange(size, dtype=np.int64))
+    base = _offsets(held, keys, turn)
+    held.kept = (turn, base)
+    return None if base is None or held.table is None else (held.table, base)
+
+
+def _offsets(held: KeptPlaces, keys: IntArray, turn: IntArray) -> IntArray | None:
+    """Per fight, its order's offset in `held`'s table, the table grown by orders it has not met (None: see
+    `kept_places`)."""
+    size = turn.shape[1]
+    stride = (size + 1) * 256
+    if held.keys is not None and held.keys.size:
+        at = np.minimum(np.searchsorted(held.keys, keys), held.keys.size - 1)
+        if bool((held.keys.take(at) == keys).all()):
+            return at * stride
+    new, first = np.unique(keys, return_index=True)
+    rows = turn[first]
+    if not (np.sort(rows, axis=1) == np.arange(size)).all():
+        return None
+    known = held.keys if held.keys is not None else new[:0]
+    every = np.union1d(known, new)
+    if every.size * stride > KEPT_TABLE_LIMIT:
+        return None
+    places = (every[:, None] // size ** np.arange(size, dtype=np.int64)) % size  # each order's `turn` row
+    orders = np.argsort(places, axis=1, kind="stable").astype(np.int64)
+    held.keys, held.table = every, NextPlaces.of_orders(orders)
+    return np.searchsorted(every, keys) * stride

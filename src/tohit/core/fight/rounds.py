@@ -12,13 +12,12 @@ actions (`holds_turn`) keeps the cursor on the acting combatant: it acts again, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
 from tohit.core.fight.contract import FightContext, FightRules, GMChoice, LoadedFight
-from tohit.core.fight.order import TURN, kept, order_places, round_order
+from tohit.core.fight.order import TURN, NextPlaces, kept, kept_places, order_places, round_order
 from tohit.core.fight.rows import (
     any_groups,
     any_rows,
@@ -111,8 +110,10 @@ class RoundRules(FightRules):
         # the next round is read from the same `able` as the rest of this round's.
         hooks = ("round_start", "round_end", "able")
         same_able = all(getattr(type(self), h) is getattr(RoundRules, h) for h in hooks)
-        if same_able and not kept(ctx.state) and (packed := packed_rows(ctx.standing())) is not None:
-            return self._advance_by_bits(ctx, packed)
+        if same_able and (packed := packed_rows(ctx.standing())) is not None:
+            tables = _tables(ctx.fight, ctx.state)
+            if tables is not None:
+                return self._advance_by_bits(ctx, packed, *tables)
         slot, found, actor, first = self._next(ctx, with_first=same_able)
         new_round = ~found
         if new_round.any() and type(self).round_end is not RoundRules.round_end:
@@ -131,14 +132,17 @@ class RoundRules(FightRules):
                 actor = np.where(new_round, actor2, actor)
         return slot, found, np.where(found, actor, -1)
 
-    def _advance_by_bits(self, ctx: FightContext, packed: Any) -> tuple[IntArray, BoolArray, IntArray]:
-        """`_advance` without hooks, in the file's order, who can act read as one byte of bits a fight: the next place
-        looked up by cursor and those bits (`NextPlaces`), and where a round starts, by those bits alone (the
-        cursor at 0: nobody's ability to act changes between rounds); each answer looked up once a fight."""
-        fight = ctx.fight
-        table = fight.memo("next_places", lambda: NextPlaces.build(fight))
-        size = fight.roster.size
+    def _advance_by_bits(
+        self, ctx: FightContext, packed: Any, table: NextPlaces, base: IntArray | None
+    ) -> tuple[IntArray, BoolArray, IntArray]:
+        """`_advance` without hooks, who can act read as one byte of bits a fight: the next place looked up by the
+        fight's order (`base`, its offset in `table`: None for the file's order), cursor and those bits
+        (`NextPlaces`), and where a round starts, by the order and those bits alone (the cursor at 0: nobody's
+        ability to act changes between rounds); each answer looked up once a fight."""
+        size = ctx.fight.roster.size
         bits = packed_bits(packed, size)  # bit c: combatant c able
+        if base is not None:
+            bits += base
         at = np.minimum(ctx.state.fight["cursor"], size)
         at *= 256
         at += bits
@@ -229,9 +233,9 @@ class RoundRules(FightRules):
         """`_next` for who is `able` in `state`."""
         size = fight.roster.size
         cursor = state.fight["cursor"]
-        packed = packed_rows(able) if not kept(state) else None
-        if packed is not None:
-            return _next_by_bits(fight, packed, cursor, with_first=with_first)
+        packed = packed_rows(able)
+        if packed is not None and (tables := _tables(fight, state)) is not None:
+            return _next_by_bits(fight, packed, cursor, *tables, with_first=with_first)
         if not kept(state):  # the file's order (core/fight/order.py)
             order = fight.order_array
             by_place = able if fight.order_is_identity else np.take(able, order, axis=1)  # (n, places), in C order
@@ -255,41 +259,24 @@ class RoundRules(FightRules):
         return ctx.fight.roster.names[int(np.asarray(who).reshape(-1)[0])]
 
 
-@dataclass(frozen=True)
-class NextPlaces:
-    """For the file's order of a fight of 1, 2, 4 or 8 combatants, at index cursor * 256 + able (bit c: combatant c
-    able): the first place at or after the cursor whose combatant is able (0 when none), whether there is one, and
-    who it is (the first place's combatant when none): `RoundRules._next_at`'s answer, read by one index a fight."""
-
-    slot: IntArray
-    found: BoolArray
-    who: IntArray
-    #: `who` where there is a place, -1 where none (who acts: `_advance`'s answer).
-    acting: IntArray
-
-    @staticmethod
-    def build(fight: LoadedFight) -> NextPlaces:
-        order = fight.file_order
-        size = len(order)
-        slot = np.zeros((size + 1) * 256, dtype=np.int64)
-        found = np.zeros(slot.size, dtype=bool)
-        for cursor in range(size + 1):
-            for able in range(1 << size):
-                places = [j for j in range(cursor, size) if able >> order[j] & 1]
-                if places:
-                    slot[cursor * 256 + able], found[cursor * 256 + able] = places[0], True
-        who = np.asarray(order, dtype=np.int64).take(slot)
-        return NextPlaces(slot, found, who, np.where(found, who, -1))
+def _tables(fight: LoadedFight, state: State) -> tuple[NextPlaces, IntArray | None] | None:
+    """The table of next places for the fights' orders (`NextPlaces`), and per fight its order's offset in it: the
+    file's order's (offset None) or the kept orders' (`kept_places`); None where the kept orders take no table."""
+    if not kept(state):
+        return fight.memo("next_places", lambda: NextPlaces.build(fight)), None
+    return kept_places(fight, state.per[TURN])
 
 
 def _next_by_bits(
-    fight: LoadedFight, packed: Any, cursor: IntArray, *, with_first: bool
+    fight: LoadedFight, packed: Any, cursor: IntArray, table: NextPlaces, base: IntArray | None, *, with_first: bool
 ) -> tuple[IntArray, BoolArray, IntArray, Any]:
-    """`RoundRules._next_at` in the file's order, who is able read as one integer a fight (`packed_rows`: byte c is
-    combatant c), its bytes gathered into one byte of bits, the answers looked up (`NextPlaces`)."""
-    table = fight.memo("next_places", lambda: NextPlaces.build(fight))
+    """`RoundRules._next_at` by table, who is able read as one integer a fight (`packed_rows`: byte c is combatant
+    c), its bytes gathered into one byte of bits, the answers looked up by order (`base`: see `_advance_by_bits`),
+    cursor and those bits (`NextPlaces`)."""
     size = fight.roster.size
     bits = packed_bits(packed, size)  # bit c: combatant c able
+    if base is not None:
+        bits += base
     at = np.minimum(cursor, size)
     at *= 256
     at += bits
