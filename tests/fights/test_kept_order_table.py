@@ -85,7 +85,9 @@ def test_a_turn_stat_that_is_no_order_is_searched_place_by_place(monkeypatch: py
     base = initial_state(fight, 3)
     turn = np.asarray([[0, 1], [1, 0], [0, 0]], dtype=np.int64)
     state = State({**base.per, order.TURN: turn}, {**base.fight, "cursor": np.zeros(3, dtype=np.int64)})
+    assert order.kept_places(fight, turn[:2]) is not None
     assert order.kept_places(fight, turn) is None
+    assert order.kept_places(fight, np.asarray([[0, 1], [2, 0]], dtype=np.int64)) is None  # a key as [0, 1]'s
     able = np.ones((3, 2), dtype=bool)
     got, want = _both(monkeypatch, fight, state, able)
     for a, b in zip(got, want, strict=True):

@@ -131,8 +131,9 @@ def kept_places(fight: LoadedFight, turn: IntArray) -> tuple[NextPlaces, IntArra
     if found is not None and found[0] is turn:
         return None if found[1] is None or held.table is None else (held.table, found[1])
     size = turn.shape[1]
-    keys = turn.dot(size ** np.arange(size, dtype=np.int64))
-    base = _offsets(held, keys, turn)
+    base = None
+    if turn.size and int(turn.min()) >= 0 and int(turn.max()) < size:  # a row's key then names that row alone
+        base = _offsets(held, turn.dot(size ** np.arange(size, dtype=np.int64)), turn)
     held.kept = (turn, base)
     return None if base is None or held.table is None else (held.table, base)
 
