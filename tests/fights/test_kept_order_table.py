@@ -73,6 +73,7 @@ def test_a_batch_with_orders_the_table_has_not_met_grows_it(monkeypatch: pytest.
     rng = np.random.default_rng(7)
     for orders in (2, 5, 24, 3):
         state = _state(fight, 2_000, rng, orders)
+        assert order.kept_places(fight, state.per[order.TURN]) is not None
         able = rng.random((2_000, 4)) < 0.5
         got, want = _both(monkeypatch, fight, state, able)
         for a, b in zip(got, want, strict=True):
