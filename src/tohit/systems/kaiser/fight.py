@@ -57,6 +57,9 @@ from tohit.core.fight.rows import column_bits, gather_stats, min_rows, pair_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, every_row, gather
 from tohit.core.models import Model
 from tohit.systems.kaiser import consequences, narrate, players
+from tohit.systems.kaiser.cells import any_set as _any_set
+from tohit.systems.kaiser.cells import cells as _cells
+from tohit.systems.kaiser.cells import split as _split
 from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.rules import HIT
 from tohit.systems.kaiser.stat_readings import READINGS
@@ -584,27 +587,6 @@ class KaiserFight(KaiserTurns):
     @staticmethod
     def _name(ctx: FightContext, who: IntArray) -> str:
         return ctx.fight.roster.names[int(who[0])]
-
-
-def _any_set(stat: IntArray) -> bool:
-    """stat.any() for a stat's array (ints): one OR over its entries, which numpy runs much faster than `any`'s
-    test of each entry."""
-    return bool(np.bitwise_or.reduce(stat.reshape(-1)))
-
-
-def _cells(x: BoolArray) -> tuple[IntArray, IntArray]:
-    """np.nonzero(x) for a 2-D bool array (row, column of each True, in row order), from its flat positions:
-    several times faster than a 2-D nonzero."""
-    return _split(np.flatnonzero(x), x.shape[1])
-
-
-def _split(at: IntArray, width: int) -> tuple[IntArray, IntArray]:
-    """divmod(at, width) of flat positions in rows of `width`: by a shift and a mask where the width is a power of
-    two (integer division is many times slower)."""
-    if width > 0 and width & (width - 1) == 0:
-        return at >> (width.bit_length() - 1), at & (width - 1)
-    rows, columns = np.divmod(at, width)
-    return rows, columns
 
 
 RULES = KaiserFight()
