@@ -60,9 +60,10 @@ class Before(NamedTuple):
 
 
 class Outcome(NamedTuple):
-    """The attack's resolved columns the fight applies (`result`, `damage`, `ap_lost`, `flat_footed`)."""
+    """The attack's resolved columns the fight applies (`result`, `damage`, `ap_lost`, `flat_footed`); `result`
+    None: every row is a hit (the fight gives the hits alone)."""
 
-    result: IntArray
+    result: IntArray | None
     damage: IntArray
     ap_lost: IntArray
     flat_footed: IntArray
@@ -80,7 +81,7 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     """What each resolved attack does (hits only): LP lost (the damage, never below 0 LP) and the damage the
     attacker dealt, 1 AP lost (never below 0), Flat-Footed [Attacking and Defending, Successful Attack]; a hit costing
     half or more of the LP and leaving the defender above 0 LP causes a Critical [Critical]."""
-    hit, at = _hits(outcome.result)
+    hit, at = _hits(outcome.result, outcome.damage.size)
     if hit.size == 0:
         return Applied((), hit)
     lp, damage = at(before.lp), at(outcome.damage)
@@ -102,8 +103,11 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     return Applied(tuple(items), select(crit, hit)[0])
 
 
-def _hits(result: IntArray) -> tuple[IntArray, Callable[[Any], Any]]:
-    """`positions` of the hits, without scanning for them where every row is one (the fight gives hits only)."""
+def _hits(result: IntArray | None, size: int) -> tuple[IntArray, Callable[[Any], Any]]:
+    """`positions` of the hits, without scanning for them where every row is one (`result` None: the fight gives
+    the `size` rows of hits alone)."""
+    if result is None:
+        return np.arange(size), _as_is
     is_hit = result == HIT
     if is_hit.all():
         return np.arange(is_hit.size), _as_is

@@ -57,6 +57,9 @@ from tohit.core.fight.rows import column_bits, gather_stats, min_rows, pair_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, every_row, gather
 from tohit.core.models import Model
 from tohit.systems.kaiser import consequences, narrate, players
+from tohit.systems.kaiser.cells import any_set as _any_set
+from tohit.systems.kaiser.cells import cells as _cells
+from tohit.systems.kaiser.cells import split as _split
 from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.rules import HIT
 from tohit.systems.kaiser.stat_readings import READINGS
@@ -314,9 +317,11 @@ class KaiserFight(KaiserTurns):
             return narrate.penalty_note(shown) if shown else ""
 
         idx, out = ctx.resolve(acting, actor, attack, target, fields, note=note)
-        actor, attack, target, acting = actor[idx], attack[idx], target[idx], acting[idx]
-        self._defended(ctx, acting, target)
-        idx = self._consequences(ctx, acting, actor, target, out)
+        at = rows if idx is ALL else None  # the attacks' rows, where the resolve kept the rows as they were
+        if idx is not ALL:
+            actor, attack, target, acting = actor[idx], attack[idx], target[idx], acting[idx]
+        self._defended(ctx, acting, target, at)
+        idx = self._consequences(ctx, acting, actor, target, out, at)
         if idx is not ALL:
             actor, attack, target, acting = actor[idx], attack[idx], target[idx], acting[idx]
             out = {k: v[idx] for k, v in out.items()}
@@ -369,9 +374,11 @@ class KaiserFight(KaiserTurns):
             note=counter_note,
             fields=CONSEQUENCES,
         )
-        actor, target, counter = actor[idx], target[idx], counter[idx]
-        self._defended(ctx, counter, actor)
-        self._consequences(ctx, counter, target, actor, cout)
+        at = rows if idx is ALL else None
+        if idx is not ALL:
+            actor, target, counter = actor[idx], target[idx], counter[idx]
+        self._defended(ctx, counter, actor, at)
+        self._consequences(ctx, counter, target, actor, cout, at)
 
     def odds_fields(
         self, ctx: FightContext, rows: IntArray, actor: int, attack: int, target: int
@@ -430,16 +437,18 @@ class KaiserFight(KaiserTurns):
         r_idx, c_idx = _cells(standing)
         rr = rows[r_idx]
         new_round = ctx.state.fight["round"][rows] + 1
-        flat = ctx.state.per["flat_footed"].take(rows, axis=0)
-        fr, fc = _cells(flat != 0)
+        changed = [
+            ctx.set("round", rows, new_round),
+            ctx.set("cursor", rows, 0),
+            ctx.set("ap", rr, AP_PER_ROUND, c_idx),
+        ]
+        flat_footed = ctx.state.per["flat_footed"]
+        if _any_set(flat_footed):  # an event keeps no empty change: none to build where nobody is Flat-Footed
+            fr, fc = _cells(flat_footed.take(rows, axis=0) != 0)
+            changed.append(ctx.set("flat_footed", rows[fr], 0, fc))
         ctx.emit(
             "round",
-            [
-                ctx.set("round", rows, new_round),
-                ctx.set("cursor", rows, 0),
-                ctx.set("ap", rr, AP_PER_ROUND, c_idx),
-                ctx.set("flat_footed", rows[fr], 0, fc),
-            ],
+            changed,
             round=lambda: int(new_round[0]),
             ap=AP_PER_ROUND,
         )
@@ -456,13 +465,14 @@ class KaiserFight(KaiserTurns):
                 combatants=lambda: [ctx.fight.roster.names[int(c)] for c in mc],
             )
 
-    def _defended(self, ctx: FightContext, mask: BoolArray, defender: IntArray) -> None:
+    def _defended(self, ctx: FightContext, mask: BoolArray, defender: IntArray, at: IntArray | None = None) -> None:
         """The Multiple Defense Penalty (docs/kaiser.md#silent-multiple-defense-penalty): "2 attacks -2, 3 attacks
         -4, 4 attacks -6, and so on": each Defensive Roll a defender has made this round puts its later ones at -2
-        more (the `mdp` stat, restored at the round's start). Option `multiple_defense_penalty` (default true)."""
+        more (the `mdp` stat, restored at the round's start). Option `multiple_defense_penalty` (default true).
+        `at`: the rows of `mask`, where the caller knows them."""
         if not ctx.fight.spec.options.multiple_defense_penalty:
             return
-        rows = np.flatnonzero(mask)
+        rows = np.flatnonzero(mask) if at is None else at
         if rows.size == 0:
             return
         d = defender[rows]
@@ -482,19 +492,24 @@ class KaiserFight(KaiserTurns):
         attacker: IntArray,
         defender: IntArray,
         out: dict[str, IntArray],
+        at: IntArray | None = None,
     ) -> Rows:
         """What a resolved attack does (`consequences.apply`; emitted and narrated here): LP lost (and damage
         dealt), AP lost, Flat-Footed, then a Critical (hits only). Returns the re-indexing of the rows (the exact
-        chain expands them by the PhR check's outcomes)."""
-        rows = np.flatnonzero(mask & (out["result"] == HIT))
+        chain expands them by the PhR check's outcomes). `at`: the rows of `mask`, where the caller knows them (the
+        hits are then found among those rows alone)."""
+        if at is None:
+            rows = np.flatnonzero(mask & (out["result"] == HIT))
+        else:
+            (rows,) = select(out["result"].take(at) == HIT, at)
         if rows.size == 0:
             return ALL
         d, a = defender.take(rows), attacker.take(rows)
         state = ctx.state
         on_d = gather_stats(state.per, ("lp", "ap"), rows, d)
         before = consequences.Before(on_d["lp"], on_d["ap"], gather(state.per["dealt"], rows, a))
-        hits = np.broadcast_to(np.int64(HIT), rows.shape)  # the rows of hits alone
-        outcome = consequences.Outcome(hits, *(out[k].take(rows) for k in CONSEQUENCES[1:]))
+        damage, ap_lost, flat_footed = (out[k].take(rows) for k in CONSEQUENCES[1:])
+        outcome = consequences.Outcome(None, damage, ap_lost, flat_footed)  # the rows of hits alone
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: d, ATTACKER: a}
         for kind in ("damage", "ap_lost", "flat_footed"):
@@ -572,27 +587,6 @@ class KaiserFight(KaiserTurns):
     @staticmethod
     def _name(ctx: FightContext, who: IntArray) -> str:
         return ctx.fight.roster.names[int(who[0])]
-
-
-def _any_set(stat: IntArray) -> bool:
-    """stat.any() for a stat's array (ints): one OR over its entries, which numpy runs much faster than `any`'s
-    test of each entry."""
-    return bool(np.bitwise_or.reduce(stat.reshape(-1)))
-
-
-def _cells(x: BoolArray) -> tuple[IntArray, IntArray]:
-    """np.nonzero(x) for a 2-D bool array (row, column of each True, in row order), from its flat positions:
-    several times faster than a 2-D nonzero."""
-    return _split(np.flatnonzero(x), x.shape[1])
-
-
-def _split(at: IntArray, width: int) -> tuple[IntArray, IntArray]:
-    """divmod(at, width) of flat positions in rows of `width`: by a shift and a mask where the width is a power of
-    two (integer division is many times slower)."""
-    if width > 0 and width & (width - 1) == 0:
-        return at >> (width.bit_length() - 1), at & (width - 1)
-    rows, columns = np.divmod(at, width)
-    return rows, columns
 
 
 RULES = KaiserFight()
