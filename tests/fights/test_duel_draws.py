@@ -1,7 +1,8 @@
 """A duel's draws and picks made cheaper (issue 42, fourth round), their answers unchanged: a resolve whose rows are
 all in one situation (every step of a one-on-one duel) reads its table's own outcome matrix (`table._one_table`),
 with no offset into the fight's stack per row and, for a table with no row beyond its depth, no look at which rows
-fell beyond; a `first`/`weakest` pick where every row has a pair marks no row -1 (`policy._first_or_weakest`)."""
+fell beyond, and its one group's values are the columns' minimums (`_Groups.values`); a `first`/`weakest` pick
+where every row has a pair marks no row -1 (`policy._first_or_weakest`)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from tohit.engine.fight.caches import alias_tables, caches
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.modes import TableSample, table
 from tohit.engine.fight.run import initial_state, simulate_fights
+from tohit.engine.fight.situation import packed
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "fights"
 
@@ -98,3 +100,17 @@ def test_a_pick_where_every_row_has_a_pair_marks_no_row(monkeypatch: pytest.Monk
         options[0] = False
         again = policy.choose_actions(ctx, acting, actor, options)
         assert again[1][0] == -1 and again[2][0] == -1 and np.array_equal(again[2][1:], fast[2][1:])
+
+
+def test_one_groups_values_are_the_columns_minimums(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows of one situation: the group's values are each column's one value, read from `packed`'s minimums with
+    no gather of a first row (np.stack unused); several groups still read their values from the rows."""
+    columns = [np.full(50, 3, dtype=np.int64), np.full(50, 0, dtype=np.int64), np.full(50, -2, dtype=np.int64)]
+    codes = packed(columns)
+    stacked = first_arguments(monkeypatch, np, "stack")
+    assert table._Groups(codes.code, codes.radix).values(codes, columns) == [[3, 0, -2]]
+    assert stacked == []
+    columns[2] = np.arange(50, dtype=np.int64) * 100_000  # too wide a span for the table of codes: ranked
+    codes = packed(columns)
+    found = table._Groups(codes.code, codes.radix).values(codes, columns)
+    assert found == [[3, 0, v] for v in range(0, 5_000_000, 100_000)]

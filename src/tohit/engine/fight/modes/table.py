@@ -276,6 +276,8 @@ class _Groups:
         """Each group's values of the packed `columns` (`codes`: their `packed`), in the groups' order."""
         if self.by_code is not None:
             return codes.unpack(self.by_code)
+        if self.radix == 1:  # one group: every column holds one value, its minimum (no row read)
+            return [list(codes.lows)]
         found: list[list[int]] = np.stack([col[self.first] for col in columns], axis=1).tolist()
         return found
 
