@@ -129,6 +129,8 @@ def _first_or_weakest(ctx: FightContext, actor: IntArray, opts: BoolArray) -> tu
         lowest = np.argmin(np.where(pairs, fight.rules.health_of(ctx.state), BIG), axis=1).astype(np.int64)
         target = lowest if target is None else np.where(weakest[np.maximum(actor, 0)], lowest, target)
     assert target is not None
+    if found.all():  # every row has a pair (a duel's every step): nothing to mark -1
+        return (np.zeros(n, dtype=np.int64) if na == 1 else first_attack), target
     none = ~found
     np.copyto(target, -1, where=none)  # a fresh array of this call's: written in place, no third array
     if na == 1:  # the one attack where there is a pair

@@ -118,10 +118,11 @@ class SituationKey:
         on_target = [s for s in self.stats + self.clips + self.scalar if s not in steady]
         on_actor = [s for s in self.own + self.own_scalar if s not in steady]
         # Each stat read at the same cells (`gather`'s flat index, made once for the target's and the actor's).
-        width = per[(on_target + on_actor)[0]].shape[1] if on_target or on_actor else 0
-        base = np.asarray(rows, dtype=np.int64) * width
-        at_target = base + target if on_target else base
-        at_actor = base + actor if on_actor else base
+        at_target = at_actor = target  # read by no stat when none is keyed (the rows are not looked at)
+        if on_target or on_actor:
+            base = np.asarray(rows, dtype=np.int64) * per[(on_target + on_actor)[0]].shape[1]
+            at_target = base + target if on_target else base
+            at_actor = base + actor if on_actor else base
 
         def read(stat: str, at: IntArray) -> IntArray:
             out: IntArray = np.ascontiguousarray(per[stat]).reshape(-1).take(at)

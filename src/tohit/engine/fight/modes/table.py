@@ -32,6 +32,17 @@ def _at_rows(n: int, rows: IntArray, values: IntArray) -> IntArray:
     return column
 
 
+def _one_table(
+    sm: TableSampler, local: npt.NDArray[np.integer[Any]], n: int, rows: IntArray, fields: tuple[str, ...]
+) -> dict[str, IntArray]:
+    """The outcome fields of rows that all drew from one table (`local`: each row's joint row in it), read from the
+    table's own matrix: the same values as the stack's columns at the table's offset, with no offset added to
+    each row. A row beyond the depth reads 0 there, as in the stack, until its tail is resolved."""
+    if rows.size == n:
+        return {f: sm.matrix[sm.fields.index(f)].take(local) for f in fields}
+    return {f: _at_rows(n, rows, sm.matrix[sm.fields.index(f)].take(local)) for f in fields}
+
+
 class TableSample(DirectSample):
     """Monte Carlo, "table": one exact integer draw per attack from its joint table (a resolve with `shared`
     dice, one roll for every target of an ability, is sampled directly)."""
@@ -104,8 +115,28 @@ class TableSample(DirectSample):
             if sm is None:
                 sm = found[tuple(values)] = self._sampler(keyed.decode(values))
             samplers.append(sm)
-        # One alias draw per row, from the alias table of its group's weights: groups with the same weights
-        # (the same dice, outcomes told apart by stats) share one draw call.
+        local: npt.NDArray[np.integer[Any]]
+        beyond: BoolArray | None
+        if len(samplers) == 1:  # one situation (every step of a duel): the table's own matrix, no stack offsets
+            sm = samplers[0]
+            local = alias_tables(self.fight).of(sm).sample(self.rng, rows.size)
+            out = _one_table(sm, local, n, rows, fields)
+            beyond = sm.beyond.take(local) if sm.beyond.any() else None
+        else:
+            local, out, beyond = self._draw_groups(groups, samplers, rows, fields)
+        if beyond is not None and beyond.any():  # rolls past the table's depth: their tails sampled, then resolved
+            inverse = groups.each(list(range(len(samplers))))
+            wide: IntArray = local.astype(np.int64, copy=False)
+            self._resolve_beyond(beyond, rows, wide, inverse, samplers, comps, attack_fields, out)
+        return out
+
+    def _draw_groups(
+        self, groups: _Groups, samplers: list[TableSampler], rows: IntArray, fields: tuple[str, ...]
+    ) -> tuple[npt.NDArray[np.integer[Any]], dict[str, IntArray], BoolArray]:
+        """(each row's joint row in its table, the outcome fields, which rows fell beyond the depth) of rows in
+        several groups: one alias draw per row from the alias table of its group's weights (groups with the same
+        weights, the same dice with outcomes told apart by stats, share one draw call), read from the stack."""
+        n = self.n
         tables = alias_tables(self.fight)
         stack = tables.stack
         layout = [sm.layout for sm in samplers]
@@ -123,16 +154,11 @@ class TableSample(DirectSample):
         joint_row += local
         # `take`: far faster than [:, column]. The rows left out read 0 (the stack's column of zeros): when only
         # some rows resolve (Kaiser's Counterattacks), their outcomes are read at those rows and set in zeros.
-        if whole:
+        if rows.size == n:
             out = {f: stack.matrix[stack.at[f]].take(joint_row) for f in fields}
         else:
             out = {f: _at_rows(n, rows, stack.matrix[stack.at[f]].take(joint_row)) for f in fields}
-        beyond = stack.beyond.take(joint_row)
-        if beyond.any():  # rolls past the table's depth: their tails sampled, then resolved
-            inverse = groups.each(list(range(len(samplers))))
-            wide: IntArray = local.astype(np.int64, copy=False)
-            self._resolve_beyond(beyond, rows, wide, inverse, samplers, comps, attack_fields, out)
-        return out
+        return local, out, stack.beyond.take(joint_row)
 
     def _resolve_beyond(
         self,
@@ -250,6 +276,8 @@ class _Groups:
         """Each group's values of the packed `columns` (`codes`: their `packed`), in the groups' order."""
         if self.by_code is not None:
             return codes.unpack(self.by_code)
+        if self.radix == 1:  # one group: every column holds one value, its minimum (no row read)
+            return [list(codes.lows)]
         found: list[list[int]] = np.stack([col[self.first] for col in columns], axis=1).tolist()
         return found
 
