@@ -153,7 +153,8 @@ class TableSample(DirectSample):
         joint_row = groups.each([sm.offset for sm in samplers])
         joint_row += local
         # `take`: far faster than [:, column]. The rows left out read 0 (the stack's column of zeros): when only
-        # some rows resolve (Kaiser's Counterattacks), their outcomes are read at those rows and set in zeros.
+        # some rows resolve (a reaction, such as a counterattack), their outcomes are read at those rows and set in
+        # zeros.
         if rows.size == n:
             out = {f: stack.matrix[stack.at[f]].take(joint_row) for f in fields}
         else:
