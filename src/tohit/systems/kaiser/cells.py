@@ -1,5 +1,5 @@
-"""Fast forms of numpy's scans for Kaiser's fight (issue 42): whether a stat is set anywhere, and the (row, column)
-cells of a 2-D mask from its flat positions."""
+"""Fast forms of numpy's scans for Kaiser's fight, which runs them on every step of a batch of up to 100,000
+fights: whether a stat is set anywhere, and the (row, column) cells of a 2-D mask from its flat positions."""
 
 from __future__ import annotations
 
