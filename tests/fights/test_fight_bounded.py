@@ -29,16 +29,18 @@ def deep_party(max_rounds: int = 100_000) -> dict[str, Any]:
     return {**kaiser_fight(*sides), "options": {"open_rolls_and_fumbles": True}, "max_rounds": max_rounds}
 
 
-def test_a_narrated_fight_past_the_cap_is_refused_in_one_line(tmp_path: Path) -> None:
+def test_a_narrated_fight_past_the_cap_is_refused_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The repro, through the CLI: one `error:` line naming the file, max_rounds, the estimate and the cap, and how
     to lower the work; exit 2. As JSON and with a log (whole or nothing) that line is all, and no log is written;
     narrated to the screen, the events played so far were shown as they came (issue 20: a long fight shows at
     once), and the line ends it. The round it is refused at is counted work (NARRATED_PROBE_WORK combatant-rounds),
-    the same on any machine."""
+    the same on any machine. Here with a probe of 120 combatant-rounds (round 20), which changes when, not how: at
+    the real probe's 2,000 each of the three is seconds of narration."""
     path = tmp_path / "deep.yaml"
     path.write_text(yaml.safe_dump(deep_party()))
     log = tmp_path / "deep.jsonl"
-    at = -(-NARRATED_PROBE_WORK // 6)
+    monkeypatch.setattr(run, "NARRATED_PROBE_WORK", 120)
+    at = 20
     for extra in (["--json"], ["--log", str(log)], []):
         result = CliRunner().invoke(app, ["fight", str(path), "--seed", "1", *extra])
         lines = result.output.strip().splitlines()
@@ -52,13 +54,19 @@ def test_a_narrated_fight_past_the_cap_is_refused_in_one_line(tmp_path: Path) ->
     assert not log.exists() and list(tmp_path.iterdir()) == [path]
 
 
-def test_a_narrated_fight_within_the_cap_is_never_refused() -> None:
+def test_a_narrated_fight_within_the_cap_is_never_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """max_rounds x combatants at most MAX_NARRATED_WORK: the fight plays to its end (here a draw at max_rounds,
-    past the round a fight over the cap is refused at)."""
-    rounds = MAX_NARRATED_WORK // 6
-    assert rounds * 6 > NARRATED_PROBE_WORK
-    played = narrate(load(deep_party(rounds // 8)), seed=1, keep=False)
-    assert played.events[-1]["kind"] == "end"
+    past the round a fight over the cap is refused at). At the cap itself, with a cap of 600 combatant-rounds and a
+    probe of 120 (the real ones are 40,000 and 2,000: at their scale this is minutes of narration): 100 rounds of
+    6 play whole, 101 are refused at round 20."""
+    assert NARRATED_PROBE_WORK < MAX_NARRATED_WORK
+    monkeypatch.setattr(run, "MAX_NARRATED_WORK", 600)
+    monkeypatch.setattr(run, "NARRATED_PROBE_WORK", 120)
+    rounds = 600 // 6
+    played = narrate(load(deep_party(rounds)), seed=1, keep=False)
+    assert played.events[-1]["kind"] == "end" and played.rounds == rounds > 120 // 6
+    with pytest.raises(InputError, match="still on at round 20 and may play to max_rounds 101:"):
+        narrate(load(deep_party(rounds + 1)), seed=1, keep=False)
 
 
 def test_a_fight_over_the_cap_that_ends_in_time_is_played_whole(monkeypatch: pytest.MonkeyPatch) -> None:
