@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import multiprocessing
 import secrets
+import sqlite3
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -108,3 +110,24 @@ def test_store_abuse_writes_without_expected_seq_from_two_processes_all_land(fre
     finally:
         store.close()
     assert [e["n"] for e in events] == list(range(PROCESSES * ACTIONS + 1))
+
+
+def test_store_abuse_a_fresh_sqlite_file_opens_while_another_connection_holds_its_write_lock(tmp_path: Path) -> None:
+    """A fresh SQLite file is in rollback mode until its first write, and SQLite refuses at once (busy timeout or
+    not) to switch it to WAL while another connection holds its write lock: the race the migrations above lost once
+    in a while ("database is locked"). The store waits for that lock as for any other; here the other connection
+    lets go half a second after the store starts opening the file."""
+    path = tmp_path / "fresh.db"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    release = threading.Timer(0.5, holder.execute, ("ROLLBACK",))
+    release.start()
+    try:
+        store = open_store(f"sqlite:///{path}")
+    finally:
+        release.join()
+        holder.close()
+    with store.engine.connect() as db:
+        assert db.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert db.execute(text("SELECT count(*) FROM encounters")).scalar() == 0
+    store.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
@@ -62,14 +63,35 @@ class StoredEncounter:
     players: tuple[PlayerLink, ...] = ()
 
 
+#: A new connection's switch to WAL is tried this many times, BUSY_TIMEOUT_MS apart in all, while another
+#: connection holds the write lock of a file still in rollback mode (see `_wal`).
+WAL_ATTEMPTS = 200
+
+
 def _sqlite_pragmas(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")  # first: switching to WAL waits for a lock too
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _wal(cursor)
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
+
+
+def _wal(cursor: sqlite3.Cursor) -> None:
+    """`PRAGMA journal_mode=WAL`, waiting for the write lock as any write does. SQLite answers "database is locked"
+    at once, without its busy timeout, when another connection holds the write lock of a file still in rollback
+    mode: a fresh database is one until its first write (WAL is recorded in the file then), so of two processes
+    opening it together, one may be migrating it while the other switches. The switch is tried again, WAL_ATTEMPTS
+    times over the busy timeout; past it, the error of a database busy that long."""
+    for attempt in range(WAL_ATTEMPTS):
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode != sqlite3.SQLITE_BUSY or attempt == WAL_ATTEMPTS - 1:
+                raise
+            time.sleep(BUSY_TIMEOUT_MS / 1000 / WAL_ATTEMPTS)
 
 
 def _append_sql(engine: Engine) -> tuple[str, str] | None:
