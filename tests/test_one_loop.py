@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.test_layers import parse_sources, parse_tree
+from tests.test_layers import TREES, parse_sources
 
 LOOP = "tohit.engine.fight.play"
 #: Modules that read the sides with someone standing without deciding that a fight is over: each with its reason.
@@ -100,14 +100,14 @@ def problems(modules: dict[str, tuple[ast.Module, bool]]) -> list[str]:
 
 def test_one_loop_owns_ending() -> None:
     """No module but engine/fight/play.py decides that a fight is over, writes its end or plays the rules forward."""
-    modules = parse_tree()
+    modules = TREES
     assert problems(modules) == []
     assert LOOP in modules
 
 
 def test_the_loop_itself_does_what_the_others_may_not() -> None:
     """The checks see the loop's own end check, end event and step: they are not blind."""
-    tree = parse_tree()[LOOP][0]
+    tree = TREES[LOOP][0]
     assert list(end_writes(tree)) and list(plays_forward(tree)) and list(decides_over(tree, "x"))
 
 
@@ -147,7 +147,7 @@ def test_no_engine_function_is_over_120_lines() -> None:
     """Functions short: the exact duel split into its budget, its chain's exploration and its steps."""
     long = [
         f"{name}.{node.name}: {node.end_lineno - node.lineno + 1} lines"
-        for name, (tree, _) in parse_tree().items()
+        for name, (tree, _) in TREES.items()
         if name.startswith("tohit.engine")
         for node in ast.walk(tree)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
