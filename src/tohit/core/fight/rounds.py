@@ -74,10 +74,12 @@ class RoundRules(FightRules):
         has, on every standing foe)."""
         fight = ctx.fight
         who = np.maximum(actor, 0)
+        foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
+        if self.always_usable and fight.has_attack.shape[1] == 1:  # one attack: the foes alone (as below)
+            return foes[:, None, :]
         usable = (  # (n, A)
             rows_of(fight.has_attack, who) if self.always_usable else self.usable_of(fight, ctx.state, who)
         )
-        foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
         if usable.shape[1] == 1:
             return foes[:, None, :]
         return pair_rows(usable, foes)
@@ -146,7 +148,8 @@ class RoundRules(FightRules):
         at = np.minimum(ctx.state.fight["cursor"], size)
         at *= 256
         at += bits
-        new_round = ~table.found.take(at)
+        actor = table.acting.take(at)
+        new_round = actor < 0  # no place left this round (`acting` is -1 exactly where `found` is False)
         if new_round.any():
             new_round &= ~ctx.stop_at_round_limit(new_round)
             every = bool(new_round.all())
@@ -154,7 +157,8 @@ class RoundRules(FightRules):
             if rows.size:
                 self._new_round(ctx, rows)
                 at = bits if every else np.where(new_round, bits, at)
-        return table.slot.take(at), table.found.take(at), table.acting.take(at)
+                actor = table.acting.take(at)
+        return table.slot.take(at), actor >= 0, actor
 
     def _new_round(self, ctx: FightContext, rows: IntArray) -> None:
         """The next round starts in the fights at `rows`: its number, the cursor at the first place, `round_start`."""
