@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from benchmarks.fight_cases import _fullplate
 
 from tohit.core.fight.order import NextPlaces
 from tohit.core.fight.state import Event, State, apply, change
@@ -21,15 +22,6 @@ def _duel() -> Any:
         {"name": "Ogre", "combatants": [_fullplate("Ogre", 13, "2d6", 6)]},
     ]
     return fight_from_dict({"system": "fullplate", "sides": sides}, source="duel")
-
-
-def _fullplate(name: str, thac0: int, damage: str, ac: int) -> dict[str, Any]:
-    return {
-        "name": name,
-        "attacker": {"thac0": thac0, "damage_bonus": 1, "weapon": {"damage": damage}},
-        "target": {"ac": ac, "hp": 40},
-        "attacks": [{"name": "weapon"}],
-    }
 
 
 def test_a_duels_end_check_reads_its_packed_standing_rows(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -100,3 +92,30 @@ def test_a_drop_fills_the_values_every_fight_it_keeps_holds() -> None:
     assert kept.per["hp"].tolist() == [[2, 3], [4, 5]]
     assert kept.fight["round"].tolist() == [2, 3] and kept.fight["winner"].tolist() == [-1, -1]
     assert kept.fight["winner"].dtype == np.int64
+
+
+@pytest.mark.parametrize("size", [2, 3], ids=["by-table", "place-by-place"])
+def test_the_next_turn_names_nobody_where_no_place_is_left(size: int) -> None:
+    """`_next_at` hands over who acts as -1 where no place is left in the round (the loop's `actor`), by the table
+    (2 combatants) and place by place (3: no packed row)."""
+    from tohit.engine.fight.ending import initial_state
+
+    knights = [_fullplate(f"Knight {i}", 15, "1d8", 3) for i in range(size - 1)]
+    fight = fight_from_dict(
+        {
+            "system": "fullplate",
+            "sides": [
+                {"name": "Knights", "combatants": knights},
+                {"name": "Ogre", "combatants": [_fullplate("Ogre", 13, "2d6", 6)]},
+            ],
+        },
+        source="next turn",
+    )
+    state = initial_state(fight, 3)
+    cursor = np.asarray([0, 1, size], dtype=np.int64)  # the first place, the second, past the last
+    state = State(state.per, {**state.fight, "cursor": cursor})
+    able = np.ones((3, size), dtype=bool)
+    _, found, who, _ = fight.rules._next_at(fight, state, able)
+    assert found.tolist() == [True, True, False]
+    assert who[2] == -1 and (who[:2] >= 0).all()
+    assert who[:2].tolist() == [fight.file_order[0], fight.file_order[1]]
