@@ -28,9 +28,12 @@ class Alias:
         self.k, self.total = k, total
         self.index_dtype = np.uint16 if k <= 1 << 16 else np.uint32
         if total <= ATOM_TABLE_MAX:
-            self.atoms: npt.NDArray[np.int32] | None = np.repeat(
-                np.arange(k, dtype=np.int32), np.asarray([int(w) for w in weights], dtype=np.int64)
+            # int64: the index every caller takes its outcomes by (a narrower one is widened by each `take`)
+            self.atoms: npt.NDArray[np.int64] | None = np.repeat(
+                np.arange(k, dtype=np.int64), np.asarray([int(w) for w in weights], dtype=np.int64)
             )
+            #: One atom per index (every weight 1, a fair die): an atom is its index, no lookup needed.
+            self.one_each = total == k
             return
         self.atoms = None
         mass = [int(w) * k for w in weights]
@@ -66,11 +69,14 @@ class Alias:
         out[present] = np.add.reduceat(per_atom, np.searchsorted(self.atoms, present, side="left"))
         return out
 
-    def sample(self, rng: np.random.Generator, n: int) -> npt.NDArray[np.int32] | npt.NDArray[np.int64]:
-        """n independent indices with probability weight / total each (int32 from the atom table, else int64)."""
+    def sample(self, rng: np.random.Generator, n: int) -> npt.NDArray[np.int64]:
+        """n independent indices with probability weight / total each (int64)."""
         if self.atoms is not None:
             atom_dtype = np.uint16 if self.total <= 1 << 16 else np.uint32
-            return self.atoms.take(rng.integers(0, self.total, size=n, dtype=atom_dtype))  # `take`: faster than []
+            drawn = rng.integers(0, self.total, size=n, dtype=atom_dtype)
+            if self.one_each:  # each draw is its index: widened alone
+                return drawn.astype(np.int64)
+            return self.atoms.take(drawn)  # `take`: faster than []
         column = rng.integers(0, self.k, size=n, dtype=self.index_dtype)
         r = rng.integers(0, self.total, size=n, dtype=self.r_dtype)
         picked = column.astype(np.int64)  # widened once: both lookups index by it as it is

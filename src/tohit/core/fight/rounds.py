@@ -74,10 +74,12 @@ class RoundRules(FightRules):
         has, on every standing foe)."""
         fight = ctx.fight
         who = np.maximum(actor, 0)
+        foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
+        if self.always_usable and fight.has_attack.shape[1] == 1:  # one attack: the foes alone (as below)
+            return foes[:, None, :]
         usable = (  # (n, A)
             rows_of(fight.has_attack, who) if self.always_usable else self.usable_of(fight, ctx.state, who)
         )
-        foes = rows_of(fight.roster.foe_matrix, who) & ctx.standing()
         if usable.shape[1] == 1:
             return foes[:, None, :]
         return pair_rows(usable, foes)
@@ -130,7 +132,7 @@ class RoundRules(FightRules):
                 slot = np.where(new_round, slot2, slot)
                 found = np.where(new_round, found2, found)
                 actor = np.where(new_round, actor2, actor)
-        return slot, found, np.where(found, actor, -1)
+        return slot, found, actor  # -1 where none is (`_next`'s who)
 
     def _advance_by_bits(
         self, ctx: FightContext, packed: Any, table: NextPlaces, base: IntArray | None
@@ -146,7 +148,8 @@ class RoundRules(FightRules):
         at = np.minimum(ctx.state.fight["cursor"], size)
         at *= 256
         at += bits
-        new_round = ~table.found.take(at)
+        actor = table.acting.take(at)
+        new_round = actor < 0  # no place left this round (`acting` is -1 exactly where `found` is False)
         if new_round.any():
             new_round &= ~ctx.stop_at_round_limit(new_round)
             every = bool(new_round.all())
@@ -154,7 +157,8 @@ class RoundRules(FightRules):
             if rows.size:
                 self._new_round(ctx, rows)
                 at = bits if every else np.where(new_round, bits, at)
-        return table.slot.take(at), table.found.take(at), table.acting.take(at)
+                actor = table.acting.take(at)
+        return table.slot.take(at), actor >= 0, actor
 
     def _new_round(self, ctx: FightContext, rows: IntArray) -> None:
         """The next round starts in the fights at `rows`: its number, the cursor at the first place, `round_start`."""
@@ -222,8 +226,8 @@ class RoundRules(FightRules):
         return out
 
     def _next(self, ctx: FightContext, *, with_first: bool = False) -> tuple[IntArray, BoolArray, IntArray, Any]:
-        """The first place at or after the cursor whose combatant can act, this round: (place, found, who), and
-        with `with_first` the same from the round's first place (else None)."""
+        """The first place at or after the cursor whose combatant can act, this round: (place, found, who; who -1
+        where none is found), and with `with_first` the same from the round's first place (else None)."""
         able = ctx.standing() if type(self).able is RoundRules.able else self.able(ctx.fight, ctx.state)  # (n, C)
         return self._next_at(ctx.fight, ctx.state, able, with_first=with_first)
 
@@ -251,8 +255,9 @@ class RoundRules(FightRules):
         if with_first:
             slot0 = first_rows(by_place)
             who0 = fight.order_array.take(slot0) if order_rows is None else take_rows(order_rows, slot0)
-            first = (slot0, any_rows(by_place), who0, None)
-        return slot, found, who, first
+            found0 = any_rows(by_place)
+            first = (slot0, found0, np.where(found0, who0, -1), None)
+        return slot, found, np.where(found, who, -1), first
 
     @staticmethod
     def name(ctx: FightContext, who: IntArray) -> str:
@@ -282,5 +287,5 @@ def _next_by_bits(
     at += bits
     first = None
     if with_first:  # from the round's first place: the cursor at 0
-        first = (table.slot.take(bits), table.found.take(bits), table.who.take(bits), None)
-    return table.slot.take(at), table.found.take(at), table.who.take(at), first
+        first = (table.slot.take(bits), table.found.take(bits), table.acting.take(bits), None)
+    return table.slot.take(at), table.found.take(at), table.acting.take(at), first

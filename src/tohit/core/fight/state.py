@@ -97,13 +97,18 @@ class State:
     def n(self) -> int:
         return len(next(iter(self.fight.values())))
 
-    def take(self, rows: npt.NDArray[np.intp] | IntArray | BoolArray) -> State:
-        """The fights at `rows` (an index or a mask), as a new state."""
+    def take(self, rows: npt.NDArray[np.intp] | IntArray | BoolArray, same: Mapping[str, int] | None = None) -> State:
+        """The fights at `rows` (an index or a mask), as a new state. `same`: per-fight values the caller knows
+        are that one value at every row taken, filled rather than read."""
         if rows.dtype == np.bool_:
             rows = np.flatnonzero(rows)
+        known = same or {}
         return State(
             {k: v.take(rows, axis=0) for k, v in self.per.items()},
-            {k: v.take(rows, axis=0) for k, v in self.fight.items()},
+            {
+                k: v.take(rows, axis=0) if k not in known else np.full(rows.size, known[k], dtype=v.dtype)
+                for k, v in self.fight.items()
+            },
         )
 
     @staticmethod
@@ -194,7 +199,7 @@ def apply_owned(state: State, events: Iterable[Event], copied: set[tuple[bool, s
                 if _whole(ch.rows, column.shape[0]):  # one whole-array write: far faster than through the index
                     column[...] = ch.to
                 else:
-                    column[ch.rows] = ch.to
+                    column[ch.rows] = _value(ch.to)
             else:
                 if (True, ch.stat) not in copied:
                     per = {**per, ch.stat: per[ch.stat].copy()}
@@ -204,10 +209,17 @@ def apply_owned(state: State, events: Iterable[Event], copied: set[tuple[bool, s
                     width = arr.shape[1]
                     if based is None or based[0] is not ch.rows or based[1] != width:  # an event's stats share rows
                         based = (ch.rows, width, ch.rows * width)
-                    arr.reshape(-1)[based[2] + ch.who] = ch.to
+                    arr.reshape(-1)[based[2] + ch.who] = _value(ch.to)
                 else:  # pragma: no cover - state arrays are always made contiguous
                     arr[ch.rows, ch.who] = ch.to
     return state if per is state.per and fight is state.fight else State(per, fight)
+
+
+def _value(to: IntArray) -> Any:
+    """A change's new values as a write through an index takes them fastest: its one value for every row (a
+    stride-0 view, `change`'s) as that value (numpy writes a scalar through an index in about half the time of a
+    view of it), else the array."""
+    return to[0] if to.ndim == 1 and to.strides[0] == 0 else to
 
 
 def gather(arr: npt.NDArray[Cell], rows: Any, who: Any) -> npt.NDArray[Cell]:

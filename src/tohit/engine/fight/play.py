@@ -23,7 +23,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
-from tohit.core.fight.rows import any_groups
+from tohit.core.fight.rows import any_groups, packed_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, change
 from tohit.engine import cancel
 from tohit.engine.fight.modes import StepContext
@@ -37,6 +37,9 @@ Stall = Callable[[State, IntArray, IntArray, list[str]], BoolArray]
 #: No rows (no fight found stuck).
 _NONE: IntArray = np.zeros(0, dtype=np.int64)
 _NONE.flags.writeable = False
+#: The engine's own values of a fight not over (none ended it, as only this loop does, and nothing cut its path:
+#: only the exact chain cuts one): the fights a drop keeps hold them.
+_GOING_ON = {"over": 0, "winner": -1, "cut": 0}
 
 
 def decided(fight: LoadedFight, state: State, max_rounds: int | None, standing: BoolArray | None = None) -> Verdict:
@@ -46,11 +49,17 @@ def decided(fight: LoadedFight, state: State, max_rounds: int | None, standing: 
     chain's). `standing`: the rules' `standing` of this state, when the caller has it."""
     if standing is None:
         standing = fight.rules.standing(fight, state)
-    ups = any_groups(standing, fight.roster.side_members)
-    if len(ups) == 2:
+    members = fight.roster.side_members
+    packed = packed_rows(standing) if members == ((0,), (1,)) else None
+    if packed is not None:  # a duel, combatant c on side c: its row read as one integer, byte c combatant c's
+        done = packed != packed.dtype.type(0x0101)  # over unless both bytes are 1
+        # side 1 where combatant 1 alone stands, -1 where nobody does (a draw), else 0 (as bytes)
+        alone1, nobody = packed == packed.dtype.type(0x0100), packed == 0
+        winner: IntArray = (alone1.view(np.int8) - nobody.view(np.int8)).astype(np.int64)
+    elif len(ups := any_groups(standing, members)) == 2:
         up0, up1 = ups
         # the side standing (0 or 1, as bytes), less 1 where both sides stand (none yet) or neither (a draw): -1
-        winner: IntArray = (up1.view(np.int8) - (up0 == up1).view(np.int8)).astype(np.int64)
+        winner = (up1.view(np.int8) - (up0 == up1).view(np.int8)).astype(np.int64)
         done = up0 & up1
         np.logical_not(done, out=done)
     else:
@@ -208,7 +217,8 @@ def play_out(
             if 8 * int(np.count_nonzero(recorded)) >= recorded.size:
                 keep = np.flatnonzero(~recorded)
                 # `take` along the rows: many times faster than indexing a 2-D array by them (health, standing)
-                state, health, recorded = state.take(keep), health.take(keep, axis=0), recorded.take(keep)
+                state = state.take(keep, same=_GOING_ON)
+                health, recorded = health.take(keep, axis=0), recorded.take(keep)
                 standing = None if standing is None else standing.take(keep, axis=0)
         ctx = table.context(state, standing)
         step(ctx)
