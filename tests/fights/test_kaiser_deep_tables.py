@@ -11,12 +11,15 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tohit.core.fight.rows import dense_rank
 from tohit.core.steps import Silent
 from tohit.core.system import Dice
 from tohit.engine.fight.caches import caches
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.modes.deep import DEEP_DEPTH, DeepTables
+from tohit.engine.fight.modes.table import _ranked
 from tohit.engine.fight.run import simulate_fights
+from tohit.engine.fight.situation import pack
 
 DUEL = Path(__file__).resolve().parents[2] / "examples" / "fights" / "kaiser-duel.yaml"
 
@@ -89,3 +92,18 @@ def test_a_batch_resolves_no_row_past_the_depth_once_its_tables_are_built(seed: 
     again = simulate_fights(fight, 3000, seed=seed)
     assert again.to_json() == first.to_json()
     assert calls == []
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_rows_past_the_depth_group_by_their_samplers_as_by_their_own_columns(seed: int) -> None:
+    """The groups the tails are drawn in (by attacker, attack and target) read from the rows' samplers are those
+    ranked from the rows' own columns: the same draws in the same order."""
+    rng = np.random.default_rng(seed)
+    keys = [tuple(int(x) for x in rng.integers(0, 3, size=3)) for _ in range(1 + seed % 9)]
+    owner = rng.integers(0, len(keys), size=1 + 7 * seed)
+    drawn = np.flatnonzero(np.bincount(owner, minlength=len(keys))).tolist()
+    cols = [np.asarray([keys[i][k] for i in owner.tolist()], dtype=np.int64) for k in range(3)]
+    count, inv = _ranked(keys, drawn, owner)
+    expected_count, expected = dense_rank(pack(cols)[0])
+    assert count == expected_count
+    assert inv.tolist() == expected.tolist()

@@ -112,7 +112,8 @@ class TableSample(DirectSample):
         groups = _Groups(codes.code, codes.radix)
         found = caches(self.fight).samplers.setdefault((tuple(stats), tuple(over), *sorted(steady.items())), {})
         samplers = []
-        for values in groups.values(codes, comps):
+        situations_met = groups.values(codes, comps)
+        for values in situations_met:
             sm = found.get(tuple(values))
             if sm is None:
                 sm = found[tuple(values)] = self._sampler(keyed.decode(values))
@@ -131,7 +132,8 @@ class TableSample(DirectSample):
             if b.size:  # each row's sampler and joint row read at those rows alone
                 owner = groups.each(list(range(len(samplers))), b)
                 wide: IntArray = local.take(b).astype(np.int64)
-                self._resolve_beyond(b, rows, wide, owner, samplers, comps, attack_fields, out)
+                who = [tuple(values[:3]) for values in situations_met]  # each sampler's (c, a, t)
+                self._resolve_beyond(b, rows, wide, owner, (samplers, who), comps, attack_fields, out)
         return out
 
     def _draw_groups(
@@ -171,19 +173,21 @@ class TableSample(DirectSample):
         rows: IntArray,
         local: IntArray,
         owner: IntArray,
-        samplers: list[TableSampler],
+        met: tuple[list[TableSampler], list[tuple[int, ...]]],
         comps: list[IntArray],
         attack_fields: dict[str, IntArray],
         out: dict[str, IntArray],
     ) -> None:
         """Resolve the rows whose draw fell beyond the table's depth (`b`: their places among the resolve's rows;
-        `local`: their joint rows; `owner`: their samplers): their dice read at once from the fight's `_TailDice`
-        (every table's role columns side by side), the tail dice sampled (conditioned on being beyond) group by
-        group in the groups' order, their outcomes read from the deeper table of their situation (`DeepTables`),
-        and the few rows those do not hold (dice past its depth too) resolved by `resolve` once per attacker, attack
-        and target whose blocks differ (`situations.twin`: a fight's copies of one creature share the call), the
-        stats fed as arrays."""
+        `local`: their joint rows; `owner`: their samplers, of `met`: the samplers and their (c, a, t)): their dice
+        read at once from the fight's `_TailDice` (every table's role columns side by side), the tail dice sampled
+        (conditioned on being beyond) group by group in the groups' order, their outcomes read from the deeper table
+        of their situation (`DeepTables`), and the few rows those do not hold (dice past its depth too) resolved by
+        `resolve` once per attacker, attack and target whose blocks differ (`situations.twin`: a fight's copies of
+        one creature share the call), the stats fed as arrays."""
         fight = self.fight
+        samplers = met[0]
+        drawn = np.flatnonzero(np.bincount(owner, minlength=len(samplers))).tolist()  # the samplers drawn here
         # (c, a, t) decide the table's layout; the scalar groups and codes what the system reads as plain values.
         coded = sorted(f for f in attack_fields if f.startswith(CODED))
         keyed = SituationKey(fight.rules, overrides=coded, own=())
@@ -196,12 +200,15 @@ class TableSample(DirectSample):
             comps[2][b],
             {f: attack_fields[f][state_rows] for f in coded},
         )
-        count, inv = dense_rank(pack(cols)[0])  # the groups, in the columns' lexicographic order
+        if len(cols) == 3:  # the groups are the rows' samplers' (c, a, t), in order: ranked by sampler, not by row
+            count, inv = _ranked(met[1], drawn, owner)
+        else:
+            count, inv = dense_rank(pack(cols)[0])  # the groups, in the columns' lexicographic order
         leads = np.empty(count, dtype=np.int64)
         leads[inv[::-1]] = np.arange(b.size - 1, -1, -1)
         tails = _tail_dice(fight)
         blocks = np.zeros(len(samplers), dtype=np.int64)
-        for i in np.flatnonzero(np.bincount(owner, minlength=len(samplers))).tolist():  # the samplers drawn here
+        for i in drawn:
             blocks[i] = tails.block(samplers[i])
         at = blocks.take(owner) + local
         lead_samplers = [samplers[i] for i in owner.take(leads).tolist()]
@@ -411,6 +418,17 @@ def _deep_tables(fight: LoadedFight) -> DeepTables:
     if found is None:
         found = held["deep"] = DeepTables(fight.rules.outcome_fields)
     return found
+
+
+def _ranked(keys: list[tuple[int, ...]], drawn: list[int], owner: IntArray) -> tuple[int, IntArray]:
+    """`dense_rank` of the rows' keys where each row's key is its sampler's (`owner`: each row's sampler; `keys`:
+    each sampler's; `drawn`: the samplers of the rows): the distinct keys of the rows ranked in Python, once a
+    sampler."""
+    order = {key: r for r, key in enumerate(sorted({keys[i] for i in drawn}))}
+    rank = np.zeros(len(keys), dtype=np.int64)
+    for i in drawn:
+        rank[i] = order[keys[i]]
+    return len(order), rank.take(owner)
 
 
 def _rows_of_groups(inv: IntArray, groups: list[int], count: int) -> IntArray:
