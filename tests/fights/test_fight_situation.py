@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.fights.helpers import duel, kaiser_combatant, kaiser_fight, load
-from tohit.engine.fight.modes import TableSample
+from tohit.engine.fight.modes import TableSample, deep
 from tohit.engine.fight.run import initial_state
 from tohit.engine.fight.situation import SituationKey, pack, twin
 
@@ -49,7 +49,9 @@ def test_situation_twins_are_the_attacks_with_the_same_blocks_names_aside() -> N
 
 def test_situation_rows_beyond_the_table_of_twin_attacks_share_one_resolve(monkeypatch: pytest.MonkeyPatch) -> None:
     """Kaiser's open rolls past the table's depth are resolved as they come: the rows of a fight's copies of one
-    creature, whoever attacks whom, in one `resolve` call (nine pairs of attacker and target here)."""
+    creature, whoever attacks whom, in one `resolve` call (nine pairs of attacker and target here). Those a deeper
+    table of their situation holds read it instead (`modes/deep.py`): here none is kept, so that every row resolves."""
+    monkeypatch.setattr(deep, "DEEP_ROWS", 0)
     fight = load(
         kaiser_fight([kaiser_combatant(f"A{i}") for i in range(3)], [kaiser_combatant(f"B{i}") for i in range(3)])
     )

@@ -63,7 +63,7 @@ from tohit.systems.kaiser.cells import split as _split
 from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.rules import HIT
 from tohit.systems.kaiser.stat_readings import READINGS
-from tohit.systems.kaiser.turns import AP_PER_ROUND, KaiserTurns, spendable_ap
+from tohit.systems.kaiser.turns import AP_PER_ROUND, NO_ATTACK, KaiserTurns, spendable_ap
 
 #: Each earlier Defensive Roll in the round puts the next at this much less (the Multiple Defense Penalty).
 MDP_STEP = 2
@@ -200,18 +200,6 @@ class KaiserFight(KaiserTurns):
         return out
 
     # -- static tables -----------------------------------------------------------------------------------
-    def _costs(self, fight: LoadedFight) -> IntArray:
-        """(combatants, attacks): AP cost, a large number where there is no attack."""
-
-        def build() -> IntArray:
-            found = np.full((fight.roster.size, fight.max_attacks), 10**6, dtype=np.int64)
-            for c, comb in enumerate(fight.combatants):
-                for a, entry in enumerate(comb.attacks):
-                    found[c, a] = entry.ap_cost
-            return found
-
-        return fight.memo("kaiser_costs", build)
-
     def _phr(self, fight: LoadedFight) -> IntArray:
         """Per combatant, its Physical Resistance (`DEFAULT_PHR` when the file gives none)."""
 
@@ -258,7 +246,7 @@ class KaiserFight(KaiserTurns):
                 combatant=lambda: self._name(ctx, actor),
                 round=lambda: int(ctx.state.fight["round"][0]),
             )
-        self.turn(ctx, acting, actor, choice)
+        self.turn(ctx, acting, actor, choice, paid=choice is None)
 
     def _advance(self, ctx: FightContext) -> tuple[IntArray, BoolArray]:
         """To the next turn: where nobody has the AP for an attack, the round limit or a new round; (slot,
@@ -275,17 +263,30 @@ class KaiserFight(KaiserTurns):
                 slot[rows], found[rows] = self._next(ctx, rows)
         return slot, found
 
-    def turn(self, ctx: FightContext, acting: BoolArray, actor: IntArray, choice: GMChoice | None = None) -> None:
+    def turn(
+        self,
+        ctx: FightContext,
+        acting: BoolArray,
+        actor: IntArray,
+        choice: GMChoice | None = None,
+        *,
+        paid: bool = False,
+    ) -> None:
         """A turn: an attack it has the AP for, on a standing foe (by policy, or the game master's `choice`), its
         AP spent, the attack resolved and its consequences applied, then the defender's Counterattack where it may
-        take one."""
+        take one. `paid`: every acting combatant is known to have the AP for its cheapest attack and not to be
+        Flat-Footed (the turn order found it so), so that where each one's attacks all cost the same, it has the
+        AP for each of them (its AP not read again)."""
         fight = ctx.fight
         state = ctx.state
         who = np.maximum(actor, 0)
         standing = ctx.standing()
-        mine = gather_stats(state.per, ("ap", "flat_footed"), every_row(ctx.n), who)
-        own_ap = mine["ap"] * (mine["flat_footed"] == 0)
-        attacks_ok = own_ap[:, None] >= rows_of(self._costs(fight), who)  # (n, A); Flat-Footed: no AP to act with
+        if paid and self._one_cost_each(fight):  # rows not acting have no options either way
+            attacks_ok = rows_of(self._costs(fight) < NO_ATTACK, who)
+        else:
+            mine = gather_stats(state.per, ("ap", "flat_footed"), every_row(ctx.n), who)
+            own_ap = mine["ap"] * (mine["flat_footed"] == 0)
+            attacks_ok = own_ap[:, None] >= rows_of(self._costs(fight), who)  # (n, A); Flat-Footed: no AP to act
         foes = rows_of(fight.roster.foe_matrix, who) & standing  # (n, C)
         options = pair_rows(attacks_ok, foes)
         idx, attack, target = ctx.choose_actions(acting, actor, options, choice)

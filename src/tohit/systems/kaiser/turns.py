@@ -57,13 +57,35 @@ class NextSlots(NamedTuple):
     found: BoolArray
 
 
+#: The AP cost `KaiserTurns._costs` gives an attack a combatant does not have (more than any AP).
+NO_ATTACK = 10**6
+
+
 class KaiserTurns(FightRules):
     """The turn order's reading and ending, over what `KaiserFight` keeps: each attack's AP cost and its step
     to the next turn (`_advance`: a new round where nobody has the AP for an attack)."""
 
-    @abstractmethod
     def _costs(self, fight: LoadedFight) -> IntArray:
         """(combatants, attacks): AP cost, a large number where there is no attack."""
+
+        def build() -> IntArray:
+            found = np.full((fight.roster.size, fight.max_attacks), NO_ATTACK, dtype=np.int64)
+            for c, comb in enumerate(fight.combatants):
+                for a, entry in enumerate(comb.attacks):
+                    found[c, a] = entry.ap_cost
+            return found
+
+        return fight.memo("kaiser_costs", build)
+
+    def _one_cost_each(self, fight: LoadedFight) -> bool:
+        """Each combatant's attacks all cost the same AP (every bundled fight's): one that can pay its cheapest
+        attack can pay each."""
+
+        def build() -> bool:
+            costs = self._costs(fight)
+            return all(len(set(row[row < NO_ATTACK].tolist())) <= 1 for row in costs)
+
+        return bool(fight.memo("kaiser_one_cost_each", build))
 
     @abstractmethod
     def _advance(self, ctx: FightContext) -> tuple[IntArray, BoolArray]:

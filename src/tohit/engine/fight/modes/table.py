@@ -1,6 +1,7 @@
 """The table sampler (docs/architecture.md, "What is exact and how"): a batch of fights; each attack's
 outcome is one draw from its exact joint table (built by the system's `resolve` once per attack and stats,
-cached), rolls beyond the table's depth resolved as they come. The same distribution as the direct sampler."""
+cached), rolls beyond the table's depth read from a deeper table of the same situation (`modes/deep.py`). The
+same distribution as the direct sampler."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from tohit.core.system import Dice
 from tohit.engine import joint
 from tohit.engine.fight import situation as situations
 from tohit.engine.fight.caches import alias_tables, caches
+from tohit.engine.fight.modes.deep import DeepTables
 from tohit.engine.fight.modes.sample import ROLE_TABLE_DEPTH, DirectSample
 from tohit.engine.fight.situation import CODED, Packed, Situation, SituationKey, pack, packed
 from tohit.engine.fight.stack import TableSampler, TableStack
@@ -110,7 +112,8 @@ class TableSample(DirectSample):
         groups = _Groups(codes.code, codes.radix)
         found = caches(self.fight).samplers.setdefault((tuple(stats), tuple(over), *sorted(steady.items())), {})
         samplers = []
-        for values in groups.values(codes, comps):
+        situations_met = groups.values(codes, comps)
+        for values in situations_met:
             sm = found.get(tuple(values))
             if sm is None:
                 sm = found[tuple(values)] = self._sampler(keyed.decode(values))
@@ -124,10 +127,13 @@ class TableSample(DirectSample):
             beyond = sm.beyond.take(local) if sm.beyond.any() else None
         else:
             local, out, beyond = self._draw_groups(groups, samplers, rows, fields)
-        if beyond is not None and beyond.any():  # rolls past the table's depth: their tails sampled, then resolved
-            inverse = groups.each(list(range(len(samplers))))
-            wide: IntArray = local.astype(np.int64, copy=False)
-            self._resolve_beyond(beyond, rows, wide, inverse, samplers, comps, attack_fields, out)
+        if beyond is not None:  # rolls past the table's depth: their tails sampled, then resolved
+            b = np.flatnonzero(beyond)
+            if b.size:  # each row's sampler and joint row read at those rows alone
+                owner = groups.each(list(range(len(samplers))), b)
+                wide: IntArray = local.take(b).astype(np.int64)
+                who = [tuple(values[:3]) for values in situations_met]  # each sampler's (c, a, t)
+                self._resolve_beyond(b, rows, wide, owner, (samplers, who), comps, attack_fields, out)
         return out
 
     def _draw_groups(
@@ -163,21 +169,25 @@ class TableSample(DirectSample):
 
     def _resolve_beyond(
         self,
-        beyond: BoolArray,
+        b: IntArray,
         rows: IntArray,
         local: IntArray,
-        inverse: IntArray,
-        samplers: list[TableSampler],
+        owner: IntArray,
+        met: tuple[list[TableSampler], list[tuple[int, ...]]],
         comps: list[IntArray],
         attack_fields: dict[str, IntArray],
         out: dict[str, IntArray],
     ) -> None:
-        """Resolve the rows whose draw fell beyond the table's depth: their dice read at once from the fight's
-        `_TailDice` (every table's role columns side by side), the tail dice sampled (conditioned on being beyond)
-        group by group in the groups' order, and `resolve` run once per attacker, attack and target whose blocks
-        differ (`situations.twin`: a fight's copies of one creature share the call), the stats fed as arrays."""
+        """Resolve the rows whose draw fell beyond the table's depth (`b`: their places among the resolve's rows;
+        `local`: their joint rows; `owner`: their samplers, of `met`: the samplers and their (c, a, t)): their dice
+        read at once from the fight's `_TailDice` (every table's role columns side by side), the tail dice sampled
+        (conditioned on being beyond) group by group in the groups' order, their outcomes read from the deeper table
+        of their situation (`DeepTables`), and the few rows those do not hold (dice past its depth too) resolved by
+        `resolve` once per attacker, attack and target whose blocks differ (`situations.twin`: a fight's copies of
+        one creature share the call), the stats fed as arrays."""
         fight = self.fight
-        b = np.flatnonzero(beyond)
+        samplers = met[0]
+        drawn = np.flatnonzero(np.bincount(owner, minlength=len(samplers))).tolist()  # the samplers drawn here
         # (c, a, t) decide the table's layout; the scalar groups and codes what the system reads as plain values.
         coded = sorted(f for f in attack_fields if f.startswith(CODED))
         keyed = SituationKey(fight.rules, overrides=coded, own=())
@@ -190,17 +200,26 @@ class TableSample(DirectSample):
             comps[2][b],
             {f: attack_fields[f][state_rows] for f in coded},
         )
-        count, inv = dense_rank(pack(cols)[0])  # the groups, in the columns' lexicographic order
+        if len(cols) == 3:  # the groups are the rows' samplers' (c, a, t), in order: ranked by sampler, not by row
+            count, inv = _ranked(met[1], drawn, owner)
+        else:
+            count, inv = dense_rank(pack(cols)[0])  # the groups, in the columns' lexicographic order
         leads = np.empty(count, dtype=np.int64)
         leads[inv[::-1]] = np.arange(b.size - 1, -1, -1)
-        owner = inverse[b]  # each row's sampler
         tails = _tail_dice(fight)
         blocks = np.zeros(len(samplers), dtype=np.int64)
-        for i in np.flatnonzero(np.bincount(owner, minlength=len(samplers))).tolist():  # the samplers drawn here
+        for i in drawn:
             blocks[i] = tails.block(samplers[i])
-        at = blocks.take(owner) + local[b]
+        at = blocks.take(owner) + local
         lead_samplers = [samplers[i] for i in owner.take(leads).tolist()]
         dice = tails.dice(at, inv, lead_samplers, self.rng)
+        done, deep = _deep_tables(fight).read(fight, samplers, owner, dice, list(out))
+        if done.any():  # the rows whose outcome a deeper table of their situation holds
+            read = state_rows[done]
+            for f in out:
+                out[f][read] = deep[f][done]
+            if done.all():
+                return
         lead_values = np.stack([col.take(leads) for col in cols], axis=1).tolist()
         alike: dict[tuple[Any, ...], list[int]] = {}
         for u, values in enumerate(lead_values):  # one resolve for the groups whose blocks are the same
@@ -209,6 +228,9 @@ class TableSample(DirectSample):
         plain = {f: v for f, v in attack_fields.items() if not f.startswith(CODED)}
         for groups in alike.values():
             sel = _rows_of_groups(inv, groups, count)
+            sel = sel[~done.take(sel)]
+            if sel.size == 0:
+                continue
             situation = keyed.decode(lead_values[groups[0]])
             here = state_rows[sel]
             values = _row_values(fight, situation, self.state.per, here, cols[0][sel], cols[2][sel], plain)
@@ -282,16 +304,17 @@ class _Groups:
         found: list[list[int]] = np.stack([col[self.first] for col in columns], axis=1).tolist()
         return found
 
-    def each(self, values: list[int]) -> IntArray:
-        """Each row's group's value (`values`: one per group, in the groups' order), as a new array."""
+    def each(self, values: list[int], at: IntArray | None = None) -> IntArray:
+        """Each row's group's value (`values`: one per group, in the groups' order), as a new array; of the rows
+        `at` alone, when given."""
         per_group = np.asarray(values, dtype=np.int64)
         if self.inverse is not None:
-            return per_group.take(self.inverse)
+            return per_group.take(self.inverse if at is None else self.inverse.take(at))
         if self.by_code is None:
-            return np.full(self.code.size, per_group[0], dtype=np.int64)
+            return np.full(self.code.size if at is None else at.size, per_group[0], dtype=np.int64)
         table = np.zeros(self.radix, dtype=np.int64)
         table[self.by_code] = per_group
-        return table.take(self.code)
+        return table.take(self.code if at is None else self.code.take(at))
 
 
 class _TailDice:
@@ -386,6 +409,26 @@ def _tail_dice(fight: LoadedFight) -> _TailDice:
     if found is None or found.stack is not stack:
         found = held["dice"] = _TailDice(stack)
     return found
+
+
+def _deep_tables(fight: LoadedFight) -> DeepTables:
+    """The fight's deeper tables (made on first use)."""
+    held: dict[str, DeepTables] = fight.memo("deep_tables", dict)
+    found = held.get("deep")
+    if found is None:
+        found = held["deep"] = DeepTables(fight.rules.outcome_fields)
+    return found
+
+
+def _ranked(keys: list[tuple[int, ...]], drawn: list[int], owner: IntArray) -> tuple[int, IntArray]:
+    """`dense_rank` of the rows' keys where each row's key is its sampler's (`owner`: each row's sampler; `keys`:
+    each sampler's; `drawn`: the samplers of the rows): the distinct keys of the rows ranked in Python, once a
+    sampler."""
+    order = {key: r for r, key in enumerate(sorted({keys[i] for i in drawn}))}
+    rank = np.zeros(len(keys), dtype=np.int64)
+    for i in drawn:
+        rank[i] = order[keys[i]]
+    return len(order), rank.take(owner)
 
 
 def _rows_of_groups(inv: IntArray, groups: list[int], count: int) -> IntArray:

@@ -1,0 +1,109 @@
+"""Issue 42, round 5: the rows a table sampler draws past its table's depth (Kaiser's open rolls) read their outcomes
+from a deeper table of their situation (`modes/deep.py`), built once, instead of a `resolve` of their own each
+resolve: what `resolve` gives on their dice, the dice drawn as before (the same results for the same seed:
+tests/fights/test_fight_example_digests.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tohit.core.fight.rows import dense_rank
+from tohit.core.steps import Silent
+from tohit.core.system import Dice
+from tohit.engine.fight.caches import caches
+from tohit.engine.fight.load import load_fight
+from tohit.engine.fight.modes.deep import DEEP_DEPTH, DeepTables
+from tohit.engine.fight.modes.table import _ranked
+from tohit.engine.fight.run import simulate_fights
+from tohit.engine.fight.situation import pack
+
+DUEL = Path(__file__).resolve().parents[2] / "examples" / "fights" / "kaiser-duel.yaml"
+
+
+def _beyond_dice(sm: Any, rng: np.random.Generator, repeat: int) -> dict[tuple[str, str], np.ndarray]:
+    """Every joint row of the sampler's table that lies past its depth, `repeat` times, its tails drawn."""
+    table = sm.table
+    rows = np.tile(np.flatnonzero(~table.finite), repeat)
+    return {(name, c): v for name, cols in table.columns(rows, rng).items() for c, v in cols.items()}
+
+
+def test_rows_past_the_depth_read_what_resolve_gives() -> None:
+    """Each row past depth 1, its tail dice drawn: the deeper table's outcome is `resolve`'s on those dice in the
+    sampler's situation, for every situation a batch of the duel met; a row is read unless its dice pass the deeper
+    table's depth too."""
+    fight = load_fight(DUEL)
+    simulate_fights(fight, 2000, seed=3)
+    samplers = list(caches(fight).sampler.values())
+    assert len(samplers) > 10
+    deep = DeepTables(fight.rules.outcome_fields)
+    rng = np.random.default_rng(1)
+    fields = list(fight.rules.outcome_fields)
+    for sm in samplers:
+        dice = _beyond_dice(sm, rng, 20)
+        size = next(iter(dice.values())).size
+        found, read = deep.read(fight, [sm], np.zeros(size, dtype=np.int64), dice, fields)
+        columns: dict[str, dict[str, np.ndarray]] = {}
+        for (name, c), v in dice.items():
+            columns.setdefault(name, {})[c] = v
+        outcome = fight.system.resolve(sm.scenario, sm.target, Dice(columns), Silent())
+        past = np.zeros(size, dtype=bool)
+        for name in ("offense", "defense"):
+            past |= dice[name, "dice"] > 12 + 6 * (DEEP_DEPTH - 1) + 5
+        assert (found == ~past).all()
+        for f in fields:
+            assert (read[f][found] == outcome[f][found]).all(), (sm.scenario.attacker.name, f)
+
+
+def test_dice_past_the_deeper_depth_are_not_read() -> None:
+    """An open roll with more sixes than the deeper table follows is left to `resolve`, as are the rows of a sampler
+    beyond the budget of rows (none here)."""
+    fight = load_fight(DUEL)
+    simulate_fights(fight, 500, seed=3)
+    sm = next(iter(caches(fight).sampler.values()))
+    deep = DeepTables(fight.rules.outcome_fields)
+    dice = _beyond_dice(sm, np.random.default_rng(2), 1)
+    size = dice["offense", "dice"].size
+    dice["offense", "dice"] = np.full(size, 12 + 6 * DEEP_DEPTH + 1)
+    dice["offense", "open"] = np.ones(size, dtype=np.int64)
+    dice["offense", "fumble"] = np.zeros(size, dtype=np.int64)
+    found, _ = deep.read(fight, [sm], np.zeros(size, dtype=np.int64), dice, ["result"])
+    assert not found.any()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_batch_resolves_no_row_past_the_depth_once_its_tables_are_built(seed: int, monkeypatch: Any) -> None:
+    """A batch whose situations all have their tables (the same batch again) calls the game's `resolve` for none of
+    its rows past the depth: they read the deeper tables (a work count, not a clock)."""
+    fight = load_fight(DUEL)
+    first = simulate_fights(fight, 3000, seed=seed)
+    system = type(fight.system)
+    calls: list[int] = []
+    original = system.resolve
+
+    def counted(self: Any, *args: Any) -> Any:
+        calls.append(1)
+        return original(self, *args)
+
+    monkeypatch.setattr(system, "resolve", counted)
+    again = simulate_fights(fight, 3000, seed=seed)
+    assert again.to_json() == first.to_json()
+    assert calls == []
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_rows_past_the_depth_group_by_their_samplers_as_by_their_own_columns(seed: int) -> None:
+    """The groups the tails are drawn in (by attacker, attack and target) read from the rows' samplers are those
+    ranked from the rows' own columns: the same draws in the same order."""
+    rng = np.random.default_rng(seed)
+    keys = [tuple(int(x) for x in rng.integers(0, 3, size=3)) for _ in range(1 + seed % 9)]
+    owner = rng.integers(0, len(keys), size=1 + 7 * seed)
+    drawn = np.flatnonzero(np.bincount(owner, minlength=len(keys))).tolist()
+    cols = [np.asarray([keys[i][k] for i in owner.tolist()], dtype=np.int64) for k in range(3)]
+    count, inv = _ranked(keys, drawn, owner)
+    expected_count, expected = dense_rank(pack(cols)[0])
+    assert count == expected_count
+    assert inv.tolist() == expected.tolist()
