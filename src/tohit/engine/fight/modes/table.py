@@ -131,7 +131,7 @@ class TableSample(DirectSample):
             b = np.flatnonzero(beyond)
             if b.size:  # each row's sampler and joint row read at those rows alone
                 owner = groups.each(list(range(len(samplers))), b)
-                wide: IntArray = local.take(b).astype(np.int64)
+                wide: IntArray = local.take(b).astype(np.int64, copy=False)
                 who = [tuple(values[:3]) for values in situations_met]  # each sampler's (c, a, t)
                 self._resolve_beyond(b, rows, wide, owner, (samplers, who), comps, attack_fields, out)
         return out
@@ -148,7 +148,7 @@ class TableSample(DirectSample):
         layout = [sm.layout for sm in samplers]
         present = sorted(set(layout))
         local: npt.NDArray[np.integer[Any]]
-        if len(present) == 1:  # int32, added to the int64 offsets as it is (no copy)
+        if len(present) == 1:  # int64, added to the offsets as it is
             local = tables.aliases[present[0]].sample(self.rng, rows.size)
         else:
             row_layout = groups.each(layout)
