@@ -1,7 +1,7 @@
 """The outcomes of the rows a table sampler draws past its table's depth (docs/architecture.md, "What is exact and
 how"), read from a deeper table of the same situation instead of a `resolve` of their own.
 
-A sampled table is cut at depth 1: a roll whose open dice go on past it (Kaiser's double 6 followed by a 6) is a row
+A sampled table is cut at depth 1: a roll whose open dice go on past it (a double 6 followed by a 6 on open d6) is a row
 "beyond", whose tail dice the sampler draws from the role's own tail. The outcome of such a row is the system's
 `resolve` on those dice in the table's situation: the situation decides everything else the outcome reads. So
 each situation met past the depth gets its joint table at a greater depth (`DEEP_DEPTH`) once, and a row beyond
@@ -26,7 +26,7 @@ from tohit.engine.fight.stack import TableSampler
 #: The depth of the deeper tables: a roll past depth 1 goes past this one in one case in 6^(DEEP_DEPTH - 1).
 DEEP_DEPTH = 6
 #: Most rows the deeper tables of one fight hold together, some 12 MB (past them, rows past depth 1 resolve as before):
-#: Kaiser's bench duel needs 115 tables of 1,849 rows.
+#: the bench's duel with open rolls needs 115 tables of 1,849 rows.
 DEEP_ROWS = 1 << 18
 
 
