@@ -140,10 +140,10 @@ def test_encounter_next_turn_is_read_without_dice_and_is_whose_turn_the_step_pla
     played: list[int] = []
     turn = type(rules).turn
 
-    def spy(self: Any, ctx: Any, acting: Any, actor: Any, choice: Any = None) -> None:
+    def spy(self: Any, ctx: Any, acting: Any, actor: Any, choice: Any = None, **more: Any) -> None:
         if bool(acting[0]):
             played.append(int(actor[0]))
-        turn(self, ctx, acting, actor, choice)
+        turn(self, ctx, acting, actor, choice, **more)  # a game's own keywords (Kaiser's `paid`) passed on
 
     monkeypatch.setattr(type(rules), "turn", spy)
     for k in range(120):

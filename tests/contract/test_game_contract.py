@@ -165,10 +165,10 @@ def _spy_on_turns(monkeypatch: pytest.MonkeyPatch, rules: FightRules) -> list[in
     played: list[int] = []
     turn = type(rules).turn
 
-    def spy(self: Any, ctx: Any, acting: Any, actor: Any, choice: Any = None) -> None:
+    def spy(self: Any, ctx: Any, acting: Any, actor: Any, choice: Any = None, **more: Any) -> None:
         if bool(acting[0]):
             played.append(int(actor[0]))
-        turn(self, ctx, acting, actor, choice)
+        turn(self, ctx, acting, actor, choice, **more)  # a game's own keywords (Kaiser's `paid`) passed on
 
     monkeypatch.setattr(type(rules), "turn", spy)
     return played
