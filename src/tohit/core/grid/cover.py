@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from math import gcd
 from typing import Any, Literal
 
+import numpy as np
+
 from tohit.core.grid.board import Board
 from tohit.core.grid.footprint import Footprint
 from tohit.core.grid.segments import squares_crossed
 from tohit.core.grid.squares import Point, Square, corners
-from tohit.core.grid.walls import WALL_SCALE, line_crosses
+from tohit.core.grid.walls import WALL_SCALE, BoolArray, IntArray, corner_lines, line_crosses, lines_cross_walls
 
 CoverRule = Literal["any_line", "best_corner"]
 COVER_RULES: tuple[CoverRule, ...] = ("any_line", "best_corner")
@@ -63,6 +65,11 @@ class Cover:
 
 #: What blocks a line: a solid square, or WALL (a wall on an edge).
 WALL = "wall"
+#: The 16 corner-to-corner lines as corner offsets (line 4 * i + j: corner i of one square, corner j of the other;
+#: the corners in `squares.corners`' order).
+_OFFSETS = ((0, 0), (1, 0), (0, 1), (1, 1))
+CORNER_I: IntArray = np.array([_OFFSETS[k // 4] for k in range(16)], dtype=np.int64)
+CORNER_J: IntArray = np.array([_OFFSETS[k % 4] for k in range(16)], dtype=np.int64)
 
 
 def first_solid_crossed(board: Board, p: Point, q: Point) -> Square | None:
@@ -73,38 +80,39 @@ def first_solid_crossed(board: Board, p: Point, q: Point) -> Square | None:
     return None
 
 
-def wall_crossed(board: Board, p: Point, q: Point, p_square: Square, q_square: Square, *, drawn: bool = False) -> bool:
-    """The line from corner `p` of `p_square` to corner `q` of `q_square` crosses a wall or the outline of a solid
-    object (`drawn`: a drawn wall only), each end leaving its own square (`walls.py`)."""
-    walls = board.walls if drawn else board.blockers
-    if not len(walls):
-        return False
-    half = WALL_SCALE // 2
+class CornerLines:
+    """The 16 corner-to-corner lines from square `attacker` to square `target`, and what blocks each (`blocker`).
+    Whether each line crosses a wall is decided for all 16 lines in one numpy call (`walls.lines_cross_walls`,
+    each end leaving its own square), the first time a line needs it."""
 
-    def into(corner: Point, square: Square) -> tuple[int, int]:
-        return ((square[0] - corner[0]) * WALL_SCALE + half, (square[1] - corner[1]) * WALL_SCALE + half)
+    def __init__(self, board: Board, attacker: Square, target: Square) -> None:
+        self.board, self.attacker, self.target = board, attacker, target
+        self.starts, self.ends = corners(attacker), corners(target)
+        self._crossed: dict[bool, BoolArray] = {}
 
-    return line_crosses(
-        walls,
-        (p[0] * WALL_SCALE, p[1] * WALL_SCALE),
-        (q[0] * WALL_SCALE, q[1] * WALL_SCALE),
-        into(p, p_square),
-        into(q, q_square),
-    )
+    def walls_crossed(self, i: int, j: int, *, drawn: bool = False) -> bool:
+        """The line from corner `i` of the attacker's square to corner `j` of the target's crosses a wall or the
+        outline of a solid object (`drawn`: a drawn wall only)."""
+        if drawn not in self._crossed:
+            walls = self.board.walls if drawn else self.board.blockers
+            a = np.repeat(np.array([self.attacker], dtype=np.int64), 16, axis=0)
+            t = np.repeat(np.array([self.target], dtype=np.int64), 16, axis=0)
+            self._crossed[drawn] = lines_cross_walls(walls, *corner_lines(a, t, CORNER_I, CORNER_J))
+        return bool(self._crossed[drawn][4 * i + j])
 
-
-def _blocker(board: Board, p: Point, q: Point, attacker: Square, target: Square) -> Square | str | None:
-    """The solid square the line crosses first, else WALL if it crosses a wall, else the first solid square it
-    touches when it passes through a solid object without entering a square (between two solid squares that
-    meet at a corner, or along the edge between two), else None."""
-    hit = first_solid_crossed(board, p, q)
-    if hit is not None:
-        return hit
-    if not wall_crossed(board, p, q, attacker, target):
-        return None
-    if wall_crossed(board, p, q, attacker, target, drawn=True):
-        return WALL
-    return first_solid_touched(board, p, q) or WALL
+    def blocker(self, i: int, j: int) -> Square | str | None:
+        """What blocks line (i, j): the solid square it crosses first, else WALL if it crosses a wall, else the
+        first solid square it touches when it passes through a solid object without entering a square (between
+        two solid squares that meet at a corner, or along the edge between two), else None."""
+        p, q = self.starts[i], self.ends[j]
+        hit = first_solid_crossed(self.board, p, q)
+        if hit is not None:
+            return hit
+        if not self.walls_crossed(i, j):
+            return None
+        if self.walls_crossed(i, j, drawn=True):
+            return WALL
+        return first_solid_touched(self.board, p, q) or WALL
 
 
 def first_solid_touched(board: Board, p: Point, q: Point) -> Square | None:
@@ -132,30 +140,29 @@ def line_blocked(board: Board, p: Point, q: Point) -> bool:
     return board.has_blockers and line_crosses(board.blockers, (p[0] * s, p[1] * s), (q[0] * s, q[1] * s))
 
 
-def blocked_line_from(board: Board, attacker: Square, i: int, target: Square) -> tuple[Point, Square | str] | None:
-    """The first line from corner `i` of `attacker` to a corner of `target` crossing a solid square or a wall
-    (the parallel line first), with that square (or WALL)."""
-    p = corners(attacker)[i]
-    ends = corners(target)
+def blocked_line_from(lines: CornerLines, i: int) -> tuple[Point, Square | str] | None:
+    """The first line from corner `i` of the attacker's square to a corner of the target's crossing a solid square
+    or a wall (the parallel line first), with that square (or WALL)."""
     for j in (i, *(j for j in range(4) if j != i)):
-        hit = _blocker(board, p, ends[j], attacker, target)
+        hit = lines.blocker(i, j)
         if hit is not None:
-            return ends[j], hit
+            return lines.ends[j], hit
     return None
 
 
 def square_cover(board: Board, attacker: Square, target: Square, rule: CoverRule = "any_line") -> Cover | None:
     """Cover of the `target` square from the `attacker` square, under `rule`; None when in the open."""
-    starts, ends = corners(attacker), corners(target)
+    lines = CornerLines(board, attacker, target)
+    starts, ends = lines.starts, lines.ends
     if rule == "any_line":
         for i, j in LINE_ORDER:
-            hit = _blocker(board, starts[i], ends[j], attacker, target)
+            hit = lines.blocker(i, j)
             if hit is not None:
                 return _cover((starts[i], ends[j]), hit, attacker, target)
         return None
     found: Cover | None = None
     for i in range(4):
-        blocked = blocked_line_from(board, attacker, i, target)
+        blocked = blocked_line_from(lines, i)
         if blocked is None:
             return None  # the attacker shoots from this corner
         found = found or _cover((starts[i], blocked[0]), blocked[1], attacker, target)
