@@ -3,11 +3,13 @@ an interruption, `--scheduler` for `simulate` and `fight -n`, and bad input (one
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -261,6 +263,48 @@ def test_sigterm_swallowed_by_a_library_still_stops_in_one_line(
     result = runner.invoke(app, ["sweep", *args, "--out", str(tmp_path / "part.csv")])
     assert result.exit_code == 143, result.output
     assert "terminated (SIGTERM)" in result.output and "Traceback" not in result.output
+
+
+def _ctrl_c_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, then: Callable[[Any], None]) -> Any:
+    """A sweep whose Ctrl-C arrives and is dropped on its way (as Python drops an exception raised in a garbage
+    collector's callback), after which the run does `then(progress)`."""
+    import tohit.cli.errors as errors
+    import tohit.sweeps.run as sweeps_run
+
+    def dropped(*args: Any, progress: Any = None, **kwargs: Any) -> Any:
+        with contextlib.suppress(KeyboardInterrupt):  # dropped, as "Exception ignored in: <... _gc_callback ...>"
+            errors.on_sigint(signal.SIGINT, None)
+        then(progress)
+        raise AssertionError("the run went on past the Ctrl-C")
+
+    monkeypatch.setattr(sweeps_run, "run", dropped)
+    monkeypatch.setattr(errors, "_SIGINT", type(errors._SIGINT)())  # a fresh flag, cleared after the test
+    args = [str(BANDITS), *(x for v in FIGHT_GRID for x in ("--vary", v)), "-n", "10", "--seed", "3"]
+    return runner.invoke(app, ["sweep", *args, "--out", str(tmp_path / "part.csv")])
+
+
+def test_ctrl_c_dropped_by_a_garbage_collector_callback_stops_the_sweep_at_the_next_point(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """issue 31, item 9: a Ctrl-C that Python drops (it landed in Dask's garbage-collector callback, in this
+    process during a sweep) still stops the sweep, at the next finished point, in one line with exit 130 (a loaded
+    suite saw the sweep run on to its end and exit 0)."""
+    result = _ctrl_c_dropped(tmp_path, monkeypatch, lambda progress: progress(1))
+    assert result.exit_code == 130, result.output
+    assert "interrupted (Ctrl-C): stopped; 1 of " in result.output and "Traceback" not in result.output
+
+
+def test_ctrl_c_that_cut_an_import_short_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """issue 31, item 9: a Ctrl-C that lands in pandas' first import, as a point is written, makes the table's last
+    write fail again on the half-imported module: the sweep still stops as Ctrl-C's, one line, exit 130 (a loaded
+    run printed a traceback)."""
+
+    def import_fails(progress: Any) -> None:
+        raise ImportError("cannot import name 'Pandas4Warning' from partially initialized module 'pandas.errors'")
+
+    result = _ctrl_c_dropped(tmp_path, monkeypatch, import_fails)
+    assert result.exit_code == 130, result.output
+    assert "interrupted (Ctrl-C): stopped; 0 of " in result.output and "Traceback" not in result.output
 
 
 def test_a_killed_worker_loses_no_point(serial: pd.DataFrame) -> None:

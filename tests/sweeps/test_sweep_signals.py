@@ -1,5 +1,9 @@
 """issue 31, item 9: Ctrl-C in the middle of a sweep on a LocalCluster is one line, with no worker's traceback,
-whether the signal goes to the process alone or to its whole process group (as a terminal sends it)."""
+whether the signal goes to the process alone or to its whole process group (as a terminal sends it).
+
+The signal goes once the first point is written (one of 40), and the sweep must stop: in a loaded suite it did
+not, when Python dropped the Ctrl-C in Dask's garbage-collector callback, and the test used to skip then (the CLI
+now notes the signal and stops at the next point: `cli/errors.py`, `on_sigint`)."""
 
 from __future__ import annotations
 
@@ -12,10 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, TOHIT_CODE
 from tests.subprocesses import ending_with_the_run
 
-TOHIT = str(Path(sys.executable).parent / "tohit")
+#: `tohit` with Ctrl-C given its meaning back: a test run started in the background (a shell's `&`, as CI may start
+#: it) hands its children SIGINT ignored, and a process that starts with it ignored keeps ignoring it (`main`).
+TOHIT = [sys.executable, "-c", TOHIT_CODE]
 BANDITS = EXAMPLES / "fights" / "kaiser-party-vs-bandits.yaml"
 
 
@@ -23,7 +29,7 @@ BANDITS = EXAMPLES / "fights" / "kaiser-party-vs-bandits.yaml"
 def test_ctrl_c_is_one_line(tmp_path: Path, group: bool) -> None:
     out = tmp_path / "t.csv"
     args = [
-        TOHIT,
+        *TOHIT,
         "sweep",
         str(BANDITS),
         "--vary",
@@ -43,8 +49,8 @@ def test_ctrl_c_is_one_line(tmp_path: Path, group: bool) -> None:
     else:
         process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=90)
-    if process.returncode == 0:  # pragma: no cover - the sweep ended before the signal landed
-        pytest.skip("the sweep ended before Ctrl-C arrived")
+    # Not a skip when it exits 0: one of 40 points was written when the signal went, and a sweep that ran on to its
+    # end had dropped the Ctrl-C (it did, in a loaded suite, where this test used to skip).
     assert process.returncode == 130, err
     lines = [line for line in err.splitlines() if line.strip()]  # (the progress bar may leave a blank line)
     assert len(lines) == 1 and lines[0].startswith("error: interrupted (Ctrl-C): stopped; "), err
@@ -54,7 +60,7 @@ def test_sigterm_is_one_line(tmp_path: Path) -> None:
     """issue 41, item 6: SIGTERM to a sweep says "stopped; N of M points written ... --resume" and nothing else
     (not a second "stopped, nothing written" as well)."""
     out = tmp_path / "t.csv"
-    args = [TOHIT, "sweep", str(BANDITS), "--vary", "count:Bandit=1..8", "--vary"]
+    args = [*TOHIT, "sweep", str(BANDITS), "--vary", "count:Bandit=1..8", "--vary"]
     args += ["sides[1].combatants[0].target.lp=20..40:5", "-n", "1500", "--seed", "1", "--workers", "2"]
     args += ["--out", str(out)]
     process = subprocess.Popen(
@@ -65,9 +71,7 @@ def test_sigterm_is_one_line(tmp_path: Path) -> None:
         time.sleep(0.02)
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=90)
-    if process.returncode == 0:  # pragma: no cover - the sweep ended before the signal landed
-        pytest.skip("the sweep ended before SIGTERM arrived")
-    assert process.returncode == 143, err
+    assert process.returncode == 143, err  # (not a skip when it exits 0: see test_ctrl_c_is_one_line)
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: terminated (SIGTERM): stopped; "), err
     assert "--resume" in lines[0]

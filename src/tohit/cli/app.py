@@ -19,7 +19,7 @@ import typer
 
 from tohit import __version__
 from tohit.cli import authoring, compare, demo, fight, grid, serve, solve, sweep
-from tohit.cli.errors import OneLineErrors, fail, guarded, on_sigterm
+from tohit.cli.errors import OneLineErrors, fail, guarded, on_sigint, on_sigterm
 from tohit.engine.requests import MAX_ATTACKS, MAX_DEPTH, MAX_SEED, MAX_TIMES, MAX_WORKERS
 
 if TYPE_CHECKING:
@@ -290,6 +290,10 @@ compare.register(app)  # compare: cli/compare.py
 
 
 def main() -> None:
-    """Console-script entry point (SIGTERM stops a command as Ctrl-C does: workers ended, nothing half-written)."""
+    """Console-script entry point (SIGTERM stops a command as Ctrl-C does: workers ended, nothing half-written).
+    Ctrl-C keeps Python's meaning, noted as it arrives (`on_sigint`); a process started with it ignored (`nohup`,
+    a background job) keeps ignoring it."""
     signal.signal(signal.SIGTERM, on_sigterm)
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, on_sigint)
     app()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
 import typer
@@ -46,14 +47,11 @@ def stoppable(action: Callable[[], T], what: str) -> T:
     nothing as it goes: `solve`, `compare`)."""
     try:
         return guarded(action)
-    except KeyboardInterrupt:
-        stopped(f"interrupted (Ctrl-C): {what} stopped", 130)
-    except Terminated:
-        stopped(f"terminated (SIGTERM): {what} stopped", 143)
-    except Exception:
-        if not sigterm_arrived():
+    except (KeyboardInterrupt, Terminated, Exception) as exc:
+        how = stopped_by(exc)
+        if how is None:
             raise
-        stopped(f"terminated (SIGTERM): {what} stopped", 143)
+        stopped(f"{how.words}: {what} stopped", how.code)
 
 
 def usage_message(exc: Any) -> str:
@@ -89,20 +87,20 @@ class OneLineErrors(TyperGroup):
                 raise
             fail(usage_message(exc))
         except ModuleNotFoundError as exc:
+            how = stopped_by(exc)
+            if how is not None:  # an import cut short by the signal, not a missing extra
+                stopped(f"{how.words}: stopped, nothing written", how.code)
             needed = missing_extra(command_path(ctx, exc), exc)
-            if needed is None or sigterm_arrived():
+            if needed is None:
                 raise
             fail(needed)
         except typer.Exit:  # a command's own end (`stopped` has said its line): never a second line
             raise
-        except KeyboardInterrupt:
-            stopped("interrupted (Ctrl-C): stopped, nothing written", 130)
-        except Terminated:
-            stopped("terminated (SIGTERM): stopped, nothing written", 143)
-        except Exception:
-            if not sigterm_arrived():
+        except (KeyboardInterrupt, Terminated, Exception) as exc:
+            how = stopped_by(exc)
+            if how is None:
                 raise
-            stopped("terminated (SIGTERM): stopped, nothing written", 143)
+            stopped(f"{how.words}: stopped, nothing written", how.code)
 
 
 def command_path(ctx: Any, exc: BaseException) -> str:
@@ -124,6 +122,8 @@ class Terminated(BaseException):
 
 #: Set once SIGTERM has arrived (`on_sigterm`).
 _SIGTERM = threading.Event()
+#: Set once Ctrl-C (SIGINT) has arrived (`on_sigint`).
+_SIGINT = threading.Event()
 
 
 def on_sigterm(signum: int, frame: Any) -> None:
@@ -132,11 +132,54 @@ def on_sigterm(signum: int, frame: Any) -> None:
     raise Terminated
 
 
+def on_sigint(signum: int, frame: Any) -> None:
+    """The CLI's Ctrl-C handler (installed by `main` in place of Python's own, which it does as Python's does:
+    KeyboardInterrupt where the program is), noting that Ctrl-C arrived: Python drops an exception raised where
+    the garbage collector calls back (Dask's scheduler, in this process during a sweep, has such a callback), and
+    an import it cuts short fails again in a `finally` as another error."""
+    _SIGINT.set()
+    raise KeyboardInterrupt
+
+
 def sigterm_arrived() -> bool:
     """Whether SIGTERM has arrived: an error surfacing after it may be `Terminated` swallowed on its way up by a
     library that raised its own instead (numpy turns an exception raised inside a comparison of structured arrays
     into a TypeError), and is then SIGTERM's, not a bug."""
     return _SIGTERM.is_set()
+
+
+@dataclass(frozen=True)
+class Stop:
+    """How a signal stops a command: the words of its line and its exit code (128 + the signal's number)."""
+
+    words: str
+    code: int
+
+
+CTRL_C = Stop("interrupted (Ctrl-C)", 130)
+SIGTERM = Stop("terminated (SIGTERM)", 143)
+
+
+def stopped_by(exc: BaseException) -> Stop | None:
+    """The signal that `exc` stands for: Ctrl-C's KeyboardInterrupt, SIGTERM's `Terminated`, or any other error
+    surfacing once either has arrived (their exception replaced on its way up: `sigterm_arrived`, `on_sigint`);
+    None for an error of its own."""
+    if isinstance(exc, KeyboardInterrupt):
+        return CTRL_C
+    if isinstance(exc, Terminated) or _SIGTERM.is_set():
+        return SIGTERM
+    return CTRL_C if _SIGINT.is_set() else None
+
+
+def raise_if_signalled() -> None:
+    """Raise again the signal that arrived and was dropped on its way (`on_sigint`): called between two pieces of
+    work (a sweep's points, a run's progress), so that a dropped Ctrl-C or SIGTERM stops the command there."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if _SIGTERM.is_set():
+        raise Terminated
+    if _SIGINT.is_set():
+        raise KeyboardInterrupt
 
 
 def stopped(message: str, code: int) -> NoReturn:

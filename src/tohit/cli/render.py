@@ -13,6 +13,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from tohit.cli.errors import raise_if_signalled
 from tohit.core.exact_text import fraction_text, is_long
 from tohit.engine.stats import mean_sd, percentile, wilson
 
@@ -180,6 +181,7 @@ def delayed_progress(
 
     def advance(m: int) -> None:
         nonlocal shown
+        raise_if_signalled()  # a Ctrl-C or SIGTERM dropped on its way stops the work here
         if not shown and not quiet and time.perf_counter() - start > after:
             bar.start()
             shown = True

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tohit.cli.errors import Terminated, fail, guarded, sigterm_arrived, stopped
+from tohit.cli.errors import Terminated, fail, guarded, stopped, stopped_by
 from tohit.sweeps.limits import DEFAULT_FIGHTS, MAX_POINTS, MAX_POINTS_LIMIT, MAX_SEED
 from tohit.sweeps.spec import FORMS, ZIP_HELP
 
@@ -203,14 +203,11 @@ def _run(planned: Sweep, *, workers: int | None, scheduler: str | None, quiet: b
 
         try:
             return guarded(lambda: run(planned, workers=workers, scheduler=scheduler, progress=progress))
-        except KeyboardInterrupt:
-            stopped(_stop_text("interrupted (Ctrl-C)", planned, finished), 130)
-        except Terminated:
-            stopped(_stop_text("terminated (SIGTERM)", planned, finished), 143)
-        except Exception:
-            if not sigterm_arrived():
+        except (KeyboardInterrupt, Terminated, Exception) as exc:
+            how = stopped_by(exc)
+            if how is None:
                 raise
-            stopped(_stop_text("terminated (SIGTERM)", planned, finished), 143)
+            stopped(_stop_text(how.words, planned, finished), how.code)
 
 
 def _stop_text(what: str, planned: Sweep, finished: int) -> str:
