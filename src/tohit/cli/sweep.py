@@ -212,6 +212,8 @@ def _run(planned: Sweep, *, workers: int | None, scheduler: str | None, quiet: b
 
 def _stop_text(what: str, planned: Sweep, finished: int) -> str:
     done = len(planned.done) + finished
+    if done == 0:  # no point finished: no file was written
+        return f"{what}: stopped before the first of {planned.grid.size:,} points finished; nothing written"
     if planned.out is None:
         return f"{what}: stopped after {done:,} of {planned.grid.size:,} points (give --out to keep them)"
     return (
