@@ -141,13 +141,6 @@ def on_sigint(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def sigterm_arrived() -> bool:
-    """Whether SIGTERM has arrived: an error surfacing after it may be `Terminated` swallowed on its way up by a
-    library that raised its own instead (numpy turns an exception raised inside a comparison of structured arrays
-    into a TypeError), and is then SIGTERM's, not a bug."""
-    return _SIGTERM.is_set()
-
-
 @dataclass(frozen=True)
 class Stop:
     """How a signal stops a command: the words of its line and its exit code (128 + the signal's number)."""
@@ -162,8 +155,9 @@ SIGTERM = Stop("terminated (SIGTERM)", 143)
 
 def stopped_by(exc: BaseException) -> Stop | None:
     """The signal that `exc` stands for: Ctrl-C's KeyboardInterrupt, SIGTERM's `Terminated`, or any other error
-    surfacing once either has arrived (their exception replaced on its way up: `sigterm_arrived`, `on_sigint`);
-    None for an error of its own."""
+    surfacing once either has arrived, then the signal's, not a bug: its exception replaced on its way up by a
+    library that raised its own instead (numpy turns an exception raised inside a comparison of structured arrays
+    into a TypeError), or an import it cut short failing again (`on_sigint`). None for an error of its own."""
     if isinstance(exc, KeyboardInterrupt):
         return CTRL_C
     if isinstance(exc, Terminated) or _SIGTERM.is_set():
