@@ -65,11 +65,12 @@ class Cover:
 
 #: What blocks a line: a solid square, or WALL (a wall on an edge).
 WALL = "wall"
-#: The 16 corner-to-corner lines as corner offsets (line 4 * i + j: corner i of one square, corner j of the other;
-#: the corners in `squares.corners`' order).
-_OFFSETS = ((0, 0), (1, 0), (0, 1), (1, 1))
-CORNER_I: IntArray = np.array([_OFFSETS[k // 4] for k in range(16)], dtype=np.int64)
-CORNER_J: IntArray = np.array([_OFFSETS[k % 4] for k in range(16)], dtype=np.int64)
+#: A square's corners as offsets from it, in `squares.corners`' order.
+CORNERS: IntArray = np.array([(0, 0), (1, 0), (0, 1), (1, 1)], dtype=np.int64)
+#: The 16 corner-to-corner lines as corner offsets: line 4 * i + j from corner i of one square to corner j of the
+#: other.
+CORNER_I: IntArray = np.repeat(CORNERS, 4, axis=0)
+CORNER_J: IntArray = np.tile(CORNERS, (4, 1))
 
 
 def first_solid_crossed(board: Board, p: Point, q: Point) -> Square | None:

@@ -17,14 +17,12 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.grid.board import Board
-from tohit.core.grid.cover import LINE_ORDER, CoverRule
+from tohit.core.grid.cover import CORNERS, LINE_ORDER, CoverRule
 from tohit.core.grid.footprint import Footprint
 from tohit.core.grid.walls import corner_lines, lines_cross_outline, lines_cross_walls
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-#: Corner offsets in the order `squares.corners` gives them.
-CORNERS = np.array([(0, 0), (1, 0), (0, 1), (1, 1)], dtype=np.int64)
 FIRST_BLOCK = 8
 MAX_BLOCK = 64
 CHUNK = 1 << 18
