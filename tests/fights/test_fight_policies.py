@@ -135,3 +135,30 @@ def test_fight_policy_first_and_weakest_on_their_own_pick_as_the_general_path(mo
     general = choose_actions(ctx, acting, actor, options)
     assert np.array_equal(fast[1], general[1]) and np.array_equal(fast[2], general[2])
     assert (fast[2] >= 0).sum() > n // 2  # most rows had a pick to make
+
+
+def test_fight_policy_any_policy_with_one_pair_to_pick_picks_as_the_general_path(monkeypatch: object) -> None:
+    """A duel of one attack each (policy._one_pair) takes the shorter path whatever the policies (`best`, `random`,
+    `weakest`): a row has one pair at most, on which every policy agrees. The same attack and target as the general
+    path, row for row, with the foe down, no AP and rows not acting."""
+    from tohit.engine.fight import policy
+
+    for policies in (("best", "first"), ("random", "weakest"), ("best", "random")):
+        data = kaiser_fight([kaiser_combatant("A")], [kaiser_combatant("B")])
+        for side, name in zip(data["sides"], policies, strict=True):
+            side["policy"] = name
+        fight = load(data)
+        rng = np.random.default_rng(7)
+        n = 2_000
+        ctx = TableSample(fight, initial_state(fight, n), rng)
+        actor = rng.integers(0, 2, n)
+        options = (rng.random((n, 1, 2)) < 0.8) & fight.roster.foes()[actor][:, None, :]
+        acting = rng.random(n) < 0.9
+        assert policy._one_pair(fight) and not policy._plain(fight)
+        fast = choose_actions(ctx, acting, actor, options)
+        monkeypatch.setattr(policy, "_one_pair", lambda fight: False)  # type: ignore[attr-defined]
+        general = choose_actions(ctx, acting, actor, options)
+        monkeypatch.undo()  # type: ignore[attr-defined]
+        assert fast[0] is general[0]
+        assert np.array_equal(fast[1], general[1]) and np.array_equal(fast[2], general[2])
+        assert 0 < (fast[2] >= 0).sum() < n  # some rows had the pair, some none

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from tohit.core.fight.rows import take_at
+
 ATOM_TABLE_MAX = 1 << 16
 MAX_TOTAL = (1 << 63) - 1
 
@@ -76,9 +78,9 @@ class Alias:
             drawn = rng.integers(0, self.total, size=n, dtype=atom_dtype)
             if self.one_each:  # each draw is its index: widened alone
                 return drawn.astype(np.int64)
-            return self.atoms.take(drawn)  # `take`: faster than []
+            return take_at(self.atoms, drawn)
         column = rng.integers(0, self.k, size=n, dtype=self.index_dtype)
         r = rng.integers(0, self.total, size=n, dtype=self.r_dtype)
         picked = column.astype(np.int64)  # widened once: both lookups index by it as it is
-        picked += np.greater_equal(r, self.thr.take(picked)) * self.delta.take(picked)
+        picked += np.greater_equal(r, take_at(self.thr, picked)) * take_at(self.delta, picked)
         return picked

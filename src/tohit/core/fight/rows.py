@@ -11,13 +11,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
+#: A table's cell type (`lookup`).
+Cell = TypeVar("Cell", bound=np.generic)
 
 #: Column counts whose bool rows read as one unsigned integer (a row is "any" when that integer is not 0).
 _PACKED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -163,7 +165,16 @@ def take_rows(arr: Any, who: IntArray) -> Any:
     """arr[np.arange(n), who] for a 2-D array: each row's entry in column `who`."""
     n, k = arr.shape[0], arr.shape[1]
     flat = row_offsets(n, k) + who
-    return np.ascontiguousarray(arr).reshape(n * k, *arr.shape[2:]).take(flat, axis=0)  # `take`: faster than []
+    return take_at(np.ascontiguousarray(arr).reshape(n * k, *arr.shape[2:]), flat, axis=0)  # `take`: faster than []
+
+
+def take_at(arr: npt.NDArray[Cell], at: Any, axis: int | None = None) -> npt.NDArray[Cell]:
+    """arr.take(at, axis) for indices `at` that are all in range (negative ones count from the end, as numpy's
+    own), with `take`'s "wrap" mode: the same entries without the default's per-index bounds check. About a third
+    faster on a small table the cache holds (100,000 reads of a 3,000-entry int64 table: 44 µs against 66 µs), a
+    few percent on a batch's arrays."""
+    out: npt.NDArray[Cell] = arr.take(at, axis=axis, mode="wrap")
+    return out
 
 
 @lru_cache(maxsize=8)
@@ -180,7 +191,7 @@ def gather_stats(per: Any, stats: Sequence[str], rows: IntArray, who: IntArray) 
         return {}
     width = per[stats[0]].shape[1]
     flat = np.asarray(rows, dtype=np.int64) * width + who
-    return {s: np.ascontiguousarray(per[s]).reshape(-1).take(flat) for s in stats}
+    return {s: take_at(np.ascontiguousarray(per[s]).reshape(-1), flat) for s in stats}
 
 
 def and_rows(x: BoolArray, mask: BoolArray) -> BoolArray:
@@ -208,7 +219,7 @@ def pair_rows(usable: BoolArray, foes: BoolArray) -> BoolArray:
 def rows_of(table: Any, who: IntArray) -> Any:
     """table[who] for a small per-combatant table (combatants, ...): one row per fight. `take` is many times
     faster than fancy indexing along the first axis for such tables."""
-    return np.take(table, who, axis=0)
+    return take_at(np.asarray(table), who, axis=0)
 
 
 def select(mask: BoolArray, *arrays: Any) -> tuple[Any, ...]:
@@ -217,7 +228,7 @@ def select(mask: BoolArray, *arrays: Any) -> tuple[Any, ...]:
     if mask.all():
         return arrays
     idx = np.flatnonzero(mask)
-    return tuple(np.take(a, idx, axis=0) for a in arrays)
+    return tuple(take_at(np.asarray(a), idx, axis=0) for a in arrays)
 
 
 def dense_rank(values: IntArray) -> tuple[int, IntArray]:

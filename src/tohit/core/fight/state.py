@@ -21,6 +21,8 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from tohit.core.fight.rows import take_at
+
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 #: A cell type of a table `gather` reads (int or bool).
@@ -104,9 +106,9 @@ class State:
             rows = np.flatnonzero(rows)
         known = same or {}
         return State(
-            {k: v.take(rows, axis=0) for k, v in self.per.items()},
+            {k: take_at(v, rows, axis=0) for k, v in self.per.items()},
             {
-                k: v.take(rows, axis=0) if k not in known else np.full(rows.size, known[k], dtype=v.dtype)
+                k: take_at(v, rows, axis=0) if k not in known else np.full(rows.size, known[k], dtype=v.dtype)
                 for k, v in self.fight.items()
             },
         )
@@ -226,7 +228,7 @@ def gather(arr: npt.NDArray[Cell], rows: Any, who: Any) -> npt.NDArray[Cell]:
     """arr[rows, who] for a 2-D array (fights x combatants, or any small table such as combatants x attacks), by
     flat index (faster than 2-D fancy indexing); the array's own dtype."""
     flat = np.asarray(rows, dtype=np.int64) * arr.shape[1] + who
-    out: npt.NDArray[Cell] = np.ascontiguousarray(arr).reshape(-1).take(flat)
+    out: npt.NDArray[Cell] = take_at(np.ascontiguousarray(arr).reshape(-1), flat)
     return out
 
 

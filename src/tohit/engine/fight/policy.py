@@ -36,7 +36,7 @@ def choose_actions(
     n, na, size = options.shape
     flat_opts = and_rows(np.ascontiguousarray(options).reshape(n, -1), acting)
     opts = flat_opts.reshape(options.shape)
-    if _plain(fight):
+    if _plain(fight) or _one_pair(fight):
         return ALL, *_first_or_weakest(ctx, actor, opts)
     attack = np.full(n, -1, dtype=np.int64)
     target = np.full(n, -1, dtype=np.int64)
@@ -109,10 +109,21 @@ def _plain(fight: LoadedFight) -> bool:
     return bool(fight.memo("policy_plain", build))
 
 
+def _one_pair(fight: LoadedFight) -> bool:
+    """Every combatant has one attack and at most one foe (a duel of one attack each): a row has one pair to pick
+    at most, on which every policy agrees, so the first pair is the pick (`_first_or_weakest`)."""
+
+    def build() -> bool:
+        return fight.max_attacks == 1 and bool((fight.roster.foe_matrix.sum(axis=1) <= 1).all())
+
+    return bool(fight.memo("policy_one_pair", build))
+
+
 def _first_or_weakest(ctx: FightContext, actor: IntArray, opts: BoolArray) -> tuple[IntArray, IntArray]:
-    """(attack, target) per row where every policy is `first` or `weakest` (`_plain`): the first attack with a
-    foe to use it on, and on it the first foe (`first`) or the one with the lowest health (`weakest`; ties: file
-    order); -1 where there is no pair. The same picks as the general path, with no per-policy row selection."""
+    """(attack, target) per row where every policy is `first` or `weakest` (`_plain`), or where a row has one pair
+    at most (`_one_pair`): the first attack with a foe to use it on, and on it the first foe (`first`, and any
+    other policy) or the one with the lowest health (`weakest`; ties: file order); -1 where there is no pair. The
+    same picks as the general path, with no per-policy row selection."""
     fight = ctx.fight
     n, na, size = opts.shape
     if na == 1:

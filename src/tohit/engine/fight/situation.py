@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from tohit.core.fight.contract import FightRules, LoadedFight
+from tohit.core.fight.rows import take_at
 from tohit.core.fight.state import IntArray
 from tohit.core.roles import Role
 from tohit.engine.fight.caches import caches
@@ -125,7 +126,7 @@ class SituationKey:
             at_actor = base + actor if on_actor else base
 
         def read(stat: str, at: IntArray) -> IntArray:
-            out: IntArray = np.ascontiguousarray(per[stat]).reshape(-1).take(at)
+            out: IntArray = take_at(np.ascontiguousarray(per[stat]).reshape(-1), at)
             return out
 
         cols = [actor, attack, target]

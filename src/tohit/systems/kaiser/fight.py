@@ -53,7 +53,7 @@ from tohit.core.fight.consequence import ATTACKER, DEFENDER, changes, of_kind
 from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
 from tohit.core.fight.order import kept
 from tohit.core.fight.rolls import FightRoll
-from tohit.core.fight.rows import column_bits, gather_stats, min_rows, pair_rows, rows_of, select
+from tohit.core.fight.rows import column_bits, gather_stats, min_rows, pair_rows, rows_of, select, take_at
 from tohit.core.fight.state import BoolArray, IntArray, State, every_row, gather
 from tohit.core.models import Model
 from tohit.systems.kaiser import consequences, narrate, players
@@ -242,7 +242,7 @@ class KaiserFight(KaiserTurns):
         if acting.any():
             ctx.emit(
                 "turn",
-                [ctx.set("cursor", acting, self._order(fight).following.take(slot))],
+                [ctx.set("cursor", acting, take_at(self._order(fight).following, slot))],
                 combatant=lambda: self._name(ctx, actor),
                 round=lambda: int(ctx.state.fight["round"][0]),
             )
@@ -338,7 +338,7 @@ class KaiserFight(KaiserTurns):
         on_t = gather_stats(ctx.state.per, ("ap", "flat_footed"), maybe, t)
         up = ctx.standing()
         t_ap = on_t["ap"]
-        ok = (counter_with.take(t) >= 0) & (t_ap >= COUNTER_AP) & (on_t["flat_footed"] == 0)
+        ok = (take_at(counter_with, t) >= 0) & (t_ap >= COUNTER_AP) & (on_t["flat_footed"] == 0)
         ok &= gather(up, maybe, t) & gather(up, maybe, a)
         if not ok.any():
             return
@@ -423,7 +423,7 @@ class KaiserFight(KaiserTurns):
         if table is not None:  # the file's order: one lookup by cursor and who can attack
             code = column_bits(can)
             code += cursor << size
-            return table.slot.take(code), table.found.take(code)
+            return take_at(table.slot, code), take_at(table.found, code)
         nearest = np.minimum(min_rows(self._distance(fight, state, cursor) + size * ~can), size)  # size: nobody can
         found: BoolArray = nearest < size
         slot = cursor + np.minimum(nearest, size - 1)

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.fight.contract import ALL, LoadedFight, Rows
-from tohit.core.fight.rows import dense_rank, gather_stats
+from tohit.core.fight.rows import dense_rank, gather_stats, take_at
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.core.fight.words import Words
 from tohit.core.steps import Silent
@@ -41,8 +41,8 @@ def _one_table(
     table's own matrix: the same values as the stack's columns at the table's offset, with no offset added to
     each row. A row beyond the depth reads 0 there, as in the stack, until its tail is resolved."""
     if rows.size == n:
-        return {f: sm.matrix[sm.fields.index(f)].take(local) for f in fields}
-    return {f: _at_rows(n, rows, sm.matrix[sm.fields.index(f)].take(local)) for f in fields}
+        return {f: take_at(sm.matrix[sm.fields.index(f)], local) for f in fields}
+    return {f: _at_rows(n, rows, take_at(sm.matrix[sm.fields.index(f)], local)) for f in fields}
 
 
 class TableSample(DirectSample):
@@ -124,7 +124,7 @@ class TableSample(DirectSample):
             sm = samplers[0]
             local = alias_tables(self.fight).of(sm).sample(self.rng, rows.size)
             out = _one_table(sm, local, n, rows, fields)
-            beyond = sm.beyond.take(local) if sm.beyond.any() else None
+            beyond = take_at(sm.beyond, local) if sm.beyond.any() else None
         else:
             local, out, beyond = self._draw_groups(groups, samplers, rows, fields)
         if beyond is not None:  # rolls past the table's depth: their tails sampled, then resolved
@@ -162,10 +162,12 @@ class TableSample(DirectSample):
         # some rows resolve (a reaction, such as a counterattack), their outcomes are read at those rows and set in
         # zeros.
         if rows.size == n:
-            out = {f: stack.matrix[stack.at[f]].take(joint_row) for f in fields}
-        else:
-            out = {f: _at_rows(n, rows, stack.matrix[stack.at[f]].take(joint_row)) for f in fields}
-        return local, out, stack.beyond.take(joint_row)
+            at = joint_row
+        else:  # every row's column, the zeros' where it does not resolve: one spread, then each field read whole
+            at = np.zeros(n, dtype=np.int64)
+            at[rows] = joint_row
+        out = {f: take_at(stack.matrix[stack.at[f]], at) for f in fields}
+        return local, out, take_at(stack.beyond, joint_row)
 
     def _resolve_beyond(
         self,
@@ -309,12 +311,12 @@ class _Groups:
         `at` alone, when given."""
         per_group = np.asarray(values, dtype=np.int64)
         if self.inverse is not None:
-            return per_group.take(self.inverse if at is None else self.inverse.take(at))
+            return take_at(per_group, self.inverse if at is None else self.inverse.take(at))
         if self.by_code is None:
             return np.full(self.code.size if at is None else at.size, per_group[0], dtype=np.int64)
         table = np.zeros(self.radix, dtype=np.int64)
         table[self.by_code] = per_group
-        return table.take(self.code if at is None else self.code.take(at))
+        return take_at(table, self.code if at is None else self.code.take(at))
 
 
 class _TailDice:
