@@ -296,7 +296,7 @@ class KaiserFight(KaiserTurns):
 
         costs = self._costs(fight)
         rows = np.flatnonzero(acting)
-        by, used = actor[rows], attack[rows]
+        by, used = take_at(actor, rows), take_at(attack, rows)
         spent = gather(ctx.state.per["ap"], rows, by) - gather(costs, by, used)
         ctx.emit(
             "ap_spent",
@@ -333,7 +333,7 @@ class KaiserFight(KaiserTurns):
         maybe = np.flatnonzero(counter)
         if maybe.size == 0:
             return
-        t, a = target[maybe], actor[maybe]
+        t, a = take_at(target, maybe), take_at(actor, maybe)
         counter_with = self._counter_attack(fight)
         on_t = gather_stats(ctx.state.per, ("ap", "flat_footed"), maybe, t)
         up = ctx.standing()
@@ -356,11 +356,11 @@ class KaiserFight(KaiserTurns):
             bonus=lambda: int(bonus[0]),
         )
         c_attack = np.zeros(n, dtype=np.int64)
-        c_attack[rows] = with_attack = counter_with[t]
+        c_attack[rows] = with_attack = take_at(counter_with, t)
         penalties = ctx.state.per["penalty"]
         c_penalty = gather(penalties, rows, t) if _any_set(penalties) else 0
         modifiers = np.zeros(n, dtype=np.int64)
-        modifiers[rows] = gather(self._modifiers(fight), t, with_attack) + bonus[rows] - c_penalty
+        modifiers[rows] = gather(self._modifiers(fight), t, with_attack) + take_at(bonus, rows) - c_penalty
 
         def counter_note() -> str:  # told: one fight, rows == [0]
             return narrate.counter_note(int(bonus[0]), int(np.asarray(c_penalty).reshape(-1)[0]))
@@ -437,7 +437,7 @@ class KaiserFight(KaiserTurns):
         standing = ctx.standing().take(rows, axis=0)  # the step knows it already
         r_idx, c_idx = _cells(standing)
         rr = rows[r_idx]
-        new_round = ctx.state.fight["round"][rows] + 1
+        new_round = take_at(ctx.state.fight["round"], rows) + 1
         changed = [
             ctx.set("round", rows, new_round),
             ctx.set("cursor", rows, 0),
@@ -476,7 +476,7 @@ class KaiserFight(KaiserTurns):
         rows = np.flatnonzero(mask) if at is None else at
         if rows.size == 0:
             return
-        d = defender[rows]
+        d = take_at(defender, rows)
         mdp, def_mod = gather_stats(ctx.state.per, ("mdp", "def_mod"), rows, d).values()
         ctx.emit(
             "defense",
@@ -531,7 +531,7 @@ class KaiserFight(KaiserTurns):
         DoF <= 5 fades 1 a round, of DoF 6+ lasts; DoF 16+ knocks it unconscious. One roll (`CRITICAL`), the
         same call in every mode; the level's dice are those the attack's own `critical` role showed."""
         fight = ctx.fight
-        phr = self._phr(fight)[who]
+        phr = take_at(self._phr(fight), who)
         base = damage // 10
         roll = CRITICAL_ROLLED_AFTER_DEFENSE if fight.spec.options.multiple_defense_penalty else CRITICAL
         rolled = ctx.roll(rows, roll, {"base": base, "phr": phr})
