@@ -186,12 +186,22 @@ def row_offsets(n: int, k: int) -> IntArray:
     return out
 
 
+def cells(rows: Any, width: int, who: Any) -> IntArray:
+    """rows * width + who: each row's cell of combatant `who` in a (rows, `width`) array, as a flat index; `who` added
+    in place where it has the rows' shape or is one value (no second array of the rows' size)."""
+    flat: IntArray = np.asarray(rows, dtype=np.int64) * width
+    if np.ndim(who) == 0 or np.shape(who) == flat.shape:
+        flat += who
+        return flat
+    return flat + who
+
+
 def gather_stats(per: Any, stats: Sequence[str], rows: IntArray, who: IntArray) -> dict[str, IntArray]:
     """Each stat's entry per[stat][rows, who] (arrays of fights x combatants), by one flat index for them all."""
     if not stats:
         return {}
     width = per[stats[0]].shape[1]
-    flat = np.asarray(rows, dtype=np.int64) * width + who
+    flat = cells(rows, width, who)
     return {s: take_at(np.ascontiguousarray(per[s]).reshape(-1), flat) for s in stats}
 
 

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from tohit.core.fight.rows import take_at
+from tohit.core.fight.rows import cells, take_at
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -227,7 +227,7 @@ def _value(to: IntArray) -> Any:
 def gather(arr: npt.NDArray[Cell], rows: Any, who: Any) -> npt.NDArray[Cell]:
     """arr[rows, who] for a 2-D array (fights x combatants, or any small table such as combatants x attacks), by
     flat index (faster than 2-D fancy indexing); the array's own dtype."""
-    flat = np.asarray(rows, dtype=np.int64) * arr.shape[1] + who
+    flat = cells(rows, arr.shape[1], who)
     out: npt.NDArray[Cell] = take_at(np.ascontiguousarray(arr).reshape(-1), flat)
     return out
 

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from tohit.core.fight.contract import FightRules, LoadedFight
-from tohit.core.fight.rows import take_at
+from tohit.core.fight.rows import cells, take_at
 from tohit.core.fight.state import IntArray
 from tohit.core.roles import Role
 from tohit.engine.fight.caches import caches
@@ -120,7 +120,9 @@ class SituationKey:
         on_actor = [s for s in self.own + self.own_scalar if s not in steady]
         # Each stat read at the same cells (`gather`'s flat index, made once for the target's and the actor's).
         at_target = at_actor = target  # read by no stat when none is keyed (the rows are not looked at)
-        if on_target or on_actor:
+        if on_target and not on_actor:  # the target's cells alone (`cells`: one array)
+            at_target = cells(rows, per[on_target[0]].shape[1], target)
+        elif on_target or on_actor:
             base = np.asarray(rows, dtype=np.int64) * per[(on_target + on_actor)[0]].shape[1]
             at_target = base + target if on_target else base
             at_actor = base + actor if on_actor else base
