@@ -85,7 +85,8 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     if hit.size == 0:
         return Applied((), hit)
     lp, damage = at(before.lp), at(outcome.damage)
-    new_lp = np.maximum(0, lp - damage)
+    new_lp = lp - damage
+    np.maximum(new_lp, 0, out=new_lp)  # in place: a fresh array of this call's
     items: list[Item] = []
     hurt = damage > 0
     if hurt.any():

@@ -297,7 +297,8 @@ class KaiserFight(KaiserTurns):
         costs = self._costs(fight)
         rows = np.flatnonzero(acting)
         by, used = take_at(actor, rows), take_at(attack, rows)
-        spent = gather(ctx.state.per["ap"], rows, by) - gather(costs, by, used)
+        spent = gather(ctx.state.per["ap"], rows, by)
+        spent -= gather(costs, by, used)  # in place: a fresh array of this step's
         ctx.emit(
             "ap_spent",
             [ctx.set("ap", rows, spent, by)],
