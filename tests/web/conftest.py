@@ -131,6 +131,13 @@ def browser_context_args(pytestconfig: pytest.Config, _pw_artifacts_folder: Any)
     return {"viewport": {"width": 1280, "height": 900}, "accept_downloads": True, **recorded}
 
 
+def scroll_to_map(page: Any) -> None:
+    """The page scrolled to its map's svg, as it is now: the page may draw the map again at any time (a locator's
+    element handle then comes loose from the page, "not attached to the DOM"), and the scroll stays with the map's
+    box."""
+    page.evaluate("() => document.querySelector('#map-svg svg').scrollIntoView({block: 'nearest'})")
+
+
 def shot(page: Any, name: str, full: bool = True) -> Path:
     """Save a screenshot under artifacts/: the full page, or (`full=False`) what the viewport shows."""
     ARTIFACTS.mkdir(exist_ok=True)

@@ -13,7 +13,7 @@ import yaml
 from typer.testing import CliRunner
 
 from tests.conftest import EXAMPLES
-from tests.web.conftest import Table, bearer, shot
+from tests.web.conftest import Table, bearer, scroll_to_map, shot
 from tests.web.test_web_table import ready
 from tohit.cli.app import app
 
@@ -126,7 +126,7 @@ def test_web_map_drag_a_creature_to_move_it(page: Any, table: Table) -> None:
         found = table.http.post(f"/v1/encounters/{eid}/map", json={"attacker": "Zelda"}, headers=bearer(gm)).json()
         return next(c["squares"] for c in found["creatures"] if c["name"] == name)
 
-    page.locator("#map-svg svg").scroll_into_view_if_needed()
+    scroll_to_map(page)
     before = int(page.get_attribute("#tracker", "data-seq"))
     page.mouse.move(*centre("2,4"))  # the mouse: Moblin dragged from (2, 4) to (5, 4)
     page.mouse.down()

@@ -12,7 +12,7 @@ import yaml
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.grid.uvtt_fixtures import cellar, cellar_fight
-from tests.web.conftest import ADMIN, Table, bearer, shot
+from tests.web.conftest import ADMIN, Table, bearer, scroll_to_map, shot
 from tests.web.test_web_table import ready
 
 pytestmark = pytest.mark.browser
@@ -49,7 +49,7 @@ def test_web_map_uploads_a_uvtt_map_draws_its_picture_and_refuses_a_move_through
     loaded = "() => { const i = new Image(); i.src = document.querySelector('#map-svg image').getAttribute('href');"
     size = page.evaluate(loaded + " return new Promise(r => i.onload = () => r([i.width, i.height])); }")
     assert size == [100, 40]  # the uploaded image itself, 10 pixels a square
-    page.locator("#map-svg svg").scroll_into_view_if_needed()
+    scroll_to_map(page)
 
     def centre(square: str) -> tuple[float, float]:
         """The square's centre on the screen, read again while the map is being drawn anew (the answer to an

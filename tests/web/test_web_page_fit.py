@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.grid.uvtt_fixtures import cellar, cellar_fight
-from tests.web.conftest import Table, bearer, shot
+from tests.web.conftest import Table, bearer, scroll_to_map, shot
 from tests.web.test_web_table import click_and_wait, ready, seq
 
 pytestmark = pytest.mark.browser
@@ -100,7 +100,7 @@ def test_web_map_zoom_pan_fit_ruler_and_the_end_on_a_phone(page: Any, table: Tab
     eid, gm = made["id"], made["gm_token"]
     ready(page, table.url(eid, gm))
     page.wait_for_selector("#map-svg svg [data-creature]")
-    page.locator("#map-svg svg").scroll_into_view_if_needed()
+    scroll_to_map(page)
     zoom = "() => Number(document.querySelector('#map-svg svg').dataset.zoom || 1)"
     assert page.evaluate(zoom) > 1  # opened zoomed in on a phone
     heights = page.evaluate(NAMES)

@@ -9,7 +9,7 @@ import pytest
 
 from tests.grid.uvtt_fixtures import cellar, cellar_fight
 from tests.server.test_players_map import SPOTS
-from tests.web.conftest import ARTIFACTS, Table, bearer, shot
+from tests.web.conftest import ARTIFACTS, Table, bearer, scroll_to_map, shot
 from tests.web.test_web_table import ready
 
 pytestmark = pytest.mark.browser
@@ -42,8 +42,8 @@ def test_web_vision_the_players_map_grows_as_the_door_opens(page: Any, browser: 
     assert players.evaluate(creatures) == ["Link", "Zelda", "Bokoblin", "Moblin"]
     assert counts(players) == (27, 0, 13)
     page.wait_for_function("() => document.querySelector('#map-svg g.sight')?.dataset.seen === '27'")
-    players.locator("#map-svg svg").scroll_into_view_if_needed()
-    page.locator("#map-svg svg").scroll_into_view_if_needed()
+    scroll_to_map(players)
+    scroll_to_map(page)
     shot(players, "web-players-vision", full=False)
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#map").screenshot(path=str(ARTIFACTS / "web-gm-sight.png"))  # the GM's map whole
