@@ -8,6 +8,7 @@ import pytest
 from tohit.core.fight.rows import (
     and_rows,
     any_rows,
+    cells,
     count_rows,
     first_rows,
     gather_stats,
@@ -15,6 +16,7 @@ from tohit.core.fight.rows import (
     pair_rows,
     rows_of,
     select,
+    take_at,
     take_rows,
 )
 
@@ -63,3 +65,27 @@ def test_fight_rows_gather_stats_equal_numpy() -> None:
     got = gather_stats(per, ("life", "guard"), rows, who)
     assert all(np.array_equal(got[s], per[s][rows, who]) for s in per)
     assert gather_stats(per, (), rows, who) == {}
+
+
+def test_fight_rows_take_at_gives_takes_entries_for_every_index_in_range() -> None:
+    """`take_at` (take's "wrap" mode) reads what the default `take` reads at every index in range, the negative ones
+    counted from the end as numpy counts them, on 1-D tables and along the rows of a 2-D array."""
+    rng = np.random.default_rng(3)
+    table = rng.integers(-50, 50, 37)
+    at = rng.integers(-37, 37, 1_000)  # every index in range, negatives included
+    assert (at < 0).any()
+    assert np.array_equal(take_at(table, at), table.take(at))
+    grid = rng.integers(0, 9, (37, 3))
+    assert np.array_equal(take_at(grid, at, axis=0), grid.take(at, axis=0))
+    assert take_at(table, at).dtype == table.dtype
+
+
+def test_fight_rows_cells_are_each_rows_flat_index_whatever_the_shapes() -> None:
+    """`cells(rows, width, who)` is rows * width + who: with one combatant for every row, with one row and many
+    combatants, and with rows and combatants of the same shape (added in place)."""
+    rows, who = np.array([0, 3, 4]), np.array([1, 0, 2])
+    assert cells(rows, 3, who).tolist() == [1, 9, 14]
+    assert cells(rows, 3, 2).tolist() == [2, 11, 14]
+    assert cells(2, 3, who).tolist() == [7, 6, 8]
+    grid = np.arange(15).reshape(5, 3)
+    assert np.array_equal(grid.reshape(-1).take(cells(rows, 3, who)), grid[rows, who])

@@ -4,6 +4,8 @@ A batch holds arrays of shape (fights, combatants): a hundred thousand rows of a
 reduces a short last axis slowly (`x.any(axis=1)` on (100000, 2) runs a tiny inner loop per row, some 30
 times slower than or-ing the two columns), so the step code reduces column by column instead: a few
 whole-column operations, each over every fight at once. Same results as the numpy reductions they replace.
+Besides, the reads by index the step code shares: `cells` (a combatant's cell of each row, as a flat index) and
+`take_at` (`take` for the engine's own indices, without the bounds check).
 """
 
 from __future__ import annotations
