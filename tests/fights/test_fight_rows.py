@@ -12,6 +12,7 @@ from tohit.core.fight.rows import (
     count_rows,
     first_rows,
     gather_stats,
+    lowest_rows,
     min_rows,
     pair_rows,
     rows_of,
@@ -44,6 +45,21 @@ def test_fight_rows_reductions_equal_numpy(k: int) -> None:
         values = rng.integers(0, 9, (500, k, 3))
         who = rng.integers(0, k, 500)
         assert np.array_equal(take_rows(values, who), values[np.arange(500), who])
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 8, 17])
+def test_fight_rows_lowest_rows_is_numpys_argmin_of_the_masked_values(k: int) -> None:
+    """The weakest foe's column: the lowest value where the mask is set, ties to the first, for any int64 (the
+    extremes included, where a sum of the mask and the value would overflow)."""
+    rng = np.random.default_rng(k)
+    top, bottom = np.iinfo(np.int64).max, np.iinfo(np.int64).min
+    values = rng.integers(-3, 4, (600, k))
+    values[:100] = rng.choice([bottom, bottom + 1, -1, 0, 1, top - 1, top], (100, k))
+    mask = rng.random((600, k)) < 0.5
+    mask[:7] = False  # rows with nothing to pick
+    for arr, vals in ((mask, values), (mask[:, ::-1], values[:, ::-1]), (np.asfortranarray(mask), values)):
+        want = np.argmin(np.where(arr, vals, top), axis=1)
+        assert np.array_equal(lowest_rows(arr, vals), want)
 
 
 @pytest.mark.parametrize("attacks", [1, 2, 3])

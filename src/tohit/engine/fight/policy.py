@@ -16,12 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from tohit.core.fight.contract import ALL, FightContext, LoadedFight, Rows
-from tohit.core.fight.rows import and_rows, any_rows, count_rows, distinct, first_rows, take_rows
+from tohit.core.fight.rows import and_rows, any_rows, count_rows, distinct, first_rows, lowest_rows, take_rows
 from tohit.core.fight.spec import CODES, policy_codes
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.engine.fight.situation import SituationKey
-
-BIG = np.iinfo(np.int64).max
 
 
 def choose_actions(
@@ -75,10 +73,8 @@ def choose_actions(
 
     m = some & (policy == CODES["weakest"])
     if m.any():
-        health = fight.rules.health_of(ctx.state)
-        score = np.where(first_pairs, health, BIG)
         attack[m] = first_attack[m]
-        target[m] = np.argmin(score[m], axis=1)
+        target[m] = lowest_rows(first_pairs, fight.rules.health_of(ctx.state))[m]
 
     m = some & (policy == CODES["best"])
     if m.any():
@@ -137,7 +133,7 @@ def _first_or_weakest(ctx: FightContext, actor: IntArray, opts: BoolArray) -> tu
     weakest = policy == CODES["weakest"]
     target = first_rows(pairs) if not weakest.all() else None
     if weakest.any():
-        lowest = np.argmin(np.where(pairs, fight.rules.health_of(ctx.state), BIG), axis=1).astype(np.int64)
+        lowest = lowest_rows(pairs, fight.rules.health_of(ctx.state))
         target = lowest if target is None else np.where(weakest[np.maximum(actor, 0)], lowest, target)
     assert target is not None
     if found.all():  # every row has a pair (a duel's every step): nothing to mark -1
