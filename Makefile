@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench profile lint typecheck pytest fuzz clean docs
+.PHONY: demo test bench profile lint typecheck pytest fuzz clean docs docs-shots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,11 @@ profile: $(STAMP)
 docs: $(STAMP)
 	for id in $$($(BIN)/tohit systems --json | $(BIN)/python -c 'import json,sys; print(" ".join(s["id"] for s in json.load(sys.stdin)))'); do \
 		$(BIN)/tohit reference $$id > docs/$$id.md; done
+
+# The pictures of the web table the docs show (docs/web-table-*.png, docs/web-player-phone.png), taken again by the
+# browser tests that make them; `make test` saves its screenshots under artifacts/ alone.
+docs-shots: $(STAMP)
+	TOHIT_DOCS_SHOTS=1 $(BIN)/python -m pytest tests/web/test_web_player.py tests/web/test_web_three_at_table.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

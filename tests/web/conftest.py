@@ -6,6 +6,7 @@ Screenshots are written to `artifacts/` (gitignored) as test artefacts."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 import time
@@ -24,6 +25,9 @@ from tohit.server.app import Settings, create_app
 
 ADMIN = "admin-token-for-the-browser"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+DOCS = ARTIFACTS.parent / "docs"
+#: Set (to anything) in the environment: the screenshots the docs show are saved to docs/ too (`shot`).
+DOCS_SHOTS = "TOHIT_DOCS_SHOTS"
 CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium")) if p and Path(p).exists()), None)
 
 
@@ -138,11 +142,15 @@ def scroll_to_map(page: Any) -> None:
     page.evaluate("() => document.querySelector('#map-svg svg').scrollIntoView({block: 'nearest'})")
 
 
-def shot(page: Any, name: str, full: bool = True) -> Path:
-    """Save a screenshot under artifacts/: the full page, or (`full=False`) what the viewport shows."""
+def shot(page: Any, name: str, full: bool = True, *, docs: bool = False) -> Path:
+    """Save a screenshot under artifacts/: the full page, or (`full=False`) what the viewport shows. `docs`: a
+    picture the docs show, copied to docs/ too when DOCS_SHOTS is set in the environment (`make docs-shots`); a
+    plain test run leaves the committed pictures as they are."""
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full)
+    if docs and os.environ.get(DOCS_SHOTS):
+        shutil.copyfile(path, DOCS / path.name)
     return path
 
 

@@ -6,7 +6,6 @@ and revokes the link."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +16,6 @@ from tests.web.conftest import ARTIFACTS, Table, bearer, shot
 
 pytestmark = pytest.mark.browser
 MAP = yaml.safe_load((EXAMPLES / "fights" / "rtw-map.yaml").read_text())  # Link's turn first, next to Bokoblin
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 SEQ_IS = "n => Number(document.getElementById('tracker').dataset.seq) === n"
 SEQ_ABOVE = "n => Number(document.getElementById('tracker').dataset.seq) > n"
 PREVIEW_READY = """() => { const t = document.getElementById('preview');
@@ -81,8 +79,7 @@ def test_web_a_player_on_a_phone_moves_attacks_and_ends_the_turn_the_gm_sees_it(
         assert all(b is not None for b in boxes)
         assert [b["y"] for b in boxes] == sorted(b["y"] for b in boxes)  # type: ignore[index]
         assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
-        shot(phone, "web-player-phone")
-        phone.screenshot(path=str(DOCS / "web-player-phone.png"), full_page=True)
+        shot(phone, "web-player-phone", docs=True)
 
         before = seq(phone)
         phone.click("#roll")  # in Reclaim the Wild an attack is the turn's action: the turn passes

@@ -10,11 +10,11 @@ cellar (a door between its two rooms), the Moblin an ambusher hidden entirely (`
 - The GM shows the Moblin's numbers: the phone's panel shows the odds on it, and the player types their dice.
 - The GM plays the others' turns, the player Link's, to the end: the end shows on all three.
 
-Screenshots of each view at those moments go to docs/ (web-table-*.png)."""
+Screenshots of each view at those moments go to artifacts/, and the four the docs show to docs/ (web-table-*.png)
+with `make docs-shots`."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +23,6 @@ from tests.grid.uvtt_fixtures import CELLAR_SPOTS, cellar, cellar_fight
 from tests.web.conftest import Table, bearer, shot
 
 pytestmark = pytest.mark.browser
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 SEQ_IS = "n => Number(document.getElementById('tracker').dataset.seq) === n"
 SEQ_ABOVE = "n => Number(document.getElementById('tracker').dataset.seq) > n"
 SEEN_ABOVE = "n => Number(document.querySelector('#map-svg g.sight')?.dataset.seen) > n"
@@ -118,8 +117,7 @@ def test_web_three_at_one_table_play_the_ambush_to_its_end(browser: Any, table: 
         assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
         assert phone.is_hidden("#preview")  # its caption speaks of odds: none here
         assert phone.evaluate(CUT) == []  # every stat's label whole on the phone
-        shot(phone, "web-table-phone")
-        phone.screenshot(path=str(DOCS / "web-table-phone.png"), full_page=True)
+        shot(phone, "web-table-phone", docs=True)
         before = seq(gm)
         phone.click("#roll")
         gm.wait_for_function(SEQ_ABOVE, arg=before)  # followed live: the GM's page is not reloaded
@@ -127,8 +125,7 @@ def test_web_three_at_one_table_play_the_ambush_to_its_end(browser: Any, table: 
         gm.wait_for_function(SAID, arg=["#trace", "Evasion"])  # the GM's numbers, on the GM's page only
         assert "Link attacks Bokoblin" in gm.inner_text("#log") and "(Link's player)" in gm.inner_text("#log")
         assert gm.inner_text("#cards [data-combatant='Moblin'] .unseen-tag") == "the players do not know of it"
-        shot(gm, "web-table-gm", full=False)
-        gm.screenshot(path=str(DOCS / "web-table-gm.png"))
+        shot(gm, "web-table-gm", full=False, docs=True)
         everyone_at(players, seq(gm))
         assert "Evasion" not in phone.inner_text("body") and "Evasion" not in screen.inner_text("body")
         assert phone.inner_text("#result-text").startswith("Link attacks Bokoblin")  # the headline: the attack
@@ -150,8 +147,7 @@ def test_web_three_at_one_table_play_the_ambush_to_its_end(browser: Any, table: 
             page.wait_for_selector('#cards [data-combatant="Moblin"]')
         assert gm.inner_text("#cards [data-sight='Moblin']") == "Hide"
         everyone_at(players, seq(gm))
-        shot(screen, "web-table-players")
-        screen.screenshot(path=str(DOCS / "web-table-players.png"), full_page=True)
+        shot(screen, "web-table-players", docs=True)
         gm.select_option("#reveal-who", "Moblin")
         assert gm.inner_text("#reveal") == "Show to players"
         assert gm.locator("#cards [data-sight]").count() == 4  # one a card, however often the tools sync
@@ -193,8 +189,7 @@ def test_web_three_at_one_table_play_the_ambush_to_its_end(browser: Any, table: 
         assert phone.inner_text("#turn-line") == "The fight is over."
         shot(gm, "web-table-gm-end", full=False)
         shot(screen, "web-table-players-end")
-        shot(phone, "web-table-phone-end")
-        phone.screenshot(path=str(DOCS / "web-table-phone-end.png"))
+        shot(phone, "web-table-phone-end", full=False, docs=True)
     finally:
         for context in contexts:
             context.close()
