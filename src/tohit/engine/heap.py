@@ -10,8 +10,18 @@ arrays come from memory the process keeps:
 - M_TRIM_THRESHOLD 256 MiB: the heap keeps up to that much free memory at its top;
 - M_TOP_PAD 64 MiB: the heap grows in large steps.
 
-The cost is memory held after a large fight (at most the trim threshold above what is in use). Set
-`TOHIT_MALLOPT=0` to leave the allocator as it is; other C libraries (macOS, musl) are left alone.
+The cost is memory held after a large fight (at most the trim threshold above what is in use).
+
+Then the heap asks for transparent huge pages (`advise_huge_pages`: madvise MADV_HUGEPAGE over the heap; what
+glibc's own `glibc.malloc.hugetlb=1` tunable does, which is read only when a process starts). A step reads its
+arrays at scattered cells (a gather of one combatant a row, a table read per fight), and with 4 KiB pages such
+reads miss the TLB: with 2 MiB pages the bench's fights ran 3-13% faster (the slowest duel 9-11%), with the same
+resident memory. The first call grows the heap by `HEAP_GROWTH` of address space first (no memory until touched,
+and kept by the trim threshold), so that the first batch's arrays are faulted in as huge pages; later calls advise
+what the heap has grown since. A kernel whose transparent huge pages are `never` ignores the advice.
+
+Set `TOHIT_MALLOPT=0` to leave the allocator and the heap as they are; other C libraries (macOS, musl) are left
+alone. None of this can change a result: only where the arrays live.
 """
 
 from __future__ import annotations
@@ -23,13 +33,22 @@ import sys
 #: mallopt parameters (malloc.h) and the values set.
 M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3
 SETTINGS = ((M_MMAP_THRESHOLD, 32 << 20), (M_TRIM_THRESHOLD, 256 << 20), (M_TOP_PAD, 64 << 20))
+#: madvise's advice for transparent huge pages (linux/mman.h).
+MADV_HUGEPAGE = 14
+#: The heap's first growth, in blocks below the mmap threshold (so they come from the heap), freed at once: with the
+#: top pad it stays below the trim threshold, so the heap keeps it.
+HEAP_GROWTH = (30 << 20,) * 4
 
 _done: list[bool] = []
+_libc: list[ctypes.CDLL] = []
 
 
 def keep_freed_memory() -> bool:
-    """Set the limits above (once per process; a forked child inherits them). True when they are set."""
+    """Set the limits above (once per process; a forked child inherits them), and advise huge pages over the heap
+    as it is now (on every call: the heap may have grown). True when the limits are set."""
     if _done:
+        if _done[0]:
+            advise_huge_pages()
         return _done[0]
     _done.append(False)
     if not sys.platform.startswith("linux") or os.environ.get("TOHIT_MALLOPT", "1") == "0":
@@ -40,4 +59,44 @@ def keep_freed_memory() -> bool:
     except (OSError, AttributeError):  # not glibc
         return False
     _done[0] = all([mallopt(param, value) == 1 for param, value in SETTINGS])  # each is tried
+    if _done[0]:
+        _libc.append(libc)
+        _grow_heap(libc)
+        advise_huge_pages()
     return _done[0]
+
+
+def _grow_heap(libc: ctypes.CDLL) -> None:
+    """Grow the heap by `HEAP_GROWTH` (malloc, then free: address space, no memory until touched)."""
+    libc.malloc.restype = ctypes.c_void_p
+    libc.malloc.argtypes = [ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+    blocks = [libc.malloc(size) for size in HEAP_GROWTH]
+    for block in blocks:
+        libc.free(block)  # free(NULL), where one failed, does nothing
+
+
+def heap_range() -> tuple[int, int] | None:
+    """(start, end) of this process's heap ([heap] in /proc/self/maps), or None where it has none to read."""
+    try:
+        with open("/proc/self/maps") as maps:
+            for line in maps:
+                if line.rstrip().endswith("[heap]"):
+                    start, end = (int(part, 16) for part in line.split(maxsplit=1)[0].split("-"))
+                    return start, end
+    except OSError:
+        return None
+    return None
+
+
+def advise_huge_pages() -> bool:
+    """Advise transparent huge pages (MADV_HUGEPAGE) over the heap as it is now: its pages faulted from now on may
+    be 2 MiB ones. True when the kernel took the advice; False where it did not, or with nothing to advise (a hint:
+    nothing depends on it)."""
+    found = heap_range()
+    if not _libc or found is None:
+        return False
+    madvise = _libc[0].madvise
+    madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    start, end = found
+    return bool(madvise(start, end - start, MADV_HUGEPAGE) == 0)
