@@ -17,8 +17,9 @@ glibc's own `glibc.malloc.hugetlb=1` tunable does, which is read only when a pro
 arrays at scattered cells (a gather of one combatant a row, a table read per fight), and with 4 KiB pages such
 reads miss the TLB: with 2 MiB pages the bench's fights ran 3-13% faster (the slowest duel 9-11%), with the same
 resident memory. The first call grows the heap by `HEAP_GROWTH` of address space first (no memory until touched,
-and kept by the trim threshold), so that the first batch's arrays are faulted in as huge pages; later calls advise
-what the heap has grown since. A kernel whose transparent huge pages are `never` ignores the advice.
+and kept by the trim threshold), so that the first batch's arrays are faulted in as huge pages; each batch of
+fights advises what the heap has grown since (some 20 us). A kernel whose transparent huge pages are `never`
+ignores the advice.
 
 Set `TOHIT_MALLOPT=0` to leave the allocator and the heap as they are; other C libraries (macOS, musl) are left
 alone. None of this can change a result: only where the arrays live.

@@ -30,7 +30,7 @@ from tohit.engine.fight.stalemate import Stalemates, never_ending
 from tohit.engine.fight.tally import FightTally as FightTally
 from tohit.engine.fight.tally import Part as Part
 from tohit.engine.frames import Views, fight_log_frame, fight_stats_frame, side_index
-from tohit.engine.heap import keep_freed_memory
+from tohit.engine.heap import advise_huge_pages, keep_freed_memory
 from tohit.engine.pool import process_pool
 from tohit.engine.seeds import fresh_seed
 from tohit.engine.stats import mean_sd, percentile, wilson
@@ -346,6 +346,7 @@ def _simulate_part(
     found = Stalemates()  # this share's stalemate checks, across its batches
     while done_total < n:
         m = min(batch, n - done_total)
+        advise_huge_pages()  # the heap as the batch before left it (engine/heap.py)
         ended = _run_batch(fight, m, rng, progress, method, found)
         tally.add_parts(ended)
         if keep:
