@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+import pytest
 
 from tests.fights.helpers import kaiser_combatant, kaiser_fight, load
 from tohit.engine.fight.modes import Exact, TableSample
@@ -107,17 +108,22 @@ def test_fight_policy_best_kaiser_reads_the_defenders_current_defensive_modifier
     assert _best_pick(data, "def_mod", 2, -4) == (0, 2)
 
 
-def test_fight_policy_first_and_weakest_on_their_own_pick_as_the_general_path(monkeypatch: object) -> None:
-    """A fight whose every combatant picks by `first` or `weakest` (no focus) takes a shorter path, with no
-    per-policy row selection (policy._plain decides, policy._first_or_weakest picks): the same attack and target as
-    the general path, row for row, with two attacks each, foes down or out of reach, health ties and rows not
-    acting."""
+@pytest.mark.parametrize("first_side", ["first", "weakest"])
+def test_fight_policy_first_and_weakest_on_their_own_pick_as_the_general_path(
+    monkeypatch: object, first_side: str
+) -> None:
+    """A fight whose every combatant picks by `first` or `weakest` (no focus) takes a shorter path
+    (policy._plain decides, policy._first_or_weakest picks, reading the health only on the rows of a `weakest` actor
+    with a choice to make): the same attack and target as the general path, row for row, with two attacks each,
+    foes down or out of reach, health ties and rows not acting; one side `weakest` and the other `first`, or both
+    `weakest`."""
     from tohit.engine.fight import policy
 
     two = {"attacks": [{"name": "sword", "attack": {"range": "hand_to_hand"}}, {"name": "axe"}]}
     first = [kaiser_combatant(f"A{i}", **two) for i in range(3)]
     weakest = [kaiser_combatant(f"B{i}", **two) for i in range(4)]
     data = kaiser_fight(first, weakest)
+    data["sides"][0]["policy"] = first_side
     data["sides"][1]["policy"] = "weakest"
     fight = load(data)
     rng = np.random.default_rng(42)

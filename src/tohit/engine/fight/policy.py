@@ -16,7 +16,16 @@ from __future__ import annotations
 import numpy as np
 
 from tohit.core.fight.contract import ALL, FightContext, LoadedFight, Rows
-from tohit.core.fight.rows import and_rows, any_rows, count_rows, distinct, first_rows, lowest_rows, take_rows
+from tohit.core.fight.rows import (
+    and_rows,
+    any_rows,
+    count_rows,
+    distinct,
+    first_rows,
+    lowest_rows,
+    take_at,
+    take_rows,
+)
 from tohit.core.fight.spec import CODES, policy_codes
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.engine.fight.situation import SituationKey
@@ -118,8 +127,8 @@ def _one_pair(fight: LoadedFight) -> bool:
 def _first_or_weakest(ctx: FightContext, actor: IntArray, opts: BoolArray) -> tuple[IntArray, IntArray]:
     """(attack, target) per row where every policy is `first` or `weakest` (`_plain`), or where a row has one pair
     at most (`_one_pair`): the first attack with a foe to use it on, and on it the first foe (`first`, and any
-    other policy) or the one with the lowest health (`weakest`; ties: file order); -1 where there is no pair. The
-    same picks as the general path, with no per-policy row selection."""
+    other policy) or the one with the lowest health (`weakest`; ties: file order, read only where there is a choice:
+    `_weakest`); -1 where there is no pair. The same picks as the general path."""
     fight = ctx.fight
     n, na, size = opts.shape
     if na == 1:
@@ -131,11 +140,9 @@ def _first_or_weakest(ctx: FightContext, actor: IntArray, opts: BoolArray) -> tu
     found = any_rows(pairs)
     policy = policy_codes(fight, "policy")
     weakest = policy == CODES["weakest"]
-    target = first_rows(pairs) if not weakest.all() else None
+    target = first_rows(pairs)
     if weakest.any():
-        lowest = lowest_rows(pairs, fight.rules.health_of(ctx.state))
-        target = lowest if target is None else np.where(weakest[np.maximum(actor, 0)], lowest, target)
-    assert target is not None
+        target = _weakest(ctx, actor, pairs, target, weakest)
     if found.all():  # every row has a pair (a duel's every step): nothing to mark -1
         return (np.zeros(n, dtype=np.int64) if na == 1 else first_attack), target
     none = ~found
@@ -146,6 +153,23 @@ def _first_or_weakest(ctx: FightContext, actor: IntArray, opts: BoolArray) -> tu
         return attack, target
     np.copyto(first_attack, -1, where=none)
     return first_attack, target
+
+
+def _weakest(ctx: FightContext, actor: IntArray, pairs: BoolArray, first: IntArray, weakest: BoolArray) -> IntArray:
+    """`first` (each row's first foe, a fresh array: written in place) where, on the rows whose actor picks the
+    weakest foe (`weakest`, per combatant) and that have two foes or more to pick from, the foe with the lowest health
+    is written (`lowest_rows`; ties: file order). A row with one foe to pick picks it either way, so only the others
+    read the health."""
+    pick = count_rows(pairs) > 1
+    if not weakest.all():
+        pick &= take_at(weakest, np.maximum(actor, 0))
+    health = ctx.fight.rules.health_of(ctx.state)
+    if pick.all():
+        return lowest_rows(pairs, health)
+    rows = np.flatnonzero(pick)
+    if rows.size:
+        first[rows] = lowest_rows(take_at(pairs, rows, axis=0), take_at(health, rows, axis=0))
+    return first
 
 
 def _expected(ctx: FightContext, actor: IntArray, opts: BoolArray, rows_mask: BoolArray) -> np.ndarray:
