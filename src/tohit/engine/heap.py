@@ -17,8 +17,9 @@ glibc's own `glibc.malloc.hugetlb=1` tunable does, which is read only when a pro
 arrays at scattered cells (a gather of one combatant a row, a table read per fight), and with 4 KiB pages such
 reads miss the TLB: with 2 MiB pages the bench's fights ran 3-13% faster (the slowest duel 9-11%), with the same
 resident memory. The first call grows the heap by `HEAP_GROWTH` of address space first (no memory until touched,
-and kept by the trim threshold), so that the first batch's arrays are faulted in as huge pages; each batch of
-fights advises what the heap has grown since (some 20 us). A kernel whose transparent huge pages are `never`
+and kept by the trim threshold; from the main thread, whose arena the heap is), so that the first batch's arrays
+are faulted in as huge pages; each batch of fights advises the whole heap again (some 20 us), so that the pages it
+has grown by since are faulted in as huge ones from then on. A kernel whose transparent huge pages are `never`
 ignores the advice.
 
 Set `TOHIT_MALLOPT=0` to leave the allocator and the heap as they are; other C libraries (macOS, musl) are left
@@ -30,6 +31,7 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+import threading
 
 #: mallopt parameters (malloc.h) and the values set.
 M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3
@@ -62,13 +64,15 @@ def keep_freed_memory() -> bool:
     _done[0] = all([mallopt(param, value) == 1 for param, value in SETTINGS])  # each is tried
     if _done[0]:
         _libc.append(libc)
-        _grow_heap(libc)
+        if threading.current_thread() is threading.main_thread():  # another thread would grow its own arena
+            _grow_heap(libc)
         advise_huge_pages()
     return _done[0]
 
 
 def _grow_heap(libc: ctypes.CDLL) -> None:
-    """Grow the heap by `HEAP_GROWTH` (malloc, then free: address space, no memory until touched)."""
+    """Grow the heap by `HEAP_GROWTH` (malloc, then free: address space, no memory until touched). From the main
+    thread only: malloc serves another thread from an arena of its own, which is not the heap advised."""
     libc.malloc.restype = ctypes.c_void_p
     libc.malloc.argtypes = [ctypes.c_size_t]
     libc.free.argtypes = [ctypes.c_void_p]
@@ -78,24 +82,30 @@ def _grow_heap(libc: ctypes.CDLL) -> None:
 
 
 def heap_range() -> tuple[int, int] | None:
-    """(start, end) of this process's heap ([heap] in /proc/self/maps), or None where it has none to read."""
+    """(start, end) of this process's heap, or None where it has none to read. /proc/self/maps may list the heap in
+    several pieces, each `[heap]` (the kernel splits it where the advice or numpy's own for a large array covers only
+    a part): they follow one another, so the heap runs from the first's start to the last's end."""
+    found: tuple[int, int] | None = None
     try:
         with open("/proc/self/maps") as maps:
             for line in maps:
                 if line.rstrip().endswith("[heap]"):
                     start, end = (int(part, 16) for part in line.split(maxsplit=1)[0].split("-"))
-                    return start, end
+                    found = (start, end) if found is None else (found[0], end)
     except OSError:
         return None
-    return None
+    return found
 
 
 def advise_huge_pages() -> bool:
-    """Advise transparent huge pages (MADV_HUGEPAGE) over the heap as it is now: its pages faulted from now on may
-    be 2 MiB ones. True when the kernel took the advice; False where it did not, or with nothing to advise (a hint:
-    nothing depends on it)."""
+    """Advise transparent huge pages (MADV_HUGEPAGE) over the whole heap as it is now: the pages faulted in it from
+    then on may be 2 MiB ones (pages already faulted stay as they are, unless the kernel's khugepaged merges them).
+    True when madvise accepted the advice (it does even where the kernel's huge pages are `never`); False with
+    nothing to advise (the limits not set, no heap to read). A hint: nothing depends on it."""
+    if not _libc:
+        return False
     found = heap_range()
-    if not _libc or found is None:
+    if found is None:
         return False
     madvise = _libc[0].madvise
     madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
