@@ -26,7 +26,7 @@ from tohit.server.app import Settings, create_app
 ADMIN = "admin-token-for-the-browser"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 DOCS = ARTIFACTS.parent / "docs"
-#: Set (to anything) in the environment: the screenshots the docs show are saved to docs/ too (`shot`).
+#: Set in the environment (to anything but "0"): the screenshots the docs show are saved to docs/ too (`shot`).
 DOCS_SHOTS = "TOHIT_DOCS_SHOTS"
 CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium")) if p and Path(p).exists()), None)
 
@@ -56,6 +56,20 @@ class Table:
         return f"{self.base}/encounters/{eid}?token={token}"
 
 
+def docs_shots() -> bool:
+    """Whether the pictures the docs show are asked for (DOCS_SHOTS set, and not to "0": `make docs-shots`)."""
+    return os.environ.get(DOCS_SHOTS, "") not in ("", "0")
+
+
+def without_chromium() -> None:
+    """Skip a browser test where Debian's chromium is missing; fail it where the docs' pictures were asked for, so
+    that `make docs-shots` never ends well having taken none."""
+    said = "Debian's chromium is not installed (.ci/run installs it)"
+    if docs_shots():
+        pytest.fail(said)
+    pytest.skip(said)
+
+
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
@@ -64,7 +78,7 @@ def bearer(token: str) -> dict[str, str]:
 def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     """`tohit serve` in a thread: the app on uvicorn, on 127.0.0.1 and a free port."""
     if CHROMIUM is None:
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+        without_chromium()
     db = tmp_path_factory.mktemp("web") / "tohit.db"
     app = create_app(Settings(db=f"sqlite:///{db}", admin_token=ADMIN, workers=0, poll=0.05))
     port = free_port()
@@ -87,7 +101,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     """pytest-playwright launches the system chromium."""
     if CHROMIUM is None:
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+        without_chromium()
     return {**browser_type_launch_args, "executable_path": CHROMIUM}
 
 
@@ -149,7 +163,7 @@ def shot(page: Any, name: str, full: bool = True, *, docs: bool = False) -> Path
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=full)
-    if docs and os.environ.get(DOCS_SHOTS):
+    if docs and docs_shots():
         shutil.copyfile(path, DOCS / path.name)
     return path
 
