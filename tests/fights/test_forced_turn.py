@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tohit.core.errors import InputError
-from tohit.core.fight.contract import GMChoice
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.modes import Narration
 from tohit.engine.fight.run import initial_state

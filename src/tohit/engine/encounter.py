@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from tohit.core.errors import InputError, short_repr
-from tohit.core.fight.contract import GMChoice, LoadedFight
+from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.gm_words import written
 from tohit.core.fight.order import TURN
 from tohit.core.fight.state import State, change

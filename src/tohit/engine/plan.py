@@ -23,7 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.errors import InputError
-from tohit.core.fight.contract import GMChoice, LoadedFight, Rows
+from tohit.core.fight.contract import LoadedFight, Rows
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.core.fight.words import Words
 from tohit.engine import cancel

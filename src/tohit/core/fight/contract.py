@@ -9,6 +9,8 @@ contract"), and what the engine hands it while a fight runs.
 - `LoadedFight`: a validated fight file with its system, rules and static lookups.
 - `FightContext`: the operations a step uses (resolve an attack, emit events, draw, choose); the engine
   implements it three ways (narrate, sample, enumerate), so a game never imports the engine.
+
+A game master's choice for a turn, handed to `step` and `turn`, is a `GMChoice` (core/fight/gm_choice.py).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from tohit.core.errors import InputError
 from tohit.core.fight.audience import HEALTH_WORDS, UNSEEN_ATTACK, Phrase
 from tohit.core.fight.bindings import Bindings, Side, StatBinding, check_bindings, check_stats
 from tohit.core.fight.consequence import OTHER, Item, item
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.readings import StatReading, reading_of
 from tohit.core.fight.rolls import FightRoll, Rolled
 from tohit.core.fight.rows import take_rows
@@ -40,34 +43,6 @@ Mode = Literal["narrate", "sample", "enumerate"]
 ALL: Any = slice(None)
 Rows = Any  # an index array, or ALL
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class GMChoice:
-    """A game master's choice for one turn of a live encounter (one fight, narrated), handed to the game's
-    `step` / `turn` as an argument: who acts, with which of its attacks (its number) on whom, and where an attack
-    on a map goes (a placement in the grid's own words, e.g. "Blast 2 at (2, 1)"; None: the game's choice).
-
-    `target` is the primary target (the one a single-target attack reads); `targets` every target named, the
-    primary first (never more than the game's `max_targets`). One named: whom else the attack reaches is the
-    game's (a Multi ability's every foe, an area's next foes); several: exactly those."""
-
-    actor: int
-    attack: int
-    target: int
-    placement: str | None = None
-    targets: tuple[int, ...] = ()
-
-    def __post_init__(self) -> None:
-        if not self.targets:
-            object.__setattr__(self, "targets", (self.target,))
-        elif self.targets[0] != self.target:
-            raise ValueError("a choice's targets begin with its primary target")
-
-    @property
-    def several(self) -> bool:
-        """True when the game master named more than one target (each then exactly as named)."""
-        return len(self.targets) > 1
 
 
 #: The range a stat takes when its game declares none (`FightRules.stat_range`): what a whole number in a

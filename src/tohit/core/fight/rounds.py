@@ -16,7 +16,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tohit.core.fight.contract import FightContext, FightRules, GMChoice, LoadedFight
+from tohit.core.fight.contract import FightContext, FightRules, LoadedFight
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.order import TURN, NextPlaces, kept, kept_places, order_places, round_order
 from tohit.core.fight.rows import (
     any_groups,

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from tohit.core.errors import InputError
-from tohit.core.fight.contract import GMChoice, LoadedFight
+from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.state import BoolArray, IntArray
 
 

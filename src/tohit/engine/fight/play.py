@@ -22,7 +22,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
+from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.rows import any_groups, packed_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, change
 from tohit.engine import cancel

@@ -50,7 +50,8 @@ from pydantic import Field
 
 from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, changes, of_kind
-from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
+from tohit.core.fight.contract import ALL, FightContext, LoadedFight, Rows
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.order import kept
 from tohit.core.fight.rolls import FightRoll
 from tohit.core.fight.rows import column_bits, gather_stats, min_rows, pair_rows, rows_of, select, take_at

@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 
 from tohit.core.fight.consequence import DEFENDER, changes
-from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
+from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.systems.last_odyssey import consequences
 from tohit.systems.last_odyssey.consequences import (

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
-from tohit.core.fight.contract import FightContext, GMChoice
+from tohit.core.fight.contract import FightContext
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.rows import any_rows, gather_stats
 from tohit.core.fight.state import BoolArray, IntArray, every_row, gather
 from tohit.systems.last_odyssey import consequences, narrate

@@ -14,7 +14,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from tohit.core.errors import InputError, short_repr
-from tohit.core.fight.contract import ALL, FightContext, GMChoice, LoadedFight, Rows
+from tohit.core.fight.contract import ALL, FightContext, LoadedFight, Rows
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.rows import distinct
 from tohit.core.fight.spec import CODES, policy_codes
 from tohit.core.fight.state import BoolArray, IntArray, State

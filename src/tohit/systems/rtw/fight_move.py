@@ -31,7 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
+from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.spec import CODES, policy_codes
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.core.grid.footprint import Footprint

@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
-from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
+from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.state import BoolArray, IntArray, gather
 from tohit.systems.rtw import consequences
 from tohit.systems.rtw.fight_move import move_and_attack

@@ -67,7 +67,8 @@ import numpy as np
 
 from tohit.core.errors import InputError
 from tohit.core.fight.bindings import StatBinding
-from tohit.core.fight.contract import FightContext, GMChoice, LoadedFight
+from tohit.core.fight.contract import FightContext, LoadedFight
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.rows import count_rows
 from tohit.core.fight.state import BoolArray, IntArray, State, change
 from tohit.systems.wsswnn import narrate, players

@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events
-from tohit.core.fight.contract import FightContext, GMChoice
+from tohit.core.fight.contract import FightContext
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.rows import pair_rows, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, every_row, gather
 from tohit.core.outcome import NULL_INT

@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from tohit.core.fight.contract import ALL, GMChoice, LoadedFight, Mode, Rows
+from tohit.core.fight.contract import ALL, LoadedFight, Mode, Rows
+from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.gm_words import GM_PHRASES
 from tohit.core.fight.order import TURN
 from tohit.core.fight.rolls import FightRoll, Rolled
