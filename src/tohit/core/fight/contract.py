@@ -539,6 +539,24 @@ class FightContext(Protocol):
         `shared` makes roles of scope "attack" one roll for every target of one ability. `note` and `said_fields`
         (attack fields the outcome does not depend on) are only for a told fight's words."""
 
+    def resolve_at(
+        self,
+        rows: IntArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        attack_fields: dict[str, IntArray] | None = None,
+        *,
+        kind: str = "attack",
+        note: Words = "",
+        fields: tuple[str, ...] | None = None,
+    ) -> tuple[Rows, IntArray, dict[str, IntArray]]:
+        """`resolve` on the fights `rows` (increasing) alone, everything given and returned at those rows: `actor`,
+        `attack`, `target` and `attack_fields` one entry per row of `rows`. Returns (idx, at, outcome): the
+        re-indexing of the batch's rows (`resolve`'s), the batch's rows the attacks are on after it (`rows` where
+        idx is ALL), and the outcome's fields one entry per row of `at`. For an attack on a few of the batch's rows
+        (a reaction, such as a counterattack): no array of the batch's size is made for it where the mode need not."""
+
     def choose_actions(
         self, acting: BoolArray, actor: IntArray, options: BoolArray, choice: GMChoice | None = None
     ) -> tuple[Rows, IntArray, IntArray]:

@@ -311,28 +311,26 @@ class KaiserFight(KaiserTurns):
         penalties = ctx.state.per["penalty"]
         penalty = gather(penalties, rows, by) if _any_set(penalties) else None  # on the attacks' rows
         if penalty is not None and (penalty > 0).any():  # the All Action Penalty on the Offensive Roll
-            modifiers = np.zeros(ctx.n, dtype=np.int64)  # a resolve reads its rows alone
-            modifiers[rows] = gather(self._modifiers(fight), by, used) - penalty
-            fields = {"modifiers": modifiers}
+            fields = {"modifiers": gather(self._modifiers(fight), by, used) - penalty}  # on the attacks' rows
 
         def note() -> str:  # told: one fight, rows == [0]
             shown = 0 if fields is None or penalty is None else int(penalty[0])
             return narrate.penalty_note(shown) if shown else ""
 
-        idx, out = ctx.resolve(acting, actor, attack, target, fields, note=note)
-        at = rows if idx is ALL else None  # the attacks' rows, where the resolve kept the rows as they were
+        # The attacks' rows alone (`resolve_at`): the outcome's fields one entry per row of `at`.
+        idx, at, out = ctx.resolve_at(rows, by, used, take_at(target, rows), fields, note=note)
         if idx is not ALL:
-            actor, attack, target, acting = actor[idx], attack[idx], target[idx], acting[idx]
-        self._defended(ctx, acting, target, at)
-        idx = self._consequences(ctx, acting, actor, target, out, at)
+            actor, target = actor[idx], target[idx]
+        self._defended(ctx, target, at)
+        was = target.size
+        idx = self._consequences(ctx, actor, target, out, at)
         if idx is not ALL:
-            actor, attack, target, acting = actor[idx], attack[idx], target[idx], acting[idx]
-            out = {k: v[idx] for k, v in out.items()}
+            actor, target = actor[idx], target[idx]
+            at, out = _reindexed(at, out, idx, was)
 
         # Counterattack: the defender of a failed close attack, with 1 AP left, strikes back at once.
-        n = ctx.n
-        counter = acting & (out["counterattack"] == 1)
-        maybe = np.flatnonzero(counter)
+        countering = np.flatnonzero(out["counterattack"] == 1)  # places among `at`
+        maybe = at.take(countering)
         if maybe.size == 0:
             return
         t, a = take_at(target, maybe), take_at(actor, maybe)
@@ -344,11 +342,9 @@ class KaiserFight(KaiserTurns):
         ok &= gather(up, maybe, t) & gather(up, maybe, a)
         if not ok.any():
             return
-        # The counterattacks' rows alone (a resolve reads its attack fields on the rows of its mask only).
-        rows, t, t_ap = select(ok, maybe, t, t_ap)
-        counter = np.zeros(n, dtype=bool)
-        counter[rows] = True
-        bonus = out["counter_bonus"]
+        # The counterattacks' rows alone: resolved there (`resolve_at`), no array of the batch's size made for them.
+        rows, t, t_ap, countering = select(ok, maybe, t, t_ap, countering)
+        bonus = out["counter_bonus"].take(countering)  # on the counterattacks' rows
         ctx.emit(
             "counter",
             [ctx.set("ap", rows, t_ap - COUNTER_AP, t)],
@@ -357,31 +353,28 @@ class KaiserFight(KaiserTurns):
             cost=COUNTER_AP,
             bonus=lambda: int(bonus[0]),
         )
-        c_attack = np.zeros(n, dtype=np.int64)
-        c_attack[rows] = with_attack = take_at(counter_with, t)
+        with_attack = take_at(counter_with, t)
         penalties = ctx.state.per["penalty"]
         c_penalty = gather(penalties, rows, t) if _any_set(penalties) else 0
-        modifiers = np.zeros(n, dtype=np.int64)
-        modifiers[rows] = gather(self._modifiers(fight), t, with_attack) + take_at(bonus, rows) - c_penalty
+        modifiers = gather(self._modifiers(fight), t, with_attack) + bonus - c_penalty
 
         def counter_note() -> str:  # told: one fight, rows == [0]
             return narrate.counter_note(int(bonus[0]), int(np.asarray(c_penalty).reshape(-1)[0]))
 
-        idx, cout = ctx.resolve(
-            counter,
-            target,
-            c_attack,
-            actor,
+        idx, at, cout = ctx.resolve_at(
+            rows,
+            t,
+            with_attack,
+            take_at(actor, rows),
             {"modifiers": modifiers},
             kind="counter",
             note=counter_note,
             fields=CONSEQUENCES,
         )
-        at = rows if idx is ALL else None
         if idx is not ALL:
-            actor, target, counter = actor[idx], target[idx], counter[idx]
-        self._defended(ctx, counter, actor, at)
-        self._consequences(ctx, counter, target, actor, cout, at)
+            actor, target = actor[idx], target[idx]
+        self._defended(ctx, actor, at)
+        self._consequences(ctx, target, actor, cout, at)
 
     def odds_fields(
         self, ctx: FightContext, rows: IntArray, actor: int, attack: int, target: int
@@ -468,14 +461,13 @@ class KaiserFight(KaiserTurns):
                 combatants=lambda: [ctx.fight.roster.names[int(c)] for c in mc],
             )
 
-    def _defended(self, ctx: FightContext, mask: BoolArray, defender: IntArray, at: IntArray | None = None) -> None:
+    def _defended(self, ctx: FightContext, defender: IntArray, rows: IntArray) -> None:
         """The Multiple Defense Penalty (docs/kaiser.md#silent-multiple-defense-penalty): "2 attacks -2, 3 attacks
         -4, 4 attacks -6, and so on": each Defensive Roll a defender has made this round puts its later ones at -2
         more (the `mdp` stat, restored at the round's start). Option `multiple_defense_penalty` (default true).
-        `at`: the rows of `mask`, where the caller knows them."""
+        `rows`: the fights of the attacks defended."""
         if not ctx.fight.spec.options.multiple_defense_penalty:
             return
-        rows = np.flatnonzero(mask) if at is None else at
         if rows.size == 0:
             return
         d = take_at(defender, rows)
@@ -489,29 +481,21 @@ class KaiserFight(KaiserTurns):
         )
 
     def _consequences(
-        self,
-        ctx: FightContext,
-        mask: BoolArray,
-        attacker: IntArray,
-        defender: IntArray,
-        out: dict[str, IntArray],
-        at: IntArray | None = None,
+        self, ctx: FightContext, attacker: IntArray, defender: IntArray, out: dict[str, IntArray], at: IntArray
     ) -> Rows:
         """What a resolved attack does (`consequences.apply`; emitted and narrated here): LP lost (and damage
         dealt), AP lost, Flat-Footed, then a Critical (hits only). Returns the re-indexing of the rows (the exact
-        chain expands them by the PhR check's outcomes). `at`: the rows of `mask`, where the caller knows them (the
-        hits are then found among those rows alone)."""
-        if at is None:
-            rows = np.flatnonzero(mask & (out["result"] == HIT))
-        else:
-            (rows,) = select(out["result"].take(at) == HIT, at)
+        chain expands them by the PhR check's outcomes). `at`: the fights of the attacks, `out`'s fields one entry
+        per row of it (`resolve_at`'s)."""
+        read = np.flatnonzero(out["result"] == HIT)  # places among `at`, where the fields are read
+        rows = at.take(read)
         if rows.size == 0:
             return ALL
         d, a = defender.take(rows), attacker.take(rows)
         state = ctx.state
         on_d = gather_stats(state.per, ("lp", "ap"), rows, d)
         before = consequences.Before(on_d["lp"], on_d["ap"], gather(state.per["dealt"], rows, a))
-        damage, ap_lost, flat_footed = (out[k].take(rows) for k in CONSEQUENCES[1:])
+        damage, ap_lost, flat_footed = (out[k].take(read) for k in CONSEQUENCES[1:])
         outcome = consequences.Outcome(None, damage, ap_lost, flat_footed)  # the rows of hits alone
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: d, ATTACKER: a}
@@ -590,6 +574,18 @@ class KaiserFight(KaiserTurns):
     @staticmethod
     def _name(ctx: FightContext, who: IntArray) -> str:
         return ctx.fight.roster.names[int(who[0])]
+
+
+def _reindexed(at: IntArray, out: dict[str, IntArray], idx: IntArray, n: int) -> tuple[IntArray, dict[str, IntArray]]:
+    """`at` (rows of a batch of `n`) and the fields one entry per row of it, after the batch's rows are re-indexed
+    by `idx` (the exact chain expands a row by a roll's outcomes): the new rows that come from a row of `at`, and
+    their fields."""
+    place = np.full(n, -1, dtype=np.int64)
+    place[at] = np.arange(at.size)
+    came = place.take(idx)
+    new = np.flatnonzero(came >= 0)
+    read = came.take(new)
+    return new, {k: v.take(read) for k, v in out.items()}
 
 
 RULES = KaiserFight()

@@ -262,6 +262,45 @@ class StepContext(ABC):
         depend on them), so a batch never builds them.
         """
 
+    def resolve_at(
+        self,
+        rows: IntArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        attack_fields: dict[str, IntArray] | None = None,
+        *,
+        kind: str = "attack",
+        note: Words = "",
+        fields: tuple[str, ...] | None = None,
+    ) -> tuple[Rows, IntArray, dict[str, IntArray]]:
+        """`resolve` on the fights `rows` alone, given and returned at those rows (FightContext.resolve_at). Here:
+        through `resolve`, each argument spread over the batch (0 off `rows`) and each field read back at the rows
+        the attacks are on after its re-indexing; a mode that can resolve the rows alone does so instead."""
+        n = self.n
+        mask = np.zeros(n, dtype=bool)
+        mask[rows] = True
+        spread = {f: _spread(v, rows, n) for f, v in (attack_fields or {}).items()}
+        idx, out = self.resolve(
+            mask,
+            _spread(actor, rows, n),
+            _spread(attack, rows, n),
+            _spread(target, rows, n),
+            spread,
+            kind=kind,
+            note=note,
+            fields=fields,
+        )
+        at = rows if idx is ALL else np.flatnonzero(mask[idx])
+        return idx, at, {f: v.take(at) for f, v in out.items()}
+
+
+def _spread(values: IntArray, rows: IntArray, n: int) -> IntArray:
+    """A column of the batch's `n` rows: `values` (one per row of `rows`) at `rows`, 0 elsewhere."""
+    column = np.zeros(n, dtype=np.int64)
+    column[rows] = values
+    return column
+
 
 def _at_rows(values: Any, rows: IntArray, n: int) -> Any:
     """`values` at `rows` when it holds one value per row of the batch (`n`), else as given (one value, or one per

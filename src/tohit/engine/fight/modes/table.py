@@ -70,6 +70,23 @@ class TableSample(DirectSample):
         fields = fields or self.fight.rules.outcome_fields
         return ALL, self._resolve_table(mask, actor, attack, target, attack_fields or {}, fields)
 
+    def resolve_at(
+        self,
+        rows: IntArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        attack_fields: dict[str, IntArray] | None = None,
+        *,
+        kind: str = "attack",
+        note: Words = "",
+        fields: tuple[str, ...] | None = None,
+    ) -> tuple[Rows, IntArray, dict[str, IntArray]]:
+        """`resolve` on the fights `rows` alone (FightContext.resolve_at): the rows' draws as `resolve` makes them
+        (the same dice in the same order), the fields one entry per row, no array of the batch's size."""
+        fields = fields or self.fight.rules.outcome_fields
+        return ALL, rows, self._resolve_rows(rows, actor, attack, target, attack_fields or {}, fields, None)
+
     def _resolve_table(
         self,
         mask: BoolArray,
@@ -79,35 +96,50 @@ class TableSample(DirectSample):
         attack_fields: dict[str, IntArray],
         fields: tuple[str, ...],
     ) -> dict[str, IntArray]:
-        """One draw per attack from its joint table's exact weights.
+        """`_resolve_rows` on the rows of `mask`, the fields over the whole batch (0 off the mask)."""
+        n = self.n
+        rows = np.flatnonzero(mask)
+        if rows.size == n:
+            return self._resolve_rows(rows, actor, attack, target, attack_fields, fields, n)
+        return self._resolve_rows(
+            rows,
+            actor.take(rows),
+            attack.take(rows),
+            target.take(rows),
+            {f: v.take(rows) for f, v in attack_fields.items()},
+            fields,
+            n,
+        )
+
+    def _resolve_rows(
+        self,
+        rows: IntArray,
+        actor: IntArray,
+        attack: IntArray,
+        target: IntArray,
+        attack_fields: dict[str, IntArray],
+        fields: tuple[str, ...],
+        n: int | None,
+    ) -> dict[str, IntArray]:
+        """One draw per attack from its joint table's exact weights, on the batch's rows `rows` (`actor`, `attack`,
+        `target` and `attack_fields` one entry per row of them). The fields: over the batch's `n` rows (0 off
+        `rows`), or (`n` None) one entry per row of `rows`.
 
         Rows are grouped by everything the outcome fields depend on (attacker, attack, target, the target's
         bound stats that change the outcome and its scalar stats, the attacker's stats, attack overrides); each
         group's table is built once by `resolve` on the joint support (depth 1; rolls beyond it are sampled from
         the roles' tails and resolved as they come). Each row is one exact integer draw from the alias table of its
         group's weights (groups with the same weights share it: their dice are the same, their outcomes differ)."""
-        n = self.n
-        rows = np.flatnonzero(mask)
+        size = rows.size if n is None else n
         if rows.size == 0:
-            return {f: np.zeros(n, dtype=np.int64) for f in fields}
+            return {f: np.zeros(size, dtype=np.int64) for f in fields}
         rules = self.fight.rules
         per = self.state.per
-        whole = rows.size == n
-        a_rows, k_rows, t_rows = (
-            (actor, attack, target) if whole else (actor.take(rows), attack.take(rows), target.take(rows))
-        )
         stats = list(rules.bound.table)
         over = sorted(attack_fields)
         steady = situations.steady_values(self.fight, per)  # read once a batch, not on every resolve
         keyed = SituationKey(rules, stats=stats, overrides=over, steady=steady)
-        comps = keyed.columns(
-            per,
-            rows,
-            a_rows,
-            k_rows,
-            t_rows,
-            {f: attack_fields[f] if whole else attack_fields[f].take(rows) for f in over},
-        )
+        comps = keyed.columns(per, rows, actor, attack, target, {f: attack_fields[f] for f in over})
         codes = packed(comps)
         groups = _Groups(codes.code, codes.radix)
         found = caches(self.fight).samplers.setdefault((tuple(stats), tuple(over), *sorted(steady.items())), {})
@@ -123,26 +155,27 @@ class TableSample(DirectSample):
         if len(samplers) == 1:  # one situation (every step of a duel): the table's own matrix, no stack offsets
             sm = samplers[0]
             local = alias_tables(self.fight).of(sm).sample(self.rng, rows.size)
-            out = _one_table(sm, local, n, rows, fields)
+            out = _one_table(sm, local, size, rows, fields)
             beyond = take_at(sm.beyond, local) if sm.beyond.any() else None
         else:
-            local, out, beyond = self._draw_groups(groups, samplers, rows, fields)
+            local, out, beyond = self._draw_groups(groups, samplers, rows, fields, size)
         if beyond is not None:  # rolls past the table's depth: their tails sampled, then resolved
             b = np.flatnonzero(beyond)
             if b.size:  # each row's sampler and joint row read at those rows alone
                 owner = groups.each(list(range(len(samplers))), b)
                 wide: IntArray = local.take(b).astype(np.int64, copy=False)
                 who = [tuple(values[:3]) for values in situations_met]  # each sampler's (c, a, t)
-                self._resolve_beyond(b, rows, wide, owner, (samplers, who), comps, attack_fields, out)
+                put = b if n is None else rows.take(b)  # where in `out` those rows are
+                self._resolve_beyond(b, rows, wide, owner, (samplers, who), comps, attack_fields, (out, put))
         return out
 
     def _draw_groups(
-        self, groups: _Groups, samplers: list[TableSampler], rows: IntArray, fields: tuple[str, ...]
+        self, groups: _Groups, samplers: list[TableSampler], rows: IntArray, fields: tuple[str, ...], n: int
     ) -> tuple[npt.NDArray[np.integer[Any]], dict[str, IntArray], BoolArray]:
         """(each row's joint row in its table, the outcome fields, which rows fell beyond the depth) of rows in
         several groups: one alias draw per row from the alias table of its group's weights (groups with the same
-        weights, the same dice with outcomes told apart by stats, share one draw call), read from the stack."""
-        n = self.n
+        weights, the same dice with outcomes told apart by stats, share one draw call), read from the stack. The
+        fields over `n` rows: the batch's (0 off `rows`), or `rows`' own (n == rows.size)."""
         tables = alias_tables(self.fight)
         stack = tables.stack
         layout = [sm.layout for sm in samplers]
@@ -178,17 +211,19 @@ class TableSample(DirectSample):
         met: tuple[list[TableSampler], list[tuple[int, ...]]],
         comps: list[IntArray],
         attack_fields: dict[str, IntArray],
-        out: dict[str, IntArray],
+        written: tuple[dict[str, IntArray], IntArray],
     ) -> None:
-        """Resolve the rows whose draw fell beyond the table's depth (`b`: their places among the resolve's rows;
-        `local`: their joint rows; `owner`: their samplers, of `met`: the samplers and their (c, a, t)): their dice
-        read at once from the fight's `_TailDice` (every table's role columns side by side), the tail dice sampled
+        """Resolve the rows whose draw fell beyond the table's depth (`b`: their places among the resolve's rows
+        `rows`, whose `attack_fields` are one entry per row; `local`: their joint rows; `owner`: their samplers, of
+        `met`: the samplers and their (c, a, t); `written`: the outcome fields and those rows' places in them): their
+        dice read at once from the fight's `_TailDice` (every table's role columns side by side), the tail dice sampled
         (conditioned on being beyond) group by group in the groups' order, their outcomes read from the deeper table
         of their situation (`DeepTables`), and the few rows those do not hold (dice past its depth too) resolved by
         `resolve` once per attacker, attack and target whose blocks differ (`situations.twin`: a fight's copies of
         one creature share the call), the stats fed as arrays."""
         fight = self.fight
         samplers = met[0]
+        out, put = written
         drawn = np.flatnonzero(np.bincount(owner, minlength=len(samplers))).tolist()  # the samplers drawn here
         # (c, a, t) decide the table's layout; the scalar groups and codes what the system reads as plain values.
         coded = sorted(f for f in attack_fields if f.startswith(CODED))
@@ -200,7 +235,7 @@ class TableSample(DirectSample):
             comps[0][b],
             comps[1][b],
             comps[2][b],
-            {f: attack_fields[f][state_rows] for f in coded},
+            {f: attack_fields[f][b] for f in coded},
         )
         if len(cols) == 3:  # the groups are the rows' samplers' (c, a, t), in order: ranked by sampler, not by row
             count, inv = _ranked(met[1], drawn, owner)
@@ -217,7 +252,7 @@ class TableSample(DirectSample):
         dice = tails.dice(at, inv, lead_samplers, self.rng)
         done, deep = _deep_tables(fight).read(fight, samplers, owner, dice, list(out))
         if done.any():  # the rows whose outcome a deeper table of their situation holds
-            read = state_rows[done]
+            read = put[done]
             for f in out:
                 out[f][read] = deep[f][done]
             if done.all():
@@ -227,7 +262,7 @@ class TableSample(DirectSample):
         for u, values in enumerate(lead_values):  # one resolve for the groups whose blocks are the same
             key = (situations.twin(fight, *values[:3]), tuple(values[3:]), tuple(lead_samplers[u].table.roles))
             alike.setdefault(key, []).append(u)
-        plain = {f: v for f, v in attack_fields.items() if not f.startswith(CODED)}
+        plain = {f: v.take(b) for f, v in attack_fields.items() if not f.startswith(CODED)}  # at the rows of `b`
         for groups in alike.values():
             sel = _rows_of_groups(inv, groups, count)
             sel = sel[~done.take(sel)]
@@ -235,13 +270,14 @@ class TableSample(DirectSample):
                 continue
             situation = keyed.decode(lead_values[groups[0]])
             here = state_rows[sel]
-            values = _row_values(fight, situation, self.state.per, here, cols[0][sel], cols[2][sel], plain)
+            at_sel = {f: v[sel] for f, v in plain.items()}
+            values = _row_values(fight, situation, self.state.per, here, cols[0][sel], cols[2][sel], at_sel)
             scenario, target = situations.blocks(fight, situation.c, situation.a, situation.t, values)
             supports = lead_samplers[groups[0]].table.supports
             picked = {role: {c: dice[role, c][sel] for c in sup.columns} for role, sup in supports.items()}
             outcome = fight.system.resolve(scenario, target, Dice(picked), Silent())
             for f in out:
-                out[f][here] = outcome[f]
+                out[f][put[sel]] = outcome[f]
 
     def _sampler(self, situation: Situation) -> TableSampler:
         """The situation's joint table at depth 1, ready for drawing (built once per fight)."""
@@ -449,10 +485,10 @@ def _row_values(
 ) -> situations.Values:
     """What `resolve` reads on the state's rows `at`, each with its own attacker `c` and target `t` (twins share
     a call): their stats as arrays, the field values of the situation's groups, the rows' plain attack overrides
-    and the situation's codes (`situations.state_values`, row by row)."""
+    (`plain`: one entry per row of `at`) and the situation's codes (`situations.state_values`, row by row)."""
     rules = fight.rules
     attacker: dict[str, Any] = dict(gather_stats(per, rules.bound.attacker, at, c))
     attacker.update({k: rules.field_value(k, g) for k, g in s.own_groups.items()})
     target: dict[str, Any] = dict(gather_stats(per, rules.bound.target, at, t))
     target.update({k: rules.field_value(k, g) for k, g in s.groups.items()})
-    return {**{f: v[at] for f, v in plain.items()}, **s.overrides}, attacker, target
+    return {**plain, **s.overrides}, attacker, target
