@@ -17,6 +17,7 @@ from tohit.core.fight.rows import (
     pair_rows,
     rows_of,
     select,
+    spread,
     take_at,
     take_rows,
 )
@@ -105,3 +106,9 @@ def test_fight_rows_cells_are_each_rows_flat_index_whatever_the_shapes() -> None
     assert cells(2, 3, who).tolist() == [7, 6, 8]
     grid = np.arange(15).reshape(5, 3)
     assert np.array_equal(grid.reshape(-1).take(cells(rows, 3, who)), grid[rows, who])
+
+
+def test_fight_rows_spread_puts_each_rows_value_at_its_row_and_0_elsewhere() -> None:
+    rows = np.asarray([1, 4, 5])
+    assert spread(np.asarray([7, -2, 3]), rows, 7).tolist() == [0, 7, 0, 0, -2, 3, 0]
+    assert spread(np.asarray([], dtype=np.int64), rows[:0], 3).tolist() == [0, 0, 0]

@@ -213,6 +213,14 @@ def cells(rows: Any, width: int, who: Any) -> IntArray:
     return flat + who
 
 
+def spread(values: Any, rows: IntArray, n: int) -> IntArray:
+    """A column of a batch's `n` rows: `values` (one per row of `rows`) at `rows`, 0 elsewhere (an outcome of no
+    resolve, an argument off the rows an attack is on)."""
+    column = np.zeros(n, dtype=np.int64)
+    column[rows] = values
+    return column
+
+
 def gather_stats(per: Any, stats: Sequence[str], rows: IntArray, who: IntArray) -> dict[str, IntArray]:
     """Each stat's entry per[stat][rows, who] (arrays of fights x combatants), by one flat index for them all."""
     if not stats:

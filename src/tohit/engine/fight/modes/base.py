@@ -22,6 +22,7 @@ from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.gm_words import GM_PHRASES
 from tohit.core.fight.order import TURN
 from tohit.core.fight.rolls import FightRoll, Rolled
+from tohit.core.fight.rows import spread
 from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change, every_row
 from tohit.core.fight.words import Words, gm_told, said, told
 from tohit.engine.fight import policy
@@ -280,26 +281,19 @@ class StepContext(ABC):
         n = self.n
         mask = np.zeros(n, dtype=bool)
         mask[rows] = True
-        spread = {f: _spread(v, rows, n) for f, v in (attack_fields or {}).items()}
+        overrides = {f: spread(v, rows, n) for f, v in (attack_fields or {}).items()}
         idx, out = self.resolve(
             mask,
-            _spread(actor, rows, n),
-            _spread(attack, rows, n),
-            _spread(target, rows, n),
-            spread,
+            spread(actor, rows, n),
+            spread(attack, rows, n),
+            spread(target, rows, n),
+            overrides,
             kind=kind,
             note=note,
             fields=fields,
         )
         at = rows if idx is ALL else np.flatnonzero(mask[idx])
         return idx, at, {f: v.take(at) for f, v in out.items()}
-
-
-def _spread(values: IntArray, rows: IntArray, n: int) -> IntArray:
-    """A column of the batch's `n` rows: `values` (one per row of `rows`) at `rows`, 0 elsewhere."""
-    column = np.zeros(n, dtype=np.int64)
-    column[rows] = values
-    return column
 
 
 def _at_rows(values: Any, rows: IntArray, n: int) -> Any:

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.fight.contract import ALL, LoadedFight, Rows
-from tohit.core.fight.rows import dense_rank, gather_stats, take_at
+from tohit.core.fight.rows import dense_rank, gather_stats, spread, take_at
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.core.fight.words import Words
 from tohit.core.steps import Silent
@@ -27,13 +27,6 @@ from tohit.engine.fight.situation import CODED, Packed, Situation, SituationKey,
 from tohit.engine.fight.stack import TableSampler, TableStack
 
 
-def _at_rows(n: int, rows: IntArray, values: IntArray) -> IntArray:
-    """A column of `n` rows: `values` at `rows`, 0 elsewhere (an outcome of no resolve)."""
-    column = np.zeros(n, dtype=np.int64)
-    column[rows] = values
-    return column
-
-
 def _one_table(
     sm: TableSampler, local: npt.NDArray[np.integer[Any]], n: int, rows: IntArray, fields: tuple[str, ...]
 ) -> dict[str, IntArray]:
@@ -42,7 +35,7 @@ def _one_table(
     each row. A row beyond the depth reads 0 there, as in the stack, until its tail is resolved."""
     if rows.size == n:
         return {f: take_at(sm.matrix[sm.fields.index(f)], local) for f in fields}
-    return {f: _at_rows(n, rows, take_at(sm.matrix[sm.fields.index(f)], local)) for f in fields}
+    return {f: spread(take_at(sm.matrix[sm.fields.index(f)], local), rows, n) for f in fields}
 
 
 class TableSample(DirectSample):
