@@ -15,6 +15,7 @@ from tohit.core.fight.rows import (
     lowest_rows,
     min_rows,
     pair_rows,
+    rows_after,
     rows_of,
     select,
     spread,
@@ -112,3 +113,18 @@ def test_fight_rows_spread_puts_each_rows_value_at_its_row_and_0_elsewhere() -> 
     rows = np.asarray([1, 4, 5])
     assert spread(np.asarray([7, -2, 3]), rows, 7).tolist() == [0, 7, 0, 0, -2, 3, 0]
     assert spread(np.asarray([], dtype=np.int64), rows[:0], 3).tolist() == [0, 0, 0]
+
+
+def test_fight_rows_rows_after_follows_rows_through_an_expansion() -> None:
+    """Rows 1 and 3 of a batch of 4, row 1 expanded in three (the exact chain's idx): the new rows whose parent is
+    one of them, and where each parent is among them."""
+    idx = np.asarray([0, 1, 1, 1, 2, 3])
+    new, read = rows_after(np.asarray([1, 3]), idx, 4)
+    assert new.tolist() == [1, 2, 3, 5] and read.tolist() == [0, 0, 0, 1]
+    rng = np.random.default_rng(3)
+    at = np.flatnonzero(rng.random(50) < 0.4)
+    idx = np.sort(rng.integers(0, 50, 120))
+    mask = np.zeros(50, dtype=bool)
+    mask[at] = True
+    new, read = rows_after(at, idx, 50)
+    assert np.array_equal(new, np.flatnonzero(mask[idx])) and np.array_equal(at[read], idx[new])

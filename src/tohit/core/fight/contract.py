@@ -555,7 +555,9 @@ class FightContext(Protocol):
         `attack`, `target` and `attack_fields` one entry per row of `rows`. Returns (idx, at, outcome): the
         re-indexing of the batch's rows (`resolve`'s), the batch's rows the attacks are on after it (`rows` where
         idx is ALL), and the outcome's fields one entry per row of `at`. For an attack on a few of the batch's rows
-        (a reaction, such as a counterattack): no array of the batch's size is made for it where the mode need not."""
+        (a reaction, such as a counterattack): no array of the batch's size is made for it where the mode need not.
+        No `shared` dice and no `said_fields`: an ability's several targets and trace-only fields go through
+        `resolve`."""
 
     def choose_actions(
         self, acting: BoolArray, actor: IntArray, options: BoolArray, choice: GMChoice | None = None

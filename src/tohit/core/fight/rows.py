@@ -221,6 +221,17 @@ def spread(values: Any, rows: IntArray, n: int) -> IntArray:
     return column
 
 
+def rows_after(at: IntArray, idx: IntArray, n: int) -> tuple[IntArray, IntArray]:
+    """Rows `at` of a batch of `n`, after its rows are re-indexed by `idx` (each new row's parent, as `resolve` and
+    `roll` return it where the exact chain expands a row by its outcomes): the new rows whose parent is in `at`, in
+    order, and for each the place of its parent in `at` (where a value held one per row of `at` is read)."""
+    place = np.full(n, -1, dtype=np.int64)
+    place[at] = np.arange(at.size)
+    came = place.take(idx)
+    new = np.flatnonzero(came >= 0)
+    return new, came.take(new)
+
+
 def gather_stats(per: Any, stats: Sequence[str], rows: IntArray, who: IntArray) -> dict[str, IntArray]:
     """Each stat's entry per[stat][rows, who] (arrays of fights x combatants), by one flat index for them all."""
     if not stats:

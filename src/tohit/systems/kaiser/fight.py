@@ -54,7 +54,16 @@ from tohit.core.fight.contract import ALL, FightContext, LoadedFight, Rows
 from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.order import kept
 from tohit.core.fight.rolls import FightRoll
-from tohit.core.fight.rows import column_bits, gather_stats, min_rows, pair_rows, rows_of, select, take_at
+from tohit.core.fight.rows import (
+    column_bits,
+    gather_stats,
+    min_rows,
+    pair_rows,
+    rows_after,
+    rows_of,
+    select,
+    take_at,
+)
 from tohit.core.fight.state import BoolArray, IntArray, State, every_row, gather
 from tohit.core.models import Model
 from tohit.systems.kaiser import consequences, narrate, players
@@ -322,11 +331,12 @@ class KaiserFight(KaiserTurns):
         if idx is not ALL:
             actor, target = actor[idx], target[idx]
         self._defended(ctx, target, at)
-        was = target.size
+        n = ctx.n
         idx = self._consequences(ctx, actor, target, out, at)
-        if idx is not ALL:
+        if idx is not ALL:  # the exact chain expanded the rows (a Critical's PhR check): the fields follow them
             actor, target = actor[idx], target[idx]
-            at, out = _reindexed(at, out, idx, was)
+            at, read = rows_after(at, idx, n)
+            out = {k: v.take(read) for k, v in out.items()}
 
         # Counterattack: the defender of a failed close attack, with 1 AP left, strikes back at once.
         countering = np.flatnonzero(out["counterattack"] == 1)  # places among `at`
@@ -574,18 +584,6 @@ class KaiserFight(KaiserTurns):
     @staticmethod
     def _name(ctx: FightContext, who: IntArray) -> str:
         return ctx.fight.roster.names[int(who[0])]
-
-
-def _reindexed(at: IntArray, out: dict[str, IntArray], idx: IntArray, n: int) -> tuple[IntArray, dict[str, IntArray]]:
-    """`at` (rows of a batch of `n`) and the fields one entry per row of it, after the batch's rows are re-indexed
-    by `idx` (the exact chain expands a row by a roll's outcomes): the new rows that come from a row of `at`, and
-    their fields."""
-    place = np.full(n, -1, dtype=np.int64)
-    place[at] = np.arange(at.size)
-    came = place.take(idx)
-    new = np.flatnonzero(came >= 0)
-    read = came.take(new)
-    return new, {k: v.take(read) for k, v in out.items()}
 
 
 RULES = KaiserFight()

@@ -22,7 +22,7 @@ from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.gm_words import GM_PHRASES
 from tohit.core.fight.order import TURN
 from tohit.core.fight.rolls import FightRoll, Rolled
-from tohit.core.fight.rows import spread
+from tohit.core.fight.rows import rows_after, spread
 from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_owned, change, every_row
 from tohit.core.fight.words import Words, gm_told, said, told
 from tohit.engine.fight import policy
@@ -292,7 +292,7 @@ class StepContext(ABC):
             note=note,
             fields=fields,
         )
-        at = rows if idx is ALL else np.flatnonzero(mask[idx])
+        at = rows if idx is ALL else rows_after(rows, idx, n)[0]
         return idx, at, {f: v.take(at) for f, v in out.items()}
 
 

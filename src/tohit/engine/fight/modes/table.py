@@ -184,14 +184,10 @@ class TableSample(DirectSample):
                 local[sel] = tables.aliases[lay].sample(self.rng, sel.size)
         joint_row = groups.each([sm.offset for sm in samplers])
         joint_row += local
-        # `take`: far faster than [:, column]. The rows left out read 0, the stack's column of zeros: when only
-        # some rows resolve (a reaction, such as a counterattack), each row's column is spread once (column 0 where
-        # it does not resolve) and each field read whole, not read at the rows and written into zeros field by field.
-        if rows.size == n:
-            at = joint_row
-        else:
-            at = np.zeros(n, dtype=np.int64)
-            at[rows] = joint_row
+        # `take`: far faster than [:, column]. The rows left out read 0, the stack's column of zeros: where a
+        # `resolve` covers some of the batch's rows only, each row's column is spread once (column 0 where it does
+        # not resolve) and each field read whole, not read at the rows and written into zeros field by field.
+        at = joint_row if rows.size == n else spread(joint_row, rows, n)
         out = {f: take_at(stack.matrix[stack.at[f]], at) for f in fields}
         return local, out, take_at(stack.beyond, joint_row)
 
