@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -329,30 +330,57 @@ def test_a_killed_worker_loses_no_point(serial: pd.DataFrame) -> None:
 
 
 def test_a_killed_workers_finished_points_are_not_run_again(serial: pd.DataFrame) -> None:
-    """issue 31, item 10: the points a worker had finished (and this process had read) are let go, so killing
-    that worker makes Dask run only its unfinished points again, never a finished one."""
+    """issue 31, item 10: the points a worker had finished and this process had read are let go, so killing that
+    worker makes Dask run only its other points again, never a read one. The worker killed is one that computed a
+    read point, once the scheduler has heard that this process let go of two points (a point finished but not yet
+    read when its worker dies is run again: its rows were never here)."""
 
-    def memory_transitions(dask_scheduler: Any) -> dict[str, int]:
-        """On the scheduler (a nested function: pickled by value): how many times each task was computed."""
+    def computed_and_wanted(dask_scheduler: Any) -> tuple[dict[str, int], list[str]]:
+        """On the scheduler (a nested function: pickled by value): how many times each point was computed, and the
+        points a client still wants."""
         counts: dict[str, int] = {}
         for entry in dask_scheduler.transition_log:
-            if entry[2] == "memory":
-                counts[str(entry[0])] = counts.get(str(entry[0]), 0) + 1
-        return counts
+            if str(entry[0]).startswith("measure-"):
+                counts.setdefault(str(entry[0]), 0)
+                if entry[2] == "memory":
+                    counts[str(entry[0])] += 1
+        wanted = [key for key in counts if key in dask_scheduler.tasks and dask_scheduler.tasks[key].who_wants]
+        return counts, wanted
 
-    with external_cluster(2) as (address, workers):
+    def computed_here(dask_worker: Any) -> tuple[int, list[str]]:
+        """On a worker: its process id and the points it computed (went from executing to memory)."""
+        log = dask_worker.state.log
+        return os.getpid(), [str(e[0]) for e in log if len(e) > 3 and e[1] == "executing" and e[3] == "memory"]
+
+    with external_cluster(2) as (address, workers), connect(address) as client:
         seen: list[int] = []
+        read: list[str] = []
+        killed: list[int] = []
 
         def kill_after_two(m: int) -> None:
             seen.append(m)
-            if len(seen) == 2:
-                workers[0].kill()
+            if len(seen) != 2:
+                return
+            deadline = time.monotonic() + 60  # only refuses: the wait ends when the scheduler has heard
+            while not read:
+                counts, wanted = client.run_on_scheduler(computed_and_wanted)
+                let_go = sorted(set(counts) - set(wanted))
+                if len(let_go) >= 2:
+                    read.extend(let_go)
+                elif time.monotonic() > deadline:
+                    raise AssertionError(f"the scheduler never heard two points let go: {counts}, {wanted}")
+                else:
+                    time.sleep(0.05)
+            given = dict(client.run(computed_here).values())
+            victim = next(p for p in workers if set(given.get(p.pid, [])) & set(read))
+            victim.kill()
+            killed.append(victim.pid)
 
-        with connect(address) as client:
-            data = run(plan(BANDITS, FIGHT_GRID, n=60, seed=5), client=client, progress=kill_after_two).frame()
-            computed = client.run_on_scheduler(memory_transitions)
+        data = run(plan(BANDITS, FIGHT_GRID, n=60, seed=5), client=client, progress=kill_after_two).frame()
+        computed, _ = client.run_on_scheduler(computed_and_wanted)
     pd.testing.assert_frame_equal(data, serial)
-    assert computed and max(computed.values()) == 1, computed
+    assert killed and read, (killed, read)
+    assert all(computed[key] == 1 for key in read), (read, computed)
 
 
 @pytest.mark.timeout(90)
