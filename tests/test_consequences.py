@@ -12,6 +12,8 @@ import pytest
 
 from tohit.api import load_fight
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events, item
+from tohit.core.fight.rows import stat_cells
+from tohit.core.fight.state import Event, State, apply
 from tohit.engine.fight.run import simulate_fights
 from tohit.systems.fullplate.consequences import hp_after
 from tohit.systems.kaiser.consequences import is_critical
@@ -107,3 +109,18 @@ def test_changes_maps_an_item_of_every_position_to_the_rows_themselves() -> None
         ([3, 5, 8], [1, 0, 1]),
         ([8], [0]),
     ]
+
+
+def test_changes_given_each_sides_cells_write_the_same_state_as_without() -> None:
+    """core consequence.changes with `cells` (each position's cell of the defender and of the attacker, as the step
+    read them): an item of every position writes through them, one of some positions through theirs at its
+    positions, and the state is the one the changes without cells make."""
+    per = {s: np.arange(20, dtype=np.int64).reshape(10, 2) * k for k, s in ((1, "hp"), (3, "dealt"))}
+    rows, d, a = np.array([3, 5, 8]), np.array([1, 0, 1]), np.array([0, 1, 0])
+    who = {DEFENDER: d, ATTACKER: a}
+    items = [item("damage", "hp", [0, 1, 2], [4, 5, 6]), item("damage", "dealt", [0, 2], [7, 9], ATTACKER)]
+    at = {DEFENDER: stat_cells(per, rows, d), ATTACKER: stat_cells(per, rows, a)}
+    given = changes(items, rows, who, at)
+    assert [c.cells.tolist() for c in given if c.cells is not None] == [[7, 10, 17], [6, 16]]
+    plain = apply(State(per, {}), [Event("damage", tuple(changes(items, rows, who)))])
+    assert all(np.array_equal(apply(State(per, {}), [Event("damage", tuple(given))]).per[s], plain.per[s]) for s in per)

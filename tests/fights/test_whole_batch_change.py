@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tohit.core.fight.rows import read_cells, stat_cells
 from tohit.core.fight.state import Change, Event, State, apply, apply_owned, change, every_row
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.modes import TableSample
@@ -80,3 +81,27 @@ def test_a_mask_true_everywhere_sets_every_row() -> None:
     assert ctx.set("cursor", np.ones(4, dtype=bool), 2).rows is every_row(4)
     part = ctx.set("cursor", np.asarray([True, False, True, True]), np.asarray([5, 6, 7, 8]))
     assert part.rows.tolist() == [0, 2, 3] and part.to.tolist() == [5, 7, 8]
+
+
+def test_a_change_given_its_cells_writes_what_one_made_from_its_rows_and_combatants_writes() -> None:
+    """`Change.cells` (the cells a step read a stat at, `stat_cells`): written through as they are, the same state as
+    the change of the same rows and combatants without them; cells that are not one per row are refused."""
+    rng = np.random.default_rng(5)
+    n = 40
+    rows = np.flatnonzero(rng.random(n) < 0.5)
+    who = rng.integers(0, 2, rows.size)
+    to = rng.integers(-9, 9, rows.size)
+    at = stat_cells(_state(n).per, rows, who)
+    assert np.array_equal(read_cells(_state(n).per, ("hp",), at)["hp"], _state(n).per["hp"][rows, who])
+    plain = apply(_state(n), [Event("hit", (change("hp", rows, to, who),))])
+    given = apply(_state(n), [Event("hit", (change("hp", rows, to, who, at),))])
+    assert np.array_equal(given.per["hp"], plain.per["hp"])
+    assert not np.array_equal(plain.per["hp"], _state(n).per["hp"])
+    other = stat_cells(_state(n).per, rows, 1 - who)  # the cells are what is written: those of the other combatant
+    written = apply(_state(n), [Event("hit", (change("hp", rows, to, who, other),))]).per["hp"]
+    assert np.array_equal(written[rows, 1 - who], to)
+    assert np.array_equal(written[rows, who], _state(n).per["hp"][rows, who])
+    with pytest.raises(ValueError, match="cells of hp"):
+        change("hp", rows, to, who, at[1:])
+    with pytest.raises(ValueError, match="cells of hp"):
+        change("hp", rows, to, None, at)

@@ -98,17 +98,26 @@ def events(items: Iterable[Item]) -> list[tuple[str, tuple[Item, ...]]]:
     return out
 
 
-def changes(items: Iterable[Item], rows: IntArray, who: Mapping[str, IntArray]) -> list[Change]:
+def changes(
+    items: Iterable[Item],
+    rows: IntArray,
+    who: Mapping[str, IntArray],
+    cells: Mapping[str, IntArray] | None = None,
+) -> list[Change]:
     """The state changes the items make: `rows` maps an item's positions to the fight's rows, `who[whose]` (one
     combatant per position) to the combatant whose stat it is (OTHER: the item's own `combatant`). An item's
     positions are increasing, so an item of as many positions as `rows` is every position: its rows are `rows`;
-    where `rows` is the batch's every row (`every_row`), an item's positions are the fight's rows themselves."""
+    where `rows` is the batch's every row (`every_row`), an item's positions are the fight's rows themselves.
+    `cells[whose]`: each position's cell of that combatant (`stat_cells`), where the step read the stats there."""
     found = []
     whole = not rows.flags.writeable and rows is every_row(rows.size)  # `every_row` is read-only
     for it in items:
         every = it.rows.size == rows.size
         mine = it.combatant if it.whose == OTHER else (who[it.whose] if every else who[it.whose].take(it.rows))
-        found.append(change(it.stat, rows if every else it.rows if whole else rows.take(it.rows), it.to, mine))
+        at = None if cells is None or it.whose not in cells else cells[it.whose]
+        if at is not None and not every:
+            at = at.take(it.rows)
+        found.append(change(it.stat, rows if every else it.rows if whole else rows.take(it.rows), it.to, mine, at))
     return found
 
 

@@ -498,8 +498,9 @@ class FightContext(Protocol):
         """An event that changes nothing, only for a told fight, when `when()` is true (always if not given): the
         game master's phrase for its kind words it from `info`, or `words` makes its text (None: no event)."""
 
-    def set(self, stat: str, rows: Any, to: Any, who: Any = None) -> Change:
-        """A change of `stat` at `rows` (of combatant `who`, or of the fight when None) to `to`."""
+    def set(self, stat: str, rows: Any, to: Any, who: Any = None, *, cells: IntArray | None = None) -> Change:
+        """A change of `stat` at `rows` (of combatant `who`, or of the fight when None) to `to`; `cells`: the rows'
+        cells of `who` where the step read the stat (`rows.stat_cells`), written through as they are."""
 
     def stop_at_round_limit(self, new_round: BoolArray) -> BoolArray:
         """The fights at `new_round` past `max_rounds`: ended as draws; returns them."""

@@ -236,8 +236,17 @@ def gather_stats(per: Any, stats: Sequence[str], rows: IntArray, who: IntArray) 
     """Each stat's entry per[stat][rows, who] (arrays of fights x combatants), by one flat index for them all."""
     if not stats:
         return {}
-    width = per[stats[0]].shape[1]
-    flat = cells(rows, width, who)
+    return read_cells(per, stats, stat_cells(per, rows, who))
+
+
+def stat_cells(per: Any, rows: Any, who: Any) -> IntArray:
+    """rows * combatants + who: each row's cell of combatant `who` in the state's arrays of fights x combatants
+    (`per`), as a flat index: read by `read_cells`, and written through by a change given it (`Change.cells`)."""
+    return cells(rows, next(iter(per.values())).shape[1], who)
+
+
+def read_cells(per: Any, stats: Sequence[str], flat: IntArray) -> dict[str, IntArray]:
+    """Each stat's entries at the flat cells `flat` of the state's arrays of fights x combatants (`stat_cells`)."""
     return {s: take_at(np.ascontiguousarray(per[s]).reshape(-1), flat) for s in stats}
 
 

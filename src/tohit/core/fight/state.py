@@ -147,6 +147,9 @@ class Change:
     rows: IntArray
     to: IntArray
     who: IntArray | None = None
+    #: Each row's cell rows * combatants + who in the (fights, combatants) arrays, where the step has it from reading
+    #: the stat there (`rows.stat_cells`): written through as it is. None: made from `rows` and `who`.
+    cells: IntArray | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -207,7 +210,9 @@ def apply_owned(state: State, events: Iterable[Event], copied: set[tuple[bool, s
                     per = {**per, ch.stat: per[ch.stat].copy()}
                     copied.add((True, ch.stat))
                 arr = per[ch.stat]
-                if arr.flags.c_contiguous:  # flat indices: much faster than 2-D fancy indexing
+                if ch.cells is not None:  # the cells the step read the stat at
+                    arr.reshape(-1)[ch.cells] = _value(ch.to)
+                elif arr.flags.c_contiguous:  # flat indices: much faster than 2-D fancy indexing
                     width = arr.shape[1]
                     if based is None or based[0] is not ch.rows or based[1] != width:  # an event's stats share rows
                         based = (ch.rows, width, ch.rows * width)
@@ -232,12 +237,15 @@ def gather(arr: npt.NDArray[Cell], rows: Any, who: Any) -> npt.NDArray[Cell]:
     return out
 
 
-def change(stat: str, rows: Any, to: Any, who: Any = None) -> Change:
-    """A Change from array-likes; `to` and `who` broadcast to the rows."""
+def change(stat: str, rows: Any, to: Any, who: Any = None, cells: IntArray | None = None) -> Change:
+    """A Change from array-likes; `to` and `who` broadcast to the rows. `cells`: the rows' cells of `who` (flat
+    indices, one per row), where the caller has them."""
     r = np.asarray(rows, dtype=np.int64)
     if r.ndim != 1:  # a 1-D index stays the same object (`every_row` is known by it)
         r = r.reshape(-1)
-    return Change(stat, r, _fit(to, r.shape), None if who is None else _fit(who, r.shape))
+    if cells is not None and (who is None or cells.shape != r.shape):
+        raise ValueError(f"cells of {stat}: one per row of a combatant's stat")
+    return Change(stat, r, _fit(to, r.shape), None if who is None else _fit(who, r.shape), cells)
 
 
 def _fit(values: Any, shape: tuple[int, ...]) -> IntArray:

@@ -59,9 +59,11 @@ from tohit.core.fight.rows import (
     gather_stats,
     min_rows,
     pair_rows,
+    read_cells,
     rows_after,
     rows_of,
     select,
+    stat_cells,
     take_at,
 )
 from tohit.core.fight.state import BoolArray, IntArray, State, every_row, gather
@@ -307,18 +309,19 @@ class KaiserFight(KaiserTurns):
         costs = self._costs(fight)
         rows = np.flatnonzero(acting)
         by, used = take_at(actor, rows), take_at(attack, rows)
-        spent = gather(ctx.state.per["ap"], rows, by)
+        acting_cells = stat_cells(ctx.state.per, rows, by)  # the attackers': AP read and written, the penalty read
+        (spent,) = read_cells(ctx.state.per, ("ap",), acting_cells).values()
         spent -= gather(costs, by, used)  # in place: a fresh array of this step's
         ctx.emit(
             "ap_spent",
-            [ctx.set("ap", rows, spent, by)],
+            [ctx.set("ap", rows, spent, by, cells=acting_cells)],
             combatant=lambda: self._name(ctx, actor),
             cost=lambda: int(costs[actor[0], attack[0]]),
         )
 
         fields: dict[str, IntArray] | None = None
         penalties = ctx.state.per["penalty"]
-        penalty = gather(penalties, rows, by) if _any_set(penalties) else None  # on the attacks' rows
+        penalty = read_cells(ctx.state.per, ("penalty",), acting_cells)["penalty"] if _any_set(penalties) else None
         if penalty is not None and (penalty > 0).any():  # the All Action Penalty on the Offensive Roll
             fields = {"modifiers": gather(self._modifiers(fight), by, used) - penalty}  # on the attacks' rows
 
@@ -345,19 +348,20 @@ class KaiserFight(KaiserTurns):
             return
         t, a = take_at(target, maybe), take_at(actor, maybe)
         counter_with = self._counter_attack(fight)
-        on_t = gather_stats(ctx.state.per, ("ap", "flat_footed"), maybe, t)
+        theirs = stat_cells(ctx.state.per, maybe, t)  # the defenders' cells: AP read and written, the penalty read
+        on_t = read_cells(ctx.state.per, ("ap", "flat_footed"), theirs)
         up = ctx.standing()
         t_ap = on_t["ap"]
         ok = (take_at(counter_with, t) >= 0) & (t_ap >= COUNTER_AP) & (on_t["flat_footed"] == 0)
-        ok &= gather(up, maybe, t) & gather(up, maybe, a)
+        ok &= take_at(np.ascontiguousarray(up).reshape(-1), theirs) & gather(up, maybe, a)
         if not ok.any():
             return
         # The counterattacks' rows alone: resolved there (`resolve_at`), no array of the batch's size made for them.
-        rows, t, t_ap, countering = select(ok, maybe, t, t_ap, countering)
+        rows, t, t_ap, countering, theirs = select(ok, maybe, t, t_ap, countering, theirs)
         bonus = out["counter_bonus"].take(countering)  # on the counterattacks' rows
         ctx.emit(
             "counter",
-            [ctx.set("ap", rows, t_ap - COUNTER_AP, t)],
+            [ctx.set("ap", rows, t_ap - COUNTER_AP, t, cells=theirs)],
             combatant=lambda: self._name(ctx, target),
             target=lambda: self._name(ctx, actor),
             cost=COUNTER_AP,
@@ -365,7 +369,7 @@ class KaiserFight(KaiserTurns):
         )
         with_attack = take_at(counter_with, t)
         penalties = ctx.state.per["penalty"]
-        c_penalty = gather(penalties, rows, t) if _any_set(penalties) else 0
+        c_penalty = read_cells(ctx.state.per, ("penalty",), theirs)["penalty"] if _any_set(penalties) else 0
         modifiers = gather(self._modifiers(fight), t, with_attack) + bonus - c_penalty
 
         def counter_note() -> str:  # told: one fight, rows == [0]
@@ -464,10 +468,11 @@ class KaiserFight(KaiserTurns):
         if at.size:  # the Multiple Defense Penalty counts the defenses of one round
             mr, mc = _split(at, mdp.shape[1])
             r = rows[mr]
-            restored = gather(ctx.state.per["def_mod"], r, mc) + mdp.reshape(-1).take(at)
+            theirs = stat_cells(ctx.state.per, r, mc)
+            restored = read_cells(ctx.state.per, ("def_mod",), theirs)["def_mod"] + mdp.reshape(-1).take(at)
             ctx.emit(
                 "defense_restored",
-                [ctx.set("def_mod", r, restored, mc), ctx.set("mdp", r, 0, mc)],
+                [ctx.set("def_mod", r, restored, mc, cells=theirs), ctx.set("mdp", r, 0, mc, cells=theirs)],
                 combatants=lambda: [ctx.fight.roster.names[int(c)] for c in mc],
             )
 
@@ -481,10 +486,14 @@ class KaiserFight(KaiserTurns):
         if rows.size == 0:
             return
         d = take_at(defender, rows)
-        mdp, def_mod = gather_stats(ctx.state.per, ("mdp", "def_mod"), rows, d).values()
+        at = stat_cells(ctx.state.per, rows, d)
+        mdp, def_mod = read_cells(ctx.state.per, ("mdp", "def_mod"), at).values()
         ctx.emit(
             "defense",
-            [ctx.set("mdp", rows, mdp + MDP_STEP, d), ctx.set("def_mod", rows, def_mod - MDP_STEP, d)],
+            [
+                ctx.set("mdp", rows, mdp + MDP_STEP, d, cells=at),
+                ctx.set("def_mod", rows, def_mod - MDP_STEP, d, cells=at),
+            ],
             combatant=lambda: self._name(ctx, d),
             defenses=lambda: int(mdp[0]) // MDP_STEP + 1,
             penalty=lambda: int(mdp[0]) + MDP_STEP,
@@ -503,8 +512,9 @@ class KaiserFight(KaiserTurns):
             return ALL
         d, a = defender.take(rows), attacker.take(rows)
         state = ctx.state
-        on_d = gather_stats(state.per, ("lp", "ap"), rows, d)
-        before = consequences.Before(on_d["lp"], on_d["ap"], gather(state.per["dealt"], rows, a))
+        at_d, at_a = stat_cells(state.per, rows, d), stat_cells(state.per, rows, a)
+        on_d = read_cells(state.per, ("lp", "ap"), at_d)
+        before = consequences.Before(on_d["lp"], on_d["ap"], read_cells(state.per, ("dealt",), at_a)["dealt"])
         damage, ap_lost, flat_footed = (out[k].take(read) for k in CONSEQUENCES[1:])
         outcome = consequences.Outcome(None, damage, ap_lost, flat_footed)  # the rows of hits alone
         applied = consequences.apply(before, outcome)
@@ -514,7 +524,8 @@ class KaiserFight(KaiserTurns):
             if items:
                 # The hit's damage, which may be more than the LP it leaves: the damage event says it.
                 hit: dict[str, Any] = {"damage": lambda: int(outcome.damage[0])} if kind == "damage" else {}
-                ctx.emit(kind, changes(items, rows, who), combatant=lambda: self._name(ctx, defender), **hit)
+                written = changes(items, rows, who, {DEFENDER: at_d, ATTACKER: at_a})
+                ctx.emit(kind, written, combatant=lambda: self._name(ctx, defender), **hit)
         crit = applied.critical
         if crit.size == 0:
             return ALL

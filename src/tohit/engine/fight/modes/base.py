@@ -178,15 +178,16 @@ class StepContext(ABC):
         """Instead of starting another round, end these fights as draws at `max_rounds`."""
         self.emit("round_limit", [self.set("round", rows, (self.max_rounds or 0) + 1)], max_rounds=self.max_rounds)
 
-    def set(self, stat: str, rows: Any, to: Any, who: Any = None) -> Change:
-        """A change (helper for fight modules): `rows` may be a mask or an index array."""
+    def set(self, stat: str, rows: Any, to: Any, who: Any = None, *, cells: IntArray | None = None) -> Change:
+        """A change (helper for fight modules): `rows` may be a mask or an index array; `cells`: with an index
+        array, its cells of `who` where the step read them (`stat_cells`)."""
         n = self.n
         r = np.asarray(rows)
         if r.dtype == bool:
             r = every_row(n) if r.size == n and r.all() else np.flatnonzero(r)
         if r.size != n:
             who, to = _at_rows(who, r, n), _at_rows(to, r, n)
-        return change(stat, r, to, who)
+        return change(stat, r, to, who, cells)
 
     # -- choices -----------------------------------------------------------------------------------------
     def choose_actions(
