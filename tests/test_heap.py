@@ -109,3 +109,34 @@ def test_a_batch_of_fights_advises_every_piece_of_a_heap_grown_since() -> None:
     grown, after = _advised(GROWN, {}, str(EXAMPLE)).split("] [")
     assert "False" in grown  # the heap grew past the advice: a piece of it not advised
     assert "False" not in after and "True" in after
+
+
+#: Advised, then asked again with the heap ending where it did: /proc/self/maps is not read again; the heap grown past
+#: it (blocks kept): read, and the whole heap advised.
+AGAIN = (
+    PIECES
+    + """
+import ctypes
+import tohit.engine.heap as heap
+heap.keep_freed_memory()
+reads = []
+real = heap.heap_range
+heap.heap_range = lambda: reads.append(1) or real()
+same = [heap.advise_huge_pages() for _ in range(3)]
+before = len(reads)
+libc = ctypes.CDLL("libc.so.6")
+libc.malloc.restype, libc.malloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t]
+kept = [libc.malloc(30 << 20) for _ in range(10)]
+grown = heap.advise_huge_pages()
+print(same, before, len(reads), grown, pieces())
+"""
+)
+
+
+@HUGE_PAGES
+def test_the_heap_is_advised_again_only_once_it_ends_elsewhere() -> None:
+    """`advise_huge_pages` on a heap whose end (the program break) has not moved since its last advice reads no
+    /proc/self/maps (some 0.3 ms a batch); once the heap has grown, it reads it and advises every piece."""
+    answer = _advised(AGAIN, {})
+    assert answer.startswith("[True, True, True] 0 1 True ["), answer
+    assert "False" not in answer.split(" True [", 1)[1]
