@@ -105,3 +105,15 @@ def test_a_change_given_its_cells_writes_what_one_made_from_its_rows_and_combata
         change("hp", rows, to, who, at[1:])
     with pytest.raises(ValueError, match="cells of hp"):
         change("hp", rows, to, None, at)
+
+
+def test_one_value_for_every_row_of_a_change_is_one_shared_read_only_view() -> None:
+    """A change to one value (a Python int or a one-element array) holds it as a read-only stride-0 view, one object
+    per value and row count: changes only read it, so two changes share it."""
+    a = change("hp", np.arange(5), 3)
+    b = change("ap", np.arange(2, 7), np.asarray([3]), 1)
+    assert a.to is b.to and not a.to.flags.writeable and a.to.strides == (0,) and a.to.tolist() == [3] * 5
+    assert b.who is not None and b.who.tolist() == [1] * 5
+    assert change("hp", np.arange(4), 3).to.tolist() == [3] * 4
+    with pytest.raises(ValueError):
+        a.to[0] = 4

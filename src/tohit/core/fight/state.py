@@ -25,6 +25,8 @@ from tohit.core.fight.rows import cells, take_at
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+#: The int64 dtype (one object: an array of int64 has it as its dtype, told by identity faster than by equality).
+INT64 = np.dtype(np.int64)
 #: A cell type of a table `gather` reads (int or bool).
 Cell = TypeVar("Cell", bound=np.generic)
 
@@ -190,35 +192,42 @@ def apply_owned(state: State, events: Iterable[Event], copied: set[tuple[bool, s
     those are written in place, every other array is copied first and added to `copied`. With an empty
     `copied` this is exactly `apply`. A step of a batch uses it so that one step copies each array once; where
     every array it writes is owned already, the state it returns is `state` itself (its arrays written)."""
+    for event in events:
+        state = apply_changes(state, event.changes, copied)
+    return state
+
+
+def apply_changes(state: State, changes: Iterable[Change], copied: set[tuple[bool, str]]) -> State:
+    """`apply_owned` of one event's changes, in order (a batch's step, which builds no `Event` where nobody reads
+    it)."""
     per, fight = state.per, state.fight
     based: tuple[IntArray, int, IntArray] | None = None  # the last rows, width and their flat offsets (rows x width)
-    for event in events:
-        for ch in event.changes:
-            if ch.rows.size == 0:
-                continue
-            if ch.who is None:
-                if (False, ch.stat) not in copied:
-                    fight = {**fight, ch.stat: fight[ch.stat].copy()}
-                    copied.add((False, ch.stat))
-                column = fight[ch.stat]
-                if _whole(ch.rows, column.shape[0]):  # one whole-array write: far faster than through the index
-                    column[...] = ch.to
-                else:
-                    column[ch.rows] = _value(ch.to)
+    for ch in changes:
+        if ch.rows.size == 0:
+            continue
+        if ch.who is None:
+            if (False, ch.stat) not in copied:
+                fight = {**fight, ch.stat: fight[ch.stat].copy()}
+                copied.add((False, ch.stat))
+            column = fight[ch.stat]
+            if _whole(ch.rows, column.shape[0]):  # one whole-array write: far faster than through the index
+                column[...] = ch.to
             else:
-                if (True, ch.stat) not in copied:
-                    per = {**per, ch.stat: per[ch.stat].copy()}
-                    copied.add((True, ch.stat))
-                arr = per[ch.stat]
-                if ch.cells is not None:  # the cells the step read the stat at
-                    arr.reshape(-1)[ch.cells] = _value(ch.to)
-                elif arr.flags.c_contiguous:  # flat indices: much faster than 2-D fancy indexing
-                    width = arr.shape[1]
-                    if based is None or based[0] is not ch.rows or based[1] != width:  # an event's stats share rows
-                        based = (ch.rows, width, ch.rows * width)
-                    arr.reshape(-1)[based[2] + ch.who] = _value(ch.to)
-                else:  # pragma: no cover - state arrays are always made contiguous
-                    arr[ch.rows, ch.who] = ch.to
+                column[ch.rows] = _value(ch.to)
+        else:
+            if (True, ch.stat) not in copied:
+                per = {**per, ch.stat: per[ch.stat].copy()}
+                copied.add((True, ch.stat))
+            arr = per[ch.stat]
+            if ch.cells is not None:  # the cells the step read the stat at
+                arr.reshape(-1)[ch.cells] = _value(ch.to)
+            elif arr.flags.c_contiguous:  # flat indices: much faster than 2-D fancy indexing
+                width = arr.shape[1]
+                if based is None or based[0] is not ch.rows or based[1] != width:  # an event's stats share rows
+                    based = (ch.rows, width, ch.rows * width)
+                arr.reshape(-1)[based[2] + ch.who] = _value(ch.to)
+            else:  # pragma: no cover - state arrays are always made contiguous
+                arr[ch.rows, ch.who] = ch.to
     return state if per is state.per and fight is state.fight else State(per, fight)
 
 
@@ -240,7 +249,7 @@ def gather(arr: npt.NDArray[Cell], rows: Any, who: Any) -> npt.NDArray[Cell]:
 def change(stat: str, rows: Any, to: Any, who: Any = None, cells: IntArray | None = None) -> Change:
     """A Change from array-likes; `to` and `who` broadcast to the rows. `cells`: the rows' cells of `who` (flat
     indices, one per row), where the caller has them."""
-    r = np.asarray(rows, dtype=np.int64)
+    r = rows if type(rows) is np.ndarray and rows.dtype is INT64 else np.asarray(rows, dtype=np.int64)
     if r.ndim != 1:  # a 1-D index stays the same object (`every_row` is known by it)
         r = r.reshape(-1)
     if cells is not None and (who is None or cells.shape != r.shape):
@@ -251,11 +260,22 @@ def change(stat: str, rows: Any, to: Any, who: Any = None, cells: IntArray | Non
 def _fit(values: Any, shape: tuple[int, ...]) -> IntArray:
     """`values` as int64 of `shape`; one value for every row is a read-only broadcast view, not a copy (a change
     is only read)."""
+    if type(values) is np.ndarray and values.dtype is INT64 and values.shape == shape:  # as it is, no conversion
+        return values
+    if type(values) is int and len(shape) == 1:  # one value: the shared read-only view of it
+        return _one_value(values, shape[0])
     arr = np.asarray(values, dtype=np.int64)
     if arr.shape == shape:
         return arr
-    if arr.size == 1 and len(shape) == 1:  # one value: a read-only view of stride 0 (`broadcast_to`'s, made directly)
-        one: IntArray = np.ndarray(shape, np.int64, arr.reshape(1), 0, (0,))
-        one.flags.writeable = False
-        return one
+    if arr.size == 1 and len(shape) == 1:  # one value: a read-only view of stride 0
+        return _one_value(int(arr.reshape(1)[0]), shape[0])
     return np.broadcast_to(arr, shape)
+
+
+@lru_cache(maxsize=256)
+def _one_value(value: int, size: int) -> IntArray:
+    """`value` for each of `size` rows: a read-only view of stride 0 (`broadcast_to`'s, made directly), one object
+    per (value, size): a change only reads it."""
+    one: IntArray = np.ndarray((size,), np.int64, np.asarray([value], dtype=np.int64), 0, (0,))
+    one.flags.writeable = False
+    return one
