@@ -13,10 +13,11 @@ import pytest
 
 from tohit.core.fight.rows import dense_rank
 from tohit.core.steps import Silent
+from tohit.core.support import Support
 from tohit.core.system import Dice
 from tohit.engine.fight.caches import caches
 from tohit.engine.fight.load import load_fight
-from tohit.engine.fight.modes.deep import DEEP_DEPTH, DeepTables
+from tohit.engine.fight.modes.deep import DEEP_DEPTH, DeepTables, _LayoutRows, _SupportRows
 from tohit.engine.fight.modes.table import _ranked
 from tohit.engine.fight.run import simulate_fights
 from tohit.engine.fight.situation import pack
@@ -107,3 +108,35 @@ def test_rows_past_the_depth_group_by_their_samplers_as_by_their_own_columns(see
     expected_count, expected = dense_rank(pack(cols)[0])
     assert count == expected_count
     assert inv.tolist() == expected.tolist()
+
+
+def test_a_layouts_rows_are_each_roles_support_row_read_one_by_one() -> None:
+    """`_LayoutRows` (every role's support row at once) finds, for columns in, below and above each span, what
+    looking each role's columns up in its support, row by row, finds: the joint row where every role has one."""
+    rng = np.random.default_rng(4)
+    supports = {
+        "offense": Support(
+            {"dice": np.asarray([2, 3, 7, 12]), "open": np.asarray([0, 0, 0, 1])}, np.ones(4, np.int64), 4
+        ),
+        "defense": Support({"dice": np.asarray([-5, 0, 4])}, np.ones(3, np.int64), 3),
+    }
+    parts = [(name, _SupportRows(sup), stride) for (name, sup), stride in zip(supports.items(), (3, 1), strict=True)]
+    reader = _LayoutRows(parts)
+    n = 400
+    dice = {
+        ("offense", "dice"): rng.integers(0, 15, n),
+        ("offense", "open"): rng.integers(-1, 3, n),
+        ("defense", "dice"): rng.integers(-7, 6, n),
+    }
+    found, joint = reader.rows(dice, None)
+    for i in range(n):
+        rows = []
+        for name, sup in supports.items():
+            hit = [r for r in range(sup.size) if all(sup.columns[c][r] == dice[name, c][i] for c in sup.columns)]
+            rows.append(hit[0] if hit else -1)
+        assert bool(found[i]) == (min(rows) >= 0)
+        if found[i]:
+            assert joint[i] == rows[0] * 3 + rows[1]
+    assert found.any() and not found.all()
+    sel = np.arange(0, n, 7)
+    assert all(np.array_equal(a, b[sel]) for a, b in zip(reader.rows(dice, sel), (found, joint), strict=True))

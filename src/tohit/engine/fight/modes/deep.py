@@ -50,15 +50,64 @@ class _SupportRows:
             code += col - low
         return code
 
-    def of(self, columns: dict[str, IntArray]) -> IntArray:
-        """Each row's support row (-1 where its columns are no row of the support)."""
-        cols = [columns[c] for c in self.names]
-        inside = np.ones(cols[0].size, dtype=bool)
-        for col, low, span in zip(cols, self.lows, self.spans, strict=True):
-            inside &= (col >= low) & (col < low + span)
-        code = self._code(cols)
-        found: IntArray = np.where(inside, self.rows.take(np.where(inside, code, 0)), -1)
-        return found
+
+#: A column's offset value where it lies outside its span: times a role's weights (together below 2**20), past every
+#: table and far from overflowing.
+OUTSIDE = 1 << 40
+
+
+class _LayoutRows:
+    """Every role's support rows of one layout at once: the roles' columns (in order, each role's together) offset by
+    their least values (a value outside its span, below the least too as it wraps unsigned, set to `OUTSIDE`), packed
+    per role by `np.add.reduceat`, and read from the roles' `_SupportRows` tables laid end to end (a last entry -1:
+    no row, where every code past them is clipped), so that a batch's rows find their joint row in a few whole-array
+    calls, not a dozen per role."""
+
+    def __init__(self, parts: list[tuple[str, _SupportRows, int]]) -> None:
+        self.keys = [(name, c) for name, rows, _ in parts for c in rows.names]
+        lows: list[int] = []
+        spans: list[int] = []
+        weights: list[int] = []
+        starts: list[int] = []
+        offsets: list[int] = []
+        tables: list[IntArray] = []
+        at = 0
+        for _, rows, _ in parts:
+            starts.append(len(lows))
+            offsets.append(at)
+            tables.append(rows.rows)
+            at += rows.rows.size
+            lows += rows.lows
+            spans += rows.spans
+            weights += [int(np.prod(rows.spans[i + 1 :], dtype=np.int64)) for i in range(len(rows.spans))]
+        if sum(weights) >= 1 << 20:  # pragma: no cover - far beyond any role's dice (OUTSIDE times them: no overflow)
+            raise ValueError("a layout's supports are too wide to read at once")
+        self.lows = np.asarray(lows, dtype=np.int64)[:, None]
+        self.spans = np.asarray(spans, dtype=np.uint64)[:, None]
+        self.weights = np.asarray(weights, dtype=np.int64)[:, None]
+        self.starts = np.asarray(starts, dtype=np.int64)
+        self.offsets = np.asarray(offsets, dtype=np.int64)[:, None]
+        self.none = at  # the code of "no row": the table's last entry
+        self.table = np.concatenate([*tables, np.asarray([-1], dtype=np.int64)])
+        self.strides = np.asarray([stride for _, _, stride in parts], dtype=np.int64)
+
+    def rows(self, dice: dict[tuple[str, str], IntArray], sel: IntArray | None) -> tuple[BoolArray, IntArray]:
+        """(found: every role's columns are a row of its support, the joint row of the layout where found) of each
+        row (of the rows `sel` alone, when given)."""
+        d = np.stack([dice[key] for key in self.keys])
+        if sel is not None:
+            d = d.take(sel, axis=1)
+        d -= self.lows
+        np.copyto(d, OUTSIDE, where=d.view(np.uint64) >= self.spans)  # below the least value too: it wraps
+        d *= self.weights
+        code = np.add.reduceat(d, self.starts, axis=0)
+        code += self.offsets
+        np.minimum(code, self.none, out=code)  # a role with a column outside its span: past every table, "no row"
+        idx = self.table.take(code)
+        found: BoolArray = np.asarray((idx >= 0).all(axis=0))
+        idx *= self.strides[:, None]
+        joint: IntArray = idx.sum(axis=0)
+        return found, joint
 
 
 class DeepTables:
@@ -74,8 +123,8 @@ class DeepTables:
         #: Each sampler's deeper table, by the sampler's identity (the sampler kept with it): its offset and layout
         #: (-1, -1: none, the budget of rows spent).
         self.of_sampler: dict[int, tuple[TableSampler, int, int]] = {}
-        #: Each layout: per role, its support's rows and the stride of its row in the joint row.
-        self.layouts: list[list[tuple[str, _SupportRows, int]]] = []
+        #: Each layout: per role, its support's rows and the stride of its row in the joint row, read at once.
+        self.layouts: list[_LayoutRows] = []
         self._layout_ids: dict[tuple[Any, ...], int] = {}
 
     def place(self, fight: LoadedFight, sm: TableSampler) -> tuple[int, int]:
@@ -119,7 +168,7 @@ class DeepTables:
                 for (name, sup), stride in zip(table.supports.items(), strides, strict=True)
             ]
             layout = self._layout_ids[key] = len(self.layouts)
-            self.layouts.append(parts)
+            self.layouts.append(_LayoutRows(parts))
         return layout
 
     def read(
@@ -143,14 +192,13 @@ class DeepTables:
         row_layout = layouts.take(owner) if len(present) > 1 else None
         for lay in present:
             sel = None if row_layout is None else np.flatnonzero(row_layout == lay)
-            for name, rows, stride in self.layouts[lay]:
-                idx = rows.of({c: dice[name, c] if sel is None else dice[name, c].take(sel) for c in rows.names})
-                if sel is None:
-                    found &= idx >= 0
-                    at += idx * stride
-                else:
-                    found[sel] &= idx >= 0
-                    at[sel] += idx * stride
+            inside, joint_row = self.layouts[lay].rows(dice, sel)
+            if sel is None:
+                found &= inside
+                at += joint_row
+            else:
+                found[sel] &= inside
+                at[sel] += joint_row
         at = np.where(found, at, 0)
         found &= self.finite.take(at)
         return found, {f: self.matrix[self.fields.index(f)].take(at) for f in fields}

@@ -354,6 +354,8 @@ class _TailDice:
         self.stack = stack
         self.columns: dict[tuple[str, str], IntArray] = {}
         self.beyond: dict[str, BoolArray] = {}
+        #: The columns and the beyond flags stacked (one row each, in the dicts' order): read in one call each.
+        self._stacked: tuple[IntArray, BoolArray] | None = None
         self.size = 0
         #: Each sampler's block (by its offset in the stack), and each set of dice's block.
         self.of_sampler: dict[int, int] = {}
@@ -375,6 +377,7 @@ class _TailDice:
         return found
 
     def _add(self, table: joint.JointTable) -> int:
+        self._stacked = None
         start, rows = self.size, int(table.weights.size)
         self.size += rows
         self.columns = {key: np.concatenate([col, np.zeros(rows, dtype=np.int64)]) for key, col in self.columns.items()}
@@ -394,8 +397,16 @@ class _TailDice:
         """Each row's role columns (`at`: its block's start + its joint row), the tails of the rows beyond a
         role's depth sampled group by group (`inv`: each row's group; `leads`: each group's first sampler, whose
         roles sample), in the groups' order and each table's roles' order: the draws of the groups one by one."""
-        out = {key: col.take(at) for key, col in self.columns.items()}
-        flags = {name: f for name, f in ((name, f.take(at)) for name, f in self.beyond.items()) if f.any()}
+        if self._stacked is None:
+            flags_of = list(self.beyond.values())
+            stacked = np.stack(flags_of) if flags_of else np.zeros((0, self.size), dtype=bool)
+            self._stacked = np.stack(list(self.columns.values())), stacked
+        columns, beyond_flags = self._stacked
+        read: IntArray = columns.take(at, axis=1)
+        beyond: BoolArray = beyond_flags.take(at, axis=1)
+        out = dict(zip(self.columns, read, strict=True))  # rows of `read`: views, written where the tails go
+        some: list[bool] = np.asarray(beyond.any(axis=1)).tolist()
+        flags = {name: f for name, f, on in zip(self.beyond, beyond, some, strict=True) if on}
         counts = {name: np.bincount(inv[f], minlength=len(leads)).tolist() for name, f in flags.items()}
         parts: dict[str, list[Columns]] = {name: [] for name in flags}
         calls = [
