@@ -12,7 +12,7 @@ import numpy as np
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events
 from tohit.core.fight.contract import FightContext
 from tohit.core.fight.gm_choice import GMChoice
-from tohit.core.fight.rows import pair_rows, rows_of, take_rows
+from tohit.core.fight.rows import pair_rows, read_cells, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, every_row, gather
 from tohit.core.outcome import NULL_INT
 from tohit.systems.wsswnn import consequences
@@ -240,8 +240,8 @@ class WsswnnTurns(WsswnnTables):
         aware = outcome.awareness_damage is not None and (outcome.awareness_damage > 0).any()
         braced = ("stamina", "disarmed") if braces else ()
         base = rows * per["life"].shape[1]  # each row's first cell: its defender's and attacker's cells from it
-        on_d = _cells(per, ("life", "guard", *(("awareness",) if aware else ()), *braced), base + d)
-        on_a = _cells(per, ("dealt", *(("life", "guard") if falls else ())), base + a)
+        on_d = read_cells(per, ("life", "guard", *(("awareness",) if aware else ()), *braced), base + d)
+        on_a = read_cells(per, ("dealt", *(("life", "guard") if falls else ())), base + a)
         before = consequences.Before(
             life=on_d["life"],
             guard=on_d["guard"],
@@ -309,12 +309,6 @@ class WsswnnTurns(WsswnnTables):
             "lethal_damage": lambda: _fell(lethal[rows][0]),
             "guard_damage": lambda: _fell(guard[rows][0]),
         }
-
-
-def _cells(per: Any, stats: tuple[str, ...], flat: IntArray) -> dict[str, IntArray]:
-    """Each stat's entries at the cells `flat` of its (fights x combatants) array, by flat index (`gather_stats`
-    with the index made by the caller, once for several reads)."""
-    return {s: np.ascontiguousarray(per[s]).reshape(-1).take(flat) for s in stats}
 
 
 def _fell(value: Any) -> int:
