@@ -25,10 +25,13 @@ from tests.fights.helpers import kaiser_combatant, kaiser_fight, load
 from tohit.cli.app import app
 from tohit.cli.fight import write_log
 from tohit.core.errors import InputError
+from tohit.core.fight import consequence
+from tohit.core.fight.state import change as state_change
 from tohit.engine.fight import policy
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.modes import Exact, TableSample
+from tohit.engine.fight.modes import base as modes_base
 from tohit.engine.fight.replay import replay
 from tohit.engine.fight.run import FightLog, initial_state, narrate, simulate_fights
 from tohit.systems.kaiser.consequences import critical_level
@@ -346,3 +349,36 @@ def test_kaiser_fight_best_reads_the_attackers_all_action_penalty() -> None:
     lowered = kaiser_fight([kaiser_combatant("A")], [kaiser_combatant("B")])
     lowered["sides"][0]["combatants"][0]["attacks"][0]["attack"]["modifiers"] = -3
     assert best_mean(data, 3) == best_mean(lowered, 0) < best_mean(data, 0)
+
+
+@pytest.mark.parametrize("mode", ["exact", "table", "direct", "narrate"])
+def test_kaiser_cells_a_change_is_written_through_are_its_rows_and_combatants(mode: str, monkeypatch: Any) -> None:
+    """Every change Kaiser hands the cells it read (`Change.cells`) holds the cells of its own rows and combatants,
+    in every mode: the exact chain's expansions (a Critical's PhR check) included, so none is written through cells
+    made before its rows were re-indexed."""
+    checked: list[int] = []
+
+    def checking(stat: str, rows: Any, to: Any, who: Any = None, cells: Any = None) -> Any:
+        made = state_change(stat, rows, to, who, cells)
+        if cells is not None:
+            assert made.who is not None
+            assert np.array_equal(cells, made.rows * 2 + made.who), stat
+            checked.append(made.rows.size)
+        return made
+
+    monkeypatch.setattr(modes_base, "change", checking)
+    monkeypatch.setattr(consequence, "change", checking)
+    fight = load(
+        kaiser_fight(
+            [combatant("A", target={"lp": 9}, physical_resistance=1)],
+            [combatant("B", target={"lp": 9})],
+        )
+    )
+    if mode == "exact":
+        exact_duel(fight, seconds=math.inf)
+    elif mode == "narrate":
+        for seed in range(8):
+            narrate(fight, seed=seed)
+    else:
+        simulate_fights(fight, 2000, seed=3, method=mode)  # type: ignore[arg-type]
+    assert len(checked) > 10 and sum(checked) > 20

@@ -18,9 +18,11 @@ arrays at scattered cells (a gather of one combatant a row, a table read per fig
 reads miss the TLB: with 2 MiB pages the bench's fights ran 3-13% faster (the slowest duel 9-11%), with the same
 resident memory. The first call grows the heap by `HEAP_GROWTH` of address space first (no memory until touched,
 and kept by the trim threshold; from the main thread, whose arena the heap is), so that the first batch's arrays
-are faulted in as huge pages; each batch of fights advises the whole heap again (some 20 us), so that the pages it
-has grown by since are faulted in as huge ones from then on. A kernel whose transparent huge pages are `never`
-ignores the advice.
+are faulted in as huge pages; each batch of fights advises the whole heap again where it has moved since the last
+advice (its end, the program break: reading /proc/self/maps costs some 0.3 ms, so an unmoved heap is not read
+again), so that the pages it has grown by since are faulted in as huge ones from then on. A heap trimmed and grown
+back to the very same end between two batches would keep its regrown part unadvised: a hint lost, never a result.
+A kernel whose transparent huge pages are `never` ignores the advice.
 
 Set `TOHIT_MALLOPT=0` to leave the allocator and the heap as they are; other C libraries (macOS, musl) are left
 alone. None of this can change a result: only where the arrays live.

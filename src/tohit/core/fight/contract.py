@@ -500,7 +500,9 @@ class FightContext(Protocol):
 
     def set(self, stat: str, rows: Any, to: Any, who: Any = None, *, cells: IntArray | None = None) -> Change:
         """A change of `stat` at `rows` (of combatant `who`, or of the fight when None) to `to`; `cells`: the rows'
-        cells of `who` where the step read the stat (`rows.stat_cells`), written through as they are."""
+        cells of `who` where the step read the stat (`rows.stat_cells`), written through as they are: made from the
+        state as it is, they hold until a `resolve_at`, `resolve` or `roll` may re-index the rows (the exact chain's
+        expansion), so a step makes them after the last such call before the write."""
 
     def stop_at_round_limit(self, new_round: BoolArray) -> BoolArray:
         """The fights at `new_round` past `max_rounds`: ended as draws; returns them."""

@@ -193,11 +193,11 @@ def apply_owned(state: State, events: Iterable[Event], copied: set[tuple[bool, s
     `copied` this is exactly `apply`. A step of a batch uses it so that one step copies each array once; where
     every array it writes is owned already, the state it returns is `state` itself (its arrays written)."""
     for event in events:
-        state = apply_changes(state, event.changes, copied)
+        state = apply_event_changes(state, event.changes, copied)
     return state
 
 
-def apply_changes(state: State, changes: Iterable[Change], copied: set[tuple[bool, str]]) -> State:
+def apply_event_changes(state: State, changes: Iterable[Change], copied: set[tuple[bool, str]]) -> State:
     """`apply_owned` of one event's changes, in order (a batch's step, which builds no `Event` where nobody reads
     it)."""
     per, fight = state.per, state.fight
@@ -219,7 +219,7 @@ def apply_changes(state: State, changes: Iterable[Change], copied: set[tuple[boo
                 per = {**per, ch.stat: per[ch.stat].copy()}
                 copied.add((True, ch.stat))
             arr = per[ch.stat]
-            if ch.cells is not None:  # the cells the step read the stat at
+            if ch.cells is not None and arr.flags.c_contiguous:  # the cells the step read the stat at
                 arr.reshape(-1)[ch.cells] = _value(ch.to)
             elif arr.flags.c_contiguous:  # flat indices: much faster than 2-D fancy indexing
                 width = arr.shape[1]

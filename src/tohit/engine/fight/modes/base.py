@@ -23,7 +23,7 @@ from tohit.core.fight.gm_words import GM_PHRASES
 from tohit.core.fight.order import TURN
 from tohit.core.fight.rolls import FightRoll, Rolled
 from tohit.core.fight.rows import rows_after, spread
-from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_changes, change, every_row
+from tohit.core.fight.state import BoolArray, Change, Event, IntArray, State, apply_event_changes, change, every_row
 from tohit.core.fight.words import Words, gm_told, said, told
 from tohit.engine.fight import policy
 from tohit.engine.fight.choice import forced_choice
@@ -113,7 +113,7 @@ class StepContext(ABC):
                 data["text"] = self.gm_said(data)
             self.log.append(data)
         # The step's input state is never written: each array is copied on its first change in this step.
-        self.state = apply_changes(self.state, kept, self._owned)
+        self.state = apply_event_changes(self.state, kept, self._owned)
 
     def gm_said(self, event: Mapping[str, Any]) -> str:
         """The game master's words for `event`, from its data: the game's phrase for its kind, else the common

@@ -377,7 +377,6 @@ class _TailDice:
         return found
 
     def _add(self, table: joint.JointTable) -> int:
-        self._stacked = None
         start, rows = self.size, int(table.weights.size)
         self.size += rows
         self.columns = {key: np.concatenate([col, np.zeros(rows, dtype=np.int64)]) for key, col in self.columns.items()}
@@ -389,6 +388,7 @@ class _TailDice:
             at = np.minimum(ri, sup.size - 1)
             for c, v in sup.columns.items():
                 self.columns.setdefault((name, c), np.zeros(self.size, dtype=np.int64))[start:] = v[at]
+        self._stacked = None  # stacked anew, with this table's block, on the next read
         return start
 
     def dice(
