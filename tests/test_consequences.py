@@ -38,6 +38,10 @@ def test_kaiser_critical_is_a_hit_costing_half_or_more_of_the_current_lp() -> No
     assert bool(is_critical(1, 1)) and not bool(is_critical(0, 0))
     found = is_critical(np.array([5, 10, 0, 3]), np.array([10, 30, 1, 5]))
     assert found.tolist() == [True, False, False, True]
+    damage = np.array([5, 10, 0, 3, -2])
+    hurt = damage > 0  # the caller's own: the answer is made in it, the same as without it
+    assert is_critical(damage, np.array([10, 30, 1, 5, -9]), hurt).tolist() == [True, False, False, True, False]
+    assert hurt.tolist() == [True, False, False, True, False]
 
 
 def test_wsswnn_stats_worn_never_below_0_and_negative_damage_takes_nothing() -> None:

@@ -19,11 +19,15 @@ from tohit.core.fight.state import IntArray
 from tohit.systems.kaiser.tables import HIT
 
 
-def is_critical(damage: Any, lp: Any) -> Any:
+def is_critical(damage: Any, lp: Any, hurt: Any = None) -> Any:
     """A single hit costing half or more of the current LP causes a Critical [Critical] (damage > 0).
 
-    Elementwise over arrays (the fight feeds each fight's current LP)."""
-    return (damage > 0) & (2 * damage >= lp)
+    Elementwise over arrays (the fight feeds each fight's current LP); `hurt`: damage > 0, where the caller has it
+    (a fresh array of its own: the answer is made in it)."""
+    if hurt is None:
+        return (damage > 0) & (2 * damage >= lp)
+    hurt &= 2 * damage >= lp
+    return hurt
 
 
 def critical_level(dice_total: Any, damage: Any) -> Any:
@@ -96,11 +100,14 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     lost = at(outcome.ap_lost) == 1
     if lost.any():
         (rows,) = select(lost, hit)
-        items.append(item("ap_lost", "ap", rows, np.maximum(0, before.ap.take(rows) - 1), DEFENDER, CLAUSE_AP))
+        ap = (before.ap if rows.size == before.ap.size else before.ap.take(rows)) - 1  # every hit: no take
+        np.maximum(ap, 0, out=ap)  # in place: a fresh array of this call's
+        items.append(item("ap_lost", "ap", rows, ap, DEFENDER, CLAUSE_AP))
     flat = at(outcome.flat_footed) == 1
     if flat.any():
         items.append(item("flat_footed", "flat_footed", select(flat, hit)[0], 1, DEFENDER, CLAUSE_FLAT))
-    crit = is_critical(damage, lp) & (new_lp > 0)
+    crit = is_critical(damage, lp, hurt)
+    crit &= new_lp > 0
     return Applied(tuple(items), select(crit, hit)[0])
 
 
