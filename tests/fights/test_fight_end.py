@@ -233,6 +233,32 @@ def test_never_ending_gives_one_kind_per_row() -> None:
     assert len(kinds) == 3 and kinds[1] == "" and not found[1]
 
 
+def test_fights_at_more_distinct_healths_than_the_check_takes_are_not_laid_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Health is a column of every state's key: fights at more than `most` distinct healths stand in more than `most`
+    distinct states, so the check answers "not a stalemate" for each without copying and laying out their states
+    (the first check of a simulated duel); at `most` or fewer healths it lays them out and checks them."""
+    from tohit.engine.fight import stalemate
+    from tohit.engine.fight.ending import initial_state
+
+    fight = load(harmless(100))
+    state = initial_state(fight, 6)
+    health = fight.rules.health_of(state)
+    health[:, 0] -= np.arange(6)  # six distinct healths, nobody down
+    laid_out: list[int] = []
+    real = stalemate.Layout
+
+    def counted(fight: object, state: object) -> object:
+        laid_out.append(state.n)  # type: ignore[attr-defined]
+        return real(fight, state)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(stalemate, "Layout", counted)
+    kinds: list[str] = []
+    found = stalemate.never_ending(fight, state, np.arange(6), most=5, kinds=kinds)
+    assert found.tolist() == [False] * 6 and kinds == [""] * 6 and laid_out == []
+    found = stalemate.never_ending(fight, state, np.arange(6), most=6, kinds=kinds)
+    assert found.all() and laid_out and laid_out[0] == 6
+
+
 def test_the_stalemate_check_of_a_big_fight_takes_few_states_a_step(monkeypatch: pytest.MonkeyPatch) -> None:
     """`can_end` explores at most CHUNK_CELLS // combatants states a step: a step's outcome rows hold every
     combatant's stats, so memory stays flat however many fight (64 combatants took 4.5 GB before)."""
