@@ -106,3 +106,28 @@ def test_too_many_orders_take_no_table(monkeypatch: pytest.MonkeyPatch) -> None:
     got, want = _both(monkeypatch, fight, state, able)
     for a, b in zip(got, want, strict=True):
         assert a.tolist() == b.tolist()
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 8])
+def test_an_orders_key_is_its_turn_row_read_in_base_combatants(size: int) -> None:
+    """`order_keys`: each row's places as the digits of one number, the first combatant's the lowest."""
+    rng = np.random.default_rng(size)
+    turn = np.stack([rng.permutation(size) for _ in range(200)]).astype(np.int64)
+    want = [sum(int(p) * size**c for c, p in enumerate(row)) for row in turn.tolist()]
+    assert order.order_keys(turn).tolist() == want
+
+
+def test_the_offsets_read_from_one_entry_per_key_are_the_searched_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where an order's key takes few values (`KEYS_DIRECT`), each fight's offset is read from a table of one entry per
+    key: the same offsets as the binary search of the orders met, batch after batch (orders met before and new)."""
+    rng = np.random.default_rng(11)
+    states = [_state(_fight((2, 2)), 1_000, rng, orders) for orders in (2, 5, 24, 3, 24)]
+    offsets = []
+    for direct in (order.KEYS_DIRECT, 0):
+        monkeypatch.setattr(order, "KEYS_DIRECT", direct)
+        fight = _fight((2, 2))  # its own memo: a table of its own
+        found = [order.kept_places(fight, state.per[order.TURN]) for state in states]
+        assert all(f is not None for f in found)
+        offsets.append([f[1].tolist() for f in found if f is not None])
+        assert (fight.memo("kept_places", order.KeptPlaces).offsets is not None) == (direct > 0)
+    assert offsets[0] == offsets[1]

@@ -15,12 +15,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.rows import take_at
 from tohit.core.fight.state import BoolArray, IntArray, State
 
 #: The per-combatant stat that holds each combatant's place in the round's order, where the fight keeps it.
 TURN = "turn"
 #: The most entries a table of kept orders holds (`KeptPlaces`): past it, the place-by-place search.
 KEPT_TABLE_LIMIT = 1 << 20
+#: The most keys an order's key can take (combatants ** combatants) for its offset to be read from a table of one entry
+#: per key (`KeptPlaces.offsets`); past it (a fight of 7 or more), a binary search of the orders met.
+KEYS_DIRECT = 1 << 16
 
 
 def kept(state: State) -> bool:
@@ -121,6 +125,8 @@ class KeptPlaces:
     table: NextPlaces | None = None
     #: The `turn` array read and its fights' offsets (None: an order the table does not take).
     kept: tuple[IntArray, IntArray | None] | None = None
+    #: Per key, its order's offset in the table, -1 for an order not met (while the keys are few: `KEYS_DIRECT`).
+    offsets: IntArray | None = None
 
 
 def kept_places(fight: LoadedFight, turn: IntArray) -> tuple[NextPlaces, IntArray] | None:
@@ -133,9 +139,20 @@ def kept_places(fight: LoadedFight, turn: IntArray) -> tuple[NextPlaces, IntArra
     size = turn.shape[1]
     base = None
     if turn.size and int(turn.min()) >= 0 and int(turn.max()) < size:  # a row's key then names that row alone
-        base = _offsets(held, turn.dot(size ** np.arange(size, dtype=np.int64)), turn)
+        base = _offsets(held, order_keys(turn), turn)
     held.kept = (turn, base)
     return None if base is None or held.table is None else (held.table, base)
+
+
+def order_keys(turn: IntArray) -> IntArray:
+    """Each fight's `turn` row read as one number, base combatants (the first combatant's place the lowest digit):
+    turn @ size ** arange(size), by columns (an integer `dot` is many times slower)."""
+    size = turn.shape[1]
+    key = turn[:, size - 1].copy()
+    for c in range(size - 2, -1, -1):
+        key *= size
+        key += turn[:, c]
+    return key
 
 
 def _offsets(held: KeptPlaces, keys: IntArray, turn: IntArray) -> IntArray | None:
@@ -143,7 +160,11 @@ def _offsets(held: KeptPlaces, keys: IntArray, turn: IntArray) -> IntArray | Non
     `kept_places`)."""
     size = turn.shape[1]
     stride = (size + 1) * 256
-    if held.keys is not None and held.keys.size:
+    if held.offsets is not None:  # one entry per key: a lookup, no search
+        found = take_at(held.offsets, keys)
+        if int(found.min()) >= 0:
+            return found
+    elif held.keys is not None and held.keys.size:
         at = np.minimum(np.searchsorted(held.keys, keys), held.keys.size - 1)
         if bool((held.keys.take(at) == keys).all()):
             return at * stride
@@ -158,4 +179,8 @@ def _offsets(held: KeptPlaces, keys: IntArray, turn: IntArray) -> IntArray | Non
     places = (every[:, None] // size ** np.arange(size, dtype=np.int64)) % size  # each order's `turn` row
     orders = np.argsort(places, axis=1, kind="stable").astype(np.int64)
     held.keys, held.table = every, NextPlaces.of_orders(orders)
+    if size**size <= KEYS_DIRECT:
+        held.offsets = np.full(size**size, -1, dtype=np.int64)
+        held.offsets[every] = np.arange(every.size, dtype=np.int64) * stride
+        return take_at(held.offsets, keys)
     return np.searchsorted(every, keys) * stride
