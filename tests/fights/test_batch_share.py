@@ -9,7 +9,7 @@ import pytest
 from tohit.core.fight.rows import column_sums
 from tohit.engine.fight import tally
 from tohit.engine.fight.modes.table import _Groups
-from tohit.engine.fight.situation import packed
+from tohit.engine.fight.situation import FEW_CODES, packed
 from tohit.engine.fight.tally import FightTally, Part
 
 
@@ -69,6 +69,19 @@ def test_each_group_s_values_are_those_of_its_first_row(spans: tuple[int, ...]) 
     at_first = [[int(col[row]) for col in columns] for row in groups.first.tolist()]
     assert groups.values(codes, columns) == at_first
     assert (groups.by_code is not None) == (1 < codes.radix <= 8 * 3_000 + 4096)
+
+
+@pytest.mark.parametrize("spans", [(1, 1), (3, 1, 5), (2, 40, 1, 7)])
+def test_codes_unpack_to_their_rows_columns_few_or_many(spans: tuple[int, ...]) -> None:
+    """`Packed.unpack`: each code's columns are those of the rows with that code, for a handful of codes (worked in
+    Python's integers, up to FEW_CODES) as for more (numpy's divisions)."""
+    rng = np.random.default_rng(len(spans))
+    columns = [rng.integers(-2, span - 2, size=400) for span in spans]
+    codes = packed(columns)
+    present, row = np.unique(codes.code, return_index=True)
+    for k in (1, 3, FEW_CODES, FEW_CODES + 1, present.size):
+        want = [[int(col[r]) for col in columns] for r in row[:k].tolist()]
+        assert codes.unpack(present[:k]) == want
 
 
 @pytest.mark.parametrize("shape", [(0, 3), (255, 2), (256, 2), (1_000, 8), (70_001, 1)])

@@ -105,6 +105,8 @@ def test_fight_rows_cells_are_each_rows_flat_index_whatever_the_shapes() -> None
     assert cells(rows, 3, who).tolist() == [1, 9, 14]
     assert cells(rows, 3, 2).tolist() == [2, 11, 14]
     assert cells(2, 3, who).tolist() == [7, 6, 8]
+    assert cells(rows, 3, [1, 0, 2]).tolist() == [1, 9, 14]  # a list of combatants, a numpy number
+    assert cells(rows, 3, np.int64(1)).tolist() == [1, 10, 13]
     grid = np.arange(15).reshape(5, 3)
     assert np.array_equal(grid.reshape(-1).take(cells(rows, 3, who)), grid[rows, who])
 

@@ -207,7 +207,9 @@ def cells(rows: Any, width: int, who: Any) -> IntArray:
     """rows * width + who: each row's cell of combatant `who` in a (rows, `width`) array, as a flat index; `who` added
     in place where it has the rows' shape or is one value (no second array of the rows' size)."""
     flat: IntArray = np.asarray(rows, dtype=np.int64) * width
-    if np.ndim(who) == 0 or np.shape(who) == flat.shape:
+    if type(who) is not np.ndarray:  # a number, or a list: as an array (`np.ndim`/`np.shape` cost a call each)
+        who = np.asarray(who)
+    if who.ndim == 0 or who.shape == flat.shape:
         flat += who
         return flat
     return flat + who
@@ -283,7 +285,7 @@ def select(mask: BoolArray, *arrays: Any) -> tuple[Any, ...]:
     entry is True, else by index (`take`; much faster than boolean indexing)."""
     if mask.all():
         return arrays
-    idx = np.flatnonzero(mask)
+    (idx,) = mask.nonzero()  # 1-D: `flatnonzero`'s positions without its ravel
     return tuple(take_at(np.asarray(a), idx, axis=0) for a in arrays)
 
 

@@ -198,6 +198,10 @@ def pack(columns: Sequence[IntArray]) -> tuple[IntArray, int]:
     return found.code, found.radix
 
 
+#: Up to this many codes, `Packed.unpack` works in Python's integers (a numpy call per column costs more).
+FEW_CODES = 8
+
+
 @dataclass(frozen=True)
 class Packed:
     """`pack`'s codes, with what turns a code back into its row's columns: each column's minimum and span."""
@@ -210,6 +214,8 @@ class Packed:
     def unpack(self, codes: IntArray) -> list[list[int]]:
         """The columns' values of the rows whose codes are `codes`, one list a code (a column of one value: that
         value), unpacked for them all at once."""
+        if codes.size <= FEW_CODES:  # a handful (most resolves): Python's integers, no numpy call per column
+            return [self._unpack_one(code) for code in codes.tolist()]
         values = np.empty((codes.size, len(self.lows)), dtype=np.int64)
         rest = codes
         for i in range(len(self.lows) - 1, -1, -1):
@@ -220,6 +226,14 @@ class Packed:
             values[:, i] = place + self.lows[i]
         found: list[list[int]] = values.tolist()
         return found
+
+    def _unpack_one(self, code: int) -> list[int]:
+        """One code's columns (`unpack` of a single code, in Python's integers)."""
+        values = [0] * len(self.lows)
+        for i in range(len(self.lows) - 1, -1, -1):
+            code, values[i] = divmod(code, self.spans[i])
+            values[i] += self.lows[i]
+        return values
 
 
 def packed(columns: Sequence[IntArray]) -> Packed:
