@@ -13,11 +13,12 @@ import pytest
 import yaml
 
 from tests.conftest import EXAMPLES
-from tests.fights.test_fight_end import harmless
+from tests.fights.helpers import kaiser_combatant, kaiser_fight, load
+from tests.fights.test_fight_end import ARMOUR, harmless
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.engine.encounter import Encounter
-from tohit.engine.fight import play
+from tohit.engine.fight import play, run
 from tohit.engine.fight.ending import initial_state
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.load import fight_from_dict, load_fight
@@ -151,3 +152,25 @@ def test_an_encounter_decided_before_anyone_acts_is_over_at_once_as_its_narratio
     told = narrate(fight_from_dict(data), seed=1)
     assert [e["kind"] for e in told.events] == [e["kind"] for e in enc.events] == ["start", "end"]
     assert told.events[-1]["text"] == enc.events[-1]["text"]
+
+
+def test_the_loop_keeps_the_health_since_the_last_check_only_for_a_party(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`since` (each fight's health at the last stalemate check) is read by the check of a fight of more than two
+    alone: the loop hands a duel's check None, and keeps no copy of a duel's health through its drops; a party's
+    check gets the health of its live fights at the last check (at the first one, their health at the start)."""
+    seen: list[IntArray | None] = []
+    real = run.never_ending
+
+    def recorded(fight: LoadedFight, state: State, rows: IntArray, **kw: Any) -> BoolArray:
+        seen.append(kw.get("since"))
+        return real(fight, state, rows, **kw)
+
+    monkeypatch.setattr(run, "never_ending", recorded)
+    simulate_fights(load(harmless(100)), 20, seed=1)
+    assert seen == [None]
+    seen.clear()
+    team = [kaiser_combatant(f"A{i}", target=ARMOUR) for i in range(2)]
+    party = load({**kaiser_fight(team, [kaiser_combatant("B", target=ARMOUR)]), "max_rounds": 100})
+    simulate_fights(party, 20, seed=1)
+    start = party.rules.health_of(initial_state(party, 20))
+    assert len(seen) == 1 and seen[0] is not None and np.array_equal(seen[0], start)

@@ -33,8 +33,9 @@ from tohit.engine.fight.modes import StepContext
 Verdict = tuple[BoolArray, IntArray]
 #: The stalemate check the loop runs on its schedule (the caller's `stalemate.never_ending`, with the run's findings):
 #: (state, rows, since, kinds) -> per fight at `rows`, True when it can never end from where it stands (`since`: each
-#: one's health at the previous check); `kinds` gets "never", "depth" or "" per row.
-Stall = Callable[[State, IntArray, IntArray, list[str]], BoolArray]
+#: one's health at the previous check, for a fight of more than two, the only one whose check reads it; else None);
+#: `kinds` gets "never", "depth" or "" per row.
+Stall = Callable[[State, IntArray, IntArray | None, list[str]], BoolArray]
 #: No rows (no fight found stuck).
 _NONE: IntArray = np.zeros(0, dtype=np.int64)
 _NONE.flags.writeable = False
@@ -156,7 +157,7 @@ class Table(Protocol):
         """After the end of the fights at `rows` of `ctx.state` is written: their end, each one's winner."""
 
 
-def _stalled(state: State, live: IntArray, since: IntArray, stall: Stall, table: Table) -> IntArray:
+def _stalled(state: State, live: IntArray, since: IntArray | None, stall: Stall, table: Table) -> IntArray:
     """The stalemate check of the fights at `live` (each one's health at the last check: `since`), told to the table:
     the rows of those that can never end."""
     kinds: list[str] = []
@@ -184,7 +185,9 @@ def play_out(
     rules = fight.rules
     recorded = np.zeros(state.n, dtype=bool)
     check = first_check
-    health = rules.health_of(state).copy()  # at the last stalemate check (`never_ending`'s `since`)
+    # Each fight's health at the last stalemate check (`never_ending`'s `since`), kept only where the check reads it:
+    # a fight of more than two (a duel's would be copied at every drop for nothing).
+    health = rules.health_of(state).copy() if fight.roster.size > 2 else None
     standing: BoolArray | None = None  # who stands in `state`, kept from the step that left it while still true
     for _ in range(limit):
         cancel.check()  # between steps: stopped when its asker went away (a client that hung up)
@@ -200,10 +203,10 @@ def play_out(
             live = np.flatnonzero(~closed)
             if int(rounds[live].min()) >= check:
                 check *= 2
-                stuck = _stalled(state, live, health.take(live, axis=0), stall, table)
+                stuck = _stalled(state, live, None if health is None else health.take(live, axis=0), stall, table)
                 on -= stuck.size
                 done[stuck], winner[stuck], new[stuck], closed[stuck] = True, -1, True, True
-                health = rules.health_of(state).copy()
+                health = None if health is None else rules.health_of(state).copy()
         table.watch(state, on)
         if new.any():
             rows = np.flatnonzero(new)
@@ -219,7 +222,7 @@ def play_out(
                 keep = np.flatnonzero(~recorded)
                 # `take` along the rows: many times faster than indexing a 2-D array by them (health, standing)
                 state = state.take(keep, same=_GOING_ON)
-                health, recorded = health.take(keep, axis=0), recorded.take(keep)
+                health, recorded = None if health is None else health.take(keep, axis=0), recorded.take(keep)
                 standing = None if standing is None else standing.take(keep, axis=0)
         ctx = table.context(state, standing)
         step(ctx)

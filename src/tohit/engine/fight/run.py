@@ -131,7 +131,7 @@ def narrate(
     told.hand_over([start_event(fight, seed, state, fight.source)], end=True)
     found = Stalemates()  # this fight's stalemate checks (its own: the same seed, the same fight)
 
-    def stall(state: State, rows: IntArray, since: IntArray, kinds: list[str]) -> BoolArray:
+    def stall(state: State, rows: IntArray, since: IntArray | None, kinds: list[str]) -> BoolArray:
         return never_ending(fight, state, rows, since=since, kinds=kinds, found=found)
 
     play.play_out(fight, state, told, stall=stall, first_check=FIRST_STALL_CHECK, limit=step_limit(fight))
@@ -505,7 +505,7 @@ def _run_batch(
     state = initial_state(fight, n)
     batch = _Batch(fight, n, rng, progress, method, state)
 
-    def stall(state: State, rows: IntArray, since: IntArray, kinds: list[str]) -> BoolArray:
+    def stall(state: State, rows: IntArray, since: IntArray | None, kinds: list[str]) -> BoolArray:
         return never_ending(fight, state, rows, since=since, kinds=kinds, found=found)
 
     play.play_out(fight, state, batch, stall=stall, first_check=FIRST_STALL_CHECK, limit=step_limit(fight))
