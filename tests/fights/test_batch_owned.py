@@ -5,10 +5,14 @@ change, since the round's order is kept while that array is the same object (cor
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import pytest
 
 from tests.conftest import EXAMPLES
 from tohit.core.fight.order import TURN, order_rows
+from tohit.core.fight.state import State
 from tohit.engine.fight import play
 from tohit.engine.fight.ending import initial_state
 from tohit.engine.fight.load import load_fight
@@ -70,3 +74,27 @@ def test_an_owned_batch_gives_the_results_of_copies() -> None:
     finally:
         TableSample.own_input = original  # type: ignore[method-assign]
     assert owned.to_json() == copied.to_json()
+
+
+def test_a_drop_keeps_the_first_rows_of_the_stats_no_event_has_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch starts as copies of one fight, so a stat no event has written since holds the same row in every fight:
+    a drop of finished fights keeps its first rows (a view of the array it had) and copies the rows kept of every
+    stat an event wrote. The results are those of a drop that copies every stat."""
+    fight = load_fight(FIGHTS / "rtw-keese-swarm.yaml")
+    drops: list[tuple[set[str], bool]] = []  # per drop: the stats kept as views, and whether each holds one row
+    real = State.take
+
+    def recorded(self: State, rows: Any, same: Any = None, alike: Any = ()) -> State:
+        taken = real(self, rows, same, alike)
+        if same is not None:  # the play loop's drop (a stalemate check takes its fights too)
+            shared = {k for k in self.per if np.shares_memory(self.per[k], taken.per[k])}
+            drops.append((shared, all((self.per[k] == self.per[k][:1]).all() for k in shared)))
+        return taken
+
+    monkeypatch.setattr(State, "take", recorded)
+    kept = simulate_fights(fight, 2_000, seed=5)
+    assert drops and all(shared and alike for shared, alike in drops)
+    assert not any({"health", "dealt"} & shared for shared, _ in drops)  # written by the hits
+    assert len({frozenset(shared) for shared, _ in drops}) > 1  # fewer as the fight writes more of them
+    monkeypatch.setattr(State, "take", lambda self, rows, same=None, alike=(): real(self, rows, same))
+    assert simulate_fights(fight, 2_000, seed=5).to_json() == kept.to_json()

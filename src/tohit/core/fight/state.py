@@ -13,7 +13,7 @@ replayed and undone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any, TypeVar
@@ -101,18 +101,29 @@ class State:
     def n(self) -> int:
         return len(next(iter(self.fight.values())))
 
-    def take(self, rows: npt.NDArray[np.intp] | IntArray | BoolArray, same: Mapping[str, int] | None = None) -> State:
+    def take(
+        self,
+        rows: npt.NDArray[np.intp] | IntArray | BoolArray,
+        same: Mapping[str, int] | None = None,
+        alike: Collection[tuple[bool, str]] = (),
+    ) -> State:
         """The fights at `rows` (an index or a mask), as a new state. `same`: per-fight values the caller knows
-        are that one value at every row taken, filled rather than read."""
+        are that one value at every row taken, filled rather than read. `alike`: the stats, as (per combatant,
+        name), the caller knows to hold the same row in every fight: their first rows, a view, rather than a copy
+        of the rows taken (the same values)."""
         if rows.dtype == np.bool_:
             rows = np.flatnonzero(rows)
         known = same or {}
+
+        def taken(per: bool, stat: str, values: IntArray) -> IntArray:
+            if not per and stat in known:
+                return np.full(rows.size, known[stat], dtype=values.dtype)
+            if (per, stat) in alike:
+                return values[: rows.size]
+            return take_at(values, rows, axis=0)
+
         return State(
-            {k: take_at(v, rows, axis=0) for k, v in self.per.items()},
-            {
-                k: take_at(v, rows, axis=0) if k not in known else np.full(rows.size, known[k], dtype=v.dtype)
-                for k, v in self.fight.items()
-            },
+            {k: taken(True, k, v) for k, v in self.per.items()}, {k: taken(False, k, v) for k, v in self.fight.items()}
         )
 
     @staticmethod

@@ -176,12 +176,15 @@ def play_out(
     stall: Stall,
     first_check: int,
     limit: int,
+    uniform: bool = False,
 ) -> None:
     """Play every fight of `state` to its end (see the module docstring). Before each step: the end check; a fight
     still on at round `first_check` (then twice it, and so on) is asked `stall` (the stalemate check), and one that
     can never end is decided there as a draw; every fight just decided gets its end (`emit_end`, once) and is told to
     the table. Finished fights stay inert in the batch until they are an eighth of it, then are dropped (dropping
-    copies every array). `limit`: steps no correct game reaches (a RuntimeError: a runaway loop)."""
+    copies every array an event has written: `uniform`, every fight of `state` is the same, as a batch's copies of
+    the start are, so a stat no event has written is still the same in every fight, and its first rows are kept).
+    `limit`: steps no correct game reaches (a RuntimeError: a runaway loop)."""
     rules = fight.rules
     recorded = np.zeros(state.n, dtype=bool)
     check = first_check
@@ -189,6 +192,8 @@ def play_out(
     # a fight of more than two (a duel's would be copied at every drop for nothing).
     health = rules.health_of(state).copy() if fight.roster.size > 2 else None
     standing: BoolArray | None = None  # who stands in `state`, kept from the step that left it while still true
+    # The stats, as (per combatant, name), that hold the same row in every fight: no event has written them yet.
+    alike = {(True, k) for k in state.per} | {(False, k) for k in state.fight} if uniform else set()
     for _ in range(limit):
         cancel.check()  # between steps: stopped when its asker went away (a client that hung up)
         if standing is None:
@@ -215,17 +220,19 @@ def play_out(
             emit_end(ctx, won, rows=rows, stalled=bool(stuck.size) and bool(np.isin(rows, stuck).any()))
             table.finished(ctx, rows, won)
             state, standing = ctx.state, ctx.known_standing
+            alike -= ctx.written
             recorded = closed
             if not on:  # every fight recorded
                 return
             if 8 * int(np.count_nonzero(recorded)) >= recorded.size:
                 keep = np.flatnonzero(~recorded)
                 # `take` along the rows: many times faster than indexing a 2-D array by them (health, standing)
-                state = state.take(keep, same=_GOING_ON)
+                state = state.take(keep, same=_GOING_ON, alike=alike)
                 health, recorded = None if health is None else health.take(keep, axis=0), recorded.take(keep)
                 standing = None if standing is None else standing.take(keep, axis=0)
         ctx = table.context(state, standing)
         step(ctx)
         table.played(ctx)
         state, standing = ctx.state, ctx.known_standing
+        alike -= ctx.written
     raise RuntimeError(f"fights did not end within {limit} steps")  # pragma: no cover - a game module bug

@@ -508,7 +508,9 @@ def _run_batch(
     def stall(state: State, rows: IntArray, since: IntArray | None, kinds: list[str]) -> BoolArray:
         return never_ending(fight, state, rows, since=since, kinds=kinds, found=found)
 
-    play.play_out(fight, state, batch, stall=stall, first_check=FIRST_STALL_CHECK, limit=step_limit(fight))
+    play.play_out(
+        fight, state, batch, stall=stall, first_check=FIRST_STALL_CHECK, limit=step_limit(fight), uniform=True
+    )
     return batch.out
 
 

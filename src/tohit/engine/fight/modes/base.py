@@ -54,6 +54,8 @@ class StepContext(ABC):
         self.rng = rng if rng is not None else np.random.default_rng(0)
         self.parent: IntArray = every_row(state.n)  # read-only: an expansion replaces it, never writes it
         self._owned: set[tuple[bool, str]] = set()
+        #: The stats an event of this context changed, as (per combatant, name): the play loop's drops copy them.
+        self.written: set[tuple[bool, str]] = set()
         #: Narrate mode: forced faces for the next resolves (empty elsewhere).
         self.script: list[dict[str, list[int]]] = []
         #: Narrated events as JSON (each change with its `from` value), in order (empty elsewhere).
@@ -114,6 +116,7 @@ class StepContext(ABC):
             self.log.append(data)
         # The step's input state is never written: each array is copied on its first change in this step.
         self.state = apply_event_changes(self.state, kept, self._owned)
+        self.written.update((c.who is not None, c.stat) for c in kept)
 
     def gm_said(self, event: Mapping[str, Any]) -> str:
         """The game master's words for `event`, from its data: the game's phrase for its kind, else the common
