@@ -32,7 +32,8 @@ def kaiser_roll(rng: random.Random, advantage: int, special: bool) -> tuple[int,
 
 
 def kaiser_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
-    """One Kaiser fight (policies first / weakest / random); (winning side or -1, rounds)."""
+    """One Kaiser fight (policies first / weakest / random), with the Multiple Defense Penalty unless the file turns
+    it off; (winning side or -1, rounds)."""
     combs = fight.combatants
     side = list(fight.roster.side)
     special = fight.spec.options.open_rolls_and_fumbles
@@ -47,6 +48,11 @@ def kaiser_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
     penalty = [0] * len(combs)
     fading = [0] * len(combs)
     knocked_out = [False] * len(combs)
+    # The Multiple Defense Penalty (option `multiple_defense_penalty`, on unless the file turns it off): each
+    # Defensive Roll a defender has made this round puts its later ones at -2 more, restored at the round's start
+    # (docs/kaiser.md#silent-multiple-defense-penalty).
+    mdp_step = 2 if fight.spec.options.multiple_defense_penalty else 0
+    defenses = [0] * len(combs)
     counter_with = []
     for c in combs:
         found = -1
@@ -65,7 +71,8 @@ def kaiser_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
         if of:
             off = max(off, 0)
         d, df = kaiser_roll(rng, tgt.advantage, special)
-        dfs = d + tgt.defensive_skill + tgt.modifiers - penalty[dfn]
+        dfs = d + tgt.defensive_skill + tgt.modifiers - penalty[dfn] - mdp_step * defenses[dfn]
+        defenses[dfn] += 1
         if df:
             dfs = max(dfs, 0)
         dos = off - dfs
@@ -122,6 +129,7 @@ def kaiser_fight(fight: Any, rng: random.Random) -> tuple[int, int]:
             if rnd > fight.max_rounds:
                 return -1, fight.max_rounds
             for c in range(size):
+                defenses[c] = 0
                 if up(c):
                     ap[c] = 6
                 if fading[c] > 0:
