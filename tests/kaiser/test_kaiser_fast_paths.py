@@ -4,10 +4,13 @@ none, a cost shared by every combatant or not)."""
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 import pytest
 
-from tohit.systems.kaiser.fight import _any_set, _cells, _split, _total
+from tohit.systems.kaiser import cells
+from tohit.systems.kaiser.fight import _cells, _maybe_set, _split, _total
 from tohit.systems.kaiser.turns import TurnOrder
 
 
@@ -25,12 +28,29 @@ def test_flat_positions_split_as_divmod_does(width: int) -> None:
 
 @pytest.mark.parametrize("where", [[], [(0, 0)], [(9, 3)], [(4, 1), (7, 2)]])
 def test_a_stat_is_set_somewhere_as_any_says(where: list[tuple[int, int]]) -> None:
-    """`_any_set` is `any` of a stat's array: negative values count, an empty batch has none."""
+    """`_maybe_set` of a fresh array is `any` of it: negative values count, an empty batch has none."""
     stat = np.zeros((10, 4), dtype=np.int64)
     for value, (row, column) in zip((1, -3), where, strict=False):
         stat[row, column] = value
-    assert _any_set(stat) is bool(stat.any())
-    assert _any_set(np.zeros((0, 4), dtype=np.int64)) is False
+    assert _maybe_set(stat) is bool(stat.any())
+    assert _maybe_set(np.zeros((0, 4), dtype=np.int64)) is False
+
+
+def test_an_array_found_set_may_be_set_until_it_goes() -> None:
+    """An array found set stays "may be set" without a look, even once written back to 0 in place (a batch's events
+    write its arrays so); its entry goes with it; an array found unset is looked at again."""
+    stat = np.zeros((10, 4), dtype=np.int64)
+    assert _maybe_set(stat) is False
+    stat[3, 1] = 2
+    assert _maybe_set(stat) is True
+    stat[3, 1] = 0
+    assert _maybe_set(stat) is True  # found set before: may be set
+    assert _maybe_set(stat.copy()) is False  # another array: looked at
+    key = id(stat)
+    assert key in cells._FOUND_SET
+    del stat
+    gc.collect()
+    assert key not in cells._FOUND_SET
 
 
 @pytest.mark.parametrize("dice", [1, 2, 3])

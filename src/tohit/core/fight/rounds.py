@@ -27,6 +27,7 @@ from tohit.core.fight.rows import (
     packed_rows,
     pair_rows,
     rows_of,
+    take_at,
     take_rows,
 )
 from tohit.core.fight.state import BoolArray, IntArray, State, every_row
@@ -163,7 +164,8 @@ class RoundRules(FightRules):
 
     def _new_round(self, ctx: FightContext, rows: IntArray) -> None:
         """The next round starts in the fights at `rows`: its number, the cursor at the first place, `round_start`."""
-        new = ctx.state.fight["round"][rows] + 1
+        new = take_at(ctx.state.fight["round"], rows)
+        new += 1  # in place: a fresh array of this call's
         ctx.emit("round", [ctx.set("round", rows, new), ctx.set("cursor", rows, 0)], round=lambda: int(new[0]))
         self.round_start(ctx, rows)
 

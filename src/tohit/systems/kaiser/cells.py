@@ -1,17 +1,31 @@
 """Fast forms of numpy's scans for Kaiser's fight, which runs them on every step of a batch of up to 100,000
-fights: whether a stat is set anywhere, and the (row, column) cells of a 2-D mask from its flat positions."""
+fights: whether a stat may be set anywhere, and the (row, column) cells of a 2-D mask from its flat positions."""
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
 from tohit.core.fight.state import BoolArray, IntArray
 
+#: The stat arrays `maybe_set` found set somewhere, by identity while they live (each entry removed as its array goes).
+_FOUND_SET: dict[int, weakref.ref[IntArray]] = {}
 
-def any_set(stat: IntArray) -> bool:
-    """stat.any() for a stat's array (ints): one OR over its entries, which numpy runs much faster than `any`'s
-    test of each entry."""
-    return bool(np.bitwise_or.reduce(stat.reshape(-1)))
+
+def maybe_set(stat: IntArray) -> bool:
+    """Whether a stat's array (ints) may be set somewhere, for a caller that skips work no set entry needs: stat.any()
+    (one OR over its entries, which numpy runs much faster than `any`'s test of each entry), and True without a look
+    for an array found set before. A batch's events write its arrays in place, so such an array may be all 0 again
+    (a penalty that faded): a caller that does the work then finds nothing to do, as it would on any 0 entry."""
+    key = id(stat)
+    held = _FOUND_SET.get(key)
+    if held is not None and held() is stat:
+        return True
+    if not np.bitwise_or.reduce(stat.reshape(-1)):
+        return False
+    _FOUND_SET[key] = weakref.ref(stat, lambda _, key=key: _FOUND_SET.pop(key, None))  # type: ignore[misc]
+    return True
 
 
 def cells(x: BoolArray) -> tuple[IntArray, IntArray]:

@@ -69,8 +69,8 @@ from tohit.core.fight.rows import (
 from tohit.core.fight.state import BoolArray, IntArray, State, every_row, gather
 from tohit.core.models import Model
 from tohit.systems.kaiser import consequences, narrate, players
-from tohit.systems.kaiser.cells import any_set as _any_set
 from tohit.systems.kaiser.cells import cells as _cells
+from tohit.systems.kaiser.cells import maybe_set as _maybe_set
 from tohit.systems.kaiser.cells import split as _split
 from tohit.systems.kaiser.consequences import critical_level
 from tohit.systems.kaiser.rules import HIT
@@ -207,7 +207,7 @@ class KaiserFight(KaiserTurns):
         """Above 0 LP and not knocked out by a Critical of 16 DoF or more [Critical]."""
         out: BoolArray = state.per["lp"] > 0
         knocked = state.per["knocked_out"]
-        if _any_set(knocked):  # rare: only a Critical of 16 DoF or more
+        if _maybe_set(knocked):  # rare: only a Critical of 16 DoF or more
             out &= knocked == 0
         return out
 
@@ -321,7 +321,7 @@ class KaiserFight(KaiserTurns):
 
         fields: dict[str, IntArray] | None = None
         penalties = ctx.state.per["penalty"]
-        penalty = read_cells(ctx.state.per, ("penalty",), acting_cells)["penalty"] if _any_set(penalties) else None
+        penalty = read_cells(ctx.state.per, ("penalty",), acting_cells)["penalty"] if _maybe_set(penalties) else None
         if penalty is not None and (penalty > 0).any():  # the All Action Penalty on the Offensive Roll
             fields = {"modifiers": gather(self._modifiers(fight), by, used) - penalty}  # on the attacks' rows
 
@@ -369,7 +369,7 @@ class KaiserFight(KaiserTurns):
         )
         with_attack = take_at(counter_with, t)
         penalties = ctx.state.per["penalty"]
-        c_penalty = read_cells(ctx.state.per, ("penalty",), theirs)["penalty"] if _any_set(penalties) else 0
+        c_penalty = read_cells(ctx.state.per, ("penalty",), theirs)["penalty"] if _maybe_set(penalties) else 0
         modifiers = gather(self._modifiers(fight), t, with_attack) + bonus - c_penalty
 
         def counter_note() -> str:  # told: one fight, rows == [0]
@@ -445,7 +445,7 @@ class KaiserFight(KaiserTurns):
             return
         standing = ctx.standing().take(rows, axis=0)  # the step knows it already
         r_idx, c_idx = _cells(standing)
-        rr = rows[r_idx]
+        rr = take_at(rows, r_idx)
         new_round = take_at(ctx.state.fight["round"], rows) + 1
         changed = [
             ctx.set("round", rows, new_round),
@@ -453,9 +453,9 @@ class KaiserFight(KaiserTurns):
             ctx.set("ap", rr, AP_PER_ROUND, c_idx),
         ]
         flat_footed = ctx.state.per["flat_footed"]
-        if _any_set(flat_footed):  # an event keeps no empty change: none to build where nobody is Flat-Footed
+        if _maybe_set(flat_footed):  # an event keeps no empty change: none to build where nobody is Flat-Footed
             fr, fc = _cells(flat_footed.take(rows, axis=0) != 0)
-            changed.append(ctx.set("flat_footed", rows[fr], 0, fc))
+            changed.append(ctx.set("flat_footed", take_at(rows, fr), 0, fc))
         ctx.emit(
             "round",
             changed,
@@ -467,7 +467,7 @@ class KaiserFight(KaiserTurns):
         at = np.flatnonzero(mdp != 0)  # the cells of those who defended (`_cells`, their values read by the same index)
         if at.size:  # the Multiple Defense Penalty counts the defenses of one round
             mr, mc = _split(at, mdp.shape[1])
-            r = rows[mr]
+            r = take_at(rows, mr)
             theirs = stat_cells(ctx.state.per, r, mc)
             restored = read_cells(ctx.state.per, ("def_mod",), theirs)["def_mod"] + mdp.reshape(-1).take(at)
             ctx.emit(
@@ -574,13 +574,13 @@ class KaiserFight(KaiserTurns):
 
     def _fade(self, ctx: FightContext, rows: IntArray) -> None:
         """A new round: the All Action Penalty of Criticals of DoF 5 or less fades by 1 [Critical]."""
-        if not _any_set(ctx.state.per["fading"]):
+        if not _maybe_set(ctx.state.per["fading"]):
             return
         fading = ctx.state.per["fading"].take(rows, axis=0)
         fr, fc = _cells(fading > 0)
         if fr.size == 0:
             return
-        r = rows[fr]
+        r = take_at(rows, fr)
         state = ctx.state
         penalty, def_mod = gather_stats(state.per, ("penalty", "def_mod"), r, fc).values()
         ctx.emit(
