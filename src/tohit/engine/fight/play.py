@@ -182,9 +182,9 @@ def play_out(
     still on at round `first_check` (then twice it, and so on) is asked `stall` (the stalemate check), and one that
     can never end is decided there as a draw; every fight just decided gets its end (`emit_end`, once) and is told to
     the table. Finished fights stay inert in the batch until they are an eighth of it, then are dropped (dropping
-    copies every array an event has written: `uniform`, every fight of `state` is the same, as a batch's copies of
-    the start are, so a stat no event has written is still the same in every fight, and its first rows are kept).
-    `limit`: steps no correct game reaches (a RuntimeError: a runaway loop)."""
+    copies every array). `uniform`: every fight of `state` is the same, as a batch's copies of the start are; a stat
+    no event has written since is then still the same in every fight, and a drop keeps its first rows instead of
+    copying it. `limit`: steps no correct game reaches (a RuntimeError: a runaway loop)."""
     rules = fight.rules
     recorded = np.zeros(state.n, dtype=bool)
     check = first_check
@@ -193,7 +193,7 @@ def play_out(
     health = rules.health_of(state).copy() if fight.roster.size > 2 else None
     standing: BoolArray | None = None  # who stands in `state`, kept from the step that left it while still true
     # The stats, as (per combatant, name), that hold the same row in every fight: no event has written them yet.
-    alike = {(True, k) for k in state.per} | {(False, k) for k in state.fight} if uniform else set()
+    alike = ({(True, k) for k in state.per} | {(False, k) for k in state.fight}) if uniform else set()
     for _ in range(limit):
         cancel.check()  # between steps: stopped when its asker went away (a client that hung up)
         if standing is None:

@@ -115,7 +115,7 @@ def _never_ending(
             for i, kind in zip(where.tolist(), some, strict=True):
                 said[i] = kind
             return out
-    if _healths_past(fight, state, rows, most):  # more distinct states than it takes: known before any is laid out
+    if _more_healths_than(fight, state, rows, most):  # more distinct states than it takes: known before any is laid out
         return out
     party = size > 2
     limit = MAX_STATES if party else NEVER_STATES
@@ -150,7 +150,7 @@ def _never_ending(
     return np.asarray([bool(k) for k in said], dtype=bool)
 
 
-def _healths_past(fight: LoadedFight, state: State, rows: IntArray, most: int) -> bool:
+def _more_healths_than(fight: LoadedFight, state: State, rows: IntArray, most: int) -> bool:
     """Whether the fights at `rows` stand at more than `most` distinct healths (each combatant's, as a row). Health
     is a column of every state's key (`Layout`: no game keeps it as bookkeeping), so they stand in more than `most`
     distinct states too, and the check takes none of them: known from one stat, without copying the fights'

@@ -4,6 +4,7 @@ fights: whether a stat may be set anywhere, and the (row, column) cells of a 2-D
 from __future__ import annotations
 
 import weakref
+from functools import partial
 
 import numpy as np
 
@@ -24,8 +25,13 @@ def maybe_set(stat: IntArray) -> bool:
         return True
     if not np.bitwise_or.reduce(stat.reshape(-1)):
         return False
-    _FOUND_SET[key] = weakref.ref(stat, lambda _, key=key: _FOUND_SET.pop(key, None))  # type: ignore[misc]
+    _FOUND_SET[key] = weakref.ref(stat, partial(_forget, key))
     return True
+
+
+def _forget(key: int, _: weakref.ref[IntArray]) -> None:
+    """An array `maybe_set` found set is gone: its entry too (a new array may be given its identity)."""
+    _FOUND_SET.pop(key, None)
 
 
 def cells(x: BoolArray) -> tuple[IntArray, IntArray]:
