@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from tohit.core.fight.contract import ALL, LoadedFight, Rows
 from tohit.core.fight.rows import dense_rank, gather_stats, spread, take_at
-from tohit.core.fight.state import BoolArray, IntArray
+from tohit.core.fight.state import BoolArray, IntArray, every_row
 from tohit.core.fight.words import Words
 from tohit.core.steps import Silent
 from tohit.core.support import Columns
@@ -91,9 +91,9 @@ class TableSample(DirectSample):
     ) -> dict[str, IntArray]:
         """`_resolve_rows` on the rows of `mask`, the fields over the whole batch (0 off the mask)."""
         n = self.n
+        if mask.all():  # every row resolves (most steps of a duel): no positions to find
+            return self._resolve_rows(every_row(n), actor, attack, target, attack_fields, fields, n)
         rows = np.flatnonzero(mask)
-        if rows.size == n:
-            return self._resolve_rows(rows, actor, attack, target, attack_fields, fields, n)
         return self._resolve_rows(
             rows,
             actor.take(rows),
