@@ -158,8 +158,13 @@ class RoundRules(FightRules):
             rows = every_row(new_round.size) if every else np.flatnonzero(new_round)  # every row: one whole write
             if rows.size:
                 self._new_round(ctx, rows)
-                at = bits if every else np.where(new_round, bits, at)
-                actor = table.acting.take(at)
+                if every:
+                    at = bits
+                    actor = table.acting.take(at)
+                else:  # the new round's rows alone: the others keep their place and actor
+                    first = take_at(bits, rows)
+                    at[rows] = first
+                    actor[rows] = take_at(table.acting, first)
         return table.slot.take(at), actor >= 0, actor
 
     def _new_round(self, ctx: FightContext, rows: IntArray) -> None:
