@@ -146,9 +146,10 @@ def kept_places(fight: LoadedFight, turn: IntArray) -> tuple[NextPlaces, IntArra
 
 def order_keys(turn: IntArray) -> IntArray:
     """Each fight's `turn` row read as one number, base combatants (the first combatant's place the lowest digit):
-    turn @ size ** arange(size), by columns (an integer `dot` is many times slower)."""
+    turn @ size ** arange(size), by columns (an integer `dot` is many times slower), in int64 whatever `turn` is held
+    in (a batch's narrow int32: `state.narrowed`)."""
     size = turn.shape[1]
-    key = turn[:, size - 1].copy()
+    key = turn[:, size - 1].astype(np.int64)
     for c in range(size - 2, -1, -1):
         key *= size
         key += turn[:, c]

@@ -3,7 +3,9 @@
 A `State` holds a batch of fights as integer arrays: per-combatant stats of shape (fights, combatants)
 (health, AP, statuses, durability...) and per-fight values of shape (fights,) (round, whose turn, a pending
 reaction...). One narrated fight is a batch of one; Monte Carlo advances a hundred thousand together; the
-exact chain holds one row per distinct state. The three share this module.
+exact chain holds one row per distinct state. The three share this module. A Monte Carlo batch holds its small
+per-combatant stats as int32 (`narrowed`; a write past `NARROW_LIMIT` widens the stat first), every other state
+int64.
 
 An `Event` is what happened, in words, with the `Change`s it makes: each change sets one stat of some rows
 (and combatants) to new values. `apply(state, events)` is the one pure function that changes a state: it
@@ -27,6 +29,13 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 #: The int64 dtype (one object: an array of int64 has it as its dtype, told by identity faster than by equality).
 INT64 = np.dtype(np.int64)
+#: The dtype a Monte Carlo batch holds a per-combatant stat in while its values are small (`narrowed`): half the
+#: memory of int64, so that a step's reads, writes and sums of a hundred thousand fights stay in the cache.
+NARROW = np.dtype(np.int32)
+#: A narrow stat holds values within +-NARROW_LIMIT: a sum or difference of a few of them, or one of them times a
+#: small number, stays far inside int32, so a step's arithmetic on them never wraps. A write of a value past it
+#: widens the stat to int64 first (`apply_event_changes`).
+NARROW_LIMIT = 1 << 24
 #: A cell type of a table `gather` reads (int or bool).
 Cell = TypeVar("Cell", bound=np.generic)
 
@@ -224,29 +233,60 @@ def apply_event_changes(state: State, changes: Iterable[Change], copied: set[tup
             if _whole(ch.rows, column.shape[0]):  # one whole-array write: far faster than through the index
                 column[...] = ch.to
             else:
-                column[ch.rows] = _value(ch.to)
+                column[ch.rows] = _value(ch.to, column.dtype)
         else:
-            if (True, ch.stat) not in copied:
-                per = {**per, ch.stat: per[ch.stat].copy()}
-                copied.add((True, ch.stat))
             arr = per[ch.stat]
+            if arr.dtype is NARROW and not narrow_fits(ch.to):  # a value past the limit: widened first (a copy)
+                arr = arr.astype(np.int64)
+                per = {**per, ch.stat: arr}
+                copied.add((True, ch.stat))
+            elif (True, ch.stat) not in copied:
+                arr = arr.copy()
+                per = {**per, ch.stat: arr}
+                copied.add((True, ch.stat))
+            to = _value(ch.to, arr.dtype)
             if ch.cells is not None and arr.flags.c_contiguous:  # the cells the step read the stat at
-                arr.reshape(-1)[ch.cells] = _value(ch.to)
+                arr.reshape(-1)[ch.cells] = to
             elif arr.flags.c_contiguous:  # flat indices: much faster than 2-D fancy indexing
                 width = arr.shape[1]
                 if based is None or based[0] is not ch.rows or based[1] != width:  # an event's stats share rows
                     based = (ch.rows, width, ch.rows * width)
-                arr.reshape(-1)[based[2] + ch.who] = _value(ch.to)
+                arr.reshape(-1)[based[2] + ch.who] = to
             else:  # pragma: no cover - state arrays are always made contiguous
                 arr[ch.rows, ch.who] = ch.to
     return state if per is state.per and fight is state.fight else State(per, fight)
 
 
-def _value(to: IntArray) -> Any:
-    """A change's new values as a write through an index takes them fastest: its one value for every row (a
-    stride-0 view, `change`'s) as that value (numpy writes a scalar through an index in about half the time of a
-    view of it), else the array."""
-    return to[0] if to.ndim == 1 and to.strides[0] == 0 else to
+def narrow_fits(values: IntArray) -> bool:
+    """Whether every value is within +-NARROW_LIMIT, as a narrow stat holds them (one value for every row, a
+    stride-0 view, read once)."""
+    if values.size == 0:
+        return True
+    if values.ndim == 1 and values.strides[0] == 0:
+        return -NARROW_LIMIT <= int(values[0]) <= NARROW_LIMIT
+    return int(values.min()) >= -NARROW_LIMIT and int(values.max()) <= NARROW_LIMIT
+
+
+def narrowed(state: State, keep: Collection[str] = ()) -> State:
+    """`state` with each per-combatant stat whose values are all within +-NARROW_LIMIT held as int32 (`NARROW`),
+    but those named in `keep`; the per-fight values as they are. The same values: a result read from it is the
+    same. A Monte Carlo batch plays in it (`apply_event_changes` keeps every value of a narrow stat within the
+    limit, widening it to int64 before a write past it)."""
+    per = {
+        k: v.astype(NARROW) if k not in keep and v.dtype is INT64 and narrow_fits(v.reshape(-1)) else v
+        for k, v in state.per.items()
+    }
+    return State(per, state.fight)  # type: ignore[arg-type]  # int32 arrays of the same integers
+
+
+def _value(to: IntArray, dtype: np.dtype[Any]) -> Any:
+    """A change's new values as a write through an index into an array of `dtype` takes them fastest: its one value
+    for every row (a stride-0 view, `change`'s) as that value (numpy writes a scalar through an index in about half
+    the time of a view of it), else the array, in `dtype` (a write that casts as it goes takes numpy's slow path:
+    int64 values into a narrow stat are cast first, in one pass)."""
+    if to.ndim == 1 and to.strides[0] == 0:
+        return to[0]
+    return to if to.dtype is dtype else to.astype(dtype)
 
 
 def gather(arr: npt.NDArray[Cell], rows: Any, who: Any) -> npt.NDArray[Cell]:
@@ -271,8 +311,8 @@ def change(stat: str, rows: Any, to: Any, who: Any = None, cells: IntArray | Non
 def _fit(values: Any, shape: tuple[int, ...]) -> IntArray:
     """`values` as int64 of `shape`; one value for every row is a read-only broadcast view, not a copy (a change
     is only read)."""
-    if type(values) is np.ndarray and values.dtype is INT64 and values.shape == shape:  # as it is, no conversion
-        return values
+    if type(values) is np.ndarray and (values.dtype is INT64 or values.dtype is NARROW) and values.shape == shape:
+        return values  # as it is, no conversion: int64, or int32 read from a narrow stat (`narrowed`)
     if type(values) is int and len(shape) == 1:  # one value: the shared read-only view of it
         return _one_value(values, shape[0])
     arr = np.asarray(values, dtype=np.int64)

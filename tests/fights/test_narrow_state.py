@@ -1,0 +1,122 @@
+"""A Monte Carlo batch holds its small per-combatant stats as int32 (`state.narrowed`, issue 42): the same values in
+half the memory. A stat past `NARROW_LIMIT` stays int64; a write past it widens the stat first; a fight's results
+are the same bytes held either way, and what a batch hands back (`FightStats`) is int64 as before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.conftest import EXAMPLES
+from tohit.core.fight import state as state_module
+from tohit.core.fight.state import (
+    NARROW,
+    NARROW_LIMIT,
+    State,
+    apply,
+    apply_event_changes,
+    change,
+    narrow_fits,
+    narrowed,
+)
+from tohit.core.fight.state import Event as StateEvent
+from tohit.engine.fight import run
+from tohit.engine.fight.load import load_fight
+from tohit.engine.fight.run import simulate_fights
+
+FIGHTS = sorted((EXAMPLES / "fights").glob("*.yaml"))
+
+
+def _state(**per: list[list[int]]) -> State:
+    rows = len(next(iter(per.values())))
+    return State({k: np.asarray(v, dtype=np.int64) for k, v in per.items()}, {"round": np.ones(rows, dtype=np.int64)})
+
+
+def test_narrowed_holds_the_stats_within_the_limit_as_int32_and_the_others_as_they_are() -> None:
+    start = _state(hp=[[10, 20], [10, 20]], big=[[NARROW_LIMIT + 1, 0], [0, 0]], low=[[-NARROW_LIMIT, 0], [1, 2]])
+    held = narrowed(start, keep=("low",))
+    assert held.per["hp"].dtype == NARROW
+    assert held.per["big"].dtype == np.int64  # one value past the limit: the stat as it is
+    assert held.per["low"].dtype == np.int64  # kept
+    assert held.fight["round"].dtype == np.int64  # per-fight values as they are
+    for k in start.per:
+        assert held.per[k].tolist() == start.per[k].tolist()
+
+
+@pytest.mark.parametrize(
+    ("values", "fits"),
+    [
+        ([NARROW_LIMIT, -NARROW_LIMIT, 0], True),
+        ([NARROW_LIMIT + 1], False),
+        ([-NARROW_LIMIT - 1, 3], False),
+        ([], True),
+    ],
+)
+def test_narrow_fits_says_whether_every_value_is_within_the_limit(values: list[int], fits: bool) -> None:
+    assert narrow_fits(np.asarray(values, dtype=np.int64)) is fits
+
+
+def test_narrow_fits_reads_one_value_for_every_row_once() -> None:
+    one = np.broadcast_to(np.asarray([NARROW_LIMIT + 5], dtype=np.int64), (4,))
+    assert narrow_fits(one) is False
+    assert narrow_fits(np.broadcast_to(np.asarray([7], dtype=np.int64), (4,))) is True
+
+
+def test_a_write_past_the_limit_widens_a_narrow_stat_first_with_every_value_exact() -> None:
+    held = narrowed(_state(dealt=[[1, 2], [3, 4], [5, 6]]))
+    assert held.per["dealt"].dtype == NARROW
+    past = 3 * NARROW_LIMIT  # far past int32's own limit too: a narrow write would wrap
+    after = apply(held, [StateEvent("damage", (change("dealt", [0, 2], [past, 2**40], [1, 0]),))])
+    assert after.per["dealt"].dtype == np.int64
+    assert after.per["dealt"].tolist() == [[1, past], [3, 4], [2**40, 6]]
+    assert held.per["dealt"].dtype == NARROW and held.per["dealt"].tolist() == [[1, 2], [3, 4], [5, 6]]  # untouched
+
+
+def test_a_write_within_the_limit_keeps_the_stat_narrow_and_casts_its_values_once() -> None:
+    held = narrowed(_state(ap=[[6, 6], [6, 6]]))
+    owned: set[tuple[bool, str]] = set()
+    wide_values = np.asarray([5, 4], dtype=np.int64)  # int64 values into an int32 stat
+    after = apply_event_changes(held, [change("ap", [0, 1], wide_values, [0, 1])], owned)
+    assert after.per["ap"].dtype == NARROW
+    assert after.per["ap"].tolist() == [[5, 6], [6, 4]]
+    one = apply_event_changes(after, [change("ap", [0, 1], 0, [1, 0])], owned)  # one value for every row
+    assert one.per["ap"].tolist() == [[5, 0], [0, 4]]
+
+
+def test_a_narrow_change_keeps_its_int32_values_as_they_are() -> None:
+    values = np.asarray([1, 2], dtype=np.int32)
+    assert change("ap", [0, 1], values, [0, 0]).to is values
+
+
+def _plain(fight: Any, n: int, seed: int) -> dict[str, Any]:
+    out: dict[str, Any] = simulate_fights(fight, n, seed=seed).to_json()
+    return out
+
+
+@pytest.mark.parametrize("path", FIGHTS, ids=lambda p: Path(p).stem)
+def test_a_bundled_fight_gives_the_same_result_narrow_wide_and_widened_mid_fight(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Held narrow (the default), held int64 throughout, and with a limit of 8 (most stats start wide, small ones
+    narrow and widen as their values pass 8 mid-fight): the same result for the same seed."""
+    fight = load_fight(path)
+    narrow = _plain(fight, 600, 3)
+    with monkeypatch.context() as m:
+        m.setattr(run, "narrowed", lambda state: state)
+        wide = _plain(fight, 600, 3)
+    with monkeypatch.context() as m:
+        m.setattr(state_module, "NARROW_LIMIT", 8)
+        widened = _plain(fight, 600, 3)
+    assert narrow == wide
+    assert widened == wide
+
+
+def test_a_batch_hands_back_its_fights_ends_as_int64() -> None:
+    fight = load_fight(EXAMPLES / "fights" / "kaiser-duel.yaml")
+    found = simulate_fights(fight, 200, seed=1)
+    assert found.health is not None and found.dealt is not None
+    assert found.health.dtype == np.int64
+    assert found.dealt.dtype == np.int64
