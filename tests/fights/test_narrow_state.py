@@ -24,6 +24,7 @@ from tohit.core.fight.state import (
 )
 from tohit.core.fight.state import Event as StateEvent
 from tohit.engine.fight import run
+from tohit.engine.fight.ending import initial_state
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.run import simulate_fights
 
@@ -105,13 +106,25 @@ def test_a_bundled_fight_gives_the_same_result_narrow_wide_and_widened_mid_fight
     fight = load_fight(path)
     narrow = _plain(fight, 600, 3)
     with monkeypatch.context() as m:
-        m.setattr(run, "narrowed", lambda state: state)
+        m.setattr(run, "initial_state", lambda fight, n, narrow=False: initial_state(fight, n))
         wide = _plain(fight, 600, 3)
     with monkeypatch.context() as m:
         m.setattr(state_module, "NARROW_LIMIT", 8)
         widened = _plain(fight, 600, 3)
     assert narrow == wide
     assert widened == wide
+
+
+@pytest.mark.parametrize("path", FIGHTS, ids=lambda p: Path(p).stem)
+def test_a_narrow_start_is_the_start_narrowed(path: Path) -> None:
+    fight = load_fight(path)
+    made, then = initial_state(fight, 5, narrow=True), narrowed(initial_state(fight, 5))
+    assert made.per.keys() == then.per.keys() and made.fight.keys() == then.fight.keys()
+    for k in made.per:
+        assert made.per[k].dtype == then.per[k].dtype
+        assert made.per[k].tolist() == then.per[k].tolist()
+    assert any(v.dtype == NARROW for v in made.per.values())
+    assert all(v.dtype == np.int64 for v in initial_state(fight, 5).per.values())  # every other start: int64
 
 
 def test_a_batch_hands_back_its_fights_ends_as_int64() -> None:

@@ -267,16 +267,21 @@ def narrow_fits(values: IntArray) -> bool:
     return int(values.min()) >= -NARROW_LIMIT and int(values.max()) <= NARROW_LIMIT
 
 
+def narrow_dtype(values: IntArray) -> np.dtype[Any]:
+    """The dtype a Monte Carlo batch holds a per-combatant stat of these values in: int32 (`NARROW`) when every one
+    is within +-NARROW_LIMIT, else int64 (`apply_event_changes` keeps every value of a narrow stat within the limit,
+    widening it to int64 before a write past it)."""
+    return NARROW if narrow_fits(values.reshape(-1)) else INT64
+
+
 def narrowed(state: State, keep: Collection[str] = ()) -> State:
-    """`state` with each per-combatant stat whose values are all within +-NARROW_LIMIT held as int32 (`NARROW`),
-    but those named in `keep`; the per-fight values as they are. The same values: a result read from it is the
-    same. A Monte Carlo batch plays in it (`apply_event_changes` keeps every value of a narrow stat within the
-    limit, widening it to int64 before a write past it)."""
+    """`state` with each per-combatant stat held in its `narrow_dtype`, but those named in `keep`; the per-fight
+    values as they are. The same values: a result read from it is the same."""
     per = {
-        k: v.astype(NARROW) if k not in keep and v.dtype is INT64 and narrow_fits(v.reshape(-1)) else v
+        k: v if k in keep or v.dtype is not INT64 else v.astype(narrow_dtype(v), copy=False)
         for k, v in state.per.items()
     }
-    return State(per, state.fight)  # type: ignore[arg-type]  # int32 arrays of the same integers
+    return State(per, state.fight)
 
 
 def _value(to: IntArray, dtype: np.dtype[Any]) -> Any:

@@ -10,23 +10,30 @@ import numpy as np
 
 from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.order import TURN, live_start
-from tohit.core.fight.state import State
+from tohit.core.fight.state import IntArray, State, narrow_dtype
 
 #: Engine-owned per-fight values: round, whether it is over, the winning side (-1: draw / none), and
 #: `cut` (the exact chain went beyond the depth of open-ended dice on this path).
 ENGINE_STATS = ("round", "over", "winner", "cut")
 
 
-def initial_state(fight: LoadedFight, n: int) -> State:
-    """n copies of the fight's starting state."""
+def initial_state(fight: LoadedFight, n: int, *, narrow: bool = False) -> State:
+    """n copies of the fight's starting state. `narrow`: each per-combatant stat whose starting values are small
+    held as int32 (`state.narrow_dtype`: a Monte Carlo batch's), made so at once rather than narrowed afterwards."""
     rules = fight.rules
     rows = [rules.initial(fight, c) for c in range(fight.roster.size)]
     keys = list(rows[0])
-    per = {k: np.tile(np.asarray([r[k] for r in rows], dtype=np.int64), (n, 1)) for k in keys}
-    per.setdefault("dealt", np.zeros((n, fight.roster.size), dtype=np.int64))
+
+    def tiled(values: list[int]) -> IntArray:
+        start = np.asarray(values, dtype=np.int64)
+        out: IntArray = np.tile(start.astype(narrow_dtype(start), copy=False) if narrow else start, (n, 1))
+        return out
+
+    per = {k: tiled([r[k] for r in rows]) for k in keys}
+    per.setdefault("dealt", tiled([0] * fight.roster.size))
     places = live_start(fight)  # a live encounter's kept order, the file's to start with (core/fight/order.py)
     if places is not None:
-        per.setdefault(TURN, np.tile(np.asarray(places, dtype=np.int64), (n, 1)))
+        per.setdefault(TURN, tiled(list(places)))
     base = {"round": 1, "over": 0, "winner": -1, "cut": 0, **rules.fight_stats(fight)}
     fights = {k: np.full(n, v, dtype=np.int64) for k, v in base.items()}
     return State(per, fights)

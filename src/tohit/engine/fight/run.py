@@ -19,7 +19,7 @@ import numpy as np
 
 from tohit.core.errors import InputError
 from tohit.core.fight.contract import LoadedFight
-from tohit.core.fight.state import BoolArray, IntArray, State, narrowed
+from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.engine.fight import play
 from tohit.engine.fight.ending import ENGINE_STATS as ENGINE_STATS
 from tohit.engine.fight.ending import initial_state as initial_state
@@ -502,7 +502,7 @@ def _run_batch(
 ) -> list[Part]:
     """n fights played out together by the play loop (`play.play_out`), sampled by `method`: each fight's end."""
     found = Stalemates() if found is None else found
-    state = narrowed(initial_state(fight, n))  # small stats as int32: the same values in half the memory
+    state = initial_state(fight, n, narrow=True)  # small stats as int32: the same values in half the memory
     batch = _Batch(fight, n, rng, progress, method, state)
 
     def stall(state: State, rows: IntArray, since: IntArray | None, kinds: list[str]) -> BoolArray:
