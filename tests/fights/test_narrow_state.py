@@ -21,11 +21,13 @@ from tohit.core.fight.state import (
     change,
     narrow_fits,
     narrowed,
+    wide,
 )
 from tohit.core.fight.state import Event as StateEvent
 from tohit.engine.fight import run
 from tohit.engine.fight.ending import initial_state
 from tohit.engine.fight.load import load_fight
+from tohit.engine.fight.modes import Method
 from tohit.engine.fight.run import simulate_fights
 
 FIGHTS = sorted((EXAMPLES / "fights").glob("*.yaml"))
@@ -60,6 +62,14 @@ def test_narrow_fits_says_whether_every_value_is_within_the_limit(values: list[i
     assert narrow_fits(np.asarray(values, dtype=np.int64)) is fits
 
 
+def test_wide_gives_int64_values_and_keeps_int64_arrays_as_they_are() -> None:
+    narrow = np.asarray([1, -2, NARROW_LIMIT], dtype=NARROW)
+    made = wide(narrow)
+    assert made.dtype == np.int64 and made.tolist() == narrow.tolist()
+    held = np.asarray([3, 4], dtype=np.int64)
+    assert wide(held) is held
+
+
 def test_narrow_fits_reads_one_value_for_every_row_once() -> None:
     one = np.broadcast_to(np.asarray([NARROW_LIMIT + 5], dtype=np.int64), (4,))
     assert narrow_fits(one) is False
@@ -92,25 +102,27 @@ def test_a_narrow_change_keeps_its_int32_values_as_they_are() -> None:
     assert change("ap", [0, 1], values, [0, 0]).to is values
 
 
-def _plain(fight: Any, n: int, seed: int) -> dict[str, Any]:
-    out: dict[str, Any] = simulate_fights(fight, n, seed=seed).to_json()
+def _plain(fight: Any, method: Method) -> dict[str, Any]:
+    out: dict[str, Any] = simulate_fights(fight, 400, seed=3, method=method).to_json()
     return out
 
 
+@pytest.mark.parametrize("method", ["table", "direct"])
 @pytest.mark.parametrize("path", FIGHTS, ids=lambda p: Path(p).stem)
 def test_a_bundled_fight_gives_the_same_result_narrow_wide_and_widened_mid_fight(
-    path: Path, monkeypatch: pytest.MonkeyPatch
+    path: Path, method: Method, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Held narrow (the default), held int64 throughout, and with a limit of 8 (most stats start wide, small ones
-    narrow and widen as their values pass 8 mid-fight): the same result for the same seed."""
+    narrow and widen as their values pass 8 mid-fight): the same result for the same seed, in both samplers (the
+    direct one feeds `resolve` the stats themselves: as int64, `state.wide`)."""
     fight = load_fight(path)
-    narrow = _plain(fight, 600, 3)
+    narrow = _plain(fight, method)
     with monkeypatch.context() as m:
         m.setattr(run, "initial_state", lambda fight, n, narrow=False: initial_state(fight, n))
-        wide = _plain(fight, 600, 3)
+        wide = _plain(fight, method)
     with monkeypatch.context() as m:
         m.setattr(state_module, "NARROW_LIMIT", 8)
-        widened = _plain(fight, 600, 3)
+        widened = _plain(fight, method)
     assert narrow == wide
     assert widened == wide
 

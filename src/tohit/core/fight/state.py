@@ -267,6 +267,12 @@ def narrow_fits(values: IntArray) -> bool:
     return int(values.min()) >= -NARROW_LIMIT and int(values.max()) <= NARROW_LIMIT
 
 
+def wide(values: Any) -> IntArray:
+    """`values` as int64 (no copy where they are): what a game's `resolve` is fed from a state, whatever the batch
+    holds the stat in (`narrowed`), so that the rules' arithmetic on a scenario's values is int64 as it always was."""
+    return np.asarray(values, dtype=np.int64)
+
+
 def narrow_dtype(values: IntArray) -> np.dtype[Any]:
     """The dtype a Monte Carlo batch holds a per-combatant stat of these values in: int32 (`NARROW`) when every one
     is within +-NARROW_LIMIT, else int64 (`apply_event_changes` keeps every value of a narrow stat within the limit,

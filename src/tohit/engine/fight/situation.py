@@ -26,7 +26,7 @@ import numpy as np
 
 from tohit.core.fight.contract import FightRules, LoadedFight
 from tohit.core.fight.rows import cells, take_at
-from tohit.core.fight.state import IntArray
+from tohit.core.fight.state import IntArray, wide
 from tohit.core.roles import Role
 from tohit.engine.fight.caches import caches
 
@@ -280,13 +280,14 @@ def state_values(
     rules: FightRules, s: Situation, per: Mapping[str, IntArray], rows: Any, plain: Mapping[str, IntArray]
 ) -> Values:
     """The fight's current stats over `rows` (arrays, one value per fight), the field values of the situation's
-    groups, and the rows' `plain` attack overrides with the situation's codes (the direct sampler)."""
+    groups, and the rows' `plain` attack overrides with the situation's codes (the direct sampler); int64, as
+    `resolve` is always fed (`state.wide`), whatever a batch holds them in."""
     bound = rules.bound
-    attacker: dict[str, Any] = {k: per[k][rows, s.c] for k in bound.attacker}
+    attacker: dict[str, Any] = {k: wide(per[k][rows, s.c]) for k in bound.attacker}
     attacker.update({k: rules.field_value(k, g) for k, g in s.own_groups.items()})
-    target: dict[str, Any] = {k: per[k][rows, s.t] for k in bound.target}
+    target: dict[str, Any] = {k: wide(per[k][rows, s.t]) for k in bound.target}
     target.update({k: rules.field_value(k, g) for k, g in s.groups.items()})
-    return {**{f: v[rows] for f, v in plain.items()}, **s.overrides}, attacker, target
+    return {**{f: wide(v[rows]) for f, v in plain.items()}, **s.overrides}, attacker, target
 
 
 def narrated_values(

@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from tohit.core.fight.contract import ALL, LoadedFight, Rows
 from tohit.core.fight.rows import dense_rank, gather_stats, spread, take_at
-from tohit.core.fight.state import BoolArray, IntArray, every_row
+from tohit.core.fight.state import BoolArray, IntArray, every_row, wide
 from tohit.core.fight.words import Words
 from tohit.core.steps import Silent
 from tohit.core.support import Columns
@@ -485,10 +485,11 @@ def _row_values(
 ) -> situations.Values:
     """What `resolve` reads on the state's rows `at`, each with its own attacker `c` and target `t` (twins share
     a call): their stats as arrays, the field values of the situation's groups, the rows' plain attack overrides
-    (`plain`: one entry per row of `at`) and the situation's codes (`situations.state_values`, row by row)."""
+    (`plain`: one entry per row of `at`) and the situation's codes (`situations.state_values`, row by row); int64, as
+    `resolve` is always fed (`state.wide`)."""
     rules = fight.rules
-    attacker: dict[str, Any] = dict(gather_stats(per, rules.bound.attacker, at, c))
+    attacker: dict[str, Any] = {k: wide(v) for k, v in gather_stats(per, rules.bound.attacker, at, c).items()}
     attacker.update({k: rules.field_value(k, g) for k, g in s.own_groups.items()})
-    target: dict[str, Any] = dict(gather_stats(per, rules.bound.target, at, t))
+    target: dict[str, Any] = {k: wide(v) for k, v in gather_stats(per, rules.bound.target, at, t).items()}
     target.update({k: rules.field_value(k, g) for k, g in s.groups.items()})
-    return {**plain, **s.overrides}, attacker, target
+    return {**{f: wide(v) for f, v in plain.items()}, **s.overrides}, attacker, target
