@@ -4,11 +4,13 @@ are the same bytes held either way, and what a batch hands back (`FightStats`) i
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+import yaml
 
 from tests.conftest import EXAMPLES
 from tohit.core.fight import state as state_module
@@ -125,6 +127,35 @@ def test_a_bundled_fight_gives_the_same_result_narrow_wide_and_widened_mid_fight
         widened = _plain(fight, method)
     assert narrow == wide
     assert widened == wide
+
+
+@pytest.mark.parametrize("policy", ["weakest", "random", "best"])
+@pytest.mark.parametrize("path", FIGHTS, ids=lambda p: Path(p).stem)
+def test_every_policy_gives_the_same_result_narrow_and_wide(
+    path: Path, policy: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each bundled fight with every combatant on one policy (rtw's movers head for the weakest foe by health,
+    read from a narrow stat): the same result narrow and wide."""
+    data = yaml.safe_load(path.read_text())
+    for side in data["sides"]:
+        for combatant in side["combatants"]:
+            combatant["policy"] = policy
+    variant = tmp_path / path.name
+    variant.write_text(yaml.safe_dump(data, sort_keys=False))
+    fight = load_fight(variant)
+    narrow = _plain(fight, "table")
+    with monkeypatch.context() as m:
+        m.setattr(run, "initial_state", lambda fight, n, narrow=False: initial_state(fight, n))
+        wide = _plain(fight, "table")
+    assert narrow == wide
+
+
+def test_an_unpickled_narrow_stat_still_widens_past_the_limit() -> None:
+    held = pickle.loads(pickle.dumps(narrowed(_state(dealt=[[1, 2]]))))
+    assert held.per["dealt"].dtype == NARROW
+    past = 2**33 + 5
+    after = apply(held, [StateEvent("damage", (change("dealt", [0], [past], [1]),))])
+    assert after.per["dealt"].tolist() == [[1, past]]
 
 
 @pytest.mark.parametrize("path", FIGHTS, ids=lambda p: Path(p).stem)

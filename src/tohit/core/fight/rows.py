@@ -152,10 +152,11 @@ BIG = np.iinfo(np.int64).max
 
 
 def lowest_rows(mask: BoolArray, values: IntArray) -> IntArray:
-    """np.argmin(np.where(mask, values, BIG), axis=1) for a 2-D bool mask and int64 values of its shape: each row's
-    column of the lowest value where the mask is set (ties: the first column; 0 where none is set). Without
-    `where`'s masked copy: BIG + the mask is BIG where it is unset and, wrapping, the lowest int64 where it is set, so
-    its maximum with the values is BIG or the value itself. The same columns for every int64 value."""
+    """np.argmin(np.where(mask, values, BIG), axis=1) for a 2-D bool mask and int values of its shape (int64, or a
+    batch's narrow int32: the masked copy is int64 either way): each row's column of the lowest value where the mask
+    is set (ties: the first column; 0 where none is set). Without `where`'s masked copy: BIG + the mask is BIG where
+    it is unset and, wrapping, the lowest int64 where it is set, so its maximum with the values is BIG or the value
+    itself. The same columns for every int64 value."""
     masked: IntArray = np.add(mask.view(np.uint8), BIG, dtype=np.int64)
     np.maximum(masked, values, out=masked)
     out: IntArray = masked.argmin(axis=1).astype(np.int64, copy=False)

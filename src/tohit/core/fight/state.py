@@ -236,7 +236,9 @@ def apply_event_changes(state: State, changes: Iterable[Change], copied: set[tup
                 column[ch.rows] = _value(ch.to, column.dtype)
         else:
             arr = per[ch.stat]
-            if arr.dtype is NARROW and not narrow_fits(ch.to):  # a value past the limit: widened first (a copy)
+            # A value past the limit: widened first (a copy). `==`, not `is`: an unpickled array's dtype is another
+            # object, and an int32 stat must widen all the same.
+            if arr.dtype == NARROW and not narrow_fits(ch.to):
                 arr = arr.astype(np.int64)
                 per = {**per, ch.stat: arr}
                 copied.add((True, ch.stat))
@@ -284,8 +286,7 @@ def narrowed(state: State, keep: Collection[str] = ()) -> State:
     """`state` with each per-combatant stat held in its `narrow_dtype`, but those named in `keep`; the per-fight
     values as they are. The same values: a result read from it is the same."""
     per = {
-        k: v if k in keep or v.dtype is not INT64 else v.astype(narrow_dtype(v), copy=False)
-        for k, v in state.per.items()
+        k: v if k in keep or v.dtype != INT64 else v.astype(narrow_dtype(v), copy=False) for k, v in state.per.items()
     }
     return State(per, state.fight)
 

@@ -33,6 +33,7 @@ import numpy as np
 
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.gm_choice import GMChoice
+from tohit.core.fight.rows import lowest_rows
 from tohit.core.fight.spec import CODES, policy_codes
 from tohit.core.fight.state import BoolArray, IntArray, State
 from tohit.core.grid.footprint import Footprint
@@ -233,8 +234,9 @@ def _targets(
     target = np.where(foes.any(axis=1), np.argmax(foes, axis=1), -1)  # first: the first in file order
     weakest = movers & (policy == CODES["weakest"])
     if weakest.any():
-        health = np.where(foes, ctx.state.per["health"], np.iinfo(np.int64).max)
-        target = np.where(weakest & foes.any(axis=1), np.argmin(health, axis=1), target)
+        # The weakest foe in int64 (`lowest_rows`), whatever a batch holds health in: a narrow stat's int32 would
+        # turn the "no foe" value into -1 in a `where`, and the mover would head for a friend.
+        target = np.where(weakest & foes.any(axis=1), lowest_rows(foes, ctx.state.per["health"]), target)
     best = movers & (policy == CODES["best"])
     if best.any():
         mover = _mover(fight)
