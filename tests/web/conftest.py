@@ -91,7 +91,10 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
             pytest.fail("the server did not start")
         time.sleep(0.05)
     base = f"http://127.0.0.1:{port}"
-    with httpx.Client(base_url=base, timeout=30) as http:
+    # A new connection a request: uvicorn closes a connection idle for 5 s (its keep-alive), and a request sent on a
+    # pooled one just as it closes gets no answer ("Server disconnected without sending a response"). Between the
+    # session's requests a test drives the browser for seconds, so a pooled connection would meet that race.
+    with httpx.Client(base_url=base, timeout=30, limits=httpx.Limits(max_keepalive_connections=0)) as http:
         yield Table(base, http)
     server.should_exit = True
     thread.join(10)
