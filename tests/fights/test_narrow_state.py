@@ -150,6 +150,34 @@ def test_every_policy_gives_the_same_result_narrow_and_wide(
     assert narrow == wide
 
 
+def test_a_stat_that_passes_the_limit_mid_fight_widens_and_gives_the_same_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Last Odyssey's Bonus Tracker packs each statistic's place in base 7, Resistance the ninth digit (7**8): the
+    Ogre's Roar on Resistance (0 -> +1 -> +3 -> +7) takes its `buffs` past 2**24 mid-fight, under the real limit."""
+    data = yaml.safe_load((EXAMPLES / "fights" / "last-odyssey-ogre.yaml").read_text())
+    data["sides"][1]["combatants"][0]["attacks"][0]["attack"]["stat"] = "resistance"
+    variant = tmp_path / "roar-on-resistance.yaml"
+    variant.write_text(yaml.safe_dump(data, sort_keys=False))
+    fight = load_fight(variant)
+    past: list[int] = []
+    fits = state_module.narrow_fits
+
+    def counted(values: Any) -> bool:
+        found = fits(values)
+        past.extend([] if found else [1])
+        return found
+
+    with monkeypatch.context() as m:
+        m.setattr(state_module, "narrow_fits", counted)
+        narrow = _plain(fight, "table")
+    assert past  # the stat widened (every starting value is within the limit: no other call says no)
+    with monkeypatch.context() as m:
+        m.setattr(run, "initial_state", lambda fight, n, narrow=False: initial_state(fight, n))
+        wide = _plain(fight, "table")
+    assert narrow == wide
+
+
 def test_an_unpickled_narrow_stat_still_widens_past_the_limit() -> None:
     held = pickle.loads(pickle.dumps(narrowed(_state(dealt=[[1, 2]]))))
     assert held.per["dealt"].dtype == NARROW
