@@ -108,11 +108,13 @@ def test_too_many_orders_take_no_table(monkeypatch: pytest.MonkeyPatch) -> None:
         assert a.tolist() == b.tolist()
 
 
-@pytest.mark.parametrize("size", [1, 2, 3, 4, 8])
-def test_an_orders_key_is_its_turn_row_read_in_base_combatants(size: int) -> None:
-    """`order_keys`: each row's places as the digits of one number, the first combatant's the lowest."""
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 8, 10, 12])
+def test_an_orders_key_is_its_turn_row_read_in_base_combatants(size: int, dtype: type[np.signedinteger[Any]]) -> None:
+    """`order_keys`: each row's places as the digits of one number, the first combatant's the lowest; in int64
+    where `turn` is a batch's narrow int32 too (10 ** 10 is past int32)."""
     rng = np.random.default_rng(size)
-    turn = np.stack([rng.permutation(size) for _ in range(200)]).astype(np.int64)
+    turn = np.stack([rng.permutation(size) for _ in range(200)]).astype(dtype)
     want = [sum(int(p) * size**c for c, p in enumerate(row)) for row in turn.tolist()]
     assert order.order_keys(turn).tolist() == want
 

@@ -1,4 +1,4 @@
-"""A Monte Carlo batch holds its small per-combatant stats as int32 (`state.narrowed`, issue 42): the same values in
+"""A Monte Carlo batch holds its small per-combatant stats as int32 (`state.narrow_dtype`, issue 42): the same values in
 half the memory. A stat past `NARROW_LIMIT` stays int64; a write past it widens the stat first; a fight's results
 are the same bytes held either way, and what a batch hands back (`FightStats`) is int64 as before."""
 
@@ -21,18 +21,25 @@ from tohit.core.fight.state import (
     apply,
     apply_event_changes,
     change,
+    narrow_dtype,
     narrow_fits,
-    narrowed,
     wide,
 )
 from tohit.core.fight.state import Event as StateEvent
 from tohit.engine.fight import run
+from tohit.engine.fight import situation as situation_module
 from tohit.engine.fight.ending import initial_state
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.modes import Method
+from tohit.engine.fight.modes import deep as deep_module
 from tohit.engine.fight.run import simulate_fights
 
 FIGHTS = sorted((EXAMPLES / "fights").glob("*.yaml"))
+
+
+def _narrow(state: State) -> State:
+    """`state` with each stat in its `narrow_dtype`, as a batch's start holds it."""
+    return State({k: v.astype(narrow_dtype(v)) for k, v in state.per.items()}, state.fight)
 
 
 def _state(**per: list[list[int]]) -> State:
@@ -40,15 +47,19 @@ def _state(**per: list[list[int]]) -> State:
     return State({k: np.asarray(v, dtype=np.int64) for k, v in per.items()}, {"round": np.ones(rows, dtype=np.int64)})
 
 
-def test_narrowed_holds_the_stats_within_the_limit_as_int32_and_the_others_as_they_are() -> None:
-    start = _state(hp=[[10, 20], [10, 20]], big=[[NARROW_LIMIT + 1, 0], [0, 0]], low=[[-NARROW_LIMIT, 0], [1, 2]])
-    held = narrowed(start, keep=("low",))
-    assert held.per["hp"].dtype == NARROW
-    assert held.per["big"].dtype == np.int64  # one value past the limit: the stat as it is
-    assert held.per["low"].dtype == np.int64  # kept
-    assert held.fight["round"].dtype == np.int64  # per-fight values as they are
-    for k in start.per:
-        assert held.per[k].tolist() == start.per[k].tolist()
+def test_a_stat_is_narrow_while_every_value_is_within_the_limit() -> None:
+    assert narrow_dtype(np.asarray([[10, 20], [-NARROW_LIMIT, NARROW_LIMIT]], dtype=np.int64)) == NARROW
+    assert narrow_dtype(np.asarray([[NARROW_LIMIT + 1, 0], [0, 0]], dtype=np.int64)) == np.int64  # one past it
+
+
+def test_a_batch_starts_a_stat_past_the_limit_as_int64(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A limit of 10 puts the Kaiser duel's LP past it and leaves its 6 AP within: the LP start int64, the AP int32
+    (a file's own caps keep every start within the real limit today)."""
+    fight = load_fight(EXAMPLES / "fights" / "kaiser-duel.yaml")
+    monkeypatch.setattr(state_module, "NARROW_LIMIT", 10)
+    start = initial_state(fight, 3, narrow=True)
+    assert int(start.per["lp"].min()) > 10 and start.per["lp"].dtype == np.int64
+    assert int(start.per["ap"].max()) <= 10 and start.per["ap"].dtype == NARROW
 
 
 @pytest.mark.parametrize(
@@ -72,14 +83,14 @@ def test_wide_gives_int64_values_and_keeps_int64_arrays_as_they_are() -> None:
     assert wide(held) is held
 
 
-def test_narrow_fits_reads_one_value_for_every_row_once() -> None:
+def test_narrow_fits_answers_for_a_one_value_view() -> None:
     one = np.broadcast_to(np.asarray([NARROW_LIMIT + 5], dtype=np.int64), (4,))
     assert narrow_fits(one) is False
     assert narrow_fits(np.broadcast_to(np.asarray([7], dtype=np.int64), (4,))) is True
 
 
 def test_a_write_past_the_limit_widens_a_narrow_stat_first_with_every_value_exact() -> None:
-    held = narrowed(_state(dealt=[[1, 2], [3, 4], [5, 6]]))
+    held = _narrow(_state(dealt=[[1, 2], [3, 4], [5, 6]]))
     assert held.per["dealt"].dtype == NARROW
     past = 3 * NARROW_LIMIT  # far past int32's own limit too: a narrow write would wrap
     after = apply(held, [StateEvent("damage", (change("dealt", [0, 2], [past, 2**40], [1, 0]),))])
@@ -88,8 +99,8 @@ def test_a_write_past_the_limit_widens_a_narrow_stat_first_with_every_value_exac
     assert held.per["dealt"].dtype == NARROW and held.per["dealt"].tolist() == [[1, 2], [3, 4], [5, 6]]  # untouched
 
 
-def test_a_write_within_the_limit_keeps_the_stat_narrow_and_casts_its_values_once() -> None:
-    held = narrowed(_state(ap=[[6, 6], [6, 6]]))
+def test_a_write_within_the_limit_keeps_the_stat_narrow_with_its_values_exact() -> None:
+    held = _narrow(_state(ap=[[6, 6], [6, 6]]))
     owned: set[tuple[bool, str]] = set()
     wide_values = np.asarray([5, 4], dtype=np.int64)  # int64 values into an int32 stat
     after = apply_event_changes(held, [change("ap", [0, 1], wide_values, [0, 1])], owned)
@@ -114,16 +125,17 @@ def _plain(fight: Any, method: Method) -> dict[str, Any]:
 def test_a_bundled_fight_gives_the_same_result_narrow_wide_and_widened_mid_fight(
     path: Path, method: Method, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Held narrow (the default), held int64 throughout, and with a limit of 8 (most stats start wide, small ones
-    narrow and widen as their values pass 8 mid-fight): the same result for the same seed, in both samplers (the
-    direct one feeds `resolve` the stats themselves: as int64, `state.wide`)."""
+    """Held narrow (the default), held int64 throughout, and held as int16 under a limit of 2**8 (the real limit's
+    headroom: some stats start int64, others widen as they pass 2**8 mid-fight, and a missing widening would wrap):
+    the same result for the same seed, in both samplers."""
     fight = load_fight(path)
     narrow = _plain(fight, method)
     with monkeypatch.context() as m:
         m.setattr(run, "initial_state", lambda fight, n, narrow=False: initial_state(fight, n))
         wide = _plain(fight, method)
     with monkeypatch.context() as m:
-        m.setattr(state_module, "NARROW_LIMIT", 8)
+        m.setattr(state_module, "NARROW", np.dtype(np.int16))
+        m.setattr(state_module, "NARROW_LIMIT", 1 << 8)
         widened = _plain(fight, method)
     assert narrow == wide
     assert widened == wide
@@ -178,8 +190,27 @@ def test_a_stat_that_passes_the_limit_mid_fight_widens_and_gives_the_same_result
     assert narrow == wide
 
 
+@pytest.mark.parametrize("method", ["table", "direct"])
+def test_resolve_is_fed_int64_from_a_narrow_batch(method: Method, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a game's `resolve` reads of a batch's stats is int64 (`state.wide`): the direct sampler's stats and
+    overrides, and the table sampler's rows past its table's depth (here every one of them: no deeper table)."""
+    fight = load_fight(EXAMPLES / "fights" / "kaiser-duel.yaml")
+    fed: list[Any] = []
+    blocks = situation_module.blocks
+
+    def recorded(fight: Any, c: int, a: int, t: int, values: Any) -> Any:
+        fed.extend(v for block in values for v in block.values() if isinstance(v, np.ndarray))
+        return blocks(fight, c, a, t, values)
+
+    monkeypatch.setattr(situation_module, "blocks", recorded)
+    monkeypatch.setattr(deep_module, "DEEP_ROWS", 0)
+    simulate_fights(fight, 300, seed=2, method=method)
+    assert fed  # stats fed as arrays
+    assert {v.dtype for v in fed} == {np.dtype(np.int64)}
+
+
 def test_an_unpickled_narrow_stat_still_widens_past_the_limit() -> None:
-    held = pickle.loads(pickle.dumps(narrowed(_state(dealt=[[1, 2]]))))
+    held = pickle.loads(pickle.dumps(_narrow(_state(dealt=[[1, 2]]))))
     assert held.per["dealt"].dtype == NARROW
     past = 2**33 + 5
     after = apply(held, [StateEvent("damage", (change("dealt", [0], [past], [1]),))])
@@ -187,9 +218,9 @@ def test_an_unpickled_narrow_stat_still_widens_past_the_limit() -> None:
 
 
 @pytest.mark.parametrize("path", FIGHTS, ids=lambda p: Path(p).stem)
-def test_a_narrow_start_is_the_start_narrowed(path: Path) -> None:
+def test_a_narrow_start_is_the_start_in_its_narrow_dtypes(path: Path) -> None:
     fight = load_fight(path)
-    made, then = initial_state(fight, 5, narrow=True), narrowed(initial_state(fight, 5))
+    made, then = initial_state(fight, 5, narrow=True), _narrow(initial_state(fight, 5))
     assert made.per.keys() == then.per.keys() and made.fight.keys() == then.fight.keys()
     for k in made.per:
         assert made.per[k].dtype == then.per[k].dtype

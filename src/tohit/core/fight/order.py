@@ -147,9 +147,9 @@ def kept_places(fight: LoadedFight, turn: IntArray) -> tuple[NextPlaces, IntArra
 def order_keys(turn: IntArray) -> IntArray:
     """Each fight's `turn` row read as one number, base combatants (the first combatant's place the lowest digit):
     turn @ size ** arange(size), by columns (an integer `dot` is many times slower), in int64 whatever `turn` is held
-    in (a batch's narrow int32: `state.narrowed`)."""
+    in (a batch's narrow int32: `state.narrow_dtype`)."""
     size = turn.shape[1]
-    key = turn[:, size - 1].astype(np.int64)
+    key = turn[:, size - 1].astype(np.int64)  # a copy, int64 whatever `turn` is: `key` is written in place
     for c in range(size - 2, -1, -1):
         key *= size
         key += turn[:, c]

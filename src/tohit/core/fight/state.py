@@ -4,7 +4,8 @@ A `State` holds a batch of fights as integer arrays: per-combatant stats of shap
 (health, AP, statuses, durability...) and per-fight values of shape (fights,) (round, whose turn, a pending
 reaction...). One narrated fight is a batch of one; Monte Carlo advances a hundred thousand together; the
 exact chain holds one row per distinct state. The three share this module. A Monte Carlo batch holds its small
-per-combatant stats as int32 (`narrowed`; a write past `NARROW_LIMIT` widens the stat first), every other state
+per-combatant stats as int32 (`narrow_dtype`, engine/fight/ending.py's `initial_state(narrow=True)`; a write past
+`NARROW_LIMIT` widens the stat first), every other state
 int64.
 
 An `Event` is what happened, in words, with the `Change`s it makes: each change sets one stat of some rows
@@ -29,7 +30,7 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 #: The int64 dtype (one object: an array of int64 has it as its dtype, told by identity faster than by equality).
 INT64 = np.dtype(np.int64)
-#: The dtype a Monte Carlo batch holds a per-combatant stat in while its values are small (`narrowed`): half the
+#: The dtype a Monte Carlo batch holds a per-combatant stat in while its values are small (`narrow_dtype`): half the
 #: memory of int64, so that a step's reads, writes and sums of a hundred thousand fights stay in the cache.
 NARROW = np.dtype(np.int32)
 #: A narrow stat holds values within +-NARROW_LIMIT: a sum or difference of a few of them, or one of them times a
@@ -271,7 +272,8 @@ def narrow_fits(values: IntArray) -> bool:
 
 def wide(values: Any) -> IntArray:
     """`values` as int64 (no copy where they are): what a game's `resolve` is fed from a state, whatever the batch
-    holds the stat in (`narrowed`), so that the rules' arithmetic on a scenario's values is int64 as it always was."""
+    holds the stat in (`narrow_dtype`), so that the rules' arithmetic on a scenario's values is int64 as it always
+    was."""
     return np.asarray(values, dtype=np.int64)
 
 
@@ -282,15 +284,6 @@ def narrow_dtype(values: IntArray) -> np.dtype[Any]:
     return NARROW if narrow_fits(values.reshape(-1)) else INT64
 
 
-def narrowed(state: State, keep: Collection[str] = ()) -> State:
-    """`state` with each per-combatant stat held in its `narrow_dtype`, but those named in `keep`; the per-fight
-    values as they are. The same values: a result read from it is the same."""
-    per = {
-        k: v if k in keep or v.dtype != INT64 else v.astype(narrow_dtype(v), copy=False) for k, v in state.per.items()
-    }
-    return State(per, state.fight)
-
-
 def _value(to: IntArray, dtype: np.dtype[Any]) -> Any:
     """A change's new values as a write through an index into an array of `dtype` takes them fastest: its one value
     for every row (a stride-0 view, `change`'s) as that value (numpy writes a scalar through an index in about half
@@ -298,7 +291,7 @@ def _value(to: IntArray, dtype: np.dtype[Any]) -> Any:
     int64 values into a narrow stat are cast first, in one pass)."""
     if to.ndim == 1 and to.strides[0] == 0:
         return to[0]
-    return to if to.dtype is dtype else to.astype(dtype)
+    return to if to.dtype == dtype else to.astype(dtype)
 
 
 def gather(arr: npt.NDArray[Cell], rows: Any, who: Any) -> npt.NDArray[Cell]:
@@ -310,8 +303,8 @@ def gather(arr: npt.NDArray[Cell], rows: Any, who: Any) -> npt.NDArray[Cell]:
 
 
 def change(stat: str, rows: Any, to: Any, who: Any = None, cells: IntArray | None = None) -> Change:
-    """A Change from array-likes; `to` and `who` broadcast to the rows. `cells`: the rows' cells of `who` (flat
-    indices, one per row), where the caller has them."""
+    """A Change from array-likes; `to` and `who` broadcast to the rows (`to` int64, or int32 as it is: `_fit`).
+    `cells`: the rows' cells of `who` (flat indices, one per row), where the caller has them."""
     r = rows if type(rows) is np.ndarray and rows.dtype is INT64 else np.asarray(rows, dtype=np.int64)
     if r.ndim != 1:  # a 1-D index stays the same object (`every_row` is known by it)
         r = r.reshape(-1)
@@ -321,10 +314,11 @@ def change(stat: str, rows: Any, to: Any, who: Any = None, cells: IntArray | Non
 
 
 def _fit(values: Any, shape: tuple[int, ...]) -> IntArray:
-    """`values` as int64 of `shape`; one value for every row is a read-only broadcast view, not a copy (a change
-    is only read)."""
+    """`values` as int64 of `shape`, or as they are where they are an int32 array of that shape (read from a batch's
+    narrow stat: `apply_event_changes` casts or widens as the stat it writes needs); one value for every row is a
+    read-only broadcast view, not a copy (a change is only read)."""
     if type(values) is np.ndarray and (values.dtype is INT64 or values.dtype is NARROW) and values.shape == shape:
-        return values  # as it is, no conversion: int64, or int32 read from a narrow stat (`narrowed`)
+        return values  # as it is, no conversion: int64, or int32 read from a narrow stat (`narrow_dtype`)
     if type(values) is int and len(shape) == 1:  # one value: the shared read-only view of it
         return _one_value(values, shape[0])
     arr = np.asarray(values, dtype=np.int64)

@@ -19,12 +19,13 @@ ENGINE_STATS = ("round", "over", "winner", "cut")
 
 def initial_state(fight: LoadedFight, n: int, *, narrow: bool = False) -> State:
     """n copies of the fight's starting state. `narrow`: each per-combatant stat whose starting values are small
-    held as int32 (`state.narrow_dtype`: a Monte Carlo batch's), made so at once rather than narrowed afterwards."""
+    held as int32 (`state.narrow_dtype`: a Monte Carlo batch's), made so at once rather than converted afterwards."""
     rules = fight.rules
     rows = [rules.initial(fight, c) for c in range(fight.roster.size)]
     keys = list(rows[0])
 
     def tiled(values: list[int]) -> IntArray:
+        """One value a combatant, for each of the n fights (in its `narrow_dtype` where `narrow`)."""
         start = np.asarray(values, dtype=np.int64)
         out: IntArray = np.tile(start.astype(narrow_dtype(start), copy=False) if narrow else start, (n, 1))
         return out

@@ -19,7 +19,7 @@ import numpy as np
 
 from tohit.core.errors import InputError
 from tohit.core.fight.contract import LoadedFight
-from tohit.core.fight.state import BoolArray, IntArray, State
+from tohit.core.fight.state import BoolArray, IntArray, State, wide
 from tohit.engine.fight import play
 from tohit.engine.fight.ending import ENGINE_STATS as ENGINE_STATS
 from tohit.engine.fight.ending import initial_state as initial_state
@@ -551,14 +551,14 @@ class _Batch:
     def finished(self, ctx: StepContext, rows: IntArray, winner: IntArray) -> None:
         fight, state = self.fight, ctx.state
         # Only what a fight's end keeps, at its rows (the standing the step knows already, not recomputed); the
-        # stats as int64, whatever the batch held them in (`narrowed`).
+        # stats as int64, whatever the batch held them in (`state.wide`; `state.narrow_dtype`).
         self.out.append(
             (
                 winner,
                 np.minimum(state.fight["round"].take(rows), fight.max_rounds),
-                np.take(fight.rules.health_of(state), rows, axis=0).astype(np.int64, copy=False),
+                wide(np.take(fight.rules.health_of(state), rows, axis=0)),
                 ctx.standing().take(rows, axis=0),
-                state.per["dealt"].take(rows, axis=0).astype(np.int64, copy=False),
+                wide(state.per["dealt"].take(rows, axis=0)),
             )
         )
         if self.progress:

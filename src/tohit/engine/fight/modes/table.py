@@ -156,10 +156,10 @@ class TableSample(DirectSample):
             b = np.flatnonzero(beyond)
             if b.size:  # each row's sampler and joint row read at those rows alone
                 owner = groups.each(list(range(len(samplers))), b)
-                wide: IntArray = local.take(b).astype(np.int64, copy=False)
+                joint_rows: IntArray = wide(local.take(b))
                 who = [tuple(values[:3]) for values in situations_met]  # each sampler's (c, a, t)
                 put = b if n is None else rows.take(b)  # where in `out` those rows are
-                self._resolve_beyond(b, rows, wide, owner, (samplers, who), comps, attack_fields, (out, put))
+                self._resolve_beyond(b, rows, joint_rows, owner, (samplers, who), comps, attack_fields, (out, put))
         return out
 
     def _draw_groups(
