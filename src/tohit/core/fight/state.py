@@ -5,8 +5,7 @@ A `State` holds a batch of fights as integer arrays: per-combatant stats of shap
 reaction...). One narrated fight is a batch of one; Monte Carlo advances a hundred thousand together; the
 exact chain holds one row per distinct state. The three share this module. A Monte Carlo batch holds its small
 per-combatant stats as int32 (`narrow_dtype`, engine/fight/ending.py's `initial_state(narrow=True)`; a write past
-`NARROW_LIMIT` widens the stat first), every other state
-int64.
+`NARROW_LIMIT` widens the stat first); every other state holds int64.
 
 An `Event` is what happened, in words, with the `Change`s it makes: each change sets one stat of some rows
 (and combatants) to new values. `apply(state, events)` is the one pure function that changes a state: it
