@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events
-from tohit.core.fight.contract import FightContext
+from tohit.core.fight.contract import ALL, FightContext
 from tohit.core.fight.gm_choice import GMChoice
 from tohit.core.fight.rows import pair_rows, read_cells, rows_of, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, every_row, gather
@@ -74,15 +74,40 @@ class WsswnnTurns(WsswnnTables):
                 "stand_fast", [ctx.set("guard", rows, after, actor[rows])], combatant=lambda: self.name(ctx, actor)
             )
         if strike.any():
-            self._pay_mighty_blow(ctx, strike, actor, attack)
-            feeds = self._feeds(ctx, strike, actor, target)
-            # Only the fields the consequences read (`strike_fields`): faster tables, a smaller exact chain.
-            fields = t["fields"]
+            self._strike(ctx, strike, actor, attack, target)
+
+    def _strike(
+        self, ctx: FightContext, strike: BoolArray, actor: IntArray, attack: IntArray, target: IntArray
+    ) -> None:
+        """The attacks of the rows of `strike`: a Mighty Blow's cost, the attack resolved (only the fields the
+        consequences read, `strike_fields`: faster tables, a smaller exact chain), a shot into a grapple
+        redirected, and what each does (`_damage`). Where no shot can go into a grapple, on the striking rows
+        alone (`resolve_at`: the same draws, no array of the batch's size made for the rows that do not strike)."""
+        t = self._tables(ctx.fight)
+        self._pay_mighty_blow(ctx, strike, actor, attack)
+        feeds = self._feeds(ctx, strike, actor, target)
+        fields = t["fields"]
+        if t["into"]:  # the redirection reads and writes the batch's rows
             idx, out = ctx.resolve(strike, actor, attack, target, feeds or None, fields=fields)
             actor, strike, attack, target = actor[idx], strike[idx], attack[idx], target[idx]
-            if t["into"]:
-                actor, strike, target, out = self._into_grapple(ctx, strike, actor, attack, target, out, fields)
-            self._damage(ctx, strike, actor, target, out)
+            actor, strike, target, out = self._into_grapple(ctx, strike, actor, attack, target, out, fields)
+            rows = np.flatnonzero(strike)
+            self._damage(ctx, rows, actor.take(rows), target.take(rows), {k: v.take(rows) for k, v in out.items()})
+            return
+        n = ctx.n
+        rows = every_row(n) if strike.all() else np.flatnonzero(strike)
+
+        def at_rows(values: IntArray) -> IntArray:
+            return values if rows.size == n else values.take(rows)
+
+        fed = {f: at_rows(v) for f, v in feeds.items()}
+        idx, at, out = ctx.resolve_at(
+            rows, at_rows(actor), at_rows(attack), at_rows(target), fed or None, fields=fields
+        )
+        if idx is not ALL:  # the exact chain expanded the rows: the attackers and targets follow them
+            actor, target = actor[idx], target[idx]
+        whole = at.size == actor.size
+        self._damage(ctx, at, actor if whole else actor.take(at), target if whole else target.take(at), out)
 
     def _holding_back(self, ctx: FightContext, acting: BoolArray, who: IntArray) -> tuple[BoolArray, ...]:
         """(stand, skip, strike): who Stands Fast (its Guard at or below its `stand_fast_at`), who skips (at or
@@ -213,35 +238,25 @@ class WsswnnTurns(WsswnnTables):
             after = np.maximum(now, np.minimum(now + 1, ctx.state.per[top][r, cc]))
             ctx.emit("skip", [ctx.set(stat, r, after, cc)], combatant=lambda: self.name(ctx, actor[rows]))
 
-    def _damage(
-        self, ctx: FightContext, mask: BoolArray, actor: IntArray, target: IntArray, out: dict[str, Any]
-    ) -> None:
-        """What a resolved attack does (`consequences.apply`; emitted and narrated here), given every row that
-        struck: most attacks land (a hit or a block) or fall, and `apply` leaves the others out by their mask."""
+    def _damage(self, ctx: FightContext, rows: IntArray, a: IntArray, d: IntArray, out: dict[str, Any]) -> None:
+        """What the resolved attacks of the fights `rows` do (`consequences.apply`; emitted and narrated here): `a`,
+        `d` (attacker, defender) and `out`'s fields one entry per row of them. Most attacks land (a hit or a block)
+        or fall, and `apply` leaves the others out by their mask."""
+        if rows.size == 0:
+            return
         t = self._tables(ctx.fight)
-        if mask.all():  # every row struck: the columns as they are, no copies
-            rows = every_row(mask.size)
-            a, d = actor, target
-        else:
-            rows = np.flatnonzero(mask)
-            if rows.size == 0:
-                return
-            a, d = actor.take(rows), target.take(rows)
         per = ctx.state.per
         braces = bool(t["braces"])
-        falls = bool(t["jumps"]) and consequences.falls(out["falling_lethal"], out["falling_guard"])[rows].any()
+        falls = bool(t["jumps"]) and consequences.falls(out["falling_lethal"], out["falling_guard"]).any()
         outcome = consequences.Outcome(
-            **{
-                k: out[k] if rows.size == mask.size else out[k].take(rows)
-                for k in t["fields"]
-                if k in OUTCOME and (falls or k not in FALL_OUTCOME)
-            }
+            **{k: out[k] for k in t["fields"] if k in OUTCOME and (falls or k not in FALL_OUTCOME)}
         )
         aware = outcome.awareness_damage is not None and (outcome.awareness_damage > 0).any()
         braced = ("stamina", "disarmed") if braces else ()
         base = rows * per["life"].shape[1]  # each row's first cell: its defender's and attacker's cells from it
-        on_d = read_cells(per, ("life", "guard", *(("awareness",) if aware else ()), *braced), base + d)
-        on_a = read_cells(per, ("dealt", *(("life", "guard") if falls else ())), base + a)
+        at_d, at_a = base + d, base + a  # read here, written through by the changes (`Change.cells`)
+        on_d = read_cells(per, ("life", "guard", *(("awareness",) if aware else ()), *braced), at_d)
+        on_a = read_cells(per, ("dealt", *(("life", "guard") if falls else ())), at_a)
         before = consequences.Before(
             life=on_d["life"],
             guard=on_d["guard"],
@@ -259,8 +274,9 @@ class WsswnnTurns(WsswnnTables):
         )
         applied = consequences.apply(before, outcome)
         who = {DEFENDER: d, ATTACKER: a}
+        cells = {DEFENDER: at_d, ATTACKER: at_a}
         for kind, items in events(applied.items):
-            ctx.emit(kind, changes(items, rows, who), **self._details(ctx, kind, items, before, out, rows, a, d))
+            ctx.emit(kind, changes(items, rows, who, cells), **self._details(ctx, kind, items, before, out, a, d))
 
     def _details(
         self,
@@ -269,12 +285,11 @@ class WsswnnTurns(WsswnnTables):
         items: tuple[Item, ...],
         before: consequences.Before,
         out: dict[str, Any],
-        rows: IntArray,
         attacker: IntArray,
         defender: IntArray,
     ) -> dict[str, Any]:
         """The details of an event of `kind` its words are written from (narrate.py), each a function made only
-        when the fight is told (one fight: its one attack is row 0)."""
+        when the fight is told (one fight: its one attack is row 0; `out`'s fields one entry per attack)."""
         names = ctx.fight.roster.names
 
         def a() -> str:
@@ -297,7 +312,7 @@ class WsswnnTurns(WsswnnTables):
             effect = out["brace_effect"]
             return {
                 "combatant": d,
-                "brace": lambda: BRACE_NAMES[int(effect[rows][0])],
+                "brace": lambda: BRACE_NAMES[int(effect[0])],
                 "stamina": lambda: int(stamina[0]),
             }
         if kind in ("grapple", "shove"):
@@ -306,8 +321,8 @@ class WsswnnTurns(WsswnnTables):
         lethal, guard = out["falling_lethal"], out["falling_guard"]
         return {
             "combatant": a,
-            "lethal_damage": lambda: _fell(lethal[rows][0]),
-            "guard_damage": lambda: _fell(guard[rows][0]),
+            "lethal_damage": lambda: _fell(lethal[0]),
+            "guard_damage": lambda: _fell(guard[0]),
         }
 
 
