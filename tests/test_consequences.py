@@ -128,3 +128,22 @@ def test_changes_given_each_sides_cells_write_the_same_state_as_without() -> Non
     assert [c.cells.tolist() for c in given if c.cells is not None] == [[7, 10, 17], [6, 16]]
     plain = apply(State(per, {}), [Event("damage", tuple(changes(items, rows, who)))])
     assert all(np.array_equal(apply(State(per, {}), [Event("damage", tuple(given))]).per[s], plain.per[s]) for s in per)
+
+
+def test_item_of_one_value_is_a_read_only_view_and_keeps_a_narrow_stats_values_as_they_are() -> None:
+    """core consequence.item: one value for every position is a read-only view of it (no array of copies; the
+    state writes it as one value), values worked from a batch's int32 stats stay int32 (written as they are), and
+    any other integers are int64; each writes the state the int64 values of the same numbers write."""
+    one = item("flat_footed", "flat_footed", [0, 2, 5], 1)
+    assert one.to.tolist() == [1, 1, 1] and one.to.strides == (0,) and not one.to.flags.writeable
+    narrow = item("ap_lost", "ap", [0, 1], np.array([5, 4], dtype=np.int32))
+    assert narrow.to.dtype == np.int32
+    assert item("damage", "lp", [0], np.array([3], dtype=np.int16)).to.dtype == np.int64
+    per = {"flat_footed": np.zeros((6, 2), dtype=np.int32), "ap": np.full((6, 2), 6, dtype=np.int32)}
+    rows, who = np.arange(6), {DEFENDER: np.ones(6, dtype=np.int64)}
+    written = apply(State(per, {}), [Event("hit", tuple(changes([one, narrow], rows, who)))])
+    wide = [item("flat_footed", "flat_footed", [0, 2, 5], [1, 1, 1]), item("ap_lost", "ap", [0, 1], [5, 4])]
+    plain = apply(State(per, {}), [Event("hit", tuple(changes(wide, rows, who)))])
+    assert all(np.array_equal(written.per[s], plain.per[s]) for s in per)
+    assert written.per["flat_footed"][:, 1].tolist() == [1, 0, 1, 0, 0, 1]
+    assert written.per["ap"][:, 1].tolist() == [5, 4, 6, 6, 6, 6]

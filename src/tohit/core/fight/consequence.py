@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tohit.core.fight.state import BoolArray, Change, IntArray, change, every_row
+from tohit.core.fight.state import NARROW, BoolArray, Change, IntArray, change, every_row
 
 #: Whose stat an item changes: the attack's target, the one who made it, or another combatant (`Item.combatant`:
 #: a third party, such as one who lets go of a grappled foe that falls).
@@ -51,11 +51,16 @@ def item(
     combatant: int = -1,
     part: int = 0,
 ) -> Item:
-    """An Item from array-likes; `to` broadcasts to the rows."""
+    """An Item from array-likes; `to` broadcasts to the rows: one value for every row as a read-only view of it
+    (not an array of copies; the state writes it as one value), and values worked from a batch's narrow stats
+    (`state.narrow_dtype`) kept as int32 (the stat they are written to holds them as they are, with no cast there
+    and back)."""
     r = np.asarray(rows, dtype=np.int64).reshape(-1)
-    values = np.asarray(to, dtype=np.int64)
+    values = np.asarray(to)
+    if values.dtype != np.int64 and values.dtype != NARROW:
+        values = values.astype(np.int64)
     if values.shape != r.shape:
-        values = np.broadcast_to(values, r.shape).copy()
+        values = np.broadcast_to(values, r.shape)
     return Item(kind, stat, r, values, whose, clause, combatant, part)
 
 
