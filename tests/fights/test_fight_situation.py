@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tests.fights.helpers import duel, kaiser_combatant, kaiser_fight, load
 from tohit.engine.fight.modes import TableSample, deep
 from tohit.engine.fight.run import initial_state
-from tohit.engine.fight.situation import SituationKey, pack, twin
+from tohit.engine.fight.situation import SituationKey, pack, packed, twin
 
 
 def test_situation_key_columns_decode_back_by_name() -> None:
@@ -37,6 +37,36 @@ def test_situation_pack_keeps_the_columns_lexicographic_order(rows: list[tuple[i
     for i in range(len(rows)):
         for j in range(len(rows)):
             assert (rows[i] < rows[j]) == (code[i] < code[j])
+
+
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 3), st.integers(-(2**24), 2**24), st.integers(-5, 5), st.booleans()),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_situation_packed_codes_are_the_columns_digits_whatever_their_dtypes(
+    rows: list[tuple[int, int, int, bool]],
+) -> None:
+    """`packed`: each row's code is its columns' digits (each column less its minimum) in the base of their spans,
+    the first column the most significant, whether a column is int64, a batch's int32 stat or bools; `unpack` gives
+    the columns back."""
+    values = list(zip(*rows, strict=True))
+    lows = [min(v) for v in values]
+    spans = [max(v) - low + 1 for v, low in zip(values, lows, strict=True)]
+    want = []
+    for row in rows:
+        code = 0
+        for x, low, span in zip(row, lows, spans, strict=True):
+            code = code * span + (int(x) - low)
+        want.append(code)
+    for dtypes in ((np.int64, np.int64, np.int64, bool), (np.int64, np.int32, np.int32, bool)):
+        cols = [np.asarray(v, dtype=dt) for v, dt in zip(values, dtypes, strict=True)]
+        found = packed(cols)
+        assert found.code.dtype == np.int64 and found.code.tolist() == want
+        assert found.radix == int(np.prod(spans))
+        assert found.unpack(found.code) == [[int(x) for x in row] for row in rows]
 
 
 def test_situation_twins_are_the_attacks_with_the_same_blocks_names_aside() -> None:
