@@ -12,7 +12,7 @@ import numpy as np
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, OTHER, Item, changes, events
 from tohit.core.fight.contract import ALL, FightContext
 from tohit.core.fight.gm_choice import GMChoice
-from tohit.core.fight.rows import pair_rows, read_cells, rows_of, take_rows
+from tohit.core.fight.rows import pair_rows, read_cells, rows_of, select, stat_cells, take_at, take_rows
 from tohit.core.fight.state import BoolArray, IntArray, every_row, gather
 from tohit.core.outcome import NULL_INT
 from tohit.systems.wsswnn import consequences
@@ -226,17 +226,22 @@ class WsswnnTurns(WsswnnTables):
         return feeds
 
     def _skip(self, ctx: FightContext, mask: BoolArray, actor: IntArray) -> None:
+        """Skipping the action [Tracking Your Stats]: +1 guard (or awareness, by the combatant's `gains`), never above
+        its maximum, for the actors of `mask`. Each stat read and written at the same cells (`stat_cells`)."""
         t = self._tables(ctx.fight)
+        per = ctx.state.per
         rows = np.flatnonzero(mask)
-        c = actor[rows]
-        for gains, stat, top in ((0, "guard", "max_guard"), (1, "awareness", "max_awareness")):
-            sel = t["gains"][c] == gains
+        c = take_at(actor, rows)
+        gains = take_at(t["gains"], c)
+        for gain, stat, top in ((0, "guard", "max_guard"), (1, "awareness", "max_awareness")):
+            sel = gains == gain
             if not sel.any():
                 continue
-            r, cc = rows[sel], c[sel]
-            now = ctx.state.per[stat][r, cc]
-            after = np.maximum(now, np.minimum(now + 1, ctx.state.per[top][r, cc]))
-            ctx.emit("skip", [ctx.set(stat, r, after, cc)], combatant=lambda: self.name(ctx, actor[rows]))
+            r, cc = select(sel, rows, c)
+            at = stat_cells(per, r, cc)
+            now, most = read_cells(per, (stat, top), at).values()
+            after = np.maximum(now, np.minimum(now + 1, most))
+            ctx.emit("skip", [ctx.set(stat, r, after, cc, cells=at)], combatant=lambda: self.name(ctx, actor[rows]))
 
     def _damage(self, ctx: FightContext, rows: IntArray, a: IntArray, d: IntArray, out: dict[str, Any]) -> None:
         """What the resolved attacks of the fights `rows` do (`consequences.apply`; emitted and narrated here): `a`,
