@@ -69,6 +69,16 @@ def test_situation_packed_codes_are_the_columns_digits_whatever_their_dtypes(
         assert found.unpack(found.code) == [[int(x) for x in row] for row in rows]
 
 
+def test_situation_packed_takes_large_minimums_off_before_they_pass_int64() -> None:
+    """`packed`: a stat near the batch's int32 limit before columns of many values (a radix of 2**41) gives the
+    columns' digits, as when every minimum is taken off column by column: the minimums' own code (past 2**62 here)
+    is taken off before the raw code could pass int64, not refused."""
+    cols = [np.array([2**24 - 1, 2**24], np.int32)] + [np.array([0, 2**10 - 1], np.int32)] * 4
+    found = packed(cols)
+    assert found.radix == 2**41 and found.code.tolist() == [0, 2**41 - 1]
+    assert found.unpack(found.code) == [[2**24 - 1, 0, 0, 0, 0], [2**24, 2**10 - 1, 2**10 - 1, 2**10 - 1, 2**10 - 1]]
+
+
 def test_situation_twins_are_the_attacks_with_the_same_blocks_names_aside() -> None:
     """Copies of one creature (names aside) are twins, whoever attacks whom among them; another skill is not."""
     skilled = kaiser_combatant("C", attacker={"offensive_skill": 12})

@@ -239,12 +239,14 @@ class Packed:
 def packed(columns: Sequence[IntArray]) -> Packed:
     """`pack`, keeping each column's minimum and span (`Packed.unpack`). Each column is read as it is (an int32
     stat of a batch is not widened first), and the code is built by Horner's rule, code * span + column, with the
-    columns' minimums taken off once at the end (their sum in the same base): a pass over the rows per column fewer.
-    A column's minimum and maximum are its only other reads."""
+    columns' minimums taken off once at the end (their own code in the same base, `offset`): a pass over the rows
+    per column fewer. Where that offset would take the raw code past int64 (large minimums before columns of many
+    values), the minimums so far are taken off there first. A column's minimum and maximum are its only other
+    reads."""
     n = len(columns[0]) if columns else 0
     code: IntArray | None = None  # made by the first column that varies, then updated in place (no temporaries)
     radix = 1
-    offset = 0  # the minimums in the code's base: taken off at the end
+    offset = 0  # the minimums in the code's base: the raw code less it is the code
     lows, spans = [], []
     for col in columns:
         col = np.asarray(col)
@@ -257,14 +259,17 @@ def packed(columns: Sequence[IntArray]) -> Packed:
         if span == 1:
             continue
         radix *= span
-        offset = offset * span + low
-        if radix >= 2**62 or abs(offset) >= 2**62:  # pragma: no cover - far beyond any fight's stats
+        if radix >= 2**62:  # pragma: no cover - far beyond any fight's stats
             raise ValueError("too many distinct attack situations to group")
         if code is None:
-            code = col.astype(np.int64)
-        else:
-            code *= span
-            code += col
+            code, offset = col.astype(np.int64), low
+            continue
+        if abs(offset * span) >= 2**62 or abs(offset * span + low) >= 2**62:  # the minimums off now, not at the end
+            code -= offset
+            offset = 0
+        code *= span
+        code += col
+        offset = offset * span + low
     if code is None:
         code = np.zeros(n, dtype=np.int64)
     elif offset:
