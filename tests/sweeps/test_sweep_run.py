@@ -266,16 +266,46 @@ def test_sigterm_swallowed_by_a_library_still_stops_in_one_line(
     assert "terminated (SIGTERM)" in result.output and "Traceback" not in result.output
 
 
+def test_sigterm_between_a_points_write_and_its_progress_counts_the_point_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM that lands after a point went into the table (and its file) but before the progress bar heard of it
+    says the point is written, as it is: the line counts the table, not the bar (CI once read "nothing written"
+    beside a file that held the point)."""
+    import tohit.cli.errors as errors
+    from tohit.sweeps.table import Table
+
+    add = Table.add
+
+    def add_then_sigterm(self: Table, *args: Any, **kwargs: Any) -> None:
+        add(self, *args, **kwargs)
+        errors.on_sigterm(signal.SIGTERM, None)
+
+    monkeypatch.setattr(Table, "add", add_then_sigterm)
+    monkeypatch.setattr(errors, "_SIGTERM", type(errors._SIGTERM)())  # a fresh flag, cleared after the test
+    part = tmp_path / "part.csv"
+    args = [str(BANDITS), *(x for v in FIGHT_GRID for x in ("--vary", v)), "-n", "10", "--seed", "3"]
+    result = runner.invoke(app, ["sweep", *args, "--workers", "1", "--out", str(part)])
+    assert result.exit_code == 143, result.output
+    assert "terminated (SIGTERM): stopped; 1 of 4 points written to " in result.output, result.output
+    assert len(pd.read_csv(part)) == 1
+
+
 def _ctrl_c_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, then: Callable[[Any], None]) -> Any:
     """A sweep whose Ctrl-C arrives and is dropped on its way (as Python drops an exception raised in a garbage
-    collector's callback), after which the run does `then(progress)`."""
+    collector's callback), after which the run does `then(finish)`: `finish(1)` finishes a point as `run` does,
+    into the table and then to the progress bar."""
     import tohit.cli.errors as errors
     import tohit.sweeps.run as sweeps_run
 
-    def dropped(*args: Any, progress: Any = None, **kwargs: Any) -> Any:
+    def dropped(sweep: Any, *, progress: Any, table: Any, **kwargs: Any) -> Any:
+        def finish(m: int) -> None:
+            table.add(len(table.rows), [{"point": len(table.rows)}])
+            progress(m)
+
         with contextlib.suppress(KeyboardInterrupt):  # dropped, as "Exception ignored in: <... _gc_callback ...>"
             errors.on_sigint(signal.SIGINT, None)
-        then(progress)
+        then(finish)
         raise AssertionError("the run went on past the Ctrl-C")
 
     monkeypatch.setattr(sweeps_run, "run", dropped)
@@ -290,7 +320,7 @@ def test_ctrl_c_dropped_by_a_garbage_collector_callback_stops_the_sweep_at_the_n
     """issue 31, item 9: a Ctrl-C that Python drops (it landed in Dask's garbage-collector callback, in this
     process during a sweep) still stops the sweep, at the next finished point, in one line with exit 130 (a loaded
     suite saw the sweep run on to its end and exit 0)."""
-    result = _ctrl_c_dropped(tmp_path, monkeypatch, lambda progress: progress(1))
+    result = _ctrl_c_dropped(tmp_path, monkeypatch, lambda finish: finish(1))
     assert result.exit_code == 130, result.output
     assert "interrupted (Ctrl-C): stopped; 1 of " in result.output and "Traceback" not in result.output
 
@@ -300,7 +330,7 @@ def test_ctrl_c_that_cut_an_import_short_is_one_line(tmp_path: Path, monkeypatch
     write fail again on the half-imported module: the sweep still stops as Ctrl-C's, one line, exit 130 (a loaded
     run printed a traceback)."""
 
-    def import_fails(progress: Any) -> None:
+    def import_fails(finish: Any) -> None:
         raise ImportError("cannot import name 'Pandas4Warning' from partially initialized module 'pandas.errors'")
 
     result = _ctrl_c_dropped(tmp_path, monkeypatch, import_fails)

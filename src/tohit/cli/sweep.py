@@ -191,27 +191,23 @@ def _remade(table: Path, out: Path | None, *, quiet: bool) -> Sweep:
 def _run(planned: Sweep, *, workers: int | None, scheduler: str | None, quiet: bool) -> Table:
     from tohit.cli import render
     from tohit.sweeps.run import run
+    from tohit.sweeps.table import Table
 
-    total = planned.todo
-    finished = 0
-    with render.delayed_progress("sweeping", "points", total, after=0.0, quiet=quiet) as advance:
-
-        def progress(m: int) -> None:
-            nonlocal finished
-            finished += m
-            advance(m)
-
+    table = Table(planned.out, planned.made_by)
+    with render.delayed_progress("sweeping", "points", planned.todo, after=0.0, quiet=quiet) as advance:
         try:
-            return guarded(lambda: run(planned, workers=workers, scheduler=scheduler, progress=progress))
+            return guarded(lambda: run(planned, workers=workers, scheduler=scheduler, progress=advance, table=table))
         except (KeyboardInterrupt, Terminated, Exception) as exc:
             how = stopped_by(exc)
             if how is None:
                 raise
-            stopped(_stop_text(how.words, planned, finished), how.code)
+            stopped(_stop_text(how.words, planned, table), how.code)
 
 
-def _stop_text(what: str, planned: Sweep, finished: int) -> str:
-    done = len(planned.done) + finished
+def _stop_text(what: str, planned: Sweep, table: Table) -> str:
+    """The one line a signal leaves: how many points the output holds. They are counted from the table the run
+    wrote from, not from the progress bar: a point is in the table (and its file) before the bar hears of it."""
+    done = len(set(planned.done) | set(table.rows))
     if done == 0:  # no point finished: no file was written
         return f"{what}: stopped before the first of {planned.grid.size:,} points finished; nothing written"
     if planned.out is None:

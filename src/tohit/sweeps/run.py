@@ -166,10 +166,14 @@ def run(
     client: Any = None,
     executor: Executor = "dask",
     progress: Progress | None = None,
+    table: Table | None = None,
 ) -> Table:
     """Run the points not yet done; each finished point goes to the table (and its file) as it completes. The
-    table is written once more whatever ends the run (an error, Ctrl-C, SIGTERM), so no finished point is lost."""
-    table = Table(sweep.out, sweep.made_by)
+    table is written once more whatever ends the run (an error, Ctrl-C, SIGTERM), so no finished point is lost.
+    A caller that gives `table` (empty, for `sweep.out`) reads from it after an interruption which points the file
+    holds: `progress` is called after a point is in the table, and a signal may come between the two."""
+    if table is None:
+        table = Table(sweep.out, sweep.made_by)
     for index, rows in sweep.done.items():
         table.rows[index] = rows
     tasks = [sweep.task(i) for i in range(sweep.grid.size) if i not in sweep.done]
