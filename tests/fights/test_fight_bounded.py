@@ -96,3 +96,14 @@ def test_the_json_narration_is_streamed_and_the_same_bytes(tmp_path: Path) -> No
     assert result.output == json.dumps(whole, indent=2) + "\n"
     logged = [json.loads(line) for line in log.read_text().splitlines()]
     assert [{k: v for k, v in e.items() if k != "prev"} for e in logged] == json.loads(json.dumps(played.events))
+
+
+@pytest.mark.parametrize("n", [0, -3, 2.5, True])
+def test_simulate_fights_refuses_a_count_that_is_not_a_whole_number_from_1(n: Any) -> None:
+    """`simulate_fights` (the engine's call, under `tohit.fight(n=...)`, which checks `n` itself): a count of no fights,
+    a negative one or a fraction is one InputError naming `n`, not numpy's "need at least one array to
+    concatenate"."""
+    loaded = load(kaiser_fight([kaiser_combatant("A")], [kaiser_combatant("B")]))
+    with pytest.raises(InputError) as raised:
+        run.simulate_fights(loaded, n, seed=1)
+    assert raised.value.field == "n" and "whole number from 1" in str(raised.value)

@@ -308,6 +308,9 @@ def simulate_fights(
     batches as large as one process would), run by that many processes (fork), each task with its own
     stream spawned from the seed (`SeedSequence(seed).spawn(workers)`); the parts are merged in task order,
     so the same seed and worker count give the same result."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:  # (a bool or a float is no count)
+        raise InputError(f"n: the number of fights is a whole number from 1, not {n!r}", field="n", source=fight.source)
+    n = int(n)
     keep_freed_memory()  # batch steps re-allocate large arrays: keep their pages (engine/heap.py)
     work = n * fight.max_rounds * fight.roster.size
     if work > MAX_WORK:
