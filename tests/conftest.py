@@ -94,7 +94,9 @@ def exact_uncapped(monkeypatch: pytest.MonkeyPatch) -> None:
     (its process waiting its turn for the core), and refused a chain of seconds."""
     from tohit.engine.fight.exact import exact_duel
 
-    monkeypatch.setitem(exact_duel.__kwdefaults__, "seconds", math.inf)
+    defaults = exact_duel.__kwdefaults__
+    assert defaults is not None  # `seconds` is keyword-only: it has a keyword default
+    monkeypatch.setitem(defaults, "seconds", math.inf)
 
 
 @pytest.fixture
