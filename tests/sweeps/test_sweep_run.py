@@ -291,6 +291,27 @@ def test_sigterm_between_a_points_write_and_its_progress_counts_the_point_writte
     assert len(pd.read_csv(part)) == 1
 
 
+def test_sigterm_while_the_answer_is_shown_says_every_point_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM after the last point, while the chart or the table is made, stops that alone: the line says every
+    point is in the file (and asks for no --resume), not "nothing written", and the file holds them all."""
+    import tohit.cli.errors as errors
+    import tohit.cli.sweep as sweep_command
+
+    def answered(*args: Any, **kwargs: Any) -> None:
+        errors.on_sigterm(signal.SIGTERM, None)
+
+    monkeypatch.setattr(sweep_command, "_answer", answered)
+    monkeypatch.setattr(errors, "_SIGTERM", type(errors._SIGTERM)())  # a fresh flag, cleared after the test
+    part = tmp_path / "part.csv"
+    args = [str(BANDITS), *(x for v in FIGHT_GRID for x in ("--vary", v)), "-n", "10", "--seed", "3"]
+    result = runner.invoke(app, ["sweep", *args, "--workers", "1", "--out", str(part)])
+    assert result.exit_code == 143, result.output
+    assert result.output.strip().endswith(f"terminated (SIGTERM): stopped; all 4 points written to {part}")
+    assert len(pd.read_csv(part)) == 4
+
+
 def _ctrl_c_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, then: Callable[[Any], None]) -> Any:
     """A sweep whose Ctrl-C arrives and is dropped on its way (as Python drops an exception raised in a garbage
     collector's callback), after which the run does `then(finish)`: `finish(1)` finishes a point as `run` does,

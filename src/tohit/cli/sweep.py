@@ -142,7 +142,13 @@ def sweep(
             )
         )
     table = _run(planned, workers=workers, scheduler=scheduler, quiet=as_json)
-    _answer(planned, table, plot=plot, out=out, as_json=as_json, title=title)
+    try:  # a signal now stops the answer (the chart, the console's table), not the points: they are written
+        _answer(planned, table, plot=plot, out=out, as_json=as_json, title=title)
+    except (KeyboardInterrupt, Terminated, Exception) as exc:
+        how = stopped_by(exc)
+        if how is None:
+            raise
+        stopped(_stop_text(how.words, planned, table), how.code)
 
 
 def _answer(planned: Sweep, table: Table, *, plot: Path | None, out: Path | None, as_json: bool, title: str) -> None:
@@ -212,6 +218,8 @@ def _stop_text(what: str, planned: Sweep, table: Table) -> str:
         return f"{what}: stopped before the first of {planned.grid.size:,} points finished; nothing written"
     if planned.out is None:
         return f"{what}: stopped after {done:,} of {planned.grid.size:,} points (give --out to keep them)"
+    if done == planned.grid.size:  # every point ran: the answer (chart, table shown) was cut short, not the run
+        return f"{what}: stopped; all {done:,} points written to {planned.out}"
     return (
         f"{what}: stopped; {done:,} of {planned.grid.size:,} points written to {planned.out}"
         " (run again with --resume to finish)"
