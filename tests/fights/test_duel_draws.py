@@ -53,11 +53,11 @@ def test_one_table_reads_what_the_stack_reads_at_the_tables_offset(example: str 
     for sm in samplers:
         local = rng.integers(0, sm.size, n).astype(np.int32)
         fields = sm.fields[::-1]  # any fields asked for, in the order asked
-        whole = table._one_table(sm, local, n, np.arange(n), fields)
+        whole = table._one_table(stack, sm, local, n, np.arange(n), fields)
         for f in fields:
             assert np.array_equal(whole[f], stack.matrix[stack.at[f]].take(sm.offset + local.astype(np.int64)))
         rows = np.flatnonzero(rng.random(n) < 0.5)
-        some = table._one_table(sm, local[rows], n, rows, fields)
+        some = table._one_table(stack, sm, local[rows], n, rows, fields)
         for f in fields:
             expected = np.zeros(n, dtype=np.int64)
             expected[rows] = whole[f][rows]

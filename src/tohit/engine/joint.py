@@ -127,7 +127,7 @@ def build(
             " lower options.depth or simulate instead",
             field=f"targets.{target.name}",
         )
-    grids = np.indices(radix, dtype=np.int64).reshape(len(radix), -1) if radix else np.zeros((0, 1), np.int64)
+    grids = _grids(tuple(radix))
     index = {name: grids[i] for i, name in enumerate(supports)}
     total = reduce(mul, (s.total for s in supports.values()), 1)
     use_object = total >= 2**62
@@ -143,6 +143,23 @@ def build(
     table.finite_columns = table.columns(finite_rows)
     table.outcome = system.resolve(scenario, target, Dice(table.finite_columns), Silent())
     return table
+
+
+#: The index grids of small joint tables, by their radix (`_grids`).
+_SHARED_GRIDS: dict[tuple[int, ...], npt.NDArray[np.int64]] = {}
+
+
+def _grids(radix: tuple[int, ...]) -> npt.NDArray[np.int64]:
+    """Each role's row on each joint row (one row of the result per role), read-only. Tables of the same radix have
+    the same grids: a small one's (`KEEP_ROWS` rows or fewer) is made once and shared, as a fight's thousands of
+    situations with the same dice would otherwise each hold a copy."""
+    found = _SHARED_GRIDS.get(radix)
+    if found is None:
+        found = np.indices(radix, dtype=np.int64).reshape(len(radix), -1) if radix else np.zeros((0, 1), np.int64)
+        found.flags.writeable = False
+        if found.shape[1] <= KEEP_ROWS and len(_SHARED_GRIDS) < 1024:
+            _SHARED_GRIDS[radix] = found
+    return found
 
 
 def kept(

@@ -5,23 +5,31 @@ table's outcome matrix side by side (`TableStack`), so that a draw from any tabl
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from tohit.core.fight.state import IntArray
+from tohit.core.outcome import Outcome
 from tohit.engine.alias import Alias
 
 
 class TableSampler:
-    """A joint table ready for drawing: cumulative weights, the outcome fields of each joint row, and which
-    rows lie beyond the depth (those are resolved when drawn)."""
+    """A joint table ready for drawing: its weights, the outcome fields of each joint row (until the stack holds
+    them: `AliasTables.add`), and which rows lie beyond the depth (those are resolved when drawn).
+
+    It keeps of its table only what drawing reads later (the roles, supports, rows and weights: the tails and the
+    deeper tables are made from them), not the outcome `resolve` gave nor the dice it was fed: a fight meets
+    thousands of situations (a group with open rolls, over ten million fights), and each one's copies were most of
+    a run's memory."""
 
     def __init__(self, table: Any, scenario: Any, target: Any, fields: tuple[str, ...]) -> None:
         if table.total >= 2**62:  # pragma: no cover - no fight attack has such a table
             raise ValueError("joint table too large to sample")
-        self.table, self.scenario, self.target = table, scenario, target
-        weights = np.asarray([int(w) for w in table.weights], dtype=np.int64)
+        self.table = replace(table, outcome=Outcome(0), finite_columns=None)
+        self.scenario, self.target = scenario, target
+        weights = np.asarray(table.weights, dtype=np.int64)
         self.size = len(weights)
         self.total = int(table.total)
         #: Tables with the very same weights share one alias table (`layout`, set by `AliasTables.add`): the
@@ -31,15 +39,13 @@ class TableSampler:
         #: Where its rows start in the fight's stack of every table's outcome matrix (set by `AliasTables.add`).
         self.offset = -1
         self.beyond = ~table.finite
-        finite = np.flatnonzero(table.finite)
-        self.columns: dict[str, IntArray] = {}
-        for f in fields:
-            col = np.zeros(len(weights), dtype=np.int64)
-            col[finite] = table.outcome[f]
-            self.columns[f] = col
-        #: The outcome fields as one (fields, rows) matrix: one gather reads them all.
         self.fields = fields
-        self.matrix = np.stack([self.columns[f] for f in fields]) if fields else np.zeros((0, self.size), np.int64)
+        #: The outcome fields as one (fields, rows) matrix, 0 on the rows beyond the depth: the stack's copy of it
+        #: once the sampler is added (`TableStack.of`), and empty here from then on.
+        self.matrix = np.zeros((len(fields), self.size), dtype=np.int64)
+        finite = np.flatnonzero(table.finite)
+        for i, f in enumerate(fields):
+            self.matrix[i, finite] = table.outcome[f]
 
 
 class TableStack:
@@ -70,6 +76,10 @@ class TableStack:
         self.used = need
         return offset
 
+    def of(self, sm: TableSampler) -> IntArray:
+        """The sampler's outcome matrix (fields x its rows), a view of the stack's columns at its offset."""
+        return self.matrix[:, sm.offset : sm.offset + sm.size]
+
 
 class AliasTables:
     """A fight's alias tables, one per distinct set of joint weights, and its stack of outcome matrices."""
@@ -78,6 +88,10 @@ class AliasTables:
         #: Where each set of weights' alias table is.
         self.layout_ids: dict[tuple[int, bytes], int] = {}
         self.aliases: list[Alias] = []
+        #: Each layout's weights key (`TableSampler.weights_key`), shared by the samplers of that layout.
+        self.keys: list[tuple[int, bytes]] = []
+        #: Each layout's joint weights, the array its samplers' tables share.
+        self.weights: list[Any] = []
         self.stack = TableStack(fields)
 
     def add(self, sm: TableSampler) -> None:
@@ -87,8 +101,14 @@ class AliasTables:
         if layout is None:
             layout = self.layout_ids[sm.weights_key] = len(self.aliases)
             self.aliases.append(Alias([int(w) for w in sm.table.weights]))
+            self.keys.append(sm.weights_key)
+            self.weights.append(sm.table.weights)
+        # One copy of the weights (their bytes, their array) per layout, not one per situation.
+        sm.weights_key = self.keys[layout]
+        sm.table = replace(sm.table, weights=self.weights[layout])
         sm.layout = layout
         sm.offset = self.stack.add(sm)
+        sm.matrix = np.zeros((sm.matrix.shape[0], 0), dtype=np.int64)  # the stack holds it now (`TableStack.of`)
 
     def of(self, sm: TableSampler) -> Alias:
         """The alias table `sm` draws from."""

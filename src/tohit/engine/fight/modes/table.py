@@ -28,14 +28,20 @@ from tohit.engine.fight.stack import TableSampler, TableStack
 
 
 def _one_table(
-    sm: TableSampler, local: npt.NDArray[np.integer[Any]], n: int, rows: IntArray, fields: tuple[str, ...]
+    stack: TableStack,
+    sm: TableSampler,
+    local: npt.NDArray[np.integer[Any]],
+    n: int,
+    rows: IntArray,
+    fields: tuple[str, ...],
 ) -> dict[str, IntArray]:
     """The outcome fields of rows that all drew from one table (`local`: each row's joint row in it), read from the
-    table's own matrix: the same values as the stack's columns at the table's offset, with no offset added to
-    each row. A row beyond the depth reads 0 there, as in the stack, until its tail is resolved."""
+    table's own columns of the stack (a view from its offset), with no offset added to each row. A row beyond the
+    depth reads 0 there, as in the whole stack, until its tail is resolved."""
+    matrix = stack.of(sm)
     if rows.size == n:
-        return {f: take_at(sm.matrix[sm.fields.index(f)], local) for f in fields}
-    return {f: spread(take_at(sm.matrix[sm.fields.index(f)], local), rows, n) for f in fields}
+        return {f: take_at(matrix[stack.at[f]], local) for f in fields}
+    return {f: spread(take_at(matrix[stack.at[f]], local), rows, n) for f in fields}
 
 
 class TableSample(DirectSample):
@@ -147,8 +153,9 @@ class TableSample(DirectSample):
         beyond: BoolArray | None
         if len(samplers) == 1:  # one situation (every step of a duel): the table's own matrix, no stack offsets
             sm = samplers[0]
-            local = alias_tables(self.fight).of(sm).sample(self.rng, rows.size)
-            out = _one_table(sm, local, size, rows, fields)
+            tables = alias_tables(self.fight)
+            local = tables.of(sm).sample(self.rng, rows.size)
+            out = _one_table(tables.stack, sm, local, size, rows, fields)
             beyond = take_at(sm.beyond, local) if sm.beyond.any() else None
         else:
             local, out, beyond = self._draw_groups(groups, samplers, rows, fields, size)
