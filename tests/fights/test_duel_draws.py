@@ -55,7 +55,7 @@ def test_one_table_reads_what_the_stack_reads_at_the_tables_offset(example: str 
         fields = sm.fields[::-1]  # any fields asked for, in the order asked
         whole = table._one_table(stack, sm, local, n, np.arange(n), fields)
         for f in fields:
-            assert np.array_equal(whole[f], stack.matrix[stack.at[f]].take(sm.offset + local.astype(np.int64)))
+            assert np.array_equal(whole[f], stack.read(f, sm.offset + local.astype(np.int64)))
         rows = np.flatnonzero(rng.random(n) < 0.5)
         some = table._one_table(stack, sm, local[rows], n, rows, fields)
         for f in fields:

@@ -140,3 +140,29 @@ def test_a_layouts_rows_are_each_roles_support_row_read_one_by_one() -> None:
     assert found.any() and not found.all()
     sel = np.arange(0, n, 7)
     assert all(np.array_equal(a, b[sel]) for a, b in zip(reader.rows(dice, sel), (found, joint), strict=True))
+
+
+def test_a_deeper_table_past_the_budget_is_refused_before_it_is_built(monkeypatch: Any) -> None:
+    """A situation whose deeper table would take the rows past `DEEP_ROWS` gets none, and its table is never built
+    (no `joint.build` at DEEP_DEPTH, no `resolve` of its rows): a group refuses most of its situations' deeper
+    tables, and each one built was thrown away. One that fits is built and placed as before."""
+    from tohit.engine import joint
+    from tohit.engine.fight.modes import deep as deep_tables
+
+    fight = load_fight(DUEL)
+    simulate_fights(fight, 500, seed=3)
+    sm = next(iter(caches(fight).sampler.values()))
+    rows = joint.row_count(fight.system, sm.scenario, sm.target, DEEP_DEPTH)
+    built: list[int] = []
+    build = joint.build
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        table = build(*args, **kwargs)
+        built.append(int(table.weights.size))
+        return table
+
+    monkeypatch.setattr(joint, "build", counted)
+    monkeypatch.setattr(deep_tables, "DEEP_ROWS", rows - 1)
+    assert DeepTables(fight.rules.outcome_fields).place(fight, sm) == (-1, -1) and built == []
+    monkeypatch.setattr(deep_tables, "DEEP_ROWS", rows)
+    assert DeepTables(fight.rules.outcome_fields).place(fight, sm)[0] == 0 and built == [rows]

@@ -115,10 +115,7 @@ def build(
             )
             table.outcome = system.resolve(scenario, target, Dice(columns), Silent())
             return table
-    supports = {
-        name: held(role.support(depth)) if name in system.detail_roles else role.support(depth)
-        for name, role in roles.items()
-    }
+    supports = _supports(system, roles, depth)
     radix = [s.size + (1 if s.remainder else 0) for s in supports.values()]
     rows = reduce(mul, radix, 1)
     if rows > MAX_JOINT_ROWS:
@@ -143,6 +140,20 @@ def build(
     table.finite_columns = table.columns(finite_rows)
     table.outcome = system.resolve(scenario, target, Dice(table.finite_columns), Silent())
     return table
+
+
+def _supports(system: AnySystem, roles: dict[str, Role], depth: int) -> dict[str, Support]:
+    """Each role's support at `depth` (a detail role's held at its first outcome), as `build` lays them out."""
+    return {
+        name: held(role.support(depth)) if name in system.detail_roles else role.support(depth)
+        for name, role in roles.items()
+    }
+
+
+def row_count(system: AnySystem, scenario: AnyScenario, target: Any, depth: int) -> int:
+    """How many joint rows `build` makes for `target` at `depth`, without building them (nor resolving)."""
+    supports = _supports(system, system.roles(scenario, target), depth)
+    return reduce(mul, (s.size + (1 if s.remainder else 0) for s in supports.values()), 1)
 
 
 #: The index grids of small joint tables, by their radix (`_grids`).

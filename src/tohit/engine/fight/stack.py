@@ -9,7 +9,9 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
+from tohit.core.fight.rows import take_at
 from tohit.core.fight.state import IntArray
 from tohit.core.outcome import Outcome
 from tohit.engine.alias import Alias
@@ -41,44 +43,82 @@ class TableSampler:
         self.beyond = ~table.finite
         self.fields = fields
         #: The outcome fields as one (fields, rows) matrix, 0 on the rows beyond the depth: the stack's copy of it
-        #: once the sampler is added (`TableStack.of`), and empty here from then on.
+        #: once the sampler is added (`TableStack.read`), and empty here from then on.
         self.matrix = np.zeros((len(fields), self.size), dtype=np.int64)
         finite = np.flatnonzero(table.finite)
         for i, f in enumerate(fields):
             self.matrix[i, finite] = table.outcome[f]
 
 
+#: Past this many rows a stack holds each field's column in the narrowest integer type its values so far fit
+#: (int8, int16, int32), read back as int64 (`TableStack.read`): a fight that meets thousands of situations holds a
+#: fraction of the memory, and its gathers, which miss the cache at that size, are no slower. A smaller stack
+#: keeps int64 columns, read as they are.
+NARROW_ROWS = 1 << 20
+#: The integer types a large stack's column may take, narrowest first, with the least and greatest value each holds.
+_NARROW_TYPES = tuple(
+    (kind, int(np.iinfo(kind).min), int(np.iinfo(kind).max)) for kind in (np.int8, np.int16, np.int32)
+)
+
+
+def column_type(low: int, high: int, rows: int) -> type[np.signedinteger[Any]]:
+    """The type of a stack's column of `rows` rows whose values lie in low..high: int64 up to `NARROW_ROWS` rows,
+    past it the narrowest that holds them."""
+    if rows > NARROW_ROWS:
+        for kind, least, greatest in _NARROW_TYPES:
+            if least <= low and high <= greatest:
+                return kind
+    return np.int64
+
+
 class TableStack:
-    """Every sampled table's outcome matrix side by side (fields x rows), and which rows lie beyond the depth:
-    a draw from any table is one column of the stack (its table's offset + its row). Column 0 is all zeros:
-    the rows a resolve leaves out read it."""
+    """Every sampled table's outcome fields side by side, one column per field, and which rows lie beyond the
+    depth: a draw from any table is one row of the stack (its table's offset + its joint row). Row 0 is all zeros:
+    the rows a resolve leaves out read it. The buffers grow by half when full (a fight that meets thousands of
+    situations holds at most half again what it uses, and a growth holds the old buffers and the new); a column
+    past `NARROW_ROWS` rows is narrow (`column_type`)."""
 
     def __init__(self, fields: tuple[str, ...]) -> None:
         self.fields = fields
         self.at = {f: i for i, f in enumerate(fields)}
-        self.matrix = np.zeros((len(fields), 64), dtype=np.int64)
+        self.columns: list[IntArray] = [np.zeros(64, dtype=np.int64) for _ in fields]
         self.beyond = np.zeros(64, dtype=bool)
         self.used = 1
+        #: Each field's least and greatest value so far (row 0's zeros among them).
+        self.lows, self.highs = [0] * len(fields), [0] * len(fields)
 
     def add(self, sm: TableSampler) -> int:
-        """Append a table; returns its offset (the buffers double when full)."""
+        """Append a table; returns its offset."""
         need = self.used + sm.size
-        if need > self.beyond.size:
-            size = max(need, 2 * self.beyond.size)
-            matrix = np.zeros((len(self.fields), size), dtype=np.int64)
-            matrix[:, : self.used] = self.matrix[:, : self.used]
+        size = self.beyond.size
+        if need > size:
+            size = max(need, size + size // 2)
             beyond = np.zeros(size, dtype=bool)
             beyond[: self.used] = self.beyond[: self.used]
-            self.matrix, self.beyond = matrix, beyond
+            self.beyond = beyond
         offset = self.used
-        self.matrix[:, offset:need] = sm.matrix
+        if sm.size:  # each field's range so far: two reductions over the table's matrix, not two a field
+            self.lows = np.minimum(self.lows, sm.matrix.min(axis=1)).tolist()
+            self.highs = np.maximum(self.highs, sm.matrix.max(axis=1)).tolist()
+        for i, values in enumerate(sm.matrix):
+            column = self.columns[i]
+            kind = column_type(self.lows[i], self.highs[i], size)
+            if column.size != size or column.dtype != kind:
+                grown = np.zeros(size, dtype=kind)
+                grown[: self.used] = column[: self.used]
+                self.columns[i] = column = grown
+            column[offset:need] = values
         self.beyond[offset:need] = sm.beyond
         self.used = need
         return offset
 
-    def of(self, sm: TableSampler) -> IntArray:
-        """The sampler's outcome matrix (fields x its rows), a view of the stack's columns at its offset."""
-        return self.matrix[:, sm.offset : sm.offset + sm.size]
+    def read(self, field: str, at: npt.NDArray[np.integer[Any]], within: TableSampler | None = None) -> IntArray:
+        """The field's values at the stack's rows `at` (`within` a sampler: at its joint rows, read from its own
+        rows of the column, with no offset added to each row), as int64 whatever the column holds them in."""
+        column = self.columns[self.at[field]]
+        if within is not None:
+            column = column[within.offset : within.offset + within.size]
+        return np.asarray(take_at(column, at), dtype=np.int64)
 
 
 class AliasTables:
@@ -108,7 +148,7 @@ class AliasTables:
         sm.table = replace(sm.table, weights=self.weights[layout])
         sm.layout = layout
         sm.offset = self.stack.add(sm)
-        sm.matrix = np.zeros((sm.matrix.shape[0], 0), dtype=np.int64)  # the stack holds it now (`TableStack.of`)
+        sm.matrix = np.zeros((sm.matrix.shape[0], 0), dtype=np.int64)  # the stack holds it now (`TableStack.read`)
 
     def of(self, sm: TableSampler) -> Alias:
         """The alias table `sm` draws from."""

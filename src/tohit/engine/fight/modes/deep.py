@@ -137,11 +137,11 @@ class DeepTables:
     def _add(self, fight: LoadedFight, sm: TableSampler) -> tuple[int, int]:
         """The sampler's situation's joint table at `DEEP_DEPTH` (one `resolve`, as the sampler's own table was
         built), appended: its (offset, layout)."""
+        if self.used + joint.row_count(fight.system, sm.scenario, sm.target, DEEP_DEPTH) > DEEP_ROWS:
+            return -1, -1  # refused before it is built: a group may refuse most of its situations' deeper tables
         table = joint.build(fight.system, sm.scenario, sm.target, DEEP_DEPTH)
         size = int(table.weights.size)
         finite = np.flatnonzero(table.finite)
-        if self.used + size > DEEP_ROWS:
-            return -1, -1
         offset, self.used = self.used, self.used + size
         if self.used > self.finite.size:  # the buffers double when full
             grown = max(self.used, 2 * self.finite.size) - self.finite.size

@@ -38,10 +38,9 @@ def _one_table(
     """The outcome fields of rows that all drew from one table (`local`: each row's joint row in it), read from the
     table's own columns of the stack (a view from its offset), with no offset added to each row. A row beyond the
     depth reads 0 there, as in the whole stack, until its tail is resolved."""
-    matrix = stack.of(sm)
     if rows.size == n:
-        return {f: take_at(matrix[stack.at[f]], local) for f in fields}
-    return {f: spread(take_at(matrix[stack.at[f]], local), rows, n) for f in fields}
+        return {f: stack.read(f, local, sm) for f in fields}
+    return {f: spread(stack.read(f, local, sm), rows, n) for f in fields}
 
 
 class TableSample(DirectSample):
@@ -195,7 +194,7 @@ class TableSample(DirectSample):
         # `resolve` covers some of the batch's rows only, each row's column is spread once (column 0 where it does
         # not resolve) and each field read whole, not read at the rows and written into zeros field by field.
         at = joint_row if rows.size == n else spread(joint_row, rows, n)
-        out = {f: take_at(stack.matrix[stack.at[f]], at) for f in fields}
+        out = {f: stack.read(f, at) for f in fields}
         return local, out, take_at(stack.beyond, joint_row)
 
     def _resolve_beyond(

@@ -1,0 +1,87 @@
+"""Issue 42, "peak memory for 10,000,000 fights": what a fight keeps of each situation it met, for the "table"
+sampler. A Kaiser 4-v-4 with open rolls meets thousands of situations; each one's table was held four times over
+(its resolve's outcome, the dice it was fed, the sampler's columns and matrix, then the stack), and 10,000,000 of
+those fights peaked at 1.8 GB. A sampler now keeps one copy of its outcome fields (the stack's), and of its joint
+table what drawing reads later; a large stack holds each field in the narrowest integer type its values fit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.fights.test_fight_example_digests import DIGESTS, digest
+from tohit.engine import joint
+from tohit.engine.fight import stack as stacks
+from tohit.engine.fight.caches import alias_tables, caches
+from tohit.engine.fight.load import load_fight
+from tohit.engine.fight.run import simulate_fights
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "fights"
+PARTY = EXAMPLES / "kaiser-party-vs-bandits.yaml"
+
+
+def test_a_sampler_keeps_no_copy_of_its_outcome_nor_of_the_dice_its_table_was_resolved_on() -> None:
+    """After a run, each sampler's outcome fields are the stack's alone (its own matrix empty), its joint table
+    holds no outcome and no dice columns, and the samplers of one layout share one weights array and key."""
+    fight = load_fight(PARTY)
+    simulate_fights(fight, 300, seed=2)
+    tables = alias_tables(fight)
+    samplers = list(caches(fight).sampler.values())
+    assert len(samplers) > 5
+    for sm in samplers:
+        assert sm.matrix.size == 0
+        assert sm.table.finite_columns is None and not sm.table.outcome.values
+        assert sm.table.weights is tables.weights[sm.layout] and sm.weights_key is tables.keys[sm.layout]
+        own = np.arange(sm.size)
+        for f in sm.fields:
+            assert np.array_equal(tables.stack.read(f, own, sm), tables.stack.read(f, sm.offset + own))
+
+
+def test_joint_tables_of_one_radix_share_their_read_only_index_grids() -> None:
+    """The index grids of two small joint tables of the same radix are one read-only array."""
+    first, second = joint._grids((3, 4)), joint._grids((3, 4))
+    assert first is second and not first.flags.writeable
+    assert first.tolist() == np.indices((3, 4)).reshape(2, -1).tolist()
+
+
+def test_a_large_stack_holds_each_field_in_the_narrowest_type_its_values_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past NARROW_ROWS rows each column is int8, int16 or int32 as its values so far need (Kaiser's
+    `counter_bonus`, which holds "none" as the null integer, stays int64), widened (every value kept) when a table
+    with a value past its type comes; every field reads back as int64."""
+    monkeypatch.setattr(stacks, "NARROW_ROWS", 100)
+    fight = load_fight(PARTY)
+    simulate_fights(fight, 300, seed=2)
+    stack = alias_tables(fight).stack
+    kinds = {f: stack.columns[i].dtype for i, f in enumerate(stack.fields)}
+    assert kinds["result"] == np.int8 and kinds["counter_bonus"] == np.int64 and stack.beyond.size > 100
+    rows = np.arange(stack.used)
+    before = {f: stack.read(f, rows) for f in stack.fields}
+    assert all(values.dtype == np.int64 for values in before.values())
+    big = stacks.TableSampler.__new__(stacks.TableSampler)
+    big.size, big.beyond = 2, np.zeros(2, dtype=bool)
+    big.matrix = np.full((len(stack.fields), 2), 2**40, dtype=np.int64)
+    offset = stack.add(big)
+    assert all(column.dtype == np.int64 for column in stack.columns)
+    added = np.asarray([offset, offset + 1])
+    for f, values in before.items():
+        assert np.array_equal(stack.read(f, rows), values) and (stack.read(f, added) == 2**40).all()
+
+
+def test_a_fight_drawn_from_narrow_columns_gives_the_same_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The party's digest with its stack's columns narrow from the first rows: the same bytes as with int64."""
+    monkeypatch.setattr(stacks, "NARROW_ROWS", 64)
+    fight = load_fight(PARTY)
+    result = simulate_fights(fight, 2_000, seed=1).to_json()
+    assert alias_tables(fight).stack.columns[0].dtype == np.int8
+    assert digest(result) == DIGESTS[PARTY.stem][0]
+
+
+def test_column_type_is_int64_up_to_narrow_rows_and_the_narrowest_that_holds_the_values_past_it() -> None:
+    rows = stacks.NARROW_ROWS
+    assert stacks.column_type(0, 1, rows) is np.int64
+    assert stacks.column_type(-128, 127, rows + 1) is np.int8
+    assert stacks.column_type(0, 128, rows + 1) is np.int16
+    assert stacks.column_type(-(2**15) - 1, 0, rows + 1) is np.int32
+    assert stacks.column_type(0, 2**31, rows + 1) is np.int64
