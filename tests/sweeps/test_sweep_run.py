@@ -266,6 +266,19 @@ def test_sigterm_swallowed_by_a_library_still_stops_in_one_line(
     assert "terminated (SIGTERM)" in result.output and "Traceback" not in result.output
 
 
+def _sweep_signalled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Path]:
+    """The small fight grid swept in this process into `part.csv`, where the test's patch sends SIGTERM (the
+    handler's flag a fresh one, cleared after the test); the sweep must stop as SIGTERM's (exit 143)."""
+    import tohit.cli.errors as errors
+
+    monkeypatch.setattr(errors, "_SIGTERM", type(errors._SIGTERM)())
+    part = tmp_path / "part.csv"
+    args = [str(BANDITS), *(x for v in FIGHT_GRID for x in ("--vary", v)), "-n", "10", "--seed", "3"]
+    result = runner.invoke(app, ["sweep", *args, "--workers", "1", "--out", str(part)])
+    assert result.exit_code == 143, result.output
+    return result, part
+
+
 def test_sigterm_between_a_points_write_and_its_progress_counts_the_point_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -282,11 +295,7 @@ def test_sigterm_between_a_points_write_and_its_progress_counts_the_point_writte
         errors.on_sigterm(signal.SIGTERM, None)
 
     monkeypatch.setattr(Table, "add", add_then_sigterm)
-    monkeypatch.setattr(errors, "_SIGTERM", type(errors._SIGTERM)())  # a fresh flag, cleared after the test
-    part = tmp_path / "part.csv"
-    args = [str(BANDITS), *(x for v in FIGHT_GRID for x in ("--vary", v)), "-n", "10", "--seed", "3"]
-    result = runner.invoke(app, ["sweep", *args, "--workers", "1", "--out", str(part)])
-    assert result.exit_code == 143, result.output
+    result, part = _sweep_signalled(tmp_path, monkeypatch)
     assert "terminated (SIGTERM): stopped; 1 of 4 points written to " in result.output, result.output
     assert len(pd.read_csv(part)) == 1
 
@@ -303,11 +312,7 @@ def test_sigterm_while_the_answer_is_shown_says_every_point_is_written(
         errors.on_sigterm(signal.SIGTERM, None)
 
     monkeypatch.setattr(sweep_command, "_answer", answered)
-    monkeypatch.setattr(errors, "_SIGTERM", type(errors._SIGTERM)())  # a fresh flag, cleared after the test
-    part = tmp_path / "part.csv"
-    args = [str(BANDITS), *(x for v in FIGHT_GRID for x in ("--vary", v)), "-n", "10", "--seed", "3"]
-    result = runner.invoke(app, ["sweep", *args, "--workers", "1", "--out", str(part)])
-    assert result.exit_code == 143, result.output
+    result, part = _sweep_signalled(tmp_path, monkeypatch)
     assert result.output.strip().endswith(f"terminated (SIGTERM): stopped; all 4 points written to {part}")
     assert len(pd.read_csv(part)) == 4
 
