@@ -85,3 +85,13 @@ def test_column_type_is_int64_up_to_narrow_rows_and_the_narrowest_that_holds_the
     assert stacks.column_type(0, 128, rows + 1) is np.int16
     assert stacks.column_type(-(2**15) - 1, 0, rows + 1) is np.int32
     assert stacks.column_type(0, 2**31, rows + 1) is np.int64
+
+
+def test_the_shared_grids_hold_no_more_than_their_byte_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past SHARED_GRIDS_BYTES a new radix's grids are made for its table alone (the same values), not kept."""
+    monkeypatch.setattr(joint, "_SHARED_GRIDS", {})
+    monkeypatch.setattr(joint, "SHARED_GRIDS_BYTES", joint._grids((2, 3)).nbytes)
+    assert joint._grids((2, 3)) is joint._grids((2, 3))
+    other = joint._grids((3, 2))
+    assert other is not joint._grids((3, 2)) and other.tolist() == np.indices((3, 2)).reshape(2, -1).tolist()
+    assert list(joint._SHARED_GRIDS) == [(2, 3)]

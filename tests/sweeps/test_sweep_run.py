@@ -300,6 +300,33 @@ def test_sigterm_between_a_points_write_and_its_progress_counts_the_point_writte
     assert len(pd.read_csv(part)) == 1
 
 
+def test_sigterm_in_a_write_counts_the_points_the_last_finished_write_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM that lands in a write of the output (each write after the first here, the last one in `run`'s
+    `finally` too) leaves the file as the last finished write left it: the line counts those points, not the ones
+    the run had in memory, and asks for --resume (found by review: it said "all 4 points written" of a file that
+    held none)."""
+    import tohit.cli.errors as errors
+    from tohit.sweeps.table import Table
+
+    write = Table.write
+    writes: list[int] = []
+
+    def cut_short(self: Table) -> None:
+        writes.append(len(self.rows))
+        if len(writes) > 1:
+            errors.on_sigterm(signal.SIGTERM, None)
+        write(self)
+
+    monkeypatch.setattr(Table, "write", cut_short)
+    result, part = _sweep_signalled(tmp_path, monkeypatch)
+    assert writes[0] == 1 and len(writes) > 1
+    line = "terminated (SIGTERM): stopped; 1 of 4 points written to "
+    assert line in result.output and "--resume" in result.output, result.output
+    assert len(pd.read_csv(part)) == 1
+
+
 def test_sigterm_while_the_answer_is_shown_says_every_point_is_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

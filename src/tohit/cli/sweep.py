@@ -212,12 +212,20 @@ def _run(planned: Sweep, *, workers: int | None, scheduler: str | None, quiet: b
 
 def _stop_text(what: str, planned: Sweep, table: Table) -> str:
     """The one line a signal leaves: how many points the output holds. They are counted from the table the run
-    wrote from, not from the progress bar: a point is in the table (and its file) before the bar hears of it."""
-    done = len(set(planned.done) | set(table.rows))
-    if done == 0:  # no point finished: no file was written
+    wrote, not from the progress bar (a point is in the table, and its file, before the bar hears of it): with
+    --out, the points its last finished write put in the file (a write the signal cut short left the file as it
+    was); without, the points finished."""
+    finished = len(set(planned.done) | set(table.rows))
+    if finished == 0:  # no point finished: no file was written
         return f"{what}: stopped before the first of {planned.grid.size:,} points finished; nothing written"
     if planned.out is None:
-        return f"{what}: stopped after {done:,} of {planned.grid.size:,} points (give --out to keep them)"
+        return f"{what}: stopped after {finished:,} of {planned.grid.size:,} points (give --out to keep them)"
+    done = len(set(planned.done) | table.on_file)
+    if done == 0:
+        return (
+            f"{what}: stopped after {finished:,} of {planned.grid.size:,} points finished, before the first write;"
+            " nothing written"
+        )
     if done == planned.grid.size:  # every point ran: the answer (chart, table shown) was cut short, not the run
         return f"{what}: stopped; all {done:,} points written to {planned.out}"
     return (

@@ -158,17 +158,21 @@ def row_count(system: AnySystem, scenario: AnyScenario, target: Any, depth: int)
 
 #: The index grids of small joint tables, by their radix (`_grids`).
 _SHARED_GRIDS: dict[tuple[int, ...], npt.NDArray[np.int64]] = {}
+#: Most bytes the shared grids hold in all (a process that meets many dice, a server, keeps no more).
+SHARED_GRIDS_BYTES = 16 << 20
 
 
 def _grids(radix: tuple[int, ...]) -> npt.NDArray[np.int64]:
     """Each role's row on each joint row (one row of the result per role), read-only. Tables of the same radix have
     the same grids: a small one's (`KEEP_ROWS` rows or fewer) is made once and shared, as a fight's thousands of
-    situations with the same dice would otherwise each hold a copy."""
+    situations with the same dice would otherwise each hold a copy. The shared ones hold at most
+    `SHARED_GRIDS_BYTES`; past it a table's grids are its own."""
     found = _SHARED_GRIDS.get(radix)
     if found is None:
         found = np.indices(radix, dtype=np.int64).reshape(len(radix), -1) if radix else np.zeros((0, 1), np.int64)
         found.flags.writeable = False
-        if found.shape[1] <= KEEP_ROWS and len(_SHARED_GRIDS) < 1024:
+        shared_bytes = sum(grids.nbytes for grids in _SHARED_GRIDS.values())
+        if found.shape[1] <= KEEP_ROWS and shared_bytes + found.nbytes <= SHARED_GRIDS_BYTES:
             _SHARED_GRIDS[radix] = found
     return found
 

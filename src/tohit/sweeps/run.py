@@ -174,8 +174,9 @@ def run(
     holds: `progress` is called after a point is in the table, and a signal may come between the two."""
     if table is None:
         table = Table(sweep.out, sweep.made_by)
-    for index, rows in sweep.done.items():
+    for index, rows in sweep.done.items():  # read back from the file (`--resume`): on it already
         table.rows[index] = rows
+    table.on_file.update(sweep.done)
     tasks = [sweep.task(i) for i in range(sweep.grid.size) if i not in sweep.done]
     try:
         if tasks:

@@ -45,6 +45,9 @@ class Table:
         self.exact: dict[int, list[dict[str, Any]]] = {}
         self.written = 0.0
         self.dirty = False
+        #: The points the file held after the last write that finished (a write cut short by a signal leaves the
+        #: file as it was): what a stopped run reports as written.
+        self.on_file: set[int] = set()
 
     def add(self, index: int, rows: list[dict[str, Any]], exact: list[dict[str, Any]] | None = None) -> None:
         self.rows[index] = rows
@@ -92,6 +95,7 @@ class Table:
             write_file(path, lambda temporary: data.to_csv(temporary, index=False), field="--out")
         self.written = time.monotonic()
         self.dirty = False
+        self.on_file = set(self.rows)
 
 
 def _beside(column: str, value: Any, fractions: dict[str, Fraction]) -> list[tuple[str, Any]]:
