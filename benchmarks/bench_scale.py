@@ -50,12 +50,33 @@ with open("/proc/self/status") as f:
 print(json.dumps(kb // 1024))
 """
 DUEL = ROOT / "examples" / "fights" / "kaiser-duel.yaml"
+#: The bench's groups whose peak is measured too: the two that hold the most (a Kaiser 4-v-4 meets thousands of
+#: situations, each a table kept; WSSWNN's has the most stats a combatant).
+GROUP_PEAKS = ("kaiser", "wsswnn")
+
+_GROUP_PEAK = """
+import json, sys
+from benchmarks.fight_cases import CASES
+from tohit.engine.fight.run import simulate_fights
+simulate_fights(CASES[sys.argv[1]]()[1], int(sys.argv[2]), seed=1)
+with open("/proc/self/status") as f:
+    kb = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+print(json.dumps(kb // 1024))
+"""
 
 
 def fight_peak_rss_mb(path: Path, n: int) -> int:
     """Peak RSS (MB) of a fresh process that runs n fights."""
     out = subprocess.run(
         [sys.executable, "-c", _FIGHT_PEAK, str(path), str(n)], check=True, capture_output=True, text=True
+    )
+    return int(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def group_peak_rss_mb(game: str, n: int) -> int:
+    """Peak RSS (MB) of a fresh process that runs n fights of the bench's 4-v-4 of `game` (fight_cases.py)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _GROUP_PEAK, game, str(n)], check=True, capture_output=True, text=True, cwd=ROOT
     )
     return int(json.loads(out.stdout.strip().splitlines()[-1]))
 
@@ -153,4 +174,16 @@ def run(quick: bool) -> list[Row]:
             1.0,
         )
     )
+    for game in GROUP_PEAKS:
+        peak = group_peak_rss_mb(game, fights)
+        rows.append(
+            Row(
+                "scale",
+                f"peak RSS, {fights:,} fights ({game} 4v4, the fights bench's group)",
+                f"{peak} MB",
+                f"target {FIGHTS_PEAK_TARGET_MB} MB (idle process {base} MB)",
+                FIGHTS_PEAK_TARGET_MB / peak,
+                1.0,
+            )
+        )
     return rows
