@@ -1,6 +1,7 @@
 """What the "table" sampler draws from (docs/architecture.md, "What is exact and how"): each situation's joint
 table ready for drawing (`TableSampler`), the alias tables shared by tables of the same weights, and every
-table's outcome matrix side by side (`TableStack`), so that a draw from any table is one column of the stack.
+table's outcome fields side by side (`TableStack`, one column a field), so that a draw from any table is one row
+of the stack.
 """
 
 from __future__ import annotations
