@@ -39,7 +39,7 @@ class TableSampler:
         #: dice do not depend on the stats that tell the tables apart, only the outcomes do.
         self.weights_key = (self.total, weights.tobytes())
         self.layout = -1
-        #: Where its rows start in the fight's stack of every table's outcome matrix (set by `AliasTables.add`).
+        #: Where its rows start in the fight's stack of every table's outcome fields (set by `AliasTables.add`).
         self.offset = -1
         self.beyond = ~table.finite
         self.fields = fields
