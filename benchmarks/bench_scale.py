@@ -29,64 +29,56 @@ FIGHTS_PEAK_TARGET_MB = 200
 
 # VmHWM (the peak resident set of this address space) resets on exec; ru_maxrss would not: Linux keeps it
 # across fork and exec, so a child would report its parent's peak.
+_VMHWM = """
+with open("/proc/self/status") as f:
+    kb = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+print(json.dumps(kb // 1024))
+"""
 _PEAK = """
 import json, sys
 from tohit.engine.scenario import load
 from tohit.engine.simulate import simulate
 simulate(load(sys.argv[1]), int(sys.argv[2]), seed=1, method=sys.argv[3])
-with open("/proc/self/status") as f:
-    kb = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
-print(json.dumps(kb // 1024))
 """
-
-
 _FIGHT_PEAK = """
 import json, sys
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.run import simulate_fights
 simulate_fights(load_fight(sys.argv[1]), int(sys.argv[2]), seed=1)
-with open("/proc/self/status") as f:
-    kb = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
-print(json.dumps(kb // 1024))
+"""
+_GROUP_PEAK = """
+import json, sys
+from benchmarks.fight_cases import CASES
+from tohit.engine.fight.run import simulate_fights
+simulate_fights(CASES[sys.argv[1]]()[1], int(sys.argv[2]), seed=1)
 """
 DUEL = ROOT / "examples" / "fights" / "kaiser-duel.yaml"
 #: The bench's groups whose peak is measured too: the two that hold the most (a Kaiser 4-v-4 meets thousands of
 #: situations, each a table kept; WSSWNN's has the most stats a combatant).
 GROUP_PEAKS = ("kaiser", "wsswnn")
 
-_GROUP_PEAK = """
-import json, sys
-from benchmarks.fight_cases import CASES
-from tohit.engine.fight.run import simulate_fights
-simulate_fights(CASES[sys.argv[1]]()[1], int(sys.argv[2]), seed=1)
-with open("/proc/self/status") as f:
-    kb = next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
-print(json.dumps(kb // 1024))
-"""
+
+def _fresh_peak_mb(script: str, *args: object) -> int:
+    """Peak RSS (MB) of a fresh process (from the project's root) that runs `script` with `args`."""
+    out = subprocess.run(
+        [sys.executable, "-c", script + _VMHWM, *map(str, args)], check=True, capture_output=True, text=True, cwd=ROOT
+    )
+    return int(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
 def fight_peak_rss_mb(path: Path, n: int) -> int:
     """Peak RSS (MB) of a fresh process that runs n fights."""
-    out = subprocess.run(
-        [sys.executable, "-c", _FIGHT_PEAK, str(path), str(n)], check=True, capture_output=True, text=True
-    )
-    return int(json.loads(out.stdout.strip().splitlines()[-1]))
+    return _fresh_peak_mb(_FIGHT_PEAK, path, n)
 
 
 def group_peak_rss_mb(game: str, n: int) -> int:
     """Peak RSS (MB) of a fresh process that runs n fights of the bench's 4-v-4 of `game` (fight_cases.py)."""
-    out = subprocess.run(
-        [sys.executable, "-c", _GROUP_PEAK, game, str(n)], check=True, capture_output=True, text=True, cwd=ROOT
-    )
-    return int(json.loads(out.stdout.strip().splitlines()[-1]))
+    return _fresh_peak_mb(_GROUP_PEAK, game, n)
 
 
 def peak_rss_mb(path: Path, n: int, method: str) -> int:
     """Peak RSS (MB) of a fresh process that simulates n attacks."""
-    out = subprocess.run(
-        [sys.executable, "-c", _PEAK, str(path), str(n), method], check=True, capture_output=True, text=True
-    )
-    return int(json.loads(out.stdout.strip().splitlines()[-1]))
+    return _fresh_peak_mb(_PEAK, path, n, method)
 
 
 def baseline_rss_mb() -> int:

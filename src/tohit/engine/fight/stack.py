@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.fight.rows import take_at
-from tohit.core.fight.state import IntArray
+from tohit.core.fight.state import IntArray, wide
 from tohit.core.outcome import Outcome
 from tohit.engine.alias import Alias
 
@@ -119,7 +119,7 @@ class TableStack:
         column = self.columns[self.at[field]]
         if within is not None:
             column = column[within.offset : within.offset + within.size]
-        return np.asarray(take_at(column, at), dtype=np.int64)
+        return wide(take_at(column, at))
 
 
 class AliasTables:
