@@ -157,3 +157,43 @@ async def _take(events: Any, count: int) -> Any:
         if count == 0:
             await events.aclose()
             return
+
+
+def test_fanout_a_follower_poked_while_busy_with_an_event_looks_at_itself_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """CI's red run (stop 57): a player's link revoked while its stream was still wording the attack's event
+    was missed until the next quiet check. The follower is now woken by the poke it was too busy to wait for."""
+    monkeypatch.setattr("tohit.server.fanout.IDLE", 3600.0)  # only the poke can wake it
+    store = Events(2)
+
+    async def scene() -> None:
+        fanout = Fanout(lambda: store, 3600.0)  # type: ignore[arg-type, return-value]
+        follower = fanout.follow("e", 0, checks=True)
+        assert await follower.__anext__() is None  # it follows: it looks at itself once
+        assert (await follower.__anext__())["n"] == 1
+        fanout.poke("e")  # while the stream is busy with event 1, before it asks for the next
+        woken = await asyncio.wait_for(follower.__anext__(), 60)  # a guard against a hang, not a stopwatch
+        assert woken is None
+        await follower.aclose()
+
+    asyncio.run(scene())
+
+
+def test_fanout_a_follower_looks_at_itself_once_it_follows() -> None:
+    """A poke made before the follower's feed existed woke nobody: the first thing a checking follower gets is
+    a look at itself, made after it follows (so a token revoked as its stream opened still ends it)."""
+    store = Events(1)
+
+    async def scene() -> None:
+        fanout = Fanout(lambda: store, 3600.0)  # type: ignore[arg-type, return-value]
+        fanout.poke("e")  # nobody follows yet: nothing to wake
+        follower = fanout.follow("e", 0, checks=True)
+        assert await asyncio.wait_for(follower.__anext__(), 60) is None
+        assert fanout.feeds["e"].followers == 1
+        await follower.aclose()
+        plain = fanout.follow("e", -1)
+        assert (await plain.__anext__())["n"] == 0  # without checks, events only
+        await plain.aclose()
+
+    asyncio.run(scene())

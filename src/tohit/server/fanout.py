@@ -30,6 +30,8 @@ class Feed:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     followers: int = 0
     task: asyncio.Task[None] | None = None
+    #: How many times the followers were `poke`d: one busy with an event when poked sees it changed afterwards.
+    pokes: int = 0
 
     def after(self, seq: int) -> list[dict[str, Any]] | None:
         """The kept events after `seq`; None when some of them are no longer kept (or never were)."""
@@ -50,8 +52,9 @@ class Fanout:
 
     async def follow(self, encounter_id: str, after: int, checks: bool = False) -> AsyncIterator[dict[str, Any] | None]:
         """The encounter's events after seq `after`, then each new one as the shared poll finds it. With `checks`,
-        also None whenever the follower should look at itself again with nothing new to read: when `poke`d (a
-        token replaced, the encounter deleted) and after IDLE seconds of quiet (a change made by another process)."""
+        also None whenever the follower should look at itself again with nothing new to read: once it follows (a
+        poke made before that found no follower to wake), when `poke`d (a token replaced, the encounter deleted),
+        even while it was busy with an event, and after IDLE seconds of quiet (a change made by another process)."""
         feed = self.feeds.get(encounter_id)
         if feed is None:
             last = await asyncio.to_thread(self.store().last_seq, encounter_id)
@@ -60,8 +63,10 @@ class Fanout:
                 feed = self.feeds[encounter_id] = Feed(seen=last)
                 feed.task = asyncio.create_task(self._poll(encounter_id, feed))
         feed.followers += 1
-        seen = after
+        seen, pokes = after, feed.pokes
         try:
+            if checks:
+                yield None
             while True:
                 changed = feed.changed
                 found = feed.after(seen)
@@ -71,6 +76,10 @@ class Fanout:
                 for event in found:
                     seen = int(event["n"])
                     yield event
+                if checks and feed.pokes != pokes:  # poked while it was busy: the wake-up it missed
+                    pokes = feed.pokes
+                    yield None
+                    continue
                 if not found:
                     if not checks:
                         await changed.wait()
@@ -78,6 +87,7 @@ class Fanout:
                     with contextlib.suppress(TimeoutError):  # quiet for IDLE seconds: checked all the same
                         await asyncio.wait_for(changed.wait(), IDLE)
                     if feed.after(seen) == []:
+                        pokes = feed.pokes
                         yield None
         finally:
             feed.followers -= 1
@@ -91,6 +101,7 @@ class Fanout:
         the encounter deleted)."""
         feed = self.feeds.get(encounter_id)
         if feed is not None:
+            feed.pokes += 1
             woken, feed.changed = feed.changed, asyncio.Event()
             woken.set()
 
