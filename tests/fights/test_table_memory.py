@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from tests.fights.test_fight_example_digests import DIGESTS, digest
+from tohit.core.fight.contract import LoadedFight
 from tohit.engine import joint
 from tohit.engine.fight import stack as stacks
 from tohit.engine.fight.caches import alias_tables, caches
@@ -37,6 +38,48 @@ def test_a_sampler_keeps_no_copy_of_its_outcome_nor_of_the_dice_its_table_was_re
         own = np.arange(sm.size)
         for f in sm.fields:
             assert np.array_equal(tables.stack.read(f, own, sm), tables.stack.read(f, sm.offset + own))
+
+
+def _samplers_rows(fight: LoadedFight) -> list[dict[str, list[int]]]:
+    """Each sampler's outcome fields, read from its place in the stack, in the order the samplers were added."""
+    stack = alias_tables(fight).stack
+    samplers = sorted(caches(fight).sampler.values(), key=lambda sm: sm.number)
+    return [{f: stack.read(f, np.arange(sm.size), sm).tolist() for f in sm.fields} for sm in samplers]
+
+
+def test_tables_of_the_very_same_rows_share_one_place_in_the_stack(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The party's samplers: fewer places than tables, fewer rows than theirs summed, and each sampler reads the very
+    values it reads from a stack that gives every table a place of its own; the same bytes (the digest)."""
+    fight = load_fight(PARTY)
+    result = simulate_fights(fight, 2_000, seed=1).to_json()
+    samplers = list(caches(fight).sampler.values())
+    stack = alias_tables(fight).stack
+    assert len({sm.offset for sm in samplers}) < len(samplers)
+    assert stack.used - 1 < sum(sm.size for sm in samplers)
+    assert sorted(sm.number for sm in samplers) == list(range(len(samplers)))
+    assert digest(result) == DIGESTS[PARTY.stem][0]
+    shared = _samplers_rows(fight)
+    places = iter(range(10**9))
+    monkeypatch.setattr(stacks, "_place_key", lambda sm: next(places).to_bytes(8, "little"))
+    alone = load_fight(PARTY)
+    assert digest(simulate_fights(alone, 2_000, seed=1).to_json()) == DIGESTS[PARTY.stem][0]
+    assert alias_tables(alone).stack.used - 1 == sum(sm.size for sm in caches(alone).sampler.values())
+    assert _samplers_rows(alone) == shared
+
+
+def test_tables_whose_digests_meet_but_whose_rows_differ_keep_places_of_their_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every table given one digest: only a table of the very same rows as the first shares its place (the rows
+    are compared, not trusted to the digest); the same bytes."""
+    monkeypatch.setattr(stacks, "_place_key", lambda sm: b"one digest")
+    fight = load_fight(PARTY)
+    assert digest(simulate_fights(fight, 2_000, seed=1).to_json()) == DIGESTS[PARTY.stem][0]
+    samplers = sorted(caches(fight).sampler.values(), key=lambda sm: sm.number)
+    rows = _samplers_rows(fight)
+    assert any(values != rows[0] for values in rows[1:])
+    for sm, values in zip(samplers[1:], rows[1:], strict=True):
+        assert (sm.offset == samplers[0].offset) == (values == rows[0])
 
 
 def test_joint_tables_of_one_radix_share_their_read_only_index_grids() -> None:

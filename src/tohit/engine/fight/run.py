@@ -460,9 +460,10 @@ class _Probe:
     or somebody is hurt, estimating once a round has passed since the first stalemate check. The clock is read only
     to refuse (an InputError on max_rounds): a batch it lets through plays exactly as on any other clock."""
 
-    def __init__(self, fight: LoadedFight, state: State) -> None:
+    def __init__(self, fight: LoadedFight, start: State) -> None:
+        """`start`: one fight's start (a batch's fights all start alike)."""
         self.fight, self.began = fight, time.monotonic()
-        self.health = fight.rules.health_of(state).copy()
+        self.health = wide(fight.rules.health_of(start)[0])
         self.watching = True
         self.since: tuple[float, int] | None = None  # (time, round) when the first stalemate check was over
 
@@ -473,7 +474,7 @@ class _Probe:
     def look(self, n: int, on: int, state: State) -> None:
         if not self.watching or self.since is None:
             return
-        if on < n or not np.array_equal(self.fight.rules.health_of(state), self.health):
+        if on < n or not (self.fight.rules.health_of(state) == self.health).all():
             self.watching = False  # something happens: never refused
             return
         now = time.monotonic()
@@ -505,14 +506,14 @@ def _run_batch(
 ) -> list[Part]:
     """n fights played out together by the play loop (`play.play_out`), sampled by `method`: each fight's end."""
     found = Stalemates() if found is None else found
-    state = initial_state(fight, n, narrow=True)  # small stats as int32: the same values in half the memory
-    batch = _Batch(fight, n, rng, progress, method, state)
+    batch = _Batch(fight, n, rng, progress, method)
 
     def stall(state: State, rows: IntArray, since: IntArray | None, kinds: list[str]) -> BoolArray:
         return never_ending(fight, state, rows, since=since, kinds=kinds, found=found)
 
+    # The starting state is the loop's alone (no name here keeps it): a drop of finished fights frees what it copied.
     play.play_out(
-        fight, state, batch, stall=stall, first_check=FIRST_STALL_CHECK, limit=step_limit(fight), uniform=True
+        fight, batch.start(), batch, stall=stall, first_check=FIRST_STALL_CHECK, limit=step_limit(fight), uniform=True
     )
     return batch.out
 
@@ -528,12 +529,16 @@ class _Batch:
         rng: np.random.Generator,
         progress: Progress | None,
         method: Method,
-        state: State,
     ) -> None:
         self.fight, self.n, self.rng, self.progress = fight, n, rng, progress
         self.sample = sampler(method)
-        self.probe = _Probe(fight, state)
+        self.probe = _Probe(fight, initial_state(fight, 1))  # one fight's start: every fight of the batch's
         self.out: list[Part] = []
+
+    def start(self) -> State:
+        """The batch's n copies of the fight's start, small stats as int32 (the same values in half the memory),
+        for the loop alone: the batch keeps no name for them."""
+        return initial_state(self.fight, self.n, narrow=True)
 
     def context(self, state: State, standing: BoolArray | None) -> StepContext:
         """The step's context; it owns `state`: the loop's states are the batch's own (made by `initial_state`, a

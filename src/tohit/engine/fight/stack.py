@@ -6,6 +6,7 @@ of the stack.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 from typing import Any
 
@@ -39,8 +40,12 @@ class TableSampler:
         #: dice do not depend on the stats that tell the tables apart, only the outcomes do.
         self.weights_key = (self.total, weights.tobytes())
         self.layout = -1
-        #: Where its rows start in the fight's stack of every table's outcome fields (set by `AliasTables.add`).
+        #: Where its rows start in the fight's stack of every table's outcome fields (set by `AliasTables.add`);
+        #: samplers whose rows hold the very same values share them.
         self.offset = -1
+        #: Its place among the samplers added to the fight's alias tables (`AliasTables.add`): its own, unlike
+        #: its offset.
+        self.number = -1
         self.beyond = ~table.finite
         self.fields = fields
         #: The outcome fields as one (fields, rows) matrix, 0 on the rows beyond the depth: the stack's copy of it
@@ -75,9 +80,11 @@ def column_type(low: int, high: int, rows: int) -> type[np.signedinteger[Any]]:
 class TableStack:
     """Every sampled table's outcome fields side by side, one column per field, and which rows lie beyond the
     depth: a draw from any table is one row of the stack (its table's offset + its joint row). Row 0 is all zeros:
-    the rows a resolve leaves out read it. The buffers grow by half when full (a fight that meets thousands of
-    situations holds at most half again what it uses, and a growth holds the old buffers and the new); a column
-    past `NARROW_ROWS` rows is narrow (`column_type`)."""
+    the rows a resolve leaves out read it. Tables whose rows hold the very same values (outcome fields and rows
+    beyond the depth) share one place: situations told apart by a stat the outcome does not read (a Kaiser 4-v-4's
+    8,710 tables over 1,000,000 fights hold 520 distinct ones, 168,480 rows of 2,822,040). The buffers grow by
+    half when full (at most half again what the stack uses; a growth holds a column's old buffer and its new); a
+    column past `NARROW_ROWS` rows is narrow (`column_type`)."""
 
     def __init__(self, fields: tuple[str, ...]) -> None:
         self.fields = fields
@@ -87,9 +94,29 @@ class TableStack:
         self.used = 1
         #: Each field's least and greatest value so far (row 0's zeros among them).
         self.lows, self.highs = [0] * len(fields), [0] * len(fields)
+        #: Where the rows of each table added so far start, by a digest of their values (`_place_of`).
+        self.places: dict[bytes, int] = {}
 
     def add(self, sm: TableSampler) -> int:
-        """Append a table; returns its offset."""
+        """A table's offset: where an earlier table of the very same rows starts, or where its rows are appended."""
+        key = _place_key(sm)
+        found = self.places.get(key)
+        if found is not None and self._holds(found, sm):
+            return found
+        offset = self._append(sm)
+        self.places.setdefault(key, offset)
+        return offset
+
+    def _holds(self, offset: int, sm: TableSampler) -> bool:
+        """Whether the stack's rows from `offset` hold the sampler's values (the digest's match made sure: two
+        different tables are never one place, however unlikely a shared digest)."""
+        rows = slice(offset, offset + sm.size)
+        if offset + sm.size > self.used or not np.array_equal(self.beyond[rows], sm.beyond):
+            return False
+        return all(np.array_equal(column[rows], values) for column, values in zip(self.columns, sm.matrix, strict=True))
+
+    def _append(self, sm: TableSampler) -> int:
+        """Append a table's rows; returns its offset."""
         need = self.used + sm.size
         size = self.beyond.size
         if need > size:
@@ -122,6 +149,15 @@ class TableStack:
         return wide(take_at(column, at))
 
 
+def _place_key(sm: TableSampler) -> bytes:
+    """A digest of a table's rows as the stack holds them: its size, which rows lie beyond the depth and its outcome
+    fields (0 on those rows)."""
+    digest = hashlib.blake2b(sm.size.to_bytes(8, "little"), digest_size=16)
+    digest.update(np.ascontiguousarray(sm.beyond).tobytes())
+    digest.update(np.ascontiguousarray(sm.matrix).tobytes())
+    return digest.digest()
+
+
 class AliasTables:
     """A fight's alias tables, one per distinct set of joint weights, and its stack of outcome matrices."""
 
@@ -133,6 +169,8 @@ class AliasTables:
         self.keys: list[tuple[int, bytes]] = []
         #: Each layout's joint weights, the array its samplers' tables share.
         self.weights: list[Any] = []
+        #: How many samplers were added (each one's `number`).
+        self.added = 0
         self.stack = TableStack(fields)
 
     def add(self, sm: TableSampler) -> None:
@@ -148,6 +186,7 @@ class AliasTables:
         sm.weights_key = self.keys[layout]
         sm.table = replace(sm.table, weights=self.weights[layout])
         sm.layout = layout
+        sm.number, self.added = self.added, self.added + 1
         sm.offset = self.stack.add(sm)
         sm.matrix = np.zeros((sm.matrix.shape[0], 0), dtype=np.int64)  # the stack holds it now (`TableStack.read`)
 

@@ -363,13 +363,13 @@ class _TailDice:
         #: The columns and the beyond flags stacked (one row each, in the dicts' order): read in one call each.
         self._stacked: tuple[IntArray, BoolArray] | None = None
         self.size = 0
-        #: Each sampler's block (by its offset in the stack), and each set of dice's block.
+        #: Each sampler's block (by its `number`), and each set of dice's block.
         self.of_sampler: dict[int, int] = {}
         self.of_dice: dict[tuple[Any, ...], int] = {}
 
     def block(self, sm: TableSampler) -> int:
         """Where the sampler's dice start (its block made on first use)."""
-        found = self.of_sampler.get(sm.offset)
+        found = self.of_sampler.get(sm.number)
         if found is None:
             table = sm.table
             key = tuple(
@@ -379,7 +379,7 @@ class _TailDice:
             found = self.of_dice.get(key)
             if found is None:
                 found = self.of_dice[key] = self._add(table)
-            self.of_sampler[sm.offset] = found
+            self.of_sampler[sm.number] = found
         return found
 
     def _add(self, table: joint.JointTable) -> int:
