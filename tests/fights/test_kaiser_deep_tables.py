@@ -20,7 +20,7 @@ from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.modes.deep import DEEP_DEPTH, DeepTables, _LayoutRows, _SupportRows
 from tohit.engine.fight.modes.table import _ranked
 from tohit.engine.fight.run import simulate_fights
-from tohit.engine.fight.situation import pack
+from tohit.engine.fight.situation import Situation, pack, situation_blocks
 
 DUEL = Path(__file__).resolve().parents[2] / "examples" / "fights" / "kaiser-duel.yaml"
 
@@ -50,13 +50,14 @@ def test_rows_past_the_depth_read_what_resolve_gives() -> None:
         columns: dict[str, dict[str, np.ndarray]] = {}
         for (name, c), v in dice.items():
             columns.setdefault(name, {})[c] = v
-        outcome = fight.system.resolve(sm.scenario, sm.target, Dice(columns), Silent())
+        scenario, target = situation_blocks(fight, Situation.from_ident(sm.situation))
+        outcome = fight.system.resolve(scenario, target, Dice(columns), Silent())
         past = np.zeros(size, dtype=bool)
         for name in ("offense", "defense"):
             past |= dice[name, "dice"] > 12 + 6 * (DEEP_DEPTH - 1) + 5
         assert (found == ~past).all()
         for f in fields:
-            assert (read[f][found] == outcome[f][found]).all(), (sm.scenario.attacker.name, f)
+            assert (read[f][found] == outcome[f][found]).all(), (scenario.attacker.name, f)
 
 
 def test_dice_past_the_deeper_depth_are_not_read() -> None:
@@ -152,7 +153,7 @@ def test_a_deeper_table_past_the_budget_is_refused_before_it_is_built(monkeypatc
     fight = load_fight(DUEL)
     simulate_fights(fight, 500, seed=3)
     sm = next(iter(caches(fight).sampler.values()))
-    rows = joint.row_count(fight.system, sm.scenario, sm.target, DEEP_DEPTH)
+    rows = joint.row_count(fight.system, *situation_blocks(fight, Situation.from_ident(sm.situation)), DEEP_DEPTH)
     built: list[int] = []
     build = joint.build
 

@@ -17,7 +17,9 @@ from tohit.engine import joint
 from tohit.engine.fight import stack as stacks
 from tohit.engine.fight.caches import alias_tables, caches
 from tohit.engine.fight.load import load_fight
+from tohit.engine.fight.modes.sample import ROLE_TABLE_DEPTH
 from tohit.engine.fight.run import simulate_fights
+from tohit.engine.fight.situation import Situation, situation_blocks
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "fights"
 PARTY = EXAMPLES / "kaiser-party-vs-bandits.yaml"
@@ -38,6 +40,25 @@ def test_a_sampler_keeps_no_copy_of_its_outcome_nor_of_the_dice_its_table_was_re
         own = np.arange(sm.size)
         for f in sm.fields:
             assert np.array_equal(tables.stack.read(f, own, sm), tables.stack.read(f, sm.offset + own))
+
+
+def test_a_sampler_keeps_its_situations_key_not_its_blocks_and_the_blocks_made_again_give_its_table() -> None:
+    """A sampler keeps neither the scenario nor the target block its table was built on, only its situation's key
+    (the cache's own tuple); the blocks made again from the key give the very table the stack holds."""
+    fight = load_fight(PARTY)
+    simulate_fights(fight, 300, seed=2)
+    stack = alias_tables(fight).stack
+    held = caches(fight).sampler
+    for key, sm in held.items():
+        assert sm.situation is key and not hasattr(sm, "scenario") and not hasattr(sm, "target")
+        again = Situation.from_ident(key)
+        assert again.ident == key
+        table = joint.build(fight.system, *situation_blocks(fight, again), ROLE_TABLE_DEPTH)
+        assert table.weights.tolist() == sm.table.weights.tolist()
+        finite = np.flatnonzero(table.finite)
+        assert finite.tolist() == np.flatnonzero(sm.table.finite).tolist()
+        for f in sm.fields:
+            assert stack.read(f, finite, sm).tolist() == np.asarray(table.outcome[f]).tolist()
 
 
 def _samplers_rows(fight: LoadedFight) -> list[dict[str, list[int]]]:

@@ -66,6 +66,14 @@ class Situation:
         parts = (self.stats, self.clips, self.groups, self.own, self.overrides, self.own_groups)
         return (self.c, self.a, self.t, *(tuple(sorted(p.items())) for p in parts))
 
+    @staticmethod
+    def from_ident(ident: tuple[Any, ...]) -> Situation:
+        """The situation whose `ident` this is, its key's `values` aside (empty, as `situation` leaves them): what
+        keeps the small key alone (a table sampler), not the situation nor its blocks, makes them again from it."""
+        c, a, t, *parts = ident
+        stats, clips, groups, own, overrides, own_groups = (dict(part) for part in parts)
+        return Situation(c, a, t, stats, clips, groups, own, overrides, own_groups, ())
+
 
 class SituationKey:
     """The columns that tell situations apart, for a chosen set of parts, in the one canonical order."""
@@ -324,6 +332,12 @@ def blocks(fight: LoadedFight, c: int, a: int, t: int, values: Values) -> tuple[
     attack, attacker, target = values
     rules = fight.rules
     return _scenario(fight, c, a, t, attack, attacker), _target(fight, t, {**target, **_coded(rules, TARGET, attack)})
+
+
+def situation_blocks(fight: LoadedFight, s: Situation) -> tuple[Any, Any]:
+    """The scenario and target block of situation `s`, its own values fed in (`situation_values`): what a table
+    sampler's joint tables are built on."""
+    return blocks(fight, s.c, s.a, s.t, situation_values(fight.rules, s))
 
 
 def twin(fight: LoadedFight, c: int, a: int, t: int) -> tuple[int, int, int]:

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.fight.rows import take_at
-from tohit.core.fight.state import IntArray, wide
+from tohit.core.fight.state import BoolArray, IntArray, wide
 from tohit.core.outcome import Outcome
 from tohit.engine.alias import Alias
 
@@ -26,13 +26,15 @@ class TableSampler:
     It keeps of its table only what drawing reads later (the roles, supports, rows and weights: the tails and the
     deeper tables are made from them), not the outcome `resolve` gave nor the dice it was fed: a fight meets
     thousands of situations (a group with open rolls, over ten million fights), and each one's copies were most of
-    a run's memory."""
+    a run's memory. Nor does it keep the scenario and target block its table was built on: the few samplers that
+    need a deeper table make them again from its situation's key (`situation`)."""
 
-    def __init__(self, table: Any, scenario: Any, target: Any, fields: tuple[str, ...]) -> None:
+    def __init__(self, table: Any, situation: tuple[Any, ...], fields: tuple[str, ...]) -> None:
         if table.total >= 2**62:  # pragma: no cover - no fight attack has such a table
             raise ValueError("joint table too large to sample")
         self.table = replace(table, outcome=Outcome(0), finite_columns=None)
-        self.scenario, self.target = scenario, target
+        #: Its situation's `ident` (the samplers' cache key, the same tuple).
+        self.situation = situation
         weights = np.asarray(table.weights, dtype=np.int64)
         self.size = len(weights)
         self.total = int(table.total)
@@ -46,7 +48,10 @@ class TableSampler:
         #: Its place among the samplers added to the fight's alias tables (`AliasTables.add`): its own, unlike
         #: its offset.
         self.number = -1
+        #: Which rows lie beyond the depth, until the stack holds them (`AliasTables.add`; empty from then on),
+        #: and whether any does (a draw from it may need its deeper table).
         self.beyond = ~table.finite
+        self.deep = bool(self.beyond.any())
         self.fields = fields
         #: The outcome fields as one (fields, rows) matrix, 0 on the rows beyond the depth: the stack's copy of it
         #: once the sampler is added (`TableStack.read`), and empty here from then on.
@@ -148,6 +153,11 @@ class TableStack:
             column = column[within.offset : within.offset + within.size]
         return wide(take_at(column, at))
 
+    def beyond_at(self, at: npt.NDArray[np.integer[Any]], within: TableSampler | None = None) -> BoolArray:
+        """Whether the stack's rows `at` (`within` a sampler: its joint rows) lie beyond their table's depth."""
+        flags = self.beyond if within is None else self.beyond[within.offset : within.offset + within.size]
+        return take_at(flags, at)
+
 
 def _place_key(sm: TableSampler) -> bytes:
     """A digest of a table's rows as the stack holds them: its size, which rows lie beyond the depth and its outcome
@@ -172,6 +182,8 @@ class AliasTables:
         #: How many samplers were added (each one's `number`).
         self.added = 0
         self.stack = TableStack(fields)
+        #: What an added sampler's matrix and rows beyond the depth become: empty, one pair for all of them.
+        self.emptied = (np.zeros((len(fields), 0), dtype=np.int64), np.zeros(0, dtype=bool))
 
     def add(self, sm: TableSampler) -> None:
         """Give a new sampler its alias table (shared with any earlier one of the same weights) and its place in
@@ -188,7 +200,7 @@ class AliasTables:
         sm.layout = layout
         sm.number, self.added = self.added, self.added + 1
         sm.offset = self.stack.add(sm)
-        sm.matrix = np.zeros((sm.matrix.shape[0], 0), dtype=np.int64)  # the stack holds it now (`TableStack.read`)
+        sm.matrix, sm.beyond = self.emptied  # the stack holds them now (`TableStack.read`, `TableStack.beyond_at`)
 
     def of(self, sm: TableSampler) -> Alias:
         """The alias table `sm` draws from."""

@@ -21,6 +21,7 @@ from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.core.support import Support
 from tohit.engine import joint
+from tohit.engine.fight.situation import Situation, situation_blocks
 from tohit.engine.fight.stack import TableSampler
 
 #: The depth of the deeper tables: a roll past depth 1 goes past this one in one case in 6^(DEEP_DEPTH - 1).
@@ -137,9 +138,10 @@ class DeepTables:
     def _add(self, fight: LoadedFight, sm: TableSampler) -> tuple[int, int]:
         """The sampler's situation's joint table at `DEEP_DEPTH` (one `resolve`, as the sampler's own table was
         built), appended: its (offset, layout)."""
-        if self.used + joint.row_count(fight.system, sm.scenario, sm.target, DEEP_DEPTH) > DEEP_ROWS:
+        scenario, target = situation_blocks(fight, Situation.from_ident(sm.situation))
+        if self.used + joint.row_count(fight.system, scenario, target, DEEP_DEPTH) > DEEP_ROWS:
             return -1, -1  # refused before it is built: a group may refuse most of its situations' deeper tables
-        table = joint.build(fight.system, sm.scenario, sm.target, DEEP_DEPTH)
+        table = joint.build(fight.system, scenario, target, DEEP_DEPTH)
         size = int(table.weights.size)
         finite = np.flatnonzero(table.finite)
         offset, self.used = self.used, self.used + size

@@ -155,7 +155,7 @@ class TableSample(DirectSample):
             tables = alias_tables(self.fight)
             local = tables.of(sm).sample(self.rng, rows.size)
             out = _one_table(tables.stack, sm, local, size, rows, fields)
-            beyond = take_at(sm.beyond, local) if sm.beyond.any() else None
+            beyond = tables.stack.beyond_at(local, sm) if sm.deep else None
         else:
             local, out, beyond = self._draw_groups(groups, samplers, rows, fields, size)
         if beyond is not None:  # rolls past the table's depth: their tails sampled, then resolved
@@ -195,7 +195,7 @@ class TableSample(DirectSample):
         # not resolve) and each field read whole, not read at the rows and written into zeros field by field.
         at = joint_row if rows.size == n else spread(joint_row, rows, n)
         out = {f: stack.read(f, at) for f in fields}
-        return local, out, take_at(stack.beyond, joint_row)
+        return local, out, stack.beyond_at(joint_row)
 
     def _resolve_beyond(
         self,
@@ -277,13 +277,13 @@ class TableSample(DirectSample):
     def _sampler(self, situation: Situation) -> TableSampler:
         """The situation's joint table at depth 1, ready for drawing (built once per fight)."""
         held = caches(self.fight).sampler
-        found = held.get(situation.ident)
+        key = situation.ident  # one tuple: the cache's key and the sampler's
+        found = held.get(key)
         if found is None:
             fight = self.fight
-            values = situations.situation_values(fight.rules, situation)
-            scenario, target = situations.blocks(fight, situation.c, situation.a, situation.t, values)
+            scenario, target = situations.situation_blocks(fight, situation)
             table = joint.build(fight.system, scenario, target, ROLE_TABLE_DEPTH)
-            found = held[situation.ident] = TableSampler(table, scenario, target, fight.rules.outcome_fields)
+            found = held[key] = TableSampler(table, key, fight.rules.outcome_fields)
             alias_tables(fight).add(found)
         return found
 
