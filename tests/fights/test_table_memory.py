@@ -27,7 +27,8 @@ PARTY = EXAMPLES / "kaiser-party-vs-bandits.yaml"
 
 def test_a_sampler_keeps_no_copy_of_its_outcome_nor_of_the_dice_its_table_was_resolved_on() -> None:
     """After a run, each sampler's outcome fields are the stack's alone (its own matrix empty), its joint table
-    holds no outcome and no dice columns, and the samplers of one layout share one weights array and key."""
+    holds no outcome and no dice columns, and the samplers of one layout share one weights array and key, and the
+    layout's first table's index grids and rows within the depth where theirs are the same."""
     fight = load_fight(PARTY)
     simulate_fights(fight, 300, seed=2)
     tables = alias_tables(fight)
@@ -37,9 +38,15 @@ def test_a_sampler_keeps_no_copy_of_its_outcome_nor_of_the_dice_its_table_was_re
         assert sm.matrix.size == 0
         assert sm.table.finite_columns is None and not sm.table.outcome.values
         assert sm.table.weights is tables.weights[sm.layout] and sm.weights_key is tables.keys[sm.layout]
+        first = tables.firsts[sm.layout]  # its index grids and rows within the depth too, where the same
+        keys = list(sm.table.index) == list(first.index)
+        same_index = keys and all(np.array_equal(sm.table.index[k], first.index[k]) for k in first.index)
+        assert (sm.table.index is first.index) == same_index
+        assert (sm.table.finite is first.finite) == np.array_equal(sm.table.finite, first.finite)
         own = np.arange(sm.size)
         for f in sm.fields:
             assert np.array_equal(tables.stack.read(f, own, sm), tables.stack.read(f, sm.offset + own))
+    assert len({id(sm.table.finite) for sm in samplers}) < len(samplers)  # some are shared
 
 
 def test_a_sampler_keeps_its_situations_key_not_its_blocks_and_the_blocks_made_again_give_its_table() -> None:

@@ -168,6 +168,11 @@ def _place_key(sm: TableSampler) -> bytes:
     return digest.digest()
 
 
+def _same_arrays(these: dict[str, Any], those: dict[str, Any]) -> bool:
+    """Whether two dicts of arrays hold the same keys, in order, and equal arrays."""
+    return list(these) == list(those) and all(these[k] is those[k] or np.array_equal(these[k], those[k]) for k in these)
+
+
 class AliasTables:
     """A fight's alias tables, one per distinct set of joint weights, and its stack of outcome matrices."""
 
@@ -179,6 +184,8 @@ class AliasTables:
         self.keys: list[tuple[int, bytes]] = []
         #: Each layout's joint weights, the array its samplers' tables share.
         self.weights: list[Any] = []
+        #: Each layout's first joint table (its index grids and rows within the depth, shared where the same).
+        self.firsts: list[Any] = []
         #: How many samplers were added (each one's `number`).
         self.added = 0
         self.stack = TableStack(fields)
@@ -194,9 +201,15 @@ class AliasTables:
             self.aliases.append(Alias([int(w) for w in sm.table.weights]))
             self.keys.append(sm.weights_key)
             self.weights.append(sm.table.weights)
-        # One copy of the weights (their bytes, their array) per layout, not one per situation.
+            self.firsts.append(sm.table)
+        # One copy of the weights (their bytes, their array) per layout, not one per situation; the layout's first
+        # table's index grids and rows within the depth where they are the same (they are, but for a table whose
+        # roles' supports differ in size at the same weights).
         sm.weights_key = self.keys[layout]
-        sm.table = replace(sm.table, weights=self.weights[layout])
+        table, first = sm.table, self.firsts[layout]
+        index = first.index if _same_arrays(table.index, first.index) else table.index
+        finite = first.finite if np.array_equal(table.finite, first.finite) else table.finite
+        sm.table = replace(table, weights=self.weights[layout], index=index, finite=finite)
         sm.layout = layout
         sm.number, self.added = self.added, self.added + 1
         sm.offset = self.stack.add(sm)
