@@ -86,10 +86,10 @@ class TableStack:
     """Every sampled table's outcome fields side by side, one column per field, and which rows lie beyond the
     depth: a draw from any table is one row of the stack (its table's offset + its joint row). Row 0 is all zeros:
     the rows a resolve leaves out read it. Tables whose rows hold the very same values (outcome fields and rows
-    beyond the depth) share one place: situations told apart by a stat the outcome does not read (a Kaiser 4-v-4's
-    8,710 tables over 1,000,000 fights hold 520 distinct ones, 168,480 rows of 2,822,040). The buffers grow by
-    half when full (at most half again what the stack uses; a growth holds a column's old buffer and its new); a
-    column past `NARROW_ROWS` rows is narrow (`column_type`)."""
+    beyond the depth) share one place: situations told apart by a stat the outcome does not read (a group with
+    open rolls met 8,710 tables over 1,000,000 fights, 520 of them distinct: 168,480 rows of 2,822,040). The
+    buffers grow by half when full (at most half again what the stack uses; a growth holds a column's old buffer
+    and its new); a column past `NARROW_ROWS` rows is narrow (`column_type`)."""
 
     def __init__(self, fields: tuple[str, ...]) -> None:
         self.fields = fields
