@@ -37,7 +37,7 @@ def test_tail_dice_are_the_tables_own_columns() -> None:
     are the dice each table's `columns` gives them, group after group, from the same generator."""
     fight = load(kaiser_fight([kaiser_combatant("A")], [kaiser_combatant("B", target={"defensive_skill": 6})]))
     first, second = _samplers(fight)[:2]
-    beyond = [np.flatnonzero(sm.beyond) for sm in (first, second)]
+    beyond = [np.flatnonzero(~sm.table.finite) for sm in (first, second)]
     assert beyond[0].size and beyond[1].size
     local = [np.concatenate([np.arange(5), beyond[0][:4], beyond[0][:2]]), np.concatenate([beyond[1][:3], [7]])]
     rng = np.random.default_rng(7)
