@@ -182,6 +182,8 @@ def column_sums(x: Any) -> IntArray:
 def take_rows(arr: Any, who: IntArray) -> Any:
     """arr[np.arange(n), who] for a 2-D array: each row's entry in column `who`."""
     n, k = arr.shape[0], arr.shape[1]
+    if arr.strides[0] == 0:  # one row for every fight (a batch's stat no event has written): read from it
+        return take_at(arr[0], who, axis=0)
     flat = row_offsets(n, k) + who
     return take_at(np.ascontiguousarray(arr).reshape(n * k, *arr.shape[2:]), flat, axis=0)  # `take`: faster than []
 
@@ -250,7 +252,16 @@ def stat_cells(per: Any, rows: Any, who: Any) -> IntArray:
 
 def read_cells(per: Any, stats: Sequence[str], flat: IntArray) -> dict[str, IntArray]:
     """Each stat's entries at the flat cells `flat` of the state's arrays of fights x combatants (`stat_cells`)."""
-    return {s: take_at(np.ascontiguousarray(per[s]).reshape(-1), flat) for s in stats}
+    return {s: read_flat(per[s], flat) for s in stats}
+
+
+def read_flat(arr: npt.NDArray[Cell], flat: Any) -> npt.NDArray[Cell]:
+    """arr.reshape(-1)[flat] for a 2-D array of fights x combatants read at flat cells (rows x width + who). A stat
+    a batch holds as one row for every fight (a zero-stride view: no event has written it) is read from that row,
+    at each cell's column, not copied out whole first."""
+    if arr.strides[0] == 0 and arr.shape[0] > 1:
+        return take_at(arr[0], np.remainder(flat, arr.shape[1]))
+    return take_at(np.ascontiguousarray(arr).reshape(-1), flat)
 
 
 def and_rows(x: BoolArray, mask: BoolArray) -> BoolArray:

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from tohit.core.fight.contract import FightRules, LoadedFight
-from tohit.core.fight.rows import cells, take_at
-from tohit.core.fight.state import IntArray, wide
+from tohit.core.fight.rows import cells, read_flat
+from tohit.core.fight.state import IntArray, held_row, wide
 from tohit.core.roles import Role
 from tohit.engine.fight.caches import caches
 
@@ -136,7 +136,7 @@ class SituationKey:
             at_actor = base + actor if on_actor else base
 
         def read(stat: str, at: IntArray) -> IntArray:
-            out: IntArray = take_at(np.ascontiguousarray(per[stat]).reshape(-1), at)
+            out: IntArray = read_flat(per[stat], at)
             return out
 
         cols = [actor, attack, target]
@@ -190,8 +190,9 @@ def steady_values(fight: LoadedFight, per: Mapping[str, IntArray]) -> dict[str, 
         if kept is None or kept[0]() is not arr:
             value: int | None = None
             if arr.size:
-                low = int(arr.min())
-                if low == int(arr.max()) and rules.steady(fight, stat, low):
+                row = held_row(arr)
+                low = int(row.min())
+                if low == int(row.max()) and rules.steady(fight, stat, low):
                     value = low
             kept = held[stat] = (weakref.ref(arr), value)  # a batch's arrays are not kept alive for it
         if kept[1] is not None:

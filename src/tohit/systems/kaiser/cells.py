@@ -8,7 +8,7 @@ from functools import partial
 
 import numpy as np
 
-from tohit.core.fight.state import BoolArray, IntArray
+from tohit.core.fight.state import BoolArray, IntArray, held_row
 
 #: The stat arrays `maybe_set` found set somewhere, by identity while they live (each entry removed as its array goes).
 _FOUND_SET: dict[int, weakref.ref[IntArray]] = {}
@@ -23,7 +23,7 @@ def maybe_set(stat: IntArray) -> bool:
     held = _FOUND_SET.get(key)
     if held is not None and held() is stat:
         return True
-    if not np.bitwise_or.reduce(stat.reshape(-1)):
+    if not np.bitwise_or.reduce(held_row(stat).reshape(-1)):  # a stat a batch holds as one row: that row
         return False
     _FOUND_SET[key] = weakref.ref(stat, partial(_forget, key))
     return True

@@ -11,7 +11,7 @@ import numpy as np
 from tohit.core.fight.consequence import Item, of_combatant
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
-from tohit.core.fight.state import IntArray, State
+from tohit.core.fight.state import IntArray, State, held_row
 from tohit.systems.last_odyssey.consequences import STATUSES, TRACKED, downed_effects
 
 #: The rows of a side [The Combat Round]: the `row` stat.
@@ -21,8 +21,8 @@ FRONT, BACK = 0, 1
 def some(stat: IntArray) -> bool:
     """Whether any entry of a stat that is never below 0 (`row`: FRONT is 0, `statuses`, `body_armor`: their ranges,
     `stat_range`) is above 0: someone is in a back row, has a status, has Body Armor up. `max` is one fast pass;
-    `any` over int64 is slower."""
-    return bool(stat.size) and int(stat.max()) > 0
+    `any` over int64 is slower; a stat a batch holds as one row is looked at in that row, `held_row`)."""
+    return bool(stat.size) and int(held_row(stat).max()) > 0
 
 
 class LastOdysseyLive(RoundRules):

@@ -67,7 +67,10 @@ class StepContext(ABC):
         copying each array on its first change. A step's own code still reads what it read before an event from
         the arrays it gathered, never from a view it kept of the state. The `turn` stat stays copied on change:
         the round's order is kept while that array is the same object (`core/fight/order.py`)."""
-        self._owned = {(True, k) for k in self.state.per if k != TURN} | {(False, k) for k in self.state.fight}
+        per = self.state.per
+        self._owned = {(True, k) for k in per if k != TURN and per[k].flags.writeable} | {
+            (False, k) for k in self.state.fight
+        }
 
     @property
     def narrating(self) -> bool:
