@@ -6,12 +6,13 @@ every read of it reads that row. The same bytes for every bundled fight (tests/f
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from tohit.core.fight.rows import read_flat, take_rows
-from tohit.core.fight.state import gather, held_row, own_copy
+from tohit.core.fight.state import State, apply_event_changes, change, gather, held_row, own_copy
 from tohit.engine.fight.ending import initial_state
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.modes import TableSample
@@ -65,3 +66,24 @@ def test_a_step_owns_the_arrays_of_its_state_but_not_a_stat_held_as_one_row() ->
     ctx = TableSample(fight, start, np.random.default_rng(1), max_rounds=fight.max_rounds)
     ctx.own_input()
     assert ctx._owned == {(False, k) for k in start.fight}
+
+
+def test_a_stat_held_as_one_row_is_tiled_into_the_batchs_own_array_at_its_first_write() -> None:
+    """An event's change at some fights' cells: the new state's stat is an array of its own holding the change
+    there and the row everywhere else; the row the batch started from is untouched (the copy is made whether or
+    not the step owns its state: a one-row stat is never owned)."""
+    row = np.asarray([10, 20, 30], dtype=np.int32)
+    held: Any = np.broadcast_to(row, (5, 3))  # a batch's int32 stat (typed as the state's int arrays)
+    state = State({"hp": held}, {"round": np.ones(5, dtype=np.int64)})
+    copied: set[tuple[bool, str]] = set()
+    after = apply_event_changes(state, [change("hp", [1, 3], [7, 8], [0, 2])], copied)
+    hp = after.per["hp"]
+    assert hp is not held and hp.flags.writeable and hp.dtype == np.int32
+    assert hp.tolist() == [[10, 20, 30], [7, 20, 30], [10, 20, 30], [10, 20, 8], [10, 20, 30]]
+    assert row.tolist() == [10, 20, 30] and held.strides[0] == 0
+
+
+def test_take_rows_of_no_fights_is_no_rows() -> None:
+    """An array of no rows has zero strides too: it is read as it always was, not as a one-row stat."""
+    assert take_rows(np.zeros((0, 3), dtype=np.int64), np.zeros(0, dtype=np.int64)).tolist() == []
+    assert read_flat(np.zeros((0, 3), dtype=np.int64), np.zeros(0, dtype=np.int64)).tolist() == []

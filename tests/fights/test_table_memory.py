@@ -49,13 +49,27 @@ def test_a_sampler_keeps_no_copy_of_its_outcome_nor_of_the_dice_its_table_was_re
     assert len({id(sm.table.finite) for sm in samplers}) < len(samplers)  # some are shared
 
 
-def test_a_sampler_keeps_its_situations_key_not_its_blocks_and_the_blocks_made_again_give_its_table() -> None:
+@pytest.mark.parametrize(
+    "example",
+    [
+        "kaiser-party-vs-bandits",
+        "wsswnn-grapple-and-archer",
+        "rtw-lizalfos-ambush",
+        "last-odyssey-cops",
+        "fullplate-skirmish",
+    ],
+)
+def test_a_sampler_keeps_its_situations_key_not_its_blocks_and_the_blocks_made_again_give_its_table(
+    example: str,
+) -> None:
     """A sampler keeps neither the scenario nor the target block its table was built on, only its situation's key
-    (the cache's own tuple); the blocks made again from the key give the very table the stack holds."""
-    fight = load_fight(PARTY)
+    (the cache's own tuple); the blocks made again from the key give the very table the stack holds (one example
+    of each game: their keys hold stats, groups, overrides and codes)."""
+    fight = load_fight(EXAMPLES / f"{example}.yaml")
     simulate_fights(fight, 300, seed=2)
     stack = alias_tables(fight).stack
     held = caches(fight).sampler
+    assert held  # the fight was drawn from tables
     for key, sm in held.items():
         assert sm.situation is key and not hasattr(sm, "scenario") and not hasattr(sm, "target")
         again = Situation.from_ident(key)

@@ -67,7 +67,7 @@ def order_places(fight: LoadedFight, turn: IntArray) -> tuple[IntArray, IntArray
     found = held.kept  # one read: the old order or the new one, whole
     if found is not None and found[0] is turn:
         return found[1], found[2]
-    rows = np.empty_like(turn)
+    rows = np.empty(turn.shape, dtype=turn.dtype)  # C order (`empty_like` of a batch's one-row `turn` is not)
     np.put_along_axis(rows, turn, fight.combatant_columns(turn.shape[0]), axis=1)
     flat = rows + np.arange(turn.shape[0], dtype=np.int64)[:, None] * turn.shape[1]
     held.kept = (turn, rows, flat)  # one assignment

@@ -182,7 +182,7 @@ def column_sums(x: Any) -> IntArray:
 def take_rows(arr: Any, who: IntArray) -> Any:
     """arr[np.arange(n), who] for a 2-D array: each row's entry in column `who`."""
     n, k = arr.shape[0], arr.shape[1]
-    if arr.strides[0] == 0:  # one row for every fight (a batch's stat no event has written): read from it
+    if arr.strides[0] == 0 and n > 1:  # one row for every fight (a batch's stat no event has written): read it
         return take_at(arr[0], who, axis=0)
     flat = row_offsets(n, k) + who
     return take_at(np.ascontiguousarray(arr).reshape(n * k, *arr.shape[2:]), flat, axis=0)  # `take`: faster than []

@@ -38,6 +38,7 @@ from tohit.core.fight.bindings import StatBinding
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, changes, events
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.rounds import RoundRules
+from tohit.core.fight.rows import read_flat
 from tohit.core.fight.state import BoolArray, IntArray, State, gather
 from tohit.systems.fullplate import consequences, narrate, players
 from tohit.systems.fullplate.circumstances import ATTACKER_CONDITIONS, TARGET_CONDITIONS
@@ -155,9 +156,9 @@ class FullPlateFight(RoundRules):
         width = per["hp"].shape[1]
         at = rows * width
         before = consequences.Before(
-            hp=per["hp"].reshape(-1).take(at + t),
+            hp=read_flat(per["hp"], at + t),
             struck=None,
-            dealt=per["dealt"].reshape(-1).take(np.add(at, a, out=at)),
+            dealt=read_flat(per["dealt"], np.add(at, a, out=at)),
             magic=None,
             attack=None,
         )

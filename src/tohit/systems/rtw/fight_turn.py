@@ -12,6 +12,7 @@ import numpy as np
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, changes, events
 from tohit.core.fight.contract import FightContext, LoadedFight
 from tohit.core.fight.gm_choice import GMChoice
+from tohit.core.fight.rows import read_flat
 from tohit.core.fight.state import BoolArray, IntArray, gather
 from tohit.systems.rtw import consequences
 from tohit.systems.rtw.fight_move import move_and_attack
@@ -295,10 +296,10 @@ class RtwTurns(RtwTables):
             return gather(fall_code.reshape(-1, fall_code.shape[2]), c * fall_code.shape[1] + attack[rows[at]], ta)
 
         at = rows * per["health"].shape[1]  # the rows' first cells in the flat (fights, combatants) stats
-        health = per["health"].reshape(-1).take(at + t)
+        health = read_flat(per["health"], at + t)
         before = consequences.Before(
             health=health,
-            dealt=per["dealt"].reshape(-1).take(np.add(at, a, out=at)),
+            dealt=read_flat(per["dealt"], np.add(at, a, out=at)),
             foe=fight.roster.are_foes(a, t) if grid else None,
             hearts=hearts.take(t),
             fall=fall,
