@@ -179,10 +179,17 @@ def column_sums(x: Any) -> IntArray:
     return out
 
 
+def one_row_for_all(arr: Any) -> bool:
+    """Whether an array of fights x combatants (x ...) is one row for every fight: a zero-stride view over more than
+    one row, as a group's batch holds a stat no event has written (engine/fight/ending.py). An array of no rows has
+    zero strides too, and is not one."""
+    return bool(arr.ndim >= 2 and arr.strides[0] == 0 and arr.shape[0] > 1)
+
+
 def take_rows(arr: Any, who: IntArray) -> Any:
     """arr[np.arange(n), who] for a 2-D array: each row's entry in column `who`."""
     n, k = arr.shape[0], arr.shape[1]
-    if arr.strides[0] == 0 and n > 1:  # one row for every fight (a batch's stat no event has written): read it
+    if one_row_for_all(arr):  # read from that row
         return take_at(arr[0], who, axis=0)
     flat = row_offsets(n, k) + who
     return take_at(np.ascontiguousarray(arr).reshape(n * k, *arr.shape[2:]), flat, axis=0)  # `take`: faster than []
@@ -259,7 +266,7 @@ def read_flat(arr: npt.NDArray[Cell], flat: Any) -> npt.NDArray[Cell]:
     """arr.reshape(-1)[flat] for a 2-D array of fights x combatants read at flat cells (rows x width + who). A stat
     a batch holds as one row for every fight (a zero-stride view: no event has written it) is read from that row,
     at each cell's column, not copied out whole first."""
-    if arr.strides[0] == 0 and arr.shape[0] > 1:
+    if one_row_for_all(arr):
         return take_at(arr[0], np.remainder(flat, arr.shape[1]))
     return take_at(np.ascontiguousarray(arr).reshape(-1), flat)
 

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from tohit.core.fight.rows import cells, read_flat, take_at
+from tohit.core.fight.rows import cells, one_row_for_all, read_flat, take_at
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -272,7 +272,7 @@ def narrow_fits(values: IntArray) -> bool:
 def own_copy(values: npt.NDArray[Cell]) -> npt.NDArray[Cell]:
     """A copy of a stat's array, contiguous: a stat a batch holds as one row for every fight is tiled from that row
     (several times faster than copying the zero-stride view cell by cell)."""
-    if values.ndim == 2 and values.strides[0] == 0 and values.shape[0] > 1:
+    if one_row_for_all(values):
         out: npt.NDArray[Cell] = np.tile(values[0], (values.shape[0], 1))
         return out
     return values.copy()
@@ -282,7 +282,7 @@ def held_row(values: npt.NDArray[Cell]) -> npt.NDArray[Cell]:
     """A stat as the one row a batch holds for every fight, where it holds it so (a zero-stride view: no event has
     written it), else as it is: a max, a min or an any over it gives the same answer in one row's time (numpy
     loops over a zero-stride array one row at a time)."""
-    if values.ndim == 2 and values.strides[0] == 0 and values.shape[0] > 1:
+    if one_row_for_all(values):
         return values[:1]
     return values
 
