@@ -37,6 +37,10 @@ from tohit.engine.stats import mean_sd, percentile, wilson
 
 #: Fights advanced together in one batch (memory stays flat for any n).
 BATCH = 100_000
+#: A batch adds its fights' ends to the run's totals once this many have ended since it last did (`_Batch.fold`):
+#: a group's batch of 100,000 fights would otherwise hold every fight's end (some 150 bytes a fight in a 4-v-4)
+#: in hundreds of small arrays made between the step's own, until the batch is over.
+FOLD_ROWS = 8_192
 #: The most work a simulation may ask for, at the worst (every fight played to max_rounds): fights x
 #: max_rounds x combatants (combatant-rounds; the CLI's largest -n, 100,000,000 duels of 100 rounds, is 2e10).
 MAX_WORK = 100_000_000_000
@@ -350,10 +354,7 @@ def _simulate_part(
     while done_total < n:
         m = min(batch, n - done_total)
         advise_huge_pages()  # the heap as the batch before left it (engine/heap.py)
-        ended = _run_batch(fight, m, rng, progress, method, found)
-        tally.add_parts(ended)
-        if keep:
-            parts.extend(ended)
+        parts.extend(_run_batch(fight, m, rng, progress, method, found, tally, keep))
         done_total += m
     return tally, parts
 
@@ -502,11 +503,13 @@ def _run_batch(
     rng: np.random.Generator,
     progress: Progress | None,
     method: Method,
-    found: Stalemates | None = None,
+    found: Stalemates,
+    tally: FightTally,
+    keep: bool,
 ) -> list[Part]:
-    """n fights played out together by the play loop (`play.play_out`), sampled by `method`: each fight's end."""
-    found = Stalemates() if found is None else found
-    batch = _Batch(fight, n, rng, progress, method)
+    """n fights played out together by the play loop (`play.play_out`), sampled by `method`, their ends added to
+    `tally` as they come: each fight's end when `keep`, else nothing."""
+    batch = _Batch(fight, n, rng, progress, method, tally, keep)
 
     def stall(state: State, rows: IntArray, since: IntArray | None, kinds: list[str]) -> BoolArray:
         return never_ending(fight, state, rows, since=since, kinds=kinds, found=found)
@@ -515,12 +518,14 @@ def _run_batch(
     play.play_out(
         fight, batch.start(), batch, stall=stall, first_check=FIRST_STALL_CHECK, limit=step_limit(fight), uniform=True
     )
-    return batch.out
+    batch.fold()
+    return batch.kept
 
 
 class _Batch:
     """A Monte Carlo batch's own part of the play loop (`play.Table`): sampled dice, each fight's end as it comes
-    (`Part`), the progress bar, and the estimate of a batch in which nothing happens (`_Probe`)."""
+    (`Part`) added to the run's totals, the progress bar, and the estimate of a batch in which nothing happens
+    (`_Probe`)."""
 
     def __init__(
         self,
@@ -529,11 +534,18 @@ class _Batch:
         rng: np.random.Generator,
         progress: Progress | None,
         method: Method,
+        tally: FightTally,
+        keep: bool,
     ) -> None:
         self.fight, self.n, self.rng, self.progress = fight, n, rng, progress
+        self.tally, self.keep = tally, keep
         self.sample = sampler(method)
         self.probe = _Probe(fight, initial_state(fight, 1))  # one fight's start: every fight of the batch's
-        self.out: list[Part] = []
+        #: Each fight's end, in the order they came, when the run keeps them.
+        self.kept: list[Part] = []
+        #: Fights' ends not yet added to the totals, and how many fights they hold.
+        self.pending: list[Part] = []
+        self.pending_rows = 0
 
     def start(self) -> State:
         """The batch's n copies of the fight's start, small stats as int32 (the same values in half the memory),
@@ -560,14 +572,24 @@ class _Batch:
         fight, state = self.fight, ctx.state
         # Only what a fight's end keeps, at its rows (the standing the step knows already, not recomputed); the
         # stats as int64, whatever the batch held them in (`state.wide`; `state.narrow_dtype`).
-        self.out.append(
-            (
-                winner,
-                np.minimum(state.fight["round"].take(rows), fight.max_rounds),
-                wide(np.take(fight.rules.health_of(state), rows, axis=0)),
-                ctx.standing().take(rows, axis=0),
-                wide(state.per["dealt"].take(rows, axis=0)),
-            )
+        part = (
+            winner,
+            np.minimum(state.fight["round"].take(rows), fight.max_rounds),
+            wide(np.take(fight.rules.health_of(state), rows, axis=0)),
+            ctx.standing().take(rows, axis=0),
+            wide(state.per["dealt"].take(rows, axis=0)),
         )
+        if self.keep:
+            self.kept.append(part)
+        self.pending.append(part)
+        self.pending_rows += rows.size
+        if self.pending_rows >= FOLD_ROWS:
+            self.fold()
         if self.progress:
             self.progress(rows.size)
+
+    def fold(self) -> None:
+        """Add the fights' ends not yet added to the run's totals (`FightTally.add_parts`: the same totals, and the
+        rounds counted in the same order, as adding every part of the batch at its end)."""
+        self.tally.add_parts(self.pending)
+        self.pending, self.pending_rows = [], 0
