@@ -15,6 +15,7 @@ from tohit.core.fight.rows import dense_rank
 from tohit.core.steps import Silent
 from tohit.core.support import Support
 from tohit.core.system import Dice
+from tohit.engine.fight import columns
 from tohit.engine.fight.caches import caches
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.modes.deep import DEEP_DEPTH, DeepTables, _LayoutRows, _SupportRows
@@ -58,6 +59,40 @@ def test_rows_past_the_depth_read_what_resolve_gives() -> None:
         assert (found == ~past).all()
         for f in fields:
             assert (read[f][found] == outcome[f][found]).all(), (scenario.attacker.name, f)
+
+
+def test_narrow_deeper_tables_read_what_int64_ones_read(monkeypatch: Any) -> None:
+    """Past NARROW_ROWS rows the deeper tables hold each field in the narrowest type its values so far fit
+    (`counter_bonus`, which holds "none" as the null integer, stays int64) and read back, as int64, the very
+    values int64 columns give, for every situation a batch of the duel met."""
+    fight = load_fight(DUEL)
+    simulate_fights(fight, 2000, seed=3)
+    samplers = list(caches(fight).sampler.values())
+    fields = list(fight.rules.outcome_fields)
+    rng = np.random.default_rng(4)
+    dice_of = [_beyond_dice(sm, rng, 3) for sm in samplers]
+
+    def reads(deep: DeepTables) -> list[tuple[np.ndarray, dict[str, np.ndarray]]]:
+        out = []
+        for sm, dice in zip(samplers, dice_of, strict=True):
+            size = next(iter(dice.values())).size
+            out.append(deep.read(fight, [sm], np.zeros(size, dtype=np.int64), dice, fields))
+        return out
+
+    monkeypatch.setattr(columns, "NARROW_ROWS", 1 << 40)
+    int64 = DeepTables(fight.rules.outcome_fields)
+    before = reads(int64)
+    assert all(column.dtype == np.int64 for column in int64.held.columns)
+    monkeypatch.setattr(columns, "NARROW_ROWS", 64)
+    narrow = DeepTables(fight.rules.outcome_fields)
+    after = reads(narrow)
+    kinds = {f: narrow.held.columns[i].dtype for i, f in enumerate(narrow.fields)}
+    assert kinds["result"] == np.int8 and kinds["counter_bonus"] == np.int64
+    assert narrow.held.used == int64.held.used > 64
+    for (found, read), (found_narrow, read_narrow) in zip(before, after, strict=True):
+        assert (found == found_narrow).all()
+        for f in fields:
+            assert read_narrow[f].dtype == np.int64 and (read_narrow[f] == read[f]).all()
 
 
 def test_dice_past_the_deeper_depth_are_not_read() -> None:

@@ -14,6 +14,7 @@ import pytest
 from tests.fights.test_fight_example_digests import DIGESTS, digest
 from tohit.core.fight.contract import LoadedFight
 from tohit.engine import joint
+from tohit.engine.fight import columns
 from tohit.engine.fight import stack as stacks
 from tohit.engine.fight.caches import alias_tables, caches
 from tohit.engine.fight.load import load_fight
@@ -135,7 +136,7 @@ def test_a_large_stack_holds_each_field_in_the_narrowest_type_its_values_fit(mon
     """Past NARROW_ROWS rows each column is int8, int16 or int32 as its values so far need (Kaiser's
     `counter_bonus`, which holds "none" as the null integer, stays int64), widened (every value kept) when a table
     with a value past its type comes; every field reads back as int64."""
-    monkeypatch.setattr(stacks, "NARROW_ROWS", 100)
+    monkeypatch.setattr(columns, "NARROW_ROWS", 100)
     fight = load_fight(PARTY)
     simulate_fights(fight, 300, seed=2)
     stack = alias_tables(fight).stack
@@ -156,7 +157,7 @@ def test_a_large_stack_holds_each_field_in_the_narrowest_type_its_values_fit(mon
 
 def test_a_fight_drawn_from_narrow_columns_gives_the_same_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
     """The party's digest with its stack's columns narrow from the first rows: the same bytes as with int64."""
-    monkeypatch.setattr(stacks, "NARROW_ROWS", 64)
+    monkeypatch.setattr(columns, "NARROW_ROWS", 64)
     fight = load_fight(PARTY)
     result = simulate_fights(fight, 2_000, seed=1).to_json()
     assert alias_tables(fight).stack.columns[0].dtype == np.int8
@@ -164,12 +165,12 @@ def test_a_fight_drawn_from_narrow_columns_gives_the_same_bytes(monkeypatch: pyt
 
 
 def test_column_type_is_int64_up_to_narrow_rows_and_the_narrowest_that_holds_the_values_past_it() -> None:
-    rows = stacks.NARROW_ROWS
-    assert stacks.column_type(0, 1, rows) is np.int64
-    assert stacks.column_type(-128, 127, rows + 1) is np.int8
-    assert stacks.column_type(0, 128, rows + 1) is np.int16
-    assert stacks.column_type(-(2**15) - 1, 0, rows + 1) is np.int32
-    assert stacks.column_type(0, 2**31, rows + 1) is np.int64
+    rows = columns.NARROW_ROWS
+    assert columns.column_type(0, 1, rows) is np.int64
+    assert columns.column_type(-128, 127, rows + 1) is np.int8
+    assert columns.column_type(0, 128, rows + 1) is np.int16
+    assert columns.column_type(-(2**15) - 1, 0, rows + 1) is np.int32
+    assert columns.column_type(0, 2**31, rows + 1) is np.int64
 
 
 def test_the_shared_grids_hold_no_more_than_their_byte_cap(monkeypatch: pytest.MonkeyPatch) -> None:

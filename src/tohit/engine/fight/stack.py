@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tohit.core.fight.rows import take_at
-from tohit.core.fight.state import BoolArray, IntArray, wide
+from tohit.core.fight.state import BoolArray
 from tohit.core.outcome import Outcome
 from tohit.engine.alias import Alias
+from tohit.engine.fight.columns import FieldColumns, value_range
 
 
 class TableSampler:
@@ -61,46 +61,23 @@ class TableSampler:
             self.matrix[i, finite] = table.outcome[f]
 
 
-#: Past this many rows a stack holds each field's column in the narrowest integer type its values so far fit
-#: (int8, int16, int32), read back as int64 (`TableStack.read`): a fight that meets thousands of situations holds a
-#: fraction of the memory, and its gathers, which miss the cache at that size, are no slower. A smaller stack
-#: keeps int64 columns, read as they are.
-NARROW_ROWS = 1 << 20
-#: The integer types a large stack's column may take, narrowest first, with the least and greatest value each holds.
-_NARROW_TYPES = tuple(
-    (kind, int(np.iinfo(kind).min), int(np.iinfo(kind).max)) for kind in (np.int8, np.int16, np.int32)
-)
-
-
-def column_type(low: int, high: int, rows: int) -> type[np.signedinteger[Any]]:
-    """The type of a stack's column of `rows` rows whose values lie in low..high: int64 up to `NARROW_ROWS` rows,
-    past it the narrowest that holds them."""
-    if rows > NARROW_ROWS:
-        for kind, least, greatest in _NARROW_TYPES:
-            if least <= low and high <= greatest:
-                return kind
-    return np.int64
-
-
-class TableStack:
+class TableStack(FieldColumns):
     """Every sampled table's outcome fields side by side, one column per field, and which rows lie beyond the
     depth: a draw from any table is one row of the stack (its table's offset + its joint row). Row 0 is all zeros:
     the rows a resolve leaves out read it. Tables whose rows hold the very same values (outcome fields and rows
     beyond the depth) share one place: situations told apart by a stat the outcome does not read (a group with
     open rolls met 8,710 tables over 1,000,000 fights, 520 of them distinct: 168,480 rows of 2,822,040). The
-    buffers grow by half when full (at most half again what the stack uses; a growth holds a column's old buffer
-    and its new); a column past `NARROW_ROWS` rows is narrow (`column_type`)."""
+    columns grow by half when full, and a large one is narrow (`FieldColumns`)."""
 
     def __init__(self, fields: tuple[str, ...]) -> None:
-        self.fields = fields
-        self.at = {f: i for i, f in enumerate(fields)}
-        self.columns: list[IntArray] = [np.zeros(64, dtype=np.int64) for _ in fields]
-        self.beyond = np.zeros(64, dtype=bool)
-        self.used = 1
-        #: Each field's least and greatest value so far (row 0's zeros among them).
-        self.lows, self.highs = [0] * len(fields), [0] * len(fields)
+        super().__init__(fields, used=1)
         #: Where the rows of each table added so far start, by a digest of their values (`_place_of`).
         self.places: dict[bytes, int] = {}
+
+    @property
+    def beyond(self) -> BoolArray:
+        """Which rows lie beyond their table's depth (the columns' flags)."""
+        return self.flags
 
     def add(self, sm: TableSampler) -> int:
         """A table's offset: where an earlier table of the very same rows starts, or where its rows are appended."""
@@ -122,41 +99,16 @@ class TableStack:
 
     def _append(self, sm: TableSampler) -> int:
         """Append a table's rows; returns its offset."""
-        need = self.used + sm.size
-        size = self.beyond.size
-        if need > size:
-            size = max(need, size + size // 2)
-            beyond = np.zeros(size, dtype=bool)
-            beyond[: self.used] = self.beyond[: self.used]
-            self.beyond = beyond
-        offset = self.used
-        if sm.size:  # each field's range so far: two reductions over the table's matrix, not two a field
-            self.lows = np.minimum(self.lows, sm.matrix.min(axis=1)).tolist()
-            self.highs = np.maximum(self.highs, sm.matrix.max(axis=1)).tolist()
-        for i, values in enumerate(sm.matrix):
-            column = self.columns[i]
-            kind = column_type(self.lows[i], self.highs[i], size)
-            if column.size != size or column.dtype != kind:
-                grown = np.zeros(size, dtype=kind)
-                grown[: self.used] = column[: self.used]
-                self.columns[i] = column = grown
-            column[offset:need] = values
-        self.beyond[offset:need] = sm.beyond
-        self.used = need
+        offset = self.take(sm.size, *value_range(sm.matrix))
+        rows = slice(offset, offset + sm.size)
+        for column, values in zip(self.columns, sm.matrix, strict=True):
+            column[rows] = values
+        self.flags[rows] = sm.beyond
         return offset
-
-    def read(self, field: str, at: npt.NDArray[np.integer[Any]], within: TableSampler | None = None) -> IntArray:
-        """The field's values at the stack's rows `at` (`within` a sampler: at its joint rows, read from its own
-        rows of the column, with no offset added to each row), as int64 whatever the column holds them in."""
-        column = self.columns[self.at[field]]
-        if within is not None:
-            column = column[within.offset : within.offset + within.size]
-        return wide(take_at(column, at))
 
     def beyond_at(self, at: npt.NDArray[np.integer[Any]], within: TableSampler | None = None) -> BoolArray:
         """Whether the stack's rows `at` (`within` a sampler: its joint rows) lie beyond their table's depth."""
-        flags = self.beyond if within is None else self.beyond[within.offset : within.offset + within.size]
-        return take_at(flags, at)
+        return self.flags_at(at, within)
 
 
 def _place_key(sm: TableSampler) -> bytes:

@@ -21,12 +21,14 @@ from tohit.core.fight.contract import LoadedFight
 from tohit.core.fight.state import BoolArray, IntArray
 from tohit.core.support import Support
 from tohit.engine import joint
+from tohit.engine.fight.columns import FieldColumns
 from tohit.engine.fight.situation import Situation, situation_blocks
 from tohit.engine.fight.stack import TableSampler
 
 #: The depth of the deeper tables: a roll past depth 1 goes past this one in one case in 6^(DEEP_DEPTH - 1).
 DEEP_DEPTH = 6
-#: Most rows the deeper tables of one fight hold together, some 12 MB (past them, rows past depth 1 resolve as before):
+#: Most rows the deeper tables of one fight hold together, some 12 MB as int64 and a third of it once narrow
+#: (`FieldColumns`; past them, rows past depth 1 resolve as before):
 #: the bench's duel with open rolls needs 115 tables of 1,849 rows.
 DEEP_ROWS = 1 << 18
 
@@ -112,15 +114,13 @@ class _LayoutRows:
 
 
 class DeepTables:
-    """A fight's deeper tables: every one's outcome fields side by side (fields x rows, as `TableStack` holds the
-    tables at depth 1), which rows are finite, and for each table its place and how a row's role rows make its joint
-    row (its layout)."""
+    """A fight's deeper tables: every one's outcome fields side by side (`held`: a column a field, as `TableStack`
+    holds the tables at depth 1) and which rows are finite (its flags), and for each table its place and how a
+    row's role rows make its joint row (its layout)."""
 
     def __init__(self, fields: tuple[str, ...]) -> None:
         self.fields = fields
-        self.matrix = np.zeros((len(fields), 1024), dtype=np.int64)
-        self.finite = np.zeros(1024, dtype=bool)
-        self.used = 0
+        self.held = FieldColumns(fields, rows=1024)
         #: Each sampler's deeper table, by the sampler's identity (the sampler kept with it): its offset and layout
         #: (-1, -1: none, the budget of rows spent).
         self.of_sampler: dict[int, tuple[TableSampler, int, int]] = {}
@@ -139,19 +139,17 @@ class DeepTables:
         """The sampler's situation's joint table at `DEEP_DEPTH` (one `resolve`, as the sampler's own table was
         built), appended: its (offset, layout)."""
         scenario, target = situation_blocks(fight, Situation.from_ident(sm.situation))
-        if self.used + joint.row_count(fight.system, scenario, target, DEEP_DEPTH) > DEEP_ROWS:
+        if self.held.used + joint.row_count(fight.system, scenario, target, DEEP_DEPTH) > DEEP_ROWS:
             return -1, -1  # refused before it is built: a group may refuse most of its situations' deeper tables
         table = joint.build(fight.system, scenario, target, DEEP_DEPTH)
         size = int(table.weights.size)
         finite = np.flatnonzero(table.finite)
-        offset, self.used = self.used, self.used + size
-        if self.used > self.finite.size:  # the buffers double when full
-            grown = max(self.used, 2 * self.finite.size) - self.finite.size
-            self.matrix = np.concatenate([self.matrix, np.zeros((len(self.fields), grown), np.int64)], axis=1)
-            self.finite = np.concatenate([self.finite, np.zeros(grown, dtype=bool)])
-        for i, f in enumerate(self.fields):
-            self.matrix[i, offset + finite] = table.outcome[f]
-        self.finite[offset : self.used] = table.finite
+        values = [np.asarray(table.outcome[f]) for f in self.fields]  # each field at the finite rows
+        lows = [int(v.min()) if v.size else 0 for v in values]
+        offset = self.held.take(size, lows, [int(v.max()) if v.size else 0 for v in values])
+        for column, field_values in zip(self.held.columns, values, strict=True):
+            column[offset + finite] = field_values
+        self.held.flags[offset : offset + size] = table.finite
         return offset, self._layout(table)
 
     def _layout(self, table: joint.JointTable) -> int:
@@ -202,5 +200,5 @@ class DeepTables:
                 found[sel] &= inside
                 at[sel] += joint_row
         at = np.where(found, at, 0)
-        found &= self.finite.take(at)
-        return found, {f: self.matrix[self.fields.index(f)].take(at) for f in fields}
+        found &= self.held.flags_at(at)
+        return found, {f: self.held.read(f, at) for f in fields}

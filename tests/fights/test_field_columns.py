@@ -1,0 +1,60 @@
+"""The outcome fields the table sampler holds side by side (`engine/fight/columns.py`): rows taken in turn,
+zeros where nothing was written, growth by half, narrow columns past NARROW_ROWS rows, and every value kept
+through a growth or a widening."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tohit.engine.fight import columns
+from tohit.engine.fight.columns import FieldColumns, value_range
+
+
+class _Span:
+    def __init__(self, offset: int, size: int) -> None:
+        self.offset, self.size = offset, size
+
+
+def test_rows_are_taken_in_turn_and_read_back_as_int64_with_zeros_where_nothing_was_written() -> None:
+    held = FieldColumns(("a", "b"), used=1, rows=4)
+    first = held.take(3, [-2, 0], [5, 9])
+    second = held.take(4, [0, 0], [1, 1])
+    assert (first, second, held.used) == (1, 4, 8)
+    assert held.flags.size >= 8 and all(column.size == held.flags.size for column in held.columns)
+    held.columns[0][first : first + 3] = [-2, 3, 5]
+    held.flags[second] = True
+    rows = np.arange(held.used)
+    assert held.read("a", rows).tolist() == [0, -2, 3, 5, 0, 0, 0, 0]
+    assert held.read("a", rows).dtype == np.int64 and not held.read("b", rows).any()
+    assert held.read("a", np.asarray([0, 2]), _Span(first, 3)).tolist() == [-2, 5]
+    assert held.flags_at(np.asarray([0, 1]), _Span(second, 4)).tolist() == [True, False]
+
+
+def test_the_buffers_grow_by_half_when_full_and_keep_every_value() -> None:
+    held = FieldColumns(("a",), rows=64)
+    held.take(64, [0], [1])
+    held.columns[0][:64] = np.arange(64) % 2
+    held.take(1, [0], [1])
+    assert held.flags.size == 96 and held.columns[0].size == 96
+    assert held.read("a", np.arange(64)).tolist() == (np.arange(64) % 2).tolist()
+
+
+def test_past_narrow_rows_a_column_is_the_narrowest_type_its_values_fit_and_widens_keeping_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(columns, "NARROW_ROWS", 8)
+    held = FieldColumns(("small", "large"), rows=4)
+    assert all(column.dtype == np.int64 for column in held.columns)
+    offset = held.take(16, [-100, 0], [100, 2**40])
+    assert [column.dtype for column in held.columns] == [np.int8, np.int64]
+    held.columns[0][offset : offset + 16] = np.arange(-8, 8)
+    more = held.take(2, [-1000, 0], [0, 0])
+    assert held.columns[0].dtype == np.int16
+    held.columns[0][more : more + 2] = [-1000, -999]
+    assert held.read("small", np.arange(18)).tolist() == [*range(-8, 8), -1000, -999]
+
+
+def test_value_range_is_each_fields_least_and_greatest_and_zeros_for_no_rows() -> None:
+    assert value_range(np.asarray([[3, -1, 2], [0, 7, 7]])) == ([-1, 0], [3, 7])
+    assert value_range(np.zeros((2, 0), dtype=np.int64)) == ([0, 0], [0, 0])
