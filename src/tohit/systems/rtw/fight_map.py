@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.errors import InputError
+from tohit.core.fight.state import narrow_dtype
 from tohit.core.grid.battlefield import Battlefield
 from tohit.core.grid.cover import Cover
 from tohit.core.grid.models import (
@@ -336,6 +337,9 @@ class FightMap:
         self.single |= fixed_single
         #: The most times an option can affect each creature (a Swarm: more than once).
         self.most: list[int] = [max(1, int(self.times[:, :, t].max(initial=1))) for t in range(size)]
+        # int32 where the times fit (`narrow_dtype`: any map under 2^24 squares): `counts` makes a batch's (n, O, C)
+        # of them, some 20 MB as int64 for rtw-map.yaml
+        self.times = self.times.astype(narrow_dtype(self.times))
         self.levels = self._levels()
 
     def _levels(self) -> IntArray:
@@ -397,7 +401,8 @@ class FightMap:
     def counts(self, who: IntArray, caught: BoolArray) -> IntArray:
         """(rows, options, combatants): how many times each option affects each creature it catches (one roll
         To-Hit each: rtw, "you must roll all To-Hit checks once for each foe"); a Swarm may be more than once."""
-        fixed: IntArray = self.times[who] * caught
+        fixed: IntArray = self.times[who]  # a copy (fancy indexing): multiplied in place, one array of (n, O, C)
+        fixed *= caught
         if not self.any_within:
             return fixed
         within = (self.kind[who] == WITHIN)[:, :, None]

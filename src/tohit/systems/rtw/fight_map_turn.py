@@ -202,7 +202,7 @@ def _choose_on_map(
         option = np.full(n, -1, dtype=np.int64)
         fits = on_foes[np.arange(n), :, np.maximum(target, 0)] & (grid.attack[who] == attack[:, None])
         allies = (caught & ~foe[:, None, :]).sum(axis=2)
-        foes = (grid.counts(who, caught) * foe[:, None, :]).sum(axis=2)  # rolls: a Swarm may count more
+        foes = _foe_rolls(grid, who, caught, foe)
         score = np.where(fits, foes - (size + 1) * allies, np.iinfo(np.int64).min)
         chosen = others & (target >= 0) & fits.any(axis=1)
         option = np.where(chosen, np.argmax(score, axis=1), option)
@@ -216,6 +216,15 @@ def _choose_on_map(
             score[rows[keep]] = np.where(on_focus[keep], score[rows[keep]], -np.inf)
         option = np.where(best, np.argmax(score, axis=1), option)
     return idx, option
+
+
+def _foe_rolls(grid: FightMap, who: IntArray, caught: BoolArray, foe: BoolArray) -> IntArray:
+    """(rows, options): the rolls each option makes against foes (a Swarm may count more than once), in place over
+    one (n, O, C) array that is gone once they are summed (a map's is some 20 MB a batch)."""
+    rolls = grid.counts(who, caught)
+    rolls *= foe[:, None, :]
+    out: IntArray = rolls.sum(axis=2)
+    return out
 
 
 def _best_scores(
@@ -232,12 +241,14 @@ def _best_scores(
     fight = ctx.fight
     table = _expected_table(ctx, grid)  # (C, O, C, 2)
     sign = np.where(grid.foe, 1.0, -1.0)[who]  # (n, C)
-    per = np.where(adjacent[:, None, None], table[who, :, :, 1], table[who, :, :, 0])  # (n, O, C)
+    per = table[who, :, :, adjacent.astype(np.intp)]  # (n, O, C): with a foe adjacent or not, one gather
     play = status_play(fight)
     if play is not None:
         per = _status_expected(ctx, who, valid, caught, adjacent, grid, play, per)
-    score = (grid.counts(who, caught) * per * sign[:, None, :]).sum(axis=2)
-    return np.where(valid, score, -np.inf)
+    # counts x per x sign, in place: a map's (n, O, C) array is some 20 MB a batch, and each temporary was one more
+    per *= grid.counts(who, caught)
+    per *= sign[:, None, :]
+    return np.where(valid, per.sum(axis=2), -np.inf)
 
 
 def _status_expected(
@@ -251,8 +262,9 @@ def _status_expected(
     per: Any,
 ) -> Any:
     """`per` (rows, options, combatants) read again at the statuses in play: each roll's expected damage at the
-    overrides its resolve would get (the grid's Hard to Hit with the statuses folded in, `StatusPlay.fields`)."""
-    per = np.array(per, dtype=float)
+    overrides its resolve would get (the grid's Hard to Hit with the statuses folded in, `StatusPlay.fields`).
+    Written in place (the caller's own gather, float already: no copy of a map's (n, O, C) array)."""
+    per = np.asarray(per, dtype=float)
     live = valid.any(axis=1)
     for c in np.unique(who[live]).tolist():
         rc = np.flatnonzero(live & (who == c))
