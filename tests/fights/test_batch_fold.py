@@ -6,11 +6,11 @@ rounds are counted in, are the same: the same bytes (tests/fights/test_fight_exa
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
 
+from tests.fights.test_fight_example_digests import DIGESTS, digest
 from tohit.engine.fight import run
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.stalemate import Stalemates
@@ -44,12 +44,14 @@ def test_a_batch_adds_its_fights_ends_to_the_totals_as_they_come_with_the_same_r
     monkeypatch.setattr(run, "KEEP_FIGHTS", 10_000 if keep else 0)
     monkeypatch.setattr(run, "FOLD_ROWS", 10**9)  # one addition at each batch's end, as before
     calls = _folds(monkeypatch)
-    once: Any = run.simulate_fights(fight, 2_000, seed=5, batch=1_000).to_json()
+    once = run.simulate_fights(fight, 2_000, seed=5, batch=1_000)
     assert len(calls) == 2 and sum(map(sum, calls)) == 2_000
     calls.clear()
     monkeypatch.setattr(run, "FOLD_ROWS", 64)
-    folded: Any = run.simulate_fights(fight, 2_000, seed=5, batch=1_000).to_json()
-    assert folded == once
+    folded = run.simulate_fights(fight, 2_000, seed=5, batch=1_000)
+    assert folded.to_json() == once.to_json()
+    assert list(folded.tally.rounds.items()) == list(once.tally.rounds.items())  # the rounds in the same order
+    assert folded.tally.wins.tolist() == once.tally.wins.tolist() and folded.tally.draws == once.tally.draws
     assert len(calls) > 10 and sum(map(sum, calls)) == 2_000
     assert all(sum(sizes[:-1]) < 64 for sizes in calls)  # it adds as soon as 64 have ended
     done = 0
@@ -65,3 +67,15 @@ def test_a_batch_keeps_no_fights_end_once_added_when_the_run_keeps_only_totals(m
     tally = FightTally.empty(len(fight.roster.side_names), len(fight.roster.names))
     kept = run._run_batch(fight, 500, np.random.default_rng(1), None, "table", Stalemates(), tally, keep=False)
     assert kept == [] and int(tally.wins.sum()) + tally.draws == 500
+
+
+@pytest.mark.parametrize("name", ["kaiser-party-vs-bandits", "rtw-map", "wsswnn-grapple-and-archer"])
+def test_a_bundled_fight_folded_every_64_fights_gives_its_pinned_bytes(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bundled fights' digests (2,000 fights, one batch) with the batch adding its ends every 64 fights."""
+    monkeypatch.setattr(run, "FOLD_ROWS", 64)
+    calls = _folds(monkeypatch)
+    result = run.simulate_fights(load_fight(EXAMPLES / f"{name}.yaml"), 2_000, seed=1).to_json()
+    assert len(calls) >= 3  # one batch, added to more than once
+    assert digest(result) == DIGESTS[name][0]

@@ -55,6 +55,22 @@ def test_past_narrow_rows_a_column_is_the_narrowest_type_its_values_fit_and_wide
     assert held.read("small", np.arange(18)).tolist() == [*range(-8, 8), -1000, -999]
 
 
+def test_a_column_holding_rows_turns_narrow_as_its_buffer_passes_narrow_rows_and_widens_with_no_growth(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(columns, "NARROW_ROWS", 8)
+    held = FieldColumns(("a",), rows=8)
+    held.take(8, [-5], [5])
+    assert held.columns[0].dtype == np.int64
+    held.columns[0][:8] = np.arange(-4, 4)
+    held.take(1, [0], [0])  # the buffer grows to 12 rows: narrow, its rows kept
+    assert held.columns[0].dtype == np.int8 and held.columns[0].size == 12
+    held.take(1, [0], [300])  # room for it: no growth, only wider
+    assert held.columns[0].dtype == np.int16 and held.columns[0].size == 12
+    held.columns[0][9] = 300
+    assert held.read("a", np.arange(10)).tolist() == [*range(-4, 4), 0, 300]
+
+
 def test_value_range_is_each_fields_least_and_greatest_and_zeros_for_no_rows() -> None:
     assert value_range(np.asarray([[3, -1, 2], [0, 7, 7]])) == ([-1, 0], [3, 7])
     assert value_range(np.zeros((2, 0), dtype=np.int64)) == ([0, 0], [0, 0])

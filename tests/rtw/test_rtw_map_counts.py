@@ -24,13 +24,17 @@ def test_a_maps_counts_are_int32_and_the_times_each_option_affects_each_creature
     fight = load_fight(EXAMPLES / f"{name}.yaml")
     grid = grid_at(fight, file_positions(fight))
     assert grid.times.dtype == np.int32
+    times = grid.times.copy()
     rng = np.random.default_rng(7)
     who = np.repeat(np.arange(fight.roster.size), 50)
     caught = rng.random((who.size, grid.width, fight.roster.size)) < 0.5
     counts = grid.counts(who, caught)
-    assert counts.dtype in (np.int32, np.int64)
-    fixed = grid.times.astype(np.int64)[who] * caught
+    assert counts.dtype == (np.int64 if grid.any_within else np.int32)
+    assert np.array_equal(grid.counts(who, caught), counts) and np.array_equal(grid.times, times)  # times unwritten
+    grid.times = times.astype(np.int64)  # the times as int64, as the map held them before
+    fixed = grid.times[who] * caught
     within = (grid.kind[who] == WITHIN)[:, :, None]
     expected = np.where(within, grid._picks(who, caught), fixed) if grid.any_within else fixed
+    grid.times = times
     assert np.array_equal(counts, expected)
-    assert (counts <= grid.times[who]).all() and (counts[~caught] == 0).all()
+    assert (counts <= times[who]).all() and (counts[~caught] == 0).all() and counts.any()

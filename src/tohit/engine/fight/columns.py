@@ -13,11 +13,11 @@ import numpy.typing as npt
 from tohit.core.fight.rows import take_at
 from tohit.core.fight.state import BoolArray, IntArray, wide
 
-#: Past this many rows a column is held in the narrowest integer type its values so far fit (int8, int16,
-#: int32), read back as int64 (`FieldColumns.read`): a fight that meets thousands of situations holds a fraction of
-#: the memory (a bench group with open rolls over 10,000,000 fights: 284,000 rows a field in the stack, 262,000 in the
-#: deeper tables, 25 MB as int64), and its gathers, which miss the cache at that size, are no slower. A smaller one
-#: keeps int64 columns, read as they are (every bench fight's stack at 100,000 fights).
+#: Once its buffer is past this many rows a column is held in the narrowest integer type its values so far fit
+#: (int8, int16, int32), read back as int64 (`FieldColumns.read`): a fight that meets thousands of situations holds
+#: a fraction of the memory (a bench group with open rolls over 10,000,000 fights: 284,000 rows a field in the
+#: stack, 262,000 in the deeper tables, 25 MB as int64), and its gathers, which miss the cache at that size, are
+#: no slower. A smaller one keeps int64 columns, read as they are (every bench fight's stack at 100,000 fights).
 NARROW_ROWS = 1 << 17
 #: The integer types a large column may take, narrowest first, with the least and greatest value each holds.
 _NARROW_TYPES = tuple(
@@ -57,8 +57,8 @@ class FieldColumns:
         self.lows, self.highs = [0] * len(fields), [0] * len(fields)
 
     def take(self, rows: int, lows: Sequence[int], highs: Sequence[int]) -> int:
-        """Take the next `rows` rows, for values within lows..highs a field: the columns grown (and widened) to hold
-        them. Returns the first row's index."""
+        """Take the next `rows` rows, for values within lows..highs a field: the columns grown, and made narrow or
+        wider (`column_type`), to hold them. Returns the first row's index."""
         offset, need = self.used, self.used + rows
         size = self.flags.size
         if need > size:

@@ -1,5 +1,6 @@
 """The running totals of many simulated fights (`FightTally`): all a Monte Carlo summary needs, in constant memory,
-added one batch's fight ends (`Part`) at a time and merged across a run's shares."""
+added a batch's fight ends (`Part`) as they come (every `run.FOLD_ROWS` ended fights and at the batch's end) and
+merged across a run's shares."""
 
 from __future__ import annotations
 

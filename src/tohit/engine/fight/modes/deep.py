@@ -27,8 +27,8 @@ from tohit.engine.fight.stack import TableSampler
 
 #: The depth of the deeper tables: a roll past depth 1 goes past this one in one case in 6^(DEEP_DEPTH - 1).
 DEEP_DEPTH = 6
-#: Most rows the deeper tables of one fight hold together, some 12 MB as int64 and a third of it once narrow
-#: (`FieldColumns`; past them, rows past depth 1 resolve as before):
+#: Most rows the deeper tables of one fight hold together (some 12 MB as int64; a third of it once narrow,
+#: `FieldColumns`, and the buffer grows by half up to 14% past them; past them, rows past depth 1 resolve as before):
 #: the bench's duel with open rolls needs 115 tables of 1,849 rows.
 DEEP_ROWS = 1 << 18
 
@@ -146,7 +146,8 @@ class DeepTables:
         finite = np.flatnonzero(table.finite)
         values = [np.asarray(table.outcome[f]) for f in self.fields]  # each field at the finite rows
         lows = [int(v.min()) if v.size else 0 for v in values]
-        offset = self.held.take(size, lows, [int(v.max()) if v.size else 0 for v in values])
+        highs = [int(v.max()) if v.size else 0 for v in values]
+        offset = self.held.take(size, lows, highs)
         for column, field_values in zip(self.held.columns, values, strict=True):
             column[offset + finite] = field_values
         self.held.flags[offset : offset + size] = table.finite
