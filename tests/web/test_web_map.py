@@ -209,6 +209,8 @@ def test_web_map_coordinates_names_turn_and_best_aim(page: Any, table: Table) ->
         assert shown["range"] == served[i]["range"]
         assert sorted(shown["squares"]) == sorted(f"{x},{y}" for x, y in served[i]["squares"])
         assert set(served[i]["foes"]) <= set(shown["reached"])
+    assert page.locator("#best-list li").count() == len(served)  # the ranked placements and nothing else
+    assert "null" not in page.inner_text("#best-list")
     page.locator("#map").scroll_into_view_if_needed()
     shot(page, "web-map-best-aim")
     before = int(page.get_attribute("#tracker", "data-seq"))

@@ -580,7 +580,8 @@ async function bestAim() {
         ),
       ),
     ),
-    best.length ? null : el("li", { class: "note", dataset: { aim: "none" } }, answer.data.note || "no placement reaches anyone"),
+    // replaceChildren writes a null as the text "null": the note is spread in only when nothing is ranked
+    ...(best.length ? [] : [el("li", { class: "note", dataset: { aim: "none" } }, answer.data.note || "no placement reaches anyone")]),
   );
   if (best.length) placeAim(best[0]);
   else draw();
