@@ -83,6 +83,17 @@ def test_a_stat_held_as_one_row_is_tiled_into_the_batchs_own_array_at_its_first_
     assert row.tolist() == [10, 20, 30] and held.strides[0] == 0
 
 
+def test_a_stat_held_as_one_row_widened_past_the_narrow_limit_is_an_int64_array_in_c_order() -> None:
+    """A first write past int32's limit widens the one-row stat to int64: an array of its own in C order (a copy
+    of the zero-stride view in its own order would be in Fortran order, and every later read would copy it)."""
+    held: Any = np.broadcast_to(np.asarray([10, 20, 30], dtype=np.int32), (5, 3))
+    state = State({"hp": held}, {"round": np.ones(5, dtype=np.int64)})
+    after = apply_event_changes(state, [change("hp", [1], [2**40], [2])], set())
+    hp = after.per["hp"]
+    assert hp.dtype == np.int64 and hp.flags.c_contiguous and hp.flags.writeable
+    assert hp.tolist() == [[10, 20, 30], [10, 20, 2**40], [10, 20, 30], [10, 20, 30], [10, 20, 30]]
+
+
 def test_take_rows_of_no_fights_is_no_rows() -> None:
     """An array of no rows has zero strides too: it is read as it always was, not as a one-row stat."""
     assert take_rows(np.zeros((0, 3), dtype=np.int64), np.zeros(0, dtype=np.int64)).tolist() == []

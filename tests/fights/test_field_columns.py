@@ -71,6 +71,17 @@ def test_a_column_holding_rows_turns_narrow_as_its_buffer_passes_narrow_rows_and
     assert held.read("a", np.arange(10)).tolist() == [*range(-4, 4), 0, 300]
 
 
+def test_append_writes_each_fields_values_at_its_rows_zeros_on_the_others_and_the_flags() -> None:
+    held = FieldColumns(("a", "b"), used=1, rows=4)
+    first = held.append(3, np.asarray([[1, 2, 3], [4, 5, 6]]), np.asarray([True, False, True]))
+    second = held.append(4, np.asarray([[7, 8], [-1, -2]]), np.ones(4, dtype=bool), at=np.asarray([0, 3]))
+    assert (first, second, held.used) == (1, 4, 8)
+    rows = np.arange(held.used)
+    assert held.read("a", rows).tolist() == [0, 1, 2, 3, 7, 0, 0, 8]
+    assert held.read("b", rows).tolist() == [0, 4, 5, 6, -1, 0, 0, -2]
+    assert held.flags_at(rows).tolist() == [False, True, False, True, True, True, True, True]
+
+
 def test_value_range_is_each_fields_least_and_greatest_and_zeros_for_no_rows() -> None:
     assert value_range(np.asarray([[3, -1, 2], [0, 7, 7]])) == ([-1, 0], [3, 7])
     assert value_range(np.zeros((2, 0), dtype=np.int64)) == ([0, 0], [0, 0])

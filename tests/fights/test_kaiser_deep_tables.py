@@ -86,7 +86,7 @@ def test_narrow_deeper_tables_read_what_int64_ones_read(monkeypatch: Any) -> Non
     monkeypatch.setattr(columns, "NARROW_ROWS", 1_500)  # narrow as its buffer grows past 1,024 rows, rows held
     narrow = DeepTables(fight.rules.outcome_fields)
     after = reads(narrow)
-    kinds = {f: narrow.held.columns[i].dtype for i, f in enumerate(narrow.fields)}
+    kinds = {f: narrow.held.columns[i].dtype for i, f in enumerate(narrow.held.fields)}
     assert kinds["result"] == np.int8 and kinds["counter_bonus"] == np.int64
     assert narrow.held.used == int64.held.used > 1_500
     for (found, read), (found_narrow, read_narrow) in zip(before, after, strict=True):

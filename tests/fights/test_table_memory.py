@@ -38,7 +38,7 @@ def test_a_sampler_keeps_no_copy_of_its_outcome_nor_of_the_dice_its_table_was_re
     for sm in samplers:
         assert sm.matrix.size == 0
         assert sm.table.finite_columns is None and not sm.table.outcome.values
-        assert sm.table.weights is tables.weights[sm.layout] and sm.weights_key is tables.keys[sm.layout]
+        assert sm.table.weights is tables.firsts[sm.layout].weights and sm.weights_key is tables.keys[sm.layout]
         first = tables.firsts[sm.layout]  # its index grids and rows within the depth too, where the same
         keys = list(sm.table.index) == list(first.index)
         same_index = keys and all(np.array_equal(sm.table.index[k], first.index[k]) for k in first.index)

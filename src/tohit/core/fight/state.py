@@ -239,7 +239,7 @@ def apply_event_changes(state: State, changes: Iterable[Change], copied: set[tup
             # A value past the limit: widened first (a copy). `==`, not `is`: an unpickled array's dtype is another
             # object, and an int32 stat must widen all the same.
             if arr.dtype == NARROW and not narrow_fits(ch.to):
-                arr = arr.astype(np.int64)  # a new array of its own (a one-row stat's too)
+                arr = arr.astype(np.int64, order="C")  # its own, in C order (a one-row stat's view is not)
                 per = {**per, ch.stat: arr}
                 copied.add((True, ch.stat))
             elif (True, ch.stat) not in copied:

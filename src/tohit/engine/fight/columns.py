@@ -73,6 +73,18 @@ class FieldColumns:
         self.used = need
         return offset
 
+    def append(
+        self, size: int, values: npt.NDArray[np.integer[Any]], flags: BoolArray, at: IntArray | None = None
+    ) -> int:
+        """Append `size` rows: each field's `values` (a (fields, k) matrix) at rows `at` of them (every row in order
+        when None; 0 on the others) and the rows' flags. Returns the first row's index."""
+        offset = self.take(size, *value_range(values))
+        rows = slice(offset, offset + size) if at is None else offset + at
+        for column, field_values in zip(self.columns, values, strict=True):
+            column[rows] = field_values
+        self.flags[offset : offset + size] = flags
+        return offset
+
     def read(self, field: str, at: npt.NDArray[np.integer[Any]], within: Span | None = None) -> IntArray:
         """The field's values at rows `at` (`within` a table: at its own rows, with no offset added to each row), as
         int64 whatever the column holds them in."""

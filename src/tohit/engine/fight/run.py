@@ -548,13 +548,15 @@ class _Batch:
         self.pending_rows = 0
 
     def start(self) -> State:
-        """The batch's n copies of the fight's start, small stats as int32 (the same values in half the memory),
-        for the loop alone: the batch keeps no name for them."""
+        """The batch's n fights' start, small stats as int32 (the same values in half the memory), and a group's
+        stats as one row for every fight until an event writes them (`ending.ONE_ROW_FROM`), for the loop alone:
+        the batch keeps no name for it."""
         return initial_state(self.fight, self.n, narrow=True)
 
     def context(self, state: State, standing: BoolArray | None) -> StepContext:
-        """The step's context; it owns `state`: the loop's states are the batch's own (made by `initial_state`, a
-        `take`, or the previous step), and the loop reads none after stepping it."""
+        """The step's context; it owns `state`'s writeable arrays: the loop's states are the batch's own (made by
+        `initial_state`, a `take`, or the previous step), and the loop reads none after stepping it (a stat held as
+        one row for every fight is read-only, copied at its first write: `StepContext.own_input`)."""
         ctx = self.sample(self.fight, state, self.rng, max_rounds=self.fight.max_rounds, standing=standing)
         ctx.own_input()
         return ctx

@@ -135,16 +135,18 @@ class SituationKey:
             at_target = base + target if on_target else base
             at_actor = base + actor if on_actor else base
 
-        def read(stat: str, at: IntArray) -> IntArray:
-            out: IntArray = read_flat(per[stat], at)
-            return out
-
         cols = [actor, attack, target]
-        cols += [read(s, at_target) for s in self.stats + self.clips if s not in steady]
-        cols += [np.asarray(group(s, read(s, at_target)), dtype=np.int64) for s in self.scalar if s not in steady]
-        cols += [read(s, at_actor) for s in self.own if s not in steady]
+        cols += [read_flat(per[s], at_target) for s in self.stats + self.clips if s not in steady]
+        cols += [
+            np.asarray(group(s, read_flat(per[s], at_target)), dtype=np.int64) for s in self.scalar if s not in steady
+        ]
+        cols += [read_flat(per[s], at_actor) for s in self.own if s not in steady]
         cols += [attack_fields[f] for f in self.overrides]
-        cols += [np.asarray(group(s, read(s, at_actor)), dtype=np.int64) for s in self.own_scalar if s not in steady]
+        cols += [
+            np.asarray(group(s, read_flat(per[s], at_actor)), dtype=np.int64)
+            for s in self.own_scalar
+            if s not in steady
+        ]
         return cols
 
     def decode(self, values: Sequence[int]) -> Situation:

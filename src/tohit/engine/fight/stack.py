@@ -16,7 +16,7 @@ import numpy.typing as npt
 from tohit.core.fight.state import BoolArray
 from tohit.core.outcome import Outcome
 from tohit.engine.alias import Alias
-from tohit.engine.fight.columns import FieldColumns, value_range
+from tohit.engine.fight.columns import FieldColumns
 
 
 class TableSampler:
@@ -99,12 +99,7 @@ class TableStack(FieldColumns):
 
     def _append(self, sm: TableSampler) -> int:
         """Append a table's rows; returns its offset."""
-        offset = self.take(sm.size, *value_range(sm.matrix))
-        rows = slice(offset, offset + sm.size)
-        for column, values in zip(self.columns, sm.matrix, strict=True):
-            column[rows] = values
-        self.flags[rows] = sm.beyond
-        return offset
+        return self.append(sm.size, sm.matrix, sm.beyond)
 
     def beyond_at(self, at: npt.NDArray[np.integer[Any]], within: TableSampler | None = None) -> BoolArray:
         """Whether the stack's rows `at` (`within` a sampler: its joint rows) lie beyond their table's depth."""
@@ -134,9 +129,8 @@ class AliasTables:
         self.aliases: list[Alias] = []
         #: Each layout's weights key (`TableSampler.weights_key`), shared by the samplers of that layout.
         self.keys: list[tuple[int, bytes]] = []
-        #: Each layout's joint weights, the array its samplers' tables share.
-        self.weights: list[Any] = []
-        #: Each layout's first joint table (its index grids and rows within the depth, shared where the same).
+        #: Each layout's first joint table: its joint weights, the array its samplers' tables share, and its index
+        #: grids and rows within the depth, shared where the same.
         self.firsts: list[Any] = []
         #: How many samplers were added (each one's `number`).
         self.added = 0
@@ -152,7 +146,6 @@ class AliasTables:
             layout = self.layout_ids[sm.weights_key] = len(self.aliases)
             self.aliases.append(Alias([int(w) for w in sm.table.weights]))
             self.keys.append(sm.weights_key)
-            self.weights.append(sm.table.weights)
             self.firsts.append(sm.table)
         # One copy of the weights (their bytes, their array) per layout, not one per situation; the layout's first
         # table's index grids and rows within the depth where they are the same (they are, but for a table whose
@@ -161,7 +154,7 @@ class AliasTables:
         table, first = sm.table, self.firsts[layout]
         index = first.index if _same_arrays(table.index, first.index) else table.index
         finite = first.finite if np.array_equal(table.finite, first.finite) else table.finite
-        sm.table = replace(table, weights=self.weights[layout], index=index, finite=finite)
+        sm.table = replace(table, weights=first.weights, index=index, finite=finite)
         sm.layout = layout
         sm.number, self.added = self.added, self.added + 1
         sm.offset = self.stack.add(sm)

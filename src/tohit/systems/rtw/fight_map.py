@@ -400,7 +400,8 @@ class FightMap:
 
     def counts(self, who: IntArray, caught: BoolArray) -> IntArray:
         """(rows, options, combatants): how many times each option affects each creature it catches (one roll
-        To-Hit each: rtw, "you must roll all To-Hit checks once for each foe"); a Swarm may be more than once."""
+        To-Hit each: rtw, "you must roll all To-Hit checks once for each foe"); a Swarm may be more than once. As
+        int32 where the map holds its times so (`times`), int64 where an option shares out picks (X Targets)."""
         fixed: IntArray = self.times[who]  # a copy (fancy indexing): multiplied in place, one array of (n, O, C)
         fixed *= caught
         if not self.any_within:

@@ -66,7 +66,9 @@ class StepContext(ABC):
         batch's loop, which made them and drops its previous state), so the step writes them in place instead of
         copying each array on its first change. A step's own code still reads what it read before an event from
         the arrays it gathered, never from a view it kept of the state. The `turn` stat stays copied on change:
-        the round's order is kept while that array is the same object (`core/fight/order.py`)."""
+        the round's order is kept while that array is the same object (`core/fight/order.py`). Nor is a read-only
+        stat (a group's batch holds an unwritten stat as one row for every fight): it is tiled into an array of
+        its own at its first write (`state.own_copy`)."""
         per = self.state.per
         self._owned = {(True, k) for k in per if k != TURN and per[k].flags.writeable} | {
             (False, k) for k in self.state.fight

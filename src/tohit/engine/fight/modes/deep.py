@@ -119,7 +119,6 @@ class DeepTables:
     row's role rows make its joint row (its layout)."""
 
     def __init__(self, fields: tuple[str, ...]) -> None:
-        self.fields = fields
         self.held = FieldColumns(fields, rows=1024)
         #: Each sampler's deeper table, by the sampler's identity (the sampler kept with it): its offset and layout
         #: (-1, -1: none, the budget of rows spent).
@@ -144,14 +143,9 @@ class DeepTables:
         table = joint.build(fight.system, scenario, target, DEEP_DEPTH)
         size = int(table.weights.size)
         finite = np.flatnonzero(table.finite)
-        values = [np.asarray(table.outcome[f]) for f in self.fields]  # each field at the finite rows
-        lows = [int(v.min()) if v.size else 0 for v in values]
-        highs = [int(v.max()) if v.size else 0 for v in values]
-        offset = self.held.take(size, lows, highs)
-        for column, field_values in zip(self.held.columns, values, strict=True):
-            column[offset + finite] = field_values
-        self.held.flags[offset : offset + size] = table.finite
-        return offset, self._layout(table)
+        # each field at the finite rows, 0 on the others
+        values = np.stack([np.broadcast_to(table.outcome[f], finite.shape) for f in self.held.fields])
+        return self.held.append(size, values, table.finite, at=finite), self._layout(table)
 
     def _layout(self, table: joint.JointTable) -> int:
         """The layout of the table's dice: per role, its support's rows and stride (tables of the same dice share
