@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tohit.core.fight import rows
-from tohit.core.fight.rows import dense_rank, distinct
+from tohit.core.fight.rows import dense_rank, distinct, first_of_each
 
 
 def _unique(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -64,3 +64,12 @@ def test_dense_rank_is_np_uniques_inverse_by_table_or_by_sort(n: int, span: int)
     count, rank = dense_rank(values)
     uniq, inverse = np.unique(values, return_inverse=True)
     assert count == uniq.size and rank.tolist() == inverse.reshape(-1).tolist()
+
+
+@pytest.mark.parametrize(("n", "groups"), [(0, 3), (1, 1), (7, 3), (5000, 16), (5000, 4000)])
+def test_each_group_s_first_row_is_its_least_row_however_often_it_repeats(n: int, groups: int) -> None:
+    """`first_of_each`: each group's first row, whatever the order numpy would write repeated indices in (a minimum
+    per group, not the last of a reversed write); a group no row is in gets `n`."""
+    group = np.random.default_rng(n).integers(0, groups, size=n)
+    want = [next((row for row in range(n) if group[row] == g), n) for g in range(groups)]
+    assert first_of_each(group, groups).tolist() == want

@@ -80,8 +80,8 @@ class FightTally:
         counts = np.bincount(rounds)
         values = np.flatnonzero(counts)
         part = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
-        first = np.empty(counts.size, dtype=np.int64)
-        first[rounds[::-1]] = part[::-1]  # the last write wins: each round's first part
+        first = np.full(counts.size, len(sizes), dtype=np.int64)
+        np.minimum.at(first, rounds, part)  # each round's first part (a minimum: defined for repeated rounds)
         order = values[np.lexsort((values, first.take(values)))]
         for value, count in zip(order.tolist(), counts.take(order).tolist(), strict=True):
             self.rounds[value] = self.rounds.get(value, 0) + count

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.fight.contract import ALL, LoadedFight, Rows
-from tohit.core.fight.rows import dense_rank, gather_stats, spread, take_at
+from tohit.core.fight.rows import dense_rank, first_of_each, gather_stats, spread, take_at
 from tohit.core.fight.state import BoolArray, IntArray, every_row, wide
 from tohit.core.fight.words import Words
 from tohit.core.steps import Silent
@@ -236,8 +236,7 @@ class TableSample(DirectSample):
             count, inv = _ranked(met[1], drawn, owner)
         else:
             count, inv = dense_rank(pack(cols)[0])  # the groups, in the columns' lexicographic order
-        leads = np.empty(count, dtype=np.int64)
-        leads[inv[::-1]] = np.arange(b.size - 1, -1, -1)
+        leads = first_of_each(inv, count)
         tails = _tail_dice(fight)
         blocks = np.zeros(len(samplers), dtype=np.int64)
         for i in drawn:
@@ -315,17 +314,14 @@ class _Groups:
             return
         count, inverse = dense_rank(code)
         self.inverse = inverse
-        self._first = np.empty(count, dtype=np.int64)
-        self._first[inverse[::-1]] = np.arange(n - 1, -1, -1)
+        self._first = first_of_each(inverse, count)
 
     @property
     def first(self) -> IntArray:
         """Each group's first row."""
         if self._first is None:
             assert self.by_code is not None
-            first_of = np.full(self.radix, self.code.size, dtype=np.int64)
-            first_of[self.code[::-1]] = np.arange(self.code.size - 1, -1, -1)  # the last write wins: the first row
-            self._first = first_of.take(self.by_code)
+            self._first = first_of_each(self.code, self.radix).take(self.by_code)
         return self._first
 
     def values(self, codes: Packed, columns: list[IntArray]) -> list[list[int]]:
