@@ -34,6 +34,7 @@ PARTS = {
     ("play.py", "play_out"): "loop",
     ("play.py", "step"): "step",
     ("table.py", "resolve"): "draws",
+    ("table.py", "resolve_at"): "draws",  # a game's resolve on its attacks' rows alone (the sampled table's own)
     ("drawn.py", "resolve"): "draws",
     ("sample.py", "roll"): "draws",
     ("drawn.py", "die"): "draws",
@@ -44,7 +45,6 @@ PARTS = {
     ("run.py", "stall"): "stalemate",
     ("play.py", "emit_end"): "ends & tally",
     ("run.py", "finished"): "ends & tally",
-    ("run.py", "add"): "ends & tally",
 }
 
 
@@ -58,13 +58,13 @@ def _steps(fight: Any, n: int, batch: int) -> tuple[int, int, float]:
         counted[1] += ctx.state.n
         original(ctx, choice, in_turn=in_turn)
 
-    play.step = counting  # type: ignore[assignment]
+    play.step = counting
     try:
         start = time.process_time()
         simulate_fights(fight, n, seed=1, batch=batch)
         cpu = time.process_time() - start
     finally:
-        play.step = original  # type: ignore[assignment]
+        play.step = original
     return counted[0], counted[1], cpu
 
 
