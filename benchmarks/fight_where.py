@@ -8,9 +8,10 @@ Per game, the fights bench's 1-v-1 and 4-v-4 (benchmarks/fight_cases.py), 100,00
 - numpy calls a step: the calls of numpy functions and methods the profiler counts (an operator such as `a + b`
   is not a call it sees: the real count is higher);
 - the share of the loop's time (cProfile, cumulative) of: the game's step outside the engine's calls, the draws
-  (`resolve`: the alias tables, the lookups), the events applied (`emit`), the policy's choice, the end check
-  (`decided`), the stalemate check, and the ends and the event tally (`emit_end`, the batch's `finished`, the
-  running totals).
+  (`resolve`, and `resolve_at` on an attack's rows alone: the alias tables, the lookups), the events applied
+  (`emit`), the policy's choice, the end check (`decided`), the stalemate check, and the ends and the event tally
+  (`emit_end`, the batch's `finished`, the running totals). Each part is timed over the calls made from outside it
+  (`shares`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import cProfile
 import pstats
 import sys
 import time
-from collections import Counter
 from typing import Any
 
 from benchmarks.fight_cases import CASES
@@ -46,6 +46,11 @@ PARTS = {
     ("play.py", "emit_end"): "ends & tally",
     ("run.py", "finished"): "ends & tally",
 }
+
+#: A profiled function, as pstats keys it: (file, line, name).
+Func = tuple[str, int, str]
+#: pstats' stats: per function, (primitive calls, calls, own time, cumulative time, the same per caller).
+Stats = dict[Func, tuple[int, int, float, float, dict[Func, tuple[int, int, float, float]]]]
 
 
 def _steps(fight: Any, n: int, batch: int) -> tuple[int, int, float]:
@@ -76,27 +81,43 @@ def where(fight: Any) -> dict[str, Any]:
     profile.enable()
     simulate_fights(fight, N, seed=1)
     profile.disable()
-    cumulative: Counter[str] = Counter()
-    numpy_calls = 0
-    for (path, _, name), (_, calls, _, total, _) in pstats.Stats(profile).stats.items():  # type: ignore[attr-defined]
-        part = PARTS.get((path.rsplit("/", 1)[-1], name.rsplit(".", 1)[-1]))
-        if part:
-            cumulative[part] += total
-        if path == "~" or "numpy" in path:
-            numpy_calls += calls
-    loop = cumulative.pop("loop")
-    engine = sum(cumulative[p] for p in ("draws", "events", "policy"))
-    shares = {"game's own step": (cumulative.pop("step") - engine) / loop}
-    shares.update({part: t / loop for part, t in cumulative.items()})
+    stats: Stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    numpy_calls = sum(calls for (path, _, _), (_, calls, *_) in stats.items() if path == "~" or "numpy" in path)
     return {
         "steps": steps,
         "rows": rows / steps,
         "ms": 1e3 * cpu / steps,
         "python_ms": 1e3 * small_cpu / small_steps,
         "numpy_calls": numpy_calls / steps,
-        "shares": shares,
+        "shares": shares(stats),
         "fights_per_s": N / cpu,
     }
+
+
+def _part(func: Func) -> str | None:
+    path, _, name = func
+    return PARTS.get((path.rsplit("/", 1)[-1], name.rsplit(".", 1)[-1]))
+
+
+def shares(stats: Stats) -> dict[str, float]:
+    """Each part's share of the loop's time, from a profile's stats (pstats' `stats`: per function, its calls, its
+    own and cumulative time, and the same per caller). A part's time is its functions' cumulative time over the
+    calls made from outside the part (a draw inside a draw, as a resolve with a shared roll makes, counted once),
+    and the steps' time that of the steps the loop plays (not the stalemate check's, counted as its own part)."""
+    cumulative: dict[str, float] = {}
+    for func, (_, _, _, total, callers) in stats.items():
+        part = _part(func)
+        if part is None:
+            continue
+        inside = [ct for caller, (_, _, _, ct) in callers.items() if _part(caller) == part]
+        if part == "step":
+            inside = [ct for caller, (_, _, _, ct) in callers.items() if _part(caller) != "loop"]
+        cumulative[part] = cumulative.get(part, 0.0) + total - sum(inside)
+    loop = cumulative.pop("loop")
+    engine = sum(cumulative.get(p, 0.0) for p in ("draws", "events", "policy"))
+    found = {"game's own step": (cumulative.pop("step") - engine) / loop}
+    found.update({part: t / loop for part, t in cumulative.items()})
+    return found
 
 
 def main(games: list[str]) -> None:

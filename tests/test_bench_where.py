@@ -28,3 +28,26 @@ def test_each_part_the_tool_measures_is_a_function_of_the_engine() -> None:
 
 def test_a_game_s_attacks_resolved_on_their_rows_alone_count_as_draws() -> None:
     assert fight_where.PARTS[("table.py", "resolve_at")] == "draws"
+
+
+def _f(file: str, name: str) -> fight_where.Func:
+    return (f"/src/tohit/engine/fight/{file}", 1, name)
+
+
+LOOP, STEP, ADVANCE = _f("play.py", "play_out"), _f("play.py", "step"), _f("play.py", "advance")
+TABLE, DRAWN, STALL = _f("modes/table.py", "resolve"), _f("modes/drawn.py", "resolve"), _f("run.py", "stall")
+
+
+def test_a_draw_made_inside_a_draw_counts_once_and_a_stalemate_check_s_step_is_not_the_loop_s() -> None:
+    """A loop of 100: its steps 80 (of which a resolve 30, which hands 20 of it to the drawn resolve, as a shared
+    roll does), and a stalemate check of 10 whose own step takes 6: draws 30, the game's own step 50, the
+    stalemate 10 (the check's step counted in it alone)."""
+    stats: fight_where.Stats = {
+        LOOP: (1, 1, 0.0, 100.0, {}),
+        STEP: (3, 3, 0.0, 86.0, {LOOP: (2, 2, 0.0, 80.0), ADVANCE: (1, 1, 0.0, 6.0)}),
+        TABLE: (1, 1, 0.0, 30.0, {STEP: (1, 1, 0.0, 30.0)}),
+        DRAWN: (1, 1, 0.0, 20.0, {TABLE: (1, 1, 0.0, 20.0)}),
+        STALL: (1, 1, 0.0, 10.0, {LOOP: (1, 1, 0.0, 10.0)}),
+        ADVANCE: (1, 1, 0.0, 6.0, {STALL: (1, 1, 0.0, 6.0)}),
+    }
+    assert fight_where.shares(stats) == {"game's own step": 0.5, "draws": 0.3, "stalemate": 0.1}

@@ -71,5 +71,7 @@ def test_each_group_s_first_row_is_its_least_row_however_often_it_repeats(n: int
     """`first_of_each`: each group's first row, whatever the order numpy would write repeated indices in (a minimum
     per group, not the last of a reversed write); a group no row is in gets `n`."""
     group = np.random.default_rng(n).integers(0, groups, size=n)
-    want = [next((row for row in range(n) if group[row] == g), n) for g in range(groups)]
-    assert first_of_each(group, groups).tolist() == want
+    want = np.full(groups, n)
+    present, first = np.unique(group, return_index=True)  # each value's first index (numpy's own reference)
+    want[present] = first
+    assert first_of_each(group, groups).tolist() == want.tolist()

@@ -350,9 +350,10 @@ def distinct(columns: Sequence[Any]) -> tuple[IntArray, IntArray]:
 
 
 def first_of_each(group: IntArray, groups: int) -> IntArray:
-    """Each group's first row: the least row whose `group` entry is that group (0..groups-1), `groups` where no row
-    is. A minimum per group (`np.minimum.at`, defined for repeated indices), not a reversed fancy write whose last
-    write would win: numpy leaves the order of repeated writes through an index undefined."""
+    """Each group's first row: the least row whose `group` entry is that group (0..groups-1), `group.size` (the
+    number of rows) where no row is. A minimum per group (`np.minimum.at`, defined for repeated indices), not a
+    reversed fancy write whose last write would win: numpy leaves the order of repeated writes through an index
+    undefined."""
     first = np.full(groups, group.size, dtype=np.int64)
     np.minimum.at(first, group, np.arange(group.size, dtype=np.int64))
     return first
