@@ -18,7 +18,7 @@ from benchmarks.fight_ab import RefError
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller sizes, for a fast look")
     parser.add_argument("--long", action="store_true", help="the long runs (server_load: 60 s of attacks)")
     parser.add_argument(
@@ -26,10 +26,15 @@ def main() -> None:
         metavar="REF",
         help="the fights bench: this tree against REF (a git ref or a directory), in turns in the same run",
     )
-    parser.add_argument("names", nargs="*", help="only these modules (e.g. kaiser for bench_kaiser)")
-    args = parser.parse_args()
     folder = Path(__file__).parent
     modules = sorted(m.name for m in pkgutil.iter_modules([str(folder)]) if m.name.startswith("bench_"))
+    # an unknown name: one line and exit 2 (argparse's), not an empty table
+    known = [m.removeprefix("bench_") for m in modules]
+    parser.add_argument("names", nargs="*", metavar="NAME", help=f"only these ({', '.join(known)})")
+    args = parser.parse_args()
+    unknown = [n for n in args.names if n not in known]
+    if unknown:  # argparse's `choices` refuses no names at all with `nargs="*"` (Python 3.11)
+        parser.error(f"no benchmark named {', '.join(map(repr, unknown))} (choose from {', '.join(known)})")
     if args.names:
         modules = [m for m in modules if m.removeprefix("bench_") in args.names]
     rows: list[Row] = []

@@ -16,6 +16,7 @@ Per game, the fights bench's 1-v-1 and 4-v-4 (benchmarks/fight_cases.py), 100,00
 
 from __future__ import annotations
 
+import argparse
 import cProfile
 import pstats
 import sys
@@ -120,7 +121,16 @@ def shares(stats: Stats) -> dict[str, float]:
     return found
 
 
-def main(games: list[str]) -> None:
+def main(argv: list[str]) -> None:
+    """`python -m benchmarks.fight_where [GAME ...]`: every game's bench fights, or those named (an unknown name:
+    argparse's one line, exit 2)."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.fight_where", description="Where a fight's time goes.")
+    known = list(CASES)
+    parser.add_argument("games", nargs="*", metavar="GAME", help=f"only these ({', '.join(known)})")
+    games: list[str] = parser.parse_args(argv).games
+    unknown = [g for g in games if g not in known]
+    if unknown:  # argparse's `choices` refuses no names at all with `nargs="*"` (Python 3.11)
+        parser.error(f"no bench fights for {', '.join(map(repr, unknown))} (choose from {', '.join(known)})")
     for game in games or list(CASES):
         one, four, _ = CASES[game]()
         for label, fight in (("1v1", one), ("4v4", four)):

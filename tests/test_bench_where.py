@@ -5,11 +5,15 @@ game's attack resolved on its rows alone, `resolve_at`, is a draw)."""
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from benchmarks import fight_where
 
-ENGINE = Path(__file__).resolve().parents[1] / "src" / "tohit" / "engine" / "fight"
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "src" / "tohit" / "engine" / "fight"
 
 
 def _functions(name: str) -> set[str]:
@@ -51,3 +55,21 @@ def test_a_draw_made_inside_a_draw_counts_once_and_a_stalemate_check_s_step_is_n
         ADVANCE: (1, 1, 0.0, 6.0, {STALL: (1, 1, 0.0, 6.0)}),
     }
     assert fight_where.shares(stats) == {"game's own step": 0.5, "draws": 0.3, "stalemate": 0.1}
+
+
+@pytest.mark.parametrize(
+    ("module", "words"),
+    [
+        ("benchmarks.fight_where", "no bench fights for 'no-such-game'"),
+        ("benchmarks", "no benchmark named 'no-such-game'"),
+    ],
+)
+def test_an_unknown_name_is_one_line_and_exit_2(module: str, words: str) -> None:
+    """A name no bench has: argparse's usage and one error line naming it, exit 2 (before: a KeyError's traceback
+    from fight_where, and an empty table with exit 0 from the benchmarks' runner)."""
+    out = subprocess.run(
+        [sys.executable, "-m", module, "no-such-game"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert out.returncode == 2
+    assert words in out.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in out.stderr and out.stdout == ""

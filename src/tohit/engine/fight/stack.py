@@ -85,7 +85,7 @@ class TableStack(FieldColumns):
         found = self.places.get(key)
         if found is not None and self._holds(found, sm):
             return found
-        offset = self._append(sm)
+        offset = self.append(sm.size, sm.matrix, sm.beyond)
         self.places.setdefault(key, offset)
         return offset
 
@@ -96,10 +96,6 @@ class TableStack(FieldColumns):
         if offset + sm.size > self.used or not np.array_equal(self.beyond[rows], sm.beyond):
             return False
         return all(np.array_equal(column[rows], values) for column, values in zip(self.columns, sm.matrix, strict=True))
-
-    def _append(self, sm: TableSampler) -> int:
-        """Append a table's rows; returns its offset."""
-        return self.append(sm.size, sm.matrix, sm.beyond)
 
     def beyond_at(self, at: npt.NDArray[np.integer[Any]], within: TableSampler | None = None) -> BoolArray:
         """Whether the stack's rows `at` (`within` a sampler: its joint rows) lie beyond their table's depth."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tohit.core.fight.rows import column_sums
+from tohit.core.fight.rows import column_sums, first_of_each
 from tohit.core.fight.state import BoolArray, IntArray
 
 #: A batch's fight ends, one entry per fight: the winner (-1: a draw), the rounds played, and per combatant its
@@ -79,10 +79,9 @@ class FightTally:
         part by part: a round not yet counted comes in at the first part that has it, in increasing order there."""
         counts = np.bincount(rounds)
         values = np.flatnonzero(counts)
-        part = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
-        first = np.full(counts.size, len(sizes), dtype=np.int64)
-        np.minimum.at(first, rounds, part)  # each round's first part (a minimum: defined for repeated rounds)
-        order = values[np.lexsort((values, first.take(values)))]
+        first_row = first_of_each(rounds, counts.size).take(values)  # each round's first row (rows laid end to end)
+        first_part = np.searchsorted(np.cumsum(sizes), first_row, side="right")  # the part that row is in
+        order = values[np.lexsort((values, first_part))]
         for value, count in zip(order.tolist(), counts.take(order).tolist(), strict=True):
             self.rounds[value] = self.rounds.get(value, 0) + count
 
