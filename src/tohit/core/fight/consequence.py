@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tohit.core.fight.state import NARROW, BoolArray, Change, IntArray, change, every_row
+from tohit.core.fight.state import NARROW, BoolArray, Change, IntArray, change, change_at, every_row
 
 #: Whose stat an item changes: the attack's target, the one who made it, or another combatant (`Item.combatant`:
 #: a third party, such as one who lets go of a grappled foe that falls).
@@ -113,13 +113,18 @@ def changes(
     combatant per position) to the combatant whose stat it is (OTHER: the item's own `combatant`). An item's
     positions are increasing, so an item of as many positions as `rows` is every position: its rows are `rows`;
     where `rows` is the batch's every row (`every_row`), an item's positions are the fight's rows themselves.
-    `cells[whose]`: each position's cell of that combatant (`stat_cells`), where the step read the stats there."""
+    `cells[whose]`: each position's cell of that combatant (`stat_cells`), where the step read the stats there; a
+    change of some positions at those cells takes its rows and combatants only if they are read (`change_at`: a
+    batch writes through the cells)."""
     found = []
     whole = not rows.flags.writeable and rows is every_row(rows.size)  # `every_row` is read-only
     for it in items:
         every = it.rows.size == rows.size
-        mine = it.combatant if it.whose == OTHER else (who[it.whose] if every else who[it.whose].take(it.rows))
         at = None if cells is None or it.whose not in cells else cells[it.whose]
+        if at is not None and not every and it.whose != OTHER:
+            found.append(change_at(it.stat, it.rows, None if whole else rows, it.to, who[it.whose], at.take(it.rows)))
+            continue
+        mine = it.combatant if it.whose == OTHER else (who[it.whose] if every else who[it.whose].take(it.rows))
         if at is not None and not every:
             at = at.take(it.rows)
         found.append(change(it.stat, rows if every else it.rows if whole else rows.take(it.rows), it.to, mine, at))

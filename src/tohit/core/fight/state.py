@@ -161,17 +161,54 @@ class State:
         return State(per, fight)
 
 
-@dataclass(frozen=True)
 class Change:
-    """Set `stat` to `to` in fights `rows` (for combatant `who` of each, or the fight-level stat if None)."""
+    """Set `stat` to `to` in fights `rows` (for combatant `who` of each, or the fight-level stat if None).
 
-    stat: str
-    rows: IntArray
-    to: IntArray
-    who: IntArray | None = None
-    #: Each row's cell rows * combatants + who in the (fights, combatants) arrays, where the step has it from reading
-    #: the stat there (`rows.stat_cells`): written through as it is. None: made from `rows` and `who`.
-    cells: IntArray | None = field(default=None, compare=False, repr=False)
+    `cells`: each row's cell rows * combatants + who in the (fights, combatants) arrays, where the step has it from
+    reading the stat there (`rows.stat_cells`): written through as it is. None: made from `rows` and `who`.
+
+    A change made by `change_at` holds its rows and combatants as positions in a step's arrays, and takes them from
+    there when they are first read: a Monte Carlo batch writes through `cells` and never reads them (a told fight,
+    the exact chain and the table's log do, and get the same arrays)."""
+
+    __slots__ = ("_rows", "_taken_from", "_who", "cells", "per_combatant", "size", "stat", "to")
+
+    def __init__(
+        self, stat: str, rows: IntArray, to: IntArray, who: IntArray | None = None, cells: IntArray | None = None
+    ) -> None:
+        self.stat, self.to, self.cells = stat, to, cells
+        self._rows, self._who = rows, who
+        #: (positions, the step's rows or None where the positions are the rows, the step's combatants): where
+        #: `rows` and `who` are taken from when first read (`change_at`); None once they are.
+        self._taken_from: tuple[IntArray, IntArray | None, IntArray] | None = None
+        #: How many rows it changes.
+        self.size = int(rows.size)
+        #: Whether it changes a combatant's stat (`who` given), not the fight's.
+        self.per_combatant = who is not None
+
+    @property
+    def rows(self) -> IntArray:
+        """The fights it changes."""
+        if self._taken_from is not None:
+            self._take()
+        return self._rows
+
+    @property
+    def who(self) -> IntArray | None:
+        """The combatant of each row whose stat it changes (None: a stat of the fight)."""
+        if self._taken_from is not None:
+            self._take()
+        return self._who
+
+    def _take(self) -> None:
+        assert self._taken_from is not None
+        positions, rows, who = self._taken_from
+        self._rows = positions if rows is None else np.asarray(rows.take(positions), dtype=np.int64)
+        self._who = _fit(who.take(positions), positions.shape)
+        self._taken_from = None
+
+    def __repr__(self) -> str:
+        return f"Change(stat={self.stat!r}, rows={self.rows!r}, to={self.to!r}, who={self.who!r})"
 
 
 @dataclass(frozen=True)
@@ -223,9 +260,9 @@ def apply_event_changes(state: State, changes: Iterable[Change], copied: set[tup
     per, fight = state.per, state.fight
     based: tuple[IntArray, int, IntArray] | None = None  # the last rows, width and their flat offsets (rows x width)
     for ch in changes:
-        if ch.rows.size == 0:
+        if ch.size == 0:
             continue
-        if ch.who is None:
+        if not ch.per_combatant:
             if (False, ch.stat) not in copied:
                 fight = {**fight, ch.stat: fight[ch.stat].copy()}
                 copied.add((False, ch.stat))
@@ -250,10 +287,11 @@ def apply_event_changes(state: State, changes: Iterable[Change], copied: set[tup
             if ch.cells is not None and arr.flags.c_contiguous:  # the cells the step read the stat at
                 arr.reshape(-1)[ch.cells] = to
             elif arr.flags.c_contiguous:  # flat indices: much faster than 2-D fancy indexing
-                width = arr.shape[1]
+                width, who = arr.shape[1], ch.who
+                assert who is not None  # a combatant's stat (`per_combatant`)
                 if based is None or based[0] is not ch.rows or based[1] != width:  # an event's stats share rows
                     based = (ch.rows, width, ch.rows * width)
-                arr.reshape(-1)[based[2] + ch.who] = to
+                arr.reshape(-1)[based[2] + who] = to
             else:  # pragma: no cover - state arrays are always made contiguous
                 arr[ch.rows, ch.who] = ch.to
     return state if per is state.per and fight is state.fight else State(per, fight)
@@ -326,6 +364,18 @@ def change(stat: str, rows: Any, to: Any, who: Any = None, cells: IntArray | Non
     if cells is not None and (who is None or cells.shape != r.shape):
         raise ValueError(f"cells of {stat}: one per row of a combatant's stat")
     return Change(stat, r, _fit(to, r.shape), None if who is None else _fit(who, r.shape), cells)
+
+
+def change_at(stat: str, positions: IntArray, rows: IntArray | None, to: Any, who: IntArray, cells: IntArray) -> Change:
+    """`change(stat, rows.take(positions), to, who.take(positions), cells)` (`rows` None: the positions are the
+    fights themselves), the two takes made only when the change's `rows` or `who` is first read: a change of a
+    combatant's stat at `cells` (one per position) that the step read it at, which a batch writes through as they
+    are."""
+    if cells.shape != positions.shape:
+        raise ValueError(f"cells of {stat}: one per row of a combatant's stat")
+    found = Change(stat, positions, _fit(to, positions.shape), who, cells)
+    found._taken_from = (positions, rows, who)
+    return found
 
 
 def _fit(values: Any, shape: tuple[int, ...]) -> IntArray:

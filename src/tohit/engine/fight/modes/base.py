@@ -106,11 +106,11 @@ class StepContext(ABC):
 
     def _log_event(self, kind: str, changes: Sequence[Change], text: Words | None, info: dict[str, Any]) -> None:
         """`emit`'s work."""
-        kept = tuple(c for c in changes if c.rows.size)
+        kept = tuple(c for c in changes if c.size)
         if not kept and not self.narrating:
             return
         if self._standing is not None and (
-            self._standing_stats is None or any(c.stat in self._standing_stats for c in kept if c.who is not None)
+            self._standing_stats is None or any(c.stat in self._standing_stats for c in kept if c.per_combatant)
         ):
             self._standing = None
         if self.narrating:
@@ -121,7 +121,7 @@ class StepContext(ABC):
             self.log.append(data)
         # The step's input state is never written: each array is copied on its first change in this step.
         self.state = apply_event_changes(self.state, kept, self._owned)
-        self.written.update((c.who is not None, c.stat) for c in kept)
+        self.written.update((c.per_combatant, c.stat) for c in kept)
 
     def gm_said(self, event: Mapping[str, Any]) -> str:
         """The game master's words for `event`, from its data: the game's phrase for its kind, else the common
