@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tohit.core.fight.consequence import ATTACKER, DEFENDER, Item, item, positions
-from tohit.core.fight.rows import select
-from tohit.core.fight.state import IntArray
+from tohit.core.fight.rows import select, take_at
+from tohit.core.fight.state import BoolArray, IntArray
 from tohit.systems.kaiser.tables import HIT
 
 
@@ -88,27 +88,28 @@ def apply(before: Before, outcome: Outcome) -> Applied:
     hit, at = _hits(outcome.result, outcome.damage.size)
     if hit.size == 0:
         return Applied((), hit)
+    every = at is _as_is  # every position a hit: a hit's position is its own index (no `hit.take`)
     lp, damage = at(before.lp), at(outcome.damage)
     new_lp = lp - damage
     np.maximum(new_lp, 0, out=new_lp)  # in place: a fresh array of this call's
     items: list[Item] = []
     hurt = damage > 0
     if hurt.any():
-        h, h_lp, h_new = select(hurt, hit, lp, new_lp)
+        h, h_lp, h_new = _at_hits(hurt, hit, every, lp, new_lp)
         items.append(item("damage", "lp", h, h_new, DEFENDER, CLAUSE_LP))
         items.append(item("damage", "dealt", h, before.dealt.take(h) + (h_lp - h_new), ATTACKER, CLAUSE_LP))
     lost = at(outcome.ap_lost) == 1
     if lost.any():
-        (rows,) = select(lost, hit)
+        (rows,) = _at_hits(lost, hit, every)
         ap = (before.ap if rows.size == before.ap.size else before.ap.take(rows)) - 1  # every hit: no take
         np.maximum(ap, 0, out=ap)  # in place: a fresh array of this call's
         items.append(item("ap_lost", "ap", rows, ap, DEFENDER, CLAUSE_AP))
     flat = at(outcome.flat_footed) == 1
     if flat.any():
-        items.append(item("flat_footed", "flat_footed", select(flat, hit)[0], 1, DEFENDER, CLAUSE_FLAT))
+        items.append(item("flat_footed", "flat_footed", _at_hits(flat, hit, every)[0], 1, DEFENDER, CLAUSE_FLAT))
     crit = is_critical(damage, lp, hurt)
     crit &= new_lp > 0
-    return Applied(tuple(items), select(crit, hit)[0])
+    return Applied(tuple(items), _at_hits(crit, hit, every)[0])
 
 
 def _hits(result: IntArray | None, size: int) -> tuple[IntArray, Callable[[Any], Any]]:
@@ -124,6 +125,15 @@ def _hits(result: IntArray | None, size: int) -> tuple[IntArray, Callable[[Any],
 
 def _as_is(x: Any) -> Any:
     return x
+
+
+def _at_hits(mask: BoolArray, hit: IntArray, every: bool, *arrays: IntArray) -> tuple[IntArray, ...]:
+    """`select(mask, hit, *arrays)` (the hits' positions where `mask` holds, and each array there) where every
+    position is a hit (`every`): the positions are where the mask holds, not read from `hit`."""
+    if not every or mask.all():
+        return select(mask, hit, *arrays)
+    (idx,) = mask.nonzero()
+    return (idx, *(take_at(a, idx) for a in arrays))
 
 
 class CriticalBefore(NamedTuple):
