@@ -1,12 +1,13 @@
 """The outcome fields the table sampler holds side by side (`engine/fight/columns.py`): rows taken in turn,
-zeros where nothing was written, growth by half, narrow columns past NARROW_ROWS rows, and every value kept
-through a growth or a widening."""
+zeros where nothing was written, growth by half, int32 columns and reads while the values fit NARROW_LIMIT,
+narrower columns past NARROW_ROWS rows, and every value kept through a growth or a widening."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from tohit.core.fight.state import NARROW_LIMIT
 from tohit.engine.fight import columns
 from tohit.engine.fight.columns import FieldColumns, value_range
 
@@ -16,7 +17,7 @@ class _Span:
         self.offset, self.size = offset, size
 
 
-def test_rows_are_taken_in_turn_and_read_back_as_int64_with_zeros_where_nothing_was_written() -> None:
+def test_rows_are_taken_in_turn_and_read_back_as_int32_with_zeros_where_nothing_was_written() -> None:
     held = FieldColumns(("a", "b"), used=1, rows=4)
     first = held.take(3, [-2, 0], [5, 9])
     second = held.take(4, [0, 0], [1, 1])
@@ -26,9 +27,23 @@ def test_rows_are_taken_in_turn_and_read_back_as_int64_with_zeros_where_nothing_
     held.flags[second] = True
     rows = np.arange(held.used)
     assert held.read("a", rows).tolist() == [0, -2, 3, 5, 0, 0, 0, 0]
-    assert held.read("a", rows).dtype == np.int64 and not held.read("b", rows).any()
+    assert held.read("a", rows).dtype == np.int32 and not held.read("b", rows).any()
     assert held.read("a", np.asarray([0, 2]), _Span(first, 3)).tolist() == [-2, 5]
     assert held.flags_at(np.asarray([0, 1]), _Span(second, 4)).tolist() == [True, False]
+
+
+def test_a_field_past_narrow_limit_is_held_and_read_as_int64_keeping_every_value() -> None:
+    """A field with a value past +-NARROW_LIMIT (a null integer, a large stat) is int64, column and read, and the
+    column widens from int32 keeping the values it held; the other fields stay int32."""
+    held = FieldColumns(("a", "b"), used=1, rows=4)
+    first = held.take(2, [0, 0], [NARROW_LIMIT, 3])
+    assert [column.dtype for column in held.columns] == [np.int32, np.int32]
+    held.columns[0][first : first + 2] = [NARROW_LIMIT, -7]
+    second = held.take(1, [-(2**40), 0], [0, 3])
+    held.columns[0][second] = -(2**40)
+    assert [column.dtype for column in held.columns] == [np.int64, np.int32]
+    a, b = held.read("a", np.arange(held.used)), held.read("b", np.arange(held.used))
+    assert a.tolist() == [0, NARROW_LIMIT, -7, -(2**40)] and a.dtype == np.int64 and b.dtype == np.int32
 
 
 def test_the_buffers_grow_by_half_when_full_and_keep_every_value() -> None:
@@ -61,7 +76,7 @@ def test_a_column_holding_rows_turns_narrow_as_its_buffer_passes_narrow_rows_and
     monkeypatch.setattr(columns, "NARROW_ROWS", 8)
     held = FieldColumns(("a",), rows=8)
     held.take(8, [-5], [5])
-    assert held.columns[0].dtype == np.int64
+    assert held.columns[0].dtype == np.int32
     held.columns[0][:8] = np.arange(-4, 4)
     held.take(1, [0], [0])  # the buffer grows to 12 rows: narrow, its rows kept
     assert held.columns[0].dtype == np.int8 and held.columns[0].size == 12

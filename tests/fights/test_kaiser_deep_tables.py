@@ -63,8 +63,9 @@ def test_rows_past_the_depth_read_what_resolve_gives() -> None:
 
 def test_narrow_deeper_tables_read_what_int64_ones_read(monkeypatch: Any) -> None:
     """Past NARROW_ROWS rows the deeper tables hold each field in the narrowest type its values so far fit
-    (`counter_bonus`, which holds "none" as the null integer, stays int64) and read back, as int64, the very
-    values int64 columns give, for every situation a batch of the duel met."""
+    (`counter_bonus`, which holds "none" as the null integer, stays int64) and read back the very values columns
+    of their own type give below it (int32, as a batch's narrow stats, but `counter_bonus`: int64), for every
+    situation a batch of the duel met."""
     fight = load_fight(DUEL)
     simulate_fights(fight, 2000, seed=3)
     samplers = list(caches(fight).sampler.values())
@@ -82,7 +83,8 @@ def test_narrow_deeper_tables_read_what_int64_ones_read(monkeypatch: Any) -> Non
     monkeypatch.setattr(columns, "NARROW_ROWS", 1 << 40)
     int64 = DeepTables(fight.rules.outcome_fields)
     before = reads(int64)
-    assert all(column.dtype == np.int64 for column in int64.held.columns)
+    below = {f: int64.held.columns[i].dtype for i, f in enumerate(int64.held.fields)}
+    assert below == {f: np.int64 if f == "counter_bonus" else np.int32 for f in fields}
     monkeypatch.setattr(columns, "NARROW_ROWS", 1_500)  # narrow as its buffer grows past 1,024 rows, rows held
     narrow = DeepTables(fight.rules.outcome_fields)
     after = reads(narrow)
@@ -92,7 +94,7 @@ def test_narrow_deeper_tables_read_what_int64_ones_read(monkeypatch: Any) -> Non
     for (found, read), (found_narrow, read_narrow) in zip(before, after, strict=True):
         assert (found == found_narrow).all() and found.any()
         for f in fields:
-            assert read_narrow[f].dtype == np.int64 and (read_narrow[f] == read[f]).all()
+            assert read_narrow[f].dtype == read[f].dtype == below[f] and (read_narrow[f] == read[f]).all()
 
 
 def test_dice_past_the_deeper_depth_are_not_read() -> None:

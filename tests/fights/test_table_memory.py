@@ -13,6 +13,7 @@ import pytest
 
 from tests.fights.test_fight_example_digests import DIGESTS, digest
 from tohit.core.fight.contract import LoadedFight
+from tohit.core.fight.state import NARROW_LIMIT
 from tohit.engine import joint
 from tohit.engine.fight import columns
 from tohit.engine.fight import stack as stacks
@@ -135,7 +136,8 @@ def test_joint_tables_of_one_radix_share_their_read_only_index_grids() -> None:
 def test_a_large_stack_holds_each_field_in_the_narrowest_type_its_values_fit(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past NARROW_ROWS rows each column is int8, int16 or int32 as its values so far need (Kaiser's
     `counter_bonus`, which holds "none" as the null integer, stays int64), widened (every value kept) when a table
-    with a value past its type comes; every field reads back as int64."""
+    with a value past its type comes; a field reads back as int32 while its values fit NARROW_LIMIT (`counter_bonus`:
+    int64), and as int64 with every value kept once a table with one past it comes."""
     monkeypatch.setattr(columns, "NARROW_ROWS", 100)
     fight = load_fight(PARTY)
     simulate_fights(fight, 300, seed=2)
@@ -144,7 +146,9 @@ def test_a_large_stack_holds_each_field_in_the_narrowest_type_its_values_fit(mon
     assert kinds["result"] == np.int8 and kinds["counter_bonus"] == np.int64 and stack.beyond.size > 100
     rows = np.arange(stack.used)
     before = {f: stack.read(f, rows) for f in stack.fields}
-    assert all(values.dtype == np.int64 for values in before.values())
+    assert {f: values.dtype for f, values in before.items()} == {
+        f: np.int64 if f == "counter_bonus" else np.int32 for f in stack.fields
+    }
     big = stacks.TableSampler.__new__(stacks.TableSampler)
     big.size, big.beyond = 2, np.zeros(2, dtype=bool)
     big.matrix = np.full((len(stack.fields), 2), 2**40, dtype=np.int64)
@@ -152,7 +156,8 @@ def test_a_large_stack_holds_each_field_in_the_narrowest_type_its_values_fit(mon
     assert all(column.dtype == np.int64 for column in stack.columns)
     added = np.asarray([offset, offset + 1])
     for f, values in before.items():
-        assert np.array_equal(stack.read(f, rows), values) and (stack.read(f, added) == 2**40).all()
+        again = stack.read(f, rows)
+        assert again.dtype == np.int64 and np.array_equal(again, values) and (stack.read(f, added) == 2**40).all()
 
 
 def test_a_fight_drawn_from_narrow_columns_gives_the_same_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -164,9 +169,11 @@ def test_a_fight_drawn_from_narrow_columns_gives_the_same_bytes(monkeypatch: pyt
     assert digest(result) == DIGESTS[PARTY.stem][0]
 
 
-def test_column_type_is_int64_up_to_narrow_rows_and_the_narrowest_that_holds_the_values_past_it() -> None:
+def test_column_type_is_int32_or_int64_up_to_narrow_rows_and_the_narrowest_that_holds_the_values_past_it() -> None:
     rows = columns.NARROW_ROWS
-    assert columns.column_type(0, 1, rows) is np.int64
+    assert columns.column_type(0, 1, rows) is np.int32
+    assert columns.column_type(-NARROW_LIMIT, NARROW_LIMIT, rows) is np.int32
+    assert columns.column_type(0, NARROW_LIMIT + 1, rows) is np.int64
     assert columns.column_type(-128, 127, rows + 1) is np.int8
     assert columns.column_type(0, 128, rows + 1) is np.int16
     assert columns.column_type(-(2**15) - 1, 0, rows + 1) is np.int32

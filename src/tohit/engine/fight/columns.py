@@ -1,6 +1,8 @@
 """Outcome fields held side by side for the table sampler (`FieldColumns`): one growing column of integers a field
 and one flag a row, what its stack of tables (`stack.TableStack`) and its deeper tables (`modes.deep.DeepTables`)
-hold their rows in. A large one holds each field in the narrowest integer type its values so far fit."""
+hold their rows in. A field whose values so far lie within +-NARROW_LIMIT is held and read as int32, as a Monte
+Carlo batch holds its small stats (`state.NARROW`); a large column holds each field in the narrowest integer type
+its values so far fit."""
 
 from __future__ import annotations
 
@@ -11,13 +13,14 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.fight.rows import take_at
-from tohit.core.fight.state import BoolArray, IntArray, wide
+from tohit.core.fight.state import NARROW, NARROW_LIMIT, BoolArray, IntArray, wide
 
 #: Once its buffer is past this many rows a column is held in the narrowest integer type its values so far fit
-#: (int8, int16, int32), read back as int64 (`FieldColumns.read`): a fight that meets thousands of situations holds
-#: a fraction of the memory (a bench group with open rolls over 10,000,000 fights: 284,000 rows a field in the
-#: stack, 262,000 in the deeper tables, 25 MB as int64), and its gathers, which miss the cache at that size, are
-#: no slower. A smaller one keeps int64 columns, read as they are (every bench fight's stack at 100,000 fights).
+#: (int8, int16, int32), read back as int32 or int64 (`FieldColumns.read`): a fight that meets thousands of
+#: situations holds a fraction of the memory (a bench group with open rolls over 10,000,000 fights: 284,000 rows a
+#: field in the stack, 262,000 in the deeper tables, 25 MB as int64), and its gathers, which miss the cache at that
+#: size, are no slower. A smaller one holds int32 columns where the values fit `NARROW_LIMIT`, else int64, read as
+#: they are (every bench fight's stack at 100,000 fights).
 NARROW_ROWS = 1 << 17
 #: The integer types a large column may take, narrowest first, with the least and greatest value each holds.
 _NARROW_TYPES = tuple(
@@ -26,13 +29,21 @@ _NARROW_TYPES = tuple(
 
 
 def column_type(low: int, high: int, rows: int) -> type[np.signedinteger[Any]]:
-    """The type of a column of `rows` rows whose values lie in low..high: int64 up to `NARROW_ROWS` rows, past it
-    the narrowest that holds them."""
-    if rows > NARROW_ROWS:
-        for kind, least, greatest in _NARROW_TYPES:
-            if least <= low and high <= greatest:
-                return kind
+    """The type of a column of `rows` rows whose values lie in low..high: up to `NARROW_ROWS` rows int32 where they
+    lie within +-NARROW_LIMIT (`narrow_field`), else int64; past it the narrowest that holds them."""
+    if rows <= NARROW_ROWS:
+        return np.int32 if narrow_field(low, high) else np.int64
+    for kind, least, greatest in _NARROW_TYPES:
+        if least <= low and high <= greatest:
+            return kind
     return np.int64
+
+
+def narrow_field(low: int, high: int) -> bool:
+    """Whether a field whose values lie in low..high is read as int32 (`state.NARROW`): within +-NARROW_LIMIT, as
+    a batch's narrow stats hold their values, so that a step's arithmetic on a field and a stat is int32 on both
+    sides, and a sum or difference of a few of them never wraps."""
+    return low >= -NARROW_LIMIT and high <= NARROW_LIMIT
 
 
 class Span(Protocol):
@@ -86,12 +97,18 @@ class FieldColumns:
         return offset
 
     def read(self, field: str, at: npt.NDArray[np.integer[Any]], within: Span | None = None) -> IntArray:
-        """The field's values at rows `at` (`within` a table: at its own rows, with no offset added to each row), as
-        int64 whatever the column holds them in."""
-        column = self.columns[self.at[field]]
+        """The field's values at rows `at` (`within` a table: at its own rows, with no offset added to each row):
+        int32 while its values so far lie within +-NARROW_LIMIT (`narrow_field`), else int64, whatever the column
+        holds them in."""
+        i = self.at[field]
+        column = self.columns[i]
         if within is not None:
             column = column[within.offset : within.offset + within.size]
-        return wide(take_at(column, at))
+        found = take_at(column, at)
+        if not narrow_field(self.lows[i], self.highs[i]):
+            return wide(found)
+        out: IntArray = found if found.dtype == NARROW else found.astype(NARROW)
+        return out
 
     def flags_at(self, at: npt.NDArray[np.integer[Any]], within: Span | None = None) -> BoolArray:
         """The rows' flags (`within` as for `read`)."""
