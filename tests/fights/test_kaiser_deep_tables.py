@@ -5,6 +5,7 @@ tests/fights/test_fight_example_digests.py)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +16,12 @@ from tohit.core.fight.rows import dense_rank
 from tohit.core.steps import Silent
 from tohit.core.support import Support
 from tohit.core.system import Dice
+from tohit.engine import joint
 from tohit.engine.fight import columns
 from tohit.engine.fight.caches import caches
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.modes.deep import DEEP_DEPTH, DeepTables, _LayoutRows, _SupportRows
+from tohit.engine.fight.modes.sample import TABLE_DEPTH
 from tohit.engine.fight.modes.table import _ranked
 from tohit.engine.fight.run import simulate_fights
 from tohit.engine.fight.situation import Situation, pack, situation_blocks
@@ -204,3 +207,21 @@ def test_a_deeper_table_past_the_budget_is_refused_before_it_is_built(monkeypatc
     assert DeepTables(fight.rules.outcome_fields).place(fight, sm) == (-1, -1) and built == []
     monkeypatch.setattr(deep_tables, "DEEP_ROWS", rows)
     assert DeepTables(fight.rules.outcome_fields).place(fight, sm)[0] == 0 and built == [rows]
+
+
+def test_the_table_sampler_draws_from_joint_tables_at_depth_two_past_which_an_open_roll_goes_a_sixth_as_often() -> None:
+    """Every table the duel's batch draws from is at `TABLE_DEPTH` (2): each open roll's chance of going past it is a
+    sixth of its chance of going past depth 1 (one more open 6), exactly, and what the table holds within depth 1 it
+    holds with the very same weight."""
+    fight = load_fight(DUEL)
+    simulate_fights(fight, 300, seed=2)
+    samplers = list(caches(fight).sampler.values())
+    assert samplers and all(sm.table.depth == TABLE_DEPTH == 2 for sm in samplers)
+    for sm in samplers:
+        shallow = joint.build(fight.system, *situation_blocks(fight, Situation.from_ident(sm.situation)), 1)
+        opened = [name for name, sup in shallow.supports.items() if sup.remainder]
+        assert opened  # Kaiser's Offensive and Defensive Rolls are open
+        for name in opened:
+            deep, one = sm.table.supports[name], shallow.supports[name]
+            assert Fraction(deep.remainder, deep.total) * 6 == Fraction(one.remainder, one.total)
+        assert Fraction(sm.table.remainder, sm.table.total) < Fraction(shallow.remainder, shallow.total) / 5

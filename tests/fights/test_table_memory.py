@@ -19,7 +19,7 @@ from tohit.engine.fight import columns
 from tohit.engine.fight import stack as stacks
 from tohit.engine.fight.caches import alias_tables, caches
 from tohit.engine.fight.load import load_fight
-from tohit.engine.fight.modes.sample import ROLE_TABLE_DEPTH
+from tohit.engine.fight.modes.sample import TABLE_DEPTH
 from tohit.engine.fight.run import simulate_fights
 from tohit.engine.fight.situation import Situation, situation_blocks
 
@@ -76,7 +76,7 @@ def test_a_sampler_keeps_its_situations_key_not_its_blocks_and_the_blocks_made_a
         assert sm.situation is key and not hasattr(sm, "scenario") and not hasattr(sm, "target")
         again = Situation.from_ident(key)
         assert again.ident == key
-        table = joint.build(fight.system, *situation_blocks(fight, again), ROLE_TABLE_DEPTH)
+        table = joint.build(fight.system, *situation_blocks(fight, again), TABLE_DEPTH)
         assert table.weights.tolist() == sm.table.weights.tolist()
         finite = np.flatnonzero(table.finite)
         assert finite.tolist() == np.flatnonzero(sm.table.finite).tolist()

@@ -1,14 +1,14 @@
 """The outcomes of the rows a table sampler draws past its table's depth (docs/architecture.md, "What is exact and
 how"), read from a deeper table of the same situation instead of a `resolve` of their own.
 
-A sampled table is cut at depth 1: a roll whose open dice go on past it (a double 6 followed by a 6 on open d6) is a row
-"beyond", whose tail dice the sampler draws from the role's own tail. The outcome of such a row is the system's
-`resolve` on those dice in the table's situation: the situation decides everything else the outcome reads. So
-each situation met past the depth gets its joint table at a greater depth (`DEEP_DEPTH`) once, and a row beyond
-reads its outcome there, by the row of each role's deep support its dice are. Only a row whose dice pass that depth
-too (a chance of 6^-(DEEP_DEPTH - 1) against one past depth 1) is resolved as before. The dice are drawn as they
-were (this module reads them, it draws nothing), and `resolve` gives each row what it gave it before: the same
-results for the same seed.
+A sampled table is cut at a depth (`modes.sample.TABLE_DEPTH`, 2): a roll whose open dice go on past it (a double 6
+followed by a 6 on each of two open d6) is a row "beyond", whose tail dice the sampler draws from the role's own
+tail. The outcome of such a row is the system's `resolve` on those dice in the table's situation: the situation
+decides everything else the outcome reads. So each situation met past the depth gets its joint table at a greater
+depth (`DEEP_DEPTH`) once, and a row beyond reads its outcome there, by the row of each role's deep support its dice
+are. Only a row whose dice pass that depth too (a chance of 6^-(DEEP_DEPTH - 2) against one past depth 2) is
+resolved as before. The dice are drawn as they were (this module reads them, it draws nothing), and `resolve` gives
+each row what it gave it before: the same results for the same seed.
 """
 
 from __future__ import annotations
@@ -25,11 +25,12 @@ from tohit.engine.fight.columns import FieldColumns
 from tohit.engine.fight.situation import Situation, situation_blocks
 from tohit.engine.fight.stack import TableSampler
 
-#: The depth of the deeper tables: a roll past depth 1 goes past this one in one case in 6^(DEEP_DEPTH - 1).
+#: The depth of the deeper tables: a roll past the sampled table's depth 2 goes past this one in one case in
+#: 6^(DEEP_DEPTH - 2).
 DEEP_DEPTH = 6
 #: Most rows the deeper tables of one fight hold together (some 12 MB as int64; a third of it once narrow,
-#: `FieldColumns`, and the buffer grows by half up to 14% past them; past them, rows past depth 1 resolve as before):
-#: the bench's duel with open rolls needs 115 tables of 1,849 rows.
+#: `FieldColumns`, and the buffer grows by half up to 14% past them; past them, rows past the table's depth resolve as
+#: before): the bench's duel with open rolls needs 115 tables of 1,849 rows.
 DEEP_ROWS = 1 << 18
 
 
@@ -115,7 +116,7 @@ class _LayoutRows:
 
 class DeepTables:
     """A fight's deeper tables: every one's outcome fields side by side (`held`: a column a field, as `TableStack`
-    holds the tables at depth 1) and which rows are finite (its flags), and for each table its place and how a
+    holds the sampled tables) and which rows are finite (its flags), and for each table its place and how a
     row's role rows make its joint row (its layout)."""
 
     def __init__(self, fields: tuple[str, ...]) -> None:

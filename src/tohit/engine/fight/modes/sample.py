@@ -25,6 +25,14 @@ from tohit.engine.fight.situation import Situation
 
 #: Depth of the role tables Monte Carlo samples from (rolls beyond it come from the role's tail).
 ROLE_TABLE_DEPTH = 1
+#: Depth of the joint tables the table sampler draws an attack's outcome from (`modes/table.py`). Only a game with
+#: open rolls (a double 6, then one more die on each 6) has rows past it, whose tails are drawn and read from a
+#: deeper table (`modes/deep.py`) at a fixed cost a resolve: at depth 2 a resolve of the bench's duel with open rolls
+#: on 100,000 fights has 177 such rows where depth 1 had 936, and 39 resolves of its batch meet any where 50 did (the
+#: same law, other draws for a seed: such a game's fights give other bytes from this depth on). That duel runs some
+#: 9% faster, its stack holds 1.5 times the rows, and the bench's group with open rolls peaks over 10,000,000 fights
+#: at some 194 MB (192 at depth 1).
+TABLE_DEPTH = 2
 
 
 class DirectSample(Drawn):

@@ -22,7 +22,7 @@ from tohit.engine import joint
 from tohit.engine.fight import situation as situations
 from tohit.engine.fight.caches import alias_tables, caches
 from tohit.engine.fight.modes.deep import DeepTables
-from tohit.engine.fight.modes.sample import ROLE_TABLE_DEPTH, DirectSample
+from tohit.engine.fight.modes.sample import TABLE_DEPTH, DirectSample
 from tohit.engine.fight.situation import CODED, Packed, Situation, SituationKey, pack, packed
 from tohit.engine.fight.stack import TableSampler, TableStack
 
@@ -125,8 +125,8 @@ class TableSample(DirectSample):
 
         Rows are grouped by everything the outcome fields depend on (attacker, attack, target, the target's
         bound stats that change the outcome and its scalar stats, the attacker's stats, attack overrides); each
-        group's table is built once by `resolve` on the joint support (depth 1; rolls beyond it are sampled from
-        the roles' tails and resolved as they come). Each row is one exact integer draw from the alias table of its
+        group's table is built once by `resolve` on the joint support (`TABLE_DEPTH`; rolls beyond it are sampled
+        from the roles' tails and resolved as they come). Each row is one exact integer draw from the alias table of its
         group's weights (groups with the same weights share it: their dice are the same, their outcomes differ)."""
         size = rows.size if n is None else n
         if rows.size == 0:
@@ -274,14 +274,14 @@ class TableSample(DirectSample):
                 out[f][put[sel]] = outcome[f]
 
     def _sampler(self, situation: Situation) -> TableSampler:
-        """The situation's joint table at depth 1, ready for drawing (built once per fight)."""
+        """The situation's joint table at `TABLE_DEPTH`, ready for drawing (built once per fight)."""
         held = caches(self.fight).sampler
         key = situation.ident  # one tuple: the cache's key and the sampler's
         found = held.get(key)
         if found is None:
             fight = self.fight
             scenario, target = situations.situation_blocks(fight, situation)
-            table = joint.build(fight.system, scenario, target, ROLE_TABLE_DEPTH)
+            table = joint.build(fight.system, scenario, target, TABLE_DEPTH)
             found = held[key] = TableSampler(table, key, fight.rules.outcome_fields)
             alias_tables(fight).add(found)
         return found
