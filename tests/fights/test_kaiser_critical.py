@@ -27,6 +27,7 @@ from tohit.cli.fight import write_log
 from tohit.core.errors import InputError
 from tohit.core.fight import consequence
 from tohit.core.fight.state import change as state_change
+from tohit.core.fight.state import change_at as state_change_at
 from tohit.engine.fight import policy
 from tohit.engine.fight.exact import exact_duel
 from tohit.engine.fight.load import load_fight
@@ -355,8 +356,10 @@ def test_kaiser_fight_best_reads_the_attackers_all_action_penalty() -> None:
 def test_kaiser_cells_a_change_is_written_through_are_its_rows_and_combatants(mode: str, monkeypatch: Any) -> None:
     """Every change Kaiser hands the cells it read (`Change.cells`) holds the cells of its own rows and combatants,
     in every mode: the exact chain's expansions (a Critical's PhR check) included, so none is written through cells
-    made before its rows were re-indexed."""
+    made before its rows were re-indexed; a change of some of a step's positions (`change_at`, its rows and
+    combatants taken when read) too."""
     checked: list[int] = []
+    checked_at: list[int] = []
 
     def checking(stat: str, rows: Any, to: Any, who: Any = None, cells: Any = None) -> Any:
         made = state_change(stat, rows, to, who, cells)
@@ -366,8 +369,16 @@ def test_kaiser_cells_a_change_is_written_through_are_its_rows_and_combatants(mo
             checked.append(made.rows.size)
         return made
 
+    def checking_at(stat: str, positions: Any, rows: Any, to: Any, who: Any, cells: Any) -> Any:
+        made = state_change_at(stat, positions, rows, to, who, cells)
+        assert made.who is not None and made.size == made.rows.size == cells.size
+        assert np.array_equal(cells, made.rows * 2 + made.who), stat
+        checked_at.append(made.size)
+        return made
+
     monkeypatch.setattr(modes_base, "change", checking)
     monkeypatch.setattr(consequence, "change", checking)
+    monkeypatch.setattr(consequence, "change_at", checking_at)
     fight = load(
         kaiser_fight(
             [combatant("A", target={"lp": 9}, physical_resistance=1)],
@@ -382,3 +393,5 @@ def test_kaiser_cells_a_change_is_written_through_are_its_rows_and_combatants(mo
     else:
         simulate_fights(fight, 2000, seed=3, method=mode)  # type: ignore[arg-type]
     assert len(checked) > 10 and sum(checked) > 20
+    if mode != "narrate":  # a told fight is one row: an item holds it or holds none, never some of the positions
+        assert checked_at and sum(checked_at) > 0

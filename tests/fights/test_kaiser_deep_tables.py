@@ -13,6 +13,8 @@ import numpy as np
 import pytest
 
 from tohit.core.fight.rows import dense_rank
+from tohit.core.fight.state import NARROW_LIMIT
+from tohit.core.outcome import NULL_INT
 from tohit.core.steps import Silent
 from tohit.core.support import Support
 from tohit.core.system import Dice
@@ -22,7 +24,7 @@ from tohit.engine.fight.caches import caches
 from tohit.engine.fight.load import load_fight
 from tohit.engine.fight.modes.deep import DEEP_DEPTH, DeepTables, _LayoutRows, _SupportRows
 from tohit.engine.fight.modes.sample import TABLE_DEPTH
-from tohit.engine.fight.modes.table import _ranked
+from tohit.engine.fight.modes.table import _put, _ranked
 from tohit.engine.fight.run import simulate_fights
 from tohit.engine.fight.situation import Situation, pack, situation_blocks
 
@@ -225,3 +227,17 @@ def test_the_table_sampler_draws_from_joint_tables_at_depth_two_past_which_an_op
             deep, one = sm.table.supports[name], shallow.supports[name]
             assert Fraction(deep.remainder, deep.total) * 6 == Fraction(one.remainder, one.total)
         assert Fraction(sm.table.remainder, sm.table.total) < Fraction(shallow.remainder, shallow.total) / 5
+
+
+def test_a_value_past_narrow_limit_written_past_the_depth_widens_an_int32_field_not_wraps() -> None:
+    """A field read as int32 (its stack's values within NARROW_LIMIT) that a row past the depth gives a value past
+    the limit (a deeper table's or `resolve`'s: the null integer, a large damage) is widened to int64 first, every
+    value kept; a value within the limit leaves it int32."""
+    out: dict[str, Any] = {"damage": np.asarray([1, 2, 3], dtype=np.int32)}
+    _put(out, "damage", np.asarray([1]), np.asarray([7], dtype=np.int32))
+    assert out["damage"].dtype == np.int32 and out["damage"].tolist() == [1, 7, 3]
+    _put(out, "damage", np.asarray([0, 2]), np.asarray([NULL_INT, 2**40]))
+    assert out["damage"].dtype == np.int64 and out["damage"].tolist() == [NULL_INT, 7, 2**40]
+    out = {"result": np.asarray([0, 0], dtype=np.int32)}
+    _put(out, "result", np.asarray([1]), NARROW_LIMIT + 1)
+    assert out["result"].tolist() == [0, NARROW_LIMIT + 1]

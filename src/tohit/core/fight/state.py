@@ -168,8 +168,8 @@ class Change:
     reading the stat there (`rows.stat_cells`): written through as it is. None: made from `rows` and `who`.
 
     A change made by `change_at` holds its rows and combatants as positions in a step's arrays, and takes them from
-    there when they are first read: a Monte Carlo batch writes through `cells` and never reads them (a told fight,
-    the exact chain and the table's log do, and get the same arrays)."""
+    there when they are first read: a Monte Carlo batch and the exact chain write through `cells` and never read them
+    (a told fight's log does, and gets the same arrays)."""
 
     __slots__ = ("_rows", "_taken_from", "_who", "cells", "per_combatant", "size", "stat", "to")
 

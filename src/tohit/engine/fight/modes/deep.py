@@ -30,7 +30,8 @@ from tohit.engine.fight.stack import TableSampler
 DEEP_DEPTH = 6
 #: Most rows the deeper tables of one fight hold together (some 12 MB as int64; a third of it once narrow,
 #: `FieldColumns`, and the buffer grows by half up to 14% past them; past them, rows past the table's depth resolve as
-#: before): the bench's duel with open rolls needs 115 tables of 1,849 rows.
+#: before): the bench's duel with open rolls needed 115 tables of 1,849 rows when its tables were cut at depth 1;
+#: at depth 2 it needs 35 (64,715 rows over 100,000 fights).
 DEEP_ROWS = 1 << 18
 
 

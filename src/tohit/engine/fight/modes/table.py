@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from tohit.core.fight.contract import ALL, LoadedFight, Rows
 from tohit.core.fight.rows import dense_rank, first_of_each, gather_stats, spread, take_at
-from tohit.core.fight.state import BoolArray, IntArray, every_row, wide
+from tohit.core.fight.state import NARROW, BoolArray, IntArray, every_row, narrow_fits, wide
 from tohit.core.fight.words import Words
 from tohit.core.steps import Silent
 from tohit.core.support import Columns
@@ -248,7 +248,7 @@ class TableSample(DirectSample):
         if done.any():  # the rows whose outcome a deeper table of their situation holds
             read = put[done]
             for f in out:
-                out[f][read] = deep[f][done]
+                _put(out, f, read, deep[f][done])
             if done.all():
                 return
         lead_values = np.stack([col.take(leads) for col in cols], axis=1).tolist()
@@ -271,7 +271,7 @@ class TableSample(DirectSample):
             picked = {role: {c: dice[role, c][sel] for c in sup.columns} for role, sup in supports.items()}
             outcome = fight.system.resolve(scenario, target, Dice(picked), Silent())
             for f in out:
-                out[f][put[sel]] = outcome[f]
+                _put(out, f, put[sel], outcome[f])
 
     def _sampler(self, situation: Situation) -> TableSampler:
         """The situation's joint table at `TABLE_DEPTH`, ready for drawing (built once per fight)."""
@@ -427,6 +427,16 @@ class _TailDice:
                 drawn = parts[name]
                 out[name, c][rows] = drawn[0][c] if len(drawn) == 1 else np.concatenate([p[c] for p in drawn])
         return out
+
+
+def _put(out: dict[str, IntArray], field: str, at: IntArray, values: Any) -> None:
+    """out[field][at] = values, for the rows past a table's depth: a field read as int32 (its stack's values so far
+    within NARROW_LIMIT, `columns.narrow_field`) is widened to int64 first where a value written is past the limit
+    (a deeper table's or `resolve`'s: the stack holds those rows as 0), so that none wraps."""
+    column = out[field]
+    if column.dtype == NARROW and not narrow_fits(np.asarray(values, dtype=np.int64)):
+        column = out[field] = wide(column)
+    column[at] = values
 
 
 def _tails_in_turn(rng: np.random.Generator, calls: list[tuple[str, Any, int, int]]) -> list[Columns]:
