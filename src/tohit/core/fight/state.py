@@ -297,14 +297,20 @@ def apply_event_changes(state: State, changes: Iterable[Change], copied: set[tup
     return state if per is state.per and fight is state.fight else State(per, fight)
 
 
+def narrow_range(low: int, high: int) -> bool:
+    """Whether values from `low` to `high` lie within +-NARROW_LIMIT, as a narrow stat holds them (and as the table
+    sampler reads an outcome field as int32: engine/fight/columns.py)."""
+    return low >= -NARROW_LIMIT and high <= NARROW_LIMIT
+
+
 def narrow_fits(values: IntArray) -> bool:
-    """Whether every value is within +-NARROW_LIMIT, as a narrow stat holds them (one value for every row, a
-    stride-0 view, read once)."""
+    """Whether every value is within +-NARROW_LIMIT (`narrow_range`), as a narrow stat holds them (one value for
+    every row, a stride-0 view, read once)."""
     if values.size == 0:
         return True
     if values.ndim == 1 and values.strides[0] == 0:
-        return -NARROW_LIMIT <= int(values[0]) <= NARROW_LIMIT
-    return int(values.min()) >= -NARROW_LIMIT and int(values.max()) <= NARROW_LIMIT
+        return narrow_range(int(values[0]), int(values[0]))
+    return narrow_range(int(values.min()), int(values.max()))
 
 
 def own_copy(values: npt.NDArray[Cell]) -> npt.NDArray[Cell]:

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tohit.core.fight.rows import take_at
-from tohit.core.fight.state import NARROW, NARROW_LIMIT, BoolArray, IntArray, wide
+from tohit.core.fight.state import NARROW, BoolArray, IntArray, narrow_range, wide
 
 #: Once its buffer is past this many rows a column is held in the narrowest integer type its values so far fit
 #: (int8, int16, int32), read back as int32 or int64 (`FieldColumns.read`): a fight that meets thousands of
@@ -30,20 +30,13 @@ _NARROW_TYPES = tuple(
 
 def column_type(low: int, high: int, rows: int) -> type[np.signedinteger[Any]]:
     """The type of a column of `rows` rows whose values lie in low..high: up to `NARROW_ROWS` rows int32 where they
-    lie within +-NARROW_LIMIT (`narrow_field`), else int64; past it the narrowest that holds them."""
+    lie within +-NARROW_LIMIT (`narrow_range`), else int64; past it the narrowest that holds them."""
     if rows <= NARROW_ROWS:
-        return np.int32 if narrow_field(low, high) else np.int64
+        return np.int32 if narrow_range(low, high) else np.int64
     for kind, least, greatest in _NARROW_TYPES:
         if least <= low and high <= greatest:
             return kind
     return np.int64
-
-
-def narrow_field(low: int, high: int) -> bool:
-    """Whether a field whose values lie in low..high is read as int32 (`state.NARROW`): within +-NARROW_LIMIT, as
-    a batch's narrow stats hold their values, so that a step's arithmetic on a field and a stat is int32 on both
-    sides, and a sum or difference of a few of them never wraps."""
-    return low >= -NARROW_LIMIT and high <= NARROW_LIMIT
 
 
 class Span(Protocol):
@@ -98,14 +91,14 @@ class FieldColumns:
 
     def read(self, field: str, at: npt.NDArray[np.integer[Any]], within: Span | None = None) -> IntArray:
         """The field's values at rows `at` (`within` a table: at its own rows, with no offset added to each row):
-        int32 while its values so far lie within +-NARROW_LIMIT (`narrow_field`), else int64, whatever the column
+        int32 while its values so far lie within +-NARROW_LIMIT (`narrow_range`), else int64, whatever the column
         holds them in."""
         i = self.at[field]
         column = self.columns[i]
         if within is not None:
             column = column[within.offset : within.offset + within.size]
         found = take_at(column, at)
-        if not narrow_field(self.lows[i], self.highs[i]):
+        if not narrow_range(self.lows[i], self.highs[i]):
             return wide(found)
         out: IntArray = found if found.dtype == NARROW else found.astype(NARROW)
         return out

@@ -431,7 +431,7 @@ class _TailDice:
 
 def _put(out: dict[str, IntArray], field: str, at: IntArray, values: Any) -> None:
     """out[field][at] = values, for the rows past a table's depth: a field read as int32 (its stack's values so far
-    within NARROW_LIMIT, `columns.narrow_field`) is widened to int64 first where a value written is past the limit
+    within NARROW_LIMIT, `state.narrow_range`) is widened to int64 first where a value written is past the limit
     (a deeper table's or `resolve`'s: the stack holds those rows as 0), so that none wraps."""
     column = out[field]
     if column.dtype == NARROW and not narrow_fits(np.asarray(values, dtype=np.int64)):
